@@ -1,0 +1,144 @@
+import type { FormMode } from './form-fields';
+
+export type PlanName = 'free' | 'pro' | 'business' | 'enterprise';
+export const PLAN_NAMES: readonly PlanName[] = ['free', 'pro', 'business', 'enterprise'];
+export type KeyScope = 'forms' | 'voice';
+export type TeamRole = 'owner' | 'admin' | 'editor' | 'viewer';
+
+export interface User {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  plan: PlanName;
+  email_verified: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKey {
+  id: string;
+  user_id: string;
+  /** hex SHA-256 of the secret part of the key; the secret itself is never stored. */
+  secret_hash: string;
+  scope: KeyScope;
+  monthly_limit: number | null;
+  created_at: string;
+  revoked_at: string | null;
+  expires_at: string | null;
+}
+
+/** The authenticated caller of a request. */
+export interface Principal {
+  user_id: string;
+  /** `null` when a host authenticates by its own means (no API key). */
+  key_id: string | null;
+  scope: KeyScope;
+}
+
+export interface Question {
+  id: string;
+  type: string;
+  title: string;
+  description: string | null;
+  required: boolean;
+  order: number;
+  properties: Record<string, unknown>;
+  logic_jumps: unknown[];
+  validations: Record<string, unknown>;
+}
+
+/**
+ * A stored form. The columns that lists filter, sort or show are first-class; every other writable
+ * option (style, welcome texts, quiz settings, ...) lives in `options`.
+ */
+export interface FormRecord {
+  id: string;
+  owner_id: string;
+  team_id: string | null;
+  slug: string;
+  title: string;
+  description: string | null;
+  published: boolean;
+  has_unpublished_changes: boolean;
+  published_version_id: string | null;
+  response_count: number;
+  theme_color: string | null;
+  background_color: string | null;
+  options: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FormWithQuestions extends FormRecord {
+  questions: Question[];
+}
+
+export interface ChangelogEntry {
+  type:
+    | 'form_created'
+    | 'published'
+    | 'question_added'
+    | 'question_updated'
+    | 'question_deleted'
+    | 'question_reordered'
+    | 'theme_changed'
+    | 'settings_changed'
+    | 'title_changed'
+    | 'description_changed';
+  description: string;
+}
+
+export interface Version {
+  id: string;
+  form_id: string;
+  version: number;
+  published_by: string;
+  published_by_name: string | null;
+  created_at: string;
+  changelog: ChangelogEntry[];
+  snapshot: Record<string, unknown>;
+}
+
+export interface Team {
+  id: string;
+  name: string;
+  slug: string;
+  owner_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TeamMember {
+  id: string;
+  team_id: string;
+  user_id: string;
+  role: TeamRole;
+  joined_at: string;
+}
+
+export interface OutboxItem {
+  id: string;
+  /** what the item delivers, e.g. `webhook` or `mail`. */
+  kind: string;
+  payload: Record<string, unknown>;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdempotencyRecord {
+  key: string;
+  owner: string;
+  status: 'in_progress' | 'done';
+  result: Record<string, unknown> | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export type { FormMode };

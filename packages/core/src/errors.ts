@@ -1,0 +1,60 @@
+/** Error codes of document 1 section 7. */
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_ERROR'
+  | 'INSUFFICIENT_CREDITS'
+  | 'KEY_LIMIT_REACHED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE';
+
+const STATUS: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  INSUFFICIENT_CREDITS: 402,
+  KEY_LIMIT_REACHED: 402,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+};
+
+/**
+ * A failure the client can act on. `details` are extra top-level members of the structured error body
+ * (`reason`, `question_ids`, `upgrade_required`, `form_id`, `saved_as_draft`, `field`, ...).
+ */
+export class FormloomError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'FormloomError';
+    this.status = STATUS[code];
+  }
+
+  /** The structured body `{error: {code, message, status, ...details}}`. */
+  toBody(): { error: Record<string, unknown> } {
+    return { error: { code: this.code, message: this.message, status: this.status, ...this.details } };
+  }
+}
+
+export const badRequest = (message: string, details?: Record<string, unknown>) =>
+  new FormloomError('BAD_REQUEST', message, details);
+export const unauthorized = (message = 'A valid API key is required') => new FormloomError('UNAUTHORIZED', message);
+export const forbidden = (message: string, details?: Record<string, unknown>) =>
+  new FormloomError('FORBIDDEN', message, details);
+export const notFound = (what: string) => new FormloomError('NOT_FOUND', `${what} not found`);
+export const conflict = (message: string, details?: Record<string, unknown>) =>
+  new FormloomError('CONFLICT', message, details);
+
+export const isFormloomError = (e: unknown): e is FormloomError => e instanceof FormloomError;

@@ -1,0 +1,66 @@
+import 'reflect-metadata';
+import { container as rootContainer, Lifecycle, type DependencyContainer } from 'tsyringe';
+import type { Clock } from './ports/clock';
+import type { IdGenerator } from './ports/id-generator';
+import type { Payments } from './ports/payments';
+import type { Plans } from './ports/plans';
+import type { Storage } from './ports/storage';
+import { TOKENS } from './tokens';
+import { FormloomEvents } from './events';
+import { localPayments, randomIds, storedPlans, systemClock } from './defaults';
+import { AccountService } from './services/account-service';
+import { FormListService } from './services/form-list-service';
+import { FormService } from './services/form-service';
+import { PublishingService } from './services/publishing-service';
+import { ThemeService } from './services/theme-service';
+
+export interface FormloomOptions {
+  storage: Storage;
+  clock?: Clock;
+  ids?: IdGenerator;
+  plans?: Plans;
+  payments?: Payments;
+  /** Extra registrations (adapters of later ports) by token. */
+  register?: (container: DependencyContainer) => void;
+}
+
+/** One wired Formloom instance: its own child container, services and event bus. */
+export interface Formloom {
+  readonly container: DependencyContainer;
+  readonly storage: Storage;
+  readonly events: FormloomEvents;
+  readonly accounts: AccountService;
+  readonly forms: FormService;
+  readonly formList: FormListService;
+  readonly publishing: PublishingService;
+  readonly themes: ThemeService;
+}
+
+const SERVICES = [AccountService, FormService, FormListService, PublishingService, ThemeService] as const;
+
+/** Wires an instance in a child container, so that instances (and tests) never share state. */
+export function createFormloom(options: FormloomOptions): Formloom {
+  const c = rootContainer.createChildContainer();
+  const { storage } = options;
+  c.register(TOKENS.Storage, { useValue: storage });
+  c.register(TOKENS.Clock, { useValue: options.clock ?? systemClock() });
+  c.register(TOKENS.IdGenerator, { useValue: options.ids ?? randomIds() });
+  c.register(TOKENS.Plans, { useValue: options.plans ?? storedPlans(storage) });
+  c.register(TOKENS.Payments, { useValue: options.payments ?? localPayments(storage) });
+  c.register(TOKENS.Events, { useValue: new FormloomEvents() });
+  for (const S of SERVICES) {
+    const ctor = S as unknown as new (...args: any[]) => object;
+    c.register(ctor, { useClass: ctor }, { lifecycle: Lifecycle.ContainerScoped });
+  }
+  options.register?.(c);
+  return {
+    container: c,
+    storage,
+    events: c.resolve<FormloomEvents>(TOKENS.Events),
+    accounts: c.resolve(AccountService),
+    forms: c.resolve(FormService),
+    formList: c.resolve(FormListService),
+    publishing: c.resolve(PublishingService),
+    themes: c.resolve(ThemeService),
+  };
+}

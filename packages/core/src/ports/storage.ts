@@ -1,0 +1,175 @@
+import type {
+  ApiKey,
+  FormRecord,
+  IdempotencyRecord,
+  OutboxItem,
+  Question,
+  Team,
+  TeamMember,
+  User,
+  Version,
+} from '../domain/types';
+
+/** A page of a list, with the total before paging. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+export interface UserRepository {
+  /** Inserts a user. Throws `FormloomError` CONFLICT when the email is taken (case-insensitive). */
+  insert(user: User): Promise<void>;
+  /** The user, or `null` when there is none. */
+  findById(id: string): Promise<User | null>;
+  /** The user with this email compared lower-case, or `null`. */
+  findByEmail(email: string): Promise<User | null>;
+  /** Applies the patch; returns the updated user or `null` when there is none. */
+  update(id: string, patch: Partial<Omit<User, 'id' | 'created_at'>>): Promise<User | null>;
+}
+
+export interface ApiKeyRepository {
+  insert(key: ApiKey): Promise<void>;
+  /** The key (revoked or not), or `null`. */
+  findById(id: string): Promise<ApiKey | null>;
+  /** Marks the key revoked at `at`; `false` when there is no such key or it was already revoked. */
+  revoke(id: string, at: string): Promise<boolean>;
+}
+
+export interface FormListQuery {
+  /** Forms owned personally by this user (`team_id` null) ... */
+  ownerId: string;
+  /** ... or belonging to one of these teams. */
+  teamIds: string[];
+  /** Case-insensitive partial match on the title. */
+  search?: string;
+  teamId?: string;
+  published?: boolean;
+  offset: number;
+  limit: number;
+}
+
+export interface FormRepository {
+  /** Inserts the form. Throws CONFLICT when the id or slug exists. */
+  insert(form: FormRecord): Promise<void>;
+  /** The form, or `null`. */
+  findById(id: string): Promise<FormRecord | null>;
+  /** The form with this slug, or `null`. */
+  findBySlug(slug: string): Promise<FormRecord | null>;
+  /** Forms matching the query, newest `updated_at` first (ties by id), with the total before paging. */
+  list(query: FormListQuery): Promise<Page<FormRecord>>;
+  /** Applies the patch; returns the updated form or `null` when there is none. */
+  update(id: string, patch: Partial<Omit<FormRecord, 'id'>>): Promise<FormRecord | null>;
+  /** Adds `delta` to `response_count` atomically; returns the new count, or `null` when there is no form. */
+  addResponseCount(id: string, delta: number): Promise<number | null>;
+  /** Deletes the form with its questions and versions; `false` when there was none. */
+  delete(id: string): Promise<boolean>;
+}
+
+export interface QuestionRepository {
+  /** The form's questions ordered by `order`. */
+  listByForm(formId: string): Promise<Question[]>;
+  /**
+   * Makes `questions` the form's exact question set: ids present are updated, new ids inserted, the
+   * form's other questions deleted. Call inside a transaction to make it atomic with the form update.
+   */
+  replaceForForm(formId: string, questions: Question[]): Promise<void>;
+}
+
+export interface VersionRepository {
+  insert(version: Version): Promise<void>;
+  /** The form's versions, highest `version` first. */
+  listByForm(formId: string): Promise<Version[]>;
+  /** The version, or `null`. */
+  findById(id: string): Promise<Version | null>;
+  /** The form's highest version, or `null` when it was never published. */
+  latest(formId: string): Promise<Version | null>;
+}
+
+export interface TeamRepository {
+  /** The team, or `null`. */
+  findById(id: string): Promise<Team | null>;
+  /** The memberships of a user, all teams. */
+  membershipsOf(userId: string): Promise<TeamMember[]>;
+  /** The user's membership in the team, or `null`. */
+  findMember(teamId: string, userId: string): Promise<TeamMember | null>;
+  insert(team: Team): Promise<void>;
+  insertMember(member: TeamMember): Promise<void>;
+}
+
+export interface CreditRepository {
+  /** The balance in credits; 0 for a user who never had any. */
+  balance(userId: string): Promise<number>;
+  /** Adds credits (a purchase or a refund) and returns the new balance. */
+  add(userId: string, amount: number): Promise<number>;
+  /**
+   * Takes `amount` credits only when the balance covers it, as one atomic conditional update:
+   * under any number of concurrent calls the balance never goes below zero. Returns the new
+   * balance, or `null` when the balance was too low (nothing taken).
+   */
+  spend(userId: string, amount: number): Promise<number | null>;
+}
+
+export interface IdempotencyRepository {
+  /**
+   * Claims `key` for `owner`. Exactly one of any number of concurrent claims of an unexpired key
+   * returns `true`; an expired record is replaced by a new claim.
+   */
+  claim(record: Omit<IdempotencyRecord, 'status' | 'result'>, now: string): Promise<boolean>;
+  /** Stores the result of a claimed key and marks it done. */
+  complete(key: string, result: Record<string, unknown>): Promise<void>;
+  /** Forgets a claim (the work failed and may be retried). */
+  release(key: string): Promise<void>;
+  /** The record, or `null`. */
+  find(key: string): Promise<IdempotencyRecord | null>;
+}
+
+export interface OutboxClaim {
+  workerId: string;
+  /** Items due at or before `now` whose lease is free or expired. */
+  now: string;
+  /** The lease end set on claimed items. */
+  leaseUntil: string;
+  limit: number;
+  kinds?: string[];
+}
+
+export interface OutboxRepository {
+  /** Adds a pending item. Call in the transaction that records the cause, so neither exists alone. */
+  enqueue(item: OutboxItem): Promise<void>;
+  /**
+   * Leases up to `limit` due pending items to `workerId`. An item is leased to one worker at a time:
+   * concurrent claims (also from other processes on the same database) never return the same item.
+   */
+  claim(claim: OutboxClaim): Promise<OutboxItem[]>;
+  /** Ends an item leased by `workerId` as delivered or failed, or puts it back with a new due time. */
+  settle(
+    id: string,
+    workerId: string,
+    outcome:
+      | { status: 'delivered' | 'failed'; error?: string | null }
+      | { status: 'pending'; nextAttemptAt: string; error?: string | null },
+    now: string,
+  ): Promise<boolean>;
+  /** The item, or `null`. */
+  findById(id: string): Promise<OutboxItem | null>;
+}
+
+/**
+ * Persistence of every entity. Repositories on the root object run each call on its own; inside
+ * `transaction` the callback's `tx` runs all calls in one transaction that commits when the callback
+ * resolves and rolls back when it throws. Adapters for databases without concurrent writers (SQLite)
+ * serialise transactions so that concurrent callers never fail.
+ */
+export interface Storage {
+  readonly users: UserRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly forms: FormRepository;
+  readonly questions: QuestionRepository;
+  readonly versions: VersionRepository;
+  readonly teams: TeamRepository;
+  readonly credits: CreditRepository;
+  readonly idempotency: IdempotencyRepository;
+  readonly outbox: OutboxRepository;
+  /** Runs `work` in one transaction; nested calls on `tx` join the same transaction. */
+  transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { COLOR_FIELDS, FONT_FIELDS, FORM_MODES } from '../domain/form-fields';
+import { QUESTION_PROPERTY_SCHEMAS, QUESTION_TYPES } from './question-types';
+
+export const hexColor = z
+  .string()
+  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour like #6366f1');
+const nullableHex = hexColor.nullable();
+const shortText = (max = 500) => z.string().max(max).nullable();
+const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL');
+
+const colorShape = Object.fromEntries(COLOR_FIELDS.map((f) => [f, nullableHex.optional()])) as Record<
+  (typeof COLOR_FIELDS)[number],
+  z.ZodOptional<typeof nullableHex>
+>;
+const fontShape = Object.fromEntries(FONT_FIELDS.map((f) => [f, shortText(200).optional()])) as Record<
+  (typeof FONT_FIELDS)[number],
+  z.ZodOptional<z.ZodNullable<z.ZodString>>
+>;
+
+/** The theme fields (document 1, "Theme"), each optional. */
+export const themeShape = {
+  ...colorShape,
+  ...fontShape,
+  question_font_size: z
+    .string()
+    .regex(/^\d+(\.\d+)?(px|rem|em|pt|%)$/, 'must be a CSS size like 24px')
+    .nullable()
+    .optional(),
+  custom_css: shortText(100_000).optional(),
+  show_progress_bar: z.boolean().optional(),
+  branding_logo_url: shortText(2048).optional(),
+  branding_footer_text: shortText(1000).optional(),
+  hide_branding: z.boolean().optional(),
+  top_logo_url: shortText(2048).optional(),
+  top_logo_size: shortText(50).optional(),
+  top_logo_alignment: z.enum(['left', 'center', 'right']).nullable().optional(),
+  top_logo_css: shortText(20_000).optional(),
+  watermark_css: shortText(20_000).optional(),
+  welcome_title: shortText(1000).optional(),
+  welcome_description: shortText(10_000).optional(),
+  welcome_button_text: shortText(100).optional(),
+  thank_you_title: shortText(1000).optional(),
+  thank_you_description: shortText(10_000).optional(),
+  show_question_nav: z.boolean().optional(),
+};
+
+export const themeInputSchema = z.object(themeShape).strict();
+export type ThemeInput = z.infer<typeof themeInputSchema>;
+
+const ignored = z.unknown().optional();
+
+/** A question as a client sends it; read-only fields it may send back are accepted and dropped. */
+export const questionInputSchema = z
+  .object({
+    id: z.string().min(1).max(100).optional(),
+    type: z.enum(QUESTION_TYPES),
+    title: z.string().trim().min(1, 'must not be blank').max(2000),
+    description: z.string().max(20_000).nullable().optional(),
+    required: z.boolean().optional(),
+    order: z.number().int().min(0).optional(),
+    properties: z.record(z.string(), z.unknown()).optional(),
+    logic_jumps: z.array(z.unknown()).max(200).optional(),
+    validations: z.record(z.string(), z.unknown()).optional(),
+    form_id: ignored,
+    created_at: ignored,
+    updated_at: ignored,
+  })
+  .strict()
+  .transform((q, ctx) => {
+    const parsed = QUESTION_PROPERTY_SCHEMAS[q.type].safeParse(q.properties ?? {});
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        ctx.addIssue({ code: 'custom', message: issue.message, path: ['properties', ...issue.path] });
+      }
+      return z.NEVER;
+    }
+    return {
+      id: q.id,
+      type: q.type,
+      title: q.title,
+      description: q.description ?? null,
+      required: q.required ?? false,
+      properties: parsed.data as Record<string, unknown>,
+      logic_jumps: q.logic_jumps ?? [],
+      validations: q.validations ?? {},
+    };
+  });
+export type QuestionInput = z.output<typeof questionInputSchema>;
+
+const questionsSchema = z
+  .array(questionInputSchema)
+  .max(500)
+  .superRefine((qs, ctx) => {
+    const seen = new Set<string>();
+    qs.forEach((q, i) => {
+      if (!q.id) return;
+      if (seen.has(q.id)) ctx.addIssue({ code: 'custom', message: `duplicate question id ${q.id}`, path: [i, 'id'] });
+      seen.add(q.id);
+    });
+  });
+
+/** Writable fields other than title/team_id (shared by create and update). */
+const { show_question_nav: _themeOnly, ...formThemeShape } = themeShape;
+const formShape = {
+  description: z.string().max(20_000).nullable().optional(),
+  published: z.boolean().optional(),
+  ...formThemeShape,
+  auto_translate: z.boolean().optional(),
+  mode: z.enum(FORM_MODES).optional(),
+  quiz_settings: z.record(z.string(), z.unknown()).nullable().optional(),
+  variables: z.record(z.string(), z.unknown()).nullable().optional(),
+  start_logic_jumps: z.array(z.unknown()).max(200).nullable().optional(),
+  webhook_url: httpUrl.nullable().optional(),
+  limit_one_response: z.boolean().optional(),
+  incremental_submission: z.boolean().optional(),
+  questions: questionsSchema.optional(),
+};
+
+const title = z.string().trim().min(1, 'must not be blank').max(500);
+
+export const createFormSchema = z
+  .object({ title, team_id: z.string().min(1).max(100).nullable().optional(), ...formShape })
+  .strict();
+export type CreateFormInput = z.output<typeof createFormSchema>;
+
+/** `team_id` is accepted only when it repeats the form's current team (a read-back); the service checks. */
+export const updateFormSchema = z
+  .object({ title: title.optional(), team_id: z.string().nullable().optional(), ...formShape })
+  .strict();
+export type UpdateFormInput = z.output<typeof updateFormSchema>;
+
+export { httpUrl };

@@ -1,0 +1,129 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { inject, injectable } from 'tsyringe';
+import { badRequest, conflict, notFound } from '../errors';
+import { PLAN_NAMES, type KeyScope, type PlanName, type Principal, type User } from '../domain/types';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { Payments } from '../ports/payments';
+import type { Storage } from '../ports/storage';
+import { TOKENS } from '../tokens';
+
+/** API keys look like `fl_<key id suffix>_<64 hex secret>`; only a hash of the secret is stored. */
+const KEY_PATTERN = /^fl_([A-Za-z0-9]{8,40})_([0-9a-f]{64})$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
+
+export interface CreateUserInput {
+  email: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  plan?: string;
+  verified?: boolean;
+}
+
+/** Users, API keys, plans and credits: what the operator CLI and authentication need. */
+@injectable()
+export class AccountService {
+  constructor(
+    @inject(TOKENS.Storage) private readonly storage: Storage,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
+    @inject(TOKENS.Payments) private readonly payments: Payments,
+  ) {}
+
+  /**
+   * The principal of a bearer token, or `null` when the key is malformed, unknown, revoked or expired.
+   * The secret is compared in constant time against the stored hash.
+   */
+  async authenticate(token: string): Promise<Principal | null> {
+    const m = KEY_PATTERN.exec(token);
+    if (!m) return null;
+    const key = await this.storage.apiKeys.findById(`key_${m[1]}`);
+    if (!key) return null;
+    const stored = Buffer.from(key.secret_hash, 'hex');
+    const given = sha256(m[2]!);
+    if (stored.length !== given.length || !timingSafeEqual(stored, given)) return null;
+    if (key.revoked_at) return null;
+    if (key.expires_at && key.expires_at <= this.clock.now().toISOString()) return null;
+    return { user_id: key.user_id, key_id: key.id, scope: key.scope };
+  }
+
+  async createUser(input: CreateUserInput): Promise<User> {
+    const email = input.email?.trim().toLowerCase();
+    if (!email || !EMAIL.test(email)) throw badRequest('email: must be a valid email address', { field: 'email' });
+    const plan = this.plan(input.plan ?? 'free');
+    const now = this.clock.now().toISOString();
+    const user: User = {
+      id: this.ids.id('usr'),
+      email,
+      first_name: input.first_name ?? null,
+      last_name: input.last_name ?? null,
+      plan,
+      email_verified: input.verified ?? false,
+      created_at: now,
+      updated_at: now,
+    };
+    if (await this.storage.users.findByEmail(email)) throw conflict(`A user with email ${email} exists`);
+    await this.storage.users.insert(user);
+    return user;
+  }
+
+  /** A user by id (`usr_...`) or email. */
+  async findUser(ref: string): Promise<User> {
+    const user = ref.includes('@')
+      ? await this.storage.users.findByEmail(ref.trim().toLowerCase())
+      : await this.storage.users.findById(ref);
+    if (!user) throw notFound('User');
+    return user;
+  }
+
+  /** Creates a key; the returned `api_key` is the only time the secret is visible. */
+  async createKey(userRef: string, opts: { scope?: string; monthly_limit?: number | null; expires_at?: string | null } = {}) {
+    const user = await this.findUser(userRef);
+    const scope = (opts.scope ?? 'forms') as KeyScope;
+    if (scope !== 'forms' && scope !== 'voice') throw badRequest('scope: must be forms or voice', { field: 'scope' });
+    const limit = opts.monthly_limit ?? null;
+    if (limit !== null && (!Number.isInteger(limit) || limit < 1)) {
+      throw badRequest('monthly_limit: must be a positive integer', { field: 'monthly_limit' });
+    }
+    const suffix = this.ids.secret(12);
+    const secret = this.ids.secret(32);
+    await this.storage.apiKeys.insert({
+      id: `key_${suffix}`,
+      user_id: user.id,
+      secret_hash: sha256(secret).toString('hex'),
+      scope,
+      monthly_limit: limit,
+      created_at: this.clock.now().toISOString(),
+      revoked_at: null,
+      expires_at: opts.expires_at ?? null,
+    });
+    return { key_id: `key_${suffix}`, api_key: `fl_${suffix}_${secret}`, scope };
+  }
+
+  async revokeKey(keyId: string) {
+    const key = await this.storage.apiKeys.findById(keyId);
+    if (!key) throw notFound('API key');
+    await this.storage.apiKeys.revoke(keyId, this.clock.now().toISOString());
+    return { revoked: true };
+  }
+
+  async setPlan(userRef: string, plan: string) {
+    const user = await this.findUser(userRef);
+    const p = this.plan(plan);
+    await this.storage.users.update(user.id, { plan: p, updated_at: this.clock.now().toISOString() });
+    return { user_id: user.id, plan: p };
+  }
+
+  async purchaseCredits(userRef: string, credits: number) {
+    if (!Number.isInteger(credits) || credits < 1) throw badRequest('credits: must be a positive integer', { field: 'credits' });
+    const user = await this.findUser(userRef);
+    return { user_id: user.id, balance: await this.payments.purchaseCredits(user.id, credits) };
+  }
+
+  private plan(name: string): PlanName {
+    if (!PLAN_NAMES.includes(name as PlanName)) throw badRequest(`plan: must be one of ${PLAN_NAMES.join(', ')}`, { field: 'plan' });
+    return name as PlanName;
+  }
+}

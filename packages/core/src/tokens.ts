@@ -1,0 +1,13 @@
+/** Injection tokens: adapters register by these in the instance's child container. */
+export const TOKENS = {
+  Storage: Symbol.for('formloom.Storage'),
+  Clock: Symbol.for('formloom.Clock'),
+  IdGenerator: Symbol.for('formloom.IdGenerator'),
+  Plans: Symbol.for('formloom.Plans'),
+  Payments: Symbol.for('formloom.Payments'),
+  Events: Symbol.for('formloom.Events'),
+  Config: Symbol.for('formloom.Config'),
+  Mailer: Symbol.for('formloom.Mailer'),
+  BlobStore: Symbol.for('formloom.BlobStore'),
+  WebhookTransport: Symbol.for('formloom.WebhookTransport'),
+} as const;
