@@ -1,3 +1,5 @@
+// tsyringe needs the Reflect metadata polyfill before any decorated service loads.
+import 'reflect-metadata';
 export * from './errors';
 export * from './tokens';
 export * from './events';

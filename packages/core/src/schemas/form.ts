@@ -81,7 +81,12 @@ export const questionInputSchema = z
     const parsed = QUESTION_PROPERTY_SCHEMAS[q.type].safeParse(q.properties ?? {});
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        ctx.addIssue({ code: 'custom', message: issue.message, path: ['properties', ...issue.path] });
+        const path = ['properties', ...issue.path];
+        if (issue.code === 'unrecognized_keys') {
+          for (const key of issue.keys) ctx.addIssue({ code: 'custom', message: 'unknown property', path: [...path, key] });
+        } else {
+          ctx.addIssue({ code: 'custom', message: issue.message, path });
+        }
       }
       return z.NEVER;
     }

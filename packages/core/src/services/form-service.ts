@@ -6,7 +6,7 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Plans } from '../ports/plans';
 import type { Storage } from '../ports/storage';
-import { authorizeForm, authorizeTeamFormCreation, planHolderOf } from '../policies/form-access';
+import { authorizeForm, authorizeTeamFormCreation } from '../policies/form-access';
 import { stableJson } from '../policies/changelog';
 import { createFormSchema, updateFormSchema, type UpdateFormInput } from '../schemas/form';
 import { parseBody } from '../schemas/parse';
@@ -35,9 +35,8 @@ export class FormService {
     const team = teamId ? await authorizeTeamFormCreation(this.storage, principal, teamId) : null;
     const features = await this.plans.featuresFor(team?.owner_id ?? principal.user_id);
     const now = this.clock.now().toISOString();
-    const cols = applyOptions({ theme_color: null, background_color: null, options: defaultOptions() }, input);
-    delete cols.options.theme_color;
-    delete cols.options.background_color;
+    const { theme_color, background_color, ...options } = defaultOptions();
+    const cols = applyOptions({ theme_color: theme_color as string, background_color: background_color as string, options }, input);
     if (!features.auto_translate) cols.options.auto_translate = false;
     const form: FormRecord = {
       id: this.ids.id('frm'),
@@ -59,7 +58,7 @@ export class FormService {
       await tx.forms.insert(form);
       await tx.questions.replaceForForm(form.id, questions);
       if (!input.published) return { form, version: null, block: null };
-      const outcome = await this.publishing.publishInTx(tx, form, questions, principal);
+      const outcome = await this.publishing.publishInTx(tx, form, questions, principal, features);
       return outcome.ok
         ? { form: outcome.form, version: outcome.version, block: null }
         : { form, version: null, block: outcome.block };
@@ -87,14 +86,14 @@ export class FormService {
    * publish keeps the saved changes and answers 409 with `form_id` and `saved_as_draft`.
    */
   async update(principal: Principal, formId: string, body: unknown) {
-    const input = parseBody(updateFormSchema, body, FORM_READ_ONLY_FIELDS);
     const current = await authorizeForm(this.storage, principal, formId, 'edit');
+    const input = parseBody(updateFormSchema, body, FORM_READ_ONLY_FIELDS);
     if (input.team_id !== undefined && input.team_id !== current.team_id) {
       throw badRequest('team_id: a form cannot be moved to another team', { field: 'team_id' });
     }
     const wantsPublishChange = input.published !== undefined && input.published !== current.published;
     if (wantsPublishChange) await authorizeForm(this.storage, principal, formId, 'publish');
-    const features = await this.plans.featuresFor(await planHolderOf(this.storage, current));
+    const features = await this.publishing.featuresOf(current);
 
     const outcome = await this.storage.transaction(async (tx) => {
       const before = await tx.forms.findById(formId);
@@ -117,7 +116,7 @@ export class FormService {
         if (input.questions) await tx.questions.replaceForForm(formId, questions);
       }
       if (input.published === true && !before.published) {
-        const published = await this.publishing.publishInTx(tx, saved, questions, principal);
+        const published = await this.publishing.publishInTx(tx, saved, questions, principal, features);
         if (!published.ok) return { block: published.block, form: saved, questions };
         return { form: published.form, questions, version: published.version };
       }

@@ -3,7 +3,7 @@ import { conflict, notFound } from '../errors';
 import type { FormRecord, Principal, Question, Version } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
-import type { Plans } from '../ports/plans';
+import type { PlanFeatures, Plans } from '../ports/plans';
 import type { Storage } from '../ports/storage';
 import { computeChangelog, type Snapshot } from '../policies/changelog';
 import { authorizeForm, planHolderOf } from '../policies/form-access';
@@ -28,9 +28,13 @@ export class PublishingService {
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
   ) {}
 
+  /** The features of the plan that governs the form. Call outside transactions: plans read storage. */
+  async featuresOf(form: Pick<FormRecord, 'team_id' | 'owner_id'>): Promise<PlanFeatures> {
+    return this.plans.featuresFor(await planHolderOf(this.storage, form));
+  }
+
   /** Checks (b) and (c) of rule 3 for the form as it stands. */
-  async check(form: FormRecord, questions: Question[], storage: Storage = this.storage): Promise<PublishBlock | null> {
-    const features = await this.plans.featuresFor(await planHolderOf(storage, form));
+  async check(form: FormRecord, questions: Question[], features: PlanFeatures, storage: Storage = this.storage): Promise<PublishBlock | null> {
     return checkPublishable({
       form,
       questions,
@@ -51,8 +55,14 @@ export class PublishingService {
    * Publishes the form's current state as a new version when the checks pass. Runs in `tx` so that a
    * caller can make it atomic with its own writes.
    */
-  async publishInTx(tx: Storage, form: FormRecord, questions: Question[], principal: Principal): Promise<PublishOutcome> {
-    const block = await this.check(form, questions, tx);
+  async publishInTx(
+    tx: Storage,
+    form: FormRecord,
+    questions: Question[],
+    principal: Principal,
+    features: PlanFeatures,
+  ): Promise<PublishOutcome> {
+    const block = await this.check(form, questions, features, tx);
     if (block) return { ok: false, block };
     const latest = await tx.versions.latest(form.id);
     const snapshot = snapshotOf(form, questions);
@@ -85,11 +95,11 @@ export class PublishingService {
 
   /** POST /forms/:id/publish: 409 with the block when a check fails, else the form plus `version`. */
   async publish(principal: Principal, formId: string) {
-    await authorizeForm(this.storage, principal, formId, 'publish');
+    const features = await this.featuresOf(await authorizeForm(this.storage, principal, formId, 'publish'));
     const outcome = await this.storage.transaction(async (tx) => {
       const form = await tx.forms.findById(formId);
       if (!form) throw notFound('Form');
-      return this.publishInTx(tx, form, await tx.questions.listByForm(formId), principal);
+      return this.publishInTx(tx, form, await tx.questions.listByForm(formId), principal, features);
     });
     if (!outcome.ok) throw publishConflict(outcome.block);
     this.events.emit('form.published', { form_id: formId, version: outcome.version.version, user_id: principal.user_id });

@@ -25,8 +25,8 @@ export class ThemeService {
 
   /** Applies any subset of theme fields; a change to a published form is a draft change. */
   async update(principal: Principal, formId: string, body: unknown) {
-    const input = parseBody(themeInputSchema, body, ['form_id']);
     await authorizeForm(this.storage, principal, formId, 'edit');
+    const input = parseBody(themeInputSchema, body, ['form_id']);
     return this.storage.transaction(async (tx) => {
       const form = await tx.forms.findById(formId);
       if (!form) throw notFound('Form');

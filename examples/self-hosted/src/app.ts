@@ -1,0 +1,68 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import express, { type Express } from 'express';
+import { openMigratedStorage, type Env } from '@formloom/cli';
+import { createFormloom, type Formloom } from '@formloom/core';
+import { createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
+import { readSelfHostedConfig } from './config';
+
+const CLOSE_GRACE_MS = 5000;
+
+export interface SelfHosted {
+  /** Where this process listens, e.g. `http://localhost:3000`. */
+  url: string;
+  port: number;
+  /** Base of shareable links (`FORMLOOM_PUBLIC_URL`, default `url`). */
+  publicUrl: string;
+  formloom: Formloom;
+  /** Stops accepting connections, ends open ones, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** The whole self-hosted app on one Formloom instance. */
+export function createApp(formloom: Formloom): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.use('/api/v1', createFormloomRouter({ formloom }));
+  app.use('/', createPublicPagesRouter({ formloom }));
+  return app;
+}
+
+/** Opens (and migrates) the database, then listens on `PORT`. */
+export async function startSelfHosted(env: Env = process.env): Promise<SelfHosted> {
+  const config = readSelfHostedConfig(env);
+  mkdirSync(config.dataDir, { recursive: true });
+  const storage = await openMigratedStorage(config.databaseUrl);
+  const formloom = createFormloom({ storage });
+  const server = createApp(formloom).listen(config.port);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+  } catch (e) {
+    await storage.close();
+    throw e;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://localhost:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    publicUrl: config.publicUrl ?? url,
+    formloom,
+    close: () =>
+      (closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Requests in flight get a few seconds to finish; a stuck client must not hold the stop.
+          setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
+        });
+        await storage.close();
+      })()),
+  };
+}

@@ -1,0 +1,106 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import anyTest, { type TestFn } from 'ava';
+import { runCli } from '@formloom/cli';
+import { startSelfHosted, type SelfHosted } from '../src';
+
+type Ctx = { app: SelfHosted; key: string; dir: string };
+const test = anyTest as TestFn<Ctx>;
+
+test.before(async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'formloom-self-hosted-'));
+  const env = { PORT: '0', FORMLOOM_DATA_DIR: join(dir, 'data'), FORMLOOM_DATABASE_URL: `sqlite:${join(dir, 'data', 'formloom.sqlite')}` };
+  const app = await startSelfHosted(env);
+  // The operator's path: the CLI against the database of the running app.
+  const cli = async (...argv: string[]) => {
+    const r = await runCli(argv, env);
+    if (r.code !== 0) throw new Error(r.stderr);
+    return JSON.parse(r.stdout) as Record<string, string>;
+  };
+  await cli('user', 'create', '--email', 'ada@example.com', '--plan', 'pro');
+  const { api_key } = await cli('key', 'create', '--user', 'ada@example.com');
+  t.context = { app, key: api_key!, dir };
+});
+
+test.after.always(async (t) => {
+  await t.context.app?.close();
+  rmSync(t.context.dir, { recursive: true, force: true });
+});
+
+async function call(t: { context: Ctx }, method: string, path: string, body?: unknown, key: string | null = t.context.key) {
+  const headers: Record<string, string> = {};
+  if (key) headers.authorization = `Bearer ${key}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${t.context.app.url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    // A stuck request fails its own test instead of the whole file's time-out.
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  return { status: res.status, type: res.headers.get('content-type') ?? '', body: text.startsWith('{') ? JSON.parse(text) : text };
+}
+
+test('listens on an ephemeral port, made its data dir, and answers /healthz', async (t) => {
+  t.not(t.context.app.port, 0);
+  t.is(t.context.app.url, `http://localhost:${t.context.app.port}`);
+  t.is(t.context.app.publicUrl, t.context.app.url);
+  t.true(existsSync(join(t.context.dir, 'data')));
+  const health = await call(t, 'GET', '/healthz', undefined, null);
+  t.deepEqual([health.status, health.body], [200, { ok: true }]);
+});
+
+test('a form goes from create to publish to the public endpoint and page', async (t) => {
+  const created = await call(t, 'POST', '/api/v1/forms', {
+    title: 'Customer feedback',
+    questions: [
+      { type: 'short_text', title: 'What is your name?', required: true },
+      { type: 'rating', title: 'How was your visit?', properties: { steps: 5, shape: 'star' } },
+    ],
+  });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  const form = created.body;
+  t.is(form.questions.length, 2);
+  t.false(form.published);
+
+  const got = await call(t, 'GET', `/api/v1/forms/${form.id}`);
+  t.is(got.status, 200);
+  t.is(got.body.title, 'Customer feedback');
+  t.deepEqual(got.body.questions.map((q: { title: string }) => q.title), ['What is your name?', 'How was your visit?']);
+
+  t.is((await call(t, 'GET', `/api/v1/public/forms/${form.slug}`, undefined, null)).status, 404);
+  const published = await call(t, 'POST', `/api/v1/forms/${form.id}/publish`);
+  t.is(published.status, 200, JSON.stringify(published.body));
+  t.is(published.body.version.version, 1);
+
+  const versions = await call(t, 'GET', `/api/v1/forms/${form.id}/versions`);
+  t.is(versions.status, 200);
+  t.is(versions.body.versions.length, 1);
+
+  const pub = await call(t, 'GET', `/api/v1/public/forms/${form.slug}`, undefined, null);
+  t.is(pub.status, 200);
+  t.like(pub.body, { form_id: form.id, version: 1, title: 'Customer feedback' });
+
+  const page = await call(t, 'GET', `/f/${form.slug}`, undefined, null);
+  t.is(page.status, 200);
+  t.regex(page.type, /text\/html/);
+  t.regex(page.body, /Customer feedback/);
+});
+
+test('requests without a valid key get the structured 401', async (t) => {
+  for (const key of [null, 'fl_nope']) {
+    const res = await call(t, 'GET', '/api/v1/forms', undefined, key);
+    t.is(res.status, 401);
+    t.like(res.body, { error: { code: 'UNAUTHORIZED', status: 401 } });
+  }
+});
+
+test('a revoked key gets 401', async (t) => {
+  const env = { FORMLOOM_DATABASE_URL: `sqlite:${join(t.context.dir, 'data', 'formloom.sqlite')}` };
+  const key = JSON.parse((await runCli(['key', 'create', '--user', 'ada@example.com'], env)).stdout);
+  t.is((await call(t, 'GET', '/api/v1/forms', undefined, key.api_key)).status, 200);
+  t.is((await runCli(['key', 'revoke', '--key', key.key_id], env)).code, 0);
+  t.is((await call(t, 'GET', '/api/v1/forms', undefined, key.api_key)).status, 401);
+});

@@ -1,0 +1,50 @@
+import { parseArgs } from 'node:util';
+import { createFormloom, isFormloomError } from '@formloom/core';
+import { COMMANDS, USAGE, findCommand } from './commands';
+import { readConfig, type Env } from './config';
+import { openMigratedStorage } from './open-storage';
+import { UsageError } from './usage-error';
+
+export interface CliResult {
+  /** 0 on success, 2 for a bad command line, 1 for any other failure. */
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs one `formloom` command in-process. Never throws: the outcome is the exit code and the text
+ * for each stream (one JSON object on stdout, or one line on stderr).
+ */
+export async function runCli(argv: string[], env: Env = process.env): Promise<CliResult> {
+  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help')) {
+    return { code: 0, stdout: `${USAGE}\n`, stderr: '' };
+  }
+  try {
+    const { command, rest } = findCommand(argv);
+    const values = parseFlags(command.options, rest);
+    const storage = await openMigratedStorage(readConfig(env).databaseUrl);
+    try {
+      const output = await command.run(createFormloom({ storage }).accounts, values);
+      return { code: 0, stdout: `${JSON.stringify(output)}\n`, stderr: '' };
+    } finally {
+      await storage.close();
+    }
+  } catch (e) {
+    return { code: e instanceof UsageError ? 2 : 1, stdout: '', stderr: `formloom: ${oneLine(e)}\n` };
+  }
+}
+
+function parseFlags(options: (typeof COMMANDS)[number]['options'], args: string[]) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+  } catch (e) {
+    // node:util reports unknown flags and missing values as TypeError with an ERR_PARSE_ARGS_* code.
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+function oneLine(e: unknown): string {
+  const message = isFormloomError(e) || e instanceof Error ? e.message : String(e);
+  return (message.split('\n').find((l) => l.trim() !== '') ?? 'failed').trim();
+}

@@ -1,0 +1,4 @@
+import test from 'ava';
+import { cliSuite } from './cli-suite';
+
+cliSuite(test, 'sqlite');

@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import type { TestFn } from 'ava';
+import { createFormloom } from '@formloom/core';
+import { openMigratedStorage, runCli } from '../src';
+import { emptyDatabase, scratchDatabase, type DatabaseKind, type ScratchDatabase } from './databases';
+
+type Ctx = { db: ScratchDatabase };
+
+/** Every command against one kind of database, checked with raw SQL where the CLI wrote something. */
+export function cliSuite(anyTest: TestFn, kind: DatabaseKind): void {
+  const test = anyTest as TestFn<Ctx>;
+  let n = 0;
+  const email = (label: string) => `${label}-${++n}@example.com`;
+
+  test.before(async (t) => {
+    t.context.db = await scratchDatabase(kind);
+  });
+  test.after.always(async (t) => {
+    await t.context.db?.drop();
+  });
+
+  async function run(db: ScratchDatabase, argv: string[]) {
+    const r = await runCli(argv, { FORMLOOM_DATABASE_URL: db.url });
+    if (r.code !== 0) throw new Error(`formloom ${argv.join(' ')} failed (${r.code}): ${r.stderr}`);
+    if (r.stderr !== '') throw new Error(`unexpected stderr: ${r.stderr}`);
+    const lines = r.stdout.split('\n');
+    if (lines.length !== 2 || lines[1] !== '') throw new Error(`expected one JSON line, got ${JSON.stringify(r.stdout)}`);
+    return JSON.parse(lines[0]!) as Record<string, unknown>;
+  }
+
+  async function fails(db: ScratchDatabase, argv: string[]) {
+    const r = await runCli(argv, { FORMLOOM_DATABASE_URL: db.url });
+    if (r.code === 0) throw new Error(`formloom ${argv.join(' ')} succeeded: ${r.stdout}`);
+    if (r.stdout !== '' || !/^formloom: [^\n]+\n$/.test(r.stderr)) throw new Error(`not a one-line error: ${JSON.stringify(r)}`);
+    return r;
+  }
+
+  test('any command builds the schema on an empty database; migrate is repeatable', async (t) => {
+    const fresh = await emptyDatabase(kind);
+    t.teardown(() => fresh.drop());
+    await t.throwsAsync(fresh.query('SELECT id FROM users'));
+    const user = await run(fresh, ['user', 'create', '--email', email('first')]);
+    t.deepEqual(await fresh.query('SELECT id FROM users'), [{ id: user.user_id }]);
+    t.deepEqual(await run(fresh, ['migrate']), { migrated: true });
+    t.deepEqual(await run(fresh, ['migrate']), { migrated: true });
+  });
+
+  test('user create prints user_id, email and plan, and stores every flag', async (t) => {
+    const { db } = t.context;
+    const address = email('Ada');
+    const out = await run(db, ['user', 'create', '--email', address, '--first-name', 'Ada', '--last-name', 'Lovelace', '--plan', 'pro', '--verified']);
+    t.deepEqual(Object.keys(out), ['user_id', 'email', 'plan']);
+    t.regex(String(out.user_id), /^usr_/);
+    t.is(out.email, address.toLowerCase());
+    t.is(out.plan, 'pro');
+    const [row] = await db.query<Record<string, unknown>>('SELECT * FROM users WHERE id = $1', [out.user_id]);
+    t.like(row, { email: address.toLowerCase(), first_name: 'Ada', last_name: 'Lovelace', plan: 'pro' });
+    t.truthy(row!.email_verified);
+  });
+
+  test('user create defaults to the free plan, unverified', async (t) => {
+    const { db } = t.context;
+    const out = await run(db, ['user', 'create', '--email', email('plain')]);
+    t.is(out.plan, 'free');
+    const [row] = await db.query<Record<string, unknown>>('SELECT * FROM users WHERE id = $1', [out.user_id]);
+    t.falsy(row!.email_verified);
+    t.is(row!.first_name, null);
+  });
+
+  test('user create refuses a taken email, an invalid plan and a missing --email', async (t) => {
+    const { db } = t.context;
+    const address = email('twice');
+    await run(db, ['user', 'create', '--email', address]);
+    t.regex((await fails(db, ['user', 'create', '--email', address.toUpperCase()])).stderr, /exists/);
+    t.regex((await fails(db, ['user', 'create', '--email', email('x'), '--plan', 'gold'])).stderr, /plan/);
+    t.regex((await fails(db, ['user', 'create', '--email', 'not-an-email'])).stderr, /email/);
+    const missing = await fails(db, ['user', 'create']);
+    t.is(missing.code, 2);
+    t.regex(missing.stderr, /--email/);
+    const rows = await db.query('SELECT id FROM users WHERE email = $1', [address]);
+    t.is(rows.length, 1);
+  });
+
+  test('key create by email stores only a hash of the secret, and the key authenticates', async (t) => {
+    const { db } = t.context;
+    const user = await run(db, ['user', 'create', '--email', email('keyed')]);
+    const out = await run(db, ['key', 'create', '--user', String(user.email)]);
+    t.deepEqual(Object.keys(out), ['key_id', 'api_key', 'scope']);
+    t.is(out.scope, 'forms');
+    const m = /^fl_([A-Za-z0-9]+)_([0-9a-f]{64})$/.exec(String(out.api_key));
+    t.truthy(m);
+    t.is(out.key_id, `key_${m![1]}`);
+    const [row] = await db.query<Record<string, unknown>>('SELECT * FROM api_keys WHERE id = $1', [out.key_id]);
+    t.is(row!.user_id, user.user_id);
+    t.is(row!.secret_hash, createHash('sha256').update(m![2]!).digest('hex'));
+    t.false(JSON.stringify(row).includes(m![2]!), 'the secret is not stored in clear');
+    t.is(row!.monthly_limit, null);
+
+    const storage = await openMigratedStorage(db.url);
+    try {
+      const principal = await createFormloom({ storage }).accounts.authenticate(String(out.api_key));
+      t.deepEqual(principal, { user_id: user.user_id, key_id: out.key_id, scope: 'forms' });
+    } finally {
+      await storage.close();
+    }
+  });
+
+  test('key create by id takes --scope and --monthly-limit', async (t) => {
+    const { db } = t.context;
+    const user = await run(db, ['user', 'create', '--email', email('voice')]);
+    const out = await run(db, ['key', 'create', '--user', String(user.user_id), '--scope', 'voice', '--monthly-limit', '250']);
+    t.is(out.scope, 'voice');
+    const [row] = await db.query<Record<string, unknown>>('SELECT scope, monthly_limit FROM api_keys WHERE id = $1', [out.key_id]);
+    t.deepEqual({ ...row, monthly_limit: Number(row!.monthly_limit) }, { scope: 'voice', monthly_limit: 250 });
+  });
+
+  test('key create refuses an unknown user, a bad scope and a bad limit', async (t) => {
+    const { db } = t.context;
+    const user = await run(db, ['user', 'create', '--email', email('picky')]);
+    t.regex((await fails(db, ['key', 'create', '--user', 'nobody@example.com'])).stderr, /User not found/);
+    t.regex((await fails(db, ['key', 'create', '--user', 'usr_missing'])).stderr, /User not found/);
+    t.regex((await fails(db, ['key', 'create', '--user', String(user.user_id), '--scope', 'admin'])).stderr, /scope/);
+    t.regex((await fails(db, ['key', 'create', '--user', String(user.user_id), '--monthly-limit', 'lots'])).stderr, /--monthly-limit/);
+    t.regex((await fails(db, ['key', 'create', '--user', String(user.user_id), '--monthly-limit', '0'])).stderr, /--monthly-limit/);
+    const rows = await db.query('SELECT id FROM api_keys WHERE user_id = $1', [user.user_id]);
+    t.is(rows.length, 0);
+  });
+
+  test('key revoke marks the key revoked, and it no longer authenticates', async (t) => {
+    const { db } = t.context;
+    const user = await run(db, ['user', 'create', '--email', email('revoked')]);
+    const key = await run(db, ['key', 'create', '--user', String(user.user_id)]);
+    t.deepEqual(await run(db, ['key', 'revoke', '--key', String(key.key_id)]), { revoked: true });
+    const [row] = await db.query<Record<string, unknown>>('SELECT revoked_at FROM api_keys WHERE id = $1', [key.key_id]);
+    t.truthy(row!.revoked_at);
+    const storage = await openMigratedStorage(db.url);
+    try {
+      t.is(await createFormloom({ storage }).accounts.authenticate(String(key.api_key)), null);
+    } finally {
+      await storage.close();
+    }
+    t.regex((await fails(db, ['key', 'revoke', '--key', 'key_doesnotexist'])).stderr, /not found/);
+  });
+
+  test('plan set changes the stored plan, by email or id', async (t) => {
+    const { db } = t.context;
+    const user = await run(db, ['user', 'create', '--email', email('upgrade')]);
+    t.deepEqual(await run(db, ['plan', 'set', '--user', String(user.email), '--plan', 'business']), { user_id: user.user_id, plan: 'business' });
+    t.deepEqual(await run(db, ['plan', 'set', '--user', String(user.user_id), '--plan', 'enterprise']), { user_id: user.user_id, plan: 'enterprise' });
+    const [row] = await db.query<Record<string, unknown>>('SELECT plan FROM users WHERE id = $1', [user.user_id]);
+    t.is(row!.plan, 'enterprise');
+    t.regex((await fails(db, ['plan', 'set', '--user', String(user.user_id), '--plan', 'platinum'])).stderr, /plan/);
+    t.regex((await fails(db, ['plan', 'set', '--user', String(user.user_id)])).stderr, /--plan/);
+  });
+
+  test('credits purchase adds to the balance', async (t) => {
+    const { db } = t.context;
+    const user = await run(db, ['user', 'create', '--email', email('buyer')]);
+    t.deepEqual(await run(db, ['credits', 'purchase', '--user', String(user.email), '--credits', '100']), { user_id: user.user_id, balance: 100 });
+    t.deepEqual(await run(db, ['credits', 'purchase', '--user', String(user.user_id), '--credits', '50']), { user_id: user.user_id, balance: 150 });
+    const [row] = await db.query<Record<string, unknown>>('SELECT balance FROM credit_balances WHERE user_id = $1', [user.user_id]);
+    t.is(Number(row!.balance), 150);
+    t.regex((await fails(db, ['credits', 'purchase', '--user', String(user.user_id), '--credits', '-5'])).stderr, /credits/);
+    t.regex((await fails(db, ['credits', 'purchase', '--user', 'ghost@example.com', '--credits', '5'])).stderr, /User not found/);
+  });
+
+  test('bad command lines exit 2 with a one-line message', async (t) => {
+    const { db } = t.context;
+    for (const argv of [[], ['frobnicate'], ['user'], ['user', 'delete'], ['migrate', '--force'], ['migrate', 'now'], ['key', 'revoke', '--key']]) {
+      const r = await fails(db, argv);
+      t.is(r.code, 2, argv.join(' '));
+    }
+    t.regex((await fails(db, ['user', 'create', '--email', email('u'), '--admin'])).stderr, /--admin/);
+  });
+}

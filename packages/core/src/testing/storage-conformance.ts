@@ -1,0 +1,36 @@
+import type { TestFn } from 'ava';
+import { accountTests } from './storage/accounts';
+import type { StorageHarness, StorageHarnessInstance, StorageTest } from './storage/fixtures';
+import { formTests } from './storage/forms';
+import { teamAndOutboxTests } from './storage/teams-outbox';
+import { transactionTests } from './storage/transactions';
+
+export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
+
+/**
+ * Registers the storage port's conformance tests on `test` (ava). Every adapter runs them.
+ *
+ * The harness is created once for the test file; tests run concurrently and each makes its own rows
+ * (unique ids, emails, outbox kinds), so they never depend on one another. Besides the port's own
+ * reads, the tests check the database with raw SQL, in the manner of Auth.js's adapter tests: they
+ * assume the tables of @formloom/storage-typeorm (users, api_keys, forms, questions, form_versions,
+ * team_members, credit_balances, idempotency_keys, outbox) with columns named like the domain fields.
+ */
+export function runStorageConformance(test: TestFn<any>, harness: StorageHarness): void {
+  let instance: StorageHarnessInstance | undefined;
+  test.before(async () => {
+    instance = await harness.create();
+  });
+  test.after.always(async () => {
+    await instance?.close();
+  });
+  const storageTest: StorageTest = (title, body) =>
+    test(`${harness.name}: ${title}`, async (t) => {
+      if (!instance) throw new Error(`The ${harness.name} storage harness was not created`);
+      await body(t, instance);
+    });
+  accountTests(storageTest);
+  formTests(storageTest);
+  teamAndOutboxTests(storageTest);
+  transactionTests(storageTest);
+}

@@ -1,0 +1,124 @@
+import {
+  at,
+  count,
+  makeApiKey,
+  makeUser,
+  rejectsWithConflict,
+  type StorageTest,
+  truthy,
+  uid,
+} from './fixtures';
+
+/** users, apiKeys, credits (one caller at a time), idempotency (one caller at a time). */
+export function accountTests(test: StorageTest): void {
+  test('users: insert then find by id, as written in the table', async (t, db) => {
+    const user = makeUser({ last_name: 'Lovelace', plan: 'pro', email_verified: true });
+    await db.storage.users.insert(user);
+    t.deepEqual(await db.storage.users.findById(user.id), user);
+    const [row] = await db.raw(`SELECT * FROM users WHERE id = ${db.placeholder(1)}`, [user.id]);
+    t.is(row.email, user.email);
+    t.is(row.plan, 'pro');
+    t.true(truthy(row.email_verified));
+    t.is(await db.storage.users.findById(uid('usr')), null);
+  });
+
+  test('users: an email taken in any case is a CONFLICT, and nothing is written', async (t, db) => {
+    const user = makeUser({ email: `${uid('Mixed')}@Example.COM` });
+    await db.storage.users.insert(user);
+    const other = makeUser({ email: user.email.toUpperCase() });
+    await rejectsWithConflict(t, db.storage.users.insert(other), 'same email, other case');
+    await rejectsWithConflict(t, db.storage.users.insert(makeUser({ id: user.id })), 'same id');
+    t.is(await count(db, `SELECT COUNT(*) AS n FROM users WHERE id = ${db.placeholder(1)}`, [other.id]), 0);
+  });
+
+  test('users: findByEmail compares lower-case', async (t, db) => {
+    const user = makeUser({ email: `${uid('Grace')}@Example.ORG` });
+    await db.storage.users.insert(user);
+    t.deepEqual(await db.storage.users.findByEmail(user.email.toLowerCase()), user);
+    t.deepEqual(await db.storage.users.findByEmail(user.email.toUpperCase()), user);
+    t.is(await db.storage.users.findByEmail(`${uid('nobody')}@example.org`), null);
+  });
+
+  test('users: update applies the patch and returns the user', async (t, db) => {
+    const user = makeUser();
+    await db.storage.users.insert(user);
+    const updated = await db.storage.users.update(user.id, {
+      first_name: 'Grace',
+      email_verified: true,
+      plan: 'business',
+      updated_at: at(60),
+    });
+    t.deepEqual(updated, { ...user, first_name: 'Grace', email_verified: true, plan: 'business', updated_at: at(60) });
+    const [row] = await db.raw(`SELECT first_name, email_verified FROM users WHERE id = ${db.placeholder(1)}`, [user.id]);
+    t.is(row.first_name, 'Grace');
+    t.true(truthy(row.email_verified));
+    t.deepEqual(await db.storage.users.update(user.id, {}), updated);
+    t.is(await db.storage.users.update(uid('usr'), { first_name: 'X' }), null);
+
+    const taken = makeUser();
+    await db.storage.users.insert(taken);
+    await rejectsWithConflict(t, db.storage.users.update(user.id, { email: taken.email.toUpperCase() }), 'email taken');
+    const moved = await db.storage.users.update(user.id, { email: `${uid('New')}@Example.com` });
+    t.deepEqual(await db.storage.users.findByEmail(moved!.email.toLowerCase()), moved);
+  });
+
+  test('apiKeys: insert, find, revoke once', async (t, db) => {
+    const key = makeApiKey(uid('usr'), { monthly_limit: 500, scope: 'voice', expires_at: at(3600) });
+    await db.storage.apiKeys.insert(key);
+    t.deepEqual(await db.storage.apiKeys.findById(key.id), key);
+    await rejectsWithConflict(t, db.storage.apiKeys.insert(key), 'same id');
+
+    t.true(await db.storage.apiKeys.revoke(key.id, at(10)));
+    t.false(await db.storage.apiKeys.revoke(key.id, at(20)));
+    t.false(await db.storage.apiKeys.revoke(uid('key'), at(20)));
+    t.deepEqual(await db.storage.apiKeys.findById(key.id), { ...key, revoked_at: at(10) });
+    const [row] = await db.raw(`SELECT revoked_at FROM api_keys WHERE id = ${db.placeholder(1)}`, [key.id]);
+    t.is(row.revoked_at, at(10));
+    t.is(await db.storage.apiKeys.findById(uid('key')), null);
+  });
+
+  test('credits: balance, add, spend within the balance only', async (t, db) => {
+    const credits = db.storage.credits;
+    const user = uid('usr');
+    t.is(await credits.balance(user), 0);
+    t.is(await credits.spend(user, 1), null);
+    t.is(await credits.add(user, 10), 10);
+    t.is(await credits.add(user, 5), 15);
+    t.is(await credits.spend(user, 4), 11);
+    t.is(await credits.spend(user, 12), null);
+    t.is(await credits.balance(user), 11);
+    t.is(await credits.spend(user, 11), 0);
+    const [row] = await db.raw(`SELECT balance FROM credit_balances WHERE user_id = ${db.placeholder(1)}`, [user]);
+    t.is(Number(row.balance), 0);
+  });
+
+  test('credits: concurrent first purchases add up', async (t, db) => {
+    const user = uid('usr');
+    await Promise.all(Array.from({ length: 30 }, () => db.storage.credits.add(user, 2)));
+    t.is(await db.storage.credits.balance(user), 60);
+  });
+
+  test('idempotency: claim, complete, release, and take over an expired key', async (t, db) => {
+    const idem = db.storage.idempotency;
+    const key = uid('idem');
+    const record = { key, owner: 'owner-a', created_at: at(0), expires_at: at(100) };
+    t.is(await idem.find(key), null);
+    t.true(await idem.claim(record, at(0)));
+    t.deepEqual(await idem.find(key), { ...record, status: 'in_progress', result: null });
+    t.false(await idem.claim({ ...record, owner: 'owner-b' }, at(50)));
+
+    await idem.complete(key, { status: 201, body: { id: 'rsp_1' } });
+    t.deepEqual(await idem.find(key), { ...record, status: 'done', result: { status: 201, body: { id: 'rsp_1' } } });
+    const [row] = await db.raw(`SELECT status, owner FROM idempotency_keys WHERE ${'"key"'} = ${db.placeholder(1)}`, [key]);
+    t.is(row.status, 'done');
+    t.false(await idem.claim(record, at(99)));
+
+    const renewed = { key, owner: 'owner-c', created_at: at(100), expires_at: at(200) };
+    t.true(await idem.claim(renewed, at(100)), 'an expired record is replaced');
+    t.deepEqual(await idem.find(key), { ...renewed, status: 'in_progress', result: null });
+
+    await idem.release(key);
+    t.is(await idem.find(key), null);
+    t.true(await idem.claim(record, at(150)), 'a released key can be claimed again');
+  });
+}

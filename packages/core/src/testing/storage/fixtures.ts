@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import type { ExecutionContext } from 'ava';
+import type {
+  ApiKey,
+  FormRecord,
+  OutboxItem,
+  Question,
+  Team,
+  TeamMember,
+  User,
+  Version,
+} from '../../domain/types';
+import type { Storage } from '../../ports/storage';
+
+/** A storage under test plus direct SQL on its tables, to check what the adapter really wrote. */
+export interface StorageHarnessInstance {
+  storage: Storage;
+  /** Runs SQL on the storage's database; table names unqualified. */
+  raw(sql: string, params?: unknown[]): Promise<any[]>;
+  /** The i-th (1-based) parameter placeholder of that database (`?` / `?1` on SQLite, `$1` on PostgreSQL). */
+  placeholder(i: number): string;
+  close(): Promise<void>;
+}
+
+export interface StorageHarness {
+  /** Prefixes every test title, e.g. `sqlite` or `postgres`. */
+  name: string;
+  /** Called once per test file; every test then makes its own rows. */
+  create(): Promise<StorageHarnessInstance>;
+}
+
+export type StorageTest = (title: string, body: (t: ExecutionContext, db: StorageHarnessInstance) => Promise<void>) => void;
+
+const run = randomBytes(4).toString('hex');
+let seq = 0;
+/** An id no other test (nor another run on the same database) uses. */
+export const uid = (prefix: string) => `${prefix}_${run}_${(++seq).toString(36)}`;
+
+const EPOCH = Date.UTC(2030, 0, 1);
+/** ISO-8601 with milliseconds, `seconds` after a fixed instant: timestamps that sort as text. */
+export const at = (seconds: number) => new Date(EPOCH + seconds * 1000).toISOString();
+
+/** Booleans as either database hands them back raw (true/1). */
+export const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 't';
+
+export const count = async (db: StorageHarnessInstance, sql: string, params: unknown[] = []) => {
+  const [row] = await db.raw(sql, params);
+  return Number(row.n);
+};
+
+/** A CONFLICT FormloomError (checked by shape: an adapter may load its own copy of @formloom/core). */
+export async function rejectsWithConflict(t: ExecutionContext, promise: Promise<unknown>, label: string) {
+  const err = await t.throwsAsync(promise, undefined, label);
+  t.is((err as { code?: string } | undefined)?.code, 'CONFLICT', label);
+}
+
+export const makeUser = (over: Partial<User> = {}): User => {
+  const id = over.id ?? uid('usr');
+  return {
+    id,
+    email: `${id}@example.com`,
+    first_name: 'Ada',
+    last_name: null,
+    plan: 'free',
+    email_verified: false,
+    created_at: at(0),
+    updated_at: at(0),
+    ...over,
+  };
+};
+
+export const makeApiKey = (userId: string, over: Partial<ApiKey> = {}): ApiKey => ({
+  id: uid('key'),
+  user_id: userId,
+  secret_hash: randomBytes(32).toString('hex'),
+  scope: 'forms',
+  monthly_limit: null,
+  created_at: at(0),
+  revoked_at: null,
+  expires_at: null,
+  ...over,
+});
+
+export const makeForm = (over: Partial<FormRecord> = {}): FormRecord => {
+  const id = over.id ?? uid('frm');
+  return {
+    id,
+    owner_id: uid('usr'),
+    team_id: null,
+    slug: `s-${id}`,
+    title: `Form ${id}`,
+    description: null,
+    published: false,
+    has_unpublished_changes: false,
+    published_version_id: null,
+    response_count: 0,
+    theme_color: null,
+    background_color: null,
+    options: {},
+    created_at: at(0),
+    updated_at: at(0),
+    ...over,
+  };
+};
+
+export const makeQuestion = (order: number, over: Partial<Question> = {}): Question => ({
+  id: uid('q'),
+  type: 'short_text',
+  title: `Question ${order}`,
+  description: null,
+  required: false,
+  order,
+  properties: {},
+  logic_jumps: [],
+  validations: {},
+  ...over,
+});
+
+export const makeVersion = (formId: string, version: number, over: Partial<Version> = {}): Version => ({
+  id: uid('ver'),
+  form_id: formId,
+  version,
+  published_by: uid('usr'),
+  published_by_name: null,
+  created_at: at(version),
+  changelog: [{ type: 'published', description: `Version ${version}` }],
+  snapshot: { title: `v${version}`, questions: [] },
+  ...over,
+});
+
+export const makeTeam = (over: Partial<Team> = {}): Team => {
+  const id = over.id ?? uid('team');
+  return { id, name: `Team ${id}`, slug: `t-${id}`, owner_id: uid('usr'), created_at: at(0), updated_at: at(0), ...over };
+};
+
+export const makeMember = (teamId: string, userId: string, over: Partial<TeamMember> = {}): TeamMember => ({
+  id: uid('mem'),
+  team_id: teamId,
+  user_id: userId,
+  role: 'editor',
+  joined_at: at(0),
+  ...over,
+});
+
+export const makeOutboxItem = (kind: string, over: Partial<OutboxItem> = {}): OutboxItem => ({
+  id: uid('obx'),
+  kind,
+  payload: { url: 'https://example.com/hook', n: 1 },
+  status: 'pending',
+  attempts: 0,
+  next_attempt_at: at(0),
+  locked_by: null,
+  locked_until: null,
+  last_error: null,
+  created_at: at(0),
+  updated_at: at(0),
+  ...over,
+});

@@ -1,0 +1,85 @@
+import {
+  at,
+  count,
+  makeMember,
+  makeOutboxItem,
+  makeTeam,
+  rejectsWithConflict,
+  type StorageTest,
+  uid,
+} from './fixtures';
+
+/** teams and members; outbox with one worker at a time. */
+export function teamAndOutboxTests(test: StorageTest): void {
+  test('teams: insert, members, memberships of a user', async (t, db) => {
+    const user = uid('usr');
+    const [a, b] = [makeTeam({ owner_id: user }), makeTeam()];
+    await db.storage.teams.insert(a);
+    await db.storage.teams.insert(b);
+    t.deepEqual(await db.storage.teams.findById(a.id), a);
+    t.is(await db.storage.teams.findById(uid('team')), null);
+    await rejectsWithConflict(t, db.storage.teams.insert(a), 'same id');
+
+    const ma = makeMember(a.id, user, { role: 'owner', joined_at: at(1) });
+    const mb = makeMember(b.id, user, { role: 'viewer', joined_at: at(2) });
+    const someoneElse = makeMember(a.id, uid('usr'));
+    for (const m of [mb, ma, someoneElse]) await db.storage.teams.insertMember(m);
+    t.deepEqual(await db.storage.teams.membershipsOf(user), [ma, mb]);
+    t.deepEqual(await db.storage.teams.findMember(a.id, user), ma);
+    t.is(await db.storage.teams.findMember(a.id, uid('usr')), null);
+    t.deepEqual(await db.storage.teams.membershipsOf(uid('usr')), []);
+    await rejectsWithConflict(t, db.storage.teams.insertMember(makeMember(a.id, user)), 'already a member');
+    t.is(await count(db, `SELECT COUNT(*) AS n FROM team_members WHERE team_id = ${db.placeholder(1)}`, [a.id]), 2);
+  });
+
+  test('outbox: enqueue, claim due items of the asked kinds, lease, settle', async (t, db) => {
+    const outbox = db.storage.outbox;
+    const kind = uid('kind');
+    const otherKind = uid('kind');
+    const due = makeOutboxItem(kind, { next_attempt_at: at(10), payload: { to: 'a@example.com', tags: ['x'] } });
+    const later = makeOutboxItem(kind, { next_attempt_at: at(100) });
+    const other = makeOutboxItem(otherKind, { next_attempt_at: at(5) });
+    for (const item of [due, later, other]) await outbox.enqueue(item);
+    t.deepEqual(await outbox.findById(due.id), due);
+    await rejectsWithConflict(t, outbox.enqueue(due), 'same id');
+    t.is(await outbox.findById(uid('obx')), null);
+
+    const claimed = await outbox.claim({ workerId: 'w1', now: at(20), leaseUntil: at(80), limit: 10, kinds: [kind] });
+    t.deepEqual(claimed.map((i) => i.id), [due.id]);
+    t.is(claimed[0].locked_by, 'w1');
+    t.is(claimed[0].locked_until, at(80));
+    t.deepEqual(claimed[0].payload, due.payload);
+    t.deepEqual(await outbox.claim({ workerId: 'w2', now: at(30), leaseUntil: at(90), limit: 10, kinds: [kind] }), []);
+    t.deepEqual(await outbox.claim({ workerId: 'w2', now: at(30), leaseUntil: at(90), limit: 10, kinds: [] }), []);
+
+    t.false(await outbox.settle(due.id, 'w2', { status: 'delivered' }, at(40)), 'not leased to w2');
+    t.true(await outbox.settle(due.id, 'w1', { status: 'pending', nextAttemptAt: at(200), error: 'HTTP 500' }, at(40)));
+    const retried = await outbox.findById(due.id);
+    t.is(retried?.status, 'pending');
+    t.is(retried?.next_attempt_at, at(200));
+    t.is(retried?.locked_by, null);
+    t.is(retried?.last_error, 'HTTP 500');
+
+    const second = await outbox.claim({ workerId: 'w2', now: at(150), leaseUntil: at(250), limit: 10, kinds: [kind] });
+    t.deepEqual(second.map((i) => i.id), [later.id], 'the retried item waits for its new due time');
+    const third = await outbox.claim({ workerId: 'w3', now: at(300), leaseUntil: at(400), limit: 10, kinds: [kind] });
+    t.deepEqual(third.map((i) => i.id).sort(), [due.id, later.id].sort(), 'an expired lease frees the item');
+
+    t.true(await outbox.settle(due.id, 'w3', { status: 'delivered' }, at(310)));
+    t.false(await outbox.settle(due.id, 'w3', { status: 'delivered' }, at(311)), 'already settled');
+    t.true(await outbox.settle(later.id, 'w3', { status: 'failed', error: 'gave up' }, at(320)));
+    const [row] = await db.raw(`SELECT status, last_error FROM outbox WHERE id = ${db.placeholder(1)}`, [later.id]);
+    t.deepEqual({ status: row.status, last_error: row.last_error }, { status: 'failed', last_error: 'gave up' });
+    t.is((await outbox.findById(due.id))?.status, 'delivered');
+    t.deepEqual(await outbox.claim({ workerId: 'w4', now: at(999), leaseUntil: at(1999), limit: 10, kinds: [kind] }), []);
+    t.is((await outbox.claim({ workerId: 'w4', now: at(999), leaseUntil: at(1999), limit: 10, kinds: [otherKind] })).length, 1);
+  });
+
+  test('outbox: claim takes the earliest due items up to the limit', async (t, db) => {
+    const kind = uid('kind');
+    const items = [5, 1, 4, 2, 3].map((s) => makeOutboxItem(kind, { next_attempt_at: at(s) }));
+    for (const item of items) await db.storage.outbox.enqueue(item);
+    const claimed = await db.storage.outbox.claim({ workerId: 'w', now: at(10), leaseUntil: at(60), limit: 3, kinds: [kind] });
+    t.deepEqual(claimed.map((i) => i.next_attempt_at).sort(), [at(1), at(2), at(3)]);
+  });
+}

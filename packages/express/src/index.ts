@@ -1,0 +1,6 @@
+export { createFormloomRouter, BUILT_IN_ROUTES, type FormloomRouterOptions } from './router';
+export { createPublicPagesRouter } from './pages';
+export { apiKeyAuthenticator, type AuthenticateHook } from './auth';
+export { buildOpenApi } from './openapi';
+export { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
+export { json, type RouteSpec, type RouteContext, type RouteResult } from './route-table';

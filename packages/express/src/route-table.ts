@@ -1,0 +1,42 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { Formloom, KeyScope, Principal } from '@formloom/core';
+
+/** What a handler receives: the request, the instance, and the caller when the route is authenticated. */
+export interface RouteContext {
+  req: Request;
+  res: Response;
+  formloom: Formloom;
+  principal: Principal;
+}
+
+/** A handler's answer: a JSON body with a status (200 by default), or `undefined` when it wrote the response itself. */
+export type RouteResult = { status?: number; body: unknown; headers?: Record<string, string> } | undefined;
+
+export interface QueryParam {
+  name: string;
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+/**
+ * One endpoint: how it is served and how it is documented. The same `body` schema that the service
+ * validates with is rendered into the OpenAPI document.
+ */
+export interface RouteSpec {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Express 5 path relative to the mount point, e.g. `/forms/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** `null` for public routes; else the key scope the route needs. */
+  scope: KeyScope | null;
+  body?: z.ZodType;
+  query?: QueryParam[];
+  /** Status of a success and a description of its body. */
+  success: { status: number; description: string };
+  errors?: number[];
+  handler(ctx: RouteContext): Promise<RouteResult>;
+}
+
+export const json = (body: unknown, status = 200): RouteResult => ({ status, body });

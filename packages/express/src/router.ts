@@ -1,0 +1,58 @@
+import express, { type Request, type RequestHandler, type Router } from 'express';
+import type { Formloom } from '@formloom/core';
+import { apiKeyAuthenticator, requirePrincipal, type AuthenticateHook } from './auth';
+import { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
+import { buildOpenApi } from './openapi';
+import type { RouteContext, RouteSpec } from './route-table';
+import { formRoutes } from './routes/forms';
+import { publishingRoutes } from './routes/publishing';
+
+export interface FormloomRouterOptions {
+  /** The instance from `createFormloom(...)`. */
+  formloom: Formloom;
+  /** Replaces API-key authentication with the host's own; return `null` for an unauthenticated request. */
+  authenticate?: AuthenticateHook;
+  /** Largest JSON body accepted (default `1mb`). */
+  jsonLimit?: string | number;
+  /** Where unexpected errors are reported (default: console). */
+  logger?: ErrorLogger;
+  /** Extra routes (later capabilities, or a host's additions) served and documented like the built-in ones. */
+  routes?: RouteSpec[];
+}
+
+/** The built-in endpoints, in mount order. */
+export const BUILT_IN_ROUTES: readonly RouteSpec[] = [...formRoutes, ...publishingRoutes];
+
+/**
+ * The documented HTTP API as a Router to mount at `/api/v1`. It parses JSON only for its own routes
+ * and answers every error in the structured shape; it starts nothing in the background.
+ */
+export function createFormloomRouter(options: FormloomRouterOptions): Router {
+  const { formloom } = options;
+  const authenticate = options.authenticate ?? apiKeyAuthenticator(formloom);
+  const routes = [...BUILT_IN_ROUTES, ...(options.routes ?? [])];
+  const router = express.Router();
+  router.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
+
+  let openapi: unknown;
+  router.get('/openapi.json', (req: Request, res) => {
+    openapi ??= buildOpenApi(routes, req.baseUrl || '/');
+    res.json(openapi);
+  });
+
+  for (const spec of routes) {
+    const handler: RequestHandler = async (req, res) => {
+      const principal = spec.scope ? await requirePrincipal(authenticate, req, spec.scope) : null;
+      const ctx = { req, res, formloom, principal } as RouteContext;
+      const result = await spec.handler(ctx);
+      if (!result) return;
+      if (result.headers) res.set(result.headers);
+      res.status(result.status ?? 200).json(result.body);
+    };
+    router[spec.method](spec.path, handler);
+  }
+
+  router.use(notFoundHandler);
+  router.use(errorHandler(options.logger ?? { error: (m, e) => console.error(m, e) }));
+  return router;
+}

@@ -1,0 +1,93 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { createFormloom, type Formloom, type PlanName } from '@formloom/core';
+import { createTestDatabase } from '@formloom/storage-typeorm/testing';
+import { createFormloomRouter, createPublicPagesRouter } from '../../src';
+
+export type DbKind = 'sqlite' | 'postgres';
+export const DB_KINDS: DbKind[] = ['sqlite', 'postgres'];
+
+export interface ApiResponse {
+  status: number;
+  body: any;
+  headers: Headers;
+  text: string;
+}
+
+export interface TestApp {
+  url: string;
+  formloom: Formloom;
+  raw(sql: string, params?: unknown[]): Promise<any[]>;
+  /** Calls the API: `key` is sent as a bearer token; `body` as JSON (a string is sent as is). */
+  api(method: string, path: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiResponse>;
+  /** A new user on `plan` with a forms key. */
+  user(plan?: PlanName): Promise<{ id: string; email: string; key: string }>;
+  close(): Promise<void>;
+}
+
+let seq = 0;
+
+/** The router mounted in a bare host app over a fresh database of `kind`, on an ephemeral port. */
+export async function startTestApp(kind: DbKind): Promise<TestApp> {
+  const db = await createTestDatabase(kind);
+  const formloom = createFormloom({ storage: db.storage });
+  const app = express();
+  app.use('/api/v1', createFormloomRouter({ formloom, logger: { error: (m, e) => console.error(m, e) } }));
+  app.use(createPublicPagesRouter({ formloom }));
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    formloom,
+    raw: (sql, params) => db.raw(sql, params),
+    async api(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+      let body: string | undefined;
+      if (opts.body !== undefined) {
+        body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(`${url}/api/v1${path}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: any = undefined;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        parsed = undefined;
+      }
+      return { status: res.status, body: parsed, headers: res.headers, text };
+    },
+    async user(plan = 'free') {
+      const email = `user${process.pid}_${Date.now()}_${++seq}@example.com`;
+      const user = await formloom.accounts.createUser({ email, plan, first_name: 'Test', last_name: `User${seq}` });
+      const { api_key } = await formloom.accounts.createKey(user.id);
+      return { id: user.id, email, key: api_key };
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.close();
+    },
+  };
+}
+
+/** Runs `register` once per database kind, each with its own app shared by that kind's tests. */
+export function forEachDb(
+  test: import('ava').TestFn,
+  register: (t: (title: string, fn: (tt: import('ava').ExecutionContext, app: TestApp) => Promise<void> | void) => void) => void,
+) {
+  for (const kind of DB_KINDS) {
+    let app: TestApp | undefined;
+    let starting: Promise<TestApp> | undefined;
+    const get = () => (starting ??= startTestApp(kind).then((a) => (app = a)));
+    test.after.always(async () => {
+      if (app) await app.close();
+    });
+    register((title, fn) => {
+      test(`[${kind}] ${title}`, async (t) => fn(t, await get()));
+    });
+  }
+}

@@ -1,0 +1,101 @@
+import { DataSource, type LoggerOptions } from 'typeorm';
+import { formloomEntities } from './entities';
+import { formloomMigrations } from './migrations';
+
+export interface CreateDataSourceOptions {
+  /**
+   * PostgreSQL only: the schema that holds Formloom's tables. It must exist. It also becomes the search
+   * path of the pool's connections, so unqualified SQL sees the same tables.
+   */
+  schema?: string;
+  /** PostgreSQL only: the most pooled connections (default 10). */
+  poolSize?: number;
+  /** SQLite only: how long a statement waits for another process's write lock (default 5000 ms). */
+  busyTimeoutMs?: number;
+  /**
+   * SQLite only: `normal` (default) syncs the write-ahead log at checkpoints rather than on every commit:
+   * the database stays consistent on power loss but may lose the last commits; `full` syncs every commit.
+   */
+  sqliteSynchronous?: 'normal' | 'full';
+  /** TypeORM logging (default off). */
+  logging?: LoggerOptions;
+}
+
+export type DatabaseUrl =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; url: string };
+
+/** Reads `sqlite:<path>` (`sqlite::memory:` too) or `postgres://` / `postgresql://` URLs. */
+export function parseDatabaseUrl(url: string): DatabaseUrl {
+  if (url.startsWith('sqlite:')) {
+    let path = url.slice('sqlite:'.length);
+    if (path.startsWith('//')) path = path.slice(2);
+    if (!path) throw new Error(`No file in database URL ${url}`);
+    return { kind: 'sqlite', path };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  throw new Error(`Unsupported database URL ${url.replace(/\/\/[^@/]*@/, '//***@')}: use sqlite:<path> or postgres://`);
+}
+
+const MIGRATIONS_TABLE = 'formloom_migrations';
+
+/**
+ * A DataSource for Formloom's tables, not yet initialized (call `initialize()`, then `runMigrations`).
+ * SQLite runs in WAL mode with a busy timeout; its parent directory is created on initialize.
+ */
+export function createDataSource(url: string, opts: CreateDataSourceOptions = {}): DataSource {
+  const parsed = parseDatabaseUrl(url);
+  const common = {
+    entities: [...formloomEntities],
+    migrations: [...formloomMigrations],
+    migrationsTableName: MIGRATIONS_TABLE,
+    synchronize: false,
+    logging: opts.logging ?? false,
+  };
+  if (parsed.kind === 'sqlite') {
+    const memory = parsed.path === ':memory:';
+    const dataSource = new DataSource({
+      ...common,
+      type: 'sqlite',
+      database: parsed.path,
+      enableWAL: !memory,
+      busyTimeout: opts.busyTimeoutMs ?? 5000,
+    });
+    // TypeORM's sqlite driver has no option for this pragma: set it right after the connection opens.
+    const initialize = dataSource.initialize.bind(dataSource);
+    dataSource.initialize = async () => {
+      await initialize();
+      await dataSource.query(`PRAGMA synchronous = ${opts.sqliteSynchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+      return dataSource;
+    };
+    return dataSource;
+  }
+  const extra: Record<string, unknown> = { max: opts.poolSize ?? 10 };
+  if (opts.schema) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(opts.schema)) throw new Error(`Invalid schema name ${opts.schema}`);
+    extra.options = `-c search_path=${opts.schema}`;
+  }
+  return new DataSource({
+    ...common,
+    type: 'postgres',
+    url: parsed.url,
+    schema: opts.schema,
+    applicationName: 'formloom',
+    extra,
+  });
+}
+
+/**
+ * Applies Formloom's pending migrations (initializing the data source if needed) and returns the names
+ * of those applied. A host's own DataSource must list `formloomMigrations` in its `migrations`.
+ */
+export async function runMigrations(dataSource: DataSource): Promise<string[]> {
+  if (!dataSource.isInitialized) await dataSource.initialize();
+  const registered = new Set(dataSource.migrations.map((m) => m.constructor));
+  const missing = formloomMigrations.filter((m) => !registered.has(m));
+  if (missing.length > 0) {
+    throw new Error(`The data source lacks Formloom's migrations: add formloomMigrations to its options`);
+  }
+  const applied = await dataSource.runMigrations({ transaction: 'each' });
+  return applied.map((m) => m.name);
+}

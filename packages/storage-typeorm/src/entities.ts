@@ -1,0 +1,319 @@
+import { EntitySchema, type EntitySchemaColumnOptions } from 'typeorm';
+
+/*
+ * The tables, as TypeORM entities. Property names are the column names, so a row read by hand-written
+ * SQL and an entity have one shape (the `*Row` types). Timestamps are ISO-8601 strings: they sort as text
+ * and read back exactly on SQLite and PostgreSQL. JSON is text. Booleans read back as 0/1 on SQLite.
+ */
+
+const id: EntitySchemaColumnOptions = { type: 'varchar', primary: true };
+const str: EntitySchemaColumnOptions = { type: 'varchar' };
+const optStr: EntitySchemaColumnOptions = { type: 'varchar', nullable: true };
+const text: EntitySchemaColumnOptions = { type: 'text' };
+const optText: EntitySchemaColumnOptions = { type: 'text', nullable: true };
+const bool: EntitySchemaColumnOptions = { type: 'boolean' };
+const int: EntitySchemaColumnOptions = { type: 'integer' };
+const optInt: EntitySchemaColumnOptions = { type: 'integer', nullable: true };
+
+type Bool = boolean | number;
+
+export interface UserRow {
+  id: string;
+  email: string;
+  /** `email` lower-cased: the unique key that makes emails case-insensitive on both databases. */
+  email_lower: string;
+  first_name: string | null;
+  last_name: string | null;
+  plan: string;
+  email_verified: Bool;
+  created_at: string;
+  updated_at: string;
+}
+
+export const UserEntity = new EntitySchema<UserRow>({
+  name: 'FormloomUser',
+  tableName: 'users',
+  columns: {
+    id,
+    email: str,
+    email_lower: str,
+    first_name: optStr,
+    last_name: optStr,
+    plan: str,
+    email_verified: bool,
+    created_at: str,
+    updated_at: str,
+  },
+  indices: [{ name: 'UQ_users_email_lower', columns: ['email_lower'], unique: true }],
+});
+
+export interface ApiKeyRow {
+  id: string;
+  user_id: string;
+  secret_hash: string;
+  scope: string;
+  monthly_limit: number | null;
+  created_at: string;
+  revoked_at: string | null;
+  expires_at: string | null;
+}
+
+export const ApiKeyEntity = new EntitySchema<ApiKeyRow>({
+  name: 'FormloomApiKey',
+  tableName: 'api_keys',
+  columns: {
+    id,
+    user_id: str,
+    secret_hash: str,
+    scope: str,
+    monthly_limit: optInt,
+    created_at: str,
+    revoked_at: optStr,
+    expires_at: optStr,
+  },
+  indices: [{ name: 'IDX_api_keys_user_id', columns: ['user_id'] }],
+});
+
+export interface FormRow {
+  id: string;
+  owner_id: string;
+  team_id: string | null;
+  slug: string;
+  title: string;
+  /** `title` lower-cased in JS, so the case-insensitive search folds non-ASCII letters on SQLite too. */
+  title_search: string;
+  description: string | null;
+  published: Bool;
+  has_unpublished_changes: Bool;
+  published_version_id: string | null;
+  response_count: number;
+  theme_color: string | null;
+  background_color: string | null;
+  options: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export const FormEntity = new EntitySchema<FormRow>({
+  name: 'FormloomForm',
+  tableName: 'forms',
+  columns: {
+    id,
+    owner_id: str,
+    team_id: optStr,
+    slug: str,
+    title: text,
+    title_search: text,
+    description: optText,
+    published: bool,
+    has_unpublished_changes: bool,
+    published_version_id: optStr,
+    response_count: int,
+    theme_color: optStr,
+    background_color: optStr,
+    options: text,
+    created_at: str,
+    updated_at: str,
+  },
+  indices: [
+    { name: 'UQ_forms_slug', columns: ['slug'], unique: true },
+    { name: 'IDX_forms_owner_id', columns: ['owner_id'] },
+    { name: 'IDX_forms_team_id', columns: ['team_id'] },
+  ],
+});
+
+export interface QuestionRow {
+  form_id: string;
+  id: string;
+  type: string;
+  title: string;
+  description: string | null;
+  required: Bool;
+  sort_order: number;
+  properties: string;
+  logic_jumps: string;
+  validations: string;
+}
+
+/** Question ids are scoped to their form (primary key form_id + id), so a duplicated form may keep them. */
+export const QuestionEntity = new EntitySchema<QuestionRow & { form?: FormRow }>({
+  name: 'FormloomQuestion',
+  tableName: 'questions',
+  columns: {
+    form_id: { type: 'varchar', primary: true },
+    id,
+    type: str,
+    title: text,
+    description: optText,
+    required: bool,
+    sort_order: int,
+    properties: text,
+    logic_jumps: text,
+    validations: text,
+  },
+  relations: {
+    form: {
+      type: 'many-to-one',
+      target: 'FormloomForm',
+      joinColumn: { name: 'form_id', foreignKeyConstraintName: 'FK_questions_form_id' },
+      onDelete: 'CASCADE',
+    },
+  },
+  indices: [{ name: 'IDX_questions_form_order', columns: ['form_id', 'sort_order'] }],
+});
+
+export interface VersionRow {
+  id: string;
+  form_id: string;
+  version: number;
+  published_by: string;
+  published_by_name: string | null;
+  created_at: string;
+  changelog: string;
+  snapshot: string;
+}
+
+export const VersionEntity = new EntitySchema<VersionRow & { form?: FormRow }>({
+  name: 'FormloomVersion',
+  tableName: 'form_versions',
+  columns: {
+    id,
+    form_id: str,
+    version: int,
+    published_by: str,
+    published_by_name: optStr,
+    created_at: str,
+    changelog: text,
+    snapshot: text,
+  },
+  relations: {
+    form: {
+      type: 'many-to-one',
+      target: 'FormloomForm',
+      joinColumn: { name: 'form_id', foreignKeyConstraintName: 'FK_form_versions_form_id' },
+      onDelete: 'CASCADE',
+    },
+  },
+  indices: [{ name: 'UQ_form_versions_form_version', columns: ['form_id', 'version'], unique: true }],
+});
+
+export interface TeamRow {
+  id: string;
+  name: string;
+  slug: string;
+  owner_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export const TeamEntity = new EntitySchema<TeamRow>({
+  name: 'FormloomTeam',
+  tableName: 'teams',
+  columns: { id, name: str, slug: str, owner_id: str, created_at: str, updated_at: str },
+  indices: [
+    { name: 'IDX_teams_slug', columns: ['slug'] },
+    { name: 'IDX_teams_owner_id', columns: ['owner_id'] },
+  ],
+});
+
+export interface TeamMemberRow {
+  id: string;
+  team_id: string;
+  user_id: string;
+  role: string;
+  joined_at: string;
+}
+
+export const TeamMemberEntity = new EntitySchema<TeamMemberRow & { team?: TeamRow }>({
+  name: 'FormloomTeamMember',
+  tableName: 'team_members',
+  columns: { id, team_id: str, user_id: str, role: str, joined_at: str },
+  relations: {
+    team: {
+      type: 'many-to-one',
+      target: 'FormloomTeam',
+      joinColumn: { name: 'team_id', foreignKeyConstraintName: 'FK_team_members_team_id' },
+      onDelete: 'CASCADE',
+    },
+  },
+  indices: [
+    { name: 'UQ_team_members_team_user', columns: ['team_id', 'user_id'], unique: true },
+    { name: 'IDX_team_members_user_id', columns: ['user_id'] },
+  ],
+});
+
+export interface CreditBalanceRow {
+  user_id: string;
+  balance: number;
+}
+
+export const CreditBalanceEntity = new EntitySchema<CreditBalanceRow>({
+  name: 'FormloomCreditBalance',
+  tableName: 'credit_balances',
+  columns: { user_id: id, balance: int },
+});
+
+export interface IdempotencyRow {
+  key: string;
+  owner: string;
+  status: string;
+  result: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export const IdempotencyEntity = new EntitySchema<IdempotencyRow>({
+  name: 'FormloomIdempotencyKey',
+  tableName: 'idempotency_keys',
+  columns: { key: id, owner: str, status: str, result: optText, created_at: str, expires_at: str },
+});
+
+export interface OutboxRow {
+  id: string;
+  kind: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const OutboxEntity = new EntitySchema<OutboxRow>({
+  name: 'FormloomOutboxItem',
+  tableName: 'outbox',
+  columns: {
+    id,
+    kind: str,
+    payload: text,
+    status: str,
+    attempts: int,
+    next_attempt_at: str,
+    locked_by: optStr,
+    locked_until: optStr,
+    last_error: optText,
+    created_at: str,
+    updated_at: str,
+  },
+  indices: [{ name: 'IDX_outbox_status_next_attempt', columns: ['status', 'next_attempt_at'] }],
+});
+
+/** Every entity of Formloom, for a host that builds its own DataSource (add them to `entities`). */
+export const formloomEntities: readonly EntitySchema<any>[] = [
+  UserEntity,
+  ApiKeyEntity,
+  FormEntity,
+  QuestionEntity,
+  VersionEntity,
+  TeamEntity,
+  TeamMemberEntity,
+  CreditBalanceEntity,
+  IdempotencyEntity,
+  OutboxEntity,
+];
+
+/** The column names of an entity, in declaration order: the column list of our INSERT statements. */
+export const columnsOf = (entity: EntitySchema<any>): string[] => Object.keys(entity.options.columns);

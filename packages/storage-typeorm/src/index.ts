@@ -1,0 +1,6 @@
+// TypeORM and @formloom/core (tsyringe) both need the Reflect metadata polyfill before they load.
+import 'reflect-metadata';
+export { createTypeormStorage, type TypeormStorage } from './storage';
+export { createDataSource, parseDatabaseUrl, runMigrations, type CreateDataSourceOptions, type DatabaseUrl } from './data-source';
+export { formloomEntities } from './entities';
+export { formloomMigrations } from './migrations';

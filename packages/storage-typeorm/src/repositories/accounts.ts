@@ -1,0 +1,77 @@
+import { type ApiKey, type ApiKeyRepository, FormloomError, type User, type UserRepository } from '@formloom/core';
+import { type ApiKeyRow, ApiKeyEntity, type UserRow, UserEntity } from '../entities';
+import { apiKeyFromRow, apiKeyToRow, lowerEmail, userFromRow, userToRow } from '../mappers';
+import type { Scope } from '../scope';
+import { type Dialect, isUniqueViolation } from '../sql/dialect';
+import { insertIgnoring, tableOf, updateReturning } from '../sql/statements';
+
+export const accountStatements = (d: Dialect) => {
+  const users = tableOf(d, UserEntity);
+  const keys = tableOf(d, ApiKeyEntity);
+  return {
+    insertUser: insertIgnoring(d, UserEntity),
+    userById: `SELECT * FROM ${users} WHERE id = ${d.p(1)}`,
+    userByEmail: `SELECT * FROM ${users} WHERE email_lower = ${d.p(1)}`,
+    insertKey: insertIgnoring(d, ApiKeyEntity),
+    keyById: `SELECT * FROM ${keys} WHERE id = ${d.p(1)}`,
+    revokeKey: `UPDATE ${keys} SET revoked_at = ${d.p(1)} WHERE id = ${d.p(2)} AND revoked_at IS NULL`,
+  };
+};
+
+const emailTaken = () => new FormloomError('CONFLICT', 'A user with this email already exists', { field: 'email' });
+
+export class SqlUserRepository implements UserRepository {
+  constructor(private readonly scope: Scope) {}
+
+  async insert(user: User): Promise<void> {
+    const { sql, values } = this.scope.st.accounts.insertUser;
+    const inserted = await this.scope.db.run(sql, values(userToRow(user)));
+    if (inserted === 0) {
+      const byId = await this.findById(user.id);
+      throw byId ? new FormloomError('CONFLICT', `User ${user.id} already exists`) : emailTaken();
+    }
+  }
+
+  async findById(id: string): Promise<User | null> {
+    const [row] = await this.scope.db.all<UserRow>(this.scope.st.accounts.userById, [id]);
+    return row ? userFromRow(row) : null;
+  }
+
+  async findByEmail(email: string): Promise<User | null> {
+    const [row] = await this.scope.db.all<UserRow>(this.scope.st.accounts.userByEmail, [lowerEmail(email)]);
+    return row ? userFromRow(row) : null;
+  }
+
+  async update(id: string, patch: Partial<Omit<User, 'id' | 'created_at'>>): Promise<User | null> {
+    const { id: _id, created_at: _created, ...set } = userToRow(patch as Partial<User>);
+    const statement = updateReturning(this.scope.d, UserEntity, set, 'id', id);
+    if (!statement) return this.findById(id);
+    try {
+      const [row] = await this.scope.db.all<UserRow>(statement.sql, statement.values);
+      return row ? userFromRow(row) : null;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw emailTaken();
+      throw err;
+    }
+  }
+}
+
+export class SqlApiKeyRepository implements ApiKeyRepository {
+  constructor(private readonly scope: Scope) {}
+
+  async insert(key: ApiKey): Promise<void> {
+    const { sql, values } = this.scope.st.accounts.insertKey;
+    if ((await this.scope.db.run(sql, values(apiKeyToRow(key)))) === 0) {
+      throw new FormloomError('CONFLICT', `API key ${key.id} already exists`);
+    }
+  }
+
+  async findById(id: string): Promise<ApiKey | null> {
+    const [row] = await this.scope.db.all<ApiKeyRow>(this.scope.st.accounts.keyById, [id]);
+    return row ? apiKeyFromRow(row) : null;
+  }
+
+  async revoke(id: string, at: string): Promise<boolean> {
+    return (await this.scope.db.run(this.scope.st.accounts.revokeKey, [at, id])) > 0;
+  }
+}

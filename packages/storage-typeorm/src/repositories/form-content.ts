@@ -1,0 +1,84 @@
+import {
+  FormloomError,
+  type Question,
+  type QuestionRepository,
+  type Version,
+  type VersionRepository,
+} from '@formloom/core';
+import { type QuestionRow, QuestionEntity, type VersionRow, VersionEntity } from '../entities';
+import { questionFromRow, questionToRow, versionFromRow, versionToRow } from '../mappers';
+import type { Scope } from '../scope';
+import type { Dialect } from '../sql/dialect';
+import { insertIgnoring, insertMany, tableOf } from '../sql/statements';
+
+export const formContentStatements = (d: Dialect) => {
+  const questions = tableOf(d, QuestionEntity);
+  const versions = tableOf(d, VersionEntity);
+  return {
+    questionsOf: `SELECT * FROM ${questions} WHERE form_id = ${d.p(1)} ORDER BY sort_order, id`,
+    deleteQuestionsOf: `DELETE FROM ${questions} WHERE form_id = ${d.p(1)}`,
+    insertVersion: insertIgnoring(d, VersionEntity),
+    versionsOf: `SELECT * FROM ${versions} WHERE form_id = ${d.p(1)} ORDER BY version DESC`,
+    versionById: `SELECT * FROM ${versions} WHERE id = ${d.p(1)}`,
+    latestVersion: `SELECT * FROM ${versions} WHERE form_id = ${d.p(1)} ORDER BY version DESC LIMIT 1`,
+  };
+};
+
+/** Rows per INSERT: 10 columns each stays far below both databases' bound-parameter limits. */
+const BATCH = 200;
+
+export class SqlQuestionRepository implements QuestionRepository {
+  constructor(private readonly scope: Scope) {}
+
+  async listByForm(formId: string): Promise<Question[]> {
+    const rows = await this.scope.db.all<QuestionRow>(this.scope.st.formContent.questionsOf, [formId]);
+    return rows.map(questionFromRow);
+  }
+
+  /**
+   * Deleting the form's rows and inserting the new set leaves exactly the state the port describes
+   * (kept ids updated, new ones inserted, others gone) in two statements. Always atomic: from the root
+   * storage it opens its own transaction.
+   */
+  async replaceForForm(formId: string, questions: Question[]): Promise<void> {
+    const ids = new Set<string>();
+    for (const q of questions) {
+      if (ids.has(q.id)) throw new FormloomError('BAD_REQUEST', `Question id ${q.id} appears twice`);
+      ids.add(q.id);
+    }
+    const rows = questions.map((q) => questionToRow(formId, q));
+    await this.scope.atomic(async (db) => {
+      await db.run(this.scope.st.formContent.deleteQuestionsOf, [formId]);
+      for (let i = 0; i < rows.length; i += BATCH) {
+        const insert = insertMany(this.scope.d, QuestionEntity, rows.slice(i, i + BATCH));
+        await db.run(insert.sql, insert.values);
+      }
+    });
+  }
+}
+
+export class SqlVersionRepository implements VersionRepository {
+  constructor(private readonly scope: Scope) {}
+
+  async insert(version: Version): Promise<void> {
+    const { sql, values } = this.scope.st.formContent.insertVersion;
+    if ((await this.scope.db.run(sql, values(versionToRow(version)))) === 0) {
+      throw new FormloomError('CONFLICT', `Version ${version.version} of form ${version.form_id} already exists`);
+    }
+  }
+
+  async listByForm(formId: string): Promise<Version[]> {
+    const rows = await this.scope.db.all<VersionRow>(this.scope.st.formContent.versionsOf, [formId]);
+    return rows.map(versionFromRow);
+  }
+
+  async findById(id: string): Promise<Version | null> {
+    const [row] = await this.scope.db.all<VersionRow>(this.scope.st.formContent.versionById, [id]);
+    return row ? versionFromRow(row) : null;
+  }
+
+  async latest(formId: string): Promise<Version | null> {
+    const [row] = await this.scope.db.all<VersionRow>(this.scope.st.formContent.latestVersion, [formId]);
+    return row ? versionFromRow(row) : null;
+  }
+}

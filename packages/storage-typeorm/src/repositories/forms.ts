@@ -1,0 +1,92 @@
+import {
+  type FormListQuery,
+  FormloomError,
+  type FormRecord,
+  type FormRepository,
+  type Page,
+} from '@formloom/core';
+import { type FormRow, FormEntity } from '../entities';
+import { formFromRow, formToRow } from '../mappers';
+import type { Scope } from '../scope';
+import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
+import { insertIgnoring, tableOf, updateReturning } from '../sql/statements';
+
+export const formStatements = (d: Dialect) => {
+  const forms = tableOf(d, FormEntity);
+  return {
+    table: forms,
+    insert: insertIgnoring(d, FormEntity),
+    byId: `SELECT * FROM ${forms} WHERE id = ${d.p(1)}`,
+    bySlug: `SELECT * FROM ${forms} WHERE slug = ${d.p(1)}`,
+    addResponses: `UPDATE ${forms} SET response_count = response_count + ${d.p(1)} WHERE id = ${d.p(2)} RETURNING response_count`,
+    /** Questions and versions go with the form by ON DELETE CASCADE, in the same statement. */
+    delete: `DELETE FROM ${forms} WHERE id = ${d.p(1)}`,
+  };
+};
+
+/** `!` escapes LIKE's wildcards: unlike a backslash it means the same in SQLite and PostgreSQL literals. */
+const likeContains = (s: string) => `%${s.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+
+export class SqlFormRepository implements FormRepository {
+  constructor(private readonly scope: Scope) {}
+
+  async insert(form: FormRecord): Promise<void> {
+    const { sql, values } = this.scope.st.forms.insert;
+    if ((await this.scope.db.run(sql, values(formToRow(form)))) === 0) {
+      throw new FormloomError('CONFLICT', 'A form with this id or slug already exists', { field: 'slug' });
+    }
+  }
+
+  async findById(id: string): Promise<FormRecord | null> {
+    const [row] = await this.scope.db.all<FormRow>(this.scope.st.forms.byId, [id]);
+    return row ? formFromRow(row) : null;
+  }
+
+  async findBySlug(slug: string): Promise<FormRecord | null> {
+    const [row] = await this.scope.db.all<FormRow>(this.scope.st.forms.bySlug, [slug]);
+    return row ? formFromRow(row) : null;
+  }
+
+  async list(query: FormListQuery): Promise<Page<FormRecord>> {
+    const { db, d, st } = this.scope;
+    const params = new Params(d);
+    const bind = params.bind;
+    const personal = `(owner_id = ${bind(query.ownerId)} AND team_id IS NULL)`;
+    const where = [query.teamIds.length > 0 ? `(${personal} OR team_id IN (${params.list(query.teamIds)}))` : personal];
+    if (query.search) where.push(`title_search LIKE ${bind(likeContains(query.search.toLowerCase()))} ESCAPE '!'`);
+    if (query.teamId !== undefined) where.push(`team_id = ${bind(query.teamId)}`);
+    if (query.published !== undefined) where.push(`published = ${bind(query.published)}`);
+    const filter = `FROM ${st.forms.table} WHERE ${where.join(' AND ')}`;
+    const filterValues = [...params.values];
+    const page =
+      `SELECT * ${filter} ORDER BY updated_at DESC, id ASC ` +
+      `LIMIT ${bind(Math.max(0, Math.floor(query.limit)))} OFFSET ${bind(Math.max(0, Math.floor(query.offset)))}`;
+    const [rows, [count]] = await Promise.all([
+      db.all<FormRow>(page, params.values),
+      db.all<{ n: number | string }>(`SELECT COUNT(*) AS n ${filter}`, filterValues),
+    ]);
+    return { items: rows.map(formFromRow), total: Number(count.n) };
+  }
+
+  async update(id: string, patch: Partial<Omit<FormRecord, 'id'>>): Promise<FormRecord | null> {
+    const { id: _id, ...set } = formToRow(patch);
+    const statement = updateReturning(this.scope.d, FormEntity, set, 'id', id);
+    if (!statement) return this.findById(id);
+    try {
+      const [row] = await this.scope.db.all<FormRow>(statement.sql, statement.values);
+      return row ? formFromRow(row) : null;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new FormloomError('CONFLICT', 'A form with this slug already exists', { field: 'slug' });
+      throw err;
+    }
+  }
+
+  async addResponseCount(id: string, delta: number): Promise<number | null> {
+    const [row] = await this.scope.db.all<{ response_count: number }>(this.scope.st.forms.addResponses, [delta, id]);
+    return row ? Number(row.response_count) : null;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.scope.db.run(this.scope.st.forms.delete, [id])) > 0;
+  }
+}

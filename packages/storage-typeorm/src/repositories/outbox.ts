@@ -1,0 +1,92 @@
+import {
+  FormloomError,
+  type OutboxClaim,
+  type OutboxItem,
+  type OutboxRepository,
+} from '@formloom/core';
+import { type OutboxRow, OutboxEntity } from '../entities';
+import { outboxFromRow, outboxToRow } from '../mappers';
+import type { Scope } from '../scope';
+import { type Dialect, Params } from '../sql/dialect';
+import { insertIgnoring, tableOf } from '../sql/statements';
+
+export const outboxStatements = (d: Dialect) => {
+  const outbox = tableOf(d, OutboxEntity);
+  const release = `locked_by = NULL, locked_until = NULL`;
+  const leasedBy = `id = ${d.p(1)} AND locked_by = ${d.p(2)} AND status = 'pending'`;
+  return {
+    table: outbox,
+    enqueue: insertIgnoring(d, OutboxEntity),
+    byId: `SELECT * FROM ${outbox} WHERE id = ${d.p(1)}`,
+    settleFinal:
+      `UPDATE ${outbox} SET status = ${d.p(3)}, last_error = ${d.p(4)}, ${release}, updated_at = ${d.p(5)} ` +
+      `WHERE ${leasedBy}`,
+    settleRetry:
+      `UPDATE ${outbox} SET next_attempt_at = ${d.p(3)}, last_error = ${d.p(4)}, ${release}, updated_at = ${d.p(5)} ` +
+      `WHERE ${leasedBy}`,
+  };
+};
+
+export class SqlOutboxRepository implements OutboxRepository {
+  constructor(private readonly scope: Scope) {}
+
+  async enqueue(item: OutboxItem): Promise<void> {
+    const { sql, values } = this.scope.st.outbox.enqueue;
+    if ((await this.scope.db.run(sql, values(outboxToRow(item)))) === 0) {
+      throw new FormloomError('CONFLICT', `Outbox item ${item.id} already exists`);
+    }
+  }
+
+  /**
+   * One statement that picks the due items and leases them, so no second claimer can slip in between:
+   * SQLite runs a writing statement under its database write lock (and the adapter's lock inside one
+   * process); PostgreSQL locks the picked rows with FOR UPDATE SKIP LOCKED, so a concurrent claim skips
+   * them, and re-checks a row committed by another claimer before taking it. Each lease counts as an attempt.
+   */
+  async claim(claim: OutboxClaim): Promise<OutboxItem[]> {
+    if (claim.limit <= 0 || (claim.kinds && claim.kinds.length === 0)) return [];
+    const { d, db, st } = this.scope;
+    const params = new Params(d);
+    const bind = params.bind;
+    const now = bind(claim.now);
+    const kinds = claim.kinds ? ` AND kind IN (${params.list(claim.kinds)})` : '';
+    const due =
+      `SELECT id FROM ${st.outbox.table} WHERE status = 'pending' AND next_attempt_at <= ${now} ` +
+      `AND (locked_until IS NULL OR locked_until <= ${now})${kinds} ` +
+      `ORDER BY next_attempt_at, id LIMIT ${bind(Math.floor(claim.limit))}`;
+    const lease = `locked_by = ${bind(claim.workerId)}, locked_until = ${bind(claim.leaseUntil)}, attempts = attempts + 1, updated_at = ${now}`;
+    const sql =
+      d.kind === 'postgres'
+        ? `WITH due AS (${due} FOR UPDATE SKIP LOCKED) ` +
+          `UPDATE ${st.outbox.table} AS o SET ${lease} FROM due WHERE o.id = due.id RETURNING o.*`
+        : `UPDATE ${st.outbox.table} SET ${lease} WHERE id IN (${due}) RETURNING *`;
+    const rows = await db.all<OutboxRow>(sql, params.values);
+    return rows
+      .map(outboxFromRow)
+      .sort((a, b) => cmp(a.next_attempt_at, b.next_attempt_at) || cmp(a.id, b.id));
+  }
+
+  async settle(
+    id: string,
+    workerId: string,
+    outcome:
+      | { status: 'delivered' | 'failed'; error?: string | null }
+      | { status: 'pending'; nextAttemptAt: string; error?: string | null },
+    now: string,
+  ): Promise<boolean> {
+    const { db, st } = this.scope;
+    const error = outcome.error ?? null;
+    const changed =
+      outcome.status === 'pending'
+        ? await db.run(st.outbox.settleRetry, [id, workerId, outcome.nextAttemptAt, error, now])
+        : await db.run(st.outbox.settleFinal, [id, workerId, outcome.status, error, now]);
+    return changed > 0;
+  }
+
+  async findById(id: string): Promise<OutboxItem | null> {
+    const [row] = await this.scope.db.all<OutboxRow>(this.scope.st.outbox.byId, [id]);
+    return row ? outboxFromRow(row) : null;
+  }
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,31 @@
+import type { Db } from './sql/db';
+import type { Dialect } from './sql/dialect';
+import { accountStatements } from './repositories/accounts';
+import { creditStatements } from './repositories/credits';
+import { formStatements } from './repositories/forms';
+import { formContentStatements } from './repositories/form-content';
+import { idempotencyStatements } from './repositories/idempotency';
+import { outboxStatements } from './repositories/outbox';
+import { teamStatements } from './repositories/teams';
+
+/** The SQL that does not depend on a call's arguments, built once per storage. */
+export const buildStatements = (d: Dialect) => ({
+  accounts: accountStatements(d),
+  credits: creditStatements(d),
+  forms: formStatements(d),
+  formContent: formContentStatements(d),
+  idempotency: idempotencyStatements(d),
+  outbox: outboxStatements(d),
+  teams: teamStatements(d),
+});
+
+export type Statements = ReturnType<typeof buildStatements>;
+
+/** What a repository runs on: the root storage or one transaction. */
+export interface Scope {
+  readonly db: Db;
+  readonly d: Dialect;
+  readonly st: Statements;
+  /** Runs `work` in a transaction: a new one from the root, the current one inside a transaction. */
+  atomic<T>(work: (db: Db) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,54 @@
+import type { EntitySchema } from 'typeorm';
+import { columnsOf } from '../entities';
+import { type Dialect, Params } from './dialect';
+import type { Row } from './db';
+
+const q = (column: string) => `"${column}"`;
+
+export const tableOf = (d: Dialect, entity: EntitySchema<any>): string => d.table(entity.options.tableName!);
+
+export interface InsertStatement {
+  sql: string;
+  /** The row's values in column order; absent values bind as NULL. */
+  values(row: object): unknown[];
+}
+
+/**
+ * `INSERT ... ON CONFLICT DO NOTHING` of every column: a taken key shows as 0 changed rows rather than as
+ * an error, which on PostgreSQL would abort the surrounding transaction.
+ */
+export function insertIgnoring(d: Dialect, entity: EntitySchema<any>): InsertStatement {
+  const columns = columnsOf(entity);
+  const placeholders = columns.map((_, i) => d.p(i + 1)).join(', ');
+  return {
+    sql: `INSERT INTO ${tableOf(d, entity)} (${columns.map(q).join(', ')}) VALUES (${placeholders}) ON CONFLICT DO NOTHING`,
+    values: (row) => columns.map((c) => (row as Row)[c] ?? null),
+  };
+}
+
+/** A multi-row INSERT of `rows` (all columns of the entity), with an optional tail such as ON CONFLICT. */
+export function insertMany(d: Dialect, entity: EntitySchema<any>, rows: object[], tail = ''): Params & { sql: string } {
+  const columns = columnsOf(entity);
+  const params = new Params(d);
+  const tuples = rows.map((row) => `(${params.list(columns.map((c) => (row as Row)[c] ?? null))})`);
+  const sql = `INSERT INTO ${tableOf(d, entity)} (${columns.map(q).join(', ')}) VALUES ${tuples.join(', ')} ${tail}`;
+  return Object.assign(params, { sql });
+}
+
+/** `UPDATE ... SET <set> WHERE <key> = ? RETURNING *`, or `null` when `set` is empty. */
+export function updateReturning(
+  d: Dialect,
+  entity: EntitySchema<any>,
+  set: Row,
+  key: string,
+  keyValue: unknown,
+): { sql: string; values: unknown[] } | null {
+  const columns = Object.keys(set);
+  if (columns.length === 0) return null;
+  const params = new Params(d);
+  const assignments = columns.map((c) => `${q(c)} = ${params.bind(set[c])}`).join(', ');
+  return {
+    sql: `UPDATE ${tableOf(d, entity)} SET ${assignments} WHERE ${q(key)} = ${params.bind(keyValue)} RETURNING *`,
+    values: params.values,
+  };
+}

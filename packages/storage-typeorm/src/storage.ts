@@ -1,0 +1,128 @@
+import type { Storage } from '@formloom/core';
+import type { DataSource } from 'typeorm';
+import { SqlApiKeyRepository, SqlUserRepository } from './repositories/accounts';
+import { SqlCreditRepository } from './repositories/credits';
+import { SqlQuestionRepository, SqlVersionRepository } from './repositories/form-content';
+import { SqlFormRepository } from './repositories/forms';
+import { SqlIdempotencyRepository } from './repositories/idempotency';
+import { SqlOutboxRepository } from './repositories/outbox';
+import { SqlTeamRepository } from './repositories/teams';
+import { buildStatements, type Scope, type Statements } from './scope';
+import { type Db, guardedDb, lockedDb, pooledDb, queryRunnerDb, type Row, sqliteDb } from './sql/db';
+import { type Dialect, dialectOf } from './sql/dialect';
+import { ReadWriteLock } from './sql/rw-lock';
+
+export type TypeormStorage = Storage & {
+  /** Waits for running calls and transactions, refuses new ones, then destroys the data source. */
+  close(): Promise<void>;
+};
+
+/** The storage plus what the package's test helpers need; not exported from the package index. */
+export interface StorageInternals {
+  storage: TypeormStorage;
+  /** Runs SQL on the root storage's connection, under the same lock as its calls. */
+  raw(sql: string, params?: unknown[]): Promise<Row[]>;
+  dialect: Dialect;
+}
+
+type RunInTransaction = <T>(work: (db: Db) => Promise<T>) => Promise<T>;
+
+/**
+ * A Storage on a DataSource the host owns (sqlite or postgres, migrated with `runMigrations`).
+ * Nothing runs until the first call; the data source may still be initializing when this is called.
+ */
+export function createTypeormStorage(dataSource: DataSource): TypeormStorage {
+  return openStorage(dataSource).storage;
+}
+
+export function openStorage(dataSource: DataSource): StorageInternals {
+  const d = dialectOf(dataSource);
+  const st = buildStatements(d);
+  // On SQLite: transactions exclusive, other calls shared. On PostgreSQL everything is shared and the
+  // lock only lets close() wait for what is running.
+  const lock = new ReadWriteLock();
+  let closed = false;
+  const isOpen = () => !closed;
+
+  let rootDb: Db;
+  let runInTransaction: RunInTransaction;
+  if (d.kind === 'sqlite') {
+    const conn = sqliteDb(dataSource);
+    rootDb = guardedDb(lockedDb(conn, lock), isOpen, 'The storage (closed)');
+    // BEGIN IMMEDIATE takes SQLite's write lock at once, so another process's writer makes us wait for
+    // busy_timeout instead of failing at our first write; our own callers wait on the adapter's lock.
+    runInTransaction = (work) =>
+      lock.exclusive(async () => {
+        let active = true;
+        await conn.run('BEGIN IMMEDIATE');
+        try {
+          const result = await work(guardedDb(conn, () => active, 'A finished transaction'));
+          await conn.run('COMMIT');
+          return result;
+        } catch (err) {
+          await conn.run('ROLLBACK').catch(() => undefined);
+          throw err;
+        } finally {
+          active = false;
+        }
+      });
+  } else {
+    rootDb = guardedDb(lockedDb(pooledDb(dataSource), lock), isOpen, 'The storage (closed)');
+    runInTransaction = (work) =>
+      lock.shared(() =>
+        dataSource.transaction(async (manager) => {
+          let active = true;
+          try {
+            return await work(guardedDb(queryRunnerDb(manager.queryRunner!), () => active, 'A finished transaction'));
+          } finally {
+            active = false;
+          }
+        }),
+      );
+  }
+
+  const transaction: RunInTransaction = (work) => {
+    if (closed) return Promise.reject(new Error('The storage (closed) is no longer usable'));
+    return runInTransaction(work);
+  };
+
+  const root = makeStorage(d, st, rootDb, (work) => transaction((db) => work(db)), (work) =>
+    transaction((db) => work(makeStorage(d, st, db, (inner) => inner(db), null))),
+  );
+  const storage: TypeormStorage = Object.assign(root, {
+    async close() {
+      if (closed) return;
+      closed = true;
+      await lock.exclusive(async () => undefined);
+      if (dataSource.isInitialized) await dataSource.destroy();
+    },
+  });
+  return { storage, raw: (sql, params) => rootDb.all(sql, params), dialect: d };
+}
+
+/**
+ * A Storage over `db`. `atomic` runs repository work that must be one transaction; `transaction` is the
+ * root's (opening one) or `null` inside a transaction, where nested calls join the current one.
+ */
+function makeStorage(
+  d: Dialect,
+  st: Statements,
+  db: Db,
+  atomic: RunInTransaction,
+  transaction: (<T>(work: (tx: Storage) => Promise<T>) => Promise<T>) | null,
+): Storage {
+  const scope: Scope = { db, d, st, atomic };
+  const storage: Storage = {
+    users: new SqlUserRepository(scope),
+    apiKeys: new SqlApiKeyRepository(scope),
+    forms: new SqlFormRepository(scope),
+    questions: new SqlQuestionRepository(scope),
+    versions: new SqlVersionRepository(scope),
+    teams: new SqlTeamRepository(scope),
+    credits: new SqlCreditRepository(scope),
+    idempotency: new SqlIdempotencyRepository(scope),
+    outbox: new SqlOutboxRepository(scope),
+    transaction: transaction ?? ((work) => work(storage)),
+  };
+  return storage;
+}

@@ -1,0 +1,102 @@
+import test from 'ava';
+import type { Storage } from '@formloom/core';
+import { at, makeOutboxItem, makeUser, uid } from '@formloom/core/testing';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createTestDatabase, type TestDatabaseKind } from '../src/testing';
+
+for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
+  test(`${kind}: a transaction's storage refuses calls once the transaction ended`, async (t) => {
+    const db = await createTestDatabase(kind);
+    t.teardown(() => db.close());
+    let leaked: Storage | undefined;
+    await db.storage.transaction(async (tx) => {
+      leaked = tx;
+    });
+    await t.throwsAsync(leaked!.users.findById('usr_x'), { message: /no longer usable/ });
+  });
+
+  test(`${kind}: close() lets a running transaction finish, then refuses calls`, async (t) => {
+    const db = await createTestDatabase(kind);
+    t.teardown(() => db.close());
+    const user = makeUser();
+    const running = db.storage.transaction(async (tx) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await tx.users.insert(user);
+      return 'committed';
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    await db.storage.close();
+    t.is(await running, 'committed');
+    await t.throwsAsync(db.storage.users.findById(user.id), { message: /closed/ });
+    await t.throwsAsync(db.storage.transaction(async () => undefined), { message: /closed/ });
+    t.false(db.dataSource.isInitialized);
+  });
+
+  test(`${kind}: a failed insert leaves the surrounding transaction usable`, async (t) => {
+    const db = await createTestDatabase(kind);
+    t.teardown(() => db.close());
+    const user = makeUser();
+    await db.storage.users.insert(user);
+    const other = makeUser();
+    await db.storage.transaction(async (tx) => {
+      await t.throwsAsync(tx.users.insert(makeUser({ email: user.email })), { message: /already exists/ });
+      await tx.users.insert(other);
+    });
+    t.truthy(await db.storage.users.findById(other.id));
+  });
+}
+
+/*
+ * A second process on the same SQLite file (as the `formloom` CLI beside the server): SQLite's own
+ * locking decides between processes, helped by WAL, busy_timeout and BEGIN IMMEDIATE.
+ */
+test('sqlite: a second process on the same file shares credits and outbox safely', async (t) => {
+  const db = await createTestDatabase('sqlite');
+  t.teardown(() => db.close());
+  const user = uid('usr');
+  const kind = uid('kind');
+  await db.storage.credits.add(user, 60);
+  for (let i = 0; i < 60; i++) await db.storage.outbox.enqueue(makeOutboxItem(kind));
+
+  const other = await startWorker(join(__dirname, 'helpers', 'sqlite-worker.js'), [db.url, user, kind, 'other-process']);
+  other.go();
+  const spends = await Promise.all(
+    Array.from({ length: 50 }, (_, i) =>
+      i % 2 === 0 ? db.storage.credits.spend(user, 1) : db.storage.transaction((tx) => tx.credits.spend(user, 1)),
+    ),
+  );
+  const claimed: string[] = [];
+  for (;;) {
+    const batch = await db.storage.outbox.claim({ workerId: 'this-process', now: at(10), leaseUntil: at(99), limit: 3, kinds: [kind] });
+    if (batch.length === 0) break;
+    claimed.push(...batch.map((b) => b.id));
+  }
+  const result = JSON.parse(await other.result) as { spent: number; claimed: string[] };
+
+  t.log(`spent/claimed here ${spends.filter((s) => s !== null).length}/${claimed.length}, there ${result.spent}/${result.claimed.length}`);
+  t.is(spends.filter((s) => s !== null).length + result.spent, 60);
+  t.is(await db.storage.credits.balance(user), 0);
+  const all = [...claimed, ...result.claimed];
+  t.is(all.length, 60);
+  t.is(new Set(all).size, 60);
+});
+
+/** Spawns a helper that prints `ready`, waits for `go` on stdin, then prints one line of JSON and exits. */
+async function startWorker(script: string, args: string[]): Promise<{ go(): void; result: Promise<string> }> {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+      if (out.startsWith('ready\n')) resolve();
+    });
+    child.once('exit', () => reject(new Error('the worker exited before it was ready')));
+  });
+  const result = new Promise<string>((resolve, reject) =>
+    child.once('exit', (code) => (code === 0 ? resolve(out.slice('ready\n'.length)) : reject(new Error(`worker exit ${code}`)))),
+  );
+  await ready;
+  return { go: () => child.stdin.write('go\n'), result };
+}
