@@ -1,4 +1,6 @@
 /** Page parameters after the clamps of document 1 section 8. */
+const MAX_PAGE = 1_000_000;
+
 export interface Paging {
   page: number;
   per_page: number;
@@ -17,7 +19,8 @@ function toInt(v: unknown): number | null {
  */
 export function paging(query: { page?: unknown; per_page?: unknown }, defaultPerPage = 20, max = 100): Paging {
   const p = toInt(query.page);
-  const page = p === null || p < 1 ? 1 : p;
+  // Pages past any real collection are empty anyway; the cap keeps offsets within what databases accept.
+  const page = p === null || p < 1 ? 1 : Math.min(p, MAX_PAGE);
   const pp = toInt(query.per_page);
   const per_page = pp === null ? defaultPerPage : Math.min(max, Math.max(1, pp));
   return { page, per_page, offset: (page - 1) * per_page };

@@ -3,6 +3,7 @@ import type { Formloom } from '@formloom/core';
 import { apiKeyAuthenticator, requirePrincipal, type AuthenticateHook } from './auth';
 import { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 import { buildOpenApi } from './openapi';
+import { assertNoNulCharacters } from './input-guard';
 import type { RouteContext, RouteSpec } from './route-table';
 import { formRoutes } from './routes/forms';
 import { publishingRoutes } from './routes/publishing';
@@ -42,6 +43,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
 
   for (const spec of routes) {
     const handler: RequestHandler = async (req, res) => {
+      assertNoNulCharacters({ params: req.params, query: req.query, body: req.body });
       const principal = spec.scope ? await requirePrincipal(authenticate, req, spec.scope) : null;
       const ctx = { req, res, formloom, principal } as RouteContext;
       const result = await spec.handler(ctx);

@@ -93,3 +93,19 @@ forEachDb(test, (it) => {
     t.deepEqual(res.body.questions[13].properties.fields, ['first_name', 'last_name', 'email', 'phone', 'company']);
   });
 });
+
+forEachDb(test, (it) => {
+  it('NUL characters and absurd pages are a 400 or an empty page, never a 500', async (t, app) => {
+    const u = await app.user();
+    const nulTitle = await app.api('POST', '/forms', { key: u.key, body: { title: 'a\u0000b' } });
+    t.is(nulTitle.status, 400);
+    t.is(nulTitle.body.error.field, 'title');
+    t.is((await app.api('GET', '/forms/%00', { key: u.key })).status, 400);
+    t.is((await app.api('GET', '/forms?search=%00', { key: u.key })).status, 400);
+    const far = await app.api('GET', '/forms?page=100000000000000000000&per_page=100', { key: u.key });
+    t.is(far.status, 200);
+    t.deepEqual(far.body.forms, []);
+    t.is((await app.api('GET', '/forms?search=a&search=b', { key: u.key })).status, 400);
+    t.is((await app.api('GET', `/forms/${'x'.repeat(5000)}`, { key: u.key })).status, 404);
+  });
+});
