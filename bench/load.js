@@ -58,6 +58,7 @@ async function run(job) {
     status_codes: Object.fromEntries(Object.entries(r.statusCodeStats || {}).map(([k, v]) => [k, v.count])),
     warmup_requests: r.warmup ? r.warmup.requests.total : 0,
     ended_us: endedUs,
+    load_cpu_ms: Math.round((process.cpuUsage().user + process.cpuUsage().system) / 1000),
   };
 }
 

@@ -10,6 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { freePort, startProcess, waitForHttp, runJsonCommand, sleep } = require('./lib/process');
 const { runLoad } = require('./lib/load');
+const { startCpuWindow } = require('./lib/cpu');
 const { requestJson } = require('./lib/http');
 const { printTable, resultRow, compare, RESULT_COLUMNS, COMPARE_COLUMNS } = require('./lib/report');
 const forms = require('./scenarios/forms');
@@ -34,6 +35,7 @@ const config = {
   keepData: env.BENCH_KEEP_DATA === '1',
   echo: env.BENCH_ECHO === '1',
 };
+const OTHER_CPU_WARN_PCT = 10;
 const TARGETS = { minRpsRatio: 0.6, maxP99Ratio: 1.5, p99AtConnections: 10 };
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
@@ -80,8 +82,9 @@ async function startFormloom(dataDir) {
 }
 
 /** One autocannon run of `scenario` against `app`; fails if the app died meanwhile. */
-async function measure(app, scenario, connections) {
+async function measure(app, scenario, connections, apps) {
   log(`${app.name}: ${scenario.name} @ ${connections} connections (${config.warmup}s warm-up + ${config.duration}s)`);
+  const cpu = startCpuWindow(apps.map((a) => a.proc.pid));
   const result = await runLoad({
     url: app.url,
     connections,
@@ -93,6 +96,7 @@ async function measure(app, scenario, connections) {
   // The measured window on the monotonic clock (µs), the time base of V8 CPU profiles: lets
   // bench/profile-summary.js keep only the samples of this run (BENCH_APP_NODE_ARGS=--cpu-prof).
   result.window_us = [result.ended_us - Math.round(result.duration_s * 1e6), result.ended_us];
+  Object.assign(result, cpu.end(result.load_cpu_ms));
   if (app.proc.exitInfo) throw new Error(`${app.name} died during ${scenario.name}:\n${app.proc.output()}`);
   return result;
 }
@@ -120,7 +124,7 @@ async function main() {
     for (const connections of config.connections) {
       for (const app of apps) {
         if (app === formloom && !wanted(getScenario)) continue;
-        const r = await measure(app, getScenario, connections);
+        const r = await measure(app, getScenario, connections, apps);
         ((results[app.name][getScenario.name] ??= {})[connections] = r);
         rows.push(resultRow(app.name, getScenario.name, r));
       }
@@ -128,7 +132,7 @@ async function main() {
     if (formloom) {
       for (const scenario of forms.scenarios.filter((s) => s !== getScenario && wanted(s))) {
         for (const connections of config.connections) {
-          const r = await measure(formloom, scenario, connections);
+          const r = await measure(formloom, scenario, connections, apps);
           ((results.formloom[scenario.name] ??= {})[connections] = r);
           rows.push(resultRow('formloom', scenario.name, r));
         }
@@ -156,6 +160,13 @@ async function main() {
     printTable(`${get}: Formloom / baseline (targets: req/s >= ${TARGETS.minRpsRatio}x, p99 @${TARGETS.p99AtConnections} conns <= ${TARGETS.maxP99Ratio}x)`, COMPARE_COLUMNS, comparison);
     const pass = comparison.every((c) => c.pass);
     process.stdout.write(`\nTarget: ${pass ? 'PASS' : 'FAIL'}\n`);
+  }
+  const busy = rows.filter((r) => r.other_cpu >= OTHER_CPU_WARN_PCT);
+  if (busy.length) {
+    process.stdout.write(
+      `\nWARNING: processes outside the bench used >= ${OTHER_CPU_WARN_PCT}% of the machine's CPU during ${busy.length} run(s) ` +
+        `(column "other CPU %"): those figures are disturbed; rerun on a quiet machine.\n`,
+    );
   }
   const bad = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
   for (const r of bad) log(`${r.app} ${r.scenario} @${r.connections}: ${r.non2xx} non-2xx, ${r.errors} errors/timeouts`);

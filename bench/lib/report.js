@@ -23,6 +23,7 @@ const RESULT_COLUMNS = [
   { key: 'requests', title: 'requests', right: true },
   { key: 'non2xx', title: 'non-2xx', right: true },
   { key: 'errors', title: 'errors', right: true },
+  { key: 'other_cpu', title: 'other CPU %', right: true },
 ];
 
 /** One table row of a load result. */
@@ -37,6 +38,7 @@ function resultRow(app, scenario, r) {
     requests: r.requests_total,
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
+    other_cpu: r.other_cpu_pct,
   };
 }
 

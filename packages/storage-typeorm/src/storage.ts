@@ -30,6 +30,10 @@ type RunInTransaction = <T>(work: (db: Db) => Promise<T>) => Promise<T>;
 /**
  * A Storage on a DataSource the host owns (sqlite or postgres, migrated with `runMigrations`).
  * Nothing runs until the first call; the data source may still be initializing when this is called.
+ *
+ * Inside `transaction(work)`, use only `work`'s `tx`: on SQLite a call on the root storage waits for the
+ * running transaction to end, so awaiting one from inside it never returns. Other code should not use
+ * the same SQLite DataSource while the storage runs: it shares the one connection outside our lock.
  */
 export function createTypeormStorage(dataSource: DataSource): TypeormStorage {
   return openStorage(dataSource).storage;
@@ -86,7 +90,7 @@ export function openStorage(dataSource: DataSource): StorageInternals {
     return runInTransaction(work);
   };
 
-  const root = makeStorage(d, st, rootDb, (work) => transaction((db) => work(db)), (work) =>
+  const root = makeStorage(d, st, rootDb, transaction, (work) =>
     transaction((db) => work(makeStorage(d, st, db, (inner) => inner(db), null))),
   );
   const storage: TypeormStorage = Object.assign(root, {

@@ -141,7 +141,7 @@ export function transactionTests(test: StorageTest): void {
     t.is(await count(db, `SELECT COUNT(*) AS n FROM idempotency_keys WHERE ${'"key"'} = ${db.placeholder(1)}`, [key]), 1);
   });
 
-  test('concurrency: two workers claim 100 outbox items, each exactly once', async (t, db) => {
+  test('concurrency: three workers claim 100 outbox items in batches, each exactly once', async (t, db) => {
     const kind = uid('kind');
     const items = Array.from({ length: 100 }, (_, i) => makeOutboxItem(kind, { next_attempt_at: at(i % 7) }));
     for (const item of items) await db.storage.outbox.enqueue(item);
