@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { openMigratedStorage, type Env } from '@formloom/cli';
 import { createFormloom, type Formloom } from '@formloom/core';
-import { createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
+import { createFetchTransport, createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
+import { loadSecretKey } from './secret-key';
 import { readSelfHostedConfig } from './config';
 
 const CLOSE_GRACE_MS = 5000;
@@ -36,7 +37,14 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
   const config = readSelfHostedConfig(env);
   mkdirSync(config.dataDir, { recursive: true });
   const storage = await openMigratedStorage(config.databaseUrl);
-  const formloom = createFormloom({ storage });
+  const formloom = createFormloom({
+    storage,
+    webhookTransport: createFetchTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }),
+    config: {
+      publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+      secretKey: loadSecretKey(env, config.dataDir),
+    },
+  });
   const server = createApp(formloom).listen(config.port);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -47,6 +55,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     await storage.close();
     throw e;
   }
+  formloom.deliveryWorker.start();
   const port = (server.address() as AddressInfo).port;
   const url = `http://localhost:${port}`;
   let closing: Promise<void> | undefined;
@@ -62,6 +71,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
           // Requests in flight get a few seconds to finish; a stuck client must not hold the stop.
           setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
         });
+        await formloom.deliveryWorker.stop();
         await storage.close();
       })()),
   };

@@ -6,6 +6,7 @@ export interface FormloomEventMap {
   'form.published': [{ form_id: string; version: number; user_id: string }];
   'form.unpublished': [{ form_id: string }];
   'form.deleted': [{ form_id: string }];
+  'response.submitted': [{ form_id: string; response_id: string }];
 }
 
 export class FormloomEvents extends EventEmitter<FormloomEventMap> {}

@@ -13,6 +13,14 @@ import { FormListService } from './services/form-list-service';
 import { FormService } from './services/form-service';
 import { PublishingService } from './services/publishing-service';
 import { ThemeService } from './services/theme-service';
+import { DeliveryWorker } from './services/delivery-worker';
+import { ResponseService } from './services/response-service';
+import { SubmissionService } from './services/submission-service';
+import { WebhookDispatcher } from './services/webhook-dispatcher';
+import { WebhookSettingsService } from './services/webhook-settings-service';
+import type { FormloomConfig } from './config';
+import type { WebhookTransport } from './ports/webhook-transport';
+import { randomBytes } from 'node:crypto';
 
 export interface FormloomOptions {
   storage: Storage;
@@ -20,6 +28,9 @@ export interface FormloomOptions {
   ids?: IdGenerator;
   plans?: Plans;
   payments?: Payments;
+  /** Sends webhooks; required for the delivery worker to deliver (see @formloom/express's fetch transport). */
+  webhookTransport?: WebhookTransport;
+  config?: Partial<FormloomConfig>;
   /** Extra registrations (adapters of later ports) by token. */
   register?: (container: DependencyContainer) => void;
 }
@@ -34,9 +45,31 @@ export interface Formloom {
   readonly formList: FormListService;
   readonly publishing: PublishingService;
   readonly themes: ThemeService;
+  readonly submissions: SubmissionService;
+  readonly responses: ResponseService;
+  readonly webhooks: WebhookSettingsService;
+  /** The webhook delivery worker: started only by `start()`. */
+  readonly deliveryWorker: DeliveryWorker;
 }
 
-const SERVICES = [AccountService, FormService, FormListService, PublishingService, ThemeService] as const;
+const SERVICES = [
+  AccountService,
+  FormService,
+  FormListService,
+  PublishingService,
+  ThemeService,
+  SubmissionService,
+  ResponseService,
+  WebhookDispatcher,
+  WebhookSettingsService,
+  DeliveryWorker,
+] as const;
+
+const noTransport: WebhookTransport = {
+  post: async () => {
+    throw new Error('No webhook transport is configured');
+  },
+};
 
 /** Wires an instance in a child container, so that instances (and tests) never share state. */
 export function createFormloom(options: FormloomOptions): Formloom {
@@ -48,6 +81,15 @@ export function createFormloom(options: FormloomOptions): Formloom {
   c.register(TOKENS.Plans, { useValue: options.plans ?? storedPlans(storage) });
   c.register(TOKENS.Payments, { useValue: options.payments ?? localPayments(storage) });
   c.register(TOKENS.Events, { useValue: new FormloomEvents() });
+  c.register(TOKENS.WebhookTransport, { useValue: options.webhookTransport ?? noTransport });
+  const config: FormloomConfig = {
+    publicUrl: 'http://localhost:3000',
+    // Without a configured key, secrets stay readable only for this process's life.
+    secretKey: randomBytes(32).toString('hex'),
+    webhookTimeoutMs: 10_000,
+    ...options.config,
+  };
+  c.register(TOKENS.Config, { useValue: config });
   for (const S of SERVICES) {
     const ctor = S as unknown as new (...args: any[]) => object;
     c.register(ctor, { useClass: ctor }, { lifecycle: Lifecycle.ContainerScoped });
@@ -62,5 +104,9 @@ export function createFormloom(options: FormloomOptions): Formloom {
     formList: c.resolve(FormListService),
     publishing: c.resolve(PublishingService),
     themes: c.resolve(ThemeService),
+    submissions: c.resolve(SubmissionService),
+    responses: c.resolve(ResponseService),
+    webhooks: c.resolve(WebhookSettingsService),
+    deliveryWorker: c.resolve(DeliveryWorker),
   };
 }

@@ -4,3 +4,4 @@ export { apiKeyAuthenticator, type AuthenticateHook } from './auth';
 export { buildOpenApi } from './openapi';
 export { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 export { json, type RouteSpec, type RouteContext, type RouteResult } from './route-table';
+export { createFetchTransport, isPrivateAddress, type FetchTransportOptions } from './webhook-transport';

@@ -7,6 +7,8 @@ import { assertNoNulCharacters } from './input-guard';
 import type { RouteContext, RouteSpec } from './route-table';
 import { formRoutes } from './routes/forms';
 import { publishingRoutes } from './routes/publishing';
+import { responseRoutes } from './routes/responses';
+import { webhookRoutes } from './routes/webhooks';
 
 export interface FormloomRouterOptions {
   /** The instance from `createFormloom(...)`. */
@@ -22,7 +24,7 @@ export interface FormloomRouterOptions {
 }
 
 /** The built-in endpoints, in mount order. */
-export const BUILT_IN_ROUTES: readonly RouteSpec[] = [...formRoutes, ...publishingRoutes];
+export const BUILT_IN_ROUTES: readonly RouteSpec[] = [...formRoutes, ...publishingRoutes, ...responseRoutes, ...webhookRoutes];
 
 /**
  * The documented HTTP API as a Router to mount at `/api/v1`. It parses JSON only for its own routes

@@ -301,6 +301,166 @@ export const OutboxEntity = new EntitySchema<OutboxRow>({
   indices: [{ name: 'IDX_outbox_status_next_attempt', columns: ['status', 'next_attempt_at'] }],
 });
 
+export interface ResponseRow {
+  id: string;
+  form_id: string;
+  visitor_id: string | null;
+  version_id: string | null;
+  version: number | null;
+  answers: string;
+  metadata: string;
+  quiz_results: string | null;
+  started_at: string | null;
+  submitted_at: string;
+  completed_at: string | null;
+  completion_seconds: number | null;
+  resume_token_hash: string | null;
+  /** Unique per form; NULLs never collide (on SQLite nor PostgreSQL), so only limited forms set it. */
+  unique_visitor: string | null;
+}
+
+export const ResponseEntity = new EntitySchema<ResponseRow & { form?: FormRow }>({
+  name: 'FormloomResponse',
+  tableName: 'responses',
+  columns: {
+    id,
+    form_id: str,
+    visitor_id: optStr,
+    version_id: optStr,
+    version: optInt,
+    answers: text,
+    metadata: text,
+    quiz_results: optText,
+    started_at: optStr,
+    submitted_at: str,
+    completed_at: optStr,
+    completion_seconds: optInt,
+    resume_token_hash: optStr,
+    unique_visitor: optStr,
+  },
+  relations: {
+    form: {
+      type: 'many-to-one',
+      target: 'FormloomForm',
+      joinColumn: { name: 'form_id', foreignKeyConstraintName: 'FK_responses_form_id' },
+      onDelete: 'CASCADE',
+    },
+  },
+  indices: [
+    // Listing (newest first), the export's keyset scan, and form_id for the cascade from forms.
+    { name: 'IDX_responses_form_submitted', columns: ['form_id', 'submitted_at', 'id'] },
+    // Covers analytics: the aggregates read this index alone, never the rows.
+    { name: 'IDX_responses_form_analytics', columns: ['form_id', 'submitted_at', 'completed_at', 'completion_seconds'] },
+    { name: 'UQ_responses_form_unique_visitor', columns: ['form_id', 'unique_visitor'], unique: true },
+  ],
+});
+
+export interface GlobalWebhookRow {
+  user_id: string;
+  position: number;
+  url: string;
+  enabled: Bool;
+}
+
+export const GlobalWebhookEntity = new EntitySchema<GlobalWebhookRow>({
+  name: 'FormloomGlobalWebhook',
+  tableName: 'global_webhooks',
+  columns: { user_id: { type: 'varchar', primary: true }, position: { type: 'integer', primary: true }, url: text, enabled: bool },
+});
+
+export interface WebhookSecretRow {
+  user_id: string;
+  secret: string;
+}
+
+export const WebhookSecretEntity = new EntitySchema<WebhookSecretRow>({
+  name: 'FormloomWebhookSecret',
+  tableName: 'webhook_secrets',
+  columns: { user_id: id, secret: text },
+});
+
+export interface DeliveryRow {
+  id: string;
+  form_id: string;
+  response_id: string | null;
+  user_id: string;
+  url: string;
+  event: string;
+  body: string;
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const DeliveryEntity = new EntitySchema<DeliveryRow & { form?: FormRow }>({
+  name: 'FormloomWebhookDelivery',
+  tableName: 'webhook_deliveries',
+  columns: {
+    id,
+    form_id: str,
+    response_id: optStr,
+    user_id: str,
+    url: text,
+    event: str,
+    body: text,
+    status: str,
+    attempts: int,
+    last_status_code: optInt,
+    last_duration_ms: optInt,
+    last_error: optText,
+    next_attempt_at: optStr,
+    created_at: str,
+    updated_at: str,
+  },
+  relations: {
+    form: {
+      type: 'many-to-one',
+      target: 'FormloomForm',
+      joinColumn: { name: 'form_id', foreignKeyConstraintName: 'FK_webhook_deliveries_form_id' },
+      onDelete: 'CASCADE',
+    },
+  },
+  indices: [{ name: 'IDX_webhook_deliveries_form_created', columns: ['form_id', 'created_at'] }],
+});
+
+export interface DeliveryAttemptRow {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  created_at: string;
+}
+
+export const DeliveryAttemptEntity = new EntitySchema<DeliveryAttemptRow & { delivery?: DeliveryRow }>({
+  name: 'FormloomWebhookDeliveryAttempt',
+  tableName: 'webhook_delivery_attempts',
+  columns: {
+    id,
+    delivery_id: str,
+    attempt: int,
+    status_code: optInt,
+    duration_ms: int,
+    error: optText,
+    created_at: str,
+  },
+  relations: {
+    delivery: {
+      type: 'many-to-one',
+      target: 'FormloomWebhookDelivery',
+      joinColumn: { name: 'delivery_id', foreignKeyConstraintName: 'FK_webhook_delivery_attempts_delivery_id' },
+      onDelete: 'CASCADE',
+    },
+  },
+  indices: [{ name: 'IDX_webhook_delivery_attempts_delivery_id', columns: ['delivery_id'] }],
+});
+
 /** Every entity of Formloom, for a host that builds its own DataSource (add them to `entities`). */
 export const formloomEntities: readonly EntitySchema<any>[] = [
   UserEntity,
@@ -313,6 +473,11 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   CreditBalanceEntity,
   IdempotencyEntity,
   OutboxEntity,
+  ResponseEntity,
+  GlobalWebhookEntity,
+  WebhookSecretEntity,
+  DeliveryEntity,
+  DeliveryAttemptEntity,
 ];
 
 /** The column names of an entity, in declaration order: the column list of our INSERT statements. */

@@ -1,20 +1,28 @@
 import type {
   ApiKey,
+  DeliveryAttempt,
   FormRecord,
+  GlobalWebhook,
   IdempotencyRecord,
   OutboxItem,
   Question,
+  ResponseRecord,
   Team,
   TeamMember,
   User,
   Version,
+  WebhookDelivery,
 } from '@formloom/core';
 import type {
   ApiKeyRow,
+  DeliveryAttemptRow,
+  DeliveryRow,
   FormRow,
+  GlobalWebhookRow,
   IdempotencyRow,
   OutboxRow,
   QuestionRow,
+  ResponseRow,
   TeamMemberRow,
   TeamRow,
   UserRow,
@@ -220,6 +228,114 @@ export const outboxToRow = (o: OutboxItem): OutboxRow => ({
   last_error: orNull(o.last_error),
   created_at: o.created_at,
   updated_at: o.updated_at,
+});
+
+const optNumber = (v: unknown): number | null => (v == null ? null : Number(v));
+
+export const responseFromRow = (r: ResponseRow): ResponseRecord => ({
+  id: r.id,
+  form_id: r.form_id,
+  visitor_id: r.visitor_id,
+  version_id: r.version_id,
+  version: optNumber(r.version),
+  answers: fromJson(r.answers, []),
+  metadata: fromJson(r.metadata, { user_agent: null, referrer: null }),
+  quiz_results: r.quiz_results == null ? null : fromJson(r.quiz_results, null),
+  started_at: r.started_at,
+  submitted_at: r.submitted_at,
+  completed_at: r.completed_at,
+  completion_seconds: optNumber(r.completion_seconds),
+  resume_token_hash: r.resume_token_hash,
+  unique_visitor: r.unique_visitor,
+});
+
+export const responseToRow = (r: ResponseRecord): ResponseRow => ({
+  id: r.id,
+  form_id: r.form_id,
+  visitor_id: orNull(r.visitor_id),
+  version_id: orNull(r.version_id),
+  version: orNull(r.version),
+  answers: toJson(r.answers, []),
+  metadata: toJson(r.metadata, { user_agent: null, referrer: null }),
+  quiz_results: r.quiz_results == null ? null : toJson(r.quiz_results, null),
+  started_at: orNull(r.started_at),
+  submitted_at: r.submitted_at,
+  completed_at: orNull(r.completed_at),
+  completion_seconds: orNull(r.completion_seconds),
+  resume_token_hash: orNull(r.resume_token_hash),
+  unique_visitor: orNull(r.unique_visitor),
+});
+
+/** The columns `updatePartial` writes. */
+export const partialResponseToRow = (
+  p: Pick<ResponseRecord, 'answers' | 'completed_at' | 'completion_seconds' | 'quiz_results' | 'unique_visitor' | 'submitted_at'>,
+) => ({
+  answers: toJson(p.answers, []),
+  completed_at: orNull(p.completed_at),
+  completion_seconds: orNull(p.completion_seconds),
+  quiz_results: p.quiz_results == null ? null : toJson(p.quiz_results, null),
+  unique_visitor: orNull(p.unique_visitor),
+  submitted_at: p.submitted_at,
+});
+
+export const globalWebhookFromRow = (r: GlobalWebhookRow): GlobalWebhook => ({ url: r.url, enabled: toBool(r.enabled) });
+
+export const deliveryFromRow = (r: DeliveryRow): WebhookDelivery => ({
+  id: r.id,
+  form_id: r.form_id,
+  response_id: r.response_id,
+  user_id: r.user_id,
+  url: r.url,
+  event: r.event,
+  body: r.body,
+  status: r.status as WebhookDelivery['status'],
+  attempts: Number(r.attempts),
+  last_status_code: optNumber(r.last_status_code),
+  last_duration_ms: optNumber(r.last_duration_ms),
+  last_error: r.last_error,
+  next_attempt_at: r.next_attempt_at,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+/** Whole record or patch: only the fields present (`undefined` = absent), unknown keys dropped. */
+export const deliveryToRow = (d: Partial<WebhookDelivery>): Partial<DeliveryRow> =>
+  pick({
+    id: d.id,
+    form_id: d.form_id,
+    response_id: d.response_id,
+    user_id: d.user_id,
+    url: d.url,
+    event: d.event,
+    body: d.body,
+    status: d.status,
+    attempts: d.attempts,
+    last_status_code: d.last_status_code,
+    last_duration_ms: d.last_duration_ms,
+    last_error: d.last_error,
+    next_attempt_at: d.next_attempt_at,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+  });
+
+export const attemptFromRow = (r: DeliveryAttemptRow): DeliveryAttempt => ({
+  id: r.id,
+  delivery_id: r.delivery_id,
+  attempt: Number(r.attempt),
+  status_code: optNumber(r.status_code),
+  duration_ms: Number(r.duration_ms),
+  error: r.error,
+  created_at: r.created_at,
+});
+
+export const attemptToRow = (a: DeliveryAttempt): DeliveryAttemptRow => ({
+  id: a.id,
+  delivery_id: a.delivery_id,
+  attempt: a.attempt,
+  status_code: orNull(a.status_code),
+  duration_ms: a.duration_ms,
+  error: orNull(a.error),
+  created_at: a.created_at,
 });
 
 /** Drops the keys whose value is `undefined`: they are absent from a patch, not set to null. */

@@ -6,7 +6,9 @@ import { formStatements } from './repositories/forms';
 import { formContentStatements } from './repositories/form-content';
 import { idempotencyStatements } from './repositories/idempotency';
 import { outboxStatements } from './repositories/outbox';
+import { responseStatements } from './repositories/responses';
 import { teamStatements } from './repositories/teams';
+import { webhookStatements } from './repositories/webhooks';
 
 /** The SQL that does not depend on a call's arguments, built once per storage. */
 export const buildStatements = (d: Dialect) => ({
@@ -16,7 +18,9 @@ export const buildStatements = (d: Dialect) => ({
   formContent: formContentStatements(d),
   idempotency: idempotencyStatements(d),
   outbox: outboxStatements(d),
+  responses: responseStatements(d),
   teams: teamStatements(d),
+  webhooks: webhookStatements(d),
 });
 
 export type Statements = ReturnType<typeof buildStatements>;

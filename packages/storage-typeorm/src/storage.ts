@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Storage } from '@formloom/core';
 import type { DataSource } from 'typeorm';
 import { SqlApiKeyRepository, SqlUserRepository } from './repositories/accounts';
@@ -6,7 +7,9 @@ import { SqlQuestionRepository, SqlVersionRepository } from './repositories/form
 import { SqlFormRepository } from './repositories/forms';
 import { SqlIdempotencyRepository } from './repositories/idempotency';
 import { SqlOutboxRepository } from './repositories/outbox';
+import { SqlResponseRepository } from './repositories/responses';
 import { SqlTeamRepository } from './repositories/teams';
+import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
 import { buildStatements, type Scope, type Statements } from './scope';
 import { type Db, guardedDb, lockedDb, pooledDb, queryRunnerDb, type Row, sqliteDb } from './sql/db';
 import { type Dialect, dialectOf } from './sql/dialect';
@@ -20,20 +23,30 @@ export type TypeormStorage = Storage & {
 /** The storage plus what the package's test helpers need; not exported from the package index. */
 export interface StorageInternals {
   storage: TypeormStorage;
-  /** Runs SQL on the root storage's connection, under the same lock as its calls. */
+  /** Runs SQL as a root storage call: under the same lock, or in the ambient transaction. */
   raw(sql: string, params?: unknown[]): Promise<Row[]>;
   dialect: Dialect;
 }
 
 type RunInTransaction = <T>(work: (db: Db) => Promise<T>) => Promise<T>;
 
+/** A running transaction, as the code in its async context sees it. */
+interface TxContext {
+  readonly db: Db;
+  readonly storage: Storage;
+  /** False once the callback has settled: work it left running goes back to the root's own calls. */
+  active: boolean;
+}
+
 /**
  * A Storage on a DataSource the host owns (sqlite or postgres, migrated with `runMigrations`).
  * Nothing runs until the first call; the data source may still be initializing when this is called.
  *
- * Inside `transaction(work)`, use only `work`'s `tx`: on SQLite a call on the root storage waits for the
- * running transaction to end, so awaiting one from inside it never returns. Other code should not use
- * the same SQLite DataSource while the storage runs: it shares the one connection outside our lock.
+ * A call on the root storage made in the async context of `transaction(work)` (from `work` or anything it
+ * awaits, such as a service reading storage inside a transaction) joins that transaction, on SQLite and
+ * PostgreSQL alike: it sees the transaction's writes and commits or rolls back with it, and on SQLite it
+ * cannot wait for the transaction it runs in. Other code should not use the same SQLite DataSource while
+ * the storage runs: it shares the one connection outside our lock.
  */
 export function createTypeormStorage(dataSource: DataSource): TypeormStorage {
   return openStorage(dataSource).storage;
@@ -48,11 +61,11 @@ export function openStorage(dataSource: DataSource): StorageInternals {
   let closed = false;
   const isOpen = () => !closed;
 
-  let rootDb: Db;
+  let ownDb: Db;
   let runInTransaction: RunInTransaction;
   if (d.kind === 'sqlite') {
     const conn = sqliteDb(dataSource);
-    rootDb = guardedDb(lockedDb(conn, lock), isOpen, 'The storage (closed)');
+    ownDb = guardedDb(lockedDb(conn, lock), isOpen, 'The storage (closed)');
     // BEGIN IMMEDIATE takes SQLite's write lock at once, so another process's writer makes us wait for
     // busy_timeout instead of failing at our first write; our own callers wait on the adapter's lock.
     runInTransaction = (work) =>
@@ -71,7 +84,7 @@ export function openStorage(dataSource: DataSource): StorageInternals {
         }
       });
   } else {
-    rootDb = guardedDb(lockedDb(pooledDb(dataSource), lock), isOpen, 'The storage (closed)');
+    ownDb = guardedDb(lockedDb(pooledDb(dataSource), lock), isOpen, 'The storage (closed)');
     runInTransaction = (work) =>
       lock.shared(() =>
         dataSource.transaction(async (manager) => {
@@ -85,13 +98,42 @@ export function openStorage(dataSource: DataSource): StorageInternals {
       );
   }
 
-  const transaction: RunInTransaction = (work) => {
-    if (closed) return Promise.reject(new Error('The storage (closed) is no longer usable'));
-    return runInTransaction(work);
+  // The transaction whose async context the caller runs in: per storage, so another storage (another
+  // database) used inside a transaction never joins it.
+  const context = new AsyncLocalStorage<TxContext>();
+  const ambient = (): TxContext | undefined => {
+    const ctx = context.getStore();
+    return ctx?.active ? ctx : undefined;
   };
 
-  const root = makeStorage(d, st, rootDb, transaction, (work) =>
-    transaction((db) => work(makeStorage(d, st, db, (inner) => inner(db), null))),
+  /** Joins the ambient transaction, or opens one whose callback runs in its own async context. */
+  const withTransaction = <T>(work: (ctx: TxContext) => Promise<T>): Promise<T> => {
+    const joined = ambient();
+    if (joined) return work(joined);
+    if (closed) return Promise.reject(new Error('The storage (closed) is no longer usable'));
+    return runInTransaction((db) => {
+      const ctx: TxContext = { db, storage: makeStorage(d, st, db, (inner) => inner(db), null), active: true };
+      return context.run(ctx, async () => {
+        try {
+          return await work(ctx);
+        } finally {
+          ctx.active = false;
+        }
+      });
+    });
+  };
+
+  // Root calls run on the ambient transaction when there is one, else each on its own.
+  const rootDb: Db = {
+    all: (sql, params) => (ambient()?.db ?? ownDb).all(sql, params),
+    run: (sql, params) => (ambient()?.db ?? ownDb).run(sql, params),
+  };
+  const root = makeStorage(
+    d,
+    st,
+    rootDb,
+    (work) => withTransaction((ctx) => work(ctx.db)),
+    (work) => withTransaction((ctx) => work(ctx.storage)),
   );
   const storage: TypeormStorage = Object.assign(root, {
     async close() {
@@ -126,6 +168,9 @@ function makeStorage(
     credits: new SqlCreditRepository(scope),
     idempotency: new SqlIdempotencyRepository(scope),
     outbox: new SqlOutboxRepository(scope),
+    responses: new SqlResponseRepository(scope),
+    webhooks: new SqlWebhookRepository(scope),
+    deliveries: new SqlDeliveryRepository(scope),
     transaction: transaction ?? ((work) => work(storage)),
   };
   return storage;

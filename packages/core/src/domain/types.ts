@@ -142,3 +142,78 @@ export interface IdempotencyRecord {
 }
 
 export type { FormMode };
+
+export interface Answer {
+  question_id: string;
+  value: unknown;
+}
+
+export interface QuizResults {
+  score: number;
+  correct_answers: number;
+  total_scorable_questions: number;
+  max_score: number;
+  matched_ending_id: string | null;
+  form_mode: string;
+}
+
+/** A submission to a form; partial while `completed_at` is null. */
+export interface ResponseRecord {
+  id: string;
+  form_id: string;
+  visitor_id: string | null;
+  /** The published version the respondent answered. */
+  version_id: string | null;
+  version: number | null;
+  answers: Answer[];
+  metadata: { user_agent: string | null; referrer: string | null };
+  quiz_results: QuizResults | null;
+  started_at: string | null;
+  submitted_at: string;
+  completed_at: string | null;
+  /** Seconds from start (or first saved answer) to completion; null while partial. */
+  completion_seconds: number | null;
+  /** SHA-256 hex of the resume token of a partial response. */
+  resume_token_hash: string | null;
+  /**
+   * Set to the visitor id on a completed response of a `limit_one_response` form; unique per form, so a
+   * second completed response from the visitor is refused even under concurrency.
+   */
+  unique_visitor: string | null;
+}
+
+export interface GlobalWebhook {
+  url: string;
+  enabled: boolean;
+}
+
+/** One webhook delivery: an event to one receiver URL, retried until delivered or given up. */
+export interface WebhookDelivery {
+  id: string;
+  form_id: string;
+  response_id: string | null;
+  /** The account whose secret signs the delivery. */
+  user_id: string;
+  url: string;
+  event: string;
+  /** The exact JSON body sent (signed as is). */
+  body: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeliveryAttempt {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  created_at: string;
+}

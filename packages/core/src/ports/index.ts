@@ -3,3 +3,5 @@ export * from './clock';
 export * from './id-generator';
 export * from './plans';
 export * from './payments';
+export * from './webhook-transport';
+export * from './blob-store';

@@ -1,4 +1,8 @@
 import type {
+  DeliveryAttempt,
+  GlobalWebhook,
+  ResponseRecord,
+  WebhookDelivery,
   ApiKey,
   FormRecord,
   IdempotencyRecord,
@@ -61,7 +65,7 @@ export interface FormRepository {
   update(id: string, patch: Partial<Omit<FormRecord, 'id'>>): Promise<FormRecord | null>;
   /** Adds `delta` to `response_count` atomically; returns the new count, or `null` when there is no form. */
   addResponseCount(id: string, delta: number): Promise<number | null>;
-  /** Deletes the form with its questions and versions; `false` when there was none. */
+  /** Deletes the form with its questions, versions, responses and webhook deliveries; `false` when there was none. */
   delete(id: string): Promise<boolean>;
 }
 
@@ -154,6 +158,82 @@ export interface OutboxRepository {
   findById(id: string): Promise<OutboxItem | null>;
 }
 
+export interface ResponseListQuery {
+  formId: string;
+  /** Inclusive bounds on `submitted_at` (ISO strings). */
+  since?: string;
+  until?: string;
+  completed?: boolean;
+  offset: number;
+  limit: number;
+}
+
+export interface ResponseAnalytics {
+  total: number;
+  completed: number;
+  /** Mean `completion_seconds` of completed responses, or null when none. */
+  average_completion_seconds: number | null;
+  /** Per UTC day of `submitted_at` (YYYY-MM-DD), ascending. */
+  by_day: Array<{ date: string; total: number; completed: number }>;
+}
+
+export interface ResponseRepository {
+  /** Inserts a response. Throws CONFLICT when `unique_visitor` repeats one of the same form. */
+  insert(response: ResponseRecord): Promise<void>;
+  /** The form's response, or `null`. */
+  findById(formId: string, id: string): Promise<ResponseRecord | null>;
+  /**
+   * Updates a partial response only while it is still partial (`completed_at` null), atomically; `false`
+   * when it is missing or already completed. Throws CONFLICT on a repeated `unique_visitor`.
+   */
+  updatePartial(
+    formId: string,
+    id: string,
+    patch: Pick<ResponseRecord, 'answers' | 'completed_at' | 'completion_seconds' | 'quiz_results' | 'unique_visitor' | 'submitted_at'>,
+  ): Promise<boolean>;
+  /** Newest `submitted_at` first (ties by id descending), with the total before paging. */
+  list(query: ResponseListQuery): Promise<Page<ResponseRecord>>;
+  /** Deletes one response; `false` when it is not the form's. */
+  delete(formId: string, id: string): Promise<boolean>;
+  /** How many of `ids` (distinct) belong to the form. */
+  countOwned(formId: string, ids: string[]): Promise<number>;
+  /** Deletes those of `ids` that belong to the form; returns how many. */
+  deleteMany(formId: string, ids: string[]): Promise<number>;
+  /**
+   * The form's responses in (`submitted_at`, `id`) ascending order after the keyset `after`, at most
+   * `limit`: export reads a form of any size in constant memory.
+   */
+  scan(formId: string, after: { submitted_at: string; id: string } | null, limit: number): Promise<ResponseRecord[]>;
+  /** Aggregates computed by the database over `submitted_at` in [since, until]. */
+  analytics(formId: string, since?: string, until?: string): Promise<ResponseAnalytics>;
+  /** Whether the form has a completed response with this `unique_visitor`. */
+  hasUniqueVisitor(formId: string, visitor: string): Promise<boolean>;
+}
+
+export interface WebhookRepository {
+  /** The account's global webhooks in their stored order. */
+  listGlobal(userId: string): Promise<GlobalWebhook[]>;
+  /** Replaces the account's global webhooks. */
+  replaceGlobal(userId: string, hooks: GlobalWebhook[]): Promise<void>;
+  /** The account's signing secret (as stored by the caller, e.g. encrypted), or `null`. */
+  getSecret(userId: string): Promise<string | null>;
+  /** Stores `secret` only when the account has none; returns the secret in force afterwards (race-safe). */
+  createSecretIfAbsent(userId: string, secret: string): Promise<string>;
+  /** Replaces the secret. */
+  setSecret(userId: string, secret: string): Promise<void>;
+}
+
+export interface DeliveryRepository {
+  insert(delivery: WebhookDelivery): Promise<void>;
+  findById(id: string): Promise<WebhookDelivery | null>;
+  update(id: string, patch: Partial<Omit<WebhookDelivery, 'id'>>): Promise<void>;
+  /** The form's deliveries, newest first. */
+  listByForm(formId: string, offset: number, limit: number): Promise<Page<WebhookDelivery>>;
+  insertAttempt(attempt: DeliveryAttempt): Promise<void>;
+  /** A delivery's attempts, oldest first. */
+  listAttempts(deliveryId: string): Promise<DeliveryAttempt[]>;
+}
+
 /**
  * Persistence of every entity. Repositories on the root object run each call on its own; inside
  * `transaction` the callback's `tx` runs all calls in one transaction that commits when the callback
@@ -170,6 +250,9 @@ export interface Storage {
   readonly credits: CreditRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: OutboxRepository;
+  readonly responses: ResponseRepository;
+  readonly webhooks: WebhookRepository;
+  readonly deliveries: DeliveryRepository;
   /** Runs `work` in one transaction; nested calls on `tx` join the same transaction. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
 }

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { createFormloom, type Formloom, type PlanName } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { createFormloomRouter, createPublicPagesRouter } from '../../src';
+import { createFetchTransport, createFormloomRouter, createPublicPagesRouter } from '../../src';
 
 export type DbKind = 'sqlite' | 'postgres';
 export const DB_KINDS: DbKind[] = ['sqlite', 'postgres'];
@@ -29,9 +29,13 @@ export interface TestApp {
 let seq = 0;
 
 /** The router mounted in a bare host app over a fresh database of `kind`, on an ephemeral port. */
-export async function startTestApp(kind: DbKind): Promise<TestApp> {
+export async function startTestApp(kind: DbKind, opts: { allowPrivateWebhooks?: boolean } = {}): Promise<TestApp> {
   const db = await createTestDatabase(kind);
-  const formloom = createFormloom({ storage: db.storage });
+  const formloom = createFormloom({
+    storage: db.storage,
+    webhookTransport: createFetchTransport({ allowPrivate: opts.allowPrivateWebhooks ?? false }),
+    config: { secretKey: 'test-secret-key' },
+  });
   const app = express();
   app.use('/api/v1', createFormloomRouter({ formloom, logger: { error: (m, e) => console.error(m, e) } }));
   app.use(createPublicPagesRouter({ formloom }));
@@ -68,6 +72,7 @@ export async function startTestApp(kind: DbKind): Promise<TestApp> {
       return { id: user.id, email, key: api_key };
     },
     async close() {
+      await formloom.deliveryWorker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
     },
@@ -78,11 +83,20 @@ export async function startTestApp(kind: DbKind): Promise<TestApp> {
 export function forEachDb(
   test: import('ava').TestFn,
   register: (t: (title: string, fn: (tt: import('ava').ExecutionContext, app: TestApp) => Promise<void> | void) => void) => void,
+  opts: { allowPrivateWebhooks?: boolean } = {},
+) {
+  return forEachDbWith(test, register, opts);
+}
+
+function forEachDbWith(
+  test: import('ava').TestFn,
+  register: (t: (title: string, fn: (tt: import('ava').ExecutionContext, app: TestApp) => Promise<void> | void) => void) => void,
+  opts: { allowPrivateWebhooks?: boolean },
 ) {
   for (const kind of DB_KINDS) {
     let app: TestApp | undefined;
     let starting: Promise<TestApp> | undefined;
-    const get = () => (starting ??= startTestApp(kind).then((a) => (app = a)));
+    const get = () => (starting ??= startTestApp(kind, opts).then((a) => (app = a)));
     test.after.always(async () => {
       if (app) await app.close();
     });

@@ -1,4 +1,5 @@
 import { FormloomInitial1732000000000 } from './1732000000000-initial';
+import { FormloomResponsesWebhooks1733000000000 } from './1733000000000-responses-webhooks';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
-export const formloomMigrations = [FormloomInitial1732000000000];
+export const formloomMigrations = [FormloomInitial1732000000000, FormloomResponsesWebhooks1733000000000];

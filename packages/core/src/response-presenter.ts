@@ -1,0 +1,17 @@
+import type { ResponseRecord } from './domain/types';
+
+/** The Response resource of document 1, plus the version it answered. */
+export function presentResponse(r: ResponseRecord) {
+  return {
+    id: r.id,
+    form_id: r.form_id,
+    visitor_id: r.visitor_id,
+    submitted_at: r.submitted_at,
+    completed_at: r.completed_at,
+    metadata: r.metadata,
+    answers: r.answers,
+    quiz_results: r.quiz_results,
+    version: r.version,
+    version_id: r.version_id,
+  };
+}

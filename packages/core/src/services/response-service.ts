@@ -1,0 +1,126 @@
+import { inject, injectable } from 'tsyringe';
+import { badRequest, notFound } from '../errors';
+import type { Principal, Question } from '../domain/types';
+import type { Storage } from '../ports/storage';
+import { authorizeForm } from '../policies/form-access';
+import { csvColumns, csvRow } from '../policies/csv';
+import { paging, queryBoolean } from '../pagination';
+import { bulkDeleteSchema } from '../schemas/response';
+import { parseBody } from '../schemas/parse';
+import { presentResponse } from '../response-presenter';
+import { TOKENS } from '../tokens';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** An inclusive bound: a date covers its whole UTC day; a date-time is taken as is. */
+function bound(v: unknown, field: string, end: boolean): string | undefined {
+  if (v === undefined || v === '') return undefined;
+  if (typeof v !== 'string') throw badRequest(`${field}: must be an ISO 8601 date or date-time`, { field });
+  const iso = DATE.test(v) ? `${v}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : v;
+  const d = new Date(iso);
+  if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) || Number.isNaN(d.getTime()) || (DATE.test(v) && !d.toISOString().startsWith(v))) {
+    throw badRequest(`${field}: must be an ISO 8601 date or date-time`, { field });
+  }
+  return d.toISOString();
+}
+
+function range(query: { since?: unknown; until?: unknown }) {
+  const since = bound(query.since, 'since', false);
+  const until = bound(query.until, 'until', true);
+  if (since && until && since > until) throw badRequest('since: must not be after until', { field: 'since' });
+  return { since, until };
+}
+
+/** The owner's side of responses: list, read, delete, export and analytics. */
+@injectable()
+export class ResponseService {
+  constructor(@inject(TOKENS.Storage) private readonly storage: Storage) {}
+
+  async list(principal: Principal, formId: string, query: Record<string, unknown>) {
+    await authorizeForm(this.storage, principal, formId, 'read');
+    const { page, per_page, offset } = paging(query, 50);
+    const completed = queryBoolean(query.completed);
+    if (completed instanceof Error) throw badRequest(`completed: ${completed.message}`, { field: 'completed' });
+    const { items, total } = await this.storage.responses.list({ formId, ...range(query), completed, offset, limit: per_page });
+    return { responses: items.map(presentResponse), total, page, per_page };
+  }
+
+  async get(principal: Principal, formId: string, responseId: string) {
+    await authorizeForm(this.storage, principal, formId, 'read');
+    const r = await this.storage.responses.findById(formId, responseId);
+    if (!r) throw notFound('Response');
+    return presentResponse(r);
+  }
+
+  async delete(principal: Principal, formId: string, responseId: string) {
+    await authorizeForm(this.storage, principal, formId, 'delete_responses');
+    const deleted = await this.storage.transaction(async (tx) => {
+      const ok = await tx.responses.delete(formId, responseId);
+      if (ok) await tx.forms.addResponseCount(formId, -1);
+      return ok;
+    });
+    if (!deleted) throw notFound('Response');
+    return { success: true };
+  }
+
+  /** Deletes up to 100 responses, all of the form, or none. */
+  async bulkDelete(principal: Principal, formId: string, body: unknown) {
+    await authorizeForm(this.storage, principal, formId, 'delete_responses');
+    const ids = [...new Set(parseBody(bulkDeleteSchema, body).response_ids)];
+    const deleted = await this.storage.transaction(async (tx) => {
+      if ((await tx.responses.countOwned(formId, ids)) !== ids.length) {
+        throw badRequest('response_ids: every id must be a response of this form; nothing was deleted', { field: 'response_ids' });
+      }
+      const n = await tx.responses.deleteMany(formId, ids);
+      await tx.forms.addResponseCount(formId, -n);
+      return n;
+    });
+    return { deleted };
+  }
+
+  /**
+   * The CSV export as chunks, read in keyset pages so memory stays constant whatever the size. Columns
+   * follow the current questions; answers to deleted questions are not exported.
+   */
+  async export(principal: Principal, formId: string): Promise<AsyncIterable<string>> {
+    await authorizeForm(this.storage, principal, formId, 'read');
+    const questions: Question[] = await this.storage.questions.listByForm(formId);
+    const columns = csvColumns(questions);
+    const storage = this.storage;
+    return (async function* () {
+      yield csvRow(columns.map((c) => c.header));
+      let after: { submitted_at: string; id: string } | null = null;
+      for (;;) {
+        const batch = await storage.responses.scan(formId, after, 1000);
+        if (!batch.length) return;
+        let chunk = '';
+        for (const r of batch) {
+          const answers = new Map(r.answers.map((a) => [a.question_id, a.value]));
+          chunk += csvRow(columns.map((c) => c.cell(r, answers)));
+        }
+        yield chunk;
+        const last = batch[batch.length - 1]!;
+        after = { submitted_at: last.submitted_at, id: last.id };
+      }
+    })();
+  }
+
+  /** Analytics computed by the database; `since`/`until` are inclusive dates. */
+  async analytics(principal: Principal, formId: string, query: { since?: unknown; until?: unknown }) {
+    await authorizeForm(this.storage, principal, formId, 'read');
+    for (const f of ['since', 'until'] as const) {
+      const v = query[f];
+      if (v !== undefined && (typeof v !== 'string' || !DATE.test(v))) throw badRequest(`${f}: must be a date YYYY-MM-DD`, { field: f });
+    }
+    const { since, until } = range(query);
+    const a = await this.storage.responses.analytics(formId, since, until);
+    return {
+      form_id: formId,
+      total_responses: a.total,
+      completed_responses: a.completed,
+      completion_rate: a.total ? Math.round((a.completed / a.total) * 10000) / 100 : 0,
+      average_completion_time_seconds: a.average_completion_seconds === null ? null : Math.round(a.average_completion_seconds),
+      responses_by_day: a.by_day,
+    };
+  }
+}

@@ -1,0 +1,123 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { bulkDeleteSchema, patchResponseSchema, submitResponseSchema } from '@formloom/core';
+import { json, type RouteContext, type RouteSpec } from '../route-table';
+
+const p = (ctx: RouteContext, name: string) => String(ctx.req.params[name]);
+const header = (ctx: RouteContext, name: string) => {
+  const v = ctx.req.headers[name];
+  return (Array.isArray(v) ? v[0] : v) ?? null;
+};
+
+/** Respondents' endpoints (public) and owners' response endpoints. */
+export const responseRoutes: RouteSpec[] = [
+  {
+    method: 'post',
+    path: '/public/forms/:slug/responses',
+    summary: 'Submit a response to the published version (no key)',
+    tag: 'Public',
+    scope: null,
+    body: submitResponseSchema,
+    success: { status: 201, description: 'the response; `resume_token` for a partial one' },
+    errors: [400, 404, 409],
+    handler: async (ctx) =>
+      json(
+        await ctx.formloom.submissions.submit(p(ctx, 'slug'), ctx.req.body, {
+          user_agent: header(ctx, 'user-agent'),
+          referer: header(ctx, 'referer'),
+        }),
+        201,
+      ),
+  },
+  {
+    method: 'patch',
+    path: '/public/forms/:slug/responses/:responseId',
+    summary: 'Add answers to a partial response (X-Resume-Token) and optionally complete it',
+    tag: 'Public',
+    scope: null,
+    body: patchResponseSchema,
+    success: { status: 200, description: 'the response' },
+    errors: [400, 401, 404, 409],
+    handler: async (ctx) =>
+      json(await ctx.formloom.submissions.patch(p(ctx, 'slug'), p(ctx, 'responseId'), header(ctx, 'x-resume-token') ?? undefined, ctx.req.body)),
+  },
+  {
+    method: 'get',
+    path: '/forms/:id/responses',
+    summary: 'List responses, newest first',
+    tag: 'Responses',
+    scope: 'forms',
+    query: [
+      { name: 'page', description: 'page (1)', schema: { type: 'integer' } },
+      { name: 'per_page', description: 'per page (50, max 100)', schema: { type: 'integer' } },
+      { name: 'since', description: 'ISO 8601, inclusive', schema: { type: 'string' } },
+      { name: 'until', description: 'ISO 8601, inclusive', schema: { type: 'string' } },
+      { name: 'completed', description: 'true: completed only; false: partial only', schema: { type: 'boolean' } },
+    ],
+    success: { status: 200, description: '{responses[], total, page, per_page}' },
+    errors: [400, 401, 403, 404],
+    handler: async (ctx) => json(await ctx.formloom.responses.list(ctx.principal, p(ctx, 'id'), ctx.req.query)),
+  },
+  {
+    method: 'get',
+    path: '/forms/:id/responses/export',
+    summary: 'Export responses as CSV (streamed)',
+    tag: 'Responses',
+    scope: 'forms',
+    success: { status: 200, description: 'text/csv' },
+    errors: [401, 403, 404],
+    handler: async (ctx) => {
+      const chunks = await ctx.formloom.responses.export(ctx.principal, p(ctx, 'id'));
+      ctx.res.status(200);
+      ctx.res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+      ctx.res.setHeader('Content-Disposition', `attachment; filename="responses-${p(ctx, 'id')}.csv"`);
+      await pipeline(Readable.from(chunks), ctx.res);
+      return undefined;
+    },
+  },
+  {
+    method: 'post',
+    path: '/forms/:id/responses/bulk-delete',
+    summary: 'Delete up to 100 responses of the form (all or none)',
+    tag: 'Responses',
+    scope: 'forms',
+    body: bulkDeleteSchema,
+    success: { status: 200, description: '{deleted}' },
+    errors: [400, 401, 403, 404],
+    handler: async (ctx) => json(await ctx.formloom.responses.bulkDelete(ctx.principal, p(ctx, 'id'), ctx.req.body)),
+  },
+  {
+    method: 'get',
+    path: '/forms/:id/responses/:responseId',
+    summary: 'Get one response',
+    tag: 'Responses',
+    scope: 'forms',
+    success: { status: 200, description: 'the response' },
+    errors: [401, 403, 404],
+    handler: async (ctx) => json(await ctx.formloom.responses.get(ctx.principal, p(ctx, 'id'), p(ctx, 'responseId'))),
+  },
+  {
+    method: 'delete',
+    path: '/forms/:id/responses/:responseId',
+    summary: 'Delete one response',
+    tag: 'Responses',
+    scope: 'forms',
+    success: { status: 200, description: '{success: true}' },
+    errors: [401, 403, 404],
+    handler: async (ctx) => json(await ctx.formloom.responses.delete(ctx.principal, p(ctx, 'id'), p(ctx, 'responseId'))),
+  },
+  {
+    method: 'get',
+    path: '/forms/:id/analytics',
+    summary: 'Response analytics computed by the database',
+    tag: 'Analytics',
+    scope: 'forms',
+    query: [
+      { name: 'since', description: 'YYYY-MM-DD, inclusive', schema: { type: 'string', format: 'date' } },
+      { name: 'until', description: 'YYYY-MM-DD, inclusive', schema: { type: 'string', format: 'date' } },
+    ],
+    success: { status: 200, description: 'the analytics object' },
+    errors: [400, 401, 403, 404],
+    handler: async (ctx) => json(await ctx.formloom.responses.analytics(ctx.principal, p(ctx, 'id'), ctx.req.query)),
+  },
+];

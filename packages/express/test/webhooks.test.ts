@@ -1,0 +1,155 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import { forEachDb, type TestApp } from './helpers/app';
+
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A real webhook receiver on loopback that answers with the queued statuses (then 200). */
+async function receiver(statuses: number[] = []) {
+  const got: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      got.push({ headers: req.headers, body });
+      res.statusCode = statuses.shift() ?? 200;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, close: () => new Promise((r) => server.close(r)) };
+}
+
+async function until<T>(fn: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function formWithHook(app: TestApp, key: string, url: string) {
+  const res = await app.api('POST', '/forms', {
+    key,
+    body: { title: 'Hooked', published: true, webhook_url: url, questions: [{ type: 'short_text', title: 'Name' }] },
+  });
+  if (!res.body.published) throw new Error(JSON.stringify(res.body));
+  return res.body;
+}
+
+forEachDb(
+  test,
+  (it) => {
+    it('delivers response.submitted signed with the current secret, to the form URL and enabled global URLs', async (t, app) => {
+      app.formloom.deliveryWorker.start({ pollMs: 100 });
+      const u = await app.user('pro');
+      const formHook = await receiver();
+      const globalHook = await receiver();
+      const disabled = await receiver();
+      const put = await app.api('PUT', '/webhooks', { key: u.key, body: { webhooks: [{ url: globalHook.url, enabled: true }, { url: disabled.url, enabled: false }] } });
+      t.is(put.status, 200);
+      const { secret } = (await app.api('GET', '/webhooks/secret', { key: u.key })).body;
+      t.regex(secret, /^[0-9a-f]{64}$/);
+      t.is((await app.api('GET', '/webhooks/secret', { key: u.key })).body.secret, secret, 'stable across reads');
+      const form = await formWithHook(app, u.key, formHook.url);
+      const sub = await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [{ question_id: form.questions[0].id, value: 'Ada' }] } });
+      t.is(sub.status, 201);
+      await until(() => formHook.got.length === 1 && globalHook.got.length === 1);
+      for (const r of [formHook.got[0]!, globalHook.got[0]!]) {
+        t.is(r.headers['content-type'], 'application/json');
+        t.is(r.headers['x-service-event'], 'response.submitted');
+        t.is(r.headers['x-service-signature'], createHmac('sha256', secret).update(r.body).digest('hex'));
+        const payload = JSON.parse(r.body);
+        t.like(payload, { event: 'response.submitted', form_id: form.id, form_title: 'Hooked', response: { id: sub.body.id } });
+        t.deepEqual(payload.response.answers, [{ question_id: form.questions[0].id, question_title: 'Name', value: 'Ada' }]);
+      }
+      t.is(disabled.got.length, 0);
+      const rotated = (await app.api('POST', '/webhooks/secret', { key: u.key })).body.secret;
+      t.not(rotated, secret);
+      await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [] } });
+      await until(() => formHook.got.length === 2);
+      t.is(formHook.got[1]!.headers['x-service-signature'], createHmac('sha256', rotated).update(formHook.got[1]!.body).digest('hex'));
+      const deliveries = await app.api('GET', `/forms/${form.id}/webhooks/deliveries`, { key: u.key });
+      t.is(deliveries.status, 200);
+      await until(async () => (await app.api('GET', `/forms/${form.id}/webhooks/deliveries`, { key: u.key })).body.deliveries.every((d: any) => d.status === 'delivered'));
+      const d = (await app.api('GET', `/forms/${form.id}/webhooks/deliveries`, { key: u.key })).body;
+      t.is(d.total, 4);
+      t.like(d.deliveries[0], { status: 'delivered', response_code: 200, attempts: 1, next_attempt_at: null });
+      t.is(typeof d.deliveries[0].duration_ms, 'number');
+      await Promise.all([formHook.close(), globalHook.close(), disabled.close()]);
+    });
+
+    it('5xx is retried with backoff, other 4xx are final; retry re-sends', async (t, app) => {
+      app.formloom.deliveryWorker.start({ pollMs: 100 });
+      const u = await app.user('pro');
+      const flaky = await receiver([503]);
+      const form = await formWithHook(app, u.key, flaky.url);
+      await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [] } });
+      await until(() => flaky.got.length === 1);
+      const list = await until(async () => {
+        const b = (await app.api('GET', `/forms/${form.id}/webhooks/deliveries`, { key: u.key })).body;
+        return b.deliveries[0]?.attempts === 1 ? b : undefined;
+      });
+      t.like(list.deliveries[0], { status: 'pending', response_code: 503, attempts: 1 });
+      t.true(Date.parse(list.deliveries[0].next_attempt_at) > Date.now() + 5000, 'backoff before the next attempt');
+      const retry = await app.api('POST', `/forms/${form.id}/webhooks/deliveries/${list.deliveries[0].id}/retry`, { key: u.key });
+      t.is(retry.status, 202);
+      await until(() => flaky.got.length === 2);
+      await until(async () => (await app.api('GET', `/forms/${form.id}/webhooks/deliveries`, { key: u.key })).body.deliveries[0].status === 'delivered');
+
+      const gone = await receiver([410]);
+      const form2 = await formWithHook(app, u.key, gone.url);
+      await app.api('POST', `/public/forms/${form2.slug}/responses`, { body: { answers: [] } });
+      const failed = await until(async () => {
+        const b = (await app.api('GET', `/forms/${form2.id}/webhooks/deliveries`, { key: u.key })).body;
+        return b.deliveries[0]?.status === 'failed' ? b.deliveries[0] : undefined;
+      });
+      t.like(failed, { response_code: 410, attempts: 1, next_attempt_at: null });
+      await Promise.all([flaky.close(), gone.close()]);
+    });
+
+    it('webhook endpoints: plan gating, validation, form field kept in step', async (t, app) => {
+      const free = await app.user('free');
+      const form = await app.api('POST', '/forms', { key: free.key, body: { title: 'F' } });
+      for (const [m, p] of [['GET', '/webhooks'], ['GET', '/webhooks/secret'], ['POST', '/webhooks/secret'], ['GET', `/forms/${form.body.id}/webhooks`]] as const) {
+        const res = await app.api(m, p, { key: free.key });
+        t.is(res.status, 403, `${m} ${p}`);
+      }
+      const pro = await app.user('pro');
+      const f = await app.api('POST', '/forms', { key: pro.key, body: { title: 'P' } });
+      t.deepEqual((await app.api('GET', `/forms/${f.body.id}/webhooks`, { key: pro.key })).body, { webhook_url: null });
+      t.is((await app.api('PUT', `/forms/${f.body.id}/webhooks`, { key: pro.key, body: { url: 'nope' } })).status, 400);
+      t.is((await app.api('PUT', `/forms/${f.body.id}/webhooks`, { key: pro.key, body: {} })).status, 400);
+      const set = await app.api('PUT', `/forms/${f.body.id}/webhooks`, { key: pro.key, body: { url: 'https://example.com/h' } });
+      t.deepEqual(set.body, { webhook_url: 'https://example.com/h' });
+      t.is((await app.api('GET', `/forms/${f.body.id}`, { key: pro.key })).body.webhook_url, 'https://example.com/h');
+      await app.api('PUT', `/forms/${f.body.id}`, { key: pro.key, body: { webhook_url: null } });
+      t.deepEqual((await app.api('GET', `/forms/${f.body.id}/webhooks`, { key: pro.key })).body, { webhook_url: null });
+      const six = Array.from({ length: 6 }, (_, i) => ({ url: `https://example.com/${i}`, enabled: true }));
+      t.is((await app.api('PUT', '/webhooks', { key: pro.key, body: { webhooks: six } })).status, 400);
+      t.deepEqual((await app.api('GET', '/webhooks', { key: pro.key })).body, { webhooks: [] });
+    });
+  },
+  { allowPrivateWebhooks: true },
+);
+
+forEachDb(test, (it) => {
+  it('the SSRF guard refuses loopback targets unless private targets are allowed', async (t, app) => {
+    app.formloom.deliveryWorker.start({ pollMs: 100 });
+    const u = await app.user('pro');
+    const local = await receiver();
+    const form = await formWithHook(app, u.key, local.url.replace('127.0.0.1', 'localhost'));
+    await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [] } });
+    const d = await until(async () => (await app.api('GET', `/forms/${form.id}/webhooks/deliveries`, { key: u.key })).body.deliveries.find((x: any) => x.attempts > 0));
+    t.regex(d.error, /private address/);
+    t.is(local.got.length, 0);
+    await local.close();
+  });
+});

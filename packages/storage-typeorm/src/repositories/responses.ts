@@ -1,0 +1,193 @@
+import {
+  FormloomError,
+  type Page,
+  type ResponseAnalytics,
+  type ResponseListQuery,
+  type ResponseRecord,
+  type ResponseRepository,
+} from '@formloom/core';
+import { type ResponseRow, ResponseEntity } from '../entities';
+import { partialResponseToRow, responseFromRow, responseToRow } from '../mappers';
+import type { Scope } from '../scope';
+import type { Db } from '../sql/db';
+import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
+import { insertIgnoring, tableOf } from '../sql/statements';
+
+export const responseStatements = (d: Dialect) => {
+  const responses = tableOf(d, ResponseEntity);
+  return {
+    table: responses,
+    insert: insertIgnoring(d, ResponseEntity),
+    byId: `SELECT * FROM ${responses} WHERE form_id = ${d.p(1)} AND id = ${d.p(2)}`,
+    idTaken: `SELECT 1 AS found FROM ${responses} WHERE id = ${d.p(1)}`,
+    /** The check (still partial) and the write are one statement, so only one of concurrent completions wins. */
+    updatePartial:
+      `UPDATE ${responses} SET answers = ${d.p(3)}, completed_at = ${d.p(4)}, completion_seconds = ${d.p(5)}, ` +
+      `quiz_results = ${d.p(6)}, unique_visitor = ${d.p(7)}, submitted_at = ${d.p(8)} ` +
+      `WHERE form_id = ${d.p(1)} AND id = ${d.p(2)} AND completed_at IS NULL`,
+    delete: `DELETE FROM ${responses} WHERE form_id = ${d.p(1)} AND id = ${d.p(2)}`,
+    hasUniqueVisitor:
+      `SELECT 1 AS found FROM ${responses} ` +
+      `WHERE form_id = ${d.p(1)} AND unique_visitor = ${d.p(2)} AND completed_at IS NOT NULL LIMIT 1`,
+    scanFirst: `SELECT * FROM ${responses} WHERE form_id = ${d.p(1)} ORDER BY submitted_at, id LIMIT ${d.p(2)}`,
+    /**
+     * The keyset `(submitted_at, id) > (after)` without row values: `submitted_at >= ?` starts a range on
+     * IDX_responses_form_submitted (an OR alone would make the database filter the form's rows from the
+     * start on every page), the rest drops the rows of the same instant up to the key.
+     */
+    scanAfter:
+      `SELECT * FROM ${responses} WHERE form_id = ${d.p(1)} ` +
+      `AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)}) ` +
+      `ORDER BY submitted_at, id LIMIT ${d.p(4)}`,
+  };
+};
+
+/** Ids per statement: far below both databases' bound-parameter limits. */
+const BATCH = 500;
+
+const conflictingVisitor = () =>
+  new FormloomError('CONFLICT', 'This visitor has already responded to this form', { field: 'unique_visitor' });
+
+export class SqlResponseRepository implements ResponseRepository {
+  constructor(private readonly scope: Scope) {}
+
+  /** ON CONFLICT DO NOTHING: a repeated id or unique_visitor changes no row and leaves a PostgreSQL transaction usable. */
+  async insert(response: ResponseRecord): Promise<void> {
+    const { sql, values } = this.scope.st.responses.insert;
+    if ((await this.scope.db.run(sql, values(responseToRow(response)))) === 0) {
+      const idTaken = await this.scope.db.all(this.scope.st.responses.idTaken, [response.id]);
+      throw idTaken.length > 0 ? new FormloomError('CONFLICT', `Response ${response.id} already exists`) : conflictingVisitor();
+    }
+  }
+
+  async findById(formId: string, id: string): Promise<ResponseRecord | null> {
+    const [row] = await this.scope.db.all<ResponseRow>(this.scope.st.responses.byId, [formId, id]);
+    return row ? responseFromRow(row) : null;
+  }
+
+  /**
+   * One conditional UPDATE. A unique_visitor collision is the unique index's error, turned into CONFLICT;
+   * on PostgreSQL that error also ends the surrounding transaction, so let the CONFLICT propagate.
+   */
+  async updatePartial(
+    formId: string,
+    id: string,
+    patch: Pick<ResponseRecord, 'answers' | 'completed_at' | 'completion_seconds' | 'quiz_results' | 'unique_visitor' | 'submitted_at'>,
+  ): Promise<boolean> {
+    const row = partialResponseToRow(patch);
+    const params = [
+      formId, id, row.answers, row.completed_at, row.completion_seconds, row.quiz_results, row.unique_visitor, row.submitted_at,
+    ];
+    try {
+      return (await this.scope.db.run(this.scope.st.responses.updatePartial, params)) > 0;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflictingVisitor();
+      throw err;
+    }
+  }
+
+  async list(query: ResponseListQuery): Promise<Page<ResponseRecord>> {
+    const { db, d, st } = this.scope;
+    const params = new Params(d);
+    const filter = `FROM ${st.responses.table} WHERE ${window(params, query.formId, query.since, query.until)}${
+      query.completed === undefined ? '' : ` AND completed_at IS ${query.completed ? 'NOT NULL' : 'NULL'}`
+    }`;
+    const filterValues = [...params.values];
+    const page =
+      `SELECT * ${filter} ORDER BY submitted_at DESC, id DESC ` +
+      `LIMIT ${params.bind(Math.max(0, Math.floor(query.limit)))} OFFSET ${params.bind(Math.max(0, Math.floor(query.offset)))}`;
+    const [rows, [count]] = await Promise.all([
+      db.all<ResponseRow>(page, params.values),
+      db.all<{ n: number | string }>(`SELECT COUNT(*) AS n ${filter}`, filterValues),
+    ]);
+    return { items: rows.map(responseFromRow), total: Number(count.n) };
+  }
+
+  async delete(formId: string, id: string): Promise<boolean> {
+    return (await this.scope.db.run(this.scope.st.responses.delete, [formId, id])) > 0;
+  }
+
+  async countOwned(formId: string, ids: string[]): Promise<number> {
+    let owned = 0;
+    for (const batch of batches(ids)) {
+      const [row] = await this.scope.db.all<{ n: number | string }>(...this.byIds('SELECT COUNT(DISTINCT id) AS n', formId, batch));
+      owned += Number(row.n);
+    }
+    return owned;
+  }
+
+  /** One DELETE per 500 ids; more than that run in one transaction. */
+  async deleteMany(formId: string, ids: string[]): Promise<number> {
+    const all = batches(ids);
+    const work = async (db: Db) => {
+      let deleted = 0;
+      for (const batch of all) deleted += await db.run(...this.byIds('DELETE', formId, batch));
+      return deleted;
+    };
+    return all.length > 1 ? this.scope.atomic(work) : work(this.scope.db);
+  }
+
+  async scan(formId: string, after: { submitted_at: string; id: string } | null, limit: number): Promise<ResponseRecord[]> {
+    const { db, st } = this.scope;
+    const n = Math.max(0, Math.floor(limit));
+    if (n === 0) return [];
+    const rows = after
+      ? await db.all<ResponseRow>(st.responses.scanAfter, [formId, after.submitted_at, after.id, n])
+      : await db.all<ResponseRow>(st.responses.scanFirst, [formId, n]);
+    return rows.map(responseFromRow);
+  }
+
+  /**
+   * Two aggregate queries the database answers from IDX_responses_form_analytics alone (a covering index:
+   * no table row is read), whatever the number of responses; only one row per day comes back.
+   */
+  async analytics(formId: string, since?: string, until?: string): Promise<ResponseAnalytics> {
+    const { db, d, st } = this.scope;
+    const params = new Params(d);
+    const where = `FROM ${st.responses.table} WHERE ${window(params, formId, since, until)}`;
+    const day = 'substr(submitted_at, 1, 10)';
+    const [[totals], days] = await Promise.all([
+      db.all<{ total: number | string; completed: number | string; average: number | string | null }>(
+        `SELECT COUNT(*) AS total, COUNT(completed_at) AS completed, ` +
+          `AVG(CASE WHEN completed_at IS NOT NULL THEN completion_seconds END) AS average ${where}`,
+        params.values,
+      ),
+      db.all<{ day: string; total: number | string; completed: number | string }>(
+        `SELECT ${day} AS day, COUNT(*) AS total, COUNT(completed_at) AS completed ${where} GROUP BY ${day} ORDER BY day`,
+        params.values,
+      ),
+    ]);
+    return {
+      total: Number(totals.total),
+      completed: Number(totals.completed),
+      average_completion_seconds: totals.average == null ? null : Number(totals.average),
+      by_day: days.map((r) => ({ date: r.day, total: Number(r.total), completed: Number(r.completed) })),
+    };
+  }
+
+  async hasUniqueVisitor(formId: string, visitor: string): Promise<boolean> {
+    return (await this.scope.db.all(this.scope.st.responses.hasUniqueVisitor, [formId, visitor])).length > 0;
+  }
+
+  private byIds(head: string, formId: string, ids: string[]): [string, unknown[]] {
+    const params = new Params(this.scope.d);
+    const sql = `${head} FROM ${this.scope.st.responses.table} WHERE form_id = ${params.bind(formId)} AND id IN (${params.list(ids)})`;
+    return [sql, params.values];
+  }
+}
+
+/** `form_id = ? [AND submitted_at >= since] [AND submitted_at <= until]`: ISO-8601 strings compare as text. */
+function window(params: Params, formId: string, since?: string, until?: string): string {
+  let where = `form_id = ${params.bind(formId)}`;
+  if (since !== undefined) where += ` AND submitted_at >= ${params.bind(since)}`;
+  if (until !== undefined) where += ` AND submitted_at <= ${params.bind(until)}`;
+  return where;
+}
+
+/** The distinct ids in statement-sized batches (none for no ids). */
+function batches(ids: string[]): string[][] {
+  const unique = [...new Set(ids)];
+  const out: string[][] = [];
+  for (let i = 0; i < unique.length; i += BATCH) out.push(unique.slice(i, i + BATCH));
+  return out;
+}

@@ -1,0 +1,138 @@
+import {
+  type DeliveryAttempt,
+  type DeliveryRepository,
+  FormloomError,
+  type GlobalWebhook,
+  type Page,
+  type WebhookDelivery,
+  type WebhookRepository,
+} from '@formloom/core';
+import {
+  type DeliveryAttemptRow,
+  DeliveryAttemptEntity,
+  type DeliveryRow,
+  DeliveryEntity,
+  type GlobalWebhookRow,
+  GlobalWebhookEntity,
+  WebhookSecretEntity,
+} from '../entities';
+import { attemptFromRow, attemptToRow, deliveryFromRow, deliveryToRow, globalWebhookFromRow } from '../mappers';
+import type { Scope } from '../scope';
+import { type Dialect, Params } from '../sql/dialect';
+import { insertIgnoring, insertMany, tableOf } from '../sql/statements';
+
+export const webhookStatements = (d: Dialect) => {
+  const hooks = tableOf(d, GlobalWebhookEntity);
+  const secrets = tableOf(d, WebhookSecretEntity);
+  const deliveries = tableOf(d, DeliveryEntity);
+  const attempts = tableOf(d, DeliveryAttemptEntity);
+  return {
+    listGlobal: `SELECT * FROM ${hooks} WHERE user_id = ${d.p(1)} ORDER BY position`,
+    deleteGlobal: `DELETE FROM ${hooks} WHERE user_id = ${d.p(1)}`,
+    getSecret: `SELECT secret FROM ${secrets} WHERE user_id = ${d.p(1)}`,
+    insertSecret: `INSERT INTO ${secrets} (user_id, secret) VALUES (${d.p(1)}, ${d.p(2)}) ON CONFLICT (user_id) DO NOTHING`,
+    setSecret:
+      `INSERT INTO ${secrets} (user_id, secret) VALUES (${d.p(1)}, ${d.p(2)}) ` +
+      `ON CONFLICT (user_id) DO UPDATE SET secret = excluded.secret`,
+    deliveries,
+    insertDelivery: insertIgnoring(d, DeliveryEntity),
+    deliveryById: `SELECT * FROM ${deliveries} WHERE id = ${d.p(1)}`,
+    deliveriesOf:
+      `SELECT * FROM ${deliveries} WHERE form_id = ${d.p(1)} ORDER BY created_at DESC, id DESC ` +
+      `LIMIT ${d.p(2)} OFFSET ${d.p(3)}`,
+    countDeliveriesOf: `SELECT COUNT(*) AS n FROM ${deliveries} WHERE form_id = ${d.p(1)}`,
+    insertAttempt: insertIgnoring(d, DeliveryAttemptEntity),
+    attemptsOf: `SELECT * FROM ${attempts} WHERE delivery_id = ${d.p(1)} ORDER BY created_at, attempt, id`,
+  };
+};
+
+export class SqlWebhookRepository implements WebhookRepository {
+  constructor(private readonly scope: Scope) {}
+
+  async listGlobal(userId: string): Promise<GlobalWebhook[]> {
+    const rows = await this.scope.db.all<GlobalWebhookRow>(this.scope.st.webhooks.listGlobal, [userId]);
+    return rows.map(globalWebhookFromRow);
+  }
+
+  /** Delete and insert in one transaction (the current one inside a transaction). */
+  async replaceGlobal(userId: string, hooks: GlobalWebhook[]): Promise<void> {
+    const rows: GlobalWebhookRow[] = hooks.map((h, position) => ({ user_id: userId, position, url: h.url, enabled: !!h.enabled }));
+    await this.scope.atomic(async (db) => {
+      await db.run(this.scope.st.webhooks.deleteGlobal, [userId]);
+      if (rows.length > 0) {
+        const insert = insertMany(this.scope.d, GlobalWebhookEntity, rows);
+        await db.run(insert.sql, insert.values);
+      }
+    });
+  }
+
+  async getSecret(userId: string): Promise<string | null> {
+    const [row] = await this.scope.db.all<{ secret: string }>(this.scope.st.webhooks.getSecret, [userId]);
+    return row ? row.secret : null;
+  }
+
+  /**
+   * Insert-or-nothing, then read: of concurrent callers exactly one insert lands, and every caller reads
+   * that one (on PostgreSQL a conflicting insert waits for the other to commit, then reads it committed).
+   */
+  async createSecretIfAbsent(userId: string, secret: string): Promise<string> {
+    await this.scope.db.run(this.scope.st.webhooks.insertSecret, [userId, secret]);
+    const stored = await this.getSecret(userId);
+    if (stored === null) throw new Error(`The webhook secret of ${userId} vanished while it was created`);
+    return stored;
+  }
+
+  async setSecret(userId: string, secret: string): Promise<void> {
+    await this.scope.db.run(this.scope.st.webhooks.setSecret, [userId, secret]);
+  }
+}
+
+export class SqlDeliveryRepository implements DeliveryRepository {
+  constructor(private readonly scope: Scope) {}
+
+  async insert(delivery: WebhookDelivery): Promise<void> {
+    const { sql, values } = this.scope.st.webhooks.insertDelivery;
+    if ((await this.scope.db.run(sql, values(deliveryToRow(delivery)))) === 0) {
+      throw new FormloomError('CONFLICT', `Webhook delivery ${delivery.id} already exists`);
+    }
+  }
+
+  async findById(id: string): Promise<WebhookDelivery | null> {
+    const [row] = await this.scope.db.all<DeliveryRow>(this.scope.st.webhooks.deliveryById, [id]);
+    return row ? deliveryFromRow(row) : null;
+  }
+
+  async update(id: string, patch: Partial<Omit<WebhookDelivery, 'id'>>): Promise<void> {
+    const { id: _id, ...set } = deliveryToRow(patch);
+    const columns = Object.keys(set) as (keyof typeof set)[];
+    if (columns.length === 0) return;
+    const params = new Params(this.scope.d);
+    const assignments = columns.map((c) => `"${c}" = ${params.bind(set[c])}`).join(', ');
+    await this.scope.db.run(
+      `UPDATE ${this.scope.st.webhooks.deliveries} SET ${assignments} WHERE id = ${params.bind(id)}`,
+      params.values,
+    );
+  }
+
+  async listByForm(formId: string, offset: number, limit: number): Promise<Page<WebhookDelivery>> {
+    const { db, st } = this.scope;
+    const page = [formId, Math.max(0, Math.floor(limit)), Math.max(0, Math.floor(offset))];
+    const [rows, [count]] = await Promise.all([
+      db.all<DeliveryRow>(st.webhooks.deliveriesOf, page),
+      db.all<{ n: number | string }>(st.webhooks.countDeliveriesOf, [formId]),
+    ]);
+    return { items: rows.map(deliveryFromRow), total: Number(count.n) };
+  }
+
+  async insertAttempt(attempt: DeliveryAttempt): Promise<void> {
+    const { sql, values } = this.scope.st.webhooks.insertAttempt;
+    if ((await this.scope.db.run(sql, values(attemptToRow(attempt)))) === 0) {
+      throw new FormloomError('CONFLICT', `Delivery attempt ${attempt.id} already exists`);
+    }
+  }
+
+  async listAttempts(deliveryId: string): Promise<DeliveryAttempt[]> {
+    const rows = await this.scope.db.all<DeliveryAttemptRow>(this.scope.st.webhooks.attemptsOf, [deliveryId]);
+    return rows.map(attemptFromRow);
+  }
+}
