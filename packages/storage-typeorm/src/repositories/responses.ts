@@ -42,6 +42,9 @@ export const responseStatements = (d: Dialect) => {
   };
 };
 
+/** PostgreSQL returns COUNT and SUM as strings (bigint). */
+type Num = number | string;
+
 /** Ids per statement: far below both databases' bound-parameter limits. */
 const BATCH = 500;
 
@@ -138,31 +141,35 @@ export class SqlResponseRepository implements ResponseRepository {
   }
 
   /**
-   * Two aggregate queries the database answers from IDX_responses_form_analytics alone (a covering index:
-   * no table row is read), whatever the number of responses; only one row per day comes back.
+   * One aggregate query, grouped by UTC day, that the database answers from IDX_responses_form_analytics
+   * alone (a covering index: no table row is read). Only one row per day comes back; the totals are their
+   * sums, and the average is the database's exact integer sum over its count (what AVG computes), so the
+   * form's responses are scanned once.
    */
   async analytics(formId: string, since?: string, until?: string): Promise<ResponseAnalytics> {
     const { db, d, st } = this.scope;
     const params = new Params(d);
-    const where = `FROM ${st.responses.table} WHERE ${window(params, formId, since, until)}`;
     const day = 'substr(submitted_at, 1, 10)';
-    const [[totals], days] = await Promise.all([
-      db.all<{ total: number | string; completed: number | string; average: number | string | null }>(
-        `SELECT COUNT(*) AS total, COUNT(completed_at) AS completed, ` +
-          `AVG(CASE WHEN completed_at IS NOT NULL THEN completion_seconds END) AS average ${where}`,
-        params.values,
-      ),
-      db.all<{ day: string; total: number | string; completed: number | string }>(
-        `SELECT ${day} AS day, COUNT(*) AS total, COUNT(completed_at) AS completed ${where} GROUP BY ${day} ORDER BY day`,
-        params.values,
-      ),
-    ]);
-    return {
-      total: Number(totals.total),
-      completed: Number(totals.completed),
-      average_completion_seconds: totals.average == null ? null : Number(totals.average),
-      by_day: days.map((r) => ({ date: r.day, total: Number(r.total), completed: Number(r.completed) })),
-    };
+    const seconds = 'CASE WHEN completed_at IS NOT NULL THEN completion_seconds END';
+    const days = await db.all<{ day: string; total: Num; completed: Num; seconds_sum: Num | null; seconds_count: Num }>(
+      `SELECT ${day} AS day, COUNT(*) AS total, COUNT(completed_at) AS completed, ` +
+        `SUM(${seconds}) AS seconds_sum, COUNT(${seconds}) AS seconds_count ` +
+        `FROM ${st.responses.table} WHERE ${window(params, formId, since, until)} GROUP BY ${day} ORDER BY day`,
+      params.values,
+    );
+    const result: ResponseAnalytics = { total: 0, completed: 0, average_completion_seconds: null, by_day: [] };
+    let secondsSum = 0;
+    let secondsCount = 0;
+    for (const r of days) {
+      const entry = { date: r.day, total: Number(r.total), completed: Number(r.completed) };
+      result.by_day.push(entry);
+      result.total += entry.total;
+      result.completed += entry.completed;
+      secondsSum += Number(r.seconds_sum ?? 0);
+      secondsCount += Number(r.seconds_count);
+    }
+    if (secondsCount > 0) result.average_completion_seconds = secondsSum / secondsCount;
+    return result;
   }
 
   async hasUniqueVisitor(formId: string, visitor: string): Promise<boolean> {
