@@ -40,3 +40,6 @@ export interface RouteSpec {
 }
 
 export const json = (body: unknown, status = 200): RouteResult => ({ status, body });
+
+/** A path parameter of the request as a string. */
+export const param = (ctx: Pick<RouteContext, 'req'>, name: string) => String(ctx.req.params[name]);

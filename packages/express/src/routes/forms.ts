@@ -1,7 +1,7 @@
 import { createFormSchema, updateFormSchema } from '@formloom/core';
-import { json, type RouteSpec } from '../route-table';
+import { json, param, type RouteContext, type RouteSpec } from '../route-table';
 
-const id = (ctx: { req: { params: Record<string, string | string[]> } }) => String(ctx.req.params.id);
+const id = (ctx: Pick<RouteContext, 'req'>) => param(ctx, 'id');
 const pageParams = [
   { name: 'page', description: '1-based page (default 1)', schema: { type: 'integer', minimum: 1 } },
   { name: 'per_page', description: 'items per page (default 50, 1-100)', schema: { type: 'integer', minimum: 1, maximum: 100 } },

@@ -1,7 +1,7 @@
 import { themeInputSchema } from '@formloom/core';
-import { json, type RouteSpec } from '../route-table';
+import { json, param, type RouteContext, type RouteSpec } from '../route-table';
 
-const id = (ctx: { req: { params: Record<string, string | string[]> } }) => String(ctx.req.params.id);
+const id = (ctx: Pick<RouteContext, 'req'>) => param(ctx, 'id');
 
 /** Publishing, versions and theme. */
 export const publishingRoutes: RouteSpec[] = [

@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { bulkDeleteSchema, patchResponseSchema, submitResponseSchema } from '@formloom/core';
-import { json, type RouteContext, type RouteSpec } from '../route-table';
+import { json, param, type RouteContext, type RouteSpec } from '../route-table';
 
-const p = (ctx: RouteContext, name: string) => String(ctx.req.params[name]);
+const p = param;
 const header = (ctx: RouteContext, name: string) => {
   const v = ctx.req.headers[name];
   return (Array.isArray(v) ? v[0] : v) ?? null;

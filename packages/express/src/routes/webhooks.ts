@@ -1,7 +1,7 @@
 import { formWebhookSchema, globalWebhooksSchema } from '@formloom/core';
-import { json, type RouteContext, type RouteSpec } from '../route-table';
+import { json, param, type RouteContext, type RouteSpec } from '../route-table';
 
-const p = (ctx: RouteContext, name: string) => String(ctx.req.params[name]);
+const p = param;
 const pro = [401, 403];
 
 /** Webhook settings, signing secret and the deliveries log (Pro plan or higher). */
