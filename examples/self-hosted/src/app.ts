@@ -55,7 +55,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     await storage.close();
     throw e;
   }
-  formloom.deliveryWorker.start();
+  formloom.worker.start();
   const port = (server.address() as AddressInfo).port;
   const url = `http://localhost:${port}`;
   let closing: Promise<void> | undefined;
@@ -71,7 +71,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
           // Requests in flight get a few seconds to finish; a stuck client must not hold the stop.
           setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
         });
-        await formloom.deliveryWorker.stop();
+        await formloom.worker.stop();
         await storage.close();
       })()),
   };

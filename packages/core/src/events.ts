@@ -7,6 +7,8 @@ export interface FormloomEventMap {
   'form.unpublished': [{ form_id: string }];
   'form.deleted': [{ form_id: string }];
   'response.submitted': [{ form_id: string; response_id: string }];
+  /** A durable outbox item was committed: wakes the instance's worker. */
+  'outbox.enqueued': [{ kind: string }];
 }
 
 export class FormloomEvents extends EventEmitter<FormloomEventMap> {}

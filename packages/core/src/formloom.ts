@@ -13,7 +13,8 @@ import { FormListService } from './services/form-list-service';
 import { FormService } from './services/form-service';
 import { PublishingService } from './services/publishing-service';
 import { ThemeService } from './services/theme-service';
-import { DeliveryWorker } from './services/delivery-worker';
+import { OutboxWorker } from './services/outbox-worker';
+import { WebhookDeliveryHandler } from './services/webhook-delivery-handler';
 import { ResponseService } from './services/response-service';
 import { SubmissionService } from './services/submission-service';
 import { WebhookDispatcher } from './services/webhook-dispatcher';
@@ -48,8 +49,8 @@ export interface Formloom {
   readonly submissions: SubmissionService;
   readonly responses: ResponseService;
   readonly webhooks: WebhookSettingsService;
-  /** The webhook delivery worker: started only by `start()`. */
-  readonly deliveryWorker: DeliveryWorker;
+  /** The durable outbox worker (webhooks, mails, clean-ups): nothing is sent until `worker.start()`. */
+  readonly worker: OutboxWorker;
 }
 
 const SERVICES = [
@@ -62,7 +63,8 @@ const SERVICES = [
   ResponseService,
   WebhookDispatcher,
   WebhookSettingsService,
-  DeliveryWorker,
+  WebhookDeliveryHandler,
+  OutboxWorker,
 ] as const;
 
 const noTransport: WebhookTransport = {
@@ -94,6 +96,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
     const ctor = S as unknown as new (...args: any[]) => object;
     c.register(ctor, { useClass: ctor }, { lifecycle: Lifecycle.ContainerScoped });
   }
+  c.register(TOKENS.OutboxHandler, { useFactory: (x) => x.resolve(WebhookDeliveryHandler) });
   options.register?.(c);
   return {
     container: c,
@@ -107,6 +110,6 @@ export function createFormloom(options: FormloomOptions): Formloom {
     submissions: c.resolve(SubmissionService),
     responses: c.resolve(ResponseService),
     webhooks: c.resolve(WebhookSettingsService),
-    deliveryWorker: c.resolve(DeliveryWorker),
+    worker: c.resolve(OutboxWorker),
   };
 }

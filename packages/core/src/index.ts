@@ -33,4 +33,5 @@ export * from './services/submission-service';
 export * from './services/response-service';
 export * from './services/webhook-dispatcher';
 export * from './services/webhook-settings-service';
-export * from './services/delivery-worker';
+export * from './services/outbox-worker';
+export * from './services/webhook-delivery-handler';

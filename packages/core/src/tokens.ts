@@ -10,4 +10,6 @@ export const TOKENS = {
   Mailer: Symbol.for('formloom.Mailer'),
   BlobStore: Symbol.for('formloom.BlobStore'),
   WebhookTransport: Symbol.for('formloom.WebhookTransport'),
+  /** Every registered `OutboxHandler` (multi-registration). */
+  OutboxHandler: Symbol.for('formloom.OutboxHandler'),
 } as const;

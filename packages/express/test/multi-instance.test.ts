@@ -53,7 +53,7 @@ test('two instances on one PostgreSQL: concurrent ingest, and every delivery sen
       }),
     }).then((r) => r.json() as Promise<any>);
     t.true(created.published);
-    for (const f of instances) f.deliveryWorker.start({ pollMs: 50 });
+    for (const f of instances) f.worker.start({ pollMs: 50 });
 
     const submit = (i: number, visitor: string) =>
       fetch(`${urls[i % 2]}/public/forms/${created.slug}/responses`, {
@@ -75,7 +75,7 @@ test('two instances on one PostgreSQL: concurrent ingest, and every delivery sen
     const rows = await db.raw(`SELECT COUNT(*) AS n FROM webhook_delivery_attempts`);
     t.is(Number(rows[0].n), 61);
   } finally {
-    for (const f of instances) await f.deliveryWorker.stop();
+    for (const f of instances) await f.worker.stop();
     for (const s of servers) await new Promise((r) => s.close(r));
     await new Promise((r) => hook.close(r));
     await storages[1]!.close();

@@ -48,7 +48,7 @@ forEachDb(
   test,
   (it) => {
     it('delivers response.submitted signed with the current secret, to the form URL and enabled global URLs', async (t, app) => {
-      app.formloom.deliveryWorker.start({ pollMs: 100 });
+      app.formloom.worker.start({ pollMs: 100 });
       const u = await app.user('pro');
       const formHook = await receiver();
       const globalHook = await receiver();
@@ -87,7 +87,7 @@ forEachDb(
     });
 
     it('5xx is retried with backoff, other 4xx are final; retry re-sends', async (t, app) => {
-      app.formloom.deliveryWorker.start({ pollMs: 100 });
+      app.formloom.worker.start({ pollMs: 100 });
       const u = await app.user('pro');
       const flaky = await receiver([503]);
       const form = await formWithHook(app, u.key, flaky.url);
@@ -142,7 +142,7 @@ forEachDb(
 
 forEachDb(test, (it) => {
   it('the SSRF guard refuses loopback targets unless private targets are allowed', async (t, app) => {
-    app.formloom.deliveryWorker.start({ pollMs: 100 });
+    app.formloom.worker.start({ pollMs: 100 });
     const u = await app.user('pro');
     const local = await receiver();
     const form = await formWithHook(app, u.key, local.url.replace('127.0.0.1', 'localhost'));

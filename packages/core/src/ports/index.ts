@@ -5,3 +5,4 @@ export * from './plans';
 export * from './payments';
 export * from './webhook-transport';
 export * from './blob-store';
+export * from './mailer';

@@ -99,6 +99,7 @@ export class SubmissionService {
       if (complete) await this.webhooks.enqueue(tx, form, response, targets, snapshot.questions);
     });
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: response.id });
+    if (targets.length) this.events.emit('outbox.enqueued', { kind: 'webhook' });
     return { ...presentResponse(response), ...(resumeToken ? { resume_token: resumeToken } : {}) };
   }
 
@@ -144,6 +145,7 @@ export class SubmissionService {
       if (complete) await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
     });
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: responseId });
+    if (targets.length) this.events.emit('outbox.enqueued', { kind: 'webhook' });
     return presentResponse(updated);
   }
 }

@@ -12,6 +12,7 @@ import { httpUrl } from '../schemas/form';
 import { parseBody } from '../schemas/parse';
 import { SecretBox, type FormloomConfig } from '../config';
 import { TOKENS } from '../tokens';
+import type { FormloomEvents } from '../events';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
 export const formWebhookSchema = z.object({ url: httpUrl.nullable() }).strict();
@@ -30,6 +31,7 @@ export class WebhookSettingsService {
     @inject(TOKENS.Plans) private readonly plans: Plans,
     @inject(TOKENS.Config) config: FormloomConfig,
     @inject(WebhookDispatcher) private readonly dispatcher: WebhookDispatcher,
+    @inject(TOKENS.Events) private readonly events: FormloomEvents,
   ) {
     this.box = new SecretBox(config.secretKey);
   }
@@ -132,6 +134,7 @@ export class WebhookSettingsService {
       await tx.deliveries.update(deliveryId, { status: 'pending', next_attempt_at: now, updated_at: now });
       await this.dispatcher.enqueueAttempt(tx, deliveryId, now);
     });
+    this.events.emit('outbox.enqueued', { kind: 'webhook' });
     return { id: deliveryId, status: 'pending', next_attempt_at: now };
   }
 }

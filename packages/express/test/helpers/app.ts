@@ -72,7 +72,7 @@ export async function startTestApp(kind: DbKind, opts: { allowPrivateWebhooks?: 
       return { id: user.id, email, key: api_key };
     },
     async close() {
-      await formloom.deliveryWorker.stop();
+      await formloom.worker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
     },

@@ -1,0 +1,18 @@
+/** One email message. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Overrides the instance's default sender. */
+  from?: string;
+}
+
+/** Sends email (invitations, signing requests, codes). */
+export interface Mailer {
+  /**
+   * Sends the message. Resolves once the transport accepted it (an SMTP server answered 250, or the file
+   * was written); rejects on any failure, so that a durable caller can retry later.
+   */
+  send(message: MailMessage): Promise<{ id: string }>;
+}

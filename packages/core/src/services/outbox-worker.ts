@@ -1,0 +1,140 @@
+import { inject, injectable, injectAll } from 'tsyringe';
+import type { OutboxItem } from '../domain/types';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { Storage } from '../ports/storage';
+import type { FormloomEvents } from '../events';
+import { TOKENS } from '../tokens';
+
+/** How an outbox item ended: done, failed for good, or to be tried again at `nextAttemptAt`. */
+export type OutboxOutcome =
+  | { status: 'delivered' }
+  | { status: 'failed'; error: string }
+  | { status: 'pending'; nextAttemptAt: string; error: string | null };
+
+/** Carries out the outbox items of one kind (webhook deliveries, mails, clean-ups). */
+export interface OutboxHandler {
+  readonly kind: string;
+  handle(item: OutboxItem): Promise<OutboxOutcome>;
+}
+
+export interface WorkerOptions {
+  /** How often to look for due items when not woken by a new one (ms). */
+  pollMs?: number;
+  /** How long a claimed item stays leased to this worker; a crashed worker's items return after it (ms). */
+  leaseMs?: number;
+  batchSize?: number;
+}
+
+/** Seconds before each retry: about a day in all, then the item fails for good. */
+export const RETRY_DELAYS_S = [10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14400, 28800, 28800];
+
+/** When to try again after `attempts` failed attempts, with ±20% jitter; `null` once retries are spent. */
+export function nextRetryAt(now: Date, attempts: number): string | null {
+  const delay = RETRY_DELAYS_S[attempts - 1];
+  if (delay === undefined) return null;
+  return new Date(now.getTime() + delay * (0.8 + Math.random() * 0.4) * 1000).toISOString();
+}
+
+/**
+ * Runs the durable outbox: claims due items with a lease (one worker per item, across instances sharing
+ * the database), hands each to its kind's handler and settles it. Nothing runs until `start()`; a new
+ * item (`outbox.enqueued`) wakes the worker at once.
+ */
+@injectable()
+export class OutboxWorker {
+  readonly workerId: string;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+  private opts: Required<WorkerOptions> = { pollMs: 500, leaseMs: 60_000, batchSize: 20 };
+  private readonly handlers: Map<string, OutboxHandler>;
+  private readonly wake = () => this.kick();
+
+  constructor(
+    @inject(TOKENS.Storage) private readonly storage: Storage,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.IdGenerator) ids: IdGenerator,
+    @inject(TOKENS.Events) private readonly events: FormloomEvents,
+    @injectAll(TOKENS.OutboxHandler) handlers: OutboxHandler[],
+  ) {
+    this.workerId = ids.id('wrk');
+    this.handlers = new Map(handlers.map((h) => [h.kind, h]));
+  }
+
+  start(options: WorkerOptions = {}) {
+    if (!this.stopped) return;
+    this.opts = { ...this.opts, ...options };
+    this.stopped = false;
+    this.events.on('outbox.enqueued', this.wake);
+    this.kick();
+  }
+
+  /** Stops polling and waits for the items under way. */
+  async stop() {
+    this.stopped = true;
+    this.events.off('outbox.enqueued', this.wake);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private kick() {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.running = this.drain()
+      .catch((e) => console.error('formloom outbox worker:', e))
+      .finally(() => {
+        this.running = null;
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        } else {
+          this.timer = setTimeout(() => this.kick(), this.opts.pollMs);
+          this.timer.unref?.();
+        }
+      });
+  }
+
+  private async drain() {
+    while (!this.stopped && (await this.runOnce()) > 0);
+  }
+
+  /** Claims one batch of due items and carries them out; returns how many were claimed. */
+  async runOnce(): Promise<number> {
+    const now = this.clock.now();
+    const items = await this.storage.outbox.claim({
+      workerId: this.workerId,
+      now: now.toISOString(),
+      leaseUntil: new Date(now.getTime() + this.opts.leaseMs).toISOString(),
+      limit: this.opts.batchSize,
+      kinds: [...this.handlers.keys()],
+    });
+    await Promise.all(items.map((item) => this.run(item)));
+    return items.length;
+  }
+
+  private async run(item: OutboxItem) {
+    let outcome: OutboxOutcome;
+    try {
+      outcome = await this.handlers.get(item.kind)!.handle(item);
+    } catch (e) {
+      const error = e instanceof Error ? e.message : String(e);
+      const next = nextRetryAt(this.clock.now(), item.attempts);
+      outcome = next ? { status: 'pending', nextAttemptAt: next, error } : { status: 'failed', error };
+    }
+    const now = this.clock.now().toISOString();
+    if (outcome.status === 'pending') {
+      await this.storage.outbox.settle(item.id, this.workerId, { status: 'pending', nextAttemptAt: outcome.nextAttemptAt, error: outcome.error }, now);
+    } else {
+      await this.storage.outbox.settle(item.id, this.workerId, { status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null }, now);
+    }
+  }
+}
