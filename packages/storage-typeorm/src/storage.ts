@@ -45,7 +45,9 @@ interface TxContext {
  * A call on the root storage made in the async context of `transaction(work)` (from `work` or anything it
  * awaits, such as a service reading storage inside a transaction) joins that transaction, on SQLite and
  * PostgreSQL alike: it sees the transaction's writes and commits or rolls back with it, and on SQLite it
- * cannot wait for the transaction it runs in. Other code should not use the same SQLite DataSource while
+ * cannot wait for the transaction it runs in (`storage.transaction` there joins too, like `tx.transaction`).
+ * Work still running after the callback settled is back on the root. Another storage never joins.
+ * Other code should not use the same SQLite DataSource while
  * the storage runs: it shares the one connection outside our lock.
  */
 export function createTypeormStorage(dataSource: DataSource): TypeormStorage {

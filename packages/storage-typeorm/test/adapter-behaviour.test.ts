@@ -45,6 +45,72 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     });
     t.truthy(await db.storage.users.findById(other.id));
   });
+
+  /*
+   * A service that calls a port reading root storage inside `storage.transaction(...)`: on SQLite the root
+   * call used to wait for the very transaction it ran in. Root calls in a transaction's async context join it.
+   */
+  test(`${kind}: a root storage call inside a transaction joins it instead of waiting for it`, async (t) => {
+    const db = await createTestDatabase(kind);
+    // close() waits for running transactions: after a deadlock it would hang the run instead of failing it.
+    t.teardown(() => within(3000, db.close()).catch(() => undefined));
+    const root = db.storage;
+    const user = makeUser();
+    const rolledBack = makeUser();
+    const seen = await within(2000, root.transaction(async (tx) => {
+      await tx.users.insert(user);
+      const viaPort = async () => root.users.findById(user.id); // as a port holding the root storage would
+      return viaPort();
+    }));
+    t.deepEqual(seen, user, 'the root call sees the transaction\'s uncommitted write');
+
+    await t.throwsAsync(
+      within(2000, root.transaction(async () => {
+        await root.users.insert(rolledBack);
+        await root.transaction((nested) => nested.credits.add(rolledBack.id, 5)); // a nested root transaction joins too
+        await root.questions.replaceForForm(uid('frm'), []); // so does the root's own atomic work
+        throw new Error('roll back');
+      })),
+      { message: 'roll back' },
+    );
+    t.is(await root.users.findById(rolledBack.id), null, 'root writes made inside roll back with it');
+    t.is(await root.credits.balance(rolledBack.id), 0);
+  });
+
+  test(`${kind}: work a transaction leaves running uses the root storage again after it ended`, async (t) => {
+    const db = await createTestDatabase(kind);
+    t.teardown(() => db.close());
+    const user = makeUser();
+    let later!: Promise<unknown>;
+    await db.storage.transaction(async (tx) => {
+      await tx.users.insert(user);
+      later = new Promise((resolve) => setTimeout(resolve, 20)).then(() => db.storage.users.findById(user.id));
+    });
+    t.deepEqual(await within(2000, later), user, 'not refused as a finished transaction');
+  });
+
+  test(`${kind}: another storage used inside a transaction does not join it`, async (t) => {
+    const [a, b] = await Promise.all([createTestDatabase(kind), createTestDatabase(kind)]);
+    t.teardown(() => Promise.all([a.close(), b.close()]));
+    const user = makeUser();
+    await t.throwsAsync(
+      a.storage.transaction(async () => {
+        await b.storage.users.insert(user);
+        throw new Error('roll back a');
+      }),
+    );
+    t.deepEqual(await b.storage.users.findById(user.id), user, 'b committed on its own');
+    t.is(await a.storage.users.findById(user.id), null);
+  });
+}
+
+/** `promise`, or a rejection after `ms`: a deadlock fails the test instead of hanging it. */
+function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no result after ${ms} ms (deadlock?)`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /*

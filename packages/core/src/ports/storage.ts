@@ -237,8 +237,10 @@ export interface DeliveryRepository {
 /**
  * Persistence of every entity. Repositories on the root object run each call on its own; inside
  * `transaction` the callback's `tx` runs all calls in one transaction that commits when the callback
- * resolves and rolls back when it throws. Adapters for databases without concurrent writers (SQLite)
- * serialise transactions so that concurrent callers never fail.
+ * resolves and rolls back when it throws. Root calls made within the callback's async context join that
+ * transaction (so a port that reads storage cannot deadlock or miss the transaction's writes), but services
+ * should pass `tx` explicitly. Adapters for databases without concurrent writers (SQLite) serialise
+ * transactions so that concurrent callers never fail.
  */
 export interface Storage {
   readonly users: UserRepository;

@@ -1,2 +1,16 @@
 export * from './storage-conformance';
-export { at, makeApiKey, makeForm, makeMember, makeOutboxItem, makeQuestion, makeTeam, makeUser, makeVersion, uid } from './storage/fixtures';
+export {
+  at,
+  makeApiKey,
+  makeAttempt,
+  makeDelivery,
+  makeForm,
+  makeMember,
+  makeOutboxItem,
+  makeQuestion,
+  makeResponse,
+  makeTeam,
+  makeUser,
+  makeVersion,
+  uid,
+} from './storage/fixtures';

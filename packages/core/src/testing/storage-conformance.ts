@@ -2,8 +2,10 @@ import type { TestFn } from 'ava';
 import { accountTests } from './storage/accounts';
 import type { StorageHarness, StorageHarnessInstance, StorageTest } from './storage/fixtures';
 import { formTests } from './storage/forms';
+import { responseTests } from './storage/responses';
 import { teamAndOutboxTests } from './storage/teams-outbox';
 import { transactionTests } from './storage/transactions';
+import { webhookTests } from './storage/webhooks';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
 
@@ -14,7 +16,8 @@ export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures'
  * (unique ids, emails, outbox kinds), so they never depend on one another. Besides the port's own
  * reads, the tests check the database with raw SQL, in the manner of Auth.js's adapter tests: they
  * assume the tables of @formloom/storage-typeorm (users, api_keys, forms, questions, form_versions,
- * team_members, credit_balances, idempotency_keys, outbox) with columns named like the domain fields.
+ * team_members, credit_balances, idempotency_keys, outbox, responses, global_webhooks, webhook_secrets,
+ * webhook_deliveries, webhook_delivery_attempts) with columns named like the domain fields.
  */
 export function runStorageConformance(test: TestFn<any>, harness: StorageHarness): void {
   let instance: StorageHarnessInstance | undefined;
@@ -32,5 +35,7 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   accountTests(storageTest);
   formTests(storageTest);
   teamAndOutboxTests(storageTest);
+  responseTests(storageTest);
+  webhookTests(storageTest);
   transactionTests(storageTest);
 }

@@ -19,7 +19,10 @@ export const formStatements = (d: Dialect) => {
     byId: `SELECT * FROM ${forms} WHERE id = ${d.p(1)}`,
     bySlug: `SELECT * FROM ${forms} WHERE slug = ${d.p(1)}`,
     addResponses: `UPDATE ${forms} SET response_count = response_count + ${d.p(1)} WHERE id = ${d.p(2)} RETURNING response_count`,
-    /** Questions and versions go with the form by ON DELETE CASCADE, in the same statement. */
+    /**
+     * Questions, versions, responses and webhook deliveries (with their attempts) go with the form by
+     * ON DELETE CASCADE, in the same statement (SQLite: TypeORM's driver turns foreign keys on).
+     */
     delete: `DELETE FROM ${forms} WHERE id = ${d.p(1)}`,
   };
 };

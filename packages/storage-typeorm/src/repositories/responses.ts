@@ -141,7 +141,7 @@ export class SqlResponseRepository implements ResponseRepository {
   }
 
   /**
-   * One aggregate query, grouped by UTC day, that the database answers from IDX_responses_form_analytics
+   * One aggregate query, grouped by UTC day, that the database answers from IDX_responses_form_submitted
    * alone (a covering index: no table row is read). Only one row per day comes back; the totals are their
    * sums, and the average is the database's exact integer sum over its count (what AVG computes), so the
    * form's responses are scanned once.

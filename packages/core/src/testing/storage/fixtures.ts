@@ -2,13 +2,16 @@ import { randomBytes } from 'node:crypto';
 import type { ExecutionContext } from 'ava';
 import type {
   ApiKey,
+  DeliveryAttempt,
   FormRecord,
   OutboxItem,
   Question,
+  ResponseRecord,
   Team,
   TeamMember,
   User,
   Version,
+  WebhookDelivery,
 } from '../../domain/types';
 import type { Storage } from '../../ports/storage';
 
@@ -154,5 +157,54 @@ export const makeOutboxItem = (kind: string, over: Partial<OutboxItem> = {}): Ou
   last_error: null,
   created_at: at(0),
   updated_at: at(0),
+  ...over,
+});
+
+/** A completed response submitted `seconds` after the fixed instant. */
+export const makeResponse = (formId: string, seconds = 0, over: Partial<ResponseRecord> = {}): ResponseRecord => ({
+  id: uid('rsp'),
+  form_id: formId,
+  visitor_id: null,
+  version_id: null,
+  version: null,
+  answers: [{ question_id: 'q1', value: 'hello' }],
+  metadata: { user_agent: 'test', referrer: null },
+  quiz_results: null,
+  started_at: at(seconds - 30),
+  submitted_at: at(seconds),
+  completed_at: at(seconds),
+  completion_seconds: 30,
+  resume_token_hash: null,
+  unique_visitor: null,
+  ...over,
+});
+
+export const makeDelivery = (formId: string, over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
+  id: uid('dlv'),
+  form_id: formId,
+  response_id: null,
+  user_id: uid('usr'),
+  url: 'https://example.com/hook',
+  event: 'response.submitted',
+  body: '{"event":"response.submitted"}',
+  status: 'pending',
+  attempts: 0,
+  last_status_code: null,
+  last_duration_ms: null,
+  last_error: null,
+  next_attempt_at: at(0),
+  created_at: at(0),
+  updated_at: at(0),
+  ...over,
+});
+
+export const makeAttempt = (deliveryId: string, attempt: number, over: Partial<DeliveryAttempt> = {}): DeliveryAttempt => ({
+  id: uid('att'),
+  delivery_id: deliveryId,
+  attempt,
+  status_code: 500,
+  duration_ms: 12,
+  error: null,
+  created_at: at(attempt),
   ...over,
 });
