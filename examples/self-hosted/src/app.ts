@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { openMigratedStorage, type Env } from '@formloom/cli';
 import { createFormloom, type Formloom } from '@formloom/core';
-import { createFetchTransport, createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
+import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
+import { join } from 'node:path';
 import { loadSecretKey } from './secret-key';
 import { readSelfHostedConfig } from './config';
 
@@ -40,6 +41,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
   const formloom = createFormloom({
     storage,
     webhookTransport: createFetchTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }),
+    blobStore: createFileBlobStore(join(config.dataDir, 'blobs')),
     config: {
       publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
       secretKey: loadSecretKey(env, config.dataDir),

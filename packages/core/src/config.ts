@@ -11,6 +11,12 @@ export interface FormloomConfig {
   secretKey: string;
   /** Webhook delivery time-out (ms). */
   webhookTimeoutMs: number;
+  /** Largest upload when the question sets no `max_size_mb` (bytes). */
+  uploadMaxBytes: number;
+  /** Largest upload a question's `max_size_mb` may allow (bytes). */
+  uploadMaxBytesCeiling: number;
+  /** Content types accepted when a question sets no `allowed_types` (`type/*` patterns allowed). */
+  uploadTypes: string[];
 }
 
 /** AES-256-GCM over secrets at rest: `v1.<iv>.<tag>.<ciphertext>` in base64url. */

@@ -15,6 +15,8 @@ import { PublishingService } from './services/publishing-service';
 import { ThemeService } from './services/theme-service';
 import { OutboxWorker } from './services/outbox-worker';
 import { WebhookDeliveryHandler } from './services/webhook-delivery-handler';
+import { DEFAULT_UPLOAD_TYPES, UploadService, UploadsCleanupHandler } from './services/upload-service';
+import type { BlobStore } from './ports/blob-store';
 import { ResponseService } from './services/response-service';
 import { SubmissionService } from './services/submission-service';
 import { WebhookDispatcher } from './services/webhook-dispatcher';
@@ -31,6 +33,8 @@ export interface FormloomOptions {
   payments?: Payments;
   /** Sends webhooks; required for the delivery worker to deliver (see @formloom/express's fetch transport). */
   webhookTransport?: WebhookTransport;
+  /** Stores uploads; required for the upload endpoints (see @formloom/express's file blob store). */
+  blobStore?: BlobStore;
   config?: Partial<FormloomConfig>;
   /** Extra registrations (adapters of later ports) by token. */
   register?: (container: DependencyContainer) => void;
@@ -40,6 +44,7 @@ export interface FormloomOptions {
 export interface Formloom {
   readonly container: DependencyContainer;
   readonly storage: Storage;
+  readonly config: FormloomConfig;
   readonly events: FormloomEvents;
   readonly accounts: AccountService;
   readonly forms: FormService;
@@ -49,6 +54,7 @@ export interface Formloom {
   readonly submissions: SubmissionService;
   readonly responses: ResponseService;
   readonly webhooks: WebhookSettingsService;
+  readonly uploads: UploadService;
   /** The durable outbox worker (webhooks, mails, clean-ups): nothing is sent until `worker.start()`. */
   readonly worker: OutboxWorker;
 }
@@ -64,8 +70,18 @@ const SERVICES = [
   WebhookDispatcher,
   WebhookSettingsService,
   WebhookDeliveryHandler,
+  UploadService,
+  UploadsCleanupHandler,
   OutboxWorker,
 ] as const;
+
+const noBlobStore: BlobStore = {
+  put: async () => {
+    throw new Error('No blob store is configured');
+  },
+  get: async () => null,
+  deletePrefix: async () => 0,
+};
 
 const noTransport: WebhookTransport = {
   post: async () => {
@@ -89,6 +105,9 @@ export function createFormloom(options: FormloomOptions): Formloom {
     // Without a configured key, secrets stay readable only for this process's life.
     secretKey: randomBytes(32).toString('hex'),
     webhookTimeoutMs: 10_000,
+    uploadMaxBytes: 10 * 1024 * 1024,
+    uploadMaxBytesCeiling: 100 * 1024 * 1024,
+    uploadTypes: DEFAULT_UPLOAD_TYPES,
     ...options.config,
   };
   c.register(TOKENS.Config, { useValue: config });
@@ -96,11 +115,14 @@ export function createFormloom(options: FormloomOptions): Formloom {
     const ctor = S as unknown as new (...args: any[]) => object;
     c.register(ctor, { useClass: ctor }, { lifecycle: Lifecycle.ContainerScoped });
   }
+  c.register(TOKENS.BlobStore, { useValue: options.blobStore ?? noBlobStore });
   c.register(TOKENS.OutboxHandler, { useFactory: (x) => x.resolve(WebhookDeliveryHandler) });
+  c.register(TOKENS.OutboxHandler, { useFactory: (x) => x.resolve(UploadsCleanupHandler) });
   options.register?.(c);
   return {
     container: c,
     storage,
+    config,
     events: c.resolve<FormloomEvents>(TOKENS.Events),
     accounts: c.resolve(AccountService),
     forms: c.resolve(FormService),
@@ -110,6 +132,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
     submissions: c.resolve(SubmissionService),
     responses: c.resolve(ResponseService),
     webhooks: c.resolve(WebhookSettingsService),
+    uploads: c.resolve(UploadService),
     worker: c.resolve(OutboxWorker),
   };
 }

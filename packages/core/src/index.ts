@@ -35,3 +35,4 @@ export * from './services/webhook-dispatcher';
 export * from './services/webhook-settings-service';
 export * from './services/outbox-worker';
 export * from './services/webhook-delivery-handler';
+export * from './services/upload-service';

@@ -4,4 +4,5 @@ export { apiKeyAuthenticator, type AuthenticateHook } from './auth';
 export { buildOpenApi } from './openapi';
 export { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 export { json, type RouteSpec, type RouteContext, type RouteResult } from './route-table';
-export { createFetchTransport, isPrivateAddress, type FetchTransportOptions } from './webhook-transport';
+export { createFetchTransport, isPrivateAddress, type FetchTransportOptions } from './adapters/webhook-transport';
+export { createFileBlobStore } from './adapters/file-blob-store';

@@ -9,6 +9,7 @@ import { formRoutes } from './routes/forms';
 import { publishingRoutes } from './routes/publishing';
 import { responseRoutes } from './routes/responses';
 import { webhookRoutes } from './routes/webhooks';
+import { uploadRoutes } from './routes/uploads';
 
 export interface FormloomRouterOptions {
   /** The instance from `createFormloom(...)`. */
@@ -24,7 +25,13 @@ export interface FormloomRouterOptions {
 }
 
 /** The built-in endpoints, in mount order. */
-export const BUILT_IN_ROUTES: readonly RouteSpec[] = [...formRoutes, ...publishingRoutes, ...responseRoutes, ...webhookRoutes];
+export const BUILT_IN_ROUTES: readonly RouteSpec[] = [
+  ...formRoutes,
+  ...publishingRoutes,
+  ...responseRoutes,
+  ...uploadRoutes,
+  ...webhookRoutes,
+];
 
 /**
  * The documented HTTP API as a Router to mount at `/api/v1`. It parses JSON only for its own routes

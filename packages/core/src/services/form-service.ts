@@ -156,9 +156,28 @@ export class FormService {
       throw badRequest('delete_signed_contracts: must be true or false', { field: 'delete_signed_contracts' });
     }
     await authorizeForm(this.storage, principal, formId, 'delete');
-    const deleted = await this.storage.transaction((tx) => tx.forms.delete(formId));
+    const deleted = await this.storage.transaction(async (tx) => {
+      if (!(await tx.forms.delete(formId))) return false;
+      const now = this.clock.now().toISOString();
+      // Uploads live outside the database: removed after the commit by the outbox worker, never lost.
+      await tx.outbox.enqueue({
+        id: this.ids.id('obx'),
+        kind: 'uploads_cleanup',
+        payload: { form_id: formId },
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+      });
+      return true;
+    });
     if (!deleted) throw notFound('Form');
     this.events.emit('form.deleted', { form_id: formId });
+    this.events.emit('outbox.enqueued', { kind: 'uploads_cleanup' });
     return { success: true };
   }
 

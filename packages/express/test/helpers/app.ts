@@ -3,7 +3,10 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { createFormloom, type Formloom, type PlanName } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { createFetchTransport, createFormloomRouter, createPublicPagesRouter } from '../../src';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter } from '../../src';
 
 export type DbKind = 'sqlite' | 'postgres';
 export const DB_KINDS: DbKind[] = ['sqlite', 'postgres'];
@@ -24,6 +27,8 @@ export interface TestApp {
   /** A new user on `plan` with a forms key. */
   user(plan?: PlanName): Promise<{ id: string; email: string; key: string }>;
   close(): Promise<void>;
+  /** Where the app's blob store keeps files. */
+  blobDir: string;
 }
 
 let seq = 0;
@@ -31,8 +36,10 @@ let seq = 0;
 /** The router mounted in a bare host app over a fresh database of `kind`, on an ephemeral port. */
 export async function startTestApp(kind: DbKind, opts: { allowPrivateWebhooks?: boolean } = {}): Promise<TestApp> {
   const db = await createTestDatabase(kind);
+  const blobDir = mkdtempSync(join(tmpdir(), 'formloom-blobs-'));
   const formloom = createFormloom({
     storage: db.storage,
+    blobStore: createFileBlobStore(blobDir),
     webhookTransport: createFetchTransport({ allowPrivate: opts.allowPrivateWebhooks ?? false }),
     config: { secretKey: 'test-secret-key' },
   });
@@ -43,6 +50,7 @@ export async function startTestApp(kind: DbKind, opts: { allowPrivateWebhooks?: 
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  formloom.config.publicUrl = url;
   return {
     url,
     formloom,
@@ -75,7 +83,9 @@ export async function startTestApp(kind: DbKind, opts: { allowPrivateWebhooks?: 
       await formloom.worker.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
+      rmSync(blobDir, { recursive: true, force: true });
     },
+    blobDir,
   };
 }
 

@@ -1,0 +1,77 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import { forEachDb, type TestApp } from './helpers/app';
+
+async function uploadForm(app: TestApp, key: string) {
+  const res = await app.api('POST', '/forms', {
+    key,
+    body: {
+      title: 'Uploads',
+      published: true,
+      questions: [
+        { type: 'file_upload', title: 'CV', required: true, properties: { max_size_mb: 0.001, allowed_types: ['application/pdf', 'image/*'] } },
+        { type: 'file_upload', title: 'Anything' },
+      ],
+    },
+  });
+  return res.body;
+}
+
+function upload(app: TestApp, slug: string, file: { name: string; type: string; data: string | Buffer }, questionId?: string) {
+  const fd = new FormData();
+  fd.append('file', new Blob([file.data], { type: file.type }), file.name);
+  const q = questionId ? `?question_id=${questionId}` : '';
+  return fetch(`${app.url}/api/v1/public/forms/${slug}/uploads${q}`, { method: 'POST', body: fd }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+}
+
+forEachDb(test, (it) => {
+  it('upload, answer with {url, name}, download; limits and types enforced', async (t, app) => {
+    const u = await app.user();
+    const form = await uploadForm(app, u.key);
+    const [cv, any] = form.questions;
+    const ok = await upload(app, form.slug, { name: '../../cv.pdf', type: 'application/pdf', data: '%PDF-1.4 tiny' }, cv.id);
+    t.is(ok.status, 201, JSON.stringify(ok.body));
+    t.is(ok.body.name, 'cv.pdf');
+    t.true(ok.body.url.startsWith(`${app.url}/api/v1/public/uploads/${form.id}/`));
+    const dl = await fetch(ok.body.url);
+    t.is(dl.status, 200);
+    t.is(await dl.text(), '%PDF-1.4 tiny');
+    t.is(dl.headers.get('x-content-type-options'), 'nosniff');
+    t.regex(dl.headers.get('content-disposition') ?? '', /attachment/);
+
+    const big = await upload(app, form.slug, { name: 'big.pdf', type: 'application/pdf', data: Buffer.alloc(5000, 1) }, cv.id);
+    t.is(big.status, 413);
+    t.is(big.body.error.code, 'PAYLOAD_TOO_LARGE');
+    const html = await upload(app, form.slug, { name: 'x.html', type: 'text/html', data: '<script>' }, any.id);
+    t.is(html.status, 415);
+    const txt = await upload(app, form.slug, { name: 'a.txt', type: 'text/plain', data: 'hi' }, cv.id);
+    t.is(txt.status, 415, 'the question narrows the types');
+    t.is((await upload(app, form.slug, { name: 'a.txt', type: 'text/plain', data: 'hi' }, any.id)).status, 201);
+    t.is((await upload(app, form.slug, { name: 'a.txt', type: 'text/plain', data: 'hi' }, 'q_nope')).status, 400);
+    const notMultipart = await app.api('POST', `/public/forms/${form.slug}/uploads`, { body: { file: 'x' } });
+    t.is(notMultipart.status, 400);
+    t.is((await upload(app, 'no-such-form', { name: 'a.pdf', type: 'application/pdf', data: 'x' })).status, 404);
+
+    const sub = await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [{ question_id: cv.id, value: ok.body }] } });
+    t.is(sub.status, 201);
+    t.deepEqual(sub.body.answers[0].value, ok.body);
+    const wrong = await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [{ question_id: cv.id, value: 'cv.pdf' }] } });
+    t.is(wrong.status, 400);
+    t.is((await fetch(`${app.url}/api/v1/public/uploads/${form.id}/${'0'.repeat(32)}/cv.pdf`)).status, 404);
+  });
+
+  it("a deleted form's uploads are removed by the worker", async (t, app) => {
+    app.formloom.worker.start({ pollMs: 50 });
+    const u = await app.user();
+    const form = await uploadForm(app, u.key);
+    t.is((await upload(app, form.slug, { name: 'a.png', type: 'image/png', data: 'png' }, form.questions[1].id)).status, 201);
+    const dir = join(app.blobDir, 'uploads', form.id);
+    t.true(existsSync(dir));
+    t.is((await app.api('DELETE', `/forms/${form.id}`, { key: u.key })).status, 200);
+    const deadline = Date.now() + 5000;
+    while (existsSync(dir) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    t.false(existsSync(dir));
+    t.true(readdirSync(join(app.blobDir, 'uploads')).every((f) => f !== form.id));
+  });
+});
