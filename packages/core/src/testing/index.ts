@@ -14,3 +14,4 @@ export {
   makeVersion,
   uid,
 } from './storage/fixtures';
+export * from './mailer-conformance';

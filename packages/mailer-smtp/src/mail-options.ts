@@ -1,0 +1,52 @@
+import type { Mailer, MailMessage } from '@formloom/core';
+import type { SendMailOptions } from 'nodemailer';
+
+/** The sender used when neither the message nor the configuration names one (FORMLOOM_MAIL_FROM's default). */
+export const DEFAULT_MAIL_FROM = 'Formloom <no-reply@localhost>';
+
+/** A Mailer that holds resources until closed. */
+export interface ClosableMailer extends Mailer {
+  /** `smtp` or `file-outbox`, for start-up logs. */
+  readonly kind: 'smtp' | 'file-outbox';
+  /** Releases what the mailer holds (SMTP connections); sends after close are not supported. */
+  close(): Promise<void>;
+}
+
+/**
+ * Why a message was not accepted. `responseCode` is the SMTP reply code when a server answered (550, 421,
+ * ...); `code` is nodemailer's or Node's error code (`EENVELOPE`, `ECONNREFUSED`, `ETIMEDOUT`, `ENOSPC`, ...).
+ * The original error is the `cause`.
+ */
+export class MailDeliveryError extends Error {
+  readonly code?: string;
+  readonly responseCode?: number;
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = 'MailDeliveryError';
+    const details = (cause ?? {}) as { code?: unknown; responseCode?: unknown };
+    if (typeof details.code === 'string') this.code = details.code;
+    if (typeof details.responseCode === 'number') this.responseCode = details.responseCode;
+  }
+}
+
+/**
+ * The nodemailer fields for one port message. Only strings go in: no attachments, no paths or URLs to
+ * fetch (the transports also disable file and URL access), so a message body can never read a local file.
+ */
+export function toNodemailerMessage(message: MailMessage, defaultFrom: string): SendMailOptions {
+  if (typeof message.to !== 'string' || message.to.trim() === '') {
+    throw new MailDeliveryError('The message has no recipient (`to` is empty)', undefined);
+  }
+  const options: SendMailOptions = {
+    from: message.from ?? defaultFrom,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+  };
+  if (message.html !== undefined) options.html = message.html;
+  return options;
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
