@@ -6,6 +6,7 @@ import { createFormloom, type Formloom } from '@formloom/core';
 import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
 import { join } from 'node:path';
 import { loadSecretKey } from './secret-key';
+import { createMailerFromEnv } from '@formloom/mailer-smtp';
 import { readSelfHostedConfig } from './config';
 
 const CLOSE_GRACE_MS = 5000;
@@ -38,10 +39,12 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
   const config = readSelfHostedConfig(env);
   mkdirSync(config.dataDir, { recursive: true });
   const storage = await openMigratedStorage(config.databaseUrl);
+  const mailer = createMailerFromEnv(env, config.dataDir);
   const formloom = createFormloom({
     storage,
     webhookTransport: createFetchTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }),
     blobStore: createFileBlobStore(join(config.dataDir, 'blobs')),
+    mailer,
     config: {
       publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
       secretKey: loadSecretKey(env, config.dataDir),
@@ -74,6 +77,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
           setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
         });
         await formloom.worker.stop();
+        await mailer.close();
         await storage.close();
       })()),
   };

@@ -17,6 +17,11 @@ import { OutboxWorker } from './services/outbox-worker';
 import { WebhookDeliveryHandler } from './services/webhook-delivery-handler';
 import { DEFAULT_UPLOAD_TYPES, UploadService, UploadsCleanupHandler } from './services/upload-service';
 import type { BlobStore } from './ports/blob-store';
+import type { Mailer } from './ports/mailer';
+import { AuditService } from './services/audit-service';
+import { InvitationService } from './services/invitation-service';
+import { MailHandler } from './services/mail-handler';
+import { TeamService } from './services/team-service';
 import { ResponseService } from './services/response-service';
 import { SubmissionService } from './services/submission-service';
 import { WebhookDispatcher } from './services/webhook-dispatcher';
@@ -35,6 +40,8 @@ export interface FormloomOptions {
   webhookTransport?: WebhookTransport;
   /** Stores uploads; required for the upload endpoints (see @formloom/express's file blob store). */
   blobStore?: BlobStore;
+  /** Sends mails queued in the outbox (see @formloom/mailer-smtp). */
+  mailer?: Mailer;
   config?: Partial<FormloomConfig>;
   /** Extra registrations (adapters of later ports) by token. */
   register?: (container: DependencyContainer) => void;
@@ -55,6 +62,9 @@ export interface Formloom {
   readonly responses: ResponseService;
   readonly webhooks: WebhookSettingsService;
   readonly uploads: UploadService;
+  readonly teams: TeamService;
+  readonly invitations: InvitationService;
+  readonly audit: AuditService;
   /** The durable outbox worker (webhooks, mails, clean-ups): nothing is sent until `worker.start()`. */
   readonly worker: OutboxWorker;
 }
@@ -72,8 +82,18 @@ const SERVICES = [
   WebhookDeliveryHandler,
   UploadService,
   UploadsCleanupHandler,
+  AuditService,
+  TeamService,
+  InvitationService,
+  MailHandler,
   OutboxWorker,
 ] as const;
+
+const noMailer: Mailer = {
+  send: async () => {
+    throw new Error('No mailer is configured');
+  },
+};
 
 const noBlobStore: BlobStore = {
   put: async () => {
@@ -116,6 +136,8 @@ export function createFormloom(options: FormloomOptions): Formloom {
     c.register(ctor, { useClass: ctor }, { lifecycle: Lifecycle.ContainerScoped });
   }
   c.register(TOKENS.BlobStore, { useValue: options.blobStore ?? noBlobStore });
+  c.register(TOKENS.Mailer, { useValue: options.mailer ?? noMailer });
+  c.register(TOKENS.OutboxHandler, { useFactory: (x) => x.resolve(MailHandler) });
   c.register(TOKENS.OutboxHandler, { useFactory: (x) => x.resolve(WebhookDeliveryHandler) });
   c.register(TOKENS.OutboxHandler, { useFactory: (x) => x.resolve(UploadsCleanupHandler) });
   options.register?.(c);
@@ -133,6 +155,9 @@ export function createFormloom(options: FormloomOptions): Formloom {
     responses: c.resolve(ResponseService),
     webhooks: c.resolve(WebhookSettingsService),
     uploads: c.resolve(UploadService),
+    teams: c.resolve(TeamService),
+    invitations: c.resolve(InvitationService),
+    audit: c.resolve(AuditService),
     worker: c.resolve(OutboxWorker),
   };
 }

@@ -15,12 +15,14 @@ export function apiKeyAuthenticator(formloom: Formloom): AuthenticateHook {
   };
 }
 
-export async function requirePrincipal(hook: AuthenticateHook, req: Request, scope: string): Promise<Principal> {
+export async function requirePrincipal(hook: AuthenticateHook, req: Request, scope: string, custom = false): Promise<Principal> {
   const principal = await hook(req);
   if (!principal) {
-    const message = req.headers.authorization
-      ? 'The API key is malformed, unknown, revoked or expired'
-      : 'Missing Authorization: Bearer <API key> header';
+    const message = custom
+      ? 'Authentication required'
+      : req.headers.authorization
+        ? 'The API key is malformed, unknown, revoked or expired'
+        : 'Missing Authorization: Bearer <API key> header';
     throw new FormloomError('UNAUTHORIZED', message);
   }
   if (principal.scope !== scope) {

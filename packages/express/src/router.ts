@@ -10,6 +10,7 @@ import { publishingRoutes } from './routes/publishing';
 import { responseRoutes } from './routes/responses';
 import { webhookRoutes } from './routes/webhooks';
 import { uploadRoutes } from './routes/uploads';
+import { teamRoutes } from './routes/teams';
 
 export interface FormloomRouterOptions {
   /** The instance from `createFormloom(...)`. */
@@ -31,6 +32,7 @@ export const BUILT_IN_ROUTES: readonly RouteSpec[] = [
   ...responseRoutes,
   ...uploadRoutes,
   ...webhookRoutes,
+  ...teamRoutes,
 ];
 
 /**
@@ -53,7 +55,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   for (const spec of routes) {
     const handler: RequestHandler = async (req, res) => {
       assertNoNulCharacters({ params: req.params, query: req.query, body: req.body });
-      const principal = spec.scope ? await requirePrincipal(authenticate, req, spec.scope) : null;
+      const principal = spec.scope ? { ...(await requirePrincipal(authenticate, req, spec.scope, !!options.authenticate)), ip_address: req.ip ?? null } : null;
       const ctx = { req, res, formloom, principal } as RouteContext;
       const result = await spec.handler(ctx);
       if (!result) return;

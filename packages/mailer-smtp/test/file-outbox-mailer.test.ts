@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runMailerConformance } from '@formloom/core/testing';
 import test from 'ava';
 import { createFileOutboxMailer, MailDeliveryError } from '../src';
-import { parseMessage } from './helpers/parse-message';
+import { parseMessage } from '../src/testing/parse-message';
 
 const FROM = 'Formloom Outbox <outbox@formloom.test>';
 const NAME = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z-[0-9a-f]{12}\.eml$/;

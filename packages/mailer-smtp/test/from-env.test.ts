@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { createMailerFromEnv } from '../src';
-import { parseMessage } from './helpers/parse-message';
-import { startSmtpServer } from './helpers/smtp-test-server';
+import { parseMessage } from '../src/testing/parse-message';
+import { startSmtpServer } from '../src/testing/smtp-test-server';
 
 async function tempDir(t: { teardown(fn: () => Promise<void>): void }): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'formloom-mail-env-'));

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { runMailerConformance } from '@formloom/core/testing';
 import test from 'ava';
 import { createSmtpMailer, MailDeliveryError } from '../src';
-import { smtpReply, startSmtpServer } from './helpers/smtp-test-server';
+import { smtpReply, startSmtpServer } from '../src/testing/smtp-test-server';
 
 const FROM = 'Formloom Test <no-reply@formloom.test>';
 

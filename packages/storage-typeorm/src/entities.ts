@@ -204,14 +204,25 @@ export interface TeamRow {
   owner_id: string;
   created_at: string;
   updated_at: string;
+  /** Added by the third migration; read only by `ssoDomainVerifyToken`, never part of a `Team`. */
+  sso_domain_verify_token: string | null;
 }
 
 export const TeamEntity = new EntitySchema<TeamRow>({
   name: 'FormloomTeam',
   tableName: 'teams',
-  columns: { id, name: str, slug: str, owner_id: str, created_at: str, updated_at: str },
+  columns: {
+    id,
+    name: str,
+    slug: str,
+    owner_id: str,
+    created_at: str,
+    updated_at: str,
+    sso_domain_verify_token: optStr,
+  },
   indices: [
-    { name: 'IDX_teams_slug', columns: ['slug'] },
+    // Unique since the third migration (IDX_teams_slug before): a taken slug is a CONFLICT.
+    { name: 'UQ_teams_slug', columns: ['slug'], unique: true },
     { name: 'IDX_teams_owner_id', columns: ['owner_id'] },
   ],
 });
@@ -463,6 +474,124 @@ export const DeliveryAttemptEntity = new EntitySchema<DeliveryAttemptRow & { del
   indices: [{ name: 'IDX_webhook_delivery_attempts_delivery_id', columns: ['delivery_id'] }],
 });
 
+export interface InvitationRow {
+  id: string;
+  team_id: string;
+  /** Lower-case. */
+  email: string;
+  role: string;
+  invited_by: string;
+  token_hash: string;
+  token_sealed: string;
+  status: string;
+  language: string;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Invitations go with their team (ON DELETE CASCADE). */
+export const InvitationEntity = new EntitySchema<InvitationRow & { team?: TeamRow }>({
+  name: 'FormloomTeamInvitation',
+  tableName: 'team_invitations',
+  columns: {
+    id,
+    team_id: str,
+    email: str,
+    role: str,
+    invited_by: str,
+    token_hash: str,
+    token_sealed: text,
+    status: str,
+    language: str,
+    expires_at: str,
+    created_at: str,
+    updated_at: str,
+  },
+  relations: {
+    team: {
+      type: 'many-to-one',
+      target: 'FormloomTeam',
+      joinColumn: { name: 'team_id', foreignKeyConstraintName: 'FK_team_invitations_team_id' },
+      onDelete: 'CASCADE',
+    },
+  },
+  indices: [
+    { name: 'UQ_team_invitations_token_hash', columns: ['token_hash'], unique: true },
+    // Pending (and unexpired) invitations of a team: listing, counting seats; also the cascade from teams.
+    { name: 'IDX_team_invitations_team_status_expires', columns: ['team_id', 'status', 'expires_at'] },
+    { name: 'IDX_team_invitations_team_email', columns: ['team_id', 'email'] },
+  ],
+});
+
+export interface BrandingRow {
+  team_id: string;
+  logo_url: string | null;
+  primary_color: string | null;
+  background_color: string | null;
+  text_color: string | null;
+  font_family: string | null;
+  footer_text: string | null;
+}
+
+/** One row per team that set a branding; goes with the team (ON DELETE CASCADE). */
+export const BrandingEntity = new EntitySchema<BrandingRow & { team?: TeamRow }>({
+  name: 'FormloomTeamBranding',
+  tableName: 'team_branding',
+  columns: {
+    team_id: id,
+    logo_url: optText,
+    primary_color: optStr,
+    background_color: optStr,
+    text_color: optStr,
+    font_family: optStr,
+    footer_text: optText,
+  },
+  relations: {
+    team: {
+      type: 'many-to-one',
+      target: 'FormloomTeam',
+      joinColumn: { name: 'team_id', foreignKeyConstraintName: 'FK_team_branding_team_id' },
+      onDelete: 'CASCADE',
+    },
+  },
+});
+
+export interface AuditLogRow {
+  id: string;
+  team_id: string;
+  action: string;
+  user_id: string | null;
+  user_email: string | null;
+  details: string;
+  ip_address: string | null;
+  timestamp: string;
+}
+
+/**
+ * Audit events. `team_id` is deliberately no foreign key: the events of a deleted team stay (the last one
+ * records the deletion) and never block it. `timestamp` is quoted in SQL (a PostgreSQL keyword).
+ */
+export const AuditLogEntity = new EntitySchema<AuditLogRow>({
+  name: 'FormloomAuditLog',
+  tableName: 'audit_logs',
+  columns: {
+    id,
+    team_id: str,
+    action: str,
+    user_id: optStr,
+    user_email: optStr,
+    details: text,
+    ip_address: optStr,
+    timestamp: str,
+  },
+  indices: [
+    // The listing, newest first, with its since/until window and the id tie-break.
+    { name: 'IDX_audit_logs_team_timestamp', columns: ['team_id', 'timestamp', 'id'] },
+    { name: 'IDX_audit_logs_team_action', columns: ['team_id', 'action'] },
+  ],
+});
+
 /** Every entity of Formloom, for a host that builds its own DataSource (add them to `entities`). */
 export const formloomEntities: readonly EntitySchema<any>[] = [
   UserEntity,
@@ -480,6 +609,9 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   WebhookSecretEntity,
   DeliveryEntity,
   DeliveryAttemptEntity,
+  InvitationEntity,
+  BrandingEntity,
+  AuditLogEntity,
 ];
 
 /** The column names of an entity, in declaration order: the column list of our INSERT statements. */

@@ -1,25 +1,32 @@
 import type {
   ApiKey,
+  AuditEvent,
   DeliveryAttempt,
   FormRecord,
   GlobalWebhook,
   IdempotencyRecord,
+  Invitation,
   OutboxItem,
   Question,
   ResponseRecord,
   Team,
+  TeamBranding,
   TeamMember,
+  TeamMemberProfile,
   User,
   Version,
   WebhookDelivery,
 } from '@formloom/core';
 import type {
   ApiKeyRow,
+  AuditLogRow,
+  BrandingRow,
   DeliveryAttemptRow,
   DeliveryRow,
   FormRow,
   GlobalWebhookRow,
   IdempotencyRow,
+  InvitationRow,
   OutboxRow,
   QuestionRow,
   ResponseRow,
@@ -174,7 +181,7 @@ export const versionToRow = (v: Version): VersionRow => ({
   snapshot: toJson(v.snapshot, {}),
 });
 
-export const teamFromRow = (r: TeamRow): Team => ({
+export const teamFromRow = (r: Omit<TeamRow, 'sso_domain_verify_token'>): Team => ({
   id: r.id,
   name: r.name,
   slug: r.slug,
@@ -182,7 +189,14 @@ export const teamFromRow = (r: TeamRow): Team => ({
   created_at: r.created_at,
   updated_at: r.updated_at,
 });
-export const teamToRow = (t: Team): TeamRow => teamFromRow(t);
+export const teamToRow = (t: Team, ssoDomainVerifyToken: string | null = null): TeamRow => ({
+  ...teamFromRow(t),
+  sso_domain_verify_token: ssoDomainVerifyToken,
+});
+
+/** The columns of a team patch: only the fields present, unknown keys dropped. */
+export const teamPatchToRow = (p: Partial<Pick<Team, 'name' | 'slug' | 'updated_at'>>): Partial<TeamRow> =>
+  pick({ name: p.name, slug: p.slug, updated_at: p.updated_at });
 
 export const memberFromRow = (r: TeamMemberRow): TeamMember => ({
   id: r.id,
@@ -192,6 +206,78 @@ export const memberFromRow = (r: TeamMemberRow): TeamMember => ({
   joined_at: r.joined_at,
 });
 export const memberToRow = (m: TeamMember): TeamMemberRow => memberFromRow(m);
+
+/** A membership joined with its user's profile columns. */
+export const memberProfileFromRow = (
+  r: TeamMemberRow & { email: string; first_name: string | null; last_name: string | null },
+): TeamMemberProfile => ({
+  ...memberFromRow(r),
+  email: r.email,
+  first_name: r.first_name,
+  last_name: r.last_name,
+});
+
+export const invitationFromRow = (r: InvitationRow): Invitation => ({
+  id: r.id,
+  team_id: r.team_id,
+  email: r.email,
+  role: r.role as Invitation['role'],
+  invited_by: r.invited_by,
+  token_hash: r.token_hash,
+  token_sealed: r.token_sealed,
+  status: r.status as Invitation['status'],
+  language: r.language,
+  expires_at: r.expires_at,
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
+
+/** The email is stored lower-case (the port's contract), as the look-ups by email compare it. */
+export const invitationToRow = (i: Invitation): InvitationRow => ({
+  ...invitationFromRow(i),
+  email: lowerEmail(i.email),
+});
+
+export const brandingFromRow = (r: BrandingRow): TeamBranding => ({
+  logo_url: r.logo_url,
+  primary_color: r.primary_color,
+  background_color: r.background_color,
+  text_color: r.text_color,
+  font_family: r.font_family,
+  footer_text: r.footer_text,
+});
+
+export const brandingToRow = (teamId: string, b: TeamBranding): BrandingRow => ({
+  team_id: teamId,
+  logo_url: orNull(b.logo_url),
+  primary_color: orNull(b.primary_color),
+  background_color: orNull(b.background_color),
+  text_color: orNull(b.text_color),
+  font_family: orNull(b.font_family),
+  footer_text: orNull(b.footer_text),
+});
+
+export const auditFromRow = (r: AuditLogRow): AuditEvent => ({
+  id: r.id,
+  team_id: r.team_id,
+  action: r.action,
+  user_id: r.user_id,
+  user_email: r.user_email,
+  details: fromJson(r.details, {}),
+  ip_address: r.ip_address,
+  timestamp: r.timestamp,
+});
+
+export const auditToRow = (e: AuditEvent): AuditLogRow => ({
+  id: e.id,
+  team_id: e.team_id,
+  action: e.action,
+  user_id: orNull(e.user_id),
+  user_email: orNull(e.user_email),
+  details: toJson(e.details, {}),
+  ip_address: orNull(e.ip_address),
+  timestamp: e.timestamp,
+});
 
 export const idempotencyFromRow = (r: IdempotencyRow): IdempotencyRecord => ({
   key: r.key,

@@ -1,10 +1,13 @@
 import type { Db } from './sql/db';
 import type { Dialect } from './sql/dialect';
 import { accountStatements } from './repositories/accounts';
+import { auditLogStatements } from './repositories/audit-logs';
+import { brandingStatements } from './repositories/branding';
 import { creditStatements } from './repositories/credits';
 import { formStatements } from './repositories/forms';
 import { formContentStatements } from './repositories/form-content';
 import { idempotencyStatements } from './repositories/idempotency';
+import { invitationStatements } from './repositories/invitations';
 import { outboxStatements } from './repositories/outbox';
 import { responseStatements } from './repositories/responses';
 import { teamStatements } from './repositories/teams';
@@ -13,10 +16,13 @@ import { webhookStatements } from './repositories/webhooks';
 /** The SQL that does not depend on a call's arguments, built once per storage. */
 export const buildStatements = (d: Dialect) => ({
   accounts: accountStatements(d),
+  auditLogs: auditLogStatements(d),
+  branding: brandingStatements(d),
   credits: creditStatements(d),
   forms: formStatements(d),
   formContent: formContentStatements(d),
   idempotency: idempotencyStatements(d),
+  invitations: invitationStatements(d),
   outbox: outboxStatements(d),
   responses: responseStatements(d),
   teams: teamStatements(d),

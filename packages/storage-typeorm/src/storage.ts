@@ -2,10 +2,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Storage } from '@formloom/core';
 import type { DataSource } from 'typeorm';
 import { SqlApiKeyRepository, SqlUserRepository } from './repositories/accounts';
+import { SqlAuditLogRepository } from './repositories/audit-logs';
+import { SqlBrandingRepository } from './repositories/branding';
 import { SqlCreditRepository } from './repositories/credits';
 import { SqlQuestionRepository, SqlVersionRepository } from './repositories/form-content';
 import { SqlFormRepository } from './repositories/forms';
 import { SqlIdempotencyRepository } from './repositories/idempotency';
+import { SqlInvitationRepository } from './repositories/invitations';
 import { SqlOutboxRepository } from './repositories/outbox';
 import { SqlResponseRepository } from './repositories/responses';
 import { SqlTeamRepository } from './repositories/teams';
@@ -173,6 +176,9 @@ function makeStorage(
     responses: new SqlResponseRepository(scope),
     webhooks: new SqlWebhookRepository(scope),
     deliveries: new SqlDeliveryRepository(scope),
+    invitations: new SqlInvitationRepository(scope),
+    branding: new SqlBrandingRepository(scope),
+    auditLogs: new SqlAuditLogRepository(scope),
     transaction: transaction ?? ((work) => work(storage)),
   };
   return storage;

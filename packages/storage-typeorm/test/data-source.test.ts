@@ -23,7 +23,11 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
   const dir = await mkdtemp(join(tmpdir(), 'formloom-ds-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const dataSource = createDataSource(`sqlite:${join(dir, 'nested', 'deeper', 'db.sqlite')}`, { busyTimeoutMs: 1234 });
-  t.deepEqual(await runMigrations(dataSource), ['FormloomInitial1732000000000', 'FormloomResponsesWebhooks1733000000000']);
+  t.deepEqual(await runMigrations(dataSource), [
+    'FormloomInitial1732000000000',
+    'FormloomResponsesWebhooks1733000000000',
+    'FormloomTeamAdministration1734000000000',
+  ]);
   t.deepEqual(await runMigrations(dataSource), [], 'already applied');
   t.true(existsSync(join(dir, 'nested', 'deeper', 'db.sqlite')));
   const pragma = async (name: string) => Object.values((await dataSource.query(`PRAGMA ${name}`))[0])[0];

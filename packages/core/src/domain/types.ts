@@ -34,6 +34,8 @@ export interface Principal {
   /** `null` when a host authenticates by its own means (no API key). */
   key_id: string | null;
   scope: KeyScope;
+  /** The client's address, for audit logs (set by the HTTP layer). */
+  ip_address?: string | null;
 }
 
 export interface Question {
@@ -216,4 +218,51 @@ export interface DeliveryAttempt {
   duration_ms: number;
   error: string | null;
   created_at: string;
+}
+
+export type InvitationStatus = 'pending' | 'accepted' | 'cancelled';
+
+export interface Invitation {
+  id: string;
+  team_id: string;
+  /** Lower-case. */
+  email: string;
+  role: Exclude<TeamRole, 'owner'>;
+  invited_by: string;
+  /** SHA-256 hex of the token, for look-ups on accept. */
+  token_hash: string;
+  /** The token sealed with the instance's secret key, so owners and admins can read it back. */
+  token_sealed: string;
+  status: InvitationStatus;
+  language: string;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A member with the user's profile, for listings. */
+export interface TeamMemberProfile extends TeamMember {
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+export interface TeamBranding {
+  logo_url: string | null;
+  primary_color: string | null;
+  background_color: string | null;
+  text_color: string | null;
+  font_family: string | null;
+  footer_text: string | null;
+}
+
+export interface AuditEvent {
+  id: string;
+  team_id: string;
+  action: string;
+  user_id: string | null;
+  user_email: string | null;
+  details: Record<string, unknown>;
+  ip_address: string | null;
+  timestamp: string;
 }

@@ -49,7 +49,8 @@ export async function authorizeTeamFormCreation(storage: Storage, principal: Pri
   const team = await storage.teams.findById(teamId);
   if (!team) throw notFound('Team');
   const member = await storage.teams.findMember(teamId, principal.user_id);
-  if (!member) throw forbidden('You are not a member of this team');
+  // As for team forms: a team is not revealed to a non-member.
+  if (!member) throw notFound('Team');
   if (!CREATE_FORM_ROLES.has(member.role)) {
     throw forbidden(`Your team role (${member.role}) cannot create forms`, { reason: 'insufficient_role' });
   }

@@ -1,4 +1,8 @@
 import type {
+  AuditEvent,
+  Invitation,
+  TeamBranding,
+  TeamMemberProfile,
   DeliveryAttempt,
   GlobalWebhook,
   ResponseRecord,
@@ -9,6 +13,7 @@ import type {
   OutboxItem,
   Question,
   Team,
+  TeamRole,
   TeamMember,
   User,
   Version,
@@ -96,8 +101,79 @@ export interface TeamRepository {
   membershipsOf(userId: string): Promise<TeamMember[]>;
   /** The user's membership in the team, or `null`. */
   findMember(teamId: string, userId: string): Promise<TeamMember | null>;
-  insert(team: Team): Promise<void>;
+  /** Inserts a team; the team's `sso_domain_verify_token` is stored with it. Throws CONFLICT on a taken slug. */
+  insert(team: Team, extra?: { sso_domain_verify_token?: string | null }): Promise<void>;
+  /** Inserts a membership. Throws CONFLICT when the user is already a member. */
   insertMember(member: TeamMember): Promise<void>;
+  /** Applies the patch; returns the updated team or `null`. */
+  update(id: string, patch: Partial<Pick<Team, 'name' | 'slug' | 'updated_at'>>): Promise<Team | null>;
+  /** Deletes the team with its memberships, invitations and branding (its forms stay); `false` when none. */
+  delete(id: string): Promise<boolean>;
+  /** The team's SSO domain verification token, or `null`. */
+  ssoDomainVerifyToken(id: string): Promise<string | null>;
+  /** The teams a user belongs to with the user's role and each team's member count, by team name. */
+  listForUser(userId: string): Promise<Array<{ team: Team; role: TeamRole; member_count: number }>>;
+  memberCount(teamId: string): Promise<number>;
+  /** Members with their users' profiles, by `joined_at` (the owner first). */
+  listMembers(teamId: string): Promise<TeamMemberProfile[]>;
+  /** A membership by its id within the team, or `null`. */
+  findMemberById(teamId: string, memberId: string): Promise<TeamMember | null>;
+  /** Sets a member's role; returns the updated membership or `null`. */
+  updateMemberRole(teamId: string, memberId: string, role: TeamRole): Promise<TeamMember | null>;
+  /** Deletes a membership; `false` when it did not exist. */
+  deleteMember(teamId: string, memberId: string): Promise<boolean>;
+  /**
+   * Inside a transaction, locks the team row until commit (PostgreSQL `SELECT ... FOR UPDATE`), so that
+   * seat and duplicate checks followed by an insert are atomic. SQLite's serialised transactions need none.
+   */
+  lock(teamId: string): Promise<void>;
+}
+
+export interface InvitationRepository {
+  insert(invitation: Invitation): Promise<void>;
+  /** By id within the team, or `null`. */
+  findById(teamId: string, id: string): Promise<Invitation | null>;
+  /** By token hash, whatever its state, or `null`. */
+  findByTokenHash(tokenHash: string): Promise<Invitation | null>;
+  /** Pending invitations whose `expires_at` is after `now`, newest first. */
+  listPending(teamId: string, now: string): Promise<Invitation[]>;
+  /** How many pending invitations are unexpired at `now` (they hold seats). */
+  countPending(teamId: string, now: string): Promise<number>;
+  /** An unexpired pending invitation for the (lower-case) email, or `null`. */
+  findPendingByEmail(teamId: string, email: string, now: string): Promise<Invitation | null>;
+  /**
+   * Moves a pending invitation to `status` as one conditional update; `false` when it was not pending
+   * (so of concurrent accepts exactly one wins).
+   */
+  settle(id: string, status: 'accepted' | 'cancelled', at: string): Promise<boolean>;
+  /** Cancels every pending invitation of the team for the (lower-case) email; returns how many. */
+  cancelForEmail(teamId: string, email: string, at: string): Promise<number>;
+}
+
+export interface BrandingRepository {
+  /** The team's branding, or `null` when none was set. */
+  get(teamId: string): Promise<TeamBranding | null>;
+  /** Stores the whole branding (upsert). */
+  put(teamId: string, branding: TeamBranding): Promise<void>;
+  /** Removes it; `false` when there was none. */
+  delete(teamId: string): Promise<boolean>;
+}
+
+export interface AuditQuery {
+  teamId: string;
+  action?: string;
+  userId?: string;
+  /** Inclusive bounds on `timestamp`. */
+  since?: string;
+  until?: string;
+  offset: number;
+  limit: number;
+}
+
+export interface AuditLogRepository {
+  insert(event: AuditEvent): Promise<void>;
+  /** Newest first (ties by id descending), with the total before paging. */
+  list(query: AuditQuery): Promise<Page<AuditEvent>>;
 }
 
 export interface CreditRepository {
@@ -255,6 +331,9 @@ export interface Storage {
   readonly responses: ResponseRepository;
   readonly webhooks: WebhookRepository;
   readonly deliveries: DeliveryRepository;
+  readonly invitations: InvitationRepository;
+  readonly branding: BrandingRepository;
+  readonly auditLogs: AuditLogRepository;
   /** Runs `work` in one transaction; nested calls on `tx` join the same transaction. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
 }

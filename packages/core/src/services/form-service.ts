@@ -15,6 +15,7 @@ import { TOKENS } from '../tokens';
 import type { FormloomEvents } from '../events';
 import { applyOptions, buildQuestions, snapshotOf } from './form-model';
 import { PublishingService, publishConflict } from './publishing-service';
+import { AuditService } from './audit-service';
 
 /** Creating, reading, updating, deleting and duplicating forms with their questions. */
 @injectable()
@@ -26,6 +27,7 @@ export class FormService {
     @inject(TOKENS.Plans) private readonly plans: Plans,
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(PublishingService) private readonly publishing: PublishingService,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
   /** POST /forms: 201 body. A failed publish check leaves a draft with `publish_error`. */
@@ -57,6 +59,7 @@ export class FormService {
     const result = await this.storage.transaction(async (tx) => {
       await tx.forms.insert(form);
       await tx.questions.replaceForForm(form.id, questions);
+      if (teamId) await this.audit.record(tx, teamId, 'form.created', principal, { form_id: form.id, title: form.title });
       if (!input.published) return { form, version: null, block: null };
       const outcome = await this.publishing.publishInTx(tx, form, questions, principal, features);
       return outcome.ok
@@ -114,6 +117,9 @@ export class FormService {
           updated_at: this.clock.now().toISOString(),
         }))!;
         if (input.questions) await tx.questions.replaceForForm(formId, questions);
+        if (before.team_id && (before.options.webhook_url ?? null) !== (form.options.webhook_url ?? null)) {
+          await this.audit.record(tx, before.team_id, 'webhooks.changed', principal, { form_id: formId, webhook_url: form.options.webhook_url ?? null });
+        }
       }
       if (input.published === true && !before.published) {
         const published = await this.publishing.publishInTx(tx, saved, questions, principal, features);
@@ -121,7 +127,7 @@ export class FormService {
         return { form: published.form, questions, version: published.version };
       }
       if (input.published === false && before.published) {
-        return { form: await this.publishing.unpublishInTx(tx, formId), questions };
+        return { form: await this.publishing.unpublishInTx(tx, formId, principal), questions };
       }
       return { form: saved, questions };
     });
@@ -155,9 +161,10 @@ export class FormService {
     if (flag !== undefined && flag !== 'true' && flag !== 'false' && typeof flag !== 'boolean') {
       throw badRequest('delete_signed_contracts: must be true or false', { field: 'delete_signed_contracts' });
     }
-    await authorizeForm(this.storage, principal, formId, 'delete');
+    const form = await authorizeForm(this.storage, principal, formId, 'delete');
     const deleted = await this.storage.transaction(async (tx) => {
       if (!(await tx.forms.delete(formId))) return false;
+      if (form.team_id) await this.audit.record(tx, form.team_id, 'form.deleted', principal, { form_id: formId, title: form.title });
       const now = this.clock.now().toISOString();
       // Uploads live outside the database: removed after the commit by the outbox worker, never lost.
       await tx.outbox.enqueue({

@@ -12,6 +12,7 @@ import { presentForm, presentVersion, presentTheme } from '../presenters';
 import { TOKENS } from '../tokens';
 import type { FormloomEvents } from '../events';
 import { snapshotOf } from './form-model';
+import { AuditService } from './audit-service';
 
 export type PublishOutcome =
   | { ok: true; form: FormRecord; questions: Question[]; version: Version }
@@ -26,6 +27,7 @@ export class PublishingService {
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.Plans) private readonly plans: Plans,
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
   /** The features of the plan that governs the form. Call outside transactions: plans read storage. */
@@ -84,6 +86,7 @@ export class PublishingService {
     } catch (e) {
       throw conflict('The form is being published by another request; try again', { reason: 'publish_in_progress' });
     }
+    if (form.team_id) await this.audit.record(tx, form.team_id, 'form.published', principal, { form_id: form.id, version: version.version });
     const updated = await tx.forms.update(form.id, {
       published: true,
       has_unpublished_changes: false,
@@ -110,15 +113,16 @@ export class PublishingService {
   async unpublish(principal: Principal, formId: string) {
     await authorizeForm(this.storage, principal, formId, 'publish');
     return this.storage.transaction(async (tx) => {
-      const form = await this.unpublishInTx(tx, formId);
+      const form = await this.unpublishInTx(tx, formId, principal);
       return presentForm(form, await tx.questions.listByForm(formId));
     });
   }
 
-  async unpublishInTx(tx: Storage, formId: string): Promise<FormRecord> {
+  async unpublishInTx(tx: Storage, formId: string, principal: Principal): Promise<FormRecord> {
     const form = await tx.forms.findById(formId);
     if (!form) throw notFound('Form');
     if (!form.published) return form;
+    if (form.team_id) await this.audit.record(tx, form.team_id, 'form.unpublished', principal, { form_id: formId });
     const updated = await tx.forms.update(formId, {
       published: false,
       has_unpublished_changes: false,

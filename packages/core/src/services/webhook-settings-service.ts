@@ -14,6 +14,7 @@ import { SecretBox, type FormloomConfig } from '../config';
 import { TOKENS } from '../tokens';
 import type { FormloomEvents } from '../events';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { AuditService } from './audit-service';
 
 export const formWebhookSchema = z.object({ url: httpUrl.nullable() }).strict();
 export const globalWebhooksSchema = z
@@ -32,6 +33,7 @@ export class WebhookSettingsService {
     @inject(TOKENS.Config) config: FormloomConfig,
     @inject(WebhookDispatcher) private readonly dispatcher: WebhookDispatcher,
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {
     this.box = new SecretBox(config.secretKey);
   }
@@ -58,10 +60,13 @@ export class WebhookSettingsService {
     const form = await this.formFor(principal, formId, 'edit');
     const { url } = parseBody(formWebhookSchema, body);
     if ((form.options.webhook_url ?? null) !== url) {
-      await this.storage.forms.update(formId, {
-        options: { ...form.options, webhook_url: url },
-        has_unpublished_changes: form.published || form.has_unpublished_changes,
-        updated_at: this.clock.now().toISOString(),
+      await this.storage.transaction(async (tx) => {
+        await tx.forms.update(formId, {
+          options: { ...form.options, webhook_url: url },
+          has_unpublished_changes: form.published || form.has_unpublished_changes,
+          updated_at: this.clock.now().toISOString(),
+        });
+        if (form.team_id) await this.audit.record(tx, form.team_id, 'webhooks.changed', principal, { form_id: formId, webhook_url: url });
       });
     }
     return { webhook_url: url };

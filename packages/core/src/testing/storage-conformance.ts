@@ -3,6 +3,7 @@ import { accountTests } from './storage/accounts';
 import type { StorageHarness, StorageHarnessInstance, StorageTest } from './storage/fixtures';
 import { formTests } from './storage/forms';
 import { responseTests } from './storage/responses';
+import { teamAdminTests } from './storage/team-admin';
 import { teamAndOutboxTests } from './storage/teams-outbox';
 import { transactionTests } from './storage/transactions';
 import { webhookTests } from './storage/webhooks';
@@ -15,9 +16,10 @@ export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures'
  * The harness is created once for the test file; tests run concurrently and each makes its own rows
  * (unique ids, emails, outbox kinds), so they never depend on one another. Besides the port's own
  * reads, the tests check the database with raw SQL, in the manner of Auth.js's adapter tests: they
- * assume the tables of @formloom/storage-typeorm (users, api_keys, forms, questions, form_versions,
+ * assume the tables of @formloom/storage-typeorm (users, api_keys, forms, questions, form_versions, teams,
  * team_members, credit_balances, idempotency_keys, outbox, responses, global_webhooks, webhook_secrets,
- * webhook_deliveries, webhook_delivery_attempts) with columns named like the domain fields.
+ * webhook_deliveries, webhook_delivery_attempts, team_invitations, team_branding, audit_logs) with columns
+ * named like the domain fields (and `teams.sso_domain_verify_token`).
  */
 export function runStorageConformance(test: TestFn<any>, harness: StorageHarness): void {
   let instance: StorageHarnessInstance | undefined;
@@ -35,6 +37,7 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   accountTests(storageTest);
   formTests(storageTest);
   teamAndOutboxTests(storageTest);
+  teamAdminTests(storageTest);
   responseTests(storageTest);
   webhookTests(storageTest);
   transactionTests(storageTest);

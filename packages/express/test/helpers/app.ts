@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createFormloom, type Formloom, type PlanName } from '@formloom/core';
+import { createFormloom, type Clock, type Formloom, type Mailer, type PlanName } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,12 +34,22 @@ export interface TestApp {
 let seq = 0;
 
 /** The router mounted in a bare host app over a fresh database of `kind`, on an ephemeral port. */
-export async function startTestApp(kind: DbKind, opts: { allowPrivateWebhooks?: boolean } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  allowPrivateWebhooks?: boolean;
+  /** Run the file's tests one at a time (they move a shared clock). */
+  serial?: boolean;
+  clock?: Clock;
+  mailer?: Mailer;
+}
+
+export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase(kind);
   const blobDir = mkdtempSync(join(tmpdir(), 'formloom-blobs-'));
   const formloom = createFormloom({
     storage: db.storage,
     blobStore: createFileBlobStore(blobDir),
+    clock: opts.clock,
+    mailer: opts.mailer,
     webhookTransport: createFetchTransport({ allowPrivate: opts.allowPrivateWebhooks ?? false }),
     config: { secretKey: 'test-secret-key' },
   });
@@ -93,7 +103,7 @@ export async function startTestApp(kind: DbKind, opts: { allowPrivateWebhooks?: 
 export function forEachDb(
   test: import('ava').TestFn,
   register: (t: (title: string, fn: (tt: import('ava').ExecutionContext, app: TestApp) => Promise<void> | void) => void) => void,
-  opts: { allowPrivateWebhooks?: boolean } = {},
+  opts: TestAppOptions = {},
 ) {
   return forEachDbWith(test, register, opts);
 }
@@ -101,7 +111,7 @@ export function forEachDb(
 function forEachDbWith(
   test: import('ava').TestFn,
   register: (t: (title: string, fn: (tt: import('ava').ExecutionContext, app: TestApp) => Promise<void> | void) => void) => void,
-  opts: { allowPrivateWebhooks?: boolean },
+  opts: TestAppOptions,
 ) {
   for (const kind of DB_KINDS) {
     let app: TestApp | undefined;
@@ -111,7 +121,7 @@ function forEachDbWith(
       if (app) await app.close();
     });
     register((title, fn) => {
-      test(`[${kind}] ${title}`, async (t) => fn(t, await get()));
+      (opts.serial ? test.serial : test)(`[${kind}] ${title}`, async (t) => fn(t, await get()));
     });
   }
 }

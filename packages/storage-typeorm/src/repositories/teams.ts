@@ -1,21 +1,57 @@
-import { FormloomError, type Team, type TeamMember, type TeamRepository } from '@formloom/core';
-import { type TeamMemberRow, TeamMemberEntity, type TeamRow, TeamEntity } from '../entities';
-import { memberFromRow, memberToRow, teamFromRow, teamToRow } from '../mappers';
+import {
+  FormloomError,
+  type Team,
+  type TeamMember,
+  type TeamMemberProfile,
+  type TeamRepository,
+  type TeamRole,
+} from '@formloom/core';
+import { type TeamMemberRow, TeamMemberEntity, type TeamRow, TeamEntity, UserEntity } from '../entities';
+import { memberFromRow, memberProfileFromRow, memberToRow, teamFromRow, teamPatchToRow, teamToRow } from '../mappers';
 import type { Scope } from '../scope';
-import type { Dialect } from '../sql/dialect';
-import { insertIgnoring, tableOf } from '../sql/statements';
+import { type Dialect, isUniqueViolation } from '../sql/dialect';
+import { insertIgnoring, tableOf, updateReturning } from '../sql/statements';
+
+/** The columns of a `Team` (the SSO token stays out of every read but its own). */
+const TEAM_COLUMNS = ['id', 'name', 'slug', 'owner_id', 'created_at', 'updated_at'];
 
 export const teamStatements = (d: Dialect) => {
   const teams = tableOf(d, TeamEntity);
   const members = tableOf(d, TeamMemberEntity);
+  const users = tableOf(d, UserEntity);
+  const teamColumns = (alias: string) => TEAM_COLUMNS.map((c) => `${alias}.${c}`).join(', ');
   return {
     insertTeam: insertIgnoring(d, TeamEntity),
     insertMember: insertIgnoring(d, TeamMemberEntity),
-    teamById: `SELECT * FROM ${teams} WHERE id = ${d.p(1)}`,
+    teamById: `SELECT ${teamColumns('t')} FROM ${teams} t WHERE t.id = ${d.p(1)}`,
+    ssoToken: `SELECT sso_domain_verify_token FROM ${teams} WHERE id = ${d.p(1)}`,
+    /** Memberships, invitations and branding go by ON DELETE CASCADE; forms have no key to teams and stay. */
+    deleteTeam: `DELETE FROM ${teams} WHERE id = ${d.p(1)}`,
     membershipsOf: `SELECT * FROM ${members} WHERE user_id = ${d.p(1)} ORDER BY joined_at, id`,
     member: `SELECT * FROM ${members} WHERE team_id = ${d.p(1)} AND user_id = ${d.p(2)}`,
+    memberById: `SELECT * FROM ${members} WHERE team_id = ${d.p(1)} AND id = ${d.p(2)}`,
+    memberCount: `SELECT COUNT(*) AS n FROM ${members} WHERE team_id = ${d.p(1)}`,
+    /** One query: the user's memberships (IDX_team_members_user_id), each team and its member count. */
+    listForUser:
+      `SELECT ${teamColumns('t')}, m.role AS member_role, ` +
+      `(SELECT COUNT(*) FROM ${members} c WHERE c.team_id = t.id) AS member_count ` +
+      `FROM ${members} m JOIN ${teams} t ON t.id = m.team_id ` +
+      `WHERE m.user_id = ${d.p(1)} ORDER BY t.name, t.id`,
+    listMembers:
+      `SELECT m.*, u.email, u.first_name, u.last_name FROM ${members} m JOIN ${users} u ON u.id = m.user_id ` +
+      `WHERE m.team_id = ${d.p(1)} ORDER BY m.joined_at, m.id`,
+    updateMemberRole: `UPDATE ${members} SET role = ${d.p(3)} WHERE team_id = ${d.p(1)} AND id = ${d.p(2)} RETURNING *`,
+    deleteMember: `DELETE FROM ${members} WHERE team_id = ${d.p(1)} AND id = ${d.p(2)}`,
+    /**
+     * PostgreSQL: the team row stays locked until the transaction ends, so a second transaction's lock
+     * waits, then its (READ COMMITTED) reads see what the first committed. SQLite: none needed, the
+     * adapter runs one transaction at a time (BEGIN IMMEDIATE across processes).
+     */
+    lock: d.kind === 'postgres' ? `SELECT id FROM ${teams} WHERE id = ${d.p(1)} FOR UPDATE` : null,
   };
 };
+
+const slugTaken = () => new FormloomError('CONFLICT', 'A team with this slug already exists', { field: 'slug' });
 
 export class SqlTeamRepository implements TeamRepository {
   constructor(private readonly scope: Scope) {}
@@ -35,10 +71,11 @@ export class SqlTeamRepository implements TeamRepository {
     return row ? memberFromRow(row) : null;
   }
 
-  async insert(team: Team): Promise<void> {
+  /** One INSERT with the token; a taken id or slug changes no row and is a CONFLICT. */
+  async insert(team: Team, extra?: { sso_domain_verify_token?: string | null }): Promise<void> {
     const { sql, values } = this.scope.st.teams.insertTeam;
-    if ((await this.scope.db.run(sql, values(teamToRow(team)))) === 0) {
-      throw new FormloomError('CONFLICT', `Team ${team.id} already exists`);
+    if ((await this.scope.db.run(sql, values(teamToRow(team, extra?.sso_domain_verify_token ?? null)))) === 0) {
+      throw (await this.findById(team.id)) ? new FormloomError('CONFLICT', `Team ${team.id} already exists`) : slugTaken();
     }
   }
 
@@ -48,5 +85,67 @@ export class SqlTeamRepository implements TeamRepository {
     if ((await this.scope.db.run(sql, values(memberToRow(member)))) === 0) {
       throw new FormloomError('CONFLICT', 'The user is already a member of this team');
     }
+  }
+
+  /** A taken slug is the unique index's error, turned into CONFLICT (on PostgreSQL it ends the transaction). */
+  async update(id: string, patch: Partial<Pick<Team, 'name' | 'slug' | 'updated_at'>>): Promise<Team | null> {
+    const statement = updateReturning(this.scope.d, TeamEntity, teamPatchToRow(patch), 'id', id);
+    if (!statement) return this.findById(id);
+    try {
+      const [row] = await this.scope.db.all<TeamRow>(statement.sql, statement.values);
+      return row ? teamFromRow(row) : null;
+    } catch (err) {
+      if (isUniqueViolation(err)) throw slugTaken();
+      throw err;
+    }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.scope.db.run(this.scope.st.teams.deleteTeam, [id])) > 0;
+  }
+
+  async ssoDomainVerifyToken(id: string): Promise<string | null> {
+    const [row] = await this.scope.db.all<Pick<TeamRow, 'sso_domain_verify_token'>>(this.scope.st.teams.ssoToken, [id]);
+    return row?.sso_domain_verify_token ?? null;
+  }
+
+  async listForUser(userId: string): Promise<Array<{ team: Team; role: TeamRole; member_count: number }>> {
+    const rows = await this.scope.db.all<TeamRow & { member_role: string; member_count: number | string }>(
+      this.scope.st.teams.listForUser,
+      [userId],
+    );
+    return rows.map((r) => ({ team: teamFromRow(r), role: r.member_role as TeamRole, member_count: Number(r.member_count) }));
+  }
+
+  async memberCount(teamId: string): Promise<number> {
+    const [row] = await this.scope.db.all<{ n: number | string }>(this.scope.st.teams.memberCount, [teamId]);
+    return Number(row.n);
+  }
+
+  async listMembers(teamId: string): Promise<TeamMemberProfile[]> {
+    const rows = await this.scope.db.all<TeamMemberRow & { email: string; first_name: string | null; last_name: string | null }>(
+      this.scope.st.teams.listMembers,
+      [teamId],
+    );
+    return rows.map(memberProfileFromRow);
+  }
+
+  async findMemberById(teamId: string, memberId: string): Promise<TeamMember | null> {
+    const [row] = await this.scope.db.all<TeamMemberRow>(this.scope.st.teams.memberById, [teamId, memberId]);
+    return row ? memberFromRow(row) : null;
+  }
+
+  async updateMemberRole(teamId: string, memberId: string, role: TeamRole): Promise<TeamMember | null> {
+    const [row] = await this.scope.db.all<TeamMemberRow>(this.scope.st.teams.updateMemberRole, [teamId, memberId, role]);
+    return row ? memberFromRow(row) : null;
+  }
+
+  async deleteMember(teamId: string, memberId: string): Promise<boolean> {
+    return (await this.scope.db.run(this.scope.st.teams.deleteMember, [teamId, memberId])) > 0;
+  }
+
+  async lock(teamId: string): Promise<void> {
+    const sql = this.scope.st.teams.lock;
+    if (sql) await this.scope.db.all(sql, [teamId]);
   }
 }

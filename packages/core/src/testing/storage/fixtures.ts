@@ -2,12 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { ExecutionContext } from 'ava';
 import type {
   ApiKey,
+  AuditEvent,
   DeliveryAttempt,
   FormRecord,
+  Invitation,
   OutboxItem,
   Question,
   ResponseRecord,
   Team,
+  TeamBranding,
   TeamMember,
   User,
   Version,
@@ -206,5 +209,47 @@ export const makeAttempt = (deliveryId: string, attempt: number, over: Partial<D
   duration_ms: 12,
   error: null,
   created_at: at(attempt),
+  ...over,
+});
+
+/** A pending invitation to a lower-case address, created `seconds` after the fixed instant, valid a week. */
+export const makeInvitation = (teamId: string, seconds = 0, over: Partial<Invitation> = {}): Invitation => {
+  const id = over.id ?? uid('inv');
+  return {
+    id,
+    team_id: teamId,
+    email: `${id}@example.com`,
+    role: 'editor',
+    invited_by: uid('usr'),
+    token_hash: randomBytes(32).toString('hex'),
+    token_sealed: `sealed:${randomBytes(24).toString('base64')}`,
+    status: 'pending',
+    language: 'en',
+    expires_at: at(seconds + 7 * 86_400),
+    created_at: at(seconds),
+    updated_at: at(seconds),
+    ...over,
+  };
+};
+
+export const makeBranding = (over: Partial<TeamBranding> = {}): TeamBranding => ({
+  logo_url: 'https://cdn.example.com/logo.png',
+  primary_color: '#112233',
+  background_color: '#ffffff',
+  text_color: null,
+  font_family: 'Inter',
+  footer_text: 'Made with care',
+  ...over,
+});
+
+export const makeAuditEvent = (teamId: string, seconds = 0, over: Partial<AuditEvent> = {}): AuditEvent => ({
+  id: uid('aud'),
+  team_id: teamId,
+  action: 'team.renamed',
+  user_id: uid('usr'),
+  user_email: null,
+  details: { from: 'A', to: 'B' },
+  ip_address: '203.0.113.7',
+  timestamp: at(seconds),
   ...over,
 });

@@ -1,0 +1,47 @@
+import { inject, injectable } from 'tsyringe';
+import type { OutboxItem } from '../domain/types';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { MailMessage, Mailer } from '../ports/mailer';
+import type { Storage } from '../ports/storage';
+import { TOKENS } from '../tokens';
+import { nextRetryAt, type OutboxHandler, type OutboxOutcome } from './outbox-worker';
+
+/** Queues a mail in `tx`, so it is sent only if the change that causes it commits, and never lost. */
+export async function enqueueMail(tx: Storage, ids: IdGenerator, clock: Clock, message: MailMessage) {
+  const now = clock.now().toISOString();
+  await tx.outbox.enqueue({
+    id: ids.id('obx'),
+    kind: 'mail',
+    payload: { ...message },
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    locked_by: null,
+    locked_until: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  });
+}
+
+/** Sends queued mails through the mailer port; a failing server delays a mail, retried for about a day. */
+@injectable()
+export class MailHandler implements OutboxHandler {
+  readonly kind = 'mail';
+  constructor(
+    @inject(TOKENS.Mailer) private readonly mailer: Mailer,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {}
+
+  async handle(item: OutboxItem): Promise<OutboxOutcome> {
+    try {
+      await this.mailer.send(item.payload as unknown as MailMessage);
+      return { status: 'delivered' };
+    } catch (e) {
+      const error = e instanceof Error ? e.message : String(e);
+      const next = nextRetryAt(this.clock.now(), item.attempts);
+      return next ? { status: 'pending', nextAttemptAt: next, error } : { status: 'failed', error };
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import type { ExecutionContext } from 'ava';
+import type { TestApp } from './app';
+
+export const ACTORS = ['owner', 'admin', 'editor', 'viewer', 'otherTeam', 'stranger', 'anonymous'] as const;
+export type Actor = (typeof ACTORS)[number];
+
+export interface Users {
+  keys: Record<Exclude<Actor, 'anonymous'>, string>;
+  emails: Record<Exclude<Actor, 'anonymous'>, string>;
+}
+
+/** A team with one member per role, a published team form with a response, a pending invitation and branding. */
+export interface World {
+  teamId: string;
+  teamName: string;
+  formId: string;
+  formTitle: string;
+  slug: string;
+  responseId: string;
+  invitationId: string;
+  members: Record<'owner' | 'admin' | 'editor' | 'viewer', string>;
+}
+
+let n = 0;
+
+export async function makeUsers(app: TestApp): Promise<Users> {
+  const keys = {} as Users['keys'];
+  const emails = {} as Users['emails'];
+  for (const a of ACTORS) {
+    if (a === 'anonymous') continue;
+    const u = await app.user(a === 'owner' ? 'enterprise' : 'pro');
+    keys[a] = u.key;
+    emails[a] = u.email;
+  }
+  const other = await app.api('POST', '/teams', { key: keys.otherTeam, body: { name: 'Other team' } });
+  if (other.status !== 201) throw new Error(JSON.stringify(other.body));
+  return { keys, emails };
+}
+
+async function ok(res: Promise<{ status: number; body: any }>, status: number) {
+  const r = await res;
+  if (r.status !== status) throw new Error(`setup expected ${status}, got ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+export async function makeWorld(app: TestApp, users: Users): Promise<World> {
+  const tag = `${process.pid}-${++n}`;
+  const teamName = `SecretTeam-${tag}`;
+  const team = await ok(app.api('POST', '/teams', { key: users.keys.owner, body: { name: teamName } }), 201);
+  for (const role of ['admin', 'editor', 'viewer'] as const) {
+    const inv = await ok(app.api('POST', `/teams/${team.id}/invitations`, { key: users.keys.owner, body: { email: users.emails[role], role } }), 201);
+    await ok(app.api('POST', `/invitations/${inv.token}/accept`, { key: users.keys[role] }), 200);
+  }
+  const members = (await ok(app.api('GET', `/teams/${team.id}/members`, { key: users.keys.owner }), 200)).members as any[];
+  const byRole = Object.fromEntries(members.map((m) => [m.role, m.id])) as World['members'];
+  const formTitle = `SecretForm-${tag}`;
+  const form = await ok(
+    app.api('POST', '/forms', {
+      key: users.keys.owner,
+      body: { title: formTitle, team_id: team.id, published: true, questions: [{ type: 'short_text', title: 'Name' }] },
+    }),
+    201,
+  );
+  const response = await ok(app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [{ question_id: form.questions[0].id, value: 'x' }] } }), 201);
+  const invitation = await ok(app.api('POST', `/teams/${team.id}/invitations`, { key: users.keys.owner, body: { email: `pending-${tag}@example.com`, role: 'viewer' } }), 201);
+  await ok(app.api('PUT', `/teams/${team.id}/branding`, { key: users.keys.owner, body: { primary_color: '#123456' } }), 200);
+  return { teamId: team.id, teamName, formId: form.id, formTitle, slug: form.slug, responseId: response.id, invitationId: invitation.id, members: byRole };
+}
+
+export interface Cell {
+  name: string;
+  /** Whether each call needs its own world (the call changes or removes what the others use). */
+  destructive?: boolean;
+  call(w: World): { method: string; path: string; body?: unknown };
+  expect: Record<Actor, number>;
+}
+
+const members = (ok: number, low: number) => ({ owner: ok, admin: ok, editor: low, viewer: low, otherTeam: 404, stranger: 404, anonymous: 401 });
+const anyMember = (ok = 200) => ({ owner: ok, admin: ok, editor: ok, viewer: ok, otherTeam: 404, stranger: 404, anonymous: 401 });
+const editors = (ok = 200) => ({ owner: ok, admin: ok, editor: ok, viewer: 403, otherTeam: 404, stranger: 404, anonymous: 401 });
+
+export const CELLS: Cell[] = [
+  { name: 'GET /teams/:id', call: (w) => ({ method: 'GET', path: `/teams/${w.teamId}` }), expect: anyMember() },
+  { name: 'PUT /teams/:id', call: (w) => ({ method: 'PUT', path: `/teams/${w.teamId}`, body: { name: 'Renamed' } }), expect: members(200, 403), destructive: true },
+  { name: 'DELETE /teams/:id', call: (w) => ({ method: 'DELETE', path: `/teams/${w.teamId}` }), expect: { ...members(403, 403), owner: 200 }, destructive: true },
+  { name: 'GET members', call: (w) => ({ method: 'GET', path: `/teams/${w.teamId}/members` }), expect: anyMember() },
+  { name: 'POST members', call: (w) => ({ method: 'POST', path: `/teams/${w.teamId}/members`, body: { email: `new-${Math.random()}@example.com`, role: 'viewer' } }), expect: members(201, 403) },
+  { name: 'PUT member role', call: (w) => ({ method: 'PUT', path: `/teams/${w.teamId}/members/${w.members.viewer}`, body: { role: 'editor' } }), expect: members(200, 403), destructive: true },
+  { name: 'DELETE member', call: (w) => ({ method: 'DELETE', path: `/teams/${w.teamId}/members/${w.members.viewer}` }), expect: members(200, 403), destructive: true },
+  { name: 'GET invitations', call: (w) => ({ method: 'GET', path: `/teams/${w.teamId}/invitations` }), expect: anyMember() },
+  { name: 'POST invitations', call: (w) => ({ method: 'POST', path: `/teams/${w.teamId}/invitations`, body: { email: `inv-${Math.random()}@example.com`, role: 'editor' } }), expect: members(201, 403) },
+  { name: 'DELETE invitation', call: (w) => ({ method: 'DELETE', path: `/teams/${w.teamId}/invitations/${w.invitationId}` }), expect: members(200, 403), destructive: true },
+  { name: 'GET audit-logs', call: (w) => ({ method: 'GET', path: `/teams/${w.teamId}/audit-logs` }), expect: members(200, 403) },
+  { name: 'GET branding', call: (w) => ({ method: 'GET', path: `/teams/${w.teamId}/branding` }), expect: anyMember() },
+  { name: 'PUT branding', call: (w) => ({ method: 'PUT', path: `/teams/${w.teamId}/branding`, body: { text_color: '#000000' } }), expect: members(200, 403), destructive: true },
+  { name: 'DELETE branding', call: (w) => ({ method: 'DELETE', path: `/teams/${w.teamId}/branding` }), expect: members(200, 403), destructive: true },
+  { name: 'POST /forms in team', call: (w) => ({ method: 'POST', path: '/forms', body: { title: 'New', team_id: w.teamId } }), expect: editors(201) },
+  { name: 'GET /forms/:id', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}` }), expect: anyMember() },
+  { name: 'PUT /forms/:id', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}`, body: { title: 'Edited' } }), expect: editors(), destructive: true },
+  { name: 'PUT /forms/:id published:false', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}`, body: { published: false } }), expect: members(200, 403), destructive: true },
+  { name: 'DELETE /forms/:id', call: (w) => ({ method: 'DELETE', path: `/forms/${w.formId}` }), expect: members(200, 403), destructive: true },
+  { name: 'POST publish', call: (w) => ({ method: 'POST', path: `/forms/${w.formId}/publish` }), expect: members(200, 403), destructive: true },
+  { name: 'DELETE publish', call: (w) => ({ method: 'DELETE', path: `/forms/${w.formId}/publish` }), expect: members(200, 403), destructive: true },
+  { name: 'POST duplicate', call: (w) => ({ method: 'POST', path: `/forms/${w.formId}/duplicate` }), expect: editors(201) },
+  { name: 'GET versions', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/versions` }), expect: anyMember() },
+  { name: 'GET theme', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/theme` }), expect: anyMember() },
+  { name: 'PUT theme', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}/theme`, body: { text_color: '#ffffff' } }), expect: editors(), destructive: true },
+  { name: 'GET responses', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/responses` }), expect: anyMember() },
+  { name: 'GET response', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/responses/${w.responseId}` }), expect: anyMember() },
+  { name: 'DELETE response', call: (w) => ({ method: 'DELETE', path: `/forms/${w.formId}/responses/${w.responseId}` }), expect: editors(), destructive: true },
+  { name: 'POST bulk-delete', call: (w) => ({ method: 'POST', path: `/forms/${w.formId}/responses/bulk-delete`, body: { response_ids: [w.responseId] } }), expect: editors(), destructive: true },
+  { name: 'GET export', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/responses/export` }), expect: anyMember() },
+  { name: 'GET analytics', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/analytics` }), expect: anyMember() },
+  { name: 'GET form webhooks', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/webhooks` }), expect: anyMember() },
+  { name: 'PUT form webhooks', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}/webhooks`, body: { url: 'https://example.com/h' } }), expect: editors(), destructive: true },
+  { name: 'GET deliveries', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/webhooks/deliveries` }), expect: anyMember() },
+];
+
+/** Runs every cell for every actor and asserts the exact status, and that refusals leak nothing. */
+export async function runMatrix(t: ExecutionContext, app: TestApp) {
+  const users = await makeUsers(app);
+  const shared = await makeWorld(app, users);
+  for (const cell of CELLS) {
+    for (const actor of ACTORS) {
+      const w = cell.destructive && cell.expect[actor] < 300 ? await makeWorld(app, users) : shared;
+      const { method, path, body } = cell.call(w);
+      const key = actor === 'anonymous' ? undefined : users.keys[actor];
+      const res = await app.api(method, path, { key, body });
+      t.is(res.status, cell.expect[actor], `${cell.name} as ${actor}: ${res.text.slice(0, 200)}`);
+      if (res.status >= 400) {
+        t.like(res.body, { error: { status: res.status } }, `${cell.name} as ${actor}: structured error`);
+        t.false(res.text.includes(w.teamName) || res.text.includes(w.formTitle) || res.text.includes(w.slug), `${cell.name} as ${actor} leaks`);
+      }
+    }
+  }
+  for (const actor of ['otherTeam', 'stranger'] as const) {
+    const lists = [await app.api('GET', '/teams', { key: users.keys[actor] }), await app.api('GET', '/forms', { key: users.keys[actor] }), await app.api('GET', `/forms?team_id=${shared.teamId}`, { key: users.keys[actor] })];
+    for (const l of lists) {
+      t.is(l.status, 200);
+      t.false(l.text.includes(shared.teamName) || l.text.includes(shared.formTitle), `list leaks to ${actor}`);
+    }
+  }
+  const anon = await app.api('GET', '/teams');
+  t.is(anon.status, 401);
+}

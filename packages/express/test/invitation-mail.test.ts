@@ -1,0 +1,53 @@
+import test from 'ava';
+import { createSmtpMailer } from '@formloom/mailer-smtp';
+import { smtpReply, startSmtpServer } from '@formloom/mailer-smtp/testing';
+import { DB_KINDS, startTestApp } from './helpers/app';
+
+async function until(fn: () => boolean | Promise<boolean>, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!(await fn())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+for (const kind of DB_KINDS) {
+  test(`[${kind}] the invitation email is received by a real SMTP server; a failing server delays it, never loses it`, async (t) => {
+    let refuse = true;
+    const smtp = await startSmtpServer({
+      onRcptTo(_address, _session, callback) {
+        // The first attempt meets a temporarily unavailable server.
+        if (refuse) return callback(smtpReply(451, 'try again later'));
+        callback();
+      },
+    });
+    const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
+    const mailer = createSmtpMailer({ url: smtp.url, from: 'Formloom <no-reply@formloom.test>' });
+    const app = await startTestApp(kind, { clock, mailer });
+    t.teardown(async () => {
+      await app.close();
+      await mailer.close();
+      await smtp.close();
+    });
+    app.formloom.worker.start({ pollMs: 50 });
+    const owner = await app.user('pro');
+    const teamRes = await app.api('POST', '/teams', { key: owner.key, body: { name: 'Mail team' } });
+    const inv = await app.api('POST', `/teams/${teamRes.body.id}/invitations`, { key: owner.key, body: { email: 'Invitee@Example.com', role: 'editor' } });
+    t.is(inv.status, 201);
+
+    await until(async () => (await app.raw(`SELECT last_error FROM outbox WHERE kind = 'mail'`)).some((r: any) => !!r.last_error));
+    const [row] = await app.raw(`SELECT status, next_attempt_at FROM outbox WHERE kind = 'mail'`);
+    t.is(row.status, 'pending', 'kept for a retry');
+    t.true(Date.parse(row.next_attempt_at) > Date.now() + 5000, 'retried later, with backoff');
+    t.is(smtp.messages.length, 0);
+
+    refuse = false;
+    clock.offsetMs = 60_000;
+    await until(() => smtp.messages.length === 1);
+    const m = smtp.messages[0]!;
+    t.deepEqual(m.envelope.to, ['invitee@example.com']);
+    t.regex(m.subject, /invited you to join Mail team/);
+    t.true(m.text.includes(`/teams/invite/${inv.body.token}`));
+    await until(async () => (await app.raw(`SELECT status FROM outbox WHERE kind = 'mail'`))[0].status === 'delivered');
+  });
+}

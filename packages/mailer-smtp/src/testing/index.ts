@@ -1,0 +1,2 @@
+export * from './smtp-test-server';
+export * from './parse-message';
