@@ -96,6 +96,12 @@ export async function runMigrations(dataSource: DataSource): Promise<string[]> {
   if (missing.length > 0) {
     throw new Error(`The data source lacks Formloom's migrations: add formloomMigrations to its options`);
   }
-  const applied = await dataSource.runMigrations({ transaction: 'each' });
-  return applied.map((m) => m.name);
+  try {
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    return applied.map((m) => m.name);
+  } finally {
+    // TypeORM turns SQLite's foreign keys off around each migration and, when one fails, leaves them off
+    // on the connection: the cascades the storage relies on would silently stop.
+    if (dataSource.options.type === 'sqlite' && dataSource.isInitialized) await dataSource.query('PRAGMA foreign_keys = ON');
+  }
 }

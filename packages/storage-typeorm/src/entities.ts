@@ -204,22 +204,12 @@ export interface TeamRow {
   owner_id: string;
   created_at: string;
   updated_at: string;
-  /** Added by the third migration; read only by `ssoDomainVerifyToken`, never part of a `Team`. */
-  sso_domain_verify_token: string | null;
 }
 
 export const TeamEntity = new EntitySchema<TeamRow>({
   name: 'FormloomTeam',
   tableName: 'teams',
-  columns: {
-    id,
-    name: str,
-    slug: str,
-    owner_id: str,
-    created_at: str,
-    updated_at: str,
-    sso_domain_verify_token: optStr,
-  },
+  columns: { id, name: str, slug: str, owner_id: str, created_at: str, updated_at: str },
   indices: [
     // Unique since the third migration (IDX_teams_slug before): a taken slug is a CONFLICT.
     { name: 'UQ_teams_slug', columns: ['slug'], unique: true },
@@ -474,6 +464,29 @@ export const DeliveryAttemptEntity = new EntitySchema<DeliveryAttemptRow & { del
   indices: [{ name: 'IDX_webhook_delivery_attempts_delivery_id', columns: ['delivery_id'] }],
 });
 
+export interface TeamSsoRow {
+  team_id: string;
+  sso_domain_verify_token: string;
+}
+
+/**
+ * A team's SSO settings beside the team (a row only when there is a token), so adding them rebuilt no
+ * `teams` table on SQLite. Goes with the team (ON DELETE CASCADE).
+ */
+export const TeamSsoEntity = new EntitySchema<TeamSsoRow & { team?: TeamRow }>({
+  name: 'FormloomTeamSso',
+  tableName: 'team_sso',
+  columns: { team_id: id, sso_domain_verify_token: str },
+  relations: {
+    team: {
+      type: 'many-to-one',
+      target: 'FormloomTeam',
+      joinColumn: { name: 'team_id', foreignKeyConstraintName: 'FK_team_sso_team_id' },
+      onDelete: 'CASCADE',
+    },
+  },
+});
+
 export interface InvitationRow {
   id: string;
   team_id: string;
@@ -609,6 +622,7 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   WebhookSecretEntity,
   DeliveryEntity,
   DeliveryAttemptEntity,
+  TeamSsoEntity,
   InvitationEntity,
   BrandingEntity,
   AuditLogEntity,

@@ -181,7 +181,7 @@ export const versionToRow = (v: Version): VersionRow => ({
   snapshot: toJson(v.snapshot, {}),
 });
 
-export const teamFromRow = (r: Omit<TeamRow, 'sso_domain_verify_token'>): Team => ({
+export const teamFromRow = (r: TeamRow): Team => ({
   id: r.id,
   name: r.name,
   slug: r.slug,
@@ -189,10 +189,7 @@ export const teamFromRow = (r: Omit<TeamRow, 'sso_domain_verify_token'>): Team =
   created_at: r.created_at,
   updated_at: r.updated_at,
 });
-export const teamToRow = (t: Team, ssoDomainVerifyToken: string | null = null): TeamRow => ({
-  ...teamFromRow(t),
-  sso_domain_verify_token: ssoDomainVerifyToken,
-});
+export const teamToRow = (t: Team): TeamRow => teamFromRow(t);
 
 /** The columns of a team patch: only the fields present, unknown keys dropped. */
 export const teamPatchToRow = (p: Partial<Pick<Team, 'name' | 'slug' | 'updated_at'>>): Partial<TeamRow> =>

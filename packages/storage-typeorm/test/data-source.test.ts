@@ -1,5 +1,5 @@
 import test from 'ava';
-import { makeUser } from '@formloom/core/testing';
+import { at, makeBranding, makeInvitation, makeUser, uid } from '@formloom/core/testing';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -60,6 +60,59 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     t.teardown(() => db.close());
     const pending = await db.dataSource.driver.createSchemaBuilder().log();
     t.deepEqual(pending.upQueries.map((q) => q.query), []);
+  });
+}
+
+for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
+  /*
+   * A database at the second migration with teams in it: the third keeps them (it only adds tables and
+   * indexes), fails cleanly on duplicate team slugs, and reverts without touching the older tables.
+   */
+  test(`${kind}: the team administration migration upgrades a database with teams, and reverts`, async (t) => {
+    const db = await createTestDatabase(kind);
+    t.teardown(() => db.close());
+    const ds = db.dataSource;
+    const p = db.placeholder;
+    const third = 'FormloomTeamAdministration1734000000000';
+    await ds.undoLastMigration();
+    const fkPragma = async () => (kind === 'sqlite' ? Number(Object.values((await ds.query('PRAGMA foreign_keys'))[0])[0]) : 1);
+
+    const user = makeUser();
+    await db.storage.users.insert(user);
+    const team = { id: uid('team'), name: 'Legacy', slug: uid('legacy'), owner_id: user.id, created_at: at(0), updated_at: at(0) };
+    const member = { id: uid('mem'), team_id: team.id, user_id: user.id, role: 'owner' as const, joined_at: at(0) };
+    const twin = { ...team, id: uid('team') };
+    for (const x of [team, twin]) {
+      await ds.query(
+        `INSERT INTO teams (id, name, slug, owner_id, created_at, updated_at) VALUES (${[1, 2, 3, 4, 5, 6].map(p).join(', ')})`,
+        [x.id, x.name, x.slug, x.owner_id, x.created_at, x.updated_at],
+      );
+    }
+    await ds.query(
+      `INSERT INTO team_members (id, team_id, user_id, role, joined_at) VALUES (${[1, 2, 3, 4, 5].map(p).join(', ')})`,
+      [member.id, member.team_id, member.user_id, member.role, member.joined_at],
+    );
+
+    const { logMigration } = ds.logger;
+    ds.logger.logMigration = () => undefined; // TypeORM prints the failure even with logging off
+    await t.throwsAsync(runMigrations(ds), { message: /UQ_teams_slug|UNIQUE constraint failed: teams\.slug/ }, 'two teams share a slug');
+    ds.logger.logMigration = logMigration;
+    t.is(await fkPragma(), 1, 'a failed migration leaves SQLite foreign keys on');
+    await ds.query(`UPDATE teams SET slug = ${p(1)} WHERE id = ${p(2)}`, [uid('renamed'), twin.id]);
+    t.deepEqual(await runMigrations(ds), [third]);
+    t.deepEqual((await ds.driver.createSchemaBuilder().log()).upQueries.map((q) => q.query), []);
+    t.deepEqual(await db.storage.teams.findById(team.id), team);
+    t.deepEqual(await db.storage.teams.membershipsOf(user.id), [member]);
+    t.is(await db.storage.teams.ssoDomainVerifyToken(team.id), null);
+    await db.storage.invitations.insert(makeInvitation(team.id));
+    await db.storage.branding.put(team.id, makeBranding());
+
+    await ds.undoLastMigration();
+    await t.throwsAsync(ds.query('SELECT 1 FROM team_invitations'), undefined, 'the new tables are gone');
+    t.deepEqual(await db.storage.teams.membershipsOf(user.id), [member], 'members survive the revert');
+    t.deepEqual(await runMigrations(ds), [third]);
+    t.true(await db.storage.teams.delete(team.id));
+    t.is(Number((await db.raw(`SELECT COUNT(*) AS n FROM team_members WHERE team_id = ${p(1)}`, [team.id]))[0].n), 0);
   });
 }
 

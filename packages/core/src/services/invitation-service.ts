@@ -145,7 +145,7 @@ export class InvitationService {
     const now = this.clock.now().toISOString();
     if (!inv || inv.status !== 'pending' || inv.expires_at <= now) throw notFound('Invitation');
     const user = await this.storage.users.findById(principal.user_id);
-    if (!user || user.email !== inv.email) throw forbidden('This invitation was sent to another email address', { reason: 'email_mismatch' });
+    if (!user || user.email.toLowerCase() !== inv.email) throw forbidden('This invitation was sent to another email address', { reason: 'email_mismatch' });
     const team = await this.storage.teams.findById(inv.team_id);
     if (!team) throw notFound('Invitation');
     const member = await this.storage.transaction(async (tx) => {

@@ -18,8 +18,8 @@ export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures'
  * reads, the tests check the database with raw SQL, in the manner of Auth.js's adapter tests: they
  * assume the tables of @formloom/storage-typeorm (users, api_keys, forms, questions, form_versions, teams,
  * team_members, credit_balances, idempotency_keys, outbox, responses, global_webhooks, webhook_secrets,
- * webhook_deliveries, webhook_delivery_attempts, team_invitations, team_branding, audit_logs) with columns
- * named like the domain fields (and `teams.sso_domain_verify_token`).
+ * webhook_deliveries, webhook_delivery_attempts, team_sso, team_invitations, team_branding, audit_logs) with
+ * columns named like the domain fields.
  */
 export function runStorageConformance(test: TestFn<any>, harness: StorageHarness): void {
   let instance: StorageHarnessInstance | undefined;

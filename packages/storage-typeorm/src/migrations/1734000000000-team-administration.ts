@@ -1,20 +1,15 @@
-import {
-  type MigrationInterface,
-  type QueryRunner,
-  Table,
-  TableColumn,
-  type TableColumnOptions,
-  TableIndex,
-} from 'typeorm';
+import { type MigrationInterface, type QueryRunner, Table, type TableColumnOptions, TableIndex } from 'typeorm';
 
 /*
- * Team administration: the SSO domain verification token on `teams`, unique team slugs, invitations,
- * branding and the audit log. Table API as in the earlier migrations (which stay as they shipped), so it
- * runs on SQLite and PostgreSQL. Names match src/entities.ts. Migrations are frozen once released: the
- * helpers are repeated here, not shared.
+ * Team administration: unique team slugs, the SSO domain verification token, invitations, branding and
+ * the audit log. Table API as in the earlier migrations (which stay as they shipped), so it runs on SQLite
+ * and PostgreSQL. Names match src/entities.ts. Migrations are frozen once released: the helpers are
+ * repeated here, not shared.
  *
- * On SQLite, TypeORM adds a column by rebuilding the table (copy, drop, rename). It runs migrations with
- * foreign keys off, so dropping the old `teams` does not cascade to `team_members`, whose rows survive.
+ * The token lives in a side table rather than a new `teams` column: TypeORM adds (and drops) a column on
+ * SQLite by rebuilding the table, and dropping the old `teams` while foreign keys are on (a revert, or a run
+ * without a transaction per migration) would cascade-delete every `team_members` row. Only new tables and
+ * indexes here: nothing existing is rebuilt.
  */
 
 const pk = (name: string): TableColumnOptions => ({ name, type: 'varchar', isPrimary: true });
@@ -36,6 +31,14 @@ const cascadeTo = (name: string, column: string, referencedTableName: string) =>
 
 /** Built per run: TypeORM mutates the Table objects it is given. */
 const buildTables = (): { table: Table; indices: TableIndex[] }[] => [
+  {
+    table: new Table({
+      name: 'team_sso',
+      columns: [pk('team_id'), str('sso_domain_verify_token')],
+      foreignKeys: [cascadeTo('FK_team_sso_team_id', 'team_id', 'teams')],
+    }),
+    indices: [],
+  },
   {
     table: new Table({
       name: 'team_invitations',
@@ -78,13 +81,10 @@ const buildTables = (): { table: Table; indices: TableIndex[] }[] => [
   },
 ];
 
-const ssoToken = () => new TableColumn(optStr('sso_domain_verify_token'));
-
 export class FormloomTeamAdministration1734000000000 implements MigrationInterface {
   name = 'FormloomTeamAdministration1734000000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumn('teams', ssoToken());
     // Fails on a database that already holds two teams with one slug: rename one, then migrate again.
     await queryRunner.dropIndex('teams', 'IDX_teams_slug');
     await queryRunner.createIndex('teams', index('UQ_teams_slug', ['slug'], true));
@@ -98,6 +98,5 @@ export class FormloomTeamAdministration1734000000000 implements MigrationInterfa
     for (const { table } of buildTables().reverse()) await queryRunner.dropTable(table.name);
     await queryRunner.dropIndex('teams', 'UQ_teams_slug');
     await queryRunner.createIndex('teams', index('IDX_teams_slug', ['slug']));
-    await queryRunner.dropColumn('teams', 'sso_domain_verify_token');
   }
 }

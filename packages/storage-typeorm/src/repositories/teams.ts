@@ -6,26 +6,28 @@ import {
   type TeamRepository,
   type TeamRole,
 } from '@formloom/core';
-import { type TeamMemberRow, TeamMemberEntity, type TeamRow, TeamEntity, UserEntity } from '../entities';
+import { type TeamMemberRow, TeamMemberEntity, type TeamRow, TeamEntity, TeamSsoEntity, UserEntity } from '../entities';
 import { memberFromRow, memberProfileFromRow, memberToRow, teamFromRow, teamPatchToRow, teamToRow } from '../mappers';
 import type { Scope } from '../scope';
+import type { Db } from '../sql/db';
 import { type Dialect, isUniqueViolation } from '../sql/dialect';
 import { insertIgnoring, tableOf, updateReturning } from '../sql/statements';
-
-/** The columns of a `Team` (the SSO token stays out of every read but its own). */
-const TEAM_COLUMNS = ['id', 'name', 'slug', 'owner_id', 'created_at', 'updated_at'];
 
 export const teamStatements = (d: Dialect) => {
   const teams = tableOf(d, TeamEntity);
   const members = tableOf(d, TeamMemberEntity);
   const users = tableOf(d, UserEntity);
-  const teamColumns = (alias: string) => TEAM_COLUMNS.map((c) => `${alias}.${c}`).join(', ');
+  const sso = tableOf(d, TeamSsoEntity);
   return {
     insertTeam: insertIgnoring(d, TeamEntity),
     insertMember: insertIgnoring(d, TeamMemberEntity),
-    teamById: `SELECT ${teamColumns('t')} FROM ${teams} t WHERE t.id = ${d.p(1)}`,
-    ssoToken: `SELECT sso_domain_verify_token FROM ${teams} WHERE id = ${d.p(1)}`,
-    /** Memberships, invitations and branding go by ON DELETE CASCADE; forms have no key to teams and stay. */
+    insertSso: `INSERT INTO ${sso} (team_id, sso_domain_verify_token) VALUES (${d.p(1)}, ${d.p(2)})`,
+    teamById: `SELECT * FROM ${teams} WHERE id = ${d.p(1)}`,
+    ssoToken: `SELECT sso_domain_verify_token FROM ${sso} WHERE team_id = ${d.p(1)}`,
+    /**
+     * Memberships, invitations, branding and the SSO token go by ON DELETE CASCADE (SQLite: TypeORM's driver
+     * turns foreign keys on); forms have no key to teams and stay, as do audit events.
+     */
     deleteTeam: `DELETE FROM ${teams} WHERE id = ${d.p(1)}`,
     membershipsOf: `SELECT * FROM ${members} WHERE user_id = ${d.p(1)} ORDER BY joined_at, id`,
     member: `SELECT * FROM ${members} WHERE team_id = ${d.p(1)} AND user_id = ${d.p(2)}`,
@@ -33,7 +35,7 @@ export const teamStatements = (d: Dialect) => {
     memberCount: `SELECT COUNT(*) AS n FROM ${members} WHERE team_id = ${d.p(1)}`,
     /** One query: the user's memberships (IDX_team_members_user_id), each team and its member count. */
     listForUser:
-      `SELECT ${teamColumns('t')}, m.role AS member_role, ` +
+      `SELECT t.*, m.role AS member_role, ` +
       `(SELECT COUNT(*) FROM ${members} c WHERE c.team_id = t.id) AS member_count ` +
       `FROM ${members} m JOIN ${teams} t ON t.id = m.team_id ` +
       `WHERE m.user_id = ${d.p(1)} ORDER BY t.name, t.id`,
@@ -71,12 +73,21 @@ export class SqlTeamRepository implements TeamRepository {
     return row ? memberFromRow(row) : null;
   }
 
-  /** One INSERT with the token; a taken id or slug changes no row and is a CONFLICT. */
+  /**
+   * A taken id or slug changes no row and is a CONFLICT. With a token, the team and its `team_sso` row are
+   * inserted in one transaction (the current one inside a transaction).
+   */
   async insert(team: Team, extra?: { sso_domain_verify_token?: string | null }): Promise<void> {
-    const { sql, values } = this.scope.st.teams.insertTeam;
-    if ((await this.scope.db.run(sql, values(teamToRow(team, extra?.sso_domain_verify_token ?? null)))) === 0) {
-      throw (await this.findById(team.id)) ? new FormloomError('CONFLICT', `Team ${team.id} already exists`) : slugTaken();
-    }
+    const token = extra?.sso_domain_verify_token ?? null;
+    const { st } = this.scope;
+    const work = async (db: Db) => {
+      if ((await db.run(st.teams.insertTeam.sql, st.teams.insertTeam.values(teamToRow(team)))) === 0) {
+        const [taken] = await db.all<TeamRow>(st.teams.teamById, [team.id]);
+        throw taken ? new FormloomError('CONFLICT', `Team ${team.id} already exists`) : slugTaken();
+      }
+      if (token !== null) await db.run(st.teams.insertSso, [team.id, token]);
+    };
+    await (token === null ? work(this.scope.db) : this.scope.atomic(work));
   }
 
   /** Throws CONFLICT when the user is already a member of the team (or the id is taken). */
@@ -105,7 +116,7 @@ export class SqlTeamRepository implements TeamRepository {
   }
 
   async ssoDomainVerifyToken(id: string): Promise<string | null> {
-    const [row] = await this.scope.db.all<Pick<TeamRow, 'sso_domain_verify_token'>>(this.scope.st.teams.ssoToken, [id]);
+    const [row] = await this.scope.db.all<{ sso_domain_verify_token: string }>(this.scope.st.teams.ssoToken, [id]);
     return row?.sso_domain_verify_token ?? null;
   }
 

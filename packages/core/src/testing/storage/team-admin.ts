@@ -36,7 +36,7 @@ export function teamAdminTests(test: StorageTest): void {
     await teams.insert(team, { sso_domain_verify_token: 'formloom-verify=abc123' });
     t.deepEqual(await teams.findById(team.id), team, 'the token is no part of the team');
     t.is(await teams.ssoDomainVerifyToken(team.id), 'formloom-verify=abc123');
-    const [row] = await db.raw(`SELECT sso_domain_verify_token FROM teams WHERE id = ${db.placeholder(1)}`, [team.id]);
+    const [row] = await db.raw(`SELECT sso_domain_verify_token FROM team_sso WHERE team_id = ${db.placeholder(1)}`, [team.id]);
     t.is(row.sso_domain_verify_token, 'formloom-verify=abc123');
 
     const plain = await newTeam(db);
@@ -48,8 +48,21 @@ export function teamAdminTests(test: StorageTest): void {
 
     const sameSlug = makeTeam({ slug: team.slug });
     await rejectsWithConflict(t, teams.insert(sameSlug, { sso_domain_verify_token: 'other' }), 'taken slug');
+    await rejectsWithConflict(t, teams.insert(makeTeam({ id: team.id }), { sso_domain_verify_token: 'other' }), 'taken id');
     t.is(await teams.findById(sameSlug.id), null);
     t.is(await count(db, `SELECT COUNT(*) AS n FROM teams WHERE slug = ${db.placeholder(1)}`, [team.slug]), 1);
+    t.is(await count(db, `SELECT COUNT(*) AS n FROM team_sso WHERE team_id = ${db.placeholder(1)}`, [sameSlug.id]), 0);
+    t.is(await teams.ssoDomainVerifyToken(team.id), 'formloom-verify=abc123', 'the first team keeps its token');
+
+    const rolledBack = makeTeam();
+    await t.throwsAsync(
+      db.storage.transaction(async (tx) => {
+        await tx.teams.insert(rolledBack, { sso_domain_verify_token: 'gone' });
+        throw new Error('roll back');
+      }),
+    );
+    t.is(await teams.findById(rolledBack.id), null);
+    t.is(await teams.ssoDomainVerifyToken(rolledBack.id), null);
   });
 
   test('teams: update applies name, slug and updated_at only; a taken slug is a CONFLICT', async (t, db) => {
@@ -138,8 +151,9 @@ export function teamAdminTests(test: StorageTest): void {
 
   test('teams: delete takes memberships, invitations and branding; forms and audit events stay', async (t, db) => {
     const teams = db.storage.teams;
-    const [team, other] = [await newTeam(db), await newTeam(db)];
+    const [team, other] = [makeTeam(), makeTeam()];
     for (const x of [team, other]) {
+      await teams.insert(x, { sso_domain_verify_token: `formloom-verify=${x.id}` });
       await teams.insertMember(makeMember(x.id, x.owner_id, { role: 'owner' }));
       await teams.insertMember(makeMember(x.id, uid('usr')));
       await db.storage.invitations.insert(makeInvitation(x.id));
@@ -157,10 +171,11 @@ export function teamAdminTests(test: StorageTest): void {
 
     const n = async (table: string, teamId: string) =>
       count(db, `SELECT COUNT(*) AS n FROM ${table} WHERE ${table === 'teams' ? 'id' : 'team_id'} = ${db.placeholder(1)}`, [teamId]);
-    for (const table of ['teams', 'team_members', 'team_invitations', 'team_branding']) {
-      t.is(await n(table, team.id), 0, `${table} of the deleted team`);
-    }
-    t.deepEqual([await n('teams', other.id), await n('team_members', other.id), await n('team_invitations', other.id), await n('team_branding', other.id)], [1, 2, 2, 1], 'the other team keeps everything');
+    const tables = ['teams', 'team_members', 'team_invitations', 'team_branding', 'team_sso'];
+    for (const table of tables) t.is(await n(table, team.id), 0, `${table} of the deleted team`);
+    const kept = await Promise.all(tables.map((table) => n(table, other.id)));
+    t.deepEqual(kept, [1, 2, 2, 1, 1], 'the other team keeps everything');
+    t.is(await teams.ssoDomainVerifyToken(other.id), `formloom-verify=${other.id}`);
     t.is(await n('forms', team.id), 1, 'the team\'s form stays');
     t.deepEqual(await db.storage.forms.findById(form.id), form);
     t.is(await n('audit_logs', team.id), 1, 'the audit events stay');
