@@ -3,7 +3,7 @@
 // by layer (package) and by function, optionally restricted to one measured run.
 //
 //   node bench/profile-summary.js <file.cpuprofile> [--report <bench json> --scenario 'GET /forms/:id'
-//        --connections 10] [--from <µs> --to <µs>] [--top 25]
+//        --connections 10 [--round 1] [--app formloom]] [--from <µs> --to <µs>] [--top 25]
 //
 // With --report, the window is that run's `window_us` (same monotonic clock as the profile's timestamps).
 const fs = require('node:fs');
@@ -100,7 +100,8 @@ function main() {
   if (args.report) {
     const report = JSON.parse(fs.readFileSync(args.report, 'utf8'));
     const app = args.app || 'formloom';
-    const run = report.results[app][args.scenario || 'GET /forms/:id'][args.connections || '10'];
+    const agg = report.results[app][args.scenario || 'GET /forms/:id'][args.connections || '10'];
+    const run = agg.runs[Number(args.round || 1) - 1]; // --round N: which round of the compared scenario
     [from, to] = run.window_us;
     requests = run.requests_total;
   }
@@ -121,4 +122,8 @@ function main() {
   for (const [title, map] of sections) if (map.size) print(title, map, s.total, top, busy, requests);
 }
 
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(0); // output piped into head & co.
+  throw e;
+});
 main();

@@ -4,86 +4,47 @@
 // requests/s and latency per scenario, the GET /forms/:id ratios to the baseline, and writes a JSON report.
 // Exit code: 0 when every run completed (even if a target FAILs: it is a report), 1 when a server did not
 // start or died, or a scenario got errors/non-2xx answers. Knobs (env): see docs/benchmarks.md.
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { freePort, startProcess, waitForHttp, runJsonCommand, sleep } = require('./lib/process');
+const { sleep } = require('./lib/process');
 const { runLoad } = require('./lib/load');
 const { startCpuWindow } = require('./lib/cpu');
 const { requestJson } = require('./lib/http');
-const { printTable, resultRow, compare, RESULT_COLUMNS, COMPARE_COLUMNS } = require('./lib/report');
-const forms = require('./scenarios/forms');
-const { formId } = require('./baseline-app');
+const { startBaseline, startFormloom } = require('./lib/apps');
+const report = require('./lib/report');
 
-const ROOT = path.resolve(__dirname, '..');
-const APP_MAIN = path.join(ROOT, 'examples/self-hosted/dist/src/main.js');
-const CLI_BIN = path.join(ROOT, 'packages/cli/bin/formloom.js');
-const FORMS_SCENARIOS = path.join(__dirname, 'scenarios/forms.js');
+/** Scenario families: each module exports `scenarios` ({ name, factory, args(ctx), compareToBaseline? }). */
+const FAMILIES = ['./scenarios/forms'];
+const SCENARIOS = FAMILIES.flatMap((p) => {
+  const file = require.resolve(p);
+  return require(file).scenarios.map((s) => ({ ...s, module: file }));
+});
 
 const env = process.env;
 const num = (v, d) => (v === undefined || v === '' ? d : Number(v));
+const args = (v) => (v || '').split(' ').filter(Boolean);
 const config = {
-  duration: num(env.BENCH_DURATION, 6),
+  duration: num(env.BENCH_DURATION, 5),
   warmup: num(env.BENCH_WARMUP, 2),
+  rounds: num(env.BENCH_ROUNDS, 3),
   connections: (env.BENCH_CONNECTIONS || '10,50').split(',').map(Number),
   forms: num(env.BENCH_FORMS, 1000),
   seedConcurrency: num(env.BENCH_SEED_CONCURRENCY, 8),
-  only: env.BENCH_ONLY || '', // '' (all) | 'baseline' | a scenario name substring, e.g. 'GET /forms/:id'
-  appNodeArgs: (env.BENCH_APP_NODE_ARGS || '').split(' ').filter(Boolean), // e.g. '--cpu-prof --cpu-prof-dir=/tmp/p'
-  baselineNodeArgs: (env.BENCH_BASELINE_NODE_ARGS || '').split(' ').filter(Boolean),
+  only: env.BENCH_ONLY || '', // '' (all) | 'baseline' | part of a scenario name, e.g. 'GET /forms/:id'
+  appNodeArgs: args(env.BENCH_APP_NODE_ARGS), // e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'
+  baselineNodeArgs: args(env.BENCH_BASELINE_NODE_ARGS),
   keepData: env.BENCH_KEEP_DATA === '1',
   echo: env.BENCH_ECHO === '1',
 };
-const OTHER_CPU_WARN_PCT = 10;
 const TARGETS = { minRpsRatio: 0.6, maxP99Ratio: 1.5, p99AtConnections: 10 };
+const OTHER_CPU_WARN_PCT = 10;
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
-async function startBaseline(dataDir) {
-  const port = await freePort();
-  const apiKey = `fl_${crypto.randomBytes(12).toString('hex')}_${crypto.randomBytes(32).toString('hex')}`;
-  const proc = startProcess({
-    name: 'baseline',
-    args: [...config.baselineNodeArgs, path.join(__dirname, 'baseline-app.js')],
-    env: { PORT: String(port), BASELINE_DB: path.join(dataDir, 'baseline.sqlite'), BASELINE_API_KEY: apiKey, BASELINE_FORMS: String(config.forms) },
-    echo: config.echo,
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const t0 = Date.now();
-  await waitForHttp(`${url}/healthz`, { proc, timeoutMs: 120000 });
-  log(`baseline up on ${url} (seeded ${config.forms} forms in ${Date.now() - t0} ms)`);
-  const ids = Array.from({ length: config.forms }, (_, i) => formId(i));
-  return { name: 'baseline', proc, url, apiKey, ids };
-}
-
-async function startFormloom(dataDir) {
-  if (!fs.existsSync(APP_MAIN)) throw new Error(`${APP_MAIN} is missing: run \`npm run build\` first`);
-  const port = await freePort();
-  const appEnv = { FORMLOOM_DATABASE_URL: `sqlite:${path.join(dataDir, 'formloom.sqlite')}`, FORMLOOM_DATA_DIR: dataDir };
-  const proc = startProcess({
-    name: 'formloom',
-    args: [...config.appNodeArgs, APP_MAIN],
-    env: { ...appEnv, PORT: String(port), NODE_ENV: 'production' },
-    cwd: dataDir,
-    echo: config.echo,
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/healthz`, { proc, timeoutMs: 60000 });
-  log(`formloom up on ${url}`);
-  const cli = (...args) => runJsonCommand([CLI_BIN, ...args], { env: appEnv, cwd: dataDir });
-  await cli('user', 'create', '--email', 'bench@example.com', '--plan', 'pro');
-  const key = await cli('key', 'create', '--user', 'bench@example.com');
-  if (!key.api_key) throw new Error(`key create printed no api_key: ${JSON.stringify(key)}`);
-  const t0 = Date.now();
-  const ids = await forms.seedForms(url, key.api_key, { count: config.forms, concurrency: config.seedConcurrency });
-  log(`seeded ${ids.length} forms through POST /api/v1/forms in ${Date.now() - t0} ms`);
-  return { name: 'formloom', proc, url, apiKey: key.api_key, ids };
-}
-
 /** One autocannon run of `scenario` against `app`; fails if the app died meanwhile. */
-async function measure(app, scenario, connections, apps) {
-  log(`${app.name}: ${scenario.name} @ ${connections} connections (${config.warmup}s warm-up + ${config.duration}s)`);
+async function measure(app, scenario, connections, apps, label = '') {
+  log(`${app.name}: ${scenario.name} @ ${connections} connections${label} (${config.warmup}s warm-up + ${config.duration}s)`);
   const cpu = startCpuWindow(apps.map((a) => a.proc.pid));
   const result = await runLoad({
     url: app.url,
@@ -91,7 +52,7 @@ async function measure(app, scenario, connections, apps) {
     duration: config.duration,
     warmup: config.warmup,
     headers: { authorization: `Bearer ${app.apiKey}` },
-    requests: { module: FORMS_SCENARIOS, export: scenario.factory, args: scenario.args({ ids: app.ids }) },
+    requests: { module: scenario.module, export: scenario.factory, args: scenario.args({ ids: app.ids }) },
   });
   // The measured window on the monotonic clock (µs), the time base of V8 CPU profiles: lets
   // bench/profile-summary.js keep only the samples of this run (BENCH_APP_NODE_ARGS=--cpu-prof).
@@ -104,37 +65,40 @@ async function measure(app, scenario, connections, apps) {
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formloom-bench-'));
   const apps = [];
-  const results = { baseline: {}, formloom: {} };
-  const rows = [];
-  const wanted = (s) => !config.only || config.only === 'baseline' ? true : s.name.includes(config.only);
-  const getScenario = forms.scenarios.find((s) => s.compareToBaseline);
+  const runs = { baseline: {}, formloom: {} }; // app -> scenario -> connections -> [run per round]
+  const record = (app, scenario, connections, r) => ((runs[app][scenario] ??= {})[connections] ??= []).push(r);
+  const wanted = (s) => !config.only || config.only === 'baseline' || s.name.includes(config.only);
+  const compared = SCENARIOS.find((s) => s.compareToBaseline);
   let failed = false;
   try {
-    const baseline = await startBaseline(dataDir);
+    const baseline = await startBaseline(dataDir, { forms: config.forms, nodeArgs: config.baselineNodeArgs, echo: config.echo });
     apps.push(baseline);
-    const formloom = config.only === 'baseline' ? null : await startFormloom(dataDir);
+    const formloom =
+      config.only === 'baseline'
+        ? null
+        : await startFormloom(dataDir, { ...config, nodeArgs: config.appNodeArgs });
     if (formloom) apps.push(formloom);
     for (const app of apps) {
       const { bytes } = await requestJson(app.url, 'GET', `/api/v1/forms/${app.ids[0]}`, { apiKey: app.apiKey });
       log(`${app.name}: GET /api/v1/forms/:id answers ${bytes} bytes`);
     }
 
-    // The compared scenario alternates baseline and Formloom at each connection count, so drift on the
-    // machine (other processes, thermal) hits both sides alike.
-    for (const connections of config.connections) {
-      for (const app of apps) {
-        if (app === formloom && !wanted(getScenario)) continue;
-        const r = await measure(app, getScenario, connections, apps);
-        ((results[app.name][getScenario.name] ??= {})[connections] = r);
-        rows.push(resultRow(app.name, getScenario.name, r));
+    // The compared scenario runs in rounds; in each, baseline and Formloom run back to back at each
+    // connection count (order swapped every round), so a burst of other work on the machine hits one
+    // pair, and the median of the per-round ratios shrugs it off.
+    const pair = formloom && wanted(compared) ? [baseline, formloom] : [baseline];
+    for (let round = 0; round < config.rounds; round++) {
+      for (const connections of config.connections) {
+        for (const app of round % 2 ? [...pair].reverse() : pair) {
+          const r = await measure(app, compared, connections, apps, `, round ${round + 1}/${config.rounds}`);
+          record(app.name, compared.name, connections, r);
+        }
       }
     }
     if (formloom) {
-      for (const scenario of forms.scenarios.filter((s) => s !== getScenario && wanted(s))) {
+      for (const scenario of SCENARIOS.filter((s) => s !== compared && wanted(s))) {
         for (const connections of config.connections) {
-          const r = await measure(formloom, scenario, connections, apps);
-          ((results.formloom[scenario.name] ??= {})[connections] = r);
-          rows.push(resultRow('formloom', scenario.name, r));
+          record('formloom', scenario.name, connections, await measure(formloom, scenario, connections, apps));
         }
       }
     }
@@ -152,34 +116,45 @@ async function main() {
     else log(`data kept in ${dataDir}`);
   }
 
-  if (rows.length) printTable('Results (latency of 2xx answers; req/s = mean of 1 s samples)', RESULT_COLUMNS, rows);
-  const get = getScenario.name;
-  let comparison = null;
-  if (results.formloom[get] && results.baseline[get]) {
-    comparison = compare(results.formloom[get], results.baseline[get], TARGETS);
-    printTable(`${get}: Formloom / baseline (targets: req/s >= ${TARGETS.minRpsRatio}x, p99 @${TARGETS.p99AtConnections} conns <= ${TARGETS.maxP99Ratio}x)`, COMPARE_COLUMNS, comparison);
-    const pass = comparison.every((c) => c.pass);
-    process.stdout.write(`\nTarget: ${pass ? 'PASS' : 'FAIL'}\n`);
+  const { rows, results } = report.summarise(runs);
+  if (rows.length) {
+    report.printTable(
+      `Results (medians over rounds; req/s = mean of 1 s samples; latency of 2xx answers)`,
+      report.RESULT_COLUMNS,
+      rows,
+    );
   }
-  const busy = rows.filter((r) => r.other_cpu >= OTHER_CPU_WARN_PCT);
-  if (busy.length) {
+  let comparison = null;
+  const c = compared.name;
+  if (runs.formloom[c] && runs.baseline[c]) {
+    comparison = report.compare(runs.formloom[c], runs.baseline[c], TARGETS);
+    report.printTable(
+      `${c}: Formloom / baseline, median of per-round ratios ` +
+        `(targets: req/s >= ${TARGETS.minRpsRatio}x, p99 @${TARGETS.p99AtConnections} conns <= ${TARGETS.maxP99Ratio}x)`,
+      report.COMPARE_COLUMNS,
+      comparison,
+    );
+    process.stdout.write(`\nTarget: ${comparison.every((x) => x.pass) ? 'PASS' : 'FAIL'}\n`);
+  }
+  const disturbed = rows.filter((r) => r.other_cpu >= OTHER_CPU_WARN_PCT);
+  if (disturbed.length) {
     process.stdout.write(
-      `\nWARNING: processes outside the bench used >= ${OTHER_CPU_WARN_PCT}% of the machine's CPU during ${busy.length} run(s) ` +
-        `(column "other CPU %"): those figures are disturbed; rerun on a quiet machine.\n`,
+      `\nWARNING: processes outside the bench used >= ${OTHER_CPU_WARN_PCT}% of the machine's CPU during ` +
+        `${disturbed.length} row(s) (column "other CPU %"): those figures are disturbed; rerun on a quiet machine.\n`,
     );
   }
   const bad = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
   for (const r of bad) log(`${r.app} ${r.scenario} @${r.connections}: ${r.non2xx} non-2xx, ${r.errors} errors/timeouts`);
 
-  const report = {
+  const out = {
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0] && os.cpus()[0].model, node: process.version, platform: `${os.platform()} ${os.release()}` },
+    machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}` },
     config: { ...config, targets: TARGETS },
     results,
     comparison,
   };
-  const file = path.join(os.tmpdir(), `formloom-bench-${report.date.replace(/[:.]/g, '-')}.json`);
-  fs.writeFileSync(file, JSON.stringify(report, null, 2));
+  const file = path.join(os.tmpdir(), `formloom-bench-${out.date.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, JSON.stringify(out, null, 2));
   process.stdout.write(`\nJSON report: ${file}\n`);
   process.exitCode = failed || bad.length ? 1 : 0;
 }

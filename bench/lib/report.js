@@ -1,5 +1,5 @@
 'use strict';
-// Printing results: a plain aligned text table, and the baseline comparison with its targets.
+// Summarising and printing results: medians over rounds, aligned text tables, the baseline comparison.
 
 /** Prints `rows` (objects) under `title` with `columns` [{ key, title, right? }] in aligned text. */
 function printTable(title, columns, rows, out = process.stdout) {
@@ -13,11 +13,75 @@ function printTable(title, columns, rows, out = process.stdout) {
   for (const row of cells) out.write(`${line(row)}\n`);
 }
 
+function median(values) {
+  const v = values.filter((x) => x != null).sort((a, b) => a - b);
+  if (!v.length) return null;
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+const sum = (values) => values.reduce((a, b) => a + (b || 0), 0);
+const round = (n, d) => (n == null ? null : Math.round(n * 10 ** d) / 10 ** d);
+
+/** Several runs of one scenario at one connection count, summarised: medians, sums of counts, the runs. */
+function aggregate(rounds) {
+  return {
+    connections: rounds[0].connections,
+    rounds: rounds.length,
+    rps: round(median(rounds.map((r) => r.rps)), 1),
+    rps_range: [Math.min(...rounds.map((r) => r.rps)), Math.max(...rounds.map((r) => r.rps))],
+    latency_ms: {
+      p50: round(median(rounds.map((r) => r.latency_ms.p50)), 2),
+      p99: round(median(rounds.map((r) => r.latency_ms.p99)), 2),
+    },
+    requests_total: sum(rounds.map((r) => r.requests_total)),
+    non2xx: sum(rounds.map((r) => r.non2xx)),
+    errors: sum(rounds.map((r) => r.errors)),
+    timeouts: sum(rounds.map((r) => r.timeouts)),
+    other_cpu_pct: round(median(rounds.map((r) => r.other_cpu_pct)), 1),
+    runs: rounds,
+  };
+}
+
+/** runs: app -> scenario -> connections -> [run]. Returns table rows and the aggregated results. */
+function summarise(runs) {
+  const rows = [];
+  const results = {};
+  for (const [app, scenarios] of Object.entries(runs)) {
+    results[app] = {};
+    for (const [scenario, byConns] of Object.entries(scenarios)) {
+      results[app][scenario] = {};
+      for (const [conns, rounds] of Object.entries(byConns)) {
+        const a = (results[app][scenario][conns] = aggregate(rounds));
+        rows.push({
+          app,
+          scenario,
+          connections: a.connections,
+          rounds: a.rounds,
+          rps: a.rps.toFixed(1),
+          rps_range: a.rounds > 1 ? `${a.rps_range[0].toFixed(0)}-${a.rps_range[1].toFixed(0)}` : null,
+          p50: a.latency_ms.p50?.toFixed(2),
+          p99: a.latency_ms.p99?.toFixed(2),
+          requests: a.requests_total,
+          non2xx: a.non2xx,
+          errors: a.errors + a.timeouts,
+          other_cpu: a.other_cpu_pct,
+        });
+      }
+    }
+  }
+  // Keep the compared pairs next to each other: by scenario, then connections, then app.
+  const order = [...new Set(rows.map((r) => r.scenario))];
+  rows.sort((a, b) => order.indexOf(a.scenario) - order.indexOf(b.scenario) || a.connections - b.connections || (a.app < b.app ? -1 : 1));
+  return { rows, results };
+}
+
 const RESULT_COLUMNS = [
   { key: 'app', title: 'app' },
   { key: 'scenario', title: 'scenario' },
   { key: 'connections', title: 'conns', right: true },
+  { key: 'rounds', title: 'runs', right: true },
   { key: 'rps', title: 'req/s', right: true },
+  { key: 'rps_range', title: 'req/s range', right: true },
   { key: 'p50', title: 'p50 ms', right: true },
   { key: 'p99', title: 'p99 ms', right: true },
   { key: 'requests', title: 'requests', right: true },
@@ -26,42 +90,36 @@ const RESULT_COLUMNS = [
   { key: 'other_cpu', title: 'other CPU %', right: true },
 ];
 
-/** One table row of a load result. */
-function resultRow(app, scenario, r) {
-  return {
-    app,
-    scenario,
-    connections: r.connections,
-    rps: r.rps.toFixed(1),
-    p50: r.latency_ms.p50 == null ? null : r.latency_ms.p50.toFixed(2),
-    p99: r.latency_ms.p99 == null ? null : r.latency_ms.p99.toFixed(2),
-    requests: r.requests_total,
-    non2xx: r.non2xx,
-    errors: r.errors + r.timeouts,
-    other_cpu: r.other_cpu_pct,
-  };
-}
-
 /**
- * Ratios of `subject` to `baseline` at each connection count, checked against `targets`:
- * `minRpsRatio` (every count) and `maxP99Ratio` (at `p99AtConnections` only).
+ * Ratios of `subject` to `baseline` (connections -> [run per round], paired by round) at each connection
+ * count: the median of the per-round ratios, checked against `targets`: `minRpsRatio` (every count) and
+ * `maxP99Ratio` (at `p99AtConnections` only).
  */
 function compare(subject, baseline, targets) {
   const rows = [];
-  for (const [conns, s] of Object.entries(subject)) {
-    const b = baseline[conns];
-    if (!b) continue;
-    const rpsRatio = s.rps / b.rps;
-    const p99Ratio = s.latency_ms.p99 / b.latency_ms.p99;
+  for (const [conns, sRuns] of Object.entries(subject)) {
+    const bRuns = baseline[conns];
+    if (!bRuns) continue;
+    const n = Math.min(sRuns.length, bRuns.length);
+    const rpsRatios = [];
+    const p99Ratios = [];
+    for (let i = 0; i < n; i++) {
+      rpsRatios.push(sRuns[i].rps / bRuns[i].rps);
+      p99Ratios.push(sRuns[i].latency_ms.p99 / bRuns[i].latency_ms.p99);
+    }
+    const rpsRatio = median(rpsRatios);
+    const p99Ratio = median(p99Ratios);
     const rpsOk = rpsRatio >= targets.minRpsRatio;
     const checksP99 = Number(conns) === targets.p99AtConnections;
     const p99Ok = !checksP99 || p99Ratio <= targets.maxP99Ratio;
     rows.push({
       connections: Number(conns),
-      rps_ratio: round3(rpsRatio),
+      rps_ratio: round(rpsRatio, 3),
+      rps_rounds: rpsRatios.map((r) => r.toFixed(2)).join(' '),
       rps_target: `>= ${targets.minRpsRatio}`,
       rps_verdict: rpsOk ? 'PASS' : 'FAIL',
-      p99_ratio: round3(p99Ratio),
+      p99_ratio: round(p99Ratio, 3),
+      p99_rounds: p99Ratios.map((r) => r.toFixed(2)).join(' '),
       p99_target: checksP99 ? `<= ${targets.maxP99Ratio}` : '(info)',
       p99_verdict: checksP99 ? (p99Ok ? 'PASS' : 'FAIL') : '-',
       pass: rpsOk && p99Ok,
@@ -70,16 +128,16 @@ function compare(subject, baseline, targets) {
   return rows;
 }
 
-const round3 = (n) => Math.round(n * 1000) / 1000;
-
 const COMPARE_COLUMNS = [
   { key: 'connections', title: 'conns', right: true },
   { key: 'rps_ratio', title: 'req/s ratio', right: true },
+  { key: 'rps_rounds', title: '(per round)' },
   { key: 'rps_target', title: 'target' },
   { key: 'rps_verdict', title: '' },
   { key: 'p99_ratio', title: 'p99 ratio', right: true },
+  { key: 'p99_rounds', title: '(per round)' },
   { key: 'p99_target', title: 'target' },
   { key: 'p99_verdict', title: '' },
 ];
 
-module.exports = { printTable, resultRow, compare, RESULT_COLUMNS, COMPARE_COLUMNS };
+module.exports = { printTable, summarise, compare, median, RESULT_COLUMNS, COMPARE_COLUMNS };

@@ -1,0 +1,67 @@
+'use strict';
+// The two servers under bench, started as child processes on a data directory: the self-hosted Formloom
+// app (seeded through its API) and the bare Express + sqlite3 baseline (seeding itself with SQL).
+// Each resolves with { name, proc, url, apiKey, ids } where `ids` are the seeded form ids.
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const { freePort, startProcess, waitForHttp, runJsonCommand } = require('./process');
+const { seedForms } = require('../scenarios/forms');
+const { formId } = require('../baseline-app');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const APP_MAIN = path.join(ROOT, 'examples/self-hosted/dist/src/main.js');
+const CLI_BIN = path.join(ROOT, 'packages/cli/bin/formloom.js');
+const BASELINE_MAIN = path.join(ROOT, 'bench/baseline-app.js');
+
+const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+
+/** opts: { forms, nodeArgs, echo } */
+async function startBaseline(dataDir, { forms, nodeArgs = [], echo = false }) {
+  const port = await freePort();
+  const apiKey = `fl_${crypto.randomBytes(12).toString('hex')}_${crypto.randomBytes(32).toString('hex')}`;
+  const proc = startProcess({
+    name: 'baseline',
+    args: [...nodeArgs, BASELINE_MAIN],
+    env: {
+      PORT: String(port),
+      NODE_ENV: 'production',
+      BASELINE_DB: path.join(dataDir, 'baseline.sqlite'),
+      BASELINE_API_KEY: apiKey,
+      BASELINE_FORMS: String(forms),
+    },
+    echo,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const t0 = Date.now();
+  await waitForHttp(`${url}/healthz`, { proc, timeoutMs: 120000 });
+  log(`baseline up on ${url} (seeded ${forms} forms with SQL in ${Date.now() - t0} ms)`);
+  return { name: 'baseline', proc, url, apiKey, ids: Array.from({ length: forms }, (_, i) => formId(i)) };
+}
+
+/** opts: { forms, seedConcurrency, nodeArgs, echo } */
+async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [], echo = false }) {
+  if (!fs.existsSync(APP_MAIN)) throw new Error(`${APP_MAIN} is missing: run \`npm run build\` first`);
+  const port = await freePort();
+  const appEnv = { FORMLOOM_DATABASE_URL: `sqlite:${path.join(dataDir, 'formloom.sqlite')}`, FORMLOOM_DATA_DIR: dataDir };
+  const proc = startProcess({
+    name: 'formloom',
+    args: [...nodeArgs, APP_MAIN],
+    env: { ...appEnv, PORT: String(port), NODE_ENV: 'production' },
+    cwd: dataDir,
+    echo,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/healthz`, { proc, timeoutMs: 60000 });
+  log(`formloom up on ${url}`);
+  const cli = (...args) => runJsonCommand([CLI_BIN, ...args], { env: appEnv, cwd: dataDir });
+  await cli('user', 'create', '--email', 'bench@example.com', '--plan', 'pro');
+  const key = await cli('key', 'create', '--user', 'bench@example.com');
+  if (!key.api_key) throw new Error(`formloom key create printed no api_key: ${JSON.stringify(key)}`);
+  const t0 = Date.now();
+  const ids = await seedForms(url, key.api_key, { count: forms, concurrency: seedConcurrency });
+  log(`formloom: seeded ${ids.length} forms through POST /api/v1/forms in ${Date.now() - t0} ms`);
+  return { name: 'formloom', proc, url, apiKey: key.api_key, ids };
+}
+
+module.exports = { startBaseline, startFormloom };
