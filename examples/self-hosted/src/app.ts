@@ -23,15 +23,47 @@ export interface SelfHosted {
 }
 
 /** The whole self-hosted app on one Formloom instance. */
-export function createApp(formloom: Formloom): Express {
+export function createApp(formloom: Formloom, inFlight?: InFlight): Express {
   const app = express();
   app.disable('x-powered-by');
+  if (inFlight) app.use(inFlight.middleware);
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
   app.use('/api/v1', createFormloomRouter({ formloom }));
   app.use('/', createPublicPagesRouter({ formloom }));
   return app;
+}
+
+/** Counts requests being handled, so that shutdown waits for them before closing the database. */
+export class InFlight {
+  private count = 0;
+  private waiters: Array<() => void> = [];
+  readonly middleware: express.RequestHandler = (_req, res, next) => {
+    this.count += 1;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      this.count -= 1;
+      if (this.count === 0) for (const w of this.waiters.splice(0)) w();
+    };
+    res.once('finish', finish);
+    res.once('close', finish);
+    next();
+  };
+  /** Resolves when no request is being handled, or after `ms`. */
+  idle(ms: number): Promise<void> {
+    if (this.count === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      timer.unref();
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
 }
 
 /** Opens (and migrates) the database, then listens on `PORT`. */
@@ -50,7 +82,8 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
       secretKey: loadSecretKey(env, config.dataDir),
     },
   });
-  const server = createApp(formloom).listen(config.port);
+  const inFlight = new InFlight();
+  const server = createApp(formloom, inFlight).listen(config.port);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
@@ -71,11 +104,13 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     formloom,
     close: () =>
       (closing ??= (async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          // Requests in flight get a few seconds to finish; a stuck client must not hold the stop.
-          setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
-        });
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Idle keep-alive connections go at once; requests in flight get a few seconds to finish, and the
+        // database stays open until they have (a stuck client must not hold the stop).
+        server.closeIdleConnections();
+        await inFlight.idle(CLOSE_GRACE_MS);
+        server.closeAllConnections();
+        await closed;
         await formloom.worker.stop();
         await mailer.close();
         await storage.close();

@@ -119,6 +119,8 @@ export const FormEntity = new EntitySchema<FormRow>({
     { name: 'UQ_forms_slug', columns: ['slug'], unique: true },
     { name: 'IDX_forms_owner_id', columns: ['owner_id'] },
     { name: 'IDX_forms_team_id', columns: ['team_id'] },
+    { name: 'IDX_forms_owner_list', columns: ['owner_id', 'team_id', 'updated_at', 'id'] },
+    { name: 'IDX_forms_team_list', columns: ['team_id', 'updated_at', 'id'] },
   ],
 });
 

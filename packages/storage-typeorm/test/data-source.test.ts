@@ -27,6 +27,7 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
     'FormloomInitial1732000000000',
     'FormloomResponsesWebhooks1733000000000',
     'FormloomTeamAdministration1734000000000',
+    'FormloomFormListIndexes1735000000000',
   ]);
   t.deepEqual(await runMigrations(dataSource), [], 'already applied');
   t.true(existsSync(join(dir, 'nested', 'deeper', 'db.sqlite')));
@@ -74,7 +75,11 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const ds = db.dataSource;
     const p = db.placeholder;
     const third = 'FormloomTeamAdministration1734000000000';
-    await ds.undoLastMigration();
+    const later = ['FormloomFormListIndexes1735000000000'];
+    const undoThroughThird = async () => {
+      for (let i = 0; i <= later.length; i++) await ds.undoLastMigration();
+    };
+    await undoThroughThird();
     const fkPragma = async () => (kind === 'sqlite' ? Number(Object.values((await ds.query('PRAGMA foreign_keys'))[0])[0]) : 1);
 
     const user = makeUser();
@@ -99,7 +104,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     ds.logger.logMigration = logMigration;
     t.is(await fkPragma(), 1, 'a failed migration leaves SQLite foreign keys on');
     await ds.query(`UPDATE teams SET slug = ${p(1)} WHERE id = ${p(2)}`, [uid('renamed'), twin.id]);
-    t.deepEqual(await runMigrations(ds), [third]);
+    t.deepEqual(await runMigrations(ds), [third, ...later]);
     t.deepEqual((await ds.driver.createSchemaBuilder().log()).upQueries.map((q) => q.query), []);
     t.deepEqual(await db.storage.teams.findById(team.id), team);
     t.deepEqual(await db.storage.teams.membershipsOf(user.id), [member]);
@@ -107,10 +112,10 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     await db.storage.invitations.insert(makeInvitation(team.id));
     await db.storage.branding.put(team.id, makeBranding());
 
-    await ds.undoLastMigration();
+    await undoThroughThird();
     await t.throwsAsync(ds.query('SELECT 1 FROM team_invitations'), undefined, 'the new tables are gone');
     t.deepEqual(await db.storage.teams.membershipsOf(user.id), [member], 'members survive the revert');
-    t.deepEqual(await runMigrations(ds), [third]);
+    t.deepEqual(await runMigrations(ds), [third, ...later]);
     t.true(await db.storage.teams.delete(team.id));
     t.is(Number((await db.raw(`SELECT COUNT(*) AS n FROM team_members WHERE team_id = ${p(1)}`, [team.id]))[0].n), 0);
   });
