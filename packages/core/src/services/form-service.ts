@@ -16,6 +16,7 @@ import type { FormloomEvents } from '../events';
 import { applyOptions, buildQuestions, snapshotOf } from './form-model';
 import { PublishingService, publishConflict } from './publishing-service';
 import { AuditService } from './audit-service';
+import { newOutboxItem } from './outbox-worker';
 
 /** Creating, reading, updating, deleting and duplicating forms with their questions. */
 @injectable()
@@ -165,21 +166,8 @@ export class FormService {
     const deleted = await this.storage.transaction(async (tx) => {
       if (!(await tx.forms.delete(formId))) return false;
       if (form.team_id) await this.audit.record(tx, form.team_id, 'form.deleted', principal, { form_id: formId, title: form.title });
-      const now = this.clock.now().toISOString();
       // Uploads live outside the database: removed after the commit by the outbox worker, never lost.
-      await tx.outbox.enqueue({
-        id: this.ids.id('obx'),
-        kind: 'uploads_cleanup',
-        payload: { form_id: formId },
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        locked_by: null,
-        locked_until: null,
-        last_error: null,
-        created_at: now,
-        updated_at: now,
-      });
+      await tx.outbox.enqueue(newOutboxItem(this.ids, this.clock.now().toISOString(), 'uploads_cleanup', { form_id: formId }));
       return true;
     });
     if (!deleted) throw notFound('Form');

@@ -5,24 +5,11 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { MailMessage, Mailer } from '../ports/mailer';
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
-import { nextRetryAt, type OutboxHandler, type OutboxOutcome } from './outbox-worker';
+import { newOutboxItem, nextRetryAt, type OutboxHandler, type OutboxOutcome } from './outbox-worker';
 
 /** Queues a mail in `tx`, so it is sent only if the change that causes it commits, and never lost. */
 export async function enqueueMail(tx: Storage, ids: IdGenerator, clock: Clock, message: MailMessage) {
-  const now = clock.now().toISOString();
-  await tx.outbox.enqueue({
-    id: ids.id('obx'),
-    kind: 'mail',
-    payload: { ...message },
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: now,
-    locked_by: null,
-    locked_until: null,
-    last_error: null,
-    created_at: now,
-    updated_at: now,
-  });
+  await tx.outbox.enqueue(newOutboxItem(ids, clock.now().toISOString(), 'mail', { ...message }));
 }
 
 /** Sends queued mails through the mailer port; a failing server delays a mail, retried for about a day. */

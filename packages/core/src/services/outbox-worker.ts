@@ -26,6 +26,23 @@ export interface WorkerOptions {
   batchSize?: number;
 }
 
+/** A new pending outbox item of `kind`, due at `now`. */
+export function newOutboxItem(ids: IdGenerator, now: string, kind: string, payload: Record<string, unknown>): OutboxItem {
+  return {
+    id: ids.id('obx'),
+    kind,
+    payload,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    locked_by: null,
+    locked_until: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 /** Seconds before each retry: about a day in all, then the item fails for good. */
 export const RETRY_DELAYS_S = [10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14400, 28800, 28800];
 

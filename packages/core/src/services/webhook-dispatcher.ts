@@ -6,6 +6,7 @@ import type { Plans } from '../ports/plans';
 import type { Storage } from '../ports/storage';
 import { planHolderOf } from '../policies/form-access';
 import { TOKENS } from '../tokens';
+import { newOutboxItem } from './outbox-worker';
 
 export interface WebhookTarget {
   url: string;
@@ -79,18 +80,6 @@ export class WebhookDispatcher {
 
   /** An outbox item that makes a worker (re)send the delivery at `at`. */
   async enqueueAttempt(tx: Storage, deliveryId: string, at: string) {
-    await tx.outbox.enqueue({
-      id: this.ids.id('obx'),
-      kind: 'webhook',
-      payload: { delivery_id: deliveryId },
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: at,
-      locked_by: null,
-      locked_until: null,
-      last_error: null,
-      created_at: at,
-      updated_at: at,
-    });
+    await tx.outbox.enqueue(newOutboxItem(this.ids, at, 'webhook', { delivery_id: deliveryId }));
   }
 }
