@@ -6,11 +6,16 @@ import type { Storage } from '../ports/storage';
 import type { FormloomEvents } from '../events';
 import { TOKENS } from '../tokens';
 
-/** How an outbox item ended: done, failed for good, or to be tried again at `nextAttemptAt`. */
-export type OutboxOutcome =
+/**
+ * How an outbox item ended: done, failed for good, or to be tried again at `nextAttemptAt`. `record`
+ * writes what the handler wants kept about the attempt; the worker runs it with the item's settlement in
+ * one transaction per batch, so a busy single-writer database sees one write per batch, not three per item.
+ */
+export type OutboxOutcome = (
   | { status: 'delivered' }
   | { status: 'failed'; error: string }
-  | { status: 'pending'; nextAttemptAt: string; error: string | null };
+  | { status: 'pending'; nextAttemptAt: string; error: string | null }
+) & { record?: (tx: Storage) => Promise<void> };
 
 /** Carries out the outbox items of one kind (webhook deliveries, mails, clean-ups). */
 export interface OutboxHandler {
@@ -65,7 +70,7 @@ export class OutboxWorker {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = true;
-  private opts: Required<WorkerOptions> = { pollMs: 500, leaseMs: 60_000, batchSize: 20 };
+  private opts: Required<WorkerOptions> = { pollMs: 500, leaseMs: 60_000, batchSize: 100 };
   private readonly handlers: Map<string, OutboxHandler>;
   private readonly wake = () => this.kick();
 
@@ -134,24 +139,33 @@ export class OutboxWorker {
       limit: this.opts.batchSize,
       kinds: [...this.handlers.keys()],
     });
-    await Promise.all(items.map((item) => this.run(item)));
+    const outcomes = await Promise.all(items.map((item) => this.run(item)));
+    if (items.length) await this.settleAll(items, outcomes);
     return items.length;
   }
 
-  private async run(item: OutboxItem) {
-    let outcome: OutboxOutcome;
+  private async run(item: OutboxItem): Promise<OutboxOutcome> {
     try {
-      outcome = await this.handlers.get(item.kind)!.handle(item);
+      return await this.handlers.get(item.kind)!.handle(item);
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
       const next = nextRetryAt(this.clock.now(), item.attempts);
-      outcome = next ? { status: 'pending', nextAttemptAt: next, error } : { status: 'failed', error };
+      return next ? { status: 'pending', nextAttemptAt: next, error } : { status: 'failed', error };
     }
+  }
+
+  private async settleAll(items: OutboxItem[], outcomes: OutboxOutcome[]) {
     const now = this.clock.now().toISOString();
-    if (outcome.status === 'pending') {
-      await this.storage.outbox.settle(item.id, this.workerId, { status: 'pending', nextAttemptAt: outcome.nextAttemptAt, error: outcome.error }, now);
-    } else {
-      await this.storage.outbox.settle(item.id, this.workerId, { status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null }, now);
-    }
+    await this.storage.transaction(async (tx) => {
+      for (const [i, item] of items.entries()) {
+        const outcome = outcomes[i]!;
+        await outcome.record?.(tx);
+        const settlement =
+          outcome.status === 'pending'
+            ? ({ status: 'pending', nextAttemptAt: outcome.nextAttemptAt, error: outcome.error } as const)
+            : ({ status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null } as const);
+        await tx.outbox.settle(item.id, this.workerId, settlement, now);
+      }
+    });
   }
 }

@@ -54,7 +54,7 @@ export class WebhookDeliveryHandler implements OutboxHandler {
     const ok = status !== null && status >= 200 && status < 300;
     const next = !ok && (status === null || retryable(status)) ? nextRetryAt(now, attempts) : null;
     if (!ok && !error) error = `HTTP ${status}`;
-    await this.storage.deliveries.insertAttempt({
+    const attempt = {
       id: this.ids.id('wha'),
       delivery_id: delivery.id,
       attempt: attempts,
@@ -62,8 +62,8 @@ export class WebhookDeliveryHandler implements OutboxHandler {
       duration_ms: duration,
       error,
       created_at: now.toISOString(),
-    });
-    await this.storage.deliveries.update(delivery.id, {
+    };
+    const patch = {
       status: ok ? 'delivered' : next ? 'pending' : 'failed',
       attempts,
       last_status_code: status,
@@ -71,8 +71,12 @@ export class WebhookDeliveryHandler implements OutboxHandler {
       last_error: ok ? null : error,
       next_attempt_at: next,
       updated_at: now.toISOString(),
-    });
-    if (ok) return { status: 'delivered' };
-    return next ? { status: 'pending', nextAttemptAt: next, error } : { status: 'failed', error: error! };
+    } as const;
+    const record = async (tx: Storage) => {
+      await tx.deliveries.insertAttempt(attempt);
+      await tx.deliveries.update(delivery.id, patch);
+    };
+    if (ok) return { status: 'delivered', record };
+    return next ? { status: 'pending', nextAttemptAt: next, error, record } : { status: 'failed', error: error!, record };
   }
 }
