@@ -280,6 +280,15 @@ export interface ResponseRepository {
    * `limit`: export reads a form of any size in constant memory.
    */
   scan(formId: string, after: { submitted_at: string; id: string } | null, limit: number): Promise<ResponseRecord[]>;
+  /**
+   * Like `scan`, but only the fields an export needs, read without the rest of the row: the form's
+   * responses in (`submitted_at`, `id`) ascending order after `after`, at most `limit`.
+   */
+  scanAnswers(
+    formId: string,
+    after: { submitted_at: string; id: string } | null,
+    limit: number,
+  ): Promise<Array<Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers'>>>;
   /** Aggregates computed by the database over `submitted_at` in [since, until]. */
   analytics(formId: string, since?: string, until?: string): Promise<ResponseAnalytics>;
   /** Whether the form has a completed response with this `unique_visitor`. */

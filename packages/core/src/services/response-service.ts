@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../errors';
 import type { Principal, Question } from '../domain/types';
 import type { Storage } from '../ports/storage';
 import { authorizeForm } from '../policies/form-access';
-import { csvColumns, csvRow } from '../policies/csv';
+import { csvLayout } from '../policies/csv';
 import { paging, queryBoolean } from '../pagination';
 import { bulkDeleteSchema } from '../schemas/response';
 import { parseBody } from '../schemas/parse';
@@ -11,6 +11,7 @@ import { presentResponse } from '../response-presenter';
 import { TOKENS } from '../tokens';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const EXPORT_PAGE = 2000;
 
 /** An inclusive bound: a date covers its whole UTC day; a date-time is taken as is. */
 function bound(v: unknown, field: string, end: boolean): string | undefined {
@@ -85,22 +86,23 @@ export class ResponseService {
   async export(principal: Principal, formId: string): Promise<AsyncIterable<string>> {
     await authorizeForm(this.storage, principal, formId, 'read');
     const questions: Question[] = await this.storage.questions.listByForm(formId);
-    const columns = csvColumns(questions);
+    const layout = csvLayout(questions);
     const storage = this.storage;
+    const page = (after: { submitted_at: string; id: string } | null) => storage.responses.scanAnswers(formId, after, EXPORT_PAGE);
     return (async function* () {
-      yield csvRow(columns.map((c) => c.header));
-      let after: { submitted_at: string; id: string } | null = null;
+      yield layout.header;
+      let next = page(null);
       for (;;) {
-        const batch = await storage.responses.scan(formId, after, 1000);
+        const batch = await next;
         if (!batch.length) return;
-        let chunk = '';
-        for (const r of batch) {
-          const answers = new Map(r.answers.map((a) => [a.question_id, a.value]));
-          chunk += csvRow(columns.map((c) => c.cell(r, answers)));
-        }
-        yield chunk;
         const last = batch[batch.length - 1]!;
-        after = { submitted_at: last.submitted_at, id: last.id };
+        // The next page is read while this one is formatted and written.
+        next = batch.length < EXPORT_PAGE ? Promise.resolve([]) : page({ submitted_at: last.submitted_at, id: last.id });
+        // If the client goes away, nobody awaits the prefetched page: its failure must not crash the process.
+        next.catch(() => undefined);
+        let chunk = '';
+        for (const r of batch) chunk += layout.row(r);
+        yield chunk;
       }
     })();
   }

@@ -1,4 +1,5 @@
 import {
+  type Answer,
   FormloomError,
   type Page,
   type ResponseAnalytics,
@@ -35,6 +36,13 @@ export const responseStatements = (d: Dialect) => {
      * IDX_responses_form_submitted (an OR alone would make the database filter the form's rows from the
      * start on every page), the rest drops the rows of the same instant up to the key.
      */
+    scanAnswersFirst:
+      `SELECT id, submitted_at, completed_at, answers FROM ${responses} WHERE form_id = ${d.p(1)} ` +
+      `ORDER BY submitted_at, id LIMIT ${d.p(2)}`,
+    scanAnswersAfter:
+      `SELECT id, submitted_at, completed_at, answers FROM ${responses} WHERE form_id = ${d.p(1)} ` +
+      `AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)}) ` +
+      `ORDER BY submitted_at, id LIMIT ${d.p(4)}`,
     scanAfter:
       `SELECT * FROM ${responses} WHERE form_id = ${d.p(1)} ` +
       `AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)}) ` +
@@ -138,6 +146,22 @@ export class SqlResponseRepository implements ResponseRepository {
       ? await db.all<ResponseRow>(st.responses.scanAfter, [formId, after.submitted_at, after.id, n])
       : await db.all<ResponseRow>(st.responses.scanFirst, [formId, n]);
     return rows.map(responseFromRow);
+  }
+
+  async scanAnswers(formId: string, after: { submitted_at: string; id: string } | null, limit: number) {
+    const { db, st } = this.scope;
+    const n = Math.max(0, Math.floor(limit));
+    if (n === 0) return [];
+    type Row = { id: string; submitted_at: string; completed_at: string | null; answers: string | Answer[] };
+    const rows = after
+      ? await db.all<Row>(st.responses.scanAnswersAfter, [formId, after.submitted_at, after.id, n])
+      : await db.all<Row>(st.responses.scanAnswersFirst, [formId, n]);
+    return rows.map((r) => ({
+      id: r.id,
+      submitted_at: r.submitted_at,
+      completed_at: r.completed_at,
+      answers: typeof r.answers === 'string' ? (JSON.parse(r.answers) as Answer[]) : r.answers,
+    }));
   }
 
   /**

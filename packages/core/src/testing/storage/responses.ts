@@ -269,6 +269,30 @@ export function responseTests(test: StorageTest): void {
     t.deepEqual(await db.storage.responses.scan(uid('frm'), null, 100), []);
   });
 
+  test('responses: scanAnswers pages like scan with only id, submitted_at, completed_at and answers', async (t, db) => {
+    const form = await newForm(db);
+    const base = uid('rsp');
+    const rows = Array.from({ length: 30 }, (_, i) => makeResponse(form.id, (i * 7) % 10, { id: `${base}_${String(i).padStart(2, '0')}` }));
+    rows[3] = partial(form.id, 3, { id: rows[3]!.id });
+    await db.storage.transaction(async (tx) => {
+      for (const r of rows) await tx.responses.insert(r);
+    });
+    const expected = [...rows].sort((a, b) => (a.submitted_at < b.submitted_at ? -1 : a.submitted_at > b.submitted_at ? 1 : a.id < b.id ? -1 : 1));
+    const seen: Array<{ id: string; submitted_at: string; completed_at: string | null; answers: unknown }> = [];
+    let after: { submitted_at: string; id: string } | null = null;
+    for (;;) {
+      const page = await db.storage.responses.scanAnswers(form.id, after, 7);
+      if (!page.length) break;
+      seen.push(...page);
+      const last = page[page.length - 1]!;
+      after = { submitted_at: last.submitted_at, id: last.id };
+    }
+    t.deepEqual(
+      seen,
+      expected.map((r) => ({ id: r.id, submitted_at: r.submitted_at, completed_at: r.completed_at, answers: r.answers })),
+    );
+  });
+
   test('responses: analytics counts per UTC day, completion and the average, in [since, until]', async (t, db) => {
     const [form, other] = [await newForm(db), await newForm(db)];
     const rows = [
