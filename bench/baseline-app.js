@@ -1,10 +1,12 @@
 'use strict';
-// The baseline: a bare Express 5 + sqlite3 app answering GET /api/v1/forms/:id with hand-written queries,
-// on the same data shape as Formloom (users, api_keys with a SHA-256 hashed secret, forms, questions).
-// It is what "fast" looks like on this machine; bench/run.js compares Formloom's GET against it.
+// The baseline: a bare Express 5 + sqlite3 app answering GET /api/v1/forms/:id and
+// POST /api/v1/public/forms/:slug/responses with hand-written queries, on the same data shape as Formloom
+// (users, api_keys with a SHA-256 hashed secret, forms, questions, responses). It is what "fast" looks like
+// on this machine; bench/run.js compares Formloom's GET and response ingest against it.
 //
 // Env: PORT, BASELINE_DB (SQLite file), BASELINE_API_KEY (`fl_<suffix>_<64 hex>`), BASELINE_FORMS (count).
-// Seeds itself when the database is empty. Form ids are `formId(i)`, exported for the orchestrator.
+// Seeds itself when the database is empty. Form ids are `formId(i)`, exported for the orchestrator, plus
+// one published form for the ingest, `INGEST_FORM_ID` (not among the GET's forms).
 const crypto = require('node:crypto');
 const express = require('express');
 const sqlite3 = require('sqlite3');
@@ -24,6 +26,8 @@ const OPTION_FIELDS = [
 ];
 const DEFAULTS = { show_progress_bar: true, hide_branding: false, welcome_button_text: 'Start', thank_you_title: 'Thank you!', auto_translate: false, mode: 'standard', limit_one_response: false, incremental_submission: false };
 
+const INGEST_FORM_ID = 'frm_benchingest00000000000';
+
 const formId = (i) => `frm_bench${String(i).padStart(6, '0')}${crypto.createHash('md5').update(String(i)).digest('hex').slice(0, 11)}`;
 
 const SCHEMA = `
@@ -41,6 +45,12 @@ CREATE TABLE IF NOT EXISTS questions (form_id varchar NOT NULL REFERENCES forms 
   title text NOT NULL, description text, required boolean NOT NULL, sort_order integer NOT NULL, properties text NOT NULL, logic_jumps text NOT NULL,
   validations text NOT NULL, PRIMARY KEY (form_id, id));
 CREATE INDEX IF NOT EXISTS IDX_questions_form_order ON questions (form_id, sort_order);
+CREATE TABLE IF NOT EXISTS responses (id varchar PRIMARY KEY, form_id varchar NOT NULL REFERENCES forms (id) ON DELETE CASCADE,
+  visitor_id varchar, version_id varchar, version integer, answers text NOT NULL, metadata text NOT NULL, quiz_results text,
+  started_at varchar, submitted_at varchar NOT NULL, completed_at varchar, completion_seconds integer, resume_token_hash varchar,
+  unique_visitor varchar);
+CREATE INDEX IF NOT EXISTS IDX_responses_form_submitted ON responses (form_id, submitted_at, id, completed_at, completion_seconds);
+CREATE UNIQUE INDEX IF NOT EXISTS UQ_responses_form_unique_visitor ON responses (form_id, unique_visitor);
 `;
 
 const p = (db, method, sql, params = []) =>
@@ -56,11 +66,9 @@ async function seed(db, apiKey, count) {
   await p(db, 'run', 'BEGIN');
   await p(db, 'run', 'INSERT INTO users VALUES (?, ?, ?, NULL, NULL, ?, 1, ?, ?)', [userId, 'bench@example.com', 'bench@example.com', 'pro', now, now]);
   await p(db, 'run', 'INSERT INTO api_keys VALUES (?, ?, ?, ?, NULL, ?, NULL, NULL)', [`key_${m[1]}`, userId, sha256(m[2]).toString('hex'), 'forms', now]);
-  for (let i = 0; i < count; i++) {
-    const body = formBody(i);
-    const id = formId(i);
-    await p(db, 'run', 'INSERT INTO forms VALUES (?, ?, NULL, ?, ?, ?, ?, 0, 0, NULL, 0, ?, ?, ?, ?, ?)', [
-      id, userId, crypto.randomBytes(5).toString('hex'), body.title, body.title.toLowerCase(), body.description,
+  const insertForm = async (id, body, published) => {
+    await p(db, 'run', 'INSERT INTO forms VALUES (?, ?, NULL, ?, ?, ?, ?, ?, 0, NULL, 0, ?, ?, ?, ?, ?)', [
+      id, userId, crypto.randomBytes(5).toString('hex'), body.title, body.title.toLowerCase(), body.description, published ? 1 : 0,
       body.theme_color, '#0a0a0a', JSON.stringify(options), now, now,
     ]);
     let order = 0;
@@ -70,7 +78,9 @@ async function seed(db, apiKey, count) {
         JSON.stringify(q.properties), '[]', '{}',
       ]);
     }
-  }
+  };
+  for (let i = 0; i < count; i++) await insertForm(formId(i), formBody(i), false);
+  await insertForm(INGEST_FORM_ID, formBody('ingest'), true);
   await p(db, 'run', 'COMMIT');
 }
 
@@ -91,10 +101,139 @@ function presentForm(form, rows) {
   return body;
 }
 
+// ---- response ingest: parse, validate minimally, insert the row and count it in one transaction ----
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const isInt = (v, min, max) => Number.isInteger(v) && v >= min && v <= max;
+const choiceOk = (q, v) => typeof v === 'string' && (q.properties.choices || []).some((c) => c.label === v);
+
+/** Whether `v` is a valid non-empty value for question `q` (the types of the bench form). */
+function valueOk(q, v) {
+  switch (q.type) {
+    case 'short_text':
+    case 'long_text':
+      return typeof v === 'string' && v.length <= (q.properties.max_length ?? Infinity);
+    case 'email':
+      return typeof v === 'string' && EMAIL.test(v);
+    case 'dropdown':
+    case 'multiple_choice':
+      return choiceOk(q, v);
+    case 'rating':
+      return isInt(v, 1, q.properties.steps ?? 5);
+    case 'opinion_scale':
+      return isInt(v, q.properties.min ?? 0, q.properties.max ?? 10);
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v) && v >= (q.properties.min ?? -Infinity) && v <= (q.properties.max ?? Infinity);
+    case 'date':
+      return typeof v === 'string' && DATE.test(v) && !Number.isNaN(Date.parse(v));
+    case 'yes_no':
+      return typeof v === 'boolean';
+    default:
+      return true;
+  }
+}
+
+const isEmpty = (v) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** The question ids that fail, or null when the answers are acceptable for a completed response. */
+function checkAnswers(questions, answers) {
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  const seen = new Set();
+  const answered = new Set();
+  const bad = [];
+  for (const a of answers) {
+    const q = a && typeof a === 'object' && typeof a.question_id === 'string' ? byId.get(a.question_id) : undefined;
+    if (!q || seen.has(q.id)) {
+      bad.push(a && a.question_id);
+      continue;
+    }
+    seen.add(q.id);
+    if (isEmpty(a.value)) continue;
+    answered.add(q.id);
+    if (!valueOk(q, a.value)) bad.push(q.id);
+  }
+  for (const q of questions) if (q.required && !answered.has(q.id)) bad.push(q.id);
+  return bad.length ? bad : null;
+}
+
+const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+function randomId(prefix) {
+  let s = '';
+  for (const b of crypto.randomBytes(20)) s += ALPHABET[b % 62];
+  return `${prefix}_${s}`;
+}
+
+/** One write transaction at a time on the single connection (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK). */
+function transactions(db) {
+  let tail = Promise.resolve();
+  return (work) => {
+    const result = tail.then(async () => {
+      await p(db, 'run', 'BEGIN IMMEDIATE');
+      try {
+        const r = await work();
+        await p(db, 'run', 'COMMIT');
+        return r;
+      } catch (e) {
+        await p(db, 'run', 'ROLLBACK').catch(() => undefined);
+        throw e;
+      }
+    });
+    tail = result.catch(() => undefined);
+    return result;
+  };
+}
+
+const INSERT_RESPONSE =
+  'INSERT INTO responses (id, form_id, visitor_id, version_id, version, answers, metadata, quiz_results, started_at, ' +
+  'submitted_at, completed_at, completion_seconds, resume_token_hash, unique_visitor) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, NULL, NULL)';
+
+function submitHandler(db) {
+  const transaction = transactions(db);
+  return async (req, res) => {
+    const body = req.body;
+    if (!body || typeof body !== 'object' || !Array.isArray(body.answers) || body.answers.length > 1000) {
+      return res.status(400).json({ error: 'answers: expected an array' });
+    }
+    if (body.visitor_id !== undefined && (typeof body.visitor_id !== 'string' || body.visitor_id.length > 200)) {
+      return res.status(400).json({ error: 'visitor_id: expected a string' });
+    }
+    const form = await p(db, 'get', 'SELECT id, published, published_version_id FROM forms WHERE slug = ?', [req.params.slug]);
+    if (!form || !form.published) return res.status(404).json({ error: 'not found' });
+    const rows = await p(db, 'all', 'SELECT id, type, required, properties FROM questions WHERE form_id = ? ORDER BY sort_order', [form.id]);
+    const questions = rows.map((q) => ({ id: q.id, type: q.type, required: !!q.required, properties: JSON.parse(q.properties) }));
+    const answers = body.answers.map((a) => ({ question_id: a && a.question_id, value: a && a.value !== undefined ? a.value : null }));
+    const bad = checkAnswers(questions, answers);
+    if (bad) return res.status(400).json({ error: 'answers: invalid', question_ids: bad });
+    const now = new Date().toISOString();
+    const response = {
+      id: randomId('rsp'),
+      form_id: form.id,
+      visitor_id: body.visitor_id ?? null,
+      submitted_at: now,
+      completed_at: now,
+      metadata: { user_agent: req.get('user-agent') ?? null, referrer: req.get('referer') ?? null },
+      answers,
+      quiz_results: null,
+      version: form.published_version_id ? 1 : null,
+      version_id: form.published_version_id,
+    };
+    await transaction(async () => {
+      await p(db, 'run', INSERT_RESPONSE, [
+        response.id, form.id, response.visitor_id, response.version_id, response.version, JSON.stringify(answers),
+        JSON.stringify(response.metadata), now, now, now, null,
+      ]);
+      await p(db, 'run', 'UPDATE forms SET response_count = response_count + 1 WHERE id = ?', [form.id]);
+    });
+    res.status(201).json(response);
+  };
+}
+
 function createApp(db) {
   const app = express();
   app.disable('x-powered-by');
   app.get('/healthz', (_req, res) => res.json({ ok: true }));
+  app.post('/api/v1/public/forms/:slug/responses', express.json({ limit: '1mb' }), submitHandler(db));
   app.get('/api/v1/forms/:id', async (req, res) => {
     const auth = req.get('authorization') || '';
     const m = KEY_PATTERN.exec(auth.startsWith('Bearer ') ? auth.slice(7) : '');
@@ -120,6 +259,8 @@ async function main() {
   const db = new sqlite3.Database(file);
   await p(db, 'run', 'PRAGMA journal_mode = WAL');
   await p(db, 'run', 'PRAGMA synchronous = NORMAL');
+  await p(db, 'run', 'PRAGMA busy_timeout = 5000');
+  await p(db, 'run', 'PRAGMA foreign_keys = ON');
   await new Promise((resolve, reject) => db.exec(SCHEMA, (e) => (e ? reject(e) : resolve())));
   const { n } = await p(db, 'get', 'SELECT count(*) AS n FROM forms');
   if (n === 0) await seed(db, process.env.BASELINE_API_KEY, Number(process.env.BASELINE_FORMS || 1000));
@@ -138,4 +279,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { formId };
+module.exports = { formId, INGEST_FORM_ID };

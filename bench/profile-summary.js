@@ -4,8 +4,10 @@
 //
 //   node bench/profile-summary.js <file.cpuprofile> [--report <bench json> --scenario 'GET /forms/:id'
 //        --connections 10 [--round 1] [--app formloom]] [--from <µs> --to <µs>] [--top 25]
+//   node bench/profile-summary.js <file.cpuprofile> --report <bench json> --phase 'CSV export' [--round 1]
 //
-// With --report, the window is that run's `window_us` (same monotonic clock as the profile's timestamps).
+// With --report, the window is that run's `window_us` (same monotonic clock as the profile's timestamps);
+// with --phase, the window of a family's own measurement (for the CSV export, of its run --round).
 const fs = require('node:fs');
 
 function parseArgs(argv) {
@@ -99,11 +101,19 @@ function main() {
   let requests = null;
   if (args.report) {
     const report = JSON.parse(fs.readFileSync(args.report, 'utf8'));
-    const app = args.app || 'formloom';
-    const agg = report.results[app][args.scenario || 'GET /forms/:id'][args.connections || '10'];
-    const run = agg.runs[Number(args.round || 1) - 1]; // --round N: which round of the compared scenario
-    [from, to] = run.window_us;
-    requests = run.requests_total;
+    if (args.phase) {
+      // A family's own measurement: the CSV export has one window per run, the others one in all.
+      const ph = report.phases[args.phase];
+      if (!ph) throw new Error(`the report has no phase ${args.phase} (it has: ${Object.keys(report.phases).join(', ')})`);
+      [from, to] = (ph.export ? ph.export.runs[Number(args.round || 1) - 1] : ph).window_us;
+      requests = ph.submissions ?? null; // webhook delivery: per submission (3 deliveries each)
+    } else {
+      const app = args.app || 'formloom';
+      const agg = report.results[app][args.scenario || 'GET /forms/:id'][args.connections || '10'];
+      const run = agg.runs[Number(args.round || 1) - 1]; // --round N: which round of the compared scenario
+      [from, to] = run.window_us;
+      requests = run.requests_total;
+    }
   }
   const s = summarise(profile, from, to);
   const idle = s.selfLayer.get('(idle)') || 0;

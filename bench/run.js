@@ -1,9 +1,12 @@
 'use strict';
 // `npm run bench`: starts the self-hosted Formloom app and the bare Express + sqlite3 baseline as child
-// processes, seeds both with the same data, drives them with autocannon from a third process, prints
-// requests/s and latency per scenario, the GET /forms/:id ratios to the baseline, and writes a JSON report.
+// processes, then runs each scenario family in turn (FAMILIES): autocannon scenarios driven from a third
+// process, compared with the baseline in rounds where they have a counterpart there, and the families' own
+// measurements ("phases": a streamed export, sequential timings, webhook deliveries). Prints every figure
+// with PASS/FAIL against its target and writes a JSON report.
 // Exit code: 0 when every run completed (even if a target FAILs: it is a report), 1 when a server did not
-// start or died, or a scenario got errors/non-2xx answers. Knobs (env): see docs/benchmarks.md.
+// start or died, a scenario got errors/non-2xx answers, or a phase found its results invalid (wrong line
+// count, failed submissions...). Knobs (env): see docs/benchmarks.md.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -14,11 +17,23 @@ const { requestJson } = require('./lib/http');
 const { startBaseline, startFormloom } = require('./lib/apps');
 const report = require('./lib/report');
 
-/** Scenario families: each module exports `scenarios` ({ name, factory, args(ctx), compareToBaseline? }). */
-const FAMILIES = ['./scenarios/forms'];
-const SCENARIOS = FAMILIES.flatMap((p) => {
+/**
+ * Scenario families, in run order (each module: see "Adding scenarios" in docs/benchmarks.md):
+ * `scenarios` ({ name, factory, args(ctx), compareToBaseline? }) run with autocannon, `prepare(app)` gives
+ * them per-app context, `setup(h)` + `phases` ({ name, run(h, state) }) are measurements of their own.
+ */
+const FAMILIES = ['./scenarios/forms', './scenarios/ingest', './scenarios/stored-responses', './scenarios/webhooks'];
+const families = FAMILIES.map((p) => {
   const file = require.resolve(p);
-  return require(file).scenarios.map((s) => ({ ...s, module: file }));
+  const m = require(file);
+  const name = m.family || path.basename(file, '.js');
+  return {
+    name,
+    prepare: m.prepare,
+    setup: m.setup,
+    scenarios: (m.scenarios || []).map((s) => ({ ...s, module: file, family: name })),
+    phases: (m.phases || []).map((ph) => ({ ...ph, family: name })),
+  };
 });
 
 const env = process.env;
@@ -31,16 +46,34 @@ const config = {
   connections: (env.BENCH_CONNECTIONS || '10,50').split(',').map(Number),
   forms: num(env.BENCH_FORMS, 1000),
   seedConcurrency: num(env.BENCH_SEED_CONCURRENCY, 8),
-  only: env.BENCH_ONLY || '', // '' (all) | 'baseline' | part of a scenario name, e.g. 'GET /forms/:id'
+  // '' (all) | 'baseline' | comma-separated terms: part of a scenario or phase name, or a family name
+  only: env.BENCH_ONLY || '',
+  responses: num(env.BENCH_RESPONSES, 100000), // seeded for the CSV export and analytics
+  exportRuns: num(env.BENCH_EXPORT_RUNS, 3),
+  analyticsRequests: num(env.BENCH_ANALYTICS_REQUESTS, 20),
+  webhookResponses: num(env.BENCH_WEBHOOK_RESPONSES, 1000),
+  webhookConcurrency: num(env.BENCH_WEBHOOK_CONCURRENCY, 20),
+  webhookWaitS: num(env.BENCH_WEBHOOK_WAIT, 30),
+  sqlite3: env.BENCH_SQLITE3 || '/usr/bin/sqlite3',
   appNodeArgs: args(env.BENCH_APP_NODE_ARGS), // e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'
   baselineNodeArgs: args(env.BENCH_BASELINE_NODE_ARGS),
   keepData: env.BENCH_KEEP_DATA === '1',
   echo: env.BENCH_ECHO === '1',
 };
-const TARGETS = { minRpsRatio: 0.6, maxP99Ratio: 1.5, p99AtConnections: 10 };
+/** Targets of compared scenarios that give `compareToBaseline: true` (others give their own). */
+const DEFAULT_TARGETS = { minRpsRatio: 0.6, maxP99Ratio: 1.5, p99AtConnections: 10 };
+const targetsOf = (s) => (s.compareToBaseline === true ? DEFAULT_TARGETS : { ...DEFAULT_TARGETS, ...s.compareToBaseline });
 const OTHER_CPU_WARN_PCT = 10;
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+
+// BENCH_ONLY: 'baseline' runs the compared scenarios on the baseline alone; other terms select scenarios and
+// phases by part of their name, or whole families by exact name.
+const terms = config.only.split(',').map((t) => t.trim()).filter(Boolean);
+const baselineOnly = terms.length === 1 && terms[0] === 'baseline';
+const selects = (name, family) => !terms.length || terms.some((t) => name.includes(t) || t === family);
+const wantedScenario = (s) => (baselineOnly ? !!s.compareToBaseline : selects(s.name, s.family));
+const wantedPhase = (ph) => !baselineOnly && selects(ph.name, ph.family);
 
 /** One autocannon run of `scenario` against `app`; fails if the app died meanwhile. */
 async function measure(app, scenario, connections, apps, label = '') {
@@ -52,7 +85,7 @@ async function measure(app, scenario, connections, apps, label = '') {
     duration: config.duration,
     warmup: config.warmup,
     headers: { authorization: `Bearer ${app.apiKey}` },
-    requests: { module: scenario.module, export: scenario.factory, args: scenario.args({ ids: app.ids }) },
+    requests: { module: scenario.module, export: scenario.factory, args: scenario.args({ ids: app.ids, ...app.ctx[scenario.family] }) },
   });
   // The measured window on the monotonic clock (µs), the time base of V8 CPU profiles: lets
   // bench/profile-summary.js keep only the samples of this run (BENCH_APP_NODE_ARGS=--cpu-prof).
@@ -67,38 +100,67 @@ async function main() {
   const apps = [];
   const runs = { baseline: {}, formloom: {} }; // app -> scenario -> connections -> [run per round]
   const record = (app, scenario, connections, r) => ((runs[app][scenario] ??= {})[connections] ??= []).push(r);
-  const wanted = (s) => !config.only || config.only === 'baseline' || s.name.includes(config.only);
-  const compared = SCENARIOS.find((s) => s.compareToBaseline);
+  const phaseResults = {}; // phase name -> { family, table, checks, result, errors }
+  const plan = families
+    .map((f) => ({ ...f, scenarios: f.scenarios.filter(wantedScenario), phases: f.phases.filter(wantedPhase) }))
+    .filter((f) => f.scenarios.length || f.phases.length);
+  const compared = plan.flatMap((f) => f.scenarios.filter((s) => s.compareToBaseline));
   let failed = false;
   try {
-    const baseline = await startBaseline(dataDir, { forms: config.forms, nodeArgs: config.baselineNodeArgs, echo: config.echo });
-    apps.push(baseline);
-    const formloom =
-      config.only === 'baseline'
-        ? null
-        : await startFormloom(dataDir, { ...config, nodeArgs: config.appNodeArgs });
+    if (!plan.length) throw new Error(`BENCH_ONLY=${config.only} selects nothing`);
+    // Only the forms family reads the 1,000 seeded forms; the others create the forms they use.
+    const forms = plan.some((f) => f.name === 'forms') ? config.forms : 0;
+    const baseline = compared.length
+      ? await startBaseline(dataDir, { forms, nodeArgs: config.baselineNodeArgs, echo: config.echo })
+      : null;
+    if (baseline) apps.push(baseline);
+    const formloom = baselineOnly ? null : await startFormloom(dataDir, { ...config, forms, nodeArgs: config.appNodeArgs });
     if (formloom) apps.push(formloom);
-    for (const app of apps) {
+    for (const app of apps) app.ctx = {};
+    for (const app of apps.filter((a) => a.ids.length)) {
       const { bytes } = await requestJson(app.url, 'GET', `/api/v1/forms/${app.ids[0]}`, { apiKey: app.apiKey });
       log(`${app.name}: GET /api/v1/forms/:id answers ${bytes} bytes`);
     }
+    /** What families' `setup` and phases get: the apps, the config, and CPU windows over the bench's processes. */
+    const h = {
+      formloom,
+      baseline,
+      config,
+      log,
+      cpuWindow: (extraPids = [], opts = {}) =>
+        startCpuWindow([...apps.map((a) => a.proc.pid), ...extraPids], { threadsOf: formloom?.proc.pid, ...opts }),
+    };
 
-    // The compared scenario runs in rounds; in each, baseline and Formloom run back to back at each
-    // connection count (order swapped every round), so a burst of other work on the machine hits one
-    // pair, and the median of the per-round ratios shrugs it off.
-    const pair = formloom && wanted(compared) ? [baseline, formloom] : [baseline];
-    for (let round = 0; round < config.rounds; round++) {
-      for (const connections of config.connections) {
-        for (const app of round % 2 ? [...pair].reverse() : pair) {
-          const r = await measure(app, compared, connections, apps, `, round ${round + 1}/${config.rounds}`);
-          record(app.name, compared.name, connections, r);
+    for (const family of plan) {
+      if (family.prepare && family.scenarios.length) {
+        for (const app of apps) app.ctx[family.name] = await family.prepare(app, h);
+      }
+      // A compared scenario runs in rounds; in each, baseline and Formloom run back to back at each
+      // connection count (order swapped every round), so a burst of other work on the machine hits one
+      // pair, and the median of the per-round ratios shrugs it off.
+      for (const scenario of family.scenarios.filter((s) => s.compareToBaseline)) {
+        const pair = formloom ? [baseline, formloom] : [baseline];
+        for (let round = 0; round < config.rounds; round++) {
+          for (const connections of config.connections) {
+            for (const app of round % 2 ? [...pair].reverse() : pair) {
+              const r = await measure(app, scenario, connections, apps, `, round ${round + 1}/${config.rounds}`);
+              record(app.name, scenario.name, connections, r);
+            }
+          }
         }
       }
-    }
-    if (formloom) {
-      for (const scenario of SCENARIOS.filter((s) => s !== compared && wanted(s))) {
-        for (const connections of config.connections) {
-          record('formloom', scenario.name, connections, await measure(formloom, scenario, connections, apps));
+      if (formloom) {
+        for (const scenario of family.scenarios.filter((s) => !s.compareToBaseline)) {
+          for (const connections of config.connections) {
+            record('formloom', scenario.name, connections, await measure(formloom, scenario, connections, apps));
+          }
+        }
+      }
+      if (family.phases.length) {
+        const state = family.setup ? await family.setup(h) : null;
+        for (const phase of family.phases) {
+          phaseResults[phase.name] = { family: family.name, ...(await phase.run(h, state)) };
+          if (formloom.proc.exitInfo) throw new Error(`formloom died during ${phase.name}:\n${formloom.proc.output()}`);
         }
       }
     }
@@ -124,39 +186,64 @@ async function main() {
       rows,
     );
   }
-  let comparison = null;
-  const c = compared.name;
-  if (runs.formloom[c] && runs.baseline[c]) {
-    comparison = report.compare(runs.formloom[c], runs.baseline[c], TARGETS);
+  const checks = []; // every target of the run: { family, check, value, target, pass }
+  const comparisons = {};
+  for (const scenario of compared) {
+    const c = scenario.name;
+    if (!runs.formloom[c] || !runs.baseline[c]) continue;
+    const targets = targetsOf(scenario);
+    const rowsC = (comparisons[c] = report.compare(runs.formloom[c], runs.baseline[c], targets));
     report.printTable(
       `${c}: Formloom / baseline, median of per-round ratios ` +
-        `(targets: req/s >= ${TARGETS.minRpsRatio}x, p99 @${TARGETS.p99AtConnections} conns <= ${TARGETS.maxP99Ratio}x)`,
+        `(targets: req/s >= ${targets.minRpsRatio}x, p99 @${targets.p99AtConnections} conns <= ${targets.maxP99Ratio}x, ` +
+        `no errors or non-2xx)`,
       report.COMPARE_COLUMNS,
-      comparison,
+      rowsC,
     );
-    process.stdout.write(`\nTarget: ${comparison.every((x) => x.pass) ? 'PASS' : 'FAIL'}\n`);
+    process.stdout.write(`\nTarget (${c}): ${rowsC.every((x) => x.pass) ? 'PASS' : 'FAIL'}\n`);
+    checks.push(...report.comparisonChecks(scenario.family, c, rowsC, targets));
   }
-  const disturbed = rows.filter((r) => r.other_cpu >= OTHER_CPU_WARN_PCT);
+  for (const [name, ph] of Object.entries(phaseResults)) {
+    report.printTable(ph.table.title, ph.table.columns, ph.table.rows);
+    for (const e of ph.errors) log(`${name}: ${e}`);
+    checks.push(...ph.checks.map((c) => ({ family: ph.family, ...c })));
+  }
+  if (checks.length) {
+    report.printTable('Targets', report.CHECK_COLUMNS, checks.map((c) => ({ ...c, verdict: c.pass ? 'PASS' : 'FAIL' })));
+    const missed = checks.filter((c) => !c.pass);
+    process.stdout.write(`\nTargets: ${missed.length ? `FAIL (${missed.length} of ${checks.length} missed)` : `PASS (${checks.length})`}\n`);
+  }
+  const otherCpu = [
+    ...rows.map((r) => ({ what: `${r.app} ${r.scenario} @${r.connections}`, pct: r.other_cpu })),
+    ...Object.entries(phaseResults).flatMap(([name, ph]) => report.phaseOtherCpu(name, ph.result)),
+  ];
+  const disturbed = otherCpu.filter((x) => x.pct >= OTHER_CPU_WARN_PCT);
   if (disturbed.length) {
     process.stdout.write(
       `\nWARNING: processes outside the bench used >= ${OTHER_CPU_WARN_PCT}% of the machine's CPU during ` +
-        `${disturbed.length} row(s) (column "other CPU %"): those figures are disturbed; rerun on a quiet machine.\n`,
+        `${disturbed.length} of ${otherCpu.length} measurement(s) (column "other CPU %"): those figures are disturbed; ` +
+        `rerun on a quiet machine.\n`,
     );
   }
   const bad = rows.filter((r) => r.non2xx > 0 || r.errors > 0);
   for (const r of bad) log(`${r.app} ${r.scenario} @${r.connections}: ${r.non2xx} non-2xx, ${r.errors} errors/timeouts`);
+  const phaseErrors = Object.values(phaseResults).reduce((n, ph) => n + ph.errors.length, 0);
 
   const out = {
     date: new Date().toISOString(),
     machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}` },
-    config: { ...config, targets: TARGETS },
+    config: { ...config, targets: Object.fromEntries(compared.map((s) => [s.name, targetsOf(s)])) },
     results,
-    comparison,
+    comparison: comparisons['GET /forms/:id'] ?? null,
+    comparisons,
+    phases: Object.fromEntries(Object.entries(phaseResults).map(([k, ph]) => [k, { family: ph.family, ...ph.result, checks: ph.checks, errors: ph.errors }])),
+    checks,
+    other_cpu: otherCpu,
   };
   const file = path.join(os.tmpdir(), `formloom-bench-${out.date.replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, JSON.stringify(out, null, 2));
   process.stdout.write(`\nJSON report: ${file}\n`);
-  process.exitCode = failed || bad.length ? 1 : 0;
+  process.exitCode = failed || bad.length || phaseErrors ? 1 : 0;
 }
 
 main().catch((e) => {

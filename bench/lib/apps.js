@@ -1,13 +1,14 @@
 'use strict';
 // The two servers under bench, started as child processes on a data directory: the self-hosted Formloom
 // app (seeded through its API) and the bare Express + sqlite3 baseline (seeding itself with SQL).
-// Each resolves with { name, proc, url, apiKey, ids } where `ids` are the seeded form ids.
+// Each resolves with { name, proc, url, apiKey, ids } where `ids` are the seeded form ids; the baseline adds
+// `ingestFormId` (its published form for the ingest), Formloom adds `dataDir`, `dbFile` and `cli(...args)`.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { freePort, startProcess, waitForHttp, runJsonCommand } = require('./process');
 const { seedForms } = require('../scenarios/forms');
-const { formId } = require('../baseline-app');
+const { formId, INGEST_FORM_ID } = require('../baseline-app');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const APP_MAIN = path.join(ROOT, 'examples/self-hosted/dist/src/main.js');
@@ -36,18 +37,20 @@ async function startBaseline(dataDir, { forms, nodeArgs = [], echo = false }) {
   const t0 = Date.now();
   await waitForHttp(`${url}/healthz`, { proc, timeoutMs: 120000 });
   log(`baseline up on ${url} (seeded ${forms} forms with SQL in ${Date.now() - t0} ms)`);
-  return { name: 'baseline', proc, url, apiKey, ids: Array.from({ length: forms }, (_, i) => formId(i)) };
+  return { name: 'baseline', proc, url, apiKey, ids: Array.from({ length: forms }, (_, i) => formId(i)), ingestFormId: INGEST_FORM_ID };
 }
 
 /** opts: { forms, seedConcurrency, nodeArgs, echo } */
 async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [], echo = false }) {
   if (!fs.existsSync(APP_MAIN)) throw new Error(`${APP_MAIN} is missing: run \`npm run build\` first`);
   const port = await freePort();
-  const appEnv = { FORMLOOM_DATABASE_URL: `sqlite:${path.join(dataDir, 'formloom.sqlite')}`, FORMLOOM_DATA_DIR: dataDir };
+  const dbFile = path.join(dataDir, 'formloom.sqlite');
+  const appEnv = { FORMLOOM_DATABASE_URL: `sqlite:${dbFile}`, FORMLOOM_DATA_DIR: dataDir };
   const proc = startProcess({
     name: 'formloom',
     args: [...nodeArgs, APP_MAIN],
-    env: { ...appEnv, PORT: String(port), NODE_ENV: 'production' },
+    // Webhook receivers of the bench listen on 127.0.0.1, which the delivery guard refuses by default.
+    env: { ...appEnv, PORT: String(port), NODE_ENV: 'production', FORMLOOM_WEBHOOK_ALLOW_PRIVATE: '1' },
     cwd: dataDir,
     echo,
   });
@@ -60,8 +63,8 @@ async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [
   if (!key.api_key) throw new Error(`formloom key create printed no api_key: ${JSON.stringify(key)}`);
   const t0 = Date.now();
   const ids = await seedForms(url, key.api_key, { count: forms, concurrency: seedConcurrency });
-  log(`formloom: seeded ${ids.length} forms through POST /api/v1/forms in ${Date.now() - t0} ms`);
-  return { name: 'formloom', proc, url, apiKey: key.api_key, ids };
+  if (ids.length) log(`formloom: seeded ${ids.length} forms through POST /api/v1/forms in ${Date.now() - t0} ms`);
+  return { name: 'formloom', proc, url, apiKey: key.api_key, ids, dataDir, dbFile, cli };
 }
 
 module.exports = { startBaseline, startFormloom };

@@ -29,15 +29,50 @@ function processCpuMs(pid) {
 }
 
 /**
+ * CPU time of a process split by thread, in ms: `main` (the thread whose id is the pid: the event loop) and
+ * `other` (libuv's pool, which runs sqlite3 statements, crypto and fs work, plus V8's GC and compiler
+ * threads), or null. Threads that ended meanwhile are not counted.
+ */
+function threadCpuMs(pid) {
+  try {
+    let main = 0;
+    let other = 0;
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      const ms = processCpuMs(`${pid}/task/${tid}`);
+      if (ms === null) continue;
+      if (tid === String(pid)) main += ms;
+      else other += ms;
+    }
+    return { main, other };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time (user + system) of this process's children that exited and were waited for, in ms, or null. */
+function reapedChildrenCpuMs() {
+  try {
+    const s = fs.readFileSync('/proc/self/stat', 'utf8');
+    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) * TICK_MS; // cutime, cstime (fields 16, 17)
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Starts a measurement over the bench's own processes (`pids`, plus this one). `end(extraOwnMs)` returns
  * `{ other_cpu_pct, own_cpu_pct }` as percentages of the machine's total capacity over the window;
- * `extraOwnMs` is CPU of bench processes that have exited (the load generator reports its own).
+ * `extraOwnMs` is CPU of bench processes that have exited (the load generator reports its own). With
+ * `reapedChildren`, children of this process that exited during the window count as own (a CLI run).
  */
-function startCpuWindow(pids) {
+function startCpuWindow(pids, { reapedChildren = false, threadsOf = null } = {}) {
+  const threads0 = threadsOf ? threadCpuMs(threadsOf) : null;
   const t0 = Date.now();
   const busy0 = machineBusyMs();
   const own0 = pids.map(processCpuMs);
   const self0 = process.cpuUsage();
+  const reaped0 = reapedChildren ? reapedChildrenCpuMs() : null;
   return {
     end(extraOwnMs = 0) {
       const wallMs = Date.now() - t0;
@@ -48,11 +83,20 @@ function startCpuWindow(pids) {
       pids.forEach((_, i) => (own += own1[i] !== null && own0[i] !== null ? own1[i] - own0[i] : 0));
       const self = process.cpuUsage(self0);
       own += (self.user + self.system) / 1000;
+      const reaped1 = reaped0 === null ? null : reapedChildrenCpuMs();
+      if (reaped1 !== null) own += reaped1 - reaped0;
       const capacity = wallMs * os.cpus().length;
       const pct = (ms) => Math.round((1000 * Math.max(0, ms)) / capacity) / 10;
-      return { own_cpu_pct: pct(own), other_cpu_pct: pct(busy1 - busy0 - own) };
+      const out = { own_cpu_pct: pct(own), other_cpu_pct: pct(busy1 - busy0 - own) };
+      const threads1 = threads0 ? threadCpuMs(threadsOf) : null;
+      if (threads1) {
+        // Share of one core over the window: 100 = a thread busy all along.
+        const core = (ms) => Math.round((1000 * Math.max(0, ms)) / wallMs) / 10;
+        out.app_threads_cpu_pct = { main: core(threads1.main - threads0.main), other: core(threads1.other - threads0.other) };
+      }
+      return out;
     },
   };
 }
 
-module.exports = { startCpuWindow, processCpuMs, machineBusyMs };
+module.exports = { startCpuWindow, processCpuMs, threadCpuMs, machineBusyMs };

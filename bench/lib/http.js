@@ -1,5 +1,8 @@
 'use strict';
-// Small JSON-over-HTTP helpers for seeding (not used for measuring: that is autocannon's job).
+// Small JSON-over-HTTP helpers for seeding, and `timedRequest` for the scenarios that measure single
+// requests themselves (sequential timings, streamed exports, webhook submissions) rather than with autocannon.
+const http = require('node:http');
+const { monoMs } = require('./stats');
 
 /** `fetch` a JSON API; throws with the body on a non-2xx status. */
 async function requestJson(baseUrl, method, path, { apiKey, body } = {}) {
@@ -31,4 +34,49 @@ async function mapLimit(count, concurrency, fn) {
   return out;
 }
 
-module.exports = { requestJson, mapLimit };
+/**
+ * One HTTP request on node:http (keep-alive `agent` recommended), timed on the monotonic clock (ms):
+ * `sent_ms` (request ended), `headers_ms` (status line received), `end_ms` (last body byte). The body is
+ * kept as text unless `onChunk` is given, which then sees every chunk (Buffer) and the body is dropped.
+ */
+function timedRequest(baseUrl, method, path, { apiKey, body, agent, onChunk, headers = {}, timeoutMs = 120000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const h = { accept: '*/*', ...headers };
+    if (apiKey) h.authorization = `Bearer ${apiKey}`;
+    const payload = body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body);
+    if (payload !== null) {
+      h['content-type'] = 'application/json';
+      h['content-length'] = Buffer.byteLength(payload);
+    }
+    const start_ms = monoMs();
+    const req = http.request(baseUrl + path, { method, headers: h, agent }, (res) => {
+      const headers_ms = monoMs();
+      const chunks = [];
+      let bytes = 0;
+      res.on('data', (c) => {
+        bytes += c.length;
+        if (onChunk) onChunk(c);
+        else chunks.push(c);
+      });
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode,
+          headers: res.headers,
+          bytes,
+          text: onChunk ? null : Buffer.concat(chunks).toString('utf8'),
+          start_ms,
+          sent_ms,
+          headers_ms,
+          end_ms: monoMs(),
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${path}: no answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    let sent_ms = null;
+    req.end(payload ?? undefined, () => (sent_ms = monoMs()));
+  });
+}
+
+module.exports = { requestJson, mapLimit, timedRequest };

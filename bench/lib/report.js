@@ -93,7 +93,8 @@ const RESULT_COLUMNS = [
 /**
  * Ratios of `subject` to `baseline` (connections -> [run per round], paired by round) at each connection
  * count: the median of the per-round ratios, checked against `targets`: `minRpsRatio` (every count) and
- * `maxP99Ratio` (at `p99AtConnections` only).
+ * `maxP99Ratio` (at `p99AtConnections` only); and the subject's errors (non-2xx, errors, timeouts), which
+ * must be 0.
  */
 function compare(subject, baseline, targets) {
   const rows = [];
@@ -112,6 +113,7 @@ function compare(subject, baseline, targets) {
     const rpsOk = rpsRatio >= targets.minRpsRatio;
     const checksP99 = Number(conns) === targets.p99AtConnections;
     const p99Ok = !checksP99 || p99Ratio <= targets.maxP99Ratio;
+    const errors = sum(sRuns.map((r) => r.non2xx + r.errors + r.timeouts));
     rows.push({
       connections: Number(conns),
       rps_ratio: round(rpsRatio, 3),
@@ -122,7 +124,10 @@ function compare(subject, baseline, targets) {
       p99_rounds: p99Ratios.map((r) => r.toFixed(2)).join(' '),
       p99_target: checksP99 ? `<= ${targets.maxP99Ratio}` : '(info)',
       p99_verdict: checksP99 ? (p99Ok ? 'PASS' : 'FAIL') : '-',
-      pass: rpsOk && p99Ok,
+      errors,
+      errors_verdict: errors === 0 ? 'PASS' : 'FAIL',
+      checks_p99: checksP99,
+      pass: rpsOk && p99Ok && errors === 0,
     });
   }
   return rows;
@@ -138,6 +143,52 @@ const COMPARE_COLUMNS = [
   { key: 'p99_rounds', title: '(per round)' },
   { key: 'p99_target', title: 'target' },
   { key: 'p99_verdict', title: '' },
+  { key: 'errors', title: 'errors', right: true },
+  { key: 'errors_verdict', title: '' },
 ];
 
-module.exports = { printTable, summarise, compare, median, RESULT_COLUMNS, COMPARE_COLUMNS };
+/** The rows of `compare` as entries of the run's list of targets. */
+function comparisonChecks(family, scenario, rows, targets) {
+  const out = [];
+  for (const r of rows) {
+    out.push({ family, check: `${scenario} @${r.connections}: req/s vs baseline`, value: `${r.rps_ratio}x`, target: `>= ${targets.minRpsRatio}x`, pass: r.rps_verdict === 'PASS' });
+    if (r.checks_p99) {
+      out.push({ family, check: `${scenario} @${r.connections}: p99 vs baseline`, value: `${r.p99_ratio}x`, target: `<= ${targets.maxP99Ratio}x`, pass: r.p99_verdict === 'PASS' });
+    }
+    out.push({ family, check: `${scenario} @${r.connections}: errors + non-2xx`, value: String(r.errors), target: '= 0', pass: r.errors === 0 });
+  }
+  return out;
+}
+
+const CHECK_COLUMNS = [
+  { key: 'family', title: 'family' },
+  { key: 'check', title: 'check' },
+  { key: 'value', title: 'value', right: true },
+  { key: 'target', title: 'target' },
+  { key: 'verdict', title: '' },
+];
+
+/** The "other CPU %" figures of a phase's result: its own, and those of its runs. */
+function phaseOtherCpu(name, result) {
+  const out = [];
+  if (result && result.other_cpu_pct != null) out.push({ what: name, pct: result.other_cpu_pct });
+  if (result && result.query_alone_other_cpu_pct != null) out.push({ what: `${name} query alone`, pct: result.query_alone_other_cpu_pct });
+  for (const [key, part] of Object.entries(result || {})) {
+    if (part && Array.isArray(part.runs)) {
+      part.runs.forEach((r, i) => r.other_cpu_pct != null && out.push({ what: `${name} ${key} run ${i + 1}`, pct: r.other_cpu_pct }));
+    }
+  }
+  return out;
+}
+
+module.exports = {
+  printTable,
+  summarise,
+  compare,
+  comparisonChecks,
+  phaseOtherCpu,
+  median,
+  RESULT_COLUMNS,
+  COMPARE_COLUMNS,
+  CHECK_COLUMNS,
+};

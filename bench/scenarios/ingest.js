@@ -1,0 +1,114 @@
+'use strict';
+// Ingest family: respondents submitting a completed response of 10 answers to a published form
+// (POST /api/v1/public/forms/:slug/responses), compared with the baseline's hand-written equivalent.
+// Also home of the answer values every response family uses (valid for the questions of forms.js).
+const { requestJson } = require('../lib/http');
+const { formBody } = require('./forms');
+
+const API = '/api/v1';
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Margaret', 'Ken', 'Frances', 'Linus'];
+const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Hamilton', 'Thompson', 'Allen', 'Torvalds'];
+const PROJECTS = [
+  'We are building an internal tool for our support team, and need forms that feed our "ticket" pipeline.',
+  'A registration flow for a community conference: about 400 attendees, two tracks, one workshop day.',
+  'Customer onboarding for a small accounting firm. We want to replace PDFs sent by email.',
+  'Collecting feedback after each release, then sending the answers to our data warehouse.',
+  'Job applications for three open positions; we need file uploads later, but text answers first.',
+];
+/** A deterministic spread of n over [0, m). */
+const spread = (n, m) => ((Math.imul(n + 1, 2654435761) >>> 0) % m);
+
+/**
+ * A valid answer value for question `q` ({ type, properties }) of respondent `n`: strings for text, email,
+ * dropdown and single choice, whole numbers in range for rating and opinion scale, YYYY-MM-DD for date,
+ * booleans for yes/no. No value contains a line break (an exported CSV has one line per response).
+ */
+function answerValue(q, n) {
+  const labels = (q.properties.choices || []).map((c) => c.label);
+  const s = (m) => spread(n, m);
+  switch (q.type) {
+    case 'short_text':
+      return `${FIRST[s(10)]} ${LAST[spread(n + 7, 10)]}`;
+    case 'email':
+      return `${FIRST[s(10)].toLowerCase()}.${n}@example.com`;
+    case 'long_text':
+      return PROJECTS[s(PROJECTS.length)];
+    case 'multiple_choice':
+    case 'dropdown':
+      return labels[s(labels.length)];
+    case 'rating':
+      return 1 + s(q.properties.steps || 5);
+    case 'opinion_scale': {
+      const min = q.properties.min ?? 0;
+      return min + s((q.properties.max ?? 10) - min + 1);
+    }
+    case 'number':
+      return 1 + s(250);
+    case 'date':
+      return new Date(Date.UTC(2026, 0, 1) + s(365) * 86400000).toISOString().slice(0, 10);
+    case 'yes_no':
+      return s(3) !== 0;
+    default:
+      throw new Error(`answerValue: no bench value for question type ${q.type}`);
+  }
+}
+
+/** The `answers` array of respondent `n`, one per question, in question order. */
+const answersFor = (questions, n) => questions.map((q) => ({ question_id: q.id, value: answerValue(q, n) }));
+
+/**
+ * Creates (Formloom) or finds (baseline) the published form respondents submit to; resolves with
+ * { slug, questions: [{ id, type, properties }] }, read back through GET /forms/:id on either app.
+ */
+async function prepare(app) {
+  let id = app.ingestFormId; // the baseline seeds its own published form
+  if (!id) {
+    const { body } = await requestJson(app.url, 'POST', `${API}/forms`, { apiKey: app.apiKey, body: formBody('ingest') });
+    await requestJson(app.url, 'POST', `${API}/forms/${body.id}/publish`, { apiKey: app.apiKey });
+    id = body.id;
+  }
+  const { body: form } = await requestJson(app.url, 'GET', `${API}/forms/${id}`, { apiKey: app.apiKey });
+  if (!form.published || !form.slug) throw new Error(`${app.name}: the ingest form ${id} is not published`);
+  const questions = form.questions.map((q) => ({ id: q.id, type: q.type, properties: q.properties }));
+  // One submission outside the measure: a 201 here means every value is valid for this app.
+  const probe = await requestJson(app.url, 'POST', `${API}/public/forms/${form.slug}/responses`, {
+    body: { answers: answersFor(questions, 0), visitor_id: 'probe' },
+  });
+  if (probe.status !== 201) throw new Error(`${app.name}: the probe submission answered ${probe.status}`);
+  return { formId: id, slug: form.slug, questions };
+}
+
+// ---- request factory (runs inside bench/load.js) ----
+
+/** POST /public/forms/:slug/responses, a completed response of 10 answers (values vary per request). */
+function submitResponseRequests({ slug, questions }) {
+  let n = 0;
+  const tag = `v${process.pid}`;
+  return [
+    {
+      method: 'POST',
+      path: `${API}/public/forms/${slug}/responses`,
+      headers: JSON_HEADERS,
+      setupRequest: (req) => {
+        n++;
+        return { ...req, body: JSON.stringify({ answers: answersFor(questions, n), visitor_id: `${tag}-${n}` }) };
+      },
+    },
+  ];
+}
+
+/** Targets of the issue: >= 0.5x the baseline's req/s, p99 at 10 connections <= 2x the baseline's, no errors. */
+const TARGETS = { minRpsRatio: 0.5, maxP99Ratio: 2, p99AtConnections: 10 };
+
+const scenarios = [
+  {
+    name: 'POST /public/forms/:slug/responses',
+    factory: 'submitResponseRequests',
+    args: ({ slug, questions }) => ({ slug, questions }),
+    compareToBaseline: TARGETS,
+  },
+];
+
+module.exports = { family: 'ingest', prepare, scenarios, answerValue, answersFor, submitResponseRequests };
