@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { badRequest, conflict, notFound } from '../errors';
 import { PLAN_NAMES, type KeyScope, type PlanName, type Principal, type User } from '../domain/types';
@@ -7,12 +7,12 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { Payments } from '../ports/payments';
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
+import { sha256Hex } from '../hashing';
 
 /** API keys look like `fl_<key id suffix>_<64 hex secret>`; only a hash of the secret is stored. */
 const KEY_PATTERN = /^fl_([A-Za-z0-9]{8,40})_([0-9a-f]{64})$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
 export interface CreateUserInput {
   email: string;
@@ -42,7 +42,7 @@ export class AccountService {
     const key = await this.storage.apiKeys.findById(`key_${m[1]}`);
     if (!key) return null;
     const stored = Buffer.from(key.secret_hash, 'hex');
-    const given = sha256(m[2]!);
+    const given = Buffer.from(sha256Hex(m[2]!), 'hex');
     if (stored.length !== given.length || !timingSafeEqual(stored, given)) return null;
     if (key.revoked_at) return null;
     if (key.expires_at && key.expires_at <= this.clock.now().toISOString()) return null;
@@ -92,7 +92,7 @@ export class AccountService {
     await this.storage.apiKeys.insert({
       id: `key_${suffix}`,
       user_id: user.id,
-      secret_hash: sha256(secret).toString('hex'),
+      secret_hash: sha256Hex(secret),
       scope,
       monthly_limit: limit,
       created_at: this.clock.now().toISOString(),

@@ -8,6 +8,7 @@ import type { Storage } from '../ports/storage';
 import { paging } from '../pagination';
 import { requireTeamRole } from '../policies/team-access';
 import { TOKENS } from '../tokens';
+import { inclusiveRange } from '../policies/date-range';
 
 /** Security-relevant team actions recorded in the audit log. */
 export type AuditAction =
@@ -26,15 +27,6 @@ export type AuditAction =
   | 'form.unpublished'
   | 'form.deleted'
   | 'webhooks.changed';
-
-function isoBound(v: unknown, field: string, end: boolean): string | undefined {
-  if (v === undefined || v === '') return undefined;
-  const s = typeof v === 'string' ? v : '';
-  const iso = /^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : s;
-  const d = new Date(iso);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(s) || Number.isNaN(d.getTime())) throw badRequest(`${field}: must be an ISO 8601 date or date-time`, { field });
-  return d.toISOString();
-}
 
 /** Writes and reads a team's audit log (reading: owner/admin, Enterprise plan). */
 @injectable()
@@ -74,8 +66,7 @@ export class AuditService {
       teamId,
       action: (query.action as string | undefined) || undefined,
       userId: (query.user_id as string | undefined) || undefined,
-      since: isoBound(query.since, 'since', false),
-      until: isoBound(query.until, 'until', true),
+      ...inclusiveRange(query),
       offset,
       limit: per_page,
     });

@@ -3,7 +3,7 @@ import type { FormRecord, Question } from '../domain/types';
 import type { IdGenerator } from '../ports/id-generator';
 import type { QuestionInput } from '../schemas/form';
 import { GROUP_QUESTION_TYPES, type QuestionType } from '../schemas/question-types';
-import { FORM_BODY_OPTION_FIELDS, optionValue } from '../presenters';
+import { optionValue } from '../presenters';
 import type { Snapshot } from '../policies/changelog';
 
 /**
@@ -54,4 +54,3 @@ export function snapshotOf(form: FormRecord, questions: Question[]): Snapshot {
   return snap as Snapshot;
 }
 
-export { FORM_BODY_OPTION_FIELDS };

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { badRequest, conflict, forbidden, notFound } from '../errors';
 import type { Invitation, Principal } from '../domain/types';
@@ -12,12 +11,12 @@ import { parseBody } from '../schemas/parse';
 import { SecretBox, type FormloomConfig } from '../config';
 import type { FormloomEvents } from '../events';
 import { TOKENS } from '../tokens';
+import { sha256Hex as sha256 } from '../hashing';
 import { AuditService } from './audit-service';
 import { enqueueMail } from './mail-handler';
 import { presentTeam } from './team-service';
 
 const INVITATION_DAYS = 7;
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Invitations by email: create (seat-checked), list, cancel, accept. */
 @injectable()

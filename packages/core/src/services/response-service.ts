@@ -9,29 +9,10 @@ import { bulkDeleteSchema } from '../schemas/response';
 import { parseBody } from '../schemas/parse';
 import { presentResponse } from '../response-presenter';
 import { TOKENS } from '../tokens';
+import { inclusiveRange, isDate } from '../policies/date-range';
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 // Measured on 100,000 responses: 500-row pages keep peak RSS near 117 MB (2,000: over 200 MB) and are fastest.
 const EXPORT_PAGE = 500;
-
-/** An inclusive bound: a date covers its whole UTC day; a date-time is taken as is. */
-function bound(v: unknown, field: string, end: boolean): string | undefined {
-  if (v === undefined || v === '') return undefined;
-  if (typeof v !== 'string') throw badRequest(`${field}: must be an ISO 8601 date or date-time`, { field });
-  const iso = DATE.test(v) ? `${v}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : v;
-  const d = new Date(iso);
-  if (!/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) || Number.isNaN(d.getTime()) || (DATE.test(v) && !d.toISOString().startsWith(v))) {
-    throw badRequest(`${field}: must be an ISO 8601 date or date-time`, { field });
-  }
-  return d.toISOString();
-}
-
-function range(query: { since?: unknown; until?: unknown }) {
-  const since = bound(query.since, 'since', false);
-  const until = bound(query.until, 'until', true);
-  if (since && until && since > until) throw badRequest('since: must not be after until', { field: 'since' });
-  return { since, until };
-}
 
 /** The owner's side of responses: list, read, delete, export and analytics. */
 @injectable()
@@ -43,7 +24,7 @@ export class ResponseService {
     const { page, per_page, offset } = paging(query, 50);
     const completed = queryBoolean(query.completed);
     if (completed instanceof Error) throw badRequest(`completed: ${completed.message}`, { field: 'completed' });
-    const { items, total } = await this.storage.responses.list({ formId, ...range(query), completed, offset, limit: per_page });
+    const { items, total } = await this.storage.responses.list({ formId, ...inclusiveRange(query), completed, offset, limit: per_page });
     return { responses: items.map(presentResponse), total, page, per_page };
   }
 
@@ -113,9 +94,9 @@ export class ResponseService {
     await authorizeForm(this.storage, principal, formId, 'read');
     for (const f of ['since', 'until'] as const) {
       const v = query[f];
-      if (v !== undefined && (typeof v !== 'string' || !DATE.test(v))) throw badRequest(`${f}: must be a date YYYY-MM-DD`, { field: f });
+      if (v !== undefined && !isDate(v)) throw badRequest(`${f}: must be a date YYYY-MM-DD`, { field: f });
     }
-    const { since, until } = range(query);
+    const { since, until } = inclusiveRange(query);
     const a = await this.storage.responses.analytics(formId, since, until);
     return {
       form_id: formId,

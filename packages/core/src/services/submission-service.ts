@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { badRequest, conflict, FormloomError, notFound } from '../errors';
 import type { Answer, FormRecord, Question, ResponseRecord, Version } from '../domain/types';
@@ -11,10 +11,10 @@ import { patchResponseSchema, submitResponseSchema } from '../schemas/response';
 import { parseBody } from '../schemas/parse';
 import { presentResponse } from '../response-presenter';
 import { TOKENS } from '../tokens';
+import { sha256Hex as sha256 } from '../hashing';
 import type { FormloomEvents } from '../events';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export interface RequestMeta {
   user_agent: string | null;
