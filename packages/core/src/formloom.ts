@@ -36,7 +36,7 @@ export interface FormloomOptions {
   ids?: IdGenerator;
   plans?: Plans;
   payments?: Payments;
-  /** Sends webhooks; required for the delivery worker to deliver (see @formloom/express's fetch transport). */
+  /** Sends webhooks; required for the outbox worker to deliver them (see @formloom/express's fetch transport). */
   webhookTransport?: WebhookTransport;
   /** Stores uploads; required for the upload endpoints (see @formloom/express's file blob store). */
   blobStore?: BlobStore;
