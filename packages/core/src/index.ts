@@ -29,6 +29,7 @@ export * from './schemas/response';
 export * from './policies/answer-validation';
 export * from './policies/quiz';
 export * from './policies/csv';
+export * from './policies/csv-page';
 export * from './services/submission-service';
 export * from './services/response-service';
 export * from './services/webhook-dispatcher';

@@ -68,8 +68,10 @@ export function openStorage(dataSource: DataSource): StorageInternals {
 
   let ownDb: Db;
   let runInTransaction: RunInTransaction;
+  let releaseStatements: () => Promise<void> = async () => undefined;
   if (d.kind === 'sqlite') {
     const conn = sqliteDb(dataSource);
+    releaseStatements = conn.releaseAll;
     ownDb = guardedDb(lockedDb(conn, lock), isOpen, 'The storage (closed)');
     // BEGIN IMMEDIATE takes SQLite's write lock at once, so another process's writer makes us wait for
     // busy_timeout instead of failing at our first write; our own callers wait on the adapter's lock.
@@ -132,6 +134,7 @@ export function openStorage(dataSource: DataSource): StorageInternals {
   const rootDb: Db = {
     all: (sql, params) => (ambient()?.db ?? ownDb).all(sql, params),
     run: (sql, params) => (ambient()?.db ?? ownDb).run(sql, params),
+    prepare: (sql) => (ambient()?.db ?? ownDb).prepare(sql),
   };
   const root = makeStorage(
     d,
@@ -145,6 +148,7 @@ export function openStorage(dataSource: DataSource): StorageInternals {
       if (closed) return;
       closed = true;
       await lock.exclusive(async () => undefined);
+      await releaseStatements();
       if (dataSource.isInitialized) await dataSource.destroy();
     },
   });

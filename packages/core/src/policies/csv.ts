@@ -28,6 +28,19 @@ export function csvRow(cells: readonly unknown[]): string {
   return `${line}\r\n`;
 }
 
+/** Where each answer goes: a question's column, or its sub-field keys and their columns. */
+export type CsvPlacement = Map<string, number | Array<[string, number]>>;
+
+export interface CsvLayout {
+  /** The header line, CRLF included. */
+  header: string;
+  /** Columns in a row. */
+  width: number;
+  place: CsvPlacement;
+  /** One response's line, CRLF included. */
+  row(r: CsvResponse): string;
+}
+
 const SUB_FIELD_TITLES: Record<string, string> = {
   first_name: 'First name',
   last_name: 'Last name',
@@ -47,10 +60,10 @@ const SUB_FIELD_TITLES: Record<string, string> = {
  * or per sub-field for group questions. `row` writes a response's cells into one reused array, placing
  * each answer by its question's column: no per-row lookup structure, which matters over 100,000 rows.
  */
-export function csvLayout(questions: Question[]) {
+export function csvLayout(questions: Question[]): CsvLayout {
   const headers = ['responseId', 'submittedAt', 'completedAt'];
   /** question id -> its column, or its sub-field keys and their columns. */
-  const place = new Map<string, number | Array<[string, number]>>();
+  const place: CsvPlacement = new Map();
   for (const q of questions) {
     if (!GROUP_QUESTION_TYPES.includes(q.type as QuestionType)) {
       place.set(q.id, headers.length);
@@ -71,6 +84,8 @@ export function csvLayout(questions: Question[]) {
   const cells: unknown[] = new Array(headers.length);
   return {
     header: csvRow(headers),
+    width: headers.length,
+    place,
     row(r: CsvResponse): string {
       cells.fill(undefined);
       cells[0] = r.id;

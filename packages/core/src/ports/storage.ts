@@ -281,18 +281,29 @@ export interface ResponseRepository {
    */
   scan(formId: string, after: { submitted_at: string; id: string } | null, limit: number): Promise<ResponseRecord[]>;
   /**
-   * Like `scan`, but only the fields an export needs, read without the rest of the row: the form's
-   * responses in (`submitted_at`, `id`) ascending order after `after`, at most `limit`.
+   * The form's responses for the CSV export, in (`submitted_at`, `id`) ascending order, as packed pages
+   * of at most `pageSize`: one buffer per page instead of an object per response, which is what keeps an
+   * export of 100,000 responses near the database's own speed. The adapter may read the next page while
+   * the caller formats the current one; it releases what it holds when iteration ends or is abandoned
+   * (`return()`).
    */
-  scanAnswers(
-    formId: string,
-    after: { submitted_at: string; id: string } | null,
-    limit: number,
-  ): Promise<Array<Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers'>>>;
+  exportPages(formId: string, pageSize: number): AsyncIterable<PackedResponses>;
   /** Aggregates computed by the database over `submitted_at` in [since, until]. */
   analytics(formId: string, since?: string, until?: string): Promise<ResponseAnalytics>;
   /** Whether the form has a completed response with this `unique_visitor`. */
   hasUniqueVisitor(formId: string, visitor: string): Promise<boolean>;
+}
+
+/**
+ * Responses packed for the CSV export, in UTF-8: for each response, `id`, `submitted_at`, `completed_at`
+ * (empty when null) and its answers' JSON text as stored, separated by 0x1F (unit separator) and closed by
+ * 0x1E (record separator). Neither can occur in those fields: ids and timestamps are ours, and JSON
+ * escapes control characters inside strings.
+ */
+export interface PackedResponses {
+  /** Responses in `bytes`. */
+  count: number;
+  bytes: Uint8Array;
 }
 
 export interface WebhookRepository {

@@ -1,6 +1,6 @@
 import {
-  type Answer,
   FormloomError,
+  type PackedResponses,
   type Page,
   type ResponseAnalytics,
   type ResponseListQuery,
@@ -36,19 +36,39 @@ export const responseStatements = (d: Dialect) => {
      * IDX_responses_form_submitted (an OR alone would make the database filter the form's rows from the
      * start on every page), the rest drops the rows of the same instant up to the key.
      */
-    scanAnswersFirst:
-      `SELECT id, submitted_at, completed_at, answers FROM ${responses} WHERE form_id = ${d.p(1)} ` +
-      `ORDER BY submitted_at, id LIMIT ${d.p(2)}`,
-    scanAnswersAfter:
-      `SELECT id, submitted_at, completed_at, answers FROM ${responses} WHERE form_id = ${d.p(1)} ` +
-      `AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)}) ` +
-      `ORDER BY submitted_at, id LIMIT ${d.p(4)}`,
+    exportPage: exportPageSql(d, responses),
     scanAfter:
       `SELECT * FROM ${responses} WHERE form_id = ${d.p(1)} ` +
       `AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)}) ` +
       `ORDER BY submitted_at, id LIMIT ${d.p(4)}`,
   };
 };
+
+/**
+ * One packed export page (see PackedResponses) after the keyset (?2, ?3), '' before the first row. The
+ * packing happens in the database, so a page reaches JavaScript as one value, not an object per row. The
+ * next cursor is the page's greatest key: on SQLite `submitted_at || 0x1F || id` orders like the pair,
+ * since 0x1F sorts below every character of a timestamp; PostgreSQL takes the pair from the ordered rows.
+ */
+function exportPageSql(d: Dialect, responses: string): string {
+  const page =
+    `SELECT id, submitted_at, completed_at, answers FROM ${responses} WHERE form_id = ${d.p(1)} ` +
+    `AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)}) ORDER BY submitted_at, id LIMIT ${d.p(4)}`;
+  if (d.kind === 'sqlite') {
+    // group_concat takes the rows in the order the subquery yields them (its index order); the cursor
+    // does not depend on that, so a page can never skip or repeat a response.
+    const packed = `id || char(31) || submitted_at || char(31) || coalesce(completed_at, '') || char(31) || answers || char(30)`;
+    return (
+      `SELECT CAST(group_concat(${packed}, '') AS BLOB) AS packed, count(*) AS n, ` +
+      `max(submitted_at || char(31) || id) AS last_key FROM (${page})`
+    );
+  }
+  const packed = `id || chr(31) || submitted_at || chr(31) || coalesce(completed_at, '') || chr(31) || answers || chr(30)`;
+  return (
+    `SELECT string_agg(${packed}, '' ORDER BY submitted_at, id) AS packed, count(*) AS n, ` +
+    `(array_agg(submitted_at || chr(31) || id ORDER BY submitted_at DESC, id DESC))[1] AS last_key FROM (${page}) p`
+  );
+}
 
 /** PostgreSQL returns COUNT and SUM as strings (bigint). */
 type Num = number | string;
@@ -148,21 +168,39 @@ export class SqlResponseRepository implements ResponseRepository {
     return rows.map(responseFromRow);
   }
 
-  async scanAnswers(formId: string, after: { submitted_at: string; id: string } | null, limit: number) {
-    const { db, st } = this.scope;
-    const n = Math.max(0, Math.floor(limit));
-    if (n === 0) return [];
-    type Row = { id: string; submitted_at: string; completed_at: string | null; answers: string | Answer[] };
-    const rows = after
-      ? await db.all<Row>(st.responses.scanAnswersAfter, [formId, after.submitted_at, after.id, n])
-      : await db.all<Row>(st.responses.scanAnswersFirst, [formId, n]);
-    return rows.map((r) => ({
-      id: r.id,
-      submitted_at: r.submitted_at,
-      completed_at: r.completed_at,
-      answers: typeof r.answers === 'string' ? (JSON.parse(r.answers) as Answer[]) : r.answers,
-    }));
+  /** Pages read one ahead with one prepared statement, released when the iteration ends either way. */
+  async *exportPages(formId: string, pageSize: number): AsyncIterable<PackedResponses> {
+    const size = Math.max(1, Math.floor(pageSize));
+    const stmt = this.scope.db.prepare<{ packed: Buffer | string | null; n: Num; last_key: string | null }>(this.scope.st.responses.exportPage);
+    const read = async (after: string, afterId: string) => {
+      const [row] = await stmt.all([formId, after, afterId, size]);
+      const count = Number(row?.n ?? 0);
+      const bytes = !row?.packed ? Buffer.alloc(0) : typeof row.packed === 'string' ? Buffer.from(row.packed, 'utf8') : row.packed;
+      const key = row?.last_key ?? '';
+      const cut = key.indexOf('\x1f');
+      return { count, bytes, next: [key.slice(0, cut), key.slice(cut + 1)] as const };
+    };
+    let pending: ReturnType<typeof read> | null = null;
+    try {
+      pending = read('', '');
+      for (;;) {
+        const page: Awaited<ReturnType<typeof read>> = await pending;
+        pending = null;
+        if (page.count === 0) return;
+        if (page.count === size) {
+          pending = read(page.next[0], page.next[1]);
+          // Nobody awaits it if the consumer stops at this page: its failure must not go unhandled.
+          pending.catch(() => undefined);
+        }
+        yield { count: page.count, bytes: page.bytes };
+        if (!pending) return;
+      }
+    } finally {
+      if (pending) await pending.catch(() => undefined);
+      await stmt.close();
+    }
   }
+
 
   /**
    * One aggregate query, grouped by UTC day, that the database answers from IDX_responses_form_submitted
