@@ -53,7 +53,11 @@ export interface PageEnd {
   id: string;
 }
 
-/** Growable output buffer: pages are written into one allocation sized from the input. */
+/**
+ * Growable output buffer, reused from page to page: each page's CSV is then copied out at its exact size.
+ * Buffers live outside the JavaScript heap, and every fresh megabyte of them brings V8's collector closer
+ * to a full collection; a scratch buffer per page made an export run several more of them.
+ */
 class Output {
   buf: Buffer;
   n = 0;
@@ -137,6 +141,24 @@ function bytesAt(b: Buffer, i: number, bytes: Uint8Array): boolean {
   return true;
 }
 
+/** Bytes to find at a position, compared four at a time: most of an answer's bytes are its known prefix. */
+class Pattern {
+  readonly words: Uint32Array;
+  constructor(readonly bytes: Buffer) {
+    this.words = new Uint32Array(bytes.length >> 2);
+    for (let k = 0; k < this.words.length; k++) this.words[k] = bytes.readUInt32LE(4 * k);
+  }
+  /** Whether `b` (viewed as `dv`) holds these bytes at `i`. */
+  at(b: Buffer, dv: DataView, i: number): boolean {
+    const bytes = this.bytes;
+    if (i + bytes.length > b.length) return false;
+    const words = this.words;
+    for (let k = 0; k < words.length; k++) if (dv.getUint32(i + 4 * k, true) !== words[k]) return false;
+    for (let k = words.length << 2; k < bytes.length; k++) if (b[i + k] !== bytes[k]) return false;
+    return true;
+  }
+}
+
 /** How JSON.stringify writes an answer: the fast path expects exactly this, the general one any JSON. */
 const ANSWER_START = Buffer.from('{"question_id":"');
 const VALUE_KEY = Buffer.from(',"value":');
@@ -150,9 +172,10 @@ export class CsvPageWriter {
   private readonly start: Int32Array;
   private readonly end: Int32Array;
   private readonly decoded: unknown[];
-  /** The layout's question ids as bytes, in column order, and where each goes. */
-  private readonly questionIds: Buffer[] = [];
+  /** Each question's answer as JSON.stringify starts it, `{"question_id":"<id>","value":`, in column order. */
+  private readonly answerStarts: Pattern[] = [];
   private readonly questionPlace: Array<number | Array<[string, number]>> = [];
+  private readonly out = new Output(64 * 1024);
   /** The question expected next: answers are usually stored in the form's order. */
   private guess = 0;
 
@@ -163,7 +186,7 @@ export class CsvPageWriter {
     this.end = new Int32Array(layout.width);
     this.decoded = new Array(layout.width);
     for (const [id, at] of layout.place) {
-      this.questionIds.push(Buffer.from(id, 'utf8'));
+      this.answerStarts.push(new Pattern(Buffer.from(`{"question_id":${JSON.stringify(id)},"value":`, 'utf8')));
       this.questionPlace.push(at);
     }
   }
@@ -171,7 +194,9 @@ export class CsvPageWriter {
   /** The CSV of every response in `page`, and the cursor after its last one (null for an empty page). */
   write(page: Uint8Array): { csv: Buffer; count: number; last: PageEnd | null } {
     const b = Buffer.isBuffer(page) ? page : Buffer.from(page.buffer, page.byteOffset, page.byteLength);
-    const out = new Output(b.length);
+    const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    const out = this.out;
+    out.n = 0;
     let count = 0;
     let last: PageEnd | null = null;
     for (let p = 0; p < b.length; ) {
@@ -185,7 +210,7 @@ export class CsvPageWriter {
       this.packedField(b, 1, idEnd + 1, submittedEnd);
       this.packedField(b, 2, submittedEnd + 1, completedEnd);
       const s = completedEnd + 1;
-      if (!this.readAnswersFast(b, s, recordEnd) && !(this.clearAnswers(), this.readAnswers(b, s, recordEnd))) {
+      if (!this.readAnswersFast(b, dv, s, recordEnd) && !(this.clearAnswers(), this.readAnswers(b, s, recordEnd))) {
         this.clearAnswers();
         this.decodeAnswers(b, s, recordEnd);
       }
@@ -196,7 +221,7 @@ export class CsvPageWriter {
       if (recordEnd + 1 >= b.length) last = { id: b.toString('utf8', p, idEnd), submitted_at: b.toString('utf8', idEnd + 1, submittedEnd) };
       p = recordEnd + 1;
     }
-    return { csv: out.buf.subarray(0, out.n), count, last };
+    return { csv: Buffer.from(out.buf.subarray(0, out.n)), count, last };
   }
 
   private cell(col: number, kind: number, s: number, e: number) {
@@ -236,46 +261,63 @@ export class CsvPageWriter {
 
   /**
    * The common case, answers exactly as JSON.stringify wrote them: `[{"question_id":"…","value":…},…]`
-   * with no spaces. False as soon as anything differs.
+   * with no spaces. False as soon as anything differs. A string value is scanned once, for its end, its
+   * escapes and its commas together.
    */
-  private readAnswersFast(b: Buffer, s: number, e: number): boolean {
+  private readAnswersFast(b: Buffer, dv: DataView, s: number, e: number): boolean {
     if (b[s] !== LBRACKET) return false;
     let i = s + 1;
     if (b[i] === RBRACKET) return i + 1 === e;
     for (;;) {
-      if (!bytesAt(b, i, ANSWER_START)) return false;
-      i += ANSWER_START.length;
-      const q = this.findQuestion(b, i);
+      const q = this.findQuestion(b, dv, i);
       let at: number | Array<[string, number]> | undefined;
+      let vs: number;
       if (q >= 0) {
         at = this.questionPlace[q];
-        i += this.questionIds[q]!.length;
+        vs = i + this.answerStarts[q]!.bytes.length;
       } else {
+        // An unknown id (a deleted question) is skipped; one with escapes is left to the general path.
+        if (!bytesAt(b, i, ANSWER_START)) return false;
+        i += ANSWER_START.length;
         const close = closingQuote(b, i - 1, e);
         if (close === MALFORMED) return false;
-        // An unknown id (a deleted question) is skipped, but one with escapes is left to the general path.
         for (let k = i; k < close; k++) if (b[k] === BACKSLASH) return false;
-        i = close;
+        if (!bytesAt(b, close + 1, VALUE_KEY)) return false;
+        vs = close + 1 + VALUE_KEY.length;
       }
-      if (b[i] !== QUOTE || !bytesAt(b, i + 1, VALUE_KEY)) return false;
-      const vs = i + 1 + VALUE_KEY.length;
-      const ve = valueEnd(b, vs, e);
-      if (ve === MALFORMED || ve === vs || b[ve] !== RBRACE) return false;
-      if (at !== undefined) this.place(b, at, vs, ve);
+      let ve: number;
+      if (b[vs] === QUOTE && typeof at === 'number') {
+        let kind = STRING;
+        let j = vs + 1;
+        for (; j < e; j++) {
+          const c = b[j];
+          if (c === QUOTE) break;
+          if (c === BACKSLASH) {
+            kind = STRING_ESCAPED;
+            j++;
+          } else if (c === COMMA && kind === STRING) kind = STRING_COMMA;
+        }
+        if (j >= e) return false;
+        this.cell(at, kind, vs + 1, j);
+        ve = j + 1;
+      } else {
+        ve = valueEnd(b, vs, e);
+        if (ve === MALFORMED || ve === vs) return false;
+        if (at !== undefined) this.place(b, at, vs, ve);
+      }
+      if (b[ve] !== RBRACE) return false;
       i = ve + 1;
       if (b[i] === COMMA) i++;
       else return b[i] === RBRACKET && i + 1 === e;
     }
   }
 
-  /** The index of the question whose id is at `i` followed by a quote, or -1. */
-  private findQuestion(b: Buffer, i: number): number {
-    const ids = this.questionIds;
-    const n = ids.length;
-    for (let k = 0; k < n; k++) {
-      const q = (this.guess + k) % n;
-      const id = ids[q]!;
-      if (b[i + id.length] === QUOTE && bytesAt(b, i, id)) {
+  /** The index of the question whose answer starts at `i`, or -1. */
+  private findQuestion(b: Buffer, dv: DataView, i: number): number {
+    const starts = this.answerStarts;
+    const n = starts.length;
+    for (let k = 0, q = this.guess; k < n; k++, q = q + 1 === n ? 0 : q + 1) {
+      if (starts[q]!.at(b, dv, i)) {
         this.guess = q + 1 === n ? 0 : q + 1;
         return q;
       }
