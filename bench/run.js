@@ -49,7 +49,7 @@ const config = {
   // '' (all) | 'baseline' | comma-separated terms: part of a scenario or phase name, or a family name
   only: env.BENCH_ONLY || '',
   responses: num(env.BENCH_RESPONSES, 100000), // seeded for the CSV export and analytics
-  exportRuns: num(env.BENCH_EXPORT_RUNS, 3),
+  exportRuns: num(env.BENCH_EXPORT_RUNS, 5),
   analyticsRequests: num(env.BENCH_ANALYTICS_REQUESTS, 20),
   webhookResponses: num(env.BENCH_WEBHOOK_RESPONSES, 1000),
   webhookConcurrency: num(env.BENCH_WEBHOOK_CONCURRENCY, 20),

@@ -208,6 +208,11 @@ const median = (xs) => describe(xs, 1).p50;
 async function exportPhase(h, state) {
   const errors = [];
   const runs = [];
+  // One export first, outside the measure, as the CLI's page cache is warmed below: a server exports
+  // with its code compiled; the cold figure is still reported.
+  h.log(`formloom: CSV export of ${state.count} responses, warm-up`);
+  const warmUp = await exportOnce(h, state);
+  if (warmUp.status !== 200) errors.push(`CSV export (warm-up) answered ${warmUp.status}`);
   for (let i = 0; i < h.config.exportRuns; i++) {
     h.log(`formloom: CSV export of ${state.count} responses, run ${i + 1}/${h.config.exportRuns}`);
     const r = await exportOnce(h, state);
@@ -228,10 +233,11 @@ async function exportPhase(h, state) {
   }
   const ms = median(runs.map((r) => r.ms));
   const cliMs = cli.length ? median(cli.map((r) => r.ms)) : null;
-  const peak = Math.max(...runs.map((r) => r.rss_peak_mb));
+  const peak = Math.max(warmUp.rss_peak_mb, ...runs.map((r) => r.rss_peak_mb));
   const ratio = cliMs ? round(ms / cliMs, 2) : null;
   const lines = runs.map((r) => r.lines);
   const rows = [
+    { what: 'Formloom export, warm-up (not in the median)', ms: warmUp.ms.toFixed(0), ttfb: warmUp.ttfb_ms.toFixed(1), rows_s: Math.round((state.count / warmUp.ms) * 1000), mb: (warmUp.bytes / 2 ** 20).toFixed(1), lines: warmUp.lines, rss: `${warmUp.rss_before_mb.toFixed(0)} -> ${warmUp.rss_peak_mb.toFixed(0)}` },
     ...runs.map((r, i) => ({
       what: `Formloom export, run ${i + 1}`,
       ms: r.ms.toFixed(0),
@@ -282,7 +288,7 @@ async function exportPhase(h, state) {
       responses: state.count,
       seed_ms: state.seed_ms,
       db_bytes: state.db_bytes,
-      export: { median_ms: ms, peak_rss_mb: peak, runs },
+      export: { median_ms: ms, peak_rss_mb: peak, warm_up: warmUp, runs },
       sqlite3_cli: { median_ms: cliMs, bytes: cliOut && cliOut.bytes, lines: cliOut && cliOut.lines, runs: cli },
       time_ratio: ratio,
       targets: TARGETS,
