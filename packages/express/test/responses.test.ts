@@ -1,4 +1,5 @@
 import test from 'ava';
+import { makeResponse } from '@formloom/core/testing';
 import { forEachDb, type TestApp } from './helpers/app';
 
 async function publishedForm(app: TestApp, key: string, extra: Record<string, unknown> = {}) {
@@ -165,6 +166,70 @@ forEachDb(test, (it) => {
     t.true(res.text.includes('"Smith, ""Jo""\nJr"'));
     t.true(res.text.includes(",'=1+2"));
     t.is((await app.api('GET', `/forms/${form.id}/responses/export`, { key: (await app.user()).key })).status, 403);
+  });
+
+  it('CSV export of 4,100 responses: every page in (submitted_at, id) order, deleted questions left out', async (t, app) => {
+    const u = await app.user();
+    const form = await publishedForm(app, u.key);
+    const [name, colours, score] = form.questions;
+    const base = Date.parse('2026-01-01T00:00:00.000Z');
+    const responses = Array.from({ length: 4100 }, (_, i) =>
+      makeResponse(form.id, 0, {
+        id: `rsp_${String(i).padStart(5, '0')}`,
+        // 3 responses per instant, inserted newest first: the order comes from the export, not the table.
+        submitted_at: new Date(base + Math.floor((4099 - i) / 3) * 1000).toISOString(),
+        completed_at: i % 10 === 0 ? null : new Date(base).toISOString(),
+        answers: [
+          { question_id: score.id, value: i % 5 },
+          { question_id: name.id, value: i % 2 ? `=Row ${i}, "quoted"` : `Row ${i}` },
+          { question_id: 'q_deleted', value: 'gone' },
+          { question_id: colours.id, value: ['Red', 'Blue'] },
+        ],
+      }),
+    );
+    await app.formloom.storage.transaction(async (tx) => {
+      for (const r of responses) await tx.responses.insert(r);
+    });
+    const res = await app.api('GET', `/forms/${form.id}/responses/export`, { key: u.key });
+    t.is(res.status, 200);
+    const lines = res.text.split('\r\n');
+    t.is(lines.length, 4102, 'the header, 4,100 rows, and the empty string after the last CRLF');
+    t.is(lines.pop(), '');
+    const byKey = (a: { submitted_at: string; id: string }, b: { submitted_at: string; id: string }) =>
+      a.submitted_at === b.submitted_at ? (a.id < b.id ? -1 : 1) : a.submitted_at < b.submitted_at ? -1 : 1;
+    const expected = [...responses].sort(byKey);
+    const rows = lines.slice(1);
+    t.deepEqual(
+      rows.map((l) => l.slice(0, l.indexOf(','))),
+      expected.map((r) => r.id),
+    );
+    const odd = responses[4097]!; // formula neutralised, quoted for its comma and quotes
+    t.is(rows[expected.indexOf(odd)], `rsp_04097,${odd.submitted_at},${odd.completed_at},"'=Row 4097, ""quoted""","Red, Blue",2,,,,`);
+    const partial = responses[4090]!;
+    t.is(rows[expected.indexOf(partial)], `rsp_04090,${partial.submitted_at},,Row 4090,"Red, Blue",0,,,,`);
+  });
+
+  it('CSV export: a client that goes away mid-export leaves the storage usable', async (t, app) => {
+    const u = await app.user();
+    const form = await publishedForm(app, u.key);
+    const answers = [{ question_id: form.questions[0].id, value: 'x'.repeat(200) }];
+    await app.formloom.storage.transaction(async (tx) => {
+      for (let i = 0; i < 5000; i++) await tx.responses.insert(makeResponse(form.id, i, { answers }));
+    });
+    const aborted = new AbortController();
+    const res = await fetch(`${app.url}/api/v1/forms/${form.id}/responses/export`, {
+      headers: { authorization: `Bearer ${u.key}` },
+      signal: aborted.signal,
+    });
+    const reader = res.body!.getReader();
+    await reader.read();
+    aborted.abort();
+    await reader.read().catch(() => undefined);
+    // A write transaction, reads and a full export all still work.
+    const submitted = await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: answersFor(form) } });
+    t.is(submitted.status, 201);
+    const again = await app.api('GET', `/forms/${form.id}/responses/export`, { key: u.key });
+    t.is(again.text.split('\r\n').length, 5003);
   });
 
   it('analytics: totals, completion rate, by day; invalid dates 400', async (t, app) => {

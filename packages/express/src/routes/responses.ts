@@ -71,7 +71,12 @@ export const responseRoutes: RouteSpec[] = [
       ctx.res.status(200);
       ctx.res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       ctx.res.setHeader('Content-Disposition', `attachment; filename="responses-${p(ctx, 'id')}.csv"`);
-      await pipeline(Readable.from(chunks), ctx.res);
+      try {
+        await pipeline(Readable.from(chunks), ctx.res);
+      } catch (err) {
+        // The client went away: the pipeline already stopped the export and released its pages.
+        if ((err as { code?: unknown }).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
+      }
       return undefined;
     },
   },
