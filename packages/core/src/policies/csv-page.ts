@@ -1,8 +1,26 @@
 import { csvField, type CsvLayout } from './csv';
 import type { Answer } from '../domain/types';
+import {
+  BACKSLASH,
+  bytesAt,
+  closingQuote,
+  COLON,
+  COMMA,
+  CR,
+  LBRACE,
+  LBRACKET,
+  LF,
+  MALFORMED,
+  Pattern,
+  QUOTE,
+  RBRACE,
+  RBRACKET,
+  skipSpace,
+  valueEnd,
+} from './json-bytes';
 
 /**
- * The CSV of a packed export page (see `ResponseRepository.exportPage`), written byte to byte.
+ * The CSV of a packed export page (see `ResponseRepository.exportPages`), written byte to byte.
  *
  * Why not `JSON.parse` each response and format objects: over 100,000 responses that makes a million
  * answer objects and their strings, and parsing plus garbage collection cost three times the database's
@@ -16,21 +34,10 @@ import type { Answer } from '../domain/types';
 
 const US = 0x1f; // ends each field of a packed response
 const RS = 0x1e; // ends a packed response
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
-const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
-const CR = 0x0d;
-const LF = 0x0a;
 const APOSTROPHE = 0x27;
 
 /** First bytes that make a spreadsheet run a cell as a formula (tab and CR only occur escaped in JSON). */
 const isFormulaStart = (c: number) => c === 0x3d || c === 0x2b || c === 0x2d || c === 0x40 || c === 0x09 || c === CR;
-const isSpace = (c: number) => c === 0x20 || c === LF || c === CR || c === 0x09;
 
 const EMPTY = 0;
 /** The inside of a JSON string without escapes or commas, or a packed field: copied as is. */
@@ -43,9 +50,6 @@ const STRING_ESCAPED = 3;
 const SCALAR = 4;
 /** A decoded value, formatted by `csvField`. */
 const DECODED = 5;
-
-/** Signals a response whose answers are not the JSON expected; it is then formatted from `JSON.parse`. */
-const MALFORMED = -1;
 
 /** The cursor after a page: its last response's (`submitted_at`, `id`). */
 export interface PageEnd {
@@ -88,74 +92,6 @@ class Output {
   text(s: string) {
     this.reserve(s.length * 3 + this.room);
     this.n += this.buf.write(s, this.n, 'utf8');
-  }
-}
-
-/** Index of the closing quote of the JSON string whose opening quote is at `i`, or MALFORMED. */
-function closingQuote(b: Buffer, i: number, end: number): number {
-  for (i++; i < end; ) {
-    const c = b[i]!;
-    if (c === QUOTE) return i;
-    i += c === BACKSLASH ? 2 : 1;
-  }
-  return MALFORMED;
-}
-
-/** Index just past the JSON value starting at `i`, or MALFORMED. */
-function valueEnd(b: Buffer, i: number, end: number): number {
-  const first = b[i];
-  if (first === QUOTE) {
-    const q = closingQuote(b, i, end);
-    return q === MALFORMED ? MALFORMED : q + 1;
-  }
-  if (first === LBRACE || first === LBRACKET) {
-    let depth = 0;
-    while (i < end) {
-      const c = b[i]!;
-      if (c === QUOTE) {
-        i = closingQuote(b, i, end);
-        if (i === MALFORMED) return MALFORMED;
-      } else if (c === LBRACE || c === LBRACKET) depth++;
-      else if ((c === RBRACE || c === RBRACKET) && --depth === 0) return i + 1;
-      i++;
-    }
-    return MALFORMED;
-  }
-  while (i < end) {
-    const c = b[i]!;
-    if (c === COMMA || c === RBRACE || c === RBRACKET || isSpace(c)) break;
-    i++;
-  }
-  return i;
-}
-
-function skipSpace(b: Buffer, i: number, end: number): number {
-  while (i < end && isSpace(b[i]!)) i++;
-  return i;
-}
-
-/** Whether `b` holds `bytes` at `i`. */
-function bytesAt(b: Buffer, i: number, bytes: Uint8Array): boolean {
-  if (i + bytes.length > b.length) return false;
-  for (let k = 0; k < bytes.length; k++) if (b[i + k] !== bytes[k]) return false;
-  return true;
-}
-
-/** Bytes to find at a position, compared four at a time: most of an answer's bytes are its known prefix. */
-class Pattern {
-  readonly words: Uint32Array;
-  constructor(readonly bytes: Buffer) {
-    this.words = new Uint32Array(bytes.length >> 2);
-    for (let k = 0; k < this.words.length; k++) this.words[k] = bytes.readUInt32LE(4 * k);
-  }
-  /** Whether `b` (viewed as `dv`) holds these bytes at `i`. */
-  at(b: Buffer, dv: DataView, i: number): boolean {
-    const bytes = this.bytes;
-    if (i + bytes.length > b.length) return false;
-    const words = this.words;
-    for (let k = 0; k < words.length; k++) if (dv.getUint32(i + 4 * k, true) !== words[k]) return false;
-    for (let k = words.length << 2; k < bytes.length; k++) if (b[i + k] !== bytes[k]) return false;
-    return true;
   }
 }
 
