@@ -168,16 +168,17 @@ forEachDb(test, (it) => {
     t.is((await app.api('GET', `/forms/${form.id}/responses/export`, { key: (await app.user()).key })).status, 403);
   });
 
-  it('CSV export of 4,100 responses: every page in (submitted_at, id) order, deleted questions left out', async (t, app) => {
+  it('CSV export of 2,100 responses: every page in (submitted_at, id) order, deleted questions left out', async (t, app) => {
     const u = await app.user();
     const form = await publishedForm(app, u.key);
     const [name, colours, score] = form.questions;
     const base = Date.parse('2026-01-01T00:00:00.000Z');
-    const responses = Array.from({ length: 4100 }, (_, i) =>
+    const responses = Array.from({ length: 2100 }, (_, i) =>
       makeResponse(form.id, 0, {
         id: `rsp_${String(i).padStart(5, '0')}`,
-        // 3 responses per instant, inserted newest first: the order comes from the export, not the table.
-        submitted_at: new Date(base + Math.floor((4099 - i) / 3) * 1000).toISOString(),
+        // 3 responses per instant, inserted newest first: the order comes from the export, not the table;
+        // the 2,000th response (the first page's last) shares its instant with the next page's first.
+        submitted_at: new Date(base + Math.floor((2099 - i) / 3) * 1000).toISOString(),
         completed_at: i % 10 === 0 ? null : new Date(base).toISOString(),
         answers: [
           { question_id: score.id, value: i % 5 },
@@ -193,7 +194,7 @@ forEachDb(test, (it) => {
     const res = await app.api('GET', `/forms/${form.id}/responses/export`, { key: u.key });
     t.is(res.status, 200);
     const lines = res.text.split('\r\n');
-    t.is(lines.length, 4102, 'the header, 4,100 rows, and the empty string after the last CRLF');
+    t.is(lines.length, 2102, 'the header, 2,100 rows, and the empty string after the last CRLF');
     t.is(lines.pop(), '');
     const byKey = (a: { submitted_at: string; id: string }, b: { submitted_at: string; id: string }) =>
       a.submitted_at === b.submitted_at ? (a.id < b.id ? -1 : 1) : a.submitted_at < b.submitted_at ? -1 : 1;
@@ -203,18 +204,18 @@ forEachDb(test, (it) => {
       rows.map((l) => l.slice(0, l.indexOf(','))),
       expected.map((r) => r.id),
     );
-    const odd = responses[4097]!; // formula neutralised, quoted for its comma and quotes
-    t.is(rows[expected.indexOf(odd)], `rsp_04097,${odd.submitted_at},${odd.completed_at},"'=Row 4097, ""quoted""","Red, Blue",2,,,,`);
-    const partial = responses[4090]!;
-    t.is(rows[expected.indexOf(partial)], `rsp_04090,${partial.submitted_at},,Row 4090,"Red, Blue",0,,,,`);
+    const odd = responses[2097]!; // formula neutralised, quoted for its comma and quotes
+    t.is(rows[expected.indexOf(odd)], `rsp_02097,${odd.submitted_at},${odd.completed_at},"'=Row 2097, ""quoted""","Red, Blue",2,,,,`);
+    const partial = responses[2090]!;
+    t.is(rows[expected.indexOf(partial)], `rsp_02090,${partial.submitted_at},,Row 2090,"Red, Blue",0,,,,`);
   });
 
   it('CSV export: a client that goes away mid-export leaves the storage usable', async (t, app) => {
     const u = await app.user();
     const form = await publishedForm(app, u.key);
-    const answers = [{ question_id: form.questions[0].id, value: 'x'.repeat(200) }];
+    const answers = [{ question_id: form.questions[0].id, value: 'x'.repeat(100) }];
     await app.formloom.storage.transaction(async (tx) => {
-      for (let i = 0; i < 5000; i++) await tx.responses.insert(makeResponse(form.id, i, { answers }));
+      for (let i = 0; i < 4500; i++) await tx.responses.insert(makeResponse(form.id, i, { answers }));
     });
     const aborted = new AbortController();
     const res = await fetch(`${app.url}/api/v1/forms/${form.id}/responses/export`, {
@@ -229,7 +230,7 @@ forEachDb(test, (it) => {
     const submitted = await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: answersFor(form) } });
     t.is(submitted.status, 201);
     const again = await app.api('GET', `/forms/${form.id}/responses/export`, { key: u.key });
-    t.is(again.text.split('\r\n').length, 5003);
+    t.is(again.text.split('\r\n').length, 4503);
   });
 
   it('analytics: totals, completion rate, by day; invalid dates 400', async (t, app) => {
@@ -239,10 +240,12 @@ forEachDb(test, (it) => {
     await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: answersFor(form), started_at: started } });
     await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: answersFor(form), started_at: started } });
     await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [], completed: false } });
+    // A loaded machine may take seconds to submit: the average lies between 90 s and the time since `started`.
+    const elapsed = Math.ceil((Date.now() - Date.parse(started)) / 1000);
     const a = await app.api('GET', `/forms/${form.id}/analytics`, { key: u.key });
     t.is(a.status, 200);
     t.like(a.body, { form_id: form.id, total_responses: 3, completed_responses: 2, completion_rate: 66.67 });
-    t.true(a.body.average_completion_time_seconds >= 89 && a.body.average_completion_time_seconds <= 95);
+    t.true(a.body.average_completion_time_seconds >= 89 && a.body.average_completion_time_seconds <= elapsed + 1);
     const today = new Date().toISOString().slice(0, 10);
     t.deepEqual(a.body.responses_by_day, [{ date: today, total: 3, completed: 2 }]);
     t.is((await app.api('GET', `/forms/${form.id}/analytics?since=2020-13-01`, { key: u.key })).status, 400);
