@@ -1,10 +1,9 @@
-import { csvField, type CsvLayout } from './csv';
+import { type CsvColumns, csvField, type CsvLayout, placeAnswer } from './csv';
 import type { Answer } from '../domain/types';
 import {
   BACKSLASH,
   bytesAt,
   closingQuote,
-  COLON,
   COMMA,
   CR,
   LBRACE,
@@ -15,7 +14,6 @@ import {
   QUOTE,
   RBRACE,
   RBRACKET,
-  skipSpace,
   valueEnd,
 } from './json-bytes';
 
@@ -50,12 +48,6 @@ const STRING_ESCAPED = 3;
 const SCALAR = 4;
 /** A decoded value, formatted by `csvField`. */
 const DECODED = 5;
-
-/** The cursor after a page: its last response's (`submitted_at`, `id`). */
-export interface PageEnd {
-  submitted_at: string;
-  id: string;
-}
 
 /**
  * Growable output buffer, reused from page to page: each page's CSV is then copied out at its exact size.
@@ -95,11 +87,9 @@ class Output {
   }
 }
 
-/** How JSON.stringify writes an answer: the fast path expects exactly this, the general one any JSON. */
+/** How JSON.stringify writes an answer, which `readAnswers` expects exactly. */
 const ANSWER_START = Buffer.from('{"question_id":"');
 const VALUE_KEY = Buffer.from(',"value":');
-const QUESTION_ID_KEY = Buffer.from('"question_id"');
-const VALUE_KEY_QUOTED = Buffer.from('"value"');
 
 /** Writes one page's rows; one instance per export, reused across pages. */
 export class CsvPageWriter {
@@ -110,7 +100,7 @@ export class CsvPageWriter {
   private readonly decoded: unknown[];
   /** Each question's answer as JSON.stringify starts it, `{"question_id":"<id>","value":`, in column order. */
   private readonly answerStarts: Pattern[] = [];
-  private readonly questionPlace: Array<number | Array<[string, number]>> = [];
+  private readonly questionPlace: CsvColumns[] = [];
   private readonly out = new Output(64 * 1024);
   /** The question expected next: answers are usually stored in the form's order. */
   private guess = 0;
@@ -127,14 +117,13 @@ export class CsvPageWriter {
     }
   }
 
-  /** The CSV of every response in `page`, and the cursor after its last one (null for an empty page). */
-  write(page: Uint8Array): { csv: Buffer; count: number; last: PageEnd | null } {
+  /** The CSV of every response in `page`, and how many there were. */
+  write(page: Uint8Array): { csv: Buffer; count: number } {
     const b = Buffer.isBuffer(page) ? page : Buffer.from(page.buffer, page.byteOffset, page.byteLength);
     const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
     const out = this.out;
     out.n = 0;
     let count = 0;
-    let last: PageEnd | null = null;
     for (let p = 0; p < b.length; ) {
       const idEnd = b.indexOf(US, p);
       const submittedEnd = b.indexOf(US, idEnd + 1);
@@ -146,7 +135,7 @@ export class CsvPageWriter {
       this.packedField(b, 1, idEnd + 1, submittedEnd);
       this.packedField(b, 2, submittedEnd + 1, completedEnd);
       const s = completedEnd + 1;
-      if (!this.readAnswersFast(b, dv, s, recordEnd) && !(this.clearAnswers(), this.readAnswers(b, s, recordEnd))) {
+      if (!this.readAnswers(b, dv, s, recordEnd)) {
         this.clearAnswers();
         this.decodeAnswers(b, s, recordEnd);
       }
@@ -154,10 +143,9 @@ export class CsvPageWriter {
       out.reserveRow(recordEnd - p + 3 * this.width + 2);
       this.writeRow(b, out);
       count++;
-      if (recordEnd + 1 >= b.length) last = { id: b.toString('utf8', p, idEnd), submitted_at: b.toString('utf8', idEnd + 1, submittedEnd) };
       p = recordEnd + 1;
     }
-    return { csv: Buffer.from(out.buf.subarray(0, out.n)), count, last };
+    return { csv: Buffer.from(out.buf.subarray(0, out.n)), count };
   }
 
   private cell(col: number, kind: number, s: number, e: number) {
@@ -177,42 +165,29 @@ export class CsvPageWriter {
     this.cell(col, kind, s, e);
   }
 
-  /** A JSON string's inside [s, e) as a cell: escapes need decoding, a comma needs quotes. */
-  private stringCell(col: number, b: Buffer, s: number, e: number) {
-    let kind = STRING;
-    for (let i = s; i < e; i++) {
-      const c = b[i];
-      if (c === BACKSLASH) {
-        kind = STRING_ESCAPED;
-        break;
-      }
-      if (c === COMMA) kind = STRING_COMMA;
-    }
-    this.cell(col, kind, s, e);
-  }
-
   private clearAnswers() {
     for (let col = 3; col < this.width; col++) this.kind[col] = EMPTY;
   }
 
   /**
-   * The common case, answers exactly as JSON.stringify wrote them: `[{"question_id":"…","value":…},…]`
-   * with no spaces. False as soon as anything differs. A string value is scanned once, for its end, its
-   * escapes and its commas together.
+   * Answers as JSON.stringify writes them, which is how both adapters store them:
+   * `[{"question_id":"…","value":…},…]` with no spaces. False as soon as anything differs (other spacing
+   * or key order, an escaped question id): the response is then decoded whole. A string value is scanned
+   * once, for its end, its escapes and its commas together.
    */
-  private readAnswersFast(b: Buffer, dv: DataView, s: number, e: number): boolean {
+  private readAnswers(b: Buffer, dv: DataView, s: number, e: number): boolean {
     if (b[s] !== LBRACKET) return false;
     let i = s + 1;
     if (b[i] === RBRACKET) return i + 1 === e;
     for (;;) {
       const q = this.findQuestion(b, dv, i);
-      let at: number | Array<[string, number]> | undefined;
+      let at: CsvColumns | undefined;
       let vs: number;
       if (q >= 0) {
         at = this.questionPlace[q];
         vs = i + this.answerStarts[q]!.bytes.length;
       } else {
-        // An unknown id (a deleted question) is skipped; one with escapes is left to the general path.
+        // An unknown id (a deleted question) is skipped; one with escapes is decoded with the rest.
         if (!bytesAt(b, i, ANSWER_START)) return false;
         i += ANSWER_START.length;
         const close = closingQuote(b, i - 1, e);
@@ -261,77 +236,28 @@ export class CsvPageWriter {
     return -1;
   }
 
-  /** Walks `[{"question_id": "...", "value": ...}, ...]` in [s, e), in any key order and spacing; false when it is not that shape. */
-  private readAnswers(b: Buffer, s: number, e: number): boolean {
-    let i = skipSpace(b, s, e);
-    if (b[i] !== LBRACKET) return false;
-    i = skipSpace(b, i + 1, e);
-    if (b[i] === RBRACKET) return skipSpace(b, i + 1, e) === e;
-    for (;;) {
-      if (b[i] !== LBRACE) return false;
-      i = skipSpace(b, i + 1, e);
-      let question: string | null = null;
-      let vs = -1;
-      let ve = -1;
-      while (b[i] !== RBRACE) {
-        if (b[i] !== QUOTE) return false;
-        const ks = i;
-        const kq = closingQuote(b, i, e);
-        if (kq === MALFORMED) return false;
-        i = skipSpace(b, kq + 1, e);
-        if (b[i] !== COLON) return false;
-        i = skipSpace(b, i + 1, e);
-        const valueStart = i;
-        i = valueEnd(b, i, e);
-        if (i === MALFORMED || i === valueStart) return false;
-        if (kq + 1 - ks === QUESTION_ID_KEY.length && bytesAt(b, ks, QUESTION_ID_KEY)) {
-          if (b[valueStart] !== QUOTE) return false;
-          question = JSON.parse(b.toString('utf8', valueStart, i)) as string;
-        } else if (kq + 1 - ks === VALUE_KEY_QUOTED.length && bytesAt(b, ks, VALUE_KEY_QUOTED)) {
-          vs = valueStart;
-          ve = i;
-        }
-        i = skipSpace(b, i, e);
-        if (b[i] === COMMA) i = skipSpace(b, i + 1, e);
-        else if (b[i] !== RBRACE) return false;
-      }
-      const at = question === null ? undefined : this.layout.place.get(question);
-      if (at !== undefined && vs >= 0) this.place(b, at, vs, ve);
-      i = skipSpace(b, i + 1, e);
-      if (b[i] === COMMA) i = skipSpace(b, i + 1, e);
-      else if (b[i] === RBRACKET) return skipSpace(b, i + 1, e) === e;
-      else return false;
-    }
-  }
-
-  /** Puts the answer whose JSON value is [s, e) in its column(s), as `CsvLayout.row` places values. */
-  private place(b: Buffer, at: number | Array<[string, number]>, s: number, e: number) {
+  /**
+   * Puts the answer whose JSON value is [s, e) in its column(s). `readAnswers` placed a string of a
+   * one-column question itself; arrays and objects are decoded, and only an object fills sub-fields.
+   */
+  private place(b: Buffer, at: CsvColumns, s: number, e: number) {
     const first = b[s];
-    if (typeof at === 'number') {
-      if (first === QUOTE) this.stringCell(at, b, s + 1, e - 1);
-      else if (first === LBRACE || first === LBRACKET) this.decode(at, JSON.parse(b.toString('utf8', s, e)));
-      else if (first === 0x6e /* null */) this.kind[at] = EMPTY;
-      else this.cell(at, SCALAR, s, e);
-      return;
-    }
-    if (first !== LBRACE && first !== LBRACKET) return;
-    const value = JSON.parse(b.toString('utf8', s, e)) as Record<string, unknown>;
-    for (const [key, col] of at) this.decode(col, value[key]);
+    if (first === LBRACE || first === LBRACKET) placeAnswer(at, JSON.parse(b.toString('utf8', s, e)), this.decode);
+    else if (typeof at !== 'number') return;
+    else if (first === 0x6e /* null */) this.kind[at] = EMPTY;
+    else this.cell(at, SCALAR, s, e);
   }
 
-  private decode(col: number, value: unknown) {
+  private readonly decode = (col: number, value: unknown) => {
     this.kind[col] = DECODED;
     this.decoded[col] = value;
-  }
+  };
 
-  /** The slow, exact path for a response the walkers did not understand. */
+  /** The slow, exact path for a response `readAnswers` did not understand. */
   private decodeAnswers(b: Buffer, s: number, e: number) {
-    const answers = JSON.parse(b.toString('utf8', s, e)) as Answer[];
-    for (const a of answers) {
+    for (const a of JSON.parse(b.toString('utf8', s, e)) as Answer[]) {
       const at = this.layout.place.get(a.question_id);
-      if (at === undefined) continue;
-      if (typeof at === 'number') this.decode(at, a.value);
-      else if (a.value && typeof a.value === 'object') for (const [key, col] of at) this.decode(col, (a.value as Record<string, unknown>)[key]);
+      if (at !== undefined) placeAnswer(at, a.value, this.decode);
     }
   }
 

@@ -28,8 +28,20 @@ export function csvRow(cells: readonly unknown[]): string {
   return `${line}\r\n`;
 }
 
-/** Where each answer goes: a question's column, or its sub-field keys and their columns. */
-export type CsvPlacement = Map<string, number | Array<[string, number]>>;
+/** Where one question's answer goes: its column, or its sub-field keys and their columns. */
+export type CsvColumns = number | Array<[string, number]>;
+
+/** Where each answer goes, by question id. */
+export type CsvPlacement = Map<string, CsvColumns>;
+
+/**
+ * Puts an answer's value in its column(s) with `set`: the whole value in a one-column question, an object's
+ * sub-fields in a group question's columns (a group answer that is not an object fills nothing).
+ */
+export function placeAnswer(at: CsvColumns, value: unknown, set: (col: number, value: unknown) => void): void {
+  if (typeof at === 'number') set(at, value);
+  else if (value && typeof value === 'object') for (const [key, col] of at) set(col, (value as Record<string, unknown>)[key]);
+}
 
 export interface CsvLayout {
   /** The header line, CRLF included. */
@@ -82,6 +94,9 @@ export function csvLayout(questions: Question[]): CsvLayout {
     place.set(q.id, slots);
   }
   const cells: unknown[] = new Array(headers.length);
+  const setCell = (col: number, value: unknown) => {
+    cells[col] = value;
+  };
   return {
     header: csvRow(headers),
     width: headers.length,
@@ -93,9 +108,7 @@ export function csvLayout(questions: Question[]): CsvLayout {
       cells[2] = r.completed_at ?? '';
       for (const a of r.answers) {
         const at = place.get(a.question_id);
-        if (at === undefined) continue;
-        if (typeof at === 'number') cells[at] = a.value;
-        else if (a.value && typeof a.value === 'object') for (const [key, col] of at) cells[col] = (a.value as Record<string, unknown>)[key];
+        if (at !== undefined) placeAnswer(at, a.value, setCell);
       }
       return csvRow(cells);
     },

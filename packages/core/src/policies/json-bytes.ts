@@ -6,7 +6,6 @@
 export const QUOTE = 0x22;
 export const BACKSLASH = 0x5c;
 export const COMMA = 0x2c;
-export const COLON = 0x3a;
 export const LBRACE = 0x7b;
 export const RBRACE = 0x7d;
 export const LBRACKET = 0x5b;
@@ -14,7 +13,7 @@ export const RBRACKET = 0x5d;
 export const CR = 0x0d;
 export const LF = 0x0a;
 
-export const isSpace = (c: number) => c === 0x20 || c === LF || c === CR || c === 0x09;
+const isSpace = (c: number) => c === 0x20 || c === LF || c === CR || c === 0x09;
 
 /** Returned by a scan that met something other than the JSON it expects. */
 export const MALFORMED = -1;
@@ -54,11 +53,6 @@ export function valueEnd(b: Buffer, i: number, end: number): number {
     if (c === COMMA || c === RBRACE || c === RBRACKET || isSpace(c)) break;
     i++;
   }
-  return i;
-}
-
-export function skipSpace(b: Buffer, i: number, end: number): number {
-  while (i < end && isSpace(b[i]!)) i++;
   return i;
 }
 

@@ -31,18 +31,20 @@ export const responseStatements = (d: Dialect) => {
       `SELECT 1 AS found FROM ${responses} ` +
       `WHERE form_id = ${d.p(1)} AND unique_visitor = ${d.p(2)} AND completed_at IS NOT NULL LIMIT 1`,
     scanFirst: `SELECT * FROM ${responses} WHERE form_id = ${d.p(1)} ORDER BY submitted_at, id LIMIT ${d.p(2)}`,
-    /**
-     * The keyset `(submitted_at, id) > (after)` without row values: `submitted_at >= ?` starts a range on
-     * IDX_responses_form_submitted (an OR alone would make the database filter the form's rows from the
-     * start on every page), the rest drops the rows of the same instant up to the key.
-     */
+    scanAfter: `SELECT * FROM ${responses} WHERE ${keysetPage(d)}`,
     exportPage: exportPageSql(d, responses),
-    scanAfter:
-      `SELECT * FROM ${responses} WHERE form_id = ${d.p(1)} ` +
-      `AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)}) ` +
-      `ORDER BY submitted_at, id LIMIT ${d.p(4)}`,
   };
 };
+
+/**
+ * The form's (?1) rows after the keyset `(submitted_at, id) > (?2, ?3)`, at most ?4, without row values:
+ * `submitted_at >= ?` starts a range on IDX_responses_form_submitted (an OR alone would make the database
+ * filter the form's rows from the start on every page), the rest drops the rows of the same instant up to
+ * the key.
+ */
+const keysetPage = (d: Dialect) =>
+  `form_id = ${d.p(1)} AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)}) ` +
+  `ORDER BY submitted_at, id LIMIT ${d.p(4)}`;
 
 /**
  * One packed export page (see PackedResponses) after the keyset (?2, ?3), '' before the first row. The
@@ -51,9 +53,7 @@ export const responseStatements = (d: Dialect) => {
  * since 0x1F sorts below every character of a timestamp; PostgreSQL takes the pair from the ordered rows.
  */
 function exportPageSql(d: Dialect, responses: string): string {
-  const page =
-    `SELECT id, submitted_at, completed_at, answers FROM ${responses} WHERE form_id = ${d.p(1)} ` +
-    `AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)}) ORDER BY submitted_at, id LIMIT ${d.p(4)}`;
+  const page = `SELECT id, submitted_at, completed_at, answers FROM ${responses} WHERE ${keysetPage(d)}`;
   if (d.kind === 'sqlite') {
     // group_concat takes the rows in the order the subquery yields them (its index order); the cursor
     // does not depend on that, so a page can never skip or repeat a response.
@@ -200,7 +200,6 @@ export class SqlResponseRepository implements ResponseRepository {
       await stmt.close();
     }
   }
-
 
   /**
    * One aggregate query, grouped by UTC day, that the database answers from IDX_responses_form_submitted
