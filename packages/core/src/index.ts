@@ -29,6 +29,7 @@ export * from './schemas/response';
 export * from './policies/answer-validation';
 export * from './policies/respondent-input';
 export * from './policies/value-kind';
+export * from './policies/public-view';
 export * from './schemas/style';
 export * from './schemas/text';
 export * from './policies/quiz';

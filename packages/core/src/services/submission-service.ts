@@ -11,7 +11,7 @@ import type { FormloomConfig } from '../config';
 import { computeQuizResults } from '../policies/quiz';
 import { patchResponseSchema, submitResponseSchema } from '../schemas/response';
 import { parseBody } from '../schemas/parse';
-import { presentResponse } from '../response-presenter';
+import { presentResponseToRespondent as presentResponse } from '../response-presenter';
 import { TOKENS } from '../tokens';
 import { sha256Hex as sha256 } from '../hashing';
 import type { FormloomEvents } from '../events';
