@@ -183,6 +183,8 @@ forEachDb(test, (it) => {
       ['POST', '/forms', { title: 'x', published: 'yes' }, 'published: expected a boolean, received a string'],
       ['POST', '/forms', { title: 'x', questions: [{ type: 'rating', title: { a: { a: '' } } }] }, 'questions.0.title: expected a string, received an object'],
       ['POST', '/teams', { name: ['a'] }, 'name: expected a string, received an array'],
+      ['POST', '/forms', { title: 'x', questions: [{ type: 'rating', title: 'r', properties: { steps: '5' } }] }, 'questions.0.properties.steps: expected a number, received a string'],
+      ['POST', '/forms', { title: 'x', questions: [{ type: 'dropdown', title: 'd' }] }, 'questions.0.properties.choices: is required'],
     ];
     for (const [method, path, body, message] of cases) {
       const res = await app.api(method, path, { key: u.key, body });

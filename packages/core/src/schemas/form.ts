@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { visibleText } from './text';
 import { COLOR_FIELDS, FONT_FIELDS, FORM_MODES } from '../domain/form-fields';
 import { QUESTION_PROPERTY_SCHEMAS, QUESTION_TYPES } from './question-types';
+import { present, typeMessage } from './parse';
 import { cssSize, fontFamily, freeCss, hexColor, httpUrl } from './style';
 
 export { hexColor };
@@ -64,14 +65,15 @@ export const questionInputSchema = z
   })
   .strict()
   .transform((q, ctx) => {
-    const parsed = QUESTION_PROPERTY_SCHEMAS[q.type].safeParse(q.properties ?? {});
+    const parsed = QUESTION_PROPERTY_SCHEMAS[q.type].safeParse(q.properties ?? {}, { reportInput: true });
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const path = ['properties', ...issue.path];
         if (issue.code === 'unrecognized_keys') {
           for (const key of issue.keys) ctx.addIssue({ code: 'custom', message: 'unknown property', path: [...path, key] });
         } else {
-          ctx.addIssue({ code: 'custom', message: issue.message, path });
+          const message = issue.code === 'invalid_type' ? typeMessage(issue.expected, issue.input, present(q.properties, issue.path)) : issue.message;
+          ctx.addIssue({ code: 'custom', message, path });
         }
       }
       return z.NEVER;

@@ -41,7 +41,7 @@ export function parseBody<S extends z.ZodType>(
 }
 
 /** True when the body has a value (even null) at `path`: a wrong type, not a missing field. */
-function present(body: unknown, path: readonly PropertyKey[]): boolean {
+export function present(body: unknown, path: readonly PropertyKey[]): boolean {
   let at: unknown = body;
   for (const key of path) {
     if (at === null || typeof at !== 'object' || !Object.prototype.hasOwnProperty.call(at, key as string)) return false;
