@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { visibleText } from './text';
 import { COLOR_FIELDS, FONT_FIELDS, FORM_MODES } from '../domain/form-fields';
 import { QUESTION_PROPERTY_SCHEMAS, QUESTION_TYPES } from './question-types';
 import { present, typeMessage } from './parse';
-import { cssSize, fontFamily, freeCss, hexColor, httpUrl } from './style';
+import { cssSize, fontFamily, freeCss, hexColor, httpUrl, visibleText } from './strings';
 
 export { hexColor };
 

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import { badRequest } from '../errors';
-import { describeValue } from '../policies/value-kind';
 
 function fieldPath(path: readonly PropertyKey[]): string {
   return path.map((p) => String(p)).join('.');
@@ -56,4 +55,23 @@ const ARTICLE: Record<string, string> = { array: 'an array', object: 'an object'
 export function typeMessage(expected: string, received: unknown, isPresent: boolean): string {
   if (!isPresent) return 'is required';
   return `expected ${ARTICLE[expected] ?? `a ${expected}`}, received ${describeValue(received)}`;
+}
+
+/** How an error message names what a client sent: "a string", "an object", "null" (docs/decisions.md "Errors"). */
+export function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (v === undefined) return 'nothing';
+  if (Array.isArray(v)) return 'an array';
+  switch (typeof v) {
+    case 'string':
+      return 'a string';
+    case 'number':
+      return Number.isFinite(v) ? (Number.isInteger(v) ? 'a number' : 'a fractional number') : 'a non-finite number';
+    case 'boolean':
+      return 'a boolean';
+    case 'object':
+      return 'an object';
+    default:
+      return `a ${typeof v}`;
+  }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { visibleText } from './text';
+import { visibleText } from './strings';
 
 const label = visibleText(500);
 const choice = z

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { visibleText } from './text';
-import { fontFamily, hexColor, httpUrl } from './style';
+import { fontFamily, hexColor, httpUrl, visibleText } from './strings';
 
 const name = visibleText(200);
 const email = z.string().trim().max(320).email('must be a valid email address');

@@ -5,8 +5,7 @@ import type { Answer, FormRecord, Question, ResponseRecord, Version } from '../d
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
-import { type AnswerContext, checkAnswers } from '../policies/answer-validation';
-import { isUploadUrlOf, startedAtProblem } from '../policies/respondent-input';
+import { type AnswerContext, checkAnswers, isUploadUrlOf, startedAtProblem } from '../policies/answer-validation';
 import type { FormloomConfig } from '../config';
 import { computeQuizResults } from '../policies/quiz';
 import { patchResponseSchema, submitResponseSchema } from '../schemas/response';
