@@ -101,7 +101,14 @@ export function verifyPdf(bytes: Uint8Array, ownFingerprint?: string): SignedDoc
   if (!result.signature_verified && result.problems.every((problem) => !problem.startsWith('the signature cannot'))) {
     result.problems.push('the signature does not verify with its certificate');
   }
-  result.valid = result.covers_whole_document && result.intact && result.signature_verified;
+  // A self-issued certificate must at least carry its own valid signature; chains to a CA are for the reader.
+  // (Not `checkIssued`: OpenSSL's check also wants keyCertSign, which a sealing certificate need not have.)
+  let certificateSound = true;
+  if (parsed.certificate.subject === parsed.certificate.issuer) {
+    certificateSound = safe(() => parsed.certificate.verify(parsed.certificate.publicKey)) ?? false;
+    if (!certificateSound) result.problems.push("the self-signed certificate's own signature does not verify");
+  }
+  result.valid = result.covers_whole_document && result.intact && result.signature_verified && certificateSound;
   return result;
 }
 
