@@ -15,6 +15,7 @@ export interface CertificateFacts {
   unsignedHash: string;
   /** Pages of the contract before the certificate page. */
   contractPages: number;
+  voided: boolean;
 }
 
 /**
@@ -28,7 +29,7 @@ export function drawCertificatePage(
   facts: CertificateFacts,
 ): void {
   doc.addPage();
-  const voided = 'voided_at' in input;
+  const { voided } = facts;
   drawText(doc, fonts, voided ? 'Certificate of voided signing' : 'Certificate of completion', { size: 17, bold: true, after: 0.3 });
   drawText(doc, fonts, 'Electronic signature record, sealed with a digital signature over the whole document.', {
     size: 8.5,
@@ -51,7 +52,8 @@ export function drawCertificatePage(
   row(doc, fonts, 'Unsigned SHA-256', facts.unsignedHash, 7);
   row(doc, fonts, 'Audit chain head', input.audit_head_hash, 7);
   if (voided) {
-    rows.push(['Status', 'VOIDED'], ['Voided', formatTime(input.voided_at)], ['Void reason', input.void_reason || '-']);
+    const { voided_at, void_reason } = input as VoidedDocumentInput;
+    rows.push(['Status', 'VOIDED'], ['Voided', formatTime(voided_at)], ['Void reason', void_reason || '-']);
   } else {
     rows.push(['Status', completionStatus(input.signers)]);
   }

@@ -52,10 +52,9 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
     return fontsLoading;
   };
 
-  async function render(input: SignedDocumentInput | VoidedDocumentInput): Promise<RenderedDocument> {
-    const voided = 'voided_at' in input;
+  async function render(input: SignedDocumentInput | VoidedDocumentInput, voided: boolean): Promise<RenderedDocument> {
     const date = parseDate(input.generated_at, 'generated_at');
-    const voidedAt = voided ? parseDate(input.voided_at, 'voided_at').toISOString() : null;
+    const voidedAt = voided ? parseDate((input as VoidedDocumentInput).voided_at, 'voided_at').toISOString() : null;
     for (const signer of input.signers) {
       if (signer.status !== 'signed' || !signer.signature) continue;
       const problem = checkSignature(signer.signature);
@@ -71,7 +70,8 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
       status: voided ? 'voided' : 'signed',
       date,
     };
-    const footer = `${meta.title}  \u00b7  ${input.session_id}`;
+    const shortTitle = meta.title.length > 60 ? `${meta.title.slice(0, 59)}\u2026` : meta.title;
+    const footer = `${shortTitle}  \u00b7  ${input.session_id}`;
 
     // The unsigned rendering: the contract pages alone, so their hash can be printed on the certificate page.
     const unsigned = openDocument(meta, loaded);
@@ -83,7 +83,7 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
 
     const full = openDocument(meta, loaded);
     drawSafely(() => drawContractPages(full.doc, loaded, input));
-    drawCertificatePage(full.doc, loaded, input, { unsignedHash, contractPages });
+    drawCertificatePage(full.doc, loaded, input, { unsignedHash, contractPages, voided });
     finishPages(full.doc, loaded, footer, voidedAt);
     const pageCount = full.doc.bufferedPageRange().count;
     full.doc.switchToPage(pageCount - 1);
@@ -95,8 +95,8 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
 
   return {
     certificateFingerprint: unlocked.identity.fingerprint,
-    renderSigned: (input) => render(input),
-    renderVoided: (input) => render(input),
+    renderSigned: (input) => render(input, false),
+    renderVoided: (input) => render(input, true),
     async seal(document): Promise<SealedDocument> {
       const signingTime = parseDate(document.generated_at, 'generated_at');
       const sealed = await sealPdf(document.pdf, p12, password, signingTime);

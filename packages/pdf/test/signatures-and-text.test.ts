@@ -63,7 +63,7 @@ test('any Unicode renders without failing: other scripts fall back, undrawable c
     contract: [
       '# Договор — Ελληνικά — 東京',
       '',
-      'Emoji 😀 and a zero width joiner 👩‍💻, control\u0007 characters, RTL שלום, a lone combining mark \u0301 here.',
+      'Emoji 😀 and a zero width joiner 👩‍💻, control\u0007 characters, RTL שלום, a lone combining mark \u0301 and a lone surrogate \ud800 here.',
       '',
       '<b>raw html stays text</b>',
       '',
