@@ -14,7 +14,7 @@ export function drawContractPages(doc: PDFKit.PDFDocument, fonts: DocumentFonts,
   drawText(doc, fonts, input.question_title || 'Contract', { size: 20, bold: true, after: 0.2 });
   drawText(doc, fonts, `Signing session ${input.session_id}`, { size: 8.5, color: MUTED, after: 0.6 });
   rule(doc);
-  for (const block of markdownBlocks(input.contract)) drawBlock(doc, fonts, block);
+  for (const block of markdownBlocks(typeof input.contract === 'string' ? input.contract : '')) drawBlock(doc, fonts, block);
   drawSignatures(doc, fonts, input.signers);
 }
 
