@@ -1,4 +1,4 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { chmod, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { createPdfDocumentRenderer, createSelfSignedP12, loadOrCreateSigningP12, SigningCertificateError, unlockP12 } from '../src';
@@ -22,6 +22,11 @@ test('without an operator P12 a self-signed one is made once in the data dir (mo
 
   const renderer = createPdfDocumentRenderer({ p12: second.p12, password: second.password });
   t.is(renderer.certificateFingerprint, first.identity.fingerprint);
+
+  // A file restored with a looser mode is tightened again on the next start.
+  await chmod(first.path, 0o644);
+  await loadOrCreateSigningP12({ dataDir });
+  t.is((await stat(first.path)).mode & 0o777, 0o600);
 });
 
 test('two starts at once (concurrent calls) end up with one self-signed certificate', async (t) => {

@@ -108,7 +108,9 @@ export interface SealCertificate {
 export interface SignedDocumentVerification {
   /**
    * True only when the PDF carries a signature that covers every byte but the signature itself, its digest
-   * matches the bytes, and the signature checks out against the certificate inside it.
+   * matches the bytes, the signature checks out against the certificate inside it, and (for a self-signed
+   * certificate) the certificate's own signature verifies. Whether that certificate is trusted is the
+   * caller's question: compare `certificate.fingerprint`, or see `sealed_by_this_instance`.
    */
   valid: boolean;
   /** The PDF has a signature dictionary with a byte range and contents. */
