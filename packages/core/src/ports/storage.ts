@@ -220,6 +220,11 @@ export interface RateLimitRepository {
    * one hit. Under any number of concurrent hits (also from other processes) no hit is lost.
    */
   hit(key: string, now: string, resetsAt: string): Promise<RateLimitCounter>;
+  /**
+   * Takes back one hit of the key's window running at `now` (an attempt counted before it was known to be
+   * allowed, such as a sign-in that succeeded); nothing when the window ended or holds no hit.
+   */
+  release(key: string, now: string): Promise<void>;
   /** The key's counter when its window ends after `now`, else `null`; counts nothing. */
   peek(key: string, now: string): Promise<RateLimitCounter | null>;
   /** Deletes counters whose window ended at or before `before`; returns how many. */

@@ -18,6 +18,7 @@ export const rateLimitStatements = (d: Dialect) => {
       `hits = CASE WHEN rl.resets_at <= ${d.p(2)} THEN 1 ELSE rl.hits + 1 END, ` +
       `resets_at = CASE WHEN rl.resets_at <= ${d.p(2)} THEN excluded.resets_at ELSE rl.resets_at END ` +
       `RETURNING hits, resets_at`,
+    release: `UPDATE ${limits} SET hits = hits - 1 WHERE bucket_key = ${d.p(1)} AND resets_at > ${d.p(2)} AND hits > 0`,
     peek: `SELECT hits, resets_at FROM ${limits} WHERE bucket_key = ${d.p(1)} AND resets_at > ${d.p(2)}`,
     prune: `DELETE FROM ${limits} WHERE resets_at <= ${d.p(1)}`,
   };
@@ -34,6 +35,10 @@ export class SqlRateLimitRepository implements RateLimitRepository {
   async hit(key: string, now: string, resetsAt: string): Promise<RateLimitCounter> {
     const [row] = await this.scope.db.all<{ hits: number; resets_at: string }>(this.scope.st.rateLimits.hit, [key, now, resetsAt]);
     return counter(row!);
+  }
+
+  async release(key: string, now: string): Promise<void> {
+    await this.scope.db.run(this.scope.st.rateLimits.release, [key, now]);
   }
 
   async peek(key: string, now: string): Promise<RateLimitCounter | null> {

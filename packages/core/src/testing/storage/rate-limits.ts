@@ -29,6 +29,22 @@ export function rateLimitTests(test: StorageTest): void {
     t.deepEqual(await db.storage.rateLimits.peek(key, at(1)), { hits: 40, resets_at: at(60) });
   });
 
+  test('rateLimits: release takes back one hit of the running window only', async (t, db) => {
+    const key = uid('rl');
+    await db.storage.rateLimits.release(key, at(0));
+    t.is(await db.storage.rateLimits.peek(key, at(0)), null, 'releasing an unknown key creates nothing');
+    await db.storage.rateLimits.hit(key, at(0), at(60));
+    await db.storage.rateLimits.hit(key, at(1), at(61));
+    await db.storage.rateLimits.release(key, at(2));
+    t.deepEqual(await db.storage.rateLimits.peek(key, at(3)), { hits: 1, resets_at: at(60) });
+    await db.storage.rateLimits.release(key, at(3));
+    await db.storage.rateLimits.release(key, at(4));
+    t.deepEqual(await db.storage.rateLimits.peek(key, at(5)), { hits: 0, resets_at: at(60) }, 'never below zero');
+    await db.storage.rateLimits.hit(key, at(60), at(120));
+    await db.storage.rateLimits.release(key, at(120));
+    t.deepEqual(await db.storage.rateLimits.peek(key, at(61)), { hits: 1, resets_at: at(120) }, 'an ended window is not released into');
+  });
+
   test('rateLimits: peek counts nothing and ignores an ended window', async (t, db) => {
     const key = uid('rl');
     t.is(await db.storage.rateLimits.peek(key, at(0)), null, 'unknown key');
