@@ -141,27 +141,50 @@ export class RateLimits {
   }
 
   /**
-   * Wraps authentication: an attempt that carries credentials is counted against the client IP's failed
-   * authentication limit before it is checked (so concurrent guesses cannot pass the limit together) and
-   * taken back when it succeeds; an authenticated caller then counts against its key's limit, whose
-   * X-RateLimit-* headers go on every authenticated answer.
+   * Starts an attempt at a secret (an API key, a token) from `ip`. An address with failures in the window
+   * is refused at the limit, and below it the attempt is counted before it is checked, so that concurrent
+   * guesses cannot pass the limit together; the count is taken back if the attempt succeeds. An address
+   * without failures is checked first and counted only on failure, so that parallel requests of a working
+   * integration never count (the one burst this lets through is bounded by the client's concurrency).
+   */
+  private async beginAttempt(ip: string, res: Response): Promise<{ reserved: boolean }> {
+    const rule = this.rules.failedAuth;
+    if (!rule) return { reserved: false };
+    const now = this.clock.now();
+    const seen = await this.store.peek(bucketKey('failedAuth', ip), now.toISOString());
+    if (!seen || seen.hits <= 0) return { reserved: false };
+    if (seen.hits >= rule.limit) throw tooManyRequests('failedAuth', decide(rule, seen.hits + 1, seen.resets_at, now));
+    await this.enforce('failedAuth', ip, res, false);
+    return { reserved: true };
+  }
+
+  /** Ends an attempt begun by `beginAttempt`: a failure stays counted, a success counts nothing. */
+  private async endAttempt(ip: string, attempt: { reserved: boolean }, failed: boolean): Promise<void> {
+    if (failed && !attempt.reserved) await this.consume('failedAuth', ip);
+    if (!failed && attempt.reserved) await this.release('failedAuth', ip);
+  }
+
+  /**
+   * Wraps authentication: an attempt that carries credentials counts against the client IP's failed
+   * authentication limit when it fails (`beginAttempt`); an authenticated caller then counts against its
+   * key's limit, whose X-RateLimit-* headers go on every authenticated answer.
    */
   authenticate(hook: AuthenticateHook, custom: boolean): AuthenticateHook {
     if (!this.rules.failedAuth && !this.rules.perKey) return hook;
     return async (req) => {
       const ip = clientIp(req);
       // Without an Authorization header the default authentication guesses nothing: a plain 401.
-      const attempt = custom || !!req.headers.authorization;
-      if (attempt) await this.enforce('failedAuth', ip, req.res!, false);
+      if (!custom && !req.headers.authorization) return hook(req);
+      const attempt = await this.beginAttempt(ip, req.res!);
       let principal;
       try {
         principal = await hook(req);
       } catch (e) {
-        if (attempt) await this.release('failedAuth', ip);
+        await this.endAttempt(ip, attempt, false);
         throw e;
       }
+      await this.endAttempt(ip, attempt, !principal);
       if (!principal) return null;
-      if (attempt) await this.release('failedAuth', ip);
       await this.enforce('perKey', principal.key_id ?? `user:${principal.user_id}`, req.res!);
       return principal;
     };
@@ -179,7 +202,7 @@ export class RateLimits {
         const ip = clientIp(ctx.req);
         if (pub) await this.enforce(pub.limit, pub.perForm ? `${String(ctx.req.params.slug)}|${ip}` : ip, ctx.res);
         if (!failures) return spec.handler(ctx);
-        await this.enforce('failedAuth', ip, ctx.res, false);
+        const attempt = await this.beginAttempt(ip, ctx.res);
         let wrongGuess = false;
         try {
           return await spec.handler(ctx);
@@ -187,7 +210,7 @@ export class RateLimits {
           wrongGuess = isFormloomError(e) && failures.includes(e.status);
           throw e;
         } finally {
-          if (!wrongGuess) await this.release('failedAuth', ip);
+          await this.endAttempt(ip, attempt, wrongGuess);
         }
       },
     };
