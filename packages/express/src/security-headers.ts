@@ -21,9 +21,9 @@ export const apiSecurityHeaders: RequestHandler = (req, res, next) => {
 /** Who may frame the pages: `*` (anyone, the default) or a list of origins such as `https://example.com`. */
 export type EmbedOrigins = '*' | readonly string[];
 
-// A CSP source for frame-ancestors: a scheme (`https:`), `'self'`, or scheme://host[:port] with an optional
+// A CSP source for frame-ancestors: `'self'`, `https:`/`http:`, or http(s)://host[:port] with an optional
 // leading `*.` label. Nothing that could end the directive (`;`, `,`, spaces) gets through.
-const ORIGIN = /^(?:'self'|[a-z][a-z0-9+.-]*:|[a-z][a-z0-9+.-]*:\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d{1,5})?)$/i;
+const ORIGIN = /^(?:'self'|https?:|https?:\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d{1,5})?)$/i;
 
 /** Reads `FORMLOOM_EMBED_ORIGINS`-style text: `*`, or origins separated by commas or spaces. */
 export function parseEmbedOrigins(text: string | undefined): EmbedOrigins {
