@@ -195,9 +195,13 @@ export class RateLimits {
     const id = `${spec.method} ${spec.path}`;
     const pub = spec.scope === null ? (PUBLIC_ROUTES[id] ?? { limit: 'publicReads' as const, perForm: false }) : null;
     const failures = TOKEN_ROUTES[id];
-    if (!pub && !failures) return spec;
+    // An authenticated route answers 429 for its key or for its address's failures, a public one for its own limit.
+    const limited = pub ? !!this.rules[pub.limit] || (!!failures && !!this.rules.failedAuth) : !!this.rules.perKey || !!this.rules.failedAuth;
+    const errors = limited ? [...new Set([...(spec.errors ?? []), 429])] : spec.errors;
+    if (!pub && !failures) return { ...spec, errors };
     return {
       ...spec,
+      errors,
       handler: async (ctx) => {
         const ip = clientIp(ctx.req);
         if (pub) await this.enforce(pub.limit, pub.perForm ? `${String(ctx.req.params.slug)}|${ip}` : ip, ctx.res);

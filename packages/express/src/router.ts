@@ -47,7 +47,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const { formloom } = options;
   const limits = new RateLimits(formloom, options.rateLimits);
   const authenticate = limits.authenticate(options.authenticate ?? apiKeyAuthenticator(formloom), !!options.authenticate);
-  const routes = [...BUILT_IN_ROUTES, ...(options.routes ?? [])];
+  const routes = [...BUILT_IN_ROUTES, ...(options.routes ?? [])].map(limits.guard);
   const router = express.Router();
   router.use(apiSecurityHeaders);
   router.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
@@ -58,7 +58,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
     res.json(openapi);
   });
 
-  for (const spec of routes.map(limits.guard)) {
+  for (const spec of routes) {
     const handler: RequestHandler = async (req, res) => {
       assertNoNulCharacters({ params: req.params, query: req.query, body: req.body });
       const principal = spec.scope ? { ...(await requirePrincipal(authenticate, req, spec.scope, !!options.authenticate)), ip_address: req.ip ?? null } : null;

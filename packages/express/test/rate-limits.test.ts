@@ -169,6 +169,7 @@ for (const kind of DB_KINDS) {
       const subs = await Promise.all(Array.from({ length: 130 }, () => submit(app, form.slug)));
       t.true(subs.every((r) => r.status === 201), 'more than the default 120 submissions');
       t.is(await app.raw('SELECT * FROM rate_limits').then((rows) => rows.length), 0, 'nothing counted');
+      t.is((await app.api('GET', '/openapi.json')).body.paths['/forms'].get.responses['429'], undefined, 'no 429 documented');
     });
   });
 
@@ -176,6 +177,9 @@ for (const kind of DB_KINDS) {
     await withApp(kind, {}, async (app) => {
       const u = await app.user();
       t.is((await app.api('GET', '/forms', { key: u.key })).headers.get('x-ratelimit-limit'), '600');
+      const doc = (await app.api('GET', '/openapi.json')).body;
+      t.truthy(doc.paths['/forms'].get.responses['429'], 'the OpenAPI document lists the 429');
+      t.truthy(doc.paths['/public/forms/{slug}/responses'].post.responses['429']);
       for (let i = 0; i < 20; i++) t.is((await app.api('GET', '/forms', { headers: { authorization: badKey(i) } })).status, 401);
       t.is((await app.api('GET', '/forms', { headers: { authorization: badKey(20) } })).status, 429);
     });
