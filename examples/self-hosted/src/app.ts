@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { loadSecretKey } from './secret-key';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
 import { readSelfHostedConfig } from './config';
+import { readHttpConfig, type HttpConfig } from './http-config';
 
 const CLOSE_GRACE_MS = 5000;
 
@@ -23,15 +24,16 @@ export interface SelfHosted {
 }
 
 /** The whole self-hosted app on one Formloom instance. */
-export function createApp(formloom: Formloom, inFlight?: InFlight): Express {
+export function createApp(formloom: Formloom, inFlight?: InFlight, http: HttpConfig = readHttpConfig({})): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', http.trustProxy);
   if (inFlight) app.use(inFlight.middleware);
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
-  app.use('/api/v1', createFormloomRouter({ formloom }));
-  app.use('/', createPublicPagesRouter({ formloom }));
+  app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: http.rateLimits }));
+  app.use('/', createPublicPagesRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins }));
   return app;
 }
 
@@ -69,6 +71,7 @@ export class InFlight {
 /** Opens (and migrates) the database, then listens on `PORT`. */
 export async function startSelfHosted(env: Env = process.env): Promise<SelfHosted> {
   const config = readSelfHostedConfig(env);
+  const http = readHttpConfig(env);
   mkdirSync(config.dataDir, { recursive: true });
   const storage = await openMigratedStorage(config.databaseUrl);
   const mailer = createMailerFromEnv(env, config.dataDir);
@@ -83,7 +86,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     },
   });
   const inFlight = new InFlight();
-  const server = createApp(formloom, inFlight).listen(config.port);
+  const server = createApp(formloom, inFlight, http).listen(config.port);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);

@@ -4,6 +4,8 @@ import { apiKeyAuthenticator, requirePrincipal, type AuthenticateHook } from './
 import { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 import { buildOpenApi } from './openapi';
 import { assertNoNulCharacters } from './input-guard';
+import { RateLimits, type RateLimitOptions } from './rate-limit';
+import { apiSecurityHeaders } from './security-headers';
 import type { RouteContext, RouteSpec } from './route-table';
 import { formRoutes } from './routes/forms';
 import { publishingRoutes } from './routes/publishing';
@@ -23,6 +25,8 @@ export interface FormloomRouterOptions {
   logger?: ErrorLogger;
   /** Extra routes (later capabilities, or a host's additions) served and documented like the built-in ones. */
   routes?: RouteSpec[];
+  /** Per-key, per-IP and failed-authentication limits (docs/security.md); `false` turns them all off. */
+  rateLimits?: RateLimitOptions | false;
 }
 
 /** The built-in endpoints, in mount order. */
@@ -41,9 +45,11 @@ export const BUILT_IN_ROUTES: readonly RouteSpec[] = [
  */
 export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const { formloom } = options;
-  const authenticate = options.authenticate ?? apiKeyAuthenticator(formloom);
-  const routes = [...BUILT_IN_ROUTES, ...(options.routes ?? [])];
+  const limits = new RateLimits(formloom, options.rateLimits);
+  const authenticate = limits.authenticate(options.authenticate ?? apiKeyAuthenticator(formloom), !!options.authenticate);
+  const routes = [...BUILT_IN_ROUTES, ...(options.routes ?? [])].map(limits.guard);
   const router = express.Router();
+  router.use(apiSecurityHeaders);
   router.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
 
   let openapi: unknown;

@@ -607,6 +607,20 @@ export const AuditLogEntity = new EntitySchema<AuditLogRow>({
   ],
 });
 
+export interface RateLimitRow {
+  bucket_key: string;
+  hits: number;
+  resets_at: string;
+}
+
+/** One fixed-window counter per key (a limit's name and its subject: key id, IP, form); see docs/security.md. */
+export const RateLimitEntity = new EntitySchema<RateLimitRow>({
+  name: 'FormloomRateLimit',
+  tableName: 'rate_limits',
+  columns: { bucket_key: id, hits: int, resets_at: str },
+  indices: [{ name: 'IDX_rate_limits_resets_at', columns: ['resets_at'] }],
+});
+
 /** Every entity of Formloom, for a host that builds its own DataSource (add them to `entities`). */
 export const formloomEntities: readonly EntitySchema<any>[] = [
   UserEntity,
@@ -628,6 +642,7 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   InvitationEntity,
   BrandingEntity,
   AuditLogEntity,
+  RateLimitEntity,
 ];
 
 /** The column names of an entity, in declaration order: the column list of our INSERT statements. */

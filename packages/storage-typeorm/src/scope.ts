@@ -9,6 +9,7 @@ import { formContentStatements } from './repositories/form-content';
 import { idempotencyStatements } from './repositories/idempotency';
 import { invitationStatements } from './repositories/invitations';
 import { outboxStatements } from './repositories/outbox';
+import { rateLimitStatements } from './repositories/rate-limits';
 import { responseStatements } from './repositories/responses';
 import { teamStatements } from './repositories/teams';
 import { webhookStatements } from './repositories/webhooks';
@@ -24,6 +25,7 @@ export const buildStatements = (d: Dialect) => ({
   idempotency: idempotencyStatements(d),
   invitations: invitationStatements(d),
   outbox: outboxStatements(d),
+  rateLimits: rateLimitStatements(d),
   responses: responseStatements(d),
   teams: teamStatements(d),
   webhooks: webhookStatements(d),
