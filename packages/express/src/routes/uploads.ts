@@ -56,9 +56,6 @@ function receiveFile(ctx: RouteContext, policy: UploadPolicy, assertType: (t: st
     const onRequestClose = () => {
       if (!req.complete) finish(new FormloomError('BAD_REQUEST', 'The upload was interrupted before its end', { field: 'file' }));
     };
-    req.on('close', onRequestClose);
-    // The client may have gone while the form was being looked up: then no 'close' is coming.
-    if (req.destroyed) return onRequestClose();
     bb.on('file', (field, stream, info) => {
       // Errors of the part (a truncated body) also reach busboy's own 'error', which answers.
       stream.on('error', () => fail(malformed()));
@@ -88,6 +85,9 @@ function receiveFile(ctx: RouteContext, policy: UploadPolicy, assertType: (t: st
     bb.on('fieldsLimit', () => fail(new FormloomError('BAD_REQUEST', 'Too many fields in the multipart body')));
     bb.on('error', () => finish(malformed()));
     bb.on('close', () => finish(null));
+    req.on('close', onRequestClose);
+    // The client may have gone while the form was being looked up: then no 'close' is coming.
+    if (req.destroyed) return onRequestClose();
     req.pipe(bb);
   });
 }
