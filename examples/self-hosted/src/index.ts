@@ -1,2 +1,2 @@
-export { startSelfHosted, createApp, type SelfHosted } from './app';
+export { startSelfHosted, createApp, SERVER_TIMEOUTS, type SelfHosted } from './app';
 export { readSelfHostedConfig, type SelfHostedConfig } from './config';
