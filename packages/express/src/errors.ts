@@ -67,16 +67,21 @@ export function abandon(res: Response) {
 /** Every error leaves as `{error: {code, message, status, ...}}`; unexpected ones as a logged 500. */
 export function errorHandler(logger: ErrorLogger): ErrorRequestHandler {
   return (err, _req, res, _next) => {
-    let e = fromRequestError(err);
-    if (!e) {
-      logger.error('Unexpected error', err);
-      e = new FormloomError('INTERNAL_ERROR', 'An unexpected error occurred; retry with exponential backoff');
+    try {
+      let e = fromRequestError(err);
+      if (!e) {
+        logger.error('Unexpected error', err);
+        e = new FormloomError('INTERNAL_ERROR', 'An unexpected error occurred; retry with exponential backoff');
+      }
+      if (res.headersSent) return abandon(res);
+      if (e.code === 'RATE_LIMITED' && typeof e.details.retry_after === 'number') {
+        res.setHeader('Retry-After', String(e.details.retry_after));
+      }
+      res.status(e.status).json(e.toBody());
+    } catch {
+      // Never on to the host's final handler (its page may show a stack trace).
+      abandon(res);
     }
-    if (res.headersSent) return abandon(res);
-    if (e.code === 'RATE_LIMITED' && typeof e.details.retry_after === 'number') {
-      res.setHeader('Retry-After', String(e.details.retry_after));
-    }
-    res.status(e.status).json(e.toBody());
   };
 }
 

@@ -15,12 +15,16 @@ const page = (res: Response, status: number, title: string, text: string) =>
  */
 function pageErrorHandler(logger: ErrorLogger): ErrorRequestHandler {
   return (err, _req, res, _next) => {
-    const e = fromRequestError(err);
-    if (!e || e.status >= 500) logger.error('Unexpected error', err);
-    if (res.headersSent) return abandon(res);
-    if (e?.status === 404) return page(res, 404, 'Not found', 'This form is not available');
-    if (e) return page(res, e.status, 'Bad request', 'This link is not valid');
-    page(res, 500, 'Error', 'Something went wrong; try again later');
+    try {
+      const e = fromRequestError(err);
+      if (!e || e.status >= 500) logger.error('Unexpected error', err);
+      if (res.headersSent) return abandon(res);
+      if (e?.status === 404) return page(res, 404, 'Not found', 'This form is not available');
+      if (e) return page(res, e.status, 'Bad request', 'This link is not valid');
+      page(res, 500, 'Error', 'Something went wrong; try again later');
+    } catch {
+      abandon(res);
+    }
   };
 }
 
