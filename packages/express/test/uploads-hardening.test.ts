@@ -104,3 +104,27 @@ forEachDb(test, (it) => {
     t.is(decodeURIComponent(star![1]!), name);
   });
 });
+
+forEachDb(test, (it) => {
+  it('file names too long for the file system are stored and served; an overlong name in a download URL is a 404', async (t, app) => {
+    const form = await uploadForm(app);
+    const name = `${'日'.repeat(190)}.pdf`; // 190 characters, 574 bytes of UTF-8
+    const fd = new FormData();
+    fd.append('file', new Blob(['%PDF-1.4'], { type: 'application/pdf' }), name);
+    const res = await fetch(`${app.url}/api/v1/public/forms/${form.slug}/uploads`, { method: 'POST', body: fd });
+    const body = (await res.json()) as { url: string; name: string };
+    t.is(res.status, 201, JSON.stringify(body));
+    t.is(body.name, name);
+    const dl = await fetch(body.url);
+    t.is(dl.status, 200);
+    t.is(await dl.text(), '%PDF-1.4');
+    const base = body.url.slice(0, body.url.lastIndexOf('/'));
+    for (const overlong of ['a'.repeat(6000), '%F0%9F%98%80'.repeat(300)]) {
+      const miss = await app.api('GET', `${base.slice(`${app.url}/api/v1`.length)}/${overlong}`);
+      t.is(miss.status, 404, miss.text.slice(0, 200));
+      t.is(miss.body?.error?.code, 'NOT_FOUND');
+    }
+    const longForm = await app.api('GET', `/public/uploads/${'a'.repeat(6000)}/${'0'.repeat(32)}/x.pdf`);
+    t.is(longForm.status, 404);
+  });
+});

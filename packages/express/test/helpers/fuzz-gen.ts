@@ -196,8 +196,8 @@ export function fuzzMultipart(r: Rng): { body: string; boundary: string; label: 
     case 2: return { label: 'no boundary parameter', boundary: '', body: part('file', 'a.txt') + end };
     case 3: return { label: 'many parts', boundary: b, body: Array.from({ length: 25 + r.int(50) }, (_, i) => part(`f${i}`, `${i}.txt`)).join('') + end };
     case 4: {
-      const name = r.pick(['a\u0001.txt', 'a\u007f.txt', 'a\u0000.txt', 'a\nb.txt', 'x'.repeat(5000) + '.txt', '', '..', '/etc/passwd', 'C:\\x\\y.txt', '\u202etxt.exe']);
-      return { label: `odd filename ${JSON.stringify(name.slice(0, 20))}`, boundary: b, body: part('file', name, 'hi', 'text/html') + end };
+      const name = r.pick(['a\u0001.txt', 'a\u007f.txt', 'a\u0000.txt', 'a\nb.txt', 'x'.repeat(5000) + '.txt', '日'.repeat(199), '', '..', '/etc/passwd', 'C:\\x\\y.txt', '\u202etxt.exe']);
+      return { label: `odd filename ${JSON.stringify(name.slice(0, 20))}`, boundary: b, body: part('file', name, 'hi', r.pick(['text/html', 'text/plain'])) + end };
     }
     case 5: return { label: 'two files', boundary: b, body: part('file', 'a.txt') + part('file', 'b.txt') + end };
     case 6: return { label: 'wrong part name', boundary: b, body: part('other', 'a.txt') + end };
