@@ -1,6 +1,7 @@
 import express, { type ErrorRequestHandler, type Response, type Router } from 'express';
 import { type Formloom } from '@formloom/core';
 import { abandon, fromRequestError, type ErrorLogger } from './errors';
+import { assertNoNulCharacters } from './input-guard';
 
 const escape = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -32,6 +33,8 @@ function pageErrorHandler(logger: ErrorLogger): ErrorRequestHandler {
 export function createPublicPagesRouter(options: { formloom: Formloom; logger?: ErrorLogger }): Router {
   const router = express.Router();
   router.get('/f/:slug', async (req, res) => {
+    // PostgreSQL cannot even compare a text with a NUL in it: a 400 page, as under /api/v1.
+    assertNoNulCharacters({ params: req.params });
     const form = await options.formloom.publishing.publicForm(String(req.params.slug));
     const theme = form.theme as Record<string, unknown>;
     const questions = (form.snapshot.questions ?? []) as Array<{ id: string; title: string; description: string | null; required: boolean }>;

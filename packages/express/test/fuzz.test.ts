@@ -226,7 +226,12 @@ test('fuzz: malformed bodies, paths, queries and uploads against every route get
   }
   if (process.env.FUZZ_PROFILE) {
     slow.sort((a, b) => b[0] - a[0]);
-    t.log(slow.slice(0, 25).map(([ms, l]) => `${ms.toFixed(0)}ms ${l.slice(0, 150)}`).join('\n'), `total ${slow.reduce((a, [ms]) => a + ms, 0).toFixed(0)}ms snapshots ${snapMs.toFixed(0)}ms`);
+    const byKind: Record<string, number> = {};
+    for (const [ms, l] of slow) {
+      const kind = /(body|multipart) ([a-z -]+)/.exec(l)?.[2] ?? (l.includes(' GET ') ? 'GET' : 'none');
+      byKind[kind] = (byKind[kind] ?? 0) + ms;
+    }
+    t.log(JSON.stringify(byKind), `total ${slow.reduce((a, [ms]) => a + ms, 0).toFixed(0)}ms snapshots ${snapMs.toFixed(0)}ms`);
   }
   t.log(`answers by status ${JSON.stringify(statuses)}; row counts compared for ${compared} of ${batches} batches`);
   t.deepEqual(failures.slice(0, 30), [], `seed ${SEED}: ${failures.length} failures`);

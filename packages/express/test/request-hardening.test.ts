@@ -52,7 +52,7 @@ forEachDb(test, (it) => {
     }
   });
 
-  it('malformed percent-encoding on the public page is a plain 400 page without a stack trace', async (t, app) => {
+  it('malformed percent-encoding or a NUL on the public page is a plain 400 page without a stack trace', async (t, app) => {
     const { form } = await fixture(app);
     for (const enc of BAD_ENCODINGS) {
       const res = await fetch(`${app.url}/f/${enc}`);
@@ -61,6 +61,12 @@ forEachDb(test, (it) => {
       t.regex(res.headers.get('content-type') ?? '', /text\/html/);
       t.false(/URIError|node_modules|\/work\/|\bat \w/.test(text), `/f/${enc} leaks: ${text.slice(0, 200)}`);
     }
+    for (const odd of ['a%00b', '%00']) {
+      const res = await fetch(`${app.url}/f/${odd}`);
+      t.is(res.status, 400, `/f/${odd}`);
+      t.false((await res.text()).includes('NUL'), 'a plain page');
+    }
+    t.is((await fetch(`${app.url}/f/${'a'.repeat(6000)}`)).status, 404);
     t.is((await fetch(`${app.url}/f/no-such-form`)).status, 404);
     t.is((await fetch(`${app.url}/f/${form.slug}`)).status, 200);
   });
