@@ -1,12 +1,14 @@
 import test from 'ava';
 import { BUILT_IN_ROUTES } from '../src';
-import { startTestApp, type TestApp } from './helpers/app';
+import { startTestApp, type DbKind, type TestApp } from './helpers/app';
 import { Rng, fuzzBody, fuzzMultipart, fuzzParam, fuzzQuery } from './helpers/fuzz-gen';
 import { filesUnder, multipartHead, rawRequest } from './helpers/raw-http';
 
 /** Fixed, so a failure replays; `FUZZ_SEED=<n>` explores others. */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const REQUESTS = 1500;
+/** SQLite by default (one kind is enough for the budget); `FUZZ_DB=postgres` runs the same against PostgreSQL. */
+const DB: DbKind = process.env.FUZZ_DB === 'postgres' ? 'postgres' : 'sqlite';
 /** A request without an answer after this long counts as a hang. */
 const HANG_MS = 10_000;
 const BATCH = 40;
@@ -151,7 +153,11 @@ async function send(p: Planned): Promise<{ status: number; text: string; timedOu
 
 /** Rows in every table, and files in the blob store. */
 async function snapshot(app: TestApp): Promise<Record<string, number>> {
-  const tables = await app.raw("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+  const tables = await app.raw(
+    DB === 'sqlite'
+      ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+      : 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()',
+  );
   const counts: Record<string, number> = {};
   for (const { name } of tables) counts[name] = Number((await app.raw(`SELECT COUNT(*) AS n FROM "${name}"`))[0].n);
   counts['(blob files)'] = filesUnder(app.blobDir).length;
@@ -181,11 +187,11 @@ function check(p: Planned, res: { status: number; text: string; timedOut: boolea
 
 test('fuzz: malformed bodies, paths, queries and uploads against every route get a 4xx, never a 5xx, a hang or a write', async (t) => {
   t.timeout(180_000);
-  const app = await startTestApp('sqlite');
+  const app = await startTestApp(DB);
   t.teardown(() => app.close());
   const world = await makeWorld(app);
   const r = new Rng(SEED);
-  t.log(`fuzz seed ${SEED} (replay with FUZZ_SEED=${SEED})`);
+  t.log(`fuzz seed ${SEED} on ${DB} (replay with FUZZ_SEED=${SEED})`);
   const failures: string[] = [];
   const covered = new Set<string>();
   const slow: Array<[number, string]> = [];
