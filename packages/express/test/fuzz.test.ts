@@ -194,15 +194,11 @@ test('fuzz: malformed bodies, paths, queries and uploads against every route get
   t.log(`fuzz seed ${SEED} on ${DB} (replay with FUZZ_SEED=${SEED})`);
   const failures: string[] = [];
   const covered = new Set<string>();
-  const slow: Array<[number, string]> = [];
-  let snapMs = 0;
   const statuses: Record<number, number> = {};
   let compared = 0;
   let batches = 0;
   for (let start = 0; start < REQUESTS; start += BATCH) {
-    const s0 = performance.now();
     const before = await snapshot(app);
-    snapMs += performance.now() - s0;
     let wrote = false;
     // Planned in order (so the seed fixes every request), sent a few at a time.
     const planned = Array.from({ length: Math.min(BATCH, REQUESTS - start) }, (_, j) => plan(r, app, world, start + j));
@@ -210,9 +206,7 @@ test('fuzz: malformed bodies, paths, queries and uploads against every route get
       await Promise.all(
         planned.slice(j, j + PARALLEL).map(async (p, k) => {
           const i = start + j + k;
-          const t0 = performance.now();
           const res = await send(p);
-          if (process.env.FUZZ_PROFILE) slow.push([performance.now() - t0, `${res.status} ${p.label}`]);
           statuses[res.status] = (statuses[res.status] ?? 0) + 1;
           const problem = check(p, res);
           if (problem) failures.push(`#${i} ${p.label}: ${problem}`);
@@ -229,15 +223,6 @@ test('fuzz: malformed bodies, paths, queries and uploads against every route get
     if (JSON.stringify(after) !== JSON.stringify(before)) {
       failures.push(`batch from #${start}: rejected requests changed the data: ${JSON.stringify(before)} -> ${JSON.stringify(after)}`);
     }
-  }
-  if (process.env.FUZZ_PROFILE) {
-    slow.sort((a, b) => b[0] - a[0]);
-    const byKind: Record<string, number> = {};
-    for (const [ms, l] of slow) {
-      const kind = /(body|multipart) ([a-z -]+)/.exec(l)?.[2] ?? (l.includes(' GET ') ? 'GET' : 'none');
-      byKind[kind] = (byKind[kind] ?? 0) + ms;
-    }
-    t.log(JSON.stringify(byKind), `total ${slow.reduce((a, [ms]) => a + ms, 0).toFixed(0)}ms snapshots ${snapMs.toFixed(0)}ms`);
   }
   t.log(`answers by status ${JSON.stringify(statuses)}; row counts compared for ${compared} of ${batches} batches`);
   t.deepEqual(failures.slice(0, 30), [], `seed ${SEED}: ${failures.length} failures`);
