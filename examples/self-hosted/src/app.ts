@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import express, { type Express } from 'express';
 import { openMigratedStorage, type Env } from '@formloom/cli';
 import { createFormloom, type Formloom } from '@formloom/core';
@@ -12,6 +13,13 @@ import { readHttpConfig, type HttpConfig } from './http-config';
 
 const CLOSE_GRACE_MS = 5000;
 
+/**
+ * Server time-outs (docs/security.md, "Input limits"): a client gets 20 s to send its headers and two
+ * minutes for the whole request (a 100 MB upload at ~7 Mbit/s), so a stalled or trickling client cannot
+ * hold a connection for Node's default five minutes.
+ */
+export const SERVER_TIMEOUTS = { headersTimeout: 20_000, requestTimeout: 120_000, keepAliveTimeout: 5_000 } as const;
+
 export interface SelfHosted {
   /** Where this process listens, e.g. `http://localhost:3000`. */
   url: string;
@@ -19,6 +27,8 @@ export interface SelfHosted {
   /** Base of shareable links (`FORMLOOM_PUBLIC_URL`, default `url`). */
   publicUrl: string;
   formloom: Formloom;
+  /** The HTTP server (its time-outs are `SERVER_TIMEOUTS`). */
+  server: Server;
   /** Stops accepting connections, ends open ones, then closes the database. */
   close(): Promise<void>;
 }
@@ -86,7 +96,10 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     },
   });
   const inFlight = new InFlight();
-  const server = createApp(formloom, inFlight, http).listen(config.port);
+  // Node checks the time-outs every `connectionsCheckingInterval` (30 s by default): check more often.
+  const server = createServer({ ...SERVER_TIMEOUTS, connectionsCheckingInterval: 5_000 }, createApp(formloom, inFlight, http));
+  server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeout;
+  server.listen(config.port);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
@@ -105,6 +118,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     port,
     publicUrl: config.publicUrl ?? url,
     formloom,
+    server,
     close: () =>
       (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,7 +3,7 @@ import type { Formloom } from '@formloom/core';
 import { apiKeyAuthenticator, requirePrincipal, type AuthenticateHook } from './auth';
 import { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 import { buildOpenApi } from './openapi';
-import { assertNoNulCharacters } from './input-guard';
+import { assertBodyWithinLimits, assertNoNulCharacters } from './input-guard';
 import { RateLimits, type RateLimitOptions } from './rate-limit';
 import { apiSecurityHeaders } from './security-headers';
 import type { RouteContext, RouteSpec } from './route-table';
@@ -51,6 +51,11 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const router = express.Router();
   router.use(apiSecurityHeaders);
   router.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
+  // Depth and NUL checks run once, on the parsed body, before any route or schema walks it.
+  router.use((req, _res, next) => {
+    if (req.body !== undefined) assertBodyWithinLimits(req.body);
+    next();
+  });
 
   let openapi: unknown;
   router.get('/openapi.json', (req: Request, res) => {
@@ -60,7 +65,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
 
   for (const spec of routes) {
     const handler: RequestHandler = async (req, res) => {
-      assertNoNulCharacters({ params: req.params, query: req.query, body: req.body });
+      assertNoNulCharacters({ params: req.params, query: req.query });
       const principal = spec.scope ? { ...(await requirePrincipal(authenticate, req, spec.scope, !!options.authenticate)), ip_address: req.ip ?? null } : null;
       const ctx = { req, res, formloom, principal } as RouteContext;
       const result = await spec.handler(ctx);
