@@ -1,0 +1,144 @@
+/**
+ * The public encoder: engine PCM chunks in (any rate, Int16 or Float32, any channel count), encoded bytes
+ * of one voice-API format out, as they become ready. See docs/voice.md ("Audio formats").
+ */
+import type { PcmChunk } from '@formloom/core';
+import { PcmConditioner } from './conditioner';
+import { type AudioFormat, type AudioQuality, type OutputSpec, isAudioQuality, outputSpec, parseAudioFormat } from './formats';
+import type { Codec } from './encoders/codec';
+import { EMPTY } from './encoders/codec';
+import { Mp3Codec } from './encoders/mp3';
+import { OggOpusCodec } from './encoders/ogg-opus';
+import { MulawCodec, S16leCodec, WavCodec } from './encoders/pcm-codecs';
+import { samplesToMs } from './pcm';
+import type { WasmModules } from './wasm';
+
+export interface EncoderOptions {
+  /** A format name or alias (`ulaw_8000`). */
+  format: AudioFormat | string;
+  /** Defaults to the format's default quality (`phone` for `mulaw_8k`, `standard` otherwise). */
+  quality?: AudioQuality | string;
+}
+
+/** Resolves and checks options; throws RangeError naming the bad value. */
+export function resolveOutputSpec(options: EncoderOptions): OutputSpec {
+  const format = parseAudioFormat(options.format);
+  if (!format) throw new RangeError(`unknown audio format: ${options.format}`);
+  if (options.quality !== undefined && !isAudioQuality(options.quality)) throw new RangeError(`unknown audio quality: ${options.quality}`);
+  return outputSpec(format, options.quality as AudioQuality | undefined);
+}
+
+function createCodec(spec: OutputSpec, modules: WasmModules): Codec {
+  switch (spec.format) {
+    case 'mp3':
+      return new Mp3Codec(spec, modules);
+    case 'ogg_opus':
+      return new OggOpusCodec(spec, modules);
+    case 'wav':
+      return new WavCodec(spec.sampleRate);
+    case 'mulaw_8k':
+      return new MulawCodec();
+    case 'pcm_24k':
+      return new S16leCodec();
+  }
+}
+
+type State = 'open' | 'finished' | 'aborted';
+
+/**
+ * One output stream. Calls are serialised: each `write` waits for the previous one. After `finish` or
+ * `abort`, `write` rejects. An error in any call aborts the encoder (its wasm memory and worker freed).
+ */
+export class AudioEncoder {
+  readonly spec: OutputSpec;
+  private readonly conditioner: PcmConditioner;
+  private readonly codec: Codec;
+  private outputSamples = 0;
+  private state: State = 'open';
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(spec: OutputSpec, modules: WasmModules) {
+    this.spec = spec;
+    this.conditioner = new PcmConditioner(spec, modules);
+    this.codec = createCodec(spec, modules);
+  }
+
+  /** `Content-Type` of the output. */
+  get contentType(): string {
+    return this.spec.contentType;
+  }
+
+  /** Sample frames of audio encoded so far, at `spec.sampleRate` (before codec padding). */
+  get samplesEncoded(): number {
+    return this.outputSamples;
+  }
+
+  /** Duration of the audio encoded so far in ms: the voice API's `duration_ms` once finished. */
+  get durationMs(): number {
+    return samplesToMs(this.outputSamples, this.spec.sampleRate);
+  }
+
+  /** Encodes a chunk; resolves with the encoded bytes ready now (often none for the first chunks). */
+  write(chunk: PcmChunk): Promise<Uint8Array> {
+    return this.serial(async () => {
+      const samples = await this.conditioner.process(chunk);
+      this.outputSamples += samples.length;
+      return samples.length > 0 || this.spec.format === 'wav' ? this.codec.write(samples) : EMPTY;
+    });
+  }
+
+  /** Ends the stream: resolves with the last bytes. The concatenation of all returned bytes is the file. */
+  finish(): Promise<Uint8Array> {
+    return this.serial(async () => {
+      const tail = this.conditioner.flush();
+      this.outputSamples += tail.length;
+      const head = tail.length > 0 ? await this.codec.write(tail) : EMPTY;
+      const rest = await this.codec.finish();
+      this.state = 'finished';
+      this.release();
+      return head.length === 0 ? rest : rest.length === 0 ? head : join(head, rest);
+    });
+  }
+
+  /**
+   * After `finish`: bytes to write over the start of the output when it was kept whole (for `wav`, the
+   * header with the exact sizes in place of the streaming one). Undefined when nothing needs patching.
+   */
+  finalHeader(): Uint8Array | undefined {
+    if (this.state !== 'finished') return undefined;
+    return this.codec.finalHeader?.();
+  }
+
+  /** Stops and frees everything; pending and later calls reject. Safe to call at any time. */
+  abort(): void {
+    if (this.state !== 'open') return;
+    this.state = 'aborted';
+    this.release();
+  }
+
+  private serial<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(async () => {
+      if (this.state !== 'open') throw new Error(`audio encoder is ${this.state}`);
+      try {
+        return await run();
+      } catch (error) {
+        this.abort();
+        throw error;
+      }
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private release(): void {
+    this.conditioner.destroy();
+    this.codec.close();
+  }
+}
+
+function join(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}

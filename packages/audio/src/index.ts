@@ -1,0 +1,21 @@
+export { type EncodedAudio, type EncodeStreamOptions, AudioCodecs, createAudioCodecs } from './audio-codecs';
+export { AudioEncoder, type EncoderOptions, resolveOutputSpec } from './encoder';
+export {
+  AUDIO_FORMATS,
+  AUDIO_QUALITIES,
+  type AudioFormat,
+  type AudioQuality,
+  type FormatInfo,
+  formatInfo,
+  isAudioQuality,
+  type OutputSpec,
+  outputSpec,
+  parseAudioFormat,
+  PHONE_BAND,
+  QUALITY_SAMPLE_RATES,
+  STREAM_CONTENT_TYPE,
+  streamAudioHeaders,
+} from './formats';
+export { frameCount, msToSamples, SampleClock, samplesToMs, silence, toMonoFloat } from './pcm';
+export { linearToMulaw, wavHeader } from './encoders/pcm-codecs';
+export { opusHead } from './encoders/ogg-opus';
