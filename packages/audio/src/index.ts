@@ -1,5 +1,12 @@
-export { type EncodedAudio, type EncodeStreamOptions, AudioCodecs, createAudioCodecs } from './audio-codecs';
-export { AudioEncoder, type EncoderOptions, resolveOutputSpec } from './encoder';
+export {
+  AudioCodecs,
+  AudioEncoder,
+  createAudioCodecs,
+  type EncodedAudio,
+  type EncoderOptions,
+  type EncodeStreamOptions,
+  resolveOutputSpec,
+} from './encoder';
 export {
   AUDIO_FORMATS,
   AUDIO_QUALITIES,

@@ -7,8 +7,7 @@ import type { PcmChunk, SpeechEngine, SynthesisRequest } from '@formloom/core';
 import { UnknownVoiceError } from '@formloom/core';
 import test from 'ava';
 import { createAudioCodecs, linearToMulaw, msToSamples, SampleClock, samplesToMs, silence, wavHeader } from '../src';
-import { decode } from './helpers/ffmpeg';
-import { rms, tones } from './helpers/signals';
+import { decode, rms, tones } from './helpers/audio';
 
 const codecs = createAudioCodecs();
 

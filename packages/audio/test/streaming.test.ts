@@ -8,8 +8,7 @@ import { runInNewContext } from 'node:vm';
 import type { PcmChunk } from '@formloom/core';
 import test from 'ava';
 import { AUDIO_FORMATS, type AudioFormat, createAudioCodecs } from '../src';
-import { decode, probe } from './helpers/ffmpeg';
-import { tones } from './helpers/signals';
+import { decode, probe, tones } from './helpers/audio';
 
 const RATE = 22_050;
 const codecs = createAudioCodecs();

@@ -9,8 +9,7 @@
 import type { OutputSpec } from '../formats';
 import { toInt16 } from '../pcm';
 import type { Mediabunny, WasmModules } from '../wasm';
-import { type Codec, concatBytes } from './codec';
-import { MuxedOutput } from './muxed-output';
+import { type Codec, concatBytes, MuxedOutput } from './codec';
 
 /** Bits per second per quality (all valid MPEG-1/2/2.5 layer III rates for the matching sample rate). */
 export const MP3_BITRATES: Record<OutputSpec['quality'], number> = { phone: 32_000, standard: 64_000, studio: 128_000 };

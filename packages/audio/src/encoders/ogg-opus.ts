@@ -13,8 +13,7 @@
 import type { OutputSpec } from '../formats';
 import { floatToInt16 } from '../pcm';
 import type { Mediabunny, OpusHandler, OpusModule, WasmModules } from '../wasm';
-import { type Codec, concatBytes } from './codec';
-import { MuxedOutput } from './muxed-output';
+import { type Codec, concatBytes, MuxedOutput } from './codec';
 
 const OPUS_RATE = 48_000;
 const FRAME_MS = 20;
