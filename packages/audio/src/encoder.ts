@@ -49,6 +49,9 @@ type State = 'open' | 'finished' | 'aborted';
 /**
  * One output stream. Calls are serialised: each `write` waits for the previous one. After `finish` or
  * `abort`, `write` rejects. An error in any call aborts the encoder (its wasm memory and worker freed).
+ *
+ * Always end an encoder with `finish` or `abort` (`AudioCodecs.encode` does it for you): an `mp3` encoder
+ * holds a worker thread, which keeps the process alive until it is released.
  */
 export class AudioEncoder {
   readonly spec: OutputSpec;
@@ -57,6 +60,7 @@ export class AudioEncoder {
   private outputSamples = 0;
   private state: State = 'open';
   private queue: Promise<unknown> = Promise.resolve();
+  private busy = false;
 
   constructor(spec: OutputSpec, modules: WasmModules) {
     this.spec = spec;
@@ -110,27 +114,35 @@ export class AudioEncoder {
     return this.codec.finalHeader?.();
   }
 
-  /** Stops and frees everything; pending and later calls reject. Safe to call at any time. */
+  /**
+   * Stops and frees everything; queued and later calls reject. Safe to call at any time: a call already
+   * running completes first (wasm memory is never freed under a running codec), then resources go.
+   */
   abort(): void {
     if (this.state !== 'open') return;
     this.state = 'aborted';
-    this.release();
+    if (!this.busy) this.release();
   }
 
   private serial<T>(run: () => Promise<T>): Promise<T> {
     const next = this.queue.then(async () => {
       if (this.state !== 'open') throw new Error(`audio encoder is ${this.state}`);
+      this.busy = true;
       try {
         return await run();
       } catch (error) {
         this.abort();
         throw error;
+      } finally {
+        this.busy = false;
+        if ((this.state as State) === 'aborted') this.release();
       }
     });
     this.queue = next.catch(() => undefined);
     return next;
   }
 
+  /** Idempotent: the conditioner and codecs free their resources once. */
   private release(): void {
     this.conditioner.destroy();
     this.codec.close();

@@ -119,6 +119,20 @@ test('bad input is refused with a clear error and the encoder is freed', async (
   await t.throwsAsync(done.write({ samples: new Int16Array(10), sampleRate: RATE, channels: 1 }), { message: /finished/ });
 });
 
+for (const format of ['ogg_opus', 'mp3'] as const) {
+  test(`${format}: abort during a write lets that write complete, then refuses more`, async (t) => {
+    const encoder = codecs.createEncoder({ format });
+    const running = encoder.write({ samples: tones([440], 1, RATE), sampleRate: RATE, channels: 1 });
+    await new Promise((resolve) => setImmediate(resolve)); // the write has started (loading its codec)
+    encoder.abort();
+    const bytes = await running;
+    t.true(bytes instanceof Uint8Array);
+    await t.throwsAsync(encoder.write({ samples: new Int16Array(10), sampleRate: RATE, channels: 1 }), { message: /aborted/ });
+    await t.throwsAsync(encoder.finish(), { message: /aborted/ });
+    t.is(encoder.finalHeader(), undefined);
+  });
+}
+
 test('encoding a long stream keeps memory bounded (output is handed out, not kept)', async (t) => {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
