@@ -16,14 +16,16 @@ function speechLike(totalSeconds) {
   for (let i = 0; i < n; i++) {
     const t = i / RATE;
     const envelope = 0.5 + 0.5 * Math.sin(2 * Math.PI * 4 * t);
-    const v = Math.sin(2 * Math.PI * 140 * t) + 0.5 * Math.sin(2 * Math.PI * 700 * t) + 0.25 * Math.sin(2 * Math.PI * 2400 * t);
+    const v =
+      Math.sin(2 * Math.PI * 140 * t) + 0.5 * Math.sin(2 * Math.PI * 700 * t) + 0.25 * Math.sin(2 * Math.PI * 2400 * t);
     out[i] = Math.round(8000 * envelope * v);
   }
   return out;
 }
 
 function* chunks(samples) {
-  for (let at = 0; at < samples.length; at += 2205) yield { samples: samples.subarray(at, at + 2205), sampleRate: RATE, channels: 1 };
+  for (let at = 0; at < samples.length; at += 2205)
+    yield { samples: samples.subarray(at, at + 2205), sampleRate: RATE, channels: 1 };
 }
 
 async function run() {

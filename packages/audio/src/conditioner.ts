@@ -3,6 +3,10 @@
  * `phone` resamples to 8 kHz, filters to 300-3400 Hz and, for formats with another fixed rate (`pcm_24k`),
  * resamples back up, so every `phone` output holds the same telephone-line signal.
  *
+ * The input rate may change between chunks (a script whose voices come from engines with different rates):
+ * the first resampler is drained and replaced, the rest of the chain carries on, so the output has no gap
+ * and its length stays exact per segment.
+ *
  * The telephone band: a 4th-order Butterworth high-pass at 300 Hz and a 4th-order Butterworth low-pass at
  * 3400 Hz, applied at 8 kHz after the resampler has removed everything above 4 kHz. Coefficients follow
  * the RBJ audio-EQ cookbook (bilinear transform). See docs/voice.md.
@@ -30,7 +34,7 @@ class Biquad {
     private readonly b1: number,
     private readonly b2: number,
     private readonly a1: number,
-    private readonly a2: number,
+    private readonly a2: number
   ) {}
 
   static lowPass(cutoffHz: number, sampleRate: number, q: number): Biquad {
@@ -74,7 +78,8 @@ export class PhoneBandFilter {
   private readonly sections: Biquad[];
 
   constructor(readonly sampleRate: number) {
-    if (sampleRate <= PHONE_BAND.highHz * 2) throw new RangeError(`phone band filter needs a rate above ${PHONE_BAND.highHz * 2} Hz`);
+    if (sampleRate <= PHONE_BAND.highHz * 2)
+      throw new RangeError(`phone band filter needs a rate above ${PHONE_BAND.highHz * 2} Hz`);
     this.sections = [
       ...BUTTERWORTH_Q4.map((q) => Biquad.highPass(PHONE_BAND.lowHz, sampleRate, q)),
       ...BUTTERWORTH_Q4.map((q) => Biquad.lowPass(PHONE_BAND.highHz, sampleRate, q)),
@@ -94,10 +99,7 @@ export class PcmConditioner {
   private filter: PhoneBandFilter | undefined;
   private inRate: number | undefined;
 
-  constructor(
-    private readonly spec: OutputSpec,
-    private readonly modules: WasmModules,
-  ) {}
+  constructor(private readonly spec: OutputSpec, private readonly modules: WasmModules) {}
 
   /** Input rate of the stream, known after the first chunk. */
   get inputSampleRate(): number | undefined {
@@ -111,7 +113,8 @@ export class PcmConditioner {
       this.inRate = chunk.sampleRate;
       await this.setUp(chunk.sampleRate);
     } else if (chunk.sampleRate !== this.inRate) {
-      throw new RangeError(`PCM chunk sample rate changed within a stream (${this.inRate} -> ${chunk.sampleRate} Hz)`);
+      const drained = await this.switchInputRate(chunk.sampleRate);
+      return joinFloat(drained, this.run(toMonoFloat(chunk), false));
     }
     return this.run(toMonoFloat(chunk), false);
   }
@@ -133,6 +136,19 @@ export class PcmConditioner {
     const speex = needsSpeex ? await this.modules.speexResampler() : undefined;
     this.stages = rates.slice(1).map((rate, i) => createResampler(speex, rates[i]!, rate));
     if (this.spec.bandLimited) this.filter = new PhoneBandFilter(PHONE_RATE);
+  }
+
+  /** Drains the first resampler into the rest of the chain and replaces it with one for `inRate`. */
+  private async switchInputRate(inRate: number): Promise<Float32Array> {
+    const stages = this.stages!;
+    const first = stages[0]!;
+    let samples = first.flush();
+    if (this.filter) samples = this.filter.process(samples);
+    for (let i = 1; i < stages.length; i++) samples = stages[i]!.process(samples);
+    const speex = inRate === first.outRate ? undefined : await this.modules.speexResampler();
+    stages[0] = createResampler(speex, inRate, first.outRate);
+    this.inRate = inRate;
+    return samples;
   }
 
   private run(input: Float32Array, end: boolean): Float32Array {

@@ -6,7 +6,14 @@
  */
 import type { PcmChunk } from '@formloom/core';
 import { PcmConditioner } from './conditioner';
-import { type AudioFormat, type AudioQuality, type OutputSpec, isAudioQuality, outputSpec, parseAudioFormat } from './formats';
+import {
+  type AudioFormat,
+  type AudioQuality,
+  type OutputSpec,
+  isAudioQuality,
+  outputSpec,
+  parseAudioFormat,
+} from './formats';
 import { type Codec, EMPTY } from './encoders/codec';
 import { Mp3Codec } from './encoders/mp3';
 import { OggOpusCodec } from './encoders/ogg-opus';
@@ -25,7 +32,8 @@ export interface EncoderOptions {
 export function resolveOutputSpec(options: EncoderOptions): OutputSpec {
   const format = parseAudioFormat(options.format);
   if (!format) throw new RangeError(`unknown audio format: ${options.format}`);
-  if (options.quality !== undefined && !isAudioQuality(options.quality)) throw new RangeError(`unknown audio quality: ${options.quality}`);
+  if (options.quality !== undefined && !isAudioQuality(options.quality))
+    throw new RangeError(`unknown audio quality: ${options.quality}`);
   return outputSpec(format, options.quality as AudioQuality | undefined);
 }
 
@@ -185,7 +193,10 @@ export class AudioCodecs {
    * of filling memory. The concatenation of every yielded piece is a valid file. When the consumer stops
    * early (`break`, an error, `signal`), the encoder is freed and `source` is closed.
    */
-  async *encode(source: AsyncIterable<PcmChunk> | Iterable<PcmChunk>, options: EncodeStreamOptions): AsyncGenerator<Uint8Array, void, undefined> {
+  async *encode(
+    source: AsyncIterable<PcmChunk> | Iterable<PcmChunk>,
+    options: EncodeStreamOptions
+  ): AsyncGenerator<Uint8Array, void, undefined> {
     const encoder = this.createEncoder(options);
     const { signal } = options;
     let finished = false;
@@ -209,15 +220,23 @@ export class AudioCodecs {
    * Encodes a PCM stream into one buffer: for stored generations and synchronous answers. The WAV header
    * carries the exact sizes here (not the streaming ones).
    */
-  async encodeToBuffer(source: AsyncIterable<PcmChunk> | Iterable<PcmChunk>, options: EncoderOptions & { signal?: AbortSignal }): Promise<EncodedAudio> {
+  async encodeToBuffer(
+    source: AsyncIterable<PcmChunk> | Iterable<PcmChunk>,
+    options: EncoderOptions & { signal?: AbortSignal }
+  ): Promise<EncodedAudio> {
     const pieces: Uint8Array[] = [];
     let done: AudioEncoder | undefined;
-    for await (const piece of this.encode(source, { ...options, onFinish: (encoder) => (done = encoder) })) pieces.push(piece);
+    for await (const piece of this.encode(source, { ...options, onFinish: (encoder) => (done = encoder) }))
+      pieces.push(piece);
     const encoder = done!;
     const bytes = Buffer.concat(pieces);
     const header = encoder.finalHeader();
     if (header) bytes.set(header, 0);
-    return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), spec: encoder.spec, durationMs: encoder.durationMs };
+    return {
+      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
+      spec: encoder.spec,
+      durationMs: encoder.durationMs,
+    };
   }
 }
 

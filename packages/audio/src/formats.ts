@@ -47,11 +47,51 @@ export interface FormatInfo {
 }
 
 const INFO: Record<AudioFormat, FormatInfo> = {
-  mp3: { format: 'mp3', contentType: 'audio/mpeg', encoding: 'mp3', extension: 'mp3', fixedSampleRate: null, defaultQuality: 'standard', raw: false },
-  wav: { format: 'wav', contentType: 'audio/wav', encoding: 'pcm_s16le', extension: 'wav', fixedSampleRate: null, defaultQuality: 'standard', raw: false },
-  ogg_opus: { format: 'ogg_opus', contentType: 'audio/ogg', encoding: 'opus', extension: 'ogg', fixedSampleRate: null, defaultQuality: 'standard', raw: false },
-  mulaw_8k: { format: 'mulaw_8k', contentType: 'audio/basic', encoding: 'pcm_mulaw', extension: 'ulaw', fixedSampleRate: 8_000, defaultQuality: 'phone', raw: true },
-  pcm_24k: { format: 'pcm_24k', contentType: 'application/octet-stream', encoding: 'pcm_s16le', extension: 'pcm', fixedSampleRate: 24_000, defaultQuality: 'standard', raw: true },
+  mp3: {
+    format: 'mp3',
+    contentType: 'audio/mpeg',
+    encoding: 'mp3',
+    extension: 'mp3',
+    fixedSampleRate: null,
+    defaultQuality: 'standard',
+    raw: false,
+  },
+  wav: {
+    format: 'wav',
+    contentType: 'audio/wav',
+    encoding: 'pcm_s16le',
+    extension: 'wav',
+    fixedSampleRate: null,
+    defaultQuality: 'standard',
+    raw: false,
+  },
+  ogg_opus: {
+    format: 'ogg_opus',
+    contentType: 'audio/ogg',
+    encoding: 'opus',
+    extension: 'ogg',
+    fixedSampleRate: null,
+    defaultQuality: 'standard',
+    raw: false,
+  },
+  mulaw_8k: {
+    format: 'mulaw_8k',
+    contentType: 'audio/basic',
+    encoding: 'pcm_mulaw',
+    extension: 'ulaw',
+    fixedSampleRate: 8_000,
+    defaultQuality: 'phone',
+    raw: true,
+  },
+  pcm_24k: {
+    format: 'pcm_24k',
+    contentType: 'application/octet-stream',
+    encoding: 'pcm_s16le',
+    extension: 'pcm',
+    fixedSampleRate: 24_000,
+    defaultQuality: 'standard',
+    raw: true,
+  },
 };
 
 /** Resolves a format name or alias (`ulaw_8000`); undefined for anything else. */

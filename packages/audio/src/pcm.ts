@@ -91,7 +91,8 @@ export function msToSamples(ms: number, sampleRate: number): number {
  * non-finite durations are rejected; 0 gives an empty chunk.
  */
 export function silence(ms: number, sampleRate: number): PcmChunk {
-  if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`silence duration must be a non-negative number of ms, got ${ms}`);
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new RangeError(`silence duration must be a non-negative number of ms, got ${ms}`);
   return { samples: new Int16Array(msToSamples(ms, sampleRate)), sampleRate, channels: 1 };
 }
 

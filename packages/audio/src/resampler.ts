@@ -45,7 +45,8 @@ class SpeexResampler implements Resampler {
     const errPtr = m._malloc(4);
     try {
       this.state = m._speex_resampler_init(1, inRate, outRate, quality, errPtr);
-      if (!this.state || m.HEAP32[errPtr >> 2] !== 0) throw new Error(`speex resampler init failed for ${inRate} -> ${outRate} Hz`);
+      if (!this.state || m.HEAP32[errPtr >> 2] !== 0)
+        throw new Error(`speex resampler init failed for ${inRate} -> ${outRate} Hz`);
     } finally {
       m._free(errPtr);
     }
@@ -94,7 +95,13 @@ class SpeexResampler implements Resampler {
     while (offset < input.length) {
       m.HEAPU32[this.lenPtr >> 2] = input.length - offset;
       m.HEAPU32[(this.lenPtr >> 2) + 1] = maxOut;
-      const err = m._speex_resampler_process_interleaved_float(this.state, inPtr + offset * 4, this.lenPtr, outPtr, this.lenPtr + 4);
+      const err = m._speex_resampler_process_interleaved_float(
+        this.state,
+        inPtr + offset * 4,
+        this.lenPtr,
+        outPtr,
+        this.lenPtr + 4
+      );
       if (err !== 0) throw new Error(`speex resampler failed with code ${err}`);
       const consumed = m.HEAPU32[this.lenPtr >> 2]!;
       const produced = m.HEAPU32[(this.lenPtr >> 2) + 1]!;
@@ -129,7 +136,12 @@ export function concatFloat(pieces: Float32Array[]): Float32Array {
 }
 
 /** A streaming resampler from `inRate` to `outRate` (a pass-through when they are equal). */
-export function createResampler(speex: SpeexModule | undefined, inRate: number, outRate: number, quality = RESAMPLER_QUALITY): Resampler {
+export function createResampler(
+  speex: SpeexModule | undefined,
+  inRate: number,
+  outRate: number,
+  quality = RESAMPLER_QUALITY
+): Resampler {
   if (inRate === outRate) return new PassThrough(inRate, outRate);
   if (!speex) throw new Error('a Speex module is needed to resample');
   return new SpeexResampler(speex, inRate, outRate, quality);

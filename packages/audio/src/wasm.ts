@@ -15,7 +15,13 @@ export interface SpeexModule {
   _speex_resampler_destroy(state: number): void;
   _speex_resampler_skip_zeros(state: number): number;
   _speex_resampler_get_input_latency(state: number): number;
-  _speex_resampler_process_interleaved_float(state: number, inPtr: number, inLenPtr: number, outPtr: number, outLenPtr: number): number;
+  _speex_resampler_process_interleaved_float(
+    state: number,
+    inPtr: number,
+    inLenPtr: number,
+    outPtr: number,
+    outLenPtr: number
+  ): number;
 }
 
 /** One libopus encoder+decoder pair as opusscript's native module exposes it. */
@@ -32,7 +38,10 @@ export interface OpusModule {
   HEAP32: Int32Array;
   _malloc(bytes: number): number;
   _free(ptr: number): void;
-  OpusScriptHandler: { new (sampleRate: number, channels: number, application: number): OpusHandler; destroy_handler(h: OpusHandler): void };
+  OpusScriptHandler: {
+    new (sampleRate: number, channels: number, application: number): OpusHandler;
+    destroy_handler(h: OpusHandler): void;
+  };
 }
 
 export type Mediabunny = typeof import('mediabunny');

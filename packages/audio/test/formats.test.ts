@@ -8,7 +8,14 @@
  * and 440 Hz kept.
  */
 import test from 'ava';
-import { AUDIO_FORMATS, AUDIO_QUALITIES, type AudioFormat, type AudioQuality, createAudioCodecs, outputSpec } from '../src';
+import {
+  AUDIO_FORMATS,
+  AUDIO_QUALITIES,
+  type AudioFormat,
+  type AudioQuality,
+  createAudioCodecs,
+  outputSpec,
+} from '../src';
 import { collect, decode, goertzel, probe, tones, unevenChunks, zeroCrossingFrequency } from './helpers/audio';
 
 const INPUT_RATE = 22_050;
@@ -16,7 +23,13 @@ const SECONDS = 1.5;
 const sine = tones([440], SECONDS, INPUT_RATE);
 const codecs = createAudioCodecs();
 
-const CODEC: Record<AudioFormat, string> = { mp3: 'mp3', wav: 'pcm_s16le', ogg_opus: 'opus', mulaw_8k: 'pcm_mulaw', pcm_24k: 'pcm_s16le' };
+const CODEC: Record<AudioFormat, string> = {
+  mp3: 'mp3',
+  wav: 'pcm_s16le',
+  ogg_opus: 'opus',
+  mulaw_8k: 'pcm_mulaw',
+  pcm_24k: 'pcm_s16le',
+};
 
 /**
  * Extra length a reader may see. MP3 has no Xing header to carry LAME's delay and padding (up to ~160 ms
@@ -27,7 +40,13 @@ function allowedExtra(format: AudioFormat, decoded: boolean): number {
   return format === 'ogg_opus' && !decoded ? 0.01 : 0.005;
 }
 
-async function checkFile(t: import('ava').ExecutionContext, bytes: Uint8Array, format: AudioFormat, quality: AudioQuality, streamed: boolean) {
+async function checkFile(
+  t: import('ava').ExecutionContext,
+  bytes: Uint8Array,
+  format: AudioFormat,
+  quality: AudioQuality,
+  streamed: boolean
+) {
   const spec = outputSpec(format, quality);
   const info = await probe(bytes, format);
   t.is(info.codec, CODEC[format]);
@@ -36,11 +55,17 @@ async function checkFile(t: import('ava').ExecutionContext, bytes: Uint8Array, f
   t.is(info.sampleRate, format === 'ogg_opus' ? 48_000 : spec.sampleRate);
   if (!(streamed && format === 'wav')) {
     // A streamed WAV declares an unknown length; only the patched file states its duration.
-    t.true(info.duration >= SECONDS - 0.005 && info.duration <= SECONDS + allowedExtra(format, false), `duration ${info.duration}`);
+    t.true(
+      info.duration >= SECONDS - 0.005 && info.duration <= SECONDS + allowedExtra(format, false),
+      `duration ${info.duration}`
+    );
   }
   const pcm = await decode(bytes, format);
   const decodedSeconds = pcm.length / info.sampleRate;
-  t.true(decodedSeconds >= SECONDS - 0.005 && decodedSeconds <= SECONDS + allowedExtra(format, true), `decoded ${decodedSeconds} s`);
+  t.true(
+    decodedSeconds >= SECONDS - 0.005 && decodedSeconds <= SECONDS + allowedExtra(format, true),
+    `decoded ${decodedSeconds} s`
+  );
   const frequency = zeroCrossingFrequency(pcm, info.sampleRate);
   t.true(Math.abs(frequency - 440) < 5, `dominant frequency ${frequency} Hz`);
 }
@@ -66,7 +91,7 @@ for (const format of AUDIO_FORMATS) {
   }
 }
 
-test('mulaw_8k defaults to phone quality and accepts the ulaw_8000 alias; other formats default to standard', async (t) => {
+test('mulaw_8k defaults to phone quality and takes the ulaw_8000 alias; other formats default to standard', async (t) => {
   const alias = await codecs.encodeToBuffer(unevenChunks(sine, INPUT_RATE), { format: 'ulaw_8000' });
   t.is(alias.spec.format, 'mulaw_8k');
   t.is(alias.spec.quality, 'phone');
@@ -93,6 +118,23 @@ test('stereo Float32 input at 16 kHz is mixed down to mono and resampled', async
   const pcm = await decode(encoded.bytes, 'wav');
   t.is(pcm.length, 72_000);
   t.true(Math.abs(zeroCrossingFrequency(pcm, 48_000) - 440) < 5);
+});
+
+test('a script mixing engines at 22,050, 16,000 and 24,000 Hz is resampled without gaps at every step', async (t) => {
+  const parts = [22_050, 16_000, 24_000, 22_050].map((rate) => ({ rate, samples: tones([440], 0.5, rate) }));
+  const chunks = parts.flatMap(({ rate, samples }) => [...unevenChunks(samples, rate)]);
+  for (const quality of ['standard', 'phone'] as const) {
+    const encoded = await codecs.encodeToBuffer(chunks, { format: 'wav', quality });
+    t.is(encoded.durationMs, 2000);
+    const pcm = await decode(encoded.bytes, 'wav');
+    const rate = outputSpec('wav', quality).sampleRate;
+    t.is(pcm.length, 2 * rate);
+    // Each quarter (one engine's part) holds the tone; phase jumps at the joins cost at most a crossing.
+    for (let q = 0; q < 4; q++) {
+      const part = pcm.subarray((q * rate) / 2, ((q + 1) * rate) / 2);
+      t.true(Math.abs(zeroCrossingFrequency(part, rate) - 440) < 10, `${quality} part ${q}`);
+    }
+  }
 });
 
 const DECODE_RATE = 48_000;

@@ -27,9 +27,15 @@ test('samples and milliseconds convert both ways without drift', (t) => {
 
 test('SampleClock gives each chunk its start and end, counting frames of multi-channel chunks', (t) => {
   const clock = new SampleClock();
-  t.deepEqual(clock.add({ samples: new Int16Array(2_205), sampleRate: 22_050, channels: 1 }), { startMs: 0, endMs: 100 });
+  t.deepEqual(clock.add({ samples: new Int16Array(2_205), sampleRate: 22_050, channels: 1 }), {
+    startMs: 0,
+    endMs: 100,
+  });
   t.deepEqual(clock.add(silence(250, 22_050)), { startMs: 100, endMs: 350 });
-  t.deepEqual(clock.add({ samples: new Float32Array(2 * 4_410), sampleRate: 22_050, channels: 2 }), { startMs: 350, endMs: 550 });
+  t.deepEqual(clock.add({ samples: new Float32Array(2 * 4_410), sampleRate: 22_050, channels: 2 }), {
+    startMs: 350,
+    endMs: 550,
+  });
 });
 
 test('silence makes a pause of the asked length and refuses a negative one', (t) => {
@@ -90,18 +96,26 @@ class ToneEngine implements SpeechEngine {
   }
   async *synthesize(request: SynthesisRequest): AsyncIterable<PcmChunk> {
     if (request.voice !== 'a4') throw new UnknownVoiceError(this.id, request.voice);
-    const sentences = request.text.split('.').map((s) => s.trim()).filter(Boolean);
+    const sentences = request.text
+      .split('.')
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (const [index, text] of sentences.entries()) {
       const audio = tones([440], 0.05 * text.length, 16_000);
       for (let at = 0; at < audio.length; at += 800) {
         request.signal?.throwIfAborted();
-        yield { samples: audio.slice(at, at + 800), sampleRate: 16_000, channels: 1, ...(at === 0 ? { marker: { kind: 'sentence' as const, index, text } } : {}) };
+        yield {
+          samples: audio.slice(at, at + 800),
+          sampleRate: 16_000,
+          channels: 1,
+          ...(at === 0 ? { marker: { kind: 'sentence' as const, index, text } } : {}),
+        };
       }
     }
   }
 }
 
-test('engine PCM flows through the encoder; markers give sentence times; an unknown voice fails before any byte', async (t) => {
+test('engine PCM flows through the encoder, markers time sentences, an unknown voice fails before any byte', async (t) => {
   const engine = new ToneEngine();
   const clock = new SampleClock();
   const sentences: { index: number; startMs: number }[] = [];
@@ -112,15 +126,27 @@ test('engine PCM flows through the encoder; markers give sentence times; an unkn
       yield chunk;
     }
   }
-  const encoded = await codecs.encodeToBuffer(timed(engine.synthesize({ text: 'Hello there. Hi.', voice: 'a4', speed: 1 })), { format: 'mp3' });
-  t.deepEqual(sentences, [{ index: 0, startMs: 0 }, { index: 1, startMs: 550 }]);
+  const encoded = await codecs.encodeToBuffer(
+    timed(engine.synthesize({ text: 'Hello there. Hi.', voice: 'a4', speed: 1 })),
+    { format: 'mp3' }
+  );
+  t.deepEqual(sentences, [
+    { index: 0, startMs: 0 },
+    { index: 1, startMs: 550 },
+  ]);
   t.is(encoded.durationMs, clock.positionMs);
   t.is(encoded.durationMs, 650); // 11 + 2 characters at 0.05 s each
 
   const pieces: Uint8Array[] = [];
-  await t.throwsAsync(async () => {
-    for await (const piece of codecs.encode(engine.synthesize({ text: 'Hi.', voice: 'nope', speed: 1 }), { format: 'mp3' })) pieces.push(piece);
-  }, { instanceOf: UnknownVoiceError });
+  await t.throwsAsync(
+    async () => {
+      for await (const piece of codecs.encode(engine.synthesize({ text: 'Hi.', voice: 'nope', speed: 1 }), {
+        format: 'mp3',
+      }))
+        pieces.push(piece);
+    },
+    { instanceOf: UnknownVoiceError }
+  );
   t.is(pieces.length, 0);
 });
 

@@ -53,7 +53,10 @@ export class Mp3Codec implements Codec {
   private async init(): Promise<void> {
     const mb = (this.mb = await this.modules.mediabunnyWithMp3());
     this.muxed = new MuxedOutput(mb, new mb.Mp3OutputFormat({ xingHeader: false }));
-    this.source = new mb.AudioSampleSource({ codec: 'mp3', quality: new mb.Quality({ bitrate: MP3_BITRATES[this.spec.quality], bitrateMode: 'constant' }) });
+    this.source = new mb.AudioSampleSource({
+      codec: 'mp3',
+      quality: new mb.Quality({ bitrate: MP3_BITRATES[this.spec.quality], bitrateMode: 'constant' }),
+    });
     this.muxed.output.addAudioTrack(this.source);
     await this.muxed.output.start();
   }

@@ -1,6 +1,6 @@
 /**
- * Known test signals, the measurements made on decoded audio, and ffprobe/ffmpeg as the independent judges of the encoders' output: what a real decoder makes of the
- * bytes. ffprobe reads a temporary file (it needs the size to report durations of headerless streams);
+ * Known test signals, the measurements made on decoded audio, and ffprobe/ffmpeg as the independent
+ * judges of the encoders' output: what a real decoder makes of the bytes. ffprobe reads a temporary file (it needs the size to report durations of headerless streams);
  * ffmpeg decodes from a pipe. `.ci/run` installs ffmpeg when missing.
  */
 import { spawn } from 'node:child_process';
@@ -51,8 +51,18 @@ export async function probe(bytes: Uint8Array, format: AudioFormat): Promise<Pro
   try {
     json = await run(
       'ffprobe',
-      ['-v', 'error', ...inputArgs(format), '-show_entries', 'stream=codec_name,sample_rate,channels,duration:format=duration', '-of', 'json', '-i', file],
-      new Uint8Array(0),
+      [
+        '-v',
+        'error',
+        ...inputArgs(format),
+        '-show_entries',
+        'stream=codec_name,sample_rate,channels,duration:format=duration',
+        '-of',
+        'json',
+        '-i',
+        file,
+      ],
+      new Uint8Array(0)
     );
   } finally {
     await rm(file, { force: true });
@@ -75,8 +85,20 @@ export async function probe(bytes: Uint8Array, format: AudioFormat): Promise<Pro
 export async function decode(bytes: Uint8Array, format: AudioFormat, rate?: number): Promise<Int16Array> {
   const raw = await run(
     'ffmpeg',
-    ['-v', 'error', ...inputArgs(format), '-i', 'pipe:0', '-ac', '1', ...(rate ? ['-ar', String(rate)] : []), '-f', 's16le', 'pipe:1'],
-    bytes,
+    [
+      '-v',
+      'error',
+      ...inputArgs(format),
+      '-i',
+      'pipe:0',
+      '-ac',
+      '1',
+      ...(rate ? ['-ar', String(rate)] : []),
+      '-f',
+      's16le',
+      'pipe:1',
+    ],
+    bytes
   );
   return new Int16Array(raw.buffer, raw.byteOffset, raw.length / 2);
 }
@@ -94,7 +116,11 @@ export function tones(frequencies: number[], seconds: number, sampleRate: number
 }
 
 /** Splits samples into uneven chunks (sizes cycle through primes from 1 to ~3,000), as engines deliver. */
-export function* unevenChunks(samples: Int16Array | Float32Array, sampleRate: number, channels = 1): Generator<PcmChunk> {
+export function* unevenChunks(
+  samples: Int16Array | Float32Array,
+  sampleRate: number,
+  channels = 1
+): Generator<PcmChunk> {
   const sizes = [1, 317, 2_999, 64, 1_231, 7, 2_053, 499];
   let at = 0;
   for (let k = 0; at < samples.length; k++) {

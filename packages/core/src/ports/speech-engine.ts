@@ -46,7 +46,10 @@ export interface PcmMarker {
  */
 export interface PcmChunk {
   samples: Int16Array | Float32Array;
-  /** Hz, for example 22050 (eSpeak NG) or 16000 (Flite). May differ between engines, never within a stream. */
+  /**
+   * Hz, for example 22050 (eSpeak NG) or 16000 (Flite). May differ between engines, never within one
+   * `synthesize` call.
+   */
   sampleRate: number;
   /** 1 for mono (every embedded engine), 2 for stereo. */
   channels: number;
@@ -60,10 +63,7 @@ export interface PcmChunk {
  * reaching this is a server-side inconsistency, not bad client input.
  */
 export class UnknownVoiceError extends Error {
-  constructor(
-    readonly engine: string,
-    readonly voice: string,
-  ) {
+  constructor(readonly engine: string, readonly voice: string) {
     super(`speech engine ${engine} has no voice ${voice}`);
     this.name = 'UnknownVoiceError';
   }
