@@ -91,7 +91,7 @@ for (const format of AUDIO_FORMATS) {
   }
 }
 
-test('mulaw_8k defaults to phone quality and takes the ulaw_8000 alias; other formats default to standard', async (t) => {
+test('mulaw_8k defaults to phone and takes the ulaw_8000 alias; other formats default to standard', async (t) => {
   const alias = await codecs.encodeToBuffer(unevenChunks(sine, INPUT_RATE), { format: 'ulaw_8000' });
   t.is(alias.spec.format, 'mulaw_8k');
   t.is(alias.spec.quality, 'phone');

@@ -115,7 +115,7 @@ class ToneEngine implements SpeechEngine {
   }
 }
 
-test('engine PCM flows through the encoder, markers time sentences, an unknown voice fails before any byte', async (t) => {
+test('engine PCM flows through the encoder, markers time sentences, an unknown voice fails first', async (t) => {
   const engine = new ToneEngine();
   const clock = new SampleClock();
   const sentences: { index: number; startMs: number }[] = [];
