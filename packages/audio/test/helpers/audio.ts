@@ -1,7 +1,8 @@
 /**
  * Known test signals, the measurements made on decoded audio, and ffprobe/ffmpeg as the independent
  * judges of the encoders' output: what a real decoder makes of the bytes. ffprobe reads a temporary file
- * (it needs the size to report durations of headerless streams); ffmpeg decodes from a pipe. `.ci/run` installs ffmpeg when missing.
+ * (it needs the size to report durations of headerless streams); ffmpeg decodes from a pipe. `.ci/run`
+ * installs ffmpeg when missing.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
