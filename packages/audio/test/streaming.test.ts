@@ -68,7 +68,7 @@ for (const format of ['mp3', 'ogg_opus', 'wav'] as const) {
 }
 
 const EMPTY_EXPECTED: Record<AudioFormat, string> = {
-  mp3: 'one MP3 frame of silence',
+  mp3: 'a few MP3 frames of silence',
   wav: 'a 44-byte header with no samples',
   ogg_opus: 'an Ogg Opus file that decodes to no samples',
   mulaw_8k: 'zero bytes',

@@ -3,8 +3,8 @@
  * mediabunny's MP3 muxer, constant bit rate, append-only (no Xing header, so it streams; readers take
  * the duration from the constant bit rate).
  *
- * An empty input still gives a playable file: one frame of silence (24-72 ms), because an MP3 without
- * frames is a zero-byte file nothing can identify. See docs/decisions.md.
+ * An empty input still gives a playable file: a frame's worth of silence (48-216 ms of frames with LAME's
+ * delay), because an MP3 without frames is a zero-byte file nothing can identify. See docs/decisions.md.
  */
 import type { OutputSpec } from '../formats';
 import { toInt16 } from '../pcm';
