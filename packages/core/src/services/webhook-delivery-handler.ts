@@ -4,7 +4,7 @@ import type { OutboxItem } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
-import type { WebhookTransport } from '../ports/webhook-transport';
+import { isDestinationRefused, type WebhookTransport } from '../ports/webhook-transport';
 import type { FormloomConfig } from '../config';
 import { TOKENS } from '../tokens';
 import { nextRetryAt, type OutboxHandler, type OutboxOutcome } from './outbox-worker';
@@ -37,6 +37,7 @@ export class WebhookDeliveryHandler implements OutboxHandler {
     const started = Date.now();
     let status: number | null = null;
     let error: string | null = null;
+    let refused = false;
     try {
       const headers = {
         'Content-Type': 'application/json',
@@ -47,13 +48,15 @@ export class WebhookDeliveryHandler implements OutboxHandler {
       status = (await this.transport.post(delivery.url, delivery.body, headers, this.config.webhookTimeoutMs)).status;
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
+      // A refused destination (private address, bad scheme) will be refused again: fail now, with why.
+      refused = isDestinationRefused(e);
     }
     const duration = Date.now() - started;
     const attempts = delivery.attempts + 1;
     const now = this.clock.now();
     const ok = status !== null && status >= 200 && status < 300;
-    const next = !ok && (status === null || retryable(status)) ? nextRetryAt(now, attempts) : null;
-    if (!ok && !error) error = `HTTP ${status}`;
+    const next = !ok && !refused && (status === null || retryable(status)) ? nextRetryAt(now, attempts) : null;
+    if (!ok && !error) error = status !== null && status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`;
     const attempt = {
       id: this.ids.id('wha'),
       delivery_id: delivery.id,
