@@ -69,7 +69,8 @@ export class InFlight {
 /** Opens (and migrates) the database, then listens on `PORT`. */
 export async function startSelfHosted(env: Env = process.env): Promise<SelfHosted> {
   const config = readSelfHostedConfig(env);
-  mkdirSync(config.dataDir, { recursive: true });
+  // Owner-only: the data dir holds the database, the secret key, uploads and mails (docs/security.md).
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const storage = await openMigratedStorage(config.databaseUrl);
   const mailer = createMailerFromEnv(env, config.dataDir);
   const formloom = createFormloom({

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { type Dirent, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import anyTest, { type TestFn } from 'ava';
@@ -103,4 +103,29 @@ test('a revoked key gets 401', async (t) => {
   t.is((await call(t, 'GET', '/api/v1/forms', undefined, key.api_key)).status, 200);
   t.is((await runCli(['key', 'revoke', '--key', key.key_id], env)).code, 0);
   t.is((await call(t, 'GET', '/api/v1/forms', undefined, key.api_key)).status, 401);
+});
+
+test('the data dir is owner-only (0700); the database, its journal files, the secret key and uploads are 0600', async (t) => {
+  const data = join(t.context.dir, 'data');
+  const mode = (p: string) => statSync(p).mode & 0o777;
+  t.is(mode(data), 0o700);
+  const created = await call(t, 'POST', '/api/v1/forms', { title: 'Files', published: true, questions: [{ type: 'file_upload', title: 'CV' }] });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  const body = new FormData();
+  body.append('file', new Blob(['hello'], { type: 'text/plain' }), 'note.txt');
+  const qs = `?question_id=${created.body.questions[0].id}`;
+  const up = await fetch(`${t.context.app.url}/api/v1/public/forms/${created.body.slug}/uploads${qs}`, { method: 'POST', body });
+  t.is(up.status, 201);
+  const db = join(data, 'formloom.sqlite');
+  t.is(mode(db), 0o600);
+  for (const f of [`${db}-wal`, `${db}-shm`, `${db}-journal`]) if (existsSync(f)) t.is(mode(f), 0o600, f);
+  t.is(mode(join(data, 'secret.key')), 0o600);
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e: Dirent) => {
+      const p = join(dir, e.name);
+      return e.isDirectory() ? [p, ...walk(p)] : [p];
+    });
+  const blobs = walk(join(data, 'blobs'));
+  t.true(blobs.some((p) => p.endsWith('note.txt')));
+  for (const p of blobs) t.is(mode(p), statSync(p).isDirectory() ? 0o700 : 0o600, p);
 });
