@@ -155,3 +155,68 @@ forEachDb(test, (it) => {
     await local.close();
   });
 });
+
+/** A receiver that holds every request open until `release()`, counting how many it holds at once. */
+async function blockingReceiver() {
+  const held: Array<() => void> = [];
+  let open = 0;
+  let maxOpen = 0;
+  let released = false;
+  let answered = 0;
+  const server: Server = createServer((req, res) => {
+    open += 1;
+    maxOpen = Math.max(maxOpen, open);
+    req.resume();
+    const answer = () => {
+      open -= 1;
+      answered += 1;
+      res.end('ok');
+    };
+    if (released) answer();
+    else held.push(answer);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`,
+    get open() {
+      return open;
+    },
+    get maxOpen() {
+      return maxOpen;
+    },
+    get answered() {
+      return answered;
+    },
+    release() {
+      released = true;
+      for (const a of held.splice(0)) a();
+    },
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+forEachDb(
+  test,
+  (it) => {
+    it('a slow receiver holds up only its own deliveries, at most 4 at once; a fast one gets all of its own meanwhile', async (t, app) => {
+      app.formloom.worker.start({ pollMs: 50 });
+      const u = await app.user('pro');
+      const slow = await blockingReceiver();
+      const fast = await receiver();
+      const slowForm = await formWithHook(app, u.key, slow.url);
+      const fastForm = await formWithHook(app, u.key, fast.url);
+      for (let i = 0; i < 6; i++) await app.api('POST', `/public/forms/${slowForm.slug}/responses`, { body: { answers: [] } });
+      await until(() => slow.open === 4);
+      for (let i = 0; i < 5; i++) await app.api('POST', `/public/forms/${fastForm.slug}/responses`, { body: { answers: [] } });
+      await until(() => fast.got.length === 5);
+      t.is(slow.answered, 0, 'every fast delivery arrived while the slow receiver was still blocked');
+      t.is(slow.maxOpen, 4, 'at most 4 deliveries to one host at once');
+      slow.release();
+      await until(() => slow.answered === 6);
+      await until(async () => (await app.api('GET', `/forms/${slowForm.id}/webhooks/deliveries`, { key: u.key })).body.deliveries.every((d: any) => d.status === 'delivered'));
+      t.is(slow.maxOpen, 4);
+      await Promise.all([slow.close(), fast.close()]);
+    });
+  },
+  { allowPrivateWebhooks: true },
+);

@@ -232,6 +232,13 @@ export interface OutboxRepository {
   ): Promise<boolean>;
   /** The item, or `null`. */
   findById(id: string): Promise<OutboxItem | null>;
+  /** Empties the payload of a settled item (a sent mail's body holds secrets: docs/security.md). */
+  clearPayload(id: string): Promise<void>;
+  /**
+   * Deletes up to `limit` delivered or failed items settled (`updated_at`) before `before`, of `kinds`
+   * when given; returns how many. Pending items are never deleted.
+   */
+  purge(query: { before: string; limit: number; kinds?: string[] }): Promise<number>;
 }
 
 export interface ResponseListQuery {

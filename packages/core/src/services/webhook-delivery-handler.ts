@@ -12,6 +12,15 @@ import { WebhookSettingsService } from './webhook-settings-service';
 
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
 
+/** `host[:port]` of a URL, lower-case; the URL itself when it does not parse. */
+export function destinationHost(url: string): string {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return url;
+  }
+}
+
 /**
  * Sends one webhook delivery: signs the stored body with the account's current secret, records the
  * attempt, and retries network errors, time-outs, 408, 429 and 5xx; other answers are final.
@@ -28,6 +37,13 @@ export class WebhookDeliveryHandler implements OutboxHandler {
     @inject(TOKENS.Config) private readonly config: FormloomConfig,
     @inject(WebhookSettingsService) private readonly settings: WebhookSettingsService,
   ) {}
+
+  /** The receiver's host: the worker runs a few deliveries per host at once (docs/responses-and-webhooks.md). */
+  async destination(item: OutboxItem): Promise<string | null> {
+    let url = item.payload.url;
+    if (typeof url !== 'string') url = (await this.storage.deliveries.findById(String(item.payload.delivery_id)))?.url;
+    return typeof url === 'string' ? destinationHost(url) : null;
+  }
 
   async handle(item: OutboxItem): Promise<OutboxOutcome> {
     const delivery = await this.storage.deliveries.findById(String(item.payload.delivery_id));
