@@ -11,6 +11,7 @@ import { invitationStatements } from './repositories/invitations';
 import { outboxStatements } from './repositories/outbox';
 import { responseStatements } from './repositories/responses';
 import { teamStatements } from './repositories/teams';
+import { uploadStatements } from './repositories/uploads';
 import { webhookStatements } from './repositories/webhooks';
 
 /** The SQL that does not depend on a call's arguments, built once per storage. */
@@ -26,6 +27,7 @@ export const buildStatements = (d: Dialect) => ({
   outbox: outboxStatements(d),
   responses: responseStatements(d),
   teams: teamStatements(d),
+  uploads: uploadStatements(d),
   webhooks: webhookStatements(d),
 });
 

@@ -10,6 +10,7 @@ import { SqlFormRepository } from './repositories/forms';
 import { SqlIdempotencyRepository } from './repositories/idempotency';
 import { SqlInvitationRepository } from './repositories/invitations';
 import { SqlOutboxRepository } from './repositories/outbox';
+import { SqlUploadRepository } from './repositories/uploads';
 import { SqlResponseRepository } from './repositories/responses';
 import { SqlTeamRepository } from './repositories/teams';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
@@ -177,6 +178,7 @@ function makeStorage(
     credits: new SqlCreditRepository(scope),
     idempotency: new SqlIdempotencyRepository(scope),
     outbox: new SqlOutboxRepository(scope),
+    uploads: new SqlUploadRepository(scope),
     responses: new SqlResponseRepository(scope),
     webhooks: new SqlWebhookRepository(scope),
     deliveries: new SqlDeliveryRepository(scope),

@@ -11,6 +11,7 @@ import type {
   FormRecord,
   IdempotencyRecord,
   OutboxItem,
+  UploadRecord,
   Question,
   Team,
   TeamRole,
@@ -241,6 +242,21 @@ export interface OutboxRepository {
   purge(query: { before: string; limit: number; kinds?: string[] }): Promise<number>;
 }
 
+export interface UploadRepository {
+  insert(upload: UploadRecord): Promise<void>;
+  /** Deletes one upload's row. */
+  delete(id: string): Promise<void>;
+  /** Bytes of all the form's uploads (attached or not). */
+  totalSize(formId: string): Promise<number>;
+  /** Marks the form's unattached uploads with these keys as answers of `responseId`; returns how many. */
+  attach(formId: string, keys: string[], responseId: string): Promise<number>;
+  /**
+   * Deletes up to `limit` uploads still unattached that were created before `before` and returns them
+   * (one statement, so an upload attached meanwhile is never taken).
+   */
+  takeUnattached(before: string, limit: number): Promise<UploadRecord[]>;
+}
+
 export interface ResponseListQuery {
   formId: string;
   /** Inclusive bounds on `submitted_at` (ISO strings). */
@@ -355,6 +371,7 @@ export interface Storage {
   readonly credits: CreditRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: OutboxRepository;
+  readonly uploads: UploadRepository;
   readonly responses: ResponseRepository;
   readonly webhooks: WebhookRepository;
   readonly deliveries: DeliveryRepository;
