@@ -81,6 +81,8 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     config: {
       publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
       secretKey: loadSecretKey(env, config.dataDir),
+      uploadQuotaBytes: config.uploadQuotaBytes,
+      outboxRetentionMs: config.outboxRetentionMs,
     },
   });
   const inFlight = new InFlight();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import anyTest, { type TestFn } from 'ava';
 import { runCli } from '@formloom/cli';
-import { startSelfHosted, type SelfHosted } from '../src';
+import { readSelfHostedConfig, startSelfHosted, type SelfHosted } from '../src';
 
 type Ctx = { app: SelfHosted; key: string; dir: string };
 const test = anyTest as TestFn<Ctx>;
@@ -128,4 +128,15 @@ test('the data dir is owner-only (0700); the database, its journal files, the se
   const blobs = walk(join(data, 'blobs'));
   t.true(blobs.some((p) => p.endsWith('note.txt')));
   for (const p of blobs) t.is(mode(p), statSync(p).isDirectory() ? 0o700 : 0o600, p);
+});
+
+test('the upload quota and the outbox retention are read from the environment', (t) => {
+  const defaults = readSelfHostedConfig({});
+  t.is(defaults.uploadQuotaBytes, 1024 * 1024 * 1024);
+  t.is(defaults.outboxRetentionMs, 7 * 24 * 3600_000);
+  const set = readSelfHostedConfig({ FORMLOOM_UPLOAD_QUOTA_MB: '5', FORMLOOM_OUTBOX_RETENTION_DAYS: '0.5' });
+  t.is(set.uploadQuotaBytes, 5 * 1024 * 1024);
+  t.is(set.outboxRetentionMs, 12 * 3600_000);
+  t.throws(() => readSelfHostedConfig({ FORMLOOM_UPLOAD_QUOTA_MB: 'lots' }), { message: /FORMLOOM_UPLOAD_QUOTA_MB/ });
+  t.throws(() => readSelfHostedConfig({ FORMLOOM_OUTBOX_RETENTION_DAYS: '0' }), { message: /FORMLOOM_OUTBOX_RETENTION_DAYS/ });
 });
