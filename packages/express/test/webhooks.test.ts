@@ -115,6 +115,26 @@ forEachDb(
       await Promise.all([flaky.close(), gone.close()]);
     });
 
+    it('a redirect is not followed: the delivery fails at once, saying why', async (t, app) => {
+      app.formloom.worker.start({ pollMs: 100 });
+      const u = await app.user('pro');
+      const inner = await receiver();
+      const bouncer = createServer((_req, res) => {
+        res.writeHead(302, { location: inner.url }).end();
+      });
+      await new Promise<void>((r) => bouncer.listen(0, '127.0.0.1', () => r()));
+      const form = await formWithHook(app, u.key, `http://127.0.0.1:${(bouncer.address() as AddressInfo).port}/hook`);
+      await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [] } });
+      const d = await until(async () => {
+        const b = (await app.api('GET', `/forms/${form.id}/webhooks/deliveries`, { key: u.key })).body;
+        return b.deliveries[0]?.status === 'failed' ? b.deliveries[0] : undefined;
+      });
+      t.like(d, { response_code: 302, attempts: 1, next_attempt_at: null });
+      t.regex(d.error, /redirects are not followed/);
+      t.is(inner.got.length, 0);
+      await Promise.all([inner.close(), new Promise((r) => bouncer.close(r))]);
+    });
+
     it('webhook endpoints: plan gating, validation, form field kept in step', async (t, app) => {
       const free = await app.user('free');
       const form = await app.api('POST', '/forms', { key: free.key, body: { title: 'F' } });
