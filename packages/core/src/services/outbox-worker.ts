@@ -88,7 +88,7 @@ interface Settlement {
 }
 
 /** How long an item is put back when its destination already has as many items waiting as it may hold. */
-const DEFER_MS = 1000;
+const DEFER_MS = 500;
 /** Items of one destination held (running or waiting) at most, in multiples of `perDestination`. */
 const HELD_PER_DESTINATION_FACTOR = 4;
 
@@ -190,24 +190,30 @@ export class OutboxWorker {
       });
   }
 
-  /** Claims while there is room; the claimed items run on their own. */
+  /**
+   * Claims while there is room; the claimed items run on their own. Items handed back (their destination
+   * is full) move behind the others in due order, so a later claim reaches other destinations; a claim that
+   * kept nothing ends the round, so a large backlog for one destination is not rewritten over and over.
+   */
   private async fill() {
     this.housekeepIfDue();
     while (!this.stopped) {
       const room = this.opts.concurrency - this.held;
-      if (room <= 0 || (await this.claimAndStart(Math.min(room, this.opts.batchSize))) === 0) return;
+      if (room <= 0) return;
+      const { claimed, kept } = await this.claimAndStart(Math.min(room, this.opts.batchSize));
+      if (claimed === 0 || kept === 0) return;
     }
   }
 
   /** Claims one batch of due items and carries them out; returns how many were claimed. */
   async runOnce(): Promise<number> {
-    const n = await this.claimAndStart(this.opts.batchSize);
+    const { claimed } = await this.claimAndStart(this.opts.batchSize);
     while (this.tasks.size) await Promise.all([...this.tasks]);
     while (this.flushing) await this.flushing;
-    return n;
+    return claimed;
   }
 
-  private async claimAndStart(limit: number): Promise<number> {
+  private async claimAndStart(limit: number): Promise<{ claimed: number; kept: number }> {
     const now = this.clock.now();
     const items = await this.storage.outbox.claim({
       workerId: this.workerId,
@@ -218,6 +224,7 @@ export class OutboxWorker {
     });
     const claimedAt = performance.now();
     const heldPerDestination = this.opts.perDestination * HELD_PER_DESTINATION_FACTOR;
+    let kept = 0;
     for (const item of items) {
       const destination = await this.destinationOf(item);
       const queue = this.waiting.get(destination) ?? [];
@@ -229,9 +236,10 @@ export class OutboxWorker {
       queue.push({ item, claimedAt });
       this.waiting.set(destination, queue);
       this.held += 1;
+      kept += 1;
     }
     this.pump();
-    return items.length;
+    return { claimed: items.length, kept };
   }
 
   private async destinationOf(item: OutboxItem): Promise<string> {
@@ -308,7 +316,10 @@ export class OutboxWorker {
     });
   }
 
-  /** Commits queued settlements; those queued during a commit go together in the next one. */
+  /**
+   * Commits queued settlements; those queued during a commit go together in the next one. When a shared
+   * commit fails, each is tried alone, so one bad settlement cannot leave unrelated items to be sent again.
+   */
   private async flush() {
     while (this.settlements.length) {
       const batch = this.settlements.splice(0);
@@ -316,7 +327,16 @@ export class OutboxWorker {
         await this.settleAll(batch);
         for (const s of batch) s.done();
       } catch (e) {
-        for (const s of batch) s.done(e ?? new Error('settlement failed'));
+        if (batch.length === 1) {
+          batch[0]!.done(e ?? new Error('settlement failed'));
+          continue;
+        }
+        for (const s of batch) {
+          await this.settleAll([s]).then(
+            () => s.done(),
+            (err) => s.done(err ?? new Error('settlement failed')),
+          );
+        }
       }
     }
   }
