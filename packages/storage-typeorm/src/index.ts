@@ -4,3 +4,4 @@ export { createTypeormStorage, type TypeormStorage } from './storage';
 export { createDataSource, parseDatabaseUrl, runMigrations, type CreateDataSourceOptions, type DatabaseUrl } from './data-source';
 export { formloomEntities } from './entities';
 export { formloomMigrations } from './migrations';
+export { loadDriver, type DriverName, type RequireDriver } from './drivers';
