@@ -56,6 +56,45 @@ export const COMMANDS: Command[] = [
     },
   },
   {
+    name: 'user list',
+    usage: 'user list',
+    summary: 'list every user, oldest first; prints {"users":[{"user_id","email",...}]}',
+    options: {},
+    flags: {},
+    async run(accounts) {
+      const users = [];
+      // Pages of the largest size the service allows, so a big installation is not read in one query.
+      for (let offset = 0; ; ) {
+        const page = await accounts.listUsers({ offset, limit: 1000 });
+        users.push(...page.items);
+        offset += page.items.length;
+        if (page.items.length === 0 || offset >= page.total) break;
+      }
+      return {
+        users: users.map((u) => ({
+          user_id: u.id,
+          email: u.email,
+          first_name: u.first_name,
+          last_name: u.last_name,
+          plan: u.plan,
+          email_verified: u.email_verified,
+          created_at: u.created_at,
+        })),
+      };
+    },
+  },
+  {
+    name: 'key list',
+    usage: 'key list --user <id or email>',
+    summary: 'list a user\'s API keys, revoked ones too; prints {"user_id","keys":[...]}, never a secret',
+    options: { user: str },
+    flags: { user: 'user id (usr_...) or email (required)' },
+    async run(accounts, v) {
+      const { user, keys } = await accounts.listKeys(required(v, 'user'));
+      return { user_id: user.id, keys };
+    },
+  },
+  {
     name: 'key create',
     usage: 'key create --user <id or email> [--scope forms|voice] [--monthly-limit N]',
     summary: 'create an API key; prints {"key_id","api_key","scope"}: the secret, shown once',

@@ -183,6 +183,48 @@ export function cliSuite(anyTest: TestFn, kind: DatabaseKind): void {
     t.regex((await fails(db, ['credits', 'purchase', '--user', 'ghost@example.com', '--credits', '5'])).stderr, /User not found/);
   });
 
+  test('user list prints every user in one JSON object, oldest first', async (t) => {
+    const fresh = await scratchDatabase(kind);
+    t.teardown(() => fresh.drop());
+    t.deepEqual(await run(fresh, ['user', 'list']), { users: [] });
+    const ada = await run(fresh, ['user', 'create', '--email', 'ada@example.com', '--first-name', 'Ada', '--plan', 'pro', '--verified']);
+    const bob = await run(fresh, ['user', 'create', '--email', 'bob@example.com']);
+    const out = await run(fresh, ['user', 'list']);
+    const users = out.users as Record<string, unknown>[];
+    t.deepEqual(users.map((u) => u.user_id).sort(), [ada.user_id, bob.user_id].sort());
+    const byCreation = [...users].sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)) || String(a.user_id).localeCompare(String(b.user_id)));
+    t.deepEqual(users, byCreation);
+    t.deepEqual(Object.keys(users[0]!), ['user_id', 'email', 'first_name', 'last_name', 'plan', 'email_verified', 'created_at']);
+    t.like(users.find((u) => u.user_id === ada.user_id), { email: 'ada@example.com', first_name: 'Ada', last_name: null, plan: 'pro', email_verified: true });
+    t.like(users.find((u) => u.user_id === bob.user_id), { plan: 'free', email_verified: false });
+    t.is((await fails(fresh, ['user', 'list', '--all'])).code, 2);
+  });
+
+  test('key list shows key ids, scopes, limits and dates, never a secret or a hash', async (t) => {
+    const { db } = t.context;
+    const user = await run(db, ['user', 'create', '--email', email('lister')]);
+    t.deepEqual(await run(db, ['key', 'list', '--user', String(user.email)]), { user_id: user.user_id, keys: [] });
+    const forms = await run(db, ['key', 'create', '--user', String(user.user_id)]);
+    const voice = await run(db, ['key', 'create', '--user', String(user.user_id), '--scope', 'voice', '--monthly-limit', '40']);
+    await run(db, ['key', 'revoke', '--key', String(forms.key_id)]);
+    const r = await runCli(['key', 'list', '--user', String(user.email)], { FORMLOOM_DATABASE_URL: db.url });
+    t.is(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { user_id: string; keys: Record<string, unknown>[] };
+    t.is(out.user_id, String(user.user_id));
+    t.deepEqual(out.keys.map((k) => k.key_id).sort(), [forms.key_id, voice.key_id].sort());
+    for (const k of out.keys) t.deepEqual(Object.keys(k), ['key_id', 'scope', 'monthly_limit', 'created_at', 'revoked_at', 'expires_at']);
+    t.like(out.keys.find((k) => k.key_id === voice.key_id), { scope: 'voice', monthly_limit: 40, revoked_at: null, expires_at: null });
+    const revoked = out.keys.find((k) => k.key_id === forms.key_id)!;
+    t.is(revoked.scope, 'forms');
+    t.regex(String(revoked.revoked_at), /^\d{4}-\d\d-\d\dT/);
+    const [stored] = await db.query<{ secret_hash: string }>('SELECT secret_hash FROM api_keys WHERE id = $1', [forms.key_id]);
+    for (const secret of [String(forms.api_key).slice(-64), String(voice.api_key).slice(-64), stored!.secret_hash]) {
+      t.false(r.stdout.includes(secret) || r.stderr.includes(secret));
+    }
+    t.regex((await fails(db, ['key', 'list', '--user', 'ghost@example.com'])).stderr, /User not found/);
+    t.is((await fails(db, ['key', 'list'])).code, 2);
+  });
+
   test('stderr names the database opened; a PostgreSQL password never shows', async (t) => {
     const { db } = t.context;
     let url = db.url;

@@ -35,6 +35,8 @@ export interface UserRepository {
   findByEmail(email: string): Promise<User | null>;
   /** Applies the patch; returns the updated user or `null` when there is none. */
   update(id: string, patch: Partial<Omit<User, 'id' | 'created_at'>>): Promise<User | null>;
+  /** Users oldest first (`created_at`, then `id`), `limit` of them from `offset`, with the total. */
+  list(page: { offset: number; limit: number }): Promise<Page<User>>;
 }
 
 export interface ApiKeyRepository {
@@ -43,6 +45,8 @@ export interface ApiKeyRepository {
   findById(id: string): Promise<ApiKey | null>;
   /** Marks the key revoked at `at`; `false` when there is no such key or it was already revoked. */
   revoke(id: string, at: string): Promise<boolean>;
+  /** The user's keys, revoked ones too, oldest first (`created_at`, then `id`); `[]` when none. */
+  listByUser(userId: string): Promise<ApiKey[]>;
 }
 
 export interface FormListQuery {
