@@ -29,7 +29,7 @@ export function teamAndOutboxTests(test: StorageTest): void {
     t.is(await db.storage.teams.findMember(a.id, uid('usr')), null);
     t.deepEqual(await db.storage.teams.membershipsOf(uid('usr')), []);
     await rejectsWithConflict(t, db.storage.teams.insertMember(makeMember(a.id, user)), 'already a member');
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM team_members WHERE team_id = ${db.placeholder(1)}`, [a.id]), 2);
+    t.is(await count(db.probes.teamMembers({ team_id: a.id })), 2);
   });
 
   test('outbox: enqueue, claim due items of the asked kinds, lease, settle', async (t, db) => {
@@ -68,7 +68,7 @@ export function teamAndOutboxTests(test: StorageTest): void {
     t.true(await outbox.settle(due.id, 'w3', { status: 'delivered' }, at(310)));
     t.false(await outbox.settle(due.id, 'w3', { status: 'delivered' }, at(311)), 'already settled');
     t.true(await outbox.settle(later.id, 'w3', { status: 'failed', error: 'gave up' }, at(320)));
-    const [row] = await db.raw(`SELECT status, last_error FROM outbox WHERE id = ${db.placeholder(1)}`, [later.id]);
+    const [row] = await db.probes.outbox({ id: later.id });
     t.deepEqual({ status: row.status, last_error: row.last_error }, { status: 'failed', last_error: 'gave up' });
     t.is((await outbox.findById(due.id))?.status, 'delivered');
     t.deepEqual(await outbox.claim({ workerId: 'w4', now: at(999), leaseUntil: at(1999), limit: 10, kinds: [kind] }), []);
