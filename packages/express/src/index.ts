@@ -4,5 +4,12 @@ export { apiKeyAuthenticator, type AuthenticateHook } from './auth';
 export { buildOpenApi } from './openapi';
 export { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 export { json, type RouteSpec, type RouteContext, type RouteResult } from './route-table';
-export { createFetchTransport, isPrivateAddress, type FetchTransportOptions } from './adapters/webhook-transport';
-export { createFileBlobStore } from './adapters/file-blob-store';
+// Adapters that have their own packages now, re-exported so hosts that import them from here keep working.
+export {
+  createFetchTransport,
+  createHttpWebhookTransport,
+  isPrivateAddress,
+  type FetchTransportOptions,
+  type HttpWebhookTransportOptions,
+} from '@formloom/webhook-http';
+export { createFileBlobStore } from '@formloom/blob-store-file';

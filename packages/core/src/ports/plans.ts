@@ -16,6 +16,10 @@ export interface PlanFeatures {
 
 /** Resolves a user's plan and features. */
 export interface Plans {
-  /** The features of the user's plan. Throws NOT_FOUND for an unknown user. */
+  /**
+   * The features of the user's plan as it is now (a plan change shows on the next call). A user the
+   * provider does not know (e.g. a host's own user) gets the `free` plan's features; it never throws for
+   * one. The result is the provider's: callers do not change it.
+   */
   featuresFor(userId: string): Promise<PlanFeatures>;
 }

@@ -23,16 +23,16 @@ export function isPrivateAddress(address: string, blocked = privateRanges()): bo
   return blocked.check(address, family === 6 ? 'ipv6' : 'ipv4');
 }
 
-export interface FetchTransportOptions {
+export interface HttpWebhookTransportOptions {
   /** Allow loopback/private targets (FORMLOOM_WEBHOOK_ALLOW_PRIVATE=1). */
   allowPrivate?: boolean;
 }
 
 /**
  * Node HTTP(S) transport. The private-address guard runs in the socket's DNS lookup, so the address
- * checked is the address connected to (no window for DNS rebinding).
+ * checked is the address connected to (no window for DNS rebinding). Redirects are not followed.
  */
-export function createFetchTransport(options: FetchTransportOptions = {}): WebhookTransport {
+export function createHttpWebhookTransport(options: HttpWebhookTransportOptions = {}): WebhookTransport {
   const blocked = privateRanges();
   const guardedLookup = (hostname: string, opts: object, cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
     dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
