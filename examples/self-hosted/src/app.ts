@@ -1,13 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
-import { openMigratedStorage, type Env } from '@formloom/cli';
 import { createFormloom, type Formloom } from '@formloom/core';
-import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
+import { createFileBlobStore } from '@formloom/blob-store-file';
+import { createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
+import { openMigratedStorage } from '@formloom/storage-typeorm';
+import { createHttpWebhookTransport } from '@formloom/webhook-http';
 import { join } from 'node:path';
 import { loadSecretKey } from './secret-key';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
-import { readSelfHostedConfig } from './config';
+import { type Env, readSelfHostedConfig } from './config';
 
 const CLOSE_GRACE_MS = 5000;
 
@@ -74,7 +76,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
   const mailer = createMailerFromEnv(env, config.dataDir);
   const formloom = createFormloom({
     storage,
-    webhookTransport: createFetchTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }),
+    webhookTransport: createHttpWebhookTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }),
     blobStore: createFileBlobStore(join(config.dataDir, 'blobs')),
     mailer,
     config: {

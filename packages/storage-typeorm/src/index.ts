@@ -4,3 +4,10 @@ export { createTypeormStorage, type TypeormStorage } from './storage';
 export { createDataSource, parseDatabaseUrl, runMigrations, type CreateDataSourceOptions, type DatabaseUrl } from './data-source';
 export { formloomEntities } from './tables';
 export { formloomMigrations } from './migrations';
+export {
+  DEFAULT_DATABASE_URL,
+  openMigratedStorage,
+  resolveDatabaseUrl,
+  sqliteFile,
+  type ClosableStorage,
+} from './open-storage';
