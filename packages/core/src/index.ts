@@ -27,6 +27,8 @@ export * from './config';
 export * from './response-presenter';
 export * from './schemas/response';
 export * from './policies/answer-validation';
+export * from './policies/public-view';
+export * from './schemas/strings';
 export * from './policies/quiz';
 export * from './policies/csv';
 export * from './policies/csv-page';
