@@ -15,7 +15,7 @@ export interface SelfHostedConfig {
 }
 
 /**
- * The operator variables of DESIGN.md section 4, read as the `formloom` command reads them: relative paths
+ * The operator variables (docs/configuration.md), read as the `formloom` command reads them: relative paths
  * resolve against `cwd`, so the app and the command find the same database.
  */
 export function readSelfHostedConfig(env: Env, cwd = process.cwd()): SelfHostedConfig {

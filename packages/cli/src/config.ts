@@ -7,7 +7,7 @@ export type Env = Record<string, string | undefined>;
 
 export const DEFAULT_DATA_DIR = './data';
 
-/** The variables of the operator contract (DESIGN.md section 4) that the CLI reads. */
+/** The variables of the operator contract (docs/configuration.md) that the CLI reads. */
 export interface CliConfig {
   /** `sqlite:<absolute path>` or `postgres://...`. */
   databaseUrl: string;
