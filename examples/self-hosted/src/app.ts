@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import express, { type Express } from 'express';
 import { createFormloom, type Formloom } from '@formloom/core';
 import { createFileBlobStore } from '@formloom/blob-store-file';
@@ -10,8 +11,16 @@ import { join } from 'node:path';
 import { loadSecretKey } from './secret-key';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
 import { type Env, readSelfHostedConfig } from './config';
+import { readHttpConfig, type HttpConfig } from './http-config';
 
 const CLOSE_GRACE_MS = 5000;
+
+/**
+ * Server time-outs (docs/security.md, "Input limits"): a client gets 20 s to send its headers and two
+ * minutes for the whole request (a 100 MB upload at ~7 Mbit/s), so a stalled or trickling client cannot
+ * hold a connection for Node's default five minutes.
+ */
+export const SERVER_TIMEOUTS = { headersTimeout: 20_000, requestTimeout: 120_000, keepAliveTimeout: 5_000 } as const;
 
 export interface SelfHosted {
   /** Where this process listens, e.g. `http://localhost:3000`. */
@@ -20,20 +29,23 @@ export interface SelfHosted {
   /** Base of shareable links (`FORMLOOM_PUBLIC_URL`, default `url`). */
   publicUrl: string;
   formloom: Formloom;
+  /** The HTTP server (its time-outs are `SERVER_TIMEOUTS`). */
+  server: Server;
   /** Stops accepting connections, ends open ones, then closes the database. */
   close(): Promise<void>;
 }
 
 /** The whole self-hosted app on one Formloom instance. */
-export function createApp(formloom: Formloom, inFlight?: InFlight): Express {
+export function createApp(formloom: Formloom, inFlight?: InFlight, http: HttpConfig = readHttpConfig({})): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', http.trustProxy);
   if (inFlight) app.use(inFlight.middleware);
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
-  app.use('/api/v1', createFormloomRouter({ formloom }));
-  app.use('/', createPublicPagesRouter({ formloom }));
+  app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: http.rateLimits }));
+  app.use('/', createPublicPagesRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins }));
   return app;
 }
 
@@ -71,6 +83,7 @@ export class InFlight {
 /** Opens (and migrates) the database, then listens on `PORT`. */
 export async function startSelfHosted(env: Env = process.env): Promise<SelfHosted> {
   const config = readSelfHostedConfig(env);
+  const http = readHttpConfig(env);
   mkdirSync(config.dataDir, { recursive: true });
   const storage = await openMigratedStorage(config.databaseUrl);
   const mailer = createMailerFromEnv(env, config.dataDir);
@@ -85,7 +98,10 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     },
   });
   const inFlight = new InFlight();
-  const server = createApp(formloom, inFlight).listen(config.port);
+  // Node checks the time-outs every `connectionsCheckingInterval` (30 s by default): check more often.
+  const server = createServer({ ...SERVER_TIMEOUTS, connectionsCheckingInterval: 5_000 }, createApp(formloom, inFlight, http));
+  server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeout;
+  server.listen(config.port);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
@@ -104,6 +120,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     port,
     publicUrl: config.publicUrl ?? url,
     formloom,
+    server,
     close: () =>
       (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import anyTest, { type TestFn } from 'ava';
 import { runCli } from '@formloom/cli';
-import { startSelfHosted, type SelfHosted } from '../src';
+import { SERVER_TIMEOUTS, startSelfHosted, type SelfHosted } from '../src';
 
 type Ctx = { app: SelfHosted; key: string; dir: string };
 const test = anyTest as TestFn<Ctx>;
@@ -50,6 +50,15 @@ test('listens on an ephemeral port, made its data dir, and answers /healthz', as
   t.true(existsSync(join(t.context.dir, 'data')));
   const health = await call(t, 'GET', '/healthz', undefined, null);
   t.deepEqual([health.status, health.body], [200, { ok: true }]);
+});
+
+test('the HTTP server bounds how long a client may take to send its headers and its request', (t) => {
+  const { server } = t.context.app;
+  t.is(server.headersTimeout, SERVER_TIMEOUTS.headersTimeout);
+  t.is(server.requestTimeout, SERVER_TIMEOUTS.requestTimeout);
+  t.is(server.keepAliveTimeout, SERVER_TIMEOUTS.keepAliveTimeout);
+  // Tighter than Node's own defaults (60 s for headers, 5 minutes for the request).
+  t.true(server.headersTimeout < 60_000 && server.requestTimeout < 300_000);
 });
 
 test('a form goes from create to publish to the public endpoint and page', async (t) => {

@@ -1,5 +1,14 @@
 export { createFormloomRouter, BUILT_IN_ROUTES, type FormloomRouterOptions } from './router';
-export { createPublicPagesRouter } from './pages';
+export { createPublicPagesRouter, type PublicPagesOptions } from './pages';
+export {
+  DEFAULT_RATE_LIMITS,
+  memoryRateLimitStore,
+  type RateLimitName,
+  type RateLimitOptions,
+  type RateLimitRule,
+  type RateLimitStore,
+} from './rate-limit';
+export { parseEmbedOrigins, type EmbedOrigins } from './security-headers';
 export { apiKeyAuthenticator, type AuthenticateHook } from './auth';
 export { buildOpenApi } from './openapi';
 export { errorHandler, notFoundHandler, type ErrorLogger } from './errors';

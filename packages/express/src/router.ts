@@ -3,7 +3,9 @@ import type { Formloom } from '@formloom/core';
 import { apiKeyAuthenticator, requirePrincipal, type AuthenticateHook } from './auth';
 import { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 import { buildOpenApi } from './openapi';
-import { assertNoNulCharacters } from './input-guard';
+import { assertBodyWithinLimits, assertNoNulCharacters } from './input-guard';
+import { RateLimits, type RateLimitOptions } from './rate-limit';
+import { apiSecurityHeaders } from './security-headers';
 import type { RouteContext, RouteSpec } from './route-table';
 import { formRoutes } from './routes/forms';
 import { publishingRoutes } from './routes/publishing';
@@ -23,6 +25,8 @@ export interface FormloomRouterOptions {
   logger?: ErrorLogger;
   /** Extra routes (later capabilities, or a host's additions) served and documented like the built-in ones. */
   routes?: RouteSpec[];
+  /** Per-key, per-IP and failed-authentication limits (docs/security.md); `false` turns them all off. */
+  rateLimits?: RateLimitOptions | false;
 }
 
 /** The built-in endpoints, in mount order. */
@@ -41,10 +45,17 @@ export const BUILT_IN_ROUTES: readonly RouteSpec[] = [
  */
 export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const { formloom } = options;
-  const authenticate = options.authenticate ?? apiKeyAuthenticator(formloom);
-  const routes = [...BUILT_IN_ROUTES, ...(options.routes ?? [])];
+  const limits = new RateLimits(formloom, options.rateLimits);
+  const authenticate = limits.authenticate(options.authenticate ?? apiKeyAuthenticator(formloom), !!options.authenticate);
+  const routes = [...BUILT_IN_ROUTES, ...(options.routes ?? [])].map(limits.guard);
   const router = express.Router();
+  router.use(apiSecurityHeaders);
   router.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
+  // Depth and NUL checks run once, on the parsed body, before any route or schema walks it.
+  router.use((req, _res, next) => {
+    if (req.body !== undefined) assertBodyWithinLimits(req.body);
+    next();
+  });
 
   let openapi: unknown;
   router.get('/openapi.json', (req: Request, res) => {
@@ -54,7 +65,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
 
   for (const spec of routes) {
     const handler: RequestHandler = async (req, res) => {
-      assertNoNulCharacters({ params: req.params, query: req.query, body: req.body });
+      assertNoNulCharacters({ params: req.params, query: req.query });
       const principal = spec.scope ? { ...(await requirePrincipal(authenticate, req, spec.scope, !!options.authenticate)), ip_address: req.ip ?? null } : null;
       const ctx = { req, res, formloom, principal } as RouteContext;
       const result = await spec.handler(ctx);

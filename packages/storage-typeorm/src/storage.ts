@@ -10,6 +10,7 @@ import { SqlFormRepository } from './repositories/forms';
 import { SqlIdempotencyRepository } from './repositories/idempotency';
 import { SqlInvitationRepository } from './repositories/invitations';
 import { SqlOutboxRepository } from './repositories/outbox';
+import { SqlRateLimitRepository } from './repositories/rate-limits';
 import { SqlResponseRepository } from './repositories/responses';
 import { SqlTeamRepository } from './repositories/teams';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
@@ -183,6 +184,7 @@ function makeStorage(
     invitations: new SqlInvitationRepository(scope),
     branding: new SqlBrandingRepository(scope),
     auditLogs: new SqlAuditLogRepository(scope),
+    rateLimits: new SqlRateLimitRepository(scope),
     transaction: transaction ?? ((work) => work(storage)),
   };
   return storage;

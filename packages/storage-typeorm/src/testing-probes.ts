@@ -9,6 +9,7 @@ import { FormEntity } from './tables/forms';
 import { IdempotencyEntity } from './tables/idempotency';
 import { InvitationEntity } from './tables/invitations';
 import { OutboxEntity } from './tables/outbox';
+import { RateLimitEntity } from './tables/rate-limits';
 import { ResponseEntity } from './tables/responses';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './tables/teams';
 import { DeliveryAttemptEntity, DeliveryEntity, GlobalWebhookEntity, WebhookSecretEntity } from './tables/webhooks';
@@ -61,5 +62,6 @@ export function sqlProbes(raw: RawQuery, placeholder: (i: number) => string): St
     webhookSecrets: probe(WebhookSecretEntity, ['user_id']),
     deliveries: probe(DeliveryEntity, ['id', 'form_id']),
     deliveryAttempts: probe(DeliveryAttemptEntity, ['id', 'delivery_id']),
+    rateLimits: probe(RateLimitEntity, ['bucket_key']),
   };
 }

@@ -7,3 +7,4 @@ export * from './webhook-transport';
 export * from './blob-store';
 export * from './mailer';
 export * from './signed-documents';
+export * from './speech-engine';

@@ -2,6 +2,7 @@ import type { TestFn } from 'ava';
 import { accountTests } from './storage/accounts';
 import type { StorageHarness, StorageHarnessInstance, StorageTest } from './storage/fixtures';
 import { formTests } from './storage/forms';
+import { rateLimitTests } from './storage/rate-limits';
 import { responseTests } from './storage/responses';
 import { teamAdminTests } from './storage/team-admin';
 import { teamAndOutboxTests } from './storage/teams-outbox';
@@ -39,4 +40,5 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   responseTests(storageTest);
   webhookTests(storageTest);
   transactionTests(storageTest);
+  rateLimitTests(storageTest);
 }

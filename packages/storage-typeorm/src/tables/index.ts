@@ -8,6 +8,7 @@ import { FormEntity } from './forms';
 import { IdempotencyEntity } from './idempotency';
 import { InvitationEntity } from './invitations';
 import { OutboxEntity } from './outbox';
+import { RateLimitEntity } from './rate-limits';
 import { ResponseEntity } from './responses';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './teams';
 import { DeliveryAttemptEntity, DeliveryEntity, GlobalWebhookEntity, WebhookSecretEntity } from './webhooks';
@@ -33,4 +34,5 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   InvitationEntity,
   BrandingEntity,
   AuditLogEntity,
+  RateLimitEntity,
 ];

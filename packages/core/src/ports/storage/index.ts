@@ -8,6 +8,7 @@ import type { IdempotencyRepository } from './idempotency';
 import type { InvitationRepository } from './invitations';
 import type { OutboxRepository } from './outbox';
 import type { QuestionRepository } from './questions';
+import type { RateLimitRepository } from './rate-limits';
 import type { ResponseRepository } from './responses';
 import type { TeamRepository } from './teams';
 import type { UserRepository } from './users';
@@ -26,6 +27,7 @@ export type { BrandingRepository } from './branding';
 export type { AuditLogRepository, AuditQuery } from './audit-logs';
 export type { CreditRepository } from './credits';
 export type { IdempotencyRepository } from './idempotency';
+export type { RateLimitCounter, RateLimitRepository } from './rate-limits';
 export type { OutboxClaim, OutboxRepository } from './outbox';
 export type { PackedResponses, ResponseAnalytics, ResponseListQuery, ResponseRepository } from './responses';
 export type { WebhookRepository } from './webhooks';
@@ -65,6 +67,7 @@ export interface Storage {
   readonly invitations: InvitationRepository;
   readonly branding: BrandingRepository;
   readonly auditLogs: AuditLogRepository;
+  readonly rateLimits: RateLimitRepository;
   /**
    * Runs `work` in one transaction and resolves with its result: committed when `work` resolves, rolled
    * back when it throws (the error is rethrown as is). Calls outside never see its uncommitted writes.

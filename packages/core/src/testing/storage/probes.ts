@@ -55,4 +55,6 @@ export interface StorageProbes {
   deliveries: Probe<'id' | 'form_id'>;
   /** Delivery attempts: `id`, `delivery_id`, `status_code`, `error`, ... */
   deliveryAttempts: Probe<'id' | 'delivery_id'>;
+  /** One row per rate-limit key: `bucket_key`, `hits`, `resets_at`. */
+  rateLimits: Probe<'bucket_key'>;
 }
