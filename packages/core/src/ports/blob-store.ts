@@ -1,8 +1,9 @@
 /**
  * Stores files: uploads, audio, signed PDFs. Keys are relative paths of `/`-separated segments
  * (`uploads/<form id>/<file id>`); a key with an empty, `.` or `..` segment, or a NUL character, is
- * invalid and every method rejects it, so no key reaches outside the store. A key names a blob, never a
- * folder: do not store both `a/b` and `a/b/c` (a store on a file system cannot hold both).
+ * invalid and every method rejects it, so no key reaches outside the store. Segments may be long (an
+ * upload's file name: 300 bytes of UTF-8 and more). A key names a blob, never a folder: do not store
+ * both `a/b` and `a/b/c` (a store on a file system cannot hold both).
  */
 export interface BlobStore {
   /**

@@ -47,7 +47,7 @@ export function runBlobStoreConformance(test: TestFn<any>, harness: BlobStoreHar
     t.is(await store.get(`${dir}nested/missing.bin`), null, 'also under a folder that does not exist');
   });
 
-  blobTest('an empty blob and a key with spaces and non-ASCII letters round-trip', async (t, store, dir) => {
+  blobTest('an empty blob, and keys with spaces, non-ASCII letters or a 300-byte segment, round-trip', async (t, store, dir) => {
     await store.put(`${dir}empty`, new Uint8Array(0), 'text/plain');
     const empty = await store.get(`${dir}empty`);
     t.is(empty?.data.length, 0);
@@ -55,6 +55,12 @@ export function runBlobStoreConformance(test: TestFn<any>, harness: BlobStoreHar
     const key = `${dir}uploads/Résumé final (2).pdf`;
     await store.put(key, bytes(10), 'application/pdf');
     t.true(same((await store.get(key))?.data, bytes(10)));
+    // Longer than a file name may be on most file systems (255 bytes): an upload's name can be.
+    const long = `${dir}uploads/${'é'.repeat(150)}.pdf`;
+    await store.put(long, bytes(20), 'application/pdf');
+    t.true(same((await store.get(long))?.data, bytes(20)));
+    t.is(await store.get(`${dir}uploads/${'é'.repeat(149)}.pdf`), null);
+    t.is(await store.deletePrefix(`${dir}uploads/`), 2);
   });
 
   blobTest('put replaces the blob and its content type', async (t, store, dir) => {
