@@ -15,8 +15,10 @@ export { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 export { json, type RouteSpec, type RouteContext, type RouteResult } from './route-table';
 // Adapters that have their own packages now, re-exported so hosts that import them from here keep working.
 export {
+  AddressGuard,
   createFetchTransport,
   createHttpWebhookTransport,
+  embeddedIPv4,
   isPrivateAddress,
   type FetchTransportOptions,
   type HttpWebhookTransportOptions,

@@ -7,6 +7,7 @@ export { formloomMigrations } from './migrations';
 export {
   DEFAULT_DATABASE_URL,
   openMigratedStorage,
+  prepareSqliteFile,
   resolveDatabaseUrl,
   sqliteFile,
   type ClosableStorage,

@@ -12,6 +12,7 @@ import { OutboxEntity } from './tables/outbox';
 import { RateLimitEntity } from './tables/rate-limits';
 import { ResponseEntity } from './tables/responses';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './tables/teams';
+import { UploadEntity } from './tables/uploads';
 import { DeliveryAttemptEntity, DeliveryEntity, GlobalWebhookEntity, WebhookSecretEntity } from './tables/webhooks';
 
 /** Runs SQL with unqualified table names (as `TestDatabase.raw` does). */
@@ -62,6 +63,7 @@ export function sqlProbes(raw: RawQuery, placeholder: (i: number) => string): St
     webhookSecrets: probe(WebhookSecretEntity, ['user_id']),
     deliveries: probe(DeliveryEntity, ['id', 'form_id']),
     deliveryAttempts: probe(DeliveryAttemptEntity, ['id', 'delivery_id']),
+    uploads: probe(UploadEntity, ['id', 'form_id']),
     rateLimits: probe(RateLimitEntity, ['bucket_key']),
   };
 }

@@ -1,6 +1,7 @@
 import { createHttpWebhookTransport, type HttpWebhookTransportOptions } from './webhook-transport';
 
-export { createHttpWebhookTransport, isPrivateAddress, type HttpWebhookTransportOptions } from './webhook-transport';
+export { createHttpWebhookTransport, type HttpWebhookTransportOptions } from './webhook-transport';
+export { AddressGuard, embeddedIPv4, isPrivateAddress } from './address-guard';
 
 /** @deprecated The old name (it never used fetch): use `createHttpWebhookTransport`. */
 export const createFetchTransport: (options?: HttpWebhookTransportOptions) => ReturnType<typeof createHttpWebhookTransport> =

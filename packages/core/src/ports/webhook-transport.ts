@@ -5,6 +5,22 @@ export interface TransportResult {
 }
 
 /**
+ * Thrown (rejected) by a transport that will not connect to a destination at all (a private address, an
+ * unsupported scheme): such a delivery fails at once instead of being retried for a day.
+ */
+export class DestinationRefusedError extends Error {
+  readonly code = 'DESTINATION_REFUSED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'DestinationRefusedError';
+  }
+}
+
+/** Whether `e` says the destination was refused (also across package copies, by its `code`). */
+export const isDestinationRefused = (e: unknown): boolean =>
+  e instanceof DestinationRefusedError || (typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'DESTINATION_REFUSED');
+
+/**
  * Sends a signed webhook body. Implementations refuse private targets unless configured otherwise: a
  * destination on a loopback, private, link-local, CGNAT, multicast or otherwise non-public address (IPv4,
  * IPv6, and IPv4-mapped IPv6), given literally or as a host name that resolves to one, is refused before
@@ -13,10 +29,11 @@ export interface TransportResult {
 export interface WebhookTransport {
   /**
    * POSTs `body` to `url` (http or https) with `headers` and a `Content-Length`. Redirects are not
-   * followed.
+   * followed, so a public receiver cannot bounce a delivery to an internal one.
    * @returns the HTTP status of any response, 2xx or not.
-   * @throws (rejects) on an invalid or non-http(s) URL, a network error, after `timeoutMs` without a
-   * response, or for a refused private address; a refusal's message starts with `Refused`.
+   * @throws (rejects) on a network error or after `timeoutMs` without a response; with a
+   * `DestinationRefusedError` (`isDestinationRefused`) for a destination it will not connect to: a refused
+   * private address, an invalid or non-http(s) URL.
    */
   post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<TransportResult>;
 }

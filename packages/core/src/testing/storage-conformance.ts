@@ -7,6 +7,7 @@ import { responseTests } from './storage/responses';
 import { teamAdminTests } from './storage/team-admin';
 import { teamAndOutboxTests } from './storage/teams-outbox';
 import { transactionTests } from './storage/transactions';
+import { uploadTests } from './storage/uploads';
 import { webhookTests } from './storage/webhooks';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
@@ -37,6 +38,7 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   formTests(storageTest);
   teamAndOutboxTests(storageTest);
   teamAdminTests(storageTest);
+  uploadTests(storageTest);
   responseTests(storageTest);
   webhookTests(storageTest);
   transactionTests(storageTest);

@@ -11,6 +11,7 @@ import { OutboxEntity } from './outbox';
 import { RateLimitEntity } from './rate-limits';
 import { ResponseEntity } from './responses';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './teams';
+import { UploadEntity } from './uploads';
 import { DeliveryAttemptEntity, DeliveryEntity, GlobalWebhookEntity, WebhookSecretEntity } from './webhooks';
 
 /** Every entity of Formloom, for a host that builds its own DataSource (add them to `entities`). */
@@ -25,6 +26,7 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   CreditBalanceEntity,
   IdempotencyEntity,
   OutboxEntity,
+  UploadEntity,
   ResponseEntity,
   GlobalWebhookEntity,
   WebhookSecretEntity,

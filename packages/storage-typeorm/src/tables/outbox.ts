@@ -34,7 +34,11 @@ export const OutboxEntity = new EntitySchema<OutboxRow>({
     created_at: str,
     updated_at: str,
   },
-  indices: [{ name: 'IDX_outbox_status_next_attempt', columns: ['status', 'next_attempt_at'] }],
+  indices: [
+    { name: 'IDX_outbox_status_next_attempt', columns: ['status', 'next_attempt_at'] },
+    // The housekeeping purge of settled items by age.
+    { name: 'IDX_outbox_status_updated', columns: ['status', 'updated_at'] },
+  ],
 });
 
 export const outboxFromRow = (r: OutboxRow): OutboxItem => ({

@@ -47,4 +47,15 @@ export interface OutboxRepository {
   ): Promise<boolean>;
   /** The item, or `null` when there is none. */
   findById(id: string): Promise<OutboxItem | null>;
+  /**
+   * Empties the payload of a settled (delivered or failed) item: a sent mail's body holds secrets
+   * (docs/security.md). A pending item, or an unknown id, changes nothing.
+   */
+  clearPayload(id: string): Promise<void>;
+  /**
+   * Deletes up to `limit` delivered or failed items settled (`updated_at`) before `before`, of `kinds`
+   * when given. Pending items are never deleted.
+   * @returns how many were deleted.
+   */
+  purge(query: { before: string; limit: number; kinds?: string[] }): Promise<number>;
 }

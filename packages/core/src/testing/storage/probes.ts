@@ -55,6 +55,8 @@ export interface StorageProbes {
   deliveries: Probe<'id' | 'form_id'>;
   /** Delivery attempts: `id`, `delivery_id`, `status_code`, `error`, ... */
   deliveryAttempts: Probe<'id' | 'delivery_id'>;
+  /** Uploads: `id`, `form_id`, `key`, `size`, `response_id`, ... */
+  uploads: Probe<'id' | 'form_id'>;
   /** One row per rate-limit key: `bucket_key`, `hits`, `resets_at`. */
   rateLimits: Probe<'bucket_key'>;
 }
