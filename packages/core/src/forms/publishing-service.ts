@@ -5,14 +5,14 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { PlanFeatures, Plans } from '../ports/plans';
 import type { Storage } from '../ports/storage';
-import { computeChangelog, type Snapshot } from '../policies/changelog';
-import { authorizeForm, planHolderOf } from '../policies/form-access';
-import { checkPublishable, type PublishBlock } from '../policies/publish-policy';
-import { presentForm, presentVersion, presentTheme } from '../presenters';
+import { computeChangelog, type Snapshot } from './changelog';
+import { authorizeForm, planHolderOf } from './form-access';
+import { checkPublishable, type PublishBlock } from './publish-policy';
+import { presentForm, presentVersion, presentTheme } from './presenters';
 import { TOKENS } from '../tokens';
 import type { FormloomEvents } from '../events';
 import { snapshotOf } from './form-model';
-import { AuditService } from './audit-service';
+import { AuditService } from '../teams/audit-service';
 
 export type PublishOutcome =
   | { ok: true; form: FormRecord; questions: Question[]; version: Version }

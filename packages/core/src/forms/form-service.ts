@@ -6,17 +6,17 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Plans } from '../ports/plans';
 import type { Storage } from '../ports/storage';
-import { authorizeForm, authorizeTeamFormCreation } from '../policies/form-access';
-import { stableJson } from '../policies/changelog';
-import { createFormSchema, updateFormSchema, type UpdateFormInput } from '../schemas/form';
-import { parseBody } from '../schemas/parse';
-import { presentForm, presentVersion } from '../presenters';
+import { authorizeForm, authorizeTeamFormCreation } from './form-access';
+import { stableJson } from './changelog';
+import { createFormSchema, updateFormSchema, type UpdateFormInput } from './form-schemas';
+import { parseBody } from '../parse';
+import { presentForm, presentVersion } from './presenters';
 import { TOKENS } from '../tokens';
 import type { FormloomEvents } from '../events';
 import { applyOptions, buildQuestions, snapshotOf } from './form-model';
 import { PublishingService, publishConflict } from './publishing-service';
-import { AuditService } from './audit-service';
-import { newOutboxItem } from './outbox-worker';
+import { AuditService } from '../teams/audit-service';
+import { newOutboxItem } from '../outbox/outbox-worker';
 
 /** Creating, reading, updating, deleting and duplicating forms with their questions. */
 @injectable()

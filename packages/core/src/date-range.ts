@@ -1,4 +1,4 @@
-import { badRequest } from '../errors';
+import { badRequest } from './errors';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;

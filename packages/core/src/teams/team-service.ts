@@ -4,9 +4,9 @@ import type { Principal, Team, TeamBranding, TeamRole } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
-import { MANAGERS, requireTeamRole } from '../policies/team-access';
-import { brandingSchema, createTeamSchema, memberRoleSchema, TEAM_READ_ONLY_FIELDS, updateTeamSchema } from '../schemas/team';
-import { parseBody } from '../schemas/parse';
+import { MANAGERS, requireTeamRole } from './team-access';
+import { brandingSchema, createTeamSchema, memberRoleSchema, TEAM_READ_ONLY_FIELDS, updateTeamSchema } from './team-schemas';
+import { parseBody } from '../parse';
 import { TOKENS } from '../tokens';
 import { AuditService } from './audit-service';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hexColor } from './form';
+import { hexColor } from '../forms/form-schemas';
 
 const name = z.string().trim().min(1, 'must not be blank').max(200);
 const email = z.string().trim().max(320).email('must be a valid email address');

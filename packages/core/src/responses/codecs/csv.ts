@@ -1,5 +1,5 @@
-import type { Question, ResponseRecord } from '../domain/types';
-import { GROUP_QUESTION_TYPES, type QuestionType } from '../schemas/question-types';
+import type { Question, ResponseRecord } from '../../domain/types';
+import { GROUP_QUESTION_TYPES, type QuestionType } from '../../forms/question-types';
 
 /** A response as the export reads it. */
 export type CsvResponse = Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers'>;

@@ -3,13 +3,13 @@ import { notFound } from '../errors';
 import type { Principal } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { Storage } from '../ports/storage';
-import { authorizeForm } from '../policies/form-access';
-import { themeInputSchema } from '../schemas/form';
-import { parseBody } from '../schemas/parse';
-import { presentTheme } from '../presenters';
+import { authorizeForm } from './form-access';
+import { themeInputSchema } from './form-schemas';
+import { parseBody } from '../parse';
+import { presentTheme } from './presenters';
 import { TOKENS } from '../tokens';
 import { applyOptions } from './form-model';
-import { stableJson } from '../policies/changelog';
+import { stableJson } from './changelog';
 
 /** GET/PUT /forms/:id/theme. */
 @injectable()

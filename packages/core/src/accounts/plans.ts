@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from './ports/clock';
-import type { IdGenerator } from './ports/id-generator';
-import type { Payments } from './ports/payments';
-import type { PlanFeatures, Plans } from './ports/plans';
-import type { Storage } from './ports/storage';
-import { DEFAULT_PLAN_FEATURES } from './policies/plan-features';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { Payments } from '../ports/payments';
+import type { PlanFeatures, Plans } from '../ports/plans';
+import type { Storage } from '../ports/storage';
+import { DEFAULT_PLAN_FEATURES } from './plan-features';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { badRequest } from '../errors';
+import { badRequest } from './errors';
 
 function fieldPath(path: readonly PropertyKey[]): string {
   return path.map((p) => String(p)).join('.');

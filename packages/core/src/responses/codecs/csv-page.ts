@@ -1,5 +1,5 @@
 import { type CsvColumns, csvField, type CsvLayout, placeAnswer } from './csv';
-import type { Answer } from '../domain/types';
+import type { Answer } from '../../domain/types';
 import {
   BACKSLASH,
   bytesAt,

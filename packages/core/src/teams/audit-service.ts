@@ -6,9 +6,9 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { Plans } from '../ports/plans';
 import type { Storage } from '../ports/storage';
 import { paging } from '../pagination';
-import { requireTeamRole } from '../policies/team-access';
+import { requireTeamRole } from './team-access';
 import { TOKENS } from '../tokens';
-import { inclusiveRange } from '../policies/date-range';
+import { inclusiveRange } from '../date-range';
 
 /** Security-relevant team actions recorded in the audit log. */
 export type AuditAction =

@@ -1,5 +1,5 @@
-import { FORM_OPTION_FIELDS, THEME_FIELDS, type ThemeField } from './domain/form-fields';
-import type { FormRecord, Question, Team, Version } from './domain/types';
+import { FORM_OPTION_FIELDS, THEME_FIELDS, type ThemeField } from '../domain/form-fields';
+import type { FormRecord, Question, Team, Version } from '../domain/types';
 
 /** Form option fields that are not part of the Form resource (theme-only). */
 const THEME_ONLY = new Set<string>(['show_question_nav']);

@@ -3,7 +3,7 @@ import { badRequest } from '../errors';
 import type { Principal, Team } from '../domain/types';
 import type { Storage } from '../ports/storage';
 import { paging, queryBoolean } from '../pagination';
-import { presentFormListItem } from '../presenters';
+import { presentFormListItem } from './presenters';
 import { TOKENS } from '../tokens';
 
 export interface FormListParams {

@@ -7,7 +7,7 @@ import type { Storage } from '../ports/storage';
 import type { WebhookTransport } from '../ports/webhook-transport';
 import type { FormloomConfig } from '../config';
 import { TOKENS } from '../tokens';
-import { nextRetryAt, type OutboxHandler, type OutboxOutcome } from './outbox-worker';
+import { nextRetryAt, type OutboxHandler, type OutboxOutcome } from '../outbox/outbox-worker';
 import { WebhookSettingsService } from './webhook-settings-service';
 
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;

@@ -1,4 +1,4 @@
-import type { ResponseRecord } from './domain/types';
+import type { ResponseRecord } from '../domain/types';
 
 /** The Response resource of document 1, plus the version it answered. */
 export function presentResponse(r: ResponseRecord) {

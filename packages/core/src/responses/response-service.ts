@@ -2,15 +2,15 @@ import { inject, injectable } from 'tsyringe';
 import { badRequest, notFound } from '../errors';
 import type { Principal, Question } from '../domain/types';
 import type { Storage } from '../ports/storage';
-import { authorizeForm } from '../policies/form-access';
-import { csvLayout } from '../policies/csv';
-import { CsvPageWriter } from '../policies/csv-page';
+import { authorizeForm } from '../forms/form-access';
+import { csvLayout } from './codecs/csv';
+import { CsvPageWriter } from './codecs/csv-page';
 import { paging, queryBoolean } from '../pagination';
-import { bulkDeleteSchema } from '../schemas/response';
-import { parseBody } from '../schemas/parse';
-import { presentResponse } from '../response-presenter';
+import { bulkDeleteSchema } from './response-schemas';
+import { parseBody } from '../parse';
+import { presentResponse } from './response-presenter';
 import { TOKENS } from '../tokens';
-import { inclusiveRange, isDate } from '../policies/date-range';
+import { inclusiveRange, isDate } from '../date-range';
 
 /** Responses per page read: large enough that per-query costs vanish, small enough to stay a few MB. */
 const EXPORT_PAGE = 2000;

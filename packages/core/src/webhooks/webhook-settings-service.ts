@@ -6,15 +6,15 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Plans } from '../ports/plans';
 import type { Storage } from '../ports/storage';
-import { authorizeForm, planHolderOf } from '../policies/form-access';
+import { authorizeForm, planHolderOf } from '../forms/form-access';
 import { paging } from '../pagination';
-import { httpUrl } from '../schemas/form';
-import { parseBody } from '../schemas/parse';
+import { httpUrl } from '../forms/form-schemas';
+import { parseBody } from '../parse';
 import { SecretBox, type FormloomConfig } from '../config';
 import { TOKENS } from '../tokens';
 import type { FormloomEvents } from '../events';
 import { WebhookDispatcher } from './webhook-dispatcher';
-import { AuditService } from './audit-service';
+import { AuditService } from '../teams/audit-service';
 
 export const formWebhookSchema = z.object({ url: httpUrl.nullable() }).strict();
 export const globalWebhooksSchema = z

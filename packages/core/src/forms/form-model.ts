@@ -1,10 +1,10 @@
 import { FORM_OPTION_FIELDS } from '../domain/form-fields';
 import type { FormRecord, Question } from '../domain/types';
 import type { IdGenerator } from '../ports/id-generator';
-import type { QuestionInput } from '../schemas/form';
-import { GROUP_QUESTION_TYPES, type QuestionType } from '../schemas/question-types';
-import { optionValue } from '../presenters';
-import type { Snapshot } from '../policies/changelog';
+import type { QuestionInput } from './form-schemas';
+import { GROUP_QUESTION_TYPES, type QuestionType } from './question-types';
+import { optionValue } from './presenters';
+import type { Snapshot } from './changelog';
 
 /**
  * Turns validated question inputs into questions in array order. An input keeps its id only when it

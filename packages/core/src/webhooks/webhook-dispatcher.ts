@@ -4,9 +4,9 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Plans } from '../ports/plans';
 import type { Storage } from '../ports/storage';
-import { planHolderOf } from '../policies/form-access';
+import { planHolderOf } from '../forms/form-access';
 import { TOKENS } from '../tokens';
-import { newOutboxItem } from './outbox-worker';
+import { newOutboxItem } from '../outbox/outbox-worker';
 
 export interface WebhookTarget {
   url: string;

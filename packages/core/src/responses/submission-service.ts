@@ -5,15 +5,15 @@ import type { Answer, FormRecord, Question, ResponseRecord, Version } from '../d
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
-import { checkAnswers } from '../policies/answer-validation';
-import { computeQuizResults } from '../policies/quiz';
-import { patchResponseSchema, submitResponseSchema } from '../schemas/response';
-import { parseBody } from '../schemas/parse';
-import { presentResponse } from '../response-presenter';
+import { checkAnswers } from './answer-validation';
+import { computeQuizResults } from './quiz';
+import { patchResponseSchema, submitResponseSchema } from './response-schemas';
+import { parseBody } from '../parse';
+import { presentResponse } from './response-presenter';
 import { TOKENS } from '../tokens';
 import { sha256Hex as sha256 } from '../hashing';
 import type { FormloomEvents } from '../events';
-import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 
 
 export interface RequestMeta {
