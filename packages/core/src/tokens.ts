@@ -7,6 +7,7 @@ export const TOKENS = {
   Payments: Symbol.for('formloom.Payments'),
   Events: Symbol.for('formloom.Events'),
   Config: Symbol.for('formloom.Config'),
+  SecretBox: Symbol.for('formloom.SecretBox'),
   Mailer: Symbol.for('formloom.Mailer'),
   BlobStore: Symbol.for('formloom.BlobStore'),
   WebhookTransport: Symbol.for('formloom.WebhookTransport'),

@@ -5,7 +5,9 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { MailMessage, Mailer } from '../ports/mailer';
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
-import { newOutboxItem, nextRetryAt, type OutboxHandler, type OutboxOutcome } from './outbox-worker';
+import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
+import { newOutboxItem } from './outbox-worker';
+import { errorText, failedAttempt } from './retry';
 
 /** Queues a mail in `tx`, so it is sent only if the change that causes it commits, and never lost. */
 export async function enqueueMail(tx: Storage, ids: IdGenerator, clock: Clock, message: MailMessage) {
@@ -26,9 +28,7 @@ export class MailHandler implements OutboxHandler {
       await this.mailer.send(item.payload as unknown as MailMessage);
       return { status: 'delivered' };
     } catch (e) {
-      const error = e instanceof Error ? e.message : String(e);
-      const next = nextRetryAt(this.clock.now(), item.attempts);
-      return next ? { status: 'pending', nextAttemptAt: next, error } : { status: 'failed', error };
+      return failedAttempt(this.clock.now(), item.attempts, errorText(e));
     }
   }
 }

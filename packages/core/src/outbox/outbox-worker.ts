@@ -5,23 +5,8 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
 import type { FormloomEvents } from '../events';
 import { TOKENS } from '../tokens';
-
-/**
- * How an outbox item ended: done, failed for good, or to be tried again at `nextAttemptAt`. `record`
- * writes what the handler wants kept about the attempt; the worker runs it with the item's settlement in
- * one transaction per batch, so a busy single-writer database sees one write per batch, not three per item.
- */
-export type OutboxOutcome = (
-  | { status: 'delivered' }
-  | { status: 'failed'; error: string }
-  | { status: 'pending'; nextAttemptAt: string; error: string | null }
-) & { record?: (tx: Storage) => Promise<void> };
-
-/** Carries out the outbox items of one kind (webhook deliveries, mails, clean-ups). */
-export interface OutboxHandler {
-  readonly kind: string;
-  handle(item: OutboxItem): Promise<OutboxOutcome>;
-}
+import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
+import { errorText, failedAttempt } from './retry';
 
 export interface WorkerOptions {
   /** How often to look for due items when not woken by a new one (ms). */
@@ -46,16 +31,6 @@ export function newOutboxItem(ids: IdGenerator, now: string, kind: string, paylo
     created_at: now,
     updated_at: now,
   };
-}
-
-/** Seconds before each retry: about a day in all, then the item fails for good. */
-export const RETRY_DELAYS_S = [10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14400, 28800, 28800];
-
-/** When to try again after `attempts` failed attempts, with ±20% jitter; `null` once retries are spent. */
-export function nextRetryAt(now: Date, attempts: number): string | null {
-  const delay = RETRY_DELAYS_S[attempts - 1];
-  if (delay === undefined) return null;
-  return new Date(now.getTime() + delay * (0.8 + Math.random() * 0.4) * 1000).toISOString();
 }
 
 /**
@@ -148,9 +123,7 @@ export class OutboxWorker {
     try {
       return await this.handlers.get(item.kind)!.handle(item);
     } catch (e) {
-      const error = e instanceof Error ? e.message : String(e);
-      const next = nextRetryAt(this.clock.now(), item.attempts);
-      return next ? { status: 'pending', nextAttemptAt: next, error } : { status: 'failed', error };
+      return failedAttempt(this.clock.now(), item.attempts, errorText(e));
     }
   }
 

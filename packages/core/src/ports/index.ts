@@ -6,3 +6,4 @@ export * from './payments';
 export * from './webhook-transport';
 export * from './blob-store';
 export * from './mailer';
+export * from './outbox-handler';

@@ -6,7 +6,7 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
 import type { FormloomConfig } from '../config';
 import { TOKENS } from '../tokens';
-import type { OutboxHandler, OutboxOutcome } from '../outbox/outbox-worker';
+import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
 
 /** Types accepted when a question does not narrow them: documents and images, never HTML or SVG. */
 export const DEFAULT_UPLOAD_TYPES = [

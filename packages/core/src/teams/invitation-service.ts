@@ -8,7 +8,8 @@ import type { Storage } from '../ports/storage';
 import { MANAGERS, requireTeamRole } from './team-access';
 import { inviteSchema } from './team-schemas';
 import { parseBody } from '../parse';
-import { SecretBox, type FormloomConfig } from '../config';
+import type { FormloomConfig } from '../config';
+import type { SecretBox } from '../crypto-box';
 import type { FormloomEvents } from '../events';
 import { TOKENS } from '../tokens';
 import { sha256Hex as sha256 } from '../hashing';
@@ -21,18 +22,16 @@ const INVITATION_DAYS = 7;
 /** Invitations by email: create (seat-checked), list, cancel, accept. */
 @injectable()
 export class InvitationService {
-  private readonly box: SecretBox;
   constructor(
     @inject(TOKENS.Storage) private readonly storage: Storage,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.Plans) private readonly plans: Plans,
     @inject(TOKENS.Config) private readonly config: FormloomConfig,
+    @inject(TOKENS.SecretBox) private readonly box: SecretBox,
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(AuditService) private readonly audit: AuditService,
-  ) {
-    this.box = new SecretBox(config.secretKey);
-  }
+  ) {}
 
   private present(inv: Invitation, withToken: boolean) {
     const token = this.box.open(inv.token_sealed);

@@ -7,7 +7,8 @@ import type { Storage } from '../ports/storage';
 import type { WebhookTransport } from '../ports/webhook-transport';
 import type { FormloomConfig } from '../config';
 import { TOKENS } from '../tokens';
-import { nextRetryAt, type OutboxHandler, type OutboxOutcome } from '../outbox/outbox-worker';
+import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
+import { errorText, failedAttempt } from '../outbox/retry';
 import { WebhookSettingsService } from './webhook-settings-service';
 
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
@@ -46,14 +47,17 @@ export class WebhookDeliveryHandler implements OutboxHandler {
       };
       status = (await this.transport.post(delivery.url, delivery.body, headers, this.config.webhookTimeoutMs)).status;
     } catch (e) {
-      error = e instanceof Error ? e.message : String(e);
+      error = errorText(e);
     }
     const duration = Date.now() - started;
     const attempts = delivery.attempts + 1;
     const now = this.clock.now();
     const ok = status !== null && status >= 200 && status < 300;
-    const next = !ok && (status === null || retryable(status)) ? nextRetryAt(now, attempts) : null;
     if (!ok && !error) error = `HTTP ${status}`;
+    const outcome: OutboxOutcome = ok
+      ? { status: 'delivered' }
+      : failedAttempt(now, attempts, error!, { retry: status === null || retryable(status) });
+    const next = outcome.status === 'pending' ? outcome.nextAttemptAt : null;
     const attempt = {
       id: this.ids.id('wha'),
       delivery_id: delivery.id,
@@ -64,7 +68,7 @@ export class WebhookDeliveryHandler implements OutboxHandler {
       created_at: now.toISOString(),
     };
     const patch = {
-      status: ok ? 'delivered' : next ? 'pending' : 'failed',
+      status: outcome.status,
       attempts,
       last_status_code: status,
       last_duration_ms: duration,
@@ -76,7 +80,6 @@ export class WebhookDeliveryHandler implements OutboxHandler {
       await tx.deliveries.insertAttempt(attempt);
       await tx.deliveries.update(delivery.id, patch);
     };
-    if (ok) return { status: 'delivered', record };
-    return next ? { status: 'pending', nextAttemptAt: next, error, record } : { status: 'failed', error: error!, record };
+    return { ...outcome, record };
   }
 }

@@ -10,7 +10,7 @@ import { authorizeForm, planHolderOf } from '../forms/form-access';
 import { paging } from '../pagination';
 import { httpUrl } from '../forms/form-schemas';
 import { parseBody } from '../parse';
-import { SecretBox, type FormloomConfig } from '../config';
+import type { SecretBox } from '../crypto-box';
 import { TOKENS } from '../tokens';
 import type { FormloomEvents } from '../events';
 import { WebhookDispatcher } from './webhook-dispatcher';
@@ -24,19 +24,16 @@ export const globalWebhooksSchema = z
 /** Webhook settings (Pro plan or higher), the signing secret, and the deliveries log. */
 @injectable()
 export class WebhookSettingsService {
-  private readonly box: SecretBox;
   constructor(
     @inject(TOKENS.Storage) private readonly storage: Storage,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.Plans) private readonly plans: Plans,
-    @inject(TOKENS.Config) config: FormloomConfig,
+    @inject(TOKENS.SecretBox) private readonly box: SecretBox,
     @inject(WebhookDispatcher) private readonly dispatcher: WebhookDispatcher,
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(AuditService) private readonly audit: AuditService,
-  ) {
-    this.box = new SecretBox(config.secretKey);
-  }
+  ) {}
 
   private async requireWebhooks(userId: string) {
     if (!(await this.plans.featuresFor(userId)).webhooks) {
