@@ -1,4 +1,6 @@
-export { createFormloomRouter, BUILT_IN_ROUTES, type FormloomRouterOptions } from './router';
+export { createFormloomRouter, BUILT_IN_ROUTES, routeTable, type FormloomRouterOptions } from './router';
+export { AREA_ROUTES } from './routes';
+export { fromPluginRoute } from './plugin-routes';
 export { createPublicPagesRouter } from './pages';
 export { apiKeyAuthenticator, type AuthenticateHook } from './auth';
 export { buildOpenApi } from './openapi';

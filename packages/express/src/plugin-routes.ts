@@ -1,0 +1,41 @@
+import type { Request } from 'express';
+import { parseBody, type InstanceRoute } from '@formloom/core';
+import type { RouteSpec } from './route-table';
+
+function headersOf(req: Request): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(req.headers)) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+/**
+ * The one adapter from core's framework-neutral plugin routes (docs/plugins.md) to the router's table:
+ * the body is validated by the route's schema (400 in the documented shape), and the handler sees plain
+ * values instead of Express objects.
+ */
+export function fromPluginRoute({ plugin, route }: InstanceRoute): RouteSpec {
+  return {
+    method: route.method,
+    path: route.path,
+    summary: route.summary,
+    tag: route.tags[0] ?? plugin,
+    tags: route.tags.length ? route.tags : [plugin],
+    scope: route.scope === 'public' ? null : route.scope,
+    body: route.body,
+    query: route.query,
+    success: route.success ?? { status: 200, description: 'OK' },
+    errors: route.errors,
+    handler: async (ctx) =>
+      route.handler({
+        params: { ...(ctx.req.params as Record<string, string>) },
+        query: { ...(ctx.req.query as Record<string, unknown>) },
+        body: route.body ? parseBody(route.body, ctx.req.body) : ctx.req.body,
+        headers: headersOf(ctx.req),
+        principal: ctx.principal ?? null,
+        ip: ctx.req.ip ?? null,
+        baseUrl: ctx.req.baseUrl,
+        signal: ctx.signal,
+        formloom: ctx.formloom,
+      }),
+  };
+}
