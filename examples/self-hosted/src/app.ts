@@ -2,12 +2,13 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { openMigratedStorage, type Env } from '@formloom/cli';
-import { createFormloom, type Formloom } from '@formloom/core';
+import { createFormloom, PluginConfigError, type Formloom } from '@formloom/core';
 import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
 import { join } from 'node:path';
 import { loadSecretKey } from './secret-key';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
 import { readSelfHostedConfig } from './config';
+import { ConfigFileError, loadPluginConfig, portsProvided } from './plugin-config';
 
 const CLOSE_GRACE_MS = 5000;
 
@@ -69,19 +70,31 @@ export class InFlight {
 /** Opens (and migrates) the database, then listens on `PORT`. */
 export async function startSelfHosted(env: Env = process.env): Promise<SelfHosted> {
   const config = readSelfHostedConfig(env);
+  // The config file is read before anything is opened, so a bad one stops the start with nothing to undo.
+  const file = await loadPluginConfig(env);
   mkdirSync(config.dataDir, { recursive: true });
   const storage = await openMigratedStorage(config.databaseUrl);
-  const mailer = createMailerFromEnv(env, config.dataDir);
-  const formloom = createFormloom({
-    storage,
-    webhookTransport: createFetchTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }),
-    blobStore: createFileBlobStore(join(config.dataDir, 'blobs')),
-    mailer,
-    config: {
-      publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
-      secretKey: loadSecretKey(env, config.dataDir),
-    },
-  });
+  // The defaults of docs/configuration.md, except for ports that a configured plugin provides.
+  const provided = portsProvided(file.plugins);
+  const mailer = provided.has('mailer') ? null : createMailerFromEnv(env, config.dataDir);
+  let formloom: Formloom;
+  try {
+    formloom = createFormloom({
+      storage,
+      plugins: file.plugins,
+      ...(provided.has('webhookTransport') ? {} : { webhookTransport: createFetchTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }) }),
+      ...(provided.has('blobStore') ? {} : { blobStore: createFileBlobStore(join(config.dataDir, 'blobs')) }),
+      ...(mailer ? { mailer } : {}),
+      config: {
+        publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+        secretKey: loadSecretKey(env, config.dataDir),
+      },
+    });
+  } catch (e) {
+    await mailer?.close();
+    await storage.close();
+    throw e instanceof PluginConfigError && file.path ? new ConfigFileError(file.path, e.message, e) : e;
+  }
   const inFlight = new InFlight();
   const server = createApp(formloom, inFlight).listen(config.port);
   try {
@@ -90,6 +103,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
       server.once('error', reject);
     });
   } catch (e) {
+    await mailer?.close();
     await storage.close();
     throw e;
   }
@@ -112,7 +126,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
         server.closeAllConnections();
         await closed;
         await formloom.worker.stop();
-        await mailer.close();
+        await mailer?.close();
         await storage.close();
       })()),
   };

@@ -71,7 +71,7 @@ function instanceConfig(given: Partial<FormloomConfig> | undefined): FormloomCon
 export function createFormloom(options: FormloomOptions): Formloom {
   const { storage, plugins: extra = [], config: given, logger = consoleLogger, ...hostAdapters } = options;
   const plugins = [...BUILT_IN_AREAS, ...extra];
-  checkPlugins(plugins);
+  checkPlugins(plugins, BUILT_IN_AREAS.length);
   const config = instanceConfig(given);
   const ports = { storage, ...fallbackAdapters(storage), ...chooseAdapters(hostAdapters, plugins, { storage, config }) };
   const events = new FormloomEvents();

@@ -11,11 +11,13 @@ export class PluginConfigError extends Error {
   }
 }
 
-const describe = (p: unknown, i: number) =>
-  p && typeof p === 'object' && typeof (p as FormloomPlugin).name === 'string' ? `plugin "${(p as FormloomPlugin).name}"` : `plugin #${i + 1}`;
-
-/** Checks every plugin's shape and that names are unique; throws PluginConfigError naming the culprit. */
-export function checkPlugins(plugins: readonly unknown[]): asserts plugins is FormloomPlugin[] {
+/**
+ * Checks every plugin's shape and that names are unique; throws PluginConfigError naming the culprit
+ * (by name, or by position among the host's plugins, which come after the `builtIn` first ones).
+ */
+export function checkPlugins(plugins: readonly unknown[], builtIn = 0): asserts plugins is FormloomPlugin[] {
+  const describe = (p: unknown, i: number) =>
+    p && typeof p === 'object' && typeof (p as FormloomPlugin).name === 'string' ? `plugin "${(p as FormloomPlugin).name}"` : `plugin #${i + 1 - builtIn}`;
   const seen = new Set<string>();
   plugins.forEach((p, i) => {
     if (!p || typeof p !== 'object') throw new PluginConfigError(`${describe(p, i)} is not a plugin object ({ name, version, ... })`);
