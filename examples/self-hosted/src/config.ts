@@ -7,7 +7,7 @@ export interface SelfHostedConfig extends CliConfig {
   publicUrl: string | null;
 }
 
-/** The operator variables of DESIGN.md section 4 (the same reading as the `formloom` command). */
+/** The operator variables of docs/configuration.md (the same reading as the `formloom` command). */
 export function readSelfHostedConfig(env: Env, cwd = process.cwd()): SelfHostedConfig {
   const rawPort = env.PORT?.trim() || '3000';
   const port = /^\d+$/.test(rawPort) ? Number(rawPort) : NaN;

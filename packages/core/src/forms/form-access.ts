@@ -22,7 +22,7 @@ export function roleAllows(role: TeamRole, action: FormAction): boolean {
 /**
  * Loads a form and checks the caller may perform `action` on it. Personal forms belong to their owner
  * alone (403 for anyone else); team forms follow the caller's role, and a caller outside the team gets
- * 404, as if the form did not exist (document 1 rule 3a).
+ * 404, as if the form did not exist (docs/decisions.md, "Access").
  */
 export async function authorizeForm(
   storage: Storage,

@@ -8,7 +8,7 @@ import type { Snapshot } from './changelog';
 
 /**
  * Turns validated question inputs into questions in array order. An input keeps its id only when it
- * names one of `existing` (document 1 rule 1); otherwise it is a new question with a new id.
+ * names one of `existing` (docs/decisions.md, "Forms"); otherwise it is a new question with a new id.
  */
 export function buildQuestions(inputs: QuestionInput[], ids: IdGenerator, existing: ReadonlySet<string> = new Set()): Question[] {
   return inputs.map((q, order) => {

@@ -28,7 +28,7 @@ const fontShape = Object.fromEntries(FONT_FIELDS.map((f) => [f, shortText(200).o
   z.ZodOptional<z.ZodNullable<z.ZodString>>
 >;
 
-/** The theme fields (document 1, "Theme"), each optional. */
+/** The theme fields (GET/PUT `/forms/:id/theme`), each optional. */
 export const themeShape = {
   ...colorShape,
   ...fontShape,

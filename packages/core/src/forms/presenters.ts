@@ -48,7 +48,7 @@ export function presentForm(form: FormRecord, questions: Question[]) {
   return body;
 }
 
-/** A list item: exactly the fields document 1 names. */
+/** A list item: exactly the fields of `GET /forms` in the OpenAPI document. */
 export function presentFormListItem(form: FormRecord, team: Pick<Team, 'id' | 'name'> | null) {
   return {
     id: form.id,

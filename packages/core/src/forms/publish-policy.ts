@@ -1,7 +1,7 @@
 import type { FormRecord, Question } from '../domain/types';
 import type { PlanFeatures } from '../ports/plans';
 
-/** Why a form cannot be published (document 1 section 7). */
+/** Why a form cannot be published (docs/decisions.md, "Publishing"). */
 export interface PublishBlock {
   reason: string;
   message: string;
@@ -151,7 +151,7 @@ async function compositeChecks(ctx: PublishContext): Promise<PublishBlock | null
   return null;
 }
 
-/** Publish checks (b) and (c) of document 1 rule 3; (a), who may publish, is the access policy's. */
+/** The plan and readiness checks of docs/decisions.md ("Publishing"); (a), who may publish, is the access policy's. */
 export async function checkPublishable(ctx: PublishContext): Promise<PublishBlock | null> {
   return planChecks(ctx) ?? (await readinessChecks(ctx));
 }

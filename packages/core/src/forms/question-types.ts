@@ -19,7 +19,7 @@ const text = z
   })
   .strict();
 
-/** Quiz scoring properties accepted on every answerable question (DESIGN.md section 6). */
+/** Quiz scoring properties accepted on every answerable question (docs/decisions.md, "Responses and uploads"). */
 const quiz = {
   correct_answer: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).optional(),
   points: z.number().finite().min(0).optional(),

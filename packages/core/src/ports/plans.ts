@@ -1,6 +1,6 @@
 import type { PlanName } from '../domain/types';
 
-/** What a plan includes (the plan table in docs/decisions.md). */
+/** What a plan includes (docs/decisions.md, "Plans"). */
 export interface PlanFeatures {
   plan: PlanName;
   webhooks: boolean;
@@ -19,7 +19,7 @@ export interface Plans {
   /**
    * The features of the user's plan. A user the provider does not know (for example a host's own user
    * that has no stored plan yet) gets the `free` plan's features; it never throws for an unknown user
-   * (docs/decisions.md, "Access"). Rejects only when the provider itself fails.
+   * (docs/decisions.md, "Plans"). Rejects only when the provider itself fails.
    */
   featuresFor(userId: string): Promise<PlanFeatures>;
 }

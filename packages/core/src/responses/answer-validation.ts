@@ -38,7 +38,7 @@ const objectOfFields: Check = (v, q) => {
   return null;
 };
 
-/** Value checks by question type: document 1's value table. */
+/** Value checks by question type: the accepted values per type in docs/decisions.md ("Responses and uploads"). */
 const CHECKS: Record<string, Check> = {
   short_text: (v, q) => {
     if (!isString(v)) return 'must be a string';

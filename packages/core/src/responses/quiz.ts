@@ -31,7 +31,7 @@ function endingForScore(endings: Ending[], score: number): string | null {
 }
 
 /**
- * Quiz results of DESIGN.md section 6: knowledge quizzes score correct answers by `points`, lead
+ * Quiz results (docs/decisions.md, "Responses and uploads"): knowledge quizzes score correct answers by `points`, lead
  * qualification sums the chosen choices' `score`, match quizzes pick the most chosen `ending_id` (ties to
  * the first listed ending). `null` for standard forms.
  */

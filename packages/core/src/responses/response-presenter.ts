@@ -1,6 +1,6 @@
 import type { ResponseRecord } from '../domain/types';
 
-/** The Response resource of document 1, plus the version it answered. */
+/** The Response resource (docs/responses-and-webhooks.md), plus the version it answered. */
 export function presentResponse(r: ResponseRecord) {
   return {
     id: r.id,

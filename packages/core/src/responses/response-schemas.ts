@@ -4,7 +4,7 @@ const isoDateTime = z.iso.datetime({ offset: true });
 
 const answer = z.object({ question_id: z.string().min(1).max(100), value: z.unknown() }).strict();
 
-/** POST /public/forms/:slug/responses (DESIGN.md section 6). */
+/** POST /public/forms/:slug/responses (docs/responses-and-webhooks.md, "Respondents"). */
 export const submitResponseSchema = z
   .object({
     answers: z.array(answer).max(1000),

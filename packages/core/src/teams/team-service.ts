@@ -32,7 +32,7 @@ export function presentTeam(team: Team) {
   return { id: team.id, name: team.name, slug: team.slug, owner_id: team.owner_id, created_at: team.created_at, updated_at: team.updated_at };
 }
 
-/** Teams, their members and branding, under the role rules of document 1. */
+/** Teams, their members and branding, under the role rules of docs/teams.md and docs/decisions.md ("Access"). */
 @injectable()
 export class TeamService {
   constructor(

@@ -34,7 +34,7 @@ export class WebhookDispatcher {
     return urls.map((url) => ({ url, user_id: holder }));
   }
 
-  /** The `response.submitted` body of document 1 section 6. */
+  /** The `response.submitted` body (docs/responses-and-webhooks.md, "Webhooks"). */
   body(form: FormRecord, response: ResponseRecord, questions: Question[]): string {
     const titles = new Map(questions.map((q) => [q.id, q.title]));
     return JSON.stringify({

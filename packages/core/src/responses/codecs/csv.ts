@@ -68,7 +68,7 @@ const SUB_FIELD_TITLES: Record<string, string> = {
 };
 
 /**
- * The CSV layout of document 1: `responseId`, `submittedAt`, `completedAt`, then one column per question,
+ * The CSV layout (docs/responses-and-webhooks.md): `responseId`, `submittedAt`, `completedAt`, then one column per question,
  * or per sub-field for group questions. `row` writes a response's cells into one reused array, placing
  * each answer by its question's column: no per-row lookup structure, which matters over 100,000 rows.
  */
