@@ -88,6 +88,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
   c.register(TOKENS.Events, { useValue: events });
   c.register(TOKENS.Config, { useValue: config });
   c.register(TOKENS.SecretBox, { useValue: new SecretBox(config.secretKey) });
+  c.register(TOKENS.Logger, { useValue: logger });
   for (const plugin of plugins) {
     for (const S of plugin.services ?? []) c.register(S, { useClass: S }, { lifecycle: Lifecycle.ContainerScoped });
   }

@@ -13,6 +13,7 @@ export * from './crypto-box';
 export * from './clock';
 export * from './ids';
 export * from './version';
+export * from './logger';
 export * from './plugins/plugin';
 export * from './plugins/routes';
 export { PluginConfigError } from './plugins/plugin-host';

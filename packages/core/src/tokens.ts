@@ -8,6 +8,8 @@ export const TOKENS = {
   Events: Symbol.for('formloom.Events'),
   Config: Symbol.for('formloom.Config'),
   SecretBox: Symbol.for('formloom.SecretBox'),
+  /** The instance's logger (`createFormloom({ logger })`). */
+  Logger: Symbol.for('formloom.Logger'),
   Mailer: Symbol.for('formloom.Mailer'),
   BlobStore: Symbol.for('formloom.BlobStore'),
   WebhookTransport: Symbol.for('formloom.WebhookTransport'),

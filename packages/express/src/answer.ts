@@ -24,7 +24,7 @@ async function sendStream(res: Response, answer: StreamAnswer, signal: AbortSign
   if (answer.headers) res.set(answer.headers);
   res.status(answer.status ?? 200).setHeader('Content-Type', answer.contentType);
   if (answer.attachment !== undefined) res.attachment(answer.attachment);
-  const source = answer.stream instanceof Readable ? answer.stream : Readable.from(answer.stream, { objectMode: false });
+  const source = answer.stream instanceof Readable ? answer.stream : Readable.from(answer.stream);
   try {
     // pipeline pulls the next chunk only when the socket took the last one, and on abort destroys the
     // source, which ends a generator's iteration (its `finally` releases what it holds).

@@ -6,6 +6,7 @@ import type { Storage } from '../ports/storage';
 import type { FormloomEvents } from '../events';
 import { TOKENS } from '../tokens';
 import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
+import type { Logger } from '../logger';
 import { errorText, failedAttempt } from './retry';
 
 export interface WorkerOptions {
@@ -55,6 +56,7 @@ export class OutboxWorker {
     @inject(TOKENS.IdGenerator) ids: IdGenerator,
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @injectAll(TOKENS.OutboxHandler) handlers: OutboxHandler[],
+    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {
     this.workerId = ids.id('wrk');
     this.handlers = new Map(handlers.map((h) => [h.kind, h]));
@@ -86,7 +88,7 @@ export class OutboxWorker {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.running = this.drain()
-      .catch((e) => console.error('formloom outbox worker:', e))
+      .catch((e) => this.logger.error('formloom outbox worker: a batch failed', { error: e instanceof Error ? e.message : String(e) }))
       .finally(() => {
         this.running = null;
         if (this.stopped) return;

@@ -1,4 +1,5 @@
 import type { FormloomConfig } from '../config';
+import type { Logger } from '../logger';
 import type { FormloomEventMap, FormloomEvents } from '../events';
 import type { Formloom } from '../instance';
 import type { BlobStore } from '../ports/blob-store';
@@ -31,11 +32,7 @@ export interface Ports extends PortAdapters {
 }
 
 /** Where a plugin reports; each line is tagged with the plugin's name. */
-export interface PluginLogger {
-  info(message: string, details?: Record<string, unknown>): void;
-  warn(message: string, details?: Record<string, unknown>): void;
-  error(message: string, details?: Record<string, unknown>): void;
-}
+export type PluginLogger = Logger;
 
 /** What an adapter factory receives: storage, the instance settings and the plugin's own options. */
 export interface AdapterContext<O> {
