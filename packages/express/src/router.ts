@@ -30,11 +30,15 @@ export const BUILT_IN_ROUTES: readonly RouteSpec[] = Object.values(AREA_ROUTES).
 
 /** The table an instance is served with: its areas' built-in groups, then its plugins' routes, then the host's. */
 export function routeTable(formloom: Formloom, extra: readonly RouteSpec[] = []): RouteSpec[] {
-  return [
-    ...formloom.plugins.flatMap((p) => AREA_ROUTES[p.name] ?? []),
-    ...formloom.routes.map(fromPluginRoute),
-    ...extra,
-  ];
+  const table = [...formloom.plugins.flatMap((p) => AREA_ROUTES[p.name] ?? []), ...formloom.routes.map(fromPluginRoute), ...extra];
+  // A second route with the same method and path would never be reached: refuse it while mounting.
+  const seen = new Set<string>();
+  for (const r of table) {
+    const key = `${r.method.toUpperCase()} ${r.path.replace(/:[A-Za-z_]+/g, ':')}`;
+    if (seen.has(key)) throw new Error(`Two routes for ${r.method.toUpperCase()} ${r.path}: each method and path may be served once`);
+    seen.add(key);
+  }
+  return table;
 }
 
 /**

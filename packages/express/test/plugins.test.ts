@@ -2,10 +2,11 @@ import test from 'ava';
 import { z } from 'zod';
 import { createFormloom, definePlugin, PluginConfigError, type FormloomPlugin } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
+import { createFormloomRouter } from '../src';
 import { DB_KINDS, startTestApp } from './helpers/app';
 
 /** A plugin with one route of each kind: validated JSON, authenticated, streamed (and endless, to abort). */
-function demoPlugin(seen: { created: string[]; released: () => void }): FormloomPlugin<{ greeting: string }> {
+function demoPlugin(seen: { created: string[]; released: (aborted: boolean) => void }): FormloomPlugin<{ greeting: string }> {
   return definePlugin({
     name: 'demo',
     version: '1.2.3',
@@ -53,7 +54,7 @@ function demoPlugin(seen: { created: string[]; released: () => void }): Formloom
             try {
               for (let i = 0; Number.isNaN(n) || i < n; i++) yield `line ${i}\n`.repeat(Number.isNaN(n) ? 1000 : 1);
             } finally {
-              if (Number.isNaN(n)) seen.released();
+              if (Number.isNaN(n)) seen.released(req.signal.aborted);
             }
           })(),
         }),
@@ -64,8 +65,8 @@ function demoPlugin(seen: { created: string[]; released: () => void }): Formloom
 
 for (const kind of DB_KINDS) {
   test(`[${kind}] plugin routes are served, validated and documented like the built-in ones; listeners run`, async (t) => {
-    let released!: () => void;
-    const endlessReleased = new Promise<void>((ok) => (released = ok));
+    let released!: (aborted: boolean) => void;
+    const endlessReleased = new Promise<boolean>((ok) => (released = ok));
     const seen = { created: [] as string[], released };
     const app = await startTestApp(kind, { plugins: [demoPlugin(seen)] });
     t.teardown(() => app.close());
@@ -96,7 +97,7 @@ for (const kind of DB_KINDS) {
     const reader = endless.body!.getReader();
     t.false((await reader.read()).done);
     controller.abort();
-    await endlessReleased;
+    t.true(await endlessReleased, 'the handler saw its signal aborted');
 
     const doc = (await app.api('GET', '/openapi.json')).body;
     t.like(doc.paths['/demo/greet'].post, { tags: ['Demo'], security: [] });
@@ -110,7 +111,7 @@ for (const kind of DB_KINDS) {
   });
 }
 
-test('createFormloom refuses two outbox handlers for one kind and a plugin adapter for a port the host set', async (t) => {
+test('createFormloom refuses two outbox handlers for one kind and a plugin adapter for a port the host set; the router a shadowed route', async (t) => {
   const db = await createTestDatabase('sqlite');
   t.teardown(() => db.close());
   const handler = { kind: 'mail', handle: async () => ({ status: 'delivered' as const }) };
@@ -121,6 +122,12 @@ test('createFormloom refuses two outbox handlers for one kind and a plugin adapt
   t.throws(() => createFormloom({ storage: db.storage, clock, plugins: [{ name: 'y', version: '1', adapters: { clock } }] }), {
     message: 'Two adapters for the clock port: the host options and plugin "y"',
   });
+  // A plugin route on a path a built-in route already serves would never be reached.
+  const shadow = createFormloom({
+    storage: db.storage,
+    plugins: [{ name: 'w', version: '1', routes: () => [{ method: 'get', path: '/forms/:x', scope: 'public', summary: 's', tags: [], handler: async () => ({ body: {} }) }] }],
+  });
+  t.throws(() => createFormloomRouter({ formloom: shadow }), { message: 'Two routes for GET /forms/:x: each method and path may be served once' });
   // An adapter factory gets the storage and the plugin's options.
   const built = createFormloom({
     storage: db.storage,
