@@ -17,8 +17,8 @@ export function clientGoneSignal(res: Response): AbortSignal {
   return controller.signal;
 }
 
-const clientGone = (err: unknown, res: Response) =>
-  res.destroyed || (err as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as { name?: unknown }).name === 'AbortError';
+const clientGone = (err: unknown, signal: AbortSignal) =>
+  signal.aborted || (err as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE';
 
 async function sendStream(res: Response, answer: StreamAnswer, signal: AbortSignal, logger: ErrorLogger) {
   if (answer.headers) res.set(answer.headers);
@@ -30,9 +30,9 @@ async function sendStream(res: Response, answer: StreamAnswer, signal: AbortSign
     // source, which ends a generator's iteration (its `finally` releases what it holds).
     await pipeline(source, res, { signal });
   } catch (err) {
-    if (clientGone(err, res)) return;
-    if (!res.headersSent) throw err;
-    // Headers are out: an error shape can no longer be sent, so the connection is cut and the cause logged.
+    if (clientGone(err, signal)) return;
+    // The source failed: pipeline has already closed the response (an error shape can no longer follow
+    // the status line), so the client sees a cut connection and the cause is logged.
     logger.error('Streamed answer failed', err);
     res.destroy();
   }

@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import test from 'ava';
 import { z } from 'zod';
 import { createFormloom, definePlugin, PluginConfigError, type FormloomPlugin } from '@formloom/core';
@@ -135,4 +137,45 @@ test('createFormloom refuses two outbox handlers for one kind and a plugin adapt
   });
   const user = await built.accounts.createUser({ email: 'z@example.com' });
   t.is(user.created_at, '1970-01-02T00:00:00.000Z');
+});
+
+test('a stream that fails half-way cuts the connection and is logged; the server keeps serving', async (t) => {
+  const db = await createTestDatabase('sqlite');
+  t.teardown(() => db.close());
+  const formloom = createFormloom({
+    storage: db.storage,
+    plugins: [
+      {
+        name: 'broken',
+        version: '1',
+        routes: () => [
+          {
+            method: 'get',
+            path: '/broken',
+            scope: 'public',
+            summary: 'Fails after one chunk',
+            tags: [],
+            handler: async () => ({
+              contentType: 'text/plain',
+              stream: (async function* () {
+                yield 'first chunk\n';
+                throw new Error('disk on fire');
+              })(),
+            }),
+          },
+        ],
+      },
+    ],
+  });
+  const logged: string[] = [];
+  const app = express().use('/api/v1', createFormloomRouter({ formloom, logger: { error: (m, e) => logged.push(`${m}: ${(e as Error).message}`) } }));
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((ok) => server.once('listening', ok));
+  t.teardown(() => new Promise<void>((ok) => server.close(() => ok())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const res = await fetch(`${url}/broken`);
+  t.is(res.status, 200);
+  await t.throwsAsync(res.text());
+  t.deepEqual(logged, ['Streamed answer failed: disk on fire']);
+  t.is((await fetch(`${url}/openapi.json`)).status, 200);
 });
