@@ -8,6 +8,7 @@ export * from './domain/form-fields';
 export * from './ports';
 export * from './pagination';
 export * from './parse';
+export * from './strings';
 export * from './config';
 export * from './crypto-box';
 export * from './clock';

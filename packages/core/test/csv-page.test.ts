@@ -91,6 +91,34 @@ test('answers JSON in any spacing, key order or with extra keys reads the same',
   t.is(writer.write(pack(TRICKY, escapedIds)).csv.toString('utf8'), expected, 'an escaped question id');
 });
 
+test('formula text is neutralised in every cell shape: choice lists, file URLs, sub-fields; numbers stay bare', (t) => {
+  const rows = [
+    response([
+      { question_id: 'q_choice', value: ["=cmd|' /C calc'!A0", 'Red'] },
+      { question_id: 'q_file', value: { url: '=HYPERLINK("https://evil.example","x")', name: 'a.pdf' } },
+      { question_id: 'q_contact', value: { first_name: '@SUM(1)', email: '+1' } },
+      { question_id: 'q_group', value: { sub_a: '-2+3' } },
+      { question_id: 'q_number', value: -5 },
+      { question_id: 'q_text', value: { url: '\tsep' } },
+    ]),
+  ];
+  const expectedCells = [
+    `"'=cmd|' /C calc'!A0, Red"`,
+    `"'=HYPERLINK(""https://evil.example"",""x"")"`,
+    "'@SUM(1)",
+    "'+1",
+    "'-2+3",
+    '-5',
+  ];
+  const viaReference = reference(rows);
+  const viaPage = new CsvPageWriter(csvLayout(QUESTIONS)).write(pack(rows)).csv.toString('utf8');
+  t.is(viaPage, viaReference);
+  for (const cell of expectedCells) t.true(viaReference.includes(cell), `${cell} in ${viaReference}`);
+  for (const raw of ["=cmd", '=HYPERLINK', '@SUM', '-2+3']) {
+    t.false(new RegExp(`(^|,|")${raw.replace(/[|+()]/g, '\\$&')}`).test(viaReference), `${raw} is never at a cell start`);
+  }
+});
+
 test('an empty page writes nothing', (t) => {
   t.deepEqual(new CsvPageWriter(csvLayout(QUESTIONS)).write(Buffer.alloc(0)), { csv: Buffer.alloc(0), count: 0 });
 });

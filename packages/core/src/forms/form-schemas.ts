@@ -1,29 +1,19 @@
 import { z } from 'zod';
 import { COLOR_FIELDS, FONT_FIELDS, FORM_MODES } from '../domain/form-fields';
 import { QUESTION_PROPERTY_SCHEMAS, QUESTION_TYPES } from './question-types';
+import { present, typeMessage } from '../parse';
+import { cssSize, fontFamily, freeCss, hexColor, httpUrl, visibleText } from '../strings';
 
-export const hexColor = z
-  .string()
-  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'must be a hex colour like #6366f1');
+export { hexColor };
+
 const nullableHex = hexColor.nullable();
 const shortText = (max = 500) => z.string().max(max).nullable();
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http(s) URL');
 
 const colorShape = Object.fromEntries(COLOR_FIELDS.map((f) => [f, nullableHex.optional()])) as Record<
   (typeof COLOR_FIELDS)[number],
   z.ZodOptional<typeof nullableHex>
 >;
-const fontShape = Object.fromEntries(FONT_FIELDS.map((f) => [f, shortText(200).optional()])) as Record<
+const fontShape = Object.fromEntries(FONT_FIELDS.map((f) => [f, fontFamily.nullable().optional()])) as Record<
   (typeof FONT_FIELDS)[number],
   z.ZodOptional<z.ZodNullable<z.ZodString>>
 >;
@@ -32,21 +22,17 @@ const fontShape = Object.fromEntries(FONT_FIELDS.map((f) => [f, shortText(200).o
 export const themeShape = {
   ...colorShape,
   ...fontShape,
-  question_font_size: z
-    .string()
-    .regex(/^\d+(\.\d+)?(px|rem|em|pt|%)$/, 'must be a CSS size like 24px')
-    .nullable()
-    .optional(),
-  custom_css: shortText(100_000).optional(),
+  question_font_size: cssSize.nullable().optional(),
+  custom_css: freeCss(100_000).nullable().optional(),
   show_progress_bar: z.boolean().optional(),
-  branding_logo_url: shortText(2048).optional(),
+  branding_logo_url: httpUrl.nullable().optional(),
   branding_footer_text: shortText(1000).optional(),
   hide_branding: z.boolean().optional(),
-  top_logo_url: shortText(2048).optional(),
-  top_logo_size: shortText(50).optional(),
+  top_logo_url: httpUrl.nullable().optional(),
+  top_logo_size: cssSize.nullable().optional(),
   top_logo_alignment: z.enum(['left', 'center', 'right']).nullable().optional(),
-  top_logo_css: shortText(20_000).optional(),
-  watermark_css: shortText(20_000).optional(),
+  top_logo_css: freeCss(20_000).nullable().optional(),
+  watermark_css: freeCss(20_000).nullable().optional(),
   welcome_title: shortText(1000).optional(),
   welcome_description: shortText(10_000).optional(),
   welcome_button_text: shortText(100).optional(),
@@ -65,7 +51,7 @@ export const questionInputSchema = z
   .object({
     id: z.string().min(1).max(100).optional(),
     type: z.enum(QUESTION_TYPES),
-    title: z.string().trim().min(1, 'must not be blank').max(2000),
+    title: visibleText(2000),
     description: z.string().max(20_000).nullable().optional(),
     required: z.boolean().optional(),
     order: z.number().int().min(0).optional(),
@@ -78,14 +64,15 @@ export const questionInputSchema = z
   })
   .strict()
   .transform((q, ctx) => {
-    const parsed = QUESTION_PROPERTY_SCHEMAS[q.type].safeParse(q.properties ?? {});
+    const parsed = QUESTION_PROPERTY_SCHEMAS[q.type].safeParse(q.properties ?? {}, { reportInput: true });
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const path = ['properties', ...issue.path];
         if (issue.code === 'unrecognized_keys') {
           for (const key of issue.keys) ctx.addIssue({ code: 'custom', message: 'unknown property', path: [...path, key] });
         } else {
-          ctx.addIssue({ code: 'custom', message: issue.message, path });
+          const message = issue.code === 'invalid_type' ? typeMessage(issue.expected, issue.input, present(q.properties, issue.path)) : issue.message;
+          ctx.addIssue({ code: 'custom', message, path });
         }
       }
       return z.NEVER;
@@ -132,7 +119,7 @@ const formShape = {
   questions: questionsSchema.optional(),
 };
 
-const title = z.string().trim().min(1, 'must not be blank').max(500);
+const title = visibleText(500);
 
 export const createFormSchema = z
   .object({ title, team_id: z.string().min(1).max(100).nullable().optional(), ...formShape })

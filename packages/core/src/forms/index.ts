@@ -9,6 +9,7 @@ export * from './presenters';
 export * from './form-schemas';
 export * from './question-types';
 export * from './publish-policy';
+export * from './public-view';
 export * from './changelog';
 export * from './form-access';
 export * from './form-service';

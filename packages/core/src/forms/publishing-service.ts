@@ -12,6 +12,7 @@ import { presentForm, presentVersion, presentTheme } from './presenters';
 import { TOKENS } from '../tokens';
 import type { FormloomEvents } from '../events';
 import { snapshotOf } from './form-model';
+import { publicSnapshot } from './public-view';
 import { AuditService } from '../teams/audit-service';
 
 export type PublishOutcome =
@@ -139,7 +140,10 @@ export class PublishingService {
     return { versions: versions.map(presentVersion) };
   }
 
-  /** The latest published version of a form, by slug, for respondents; 404 when not published. */
+  /**
+   * The latest published version of a form, by slug, for respondents; 404 when not published. Only the
+   * allow-listed public view (forms/public-view.ts): never the webhook URL nor quiz scoring.
+   */
   async publicForm(slug: string) {
     const form = await this.storage.forms.findBySlug(slug);
     if (!form || !form.published || !form.published_version_id) throw notFound('Form');
@@ -160,7 +164,7 @@ export class PublishingService {
       title: snap.title,
       description: snap.description,
       theme,
-      snapshot: snap,
+      snapshot: publicSnapshot(snap),
     };
   }
 }

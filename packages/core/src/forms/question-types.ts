@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { visibleText } from '../strings';
 
-const label = z.string().trim().min(1, 'must not be blank').max(500);
+const label = visibleText(500);
 const choice = z
   .object({
     id: z.string().max(100).optional(),

@@ -7,3 +7,4 @@ export * from './webhook-transport';
 export * from './blob-store';
 export * from './mailer';
 export * from './outbox-handler';
+export * from './signed-documents';

@@ -5,11 +5,12 @@ import type { Answer, FormRecord, Question, ResponseRecord, Version } from '../d
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
-import { checkAnswers } from './answer-validation';
+import { type AnswerContext, checkAnswers, isUploadUrlOf, startedAtProblem } from './answer-validation';
+import type { FormloomConfig } from '../config';
 import { computeQuizResults } from './quiz';
 import { patchResponseSchema, submitResponseSchema } from './response-schemas';
 import { parseBody } from '../parse';
-import { presentResponse } from './response-presenter';
+import { presentResponseToRespondent as presentResponse } from './response-presenter';
 import { TOKENS } from '../tokens';
 import { sha256Hex as sha256 } from '../hashing';
 import type { FormloomEvents } from '../events';
@@ -21,15 +22,15 @@ export interface RequestMeta {
   referer: string | null;
 }
 
-function assertAnswers(questions: Question[], answers: Answer[], complete: boolean) {
+function assertAnswers(questions: Question[], answers: Answer[], complete: boolean, ctx: AnswerContext) {
   const seen = new Set<string>();
   const repeated = answers.filter((a) => (seen.has(a.question_id) ? true : (seen.add(a.question_id), false))).map((a) => a.question_id);
   if (repeated.length) throw badRequest('answers: a question is answered twice', { field: 'answers', question_ids: repeated });
-  const p = checkAnswers(questions, answers, complete);
+  const p = checkAnswers(questions, answers, complete, ctx);
   if (p.unknown.length) throw badRequest('answers: unknown question ids', { field: 'answers', question_ids: p.unknown });
   if (p.invalid.length) {
-    const detail = p.invalid.map((i) => `${i.question_id} ${i.problem}`).join('; ');
-    throw badRequest(`answers: ${detail}`, { field: 'answers', question_ids: p.invalid.map((i) => i.question_id) });
+    const detail = p.invalid.map((i) => `answers.${i.index}.value: ${i.problem}`).join('; ');
+    throw badRequest(detail, { field: `answers.${p.invalid[0]!.index}.value`, question_ids: p.invalid.map((i) => i.question_id) });
   }
   if (p.missing.length) throw badRequest('answers: required questions are not answered', { field: 'answers', question_ids: p.missing });
 }
@@ -43,7 +44,13 @@ export class SubmissionService {
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(WebhookDispatcher) private readonly webhooks: WebhookDispatcher,
+    @inject(TOKENS.Config) private readonly config: FormloomConfig,
   ) {}
+
+  /** File answers must name uploads of this form on this instance. */
+  private answerContext(formId: string): AnswerContext {
+    return { isUploadUrl: (url) => isUploadUrlOf(this.config.publicUrl, formId, url) };
+  }
 
   private async published(slug: string): Promise<{ form: FormRecord; version: Version }> {
     const form = await this.storage.forms.findBySlug(slug);
@@ -63,12 +70,14 @@ export class SubmissionService {
       throw badRequest('completed: this form does not accept partial responses', { field: 'completed' });
     }
     const answers = input.answers.map((a) => ({ question_id: a.question_id, value: a.value ?? null }));
-    assertAnswers(snapshot.questions, answers, complete);
+    assertAnswers(snapshot.questions, answers, complete, this.answerContext(form.id));
+    const now = this.clock.now();
+    const startedProblem = input.started_at ? startedAtProblem(new Date(input.started_at), now) : null;
+    if (startedProblem) throw badRequest(`started_at: ${startedProblem}`, { field: 'started_at' });
     const limitOne = form.options.limit_one_response === true && !!input.visitor_id;
     if (complete && limitOne && (await this.storage.responses.hasUniqueVisitor(form.id, input.visitor_id!))) {
       throw conflict('This visitor has already responded to this form', { reason: 'already_responded' });
     }
-    const now = this.clock.now();
     const nowIso = now.toISOString();
     const startedAt = input.started_at ? new Date(input.started_at).toISOString() : null;
     const resumeToken = complete ? null : this.ids.secret(24);
@@ -119,11 +128,12 @@ export class SubmissionService {
     const snapshot = (version?.snapshot ?? { questions: [] }) as { questions: Question[]; mode?: string; quiz_settings?: unknown };
     const merged = new Map(existing.answers.map((a) => [a.question_id, a]));
     const incoming = (input.answers ?? []).map((a) => ({ question_id: a.question_id, value: a.value ?? null }));
-    assertAnswers(snapshot.questions, incoming, false);
+    const ctx = this.answerContext(form.id);
+    assertAnswers(snapshot.questions, incoming, false, ctx);
     for (const a of incoming) merged.set(a.question_id, a);
     const answers = [...merged.values()];
     const complete = input.completed === true;
-    if (complete) assertAnswers(snapshot.questions, answers, true);
+    if (complete) assertAnswers(snapshot.questions, answers, true, ctx);
     const limitOne = complete && form.options.limit_one_response === true && !!existing.visitor_id;
     if (limitOne && (await this.storage.responses.hasUniqueVisitor(form.id, existing.visitor_id!))) {
       throw conflict('This visitor has already responded to this form', { reason: 'already_responded' });

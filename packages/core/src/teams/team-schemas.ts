@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { hexColor } from '../forms/form-schemas';
+import { fontFamily, hexColor, httpUrl, visibleText } from '../strings';
 
-const name = z.string().trim().min(1, 'must not be blank').max(200);
+const name = visibleText(200);
 const email = z.string().trim().max(320).email('must be a valid email address');
 const role = z.enum(['admin', 'editor', 'viewer'], { message: 'must be one of admin, editor, viewer' });
 
@@ -14,11 +14,11 @@ export const memberRoleSchema = z.object({ role }).strict();
 
 export const brandingSchema = z
   .object({
-    logo_url: z.string().url().max(2048).nullable().optional(),
+    logo_url: httpUrl.nullable().optional(),
     primary_color: hexColor.nullable().optional(),
     background_color: hexColor.nullable().optional(),
     text_color: hexColor.nullable().optional(),
-    font_family: z.string().max(200).nullable().optional(),
+    font_family: fontFamily.nullable().optional(),
     footer_text: z.string().max(1000).nullable().optional(),
   })
   .strict();

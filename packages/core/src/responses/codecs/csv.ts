@@ -8,7 +8,9 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
  * One RFC 4180 field. Text a spreadsheet would run as a formula (starting with =, +, -, @, tab or carriage
- * return) is prefixed with a single quote so that it is shown, not executed.
+ * return) is prefixed with a single quote so that it is shown, not executed: whatever text the cell came
+ * from (a string, a list of choices, a file's URL, an object). Only JSON numbers and booleans are written
+ * bare (a negative number is a number, not a formula).
  */
 export function csvField(v: unknown): string {
   let s: string;
@@ -18,7 +20,7 @@ export function csvField(v: unknown): string {
   else if (Array.isArray(v)) s = v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(', ');
   else if (typeof v === 'object' && 'url' in (v as object)) s = String((v as { url: unknown }).url);
   else s = JSON.stringify(v);
-  if (typeof v === 'string' && FORMULA_START.test(s)) s = `'${s}`;
+  if (typeof v !== 'number' && typeof v !== 'boolean' && FORMULA_START.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

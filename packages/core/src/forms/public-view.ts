@@ -1,0 +1,91 @@
+import { THEME_FIELDS } from '../domain/form-fields';
+import type { Question } from '../domain/types';
+
+/**
+ * What a respondent's page is given of a published form (docs/decisions.md "Public read",
+ * docs/security.md "What public endpoints reveal"). Built by allow-list: a field reaches the public view
+ * only when it is named here, so a field added to forms later stays private until someone decides
+ * otherwise. Quiz answers, points, choice scores and endings' score ranges stay on the server, which
+ * scores a response at submission.
+ */
+
+/** Form fields of the snapshot a respondent's page needs, besides the theme fields. */
+export const PUBLIC_FORM_FIELDS = [
+  'id',
+  'slug',
+  'title',
+  'description',
+  'mode',
+  'auto_translate',
+  'limit_one_response',
+  'incremental_submission',
+  'start_logic_jumps',
+] as const;
+
+/** Question fields a respondent's page needs; `properties` is filtered by type below. */
+export const PUBLIC_QUESTION_FIELDS = ['id', 'type', 'title', 'description', 'required', 'order', 'logic_jumps'] as const;
+
+type Pick = (value: unknown) => unknown;
+/** A list of objects, each reduced to `keys`. */
+const listOf = (keys: readonly string[]): Pick => (v) => (Array.isArray(v) ? v.map((item) => only(item, keys)) : undefined);
+const keep: Pick = (v) => v;
+const CHOICES = listOf(['id', 'label']);
+
+/** Per question type, the properties a respondent's page needs and how to copy each. */
+export const PUBLIC_PROPERTIES: Record<string, Record<string, Pick>> = {
+  short_text: { placeholder: keep, max_length: keep },
+  long_text: { placeholder: keep, max_length: keep },
+  email: { placeholder: keep },
+  number: { min: keep, max: keep },
+  date: { format: keep },
+  yes_no: {},
+  multiple_choice: { choices: CHOICES, allow_multiple: keep, allow_other: keep, randomize: keep },
+  dropdown: { choices: CHOICES },
+  rating: { steps: keep, shape: keep },
+  opinion_scale: { min: keep, max: keep, min_label: keep, max_label: keep },
+  file_upload: { max_size_mb: keep, allowed_types: keep },
+  question_group: { questions: listOf(['id', 'type', 'title', 'required']) },
+  multi_question_page: { questions: listOf(['id', 'type', 'title', 'required']) },
+  contact_info: { fields: keep },
+  address: { fields: keep },
+  booking: { hours: listOf(['day', 'start', 'end']), timezone: keep, durations: keep },
+  payment: { amount: keep, currency: keep },
+  // contract, data, email_step, fuse and composite questions are run by the server: nothing of theirs is public.
+};
+
+function only(value: unknown, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!value || typeof value !== 'object') return out;
+  for (const k of keys) if (k in value) out[k] = (value as Record<string, unknown>)[k];
+  return out;
+}
+
+export function publicQuestion(q: Question): Record<string, unknown> {
+  const out = only(q, PUBLIC_QUESTION_FIELDS);
+  const allowed = PUBLIC_PROPERTIES[q.type] ?? {};
+  const properties: Record<string, unknown> = {};
+  for (const [key, pick] of Object.entries(allowed)) {
+    if (q.properties && key in q.properties) {
+      const v = pick(q.properties[key]);
+      if (v !== undefined) properties[key] = v;
+    }
+  }
+  out.properties = properties;
+  return out;
+}
+
+/** Endings by id and title, for showing the ending the server matched; their score ranges stay private. */
+function publicQuizSettings(settings: unknown): Record<string, unknown> | null {
+  const endings = (settings as { endings?: unknown } | null | undefined)?.endings;
+  if (!Array.isArray(endings)) return null;
+  return { endings: endings.map((e) => only(e, ['id', 'title'])) };
+}
+
+/** The public snapshot of a published version: allow-listed form and theme fields, and public questions. */
+export function publicSnapshot(snapshot: Record<string, unknown>): Record<string, unknown> {
+  const out = only(snapshot, [...PUBLIC_FORM_FIELDS, ...THEME_FIELDS]);
+  const mode = snapshot.mode;
+  out.quiz_settings = mode && mode !== 'standard' ? publicQuizSettings(snapshot.quiz_settings) : null;
+  out.questions = ((snapshot.questions as Question[] | undefined) ?? []).map(publicQuestion);
+  return out;
+}

@@ -1,0 +1,163 @@
+import { readFile } from 'node:fs/promises';
+import { inflateSync } from 'node:zlib';
+import * as fontkit from 'fontkit';
+
+/**
+ * The fonts a document uses, all shipped in npm packages so nothing is downloaded at run time:
+ * DejaVu Sans (Bitstream Vera licence; Latin, Greek, Cyrillic and more) for text, and Dancing Script (SIL OFL
+ * 1.1) for typed signatures. Standard PDF fonts are not used: they cannot draw most of Unicode.
+ */
+export type FontName = 'regular' | 'bold' | 'italic' | 'boldItalic' | 'script' | 'scriptExt';
+
+const FONT_FILES: Record<FontName, string> = {
+  regular: 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf',
+  bold: 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf',
+  italic: 'dejavu-fonts-ttf/ttf/DejaVuSans-Oblique.ttf',
+  boldItalic: 'dejavu-fonts-ttf/ttf/DejaVuSans-BoldOblique.ttf',
+  script: '@fontsource/dancing-script/files/dancing-script-latin-400-normal.woff',
+  scriptExt: '@fontsource/dancing-script/files/dancing-script-latin-ext-400-normal.woff',
+};
+
+/**
+ * The parsed fonts plus a glyph-coverage check, loaded once per renderer. pdfkit takes the parsed fontkit
+ * objects directly, so each document does not parse (and decompress) the font files again.
+ */
+export interface DocumentFonts {
+  fonts: Record<FontName, fontkit.Font>;
+  has(font: FontName, codePoint: number): boolean;
+}
+
+/** One stretch of text drawn in one font. */
+export interface FontRun {
+  font: FontName;
+  text: string;
+}
+
+/** Reads the font files and parses them for glyph coverage. */
+export async function loadDocumentFonts(): Promise<DocumentFonts> {
+  const names = Object.keys(FONT_FILES) as FontName[];
+  const buffers = await Promise.all(names.map((name) => readFile(require.resolve(FONT_FILES[name]))));
+  const parsed = new Map<FontName, fontkit.Font>();
+  names.forEach((name, i) => {
+    const font = fontkit.create(woffToSfnt(buffers[i]));
+    if (!('hasGlyphForCodePoint' in font)) throw new Error(`font ${FONT_FILES[name]} is a collection`);
+    parsed.set(name, font);
+  });
+  const cache = new Map<string, boolean>();
+  return {
+    fonts: Object.fromEntries(parsed) as Record<FontName, fontkit.Font>,
+    has(font, codePoint) {
+      const key = `${font}:${codePoint}`;
+      let hit = cache.get(key);
+      if (hit === undefined) {
+        hit = parsed.get(font)!.hasGlyphForCodePoint(codePoint);
+        cache.set(key, hit);
+      }
+      return hit;
+    },
+  };
+}
+
+/** Registers every font with a pdfkit document under its `FontName`. */
+export function registerFonts(doc: PDFKit.PDFDocument, fonts: DocumentFonts): void {
+  // pdfkit accepts a fontkit font object where its types say bytes.
+  for (const [name, font] of Object.entries(fonts.fonts)) doc.registerFont(name, font as unknown as Buffer);
+}
+
+const REPLACEMENT = 0xfffd;
+
+function isZeroWidth(codePoint: number): boolean {
+  // Combining marks and joiners: they go with the run of the character before them.
+  return (
+    (codePoint >= 0x0300 && codePoint <= 0x036f) ||
+    (codePoint >= 0x200b && codePoint <= 0x200f) ||
+    (codePoint >= 0xfe00 && codePoint <= 0xfe0f)
+  );
+}
+
+/**
+ * Splits `text` into runs, each in the first of `candidates` that can draw its characters. A character no
+ * candidate has becomes U+FFFD (or `?`) in the last candidate, so any Unicode input renders without failing.
+ * Control characters other than a line break become spaces.
+ */
+export function fontRuns(text: string, candidates: FontName[], fonts: DocumentFonts): FontRun[] {
+  const runs: FontRun[] = [];
+  const last = candidates[candidates.length - 1];
+  const push = (font: FontName, chunk: string) => {
+    const previous = runs[runs.length - 1];
+    if (previous && previous.font === font) previous.text += chunk;
+    else runs.push({ font, text: chunk });
+  };
+  for (const char of text.normalize('NFC')) {
+    const codePoint = char.codePointAt(0)!;
+    if (char === '\n') {
+      push(runs[runs.length - 1]?.font ?? candidates[0], char);
+      continue;
+    }
+    if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint < 0xa0)) {
+      push(runs[runs.length - 1]?.font ?? candidates[0], ' ');
+      continue;
+    }
+    if (isZeroWidth(codePoint) && runs.length > 0) {
+      const current = runs[runs.length - 1];
+      if (fonts.has(current.font, codePoint)) current.text += char;
+      continue;
+    }
+    const font = candidates.find((name) => fonts.has(name, codePoint));
+    if (font) push(font, char);
+    else push(last, fonts.has(last, REPLACEMENT) ? String.fromCodePoint(REPLACEMENT) : '?');
+  }
+  return runs;
+}
+
+/** The fonts to try, in order, for text of a given style. */
+export function styleFonts(style: { bold?: boolean; italic?: boolean }): FontName[] {
+  if (style.bold && style.italic) return ['boldItalic', 'bold', 'regular'];
+  if (style.bold) return ['bold', 'regular'];
+  if (style.italic) return ['italic', 'regular'];
+  return ['regular'];
+}
+
+/**
+ * Unwraps a WOFF 1.0 font into the plain TrueType/OpenType (sfnt) it carries (W3C WOFF, section 5). fontkit
+ * reads WOFF itself, but re-inflates whole tables with a pure-JS inflater every time pdfkit subsets a glyph;
+ * unwrapping once with node:zlib makes rendering several times faster. Other input is returned unchanged.
+ */
+export function woffToSfnt(font: Buffer): Buffer {
+  if (font.length < 44 || font.toString('latin1', 0, 4) !== 'wOFF') return font;
+  const flavor = font.readUInt32BE(4);
+  const numTables = font.readUInt16BE(12);
+  const tables: Array<{ tag: Buffer; checksum: number; data: Buffer }> = [];
+  for (let i = 0; i < numTables; i++) {
+    const entry = 44 + i * 20;
+    const offset = font.readUInt32BE(entry + 4);
+    const compressedLength = font.readUInt32BE(entry + 8);
+    const length = font.readUInt32BE(entry + 12);
+    const stored = font.subarray(offset, offset + compressedLength);
+    const data = compressedLength < length ? inflateSync(stored) : stored;
+    if (data.length !== length) throw new Error('corrupt WOFF table');
+    tables.push({ tag: font.subarray(entry, entry + 4), checksum: font.readUInt32BE(entry + 16), data });
+  }
+  const entrySelector = Math.floor(Math.log2(numTables));
+  const searchRange = 2 ** entrySelector * 16;
+  const header = Buffer.alloc(12 + numTables * 16);
+  header.writeUInt32BE(flavor, 0);
+  header.writeUInt16BE(numTables, 4);
+  header.writeUInt16BE(searchRange, 6);
+  header.writeUInt16BE(entrySelector, 8);
+  header.writeUInt16BE(numTables * 16 - searchRange, 10);
+  const parts: Buffer[] = [header];
+  let offset = header.length;
+  tables.forEach((table, i) => {
+    const record = 12 + i * 16;
+    table.tag.copy(header, record);
+    header.writeUInt32BE(table.checksum, record + 4);
+    header.writeUInt32BE(offset, record + 8);
+    header.writeUInt32BE(table.data.length, record + 12);
+    const padded = Buffer.alloc((table.data.length + 3) & ~3);
+    table.data.copy(padded);
+    parts.push(padded);
+    offset += padded.length;
+  });
+  return Buffer.concat(parts);
+}

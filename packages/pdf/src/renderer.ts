@@ -1,0 +1,133 @@
+import type {
+  RenderedDocument,
+  SealedDocument,
+  SignatureInput,
+  SignedDocumentInput,
+  SignedDocumentRenderer,
+  SignedDocumentVerification,
+  VoidedDocumentInput,
+} from '@formloom/core';
+import { drawCertificatePage } from './certificate-page';
+import { drawContractPages } from './contract-pages';
+import { type DocumentFonts, loadDocumentFonts } from './fonts';
+import { type DocumentMeta, finishPages, openDocument } from './layout';
+import { addSealPlaceholder, documentHash, sealPdf, signatureLengthFor } from './seal';
+import { checkSignature, SignatureImageError } from './signature-check';
+import { certificateDer, unlockP12 } from './signing-certificate';
+import { verifyPdf } from './verify';
+
+export interface PdfRendererOptions {
+  /** The sealing certificate and key, PKCS#12 (see `loadOrCreateSigningP12`). */
+  p12: Uint8Array;
+  /** The P12's password; default empty. */
+  password?: string;
+}
+
+/** Raised for input that cannot be rendered (bad dates, a signature that cannot be drawn). */
+export class DocumentInputError extends Error {
+  override name = 'DocumentInputError';
+}
+
+/**
+ * The `SignedDocumentRenderer` port with pdfkit: A4 pages, DejaVu Sans text, typed signatures in Dancing
+ * Script. Opening the P12 happens here, so a wrong password fails at start-up (`SigningCertificateError`), not
+ * at the first seal. Fonts load on first render and stay with this renderer.
+ */
+export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDocumentRenderer & {
+  /** `sha256:<hex>` of this renderer's sealing certificate. */
+  readonly certificateFingerprint: string;
+} {
+  const password = options.password ?? '';
+  const p12 = Uint8Array.from(options.p12);
+  const unlocked = unlockP12(p12, password);
+  const chainBytes = unlocked.chain.reduce((sum, cert) => sum + certificateDer(cert).length, 0);
+  const signatureLength = signatureLengthFor(chainBytes);
+  const sealName = unlocked.certificate.subject.getField('CN')?.value ?? 'Formloom';
+  let fontsLoading: Promise<DocumentFonts> | null = null;
+  const fonts = () => {
+    fontsLoading ??= loadDocumentFonts().catch((error: unknown) => {
+      fontsLoading = null;
+      throw error;
+    });
+    return fontsLoading;
+  };
+
+  async function render(input: SignedDocumentInput | VoidedDocumentInput, voided: boolean): Promise<RenderedDocument> {
+    const date = parseDate(input.generated_at, 'generated_at');
+    const voidedAt = voided ? parseDate((input as VoidedDocumentInput).voided_at, 'voided_at').toISOString() : null;
+    for (const signer of input.signers) {
+      if (signer.status !== 'signed' || !signer.signature) continue;
+      const problem = checkSignature(signer.signature);
+      if (problem) throw new DocumentInputError(`slot ${signer.slot_number}: ${problem}`);
+    }
+    const loaded = await fonts();
+    const meta: DocumentMeta = {
+      title: input.question_title || 'Contract',
+      sessionId: input.session_id,
+      questionId: input.question_id,
+      formId: input.form_id,
+      auditHeadHash: input.audit_head_hash,
+      status: voided ? 'voided' : 'signed',
+      date,
+    };
+    const shortTitle = meta.title.length > 60 ? `${meta.title.slice(0, 59)}\u2026` : meta.title;
+    const footer = `${shortTitle}  \u00b7  ${input.session_id}`;
+
+    // The unsigned rendering: the contract pages alone, so their hash can be printed on the certificate page.
+    const unsigned = openDocument(meta, loaded);
+    drawSafely(() => drawContractPages(unsigned.doc, loaded, input));
+    const contractPages = unsigned.doc.bufferedPageRange().count;
+    finishPages(unsigned.doc, loaded, footer, voidedAt);
+    unsigned.doc.end();
+    const unsignedHash = documentHash(await unsigned.bytes);
+
+    const full = openDocument(meta, loaded);
+    drawSafely(() => drawContractPages(full.doc, loaded, input));
+    drawCertificatePage(full.doc, loaded, input, { unsignedHash, contractPages, voided });
+    finishPages(full.doc, loaded, footer, voidedAt);
+    const pageCount = full.doc.bufferedPageRange().count;
+    full.doc.switchToPage(pageCount - 1);
+    addSealPlaceholder(full.doc, { signingTime: date, signatureLength, name: sealName });
+    full.doc.end();
+    const pdf = await full.bytes;
+    return { pdf: new Uint8Array(pdf), unsigned_hash: unsignedHash, generated_at: date.toISOString(), page_count: pageCount };
+  }
+
+  return {
+    certificateFingerprint: unlocked.identity.fingerprint,
+    renderSigned: (input) => render(input, false),
+    renderVoided: (input) => render(input, true),
+    async seal(document): Promise<SealedDocument> {
+      const signingTime = parseDate(document.generated_at, 'generated_at');
+      const sealed = await sealPdf(document.pdf, p12, password, signingTime);
+      return {
+        pdf: new Uint8Array(sealed),
+        document_hash: documentHash(sealed),
+        certificate_fingerprint: unlocked.identity.fingerprint,
+      };
+    },
+    async verify(pdf: Uint8Array): Promise<SignedDocumentVerification> {
+      return verifyPdf(pdf, unlocked.identity.fingerprint);
+    },
+    checkSignature(signature: SignatureInput) {
+      return checkSignature(signature);
+    },
+  };
+}
+
+function parseDate(value: string, field: string): Date {
+  const date = new Date(value);
+  if (typeof value !== 'string' || Number.isNaN(date.getTime())) {
+    throw new DocumentInputError(`${field} must be an ISO 8601 timestamp`);
+  }
+  return date;
+}
+
+function drawSafely(draw: () => void): void {
+  try {
+    draw();
+  } catch (error) {
+    if (error instanceof SignatureImageError) throw new DocumentInputError(error.message);
+    throw error;
+  }
+}

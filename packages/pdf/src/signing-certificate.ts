@@ -1,0 +1,190 @@
+import { createHash, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
+import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import forge from 'node-forge';
+
+/** A P12 that cannot be used for sealing: unreadable, not PKCS#12, wrong password, or no key/certificate. */
+export class SigningCertificateError extends Error {
+  override name = 'SigningCertificateError';
+}
+
+/** What a usable P12 holds. */
+export interface SigningIdentity {
+  /** `sha256:<hex>` of the certificate's DER. */
+  fingerprint: string;
+  subject: string;
+  issuer: string;
+  notBefore: string;
+  notAfter: string;
+}
+
+export interface SelfSignedOptions {
+  /** The certificate's subject common name, e.g. the instance's host name: `Formloom (forms.example.com)`. */
+  commonName: string;
+  organization?: string;
+  /** Protects the P12; empty by default (the file's mode protects it). */
+  password?: string;
+  /** Default 10 years. */
+  validityDays?: number;
+  /** Start of validity; default now. */
+  now?: Date;
+}
+
+/**
+ * Makes a self-signed RSA-2048 certificate for `adbe.pkcs7.detached` seals and returns it with its key as
+ * PKCS#12 bytes. The key comes from node:crypto (much faster than a pure-JS one); node-forge builds the
+ * certificate and the P12.
+ */
+export function createSelfSignedP12(options: SelfSignedOptions): Uint8Array {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const key = forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
+  // A positive serial: the high bit of the first byte clear.
+  cert.serialNumber = `0${randomBytes(15).toString('hex')}`;
+  const start = options.now ?? new Date();
+  cert.validity.notBefore = start;
+  cert.validity.notAfter = new Date(start.getTime() + (options.validityDays ?? 3650) * 86_400_000);
+  const subject = [{ name: 'commonName', value: options.commonName }];
+  if (options.organization) subject.push({ name: 'organizationName', value: options.organization });
+  cert.setSubject(subject);
+  cert.setIssuer(subject);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, nonRepudiation: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  cert.sign(key, forge.md.sha256.create());
+  const asn1 = forge.pkcs12.toPkcs12Asn1(key, [cert], options.password ?? '', {
+    algorithm: 'aes256',
+    friendlyName: options.commonName,
+  });
+  return Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
+}
+
+/** Parsed key and certificate of a P12, as the sealer uses them. */
+export interface UnlockedP12 {
+  key: forge.pki.rsa.PrivateKey;
+  certificate: forge.pki.Certificate;
+  chain: forge.pki.Certificate[];
+  identity: SigningIdentity;
+}
+
+/** Opens a P12 and finds the certificate that matches its RSA key. Throws `SigningCertificateError`. */
+export function unlockP12(p12: Uint8Array, password = ''): UnlockedP12 {
+  let parsed: forge.pkcs12.Pkcs12Pfx;
+  try {
+    const asn1 = forge.asn1.fromDer(forge.util.createBuffer(Buffer.from(p12).toString('binary')));
+    parsed = forge.pkcs12.pkcs12FromAsn1(asn1, false, password);
+  } catch (error) {
+    const message = (error as Error).message ?? '';
+    if (/password|MAC/i.test(message)) {
+      throw new SigningCertificateError('the signing certificate (P12) password is wrong');
+    }
+    throw new SigningCertificateError(`the signing certificate is not a readable PKCS#12 (P12) file: ${message}`);
+  }
+  const keyBags = [
+    ...(parsed.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag] ?? []),
+    ...(parsed.getBags({ bagType: forge.pki.oids.keyBag })[forge.pki.oids.keyBag] ?? []),
+  ];
+  const certBags = parsed.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? [];
+  const key = keyBags.find((bag) => bag.key)?.key as forge.pki.rsa.PrivateKey | undefined;
+  if (!key || !('n' in key)) {
+    throw new SigningCertificateError('the signing certificate (P12) holds no RSA private key (only RSA keys can seal)');
+  }
+  const chain = certBags.map((bag) => bag.cert).filter((cert): cert is forge.pki.Certificate => Boolean(cert));
+  const certificate = chain.find((cert) => {
+    const publicKey = cert.publicKey as forge.pki.rsa.PublicKey;
+    return publicKey.n?.equals(key.n) && publicKey.e?.equals(key.e);
+  });
+  if (!certificate) throw new SigningCertificateError('the signing certificate (P12) has no certificate for its private key');
+  return { key, certificate, chain, identity: describeCertificate(certificateDer(certificate)) };
+}
+
+export function certificateDer(certificate: forge.pki.Certificate): Buffer {
+  return Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(certificate)).getBytes(), 'binary');
+}
+
+/** Fingerprint, names and validity of a DER certificate. */
+export function describeCertificate(der: Buffer): SigningIdentity {
+  const x509 = new X509Certificate(der);
+  return {
+    fingerprint: `sha256:${createHash('sha256').update(der).digest('hex')}`,
+    subject: x509.subject.replace(/\n/g, ', '),
+    issuer: x509.issuer.replace(/\n/g, ', '),
+    notBefore: new Date(x509.validFrom).toISOString(),
+    notAfter: new Date(x509.validTo).toISOString(),
+  };
+}
+
+export interface LoadSigningP12Options {
+  /** The instance's data directory; the self-signed default lives at `<dataDir>/signing.p12`. */
+  dataDir: string;
+  /** The operator's own P12 (`FORMLOOM_SIGNING_P12`); when set, it is read and never written. */
+  p12Path?: string;
+  /** Its password (`FORMLOOM_SIGNING_P12_PASSWORD`); also protects a self-signed one made here. */
+  password?: string;
+  /** Common name of a self-signed certificate; default `Formloom signed documents`. */
+  commonName?: string;
+}
+
+export interface LoadedSigningP12 {
+  p12: Uint8Array;
+  password: string;
+  /** Where it was read from (or written to). */
+  path: string;
+  /** `operator` for `p12Path`; `self-signed` for the data-dir default. */
+  source: 'operator' | 'self-signed';
+  /** True when this call made the self-signed certificate. */
+  created: boolean;
+  identity: SigningIdentity;
+}
+
+/**
+ * The sealing certificate: the operator's P12 when `p12Path` is given, else `<dataDir>/signing.p12`, made
+ * once (self-signed, mode 0600) and reused on every later start. Throws `SigningCertificateError` for a P12
+ * that cannot be read or unlocked. See docs/signing.md.
+ */
+export async function loadOrCreateSigningP12(options: LoadSigningP12Options): Promise<LoadedSigningP12> {
+  const password = options.password ?? '';
+  if (options.p12Path) {
+    const p12 = await readP12(options.p12Path);
+    const { identity } = unlockP12(p12, password);
+    return { p12, password, path: options.p12Path, source: 'operator', created: false, identity };
+  }
+  const path = join(options.dataDir, 'signing.p12');
+  let created = false;
+  let p12 = await readP12(path, true);
+  if (!p12) {
+    await mkdir(options.dataDir, { recursive: true });
+    const fresh = createSelfSignedP12({ commonName: options.commonName ?? 'Formloom signed documents', password });
+    // Written beside the target, then linked into place: a crash leaves no half-written P12, and when two
+    // processes start at once exactly one link wins and both use its certificate.
+    const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    await writeFile(temporary, fresh, { mode: 0o600, flag: 'wx' });
+    try {
+      await link(temporary, path);
+      created = true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      await unlink(temporary).catch(() => undefined);
+    }
+    p12 = (await readP12(path))!;
+  }
+  await chmod(path, 0o600);
+  const { identity } = unlockP12(p12, password);
+  return { p12, password, path, source: 'self-signed', created, identity };
+}
+
+async function readP12(path: string, missingOk: true): Promise<Uint8Array | null>;
+async function readP12(path: string): Promise<Uint8Array>;
+async function readP12(path: string, missingOk = false): Promise<Uint8Array | null> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (missingOk && code === 'ENOENT') return null;
+    throw new SigningCertificateError(`cannot read the signing certificate at ${path}: ${code ?? (error as Error).message}`);
+  }
+}
