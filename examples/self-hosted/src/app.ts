@@ -19,6 +19,8 @@ export interface SelfHosted {
   /** Base of shareable links (`FORMLOOM_PUBLIC_URL`, default `url`). */
   publicUrl: string;
   formloom: Formloom;
+  /** The plugin config file read at start (`FORMLOOM_CONFIG`), or `null` when the defaults run. */
+  configPath: string | null;
   /** Stops accepting connections, ends open ones, then closes the database. */
   close(): Promise<void>;
 }
@@ -116,6 +118,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     port,
     publicUrl: config.publicUrl ?? url,
     formloom,
+    configPath: file.path,
     close: () =>
       (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
