@@ -1,6 +1,18 @@
 import type { Request } from 'express';
+import { z } from 'zod';
 import { parseBody, type InstanceRoute } from '@formloom/core';
-import type { RouteSpec } from './route-table';
+import type { QueryParam, RouteSpec } from './route-table';
+
+/** The keys of a query schema as documented query parameters. */
+function queryParams(schema: z.ZodType | undefined): QueryParam[] | undefined {
+  if (!schema) return undefined;
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Record<string, unknown>> };
+  return Object.entries(json.properties ?? {}).map(([name, prop]) => ({
+    name,
+    description: typeof prop.description === 'string' ? prop.description : '',
+    schema: prop,
+  }));
+}
 
 function headersOf(req: Request): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
@@ -22,13 +34,13 @@ export function fromPluginRoute({ plugin, route }: InstanceRoute): RouteSpec {
     tags: route.tags.length ? route.tags : [plugin],
     scope: route.scope === 'public' ? null : route.scope,
     body: route.body,
-    query: route.query,
+    query: queryParams(route.query),
     success: route.success ?? { status: 200, description: 'OK' },
     errors: route.errors,
     handler: async (ctx) =>
       route.handler({
         params: { ...(ctx.req.params as Record<string, string>) },
-        query: { ...(ctx.req.query as Record<string, unknown>) },
+        query: (route.query ? parseBody(route.query, { ...ctx.req.query }) : { ...ctx.req.query }) as Record<string, unknown>,
         body: route.body ? parseBody(route.body, ctx.req.body) : ctx.req.body,
         headers: headersOf(ctx.req),
         principal: ctx.principal ?? null,

@@ -48,11 +48,12 @@ function demoPlugin(seen: { created: string[]; released: (aborted: boolean) => v
         scope: 'public',
         summary: 'Streams numbered lines',
         tags: ['Demo'],
+        query: z.object({ n: z.coerce.number().int().min(0).max(1000).optional().describe('how many lines (endless without)') }).strict(),
         handler: async (req) => ({
           contentType: 'text/plain; charset=utf-8',
           attachment: 'lines.txt',
           stream: (async function* () {
-            const n = Number(req.query.n);
+            const n = req.query.n === undefined ? NaN : (req.query.n as number);
             try {
               for (let i = 0; Number.isNaN(n) || i < n; i++) yield `line ${i}\n`.repeat(Number.isNaN(n) ? 1000 : 1);
             } finally {
@@ -92,6 +93,10 @@ for (const kind of DB_KINDS) {
     t.is(lines.headers.get('content-type'), 'text/plain; charset=utf-8');
     t.regex(lines.headers.get('content-disposition') ?? '', /^attachment; filename="?lines\.txt"?$/);
     t.is(await lines.text(), 'line 0\nline 1\nline 2\n');
+    const badQuery = await app.api('GET', '/demo/lines?n=many');
+    t.is(badQuery.status, 400);
+    t.like(badQuery.body, { error: { code: 'BAD_REQUEST', field: 'n' } });
+    t.like((await app.api('GET', '/demo/lines?n=1&x=2')).body, { error: { code: 'BAD_REQUEST', field: 'x' } });
 
     // A client that reads a little of an endless stream and goes away ends the source's iteration.
     const controller = new AbortController();
@@ -105,6 +110,7 @@ for (const kind of DB_KINDS) {
     t.like(doc.paths['/demo/greet'].post, { tags: ['Demo'], security: [] });
     t.deepEqual(doc.paths['/demo/greet'].post.requestBody.content['application/json'].schema.required, ['name']);
     t.like(doc.paths['/demo/me/{thing}'].get, { security: [{ apiKey: [] }] });
+    t.like(doc.paths['/demo/lines'].get.parameters[0], { name: 'n', in: 'query', description: 'how many lines (endless without)' });
 
     const form = await app.api('POST', '/forms', { key: me.key, body: { title: 'T', questions: [{ type: 'short_text', title: 'Q' }] } });
     t.is(form.status, 201);

@@ -9,6 +9,7 @@ import type { KeyScope, Principal } from '../domain/types';
  */
 export interface RouteRequest<F = unknown> {
   params: Record<string, string>;
+  /** The query string, parsed by the route's `query` schema when it has one. */
   query: Record<string, unknown>;
   body: unknown;
   headers: Record<string, string | undefined>;
@@ -47,13 +48,6 @@ export type RouteAnswer = JsonAnswer | StreamAnswer;
 
 export const isStreamAnswer = (a: RouteAnswer): a is StreamAnswer => 'stream' in a && 'contentType' in a;
 
-/** A query parameter, documented in OpenAPI. */
-export interface RouteQueryParam {
-  name: string;
-  description: string;
-  schema: Record<string, unknown>;
-}
-
 /**
  * One HTTP endpoint contributed by a plugin, independent of any web framework: `@formloom/express` serves
  * it and documents it in `GET /api/v1/openapi.json` exactly like the built-in endpoints.
@@ -69,8 +63,11 @@ export interface PluginRoute<F = unknown> {
   tags: string[];
   /** Validates the JSON body (a 400 in the documented error shape otherwise) and documents it. */
   body?: z.ZodType;
-  /** Documents the query parameters. */
-  query?: RouteQueryParam[];
+  /**
+   * Validates the query string (a zod object; values arrive as strings, so use `z.coerce.number()` and the
+   * like) and documents each of its keys as a query parameter. The handler gets the parsed values.
+   */
+  query?: z.ZodType;
   /** Status of a success and a description of its body (default 200, "OK"). */
   success?: { status: number; description: string };
   /** Error statuses the route may answer, documented with the error shape. */
