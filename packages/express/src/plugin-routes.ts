@@ -20,12 +20,26 @@ function headersOf(req: Request): Record<string, string | undefined> {
   return out;
 }
 
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+/** A route that could not be served as declared is refused while mounting, naming the plugin. */
+function checkRoute(plugin: string, route: InstanceRoute['route']) {
+  const where = `plugin "${plugin}", route ${String(route?.method)} ${String(route?.path)}`;
+  if (!route || typeof route !== 'object') throw new Error(`plugin "${plugin}": a route is not an object`);
+  if (!METHODS.includes(route.method)) throw new Error(`${where}: method must be one of ${METHODS.join(', ')}`);
+  if (typeof route.path !== 'string' || !route.path.startsWith('/')) throw new Error(`${where}: path must start with /`);
+  if (route.scope !== 'public' && route.scope !== 'forms' && route.scope !== 'voice') throw new Error(`${where}: scope must be public, forms or voice`);
+  if (typeof route.handler !== 'function') throw new Error(`${where}: handler must be a function`);
+  if (!Array.isArray(route.tags) || typeof route.summary !== 'string') throw new Error(`${where}: summary (a string) and tags (a list) are required`);
+}
+
 /**
  * The one adapter from core's framework-neutral plugin routes (docs/plugins.md) to the router's table:
  * the body is validated by the route's schema (400 in the documented shape), and the handler sees plain
  * values instead of Express objects.
  */
 export function fromPluginRoute({ plugin, route }: InstanceRoute): RouteSpec {
+  checkRoute(plugin, route);
   return {
     method: route.method,
     path: route.path,

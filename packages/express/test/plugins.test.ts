@@ -136,6 +136,11 @@ test('createFormloom refuses two outbox handlers for one kind and a plugin adapt
     plugins: [{ name: 'w', version: '1', routes: () => [{ method: 'get', path: '/forms/:x', scope: 'public', summary: 's', tags: [], handler: async () => ({ body: {} }) }] }],
   });
   t.throws(() => createFormloomRouter({ formloom: shadow }), { message: 'Two routes for GET /forms/:x: each method and path may be served once' });
+  const misdeclared = createFormloom({
+    storage: db.storage,
+    plugins: [{ name: 'v', version: '1', routes: () => [{ method: 'get', path: 'no-slash', scope: 'public', summary: 's', tags: [], handler: async () => ({ body: {} }) }] }],
+  });
+  t.throws(() => createFormloomRouter({ formloom: misdeclared }), { message: 'plugin "v", route get no-slash: path must start with /' });
   // An adapter factory gets the storage and the plugin's options.
   const built = createFormloom({
     storage: db.storage,
