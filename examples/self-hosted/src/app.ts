@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
 import express, { type Express } from 'express';
 import { openMigratedStorage, type Env } from '@formloom/cli';
 import { createFormloom, PluginConfigError, type Formloom } from '@formloom/core';
@@ -9,8 +10,16 @@ import { loadSecretKey } from './secret-key';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
 import { readSelfHostedConfig } from './config';
 import { ConfigFileError, loadPluginConfig, portsProvided } from './plugin-config';
+import { readHttpConfig, type HttpConfig } from './http-config';
 
 const CLOSE_GRACE_MS = 5000;
+
+/**
+ * Server time-outs (docs/security.md, "Input limits"): a client gets 20 s to send its headers and two
+ * minutes for the whole request (a 100 MB upload at ~7 Mbit/s), so a stalled or trickling client cannot
+ * hold a connection for Node's default five minutes.
+ */
+export const SERVER_TIMEOUTS = { headersTimeout: 20_000, requestTimeout: 120_000, keepAliveTimeout: 5_000 } as const;
 
 export interface SelfHosted {
   /** Where this process listens, e.g. `http://localhost:3000`. */
@@ -21,20 +30,23 @@ export interface SelfHosted {
   formloom: Formloom;
   /** The plugin config file read at start (`FORMLOOM_CONFIG`), or `null` when the defaults run. */
   configPath: string | null;
+  /** The HTTP server (its time-outs are `SERVER_TIMEOUTS`). */
+  server: Server;
   /** Stops accepting connections, ends open ones, then closes the database. */
   close(): Promise<void>;
 }
 
 /** The whole self-hosted app on one Formloom instance. */
-export function createApp(formloom: Formloom, inFlight?: InFlight): Express {
+export function createApp(formloom: Formloom, inFlight?: InFlight, http: HttpConfig = readHttpConfig({})): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', http.trustProxy);
   if (inFlight) app.use(inFlight.middleware);
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
-  app.use('/api/v1', createFormloomRouter({ formloom }));
-  app.use('/', createPublicPagesRouter({ formloom }));
+  app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: http.rateLimits }));
+  app.use('/', createPublicPagesRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins }));
   return app;
 }
 
@@ -72,9 +84,11 @@ export class InFlight {
 /** Opens (and migrates) the database, then listens on `PORT`. */
 export async function startSelfHosted(env: Env = process.env): Promise<SelfHosted> {
   const config = readSelfHostedConfig(env);
+  const http = readHttpConfig(env);
   // The config file is read before anything is opened, so a bad one stops the start with nothing to undo.
   const file = await loadPluginConfig(env);
-  mkdirSync(config.dataDir, { recursive: true });
+  // Owner-only: the data dir holds the database, the secret key, uploads and mails (docs/security.md).
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const storage = await openMigratedStorage(config.databaseUrl);
   // The defaults of docs/configuration.md, except for ports that a configured plugin provides.
   const provided = portsProvided(file.plugins);
@@ -90,6 +104,8 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
       config: {
         publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
         secretKey: loadSecretKey(env, config.dataDir),
+        uploadQuotaBytes: config.uploadQuotaBytes,
+        outboxRetentionMs: config.outboxRetentionMs,
       },
     });
   } catch (e) {
@@ -98,7 +114,10 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     throw e instanceof PluginConfigError && file.path ? new ConfigFileError(file.path, e.message, e) : e;
   }
   const inFlight = new InFlight();
-  const server = createApp(formloom, inFlight).listen(config.port);
+  // Node checks the time-outs every `connectionsCheckingInterval` (30 s by default): check more often.
+  const server = createServer({ ...SERVER_TIMEOUTS, connectionsCheckingInterval: 5_000 }, createApp(formloom, inFlight, http));
+  server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeout;
+  server.listen(config.port);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
@@ -119,6 +138,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     publicUrl: config.publicUrl ?? url,
     formloom,
     configPath: file.path,
+    server,
     close: () =>
       (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -60,6 +60,9 @@ function instanceConfig(given: Partial<FormloomConfig> | undefined): FormloomCon
     uploadMaxBytes: 10 * 1024 * 1024,
     uploadMaxBytesCeiling: 100 * 1024 * 1024,
     uploadTypes: DEFAULT_UPLOAD_TYPES,
+    uploadQuotaBytes: 1024 * 1024 * 1024,
+    uploadUnattachedMs: 24 * 60 * 60 * 1000,
+    outboxRetentionMs: 7 * 24 * 60 * 60 * 1000,
     ...given,
   };
 }
@@ -133,6 +136,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
     storage,
     config,
     events,
+    clock: ports.clock,
     accounts: c.resolve(AccountService),
     forms: c.resolve(FormService),
     formList: c.resolve(FormListService),

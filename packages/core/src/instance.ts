@@ -1,6 +1,7 @@
 import type { FormloomConfig } from './config';
 import type { FormloomEvents } from './events';
 import type { Storage } from './ports/storage';
+import type { Clock } from './ports/clock';
 import type { PluginRoute } from './plugins/routes';
 import type { AccountService } from './accounts/account-service';
 import type { FormService } from './forms/form-service';
@@ -27,6 +28,8 @@ export interface Formloom {
   readonly storage: Storage;
   readonly config: FormloomConfig;
   readonly events: FormloomEvents;
+  /** The instance's clock (the `clock` adapter, or the system clock), for adapters that count time. */
+  readonly clock: Clock;
   readonly accounts: AccountService;
   readonly forms: FormService;
   readonly formList: FormListService;

@@ -1,8 +1,15 @@
-import express, { type Router } from 'express';
+import express, { type ErrorRequestHandler, type Response, type Router } from 'express';
 import { cssStaysInStyle, isFormloomError, STYLE_PATTERNS, type Formloom } from '@formloom/core';
+import { abandon, fromRequestError, type ErrorLogger } from './errors';
+import { assertNoNulCharacters } from './input-guard';
+import { clientIp, RateLimits, type RateLimitOptions } from './rate-limit';
+import { checkEmbedOrigins, imageOrigins, setPageHeaders, type EmbedOrigins } from './security-headers';
 
 const escape = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const page = (res: Response, status: number, title: string, text: string) =>
+  res.status(status).type('html').send(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${text}</h1></body></html>`);
 
 /**
  * A theme value as CSS: only when it matches its field's pattern (docs/decisions.md "Theme"), else the
@@ -13,29 +20,65 @@ function cssValue(v: unknown, pattern: RegExp, fallback: string): string {
   return typeof v === 'string' && pattern.test(v) ? v : fallback;
 }
 
+/**
+ * The pages' own error handler, so that no error ever reaches the host's final handler (whose page can
+ * show a stack trace): a bad request is a plain 400 page, an unknown or unpublished form a 404 page, too
+ * many requests a 429 page with `Retry-After`, anything else a logged plain 500 page.
+ */
+function pageErrorHandler(logger: ErrorLogger): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
+    try {
+      const e = fromRequestError(err);
+      if (!e || e.status >= 500) logger.error('Unexpected error', err);
+      if (res.headersSent) return abandon(res);
+      if (e?.status === 404) return page(res, 404, 'Not found', 'This form is not available');
+      if (e && isFormloomError(e) && e.code === 'RATE_LIMITED') {
+        res.setHeader('Retry-After', String(e.details.retry_after));
+        return page(res, 429, 'Too many requests', 'Too many requests: try again in a minute');
+      }
+      if (e) return page(res, e.status, 'Bad request', 'This link is not valid');
+      page(res, 500, 'Error', 'Something went wrong; try again later');
+    } catch {
+      abandon(res);
+    }
+  };
+}
+
+export interface PublicPagesOptions {
+  formloom: Formloom;
+  /** Origins allowed to frame the pages (CSP `frame-ancestors`): `*` (default) or e.g. `['https://example.com']`. */
+  embedOrigins?: EmbedOrigins;
+  /** The pages count against `publicReads` per client IP (docs/security.md); `false` turns it off. */
+  rateLimits?: RateLimitOptions | false;
+  /** Where unexpected errors are reported (default: console). */
+  logger?: ErrorLogger;
+}
+
 /** Serves published forms as pages at `/f/:slug` (the shareable link); drafts are never shown. */
-export function createPublicPagesRouter(options: { formloom: Formloom }): Router {
+export function createPublicPagesRouter(options: PublicPagesOptions): Router {
+  const embed = checkEmbedOrigins(options.embedOrigins ?? '*');
+  const limits = new RateLimits(options.formloom, options.rateLimits);
   const router = express.Router();
   router.get('/f/:slug', async (req, res) => {
-    try {
-      const form = await options.formloom.publishing.publicForm(String(req.params.slug));
-      const theme = form.theme as Record<string, unknown>;
-      const questions = (form.snapshot.questions ?? []) as Array<{ id: string; title: string; description: string | null; required: boolean }>;
-      const css = theme.custom_css;
-      const customCss = typeof css === 'string' && css && cssStaysInStyle(css) ? `<style>${css}</style>` : '';
-      const items = questions
-        .map((q) => `<li id="${escape(q.id)}"><h2>${escape(q.title)}${q.required ? ' *' : ''}</h2>${q.description ? `<p>${escape(q.description)}</p>` : ''}</li>`)
-        .join('');
-      res.type('html').send(`<!doctype html><html><head><meta charset="utf-8"><title>${escape(form.title)}</title>
-<style>body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui')};background:${cssValue(theme.background_color, STYLE_PATTERNS.color, '#0a0a0a')};color:${cssValue(theme.text_color, STYLE_PATTERNS.color, '#f5f5f5')};max-width:40rem;margin:3rem auto;padding:0 1rem}h1{color:${cssValue(theme.title_color ?? theme.theme_color, STYLE_PATTERNS.color, '#6366f1')}}</style>${customCss}
+    setPageHeaders(res, embed);
+    await limits.enforce('publicReads', clientIp(req), res);
+    // PostgreSQL cannot even compare a text with a NUL in it: a 400 page, as under /api/v1.
+    assertNoNulCharacters({ params: req.params });
+    const form = await options.formloom.publishing.publicForm(String(req.params.slug));
+    const theme = form.theme as Record<string, unknown>;
+    const snapshot = form.snapshot as Record<string, unknown>;
+    const logos = [theme.logo_url, theme.branding_logo_url, theme.top_logo_url, snapshot.branding_logo_url, snapshot.top_logo_url];
+    const nonce = setPageHeaders(res, embed, imageOrigins(logos));
+    const questions = (form.snapshot.questions ?? []) as Array<{ id: string; title: string; description: string | null; required: boolean }>;
+    const css = theme.custom_css;
+    const customCss = typeof css === 'string' && css && cssStaysInStyle(css) ? `<style nonce="${nonce}">${css}</style>` : '';
+    const items = questions
+      .map((q) => `<li id="${escape(q.id)}"><h2>${escape(q.title)}${q.required ? ' *' : ''}</h2>${q.description ? `<p>${escape(q.description)}</p>` : ''}</li>`)
+      .join('');
+    res.type('html').send(`<!doctype html><html><head><meta charset="utf-8"><title>${escape(form.title)}</title>
+<style nonce="${nonce}">body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui')};background:${cssValue(theme.background_color, STYLE_PATTERNS.color, '#0a0a0a')};color:${cssValue(theme.text_color, STYLE_PATTERNS.color, '#f5f5f5')};max-width:40rem;margin:3rem auto;padding:0 1rem}h1{color:${cssValue(theme.title_color ?? theme.theme_color, STYLE_PATTERNS.color, '#6366f1')}}</style>${customCss}
 </head><body><h1>${escape(form.title)}</h1>${form.description ? `<p>${escape(form.description)}</p>` : ''}<ol>${items}</ol></body></html>`);
-    } catch (e) {
-      if (isFormloomError(e) && e.status === 404) {
-        res.status(404).type('html').send('<!doctype html><title>Not found</title><h1>This form is not available</h1>');
-        return;
-      }
-      throw e;
-    }
   });
+  router.use(pageErrorHandler(options.logger ?? { error: (m, e) => console.error(m, e) }));
   return router;
 }

@@ -3,7 +3,9 @@ import type { Formloom } from '@formloom/core';
 import { apiKeyAuthenticator, requirePrincipal, type AuthenticateHook } from './auth';
 import { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 import { buildOpenApi } from './openapi';
-import { assertNoNulCharacters } from './input-guard';
+import { assertBodyWithinLimits, assertNoNulCharacters } from './input-guard';
+import { RateLimits, type RateLimitOptions } from './rate-limit';
+import { apiSecurityHeaders } from './security-headers';
 import type { RouteContext, RouteSpec } from './route-table';
 import { AREA_ROUTES } from './routes';
 import { fromPluginRoute } from './plugin-routes';
@@ -23,6 +25,8 @@ export interface FormloomRouterOptions {
    * (`createFormloom({ plugins })`, docs/plugins.md), which need no Express types.
    */
   routes?: RouteSpec[];
+  /** Per-key, per-IP and failed-authentication limits (docs/security.md); `false` turns them all off. */
+  rateLimits?: RateLimitOptions | false;
 }
 
 /** The Express endpoints of every built-in area, in mount order. */
@@ -47,11 +51,18 @@ export function routeTable(formloom: Formloom, extra: readonly RouteSpec[] = [])
  */
 export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const { formloom } = options;
-  const authenticate = options.authenticate ?? apiKeyAuthenticator(formloom);
-  const routes = routeTable(formloom, options.routes);
+  const limits = new RateLimits(formloom, options.rateLimits);
+  const authenticate = limits.authenticate(options.authenticate ?? apiKeyAuthenticator(formloom), !!options.authenticate);
+  const routes = routeTable(formloom, options.routes).map(limits.guard);
   const logger = options.logger ?? { error: (m: string, e: unknown) => console.error(m, e) };
   const router = express.Router();
+  router.use(apiSecurityHeaders);
   router.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
+  // Depth and NUL checks run once, on the parsed body, before any route or schema walks it.
+  router.use((req, _res, next) => {
+    if (req.body !== undefined) assertBodyWithinLimits(req.body);
+    next();
+  });
 
   let openapi: unknown;
   router.get('/openapi.json', (req: Request, res) => {
@@ -61,7 +72,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
 
   for (const spec of routes) {
     const handler: RequestHandler = async (req, res) => {
-      assertNoNulCharacters({ params: req.params, query: req.query, body: req.body });
+      assertNoNulCharacters({ params: req.params, query: req.query });
       const principal = spec.scope ? { ...(await requirePrincipal(authenticate, req, spec.scope, !!options.authenticate)), ip_address: req.ip ?? null } : null;
       const signal = clientGoneSignal(res);
       const ctx = { req, formloom, principal, signal } as RouteContext;

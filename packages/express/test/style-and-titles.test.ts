@@ -109,7 +109,8 @@ forEachDb(test, (it) => {
     const html = await page.text();
     t.is(page.status, 200);
     t.true(html.includes(`font-family:${GOOD_STYLE.font_family};`), html);
-    t.true(html.includes(`<style>${GOOD_STYLE.custom_css}</style>`), html);
+    t.regex(html, /<style nonce="[^"]+">/);
+    t.true(html.includes(`">${GOOD_STYLE.custom_css}</style>`), html);
     // One opening and one closing tag per style element: nothing closed one early.
     t.is(html.match(/<style/gi)?.length, 2);
     t.is(html.match(/<\/style/gi)?.length, 2);

@@ -9,8 +9,10 @@ import { formContentStatements } from './repositories/form-content';
 import { idempotencyStatements } from './repositories/idempotency';
 import { invitationStatements } from './repositories/invitations';
 import { outboxStatements } from './repositories/outbox';
+import { rateLimitStatements } from './repositories/rate-limits';
 import { responseStatements } from './repositories/responses';
 import { teamStatements } from './repositories/teams';
+import { uploadStatements } from './repositories/uploads';
 import { webhookStatements } from './repositories/webhooks';
 
 /** The SQL that does not depend on a call's arguments, built once per storage. */
@@ -24,8 +26,10 @@ export const buildStatements = (d: Dialect) => ({
   idempotency: idempotencyStatements(d),
   invitations: invitationStatements(d),
   outbox: outboxStatements(d),
+  rateLimits: rateLimitStatements(d),
   responses: responseStatements(d),
   teams: teamStatements(d),
+  uploads: uploadStatements(d),
   webhooks: webhookStatements(d),
 });
 

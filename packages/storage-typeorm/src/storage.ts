@@ -10,6 +10,8 @@ import { SqlFormRepository } from './repositories/forms';
 import { SqlIdempotencyRepository } from './repositories/idempotency';
 import { SqlInvitationRepository } from './repositories/invitations';
 import { SqlOutboxRepository } from './repositories/outbox';
+import { SqlRateLimitRepository } from './repositories/rate-limits';
+import { SqlUploadRepository } from './repositories/uploads';
 import { SqlResponseRepository } from './repositories/responses';
 import { SqlTeamRepository } from './repositories/teams';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
@@ -177,12 +179,14 @@ function makeStorage(
     credits: new SqlCreditRepository(scope),
     idempotency: new SqlIdempotencyRepository(scope),
     outbox: new SqlOutboxRepository(scope),
+    uploads: new SqlUploadRepository(scope),
     responses: new SqlResponseRepository(scope),
     webhooks: new SqlWebhookRepository(scope),
     deliveries: new SqlDeliveryRepository(scope),
     invitations: new SqlInvitationRepository(scope),
     branding: new SqlBrandingRepository(scope),
     auditLogs: new SqlAuditLogRepository(scope),
+    rateLimits: new SqlRateLimitRepository(scope),
     transaction: transaction ?? ((work) => work(storage)),
   };
   return storage;

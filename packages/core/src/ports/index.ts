@@ -8,3 +8,4 @@ export * from './blob-store';
 export * from './mailer';
 export * from './outbox-handler';
 export * from './signed-documents';
+export * from './speech-engine';

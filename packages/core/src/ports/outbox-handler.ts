@@ -24,4 +24,13 @@ export interface OutboxHandler {
   readonly kind: string;
   /** Carries out `item` (its `attempts` already counts this attempt). */
   handle(item: OutboxItem): Promise<OutboxOutcome>;
+  /**
+   * Where the item goes (e.g. a webhook's host), or `null`: the worker runs at most `perDestination`
+   * items of one destination at once, so one slow receiver cannot hold up the others.
+   */
+  destination?(item: OutboxItem): Promise<string | null>;
+  /** Periodic clean-up run by the worker's housekeeping (e.g. sweeping abandoned uploads). */
+  sweep?(now: Date): Promise<void>;
+  /** Whether a settled item's payload is emptied (it holds secrets, e.g. a mail's body). */
+  readonly clearsPayload?: boolean;
 }

@@ -11,6 +11,7 @@ import type {
   FormRecord,
   IdempotencyRecord,
   OutboxItem,
+  UploadRecord,
   Question,
   Team,
   TeamRole,
@@ -203,6 +204,34 @@ export interface IdempotencyRepository {
   find(key: string): Promise<IdempotencyRecord | null>;
 }
 
+/** A rate-limit counter after a hit: its count in the current window and when that window ends (ISO 8601). */
+export interface RateLimitCounter {
+  hits: number;
+  resets_at: string;
+}
+
+/**
+ * Fixed-window request counters shared by every instance on the database (docs/security.md). Timestamps
+ * are ISO 8601 UTC strings with milliseconds, compared as text like every other timestamp.
+ */
+export interface RateLimitRepository {
+  /**
+   * Counts one hit on `key` as one atomic upsert-increment: while the key's window ends after `now` the
+   * count grows by one; otherwise (no row, or the window ended) a window ending at `resetsAt` starts with
+   * one hit. Under any number of concurrent hits (also from other processes) no hit is lost.
+   */
+  hit(key: string, now: string, resetsAt: string): Promise<RateLimitCounter>;
+  /**
+   * Takes back one hit of the key's window running at `now` (an attempt counted before it was known to be
+   * allowed, such as a sign-in that succeeded); nothing when the window ended or holds no hit.
+   */
+  release(key: string, now: string): Promise<void>;
+  /** The key's counter when its window ends after `now`, else `null`; counts nothing. */
+  peek(key: string, now: string): Promise<RateLimitCounter | null>;
+  /** Deletes counters whose window ended at or before `before`; returns how many. */
+  prune(before: string): Promise<number>;
+}
+
 export interface OutboxClaim {
   workerId: string;
   /** Items due at or before `now` whose lease is free or expired. */
@@ -232,6 +261,28 @@ export interface OutboxRepository {
   ): Promise<boolean>;
   /** The item, or `null`. */
   findById(id: string): Promise<OutboxItem | null>;
+  /** Empties the payload of a settled item (a sent mail's body holds secrets: docs/security.md). */
+  clearPayload(id: string): Promise<void>;
+  /**
+   * Deletes up to `limit` delivered or failed items settled (`updated_at`) before `before`, of `kinds`
+   * when given; returns how many. Pending items are never deleted.
+   */
+  purge(query: { before: string; limit: number; kinds?: string[] }): Promise<number>;
+}
+
+export interface UploadRepository {
+  insert(upload: UploadRecord): Promise<void>;
+  /** Deletes one upload's row. */
+  delete(id: string): Promise<void>;
+  /** Bytes of all the form's uploads (attached or not). */
+  totalSize(formId: string): Promise<number>;
+  /** Marks the form's unattached uploads with these keys as answers of `responseId`; returns how many. */
+  attach(formId: string, keys: string[], responseId: string): Promise<number>;
+  /**
+   * Deletes up to `limit` uploads still unattached that were created before `before` and returns them
+   * (one statement, so an upload attached meanwhile is never taken).
+   */
+  takeUnattached(before: string, limit: number): Promise<UploadRecord[]>;
 }
 
 export interface ResponseListQuery {
@@ -348,12 +399,14 @@ export interface Storage {
   readonly credits: CreditRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: OutboxRepository;
+  readonly uploads: UploadRepository;
   readonly responses: ResponseRepository;
   readonly webhooks: WebhookRepository;
   readonly deliveries: DeliveryRepository;
   readonly invitations: InvitationRepository;
   readonly branding: BrandingRepository;
   readonly auditLogs: AuditLogRepository;
+  readonly rateLimits: RateLimitRepository;
   /** Runs `work` in one transaction; nested calls on `tx` join the same transaction. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
 }

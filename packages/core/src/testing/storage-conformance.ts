@@ -2,10 +2,12 @@ import type { TestFn } from 'ava';
 import { accountTests } from './storage/accounts';
 import type { StorageHarness, StorageHarnessInstance, StorageTest } from './storage/fixtures';
 import { formTests } from './storage/forms';
+import { rateLimitTests } from './storage/rate-limits';
 import { responseTests } from './storage/responses';
 import { teamAdminTests } from './storage/team-admin';
 import { teamAndOutboxTests } from './storage/teams-outbox';
 import { transactionTests } from './storage/transactions';
+import { uploadTests } from './storage/uploads';
 import { webhookTests } from './storage/webhooks';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
@@ -18,7 +20,8 @@ export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures'
  * reads, the tests check the database with raw SQL, in the manner of Auth.js's adapter tests: they
  * assume the tables of @formloom/storage-typeorm (users, api_keys, forms, questions, form_versions, teams,
  * team_members, credit_balances, idempotency_keys, outbox, responses, global_webhooks, webhook_secrets,
- * webhook_deliveries, webhook_delivery_attempts, team_sso, team_invitations, team_branding, audit_logs) with
+ * webhook_deliveries, webhook_delivery_attempts, team_sso, team_invitations, team_branding, audit_logs,
+ * uploads, rate_limits) with
  * columns named like the domain fields.
  */
 export function runStorageConformance(test: TestFn<any>, harness: StorageHarness): void {
@@ -38,7 +41,9 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   formTests(storageTest);
   teamAndOutboxTests(storageTest);
   teamAdminTests(storageTest);
+  uploadTests(storageTest);
   responseTests(storageTest);
   webhookTests(storageTest);
   transactionTests(storageTest);
+  rateLimitTests(storageTest);
 }

@@ -1,7 +1,19 @@
 import { mkdir, readFile, rename, rm, writeFile, readdir } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { BlobStore } from '@formloom/core';
+
+/**
+ * File systems refuse names over 255 bytes, and a key segment (an upload's file name) can be longer in
+ * UTF-8: such a segment is stored under its SHA-256 instead, leaving room for the `.type` and `.tmp`
+ * suffixes. The mapping is fixed, so reads find what writes stored.
+ */
+const MAX_SEGMENT_BYTES = 200;
+const onDisk = (segment: string) =>
+  Buffer.byteLength(segment) > MAX_SEGMENT_BYTES ? `~${createHash('sha256').update(segment).digest('hex')}` : segment;
+
+/** What a read of a key that cannot exist on disk fails with: the blob is simply not there. */
+const ABSENT = new Set(['ENOENT', 'ENAMETOOLONG', 'ENOTDIR', 'EISDIR']);
 
 /**
  * Blobs as files under `root` (the self-hosted default: `$FORMLOOM_DATA_DIR/blobs`). Each blob has a
@@ -13,7 +25,7 @@ export function createFileBlobStore(root: string): BlobStore {
   const pathOf = (key: string) => {
     const segments = key.split('/');
     if (!key || segments.some((s) => !s || s === '.' || s === '..' || s.includes('\u0000'))) throw new Error(`Invalid blob key: ${key}`);
-    const p = resolve(base, ...segments);
+    const p = resolve(base, ...segments.map(onDisk));
     if (!p.startsWith(base + sep)) throw new Error(`Invalid blob key: ${key}`);
     return p;
   };
@@ -28,10 +40,11 @@ export function createFileBlobStore(root: string): BlobStore {
   return {
     async put(key, data, contentType) {
       const p = pathOf(key);
-      await mkdir(dirname(p), { recursive: true });
+      // Owner-only: respondents' files are nobody else's business on a shared machine (docs/security.md).
+      await mkdir(dirname(p), { recursive: true, mode: 0o700 });
       const tmp = `${p}.${randomBytes(6).toString('hex')}.tmp`;
-      await writeFile(`${p}.type`, contentType);
-      await writeFile(tmp, data);
+      await writeFile(`${p}.type`, contentType, { mode: 0o600 });
+      await writeFile(tmp, data, { mode: 0o600 });
       await rename(tmp, p);
     },
     async get(key) {
@@ -40,7 +53,7 @@ export function createFileBlobStore(root: string): BlobStore {
         const [data, type] = await Promise.all([readFile(p), readFile(`${p}.type`, 'utf8').catch(() => 'application/octet-stream')]);
         return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), contentType: type };
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        if (ABSENT.has((e as NodeJS.ErrnoException).code ?? '')) return null;
         throw e;
       }
     },

@@ -8,7 +8,17 @@ interface ReceivedFile {
   data: Buffer;
 }
 
-/** Reads the single `file` part of a multipart body, refusing it as soon as it passes the size limit. */
+/** Control characters (C0, DEL) in a file name: refused, see docs/security.md ("Input limits"). */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+const malformed = () => new FormloomError('BAD_REQUEST', 'Malformed multipart body', { field: 'file' });
+
+/**
+ * Reads the single `file` part of a multipart body, refusing it as soon as it passes the size limit.
+ * Settles exactly once, whatever busboy does: its errors (a truncated body, a malformed part header)
+ * are 400s, a client that goes away mid-upload ends the read, and a failed part's stream is drained,
+ * so nothing is stored from a body that was not read to its end.
+ */
 function receiveFile(ctx: RouteContext, policy: UploadPolicy, assertType: (t: string) => void): Promise<ReceivedFile> {
   const { req } = ctx;
   if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
@@ -17,21 +27,46 @@ function receiveFile(ctx: RouteContext, policy: UploadPolicy, assertType: (t: st
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: policy.maxBytes, fields: 10, parts: 20 } });
+      // busboy reads `filename` as latin1 unless told otherwise; browsers send UTF-8.
+      bb = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: policy.maxBytes, fields: 10, parts: 20 } });
     } catch {
-      return reject(new FormloomError('BAD_REQUEST', 'Malformed multipart body'));
+      return reject(malformed());
     }
     let file: ReceivedFile | null = null;
     let failure: FormloomError | null = null;
+    let settled = false;
     const fail = (e: FormloomError) => {
       failure ??= e;
     };
+    const finish = (error: FormloomError | null) => {
+      if (settled) return;
+      settled = true;
+      req.off('close', onRequestClose);
+      if (error) {
+        // Stop parsing; whatever the client still sends is read and dropped by Node once we have answered.
+        req.unpipe(bb);
+        bb.destroy();
+        req.resume();
+        return reject(error);
+      }
+      if (failure) return reject(failure);
+      if (!file) return reject(new FormloomError('BAD_REQUEST', 'file: a part named "file" is required', { field: 'file' }));
+      resolve(file);
+    };
+    const onRequestClose = () => {
+      if (!req.complete) finish(new FormloomError('BAD_REQUEST', 'The upload was interrupted before its end', { field: 'file' }));
+    };
     bb.on('file', (field, stream, info) => {
-      if (field !== 'file') {
+      // Errors of the part (a truncated body) also reach busboy's own 'error', which answers.
+      stream.on('error', () => fail(malformed()));
+      if (field !== 'file' || failure) {
         stream.resume();
         return;
       }
       try {
+        if (CONTROL.test(info.filename ?? '')) {
+          throw new FormloomError('BAD_REQUEST', 'file: the file name must not contain control characters', { field: 'file' });
+        }
         assertType(info.mimeType);
       } catch (e) {
         fail(e as FormloomError);
@@ -41,16 +76,18 @@ function receiveFile(ctx: RouteContext, policy: UploadPolicy, assertType: (t: st
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('limit', () => fail(new FormloomError('PAYLOAD_TOO_LARGE', `Files may be at most ${policy.maxBytes} bytes`)));
-      stream.on('close', () => {
+      stream.on('end', () => {
         if (!failure) file = { name: info.filename || 'file', type: info.mimeType, data: Buffer.concat(chunks) };
       });
     });
-    bb.on('error', () => fail(new FormloomError('BAD_REQUEST', 'Malformed multipart body')));
-    bb.on('close', () => {
-      if (failure) return reject(failure);
-      if (!file) return reject(new FormloomError('BAD_REQUEST', 'file: a part named "file" is required', { field: 'file' }));
-      resolve(file);
-    });
+    bb.on('filesLimit', () => fail(new FormloomError('BAD_REQUEST', 'file: send one file per request', { field: 'file' })));
+    bb.on('partsLimit', () => fail(new FormloomError('BAD_REQUEST', 'Too many parts in the multipart body')));
+    bb.on('fieldsLimit', () => fail(new FormloomError('BAD_REQUEST', 'Too many fields in the multipart body')));
+    bb.on('error', () => finish(malformed()));
+    bb.on('close', () => finish(null));
+    req.on('close', onRequestClose);
+    // The client may have gone while the form was being looked up: then no 'close' is coming.
+    if (req.destroyed) return onRequestClose();
     req.pipe(bb);
   });
 }
@@ -60,10 +97,10 @@ export const uploadRoutes: RouteSpec[] = [
   {
     method: 'post',
     path: '/public/forms/:slug/uploads',
-    summary: 'Upload a file for a file_upload question (multipart/form-data, part "file"; optional query question_id)',
+    summary: 'Upload a file for a file_upload question (multipart/form-data, part "file"; query question_id required)',
     tag: 'Public',
     scope: null,
-    query: [{ name: 'question_id', description: "the file_upload question, whose max_size_mb and allowed_types apply", schema: { type: 'string' } }],
+    query: [{ name: 'question_id', description: "required: the published file_upload question, whose max_size_mb and allowed_types apply", schema: { type: 'string' } }],
     success: { status: 201, description: '{url, name}: the answer value for the question' },
     errors: [400, 404, 413, 415],
     handler: async (ctx) => {

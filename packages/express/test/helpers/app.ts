@@ -6,7 +6,7 @@ import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter } from '../../src';
+import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter, type EmbedOrigins, type RateLimitOptions } from '../../src';
 
 export type DbKind = 'sqlite' | 'postgres';
 export const DB_KINDS: DbKind[] = ['sqlite', 'postgres'];
@@ -41,6 +41,11 @@ export interface TestAppOptions {
   clock?: Clock;
   mailer?: Mailer;
   plugins?: FormloomPlugin[];
+  /** The routers' limits (default: the shipped defaults). */
+  rateLimits?: RateLimitOptions | false;
+  embedOrigins?: EmbedOrigins;
+  /** Express `trust proxy` of the host app. */
+  trustProxy?: boolean | number | string;
 }
 
 export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -56,8 +61,10 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
     config: { secretKey: 'test-secret-key' },
   });
   const app = express();
-  app.use('/api/v1', createFormloomRouter({ formloom, logger: { error: (m, e) => console.error(m, e) } }));
-  app.use(createPublicPagesRouter({ formloom }));
+  if (opts.trustProxy !== undefined) app.set('trust proxy', opts.trustProxy);
+  const { rateLimits, embedOrigins } = opts;
+  app.use('/api/v1', createFormloomRouter({ formloom, rateLimits, logger: { error: (m, e) => console.error(m, e) } }));
+  app.use(createPublicPagesRouter({ formloom, rateLimits, embedOrigins }));
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -1,0 +1,56 @@
+import type { Env } from '@formloom/cli';
+import { DEFAULT_RATE_LIMITS, parseEmbedOrigins, type EmbedOrigins, type RateLimitName, type RateLimitOptions } from '@formloom/express';
+
+/** How the app meets the network: proxies, framing and rate limits (docs/configuration.md). */
+export interface HttpConfig {
+  /** Express `trust proxy`: `false` uses the socket's address as the client's. */
+  trustProxy: boolean | number | string;
+  embedOrigins: EmbedOrigins;
+  rateLimits: RateLimitOptions | false;
+}
+
+/** Each limit's variable; its value is requests a minute, `0` or `off` turns that limit off. */
+export const RATE_LIMIT_VARIABLES: Record<RateLimitName, string> = {
+  perKey: 'FORMLOOM_RATE_LIMIT_PER_KEY',
+  failedAuth: 'FORMLOOM_RATE_LIMIT_FAILED_AUTH',
+  submissions: 'FORMLOOM_RATE_LIMIT_SUBMISSIONS',
+  partialUpdates: 'FORMLOOM_RATE_LIMIT_PARTIAL_UPDATES',
+  uploads: 'FORMLOOM_RATE_LIMIT_UPLOADS',
+  publicReads: 'FORMLOOM_RATE_LIMIT_PUBLIC_READS',
+};
+
+const OFF = /^(0|off|false|no)$/i;
+
+export function readHttpConfig(env: Env): HttpConfig {
+  return { trustProxy: readTrustProxy(env.FORMLOOM_TRUST_PROXY), embedOrigins: readEmbedOrigins(env), rateLimits: readRateLimits(env) };
+}
+
+/** `true`/`false`, a hop count, or Express's list of trusted addresses and subnets (`loopback, 10.0.0.0/8`). */
+function readTrustProxy(raw: string | undefined): boolean | number | string {
+  const v = raw?.trim() ?? '';
+  if (v === '' || /^(false|no|off)$/i.test(v)) return false;
+  if (/^(true|yes|on)$/i.test(v)) return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v;
+}
+
+function readEmbedOrigins(env: Env): EmbedOrigins {
+  try {
+    return parseEmbedOrigins(env.FORMLOOM_EMBED_ORIGINS);
+  } catch (e) {
+    throw new Error(`FORMLOOM_EMBED_ORIGINS: ${(e as Error).message.replace(/^embed origins: /, '')}`);
+  }
+}
+
+function readRateLimits(env: Env): RateLimitOptions | false {
+  if (OFF.test(env.FORMLOOM_RATE_LIMITS?.trim() ?? '')) return false;
+  const options: RateLimitOptions = {};
+  for (const [name, variable] of Object.entries(RATE_LIMIT_VARIABLES) as Array<[RateLimitName, string]>) {
+    const v = env[variable]?.trim();
+    if (!v) continue;
+    if (OFF.test(v)) options[name] = false;
+    else if (/^\d+$/.test(v)) options[name] = { limit: Number(v), windowSeconds: DEFAULT_RATE_LIMITS[name].windowSeconds };
+    else throw new Error(`${variable}: expected requests a minute (a positive integer) or 0/off, got ${JSON.stringify(v)}`);
+  }
+  return options;
+}

@@ -1,0 +1,264 @@
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { FormloomError, isFormloomError, type Clock, type Formloom, type RateLimitRepository } from '@formloom/core';
+import type { AuthenticateHook } from './auth';
+import type { RouteSpec } from './route-table';
+
+/** `limit` requests per `windowSeconds` (default 60); `false` turns that limit off. */
+export interface RateLimitRule {
+  limit: number;
+  windowSeconds?: number;
+}
+
+/** Where counters live: the storage's `rateLimits` by default, shared by every instance on the database. */
+export type RateLimitStore = Pick<RateLimitRepository, 'hit' | 'release' | 'peek' | 'prune'>;
+
+/** The router's limits (docs/security.md, "Rate limits"); every one may be raised or turned off. */
+export interface RateLimitOptions {
+  /** Counters; default: the instance's storage. `memoryRateLimitStore()` suits a single process. */
+  store?: RateLimitStore;
+  /** Authenticated requests per API key (default 600 a minute). */
+  perKey?: RateLimitRule | false;
+  /** Failed authentication per client IP: bad API keys, unknown invitation, resume or upload tokens (default 20 a minute). */
+  failedAuth?: RateLimitRule | false;
+  /** Public submissions per client IP and form (default 120 a minute). */
+  submissions?: RateLimitRule | false;
+  /** Public partial-response updates (`X-Resume-Token`) per client IP and form (default 300 a minute). */
+  partialUpdates?: RateLimitRule | false;
+  /** Public uploads per client IP and form (default 60 a minute). */
+  uploads?: RateLimitRule | false;
+  /** Public reads (published forms, `/f/` pages, uploaded files, other public routes) per client IP (default 600 a minute). */
+  publicReads?: RateLimitRule | false;
+}
+
+export type RateLimitName = Exclude<keyof RateLimitOptions, 'store'>;
+
+export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitName, RateLimitRule>> = {
+  perKey: { limit: 600, windowSeconds: 60 },
+  failedAuth: { limit: 20, windowSeconds: 60 },
+  submissions: { limit: 120, windowSeconds: 60 },
+  partialUpdates: { limit: 300, windowSeconds: 60 },
+  uploads: { limit: 60, windowSeconds: 60 },
+  publicReads: { limit: 600, windowSeconds: 60 },
+};
+
+/** Public routes and what limits them; `perForm` counts per client IP and form, else per client IP. */
+const PUBLIC_ROUTES: Record<string, { limit: RateLimitName; perForm: boolean }> = {
+  'post /public/forms/:slug/responses': { limit: 'submissions', perForm: true },
+  'patch /public/forms/:slug/responses/:responseId': { limit: 'partialUpdates', perForm: true },
+  'post /public/forms/:slug/uploads': { limit: 'uploads', perForm: true },
+};
+
+/** Routes whose path or header carries a secret token: these answers mean a wrong guess and count as failed authentication. */
+const TOKEN_ROUTES: Record<string, number[]> = {
+  'post /invitations/:token/accept': [404],
+  'patch /public/forms/:slug/responses/:responseId': [401, 404],
+  'get /public/uploads/:formId/:token/:name': [404],
+};
+
+const PRUNE_EVERY_MS = 5 * 60_000;
+
+interface Decision {
+  limit: number;
+  remaining: number;
+  resetsAt: string;
+  retryAfter: number;
+  exceeded: boolean;
+}
+
+/** The client's address: the socket's, or X-Forwarded-For's as far as the host's `trust proxy` allows. */
+export const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+/** Counters in this process's memory: for an embedding host with one instance (they are not shared nor kept). */
+export function memoryRateLimitStore(): RateLimitStore {
+  const counters = new Map<string, { hits: number; resets_at: string }>();
+  return {
+    async hit(key, now, resetsAt) {
+      const c = counters.get(key);
+      const next = c && c.resets_at > now ? { hits: c.hits + 1, resets_at: c.resets_at } : { hits: 1, resets_at: resetsAt };
+      counters.set(key, next);
+      return { ...next };
+    },
+    async release(key, now) {
+      const c = counters.get(key);
+      if (c && c.resets_at > now && c.hits > 0) c.hits -= 1;
+    },
+    async peek(key, now) {
+      const c = counters.get(key);
+      return c && c.resets_at > now ? { ...c } : null;
+    },
+    async prune(before) {
+      let n = 0;
+      for (const [key, c] of counters) if (c.resets_at <= before && counters.delete(key)) n += 1;
+      return n;
+    },
+  };
+}
+
+/** Applies the limits of `options` to one router; `false` (or every limit off) leaves routes as they are. */
+export class RateLimits {
+  private readonly rules: Partial<Record<RateLimitName, Required<RateLimitRule>>> = {};
+  private readonly store: RateLimitStore;
+  private readonly clock: Clock;
+  private nextPrune: number;
+
+  constructor(formloom: Formloom, options: RateLimitOptions | false | undefined) {
+    this.store = (options && options.store) || formloom.storage.rateLimits;
+    this.clock = formloom.clock;
+    this.nextPrune = this.clock.now().getTime() + PRUNE_EVERY_MS;
+    for (const name of Object.keys(DEFAULT_RATE_LIMITS) as RateLimitName[]) {
+      const rule = options === false ? false : (options?.[name] ?? DEFAULT_RATE_LIMITS[name]);
+      if (rule === false) continue;
+      if (!(Number.isInteger(rule.limit) && rule.limit > 0)) throw new Error(`rateLimits.${name}.limit: expected a positive integer`);
+      const windowSeconds = rule.windowSeconds ?? 60;
+      if (!(windowSeconds > 0)) throw new Error(`rateLimits.${name}.windowSeconds: expected a positive number`);
+      this.rules[name] = { limit: rule.limit, windowSeconds };
+    }
+  }
+
+  /** Counts one request on `name` for `subject`; `null` when that limit is off. */
+  async consume(name: RateLimitName, subject: string): Promise<Decision | null> {
+    const rule = this.rules[name];
+    if (!rule) return null;
+    const now = this.clock.now();
+    this.maybePrune(now);
+    const resetsAt = new Date(now.getTime() + rule.windowSeconds * 1000).toISOString();
+    const counter = await this.store.hit(bucketKey(name, subject), now.toISOString(), resetsAt);
+    return decide(rule, counter.hits, counter.resets_at, now);
+  }
+
+  /** Takes back a hit counted by `consume` (the attempt turned out allowed). */
+  async release(name: RateLimitName, subject: string): Promise<void> {
+    if (this.rules[name]) await this.store.release(bucketKey(name, subject), this.clock.now().toISOString());
+  }
+
+  /** `consume`, answering 429 when the limit is exceeded; `headers` also on allowed requests. */
+  async enforce(name: RateLimitName, subject: string, res: Response, headers = true): Promise<void> {
+    const d = await this.consume(name, subject);
+    if (!d) return;
+    if (headers) setLimitHeaders(res, d);
+    if (d.exceeded) throw tooManyRequests(name, d);
+  }
+
+  /**
+   * Starts an attempt at a secret (an API key, a token) from `ip`. An address with failures in the window
+   * is refused at the limit, and below it the attempt is counted before it is checked, so that concurrent
+   * guesses cannot pass the limit together; the count is taken back if the attempt succeeds. An address
+   * without failures is checked first and counted only on failure, so that parallel requests of a working
+   * integration never count (the one burst this lets through is bounded by the client's concurrency).
+   */
+  private async beginAttempt(ip: string, res: Response): Promise<{ reserved: boolean }> {
+    const rule = this.rules.failedAuth;
+    if (!rule) return { reserved: false };
+    const now = this.clock.now();
+    const seen = await this.store.peek(bucketKey('failedAuth', ip), now.toISOString());
+    if (!seen || seen.hits <= 0) return { reserved: false };
+    if (seen.hits >= rule.limit) throw tooManyRequests('failedAuth', decide(rule, seen.hits + 1, seen.resets_at, now));
+    await this.enforce('failedAuth', ip, res, false);
+    return { reserved: true };
+  }
+
+  /** Ends an attempt begun by `beginAttempt`: a failure stays counted, a success counts nothing. */
+  private async endAttempt(ip: string, attempt: { reserved: boolean }, failed: boolean): Promise<void> {
+    if (failed && !attempt.reserved) await this.consume('failedAuth', ip);
+    if (!failed && attempt.reserved) await this.release('failedAuth', ip);
+  }
+
+  /**
+   * Wraps authentication: an attempt that carries credentials counts against the client IP's failed
+   * authentication limit when it fails (`beginAttempt`); an authenticated caller then counts against its
+   * key's limit, whose X-RateLimit-* headers go on every authenticated answer.
+   */
+  authenticate(hook: AuthenticateHook, custom: boolean): AuthenticateHook {
+    if (!this.rules.failedAuth && !this.rules.perKey) return hook;
+    return async (req) => {
+      const ip = clientIp(req);
+      // Without an Authorization header the default authentication guesses nothing: a plain 401.
+      if (!custom && !req.headers.authorization) return hook(req);
+      const attempt = await this.beginAttempt(ip, req.res!);
+      let principal;
+      try {
+        principal = await hook(req);
+      } catch (e) {
+        await this.endAttempt(ip, attempt, false);
+        throw e;
+      }
+      await this.endAttempt(ip, attempt, !principal);
+      if (!principal) return null;
+      await this.enforce('perKey', principal.key_id ?? `user:${principal.user_id}`, req.res!);
+      return principal;
+    };
+  }
+
+  /** The route with its public and token limits applied around its handler. */
+  guard = (spec: RouteSpec): RouteSpec => {
+    const id = `${spec.method} ${spec.path}`;
+    const pub = spec.scope === null ? (PUBLIC_ROUTES[id] ?? { limit: 'publicReads' as const, perForm: false }) : null;
+    const failures = TOKEN_ROUTES[id];
+    // An authenticated route answers 429 for its key or for its address's failures, a public one for its own limit.
+    const limited = pub ? !!this.rules[pub.limit] || (!!failures && !!this.rules.failedAuth) : !!this.rules.perKey || !!this.rules.failedAuth;
+    const errors = limited ? [...new Set([...(spec.errors ?? []), 429])] : spec.errors;
+    if (!pub && !failures) return { ...spec, errors };
+    return {
+      ...spec,
+      errors,
+      handler: async (ctx) => {
+        const ip = clientIp(ctx.req);
+        if (pub) await this.enforce(pub.limit, pub.perForm ? `${String(ctx.req.params.slug)}|${ip}` : ip, ctx.req.res!);
+        if (!failures) return spec.handler(ctx);
+        const attempt = await this.beginAttempt(ip, ctx.req.res!);
+        let wrongGuess = false;
+        try {
+          return await spec.handler(ctx);
+        } catch (e) {
+          wrongGuess = isFormloomError(e) && failures.includes(e.status);
+          throw e;
+        } finally {
+          await this.endAttempt(ip, attempt, wrongGuess);
+        }
+      },
+    };
+  };
+
+  private maybePrune(now: Date) {
+    if (now.getTime() < this.nextPrune) return;
+    this.nextPrune = now.getTime() + PRUNE_EVERY_MS;
+    // Housekeeping only: a failure here must not fail the request that happened to trigger it.
+    this.store.prune(now.toISOString()).catch(() => undefined);
+  }
+}
+
+/** Counter keys are hashed: bounded length whatever the slug, and no client address stored in clear. */
+const bucketKey = (name: RateLimitName, subject: string) =>
+  `${name}:${createHash('sha256').update(subject).digest('base64url').slice(0, 32)}`;
+
+function decide(rule: Required<RateLimitRule>, hits: number, resetsAt: string, now: Date): Decision {
+  const ms = Date.parse(resetsAt) - now.getTime();
+  return {
+    limit: rule.limit,
+    remaining: Math.max(0, rule.limit - hits),
+    resetsAt,
+    retryAfter: Math.max(1, Math.ceil(ms / 1000)),
+    exceeded: hits > rule.limit,
+  };
+}
+
+function setLimitHeaders(res: Response, d: Decision) {
+  res.setHeader('X-RateLimit-Limit', String(d.limit));
+  res.setHeader('X-RateLimit-Remaining', String(d.remaining));
+  res.setHeader('X-RateLimit-Reset', d.resetsAt);
+}
+
+const MESSAGES: Record<RateLimitName, string> = {
+  perKey: 'Too many requests for this API key',
+  failedAuth: 'Too many failed authentication attempts from this address',
+  submissions: 'Too many submissions to this form from this address',
+  partialUpdates: 'Too many updates to responses of this form from this address',
+  uploads: 'Too many uploads to this form from this address',
+  publicReads: 'Too many requests from this address',
+};
+
+function tooManyRequests(name: RateLimitName, d: Decision): FormloomError {
+  // The error handler turns `retry_after` into the Retry-After header (seconds).
+  return new FormloomError('RATE_LIMITED', `${MESSAGES[name]}; retry after ${d.retryAfter} s`, { retry_after: d.retryAfter });
+}

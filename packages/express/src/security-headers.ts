@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import type { RequestHandler, Response } from 'express';
+
+/*
+ * Response headers that keep browsers and caches from misusing our answers (docs/security.md, "Security
+ * headers").
+ */
+
+/**
+ * Every API answer: `nosniff`, and `Cache-Control: no-store` on everything but public reads, since an
+ * answer may carry an API key, an invitation token, a webhook secret, a resume token or another account's
+ * data, and a shared cache or a browser's history must keep none of them.
+ */
+export const apiSecurityHeaders: RequestHandler = (req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  const cacheable = (req.method === 'GET' || req.method === 'HEAD') && (req.path.startsWith('/public/') || req.path === '/openapi.json');
+  if (!cacheable) res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
+/** Who may frame the pages: `*` (anyone, the default) or a list of origins such as `https://example.com`. */
+export type EmbedOrigins = '*' | readonly string[];
+
+// A CSP source for frame-ancestors: `'self'`, `https:`/`http:`, or http(s)://host[:port] with an optional
+// leading `*.` label. Nothing that could end the directive (`;`, `,`, spaces) gets through.
+const ORIGIN = /^(?:'self'|https?:|https?:\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d{1,5})?)$/i;
+
+/** Reads `FORMLOOM_EMBED_ORIGINS`-style text: `*`, or origins separated by commas or spaces. */
+export function parseEmbedOrigins(text: string | undefined): EmbedOrigins {
+  const items = (text ?? '').split(/[\s,]+/).filter(Boolean);
+  if (items.length === 0 || (items.length === 1 && items[0] === '*')) return '*';
+  return checkEmbedOrigins(items.map((o) => o.replace(/\/+$/, '')));
+}
+
+/** Throws on a value that is not a valid frame-ancestors source list. */
+export function checkEmbedOrigins(origins: EmbedOrigins): EmbedOrigins {
+  if (origins === '*') return origins;
+  if (origins.length === 0) throw new Error('embed origins: expected "*" or at least one origin');
+  for (const o of origins) {
+    if (!ORIGIN.test(o)) throw new Error(`embed origins: ${JSON.stringify(o)} is not an origin like https://example.com`);
+  }
+  return origins;
+}
+
+const frameAncestors = (origins: EmbedOrigins) => `frame-ancestors ${origins === '*' ? '*' : origins.join(' ')}`;
+
+/** The http(s) origins of image URLs (a form's logos), for `img-src`. */
+export function imageOrigins(urls: unknown[]): string[] {
+  const out = new Set<string>();
+  for (const u of urls) {
+    if (typeof u !== 'string' || !u) continue;
+    try {
+      const url = new URL(u);
+      if (url.protocol === 'https:' || url.protocol === 'http:') out.add(url.origin);
+    } catch {
+      // Not a URL: the page shows no image for it, so it needs no source.
+    }
+  }
+  return [...out];
+}
+
+/**
+ * Headers of a public page: nothing but our own scripts, styles and images (plus `images` origins), its one
+ * inline style block allowed by the returned nonce, and framing limited to `embed`.
+ */
+export function setPageHeaders(res: Response, embed: EmbedOrigins, images: string[] = []): string {
+  const nonce = randomBytes(16).toString('base64');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader(
+    'Content-Security-Policy',
+    [
+      "default-src 'none'",
+      "script-src 'self'",
+      `style-src 'self' 'nonce-${nonce}'`,
+      `img-src ${["'self'", ...images].join(' ')}`,
+      "font-src 'self'",
+      "connect-src 'self'",
+      "form-action 'self'",
+      "base-uri 'none'",
+      frameAncestors(embed),
+    ].join('; '),
+  );
+  return nonce;
+}
