@@ -10,8 +10,9 @@ import { TOKENS } from './tokens';
 import type { Formloom, InstanceRoute } from './instance';
 import type { Storage } from './ports/storage';
 import type { OutboxHandler } from './ports/outbox-handler';
+import type { SpeechEngine } from './ports/speech-engine';
 import type { FormloomPlugin, PluginContext, PluginLogger, PortAdapters } from './plugins/plugin';
-import { attachListeners, checkPlugins, chooseAdapters, consoleLogger, PluginConfigError, pluginLogger } from './plugins/plugin-host';
+import { attachListeners, checkPlugins, chooseAdapters, collectSpeechEngines, consoleLogger, PluginConfigError, pluginLogger } from './plugins/plugin-host';
 import { BUILT_IN_AREAS } from './areas';
 import { localPayments, storedPlans } from './accounts/plans';
 import { AccountService } from './accounts/account-service';
@@ -32,6 +33,8 @@ export interface FormloomOptions extends Partial<PortAdapters> {
   storage: Storage;
   /** Plugins after the built-in areas: adapters, routes, outbox handlers, event listeners (docs/plugins.md). */
   plugins?: readonly FormloomPlugin[];
+  /** Speech engines besides the plugins' (docs/plugins.md); each `id` once. */
+  speechEngines?: readonly SpeechEngine[];
   /** Where plugins and the instance report (default: the console). */
   logger?: PluginLogger;
   config?: Partial<FormloomConfig>;
@@ -72,11 +75,17 @@ function instanceConfig(given: Partial<FormloomConfig> | undefined): FormloomCon
  * instances (and tests) never share state. Throws PluginConfigError for a plugin list that cannot work.
  */
 export function createFormloom(options: FormloomOptions): Formloom {
-  const { storage, plugins: extra = [], config: given, logger = consoleLogger, ...hostAdapters } = options;
+  const { storage, plugins: extra = [], config: given, logger = consoleLogger, speechEngines = [], ...hostAdapters } = options;
   const plugins = [...BUILT_IN_AREAS, ...extra];
   checkPlugins(plugins, BUILT_IN_AREAS.length);
   const config = instanceConfig(given);
-  const ports = { storage, ...fallbackAdapters(storage), ...chooseAdapters(hostAdapters, plugins, { storage, config }) };
+  const build = { storage, config };
+  const ports = {
+    storage,
+    ...fallbackAdapters(storage),
+    ...chooseAdapters(hostAdapters, plugins, build),
+    speechEngines: collectSpeechEngines(speechEngines, plugins, build),
+  };
   const events = new FormloomEvents();
 
   const c = rootContainer.createChildContainer();
@@ -88,6 +97,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
   c.register(TOKENS.Mailer, { useValue: ports.mailer });
   c.register(TOKENS.BlobStore, { useValue: ports.blobStore });
   c.register(TOKENS.WebhookTransport, { useValue: ports.webhookTransport });
+  c.register(TOKENS.SpeechEngines, { useValue: ports.speechEngines });
   c.register(TOKENS.Events, { useValue: events });
   c.register(TOKENS.Config, { useValue: config });
   c.register(TOKENS.SecretBox, { useValue: new SecretBox(config.secretKey) });
@@ -137,6 +147,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
     config,
     events,
     clock: ports.clock,
+    speechEngines: ports.speechEngines,
     accounts: c.resolve(AccountService),
     forms: c.resolve(FormService),
     formList: c.resolve(FormListService),

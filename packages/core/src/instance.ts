@@ -2,6 +2,7 @@ import type { FormloomConfig } from './config';
 import type { FormloomEvents } from './events';
 import type { Storage } from './ports/storage';
 import type { Clock } from './ports/clock';
+import type { SpeechEngine } from './ports/speech-engine';
 import type { PluginRoute } from './plugins/routes';
 import type { AccountService } from './accounts/account-service';
 import type { FormService } from './forms/form-service';
@@ -30,6 +31,8 @@ export interface Formloom {
   readonly events: FormloomEvents;
   /** The instance's clock (the `clock` adapter, or the system clock), for adapters that count time. */
   readonly clock: Clock;
+  /** The speech engines of the host and the plugins, for the voice capability. */
+  readonly speechEngines: readonly SpeechEngine[];
   readonly accounts: AccountService;
   readonly forms: FormService;
   readonly formList: FormListService;

@@ -141,6 +141,17 @@ test('createFormloom refuses two outbox handlers for one kind and a plugin adapt
     plugins: [{ name: 'v', version: '1', routes: () => [{ method: 'get', path: 'no-slash', scope: 'public', summary: 's', tags: [], handler: async () => ({ body: {} }) }] }],
   });
   t.throws(() => createFormloomRouter({ formloom: misdeclared }), { message: 'plugin "v", route get no-slash: path must start with /' });
+  // Speech engines: several side by side, one per id.
+  const engine = (id: string) => ({ id, voices: async () => [], synthesize: async function* () {} });
+  const speaking = createFormloom({
+    storage: db.storage,
+    speechEngines: [engine('espeak')],
+    plugins: [{ name: 'tts', version: '1', speechEngines: () => [engine('flite')] }],
+  });
+  t.deepEqual(speaking.speechEngines.map((e) => e.id), ['espeak', 'flite']);
+  t.throws(() => createFormloom({ storage: db.storage, speechEngines: [engine('flite')], plugins: [{ name: 'tts', version: '1', speechEngines: () => [engine('flite')] }] }), {
+    message: 'Two speech engines with the id "flite": the host options and plugin "tts"',
+  });
   // An adapter factory gets the storage and the plugin's options.
   const built = createFormloom({
     storage: db.storage,

@@ -1,6 +1,7 @@
 import type { FormloomConfig } from '../config';
 import type { FormloomEvents } from '../events';
 import type { Storage } from '../ports/storage';
+import type { SpeechEngine } from '../ports/speech-engine';
 import { PORT_NAMES, type FormloomPlugin, type PluginContext, type PluginLogger, type PortAdapters, type PortName } from './plugin';
 
 /** A plugin list that cannot make an instance: a missing name, a name used twice, two adapters for one port. */
@@ -28,7 +29,7 @@ export function checkPlugins(plugins: readonly unknown[], builtIn = 0): asserts 
     if (typeof version !== 'string' || !version) throw new PluginConfigError(`plugin "${name}" needs a \`version\` string`);
     if (seen.has(name)) throw new PluginConfigError(`Two plugins are named "${name}": plugin names must be unique`);
     seen.add(name);
-    for (const key of ['outboxHandlers', 'routes'] as const) {
+    for (const key of ['outboxHandlers', 'routes', 'speechEngines'] as const) {
       const v = (p as FormloomPlugin)[key];
       if (v !== undefined && typeof v !== 'function') throw new PluginConfigError(`plugin "${name}": \`${key}\` must be a function of the plugin context`);
     }
@@ -89,4 +90,23 @@ export function attachListeners(events: FormloomEvents, plugin: FormloomPlugin, 
       }
     });
   }
+}
+
+/** The host's speech engines, then each plugin's; two engines with one `id` are refused. */
+export function collectSpeechEngines(
+  host: readonly SpeechEngine[],
+  plugins: readonly FormloomPlugin[],
+  build: { storage: Storage; config: FormloomConfig },
+): SpeechEngine[] {
+  const owners = new Map<string, string>();
+  const engines: SpeechEngine[] = [];
+  const add = (engine: SpeechEngine, by: string) => {
+    const taken = owners.get(engine.id);
+    if (taken) throw new PluginConfigError(`Two speech engines with the id "${engine.id}": ${taken} and ${by}`);
+    owners.set(engine.id, by);
+    engines.push(engine);
+  };
+  for (const e of host) add(e, 'the host options');
+  for (const p of plugins) for (const e of p.speechEngines?.({ ...build, options: p.options }) ?? []) add(e, `plugin "${p.name}"`);
+  return engines;
 }

@@ -9,6 +9,7 @@ import type { Mailer } from '../ports/mailer';
 import type { OutboxHandler } from '../ports/outbox-handler';
 import type { Payments } from '../ports/payments';
 import type { Plans } from '../ports/plans';
+import type { SpeechEngine } from '../ports/speech-engine';
 import type { Storage } from '../ports/storage';
 import type { WebhookTransport } from '../ports/webhook-transport';
 import type { PluginRoute } from './routes';
@@ -29,6 +30,8 @@ export const PORT_NAMES: readonly PortName[] = ['mailer', 'blobStore', 'payments
 /** Every port of an instance, as plugins see them. */
 export interface Ports extends PortAdapters {
   storage: Storage;
+  /** Every speech engine of the instance (the host's and the plugins'), each with its own `id`. */
+  speechEngines: readonly SpeechEngine[];
 }
 
 /** Where a plugin reports; each line is tagged with the plugin's name. */
@@ -90,6 +93,8 @@ export interface FormloomPlugin<O = any> {
   adapters?: { [K in PortName]?: AdapterSource<K, O> };
   /** Services the instance builds and exposes through `ctx.formloom` (built-in areas). */
   services?: readonly ServiceClass[];
+  /** Speech engines (several may run side by side, each under its own `id`), built once per instance. */
+  speechEngines?: (ctx: AdapterContext<O>) => SpeechEngine[];
   /** Outbox handlers, one per item kind, built once per instance. */
   outboxHandlers?: (ctx: PluginContext<O>) => OutboxHandler[];
   /** HTTP endpoints, served and documented like the built-in ones. */
