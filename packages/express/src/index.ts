@@ -1,4 +1,6 @@
-export { createFormloomRouter, BUILT_IN_ROUTES, type FormloomRouterOptions } from './router';
+export { createFormloomRouter, BUILT_IN_ROUTES, routeTable, type FormloomRouterOptions } from './router';
+export { AREA_ROUTES } from './routes';
+export { fromPluginRoute } from './plugin-routes';
 export { createPublicPagesRouter, type PublicPagesOptions } from './pages';
 export {
   DEFAULT_RATE_LIMITS,

@@ -1,6 +1,6 @@
 import type { PlanName } from '../domain/types';
 
-/** What a plan includes (DESIGN.md section 5). */
+/** What a plan includes (docs/decisions.md, "Plans"). */
 export interface PlanFeatures {
   plan: PlanName;
   webhooks: boolean;
@@ -17,9 +17,9 @@ export interface PlanFeatures {
 /** Resolves a user's plan and features. */
 export interface Plans {
   /**
-   * The features of the user's plan as it is now (a plan change shows on the next call). A user the
-   * provider does not know (e.g. a host's own user) gets the `free` plan's features; it never throws for
-   * one. The result is the provider's: callers do not change it.
+   * The features of the user's plan. A user the provider does not know (for example a host's own user
+   * that has no stored plan yet) gets the `free` plan's features; it never throws for an unknown user
+   * (docs/decisions.md, "Plans"). Rejects only when the provider itself fails.
    */
   featuresFor(userId: string): Promise<PlanFeatures>;
 }
