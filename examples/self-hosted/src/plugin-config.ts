@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FormloomPlugin, PortName } from '@formloom/core';
-import type { Env } from '@formloom/cli';
+import type { Env } from './config';
 
 /** What `formloom.config.mjs` holds (docs/plugins.md). */
 export interface FormloomFileConfig {
