@@ -252,7 +252,7 @@ async function assertStillWorks(
 /** At least 5,000 characters, made of the three sentences numbered so that no two sentences are equal. */
 function longText(sentences: readonly string[]): string {
   const parts: string[] = [];
-  let length = 0;
+  let length = -1;
   for (let i = 0; length < 5000; i++) {
     const sentence = sentences[i % sentences.length] ?? '';
     const part = i < sentences.length ? sentence : sentence.replace(/^(\S+)/, `$1 ${i}`);
