@@ -18,3 +18,4 @@ export {
   uid,
 } from './storage/fixtures';
 export * from './mailer-conformance';
+export * from './speech-engine-conformance';
