@@ -60,6 +60,7 @@ interface Slot {
   exited: Promise<void>;
   call?: Call;
   stderr: string;
+  idleSince: number;
 }
 
 interface Waiter {
@@ -94,6 +95,7 @@ export class FlitePool {
   async run(job: Job, signal?: AbortSignal): Promise<JobResult> {
     signal?.throwIfAborted();
     const slot = await this.acquire(signal);
+    if (slot.state === 'dead') throw new FliteEngineError('crashed', 'the Flite process died before it got the job');
     return new Promise<JobResult>((resolve, reject) => {
       const id = ++this.nextId;
       const timer = setTimeout(() => {
@@ -103,7 +105,6 @@ export class FlitePool {
         this.settle(slot, id, new FliteEngineError('timeout', `Flite took longer than ${limit} ms for one sentence; its process was restarted`));
       }, this.options.callTimeoutMs);
       slot.call = { id, resolve, reject, timer };
-      slot.state = 'busy';
       this.hold(slot, true);
       const message: SynthesizeMessage = { type: 'synthesize', id, ...job };
       try {
@@ -150,8 +151,11 @@ export class FlitePool {
   private acquire(signal?: AbortSignal): Promise<Slot> {
     this.assertOpen();
     this.fill();
-    const idle = [...this.slots].find((slot) => slot.state === 'idle');
-    if (idle && this.waiters.length === 0) return Promise.resolve(idle);
+    const idle = this.longestIdle();
+    if (idle && this.waiters.length === 0) {
+      idle.state = 'busy'; // taken now, not after the await, so a second caller in this tick cannot take it
+      return Promise.resolve(idle);
+    }
     return new Promise<Slot>((resolve, reject) => {
       const onAbort = () => {
         const at = this.waiters.indexOf(waiter);
@@ -176,10 +180,22 @@ export class FlitePool {
 
   /** Hands idle children to waiting jobs, oldest first. */
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (this.waiters.length === 0) return;
-      if (slot.state === 'idle') this.waiters.shift()!.take(slot);
+    for (let slot = this.longestIdle(); slot && this.waiters.length > 0; slot = this.longestIdle()) {
+      slot.state = 'busy'; // taken: run() sends it the job in the same tick
+      this.waiters.shift()!.take(slot);
     }
+  }
+
+  /**
+   * The child idle the longest: a request's next sentence goes to the other child while the one that
+   * just answered makes its next wasm instance (see child.ts).
+   */
+  private longestIdle(): Slot | undefined {
+    let best: Slot | undefined;
+    for (const slot of this.slots) {
+      if (slot.state === 'idle' && (!best || slot.idleSince < best.idleSince)) best = slot;
+    }
+    return best;
   }
 
   private fill(): void {
@@ -211,6 +227,7 @@ export class FlitePool {
       }),
       exited: new Promise<void>((resolve) => (markExited = resolve)),
       stderr: '',
+      idleSince: 0,
     };
     slot.ready.catch(() => {}); // observed by start() when it waits; a failed start is handled below too
     this.slots.add(slot);
@@ -277,6 +294,7 @@ export class FlitePool {
     clearTimeout(call.timer);
     if (slot.state === 'busy') {
       slot.state = 'idle';
+      slot.idleSince = performance.now();
       this.hold(slot, false);
     }
     if (outcome instanceof Error) call.reject(outcome);
