@@ -79,8 +79,8 @@ export function splitText(text: string, maxChars = DEFAULT_MAX_PIECE_CHARS): Tex
 
 /**
  * Flite reads its input as 8-bit text and knows only ASCII punctuation: accents are dropped (`café` ->
- * `cafe`, which it pronounces well) and typographic quotes and dashes become their ASCII forms. Other
- * scripts pass through; Flite skips or spells what it cannot read.
+ * `cafe`, which it pronounces well), typographic quotes and dashes become their ASCII forms, and control
+ * and format characters become spaces. Other scripts pass through; Flite skips what it cannot read.
  */
 export function forFlite(text: string): string {
   return text
@@ -90,6 +90,7 @@ export function forFlite(text: string): string {
     .replace(/[\u201C\u201D\u201E\u2033]/g, '"')
     .replace(/[\u2013\u2014\u2212]/g, ' - ')
     .replace(/\u2026/g, '...')
+    .replace(/[\p{Cc}\p{Cf}]/gu, ' ') // control characters (a NUL cannot even be a process argument)
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -101,10 +102,10 @@ function cut(text: string, maxChars: number): string[] {
     const window = rest.slice(0, maxChars + 1);
     let at = Math.max(window.lastIndexOf(', '), window.lastIndexOf('; '), window.lastIndexOf(': '), window.lastIndexOf(' - '));
     if (at < maxChars / 4) at = window.lastIndexOf(' ');
-    if (at < maxChars / 4) at = maxChars; // one very long word: a hard cut
-    const head = rest.slice(0, at + 1).trim();
+    const end = at < maxChars / 4 ? maxChars : at + 1; // no break in reach (one very long word): a hard cut
+    const head = rest.slice(0, end).trim();
     if (head) parts.push(head);
-    rest = rest.slice(at + 1).trim();
+    rest = rest.slice(end).trim();
   }
   if (rest) parts.push(rest);
   return parts.filter((part) => SPOKEN.test(part));
