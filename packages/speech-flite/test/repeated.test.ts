@@ -15,6 +15,7 @@ const SENTENCES = [
 ];
 
 test('200 syntheses with rms in a row: no crash, no restart, the same audio for the same text', async (t) => {
+  t.timeout(10 * 60_000); // a limit on hanging, not a speed check: ~40 s on a loaded 2-core machine
   const engine = createFliteEngine({ poolSize: 2 });
   t.teardown(() => engine.close());
   await engine.start();
