@@ -18,7 +18,9 @@ const TEXT = [
 
 function cpuSeconds(pid) {
   // Fields 14 and 15 of /proc/<pid>/stat: user and system time in clock ticks (100 a second on Linux).
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
@@ -64,7 +66,7 @@ async function main() {
     const cpu = cpuSeconds(pid) - cpuBefore;
     console.log(
       `${id.padEnd(6)} ${(audio / rounds).toFixed(1)} s of audio: ${(audio / wall).toFixed(1)}x real time (wall), ` +
-        `${(audio / cpu).toFixed(1)}x per CPU second of the child; first chunk after ${firsts.join(', ')} ms`,
+        `${(audio / cpu).toFixed(1)}x per CPU second of the child; first chunk after ${firsts.join(', ')} ms`
     );
   }
   await engine.close();

@@ -55,7 +55,8 @@ interface WasmApi {
 export function readWave(bytes: Uint8Array): { samples: Int16Array; sampleRate: number } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tag = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
-  if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new Error('Flite output is not a RIFF/WAVE file');
+  if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE')
+    throw new Error('Flite output is not a RIFF/WAVE file');
   let sampleRate = 0;
   let at = 12;
   while (at + 8 <= bytes.length) {
@@ -84,7 +85,8 @@ export function readWave(bytes: Uint8Array): { samples: Int16Array; sampleRate: 
 
 function main(): void {
   const [wasmPath, workDir] = process.argv.slice(2);
-  if (!wasmPath || !workDir || !process.send) throw new Error('usage: forked with <flite.wasm> <work dir> and an IPC channel');
+  if (!wasmPath || !workDir || !process.send)
+    throw new Error('usage: forked with <flite.wasm> <work dir> and an IPC channel');
   const send = (message: ChildMessage) => process.send!(message);
 
   const started = performance.now();

@@ -55,7 +55,8 @@ export class FliteEngine implements SpeechEngine {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`poolSize must be a positive integer, got ${size}`);
     if (!(callTimeoutMs > 0)) throw new RangeError(`callTimeoutMs must be positive, got ${callTimeoutMs}`);
     this.maxPieceChars = options.maxPieceChars ?? DEFAULT_MAX_PIECE_CHARS;
-    if (!(this.maxPieceChars >= 20)) throw new RangeError(`maxPieceChars must be at least 20, got ${this.maxPieceChars}`);
+    if (!(this.maxPieceChars >= 20))
+      throw new RangeError(`maxPieceChars must be at least 20, got ${this.maxPieceChars}`);
     this.testing = options.testing;
     this.pool = new FlitePool({
       size,
@@ -127,7 +128,7 @@ export class FliteEngine implements SpeechEngine {
         try {
           return await this.pool.run(
             { voice: request.voice, text: piece.text, stretch, ...(stallMs ? { stallMs } : {}) },
-            jobSignal,
+            jobSignal
           );
         } catch (error) {
           // A crash before any audio left costs the caller nothing to retry: the rare engine crash is

@@ -20,10 +20,7 @@ export class FliteEngineError extends Error {
   /** The engine id, as in `SpeechEngine.id`. */
   readonly engine = 'flite';
 
-  constructor(
-    readonly code: FliteErrorCode,
-    message: string,
-  ) {
+  constructor(readonly code: FliteErrorCode, message: string) {
     super(message);
     this.name = 'FliteEngineError';
   }
@@ -33,6 +30,8 @@ export class FliteEngineError extends Error {
 export function isFliteEngineError(error: unknown): error is FliteEngineError {
   return (
     error instanceof FliteEngineError ||
-    (error instanceof Error && error.name === 'FliteEngineError' && typeof (error as { code?: unknown }).code === 'string')
+    (error instanceof Error &&
+      error.name === 'FliteEngineError' &&
+      typeof (error as { code?: unknown }).code === 'string')
   );
 }

@@ -100,7 +100,12 @@ function cut(text: string, maxChars: number): string[] {
   let rest = text;
   while (rest.length > maxChars) {
     const window = rest.slice(0, maxChars + 1);
-    let at = Math.max(window.lastIndexOf(', '), window.lastIndexOf('; '), window.lastIndexOf(': '), window.lastIndexOf(' - '));
+    let at = Math.max(
+      window.lastIndexOf(', '),
+      window.lastIndexOf('; '),
+      window.lastIndexOf(': '),
+      window.lastIndexOf(' - ')
+    );
     if (at < maxChars / 4) at = window.lastIndexOf(' ');
     const end = at < maxChars / 4 ? maxChars : at + 1; // no break in reach (one very long word): a hard cut
     const head = rest.slice(0, end).trim();

@@ -102,7 +102,14 @@ export class FlitePool {
         this.timeouts++;
         this.retire(slot);
         const limit = this.options.callTimeoutMs;
-        this.settle(slot, id, new FliteEngineError('timeout', `Flite took longer than ${limit} ms for one sentence; its process was restarted`));
+        this.settle(
+          slot,
+          id,
+          new FliteEngineError(
+            'timeout',
+            `Flite took longer than ${limit} ms for one sentence; its process was restarted`
+          )
+        );
       }, this.options.callTimeoutMs);
       slot.call = { id, resolve, reject, timer };
       this.hold(slot, true);
@@ -261,7 +268,11 @@ export class FlitePool {
       this.slots.delete(slot);
       rmSync(workDir, { recursive: true, force: true });
       if (slot.call) {
-        this.settle(slot, slot.call.id, new FliteEngineError('crashed', `the Flite process died (${how}) while synthesizing${detail}`));
+        this.settle(
+          slot,
+          slot.call.id,
+          new FliteEngineError('crashed', `the Flite process died (${how}) while synthesizing${detail}`)
+        );
       }
       if (wasStarting) {
         const error = new FliteEngineError('start_failed', `the Flite process could not start (${how})${detail}`);
@@ -325,7 +336,11 @@ export class FlitePool {
    * a busy or starting one must, or a pending request could be dropped at exit.
    */
   private hold(slot: Slot, busy: boolean): void {
-    const handles = [slot.child, slot.child.channel, slot.child.stderr] as ({ ref?(): unknown; unref?(): unknown } | null | undefined)[];
+    const handles = [slot.child, slot.child.channel, slot.child.stderr] as (
+      | { ref?(): unknown; unref?(): unknown }
+      | null
+      | undefined
+    )[];
     for (const handle of handles) (busy ? handle?.ref : handle?.unref)?.call(handle);
   }
 }

@@ -20,7 +20,7 @@ test('the four voices speak at the sample rate they list', async (t) => {
   const voices = await engine.voices();
   t.deepEqual(
     voices.map((voice) => voice.id),
-    ['rms', 'slt', 'awb', 'kal16'],
+    ['rms', 'slt', 'awb', 'kal16']
   );
   t.is(DEFAULT_FLITE_VOICE, 'rms');
   t.is(voices.find((voice) => voice.id === 'awb')?.language, 'en-GB-scotland');
@@ -54,7 +54,7 @@ test('a sentence without full stops is cut at clause breaks, with one marker for
   t.true(pieces.every((piece) => piece.sentence === 0));
   t.deepEqual(
     pieces.map((piece) => piece.sentenceText !== undefined),
-    pieces.map((_, i) => i === 0),
+    pieces.map((_, i) => i === 0)
   );
 
   const long = createFliteEngine({ poolSize: 1, maxPieceChars: 200 });
@@ -63,7 +63,7 @@ test('a sentence without full stops is cut at clause breaks, with one marker for
   t.is(chunks.length, pieces.length, 'one chunk per piece');
   t.deepEqual(
     chunks.map((chunk) => chunk.marker?.index),
-    chunks.map((_, i) => (i === 0 ? 0 : undefined)),
+    chunks.map((_, i) => (i === 0 ? 0 : undefined))
   );
 });
 
@@ -71,7 +71,7 @@ test('a single enormous word is cut hard rather than sent whole', (t) => {
   const pieces = splitText('x'.repeat(1000), 400);
   t.deepEqual(
     pieces.map((piece) => piece.text.length),
-    [400, 400, 200],
+    [400, 400, 200]
   );
 });
 
@@ -124,7 +124,10 @@ test('importing the package and making an engine starts no process', (t) => {
   const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 });
   t.is(result.status, 0, result.stderr);
   const resources: string[] = JSON.parse(result.stdout);
-  t.false(resources.some((name) => /Process|Pipe/.test(name)), resources.join(', '));
+  t.false(
+    resources.some((name) => /Process|Pipe/.test(name)),
+    resources.join(', ')
+  );
 });
 
 test('an engine left open and idle does not keep its host alive, and its children leave with it', async (t) => {

@@ -41,6 +41,6 @@ test('200 syntheses with rms in a row: no crash, no restart, the same audio for 
   t.deepEqual(
     stats.children.map((child) => child.pid).sort(),
     [...pids].sort(),
-    'the children that started are the ones that finished',
+    'the children that started are the ones that finished'
   );
 });

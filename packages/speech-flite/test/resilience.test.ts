@@ -22,61 +22,69 @@ function busyPid(engine: FliteEngine): number {
   return busy.pid;
 }
 
-test.serial('a child killed after audio went out fails the request with a crashed FliteEngineError; the next works', async (t) => {
-  const engine = createFliteEngine({
-    poolSize: 1,
-    testing: { stallMs: ({ sentence }) => (sentence === 1 ? STUCK_MS : 0) },
-  });
-  t.teardown(() => engine.close());
-  await engine.start();
-  const iterator = engine.synthesize(say('The first sentence is fine. The second one never ends.'))[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  t.false(first.done);
-  t.true((first.value as PcmChunk).samples.length > 0);
-  // The second sentence is already running (stalled) in the only child.
-  const pid = busyPid(engine);
-  process.kill(pid, 'SIGKILL');
-  const error = await t.throwsAsync(iterator.next());
-  t.true(error instanceof FliteEngineError, String(error));
-  t.true(isFliteEngineError(error));
-  t.is((error as FliteEngineError).code, 'crashed');
-  t.regex(error!.message, /SIGKILL/);
-  t.true((await iterator.next()).done, 'nothing after the failure');
+test.serial(
+  'a child killed after audio went out fails the request with a crashed FliteEngineError; the next works',
+  async (t) => {
+    const engine = createFliteEngine({
+      poolSize: 1,
+      testing: { stallMs: ({ sentence }) => (sentence === 1 ? STUCK_MS : 0) },
+    });
+    t.teardown(() => engine.close());
+    await engine.start();
+    const iterator = engine
+      .synthesize(say('The first sentence is fine. The second one never ends.'))
+      [Symbol.asyncIterator]();
+    const first = await iterator.next();
+    t.false(first.done);
+    t.true((first.value as PcmChunk).samples.length > 0);
+    // The second sentence is already running (stalled) in the only child.
+    const pid = busyPid(engine);
+    process.kill(pid, 'SIGKILL');
+    const error = await t.throwsAsync(iterator.next());
+    t.true(error instanceof FliteEngineError, String(error));
+    t.true(isFliteEngineError(error));
+    t.is((error as FliteEngineError).code, 'crashed');
+    t.regex(error!.message, /SIGKILL/);
+    t.true((await iterator.next()).done, 'nothing after the failure');
 
-  // A restarted child serves the next request; this process is unharmed.
-  const chunks = await collect(engine.synthesize(say('The next request is served by a new child.')));
-  t.true(seconds(chunks) > 0.5);
-  t.false(alive(pid));
-  t.is(engine.stats().crashes, 1);
-  t.is(engine.stats().children.length, 1);
-  t.not(engine.stats().children[0]!.pid, pid);
-});
+    // A restarted child serves the next request; this process is unharmed.
+    const chunks = await collect(engine.synthesize(say('The next request is served by a new child.')));
+    t.true(seconds(chunks) > 0.5);
+    t.false(alive(pid));
+    t.is(engine.stats().crashes, 1);
+    t.is(engine.stats().children.length, 1);
+    t.not(engine.stats().children[0]!.pid, pid);
+  }
+);
 
-test.serial('a child killed before the first chunk is retried once on a fresh child and the request succeeds', async (t) => {
-  const attempts: number[] = [];
-  const engine = createFliteEngine({
-    poolSize: 1,
-    testing: {
-      stallMs: ({ sentence, attempt }) => {
-        if (sentence === 0) attempts.push(attempt);
-        return sentence === 0 && attempt === 0 ? STUCK_MS : 0;
+test.serial(
+  'a child killed before the first chunk is retried once on a fresh child and the request succeeds',
+  async (t) => {
+    const attempts: number[] = [];
+    const engine = createFliteEngine({
+      poolSize: 1,
+      testing: {
+        stallMs: ({ sentence, attempt }) => {
+          if (sentence === 0) attempts.push(attempt);
+          return sentence === 0 && attempt === 0 ? STUCK_MS : 0;
+        },
       },
-    },
-  });
-  t.teardown(() => engine.close());
-  await engine.start();
-  const iterator = engine.synthesize(say('Nothing was said yet. So this is retried.'))[Symbol.asyncIterator]();
-  const pending = iterator.next(); // the first sentence is sent to the child before next() returns
-  process.kill(busyPid(engine), 'SIGKILL');
-  const chunks: PcmChunk[] = [];
-  for (let step = await pending; !step.done; step = await iterator.next()) chunks.push(step.value);
-  t.deepEqual(
-    chunks.flatMap((chunk) => (chunk.marker ? [chunk.marker.index] : [])),
-    [0, 1],
-  );
-  t.deepEqual(attempts, [0, 1]);
-  t.is(engine.stats().crashes, 1);
-});
+    });
+    t.teardown(() => engine.close());
+    await engine.start();
+    const iterator = engine.synthesize(say('Nothing was said yet. So this is retried.'))[Symbol.asyncIterator]();
+    const pending = iterator.next(); // the first sentence is sent to the child before next() returns
+    process.kill(busyPid(engine), 'SIGKILL');
+    const chunks: PcmChunk[] = [];
+    for (let step = await pending; !step.done; step = await iterator.next()) chunks.push(step.value);
+    t.deepEqual(
+      chunks.flatMap((chunk) => (chunk.marker ? [chunk.marker.index] : [])),
+      [0, 1]
+    );
+    t.deepEqual(attempts, [0, 1]);
+    t.is(engine.stats().crashes, 1);
+  }
+);
 
 test.serial('a second crash of the same request is not retried', async (t) => {
   const engine = createFliteEngine({ poolSize: 1, testing: { stallMs: () => STUCK_MS } });
@@ -125,7 +133,7 @@ test.serial('requests beyond the pool size queue and all complete, each with its
   for (const [i, chunks] of results.entries()) {
     t.deepEqual(
       chunks.flatMap((chunk) => (chunk.marker ? [chunk.marker.text] : [])),
-      [`Request number ${i + 1} is here.`, 'It has two sentences.'],
+      [`Request number ${i + 1} is here.`, 'It has two sentences.']
     );
   }
   t.is(engine.stats().queued, 0);
