@@ -140,7 +140,9 @@ function main(): void {
     current = undefined;
     if (code === 0 && !exitCalled && memoryOf(instance).length <= MAX_REUSED_MEMORY) used = instance;
     if (code !== 0) throw new Error(`Flite exited with code ${code}`);
-    return readWave(readFileSync(output));
+    const wave = readWave(readFileSync(output));
+    rmSync(output, { force: true });
+    return wave;
   };
 
   process.on('message', (job: SynthesizeMessage) => {
@@ -154,8 +156,12 @@ function main(): void {
     // The next instance is readied after the reply is on its way, while the parent hands out the audio.
     setImmediate(prepare);
   });
-  // The parent's death closes the channel: leave with it rather than linger.
-  process.on('disconnect', () => process.exit(0));
+  // The parent's death closes the channel: leave with it rather than linger, and take the directory along
+  // (the parent removes it when it sees this process exit, but a parent that is gone cannot).
+  process.on('disconnect', () => {
+    rmSync(workDir, { recursive: true, force: true });
+    process.exit(0);
+  });
   send({ type: 'ready', compileMs: Math.round(performance.now() - started) });
 }
 

@@ -4,6 +4,8 @@
  * the package neither starts anything on import nor keeps its host alive when idle.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { createFliteEngine, DEFAULT_FLITE_VOICE, FLITE_VOICES, splitText } from '../src';
@@ -139,10 +141,18 @@ test('an engine left open and idle does not keep its host alive, and its childre
       console.log(JSON.stringify(engine.stats().children.map((child) => child.pid)));
     })();
   `;
-  const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 120_000 });
+  // Its own temporary directory, to see that the children's work directories go with them.
+  const tmp = mkdtempSync(join(tmpdir(), 'flite-host-'));
+  t.teardown(() => rmSync(tmp, { recursive: true, force: true }));
+  const result = spawnSync(process.execPath, ['-e', script], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, TMPDIR: tmp },
+  });
   t.is(result.status, 0, result.stderr);
   const pids: number[] = JSON.parse(result.stdout);
   t.is(pids.length, 2);
   await waitFor(() => !pids.some(alive));
   t.false(pids.some(alive));
+  t.deepEqual(readdirSync(tmp), [], 'no work directory is left behind');
 });

@@ -5,6 +5,9 @@
  * has its own engine (pool of 1 or 2), so their children are known; they run one at a time, as each forks
  * children that compile Flite.
  */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { PcmChunk, SynthesisRequest } from '@formloom/core';
 import test from 'ava';
 import { createFliteEngine, type FliteEngine, FliteEngineError, isFliteEngineError } from '../src';
@@ -141,6 +144,16 @@ test.serial('requests beyond the pool size queue and all complete, each with its
 });
 
 test.serial('close() kills every child, fails queued and running requests, and refuses new ones', async (t) => {
+  // The children's work directories go to a temporary directory of this test's own (the tests of this
+  // file run one at a time, so no other engine reads TMPDIR meanwhile).
+  const tmp = mkdtempSync(join(tmpdir(), 'flite-close-'));
+  const previous = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  t.teardown(() => {
+    if (previous === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previous;
+    rmSync(tmp, { recursive: true, force: true });
+  });
   const engine = createFliteEngine({ poolSize: 2, testing: { stallMs: () => STUCK_MS } });
   await engine.start();
   const pids = engine.stats().children.map((child) => child.pid);
@@ -154,6 +167,7 @@ test.serial('close() kills every child, fails queued and running requests, and r
     t.is((error as FliteEngineError).code, 'closed');
   }
   for (const pid of pids) t.false(alive(pid), `child ${pid} is gone`);
+  t.deepEqual(readdirSync(tmp), [], 'their work directories too');
   t.deepEqual(engine.stats().children, []);
   const refused = await t.throwsAsync(collect(engine.synthesize(say('Too late.'))));
   t.is((refused as FliteEngineError).code, 'closed');
