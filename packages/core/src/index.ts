@@ -45,3 +45,4 @@ export * from './services/audit-service';
 export * from './services/team-service';
 export * from './services/invitation-service';
 export * from './services/mail-handler';
+export * from './policies/sentences';
