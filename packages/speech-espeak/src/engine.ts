@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import { splitSentences, UnknownVoiceError } from '@formloom/core';
 import type { EngineVoice, PcmChunk, SpeechEngine, SynthesisRequest } from '@formloom/core';
-import { WorkerPool, type Job } from './pool';
-import type { FromWorker } from './protocol';
+import { WorkerPool, type FromWorker, type Job } from './pool';
 import { buildVoices, espeakName, voiceForLanguage, type VoiceEntry } from './voices';
 
 export interface EspeakEngineOptions {

@@ -4,7 +4,7 @@
  * the pool sends a job only to an idle worker.
  */
 import { parentPort } from 'node:worker_threads';
-import type { ToWorker, FromWorker, RawVoice } from './protocol';
+import type { ToWorker, FromWorker, RawVoice } from './pool';
 
 interface EspeakVoiceStruct {
   ptr: number;
