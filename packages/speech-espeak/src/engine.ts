@@ -90,9 +90,11 @@ export class EspeakEngine implements SpeechEngine {
     const sentences = splitSentences(request.text, request.language ?? entry.voice.language);
     const chunkSamples = Math.max(1, Math.round((table.sampleRate * this.chunkMs) / 1000));
     const jobs: Job[] = [];
+    let stopped = false;
     const launch = (index: number) => {
       const sentence = sentences[index];
-      if (sentence && !jobs[index]) jobs[index] = this.pool.run({ type: 'synth', voice, rate, text: sentence.text, chunkSamples });
+      if (stopped || !sentence || jobs[index]) return;
+      jobs[index] = this.pool.run({ type: 'synth', voice, rate, text: sentence.text, chunkSamples });
     };
     try {
       for (const [index, sentence] of sentences.entries()) {
@@ -111,6 +113,7 @@ export class EspeakEngine implements SpeechEngine {
         }
       }
     } finally {
+      stopped = true; // a read-ahead settling later must not start work for a request that has ended
       for (const job of jobs) if (job) this.pool.cancel(job);
     }
   }

@@ -20,7 +20,10 @@ export interface OpenAiSpeechOptions {
   model: string;
   /** The voices the server has; the server lists none in a standard way, so the host names them. */
   voices: OpenAiVoice[];
-  /** Limit for each sentence's request, answer body included. Default 30,000 ms. */
+  /**
+   * How long to wait for the server: for each sentence's answer to start, then for each piece of its body
+   * (time the consumer spends on audio already received does not count). Default 30,000 ms.
+   */
   timeoutMs?: number;
   /** The rate of the server's `pcm` answers. OpenAI documents 24,000 Hz; so do Kokoro-FastAPI and openedai-speech. */
   sampleRate?: number;
@@ -103,24 +106,27 @@ export class OpenAiSpeechEngine implements SpeechEngine {
 
   /** Starts one sentence's request; the promise settles with the response or the mapped error. */
   private post(text: string, voice: string, speed: number, stop: AbortSignal): Promise<Answer> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const signal = AbortSignal.any([stop, timeout]);
+    const deadline = new Deadline(this.timeoutMs);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     const body = JSON.stringify({ model: this.options.model, input: text, voice, response_format: 'pcm', speed });
+    deadline.arm();
+    const signal = AbortSignal.any([stop, deadline.signal]);
     const result = fetch(this.url, { method: 'POST', headers, body, signal }).then(
       async (response) => {
+        deadline.disarm();
         if (!response.ok) throw await errorFromResponse(this.url, response);
         const type = response.headers.get('content-type') ?? '';
         if (/json|text|html|mpeg|ogg|wav/i.test(type)) {
           await response.body?.cancel().catch(() => undefined);
           throw badResponseError(this.url, type);
         }
-        return { response, timeout };
+        return { response, deadline };
       },
       (error: unknown) => {
+        deadline.disarm();
         if (stop.aborted) throw stop.reason;
-        if (timeout.aborted) throw timeoutError(this.url, this.timeoutMs);
+        if (deadline.signal.aborted) throw timeoutError(this.url, this.timeoutMs);
         throw unreachableError(this.url, error);
       },
     );
@@ -140,7 +146,7 @@ export class OpenAiSpeechEngine implements SpeechEngine {
 
   /** The body as Int16 samples (little-endian on the wire), at least `minSamples` a chunk but the last. */
   private async *pcm(
-    { response, timeout }: Answer,
+    { response, deadline }: Answer,
     minSamples: number,
     stop: AbortSignal,
     signal: AbortSignal | undefined,
@@ -164,12 +170,15 @@ export class OpenAiSpeechEngine implements SpeechEngine {
     try {
       for (;;) {
         let read: Awaited<ReturnType<typeof reader.read>>;
+        deadline.arm();
         try {
           read = await reader.read();
         } catch (error) {
           if (stop.aborted || signal?.aborted) throw signal?.reason ?? stop.reason;
-          if (timeout.aborted) throw timeoutError(this.url, this.timeoutMs);
+          if (deadline.signal.aborted) throw timeoutError(this.url, this.timeoutMs);
           throw unreachableError(this.url, error);
+        } finally {
+          deadline.disarm();
         }
         if (read.done) break;
         pending.push(read.value);
@@ -184,10 +193,35 @@ export class OpenAiSpeechEngine implements SpeechEngine {
   }
 }
 
-/** A sentence's response and the time-out that still covers reading its body. */
+/** A sentence's response and the deadline that covers each read of its body. */
 interface Answer {
   response: Response;
-  timeout: AbortSignal;
+  deadline: Deadline;
+}
+
+/**
+ * The time-out runs only while we wait for the server (the answer to start, each read of its body), never
+ * while the consumer takes its time with audio already received: a slow listener is not a slow server.
+ */
+class Deadline {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  constructor(private readonly ms: number) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  arm(): void {
+    this.disarm();
+    this.timer = setTimeout(() => this.controller.abort(), this.ms);
+    this.timer.unref();
+  }
+
+  disarm(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

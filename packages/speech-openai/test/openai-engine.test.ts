@@ -111,6 +111,31 @@ test('a server that does not answer in time gives a timeout error and the reques
   t.is(server.open(), 0);
 });
 
+test('a body that stops arriving times out after the audio already received', async (t) => {
+  const server = await withServer(t);
+  server.behave(() => ({ kind: 'stall' }));
+  const engine = createOpenAiSpeechEngine({ baseUrl: server.baseUrl, model: 'kokoro', voices: VOICES, timeoutMs: 1000 });
+  const seen: PcmChunk[] = [];
+  const error = await t.throwsAsync(async () => {
+    for await (const chunk of engine.synthesize(say('Hello.'))) seen.push(chunk);
+  });
+  t.is((error as OpenAiSpeechError).code, 'timeout');
+  t.is(seen.reduce((n, c) => n + c.samples.length, 0), 2400, 'the 0.1 s that arrived was passed on');
+  await waitFor(() => server.open() === 0);
+  t.is(server.open(), 0);
+});
+
+test('a consumer slower than timeoutMs is not a time-out: only waiting for the server counts', async (t) => {
+  const server = await withServer(t);
+  const engine = createOpenAiSpeechEngine({ baseUrl: server.baseUrl, model: 'kokoro', voices: VOICES, timeoutMs: 1000 });
+  let samples = 0;
+  for await (const chunk of engine.synthesize(say('Hi there. Bye now.'))) {
+    samples += chunk.samples.length;
+    await new Promise((resolve) => setTimeout(resolve, 1300)); // while the next sentence's answer waits
+  }
+  t.is(samples, fakePcm('Hi there.', 'af_heart', 1).length + fakePcm('Bye now.', 'af_heart', 1).length);
+});
+
 test('an unreachable server and a non-PCM answer give clear errors', async (t) => {
   const server = await startFakeSpeechServer();
   const baseUrl = server.baseUrl;

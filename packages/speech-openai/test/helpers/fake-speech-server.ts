@@ -12,9 +12,15 @@ export interface RecordedRequest {
 /**
  * How the fake answers one request: `pcm` (the default) streams a sine as raw 24 kHz s16le PCM, 60 ms per
  * letter divided by `speed`, in a few pieces of odd sizes; `status` answers that status with an OpenAI-style
- * JSON error; `hang` never answers; `json` answers 200 with JSON (a server that ignored `pcm`).
+ * JSON error; `hang` never answers; `stall` sends 0.1 s of PCM, then nothing; `json` answers 200 with JSON
+ * (a server that ignored `pcm`).
  */
-export type FakeBehaviour = { kind: 'pcm' } | { kind: 'status'; status: number; message: string } | { kind: 'hang' } | { kind: 'json' };
+export type FakeBehaviour =
+  | { kind: 'pcm' }
+  | { kind: 'status'; status: number; message: string }
+  | { kind: 'hang' }
+  | { kind: 'stall' }
+  | { kind: 'json' };
 
 export interface FakeSpeechServer {
   /** `http://127.0.0.1:<port>/v1` */
@@ -85,6 +91,11 @@ function answer(res: ServerResponse, request: RecordedRequest, behaviour: FakeBe
     behaviour = { kind: 'status', status: 404, message: `no route ${request.path}` };
   }
   if (behaviour.kind === 'hang') return;
+  if (behaviour.kind === 'stall') {
+    res.writeHead(200, { 'content-type': 'audio/pcm' });
+    res.write(Buffer.alloc(4800, 1));
+    return;
+  }
   if (behaviour.kind === 'status') {
     res.writeHead(behaviour.status, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { message: behaviour.message, type: 'invalid_request_error' } }));
@@ -101,7 +112,7 @@ function answer(res: ServerResponse, request: RecordedRequest, behaviour: FakeBe
   pcm.forEach((sample, i) => bytes.writeInt16LE(sample, i * 2));
   res.writeHead(200, { 'content-type': 'audio/pcm' });
   // Odd-sized pieces, a macrotask apart, so the client must stream and re-align samples across reads.
-  const pieces = [0, 1001, 4999, 20001, bytes.length].filter((at, i, all) => at <= bytes.length && (i === 0 || at > (all[i - 1] ?? 0)));
+  const pieces = [0, ...[1001, 4999, 20001].filter((at) => at < bytes.length), bytes.length];
   let at = 0;
   const writeNext = () => {
     if (res.destroyed) return;
