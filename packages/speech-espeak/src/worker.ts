@@ -77,7 +77,7 @@ async function handle(message: ToWorker): Promise<void> {
     send({ type: 'voices', id: message.id, voices: listVoices(worker), sampleRate: worker.get_samplerate() });
     return;
   }
-  if (worker.set_voice(message.voice) !== 0) throw new Error(`eSpeak NG cannot load voice ${message.voice}`);
+  if (worker.set_voice(message.voice) !== 0) throw new VoiceError(`eSpeak NG cannot load voice ${message.voice}`);
   worker.set_rate(message.rate);
   let parts: Int16Array[] = [];
   let buffered = 0;
@@ -106,8 +106,14 @@ async function handle(message: ToWorker): Promise<void> {
   send({ type: 'done', id: message.id });
 }
 
+/** A voice eSpeak NG cannot load: the job fails, the engine is fine. */
+class VoiceError extends Error {}
+
 port.on('message', (message: ToWorker) => {
   handle(message).catch((error: unknown) => {
     send({ type: 'error', id: message.id, message: error instanceof Error ? error.message : String(error) });
+    // Anything else thrown from inside eSpeak NG (a WebAssembly trap) leaves its memory in an unknown
+    // state: end this thread so the pool starts a fresh one.
+    if (!(error instanceof VoiceError) && engine) process.exit(1);
   });
 });
