@@ -22,7 +22,7 @@ export interface SpeechEngineHarness {
   sentences?: [string, string, string];
   /**
    * Whether the same request always gives the same samples (default true). When false, concurrent results
-   * are compared by length and markers only.
+   * are compared by markers and by length within 10%.
    */
   deterministic?: boolean;
 }
@@ -162,8 +162,14 @@ export function runSpeechEngineConformance(test: TestFn<any>, harness: SpeechEng
       const mixed = together[i] ?? [];
       assertChunks(t, mixed, voice);
       t.deepEqual(markerList(mixed), markerList(alone), `markers of text ${i}`);
-      t.is(sampleCount(mixed), sampleCount(alone), `length of text ${i}`);
-      if (harness.deterministic !== false) t.true(sameSamples(mixed, alone), `samples of text ${i}`);
+      if (harness.deterministic !== false) {
+        t.is(sampleCount(mixed), sampleCount(alone), `length of text ${i}`);
+        t.true(sameSamples(mixed, alone), `samples of text ${i}`);
+      } else {
+        // Engines with random jitter (eSpeak NG's pitch flutter) vary by a few samples, never by a sentence.
+        const ratio = sampleCount(mixed) / sampleCount(alone);
+        t.true(ratio > 0.9 && ratio < 1.1, `length of text ${i}: ${sampleCount(mixed)} vs ${sampleCount(alone)}`);
+      }
     }
   });
 
@@ -298,8 +304,8 @@ function rms(chunks: PcmChunk[]): number {
   return count === 0 ? 0 : Math.sqrt(sum / count);
 }
 
-function markerList(chunks: PcmChunk[]): Array<[string, number]> {
-  return chunks.flatMap((c) => (c.marker ? [[c.marker.kind, c.marker.index] as [string, number]] : []));
+function markerList(chunks: PcmChunk[]): unknown[][] {
+  return chunks.flatMap((c) => (c.marker ? [[c.marker.kind, c.marker.index, c.marker.text]] : []));
 }
 
 function sameSamples(a: PcmChunk[], b: PcmChunk[]): boolean {
