@@ -2,9 +2,9 @@ import { parseArgs } from 'node:util';
 import { createFormloom, isFormloomError } from '@formloom/core';
 import { COMMANDS, findCommand } from './commands';
 import { readConfig, type Env } from './config';
+import { openMigratedStorage } from '@formloom/storage-typeorm';
 import { checkSqliteFolder, describeDatabase } from './describe-database';
 import { helpFor } from './help';
-import { openMigratedStorage } from './open-storage';
 import { UsageError } from './usage-error';
 import { cliVersion } from './version';
 

@@ -18,3 +18,7 @@ export {
   uid,
 } from './storage/fixtures';
 export * from './mailer-conformance';
+export * from './blob-store-conformance';
+export * from './webhook-transport-conformance';
+export * from './plans-conformance';
+export * from './speech-engine-conformance';
