@@ -9,7 +9,7 @@ const BIN = resolve(__dirname, '../../bin/formloom.js');
 function formloom(args: string[], opts: { cwd: string; env?: Record<string, string> }) {
   const env: Record<string, string | undefined> = { ...process.env, ...opts.env };
   if (!opts.env?.FORMLOOM_DATABASE_URL) delete env.FORMLOOM_DATABASE_URL;
-  return spawnSync(process.execPath, [BIN, ...args], { cwd: opts.cwd, env, encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(process.execPath, [BIN, ...args], { cwd: opts.cwd, env, encoding: 'utf8', timeout: 120_000 });
 }
 
 test('the bin runs on a fresh directory with the default database under ./data', (t) => {
