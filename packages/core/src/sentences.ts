@@ -23,7 +23,7 @@ export function splitSentences(text: string, locale?: string, maxChars = MAX_SEN
   const segmenter = new Intl.Segmenter(safeLocale(locale), { granularity: 'sentence' });
   const out: Sentence[] = [];
   for (const { segment } of segmenter.segment(text)) {
-    for (const piece of cut(segment.trim(), maxChars)) {
+    for (const piece of cutSentence(segment.trim(), maxChars)) {
       if (speakable(piece)) out.push({ text: piece, index: out.length });
     }
   }
@@ -44,7 +44,11 @@ function safeLocale(locale: string | undefined): string | undefined {
   }
 }
 
-function cut(sentence: string, maxChars: number): string[] {
+/**
+ * Cuts one sentence into pieces of at most `maxChars`, at the last clause break (`,;:` or an ideographic
+ * comma) before the limit, else a space, else hard on a code-point boundary.
+ */
+export function cutSentence(sentence: string, maxChars: number): string[] {
   const pieces: string[] = [];
   let rest = sentence;
   while (rest.length > maxChars) {

@@ -2,7 +2,7 @@
  * What the Flite engine accepts: its four built-in voices, the speed range, and the text cut into the
  * sentence-sized pieces that one Flite run synthesizes. See docs/voice.md ("Flite voices").
  */
-import type { EngineVoice } from '@formloom/core';
+import { cutSentence, type EngineVoice } from '@formloom/core';
 
 /**
  * The voices built into the Flite wasm binary (no voice files are loaded). Every one produces 16,000 Hz
@@ -96,24 +96,7 @@ export function forFlite(text: string): string {
 }
 
 function cut(text: string, maxChars: number): string[] {
-  const parts: string[] = [];
-  let rest = text;
-  while (rest.length > maxChars) {
-    const window = rest.slice(0, maxChars + 1);
-    let at = Math.max(
-      window.lastIndexOf(', '),
-      window.lastIndexOf('; '),
-      window.lastIndexOf(': '),
-      window.lastIndexOf(' - ')
-    );
-    if (at < maxChars / 4) at = window.lastIndexOf(' ');
-    const end = at < maxChars / 4 ? maxChars : at + 1; // no break in reach (one very long word): a hard cut
-    const head = rest.slice(0, end).trim();
-    if (head) parts.push(head);
-    rest = rest.slice(end).trim();
-  }
-  if (rest) parts.push(rest);
-  return parts.filter((part) => SPOKEN.test(part));
+  return cutSentence(text, maxChars).filter((part) => SPOKEN.test(part));
 }
 
 /** Finds a voice by id; `undefined` for an unknown one. */
