@@ -4,7 +4,14 @@ import type { Storage } from '@formloom/core';
 import { createDataSource, runMigrations } from './data-source';
 import { createTypeormStorage } from './storage';
 
-export type ClosableStorage = Storage & { close(): Promise<void> };
+export type ClosableStorage = Storage & {
+  close(): Promise<void>;
+  /**
+   * `null` when the database answers and has every migration applied, else why not (for `/readyz`,
+   * docs/operations.md). Never throws.
+   */
+  notReadyReason(): Promise<string | null>;
+};
 
 /** `FORMLOOM_DATABASE_URL`'s default (docs/configuration.md): a SQLite file in `./data`. */
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/formloom.sqlite';
@@ -64,5 +71,15 @@ export async function openMigratedStorage(databaseUrl: string): Promise<Closable
     await storage.close().catch(() => undefined);
     throw e;
   }
-  return storage;
+  return Object.assign(storage, {
+    async notReadyReason(): Promise<string | null> {
+      if (!ds.isInitialized) return 'database closed';
+      try {
+        // Reads the migrations table: one round trip that also sees whether the schema is up to date.
+        return (await ds.showMigrations()) ? 'database migrations pending' : null;
+      } catch (e) {
+        return `database unreachable: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    },
+  });
 }
