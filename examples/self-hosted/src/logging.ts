@@ -26,7 +26,7 @@ export const REDACTED_PATHS = [
 
 /** The app's JSON-lines logger on stdout (or `destination`, for tests), at `FORMLOOM_LOG_LEVEL`. */
 export function createAppLogger(level: LogLevel, destination?: DestinationStream): Pino {
-  const options = { level, base: { service: 'formloom' }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  const options = { level, base: { service: 'formloom', pid: process.pid }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
   return destination ? pino(options, destination) : pino(options);
 }
 
