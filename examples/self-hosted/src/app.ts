@@ -9,7 +9,7 @@ import { openMigratedStorage, type ClosableStorage } from '@formloom/storage-typ
 import type { DestinationStream, Logger as Pino } from 'pino';
 import { createHttpWebhookTransport } from '@formloom/webhook-http';
 import { join } from 'node:path';
-import { loadSecretKey } from './secret-key';
+import { checkSecretKey, loadSecretKey } from './secret-key';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
 import { type Env, listenUrl, readSelfHostedConfig } from './config';
 import { coreLogger, createAppLogger } from './logging';
@@ -114,6 +114,14 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
   // Owner-only: the data dir holds the database, the secret key, uploads and mails (docs/security.md).
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const storage: ClosableStorage = await openMigratedStorage(config.databaseUrl);
+  let secretKey: string;
+  try {
+    secretKey = loadSecretKey(env, config.dataDir);
+    await checkSecretKey(storage, secretKey, { fromEnv: !!env.FORMLOOM_SECRET_KEY?.trim(), dataDir: config.dataDir });
+  } catch (e) {
+    await storage.close();
+    throw e;
+  }
   // The defaults of docs/configuration.md, except for ports that a configured plugin provides.
   const provided = portsProvided(file.plugins);
   const mailer = provided.has('mailer') ? null : createMailerFromEnv(env, config.dataDir);
@@ -128,7 +136,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
       ...(mailer ? { mailer } : {}),
       config: {
         publicUrl: config.publicUrl ?? listenUrl(config.host, config.port),
-        secretKey: loadSecretKey(env, config.dataDir),
+        secretKey,
         uploadQuotaBytes: config.uploadQuotaBytes,
         outboxRetentionMs: config.outboxRetentionMs,
       },

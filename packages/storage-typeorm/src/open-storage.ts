@@ -11,6 +11,11 @@ export type ClosableStorage = Storage & {
    * docs/operations.md). Never throws.
    */
   notReadyReason(): Promise<string | null>;
+  /**
+   * The installation's value of `name`: `initial` is stored when there is none yet (the first start), and
+   * whatever is stored is returned, so every instance sharing the database sees the first one's value.
+   */
+  instanceSetting(name: string, initial: string): Promise<string>;
 };
 
 /** `FORMLOOM_DATABASE_URL`'s default (docs/configuration.md): a SQLite file in `./data`. */
@@ -71,7 +76,14 @@ export async function openMigratedStorage(databaseUrl: string): Promise<Closable
     await storage.close().catch(() => undefined);
     throw e;
   }
+  const postgres = !databaseUrl.startsWith('sqlite:');
   return Object.assign(storage, {
+    async instanceSetting(name: string, initial: string): Promise<string> {
+      const [a, b] = postgres ? ['$1', '$2'] : ['?', '?'];
+      await ds.query(`INSERT INTO instance_settings (name, value) VALUES (${a}, ${b}) ON CONFLICT (name) DO NOTHING`, [name, initial]);
+      const rows = (await ds.query(`SELECT value FROM instance_settings WHERE name = ${a}`, [name])) as Array<{ value: string }>;
+      return rows[0]!.value;
+    },
     async notReadyReason(): Promise<string | null> {
       if (!ds.isInitialized) return 'database closed';
       try {
