@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { readSelfHostedConfig, startSelfHosted } from '../src';
 
 test('HOST defaults to 127.0.0.1 and the database follows FORMLOOM_DATA_DIR unless FORMLOOM_DATABASE_URL is set', (t) => {
@@ -36,10 +37,11 @@ test('the app binds HOST and prints the URL it listens on', async (t) => {
   t.is((await fetch(`${app.url}/healthz`)).status, 200);
 });
 
-test('a secret key that cannot decrypt the stored secrets stops the start with what to do', async (t) => {
+for (const kind of ['sqlite', 'postgres'] as const) test(`[${kind}] a secret key that cannot decrypt the stored secrets stops the start with what to do`, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'formloom-key-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const env = { PORT: '0', FORMLOOM_DATA_DIR: dir, FORMLOOM_LOG_LEVEL: 'silent', FORMLOOM_SECRET_KEY: 'first-key-0123456789' };
+  const db = await createTestDatabase(kind);
+  t.teardown(async () => (await db.close(), rmSync(dir, { recursive: true, force: true })));
+  const env = { PORT: '0', FORMLOOM_DATA_DIR: dir, FORMLOOM_DATABASE_URL: db.url, FORMLOOM_LOG_LEVEL: 'silent', FORMLOOM_SECRET_KEY: 'first-key-0123456789' };
   await (await startSelfHosted(env)).close();
   await (await startSelfHosted(env)).close();
   await t.throwsAsync(startSelfHosted({ ...env, FORMLOOM_SECRET_KEY: 'another-key-9876543210' }), {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { runCli } from '@formloom/cli';
+import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { startSelfHosted } from '../src';
 
 /** Starts the app with its JSON lines captured instead of printed. */
@@ -67,9 +68,10 @@ test('FORMLOOM_LOG_LEVEL=warn drops the request lines; a bad level is refused na
   await t.throwsAsync(startSelfHosted({ PORT: '0', FORMLOOM_LOG_LEVEL: 'loud' }), { message: /^FORMLOOM_LOG_LEVEL: expected one of fatal, error/ });
 });
 
-test('/healthz is 200 while alive; /readyz is 200 with the database up and 503 with a reason once it is closed', async (t) => {
-  const { app, stop } = await startCaptured({ FORMLOOM_LOG_LEVEL: 'silent' });
-  t.teardown(stop);
+for (const kind of ['sqlite', 'postgres'] as const) test(`[${kind}] /healthz is 200 while alive; /readyz is 200 with the database up and 503 with a reason once it is closed`, async (t) => {
+  const db = await createTestDatabase(kind);
+  const { app, stop } = await startCaptured({ FORMLOOM_LOG_LEVEL: 'silent', FORMLOOM_DATABASE_URL: db.url });
+  t.teardown(async () => (await stop(), await db.close()));
   const get = async (path: string) => {
     const r = await fetch(`${app.url}${path}`);
     return [r.status, await r.json()];
