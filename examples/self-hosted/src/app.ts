@@ -4,13 +4,15 @@ import { createServer, type Server } from 'node:http';
 import express, { type Express } from 'express';
 import { createFormloom, PluginConfigError, type Formloom } from '@formloom/core';
 import { createFileBlobStore } from '@formloom/blob-store-file';
-import { createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
-import { openMigratedStorage } from '@formloom/storage-typeorm';
+import { createFormloomRouter, createPublicPagesRouter, requestLogging, type HttpLogger } from '@formloom/express';
+import { openMigratedStorage, type ClosableStorage } from '@formloom/storage-typeorm';
+import type { DestinationStream, Logger as Pino } from 'pino';
 import { createHttpWebhookTransport } from '@formloom/webhook-http';
 import { join } from 'node:path';
-import { loadSecretKey } from './secret-key';
+import { checkSecretKey, loadSecretKey } from './secret-key';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
-import { type Env, readSelfHostedConfig } from './config';
+import { type Env, listenUrl, readSelfHostedConfig } from './config';
+import { coreLogger, createAppLogger } from './logging';
 import { ConfigFileError, loadPluginConfig, portsProvided } from './plugin-config';
 import { readHttpConfig, type HttpConfig } from './http-config';
 
@@ -24,7 +26,7 @@ const CLOSE_GRACE_MS = 5000;
 export const SERVER_TIMEOUTS = { headersTimeout: 20_000, requestTimeout: 120_000, keepAliveTimeout: 5_000 } as const;
 
 export interface SelfHosted {
-  /** Where this process listens, e.g. `http://localhost:3000`. */
+  /** Where this process listens, e.g. `http://127.0.0.1:3000` (`HOST` and `PORT`). */
   url: string;
   port: number;
   /** Base of shareable links (`FORMLOOM_PUBLIC_URL`, default `url`). */
@@ -34,21 +36,40 @@ export interface SelfHosted {
   configPath: string | null;
   /** The HTTP server (its time-outs are `SERVER_TIMEOUTS`). */
   server: Server;
+  /** The JSON-lines logger (pino) at `FORMLOOM_LOG_LEVEL`. */
+  logger: Pino;
   /** Stops accepting connections, ends open ones, then closes the database. */
   close(): Promise<void>;
 }
 
+export interface AppOptions {
+  inFlight?: InFlight;
+  http?: HttpConfig;
+  /** One JSON line per request (docs/operations.md); none when absent. */
+  logger?: HttpLogger;
+  /** `null` when ready to serve, else why not: `/readyz` answers 503 with it. Absent: always ready. */
+  notReadyReason?: () => Promise<string | null>;
+}
+
 /** The whole self-hosted app on one Formloom instance. */
-export function createApp(formloom: Formloom, inFlight?: InFlight, http: HttpConfig = readHttpConfig({})): Express {
+export function createApp(formloom: Formloom, options: AppOptions = {}): Express {
+  const http = options.http ?? readHttpConfig({});
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', http.trustProxy);
-  if (inFlight) app.use(inFlight.middleware);
+  app.use(requestLogging(options.logger));
+  if (options.inFlight) app.use(options.inFlight.middleware);
+  // Liveness and readiness for container health checks and load balancers (docs/operations.md).
   app.get('/healthz', (_req, res) => {
-    res.json({ ok: true });
+    res.json({ status: 'ok' });
   });
-  app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: http.rateLimits }));
-  app.use('/', createPublicPagesRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins }));
+  app.get('/readyz', async (_req, res) => {
+    const reason = (await options.notReadyReason?.()) ?? null;
+    if (reason === null) res.json({ status: 'ready' });
+    else res.status(503).json({ status: 'not_ready', reason });
+  });
+  app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: http.rateLimits, ...(options.logger ? { logger: options.logger } : {}) }));
+  app.use('/', createPublicPagesRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins, ...(options.logger ? { logger: options.logger } : {}) }));
   return app;
 }
 
@@ -83,15 +104,24 @@ export class InFlight {
   }
 }
 
-/** Opens (and migrates) the database, then listens on `PORT`. */
-export async function startSelfHosted(env: Env = process.env): Promise<SelfHosted> {
+/** Opens (and migrates) the database, then listens on `HOST`:`PORT`. `logDestination` replaces stdout (tests). */
+export async function startSelfHosted(env: Env = process.env, logDestination?: DestinationStream): Promise<SelfHosted> {
   const config = readSelfHostedConfig(env);
   const http = readHttpConfig(env);
+  const logger = createAppLogger(config.logLevel, logDestination);
   // The config file is read before anything is opened, so a bad one stops the start with nothing to undo.
   const file = await loadPluginConfig(env);
   // Owner-only: the data dir holds the database, the secret key, uploads and mails (docs/security.md).
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const storage = await openMigratedStorage(config.databaseUrl);
+  const storage: ClosableStorage = await openMigratedStorage(config.databaseUrl);
+  let secretKey: string;
+  try {
+    secretKey = loadSecretKey(env, config.dataDir);
+    await checkSecretKey(storage, secretKey, { fromEnv: !!env.FORMLOOM_SECRET_KEY?.trim(), dataDir: config.dataDir });
+  } catch (e) {
+    await storage.close();
+    throw e;
+  }
   // The defaults of docs/configuration.md, except for ports that a configured plugin provides.
   const provided = portsProvided(file.plugins);
   const mailer = provided.has('mailer') ? null : createMailerFromEnv(env, config.dataDir);
@@ -100,12 +130,13 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     formloom = createFormloom({
       storage,
       plugins: file.plugins,
+      logger: coreLogger(logger),
       ...(provided.has('webhookTransport') ? {} : { webhookTransport: createHttpWebhookTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }) }),
       ...(provided.has('blobStore') ? {} : { blobStore: createFileBlobStore(join(config.dataDir, 'blobs')) }),
       ...(mailer ? { mailer } : {}),
       config: {
-        publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
-        secretKey: loadSecretKey(env, config.dataDir),
+        publicUrl: config.publicUrl ?? listenUrl(config.host, config.port),
+        secretKey,
         uploadQuotaBytes: config.uploadQuotaBytes,
         outboxRetentionMs: config.outboxRetentionMs,
       },
@@ -117,7 +148,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
   }
   const inFlight = new InFlight();
   // Node checks the time-outs every `connectionsCheckingInterval` (30 s by default): check more often.
-  const server = createServer({ ...SERVER_TIMEOUTS, connectionsCheckingInterval: 5_000 }, createApp(formloom, inFlight, http));
+  const server = createServer({ ...SERVER_TIMEOUTS, connectionsCheckingInterval: 5_000 }, createApp(formloom, { inFlight, http, logger, notReadyReason: () => storage.notReadyReason() }));
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeout;
   server.listen(config.port, config.host);
   try {
@@ -132,7 +163,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
   }
   formloom.worker.start();
   const port = (server.address() as AddressInfo).port;
-  const url = `http://localhost:${port}`;
+  const url = listenUrl(config.host, port);
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -141,6 +172,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     formloom,
     configPath: file.path,
     server,
+    logger,
     close: () =>
       (closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,19 +1,27 @@
 import { BUILT_IN_AREAS } from '@formloom/core';
 import { startSelfHosted } from './app';
 
+// Run as `node examples/self-hosted/dist/src/main.js` (what `npm start` runs) so SIGTERM reaches this process
+// (docs/operations.md, "Process managers").
 startSelfHosted(process.env).then(
   (app) => {
-    console.log(`Formloom listening on ${app.url}`);
+    const log = app.logger;
+    log.info({ url: app.url, public_url: app.publicUrl }, `Formloom listening on ${app.url}`);
     if (app.configPath) {
       const added = app.formloom.plugins.filter((p) => !BUILT_IN_AREAS.some((a) => a.name === p.name));
-      console.log(`Formloom plugins from ${app.configPath}: ${added.map((p) => `${p.name} ${p.version}`).join(', ') || 'none'}`);
+      log.info({ config: app.configPath, plugins: added.map((p) => `${p.name} ${p.version}`) }, 'Formloom plugins loaded');
     }
     const stop = (signal: NodeJS.Signals) => {
-      console.log(`Formloom stopping (${signal})`);
+      log.info({ signal }, 'Formloom stopping');
       app.close().then(
-        () => process.exit(0),
+        () => {
+          log.info({}, 'Formloom stopped');
+          log.flush();
+          process.exit(0);
+        },
         (e: unknown) => {
-          console.error('Formloom: error while stopping:', e);
+          log.error({ err: e }, 'Formloom: error while stopping');
+          log.flush();
           process.exit(1);
         },
       );
@@ -22,6 +30,7 @@ startSelfHosted(process.env).then(
     process.once('SIGTERM', stop);
   },
   (e: unknown) => {
+    // No logger yet (the configuration itself may be what is wrong): one plain line an operator can read.
     console.error(`Formloom could not start: ${e instanceof Error ? e.message : String(e)}`);
     process.exit(1);
   },

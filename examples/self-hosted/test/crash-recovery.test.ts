@@ -15,7 +15,7 @@ function start(env: Record<string, string | undefined>): Promise<{ child: ChildP
   return new Promise((ok, fail) => {
     child.stdout!.on('data', (d) => {
       out += d;
-      const m = /Formloom listening on (http:\/\/localhost:\d+)/.exec(out);
+      const m = /Formloom listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) ok({ child, url: m[1]! });
     });
     child.once('exit', () => fail(new Error(`exited early: ${out}`)));

@@ -22,13 +22,13 @@ test('main logs where it listens, serves, and stops cleanly on SIGTERM', async (
   const url = await new Promise<string>((ok, fail) => {
     child.stdout.on('data', (d) => {
       stdout += d;
-      const m = /^Formloom listening on (http:\/\/localhost:\d+)$/m.exec(stdout);
+      const m = /"msg":"Formloom listening on (http:\/\/127\.0\.0\.1:\d+)"/.exec(stdout);
       if (m) ok(m[1]!);
     });
     child.once('exit', () => fail(new Error(`exited early: ${stderr}`)));
   });
   const health = await fetch(`${url}/healthz`);
-  t.deepEqual(await health.json(), { ok: true });
+  t.deepEqual(await health.json(), { status: 'ok' });
 
   child.kill('SIGTERM');
   t.is(await exited, 0, stderr);

@@ -20,10 +20,9 @@ export interface CliConfig {
  * against `cwd` here, so the result does not depend on where the database driver resolves them.
  */
 export function readConfig(env: Env, cwd = process.cwd()): CliConfig {
-  return {
-    databaseUrl: resolveDatabaseUrl(env.FORMLOOM_DATABASE_URL, cwd),
-    dataDir: resolve(cwd, nonEmpty(env.FORMLOOM_DATA_DIR) ?? DEFAULT_DATA_DIR),
-  };
+  const dataDir = resolve(cwd, nonEmpty(env.FORMLOOM_DATA_DIR) ?? DEFAULT_DATA_DIR);
+  // Unset, the SQLite file lives in the data dir, as the self-hosted app has it (docs/configuration.md).
+  return { databaseUrl: resolveDatabaseUrl(nonEmpty(env.FORMLOOM_DATABASE_URL) ?? `sqlite:${resolve(dataDir, 'formloom.sqlite')}`, cwd), dataDir };
 }
 
 function nonEmpty(v: string | undefined): string | undefined {

@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { FormloomError, isFormloomError } from '@formloom/core';
 
 type HttpishError = { type?: string; status?: number; statusCode?: number; expose?: boolean; code?: string };
@@ -65,12 +65,12 @@ export function abandon(res: Response) {
 }
 
 /** Every error leaves as `{error: {code, message, status, ...}}`; unexpected ones as a logged 500. */
-export function errorHandler(logger: ErrorLogger): ErrorRequestHandler {
-  return (err, _req, res, _next) => {
+export function errorHandler(logger: ErrorLogger | ((req: Request) => ErrorLogger)): ErrorRequestHandler {
+  return (err, req, res, _next) => {
     try {
       let e = fromRequestError(err);
       if (!e) {
-        logger.error('Unexpected error', err);
+        (typeof logger === 'function' ? logger(req) : logger).error('Unexpected error', err);
         e = new FormloomError('INTERNAL_ERROR', 'An unexpected error occurred; retry with exponential backoff');
       }
       if (res.headersSent) return abandon(res);

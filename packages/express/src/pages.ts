@@ -1,6 +1,7 @@
-import express, { type ErrorRequestHandler, type Response, type Router } from 'express';
+import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import { cssStaysInStyle, isFormloomError, STYLE_PATTERNS, type Formloom } from '@formloom/core';
 import { abandon, fromRequestError, type ErrorLogger } from './errors';
+import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
 import { assertNoNulCharacters } from './input-guard';
 import { clientIp, RateLimits, type RateLimitOptions } from './rate-limit';
 import { checkEmbedOrigins, imageOrigins, setPageHeaders, type EmbedOrigins } from './security-headers';
@@ -25,11 +26,11 @@ function cssValue(v: unknown, pattern: RegExp, fallback: string): string {
  * show a stack trace): a bad request is a plain 400 page, an unknown or unpublished form a 404 page, too
  * many requests a 429 page with `Retry-After`, anything else a logged plain 500 page.
  */
-function pageErrorHandler(logger: ErrorLogger): ErrorRequestHandler {
-  return (err, _req, res, _next) => {
+function pageErrorHandler(logger: (req: Request) => ErrorLogger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
     try {
       const e = fromRequestError(err);
-      if (!e || e.status >= 500) logger.error('Unexpected error', err);
+      if (!e || e.status >= 500) logger(req).error('Unexpected error', err);
       if (res.headersSent) return abandon(res);
       if (e?.status === 404) return page(res, 404, 'Not found', 'This form is not available');
       if (e && isFormloomError(e) && e.code === 'RATE_LIMITED') {
@@ -50,8 +51,8 @@ export interface PublicPagesOptions {
   embedOrigins?: EmbedOrigins;
   /** The pages count against `publicReads` per client IP (docs/security.md); `false` turns it off. */
   rateLimits?: RateLimitOptions | false;
-  /** Where unexpected errors are reported (default: console). */
-  logger?: ErrorLogger;
+  /** Where unexpected errors are reported (default: console); a pino-like logger also gets one line per request. */
+  logger?: RouterLogger;
 }
 
 /** Serves published forms as pages at `/f/:slug` (the shareable link); drafts are never shown. */
@@ -59,7 +60,8 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
   const embed = checkEmbedOrigins(options.embedOrigins ?? '*');
   const limits = new RateLimits(options.formloom, options.rateLimits);
   const router = express.Router();
-  router.get('/f/:slug', async (req, res) => {
+  const logging = requestLogging(isHttpLogger(options.logger) ? options.logger : undefined);
+  router.get('/f/:slug', logging, async (req, res) => {
     setPageHeaders(res, embed);
     await limits.enforce('publicReads', clientIp(req), res);
     // PostgreSQL cannot even compare a text with a NUL in it: a 400 page, as under /api/v1.
@@ -79,6 +81,6 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
 <style nonce="${nonce}">body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui')};background:${cssValue(theme.background_color, STYLE_PATTERNS.color, '#0a0a0a')};color:${cssValue(theme.text_color, STYLE_PATTERNS.color, '#f5f5f5')};max-width:40rem;margin:3rem auto;padding:0 1rem}h1{color:${cssValue(theme.title_color ?? theme.theme_color, STYLE_PATTERNS.color, '#6366f1')}}</style>${customCss}
 </head><body><h1>${escape(form.title)}</h1>${form.description ? `<p>${escape(form.description)}</p>` : ''}<ol>${items}</ol></body></html>`);
   });
-  router.use(pageErrorHandler(options.logger ?? { error: (m, e) => console.error(m, e) }));
+  router.use(pageErrorHandler(errorLoggerOf(options.logger)));
   return router;
 }

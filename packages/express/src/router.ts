@@ -1,7 +1,8 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { Formloom } from '@formloom/core';
 import { apiKeyAuthenticator, requirePrincipal, type AuthenticateHook } from './auth';
-import { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
+import { errorHandler, notFoundHandler } from './errors';
+import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
 import { buildOpenApi } from './openapi';
 import { assertBodyWithinLimits, assertNoNulCharacters } from './input-guard';
 import { RateLimits, type RateLimitOptions } from './rate-limit';
@@ -18,8 +19,12 @@ export interface FormloomRouterOptions {
   authenticate?: AuthenticateHook;
   /** Largest JSON body accepted (default `1mb`). */
   jsonLimit?: string | number;
-  /** Where unexpected errors are reported (default: console). */
-  logger?: ErrorLogger;
+  /**
+   * A pino-like logger (`pino()`): one JSON line per request (id, method, route pattern, status, ms) and
+   * unexpected errors, with no secrets (docs/operations.md). The older `{ error(message, err) }` reporter
+   * gets unexpected errors only. Default: errors to the console, no request lines.
+   */
+  logger?: RouterLogger;
   /**
    * Extra Express routes of the host, served and documented like the built-in ones. Prefer plugin routes
    * (`createFormloom({ plugins })`, docs/plugins.md), which need no Express types.
@@ -54,8 +59,10 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const limits = new RateLimits(formloom, options.rateLimits);
   const authenticate = limits.authenticate(options.authenticate ?? apiKeyAuthenticator(formloom), !!options.authenticate);
   const routes = routeTable(formloom, options.routes).map(limits.guard);
-  const logger = options.logger ?? { error: (m: string, e: unknown) => console.error(m, e) };
+  const errorsOf = errorLoggerOf(options.logger);
   const router = express.Router();
+  // Every answer, errors included, carries X-Request-Id; a host that mounted requestLogging already keeps its id.
+  router.use(requestLogging(isHttpLogger(options.logger) ? options.logger : undefined));
   router.use(apiSecurityHeaders);
   router.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
   // Depth and NUL checks run once, on the parsed body, before any route or schema walks it.
@@ -76,12 +83,12 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
       const principal = spec.scope ? { ...(await requirePrincipal(authenticate, req, spec.scope, !!options.authenticate)), ip_address: req.ip ?? null } : null;
       const signal = clientGoneSignal(res);
       const ctx = { req, formloom, principal, signal } as RouteContext;
-      await sendAnswer(res, await spec.handler(ctx), signal, logger);
+      await sendAnswer(res, await spec.handler(ctx), signal, errorsOf(req));
     };
     router[spec.method](spec.path, handler);
   }
 
   router.use(notFoundHandler);
-  router.use(errorHandler(logger));
+  router.use(errorHandler(errorsOf));
   return router;
 }

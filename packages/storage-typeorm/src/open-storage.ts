@@ -4,7 +4,19 @@ import type { Storage } from '@formloom/core';
 import { createDataSource, runMigrations } from './data-source';
 import { createTypeormStorage } from './storage';
 
-export type ClosableStorage = Storage & { close(): Promise<void> };
+export type ClosableStorage = Storage & {
+  close(): Promise<void>;
+  /**
+   * `null` when the database answers and has every migration applied, else why not (for `/readyz`,
+   * docs/operations.md). Never throws.
+   */
+  notReadyReason(): Promise<string | null>;
+  /**
+   * The installation's value of `name`: `initial` is stored when there is none yet (the first start), and
+   * whatever is stored is returned, so every instance sharing the database sees the first one's value.
+   */
+  instanceSetting(name: string, initial: string): Promise<string>;
+};
 
 /** `FORMLOOM_DATABASE_URL`'s default (docs/configuration.md): a SQLite file in `./data`. */
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/formloom.sqlite';
@@ -64,5 +76,22 @@ export async function openMigratedStorage(databaseUrl: string): Promise<Closable
     await storage.close().catch(() => undefined);
     throw e;
   }
-  return storage;
+  const postgres = !databaseUrl.startsWith('sqlite:');
+  return Object.assign(storage, {
+    async instanceSetting(name: string, initial: string): Promise<string> {
+      const [a, b] = postgres ? ['$1', '$2'] : ['?', '?'];
+      await ds.query(`INSERT INTO instance_settings (name, value) VALUES (${a}, ${b}) ON CONFLICT (name) DO NOTHING`, [name, initial]);
+      const rows = (await ds.query(`SELECT value FROM instance_settings WHERE name = ${a}`, [name])) as Array<{ value: string }>;
+      return rows[0]!.value;
+    },
+    async notReadyReason(): Promise<string | null> {
+      if (!ds.isInitialized) return 'database closed';
+      try {
+        // Reads the migrations table: one round trip that also sees whether the schema is up to date.
+        return (await ds.showMigrations()) ? 'database migrations pending' : null;
+      } catch (e) {
+        return `database unreachable: ${e instanceof Error ? e.message : String(e)}`;
+      }
+    },
+  });
 }

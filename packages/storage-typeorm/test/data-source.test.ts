@@ -30,6 +30,7 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
     'FormloomFormListIndexes1735000000000',
     'FormloomUploadsOutboxRetention1736000000000',
     'FormloomRateLimits1736500000000',
+    'FormloomInstanceSettings1737000000000',
   ]);
   t.deepEqual(await runMigrations(dataSource), [], 'already applied');
   t.true(existsSync(join(dir, 'nested', 'deeper', 'db.sqlite')));

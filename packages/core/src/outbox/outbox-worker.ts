@@ -23,6 +23,8 @@ export interface WorkerOptions {
   perDestination?: number;
   /** How often housekeeping (purging settled items, handlers' sweeps) runs, by the instance's clock (ms). */
   housekeepingMs?: number;
+  /** Longest wait between polls while storage fails; the wait doubles from `pollMs` up to it (ms). */
+  maxBackoffMs?: number;
 }
 
 /** A new pending outbox item of `kind`, due at `now`. */
@@ -82,7 +84,10 @@ export class OutboxWorker {
     concurrency: 32,
     perDestination: 4,
     housekeepingMs: 10 * 60_000,
+    maxBackoffMs: 30_000,
   };
+  /** While the last poll failed: the wait before the next one (docs/operations.md, "Storage outages"). */
+  private backoffMs: number | null = null;
   private readonly handlers: Map<string, OutboxHandler>;
   private readonly wake = () => this.kick();
   /** Claimed items waiting for a free slot of their destination (`''`: no destination, no limit). */
@@ -144,15 +149,16 @@ export class OutboxWorker {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.filling = this.fill()
-      .catch((e) => this.report('formloom outbox worker', e))
+      .catch((e) => this.storageFailed(e))
       .finally(() => {
         this.filling = null;
         if (this.stopped) return;
-        if (this.again) {
+        if (this.again && this.backoffMs === null) {
           this.again = false;
           this.kick();
         } else {
-          this.timer = setTimeout(() => this.kick(), this.opts.pollMs);
+          this.again = false;
+          this.timer = setTimeout(() => this.kick(), this.backoffMs ?? this.opts.pollMs);
           this.timer.unref?.();
         }
       });
@@ -190,6 +196,7 @@ export class OutboxWorker {
       limit,
       kinds: [...this.handlers.keys()],
     });
+    this.storageBack();
     const claimedAt = performance.now();
     const heldPerDestination = this.opts.perDestination * HELD_PER_DESTINATION_FACTOR;
     let kept = 0;
@@ -347,8 +354,28 @@ export class OutboxWorker {
     }
   }
 
-  /** Unexpected failures of the loop go to the instance's logger (`createFormloom({ logger })`). */
+  /**
+   * A poll failed (the storage is down, most likely): one line when that starts, then polls spaced out,
+   * doubling up to `maxBackoffMs`, so an outage is neither a flood of lines nor of connection attempts.
+   */
+  private storageFailed(e: unknown) {
+    if (this.backoffMs === null) {
+      this.logger.warn('formloom outbox worker: storage unavailable, backing off', { error: errorText(e) });
+      this.backoffMs = Math.min(this.opts.pollMs * 2, this.opts.maxBackoffMs);
+    } else {
+      this.backoffMs = Math.min(this.backoffMs * 2, this.opts.maxBackoffMs);
+    }
+  }
+
+  private storageBack() {
+    if (this.backoffMs === null) return;
+    this.backoffMs = null;
+    this.logger.info('formloom outbox worker: storage back, resuming', {});
+  }
+
+  /** Unexpected failures go to the instance's logger (`createFormloom({ logger })`); during an outage the one line said it. */
   private report(where: string, e: unknown) {
+    if (this.backoffMs !== null) return;
     this.logger.error(`${where}: ${errorText(e)}`, { error: errorText(e) });
   }
 }

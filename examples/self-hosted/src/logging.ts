@@ -1,0 +1,40 @@
+import { pino, type DestinationStream, type Logger as Pino } from 'pino';
+import type { Logger } from '@formloom/core';
+import type { LogLevel } from './config';
+
+/**
+ * Anything that could carry a credential, should a line ever include request or response objects: pino
+ * replaces them with `[redacted]`. The request lines themselves carry no headers, query or raw path
+ * (docs/operations.md, "Logs").
+ */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-resume-token"]',
+  'req.headers["x-access-token"]',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["x-resume-token"]',
+  'headers["x-access-token"]',
+  'api_key',
+  'secret',
+  'token',
+  'password',
+];
+
+/** The app's JSON-lines logger on stdout (or `destination`, for tests), at `FORMLOOM_LOG_LEVEL`. */
+export function createAppLogger(level: LogLevel, destination?: DestinationStream): Pino {
+  const options = { level, base: { service: 'formloom', pid: process.pid }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+/** The core's `Logger` (message first) over pino (fields first): the instance, its worker and plugins log as JSON too. */
+export function coreLogger(log: Pino): Logger {
+  return {
+    info: (message, details) => log.info(details ?? {}, message),
+    warn: (message, details) => log.warn(details ?? {}, message),
+    error: (message, details) => log.error(details ?? {}, message),
+  };
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import type { ErrorLogger } from './errors';
+
+/**
+ * The part of a pino logger Formloom uses (pino, or anything with the same object-first calls). Lines
+ * carry only the fields below: never headers, query strings or the raw path, which may hold API keys and
+ * tokens (docs/operations.md, "Logs").
+ */
+export interface HttpLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * A pino-like logger (`HttpLogger`, object first) or the older `{ error(message, err) }` error reporter;
+ * which one is told by the presence of `info`. One loose shape so that both type-check as literals.
+ */
+export interface RouterLogger {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  error(first: any, second?: any): void;
+  info?(fields: Record<string, unknown>, message: string): void;
+  warn?(fields: Record<string, unknown>, message: string): void;
+}
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+/** An incoming id is kept only when it is a short token, so nothing a client sends can forge log lines. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+const REQUEST_ID = Symbol('formloom.requestId');
+
+type Tagged = Request & { [REQUEST_ID]?: string };
+
+export function isHttpLogger(logger: RouterLogger | undefined): logger is HttpLogger {
+  return !!logger && typeof logger.info === 'function' && typeof logger.warn === 'function';
+}
+
+/** The error reporter the routers use: a pino-like logger gets `{err, request_id}` first, as pino expects. */
+export function errorLoggerOf(logger: RouterLogger | undefined): (req: Request | null) => ErrorLogger {
+  if (isHttpLogger(logger)) {
+    return (req) => ({ error: (message, err) => logger.error({ err, request_id: req ? requestIdOf(req) : undefined }, message) });
+  }
+  const plain: ErrorLogger = logger ?? { error: (m: string, e: unknown) => console.error(m, e) };
+  return () => plain;
+}
+
+/** The request's id (set by `requestLogging`), or `undefined` before it ran. */
+export function requestIdOf(req: Request): string | undefined {
+  return (req as Tagged)[REQUEST_ID];
+}
+
+/**
+ * The route pattern that answered (`/api/v1/invitations/:token`), never the path itself; `(unmatched)`
+ * when no route did (a 404 of an unknown path could carry anything).
+ */
+function routeOf(req: Request): string {
+  const path = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? `${req.baseUrl}${path}` : '(unmatched)';
+}
+
+/**
+ * Gives every request an id (a sane `X-Request-Id` from the client, else a new one), echoes it on the
+ * answer, and when `logger` is given writes one line per request once the answer is done: id, method,
+ * route pattern, status and duration. Mounted twice (by the host and by the router) it acts once.
+ */
+export function requestLogging(logger?: HttpLogger): RequestHandler {
+  return (req, res, next) => {
+    const tagged = req as Tagged;
+    if (tagged[REQUEST_ID]) return next();
+    const given = req.get(REQUEST_ID_HEADER);
+    const id = given && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+    tagged[REQUEST_ID] = id;
+    res.setHeader(REQUEST_ID_HEADER, id);
+    if (logger) logWhenDone(logger, req, res, id);
+    next();
+  };
+}
+
+function logWhenDone(logger: HttpLogger, req: Request, res: Response, id: string) {
+  const started = process.hrtime.bigint();
+  let logged = false;
+  const done = () => {
+    if (logged) return;
+    logged = true;
+    const fields = {
+      request_id: id,
+      method: req.method,
+      route: routeOf(req),
+      status: res.statusCode,
+      ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+      // The client left before the answer ended.
+      ...(res.writableFinished ? {} : { aborted: true }),
+    };
+    if (fields.status >= 500 || !res.writableFinished) logger.warn(fields, 'request');
+    else logger.info(fields, 'request');
+  };
+  res.once('finish', done);
+  res.once('close', done);
+}
