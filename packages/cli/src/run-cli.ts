@@ -25,7 +25,7 @@ export async function runCli(argv: string[], env: Env = process.env): Promise<Cl
     const values = parseFlags(command.options, rest);
     const storage = await openMigratedStorage(readConfig(env).databaseUrl);
     try {
-      const output = await command.run(createFormloom({ storage }).accounts, values);
+      const output = await command.run(createFormloom({ storage }).accounts, values, storage);
       return { code: 0, stdout: `${JSON.stringify(output)}\n`, stderr: '' };
     } finally {
       await storage.close();
