@@ -12,6 +12,7 @@ import type { Scope } from '../scope';
 import type { Db } from '../sql/db';
 import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
+import { rollupPage } from './response-pages';
 import { applyToRollup, type DayKey, rebuildSql, rollupAnalytics } from './response-days';
 
 export const responseStatements = (d: Dialect) => {
@@ -140,8 +141,11 @@ export class SqlResponseRepository implements ResponseRepository {
     });
   }
 
+  /** From the rollup and a keyset seek when the range is whole days (response-pages.ts), else by COUNT and OFFSET. */
   async list(query: ResponseListQuery): Promise<Page<ResponseRecord>> {
     const { db, d } = this.scope;
+    const fast = await rollupPage(db, d, this.st.table, query);
+    if (fast) return fast;
     const st = this.st;
     const params = new Params(d);
     const filter = `FROM ${st.table} WHERE ${window(params, query.formId, query.since, query.until)}${
