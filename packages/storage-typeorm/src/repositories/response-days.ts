@@ -3,6 +3,7 @@ import { ResponseDayEntity } from '../tables/response-days';
 import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
 import { tableOf } from '../sql/statements';
+import { addQuestionDeltas, applyQuestionDeltas, type QuestionDeltas, questionDayStatements, questionOrder, readDropOff } from './question-days';
 
 /*
  * The analytics rollup (docs/responses-and-webhooks.md, "Analytics"): `response_days` holds, per form and
@@ -20,6 +21,8 @@ export interface DayKey {
   submitted_at: string;
   completed_at: string | null;
   completion_seconds: Num | null;
+  /** The answers' JSON text, for the per-question counters. */
+  answers: unknown;
 }
 
 interface Delta {
@@ -72,11 +75,47 @@ export async function applyToRollup(db: Db, d: Dialect, formId: string, added: D
   };
   for (const r of added) add(r, 1);
   for (const r of removed) add(r, -1);
+  const order = await questionOrder(db, d, formId);
+  const questions: QuestionDeltas = new Map();
+  for (const r of added) addQuestionDeltas(questions, r.submitted_at.slice(0, 10), r.answers, order, 1);
+  for (const r of removed) addQuestionDeltas(questions, r.submitted_at.slice(0, 10), r.answers, order, -1);
+  await applyQuestionDeltas(db, d, formId, questions);
   const { bump } = rollupStatements(d);
   for (const day of [...byDay.keys()].sort()) {
     const s = byDay.get(day)!;
     if (s.total === 0 && s.completed === 0 && s.seconds_sum === 0 && s.seconds_count === 0) continue;
     await db.run(bump, [formId, day, s.total, s.completed, s.seconds_sum, s.seconds_count]);
+  }
+}
+
+/**
+ * Recomputes the per-question counters of one form or of all from `responses`, read in keyset pages of
+ * 2,000 (constant memory). Call inside a transaction, after `rebuildSql`'s statements.
+ */
+export async function rebuildQuestionDays(db: Db, d: Dialect, responses: string, formId?: string): Promise<void> {
+  const { table } = questionDayStatements(d);
+  await db.run(`DELETE FROM ${table}${formId === undefined ? '' : ` WHERE form_id = ${d.p(1)}`}`, formId === undefined ? [] : [formId]);
+  const orders = new Map<string, Map<string, number>>();
+  let after: { form_id: string; id: string } | null = null;
+  for (;;) {
+    const params = new Params(d);
+    let where = formId === undefined ? '1 = 1' : `form_id = ${params.bind(formId)}`;
+    if (after) where += ` AND (form_id > ${params.bind(after.form_id)} OR (form_id = ${params.bind(after.form_id)} AND id > ${params.bind(after.id)}))`;
+    const rows = await db.all<{ form_id: string; id: string; submitted_at: string; answers: unknown }>(
+      `SELECT form_id, id, submitted_at, answers FROM ${responses} WHERE ${where} ORDER BY form_id, id LIMIT 2000`,
+      params.values,
+    );
+    if (rows.length === 0) return;
+    const byForm = new Map<string, QuestionDeltas>();
+    for (const r of rows) {
+      if (!orders.has(r.form_id)) orders.set(r.form_id, await questionOrder(db, d, r.form_id));
+      const deltas = byForm.get(r.form_id) ?? new Map();
+      byForm.set(r.form_id, deltas);
+      addQuestionDeltas(deltas, r.submitted_at.slice(0, 10), r.answers, orders.get(r.form_id)!, 1);
+    }
+    for (const [form, deltas] of byForm) await applyQuestionDeltas(db, d, form, deltas);
+    const last = rows[rows.length - 1]!;
+    after = { form_id: last.form_id, id: last.id };
   }
 }
 
@@ -124,7 +163,15 @@ export async function rollupAnalytics(
 ): Promise<ResponseAnalytics> {
   const { table } = rollupStatements(d);
   const rows: DayRow[] = [];
+  const edges: QuestionDeltas = new Map();
+  let order: Map<string, number> | null = null;
   const scan = async (from: string, to: string) => {
+    order ??= await questionOrder(db, d, formId);
+    const answered = await db.all<{ submitted_at: string; answers: unknown }>(
+      `SELECT submitted_at, answers FROM ${responses} WHERE form_id = ${d.p(1)} AND submitted_at >= ${d.p(2)} AND submitted_at <= ${d.p(3)}`,
+      [formId, from, to],
+    );
+    for (const r of answered) addQuestionDeltas(edges, r.submitted_at.slice(0, 10), r.answers, order, 1);
     const seconds = 'CASE WHEN completed_at IS NOT NULL THEN completion_seconds END';
     rows.push(
       ...(await db.all<DayRow>(
@@ -137,10 +184,10 @@ export async function rollupAnalytics(
   };
   let firstDay = since?.slice(0, 10);
   let lastDay = until?.slice(0, 10);
-  if (since !== undefined && until !== undefined && since > until) return summarize([]);
+  if (since !== undefined && until !== undefined && since > until) return summarize([], await readDropOff(db, d, formId, null, edges));
   if (firstDay !== undefined && firstDay === lastDay && (!since!.endsWith(START) || !until!.endsWith(END))) {
     await scan(since!, until!);
-    return summarize(rows);
+    return summarize(rows, await readDropOff(db, d, formId, null, edges));
   }
   if (since !== undefined && !since.endsWith(START)) {
     await scan(since, `${firstDay}${END}`);
@@ -150,19 +197,20 @@ export async function rollupAnalytics(
     await scan(`${lastDay}${START}`, until);
     lastDay = nextDay(lastDay!, -1);
   }
-  if (firstDay === undefined || lastDay === undefined || firstDay <= lastDay) {
+  const whole = firstDay === undefined || lastDay === undefined || firstDay <= lastDay;
+  if (whole) {
     const params = new Params(d);
     let where = `form_id = ${params.bind(formId)} AND total > 0`;
     if (firstDay !== undefined) where += ` AND day >= ${params.bind(firstDay)}`;
     if (lastDay !== undefined) where += ` AND day <= ${params.bind(lastDay)}`;
     rows.push(...(await db.all<DayRow>(`SELECT day, total, completed, seconds_sum, seconds_count FROM ${table} WHERE ${where}`, params.values)));
   }
-  return summarize(rows);
+  return summarize(rows, await readDropOff(db, d, formId, whole ? { first: firstDay, last: lastDay } : null, edges));
 }
 
 /** Days in ascending order with their totals; the average is the exact sum over the count. */
-function summarize(rows: DayRow[]): ResponseAnalytics {
-  const result: ResponseAnalytics = { total: 0, completed: 0, average_completion_seconds: null, by_day: [] };
+function summarize(rows: DayRow[], questions: ResponseAnalytics['questions']): ResponseAnalytics {
+  const result: ResponseAnalytics = { total: 0, completed: 0, average_completion_seconds: null, by_day: [], questions };
   let secondsSum = 0;
   let secondsCount = 0;
   for (const r of [...rows].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0))) {

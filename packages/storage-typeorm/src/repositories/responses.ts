@@ -13,7 +13,7 @@ import type { Db } from '../sql/db';
 import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
 import { rollupPage } from './response-pages';
-import { applyToRollup, type DayKey, rebuildSql, rollupAnalytics } from './response-days';
+import { applyToRollup, type DayKey, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
 
 export const responseStatements = (d: Dialect) => {
   const responses = tableOf(d, ResponseEntity);
@@ -29,7 +29,7 @@ export const responseStatements = (d: Dialect) => {
       `WHERE form_id = ${d.p(1)} AND id = ${d.p(2)} AND completed_at IS NULL`,
     /** The row a completion replaces, locked on PostgreSQL until the transaction ends. */
     lockPartial:
-      `SELECT submitted_at, completed_at, completion_seconds FROM ${responses} WHERE form_id = ${d.p(1)} AND id = ${d.p(2)}` +
+      `SELECT submitted_at, completed_at, completion_seconds, answers FROM ${responses} WHERE form_id = ${d.p(1)} AND id = ${d.p(2)}` +
       (d.kind === 'postgres' ? ' FOR UPDATE' : ''),
     delete: `DELETE FROM ${responses} WHERE form_id = ${d.p(1)} AND id = ${d.p(2)} RETURNING ${ROLLUP_COLUMNS}`,
     hasUniqueVisitor:
@@ -79,7 +79,7 @@ function exportPageSql(d: Dialect, responses: string): string {
 type Num = number | string;
 
 /** What a deleted row hands back so its day in the rollup can be corrected. */
-const ROLLUP_COLUMNS = 'submitted_at, completed_at, completion_seconds';
+const ROLLUP_COLUMNS = 'submitted_at, completed_at, completion_seconds, answers';
 
 /** Ids per statement: far below both databases' bound-parameter limits. */
 const BATCH = 500;
@@ -204,6 +204,7 @@ export class SqlResponseRepository implements ResponseRepository {
     await this.scope.atomic(async (db) => {
       if (d.kind === 'postgres') await db.run(`LOCK TABLE ${this.st.table} IN SHARE MODE`);
       for (const [sql, values] of rebuildSql(d, this.st.table, formId)) await db.run(sql, values);
+      await rebuildQuestionDays(db, d, this.st.table, formId);
     });
   }
 

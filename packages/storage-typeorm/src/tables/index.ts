@@ -9,6 +9,7 @@ import { IdempotencyEntity } from './idempotency';
 import { InvitationEntity } from './invitations';
 import { OutboxEntity } from './outbox';
 import { RateLimitEntity } from './rate-limits';
+import { QuestionDayEntity } from './question-days';
 import { ResponseDayEntity } from './response-days';
 import { ResponseEntity } from './responses';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './teams';
@@ -39,4 +40,5 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   AuditLogEntity,
   RateLimitEntity,
   ResponseDayEntity,
+  QuestionDayEntity,
 ];

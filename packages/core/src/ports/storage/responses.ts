@@ -21,6 +21,19 @@ export interface ResponseAnalytics {
   average_completion_seconds: number | null;
   /** Per UTC day of `submitted_at` (YYYY-MM-DD), ascending; days without responses are absent. */
   by_day: Array<{ date: string; total: number; completed: number }>;
+  /** The form's current questions in order, with their drop-off (docs/responses-and-webhooks.md). */
+  questions: QuestionDropOff[];
+}
+
+/**
+ * How far respondents (partial ones included) got: `answered` counts responses with a non-empty answer to
+ * the question; `reached` those whose furthest answered question (by position when the response was
+ * written) is this one or a later one.
+ */
+export interface QuestionDropOff {
+  question_id: string;
+  reached: number;
+  answered: number;
 }
 
 /**

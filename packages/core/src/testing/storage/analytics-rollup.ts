@@ -1,6 +1,6 @@
 import type { ResponseRecord } from '../../domain/types';
 import type { ResponseAnalytics } from '../../ports/storage/responses';
-import { at, makeForm, makeResponse, rejectsWithConflict, type StorageHarnessInstance, type StorageTest, uid } from './fixtures';
+import { at, makeForm, makeQuestion, makeResponse, rejectsWithConflict, type StorageHarnessInstance, type StorageTest, uid } from './fixtures';
 import type { StoredRow } from './probes';
 
 const DAY = 86_400;
@@ -43,6 +43,31 @@ function recount(rows: StoredRow[]): Record<string, DayCounts> {
   return days;
 }
 
+/** Per question id: responses with a non-empty answer, and those whose furthest answered question it is. */
+function recountQuestions(rows: StoredRow[], order: string[]): Record<string, { answered: number; furthest: number }> {
+  const out: Record<string, { answered: number; furthest: number }> = {};
+  for (const r of rows) {
+    const answers = (typeof r.answers === 'string' ? JSON.parse(r.answers) : r.answers) as Array<{ question_id: string; value: unknown }>;
+    const answered = [...new Set(answers.filter((a) => a.value !== null && a.value !== '').map((a) => a.question_id))];
+    for (const q of answered) (out[q] ??= { answered: 0, furthest: 0 }).answered++;
+    const furthest = answered.filter((q) => order.includes(q)).sort((a, b) => order.indexOf(b) - order.indexOf(a))[0];
+    if (furthest) (out[furthest] ??= { answered: 0, furthest: 0 }).furthest++;
+  }
+  return out;
+}
+
+/** The stored per-question counters summed over days, zeros dropped. */
+function questionCounters(rows: StoredRow[]): Record<string, { answered: number; furthest: number }> {
+  const out: Record<string, { answered: number; furthest: number }> = {};
+  for (const r of rows) {
+    const e = (out[String(r.question_id)] ??= { answered: 0, furthest: 0 });
+    e.answered += Number(r.answered);
+    e.furthest += Number(r.furthest);
+  }
+  for (const k of Object.keys(out)) if (!out[k]!.answered && !out[k]!.furthest) delete out[k];
+  return out;
+}
+
 /** The rollup's rows by day, numbers as numbers, rows of all zeros dropped (they count as absent). */
 function rollup(rows: StoredRow[]): Record<string, DayCounts> {
   const days: Record<string, DayCounts> = {};
@@ -62,13 +87,29 @@ function expectedAnalytics(days: Record<string, DayCounts>): ResponseAnalytics {
     completed: sum('completed'),
     average_completion_seconds: sum('seconds_count') ? sum('seconds_sum') / sum('seconds_count') : null,
     by_day: keys.map((date) => ({ date, total: days[date]!.total, completed: days[date]!.completed })),
+    questions: [],
   };
 }
 
-async function checkInStep(t: Parameters<Parameters<StorageTest>[1]>[0], db: StorageHarnessInstance, formId: string, label: string) {
-  const counted = recount(await db.probes.responses({ form_id: formId }));
+async function checkInStep(
+  t: Parameters<Parameters<StorageTest>[1]>[0],
+  db: StorageHarnessInstance,
+  formId: string,
+  label: string,
+  order: string[] = [],
+) {
+  const stored = await db.probes.responses({ form_id: formId });
+  const counted = recount(stored);
   t.deepEqual(rollup(await db.probes.responseDays({ form_id: formId })), counted, `${label}: the rollup equals a full recount`);
-  t.deepEqual(await db.storage.responses.analytics(formId), expectedAnalytics(counted), `${label}: analytics reads it`);
+  const questions = recountQuestions(stored, order);
+  t.deepEqual(questionCounters(await db.probes.questionDays({ form_id: formId })), questions, `${label}: drop-off counters equal a recount`);
+  let reached = 0;
+  const dropOff = order
+    .map((q) => q)
+    .reverse()
+    .map((q) => ({ question_id: q, reached: (reached += questions[q]?.furthest ?? 0), answered: questions[q]?.answered ?? 0 }))
+    .reverse();
+  t.deepEqual(await db.storage.responses.analytics(formId), { ...expectedAnalytics(counted), questions: dropOff }, `${label}: analytics reads it`);
 }
 
 /** responses: the analytics rollup stays in step with every write, under concurrency, and goes with its form. */
@@ -78,6 +119,9 @@ export function analyticsRollupTests(test: StorageTest): void {
     const rnd = random(seed);
     const [form, other] = [makeForm(), makeForm()];
     for (const f of [form, other]) await db.storage.forms.insert(f);
+    const questions = [makeQuestion(0), makeQuestion(1), makeQuestion(2), makeQuestion(3)];
+    await db.storage.questions.replaceForForm(form.id, questions);
+    const order = questions.map((q) => q.id);
     const otherIds: string[] = [];
     for (let i = 0; i < 3; i++) {
       const r = makeResponse(other.id, i * DAY);
@@ -92,6 +136,11 @@ export function analyticsRollupTests(test: StorageTest): void {
         completed_at: done ? at(seconds) : null,
         completion_seconds: done ? (rnd.next() < 0.8 ? 1 + rnd.int(600) : null) : rnd.next() < 0.5 ? 77 : null,
         resume_token_hash: done ? null : 'ab'.repeat(32),
+        // Respondents who stop somewhere, skip a question ('' or null) or answer one that no longer exists.
+        answers: order
+          .slice(0, rnd.int(order.length + 1))
+          .map((q) => ({ question_id: q, value: rnd.pick<unknown>(['yes', 'no', '', null, 3]) }))
+          .concat(rnd.next() < 0.1 ? [{ question_id: 'q_gone', value: 'x' }] : []),
       });
     };
     const partials = () => live.filter((r) => r.completed_at === null);
@@ -111,7 +160,7 @@ export function analyticsRollupTests(test: StorageTest): void {
         // A completion, possibly on another day than the partial's.
         const p = rnd.pick(partials());
         const seconds = rnd.int(5) * DAY + rnd.int(DAY);
-        const patch = { answers: p.answers, completed_at: at(seconds), completion_seconds: rnd.int(900), quiz_results: null, unique_visitor: null, submitted_at: at(seconds) };
+        const patch = { answers: order.map((q) => ({ question_id: q, value: 'done' })), completed_at: at(seconds), completion_seconds: rnd.int(900), quiz_results: null, unique_visitor: null, submitted_at: at(seconds) };
         const done = await db.storage.transaction((tx) => tx.responses.updatePartial(form.id, p.id, patch));
         t.true(done, 'a partial completes');
         Object.assign(p, patch);
@@ -138,7 +187,7 @@ export function analyticsRollupTests(test: StorageTest): void {
       }
     }
     t.log(`seed ${seed}: ${live.length} responses left`);
-    await checkInStep(t, db, form.id, 'after the mix');
+    await checkInStep(t, db, form.id, 'after the mix', order);
     await checkInStep(t, db, other.id, 'the other form');
 
     const counted = recount(await db.probes.responses({ form_id: form.id }));
@@ -149,6 +198,7 @@ export function analyticsRollupTests(test: StorageTest): void {
 
     t.true(await db.storage.forms.delete(form.id));
     t.deepEqual(await db.probes.responseDays({ form_id: form.id }), [], 'deleting the form deletes its rollup');
+    t.deepEqual(await db.probes.questionDays({ form_id: form.id }), [], 'and its drop-off counters');
     await checkInStep(t, db, other.id, 'the other form after the delete');
   });
 

@@ -53,6 +53,8 @@ export interface StorageProbes {
    * counts are all zero may exist; they count as absent.
    */
   responseDays: Probe<'form_id'>;
+  /** Drop-off counters per form, UTC day and question: `form_id`, `day`, `question_id`, `answered`, `furthest`. */
+  questionDays: Probe<'form_id'>;
   /** An account's global webhooks: `user_id`, `url`, `enabled`. */
   globalWebhooks: Probe<'user_id'>;
   /** One row per account with a signing secret: `user_id`, `secret`. */
