@@ -15,6 +15,7 @@ const { startRssSampler } = require('../lib/rss');
 const { describe, round, monoMs } = require('../lib/stats');
 const { formBody } = require('./forms');
 const { answersFor } = require('./ingest');
+const { fillRollup } = require('../lib/rollup');
 
 const API = '/api/v1';
 const DAY_MS = 86400000;
@@ -95,7 +96,7 @@ async function seedResponses(dbFile, form, count) {
       throw failure;
     }
     await p(db, 'run', 'UPDATE forms SET response_count = response_count + ? WHERE id = ?', [count, form.id]);
-    await fillRollup(db, form, count, now);
+    await fillRollup((method, sql, params) => p(db, method, sql, params), form, count, (i) => responseRow(form, i, count, now));
     await p(db, 'run', 'COMMIT');
     // Start from a checkpointed file (as data written long ago would be), not a WAL of 100 MB.
     await p(db, 'all', 'PRAGMA wal_checkpoint(TRUNCATE)');
@@ -103,48 +104,6 @@ async function seedResponses(dbFile, form, count) {
     if (n !== count) throw new Error(`seeded ${n} responses instead of ${count}`);
   } finally {
     await new Promise((resolve) => db.close(resolve));
-  }
-}
-
-/**
- * The analytics rollup of the seeded form, in the seeding transaction, as Formloom keeps it
- * (storage-typeorm repositories/response-days.ts and question-days.ts): the per-day counts by the same
- * recount `formloom analytics rebuild` runs, and the per-question counters from the rows' answers (every
- * answer `answersFor` makes is non-empty; the furthest is the last one, answers follow question order).
- */
-async function fillRollup(db, form, count, now) {
-  const seconds = 'CASE WHEN completed_at IS NOT NULL THEN completion_seconds END';
-  await p(db, 'run', 'DELETE FROM response_days WHERE form_id = ?', [form.id]);
-  await p(
-    db,
-    'run',
-    'INSERT INTO response_days (form_id, day, total, completed, seconds_sum, seconds_count) ' +
-      `SELECT form_id, substr(submitted_at, 1, 10), COUNT(*), COUNT(completed_at), COALESCE(SUM(${seconds}), 0), COUNT(${seconds}) ` +
-      'FROM responses WHERE form_id = ? GROUP BY substr(submitted_at, 1, 10)',
-    [form.id],
-  );
-  const counters = new Map();
-  for (let i = 0; i < count; i++) {
-    const row = responseRow(form, i, count, now);
-    const day = row[8].slice(0, 10);
-    const answers = JSON.parse(row[5]);
-    answers.forEach((a, k) => {
-      const key = `${day}\u0000${a.question_id}`;
-      const c = counters.get(key) ?? { answered: 0, furthest: 0 };
-      c.answered++;
-      if (k === answers.length - 1) c.furthest++;
-      counters.set(key, c);
-    });
-  }
-  for (const [key, c] of counters) {
-    const [day, question] = key.split('\u0000');
-    await p(
-      db,
-      'run',
-      'INSERT INTO question_days (form_id, day, question_id, answered, furthest) VALUES (?, ?, ?, ?, ?) ' +
-        'ON CONFLICT (form_id, day, question_id) DO UPDATE SET answered = answered + excluded.answered, furthest = furthest + excluded.furthest',
-      [form.id, day, question, c.answered, c.furthest],
-    );
   }
 }
 
@@ -342,12 +301,12 @@ async function exportPhase(h, state) {
 
 // ---- analytics ----
 
-/** The statement of SqlResponseRepository.analytics (no since/until), run alone on the same file. */
+/**
+ * The rollup read of SqlResponseRepository.analytics (no since/until: storage-typeorm
+ * repositories/response-days.ts, copied here: keep the two in step), run alone on the same file.
+ */
 const ANALYTICS_SQL =
-  'SELECT substr(submitted_at, 1, 10) AS day, COUNT(*) AS total, COUNT(completed_at) AS completed, ' +
-  'SUM(CASE WHEN completed_at IS NOT NULL THEN completion_seconds END) AS seconds_sum, ' +
-  'COUNT(CASE WHEN completed_at IS NOT NULL THEN completion_seconds END) AS seconds_count ' +
-  'FROM responses WHERE form_id = ? GROUP BY substr(submitted_at, 1, 10) ORDER BY day';
+  'SELECT day, total, completed, seconds_sum, seconds_count FROM response_days WHERE form_id = ? AND total > 0';
 
 async function analyticsPhase(h, state) {
   const app = h.formloom;
