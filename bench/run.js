@@ -22,7 +22,7 @@ const report = require('./lib/report');
  * `scenarios` ({ name, factory, args(ctx), compareToBaseline? }) run with autocannon, `prepare(app)` gives
  * them per-app context, `setup(h)` + `phases` ({ name, run(h, state) }) are measurements of their own.
  */
-const FAMILIES = ['./scenarios/forms', './scenarios/ingest', './scenarios/stored-responses', './scenarios/webhooks'];
+const FAMILIES = ['./scenarios/forms', './scenarios/ingest', './scenarios/stored-responses', './scenarios/webhooks', './scenarios/scale'];
 const families = FAMILIES.map((p) => {
   const file = require.resolve(p);
   const m = require(file);
@@ -49,6 +49,7 @@ const config = {
   // '' (all) | 'baseline' | comma-separated terms: part of a scenario or phase name, or a family name
   only: env.BENCH_ONLY || '',
   responses: num(env.BENCH_RESPONSES, 100000), // seeded for the CSV export and analytics
+  scaleSizes: (env.BENCH_SCALE_SIZES || '100000,1000000').split(',').map(Number), // responses per form, scale family
   exportRuns: num(env.BENCH_EXPORT_RUNS, 5),
   analyticsRequests: num(env.BENCH_ANALYTICS_REQUESTS, 20),
   webhookResponses: num(env.BENCH_WEBHOOK_RESPONSES, 1000),

@@ -15,6 +15,7 @@ const { startRssSampler } = require('../lib/rss');
 const { describe, round, monoMs } = require('../lib/stats');
 const { formBody } = require('./forms');
 const { answersFor } = require('./ingest');
+const { fillRollup } = require('../lib/rollup');
 
 const API = '/api/v1';
 const DAY_MS = 86400000;
@@ -95,6 +96,7 @@ async function seedResponses(dbFile, form, count) {
       throw failure;
     }
     await p(db, 'run', 'UPDATE forms SET response_count = response_count + ? WHERE id = ?', [count, form.id]);
+    await fillRollup((method, sql, params) => p(db, method, sql, params), form, count, (i) => responseRow(form, i, count, now));
     await p(db, 'run', 'COMMIT');
     // Start from a checkpointed file (as data written long ago would be), not a WAL of 100 MB.
     await p(db, 'all', 'PRAGMA wal_checkpoint(TRUNCATE)');
@@ -299,12 +301,12 @@ async function exportPhase(h, state) {
 
 // ---- analytics ----
 
-/** The statement of SqlResponseRepository.analytics (no since/until), run alone on the same file. */
+/**
+ * The rollup read of SqlResponseRepository.analytics (no since/until: storage-typeorm
+ * repositories/response-days.ts, copied here: keep the two in step), run alone on the same file.
+ */
 const ANALYTICS_SQL =
-  'SELECT substr(submitted_at, 1, 10) AS day, COUNT(*) AS total, COUNT(completed_at) AS completed, ' +
-  'SUM(CASE WHEN completed_at IS NOT NULL THEN completion_seconds END) AS seconds_sum, ' +
-  'COUNT(CASE WHEN completed_at IS NOT NULL THEN completion_seconds END) AS seconds_count ' +
-  'FROM responses WHERE form_id = ? GROUP BY substr(submitted_at, 1, 10) ORDER BY day';
+  'SELECT day, total, completed, seconds_sum, seconds_count FROM response_days WHERE form_id = ? AND total > 0';
 
 async function analyticsPhase(h, state) {
   const app = h.formloom;

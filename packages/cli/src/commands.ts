@@ -1,11 +1,11 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { AccountService } from '@formloom/core';
+import type { AccountService, Storage } from '@formloom/core';
 import { UsageError } from './usage-error';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
-/** One `formloom` command: its words, its flags, its help, and what it does with the account service. */
+/** One `formloom` command: its words, its flags, its help, and what it does with the account service (or the storage). */
 export interface Command {
   name: string;
   usage: string;
@@ -14,7 +14,7 @@ export interface Command {
   options: Options;
   /** What each flag means, for `formloom <command> --help`. */
   flags: Record<string, string>;
-  run(accounts: AccountService, values: Values): Promise<Record<string, unknown>>;
+  run(accounts: AccountService, values: Values, storage: Storage): Promise<Record<string, unknown>>;
 }
 
 const str = { type: 'string' } as const;
@@ -147,6 +147,21 @@ export const COMMANDS: Command[] = [
       const credits = positiveInteger('credits', required(v, 'credits'));
       const r = await accounts.purchaseCredits(required(v, 'user'), credits);
       return { user_id: r.user_id, balance: r.balance };
+    },
+  },
+  {
+    name: 'analytics rebuild',
+    usage: 'analytics rebuild [--form <id>]',
+    summary: 'recount the analytics rollup from the stored responses',
+    options: { form: str },
+    flags: { form: 'only this form (default: every form)' },
+    // Recounts the analytics rollup from the stored responses (docs/cli.md): a repair, never needed in
+    // normal operation, since every write keeps the rollup in step.
+    async run(_accounts, v, storage) {
+      const form = optional(v, 'form');
+      if (form !== undefined && !(await storage.forms.findById(form))) throw new Error(`unknown form: ${form}`);
+      await storage.responses.rebuildAnalytics(form);
+      return { rebuilt: true, form_id: form ?? null };
     },
   },
 ];

@@ -10,6 +10,8 @@ import { IdempotencyEntity } from './tables/idempotency';
 import { InvitationEntity } from './tables/invitations';
 import { OutboxEntity } from './tables/outbox';
 import { RateLimitEntity } from './tables/rate-limits';
+import { QuestionDayEntity } from './tables/question-days';
+import { ResponseDayEntity } from './tables/response-days';
 import { ResponseEntity } from './tables/responses';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './tables/teams';
 import { UploadEntity } from './tables/uploads';
@@ -59,6 +61,8 @@ export function sqlProbes(raw: RawQuery, placeholder: (i: number) => string): St
     auditLogs: probe(AuditLogEntity, ['id', 'team_id']),
     outbox: probe(OutboxEntity, ['id', 'kind']),
     responses: probe(ResponseEntity, ['id', 'form_id', 'unique_visitor']),
+    responseDays: probe(ResponseDayEntity, ['form_id']),
+    questionDays: probe(QuestionDayEntity, ['form_id']),
     globalWebhooks: probe(GlobalWebhookEntity, ['user_id']),
     webhookSecrets: probe(WebhookSecretEntity, ['user_id']),
     deliveries: probe(DeliveryEntity, ['id', 'form_id']),

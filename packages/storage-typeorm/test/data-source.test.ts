@@ -1,5 +1,5 @@
 import test from 'ava';
-import { at, makeBranding, makeInvitation, makeUser, uid } from '@formloom/core/testing';
+import { at, makeBranding, makeForm, makeInvitation, makeUser, uid } from '@formloom/core/testing';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,7 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
     'FormloomUploadsOutboxRetention1736000000000',
     'FormloomRateLimits1736500000000',
     'FormloomInstanceSettings1737000000000',
+    'FormloomResponseDays1737100000000',
   ]);
   t.deepEqual(await runMigrations(dataSource), [], 'already applied');
   t.true(existsSync(join(dir, 'nested', 'deeper', 'db.sqlite')));
@@ -78,7 +79,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const ds = db.dataSource;
     const p = db.placeholder;
     const third = 'FormloomTeamAdministration1734000000000';
-    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000'];
+    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000', 'FormloomInstanceSettings1737000000000', 'FormloomResponseDays1737100000000'];
     const undoThroughThird = async () => {
       for (let i = 0; i <= later.length; i++) await ds.undoLastMigration();
     };
@@ -121,6 +122,35 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     t.deepEqual(await runMigrations(ds), [third, ...later]);
     t.true(await db.storage.teams.delete(team.id));
     t.is(Number((await db.raw(`SELECT COUNT(*) AS n FROM team_members WHERE team_id = ${p(1)}`, [team.id]))[0].n), 0);
+  });
+}
+
+for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
+  /* The rollup migration fills the new table from the responses stored before it (docs/responses-and-webhooks.md). */
+  test(`${kind}: the response_days migration backfills the rollup from existing responses`, async (t) => {
+    const db = await createTestDatabase(kind);
+    t.teardown(() => db.close());
+    const ds = db.dataSource;
+    const p = db.placeholder;
+    await ds.undoLastMigration();
+    await t.throwsAsync(ds.query('SELECT 1 FROM response_days'), undefined, 'the table is gone');
+    const form = makeForm();
+    await db.storage.forms.insert(form);
+    const rows: Array<[number, boolean, number | null]> = [[10, true, 5], [20, false, null], [86_400 + 1, true, 7], [86_400 + 2, true, null]];
+    for (const [seconds, completed, duration] of rows) {
+      await ds.query(
+        `INSERT INTO responses (id, form_id, answers, metadata, submitted_at, completed_at, completion_seconds) VALUES (${[1, 2, 3, 4, 5, 6, 7].map(p).join(', ')})`,
+        [uid('rsp'), form.id, '[]', '{}', at(seconds), completed ? at(seconds) : null, duration],
+      );
+    }
+    t.deepEqual(await runMigrations(ds), ['FormloomResponseDays1737100000000']);
+    const days = await db.raw(`SELECT day, total, completed, seconds_sum, seconds_count FROM response_days WHERE form_id = ${p(1)} ORDER BY day`, [form.id]);
+    t.deepEqual(
+      days.map((r) => [r.day, Number(r.total), Number(r.completed), Number(r.seconds_sum), Number(r.seconds_count)]),
+      [[at(0).slice(0, 10), 2, 1, 5, 1], [at(86_400).slice(0, 10), 2, 2, 7, 1]],
+    );
+    const a = await db.storage.responses.analytics(form.id);
+    t.deepEqual([a.total, a.completed, a.average_completion_seconds], [4, 3, 6]);
   });
 }
 

@@ -94,6 +94,7 @@ export class ResponseService {
       completion_rate: a.total ? Math.round((a.completed / a.total) * 10000) / 100 : 0,
       average_completion_time_seconds: a.average_completion_seconds === null ? null : Math.round(a.average_completion_seconds),
       responses_by_day: a.by_day,
+      question_drop_off: a.questions,
     };
   }
 }

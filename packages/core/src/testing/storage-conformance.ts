@@ -1,5 +1,6 @@
 import type { TestFn } from 'ava';
 import { accountTests } from './storage/accounts';
+import { analyticsRollupTests } from './storage/analytics-rollup';
 import type { StorageHarness, StorageHarnessInstance, StorageTest } from './storage/fixtures';
 import { formTests } from './storage/forms';
 import { rateLimitTests } from './storage/rate-limits';
@@ -40,6 +41,7 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   teamAdminTests(storageTest);
   uploadTests(storageTest);
   responseTests(storageTest);
+  analyticsRollupTests(storageTest);
   webhookTests(storageTest);
   transactionTests(storageTest);
   rateLimitTests(storageTest);

@@ -12,6 +12,8 @@ import type { Scope } from '../scope';
 import type { Db } from '../sql/db';
 import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
+import { rollupPage } from './response-pages';
+import { applyToRollup, type DayKey, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
 
 export const responseStatements = (d: Dialect) => {
   const responses = tableOf(d, ResponseEntity);
@@ -25,7 +27,11 @@ export const responseStatements = (d: Dialect) => {
       `UPDATE ${responses} SET answers = ${d.p(3)}, completed_at = ${d.p(4)}, completion_seconds = ${d.p(5)}, ` +
       `quiz_results = ${d.p(6)}, unique_visitor = ${d.p(7)}, submitted_at = ${d.p(8)} ` +
       `WHERE form_id = ${d.p(1)} AND id = ${d.p(2)} AND completed_at IS NULL`,
-    delete: `DELETE FROM ${responses} WHERE form_id = ${d.p(1)} AND id = ${d.p(2)}`,
+    /** The row a completion replaces, locked on PostgreSQL until the transaction ends. */
+    lockPartial:
+      `SELECT submitted_at, completed_at, completion_seconds, answers FROM ${responses} WHERE form_id = ${d.p(1)} AND id = ${d.p(2)}` +
+      (d.kind === 'postgres' ? ' FOR UPDATE' : ''),
+    delete: `DELETE FROM ${responses} WHERE form_id = ${d.p(1)} AND id = ${d.p(2)} RETURNING ${ROLLUP_COLUMNS}`,
     hasUniqueVisitor:
       `SELECT 1 AS found FROM ${responses} ` +
       `WHERE form_id = ${d.p(1)} AND unique_visitor = ${d.p(2)} AND completed_at IS NOT NULL LIMIT 1`,
@@ -72,6 +78,9 @@ function exportPageSql(d: Dialect, responses: string): string {
 /** PostgreSQL returns COUNT and SUM as strings (bigint). */
 type Num = number | string;
 
+/** What a deleted row hands back so its day in the rollup can be corrected. */
+const ROLLUP_COLUMNS = 'submitted_at, completed_at, completion_seconds, answers';
+
 /** Ids per statement: far below both databases' bound-parameter limits. */
 const BATCH = 500;
 
@@ -88,10 +97,14 @@ export class SqlResponseRepository implements ResponseRepository {
   /** ON CONFLICT DO NOTHING: a repeated id or unique_visitor changes no row and leaves a PostgreSQL transaction usable. */
   async insert(response: ResponseRecord): Promise<void> {
     const { sql, values } = this.st.insert;
-    if ((await this.scope.db.run(sql, values(responseToRow(response)))) === 0) {
-      const idTaken = await this.scope.db.all(this.st.idTaken, [response.id]);
-      throw idTaken.length > 0 ? new FormloomError('CONFLICT', `Response ${response.id} already exists`) : conflictingVisitor();
-    }
+    const row = responseToRow(response);
+    await this.scope.atomic(async (db) => {
+      if ((await db.run(sql, values(row))) === 0) {
+        const idTaken = await db.all(this.st.idTaken, [response.id]);
+        throw idTaken.length > 0 ? new FormloomError('CONFLICT', `Response ${response.id} already exists`) : conflictingVisitor();
+      }
+      await applyToRollup(db, this.scope.d, response.form_id, [row], []);
+    });
   }
 
   async findById(formId: string, id: string): Promise<ResponseRecord | null> {
@@ -112,16 +125,27 @@ export class SqlResponseRepository implements ResponseRepository {
     const params = [
       formId, id, row.answers, row.completed_at, row.completion_seconds, row.quiz_results, row.unique_visitor, row.submitted_at,
     ];
-    try {
-      return (await this.scope.db.run(this.st.updatePartial, params)) > 0;
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflictingVisitor();
-      throw err;
-    }
+    return this.scope.atomic(async (db) => {
+      const [old] = await db.all<DayKey>(this.st.lockPartial, [formId, id]);
+      if (!old || old.completed_at !== null) return false;
+      let changed: number;
+      try {
+        changed = await db.run(this.st.updatePartial, params);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflictingVisitor();
+        throw err;
+      }
+      if (changed === 0) return false;
+      await applyToRollup(db, this.scope.d, formId, [row], [old]);
+      return true;
+    });
   }
 
+  /** From the rollup and a keyset seek when the range is whole days (response-pages.ts), else by COUNT and OFFSET. */
   async list(query: ResponseListQuery): Promise<Page<ResponseRecord>> {
     const { db, d } = this.scope;
+    const fast = await rollupPage(db, d, this.st.table, query);
+    if (fast) return fast;
     const st = this.st;
     const params = new Params(d);
     const filter = `FROM ${st.table} WHERE ${window(params, query.formId, query.since, query.until)}${
@@ -139,7 +163,11 @@ export class SqlResponseRepository implements ResponseRepository {
   }
 
   async delete(formId: string, id: string): Promise<boolean> {
-    return (await this.scope.db.run(this.st.delete, [formId, id])) > 0;
+    return this.scope.atomic(async (db) => {
+      const gone = await db.all<DayKey>(this.st.delete, [formId, id]);
+      await applyToRollup(db, this.scope.d, formId, [], gone);
+      return gone.length > 0;
+    });
   }
 
   async countOwned(formId: string, ids: string[]): Promise<number> {
@@ -151,15 +179,33 @@ export class SqlResponseRepository implements ResponseRepository {
     return owned;
   }
 
-  /** One DELETE per 500 ids; more than that run in one transaction. */
+  /** One DELETE per 500 ids, all in one transaction with the rollup's correction. */
   async deleteMany(formId: string, ids: string[]): Promise<number> {
     const all = batches(ids);
-    const work = async (db: Db) => {
-      let deleted = 0;
-      for (const batch of all) deleted += await db.run(...this.byIds('DELETE', formId, batch));
-      return deleted;
-    };
-    return all.length > 1 ? this.scope.atomic(work) : work(this.scope.db);
+    if (all.length === 0) return 0;
+    return this.scope.atomic(async (db: Db) => {
+      const gone: DayKey[] = [];
+      for (const batch of all) {
+        const [sql, values] = this.byIds('DELETE', formId, batch);
+        gone.push(...(await db.all<DayKey>(`${sql} RETURNING ${ROLLUP_COLUMNS}`, values)));
+      }
+      await applyToRollup(db, this.scope.d, formId, [], gone);
+      return gone.length;
+    });
+  }
+
+  /**
+   * Recomputes the rollup of one form, or of all, from `responses` in one transaction. On PostgreSQL the
+   * responses table is locked against writers meanwhile (SHARE mode: reads go on), so no write lands
+   * between the recount and its result; SQLite's transactions already exclude other writers.
+   */
+  async rebuildAnalytics(formId?: string): Promise<void> {
+    const { d } = this.scope;
+    await this.scope.atomic(async (db) => {
+      if (d.kind === 'postgres') await db.run(`LOCK TABLE ${this.st.table} IN SHARE MODE`);
+      for (const [sql, values] of rebuildSql(d, this.st.table, formId)) await db.run(sql, values);
+      await rebuildQuestionDays(db, d, this.st.table, formId);
+    });
   }
 
   async scan(formId: string, after: { submitted_at: string; id: string } | null, limit: number): Promise<ResponseRecord[]> {
@@ -206,37 +252,9 @@ export class SqlResponseRepository implements ResponseRepository {
     }
   }
 
-  /**
-   * One aggregate query, grouped by UTC day, that the database answers from IDX_responses_form_submitted
-   * alone (a covering index: no table row is read). Only one row per day comes back; the totals are their
-   * sums, and the average is the database's exact integer sum over its count (what AVG computes), so the
-   * form's responses are scanned once.
-   */
+  /** From the rollup: the cost depends on the days asked for, not on the responses stored (response-days.ts). */
   async analytics(formId: string, since?: string, until?: string): Promise<ResponseAnalytics> {
-    const { db, d } = this.scope;
-    const st = this.st;
-    const params = new Params(d);
-    const day = 'substr(submitted_at, 1, 10)';
-    const seconds = 'CASE WHEN completed_at IS NOT NULL THEN completion_seconds END';
-    const days = await db.all<{ day: string; total: Num; completed: Num; seconds_sum: Num | null; seconds_count: Num }>(
-      `SELECT ${day} AS day, COUNT(*) AS total, COUNT(completed_at) AS completed, ` +
-        `SUM(${seconds}) AS seconds_sum, COUNT(${seconds}) AS seconds_count ` +
-        `FROM ${st.table} WHERE ${window(params, formId, since, until)} GROUP BY ${day} ORDER BY day`,
-      params.values,
-    );
-    const result: ResponseAnalytics = { total: 0, completed: 0, average_completion_seconds: null, by_day: [] };
-    let secondsSum = 0;
-    let secondsCount = 0;
-    for (const r of days) {
-      const entry = { date: r.day, total: Number(r.total), completed: Number(r.completed) };
-      result.by_day.push(entry);
-      result.total += entry.total;
-      result.completed += entry.completed;
-      secondsSum += Number(r.seconds_sum ?? 0);
-      secondsCount += Number(r.seconds_count);
-    }
-    if (secondsCount > 0) result.average_completion_seconds = secondsSum / secondsCount;
-    return result;
+    return rollupAnalytics(this.scope.db, this.scope.d, this.st.table, formId, since, until);
   }
 
   async hasUniqueVisitor(formId: string, visitor: string): Promise<boolean> {

@@ -9,6 +9,8 @@ import { IdempotencyEntity } from './idempotency';
 import { InvitationEntity } from './invitations';
 import { OutboxEntity } from './outbox';
 import { RateLimitEntity } from './rate-limits';
+import { QuestionDayEntity } from './question-days';
+import { ResponseDayEntity } from './response-days';
 import { ResponseEntity } from './responses';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './teams';
 import { UploadEntity } from './uploads';
@@ -37,4 +39,6 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   BrandingEntity,
   AuditLogEntity,
   RateLimitEntity,
+  ResponseDayEntity,
+  QuestionDayEntity,
 ];

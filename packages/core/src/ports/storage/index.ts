@@ -31,7 +31,7 @@ export type { IdempotencyRepository } from './idempotency';
 export type { RateLimitCounter, RateLimitRepository } from './rate-limits';
 export type { OutboxClaim, OutboxRepository } from './outbox';
 export type { UploadRepository } from './uploads';
-export type { PackedResponses, ResponseAnalytics, ResponseListQuery, ResponseRepository } from './responses';
+export type { PackedResponses, QuestionDropOff, ResponseAnalytics, ResponseListQuery, ResponseRepository } from './responses';
 export type { WebhookRepository } from './webhooks';
 export type { DeliveryRepository } from './deliveries';
 

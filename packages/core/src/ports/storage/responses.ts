@@ -21,6 +21,19 @@ export interface ResponseAnalytics {
   average_completion_seconds: number | null;
   /** Per UTC day of `submitted_at` (YYYY-MM-DD), ascending; days without responses are absent. */
   by_day: Array<{ date: string; total: number; completed: number }>;
+  /** The form's current questions in order, with their drop-off (docs/responses-and-webhooks.md). */
+  questions: QuestionDropOff[];
+}
+
+/**
+ * How far respondents (partial ones included) got: `answered` counts responses with a non-empty answer to
+ * the question; `reached` those whose furthest answered question (by position when the response was
+ * written) is this one or a later one.
+ */
+export interface QuestionDropOff {
+  question_id: string;
+  reached: number;
+  answered: number;
 }
 
 /**
@@ -88,8 +101,17 @@ export interface ResponseRepository {
    * (`return()`).
    */
   exportPages(formId: string, pageSize: number): AsyncIterable<PackedResponses>;
-  /** Aggregates computed by the database over `submitted_at` in [since, until] (either bound optional). */
+  /**
+   * Aggregates over `submitted_at` in [since, until] (either bound optional), at a cost that depends on
+   * the days asked for, not on the responses stored: adapters keep per-day counters in step with every
+   * insert, completion and deletion in the same transaction (docs/responses-and-webhooks.md).
+   */
   analytics(formId: string, since?: string, until?: string): Promise<ResponseAnalytics>;
+  /**
+   * Recomputes those counters from the stored responses, of one form or of every form (`formloom
+   * analytics rebuild`): a repair after responses were changed behind the storage's back.
+   */
+  rebuildAnalytics(formId?: string): Promise<void>;
   /** Whether the form has a completed response with this `unique_visitor`. */
   hasUniqueVisitor(formId: string, visitor: string): Promise<boolean>;
 }

@@ -47,6 +47,14 @@ export interface StorageProbes {
   outbox: Probe<'id' | 'kind'>;
   /** Responses: `id`, `form_id`, `unique_visitor`, `answers`, `metadata`, ... */
   responses: Probe<'id' | 'form_id' | 'unique_visitor'>;
+  /**
+   * The analytics rollup, one row per form and UTC day of `submitted_at`: `form_id`, `day` (YYYY-MM-DD),
+   * `total`, `completed`, `seconds_sum`, `seconds_count` (of completed responses with a duration). Rows whose
+   * counts are all zero may exist; they count as absent.
+   */
+  responseDays: Probe<'form_id'>;
+  /** Drop-off counters per form, UTC day and question: `form_id`, `day`, `question_id`, `answered`, `furthest`. */
+  questionDays: Probe<'form_id'>;
   /** An account's global webhooks: `user_id`, `url`, `enabled`. */
   globalWebhooks: Probe<'user_id'>;
   /** One row per account with a signing secret: `user_id`, `secret`. */

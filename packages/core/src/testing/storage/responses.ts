@@ -364,6 +364,7 @@ export function responseTests(test: StorageTest): void {
         { date: '2030-01-02', total: 3, completed: 2 },
         { date: '2030-01-04', total: 1, completed: 1 },
       ],
+      questions: [],
     });
     t.deepEqual(await analytics(form.id, at(DAY - 1), at(DAY + 100)), {
       total: 3,
@@ -373,12 +374,13 @@ export function responseTests(test: StorageTest): void {
         { date: '2030-01-01', total: 1, completed: 1 },
         { date: '2030-01-02', total: 2, completed: 1 },
       ],
+      questions: [],
     }, 'both bounds inclusive');
     const since = await analytics(form.id, at(DAY));
     t.deepEqual([since.total, since.completed, since.average_completion_seconds], [4, 3, 65]);
     const until = await analytics(form.id, undefined, at(10));
-    t.deepEqual(until, { total: 1, completed: 1, average_completion_seconds: 10, by_day: [{ date: '2030-01-01', total: 1, completed: 1 }] });
-    const empty = { total: 0, completed: 0, average_completion_seconds: null, by_day: [] };
+    t.deepEqual(until, { total: 1, completed: 1, average_completion_seconds: 10, by_day: [{ date: '2030-01-01', total: 1, completed: 1 }], questions: [] });
+    const empty = { total: 0, completed: 0, average_completion_seconds: null, by_day: [], questions: [] };
     t.deepEqual(await analytics(form.id, at(2 * DAY), at(3 * DAY)), empty);
     t.deepEqual(await analytics(uid('frm')), empty);
 
