@@ -12,6 +12,7 @@ import { RateLimitEntity } from './rate-limits';
 import { ResponseEntity } from './responses';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './teams';
 import { UploadEntity } from './uploads';
+import { SignedDocumentEntity, SigningAuditEntity, SigningSessionEntity, SigningSlotEntity } from './signing';
 import { DeliveryAttemptEntity, DeliveryEntity, GlobalWebhookEntity, WebhookSecretEntity } from './webhooks';
 
 /** Every entity of Formloom, for a host that builds its own DataSource (add them to `entities`). */
@@ -37,4 +38,8 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   BrandingEntity,
   AuditLogEntity,
   RateLimitEntity,
+  SigningSessionEntity,
+  SigningSlotEntity,
+  SignedDocumentEntity,
+  SigningAuditEntity,
 ];
