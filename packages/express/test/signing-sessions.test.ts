@@ -80,7 +80,7 @@ forEachDb(test, (t) => {
     const created = await app.api('POST', `/forms/${form.id}/signing-sessions`, {
       key: user.key,
       body: {
-        signers: [{ slot_number: 1, first_name: 'Bo', last_name: 'Ek', email: 'bo@example.com' }],
+        signers: [{ slot_number: 1, first_name: 'Bo', last_name: 'Ek', email: `bo-${app.kind}@example.com` }],
         custom_email_body: 'Hi {slot_firstName} {slot_lastName}, sign at {slot_link} by {expiryDate}.',
       },
     });
@@ -89,8 +89,8 @@ forEachDb(test, (t) => {
     tt.is((await app.api('POST', `/signing-sessions/${id}/resend/2`, { key: user.key })).status, 400);
     tt.is((await app.api('POST', `/signing-sessions/${id}/resend/7`, { key: user.key })).status, 404);
     const resent = await app.api('POST', `/signing-sessions/${id}/resend/1`, { key: user.key });
-    tt.deepEqual(resent.body, { success: true, sent_to: 'bo@example.com', slot_number: 1 });
-    const mail = await eventually(async () => mailer.sent.find((m) => m.to === 'bo@example.com' && m.text.includes(link.short_code)));
+    tt.deepEqual(resent.body, { success: true, sent_to: `bo-${app.kind}@example.com`, slot_number: 1 });
+    const mail = await eventually(async () => mailer.sent.find((m) => m.to === `bo-${app.kind}@example.com` && m.text.includes(link.short_code)));
     tt.is(mail.text, `Hi Bo Ek, sign at ${link.signing_url} by ${created.body.expires_at.slice(0, 10)}.`);
 
     tt.is((await app.api('POST', `/signing-sessions/${id}/void`, { key: user.key, body: {} })).status, 400);

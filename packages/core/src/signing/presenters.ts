@@ -83,7 +83,6 @@ export function presentAuditEntry(e: SigningAuditEntry) {
     ...(e.slot_number !== null ? { slot_number: e.slot_number } : {}),
     ip_address: e.ip_address,
     user_agent: e.user_agent,
-    ...(Object.keys(e.details).length ? { details: e.details } : {}),
     prev_hash: e.prev_hash,
     hash: e.hash,
   };

@@ -96,7 +96,7 @@ export class SigningSessionService {
     });
     await this.storage.transaction(async (tx) => {
       await tx.signing.insertSession(session, slots);
-      await this.kit.audit(tx, session.id, { action: 'session_created', ip_address: principal.ip_address ?? null, details: { created_by: principal.user_id } });
+      await this.kit.audit(tx, session.id, { action: 'session_created', ip_address: principal.ip_address ?? null, details: { created_by: principal.user_id, contracts: contracts.map((q) => ({ question_id: q.id, title: q.title, document: String(q.properties.document ?? '') })) } });
       if (input.send_signing_emails) {
         for (const slot of slots) if (slot.email) await this.kit.mail(tx, signingRequestMail(session, slot, form.title, this.config.publicUrl));
       }
