@@ -11,7 +11,7 @@ import type { SignedDocumentRenderer, SignedDocumentSigner } from '../ports/sign
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { errorText, failedAttempt } from '../outbox/retry';
-import { signedCopyMail } from './signing-mails';
+import { notificationMail, signedCopyMail } from './signing-mails';
 import { SEAL_JOB, SigningKit } from './signing-support';
 
 /** What the signers were shown: kept in the `session_created` audit entry, so later form edits change nothing. */
@@ -71,6 +71,24 @@ export class SigningSealHandler implements OutboxHandler {
     } catch (e) {
       return failedAttempt(this.clock.now(), item.attempts, errorText(e));
     }
+  }
+
+  /**
+   * Housekeeping: a session past `expires_at` already reads `expired`; here it gets its audit entry and
+   * its `expiry` notification, exactly once (the conditional `expiry_notified_at` picks one caller).
+   */
+  async sweep(now: Date): Promise<void> {
+    let queued = false;
+    for (const session of await this.storage.signing.listExpiredUnnotified(now.toISOString(), 100)) {
+      const form = await this.storage.forms.findById(session.form_id);
+      await this.storage.transaction(async (tx) => {
+        if (!(await tx.signing.markExpiryNotified(session.id, now.toISOString()))) return;
+        await this.kit.audit(tx, session.id, { action: 'session_expired' });
+        await this.kit.notify(tx, session, 'expiry', (to) => notificationMail(to, 'expiry', form?.title ?? '', session.id, `The session expired on ${session.expires_at}.`));
+        queued ||= session.notify_events.includes('expiry');
+      });
+    }
+    if (queued) this.events.emit('outbox.enqueued', { kind: 'mail' });
   }
 
   async seal(sessionId: string, mode: 'complete' | 'void'): Promise<void> {
