@@ -47,7 +47,26 @@ for (const kind of DB_KINDS) {
     await app.api('POST', `/forms/${form.id}/signing-sessions`, { key: user.key, body: {} });
     const signed = await app.api('POST', `/s/${s.body.signer_links[0].short_code}/sign`, { body: { signature: { type: 'typed', value: 'C' } } });
     t.is(signed.body.session_status, 'fully_signed');
-    await eventually(async () => (await app.api('GET', `/signing-sessions/${s.body.id}/documents`, { key: user.key })).body.documents.length === 1);
+    const [doc] = await eventually(async () => {
+      const docs = (await app.api('GET', `/signing-sessions/${s.body.id}/documents`, { key: user.key })).body.documents;
+      return docs.length === 1 && docs;
+    });
+
+    // Verification, while the session exists: the exact bytes verify; one changed byte does not.
+    const pdf = Buffer.from(await (await fetch(`${app.url}/api/v1/signing-sessions/${s.body.id}/documents/${doc.id}`, { headers: { authorization: `Bearer ${user.key}` } })).arrayBuffer());
+    const okRaw = await fetch(`${app.url}/api/v1/signing/verify`, { method: 'POST', body: pdf, headers: { 'content-type': 'application/pdf' } });
+    const verified = (await okRaw.json()) as any;
+    t.is(okRaw.status, 200, JSON.stringify(verified));
+    t.like(verified, { valid: true, sealed_by_this_instance: true, known_document: true, audit_chain_intact: true, session_id: s.body.id, document_id: doc.id, document_hash: doc.document_hash });
+    const asJson = await app.api('POST', '/signing/verify', { body: { pdf_base64: pdf.toString('base64') } });
+    t.true(asJson.body.valid);
+    const tampered = Buffer.from(pdf);
+    const at = tampered.indexOf('Lease');
+    tampered[at] = 'l'.charCodeAt(0);
+    const bad = (await (await fetch(`${app.url}/api/v1/signing/verify`, { method: 'POST', body: tampered, headers: { 'content-type': 'application/pdf' } })).json()) as any;
+    t.false(bad.valid);
+    t.false(bad.known_document);
+    t.is((await app.api('POST', '/signing/verify', { body: {} })).status, 400);
 
     const blocked = await app.api('DELETE', `/forms/${form.id}`, { key: user.key });
     t.is(blocked.status, 409);

@@ -5,6 +5,7 @@ import { SigningSessionService } from './session-service';
 import { SigningSealHandler } from './seal-handler';
 import { SignerService } from './signer-service';
 import { signerRoutes } from './signer-routes';
+import { SigningVerificationService } from './verification-service';
 
 export * from './audit-chain';
 export * from './presenters';
@@ -15,12 +16,13 @@ export * from './seal-handler';
 export * from './signer-service';
 export * from './signer-access';
 export * from './signing-mails';
+export * from './verification-service';
 
 /** Signing sessions for contract questions: sessions, signer links, sealed PDFs, audit (docs/signing.md). */
 export const signingArea = definePlugin({
   name: 'signing',
   version: CORE_VERSION,
-  services: [SigningSessionService, SignerService, SigningSealHandler],
+  services: [SigningSessionService, SignerService, SigningSealHandler, SigningVerificationService],
   outboxHandlers: (ctx) => [ctx.service(SigningSealHandler)],
   routes: (ctx) => [...sessionRoutes(ctx), ...signerRoutes(ctx)],
 });

@@ -3,6 +3,7 @@ import type { PluginContext } from '../plugins/plugin';
 import type { PluginRoute, RouteRequest } from '../plugins/routes';
 import { declineSchema, signSchema, verifyPasswordSchema } from './schemas';
 import { SignerService, type SignerMeta } from './signer-service';
+import { SigningVerificationService } from './verification-service';
 import { z } from 'zod';
 
 const TAGS = ['Signing (signer)'];
@@ -49,6 +50,11 @@ export function signerRoutes(ctx: PluginContext): PluginRoute<Formloom>[] {
         const doc = await svc().signedDocument(req.params.shortCode, req.params.docId, meta(req));
         return { contentType: 'application/pdf', stream: [doc.pdf], attachment: `${doc.question_id}-${doc.id}.pdf` };
       },
+    },
+    {
+      method: 'post', path: '/signing/verify', scope: 'public', tags: ['Signing sessions'],
+      summary: 'Verify a signed PDF (body: the PDF as application/pdf, or JSON {pdf_base64})', errors: [400, 413],
+      handler: async (req) => ({ body: await ctx.service(SigningVerificationService).verify(req.body) }),
     },
   ];
 }
