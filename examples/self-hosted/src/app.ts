@@ -7,6 +7,7 @@ import { createFileBlobStore } from '@formloom/blob-store-file';
 import { createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
 import { openMigratedStorage } from '@formloom/storage-typeorm';
 import { createHttpWebhookTransport } from '@formloom/webhook-http';
+import { createPdfDocumentRenderer, loadOrCreateSigningP12 } from '@formloom/pdf';
 import { join } from 'node:path';
 import { loadSecretKey } from './secret-key';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
@@ -95,6 +96,16 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
   // The defaults of docs/configuration.md, except for ports that a configured plugin provides.
   const provided = portsProvided(file.plugins);
   const mailer = provided.has('mailer') ? null : createMailerFromEnv(env, config.dataDir);
+  // The sealing certificate (docs/signing.md): the operator's P12, else a self-signed one kept in the data dir.
+  const signedDocuments = provided.has('signedDocuments')
+    ? null
+    : await loadOrCreateSigningP12({ dataDir: config.dataDir, p12Path: env.FORMLOOM_SIGNING_P12, password: env.FORMLOOM_SIGNING_P12_PASSWORD })
+        .then((c) => createPdfDocumentRenderer({ p12: c.p12, password: c.password }))
+        .catch(async (e) => {
+          await mailer?.close();
+          await storage.close();
+          throw e;
+        });
   let formloom: Formloom;
   try {
     formloom = createFormloom({
@@ -103,6 +114,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
       ...(provided.has('webhookTransport') ? {} : { webhookTransport: createHttpWebhookTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }) }),
       ...(provided.has('blobStore') ? {} : { blobStore: createFileBlobStore(join(config.dataDir, 'blobs')) }),
       ...(mailer ? { mailer } : {}),
+      ...(signedDocuments ? { signedDocuments } : {}),
       config: {
         publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
         secretKey: loadSecretKey(env, config.dataDir),
