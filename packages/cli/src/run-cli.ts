@@ -4,6 +4,7 @@ import { COMMANDS, USAGE, findCommand } from './commands';
 import { readConfig, type Env } from './config';
 import { openMigratedStorage } from '@formloom/storage-typeorm';
 import { UsageError } from './usage-error';
+import { SIGNING_VERIFY_USAGE, signingVerify } from './signing-verify';
 
 export interface CliResult {
   /** 0 on success, 2 for a bad command line, 1 for any other failure. */
@@ -18,9 +19,14 @@ export interface CliResult {
  */
 export async function runCli(argv: string[], env: Env = process.env): Promise<CliResult> {
   if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help')) {
-    return { code: 0, stdout: `${USAGE}\n`, stderr: '' };
+    return { code: 0, stdout: `${USAGE}\n  formloom ${SIGNING_VERIFY_USAGE}\n`, stderr: '' };
   }
   try {
+    if (argv[0] === 'signing' && argv[1] === 'verify') {
+      // A report either way; the exit code says whether the document is valid (for scripts).
+      const { valid, report } = await signingVerify(argv.slice(2), env);
+      return { code: valid ? 0 : 1, stdout: `${JSON.stringify(report)}\n`, stderr: '' };
+    }
     const { command, rest } = findCommand(argv);
     const values = parseFlags(command.options, rest);
     const storage = await openMigratedStorage(readConfig(env).databaseUrl);

@@ -61,8 +61,7 @@ for (const kind of DB_KINDS) {
     const asJson = await app.api('POST', '/signing/verify', { body: { pdf_base64: pdf.toString('base64') } });
     t.true(asJson.body.valid);
     const tampered = Buffer.from(pdf);
-    const at = tampered.indexOf('Lease');
-    tampered[at] = 'l'.charCodeAt(0);
+    tampered[20] ^= 1; // inside the signed byte range (the range starts at byte 0)
     const bad = (await (await fetch(`${app.url}/api/v1/signing/verify`, { method: 'POST', body: tampered, headers: { 'content-type': 'application/pdf' } })).json()) as any;
     t.false(bad.valid);
     t.false(bad.known_document);
