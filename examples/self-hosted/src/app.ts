@@ -8,6 +8,7 @@ import { createFormloomRouter, createPublicPagesRouter, requestLogging, type Htt
 import { openMigratedStorage, type ClosableStorage } from '@formloom/storage-typeorm';
 import type { DestinationStream, Logger as Pino } from 'pino';
 import { createHttpWebhookTransport } from '@formloom/webhook-http';
+import { createPdfDocumentRenderer, loadOrCreateSigningP12 } from '@formloom/pdf';
 import { join } from 'node:path';
 import { checkSecretKey, loadSecretKey } from './secret-key';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
@@ -125,6 +126,16 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
   // The defaults of docs/configuration.md, except for ports that a configured plugin provides.
   const provided = portsProvided(file.plugins);
   const mailer = provided.has('mailer') ? null : createMailerFromEnv(env, config.dataDir);
+  // The sealing certificate (docs/signing.md): the operator's P12, else a self-signed one kept in the data dir.
+  const signedDocuments = provided.has('signedDocuments')
+    ? null
+    : await loadOrCreateSigningP12({ dataDir: config.dataDir, p12Path: env.FORMLOOM_SIGNING_P12, password: env.FORMLOOM_SIGNING_P12_PASSWORD })
+        .then((c) => createPdfDocumentRenderer({ p12: c.p12, password: c.password }))
+        .catch(async (e) => {
+          await mailer?.close();
+          await storage.close();
+          throw e;
+        });
   let formloom: Formloom;
   try {
     formloom = createFormloom({
@@ -134,6 +145,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
       ...(provided.has('webhookTransport') ? {} : { webhookTransport: createHttpWebhookTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }) }),
       ...(provided.has('blobStore') ? {} : { blobStore: createFileBlobStore(join(config.dataDir, 'blobs')) }),
       ...(mailer ? { mailer } : {}),
+      ...(signedDocuments ? { signedDocuments } : {}),
       config: {
         publicUrl: config.publicUrl ?? listenUrl(config.host, config.port),
         secretKey,

@@ -52,6 +52,14 @@ const fallbackAdapters = (storage: Storage): PortAdapters => ({
   mailer: { send: missing('mailer', 'mailer') },
   blobStore: { put: missing('blob store', 'blobStore'), get: async () => null, deletePrefix: async () => 0 },
   webhookTransport: { post: missing('webhook transport', 'webhookTransport') },
+  signedDocuments: {
+    renderSigned: missing('signed-document renderer', 'signedDocuments'),
+    renderVoided: missing('signed-document renderer', 'signedDocuments'),
+    seal: missing('signed-document renderer', 'signedDocuments'),
+    verify: missing('signed-document renderer', 'signedDocuments'),
+    // No renderer: every signature is refused up front rather than failing at the seal.
+    checkSignature: () => 'Signing is not available: no signed-document renderer is configured',
+  },
 });
 
 function instanceConfig(given: Partial<FormloomConfig> | undefined): FormloomConfig {
@@ -97,6 +105,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
   c.register(TOKENS.Mailer, { useValue: ports.mailer });
   c.register(TOKENS.BlobStore, { useValue: ports.blobStore });
   c.register(TOKENS.WebhookTransport, { useValue: ports.webhookTransport });
+  c.register(TOKENS.SignedDocuments, { useValue: ports.signedDocuments });
   c.register(TOKENS.SpeechEngines, { useValue: ports.speechEngines });
   c.register(TOKENS.Events, { useValue: events });
   c.register(TOKENS.Config, { useValue: config });

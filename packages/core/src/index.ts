@@ -5,6 +5,7 @@ export * from './tokens';
 export * from './events';
 export * from './domain/types';
 export * from './domain/form-fields';
+export * from './domain/signing';
 export * from './ports';
 export * from './pagination';
 export * from './parse';

@@ -13,6 +13,7 @@ export const TOKENS = {
   Mailer: Symbol.for('formloom.Mailer'),
   BlobStore: Symbol.for('formloom.BlobStore'),
   WebhookTransport: Symbol.for('formloom.WebhookTransport'),
+  SignedDocuments: Symbol.for('formloom.SignedDocuments'),
   /** The instance's speech engines (one array). */
   SpeechEngines: Symbol.for('formloom.SpeechEngines'),
   /** Every registered `OutboxHandler` (multi-registration). */

@@ -64,6 +64,8 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   // Every answer, errors included, carries X-Request-Id; a host that mounted requestLogging already keeps its id.
   router.use(requestLogging(isHttpLogger(options.logger) ? options.logger : undefined));
   router.use(apiSecurityHeaders);
+  // A signed PDF to verify arrives as itself (docs/signing.md, "Verification").
+  router.use('/signing/verify', express.raw({ type: 'application/pdf', limit: '20mb' }));
   router.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
   // Depth and NUL checks run once, on the parsed body, before any route or schema walks it.
   router.use((req, _res, next) => {

@@ -14,6 +14,7 @@ import { SqlRateLimitRepository } from './repositories/rate-limits';
 import { SqlUploadRepository } from './repositories/uploads';
 import { SqlResponseRepository } from './repositories/responses';
 import { SqlTeamRepository } from './repositories/teams';
+import { SqlSigningRepository } from './repositories/signing';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
 import { type Scope, statementCache } from './scope';
 import { type Db, guardedDb, lockedDb, pooledDb, queryRunnerDb, type Row, sqliteDb } from './sql/db';
@@ -187,6 +188,7 @@ function makeStorage(
     branding: new SqlBrandingRepository(scope),
     auditLogs: new SqlAuditLogRepository(scope),
     rateLimits: new SqlRateLimitRepository(scope),
+    signing: new SqlSigningRepository(scope),
     transaction: transaction ?? ((work) => work(storage)),
   };
   return storage;

@@ -15,6 +15,7 @@ import { ResponseDayEntity } from './tables/response-days';
 import { ResponseEntity } from './tables/responses';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './tables/teams';
 import { UploadEntity } from './tables/uploads';
+import { SignedDocumentEntity, SigningAuditEntity, SigningSessionEntity, SigningSlotEntity } from './tables/signing';
 import { DeliveryAttemptEntity, DeliveryEntity, GlobalWebhookEntity, WebhookSecretEntity } from './tables/webhooks';
 
 /** Runs SQL with unqualified table names (as `TestDatabase.raw` does). */
@@ -69,5 +70,9 @@ export function sqlProbes(raw: RawQuery, placeholder: (i: number) => string): St
     deliveryAttempts: probe(DeliveryAttemptEntity, ['id', 'delivery_id']),
     uploads: probe(UploadEntity, ['id', 'form_id']),
     rateLimits: probe(RateLimitEntity, ['bucket_key']),
+    signingSessions: probe(SigningSessionEntity, ['id', 'form_id']),
+    signingSlots: probe(SigningSlotEntity, ['session_id', 'short_code']),
+    signedDocuments: probe(SignedDocumentEntity, ['session_id']),
+    signingAudit: probe(SigningAuditEntity, ['session_id']),
   };
 }

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { badRequest, notFound } from '../errors';
+import { badRequest, conflict, notFound } from '../errors';
 import { defaultOptions, FORM_READ_ONLY_FIELDS } from '../domain/form-fields';
 import type { FormRecord, Principal, Question } from '../domain/types';
 import type { Clock } from '../ports/clock';
@@ -163,7 +163,17 @@ export class FormService {
       throw badRequest('delete_signed_contracts: must be true or false', { field: 'delete_signed_contracts' });
     }
     const form = await authorizeForm(this.storage, principal, formId, 'delete');
+    const deleteSigned = flag === true || flag === 'true';
     const deleted = await this.storage.transaction(async (tx) => {
+      // Completed contracts are evidence: deleting them takes an explicit flag (docs/signing.md).
+      const signed = await tx.signing.countSessionsOfForm(formId, ['completing', 'completed']);
+      if (signed > 0 && !deleteSigned) {
+        throw conflict(`The form has ${signed} signed contract(s); pass delete_signed_contracts=true to delete them too`, {
+          reason: 'form_has_signed_contracts',
+          signed_contracts: signed,
+        });
+      }
+      // Sessions, their PDFs and audit trails go with the form (foreign keys cascade).
       if (!(await tx.forms.delete(formId))) return false;
       if (form.team_id) await this.audit.record(tx, form.team_id, 'form.deleted', principal, { form_id: formId, title: form.title });
       // Uploads live outside the database: removed after the commit by the outbox worker, never lost.

@@ -9,6 +9,7 @@ import type { Mailer } from '../ports/mailer';
 import type { OutboxHandler } from '../ports/outbox-handler';
 import type { Payments } from '../ports/payments';
 import type { Plans } from '../ports/plans';
+import type { SignedDocumentRenderer } from '../ports/signed-documents';
 import type { SpeechEngine } from '../ports/speech-engine';
 import type { Storage } from '../ports/storage';
 import type { WebhookTransport } from '../ports/webhook-transport';
@@ -23,9 +24,11 @@ export interface PortAdapters {
   webhookTransport: WebhookTransport;
   clock: Clock;
   ids: IdGenerator;
+  /** Renders, seals and verifies signed-contract PDFs (`@formloom/pdf`). */
+  signedDocuments: SignedDocumentRenderer;
 }
 export type PortName = keyof PortAdapters;
-export const PORT_NAMES: readonly PortName[] = ['mailer', 'blobStore', 'payments', 'plans', 'webhookTransport', 'clock', 'ids'];
+export const PORT_NAMES: readonly PortName[] = ['mailer', 'blobStore', 'payments', 'plans', 'webhookTransport', 'clock', 'ids', 'signedDocuments'];
 
 /** Every port of an instance, as plugins see them. */
 export interface Ports extends PortAdapters {

@@ -10,6 +10,7 @@ import { teamAndOutboxTests } from './storage/teams-outbox';
 import { transactionTests } from './storage/transactions';
 import { uploadTests } from './storage/uploads';
 import { webhookTests } from './storage/webhooks';
+import { signingTests } from './storage/signing';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
 export type { Probe, StorageProbes, StoredRow } from './storage/probes';
@@ -45,4 +46,5 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   webhookTests(storageTest);
   transactionTests(storageTest);
   rateLimitTests(storageTest);
+  signingTests(storageTest);
 }

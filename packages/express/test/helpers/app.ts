@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createFormloom, type Clock, type Formloom, type FormloomPlugin, type Mailer, type PlanName } from '@formloom/core';
+import { createFormloom, type Clock, type Formloom, type FormloomPlugin, type Mailer, type PlanName, type SignedDocumentRenderer } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,7 @@ export interface ApiResponse {
 
 export interface TestApp {
   url: string;
+  kind: DbKind;
   formloom: Formloom;
   raw(sql: string, params?: unknown[]): Promise<any[]>;
   /** Calls the API: `key` is sent as a bearer token; `body` as JSON (a string is sent as is). */
@@ -46,6 +47,8 @@ export interface TestAppOptions {
   embedOrigins?: EmbedOrigins;
   /** Express `trust proxy` of the host app. */
   trustProxy?: boolean | number | string;
+  /** The signed-contract renderer (`@formloom/pdf`); signing endpoints need it. */
+  signedDocuments?: SignedDocumentRenderer;
 }
 
 export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -56,6 +59,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
     blobStore: createFileBlobStore(blobDir),
     clock: opts.clock,
     mailer: opts.mailer,
+    signedDocuments: opts.signedDocuments,
     plugins: opts.plugins,
     webhookTransport: createFetchTransport({ allowPrivate: opts.allowPrivateWebhooks ?? false }),
     config: { secretKey: 'test-secret-key' },
@@ -72,6 +76,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
   formloom.config.publicUrl = url;
   return {
     url,
+    kind,
     formloom,
     raw: (sql, params) => db.raw(sql, params),
     async api(method, path, opts = {}) {

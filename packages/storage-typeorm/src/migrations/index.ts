@@ -5,6 +5,7 @@ import { FormloomFormListIndexes1735000000000 } from './1735000000000-form-list-
 import { FormloomUploadsOutboxRetention1736000000000 } from './1736000000000-uploads-outbox-retention';
 import { FormloomRateLimits1736500000000 } from './1736500000000-rate-limits';
 import { FormloomInstanceSettings1737000000000 } from './1737000000000-instance-settings';
+import { FormloomSigning1737020000000 } from './1737020000000-signing';
 import { FormloomResponseDays1737100000000 } from './1737100000000-response-days';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
@@ -16,5 +17,6 @@ export const formloomMigrations = [
   FormloomUploadsOutboxRetention1736000000000,
   FormloomRateLimits1736500000000,
   FormloomInstanceSettings1737000000000,
+  FormloomSigning1737020000000,
   FormloomResponseDays1737100000000,
 ];

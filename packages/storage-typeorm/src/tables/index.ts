@@ -14,6 +14,7 @@ import { ResponseDayEntity } from './response-days';
 import { ResponseEntity } from './responses';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './teams';
 import { UploadEntity } from './uploads';
+import { SignedDocumentEntity, SigningAuditEntity, SigningSessionEntity, SigningSlotEntity } from './signing';
 import { DeliveryAttemptEntity, DeliveryEntity, GlobalWebhookEntity, WebhookSecretEntity } from './webhooks';
 
 /** Every entity of Formloom, for a host that builds its own DataSource (add them to `entities`). */
@@ -41,4 +42,8 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   RateLimitEntity,
   ResponseDayEntity,
   QuestionDayEntity,
+  SigningSessionEntity,
+  SigningSlotEntity,
+  SignedDocumentEntity,
+  SigningAuditEntity,
 ];

@@ -15,6 +15,7 @@ import type { UploadRepository } from './uploads';
 import type { UserRepository } from './users';
 import type { VersionRepository } from './versions';
 import type { WebhookRepository } from './webhooks';
+import type { SigningRepository } from './signing';
 
 export type { Page } from './page';
 export type { UserRepository } from './users';
@@ -34,6 +35,7 @@ export type { UploadRepository } from './uploads';
 export type { PackedResponses, QuestionDropOff, ResponseAnalytics, ResponseListQuery, ResponseRepository } from './responses';
 export type { WebhookRepository } from './webhooks';
 export type { DeliveryRepository } from './deliveries';
+export type { AuditEntryBuilder, SigningRepository } from './signing';
 
 /**
  * Persistence of every entity: one repository per aggregate (each documented in its own file of this
@@ -71,6 +73,7 @@ export interface Storage {
   readonly branding: BrandingRepository;
   readonly auditLogs: AuditLogRepository;
   readonly rateLimits: RateLimitRepository;
+  readonly signing: SigningRepository;
   /**
    * Runs `work` in one transaction and resolves with its result: committed when `work` resolves, rolled
    * back when it throws (the error is rethrown as is). Calls outside never see its uncommitted writes.

@@ -67,4 +67,12 @@ export interface StorageProbes {
   uploads: Probe<'id' | 'form_id'>;
   /** One row per rate-limit key: `bucket_key`, `hits`, `resets_at`. */
   rateLimits: Probe<'bucket_key'>;
+  /** Signing sessions: `id`, `form_id`, `status`, ... */
+  signingSessions: Probe<'id' | 'form_id'>;
+  /** Signer slots: `session_id`, `slot_number`, `short_code`, `status`, ... */
+  signingSlots: Probe<'session_id' | 'short_code'>;
+  /** Sealed documents: `id`, `session_id`, `document_hash`, ... */
+  signedDocuments: Probe<'session_id'>;
+  /** Audit entries: `session_id`, `seq`, `hash`, `prev_hash`, ... */
+  signingAudit: Probe<'session_id'>;
 }

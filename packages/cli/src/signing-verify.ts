@@ -1,0 +1,31 @@
+import { readFile } from 'node:fs/promises';
+import { createFormloom, SigningVerificationService } from '@formloom/core';
+import { createPdfDocumentRenderer, loadOrCreateSigningP12 } from '@formloom/pdf';
+import { openMigratedStorage } from '@formloom/storage-typeorm';
+import { readConfig, type Env } from './config';
+import { UsageError } from './usage-error';
+
+export const SIGNING_VERIFY_USAGE = 'signing verify <file.pdf>';
+
+/**
+ * `formloom signing verify <file.pdf>`: the same check as `POST /api/v1/signing/verify` (docs/signing.md),
+ * with the instance's database and sealing certificate (`FORMLOOM_SIGNING_P12` or the data dir's). Prints
+ * the report; exits 0 only when the document is valid.
+ */
+export async function signingVerify(args: string[], env: Env): Promise<{ valid: boolean; report: Record<string, unknown> }> {
+  if (args.length !== 1 || args[0].startsWith('-')) throw new UsageError(`usage: formloom ${SIGNING_VERIFY_USAGE}`);
+  const pdf = await readFile(args[0]).catch((e: NodeJS.ErrnoException) => {
+    throw new Error(`cannot read ${args[0]}: ${e.code ?? e.message}`);
+  });
+  const config = readConfig(env);
+  const certificate = await loadOrCreateSigningP12({ dataDir: config.dataDir, p12Path: env.FORMLOOM_SIGNING_P12, password: env.FORMLOOM_SIGNING_P12_PASSWORD });
+  const signedDocuments = createPdfDocumentRenderer({ p12: certificate.p12, password: certificate.password });
+  const storage = await openMigratedStorage(config.databaseUrl);
+  try {
+    const formloom = createFormloom({ storage, signedDocuments });
+    const report = await formloom.service(SigningVerificationService).verify(new Uint8Array(pdf));
+    return { valid: report.valid, report };
+  } finally {
+    await storage.close();
+  }
+}

@@ -1,0 +1,89 @@
+import type { SignedDocumentRecord, SigningAuditEntry, SigningSessionRecord, SigningSlotRecord, StoredSessionStatus } from '../domain/signing';
+import type { PublicSessionStatus } from './schemas';
+
+/** The API status: the last signature's `completing` already reads `fully_signed`; past `expires_at`, `expired`. */
+export function publicStatus(s: Pick<SigningSessionRecord, 'status' | 'expires_at'>, now: Date): PublicSessionStatus {
+  if (s.status === 'completing' || s.status === 'completed') return 'fully_signed';
+  if (s.status === 'active' && Date.parse(s.expires_at) <= now.getTime()) return 'expired';
+  return s.status;
+}
+
+/** Stored statuses a public status filter matches (expiry is decided by the clock, see `publicStatus`). */
+export function storedStatusesFor(status: PublicSessionStatus): StoredSessionStatus[] {
+  if (status === 'fully_signed') return ['completing', 'completed'];
+  if (status === 'expired') return ['active'];
+  return [status];
+}
+
+export const signingUrl = (publicUrl: string, code: string) => `${publicUrl.replace(/\/+$/, '')}/s/${code}`;
+
+export function presentSlot(slot: SigningSlotRecord, publicUrl: string) {
+  return {
+    slot_number: slot.slot_number,
+    slot_label: slot.slot_label,
+    short_code: slot.short_code,
+    signing_url: signingUrl(publicUrl, slot.short_code),
+    first_name: slot.first_name,
+    last_name: slot.last_name,
+    email: slot.email,
+    status: slot.status,
+    viewed_at: slot.viewed_at,
+    signed_at: slot.signed_at,
+    declined_at: slot.declined_at,
+  };
+}
+
+export function presentSession(s: SigningSessionRecord, slots: SigningSlotRecord[], now: Date, publicUrl: string) {
+  return {
+    id: s.id,
+    form_id: s.form_id,
+    status: publicStatus(s, now),
+    signing_order: s.signing_order,
+    total_slots: slots.length,
+    total_signed: slots.filter((x) => x.status === 'signed').length,
+    expires_at: s.expires_at,
+    hide_other_signers: s.hide_other_signers,
+    copy_mode: s.copy_mode,
+    signer_links: slots.map((x) => presentSlot(x, publicUrl)),
+    created_at: s.created_at,
+    ...(s.voided_at ? { voided_at: s.voided_at, void_reason: s.void_reason } : {}),
+  };
+}
+
+/** List items carry exactly the documented fields. */
+export function presentListItem(s: SigningSessionRecord, slots: SigningSlotRecord[], now: Date) {
+  return {
+    id: s.id,
+    status: publicStatus(s, now),
+    total_slots: slots.length,
+    total_signed: slots.filter((x) => x.status === 'signed').length,
+    signing_order: s.signing_order,
+    expires_at: s.expires_at,
+    created_at: s.created_at,
+  };
+}
+
+export function presentDocument(d: SignedDocumentRecord, baseUrl: string) {
+  return {
+    id: d.id,
+    question_id: d.question_id,
+    question_title: d.question_title,
+    document_url: `${baseUrl}/signing-sessions/${d.session_id}/documents/${d.id}`,
+    document_hash: d.document_hash,
+    generated_at: d.generated_at,
+  };
+}
+
+export function presentAuditEntry(e: SigningAuditEntry) {
+  return {
+    id: e.id,
+    action: e.action,
+    timestamp: e.timestamp,
+    ...(e.action === 'signed' ? { actor_email: e.actor_email, actor_name: e.actor_name } : { actor_email: e.actor_email }),
+    ...(e.slot_number !== null ? { slot_number: e.slot_number } : {}),
+    ip_address: e.ip_address,
+    user_agent: e.user_agent,
+    prev_hash: e.prev_hash,
+    hash: e.hash,
+  };
+}

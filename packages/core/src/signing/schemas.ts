@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/** The events `notify_emails` can subscribe to (docs/signing.md). */
+export const NOTIFY_EVENTS = ['each_signature', 'all_complete', 'decline', 'expiry'] as const;
+export const PUBLIC_STATUSES = ['active', 'fully_signed', 'declined', 'voided', 'expired'] as const;
+export type PublicSessionStatus = (typeof PUBLIC_STATUSES)[number];
+
+const name = z.string().trim().max(200).nullable().optional();
+
+/** POST /forms/:id/signing-sessions. Bounds the spec leaves open are in docs/decisions.md ("Signing"). */
+export const createSessionSchema = z
+  .object({
+    signers: z
+      .array(
+        z
+          .object({ slot_number: z.number().int().positive(), first_name: name, last_name: name, email: z.email().max(320).nullable().optional() })
+          .strict(),
+      )
+      .max(20)
+      .optional(),
+    signing_order: z.enum(['sequential', 'any']).optional(),
+    expiry_days: z.number().int().min(1).max(365).default(30),
+    password: z.string().min(4).max(200).optional(),
+    hide_other_signers: z.boolean().default(false),
+    require_email_verification: z.boolean().default(false),
+    copy_mode: z.enum(['ask', 'always', 'disabled']).default('ask'),
+    notify_emails: z.array(z.email().max(320)).max(20).default([]),
+    notify_events: z.array(z.enum(NOTIFY_EVENTS)).max(4).default([]),
+    send_signing_emails: z.boolean().default(false),
+    custom_email_body: z.string().max(10_000).optional(),
+  })
+  .strict();
+export type CreateSessionInput = z.infer<typeof createSessionSchema>;
+
+export const voidSessionSchema = z.object({ reason: z.string().trim().min(1).max(1000) }).strict();
+
+export const listSessionsQuery = z.object({
+  status: z.enum(PUBLIC_STATUSES).optional().describe('Only sessions in this status'),
+  page: z.coerce.number().int().min(1).default(1).describe('Page number (default 1)'),
+  per_page: z.coerce.number().int().min(1).max(100).default(20).describe('Items per page (default 20)'),
+});
+
+export const verifyPasswordSchema = z.object({ password: z.string().max(200) }).strict();
+
+export const signSchema = z
+  .object({
+    signature: z.object({ type: z.enum(['typed', 'drawn']), value: z.string().max(2_000_000) }).strict(),
+    first_name: name,
+    last_name: name,
+    email: z.email().max(320).optional(),
+    email_code: z.string().max(20).optional(),
+    send_copy: z.boolean().optional(),
+  })
+  .strict();
+
+export const declineSchema = z.object({ reason: z.string().trim().max(1000).optional() }).strict();
+
+export const verifyPdfSchema = z.object({ pdf_base64: z.string().min(1).max(70_000_000) }).strict();

@@ -1,0 +1,228 @@
+import { randomInt } from 'node:crypto';
+import { inject, injectable } from 'tsyringe';
+import type { SecretBox } from '../crypto-box';
+import type { SigningSessionRecord, SigningSlotRecord } from '../domain/signing';
+import { badRequest, conflict, FormloomError, notFound } from '../errors';
+import type { FormloomEvents } from '../events';
+import { parseBody } from '../parse';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { SignedDocumentRenderer } from '../ports/signed-documents';
+import type { Storage } from '../ports/storage';
+import { TOKENS } from '../tokens';
+import { publicStatus } from './presenters';
+import { contractsOf } from './seal-handler';
+import { declineSchema, signSchema, verifyPasswordSchema } from './schemas';
+import * as access from './signer-access';
+import { codeMail, notificationMail } from './signing-mails';
+import { SigningKit } from './signing-support';
+
+/** Where a signer's request came from, for the audit trail. */
+export interface SignerMeta {
+  ip: string | null;
+  user_agent: string | null;
+  access_token?: string;
+}
+
+const notActive = (status: string) => conflict(`The signing session is ${status}`, { reason: 'session_not_active' });
+
+/** The signer's side, by short code (public; docs/signing.md, "Signing"). */
+@injectable()
+export class SignerService {
+  private readonly kit: SigningKit;
+  constructor(
+    @inject(TOKENS.Storage) private readonly storage: Storage,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.IdGenerator) ids: IdGenerator,
+    @inject(TOKENS.SecretBox) private readonly box: SecretBox,
+    @inject(TOKENS.SignedDocuments) private readonly renderer: SignedDocumentRenderer,
+    @inject(TOKENS.Events) private readonly events: FormloomEvents,
+  ) {
+    this.kit = new SigningKit(ids, clock, box);
+  }
+
+  private async resolve(code: string) {
+    const slot = await this.storage.signing.findSlotByCode(code);
+    const session = slot && (await this.storage.signing.findSession(slot.session_id));
+    if (!slot || !session) throw notFound('Signing link');
+    return { slot, session };
+  }
+
+  /** Resolves the link and, for a password-protected session, checks the `X-Access-Token`. */
+  private async authorized(code: string, meta: SignerMeta) {
+    const found = await this.resolve(code);
+    if (found.session.password_hash) access.checkAccessToken(this.box, code, meta.access_token, this.clock.now());
+    return found;
+  }
+
+  private isTurn(session: SigningSessionRecord, slot: SigningSlotRecord, slots: SigningSlotRecord[]) {
+    if (publicStatus(session, this.clock.now()) !== 'active' || slot.status !== 'pending') return false;
+    return session.signing_order === 'any' || slots.every((s) => s.slot_number >= slot.slot_number || s.status === 'signed');
+  }
+
+  async context(code: string) {
+    const { slot, session } = await this.resolve(code);
+    const slots = await this.storage.signing.listSlots(session.id);
+    return {
+      form_id: session.form_id,
+      session_id: session.id,
+      slot_number: slot.slot_number,
+      slot_label: slot.slot_label,
+      status: publicStatus(session, this.clock.now()),
+      requires_password: !!session.password_hash,
+      requires_email_verification: session.require_email_verification,
+      signing_order: session.signing_order,
+      is_turn: this.isTurn(session, slot, slots),
+    };
+  }
+
+  /** 200 with a token, or the documented 401 `{error: "<message>"}`; failed tries are limited per link. */
+  async verifyPassword(code: string, body: unknown): Promise<{ status: number; body: unknown }> {
+    const { session } = await this.resolve(code);
+    const { password } = parseBody(verifyPasswordSchema, body ?? {});
+    const now = this.clock.now();
+    const key = `signing_password:${code}`;
+    const seen = await this.storage.rateLimits.peek(key, now.toISOString());
+    if (seen && seen.hits >= access.MAX_PASSWORD_FAILURES) {
+      throw new FormloomError('RATE_LIMITED', 'Too many wrong passwords for this link; try again later', { retry_after: seen.resets_at });
+    }
+    if (!session.password_hash) return { status: 200, body: { success: true, access_token: access.issueAccessToken(this.box, code, now) } };
+    if (!(await access.checkPassword(password, session.password_hash))) {
+      await this.storage.rateLimits.hit(key, now.toISOString(), new Date(now.getTime() + access.ATTEMPT_WINDOW_MS).toISOString());
+      return { status: 401, body: { error: 'Wrong password' } };
+    }
+    return { status: 200, body: { success: true, access_token: access.issueAccessToken(this.box, code, now) } };
+  }
+
+  /** The contracts to read; the first view of each signer is recorded (`document_viewed`). */
+  async document(code: string, meta: SignerMeta) {
+    const { slot, session } = await this.authorized(code, meta);
+    const at = this.kit.nowIso();
+    if (!slot.viewed_at) {
+      await this.storage.transaction(async (tx) => {
+        await tx.signing.updateSlot(session.id, slot.slot_number, null, { viewed_at: at, viewed_ip: meta.ip, viewed_user_agent: meta.user_agent, updated_at: at });
+      });
+    }
+    await this.kit.audit(this.storage, session.id, { action: 'document_viewed', slot_number: slot.slot_number, actor_email: slot.email, ip_address: meta.ip, user_agent: meta.user_agent });
+    const slots = await this.storage.signing.listSlots(session.id);
+    return {
+      session_id: session.id,
+      slot_number: slot.slot_number,
+      contracts: (await contractsOf(this.storage, session.id)).map((c) => ({ question_id: c.question_id, title: c.title, document: c.document })),
+      signers: slots
+        .filter((s) => !session.hide_other_signers || s.slot_number === slot.slot_number)
+        .map((s) => ({ slot_number: s.slot_number, slot_label: s.slot_label, first_name: s.first_name, last_name: s.last_name, status: s.status })),
+    };
+  }
+
+  /** Emails a 6-digit code (hashed at rest, 10 minutes) when the session requires email verification. */
+  async sendCode(code: string, meta: SignerMeta, email?: string) {
+    const { slot, session } = await this.authorized(code, meta);
+    if (!session.require_email_verification) throw badRequest('This session does not use email verification', { reason: 'email_verification_off' });
+    const status = publicStatus(session, this.clock.now());
+    if (status !== 'active' || slot.status !== 'pending') throw notActive(status);
+    const to = slot.email ?? email;
+    if (!to) throw badRequest('email: the signer has no email address on file; give one', { field: 'email' });
+    if (slot.code_sends >= access.MAX_CODE_SENDS) throw new FormloomError('RATE_LIMITED', 'Too many codes sent for this link');
+    const digits = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const now = this.clock.now();
+    const form = await this.storage.forms.findById(session.form_id);
+    await this.storage.transaction(async (tx) => {
+      await tx.signing.updateSlot(session.id, slot.slot_number, ['pending'], {
+        code_hash: access.hashCode(digits, code), code_expires_at: new Date(now.getTime() + access.CODE_TTL_MS).toISOString(),
+        code_attempts: 0, code_sends: slot.code_sends + 1, email: to.toLowerCase(), updated_at: now.toISOString(),
+      });
+      await this.kit.mail(tx, codeMail(to, digits, form?.title ?? 'your contract'));
+    });
+    this.events.emit('outbox.enqueued', { kind: 'mail' });
+    return { success: true, sent_to: to };
+  }
+
+  private async checkEmailCode(session: SigningSessionRecord, slot: SigningSlotRecord, given: string | undefined) {
+    const now = this.clock.now();
+    if (slot.code_attempts >= access.MAX_CODE_ATTEMPTS) throw new FormloomError('RATE_LIMITED', 'Too many wrong codes: request a new one');
+    const fresh = slot.code_expires_at !== null && Date.parse(slot.code_expires_at) > now.getTime();
+    if (!given || !fresh || !access.codeMatches(given, slot.short_code, slot.code_hash)) {
+      if (given) await this.storage.signing.updateSlot(session.id, slot.slot_number, null, { code_attempts: slot.code_attempts + 1 });
+      throw badRequest('email_code: wrong or expired code', { field: 'email_code', reason: 'invalid_email_code' });
+    }
+  }
+
+  async sign(code: string, body: unknown, meta: SignerMeta) {
+    const { slot, session } = await this.authorized(code, meta);
+    const input = parseBody(signSchema, body ?? {});
+    const problem = this.renderer.checkSignature(input.signature);
+    if (problem) throw badRequest(`signature: ${problem}`, { field: 'signature' });
+    const status = publicStatus(session, this.clock.now());
+    if (status !== 'active') throw notActive(status);
+    if (slot.status !== 'pending') throw conflict(`This slot has already ${slot.status}`, { reason: 'slot_not_pending' });
+    const slots = await this.storage.signing.listSlots(session.id);
+    if (!this.isTurn(session, slot, slots)) throw conflict('Earlier signers have not signed yet', { reason: 'not_your_turn' });
+    if (session.require_email_verification) await this.checkEmailCode(session, slot, input.email_code);
+    const at = this.kit.nowIso();
+    const signer = {
+      first_name: input.first_name ?? slot.first_name, last_name: input.last_name ?? slot.last_name,
+      email: (input.email ?? slot.email)?.toLowerCase() ?? null,
+    };
+    const form = await this.storage.forms.findById(session.form_id);
+    await this.storage.transaction(async (tx) => {
+      const won = await tx.signing.updateSlot(session.id, slot.slot_number, ['pending'], {
+        ...signer, status: 'signed', signature: input.signature, send_copy: input.send_copy ?? false, signed_at: at, signed_ip: meta.ip,
+        signed_user_agent: meta.user_agent, updated_at: at, ...(session.require_email_verification ? { email_verified_at: at, code_hash: null } : {}),
+      });
+      if (!won) throw conflict('This slot has already signed', { reason: 'slot_not_pending' });
+      const now = await tx.signing.findSession(session.id);
+      if (!now || now.status !== 'active') throw notActive(now ? publicStatus(now, this.clock.now()) : 'gone');
+      const name = [signer.first_name, signer.last_name].filter(Boolean).join(' ') || null;
+      await this.kit.audit(tx, session.id, { action: 'signed', slot_number: slot.slot_number, actor_email: signer.email, actor_name: name, ip_address: meta.ip, user_agent: meta.user_agent, details: { signature_type: input.signature.type } });
+      await this.kit.notify(tx, session, 'each_signature', (to) => notificationMail(to, 'each_signature', form?.title ?? '', session.id, `${slot.slot_label} (${name ?? 'unnamed'}) signed.`));
+    });
+    const completed = await this.completeIfAllSigned(session, form?.title ?? '');
+    this.events.emit('outbox.enqueued', { kind: 'mail' });
+    return { slot_number: slot.slot_number, status: 'signed' as const, session_status: completed ? 'fully_signed' : publicStatus((await this.storage.signing.findSession(session.id)) ?? session, this.clock.now()) };
+  }
+
+  /**
+   * Run after the signature committed, so that of two last signatures the later one sees both. The
+   * conditional move to `completing` lets exactly one caller queue the seal job.
+   */
+  private async completeIfAllSigned(session: SigningSessionRecord, title: string): Promise<boolean> {
+    return this.storage.transaction(async (tx) => {
+      const slots = await tx.signing.listSlots(session.id);
+      if (!slots.every((s) => s.status === 'signed')) return false;
+      const at = this.kit.nowIso();
+      if (!(await tx.signing.transitionSession(session.id, ['active'], 'completing', { updated_at: at }))) return false;
+      await this.kit.audit(tx, session.id, { action: 'all_signed' });
+      await this.kit.sealJob(tx, session, 'complete');
+      await this.kit.notify(tx, session, 'all_complete', (to) => notificationMail(to, 'all_complete', title, session.id, 'Every party has signed.'));
+      return true;
+    });
+  }
+
+  async decline(code: string, body: unknown, meta: SignerMeta) {
+    const { slot, session } = await this.authorized(code, meta);
+    const { reason } = parseBody(declineSchema, body ?? {});
+    const status = publicStatus(session, this.clock.now());
+    if (status !== 'active') throw notActive(status);
+    const at = this.kit.nowIso();
+    const form = await this.storage.forms.findById(session.form_id);
+    await this.storage.transaction(async (tx) => {
+      if (!(await tx.signing.updateSlot(session.id, slot.slot_number, ['pending'], { status: 'declined', declined_at: at, decline_reason: reason ?? null, updated_at: at }))) {
+        throw conflict(`This slot has already ${slot.status}`, { reason: 'slot_not_pending' });
+      }
+      if (!(await tx.signing.transitionSession(session.id, ['active'], 'declined', { updated_at: at }))) throw notActive('no longer active');
+      await this.kit.audit(tx, session.id, { action: 'declined', slot_number: slot.slot_number, actor_email: slot.email, ip_address: meta.ip, user_agent: meta.user_agent, details: { reason: reason ?? null } });
+      await this.kit.notify(tx, session, 'decline', (to) => notificationMail(to, 'decline', form?.title ?? '', session.id, `${slot.slot_label} declined${reason ? `: ${reason}` : '.'}`));
+    });
+    this.events.emit('outbox.enqueued', { kind: 'mail' });
+    return { slot_number: slot.slot_number, status: 'declined' as const, session_status: 'declined' as const };
+  }
+
+  /** A signer's sealed copy (the link in the copy mail): the short code is the credential. */
+  async signedDocument(code: string, docId: string, meta: SignerMeta) {
+    const { session } = await this.authorized(code, meta);
+    const doc = await this.storage.signing.findDocument(session.id, docId);
+    if (!doc) throw notFound('Signed document');
+    return doc;
+  }
+}

@@ -1,0 +1,67 @@
+import type { MailMessage, Mailer, SignedDocumentRenderer } from '@formloom/core';
+import { checkSignature, createPdfDocumentRenderer, loadOrCreateSigningP12 } from '@formloom/pdf';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestApp } from './app';
+
+/** One sealing certificate per test file (made once: RSA key generation takes a moment). */
+let renderer: Promise<SignedDocumentRenderer> | undefined;
+export function testRenderer(): Promise<SignedDocumentRenderer> {
+  return (renderer ??= loadOrCreateSigningP12({ dataDir: mkdtempSync(join(tmpdir(), 'formloom-p12-')) }).then((c) =>
+    createPdfDocumentRenderer({ p12: c.p12, password: c.password }),
+  ));
+}
+
+/** The same renderer, usable before the certificate exists (test apps are configured synchronously). */
+export function lazyRenderer(): SignedDocumentRenderer {
+  return {
+    renderSigned: async (i) => (await testRenderer()).renderSigned(i),
+    renderVoided: async (i) => (await testRenderer()).renderVoided(i),
+    seal: async (d) => (await testRenderer()).seal(d),
+    verify: async (pdf) => (await testRenderer()).verify(pdf),
+    checkSignature,
+  };
+}
+
+/** The placeholder of a raw query's `n`th parameter on either database. */
+export const ph = (app: TestApp, n: number) => (app.url && app.kind === 'postgres' ? `$${n}` : '?');
+
+/** A mailer at the boundary: keeps what it was asked to send. */
+export function memoryMailer(): Mailer & { sent: MailMessage[] } {
+  const sent: MailMessage[] = [];
+  return { sent, send: async (m) => (sent.push(m), { id: `m${sent.length}` }) };
+}
+
+export const CONTRACT = '# Lease\n\nThe **tenant** pays the rent.';
+
+/** A form with one contract question of two slots (Tenant, Landlord), owned by a new user on `plan`. */
+export async function contractForm(app: TestApp, plan: 'free' | 'pro' = 'pro', props: Record<string, unknown> = {}) {
+  const user = await app.user(plan);
+  const res = await app.api('POST', '/forms', {
+    key: user.key,
+    body: {
+      title: 'Lease',
+      questions: [
+        { type: 'short_text', title: 'Name' },
+        {
+          type: 'contract',
+          title: 'Lease agreement',
+          properties: { document: CONTRACT, signer_slots: [{ slot_number: 1, label: 'Tenant' }, { slot_number: 2, label: 'Landlord' }], ...props },
+        },
+      ],
+    },
+  });
+  if (res.status !== 201) throw new Error(`form: ${res.status} ${res.text}`);
+  return { user, form: res.body, contract: res.body.questions[1] };
+}
+
+/** Waits (by polling, no fixed delay) until `check` holds or `tries` run out. */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, tries = 400): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const v = await check();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('The condition never held');
+}
