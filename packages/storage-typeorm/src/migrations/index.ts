@@ -4,6 +4,7 @@ import { FormloomTeamAdministration1734000000000 } from './1734000000000-team-ad
 import { FormloomFormListIndexes1735000000000 } from './1735000000000-form-list-indexes';
 import { FormloomUploadsOutboxRetention1736000000000 } from './1736000000000-uploads-outbox-retention';
 import { FormloomRateLimits1736500000000 } from './1736500000000-rate-limits';
+import { FormloomVoice1737000000000 } from './1737000000000-voice';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -13,4 +14,5 @@ export const formloomMigrations = [
   FormloomFormListIndexes1735000000000,
   FormloomUploadsOutboxRetention1736000000000,
   FormloomRateLimits1736500000000,
+  FormloomVoice1737000000000,
 ];
