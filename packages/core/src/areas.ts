@@ -8,6 +8,7 @@ import { responsesArea } from './responses';
 import { webhooksArea } from './webhooks';
 import { teamsArea } from './teams';
 import { outboxArea } from './outbox';
+import { voiceArea } from './voice';
 
 export * from './accounts';
 export * from './forms';
@@ -15,6 +16,7 @@ export * from './responses';
 export * from './webhooks';
 export * from './teams';
 export * from './outbox';
+export * from './voice';
 
 /** The built-in areas in wiring order; each is a plugin of the same interface third parties use. */
-export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, outboxArea];
+export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, outboxArea, voiceArea];

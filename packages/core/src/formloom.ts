@@ -52,6 +52,13 @@ const fallbackAdapters = (storage: Storage): PortAdapters => ({
   mailer: { send: missing('mailer', 'mailer') },
   blobStore: { put: missing('blob store', 'blobStore'), get: async () => null, deletePrefix: async () => 0 },
   webhookTransport: { post: missing('webhook transport', 'webhookTransport') },
+  audio: {
+    outputSpec: () => {
+      throw new Error('No audio encoding is configured (the audio option of createFormloom, or a plugin\'s adapter)');
+    },
+    encode: () => ({ [Symbol.asyncIterator]: () => ({ next: missing('audio encoding', 'audio') }) }),
+    encodeToBuffer: missing('audio encoding', 'audio'),
+  },
 });
 
 function instanceConfig(given: Partial<FormloomConfig> | undefined): FormloomConfig {
@@ -97,6 +104,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
   c.register(TOKENS.Mailer, { useValue: ports.mailer });
   c.register(TOKENS.BlobStore, { useValue: ports.blobStore });
   c.register(TOKENS.WebhookTransport, { useValue: ports.webhookTransport });
+  c.register(TOKENS.Audio, { useValue: ports.audio });
   c.register(TOKENS.SpeechEngines, { useValue: ports.speechEngines });
   c.register(TOKENS.Events, { useValue: events });
   c.register(TOKENS.Config, { useValue: config });

@@ -13,6 +13,8 @@ export const TOKENS = {
   Mailer: Symbol.for('formloom.Mailer'),
   BlobStore: Symbol.for('formloom.BlobStore'),
   WebhookTransport: Symbol.for('formloom.WebhookTransport'),
+  /** The audio-encoding port (voice API). */
+  Audio: Symbol.for('formloom.Audio'),
   /** The instance's speech engines (one array). */
   SpeechEngines: Symbol.for('formloom.SpeechEngines'),
   /** Every registered `OutboxHandler` (multi-registration). */

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createFormloom, type Clock, type Formloom, type FormloomPlugin, type Mailer, type PlanName } from '@formloom/core';
+import { createFormloom, type AudioEncoding, type Clock, type Formloom, type FormloomPlugin, type Mailer, type PlanName, type SpeechEngine } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,6 +46,9 @@ export interface TestAppOptions {
   embedOrigins?: EmbedOrigins;
   /** Express `trust proxy` of the host app. */
   trustProxy?: boolean | number | string;
+  /** Speech engines and audio encoding for the voice API (voice tests only). */
+  speechEngines?: SpeechEngine[];
+  audio?: AudioEncoding;
 }
 
 export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -57,6 +60,8 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
     clock: opts.clock,
     mailer: opts.mailer,
     plugins: opts.plugins,
+    speechEngines: opts.speechEngines,
+    ...(opts.audio ? { audio: opts.audio } : {}),
     webhookTransport: createFetchTransport({ allowPrivate: opts.allowPrivateWebhooks ?? false }),
     config: { secretKey: 'test-secret-key' },
   });
