@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,18 +43,18 @@ export async function voiceUser(app: TestApp, opts: { credits?: number; verified
 
 /** Fetches bytes with the key (for `audio.url`, relative to the server). */
 export async function download(app: TestApp, path: string, key: string) {
-  const res = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${key}`, connection: 'close' } });
   return { status: res.status, type: res.headers.get('content-type'), bytes: new Uint8Array(await res.arrayBuffer()), headers: res.headers };
 }
 
 /** What ffprobe reads in `bytes`: codec, sample rate, duration. `rawFormat` for headerless audio (`mulaw`, `s16le`). */
-export function probe(bytes: Uint8Array, rawFormat?: { format: string; rate: number }) {
+export async function probe(bytes: Uint8Array, rawFormat?: { format: string; rate: number }) {
   const dir = mkdtempSync(join(tmpdir(), 'voice-probe-'));
   try {
     const file = join(dir, 'audio');
     writeFileSync(file, bytes);
     const raw = rawFormat ? ['-f', rawFormat.format, '-ar', String(rawFormat.rate), '-ac', '1'] : [];
-    const out = execFileSync('ffprobe', ['-v', 'error', ...raw, '-show_entries', 'stream=codec_name,sample_rate:format=duration', '-of', 'json', file]);
+    const { stdout: out } = await promisify(execFile)('ffprobe', ['-v', 'error', ...raw, '-show_entries', 'stream=codec_name,sample_rate:format=duration', '-of', 'json', file]);
     const json = JSON.parse(out.toString());
     return { codec: json.streams[0].codec_name as string, sampleRate: Number(json.streams[0].sample_rate), duration: Number(json.format.duration) };
   } finally {
