@@ -1,11 +1,12 @@
 import type { PluginContext } from '../plugins/plugin';
-import type { PluginRoute, RouteRequest } from '../plugins/routes';
+import type { PluginRoute, RouteAnswer, RouteRequest } from '../plugins/routes';
 import { paging, queryBoolean } from '../pagination';
 import { audioAccept, generationAnswer, withVoiceHeaders } from './answers';
 import { claimIdempotency } from './idempotency';
 import { dataBody, presentGeneration, presentVoice, serviceHeaders } from './presenters';
 import { audioQuery, parseOr400, voiceListQuery, voiceRequestSchema } from './schemas';
 import { VoiceService } from './voice-service';
+import { VoiceStreamService } from './stream-service';
 
 const principalOf = (req: RouteRequest) => req.principal!;
 
@@ -48,6 +49,37 @@ async function estimateHeaders(service: VoiceService, principal: { user_id: stri
   return serviceHeaders({ estimated: credits, charged: 0, remaining: await service.billing.balance(principal.user_id) });
 }
 
+/** POST /voice/stream: chunked audio; with `Idempotency-Key`, a replay answers the generation as JSON. */
+async function stream(service: VoiceService, streams: VoiceStreamService, req: RouteRequest, ctx: PluginContext): Promise<RouteAnswer> {
+  const principal = principalOf(req);
+  const idemKey = req.headers['idempotency-key'];
+  return withVoiceHeaders(service, principal, idemKey === undefined ? undefined : false, async () => {
+    const claim = idemKey === undefined ? null : await claimIdempotency(ctx.ports.storage, ctx.ports.clock, principal, idemKey, 'stream', req.body);
+    if (claim?.kind === 'replay') {
+      const g = await service.get(principal, claim.result.generation_id);
+      const balance = await service.billing.balance(principal.user_id);
+      return generationAnswer(service, principal, g, { baseUrl: req.baseUrl, audio: false, charged: 0, balance, replayed: true });
+    }
+    try {
+      const started = await streams.start(principal, req.body);
+      await claim?.complete({ generation_id: started.generation.id });
+      const g = started.generation;
+      const headers = {
+        ...serviceHeaders({ generationId: g.id, estimated: g.credits_estimated, charged: g.credits_charged, remaining: started.balance, replayed: claim ? false : undefined }),
+        'Service-Audio-Format': started.output.format,
+        'Service-Audio-Encoding': started.output.encoding,
+        'Service-Audio-Sample-Rate': String(started.output.sampleRate),
+        'Service-Audio-Channels': String(started.output.channels),
+        'X-Accel-Buffering': 'no',
+      };
+      return { contentType: 'application/octet-stream', stream: started.stream, headers };
+    } catch (e) {
+      await claim?.release();
+      throw e;
+    }
+  });
+}
+
 /** The voice area's endpoints (docs/voice.md); all take `voice` keys. */
 export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
   const service = () => ctx.service(VoiceService);
@@ -61,6 +93,15 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       tags,
       errors: [400, 401, 402, 403, 409],
       handler: (req) => generate(service(), req, ctx),
+    },
+    {
+      method: 'post',
+      path: '/voice/stream',
+      scope: 'voice',
+      summary: 'Stream speech while it is generated (chunked audio)',
+      tags,
+      errors: [400, 401, 402, 403, 409, 413],
+      handler: (req) => stream(service(), ctx.service(VoiceStreamService), req, ctx),
     },
     {
       method: 'get',

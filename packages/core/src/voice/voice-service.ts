@@ -12,7 +12,7 @@ import type { SpeechEngine } from '../ports/speech-engine';
 import { TOKENS } from '../tokens';
 import { languageName, type StockVoice, VoiceCatalog } from './catalog';
 import { VoiceBilling } from './billing';
-import { creditsFor, MAX_SYNC_CHARACTERS, secondsEstimated, spokenCharacters } from './pricing';
+import { creditsFor, MAX_STREAM_CHARACTERS, MAX_SYNC_CHARACTERS, secondsEstimated, spokenCharacters } from './pricing';
 import { checkSpeak, type VoiceRequest } from './schemas';
 import { collectPcm, encodeBoth, formatKey, generationPrefix, masterKey, pcmOfWav } from './synthesis';
 
@@ -56,9 +56,12 @@ export class VoiceService {
   /** Validates a speak (or estimate) body and prices it; nothing is charged. */
   async prepare(body: VoiceRequest, formatOverride?: string, maxCharacters = MAX_SYNC_CHARACTERS): Promise<PreparedSpeech> {
     const { text, voice: voiceId, speed } = checkSpeak(body);
+    const characters = spokenCharacters(text);
+    if (maxCharacters === MAX_STREAM_CHARACTERS && characters > maxCharacters) {
+      throw new FormloomError('TEXT_TOO_LONG', `text: ${characters} spoken characters; a stream takes at most ${maxCharacters}`, { max_characters: maxCharacters });
+    }
     const found = await this.catalog.find(voiceId);
     if (!found) throw badRequest(`voice: no voice ${voiceId} (see GET /api/v1/voice/voices)`, { field: 'voice', reason: 'voice_not_found' });
-    const characters = spokenCharacters(text);
     if (characters > maxCharacters) {
       throw badRequest(`text: ${characters} spoken characters; at most ${maxCharacters} per request`, {
         field: 'text',
@@ -146,7 +149,8 @@ export class VoiceService {
     return { bytes: encoded.bytes, contentType: wanted.contentType, fileName, generation: g };
   }
 
-  private newGeneration(principal: Principal, id: string, p: PreparedSpeech, body: VoiceRequest): VoiceGeneration {
+  /** A new generation record, `rendering`, charged `p.credits`. */
+  newGeneration(principal: Principal, id: string, p: PreparedSpeech, body: Pick<VoiceRequest, 'title' | 'save'>, source: 'api' | 'stream' = 'api'): VoiceGeneration {
     const now = this.clock.now();
     return {
       id,
@@ -154,7 +158,7 @@ export class VoiceService {
       key_id: principal.key_id,
       status: 'rendering',
       mode: 'speak',
-      source: 'api',
+      source,
       voice_id: p.voice.id,
       voice_name: p.voice.name,
       language: p.language ? languageName(p.language) : p.voice.language,

@@ -8,7 +8,7 @@ import type { PcmChunk, SpeechEngine } from '@formloom/core';
 import { createEspeakEngine } from '@formloom/speech-espeak';
 import type { TestApp, TestAppOptions } from './app';
 
-/** eSpeak NG (every language, fast) plus an engine that fails after its first sentence: the engine port's real failure mode. */
+/** eSpeak NG (every language, fast) plus an engine whose voices fail: `dead` before any audio, `broken` after its first sentence. */
 export function voiceAppOptions(): TestAppOptions {
   return { speechEngines: [createEspeakEngine(), failingEngine()], audio: createAudioCodecs() };
 }
@@ -16,9 +16,13 @@ export function voiceAppOptions(): TestAppOptions {
 function failingEngine(): SpeechEngine {
   return {
     id: 'failing',
-    voices: async () => [{ id: 'broken', name: 'Broken', language: 'en-US', gender: 'neutral', sampleRate: 16000 }],
-    synthesize: () => ({
+    voices: async () => [
+      { id: 'broken', name: 'Broken', language: 'en-US', gender: 'neutral', sampleRate: 16000 },
+      { id: 'dead', name: 'Dead', language: 'en-US', gender: 'neutral', sampleRate: 16000 },
+    ],
+    synthesize: (request) => ({
       async *[Symbol.asyncIterator](): AsyncGenerator<PcmChunk> {
+        if (request.voice === 'dead') throw new Error('engine did not start');
         yield { samples: new Int16Array(1600), sampleRate: 16000, channels: 1, marker: { kind: 'sentence', index: 0 } };
         throw new Error('engine crashed');
       },
