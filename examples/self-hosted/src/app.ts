@@ -4,6 +4,9 @@ import { createServer, type Server } from 'node:http';
 import express, { type Express } from 'express';
 import { createFormloom, PluginConfigError, type Formloom } from '@formloom/core';
 import { createFileBlobStore } from '@formloom/blob-store-file';
+import { createAudioCodecs } from '@formloom/audio';
+import { createEspeakEngine } from '@formloom/speech-espeak';
+import { createFliteEngine } from '@formloom/speech-flite';
 import { createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
 import { openMigratedStorage } from '@formloom/storage-typeorm';
 import { createHttpWebhookTransport } from '@formloom/webhook-http';
@@ -95,11 +98,15 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
   // The defaults of docs/configuration.md, except for ports that a configured plugin provides.
   const provided = portsProvided(file.plugins);
   const mailer = provided.has('mailer') ? null : createMailerFromEnv(env, config.dataDir);
+  // The voice API's engines start on first use (a voice list or a generation), not here.
+  const engines = [createEspeakEngine(), createFliteEngine()];
   let formloom: Formloom;
   try {
     formloom = createFormloom({
       storage,
       plugins: file.plugins,
+      speechEngines: engines,
+      ...(provided.has('audio') ? {} : { audio: createAudioCodecs() }),
       ...(provided.has('webhookTransport') ? {} : { webhookTransport: createHttpWebhookTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }) }),
       ...(provided.has('blobStore') ? {} : { blobStore: createFileBlobStore(join(config.dataDir, 'blobs')) }),
       ...(mailer ? { mailer } : {}),
@@ -151,6 +158,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
         server.closeAllConnections();
         await closed;
         await formloom.worker.stop();
+        await Promise.all(engines.map((e) => e.close()));
         await mailer?.close();
         await storage.close();
       })()),
