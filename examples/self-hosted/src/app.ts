@@ -7,6 +7,9 @@ import { createFileBlobStore } from '@formloom/blob-store-file';
 import { createFormloomRouter, createPublicPagesRouter, requestLogging, type HttpLogger } from '@formloom/express';
 import { openMigratedStorage, type ClosableStorage } from '@formloom/storage-typeorm';
 import type { DestinationStream, Logger as Pino } from 'pino';
+import { createAudioCodecs } from '@formloom/audio';
+import { createEspeakEngine } from '@formloom/speech-espeak';
+import { createFliteEngine } from '@formloom/speech-flite';
 import { createHttpWebhookTransport } from '@formloom/webhook-http';
 import { createPdfDocumentRenderer, loadOrCreateSigningP12 } from '@formloom/pdf';
 import { join } from 'node:path';
@@ -136,12 +139,16 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
           await storage.close();
           throw e;
         });
+  // The voice API's engines start on first use (a voice list or a generation), not here.
+  const engines = [createEspeakEngine(), createFliteEngine()];
   let formloom: Formloom;
   try {
     formloom = createFormloom({
       storage,
       plugins: file.plugins,
       logger: coreLogger(logger),
+      speechEngines: engines,
+      ...(provided.has('audio') ? {} : { audio: createAudioCodecs() }),
       ...(provided.has('webhookTransport') ? {} : { webhookTransport: createHttpWebhookTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }) }),
       ...(provided.has('blobStore') ? {} : { blobStore: createFileBlobStore(join(config.dataDir, 'blobs')) }),
       ...(mailer ? { mailer } : {}),
@@ -195,6 +202,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
         server.closeAllConnections();
         await closed;
         await formloom.worker.stop();
+        await Promise.all(engines.map((e) => e.close()));
         await mailer?.close();
         await storage.close();
       })()),

@@ -183,6 +183,11 @@ export class AudioCodecs {
   private readonly modules = new WasmModules();
 
   /** A new encoder for one output stream. Throws RangeError for an unknown format or quality. */
+  /** What `options` produce (the `AudioEncoding` port's `outputSpec`). Throws RangeError for bad values. */
+  outputSpec(options: EncoderOptions): OutputSpec {
+    return resolveOutputSpec(options);
+  }
+
   createEncoder(options: EncoderOptions): AudioEncoder {
     return new AudioEncoder(resolveOutputSpec(options), this.modules);
   }

@@ -9,6 +9,7 @@ import { webhooksArea } from './webhooks';
 import { teamsArea } from './teams';
 import { outboxArea } from './outbox';
 import { signingArea } from './signing';
+import { voiceArea } from './voice';
 
 export * from './accounts';
 export * from './forms';
@@ -17,6 +18,7 @@ export * from './webhooks';
 export * from './teams';
 export * from './outbox';
 export * from './signing';
+export * from './voice';
 
 /** The built-in areas in wiring order; each is a plugin of the same interface third parties use. */
-export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, signingArea, outboxArea];
+export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, signingArea, outboxArea, voiceArea];

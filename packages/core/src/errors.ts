@@ -10,7 +10,8 @@ export type ErrorCode =
   | 'INSUFFICIENT_CREDITS'
   | 'KEY_LIMIT_REACHED'
   | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE';
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'TEXT_TOO_LONG';
 
 const STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -24,6 +25,7 @@ const STATUS: Record<ErrorCode, number> = {
   KEY_LIMIT_REACHED: 402,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  TEXT_TOO_LONG: 413,
 };
 
 /**

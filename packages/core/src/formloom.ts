@@ -60,6 +60,13 @@ const fallbackAdapters = (storage: Storage): PortAdapters => ({
     // No renderer: every signature is refused up front rather than failing at the seal.
     checkSignature: () => 'Signing is not available: no signed-document renderer is configured',
   },
+  audio: {
+    outputSpec: () => {
+      throw new Error('No audio encoding is configured (the audio option of createFormloom, or a plugin\'s adapter)');
+    },
+    encode: () => ({ [Symbol.asyncIterator]: () => ({ next: missing('audio encoding', 'audio') }) }),
+    encodeToBuffer: missing('audio encoding', 'audio'),
+  },
 });
 
 function instanceConfig(given: Partial<FormloomConfig> | undefined): FormloomConfig {
@@ -106,6 +113,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
   c.register(TOKENS.BlobStore, { useValue: ports.blobStore });
   c.register(TOKENS.WebhookTransport, { useValue: ports.webhookTransport });
   c.register(TOKENS.SignedDocuments, { useValue: ports.signedDocuments });
+  c.register(TOKENS.Audio, { useValue: ports.audio });
   c.register(TOKENS.SpeechEngines, { useValue: ports.speechEngines });
   c.register(TOKENS.Events, { useValue: events });
   c.register(TOKENS.Config, { useValue: config });

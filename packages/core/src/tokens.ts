@@ -14,6 +14,8 @@ export const TOKENS = {
   BlobStore: Symbol.for('formloom.BlobStore'),
   WebhookTransport: Symbol.for('formloom.WebhookTransport'),
   SignedDocuments: Symbol.for('formloom.SignedDocuments'),
+  /** The audio-encoding port (voice API). */
+  Audio: Symbol.for('formloom.Audio'),
   /** The instance's speech engines (one array). */
   SpeechEngines: Symbol.for('formloom.SpeechEngines'),
   /** Every registered `OutboxHandler` (multi-registration). */

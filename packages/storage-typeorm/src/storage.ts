@@ -12,6 +12,7 @@ import { SqlInvitationRepository } from './repositories/invitations';
 import { SqlOutboxRepository } from './repositories/outbox';
 import { SqlRateLimitRepository } from './repositories/rate-limits';
 import { SqlUploadRepository } from './repositories/uploads';
+import { SqlVoiceGenerationRepository } from './repositories/voice';
 import { SqlResponseRepository } from './repositories/responses';
 import { SqlTeamRepository } from './repositories/teams';
 import { SqlSigningRepository } from './repositories/signing';
@@ -181,6 +182,7 @@ function makeStorage(
     idempotency: new SqlIdempotencyRepository(scope),
     outbox: new SqlOutboxRepository(scope),
     uploads: new SqlUploadRepository(scope),
+    voiceGenerations: new SqlVoiceGenerationRepository(scope),
     responses: new SqlResponseRepository(scope),
     webhooks: new SqlWebhookRepository(scope),
     deliveries: new SqlDeliveryRepository(scope),

@@ -3,7 +3,8 @@ import type { EntitySchema } from 'typeorm';
 import { ApiKeyEntity, UserEntity } from './tables/accounts';
 import { AuditLogEntity } from './tables/audit-logs';
 import { BrandingEntity } from './tables/branding';
-import { CreditBalanceEntity } from './tables/credits';
+import { CreditBalanceEntity, CreditEntryEntity } from './tables/credits';
+import { VoiceGenerationEntity } from './tables/voice';
 import { QuestionEntity, VersionEntity } from './tables/form-content';
 import { FormEntity } from './tables/forms';
 import { IdempotencyEntity } from './tables/idempotency';
@@ -50,6 +51,8 @@ export function sqlProbes(raw: RawQuery, placeholder: (i: number) => string): St
     users: probe(UserEntity, ['id']),
     apiKeys: probe(ApiKeyEntity, ['id']),
     creditBalances: probe(CreditBalanceEntity, ['user_id']),
+    creditEntries: probe(CreditEntryEntity, ['user_id', 'generation_id']),
+    voiceGenerations: probe(VoiceGenerationEntity, ['id', 'user_id']),
     idempotencyKeys: probe(IdempotencyEntity, ['key']),
     forms: probe(FormEntity, ['id', 'slug', 'team_id']),
     questions: probe(QuestionEntity, ['form_id'], { sort_order: 'order' }),

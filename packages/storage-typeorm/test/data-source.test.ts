@@ -32,6 +32,7 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
     'FormloomRateLimits1736500000000',
     'FormloomInstanceSettings1737000000000',
     'FormloomSigning1737020000000',
+    'FormloomVoice1737040000000',
     'FormloomResponseDays1737100000000',
   ]);
   t.deepEqual(await runMigrations(dataSource), [], 'already applied');
@@ -80,7 +81,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const ds = db.dataSource;
     const p = db.placeholder;
     const third = 'FormloomTeamAdministration1734000000000';
-    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000', 'FormloomInstanceSettings1737000000000', 'FormloomSigning1737020000000', 'FormloomResponseDays1737100000000'];
+    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000', 'FormloomInstanceSettings1737000000000', 'FormloomSigning1737020000000', 'FormloomVoice1737040000000', 'FormloomResponseDays1737100000000'];
     const undoThroughThird = async () => {
       for (let i = 0; i <= later.length; i++) await ds.undoLastMigration();
     };
@@ -183,3 +184,23 @@ test('sqlite: each test database is its own file, removed on close', async (t) =
   await Promise.all([a.close(), b.close()]);
   t.false(existsSync(a.url.slice('sqlite:'.length)));
 });
+
+for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
+  test(`${kind}: the voice migration turns existing balances into opening ledger entries`, async (t) => {
+    const db = await createTestDatabase(kind);
+    t.teardown(() => db.close());
+    const p = db.placeholder;
+    await db.dataSource.undoLastMigration();
+    const [rich, empty] = [uid('usr'), uid('usr')];
+    for (const [user, balance] of [[rich, 42], [empty, 0]] as const) {
+      await db.raw(`INSERT INTO credit_balances (user_id, balance) VALUES (${p(1)}, ${p(2)})`, [user, balance]);
+    }
+    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoice1737000000000']);
+    const entries = await db.raw(`SELECT kind, amount FROM credit_entries WHERE user_id = ${p(1)}`, [rich]);
+    t.deepEqual(entries.map((e: any) => [e.kind, Number(e.amount)]), [['purchase', 42]]);
+    t.deepEqual(await db.raw(`SELECT * FROM credit_entries WHERE user_id = ${p(1)}`, [empty]), []);
+    t.is(await db.storage.credits.balance(rich), 42);
+    t.true((await db.storage.credits.spendFor({ id: uid('cre'), user_id: rich, key_id: null, generation_id: uid('gen'), amount: 40, created_at: at(1) })).ok);
+    t.is(await db.storage.credits.balance(rich), 2);
+  });
+}

@@ -2,6 +2,7 @@ import type { FormloomConfig } from '../config';
 import type { Logger } from '../logger';
 import type { FormloomEventMap, FormloomEvents } from '../events';
 import type { Formloom } from '../instance';
+import type { AudioEncoding } from '../ports/audio-encoding';
 import type { BlobStore } from '../ports/blob-store';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
@@ -26,9 +27,11 @@ export interface PortAdapters {
   ids: IdGenerator;
   /** Renders, seals and verifies signed-contract PDFs (`@formloom/pdf`). */
   signedDocuments: SignedDocumentRenderer;
+  /** PCM to mp3 / wav / ogg_opus / mulaw_8k / pcm_24k for the voice API (`@formloom/audio`). */
+  audio: AudioEncoding;
 }
 export type PortName = keyof PortAdapters;
-export const PORT_NAMES: readonly PortName[] = ['mailer', 'blobStore', 'payments', 'plans', 'webhookTransport', 'clock', 'ids', 'signedDocuments'];
+export const PORT_NAMES: readonly PortName[] = ['mailer', 'blobStore', 'payments', 'plans', 'webhookTransport', 'clock', 'ids', 'signedDocuments', 'audio'];
 
 /** Every port of an instance, as plugins see them. */
 export interface Ports extends PortAdapters {

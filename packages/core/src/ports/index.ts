@@ -9,3 +9,4 @@ export * from './mailer';
 export * from './outbox-handler';
 export * from './signed-documents';
 export * from './speech-engine';
+export * from './audio-encoding';

@@ -1,6 +1,7 @@
 import type { TestFn } from 'ava';
 import { accountTests } from './storage/accounts';
 import { analyticsRollupTests } from './storage/analytics-rollup';
+import { creditLedgerTests } from './storage/credits-ledger';
 import type { StorageHarness, StorageHarnessInstance, StorageTest } from './storage/fixtures';
 import { formTests } from './storage/forms';
 import { rateLimitTests } from './storage/rate-limits';
@@ -37,6 +38,7 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
       await body(t, instance);
     });
   accountTests(storageTest);
+  creditLedgerTests(storageTest);
   formTests(storageTest);
   teamAndOutboxTests(storageTest);
   teamAdminTests(storageTest);

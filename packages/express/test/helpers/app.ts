@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createFormloom, type Clock, type Formloom, type FormloomPlugin, type Mailer, type PlanName, type SignedDocumentRenderer } from '@formloom/core';
+import { createFormloom, type AudioEncoding, type Clock, type Formloom, type FormloomPlugin, type Mailer, type PlanName, type SignedDocumentRenderer, type SpeechEngine } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,6 +49,9 @@ export interface TestAppOptions {
   trustProxy?: boolean | number | string;
   /** The signed-contract renderer (`@formloom/pdf`); signing endpoints need it. */
   signedDocuments?: SignedDocumentRenderer;
+  /** Speech engines and audio encoding for the voice API (voice tests only). */
+  speechEngines?: SpeechEngine[];
+  audio?: AudioEncoding;
 }
 
 export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -61,6 +64,8 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
     mailer: opts.mailer,
     signedDocuments: opts.signedDocuments,
     plugins: opts.plugins,
+    speechEngines: opts.speechEngines,
+    ...(opts.audio ? { audio: opts.audio } : {}),
     webhookTransport: createFetchTransport({ allowPrivate: opts.allowPrivateWebhooks ?? false }),
     config: { secretKey: 'test-secret-key' },
   });

@@ -6,6 +6,7 @@ import { FormloomUploadsOutboxRetention1736000000000 } from './1736000000000-upl
 import { FormloomRateLimits1736500000000 } from './1736500000000-rate-limits';
 import { FormloomInstanceSettings1737000000000 } from './1737000000000-instance-settings';
 import { FormloomSigning1737020000000 } from './1737020000000-signing';
+import { FormloomVoice1737040000000 } from './1737040000000-voice';
 import { FormloomResponseDays1737100000000 } from './1737100000000-response-days';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
@@ -18,5 +19,6 @@ export const formloomMigrations = [
   FormloomRateLimits1736500000000,
   FormloomInstanceSettings1737000000000,
   FormloomSigning1737020000000,
+  FormloomVoice1737040000000,
   FormloomResponseDays1737100000000,
 ];

@@ -2,7 +2,8 @@ import type { EntitySchema } from 'typeorm';
 import { ApiKeyEntity, UserEntity } from './accounts';
 import { AuditLogEntity } from './audit-logs';
 import { BrandingEntity } from './branding';
-import { CreditBalanceEntity } from './credits';
+import { CreditBalanceEntity, CreditEntryEntity } from './credits';
+import { VoiceGenerationEntity } from './voice';
 import { QuestionEntity, VersionEntity } from './form-content';
 import { FormEntity } from './forms';
 import { IdempotencyEntity } from './idempotency';
@@ -46,4 +47,6 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   SigningSlotEntity,
   SignedDocumentEntity,
   SigningAuditEntity,
+  CreditEntryEntity,
+  VoiceGenerationEntity,
 ];

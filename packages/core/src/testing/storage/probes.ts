@@ -23,6 +23,10 @@ export interface StorageProbes {
   apiKeys: Probe<'id'>;
   /** One row per user that ever had credits: `user_id`, `balance`. */
   creditBalances: Probe<'user_id'>;
+  /** Credit ledger entries: `id`, `user_id`, `kind`, `amount`, `generation_id`, `key_id`, ... */
+  creditEntries: Probe<'user_id' | 'generation_id'>;
+  /** Voice generations: `id`, `user_id`, `created_at`, `record` (the rest as JSON). */
+  voiceGenerations: Probe<'id' | 'user_id'>;
   /** Idempotency records: `key`, `owner`, `status`, ... */
   idempotencyKeys: Probe<'key'>;
   /** Forms: `id`, `slug`, `team_id`, `title`, `published`, `options`, ... */

@@ -1,0 +1,122 @@
+import type { GenerationSpend } from '../../ports/storage/credits';
+import type { VoiceGeneration } from '../../ports/storage/voice-generations';
+import { at, type StorageTest, uid } from './fixtures';
+
+const spendOf = (user: string, amount: number, extra: Partial<GenerationSpend> = {}): GenerationSpend => ({
+  id: uid('cre'),
+  user_id: user,
+  key_id: null,
+  generation_id: uid('gen'),
+  amount,
+  created_at: at(1),
+  ...extra,
+});
+
+const ledgerSum = (rows: Array<Record<string, any>>) => rows.reduce((sum, r) => sum + Number(r.amount), 0);
+
+export const makeGeneration = (over: Partial<VoiceGeneration> = {}): VoiceGeneration => ({
+  id: uid('gen'),
+  user_id: uid('usr'),
+  key_id: null,
+  status: 'ready',
+  mode: 'speak',
+  source: 'api',
+  voice_id: 'nv_x',
+  voice_name: 'X',
+  language: 'English',
+  text: 'Hello.',
+  speed: 1,
+  quality: 'standard',
+  format: 'mp3',
+  characters: 5,
+  credits_estimated: 2,
+  credits_charged: 2,
+  sample_rate: 24000,
+  duration_seconds: 0.5,
+  title: null,
+  save: false,
+  retained_until: at(100),
+  error: null,
+  created_at: at(0),
+  updated_at: at(0),
+  ...over,
+});
+
+/** The credit ledger (purchases, generation spends, credit-backs) and voice generations. */
+export function creditLedgerTests(test: StorageTest): void {
+  test('credit ledger: the balance is the sum of the entries, written with each change', async (t, db) => {
+    const credits = db.storage.credits;
+    const user = uid('usr');
+    const key = uid('key');
+    t.is(await credits.add(user, 100, { id: uid('cre'), created_at: at(0) }), 100);
+    const spend = spendOf(user, 30, { key_id: key });
+    t.deepEqual(await credits.spendFor(spend), { ok: true, balance: 70 });
+    t.is(await credits.keySpent(key, at(0)), 30);
+    t.is(await credits.creditBack(spend.generation_id, { id: uid('cre'), created_at: at(2) }), 100);
+    t.is(await credits.creditBack(spend.generation_id, { id: uid('cre'), created_at: at(3) }), null, 'only once');
+    t.is(await credits.creditBack(uid('gen'), { id: uid('cre'), created_at: at(3) }), null, 'no spend, nothing back');
+    t.is(await credits.keySpent(key, at(0)), 0);
+    const rows = await db.probes.creditEntries({ user_id: user });
+    t.deepEqual(rows.map((r) => r.kind).sort(), ['credit_back', 'purchase', 'spend']);
+    t.is(ledgerSum(rows), 100);
+    const [balance] = await db.probes.creditBalances({ user_id: user });
+    t.is(Number(balance.balance), 100);
+    t.deepEqual((await credits.entries(user)).map((e) => e.amount), [100, -30, 30]);
+  });
+
+  test('credit ledger: refused spends write nothing (balance, key limit, same generation twice)', async (t, db) => {
+    const credits = db.storage.credits;
+    const user = uid('usr');
+    const key = uid('key');
+    t.deepEqual(await credits.spendFor(spendOf(user, 1)), { ok: false, reason: 'insufficient', balance: 0 });
+    await credits.add(user, 50);
+    t.deepEqual(await credits.spendFor(spendOf(user, 51)), { ok: false, reason: 'insufficient', balance: 50 });
+    const limit = { limit: 20, since: at(0) };
+    t.true((await credits.spendFor(spendOf(user, 15, { key_id: key, key_limit: limit }))).ok);
+    t.deepEqual(await credits.spendFor(spendOf(user, 6, { key_id: key, key_limit: limit })), { ok: false, reason: 'key_limit', balance: 35 });
+    const once = spendOf(user, 5, { key_id: key, key_limit: limit });
+    t.deepEqual(await credits.spendFor(once), { ok: true, balance: 30 });
+    t.deepEqual(await credits.spendFor({ ...once, id: uid('cre') }), { ok: false, reason: 'duplicate', balance: 30 });
+    const rows = await db.probes.creditEntries({ user_id: user });
+    t.is(rows.length, 3, 'a purchase and two spends');
+    t.is(ledgerSum(rows), 30);
+  });
+
+  test('credit ledger: concurrent spends never overdraw and charge each generation once', async (t, db) => {
+    const credits = db.storage.credits;
+    const user = uid('usr');
+    await credits.add(user, 20);
+    const shared = uid('gen');
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => credits.spendFor(spendOf(user, 1, i < 10 ? { generation_id: shared } : {}))),
+    );
+    const ok = results.filter((r) => r.ok);
+    t.is(results.filter((r) => !r.ok && r.reason === 'duplicate').length, 9, 'the shared generation is charged once');
+    t.is(ok.length, 20);
+    t.is(await credits.balance(user), 0);
+    t.is((await db.probes.creditEntries({ generation_id: shared })).length, 1);
+    const rows = await db.probes.creditEntries({ user_id: user });
+    t.is(ledgerSum(rows), 0);
+  });
+
+  test('voice generations: insert, patch, list newest first, delete', async (t, db) => {
+    const repo = db.storage.voiceGenerations;
+    const user = uid('usr');
+    const a = makeGeneration({ user_id: user, created_at: at(1) });
+    const b = makeGeneration({ user_id: user, created_at: at(2) });
+    await repo.insert(a);
+    await repo.insert(b);
+    await t.throwsAsync(repo.insert(a), { message: /exists/ });
+    t.deepEqual(await repo.findById(a.id), a);
+    t.true(await repo.update(a.id, { status: 'failed', credits_charged: 0 }));
+    t.is((await repo.findById(a.id))!.status, 'failed');
+    t.false(await repo.update(uid('gen'), { status: 'failed' }));
+    const page = await repo.listByUser(user, { limit: 1, offset: 0 });
+    t.is(page.total, 2);
+    t.deepEqual(page.items.map((g) => g.id), [b.id]);
+    t.is((await db.probes.voiceGenerations({ user_id: user })).length, 2);
+    t.true(await repo.delete(a.id));
+    t.false(await repo.delete(a.id));
+    t.deepEqual(await db.probes.voiceGenerations({ id: a.id }), []);
+  });
+}

@@ -1,0 +1,23 @@
+import { definePlugin } from '../plugins/plugin';
+import { CORE_VERSION } from '../version';
+import { VoiceBilling } from './billing';
+import { VoiceCatalog } from './catalog';
+import { voiceRoutes } from './routes';
+import { VoiceService } from './voice-service';
+import { VoiceStreamService } from './stream-service';
+
+export * from './catalog';
+export * from './pricing';
+export * from './billing';
+export * from './presenters';
+export * from './schemas';
+export * from './voice-service';
+export * from './stream-service';
+
+/** Speech generation: voices, estimates, generations and the library (docs/voice.md). */
+export const voiceArea = definePlugin({
+  name: 'voice',
+  version: CORE_VERSION,
+  services: [VoiceCatalog, VoiceBilling, VoiceService, VoiceStreamService],
+  routes: (ctx) => voiceRoutes(ctx),
+});

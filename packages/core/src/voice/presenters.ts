@@ -1,0 +1,74 @@
+import type { VoiceGeneration } from '../ports/storage/voice-generations';
+import type { StockVoice } from './catalog';
+import { RATE_CARD } from './pricing';
+
+/** A catalog voice as a list item of `GET /api/v1/voice/voices`. */
+export const presentVoice = (v: StockVoice) => ({
+  id: v.id,
+  object: 'voice',
+  name: v.name,
+  source: 'stock',
+  type: 'stock',
+  language: v.language,
+  language_code: v.language_code,
+  gender: v.gender,
+  engine: v.engine,
+  styles: v.styles,
+  featured: v.featured,
+  sample_rate: v.sample_rate,
+});
+
+/** The API body of a generation; `audio.url` is relative to the API mount (`baseUrl`). */
+export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: string) {
+  const hasAudio = g.status === 'ready' && g.sample_rate !== null;
+  return {
+    id: g.id,
+    object: 'voice.generation',
+    status: g.status,
+    mode: g.mode,
+    source: g.source,
+    voice: { id: g.voice_id, name: g.voice_name },
+    language: g.language,
+    characters: g.characters,
+    title: g.title,
+    audio: hasAudio
+      ? {
+          url: `${baseUrl}/voice/generations/${g.id}/audio?format=${g.format}`,
+          format: g.format,
+          sample_rate: g.sample_rate,
+          duration_seconds: g.duration_seconds,
+          retained_until: g.retained_until,
+        }
+      : null,
+    credits: { estimated: g.credits_estimated, charged: g.credits_charged, remaining: balance },
+    retakes_remaining: 0,
+    reused: false,
+    created_at: g.created_at,
+  };
+}
+
+export interface VoiceHeaderValues {
+  generationId?: string;
+  estimated?: number;
+  charged?: number;
+  remaining: number;
+  durationSeconds?: number | null;
+  replayed?: boolean;
+}
+
+/** The `Service-*` headers every voice answer carries (docs/voice.md, "Response headers"). */
+export function serviceHeaders(v: VoiceHeaderValues): Record<string, string> {
+  const h: Record<string, string> = {
+    'Service-Credits-Estimated': String(v.estimated ?? 0),
+    'Service-Credits-Charged': String(v.charged ?? 0),
+    'Service-Credits-Remaining': String(v.remaining),
+    'Service-Rate-Card': RATE_CARD,
+    'Service-Retakes-Remaining': '0',
+  };
+  if (v.generationId) h['Service-Generation-Id'] = v.generationId;
+  if (v.durationSeconds != null) h['Service-Audio-Duration'] = String(v.durationSeconds);
+  if (v.replayed !== undefined) h['Idempotent-Replayed'] = String(v.replayed);
+  return h;
+}
+
+export const dataBody = (data: unknown) => ({ data, meta: { rate_card: RATE_CARD } });

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { badRequest, FormloomError } from '../errors';
+import { MAX_SPEED, MIN_SPEED } from './pricing';
+
+/** `POST /api/v1/voice`: speak, script or estimate (docs/voice.md). Unknown fields are refused. */
+export const voiceRequestSchema = z
+  .object({
+    mode: z.enum(['speak', 'script', 'estimate']),
+    text: z.string().optional(),
+    voice: z.string().optional(),
+    lines: z.array(z.unknown()).max(10_000).optional(),
+    script: z.string().optional(),
+    cast: z.array(z.unknown()).optional(),
+    auto_convert: z.boolean().optional(),
+    auto_cast: z.boolean().optional(),
+    language: z.string().min(1).max(64).optional(),
+    quality: z.enum(['standard', 'studio', 'phone']).optional(),
+    speed: z.number().optional(),
+    format: z.enum(['mp3', 'wav', 'ogg_opus', 'mulaw_8k']).optional(),
+    max_credits: z.number().int().min(0).optional(),
+    reuse: z.boolean().optional(),
+    save: z.boolean().optional(),
+    retake_of: z.string().optional(),
+    title: z.string().max(200).optional(),
+  })
+  .strict();
+export type VoiceRequest = z.infer<typeof voiceRequestSchema>;
+
+/** `POST /api/v1/voice/stream`. `speed`, scripts, `retake_of` and `reuse` are refused with `not_on_stream`. */
+export const streamRequestSchema = z
+  .object({
+    voice: z.string(),
+    text: z.string(),
+    format: z.enum(['mp3', 'pcm_24k', 'mulaw_8k', 'ulaw_8000']).optional(),
+    language: z.string().min(1).max(64).optional(),
+    quality: z.enum(['standard', 'studio', 'phone']).optional(),
+    max_credits: z.number().int().min(0).optional(),
+    save: z.boolean().optional(),
+    title: z.string().max(200).optional(),
+  })
+  .strict();
+export type StreamRequest = z.infer<typeof streamRequestSchema>;
+export const NOT_ON_STREAM = ['speed', 'script', 'lines', 'cast', 'auto_convert', 'auto_cast', 'retake_of', 'reuse', 'mode'] as const;
+
+export const voiceListQuery = z.object({
+  source: z.enum(['all', 'stock', 'mine']).optional(),
+  language: z.string().max(64).optional(),
+  gender: z.string().max(32).optional(),
+  q: z.string().max(200).optional(),
+  featured: z.enum(['true', 'false', '1', '0']).optional(),
+});
+
+export const audioQuery = z.object({ format: z.enum(['mp3', 'wav', 'ogg_opus', 'mulaw_8k', 'pcm_24k', 'ulaw_8000']).optional() });
+
+/** The first problem of a zod failure as a 400 naming the field. */
+export function parseOr400<T>(schema: z.ZodType<T>, value: unknown): T {
+  const r = schema.safeParse(value ?? {});
+  if (r.success) return r.data;
+  const issue = r.error.issues[0]!;
+  const field = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? (issue as { keys?: string[] }).keys?.[0] : undefined);
+  return fail(badRequest(`${field ? `${field}: ` : ''}${issue.message}`, field ? { field } : {}));
+}
+
+const fail = (e: FormloomError): never => {
+  throw e;
+};
+
+/** Checks what the schema cannot: text present, speed in range. */
+export function checkSpeak(body: VoiceRequest): { text: string; voice: string; speed: number } {
+  if (body.mode === 'script' || body.lines || body.script || body.cast || body.auto_convert || body.auto_cast) {
+    throw badRequest('Scripts are not available on this server yet; send mode speak with text', { reason: 'script_unavailable' });
+  }
+  if (body.retake_of) throw badRequest('Retakes are not available on this server yet', { reason: 'retake_unavailable', field: 'retake_of' });
+  if (typeof body.text !== 'string' || !body.text.trim()) throw badRequest('text: required', { field: 'text' });
+  if (!body.voice) throw badRequest('voice: required (an nv_ id from GET /api/v1/voice/voices)', { field: 'voice' });
+  const speed = body.speed ?? 1;
+  if (!(speed >= MIN_SPEED && speed <= MAX_SPEED)) {
+    throw badRequest(`speed: must be between ${MIN_SPEED} and ${MAX_SPEED}`, { field: 'speed', min: MIN_SPEED, max: MAX_SPEED });
+  }
+  return { text: body.text, voice: body.voice, speed };
+}

@@ -1,0 +1,191 @@
+import { inject, injectable } from 'tsyringe';
+import { badRequest, conflict, FormloomError, notFound } from '../errors';
+import type { Principal } from '../domain/types';
+import type { AudioEncoding, AudioOutput } from '../ports/audio-encoding';
+import type { BlobStore } from '../ports/blob-store';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { Logger } from '../logger';
+import type { Storage } from '../ports/storage';
+import type { VoiceGeneration } from '../ports/storage/voice-generations';
+import type { SpeechEngine } from '../ports/speech-engine';
+import { TOKENS } from '../tokens';
+import { languageName, type StockVoice, VoiceCatalog } from './catalog';
+import { VoiceBilling } from './billing';
+import { creditsFor, MAX_STREAM_CHARACTERS, MAX_SYNC_CHARACTERS, secondsEstimated, spokenCharacters } from './pricing';
+import { checkSpeak, type VoiceRequest } from './schemas';
+import { collectPcm, encodeBoth, formatKey, generationPrefix, masterKey, pcmOfWav } from './synthesis';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const RETENTION_MS = 30 * DAY_MS;
+
+/** A checked speak request and its price. */
+export interface PreparedSpeech {
+  text: string;
+  voice: StockVoice;
+  engine: SpeechEngine;
+  speed: number;
+  language: string | undefined;
+  quality: string;
+  output: AudioOutput;
+  characters: number;
+  credits: number;
+}
+
+/** Thrown by voice operations: the error plus what the `Service-*` headers of the answer report. */
+export class VoiceFailure extends Error {
+  constructor(readonly error: FormloomError, readonly estimated = 0, readonly generationId?: string) {
+    super(error.message);
+  }
+}
+
+/** Estimates, synchronous generations and the library (docs/voice.md). */
+@injectable()
+export class VoiceService {
+  constructor(
+    @inject(TOKENS.Storage) private readonly storage: Storage,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
+    @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
+    @inject(TOKENS.Audio) private readonly audio: AudioEncoding,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(VoiceCatalog) readonly catalog: VoiceCatalog,
+    @inject(VoiceBilling) readonly billing: VoiceBilling,
+  ) {}
+
+  /** Validates a speak (or estimate) body and prices it; nothing is charged. */
+  async prepare(body: VoiceRequest, formatOverride?: string, maxCharacters = MAX_SYNC_CHARACTERS): Promise<PreparedSpeech> {
+    const { text, voice: voiceId, speed } = checkSpeak(body);
+    const characters = spokenCharacters(text);
+    if (maxCharacters === MAX_STREAM_CHARACTERS && characters > maxCharacters) {
+      throw new FormloomError('TEXT_TOO_LONG', `text: ${characters} spoken characters; a stream takes at most ${maxCharacters}`, { max_characters: maxCharacters });
+    }
+    const found = await this.catalog.find(voiceId);
+    if (!found) throw badRequest(`voice: no voice ${voiceId} (see GET /api/v1/voice/voices)`, { field: 'voice', reason: 'voice_not_found' });
+    if (characters > maxCharacters) {
+      throw badRequest(`text: ${characters} spoken characters; at most ${maxCharacters} per request`, {
+        field: 'text',
+        reason: 'too_many_characters',
+        max_characters: maxCharacters,
+      });
+    }
+    const output = this.audio.outputSpec({ format: formatOverride ?? body.format ?? 'mp3', quality: body.quality });
+    return { text, voice: found.voice, engine: found.engine, speed, language: body.language, quality: output.quality, output, characters, credits: creditsFor(characters) };
+  }
+
+  async estimate(principal: Principal, body: VoiceRequest) {
+    const p = await this.prepare(body);
+    const balance = await this.billing.balance(principal.user_id);
+    const allowance = await this.billing.keyAllowance(principal);
+    return {
+      object: 'voice.estimate',
+      characters: p.characters,
+      credits: p.credits,
+      seconds_estimated: secondsEstimated(p.characters, p.speed),
+      balance,
+      enough: balance >= p.credits && (!allowance || allowance.left >= p.credits),
+    };
+  }
+
+  /**
+   * Prices, checks and charges a speak request, then synthesizes, encodes and stores it. Charged once, at the
+   * start; a failure afterwards is credited back and the generation saved as `failed`.
+   */
+  async speak(principal: Principal, body: VoiceRequest, opts: { formatOverride?: string; generationId?: string } = {}) {
+    const p = await this.prepare(body, opts.formatOverride);
+    if (body.max_credits !== undefined && p.credits > body.max_credits) {
+      throw new VoiceFailure(conflict(`This request costs ${p.credits} credits, over max_credits ${body.max_credits}`, {
+        reason: 'max_credits_exceeded', credits_estimated: p.credits, max_credits: body.max_credits,
+      }), p.credits);
+    }
+    await this.billing.assertEnabled(principal).catch((e) => this.fail(e, p.credits));
+    const id = opts.generationId ?? this.ids.id('gen');
+    const balanceAfterCharge = await this.billing.charge(principal, id, p.credits).catch((e) => this.fail(e, p.credits));
+    const generation = this.newGeneration(principal, id, p, body);
+    await this.storage.voiceGenerations.insert(generation);
+    try {
+      const pcm = await collectPcm(p.engine, { text: p.text, voice: p.voice.engine_voice, language: p.language, speed: p.speed });
+      const { main, master } = await encodeBoth(this.audio, pcm, p.output.format, p.quality);
+      await this.blobs.put(masterKey(id), master.bytes, 'audio/wav');
+      await this.blobs.put(formatKey(id, p.output.format), main.bytes, p.output.contentType);
+      const patch = { status: 'ready' as const, sample_rate: main.spec.sampleRate, duration_seconds: Math.round(main.durationMs) / 1000, updated_at: this.now() };
+      await this.storage.voiceGenerations.update(id, patch);
+      return { generation: { ...generation, ...patch }, bytes: main.bytes, contentType: p.output.contentType, balance: balanceAfterCharge };
+    } catch (e) {
+      this.logger.error('voice generation failed', { generation_id: id, error: String(e) });
+      await this.billing.creditBack(principal.user_id, id);
+      await this.storage.voiceGenerations.update(id, { status: 'failed', credits_charged: 0, error: 'engine_failed', updated_at: this.now() });
+      throw new VoiceFailure(new FormloomError('INTERNAL_ERROR', 'Speech generation failed; nothing was charged', { reason: 'generation_failed', generation_id: id }), p.credits, id);
+    }
+  }
+
+  async get(principal: Principal, id: string): Promise<VoiceGeneration> {
+    const g = await this.storage.voiceGenerations.findById(id);
+    if (!g || g.user_id !== principal.user_id) throw notFound('Generation');
+    return g;
+  }
+
+  async list(principal: Principal, page: { limit: number; offset: number }) {
+    return this.storage.voiceGenerations.listByUser(principal.user_id, page);
+  }
+
+  async delete(principal: Principal, id: string): Promise<void> {
+    await this.get(principal, id);
+    await this.blobs.deletePrefix(generationPrefix(id));
+    await this.storage.voiceGenerations.delete(id);
+  }
+
+  /** The generation's audio in `format` (its own by default): stored, or encoded from the master WAV once. */
+  async audioOf(principal: Principal, id: string, format?: string): Promise<{ bytes: Uint8Array; contentType: string; fileName: string; generation: VoiceGeneration }> {
+    const g = await this.get(principal, id);
+    const wanted = this.audio.outputSpec({ format: format ?? g.format, quality: g.quality });
+    const fileName = `${g.id}.${wanted.extension}`;
+    const stored = g.status === 'ready' ? await this.blobs.get(formatKey(id, wanted.format)) : null;
+    if (stored) return { bytes: stored.data, contentType: wanted.contentType, fileName, generation: g };
+    const master = g.status === 'ready' ? await this.blobs.get(masterKey(id)) : null;
+    if (!master) throw notFound('Audio of this generation');
+    const encoded = await this.audio.encodeToBuffer([pcmOfWav(master.data)], { format: wanted.format, quality: wanted.quality });
+    await this.blobs.put(formatKey(id, wanted.format), encoded.bytes, wanted.contentType);
+    return { bytes: encoded.bytes, contentType: wanted.contentType, fileName, generation: g };
+  }
+
+  /** A new generation record, `rendering`, charged `p.credits`. */
+  newGeneration(principal: Principal, id: string, p: PreparedSpeech, body: Pick<VoiceRequest, 'title' | 'save'>, source: 'api' | 'stream' = 'api'): VoiceGeneration {
+    const now = this.clock.now();
+    return {
+      id,
+      user_id: principal.user_id,
+      key_id: principal.key_id,
+      status: 'rendering',
+      mode: 'speak',
+      source,
+      voice_id: p.voice.id,
+      voice_name: p.voice.name,
+      language: p.language ? languageName(p.language) : p.voice.language,
+      text: p.text,
+      speed: p.speed,
+      quality: p.quality,
+      format: p.output.format,
+      characters: p.characters,
+      credits_estimated: p.credits,
+      credits_charged: p.credits,
+      sample_rate: null,
+      duration_seconds: null,
+      title: body.title ?? null,
+      save: body.save ?? false,
+      retained_until: body.save ? null : new Date(now.getTime() + RETENTION_MS).toISOString(),
+      error: null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    };
+  }
+
+  private now() {
+    return this.clock.now().toISOString();
+  }
+
+  private fail(e: unknown, estimated: number): never {
+    if (e instanceof FormloomError) throw new VoiceFailure(e, estimated);
+    throw e;
+  }
+}

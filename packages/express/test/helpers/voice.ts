@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAudioCodecs } from '@formloom/audio';
+import type { PcmChunk, SpeechEngine } from '@formloom/core';
+import { createEspeakEngine } from '@formloom/speech-espeak';
+import type { TestApp, TestAppOptions } from './app';
+
+/** eSpeak NG (every language, fast) plus an engine whose voices fail: `dead` before any audio, `broken` after its first sentence. */
+export function voiceAppOptions(): TestAppOptions {
+  return { speechEngines: [createEspeakEngine(), failingEngine()], audio: createAudioCodecs() };
+}
+
+function failingEngine(): SpeechEngine {
+  return {
+    id: 'failing',
+    voices: async () => [
+      { id: 'broken', name: 'Broken', language: 'en-US', gender: 'neutral', sampleRate: 16000 },
+      { id: 'dead', name: 'Dead', language: 'en-US', gender: 'neutral', sampleRate: 16000 },
+    ],
+    synthesize: (request) => ({
+      async *[Symbol.asyncIterator](): AsyncGenerator<PcmChunk> {
+        if (request.voice === 'dead') throw new Error('engine did not start');
+        yield { samples: new Int16Array(1600), sampleRate: 16000, channels: 1, marker: { kind: 'sentence', index: 0 } };
+        throw new Error('engine crashed');
+      },
+    }),
+  };
+}
+
+export interface VoiceUser {
+  id: string;
+  key: string;
+  keyId: string;
+}
+
+/** A verified user with `credits` bought through the payments port and a voice key. */
+export async function voiceUser(app: TestApp, opts: { credits?: number; verified?: boolean; monthlyLimit?: number; plan?: string } = {}): Promise<VoiceUser> {
+  const email = `voice_${process.pid}_${Date.now()}_${Math.random().toString(36).slice(2)}@example.com`;
+  const user = await app.formloom.accounts.createUser({ email, verified: opts.verified ?? true, plan: opts.plan });
+  if (opts.credits) await app.formloom.accounts.purchaseCredits(user.id, opts.credits);
+  const key = await app.formloom.accounts.createKey(user.id, { scope: 'voice', monthly_limit: opts.monthlyLimit ?? null });
+  return { id: user.id, key: key.api_key, keyId: key.key_id };
+}
+
+/** Fetches bytes with the key (for `audio.url`, relative to the server). */
+export async function download(app: TestApp, path: string, key: string) {
+  const res = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${key}`, connection: 'close' } });
+  return { status: res.status, type: res.headers.get('content-type'), bytes: new Uint8Array(await res.arrayBuffer()), headers: res.headers };
+}
+
+/** What ffprobe reads in `bytes`: codec, sample rate, duration. `rawFormat` for headerless audio (`mulaw`, `s16le`). */
+export async function probe(bytes: Uint8Array, rawFormat?: { format: string; rate: number }) {
+  const dir = mkdtempSync(join(tmpdir(), 'voice-probe-'));
+  try {
+    const file = join(dir, 'audio');
+    writeFileSync(file, bytes);
+    const raw = rawFormat ? ['-f', rawFormat.format, '-ar', String(rawFormat.rate), '-ac', '1'] : [];
+    const { stdout: out } = await promisify(execFile)('ffprobe', ['-v', 'error', ...raw, '-show_entries', 'stream=codec_name,sample_rate:format=duration', '-of', 'json', file]);
+    const json = JSON.parse(out.toString());
+    return { codec: json.streams[0].codec_name as string, sampleRate: Number(json.streams[0].sample_rate), duration: Number(json.format.duration) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
