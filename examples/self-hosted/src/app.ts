@@ -42,7 +42,7 @@ export function createApp(formloom: Formloom, inFlight?: InFlight, http: HttpCon
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
-  app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: http.rateLimits }));
+  app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins }));
   app.use('/', createPublicPagesRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins }));
   return app;
 }

@@ -5,7 +5,8 @@ import { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 import { buildOpenApi } from './openapi';
 import { assertBodyWithinLimits, assertNoNulCharacters } from './input-guard';
 import { RateLimits, type RateLimitOptions } from './rate-limit';
-import { apiSecurityHeaders } from './security-headers';
+import { apiSecurityHeaders, checkEmbedOrigins, type EmbedOrigins } from './security-headers';
+import { publicCors } from './cors';
 import type { RouteContext, RouteSpec } from './route-table';
 import { formRoutes } from './routes/forms';
 import { publishingRoutes } from './routes/publishing';
@@ -27,6 +28,11 @@ export interface FormloomRouterOptions {
   routes?: RouteSpec[];
   /** Per-key, per-IP and failed-authentication limits (docs/security.md); `false` turns them all off. */
   rateLimits?: RateLimitOptions | false;
+  /**
+   * Origins whose pages may call the public form endpoints (CORS), where `<formloom-form>` is embedded:
+   * `*` (default) or a list like the pages router's `embedOrigins`. Authenticated endpoints never answer CORS.
+   */
+  embedOrigins?: EmbedOrigins;
 }
 
 /** The built-in endpoints, in mount order. */
@@ -50,6 +56,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const routes = [...BUILT_IN_ROUTES, ...(options.routes ?? [])].map(limits.guard);
   const router = express.Router();
   router.use(apiSecurityHeaders);
+  router.use(publicCors(checkEmbedOrigins(options.embedOrigins ?? '*')));
   router.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
   // Depth and NUL checks run once, on the parsed body, before any route or schema walks it.
   router.use((req, _res, next) => {
