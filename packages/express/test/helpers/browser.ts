@@ -28,18 +28,18 @@ export async function openPage(browser: Browser, opts: { width?: number } = {}):
 /** axe-core's source, to inject into a page. */
 export const AXE_SOURCE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** A second local site (another origin: another port) serving one HTML page at `/`. */
-export async function hostSite(html: string): Promise<{ url: string; close(): Promise<void> }> {
+/** A second local site (another origin: another host and port) serving `site.html` at `/`. */
+export async function hostSite(): Promise<{ url: string; html: string; close(): Promise<void> }> {
+  const site = { html: '' } as { url: string; html: string; close(): Promise<void> };
   const server: Server = createServer((_req, res) => {
     res.setHeader('content-type', 'text/html; charset=utf-8');
-    res.end(html);
+    res.end(site.html);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    // `localhost` rather than 127.0.0.1: a different host as well as a different port.
-    url: `http://localhost:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
+  // `localhost` rather than 127.0.0.1: a different host as well as a different port.
+  site.url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  site.close = () => new Promise<void>((r) => server.close(() => r()));
+  return site;
 }
 
 /** A webhook receiver on loopback recording every delivery. */
