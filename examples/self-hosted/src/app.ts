@@ -82,7 +82,8 @@ export class InFlight {
 export async function startSelfHosted(env: Env = process.env): Promise<SelfHosted> {
   const config = readSelfHostedConfig(env);
   const http = readHttpConfig(env);
-  mkdirSync(config.dataDir, { recursive: true });
+  // Owner-only: the data dir holds the database, the secret key, uploads and mails (docs/security.md).
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const storage = await openMigratedStorage(config.databaseUrl);
   const mailer = createMailerFromEnv(env, config.dataDir);
   const formloom = createFormloom({
@@ -93,6 +94,8 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     config: {
       publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
       secretKey: loadSecretKey(env, config.dataDir),
+      uploadQuotaBytes: config.uploadQuotaBytes,
+      outboxRetentionMs: config.outboxRetentionMs,
     },
   });
   const inFlight = new InFlight();

@@ -5,6 +5,19 @@ export interface SelfHostedConfig extends CliConfig {
   port: number;
   /** Base of shareable links; `null` means `http://localhost:<the port listened on>`. */
   publicUrl: string | null;
+  /** `FORMLOOM_UPLOAD_QUOTA_MB` (default 1024): total size of one form's uploads. */
+  uploadQuotaBytes: number;
+  /** `FORMLOOM_OUTBOX_RETENTION_DAYS` (default 7): how long sent mails and settled deliveries stay in the outbox. */
+  outboxRetentionMs: number;
+}
+
+/** A positive number from `env[name]`, or `fallback` when unset. */
+function positive(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!(n > 0) || !Number.isFinite(n)) throw new Error(`${name}: expected a positive number, got ${JSON.stringify(raw)}`);
+  return n;
 }
 
 /** The operator variables of DESIGN.md section 4 (the same reading as the `formloom` command). */
@@ -13,5 +26,11 @@ export function readSelfHostedConfig(env: Env, cwd = process.cwd()): SelfHostedC
   const port = /^\d+$/.test(rawPort) ? Number(rawPort) : NaN;
   if (!(port >= 0 && port <= 65535)) throw new Error(`PORT: expected a port number, got ${JSON.stringify(env.PORT)}`);
   const publicUrl = env.FORMLOOM_PUBLIC_URL?.trim().replace(/\/+$/, '') || null;
-  return { ...readConfig(env, cwd), port, publicUrl };
+  return {
+    ...readConfig(env, cwd),
+    port,
+    publicUrl,
+    uploadQuotaBytes: Math.round(positive(env, 'FORMLOOM_UPLOAD_QUOTA_MB', 1024) * 1024 * 1024),
+    outboxRetentionMs: Math.round(positive(env, 'FORMLOOM_OUTBOX_RETENTION_DAYS', 7) * 24 * 3600_000),
+  };
 }

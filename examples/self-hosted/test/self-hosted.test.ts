@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { type Dirent, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import anyTest, { type TestFn } from 'ava';
 import { runCli } from '@formloom/cli';
-import { SERVER_TIMEOUTS, startSelfHosted, type SelfHosted } from '../src';
+import { readSelfHostedConfig, SERVER_TIMEOUTS, startSelfHosted, type SelfHosted } from '../src';
 
 type Ctx = { app: SelfHosted; key: string; dir: string };
 const test = anyTest as TestFn<Ctx>;
@@ -112,4 +112,40 @@ test('a revoked key gets 401', async (t) => {
   t.is((await call(t, 'GET', '/api/v1/forms', undefined, key.api_key)).status, 200);
   t.is((await runCli(['key', 'revoke', '--key', key.key_id], env)).code, 0);
   t.is((await call(t, 'GET', '/api/v1/forms', undefined, key.api_key)).status, 401);
+});
+
+test('the data dir is owner-only (0700); the database, its journal files, the secret key and uploads are 0600', async (t) => {
+  const data = join(t.context.dir, 'data');
+  const mode = (p: string) => statSync(p).mode & 0o777;
+  t.is(mode(data), 0o700);
+  const created = await call(t, 'POST', '/api/v1/forms', { title: 'Files', published: true, questions: [{ type: 'file_upload', title: 'CV' }] });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  const body = new FormData();
+  body.append('file', new Blob(['hello'], { type: 'text/plain' }), 'note.txt');
+  const qs = `?question_id=${created.body.questions[0].id}`;
+  const up = await fetch(`${t.context.app.url}/api/v1/public/forms/${created.body.slug}/uploads${qs}`, { method: 'POST', body });
+  t.is(up.status, 201);
+  const db = join(data, 'formloom.sqlite');
+  t.is(mode(db), 0o600);
+  for (const f of [`${db}-wal`, `${db}-shm`, `${db}-journal`]) if (existsSync(f)) t.is(mode(f), 0o600, f);
+  t.is(mode(join(data, 'secret.key')), 0o600);
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e: Dirent) => {
+      const p = join(dir, e.name);
+      return e.isDirectory() ? [p, ...walk(p)] : [p];
+    });
+  const blobs = walk(join(data, 'blobs'));
+  t.true(blobs.some((p) => p.endsWith('note.txt')));
+  for (const p of blobs) t.is(mode(p), statSync(p).isDirectory() ? 0o700 : 0o600, p);
+});
+
+test('the upload quota and the outbox retention are read from the environment', (t) => {
+  const defaults = readSelfHostedConfig({});
+  t.is(defaults.uploadQuotaBytes, 1024 * 1024 * 1024);
+  t.is(defaults.outboxRetentionMs, 7 * 24 * 3600_000);
+  const set = readSelfHostedConfig({ FORMLOOM_UPLOAD_QUOTA_MB: '5', FORMLOOM_OUTBOX_RETENTION_DAYS: '0.5' });
+  t.is(set.uploadQuotaBytes, 5 * 1024 * 1024);
+  t.is(set.outboxRetentionMs, 12 * 3600_000);
+  t.throws(() => readSelfHostedConfig({ FORMLOOM_UPLOAD_QUOTA_MB: 'lots' }), { message: /FORMLOOM_UPLOAD_QUOTA_MB/ });
+  t.throws(() => readSelfHostedConfig({ FORMLOOM_OUTBOX_RETENTION_DAYS: '0' }), { message: /FORMLOOM_OUTBOX_RETENTION_DAYS/ });
 });

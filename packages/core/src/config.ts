@@ -17,6 +17,12 @@ export interface FormloomConfig {
   uploadMaxBytesCeiling: number;
   /** Content types accepted when a question sets no `allowed_types` (`type/*` patterns allowed). */
   uploadTypes: string[];
+  /** Total size of one form's stored uploads (bytes); an upload past it is refused (413). */
+  uploadQuotaBytes: number;
+  /** How long an upload may stay unattached to a response before the worker's sweep deletes it (ms). */
+  uploadUnattachedMs: number;
+  /** How long delivered and failed outbox items are kept before the worker purges them (ms). */
+  outboxRetentionMs: number;
 }
 
 /** AES-256-GCM over secrets at rest: `v1.<iv>.<tag>.<ciphertext>` in base64url. */

@@ -128,6 +128,9 @@ export function createFormloom(options: FormloomOptions): Formloom {
     uploadMaxBytes: 10 * 1024 * 1024,
     uploadMaxBytesCeiling: 100 * 1024 * 1024,
     uploadTypes: DEFAULT_UPLOAD_TYPES,
+    uploadQuotaBytes: 1024 * 1024 * 1024,
+    uploadUnattachedMs: 24 * 60 * 60 * 1000,
+    outboxRetentionMs: 7 * 24 * 60 * 60 * 1000,
     ...options.config,
   };
   c.register(TOKENS.Config, { useValue: config });

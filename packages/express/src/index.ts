@@ -13,5 +13,6 @@ export { apiKeyAuthenticator, type AuthenticateHook } from './auth';
 export { buildOpenApi } from './openapi';
 export { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 export { json, type RouteSpec, type RouteContext, type RouteResult } from './route-table';
-export { createFetchTransport, isPrivateAddress, type FetchTransportOptions } from './adapters/webhook-transport';
+export { createFetchTransport, type FetchTransportOptions } from './adapters/webhook-transport';
+export { AddressGuard, embeddedIPv4, isPrivateAddress } from './adapters/address-guard';
 export { createFileBlobStore } from './adapters/file-blob-store';

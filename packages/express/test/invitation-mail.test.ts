@@ -40,6 +40,12 @@ for (const kind of DB_KINDS) {
     t.is(row.status, 'pending', 'kept for a retry');
     t.true(Date.parse(row.next_attempt_at) > Date.now() + 5000, 'retried later, with backoff');
     t.is(smtp.messages.length, 0);
+    // Every row of the tables that take part (the invitation itself keeps only a hash and a sealed copy).
+    const holdsToken = async () =>
+      (await Promise.all(['outbox', 'team_invitations'].map((table) => app.raw(`SELECT * FROM ${table}`))))
+        .flat()
+        .filter((r: any) => JSON.stringify(r).includes(inv.body.token)).length;
+    t.is(await holdsToken(), 0, 'the queued mail is sealed, not in clear text');
 
     refuse = false;
     clock.offsetMs = 60_000;
@@ -49,5 +55,13 @@ for (const kind of DB_KINDS) {
     t.regex(m.subject, /invited you to join Mail team/);
     t.true(m.text.includes(`/teams/invite/${inv.body.token}`));
     await until(async () => (await app.raw(`SELECT status FROM outbox WHERE kind = 'mail'`))[0].status === 'delivered');
+    t.is(await holdsToken(), 0, 'no row holds the token once the mail is sent');
+    t.deepEqual(JSON.parse((await app.raw(`SELECT payload FROM outbox WHERE kind = 'mail'`))[0].payload), {});
+
+    // Delivered rows are purged by the running worker once the retention (7 days by default) has passed.
+    clock.offsetMs = 6 * 24 * 3600_000;
+    t.is((await app.raw(`SELECT id FROM outbox WHERE kind = 'mail'`)).length, 1, 'kept within the retention');
+    clock.offsetMs = 8 * 24 * 3600_000;
+    await until(async () => (await app.raw(`SELECT id FROM outbox WHERE kind = 'mail'`)).length === 0);
   });
 }

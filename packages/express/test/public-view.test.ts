@@ -133,7 +133,8 @@ forEachDb(test, (it) => {
 
     const fd = new FormData();
     fd.append('file', new Blob(['%PDF-1.4 x'], { type: 'application/pdf' }), 'cv.pdf');
-    const up = await fetch(`${app.url}/api/v1/public/forms/${form.slug}/uploads`, { method: 'POST', body: fd });
+    const cv = form.questions.find((q: { type: string }) => q.type === 'file_upload');
+    const up = await fetch(`${app.url}/api/v1/public/forms/${form.slug}/uploads?question_id=${cv.id}`, { method: 'POST', body: fd });
     t.is(up.status, 201);
     t.deepEqual(Object.keys((await up.json()) as object).sort(), ['name', 'url']);
   });

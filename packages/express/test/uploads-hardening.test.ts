@@ -8,7 +8,7 @@ async function uploadForm(app: TestApp) {
   const u = await app.user();
   const res = await app.api('POST', '/forms', { key: u.key, body: { title: 'Uploads', published: true, questions: [{ type: 'file_upload', title: 'Any' }] } });
   if (res.status !== 201) throw new Error(res.text);
-  return res.body as { id: string; slug: string };
+  return { id: res.body.id as string, slug: res.body.slug as string, qid: res.body.questions[0].id as string };
 }
 
 /** Nothing of this form's uploads on disk. */
@@ -17,8 +17,11 @@ const storedFiles = (app: TestApp, formId: string) => {
   return existsSync(dir) ? filesUnder(dir) : [];
 };
 
-async function send(app: TestApp, slug: string, body: string, boundary = 'B') {
-  const path = `/api/v1/public/forms/${slug}/uploads`;
+type UploadForm = Awaited<ReturnType<typeof uploadForm>>;
+const uploadPath = (form: UploadForm) => `/api/v1/public/forms/${form.slug}/uploads?question_id=${form.qid}`;
+
+async function send(app: TestApp, form: UploadForm, body: string, boundary = 'B') {
+  const path = uploadPath(form);
   return rawRequest(app.url, multipartHead(path, body, boundary), body);
 }
 
@@ -34,33 +37,33 @@ forEachDb(test, (it) => {
   it('a multipart body without its closing boundary is a 400, stores nothing and does not kill the process', async (t, app) => {
     const form = await uploadForm(app);
     const truncated = filePart('B', 'a.txt', 'hi');
-    assertBadRequest(t, await send(app, form.slug, truncated), 'no closing boundary');
-    assertBadRequest(t, await send(app, form.slug, truncated.slice(0, 40)), 'cut inside the part header');
-    assertBadRequest(t, await send(app, form.slug, '--B\r\n'), 'only the first boundary');
+    assertBadRequest(t, await send(app, form, truncated), 'no closing boundary');
+    assertBadRequest(t, await send(app, form, truncated.slice(0, 40)), 'cut inside the part header');
+    assertBadRequest(t, await send(app, form, '--B\r\n'), 'only the first boundary');
     t.deepEqual(storedFiles(app, form.id), []);
     // The process survived: the next upload works.
-    const ok = await send(app, form.slug, `${filePart('B', 'a.txt', 'hi')}--B--\r\n`);
+    const ok = await send(app, form, `${filePart('B', 'a.txt', 'hi')}--B--\r\n`);
     t.is(ok.status, 201, ok.body);
   });
 
   it('multipart limits (a second file, too many parts) are 400s and store nothing', async (t, app) => {
     const form = await uploadForm(app);
     const two = `${filePart('B', 'a.txt', 'one')}${filePart('B', 'b.txt', 'two')}--B--\r\n`;
-    assertBadRequest(t, await send(app, form.slug, two), 'two files');
+    assertBadRequest(t, await send(app, form, two), 'two files');
     const fields = Array.from({ length: 30 }, (_, i) => `--B\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nv\r\n`).join('');
-    assertBadRequest(t, await send(app, form.slug, `${fields}${filePart('B', 'a.txt', 'hi')}--B--\r\n`), 'too many parts');
-    assertBadRequest(t, await send(app, form.slug, `${filePart('B', 'a.txt', 'hi')}--B--\r\n`, ''), 'no boundary');
+    assertBadRequest(t, await send(app, form, `${fields}${filePart('B', 'a.txt', 'hi')}--B--\r\n`), 'too many parts');
+    assertBadRequest(t, await send(app, form, `${filePart('B', 'a.txt', 'hi')}--B--\r\n`, ''), 'no boundary');
     t.deepEqual(storedFiles(app, form.id), []);
   });
 
   it('a client that goes away mid-upload leaves nothing stored and the server answering', async (t, app) => {
     const form = await uploadForm(app);
-    const path = `/api/v1/public/forms/${form.slug}/uploads`;
+    const path = uploadPath(form);
     const partial = filePart('B', 'a.txt', 'x'.repeat(1000));
     const head = multipartHead(path, partial + 'y'.repeat(50_000));
     const gone = await rawRequest(app.url, head, partial, { destroyAfterSend: true });
     t.false(gone.timedOut);
-    const ok = await send(app, form.slug, `${filePart('B', 'a.txt', 'hi')}--B--\r\n`);
+    const ok = await send(app, form, `${filePart('B', 'a.txt', 'hi')}--B--\r\n`);
     t.is(ok.status, 201, ok.body);
     t.is(storedFiles(app, form.id).filter((f) => !f.endsWith('.type')).length, 1, 'only the complete upload');
   });
@@ -74,12 +77,12 @@ forEachDb(test, (it) => {
       ['newline', 'a\nb.txt'],
       ['carriage return', 'a\rb.txt'],
     ] as const) {
-      assertBadRequest(t, await send(app, form.slug, `${filePart('B', name, 'hi')}--B--\r\n`), `raw ${label}`);
+      assertBadRequest(t, await send(app, form, `${filePart('B', name, 'hi')}--B--\r\n`), `raw ${label}`);
     }
     // The same characters percent-encoded in an RFC 5987 `filename*` pass the part-header parser.
     for (const enc of ['%01', '%7F', '%00', '%0A']) {
       const disposition = `Content-Disposition: form-data; name="file"; filename*=UTF-8''a${enc}b.txt`;
-      const res = await send(app, form.slug, `${filePart('B', '', 'hi', 'text/plain', disposition)}--B--\r\n`);
+      const res = await send(app, form, `${filePart('B', '', 'hi', 'text/plain', disposition)}--B--\r\n`);
       assertBadRequest(t, res, `filename* ${enc}`);
       t.is(JSON.parse(res.body).error.field, 'file');
     }
@@ -91,7 +94,7 @@ forEachDb(test, (it) => {
     const name = 'résumé 日本.pdf';
     const fd = new FormData();
     fd.append('file', new Blob(['%PDF-1.4'], { type: 'application/pdf' }), name);
-    const res = await fetch(`${app.url}/api/v1/public/forms/${form.slug}/uploads`, { method: 'POST', body: fd });
+    const res = await fetch(`${app.url}${uploadPath(form)}`, { method: 'POST', body: fd });
     const body = (await res.json()) as { url: string; name: string };
     t.is(res.status, 201, JSON.stringify(body));
     t.is(body.name, name);
@@ -111,7 +114,7 @@ forEachDb(test, (it) => {
     const name = `${'日'.repeat(190)}.pdf`; // 190 characters, 574 bytes of UTF-8
     const fd = new FormData();
     fd.append('file', new Blob(['%PDF-1.4'], { type: 'application/pdf' }), name);
-    const res = await fetch(`${app.url}/api/v1/public/forms/${form.slug}/uploads`, { method: 'POST', body: fd });
+    const res = await fetch(`${app.url}${uploadPath(form)}`, { method: 'POST', body: fd });
     const body = (await res.json()) as { url: string; name: string };
     t.is(res.status, 201, JSON.stringify(body));
     t.is(body.name, name);

@@ -115,6 +115,26 @@ forEachDb(
       await Promise.all([flaky.close(), gone.close()]);
     });
 
+    it('a redirect is not followed: the delivery fails at once, saying why', async (t, app) => {
+      app.formloom.worker.start({ pollMs: 100 });
+      const u = await app.user('pro');
+      const inner = await receiver();
+      const bouncer = createServer((_req, res) => {
+        res.writeHead(302, { location: inner.url }).end();
+      });
+      await new Promise<void>((r) => bouncer.listen(0, '127.0.0.1', () => r()));
+      const form = await formWithHook(app, u.key, `http://127.0.0.1:${(bouncer.address() as AddressInfo).port}/hook`);
+      await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [] } });
+      const d = await until(async () => {
+        const b = (await app.api('GET', `/forms/${form.id}/webhooks/deliveries`, { key: u.key })).body;
+        return b.deliveries[0]?.status === 'failed' ? b.deliveries[0] : undefined;
+      });
+      t.like(d, { response_code: 302, attempts: 1, next_attempt_at: null });
+      t.regex(d.error, /redirects are not followed/);
+      t.is(inner.got.length, 0);
+      await Promise.all([inner.close(), new Promise((r) => bouncer.close(r))]);
+    });
+
     it('webhook endpoints: plan gating, validation, form field kept in step', async (t, app) => {
       const free = await app.user('free');
       const form = await app.api('POST', '/forms', { key: free.key, body: { title: 'F' } });
@@ -148,8 +168,83 @@ forEachDb(test, (it) => {
     const form = await formWithHook(app, u.key, local.url.replace('127.0.0.1', 'localhost'));
     await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [] } });
     const d = await until(async () => (await app.api('GET', `/forms/${form.id}/webhooks/deliveries`, { key: u.key })).body.deliveries.find((x: any) => x.attempts > 0));
-    t.regex(d.error, /private address/);
+    t.regex(d.error, /Refused: localhost resolves to .* not a public address/);
+    // Refused at once, not retried for a day.
+    t.like(d, { status: 'failed', attempts: 1, next_attempt_at: null, response_code: null });
     t.is(local.got.length, 0);
     await local.close();
   });
 });
+
+/** A receiver that holds every request open until `release()`, counting how many it holds at once. */
+async function blockingReceiver() {
+  const held: Array<() => void> = [];
+  let open = 0;
+  let maxOpen = 0;
+  let released = false;
+  let answered = 0;
+  const server: Server = createServer((req, res) => {
+    open += 1;
+    maxOpen = Math.max(maxOpen, open);
+    req.resume();
+    let closed = false;
+    // A request the sender gave up on (its time-out, on a very slow machine) is no longer open.
+    res.on('close', () => {
+      if (!closed) open -= 1;
+      closed = true;
+    });
+    const answer = () => {
+      if (closed) return;
+      closed = true;
+      open -= 1;
+      answered += 1;
+      res.end('ok');
+    };
+    if (released) answer();
+    else held.push(answer);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`,
+    get open() {
+      return open;
+    },
+    get maxOpen() {
+      return maxOpen;
+    },
+    get answered() {
+      return answered;
+    },
+    release() {
+      released = true;
+      for (const a of held.splice(0)) a();
+    },
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+forEachDb(
+  test,
+  (it) => {
+    it('a slow receiver holds up only its own deliveries, at most 4 at once; a fast one gets all of its own meanwhile', async (t, app) => {
+      app.formloom.worker.start({ pollMs: 50 });
+      const u = await app.user('pro');
+      const slow = await blockingReceiver();
+      const fast = await receiver();
+      const slowForm = await formWithHook(app, u.key, slow.url);
+      const fastForm = await formWithHook(app, u.key, fast.url);
+      for (let i = 0; i < 6; i++) await app.api('POST', `/public/forms/${slowForm.slug}/responses`, { body: { answers: [] } });
+      await until(() => slow.open === 4);
+      for (let i = 0; i < 5; i++) await app.api('POST', `/public/forms/${fastForm.slug}/responses`, { body: { answers: [] } });
+      await until(() => fast.got.length === 5);
+      t.is(slow.answered, 0, 'every fast delivery arrived while the slow receiver was still blocked');
+      t.is(slow.maxOpen, 4, 'at most 4 deliveries to one host at once');
+      slow.release();
+      await until(() => slow.answered === 6, 30_000);
+      await until(async () => (await app.api('GET', `/forms/${slowForm.id}/webhooks/deliveries`, { key: u.key })).body.deliveries.every((d: any) => d.status === 'delivered'));
+      t.is(slow.maxOpen, 4);
+      await Promise.all([slow.close(), fast.close()]);
+    });
+  },
+  { allowPrivateWebhooks: true },
+);

@@ -48,7 +48,8 @@ export function createFileOutboxMailer(options: FileOutboxMailerOptions): Closab
       try {
         const info = await composer.sendMail(mail);
         if (!Buffer.isBuffer(info.message)) throw new Error('nodemailer did not return the message as a Buffer');
-        await mkdir(options.dir, { recursive: true });
+        // Owner-only: mails hold invitation links (docs/security.md).
+        await mkdir(options.dir, { recursive: true, mode: 0o700 });
         await writeAtomically(join(options.dir, name), info.message);
         return { id: info.messageId };
       } catch (err) {
@@ -64,7 +65,7 @@ export function createFileOutboxMailer(options: FileOutboxMailerOptions): Closab
 /** Writes `data` to a temporary sibling, flushes it, and renames it to `path` (atomic on one file system). */
 async function writeAtomically(path: string, data: Buffer): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.tmp`);
-  const file = await open(temporary, 'wx');
+  const file = await open(temporary, 'wx', 0o600);
   try {
     try {
       await file.writeFile(data);

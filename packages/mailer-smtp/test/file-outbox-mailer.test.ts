@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runMailerConformance } from '@formloom/core/testing';
@@ -97,4 +97,15 @@ test('file outbox: a directory that cannot be written rejects the send', async (
   });
   t.regex(err!.message, /^Could not write the message to the outbox /);
   t.truthy(err!.code);
+});
+
+test('file outbox: the directory is owner-only (0700) and each message file 0600', async (t) => {
+  const root = await tempDir(t);
+  const dir = join(root, 'data', 'outbox');
+  const mailer = createFileOutboxMailer({ dir, from: FROM });
+  await mailer.send({ to: 'ada@example.com', subject: 'Join us', text: 'https://x.test/teams/invite/secret' });
+  t.is((await stat(dir)).mode & 0o777, 0o700);
+  const [file] = await readOutbox(dir);
+  t.is((await stat(join(dir, file!.name))).mode & 0o777, 0o600);
+  await mailer.close();
 });

@@ -301,7 +301,40 @@ export const OutboxEntity = new EntitySchema<OutboxRow>({
     created_at: str,
     updated_at: str,
   },
-  indices: [{ name: 'IDX_outbox_status_next_attempt', columns: ['status', 'next_attempt_at'] }],
+  indices: [
+    { name: 'IDX_outbox_status_next_attempt', columns: ['status', 'next_attempt_at'] },
+    // The housekeeping purge of settled items by age.
+    { name: 'IDX_outbox_status_updated', columns: ['status', 'updated_at'] },
+  ],
+});
+
+export interface UploadRow {
+  id: string;
+  form_id: string;
+  question_id: string;
+  key: string;
+  size: number;
+  response_id: string | null;
+  created_at: string;
+}
+
+export const UploadEntity = new EntitySchema<UploadRow & { form?: FormRow }>({
+  name: 'FormloomUpload',
+  tableName: 'uploads',
+  columns: { id, form_id: str, question_id: str, key: str, size: int, response_id: optStr, created_at: str },
+  indices: [
+    { name: 'UQ_uploads_key', columns: ['key'], unique: true },
+    { name: 'IDX_uploads_form', columns: ['form_id'] },
+    { name: 'IDX_uploads_response_created', columns: ['response_id', 'created_at'] },
+  ],
+  relations: {
+    form: {
+      type: 'many-to-one',
+      target: 'FormloomForm',
+      joinColumn: { name: 'form_id', foreignKeyConstraintName: 'FK_uploads_form_id' },
+      onDelete: 'CASCADE',
+    },
+  },
 });
 
 export interface ResponseRow {
@@ -633,6 +666,7 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   CreditBalanceEntity,
   IdempotencyEntity,
   OutboxEntity,
+  UploadEntity,
   ResponseEntity,
   GlobalWebhookEntity,
   WebhookSecretEntity,

@@ -12,6 +12,7 @@ import { outboxStatements } from './repositories/outbox';
 import { rateLimitStatements } from './repositories/rate-limits';
 import { responseStatements } from './repositories/responses';
 import { teamStatements } from './repositories/teams';
+import { uploadStatements } from './repositories/uploads';
 import { webhookStatements } from './repositories/webhooks';
 
 /** The SQL that does not depend on a call's arguments, built once per storage. */
@@ -28,6 +29,7 @@ export const buildStatements = (d: Dialect) => ({
   rateLimits: rateLimitStatements(d),
   responses: responseStatements(d),
   teams: teamStatements(d),
+  uploads: uploadStatements(d),
   webhooks: webhookStatements(d),
 });
 

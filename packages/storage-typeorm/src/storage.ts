@@ -11,6 +11,7 @@ import { SqlIdempotencyRepository } from './repositories/idempotency';
 import { SqlInvitationRepository } from './repositories/invitations';
 import { SqlOutboxRepository } from './repositories/outbox';
 import { SqlRateLimitRepository } from './repositories/rate-limits';
+import { SqlUploadRepository } from './repositories/uploads';
 import { SqlResponseRepository } from './repositories/responses';
 import { SqlTeamRepository } from './repositories/teams';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
@@ -178,6 +179,7 @@ function makeStorage(
     credits: new SqlCreditRepository(scope),
     idempotency: new SqlIdempotencyRepository(scope),
     outbox: new SqlOutboxRepository(scope),
+    uploads: new SqlUploadRepository(scope),
     responses: new SqlResponseRepository(scope),
     webhooks: new SqlWebhookRepository(scope),
     deliveries: new SqlDeliveryRepository(scope),

@@ -119,6 +119,19 @@ export interface TeamMember {
   joined_at: string;
 }
 
+/** A respondent's stored file, counted against its form's quota until the form is deleted. */
+export interface UploadRecord {
+  id: string;
+  form_id: string;
+  question_id: string;
+  /** The blob-store key, `uploads/<form id>/<token>/<name>`. */
+  key: string;
+  size: number;
+  /** The response whose answer names the file; `null` until then (swept after a day). */
+  response_id: string | null;
+  created_at: string;
+}
+
 export interface OutboxItem {
   id: string;
   /** what the item delivers, e.g. `webhook` or `mail`. */

@@ -11,6 +11,7 @@ import type {
   FormRecord,
   IdempotencyRecord,
   OutboxItem,
+  UploadRecord,
   Question,
   Team,
   TeamRole,
@@ -260,6 +261,28 @@ export interface OutboxRepository {
   ): Promise<boolean>;
   /** The item, or `null`. */
   findById(id: string): Promise<OutboxItem | null>;
+  /** Empties the payload of a settled item (a sent mail's body holds secrets: docs/security.md). */
+  clearPayload(id: string): Promise<void>;
+  /**
+   * Deletes up to `limit` delivered or failed items settled (`updated_at`) before `before`, of `kinds`
+   * when given; returns how many. Pending items are never deleted.
+   */
+  purge(query: { before: string; limit: number; kinds?: string[] }): Promise<number>;
+}
+
+export interface UploadRepository {
+  insert(upload: UploadRecord): Promise<void>;
+  /** Deletes one upload's row. */
+  delete(id: string): Promise<void>;
+  /** Bytes of all the form's uploads (attached or not). */
+  totalSize(formId: string): Promise<number>;
+  /** Marks the form's unattached uploads with these keys as answers of `responseId`; returns how many. */
+  attach(formId: string, keys: string[], responseId: string): Promise<number>;
+  /**
+   * Deletes up to `limit` uploads still unattached that were created before `before` and returns them
+   * (one statement, so an upload attached meanwhile is never taken).
+   */
+  takeUnattached(before: string, limit: number): Promise<UploadRecord[]>;
 }
 
 export interface ResponseListQuery {
@@ -376,6 +399,7 @@ export interface Storage {
   readonly credits: CreditRepository;
   readonly idempotency: IdempotencyRepository;
   readonly outbox: OutboxRepository;
+  readonly uploads: UploadRepository;
   readonly responses: ResponseRepository;
   readonly webhooks: WebhookRepository;
   readonly deliveries: DeliveryRepository;

@@ -103,7 +103,7 @@ export class InvitationService {
       await tx.invitations.insert(invitation);
       const link = `${this.config.publicUrl.replace(/\/+$/, '')}/teams/invite/${token}`;
       const who = inviter ? [inviter.first_name, inviter.last_name].filter(Boolean).join(' ') || inviter.email : 'A team admin';
-      await enqueueMail(tx, this.ids, this.clock, {
+      await enqueueMail(tx, this.ids, this.clock, this.box, {
         to: email,
         subject: `${who} invited you to join ${team.name} on Formloom`,
         text: [

@@ -15,6 +15,7 @@ import { TOKENS } from '../tokens';
 import { sha256Hex as sha256 } from '../hashing';
 import type { FormloomEvents } from '../events';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { uploadKeysIn } from './upload-service';
 
 
 export interface RequestMeta {
@@ -105,6 +106,7 @@ export class SubmissionService {
           : e;
       });
       await tx.forms.addResponseCount(form.id, 1);
+      await tx.uploads.attach(form.id, uploadKeysIn(form.id, response.answers), response.id);
       if (complete) await this.webhooks.enqueue(tx, form, response, targets, snapshot.questions);
     });
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: response.id });
@@ -152,6 +154,7 @@ export class SubmissionService {
     await this.storage.transaction(async (tx) => {
       const ok = await tx.responses.updatePartial(form.id, responseId, patch);
       if (!ok) throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
+      await tx.uploads.attach(form.id, uploadKeysIn(form.id, patch.answers), responseId);
       if (complete) await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
     });
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: responseId });

@@ -4,13 +4,22 @@ import type { OutboxItem } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
-import type { WebhookTransport } from '../ports/webhook-transport';
+import { isDestinationRefused, type WebhookTransport } from '../ports/webhook-transport';
 import type { FormloomConfig } from '../config';
 import { TOKENS } from '../tokens';
 import { nextRetryAt, type OutboxHandler, type OutboxOutcome } from './outbox-worker';
 import { WebhookSettingsService } from './webhook-settings-service';
 
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
+
+/** `host[:port]` of a URL, lower-case; the URL itself when it does not parse. */
+export function destinationHost(url: string): string {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return url;
+  }
+}
 
 /**
  * Sends one webhook delivery: signs the stored body with the account's current secret, records the
@@ -29,6 +38,13 @@ export class WebhookDeliveryHandler implements OutboxHandler {
     @inject(WebhookSettingsService) private readonly settings: WebhookSettingsService,
   ) {}
 
+  /** The receiver's host: the worker runs a few deliveries per host at once (docs/responses-and-webhooks.md). */
+  async destination(item: OutboxItem): Promise<string | null> {
+    let url = item.payload.url;
+    if (typeof url !== 'string') url = (await this.storage.deliveries.findById(String(item.payload.delivery_id)))?.url;
+    return typeof url === 'string' ? destinationHost(url) : null;
+  }
+
   async handle(item: OutboxItem): Promise<OutboxOutcome> {
     const delivery = await this.storage.deliveries.findById(String(item.payload.delivery_id));
     if (!delivery) return { status: 'failed', error: 'delivery deleted' };
@@ -37,6 +53,7 @@ export class WebhookDeliveryHandler implements OutboxHandler {
     const started = Date.now();
     let status: number | null = null;
     let error: string | null = null;
+    let refused = false;
     try {
       const headers = {
         'Content-Type': 'application/json',
@@ -47,13 +64,15 @@ export class WebhookDeliveryHandler implements OutboxHandler {
       status = (await this.transport.post(delivery.url, delivery.body, headers, this.config.webhookTimeoutMs)).status;
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);
+      // A refused destination (private address, bad scheme) will be refused again: fail now, with why.
+      refused = isDestinationRefused(e);
     }
     const duration = Date.now() - started;
     const attempts = delivery.attempts + 1;
     const now = this.clock.now();
     const ok = status !== null && status >= 200 && status < 300;
-    const next = !ok && (status === null || retryable(status)) ? nextRetryAt(now, attempts) : null;
-    if (!ok && !error) error = `HTTP ${status}`;
+    const next = !ok && !refused && (status === null || retryable(status)) ? nextRetryAt(now, attempts) : null;
+    if (!ok && !error) error = status !== null && status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`;
     const attempt = {
       id: this.ids.id('wha'),
       delivery_id: delivery.id,

@@ -74,12 +74,12 @@ export class WebhookDispatcher {
         created_at: now,
         updated_at: now,
       });
-      await this.enqueueAttempt(tx, id, now);
+      await this.enqueueAttempt(tx, id, now, t.url);
     }
   }
 
-  /** An outbox item that makes a worker (re)send the delivery at `at`. */
-  async enqueueAttempt(tx: Storage, deliveryId: string, at: string) {
-    await tx.outbox.enqueue(newOutboxItem(this.ids, at, 'webhook', { delivery_id: deliveryId }));
+  /** An outbox item that makes a worker (re)send the delivery (to `url`) at `at`. */
+  async enqueueAttempt(tx: Storage, deliveryId: string, at: string, url: string) {
+    await tx.outbox.enqueue(newOutboxItem(this.ids, at, 'webhook', { delivery_id: deliveryId, url }));
   }
 }

@@ -137,7 +137,7 @@ export class WebhookSettingsService {
     const now = this.clock.now().toISOString();
     await this.storage.transaction(async (tx) => {
       await tx.deliveries.update(deliveryId, { status: 'pending', next_attempt_at: now, updated_at: now });
-      await this.dispatcher.enqueueAttempt(tx, deliveryId, now);
+      await this.dispatcher.enqueueAttempt(tx, deliveryId, now, delivery.url);
     });
     this.events.emit('outbox.enqueued', { kind: 'webhook' });
     return { id: deliveryId, status: 'pending', next_attempt_at: now };

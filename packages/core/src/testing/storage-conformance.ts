@@ -7,6 +7,7 @@ import { responseTests } from './storage/responses';
 import { teamAdminTests } from './storage/team-admin';
 import { teamAndOutboxTests } from './storage/teams-outbox';
 import { transactionTests } from './storage/transactions';
+import { uploadTests } from './storage/uploads';
 import { webhookTests } from './storage/webhooks';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
@@ -20,7 +21,7 @@ export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures'
  * assume the tables of @formloom/storage-typeorm (users, api_keys, forms, questions, form_versions, teams,
  * team_members, credit_balances, idempotency_keys, outbox, responses, global_webhooks, webhook_secrets,
  * webhook_deliveries, webhook_delivery_attempts, team_sso, team_invitations, team_branding, audit_logs,
- * rate_limits) with
+ * uploads, rate_limits) with
  * columns named like the domain fields.
  */
 export function runStorageConformance(test: TestFn<any>, harness: StorageHarness): void {
@@ -40,6 +41,7 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   formTests(storageTest);
   teamAndOutboxTests(storageTest);
   teamAdminTests(storageTest);
+  uploadTests(storageTest);
   responseTests(storageTest);
   webhookTests(storageTest);
   transactionTests(storageTest);

@@ -40,10 +40,11 @@ export function createFileBlobStore(root: string): BlobStore {
   return {
     async put(key, data, contentType) {
       const p = pathOf(key);
-      await mkdir(dirname(p), { recursive: true });
+      // Owner-only: respondents' files are nobody else's business on a shared machine (docs/security.md).
+      await mkdir(dirname(p), { recursive: true, mode: 0o700 });
       const tmp = `${p}.${randomBytes(6).toString('hex')}.tmp`;
-      await writeFile(`${p}.type`, contentType);
-      await writeFile(tmp, data);
+      await writeFile(`${p}.type`, contentType, { mode: 0o600 });
+      await writeFile(tmp, data, { mode: 0o600 });
       await rename(tmp, p);
     },
     async get(key) {

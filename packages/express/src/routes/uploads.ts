@@ -97,10 +97,10 @@ export const uploadRoutes: RouteSpec[] = [
   {
     method: 'post',
     path: '/public/forms/:slug/uploads',
-    summary: 'Upload a file for a file_upload question (multipart/form-data, part "file"; optional query question_id)',
+    summary: 'Upload a file for a file_upload question (multipart/form-data, part "file"; query question_id required)',
     tag: 'Public',
     scope: null,
-    query: [{ name: 'question_id', description: "the file_upload question, whose max_size_mb and allowed_types apply", schema: { type: 'string' } }],
+    query: [{ name: 'question_id', description: "required: the published file_upload question, whose max_size_mb and allowed_types apply", schema: { type: 'string' } }],
     success: { status: 201, description: '{url, name}: the answer value for the question' },
     errors: [400, 404, 413, 415],
     handler: async (ctx) => {

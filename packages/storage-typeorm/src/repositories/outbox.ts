@@ -18,6 +18,7 @@ export const outboxStatements = (d: Dialect) => {
     table: outbox,
     enqueue: insertIgnoring(d, OutboxEntity),
     byId: `SELECT * FROM ${outbox} WHERE id = ${d.p(1)}`,
+    clearPayload: `UPDATE ${outbox} SET payload = '{}' WHERE id = ${d.p(1)} AND status <> 'pending'`,
     settleFinal:
       `UPDATE ${outbox} SET status = ${d.p(3)}, last_error = ${d.p(4)}, ${release}, updated_at = ${d.p(5)} ` +
       `WHERE ${leasedBy}`,
@@ -81,6 +82,23 @@ export class SqlOutboxRepository implements OutboxRepository {
         ? await db.run(st.outbox.settleRetry, [id, workerId, outcome.nextAttemptAt, error, now])
         : await db.run(st.outbox.settleFinal, [id, workerId, outcome.status, error, now]);
     return changed > 0;
+  }
+
+  async clearPayload(id: string): Promise<void> {
+    await this.scope.db.run(this.scope.st.outbox.clearPayload, [id]);
+  }
+
+  /** One statement, bounded by `limit`, so a large backlog is purged in short transactions. */
+  async purge(query: { before: string; limit: number; kinds?: string[] }): Promise<number> {
+    if (query.limit <= 0 || (query.kinds && query.kinds.length === 0)) return 0;
+    const { d, db, st } = this.scope;
+    const params = new Params(d);
+    const bind = params.bind;
+    const kinds = query.kinds ? ` AND kind IN (${params.list(query.kinds)})` : '';
+    const old =
+      `SELECT id FROM ${st.outbox.table} WHERE status IN ('delivered', 'failed') AND updated_at < ${bind(query.before)}${kinds} ` +
+      `ORDER BY updated_at LIMIT ${bind(Math.floor(query.limit))}`;
+    return db.run(`DELETE FROM ${st.outbox.table} WHERE id IN (${old})`, params.values);
   }
 
   async findById(id: string): Promise<OutboxItem | null> {

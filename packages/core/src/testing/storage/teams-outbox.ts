@@ -82,4 +82,40 @@ export function teamAndOutboxTests(test: StorageTest): void {
     const claimed = await db.storage.outbox.claim({ workerId: 'w', now: at(10), leaseUntil: at(60), limit: 3, kinds: [kind] });
     t.deepEqual(claimed.map((i) => i.next_attempt_at).sort(), [at(1), at(2), at(3)]);
   });
+
+  test('outbox: the payload of a settled item can be cleared; pending ones keep theirs', async (t, db) => {
+    const outbox = db.storage.outbox;
+    const kind = uid('kind');
+    const sent = makeOutboxItem(kind, { payload: { to: 'a@example.com', text: 'secret-token-1' } });
+    const waiting = makeOutboxItem(kind, { payload: { to: 'b@example.com', text: 'secret-token-2' } });
+    for (const item of [sent, waiting]) await outbox.enqueue(item);
+    await outbox.claim({ workerId: 'w', now: at(10), leaseUntil: at(60), limit: 10, kinds: [kind] });
+    t.true(await outbox.settle(sent.id, 'w', { status: 'delivered' }, at(20)));
+    await outbox.clearPayload(sent.id);
+    await outbox.clearPayload(waiting.id);
+    t.deepEqual((await outbox.findById(sent.id))?.payload, {});
+    t.deepEqual((await outbox.findById(waiting.id))?.payload, waiting.payload, 'still to be sent');
+    const rows = await db.raw(`SELECT payload FROM outbox WHERE kind = ${db.placeholder(1)}`, [kind]);
+    t.is(rows.filter((r: { payload: string }) => r.payload.includes('secret-token-1')).length, 0);
+  });
+
+  test('outbox: purge deletes delivered and failed items settled before the cut-off, never pending ones', async (t, db) => {
+    const outbox = db.storage.outbox;
+    const kind = uid('kind');
+    const items = Array.from({ length: 5 }, () => makeOutboxItem(kind));
+    for (const item of items) await outbox.enqueue(item);
+    await outbox.claim({ workerId: 'w', now: at(10), leaseUntil: at(60), limit: 10, kinds: [kind] });
+    const [oldSent, oldFailed, newSent, retried, untouched] = items as [typeof items[0], typeof items[0], typeof items[0], typeof items[0], typeof items[0]];
+    await outbox.settle(oldSent.id, 'w', { status: 'delivered' }, at(100));
+    await outbox.settle(oldFailed.id, 'w', { status: 'failed', error: 'gave up' }, at(110));
+    await outbox.settle(newSent.id, 'w', { status: 'delivered' }, at(500));
+    await outbox.settle(retried.id, 'w', { status: 'pending', nextAttemptAt: at(900), error: 'HTTP 500' }, at(120));
+    void untouched;
+    t.is(await outbox.purge({ before: at(200), limit: 100, kinds: [uid('kind')] }), 0, 'other kinds only');
+    t.is(await outbox.purge({ before: at(200), limit: 1, kinds: [kind] }), 1, 'at most limit');
+    t.is(await outbox.purge({ before: at(200), limit: 100, kinds: [kind] }), 1);
+    const left = await db.raw(`SELECT id FROM outbox WHERE kind = ${db.placeholder(1)}`, [kind]);
+    t.deepEqual(left.map((r: { id: string }) => r.id).sort(), [newSent.id, retried.id, untouched.id].sort());
+    t.is(await outbox.purge({ before: at(200), limit: 0, kinds: [kind] }), 0);
+  });
 }
