@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import test from 'ava';
 import type { Browser } from 'playwright-core';
 import { DB_KINDS, startTestApp } from './helpers/app';
@@ -44,7 +43,7 @@ for (const kind of DB_KINDS) {
       await inline.locator(`label[for="${id3}"]`).click();
       await inline.getByRole('button', { name: 'Submit' }).click();
       await inline.getByRole('heading', { name: 'Thank you!' }).waitFor();
-      const rootHeight = await inline.locator('.fl-root').evaluate((el) => el.getBoundingClientRect().height);
+      const rootHeight = await inline.locator('.fl-root').evaluate((el: any) => el.getBoundingClientRect().height as number);
       t.is((await inline.boundingBox())!.height, rootHeight, "the element's height follows its content");
       t.true(small > 0);
 
@@ -52,7 +51,7 @@ for (const kind of DB_KINDS) {
       t.is(list.body.total, 1);
       t.deepEqual(list.body.responses[0].answers.map((a: any) => a.value), ['Grace', 3]);
       t.is(list.body.responses[0].metadata.referrer, `${host.url}/`, 'the referrer is the host page');
-      const events = await page.evaluate(() => (window as any).events);
+      const events = await page.evaluate(() => (globalThis as any).events);
       t.deepEqual(
         events.filter((e: any) => e.target === 'inline').map((e: any) => [e.type, e.detail.index ?? e.detail.response_id]),
         [['formloom:page', 0], ['formloom:page', 1], ['formloom:submit', list.body.responses[0].id]],

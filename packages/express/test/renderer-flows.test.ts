@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
@@ -99,7 +98,7 @@ for (const kind of DB_KINDS) {
       await page.reload();
       await heading(page, 'You have already answered this form');
       // The browser forgets it answered but keeps its visitor id: the server's 409 says the same.
-      await page.evaluate((slug) => localStorage.removeItem(`formloom:done:${slug}`), f.slug);
+      await page.evaluate((slug) => (globalThis as any).localStorage.removeItem(`formloom:done:${slug}`), f.slug);
       await page.reload();
       await heading(page, 'Agree?');
       await page.keyboard.press('n');

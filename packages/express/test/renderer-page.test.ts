@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
@@ -69,8 +68,8 @@ async function everythingForm(app: TestApp, key: string, webhook: string) {
 async function audit(page: Page, found: string[], errors: string[]) {
   const before = errors.length;
   // Through the DevTools protocol, which the page's CSP (no inline script) does not govern.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ['violations'] }));
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
   // axe's own probes try inline styles, which the page's CSP refuses: that is axe's noise, not the page's.
   errors.splice(before, errors.length - before, ...errors.slice(before).filter((e) => !e.startsWith('Applying inline style violates')));
   for (const v of result.violations) if (!found.some((f) => f.startsWith(`${v.id}:`))) found.push(`${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
@@ -103,7 +102,8 @@ for (const kind of DB_KINDS) {
       await audit(page, violations, errors);
 
       // The theme, read back from computed styles inside the shadow root.
-      const styles = await form(page).locator('.fl-root').evaluate((el) => {
+      const styles = await form(page).locator('.fl-root').evaluate((el: any) => {
+        const getComputedStyle = (globalThis as any).getComputedStyle;
         const s = getComputedStyle(el);
         const b = getComputedStyle(el.querySelector('.fl-button')!);
         const h1 = getComputedStyle(el.querySelector('.fl-title')!);
@@ -115,8 +115,8 @@ for (const kind of DB_KINDS) {
 
       // 0: required, then text.
       await question(page).filter({ hasText: 'Your name' }).waitFor();
-      t.is(await question(page).evaluate((el) => getComputedStyle(el).letterSpacing), '1px', 'custom_css applies inside the shadow root');
-      t.is(await question(page).evaluate((el) => getComputedStyle(el).fontSize), '22px');
+      t.is(await question(page).evaluate((el: any) => (globalThis as any).getComputedStyle(el).letterSpacing as string), '1px', 'custom_css applies inside the shadow root');
+      t.is(await question(page).evaluate((el: any) => (globalThis as any).getComputedStyle(el).fontSize as string), '22px');
       await page.keyboard.press('Enter');
       t.is(await error(page).innerText(), 'This question is required');
       await audit(page, violations, errors);
@@ -211,7 +211,7 @@ for (const kind of DB_KINDS) {
       await question(page).filter({ hasText: 'Pay the fee' }).waitFor();
       t.regex(await form(page).getByRole('note').innerText(), /cannot be completed on this page/);
       await audit(page, violations, errors);
-      t.true(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'no horizontal scrolling at 360 px');
+      t.true(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 360), 'no horizontal scrolling at 360 px');
       await form(page).getByRole('button', { name: 'Submit' }).click();
       await form(page).getByRole('heading', { name: 'Thanks a lot!' }).waitFor();
       await audit(page, violations, errors);

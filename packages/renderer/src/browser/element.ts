@@ -56,6 +56,8 @@ export class FormloomForm extends HTMLElement {
       if (sheet) shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, sheet];
       box.setAttribute('aria-busy', 'false');
       new FormView(box, this, api, form, location.search).start();
+      // For hosts' own measurements and bench/renderer.js: the first screen is in the DOM.
+      performance.mark('formloom:first-render');
     } catch (e) {
       box.setAttribute('aria-busy', 'false');
       const err = e as ApiError;
