@@ -1,4 +1,5 @@
-import { isUnanswered, validationProblem } from '../../../core/src/logic/index.js';
+import { isUnanswered } from '../../../core/src/logic/conditions.js';
+import { validationProblem } from '../../../core/src/logic/validations.js';
 import { subFields } from './questions/group.js';
 import type { PublicQuestion } from './types.js';
 

@@ -1,4 +1,5 @@
-import { nextIndex, startIndex, visiblePath, type LogicContext } from '../../../core/src/logic/index.js';
+import { nextIndex, startIndex, visiblePath } from '../../../core/src/logic/jumps.js';
+import type { LogicContext } from '../../../core/src/logic/conditions.js';
 import { ApiError, type PublicApi } from './api.js';
 import { answerProblem } from './answer-check.js';
 import { h, uid } from './dom.js';
