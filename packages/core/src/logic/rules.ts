@@ -121,3 +121,20 @@ export function variablesProblem(variables: unknown): RuleProblem | null {
   }
   return null;
 }
+
+/**
+ * Rewrites the question ids jumps name (`to` and conditions' `field`) through `ids` (old id to new id):
+ * jumps may name questions by the ids a client sent, and a new question gets its id from the service.
+ */
+export function remapJumps(jumps: unknown, ids: ReadonlyMap<string, string>): unknown {
+  if (!Array.isArray(jumps) || ids.size === 0) return jumps;
+  return jumps.map((j) => {
+    if (!isObject(j)) return j;
+    const out: Record<string, unknown> = { ...j };
+    if (typeof j.to === 'string' && ids.has(j.to)) out.to = ids.get(j.to);
+    if (Array.isArray(j.conditions)) {
+      out.conditions = j.conditions.map((c) => (isObject(c) && typeof c.field === 'string' && ids.has(c.field) ? { ...c, field: ids.get(c.field) } : c));
+    }
+    return out;
+  });
+}

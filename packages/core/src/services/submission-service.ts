@@ -15,12 +15,19 @@ import { TOKENS } from '../tokens';
 import { sha256Hex as sha256 } from '../hashing';
 import type { FormloomEvents } from '../events';
 import { WebhookDispatcher } from './webhook-dispatcher';
+import { visiblePath } from '../logic/jumps';
 import { uploadKeysIn } from './upload-service';
 
 
 export interface RequestMeta {
   user_agent: string | null;
   referer: string | null;
+}
+
+/** The questions a respondent with these answers was shown, following the snapshot's logic jumps. */
+function shownQuestions(snapshot: { questions: Question[]; start_logic_jumps?: unknown }, answers: Answer[]): Set<string> {
+  const byId = Object.fromEntries(answers.map((a) => [a.question_id, a.value]));
+  return new Set(visiblePath(snapshot.questions, snapshot.start_logic_jumps, { answers: byId }));
 }
 
 function assertAnswers(questions: Question[], answers: Answer[], complete: boolean, ctx: AnswerContext) {
@@ -65,13 +72,13 @@ export class SubmissionService {
   async submit(slug: string, body: unknown, meta: RequestMeta) {
     const input = parseBody(submitResponseSchema, body);
     const { form, version } = await this.published(slug);
-    const snapshot = version.snapshot as { questions: Question[]; mode?: string; quiz_settings?: unknown };
+    const snapshot = version.snapshot as { questions: Question[]; mode?: string; quiz_settings?: unknown; start_logic_jumps?: unknown };
     const complete = input.completed ?? true;
     if (!complete && form.options.incremental_submission !== true) {
       throw badRequest('completed: this form does not accept partial responses', { field: 'completed' });
     }
     const answers = input.answers.map((a) => ({ question_id: a.question_id, value: a.value ?? null }));
-    assertAnswers(snapshot.questions, answers, complete, this.answerContext(form.id));
+    assertAnswers(snapshot.questions, answers, complete, { ...this.answerContext(form.id), shown: shownQuestions(snapshot, answers) });
     const now = this.clock.now();
     const startedProblem = input.started_at ? startedAtProblem(new Date(input.started_at), now) : null;
     if (startedProblem) throw badRequest(`started_at: ${startedProblem}`, { field: 'started_at' });
@@ -127,7 +134,7 @@ export class SubmissionService {
     }
     if (existing.completed_at) throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
     const version = existing.version_id ? await this.storage.versions.findById(existing.version_id) : null;
-    const snapshot = (version?.snapshot ?? { questions: [] }) as { questions: Question[]; mode?: string; quiz_settings?: unknown };
+    const snapshot = (version?.snapshot ?? { questions: [] }) as { questions: Question[]; mode?: string; quiz_settings?: unknown; start_logic_jumps?: unknown };
     const merged = new Map(existing.answers.map((a) => [a.question_id, a]));
     const incoming = (input.answers ?? []).map((a) => ({ question_id: a.question_id, value: a.value ?? null }));
     const ctx = this.answerContext(form.id);
@@ -135,7 +142,7 @@ export class SubmissionService {
     for (const a of incoming) merged.set(a.question_id, a);
     const answers = [...merged.values()];
     const complete = input.completed === true;
-    if (complete) assertAnswers(snapshot.questions, answers, true, ctx);
+    if (complete) assertAnswers(snapshot.questions, answers, true, { ...ctx, shown: shownQuestions(snapshot, answers) });
     const limitOne = complete && form.options.limit_one_response === true && !!existing.visitor_id;
     if (limitOne && (await this.storage.responses.hasUniqueVisitor(form.id, existing.visitor_id!))) {
       throw conflict('This visitor has already responded to this form', { reason: 'already_responded' });
