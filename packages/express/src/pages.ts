@@ -88,7 +88,7 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
     res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(form.title)}</title>
 <style nonce="${nonce}">html{background:${bg}}body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui')};background:${bg};color:${cssValue(theme.text_color, STYLE_PATTERNS.color, '#f5f5f5')};max-width:48rem;margin:0 auto;padding:2rem 0}h1{color:${cssValue(theme.title_color ?? theme.theme_color, STYLE_PATTERNS.color, '#6366f1')};margin:0 1.25rem 1rem;font-size:1.25rem}@media (max-width:480px){body{padding:0}}</style>
 <script type="module" src="${escape(base + ENTRY_PATH)}"></script>
-</head><body><main><h1>${escape(form.title)}</h1><formloom-form slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}">${form.description ? `<p>${escape(form.description)}</p>` : ''}<ol>${items}</ol><p>This form needs JavaScript.</p></formloom-form></main></body></html>`);
+</head><body><main><h1>${escape(form.title)}</h1><formloom-form slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}">${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? '<p>This form is closed.</p>' : `<ol>${items}</ol><p>This form needs JavaScript.</p>`}</formloom-form></main></body></html>`);
   });
   router.use(pageErrorHandler(options.logger ?? { error: (m, e) => console.error(m, e) }));
   return router;

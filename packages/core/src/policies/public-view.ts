@@ -20,6 +20,9 @@ export const PUBLIC_FORM_FIELDS = [
   'limit_one_response',
   'incremental_submission',
   'start_logic_jumps',
+  'hidden_fields',
+  'redirect_url',
+  'redirect_append_response_id',
 ] as const;
 
 /** Question fields a respondent's page needs; `properties` is filtered by type below. */

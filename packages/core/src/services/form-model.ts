@@ -75,3 +75,12 @@ export function linkLogic(inputs: Array<{ id?: string }>, questions: Question[],
 export function logicProblem(options: Record<string, unknown>, questions: Question[]): RuleProblem | null {
   return variablesProblem(options.variables) ?? formLogicProblem(options.start_logic_jumps, questions);
 }
+
+/**
+ * Whether a published version no longer takes responses (docs/decisions.md "Form settings"): its
+ * `close_at` has passed, or the form holds `response_limit` responses (partial ones count).
+ */
+export function isClosed(settings: { close_at?: unknown; response_limit?: unknown }, responseCount: number, now: Date): boolean {
+  if (typeof settings.close_at === 'string' && Date.parse(settings.close_at) <= now.getTime()) return true;
+  return typeof settings.response_limit === 'number' && responseCount >= settings.response_limit;
+}

@@ -16,12 +16,23 @@ import { sha256Hex as sha256 } from '../hashing';
 import type { FormloomEvents } from '../events';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { visiblePath } from '../logic/jumps';
+import { isClosed } from './form-model';
 import { uploadKeysIn } from './upload-service';
 
 
 export interface RequestMeta {
   user_agent: string | null;
   referer: string | null;
+}
+
+/** The hidden field values to keep: only names the version declares (others are a 400 naming them). */
+function hiddenValues(snapshot: Record<string, unknown>, given: Record<string, string> | undefined): Record<string, string> | null {
+  if (!given || !Object.keys(given).length) return null;
+  const declared = new Set(Array.isArray(snapshot.hidden_fields) ? (snapshot.hidden_fields as string[]) : []);
+  for (const name of Object.keys(given)) {
+    if (!declared.has(name)) throw badRequest(`hidden.${name}: is not a hidden field of this form`, { field: `hidden.${name}` });
+  }
+  return given;
 }
 
 /** The questions a respondent with these answers was shown, following the snapshot's logic jumps. */
@@ -74,6 +85,8 @@ export class SubmissionService {
     const { form, version } = await this.published(slug);
     const snapshot = version.snapshot as { questions: Question[]; mode?: string; quiz_settings?: unknown; start_logic_jumps?: unknown };
     const complete = input.completed ?? true;
+    if (isClosed(version.snapshot, form.response_count, this.clock.now())) throw conflict('This form is closed', { reason: 'form_closed' });
+    const hidden = hiddenValues(version.snapshot, input.hidden);
     if (!complete && form.options.incremental_submission !== true) {
       throw badRequest('completed: this form does not accept partial responses', { field: 'completed' });
     }
@@ -96,7 +109,7 @@ export class SubmissionService {
       version_id: version.id,
       version: version.version,
       answers,
-      metadata: { user_agent: meta.user_agent, referrer: input.metadata?.referrer ?? meta.referer ?? null },
+      metadata: { user_agent: meta.user_agent, referrer: input.metadata?.referrer ?? meta.referer ?? null, ...(hidden ? { hidden } : {}) },
       quiz_results: complete ? computeQuizResults(snapshot.mode ?? 'standard', snapshot.quiz_settings, snapshot.questions, answers) : null,
       started_at: startedAt ?? nowIso,
       submitted_at: nowIso,
@@ -134,6 +147,8 @@ export class SubmissionService {
     }
     if (existing.completed_at) throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
     const version = existing.version_id ? await this.storage.versions.findById(existing.version_id) : null;
+    // A started response may still be completed once the limit is reached (it counts already), not after close_at.
+    if (version && isClosed({ close_at: version.snapshot.close_at }, 0, this.clock.now())) throw conflict('This form is closed', { reason: 'form_closed' });
     const snapshot = (version?.snapshot ?? { questions: [] }) as { questions: Question[]; mode?: string; quiz_settings?: unknown; start_logic_jumps?: unknown };
     const merged = new Map(existing.answers.map((a) => [a.question_id, a]));
     const incoming = (input.answers ?? []).map((a) => ({ question_id: a.question_id, value: a.value ?? null }));

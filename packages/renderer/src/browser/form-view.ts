@@ -243,7 +243,8 @@ export class FormView {
     if (typeof s.redirect_url !== 'string' || !/^https?:\/\//i.test(s.redirect_url)) return;
     const url = new URL(s.redirect_url);
     if (s.redirect_append_response_id) url.searchParams.set('response_id', id);
-    setTimeout(() => window.top?.location.assign(url.href), 1500);
+    // The element runs in the host's own page (no frame): this navigates that page.
+    setTimeout(() => location.assign(url.href), 1500);
   }
 
   /** What a failed submission tells the respondent, keeping every answer for a retry. */
