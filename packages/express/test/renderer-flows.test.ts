@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
-import { eventually, launchBrowser, openPage, webhookReceiver } from './helpers/browser';
+import { eventually, hostSite, launchBrowser, openPage, webhookReceiver } from './helpers/browser';
 
 /*
  * The respondent's page over time (docs/respondents.md): a partial response saved as they go and resumed
@@ -140,6 +140,47 @@ for (const kind of DB_KINDS) {
       t.deepEqual(errors, []);
     } finally {
       await close();
+      await app.close();
+    }
+  });
+
+  test(`[${kind}] the URL's hidden fields and prefill reach the response and the start jumps; redirect after completion; a closed form says so`, async (t) => {
+    t.timeout(180_000);
+    const app = await startTestApp(kind);
+    const done = await hostSite();
+    done.html = '<!doctype html><html lang="en"><head><title>Done</title></head><body><h1>Thanks from the shop</h1></body></html>';
+    const { page, errors, close } = await openPage(browser);
+    try {
+      const u = await app.user();
+      const body = {
+        title: 'Campaign',
+        hidden_fields: ['src'],
+        redirect_url: `${done.url}/done`,
+        redirect_append_response_id: true,
+        questions: [{ id: 'tmp_intro', type: 'short_text', title: 'Intro question', required: true }, { id: 'tmp_name', type: 'short_text', title: 'Name' }],
+        start_logic_jumps: [{ conditions: [{ field: 'hidden:src', op: 'equals', value: 'ads' }], to: 'tmp_name' }],
+      };
+      const f = await publish(app, u.key, body);
+      const name = f.questions[1]!.id;
+      await page.goto(`${app.url}/f/${f.slug}?src=ads&${name}=Ada`);
+      await heading(page, 'Name');
+      t.is(await form(page).getByRole('textbox').inputValue(), 'Ada', 'prefilled from the URL');
+      await page.keyboard.press('Enter');
+      await heading(page, 'Thank you!');
+      await page.waitForURL(/\/done\?response_id=/);
+      const list = await app.api('GET', `/forms/${f.id}/responses`, { key: u.key });
+      const r = list.body.responses[0];
+      t.is(new URL(page.url()).searchParams.get('response_id'), r.id);
+      t.deepEqual(r.answers, [{ question_id: name, value: 'Ada' }], 'the intro question was skipped by the start jump');
+      t.deepEqual(r.metadata.hidden, { src: 'ads' });
+
+      const closed = await publish(app, u.key, { title: 'Old', close_at: '2020-01-01T00:00:00Z', questions: [{ type: 'short_text', title: 'Too late' }] });
+      await page.goto(`${app.url}/f/${closed.slug}`);
+      await heading(page, 'This form is closed');
+      t.deepEqual(errors, []);
+    } finally {
+      await close();
+      await done.close();
       await app.close();
     }
   });

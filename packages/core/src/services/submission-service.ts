@@ -36,9 +36,9 @@ function hiddenValues(snapshot: Record<string, unknown>, given: Record<string, s
 }
 
 /** The questions a respondent with these answers was shown, following the snapshot's logic jumps. */
-function shownQuestions(snapshot: { questions: Question[]; start_logic_jumps?: unknown }, answers: Answer[]): Set<string> {
+function shownQuestions(snapshot: { questions: Question[]; start_logic_jumps?: unknown }, answers: Answer[], hidden?: Record<string, string> | null): Set<string> {
   const byId = Object.fromEntries(answers.map((a) => [a.question_id, a.value]));
-  return new Set(visiblePath(snapshot.questions, snapshot.start_logic_jumps, { answers: byId }));
+  return new Set(visiblePath(snapshot.questions, snapshot.start_logic_jumps, { answers: byId, hidden: hidden ?? {} }));
 }
 
 function assertAnswers(questions: Question[], answers: Answer[], complete: boolean, ctx: AnswerContext) {
@@ -91,7 +91,7 @@ export class SubmissionService {
       throw badRequest('completed: this form does not accept partial responses', { field: 'completed' });
     }
     const answers = input.answers.map((a) => ({ question_id: a.question_id, value: a.value ?? null }));
-    assertAnswers(snapshot.questions, answers, complete, { ...this.answerContext(form.id), shown: shownQuestions(snapshot, answers) });
+    assertAnswers(snapshot.questions, answers, complete, { ...this.answerContext(form.id), shown: shownQuestions(snapshot, answers, hidden) });
     const now = this.clock.now();
     const startedProblem = input.started_at ? startedAtProblem(new Date(input.started_at), now) : null;
     if (startedProblem) throw badRequest(`started_at: ${startedProblem}`, { field: 'started_at' });
@@ -157,7 +157,7 @@ export class SubmissionService {
     for (const a of incoming) merged.set(a.question_id, a);
     const answers = [...merged.values()];
     const complete = input.completed === true;
-    if (complete) assertAnswers(snapshot.questions, answers, true, { ...ctx, shown: shownQuestions(snapshot, answers) });
+    if (complete) assertAnswers(snapshot.questions, answers, true, { ...ctx, shown: shownQuestions(snapshot, answers, existing.metadata.hidden) });
     const limitOne = complete && form.options.limit_one_response === true && !!existing.visitor_id;
     if (limitOne && (await this.storage.responses.hasUniqueVisitor(form.id, existing.visitor_id!))) {
       throw conflict('This visitor has already responded to this form', { reason: 'already_responded' });
