@@ -34,7 +34,7 @@ function randomId(prefix) {
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 /**
- * The `responses` row of respondent `i` of `count`, in the formats Formloom writes (mappers.ts): answers and
+ * The `responses` row of respondent `i` of `count`, in the formats Formloom writes (storage-typeorm tables/responses.ts): answers and
  * metadata as JSON text, ISO-8601 UTC timestamps. Submissions spread evenly over the last 90 days; one in
  * ten is a partial response (not completed, fewer answers, a resume token hash).
  */

@@ -2,13 +2,16 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express, { type Express } from 'express';
-import { openMigratedStorage, type Env } from '@formloom/cli';
-import { createFormloom, type Formloom } from '@formloom/core';
-import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
+import { createFormloom, PluginConfigError, type Formloom } from '@formloom/core';
+import { createFileBlobStore } from '@formloom/blob-store-file';
+import { createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
+import { openMigratedStorage } from '@formloom/storage-typeorm';
+import { createHttpWebhookTransport } from '@formloom/webhook-http';
 import { join } from 'node:path';
 import { loadSecretKey } from './secret-key';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
-import { readSelfHostedConfig } from './config';
+import { type Env, readSelfHostedConfig } from './config';
+import { ConfigFileError, loadPluginConfig, portsProvided } from './plugin-config';
 import { readHttpConfig, type HttpConfig } from './http-config';
 
 const CLOSE_GRACE_MS = 5000;
@@ -27,6 +30,8 @@ export interface SelfHosted {
   /** Base of shareable links (`FORMLOOM_PUBLIC_URL`, default `url`). */
   publicUrl: string;
   formloom: Formloom;
+  /** The plugin config file read at start (`FORMLOOM_CONFIG`), or `null` when the defaults run. */
+  configPath: string | null;
   /** The HTTP server (its time-outs are `SERVER_TIMEOUTS`). */
   server: Server;
   /** Stops accepting connections, ends open ones, then closes the database. */
@@ -82,22 +87,34 @@ export class InFlight {
 export async function startSelfHosted(env: Env = process.env): Promise<SelfHosted> {
   const config = readSelfHostedConfig(env);
   const http = readHttpConfig(env);
+  // The config file is read before anything is opened, so a bad one stops the start with nothing to undo.
+  const file = await loadPluginConfig(env);
   // Owner-only: the data dir holds the database, the secret key, uploads and mails (docs/security.md).
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const storage = await openMigratedStorage(config.databaseUrl);
-  const mailer = createMailerFromEnv(env, config.dataDir);
-  const formloom = createFormloom({
-    storage,
-    webhookTransport: createFetchTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }),
-    blobStore: createFileBlobStore(join(config.dataDir, 'blobs')),
-    mailer,
-    config: {
-      publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
-      secretKey: loadSecretKey(env, config.dataDir),
-      uploadQuotaBytes: config.uploadQuotaBytes,
-      outboxRetentionMs: config.outboxRetentionMs,
-    },
-  });
+  // The defaults of docs/configuration.md, except for ports that a configured plugin provides.
+  const provided = portsProvided(file.plugins);
+  const mailer = provided.has('mailer') ? null : createMailerFromEnv(env, config.dataDir);
+  let formloom: Formloom;
+  try {
+    formloom = createFormloom({
+      storage,
+      plugins: file.plugins,
+      ...(provided.has('webhookTransport') ? {} : { webhookTransport: createHttpWebhookTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }) }),
+      ...(provided.has('blobStore') ? {} : { blobStore: createFileBlobStore(join(config.dataDir, 'blobs')) }),
+      ...(mailer ? { mailer } : {}),
+      config: {
+        publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+        secretKey: loadSecretKey(env, config.dataDir),
+        uploadQuotaBytes: config.uploadQuotaBytes,
+        outboxRetentionMs: config.outboxRetentionMs,
+      },
+    });
+  } catch (e) {
+    await mailer?.close();
+    await storage.close();
+    throw e instanceof PluginConfigError && file.path ? new ConfigFileError(file.path, e.message, e) : e;
+  }
   const inFlight = new InFlight();
   // Node checks the time-outs every `connectionsCheckingInterval` (30 s by default): check more often.
   const server = createServer({ ...SERVER_TIMEOUTS, connectionsCheckingInterval: 5_000 }, createApp(formloom, inFlight, http));
@@ -109,6 +126,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
       server.once('error', reject);
     });
   } catch (e) {
+    await mailer?.close();
     await storage.close();
     throw e;
   }
@@ -121,6 +139,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
     port,
     publicUrl: config.publicUrl ?? url,
     formloom,
+    configPath: file.path,
     server,
     close: () =>
       (closing ??= (async () => {
@@ -132,7 +151,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
         server.closeAllConnections();
         await closed;
         await formloom.worker.stop();
-        await mailer.close();
+        await mailer?.close();
         await storage.close();
       })()),
   };

@@ -1,6 +1,13 @@
-import { readConfig, type CliConfig, type Env } from '@formloom/cli';
+import { resolve } from 'node:path';
+import { resolveDatabaseUrl } from '@formloom/storage-typeorm';
 
-export interface SelfHostedConfig extends CliConfig {
+export type Env = Record<string, string | undefined>;
+
+export interface SelfHostedConfig {
+  /** `sqlite:<absolute path>` or `postgres://...` (`FORMLOOM_DATABASE_URL`). */
+  databaseUrl: string;
+  /** Absolute path of the data directory (`FORMLOOM_DATA_DIR`, default `./data`). */
+  dataDir: string;
   /** 0 asks the system for a free port. */
   port: number;
   /** Base of shareable links; `null` means `http://localhost:<the port listened on>`. */
@@ -20,14 +27,18 @@ function positive(env: Env, name: string, fallback: number): number {
   return n;
 }
 
-/** The operator variables of DESIGN.md section 4 (the same reading as the `formloom` command). */
+/**
+ * The operator variables (docs/configuration.md), read as the `formloom` command reads them: relative paths
+ * resolve against `cwd`, so the app and the command find the same database.
+ */
 export function readSelfHostedConfig(env: Env, cwd = process.cwd()): SelfHostedConfig {
   const rawPort = env.PORT?.trim() || '3000';
   const port = /^\d+$/.test(rawPort) ? Number(rawPort) : NaN;
   if (!(port >= 0 && port <= 65535)) throw new Error(`PORT: expected a port number, got ${JSON.stringify(env.PORT)}`);
   const publicUrl = env.FORMLOOM_PUBLIC_URL?.trim().replace(/\/+$/, '') || null;
   return {
-    ...readConfig(env, cwd),
+    databaseUrl: resolveDatabaseUrl(env.FORMLOOM_DATABASE_URL, cwd),
+    dataDir: resolve(cwd, env.FORMLOOM_DATA_DIR?.trim() || './data'),
     port,
     publicUrl,
     uploadQuotaBytes: Math.round(positive(env, 'FORMLOOM_UPLOAD_QUOTA_MB', 1024) * 1024 * 1024),

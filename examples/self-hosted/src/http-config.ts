@@ -1,4 +1,4 @@
-import type { Env } from '@formloom/cli';
+import type { Env } from './config';
 import { DEFAULT_RATE_LIMITS, parseEmbedOrigins, type EmbedOrigins, type RateLimitName, type RateLimitOptions } from '@formloom/express';
 
 /** How the app meets the network: proxies, framing and rate limits (docs/configuration.md). */

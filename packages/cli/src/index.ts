@@ -1,4 +1,5 @@
 export { runCli, type CliResult } from './run-cli';
 export { readConfig, sqliteFile, DEFAULT_DATABASE_URL, DEFAULT_DATA_DIR, type CliConfig, type Env } from './config';
-export { openMigratedStorage, type ClosableStorage } from './open-storage';
+/** Moved to @formloom/storage-typeorm; re-exported for hosts that imported it from here. */
+export { openMigratedStorage, type ClosableStorage } from '@formloom/storage-typeorm';
 export { COMMANDS, USAGE } from './commands';

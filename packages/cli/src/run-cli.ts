@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { createFormloom, isFormloomError } from '@formloom/core';
 import { COMMANDS, USAGE, findCommand } from './commands';
 import { readConfig, type Env } from './config';
-import { openMigratedStorage } from './open-storage';
+import { openMigratedStorage } from '@formloom/storage-typeorm';
 import { UsageError } from './usage-error';
 
 export interface CliResult {

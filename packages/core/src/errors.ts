@@ -1,4 +1,4 @@
-/** Error codes of document 1 section 7. */
+/** Error codes of the API's error shape (docs/decisions.md, "Errors"). */
 export type ErrorCode =
   | 'BAD_REQUEST'
   | 'UNAUTHORIZED'

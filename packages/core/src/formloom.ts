@@ -1,126 +1,61 @@
 import 'reflect-metadata';
-import { container as rootContainer, Lifecycle, type DependencyContainer } from 'tsyringe';
-import type { Clock } from './ports/clock';
-import type { IdGenerator } from './ports/id-generator';
-import type { Payments } from './ports/payments';
-import type { Plans } from './ports/plans';
-import type { Storage } from './ports/storage';
-import { TOKENS } from './tokens';
-import { FormloomEvents } from './events';
-import { localPayments, randomIds, storedPlans, systemClock } from './defaults';
-import { AccountService } from './services/account-service';
-import { FormListService } from './services/form-list-service';
-import { FormService } from './services/form-service';
-import { PublishingService } from './services/publishing-service';
-import { ThemeService } from './services/theme-service';
-import { OutboxWorker } from './services/outbox-worker';
-import { WebhookDeliveryHandler } from './services/webhook-delivery-handler';
-import { DEFAULT_UPLOAD_TYPES, UploadService, UploadsCleanupHandler } from './services/upload-service';
-import type { BlobStore } from './ports/blob-store';
-import type { Mailer } from './ports/mailer';
-import { AuditService } from './services/audit-service';
-import { InvitationService } from './services/invitation-service';
-import { MailHandler } from './services/mail-handler';
-import { TeamService } from './services/team-service';
-import { ResponseService } from './services/response-service';
-import { SubmissionService } from './services/submission-service';
-import { WebhookDispatcher } from './services/webhook-dispatcher';
-import { WebhookSettingsService } from './services/webhook-settings-service';
-import type { FormloomConfig } from './config';
-import type { WebhookTransport } from './ports/webhook-transport';
 import { randomBytes } from 'node:crypto';
+import { container as rootContainer, Lifecycle } from 'tsyringe';
+import type { FormloomConfig } from './config';
+import { SecretBox } from './crypto-box';
+import { FormloomEvents } from './events';
+import { systemClock } from './clock';
+import { randomIds } from './ids';
+import { TOKENS } from './tokens';
+import type { Formloom, InstanceRoute } from './instance';
+import type { Storage } from './ports/storage';
+import type { OutboxHandler } from './ports/outbox-handler';
+import type { SpeechEngine } from './ports/speech-engine';
+import type { FormloomPlugin, PluginContext, PluginLogger, PortAdapters } from './plugins/plugin';
+import { attachListeners, checkPlugins, chooseAdapters, collectSpeechEngines, consoleLogger, PluginConfigError, pluginLogger } from './plugins/plugin-host';
+import { BUILT_IN_AREAS } from './areas';
+import { localPayments, storedPlans } from './accounts/plans';
+import { AccountService } from './accounts/account-service';
+import { FormService } from './forms/form-service';
+import { FormListService } from './forms/form-list-service';
+import { PublishingService } from './forms/publishing-service';
+import { ThemeService } from './forms/theme-service';
+import { SubmissionService } from './responses/submission-service';
+import { ResponseService } from './responses/response-service';
+import { DEFAULT_UPLOAD_TYPES, UploadService } from './responses/upload-service';
+import { WebhookSettingsService } from './webhooks/webhook-settings-service';
+import { TeamService } from './teams/team-service';
+import { InvitationService } from './teams/invitation-service';
+import { AuditService } from './teams/audit-service';
+import { OutboxWorker, newOutboxItem } from './outbox/outbox-worker';
 
-export interface FormloomOptions {
+export interface FormloomOptions extends Partial<PortAdapters> {
   storage: Storage;
-  clock?: Clock;
-  ids?: IdGenerator;
-  plans?: Plans;
-  payments?: Payments;
-  /** Sends webhooks; required for the outbox worker to deliver them (see @formloom/express's fetch transport). */
-  webhookTransport?: WebhookTransport;
-  /** Stores uploads; required for the upload endpoints (see @formloom/express's file blob store). */
-  blobStore?: BlobStore;
-  /** Sends mails queued in the outbox (see @formloom/mailer-smtp). */
-  mailer?: Mailer;
+  /** Plugins after the built-in areas: adapters, routes, outbox handlers, event listeners (docs/plugins.md). */
+  plugins?: readonly FormloomPlugin[];
+  /** Speech engines besides the plugins' (docs/plugins.md); each `id` once. */
+  speechEngines?: readonly SpeechEngine[];
+  /** Where plugins and the instance report (default: the console). */
+  logger?: PluginLogger;
   config?: Partial<FormloomConfig>;
-  /** Extra registrations (adapters of later ports) by token. */
-  register?: (container: DependencyContainer) => void;
 }
 
-/** One wired Formloom instance: its own child container, services and event bus. */
-export interface Formloom {
-  readonly container: DependencyContainer;
-  readonly storage: Storage;
-  readonly config: FormloomConfig;
-  readonly events: FormloomEvents;
-  readonly accounts: AccountService;
-  readonly forms: FormService;
-  readonly formList: FormListService;
-  readonly publishing: PublishingService;
-  readonly themes: ThemeService;
-  readonly submissions: SubmissionService;
-  readonly responses: ResponseService;
-  readonly webhooks: WebhookSettingsService;
-  readonly uploads: UploadService;
-  readonly teams: TeamService;
-  readonly invitations: InvitationService;
-  readonly audit: AuditService;
-  /** The durable outbox worker (webhooks, mails, clean-ups): nothing is sent until `worker.start()`. */
-  readonly worker: OutboxWorker;
-}
-
-const SERVICES = [
-  AccountService,
-  FormService,
-  FormListService,
-  PublishingService,
-  ThemeService,
-  SubmissionService,
-  ResponseService,
-  WebhookDispatcher,
-  WebhookSettingsService,
-  WebhookDeliveryHandler,
-  UploadService,
-  UploadsCleanupHandler,
-  AuditService,
-  TeamService,
-  InvitationService,
-  MailHandler,
-  OutboxWorker,
-] as const;
-
-const noMailer: Mailer = {
-  send: async () => {
-    throw new Error('No mailer is configured');
-  },
+/** Ports the instance runs without, until used: a clear error at the first call, not at start-up. */
+const missing = (what: string, option: string) => async () => {
+  throw new Error(`No ${what} is configured (the ${option} option of createFormloom, or a plugin's adapter)`);
 };
+const fallbackAdapters = (storage: Storage): PortAdapters => ({
+  clock: systemClock(),
+  ids: randomIds(),
+  plans: storedPlans(storage),
+  payments: localPayments(storage),
+  mailer: { send: missing('mailer', 'mailer') },
+  blobStore: { put: missing('blob store', 'blobStore'), get: async () => null, deletePrefix: async () => 0 },
+  webhookTransport: { post: missing('webhook transport', 'webhookTransport') },
+});
 
-const noBlobStore: BlobStore = {
-  put: async () => {
-    throw new Error('No blob store is configured');
-  },
-  get: async () => null,
-  deletePrefix: async () => 0,
-};
-
-const noTransport: WebhookTransport = {
-  post: async () => {
-    throw new Error('No webhook transport is configured');
-  },
-};
-
-/** Wires an instance in a child container, so that instances (and tests) never share state. */
-export function createFormloom(options: FormloomOptions): Formloom {
-  const c = rootContainer.createChildContainer();
-  const { storage } = options;
-  c.register(TOKENS.Storage, { useValue: storage });
-  c.register(TOKENS.Clock, { useValue: options.clock ?? systemClock() });
-  c.register(TOKENS.IdGenerator, { useValue: options.ids ?? randomIds() });
-  c.register(TOKENS.Plans, { useValue: options.plans ?? storedPlans(storage) });
-  c.register(TOKENS.Payments, { useValue: options.payments ?? localPayments(storage) });
-  c.register(TOKENS.Events, { useValue: new FormloomEvents() });
-  c.register(TOKENS.WebhookTransport, { useValue: options.webhookTransport ?? noTransport });
-  const config: FormloomConfig = {
+function instanceConfig(given: Partial<FormloomConfig> | undefined): FormloomConfig {
+  return {
     publicUrl: 'http://localhost:3000',
     // Without a configured key, secrets stay readable only for this process's life.
     secretKey: randomBytes(32).toString('hex'),
@@ -131,24 +66,88 @@ export function createFormloom(options: FormloomOptions): Formloom {
     uploadQuotaBytes: 1024 * 1024 * 1024,
     uploadUnattachedMs: 24 * 60 * 60 * 1000,
     outboxRetentionMs: 7 * 24 * 60 * 60 * 1000,
-    ...options.config,
+    ...given,
   };
+}
+
+/**
+ * Wires an instance from the built-in areas and the host's plugins in a child container, so that
+ * instances (and tests) never share state. Throws PluginConfigError for a plugin list that cannot work.
+ */
+export function createFormloom(options: FormloomOptions): Formloom {
+  const { storage, plugins: extra = [], config: given, logger = consoleLogger, speechEngines = [], ...hostAdapters } = options;
+  const plugins = [...BUILT_IN_AREAS, ...extra];
+  checkPlugins(plugins, BUILT_IN_AREAS.length);
+  const config = instanceConfig(given);
+  const build = { storage, config };
+  const ports = {
+    storage,
+    ...fallbackAdapters(storage),
+    ...chooseAdapters(hostAdapters, plugins, build),
+    speechEngines: collectSpeechEngines(speechEngines, plugins, build),
+  };
+  const events = new FormloomEvents();
+
+  const c = rootContainer.createChildContainer();
+  c.register(TOKENS.Storage, { useValue: storage });
+  c.register(TOKENS.Clock, { useValue: ports.clock });
+  c.register(TOKENS.IdGenerator, { useValue: ports.ids });
+  c.register(TOKENS.Plans, { useValue: ports.plans });
+  c.register(TOKENS.Payments, { useValue: ports.payments });
+  c.register(TOKENS.Mailer, { useValue: ports.mailer });
+  c.register(TOKENS.BlobStore, { useValue: ports.blobStore });
+  c.register(TOKENS.WebhookTransport, { useValue: ports.webhookTransport });
+  c.register(TOKENS.SpeechEngines, { useValue: ports.speechEngines });
+  c.register(TOKENS.Events, { useValue: events });
   c.register(TOKENS.Config, { useValue: config });
-  for (const S of SERVICES) {
-    const ctor = S as unknown as new (...args: any[]) => object;
-    c.register(ctor, { useClass: ctor }, { lifecycle: Lifecycle.ContainerScoped });
+  c.register(TOKENS.SecretBox, { useValue: new SecretBox(config.secretKey) });
+  c.register(TOKENS.Logger, { useValue: logger });
+  for (const plugin of plugins) {
+    for (const S of plugin.services ?? []) c.register(S, { useClass: S }, { lifecycle: Lifecycle.ContainerScoped });
   }
-  c.register(TOKENS.BlobStore, { useValue: options.blobStore ?? noBlobStore });
-  c.register(TOKENS.Mailer, { useValue: options.mailer ?? noMailer });
-  c.register(TOKENS.OutboxHandler, { useFactory: (x) => x.resolve(MailHandler) });
-  c.register(TOKENS.OutboxHandler, { useFactory: (x) => x.resolve(WebhookDeliveryHandler) });
-  c.register(TOKENS.OutboxHandler, { useFactory: (x) => x.resolve(UploadsCleanupHandler) });
-  options.register?.(c);
-  return {
-    container: c,
+
+  let instance: Formloom | undefined;
+  const service = <T>(cls: new (...args: any[]) => T): T => {
+    if (!c.isRegistered(cls, true)) throw new Error(`${cls.name} is not a service of this instance`);
+    return c.resolve(cls);
+  };
+  const contextOf = (plugin: FormloomPlugin): PluginContext => ({
+    name: plugin.name,
+    options: plugin.options,
+    ports,
+    events,
+    config,
+    logger: pluginLogger(logger, plugin.name),
+    service,
+    async enqueue(kind, payload, tx) {
+      await (tx ?? storage).outbox.enqueue(newOutboxItem(ports.ids, ports.clock.now().toISOString(), kind, payload));
+      if (!tx) events.emit('outbox.enqueued', { kind });
+    },
+    get formloom() {
+      if (!instance) throw new Error('The Formloom instance is not ready yet: use ctx.formloom in handlers, not while building the plugin');
+      return instance;
+    },
+  });
+
+  const handlers = new Map<string, OutboxHandler>();
+  const routes: InstanceRoute[] = [];
+  for (const plugin of plugins) {
+    const ctx = contextOf(plugin);
+    for (const h of plugin.outboxHandlers?.(ctx) ?? []) {
+      if (handlers.has(h.kind)) throw new PluginConfigError(`Two outbox handlers for the kind "${h.kind}" (the second from plugin "${plugin.name}")`);
+      handlers.set(h.kind, h);
+      c.register(TOKENS.OutboxHandler, { useValue: h });
+    }
+    for (const route of plugin.routes?.(ctx) ?? []) routes.push({ plugin: plugin.name, route });
+    attachListeners(events, plugin, ctx);
+  }
+
+  instance = {
     storage,
     config,
-    events: c.resolve<FormloomEvents>(TOKENS.Events),
+    events,
+    clock: ports.clock,
+    speechEngines: ports.speechEngines,
     accounts: c.resolve(AccountService),
     forms: c.resolve(FormService),
     formList: c.resolve(FormListService),
@@ -162,5 +161,9 @@ export function createFormloom(options: FormloomOptions): Formloom {
     invitations: c.resolve(InvitationService),
     audit: c.resolve(AuditService),
     worker: c.resolve(OutboxWorker),
+    plugins: plugins.map(({ name, version }) => ({ name, version })),
+    routes,
+    service,
   };
+  return instance;
 }

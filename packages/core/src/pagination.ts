@@ -1,4 +1,4 @@
-/** Page parameters after the clamps of document 1 section 8. */
+/** Page parameters after the clamps each list endpoint documents (OpenAPI `page`/`per_page`). */
 const MAX_PAGE = 1_000_000;
 
 export interface Paging {

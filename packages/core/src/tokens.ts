@@ -7,9 +7,14 @@ export const TOKENS = {
   Payments: Symbol.for('formloom.Payments'),
   Events: Symbol.for('formloom.Events'),
   Config: Symbol.for('formloom.Config'),
+  SecretBox: Symbol.for('formloom.SecretBox'),
+  /** The instance's logger (`createFormloom({ logger })`). */
+  Logger: Symbol.for('formloom.Logger'),
   Mailer: Symbol.for('formloom.Mailer'),
   BlobStore: Symbol.for('formloom.BlobStore'),
   WebhookTransport: Symbol.for('formloom.WebhookTransport'),
+  /** The instance's speech engines (one array). */
+  SpeechEngines: Symbol.for('formloom.SpeechEngines'),
   /** Every registered `OutboxHandler` (multi-registration). */
   OutboxHandler: Symbol.for('formloom.OutboxHandler'),
 } as const;

@@ -1,4 +1,6 @@
-export { createFormloomRouter, BUILT_IN_ROUTES, type FormloomRouterOptions } from './router';
+export { createFormloomRouter, BUILT_IN_ROUTES, routeTable, type FormloomRouterOptions } from './router';
+export { AREA_ROUTES } from './routes';
+export { fromPluginRoute } from './plugin-routes';
 export { createPublicPagesRouter, type PublicPagesOptions } from './pages';
 export {
   DEFAULT_RATE_LIMITS,
@@ -13,6 +15,14 @@ export { apiKeyAuthenticator, type AuthenticateHook } from './auth';
 export { buildOpenApi } from './openapi';
 export { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 export { json, type RouteSpec, type RouteContext, type RouteResult } from './route-table';
-export { createFetchTransport, type FetchTransportOptions } from './adapters/webhook-transport';
-export { AddressGuard, embeddedIPv4, isPrivateAddress } from './adapters/address-guard';
-export { createFileBlobStore } from './adapters/file-blob-store';
+// Adapters that have their own packages now, re-exported so hosts that import them from here keep working.
+export {
+  AddressGuard,
+  createFetchTransport,
+  createHttpWebhookTransport,
+  embeddedIPv4,
+  isPrivateAddress,
+  type FetchTransportOptions,
+  type HttpWebhookTransportOptions,
+} from '@formloom/webhook-http';
+export { createFileBlobStore } from '@formloom/blob-store-file';

@@ -55,7 +55,7 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1') {
     }
     const op: Record<string, unknown> = {
       summary: r.summary,
-      tags: [r.tag],
+      tags: r.tags ?? [r.tag],
       operationId: `${r.method}${r.path.replace(/[/:{}-]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       parameters: [...params, ...query],
       responses,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { FormloomError, isFormloomError, TOKENS, type Clock, type Formloom, type RateLimitRepository } from '@formloom/core';
+import { FormloomError, isFormloomError, type Clock, type Formloom, type RateLimitRepository } from '@formloom/core';
 import type { AuthenticateHook } from './auth';
 import type { RouteSpec } from './route-table';
 
@@ -104,7 +104,7 @@ export class RateLimits {
 
   constructor(formloom: Formloom, options: RateLimitOptions | false | undefined) {
     this.store = (options && options.store) || formloom.storage.rateLimits;
-    this.clock = formloom.container.resolve<Clock>(TOKENS.Clock);
+    this.clock = formloom.clock;
     this.nextPrune = this.clock.now().getTime() + PRUNE_EVERY_MS;
     for (const name of Object.keys(DEFAULT_RATE_LIMITS) as RateLimitName[]) {
       const rule = options === false ? false : (options?.[name] ?? DEFAULT_RATE_LIMITS[name]);
@@ -204,9 +204,9 @@ export class RateLimits {
       errors,
       handler: async (ctx) => {
         const ip = clientIp(ctx.req);
-        if (pub) await this.enforce(pub.limit, pub.perForm ? `${String(ctx.req.params.slug)}|${ip}` : ip, ctx.res);
+        if (pub) await this.enforce(pub.limit, pub.perForm ? `${String(ctx.req.params.slug)}|${ip}` : ip, ctx.req.res!);
         if (!failures) return spec.handler(ctx);
-        const attempt = await this.beginAttempt(ip, ctx.res);
+        const attempt = await this.beginAttempt(ip, ctx.req.res!);
         let wrongGuess = false;
         try {
           return await spec.handler(ctx);

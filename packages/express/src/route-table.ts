@@ -1,17 +1,24 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { z } from 'zod';
-import type { Formloom, KeyScope, Principal } from '@formloom/core';
+import type { Formloom, JsonAnswer, KeyScope, Principal, StreamAnswer } from '@formloom/core';
 
-/** What a handler receives: the request, the instance, and the caller when the route is authenticated. */
+/**
+ * What a handler receives: the request (to read, never to answer), the instance, the caller when the route
+ * is authenticated, and a signal that aborts when the client goes away.
+ */
 export interface RouteContext {
   req: Request;
-  res: Response;
   formloom: Formloom;
   principal: Principal;
+  signal: AbortSignal;
 }
 
-/** A handler's answer: a JSON body with a status (200 by default), or `undefined` when it wrote the response itself. */
-export type RouteResult = { status?: number; body: unknown; headers?: Record<string, string> } | undefined;
+/**
+ * A handler's answer: a JSON body with a status (200 by default), or a streamed answer (a content type
+ * plus an async iterable or readable stream) that the router writes with back-pressure. Handlers never
+ * write the response themselves.
+ */
+export type RouteResult = JsonAnswer | StreamAnswer;
 
 export interface QueryParam {
   name: string;
@@ -29,6 +36,8 @@ export interface RouteSpec {
   path: string;
   summary: string;
   tag: string;
+  /** All OpenAPI tags when there are several (default `[tag]`). */
+  tags?: string[];
   /** `null` for public routes; else the key scope the route needs. */
   scope: KeyScope | null;
   body?: z.ZodType;

@@ -8,12 +8,9 @@ import { RateLimits, type RateLimitOptions } from './rate-limit';
 import { apiSecurityHeaders, checkEmbedOrigins, type EmbedOrigins } from './security-headers';
 import { publicCors } from './cors';
 import type { RouteContext, RouteSpec } from './route-table';
-import { formRoutes } from './routes/forms';
-import { publishingRoutes } from './routes/publishing';
-import { responseRoutes } from './routes/responses';
-import { webhookRoutes } from './routes/webhooks';
-import { uploadRoutes } from './routes/uploads';
-import { teamRoutes } from './routes/teams';
+import { AREA_ROUTES } from './routes';
+import { fromPluginRoute } from './plugin-routes';
+import { clientGoneSignal, sendAnswer } from './answer';
 
 export interface FormloomRouterOptions {
   /** The instance from `createFormloom(...)`. */
@@ -24,7 +21,10 @@ export interface FormloomRouterOptions {
   jsonLimit?: string | number;
   /** Where unexpected errors are reported (default: console). */
   logger?: ErrorLogger;
-  /** Extra routes (later capabilities, or a host's additions) served and documented like the built-in ones. */
+  /**
+   * Extra Express routes of the host, served and documented like the built-in ones. Prefer plugin routes
+   * (`createFormloom({ plugins })`, docs/plugins.md), which need no Express types.
+   */
   routes?: RouteSpec[];
   /** Per-key, per-IP and failed-authentication limits (docs/security.md); `false` turns them all off. */
   rateLimits?: RateLimitOptions | false;
@@ -35,15 +35,21 @@ export interface FormloomRouterOptions {
   embedOrigins?: EmbedOrigins;
 }
 
-/** The built-in endpoints, in mount order. */
-export const BUILT_IN_ROUTES: readonly RouteSpec[] = [
-  ...formRoutes,
-  ...publishingRoutes,
-  ...responseRoutes,
-  ...uploadRoutes,
-  ...webhookRoutes,
-  ...teamRoutes,
-];
+/** The Express endpoints of every built-in area, in mount order. */
+export const BUILT_IN_ROUTES: readonly RouteSpec[] = Object.values(AREA_ROUTES).flat();
+
+/** The table an instance is served with: its areas' built-in groups, then its plugins' routes, then the host's. */
+export function routeTable(formloom: Formloom, extra: readonly RouteSpec[] = []): RouteSpec[] {
+  const table = [...formloom.plugins.flatMap((p) => AREA_ROUTES[p.name] ?? []), ...formloom.routes.map(fromPluginRoute), ...extra];
+  // A second route with the same method and path would never be reached: refuse it while mounting.
+  const seen = new Set<string>();
+  for (const r of table) {
+    const key = `${r.method.toUpperCase()} ${r.path.replace(/:[A-Za-z_]+/g, ':')}`;
+    if (seen.has(key)) throw new Error(`Two routes for ${r.method.toUpperCase()} ${r.path}: each method and path may be served once`);
+    seen.add(key);
+  }
+  return table;
+}
 
 /**
  * The documented HTTP API as a Router to mount at `/api/v1`. It parses JSON only for its own routes
@@ -53,7 +59,8 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const { formloom } = options;
   const limits = new RateLimits(formloom, options.rateLimits);
   const authenticate = limits.authenticate(options.authenticate ?? apiKeyAuthenticator(formloom), !!options.authenticate);
-  const routes = [...BUILT_IN_ROUTES, ...(options.routes ?? [])].map(limits.guard);
+  const routes = routeTable(formloom, options.routes).map(limits.guard);
+  const logger = options.logger ?? { error: (m: string, e: unknown) => console.error(m, e) };
   const router = express.Router();
   router.use(apiSecurityHeaders);
   router.use(publicCors(checkEmbedOrigins(options.embedOrigins ?? '*')));
@@ -74,16 +81,14 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
     const handler: RequestHandler = async (req, res) => {
       assertNoNulCharacters({ params: req.params, query: req.query });
       const principal = spec.scope ? { ...(await requirePrincipal(authenticate, req, spec.scope, !!options.authenticate)), ip_address: req.ip ?? null } : null;
-      const ctx = { req, res, formloom, principal } as RouteContext;
-      const result = await spec.handler(ctx);
-      if (!result) return;
-      if (result.headers) res.set(result.headers);
-      res.status(result.status ?? 200).json(result.body);
+      const signal = clientGoneSignal(res);
+      const ctx = { req, formloom, principal, signal } as RouteContext;
+      await sendAnswer(res, await spec.handler(ctx), signal, logger);
     };
     router[spec.method](spec.path, handler);
   }
 
   router.use(notFoundHandler);
-  router.use(errorHandler(options.logger ?? { error: (m, e) => console.error(m, e) }));
+  router.use(errorHandler(logger));
   return router;
 }

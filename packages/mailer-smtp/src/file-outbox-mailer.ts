@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { MailMessage } from '@formloom/core';
-import { createTransport } from 'nodemailer';
 import {
   type ClosableMailer,
   DEFAULT_MAIL_FROM,
   errorMessage,
   MailDeliveryError,
+  nodemailerTransport,
   toNodemailerMessage,
 } from './mail-options';
 
@@ -32,13 +32,7 @@ export interface FileOutboxMailerOptions {
 export function createFileOutboxMailer(options: FileOutboxMailerOptions): ClosableMailer {
   const defaultFrom = options.from ?? DEFAULT_MAIL_FROM;
   const now = options.now ?? (() => new Date());
-  const composer = createTransport({
-    streamTransport: true,
-    buffer: true,
-    newline: 'windows',
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  });
+  const composer = nodemailerTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
   return {
     kind: 'file-outbox',

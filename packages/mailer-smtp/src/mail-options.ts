@@ -1,5 +1,5 @@
 import type { Mailer, MailMessage } from '@formloom/core';
-import type { SendMailOptions } from 'nodemailer';
+import { createTransport, type SendMailOptions, type Transporter } from 'nodemailer';
 
 /** The sender used when neither the message nor the configuration names one (FORMLOOM_MAIL_FROM's default). */
 export const DEFAULT_MAIL_FROM = 'Formloom <no-reply@localhost>';
@@ -49,4 +49,13 @@ export function toNodemailerMessage(message: MailMessage, defaultFrom: string): 
 
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The one nodemailer set-up of this package: `settings` (SMTP or message composition) plus what every
+ * transport here must have, file and URL access disabled, so no message can make nodemailer read a local
+ * file or fetch a URL.
+ */
+export function nodemailerTransport(settings: Record<string, unknown>): Transporter {
+  return createTransport({ ...settings, disableFileAccess: true, disableUrlAccess: true });
 }

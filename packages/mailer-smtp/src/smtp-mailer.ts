@@ -1,10 +1,10 @@
 import type { MailMessage } from '@formloom/core';
-import { createTransport } from 'nodemailer';
 import {
   type ClosableMailer,
   DEFAULT_MAIL_FROM,
   errorMessage,
   MailDeliveryError,
+  nodemailerTransport,
   toNodemailerMessage,
 } from './mail-options';
 
@@ -34,13 +34,11 @@ export function createSmtpMailer(options: SmtpMailerOptions): ClosableMailer {
   const target = describeSmtpUrl(options.url);
   const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const defaultFrom = options.from ?? DEFAULT_MAIL_FROM;
-  const transport = createTransport({
+  const transport = nodemailerTransport({
     url: options.url,
     connectionTimeout: timeout,
     greetingTimeout: timeout,
     socketTimeout: timeout,
-    disableFileAccess: true,
-    disableUrlAccess: true,
   });
 
   return {

@@ -1,5 +1,5 @@
 import { DataSource, type LoggerOptions } from 'typeorm';
-import { formloomEntities } from './entities';
+import { formloomEntities } from './tables';
 import { formloomMigrations } from './migrations';
 
 export interface CreateDataSourceOptions {

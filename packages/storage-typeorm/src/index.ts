@@ -2,5 +2,13 @@
 import 'reflect-metadata';
 export { createTypeormStorage, type TypeormStorage } from './storage';
 export { createDataSource, parseDatabaseUrl, runMigrations, type CreateDataSourceOptions, type DatabaseUrl } from './data-source';
-export { formloomEntities } from './entities';
+export { formloomEntities } from './tables';
 export { formloomMigrations } from './migrations';
+export {
+  DEFAULT_DATABASE_URL,
+  openMigratedStorage,
+  prepareSqliteFile,
+  resolveDatabaseUrl,
+  sqliteFile,
+  type ClosableStorage,
+} from './open-storage';

@@ -15,7 +15,7 @@ import { SqlUploadRepository } from './repositories/uploads';
 import { SqlResponseRepository } from './repositories/responses';
 import { SqlTeamRepository } from './repositories/teams';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
-import { buildStatements, type Scope, type Statements } from './scope';
+import { type Scope, statementCache } from './scope';
 import { type Db, guardedDb, lockedDb, pooledDb, queryRunnerDb, type Row, sqliteDb } from './sql/db';
 import { type Dialect, dialectOf } from './sql/dialect';
 import { ReadWriteLock } from './sql/rw-lock';
@@ -61,7 +61,7 @@ export function createTypeormStorage(dataSource: DataSource): TypeormStorage {
 
 export function openStorage(dataSource: DataSource): StorageInternals {
   const d = dialectOf(dataSource);
-  const st = buildStatements(d);
+  const st = statementCache(d);
   // On SQLite: transactions exclusive, other calls shared. On PostgreSQL everything is shared and the
   // lock only lets close() wait for what is running.
   const lock = new ReadWriteLock();
@@ -163,12 +163,12 @@ export function openStorage(dataSource: DataSource): StorageInternals {
  */
 function makeStorage(
   d: Dialect,
-  st: Statements,
+  st: Scope['statements'],
   db: Db,
   atomic: RunInTransaction,
   transaction: (<T>(work: (tx: Storage) => Promise<T>) => Promise<T>) | null,
 ): Storage {
-  const scope: Scope = { db, d, st, atomic };
+  const scope: Scope = { db, d, statements: st, atomic };
   const storage: Storage = {
     users: new SqlUserRepository(scope),
     apiKeys: new SqlApiKeyRepository(scope),

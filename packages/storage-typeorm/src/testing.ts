@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from './data-source';
+import type { StorageProbes } from '@formloom/core/testing';
 import { openStorage, type TypeormStorage } from './storage';
+import { sqlProbes } from './testing-probes';
 
 /*
  * Throw-away migrated databases for tests: a SQLite file in its own temp dir, or a PostgreSQL schema of
@@ -26,6 +28,8 @@ export interface TestDatabase {
   schema?: string;
   dataSource: DataSource;
   storage: TypeormStorage;
+  /** The storage conformance suite's reads of the stored rows (raw SQL, bypassing the repositories). */
+  probes: StorageProbes;
   /** Runs SQL with unqualified table names, under the storage's lock on SQLite. */
   raw(sql: string, params?: unknown[]): Promise<any[]>;
   /** The i-th (1-based) parameter placeholder of this database's SQL. */
@@ -93,6 +97,7 @@ function finish(
     schema,
     dataSource,
     storage,
+    probes: sqlProbes(raw, dialect.p),
     raw,
     placeholder: dialect.p,
     close: () =>

@@ -42,7 +42,7 @@ export const WELCOME_FIELDS = [
   'thank_you_description',
 ] as const;
 
-/** Every field of the theme (document 1, "Theme"). `show_question_nav` is theme-only. */
+/** Every field of the theme (GET/PUT `/forms/:id/theme` in the OpenAPI document). `show_question_nav` is theme-only. */
 export const THEME_FIELDS = [
   ...COLOR_FIELDS,
   ...FONT_FIELDS,
@@ -77,7 +77,7 @@ export const SETTINGS_FIELDS = [
 export const FORM_OPTION_FIELDS = [...THEME_FIELDS, ...SETTINGS_FIELDS] as const;
 export type FormOptionField = (typeof FORM_OPTION_FIELDS)[number];
 
-/** Defaults of document 1 section 2; every other optional field defaults to null. */
+/** Defaults of a new form (docs/decisions.md, "Forms"); every other optional field defaults to null. */
 export const FORM_DEFAULTS: Partial<Record<FormOptionField, unknown>> = {
   theme_color: '#6366f1',
   background_color: '#0a0a0a',

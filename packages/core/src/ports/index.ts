@@ -6,5 +6,6 @@ export * from './payments';
 export * from './webhook-transport';
 export * from './blob-store';
 export * from './mailer';
+export * from './outbox-handler';
 export * from './signed-documents';
 export * from './speech-engine';

@@ -1,6 +1,6 @@
 import type { PlanName } from '../domain/types';
 
-/** What a plan includes (DESIGN.md section 5). */
+/** What a plan includes (docs/decisions.md, "Plans"). */
 export interface PlanFeatures {
   plan: PlanName;
   webhooks: boolean;
@@ -16,6 +16,10 @@ export interface PlanFeatures {
 
 /** Resolves a user's plan and features. */
 export interface Plans {
-  /** The features of the user's plan. Throws NOT_FOUND for an unknown user. */
+  /**
+   * The features of the user's plan. A user the provider does not know (for example a host's own user
+   * that has no stored plan yet) gets the `free` plan's features; it never throws for an unknown user
+   * (docs/decisions.md, "Plans"). Rejects only when the provider itself fails.
+   */
   featuresFor(userId: string): Promise<PlanFeatures>;
 }

@@ -1,5 +1,6 @@
 /** The outcome of one HTTP delivery attempt that got a response. */
 export interface TransportResult {
+  /** The response's HTTP status, whatever it is (a redirect is not followed). */
   status: number;
 }
 
@@ -19,12 +20,20 @@ export class DestinationRefusedError extends Error {
 export const isDestinationRefused = (e: unknown): boolean =>
   e instanceof DestinationRefusedError || (typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'DESTINATION_REFUSED');
 
-/** Sends a signed webhook body. Implementations refuse private targets unless configured otherwise. */
+/**
+ * Sends a signed webhook body. Implementations refuse private targets unless configured otherwise: a
+ * destination on a loopback, private, link-local, CGNAT, multicast or otherwise non-public address (IPv4,
+ * IPv6, and IPv4-mapped IPv6), given literally or as a host name that resolves to one, is refused before
+ * any byte is sent, unless the host allows private targets (`FORMLOOM_WEBHOOK_ALLOW_PRIVATE=1`).
+ */
 export interface WebhookTransport {
   /**
-   * POSTs `body` to `url` with `headers`. Resolves with the HTTP status of any response (redirects are
-   * not followed); rejects on a network error or after `timeoutMs`, and with a DestinationRefusedError
-   * for a destination it will not connect to.
+   * POSTs `body` to `url` (http or https) with `headers` and a `Content-Length`. Redirects are not
+   * followed, so a public receiver cannot bounce a delivery to an internal one.
+   * @returns the HTTP status of any response, 2xx or not.
+   * @throws (rejects) on a network error or after `timeoutMs` without a response; with a
+   * `DestinationRefusedError` (`isDestinationRefused`) for a destination it will not connect to: a refused
+   * private address, an invalid or non-http(s) URL.
    */
   post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<TransportResult>;
 }

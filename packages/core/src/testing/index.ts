@@ -18,3 +18,6 @@ export {
   uid,
 } from './storage/fixtures';
 export * from './mailer-conformance';
+export * from './blob-store-conformance';
+export * from './webhook-transport-conformance';
+export * from './plans-conformance';

@@ -11,18 +11,15 @@ import { uploadTests } from './storage/uploads';
 import { webhookTests } from './storage/webhooks';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
+export type { Probe, StorageProbes, StoredRow } from './storage/probes';
 
 /**
  * Registers the storage port's conformance tests on `test` (ava). Every adapter runs them.
  *
  * The harness is created once for the test file; tests run concurrently and each makes its own rows
  * (unique ids, emails, outbox kinds), so they never depend on one another. Besides the port's own
- * reads, the tests check the database with raw SQL, in the manner of Auth.js's adapter tests: they
- * assume the tables of @formloom/storage-typeorm (users, api_keys, forms, questions, form_versions, teams,
- * team_members, credit_balances, idempotency_keys, outbox, responses, global_webhooks, webhook_secrets,
- * webhook_deliveries, webhook_delivery_attempts, team_sso, team_invitations, team_branding, audit_logs,
- * uploads, rate_limits) with
- * columns named like the domain fields.
+ * reads, the tests check what was stored through the probes the adapter supplies (`StorageProbes`: reads
+ * that bypass its repositories), in the manner of Auth.js's adapter tests; they assume no table names.
  */
 export function runStorageConformance(test: TestFn<any>, harness: StorageHarness): void {
   let instance: StorageHarnessInstance | undefined;

@@ -7,7 +7,7 @@ const pageParams = [
   { name: 'per_page', description: 'items per page (default 50, 1-100)', schema: { type: 'integer', minimum: 1, maximum: 100 } },
 ];
 
-/** Forms: list, create, get, update, delete, duplicate (document 1 section 4, DESIGN.md section 6). */
+/** Forms: list, create, get, update, delete, duplicate (docs/decisions.md, "Forms"). */
 export const formRoutes: RouteSpec[] = [
   {
     method: 'get',

@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { bulkDeleteSchema, patchResponseSchema, submitResponseSchema } from '@formloom/core';
 import { json, param, type RouteContext, type RouteSpec } from '../route-table';
 
@@ -66,19 +64,12 @@ export const responseRoutes: RouteSpec[] = [
     scope: 'forms',
     success: { status: 200, description: 'text/csv' },
     errors: [401, 403, 404],
-    handler: async (ctx) => {
-      const chunks = await ctx.formloom.responses.export(ctx.principal, p(ctx, 'id'));
-      ctx.res.status(200);
-      ctx.res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-      ctx.res.setHeader('Content-Disposition', `attachment; filename="responses-${p(ctx, 'id')}.csv"`);
-      try {
-        await pipeline(Readable.from(chunks), ctx.res);
-      } catch (err) {
-        // The client went away: the pipeline already stopped the export and released its pages.
-        if ((err as { code?: unknown }).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw err;
-      }
-      return undefined;
-    },
+    handler: async (ctx) => ({
+      contentType: 'text/csv; charset=utf-8',
+      // A client that goes away stops the export: the router ends the iteration, which releases its pages.
+      stream: await ctx.formloom.responses.export(ctx.principal, p(ctx, 'id')),
+      headers: { 'Content-Disposition': `attachment; filename="responses-${p(ctx, 'id')}.csv"` },
+    }),
   },
   {
     method: 'post',

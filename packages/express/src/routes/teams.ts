@@ -4,7 +4,7 @@ import { json, param, type RouteSpec } from '../route-table';
 const team = (ctx: Parameters<RouteSpec['handler']>[0]) => param(ctx, 'teamId');
 const ERR = [401, 403, 404];
 
-/** Teams, members, invitations, audit logs and branding (document 1 section 4). */
+/** Teams, members, invitations, audit logs and branding (docs/teams.md). */
 export const teamRoutes: RouteSpec[] = [
   {
     method: 'get', path: '/teams', summary: 'Teams the caller belongs to, with your_role', tag: 'Teams', scope: 'forms',

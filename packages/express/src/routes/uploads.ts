@@ -123,12 +123,12 @@ export const uploadRoutes: RouteSpec[] = [
     errors: [404],
     handler: async (ctx) => {
       const blob = await ctx.formloom.uploads.read(`uploads/${param(ctx, 'formId')}/${param(ctx, 'token')}/${param(ctx, 'name')}`);
-      ctx.res.setHeader('Content-Type', blob.contentType);
-      ctx.res.setHeader('X-Content-Type-Options', 'nosniff');
-      ctx.res.setHeader('Content-Security-Policy', "default-src 'none'");
-      ctx.res.attachment(param(ctx, 'name'));
-      ctx.res.end(Buffer.from(blob.data));
-      return undefined;
+      return {
+        contentType: blob.contentType,
+        stream: [blob.data],
+        attachment: param(ctx, 'name'),
+        headers: { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'" },
+      };
     },
   },
 ];

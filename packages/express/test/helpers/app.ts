@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createFormloom, type Clock, type Formloom, type Mailer, type PlanName } from '@formloom/core';
+import { createFormloom, type Clock, type Formloom, type FormloomPlugin, type Mailer, type PlanName } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +40,7 @@ export interface TestAppOptions {
   serial?: boolean;
   clock?: Clock;
   mailer?: Mailer;
+  plugins?: FormloomPlugin[];
   /** The routers' limits (default: the shipped defaults). */
   rateLimits?: RateLimitOptions | false;
   embedOrigins?: EmbedOrigins;
@@ -55,6 +56,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
     blobStore: createFileBlobStore(blobDir),
     clock: opts.clock,
     mailer: opts.mailer,
+    plugins: opts.plugins,
     webhookTransport: createFetchTransport({ allowPrivate: opts.allowPrivateWebhooks ?? false }),
     config: { secretKey: 'test-secret-key' },
   });

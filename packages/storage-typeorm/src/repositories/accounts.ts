@@ -1,6 +1,6 @@
 import { type ApiKey, type ApiKeyRepository, FormloomError, type User, type UserRepository } from '@formloom/core';
-import { type ApiKeyRow, ApiKeyEntity, type UserRow, UserEntity } from '../entities';
-import { apiKeyFromRow, apiKeyToRow, lowerEmail, userFromRow, userToRow } from '../mappers';
+import { lowerEmail } from '../tables/columns';
+import { type ApiKeyRow, ApiKeyEntity, type UserRow, UserEntity, apiKeyFromRow, apiKeyToRow, userFromRow, userToRow } from '../tables/accounts';
 import type { Scope } from '../scope';
 import { type Dialect, isUniqueViolation } from '../sql/dialect';
 import { insertIgnoring, tableOf, updateReturning } from '../sql/statements';
@@ -23,8 +23,12 @@ const emailTaken = () => new FormloomError('CONFLICT', 'A user with this email a
 export class SqlUserRepository implements UserRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(accountStatements);
+  }
+
   async insert(user: User): Promise<void> {
-    const { sql, values } = this.scope.st.accounts.insertUser;
+    const { sql, values } = this.st.insertUser;
     const inserted = await this.scope.db.run(sql, values(userToRow(user)));
     if (inserted === 0) {
       const byId = await this.findById(user.id);
@@ -33,12 +37,12 @@ export class SqlUserRepository implements UserRepository {
   }
 
   async findById(id: string): Promise<User | null> {
-    const [row] = await this.scope.db.all<UserRow>(this.scope.st.accounts.userById, [id]);
+    const [row] = await this.scope.db.all<UserRow>(this.st.userById, [id]);
     return row ? userFromRow(row) : null;
   }
 
   async findByEmail(email: string): Promise<User | null> {
-    const [row] = await this.scope.db.all<UserRow>(this.scope.st.accounts.userByEmail, [lowerEmail(email)]);
+    const [row] = await this.scope.db.all<UserRow>(this.st.userByEmail, [lowerEmail(email)]);
     return row ? userFromRow(row) : null;
   }
 
@@ -59,19 +63,23 @@ export class SqlUserRepository implements UserRepository {
 export class SqlApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(accountStatements);
+  }
+
   async insert(key: ApiKey): Promise<void> {
-    const { sql, values } = this.scope.st.accounts.insertKey;
+    const { sql, values } = this.st.insertKey;
     if ((await this.scope.db.run(sql, values(apiKeyToRow(key)))) === 0) {
       throw new FormloomError('CONFLICT', `API key ${key.id} already exists`);
     }
   }
 
   async findById(id: string): Promise<ApiKey | null> {
-    const [row] = await this.scope.db.all<ApiKeyRow>(this.scope.st.accounts.keyById, [id]);
+    const [row] = await this.scope.db.all<ApiKeyRow>(this.st.keyById, [id]);
     return row ? apiKeyFromRow(row) : null;
   }
 
   async revoke(id: string, at: string): Promise<boolean> {
-    return (await this.scope.db.run(this.scope.st.accounts.revokeKey, [at, id])) > 0;
+    return (await this.scope.db.run(this.st.revokeKey, [at, id])) > 0;
   }
 }

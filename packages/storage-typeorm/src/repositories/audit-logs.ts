@@ -1,6 +1,5 @@
 import { type AuditEvent, type AuditLogRepository, type AuditQuery, FormloomError, type Page } from '@formloom/core';
-import { type AuditLogRow, AuditLogEntity } from '../entities';
-import { auditFromRow, auditToRow } from '../mappers';
+import { type AuditLogRow, AuditLogEntity, auditFromRow, auditToRow } from '../tables/audit-logs';
 import type { Scope } from '../scope';
 import { type Dialect, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
@@ -13,8 +12,12 @@ export const auditLogStatements = (d: Dialect) => ({
 export class SqlAuditLogRepository implements AuditLogRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(auditLogStatements);
+  }
+
   async insert(event: AuditEvent): Promise<void> {
-    const { sql, values } = this.scope.st.auditLogs.insert;
+    const { sql, values } = this.st.insert;
     if ((await this.scope.db.run(sql, values(auditToRow(event)))) === 0) {
       throw new FormloomError('CONFLICT', `Audit event ${event.id} already exists`);
     }
@@ -25,7 +28,8 @@ export class SqlAuditLogRepository implements AuditLogRepository {
    * The window and order are a range on IDX_audit_logs_team_timestamp (team_id, timestamp, id).
    */
   async list(query: AuditQuery): Promise<Page<AuditEvent>> {
-    const { db, d, st } = this.scope;
+    const { db, d } = this.scope;
+    const st = this.st;
     const params = new Params(d);
     const bind = params.bind;
     let where = `team_id = ${bind(query.teamId)}`;
@@ -33,7 +37,7 @@ export class SqlAuditLogRepository implements AuditLogRepository {
     if (query.userId !== undefined) where += ` AND user_id = ${bind(query.userId)}`;
     if (query.since !== undefined) where += ` AND "timestamp" >= ${bind(query.since)}`;
     if (query.until !== undefined) where += ` AND "timestamp" <= ${bind(query.until)}`;
-    const filter = `FROM ${st.auditLogs.table} WHERE ${where}`;
+    const filter = `FROM ${st.table} WHERE ${where}`;
     const filterValues = [...params.values];
     const page =
       `SELECT * ${filter} ORDER BY "timestamp" DESC, id DESC ` +

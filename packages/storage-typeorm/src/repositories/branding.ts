@@ -1,6 +1,6 @@
 import type { BrandingRepository, TeamBranding } from '@formloom/core';
-import { type BrandingRow, BrandingEntity, columnsOf } from '../entities';
-import { brandingFromRow, brandingToRow } from '../mappers';
+import { columnsOf } from '../tables/columns';
+import { type BrandingRow, BrandingEntity, brandingFromRow, brandingToRow } from '../tables/branding';
 import type { Scope } from '../scope';
 import type { Dialect } from '../sql/dialect';
 import { tableOf } from '../sql/statements';
@@ -23,19 +23,23 @@ export const brandingStatements = (d: Dialect) => {
 export class SqlBrandingRepository implements BrandingRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(brandingStatements);
+  }
+
   async get(teamId: string): Promise<TeamBranding | null> {
-    const [row] = await this.scope.db.all<BrandingRow>(this.scope.st.branding.get, [teamId]);
+    const [row] = await this.scope.db.all<BrandingRow>(this.st.get, [teamId]);
     return row ? brandingFromRow(row) : null;
   }
 
   /** A team that does not exist violates the foreign key (on PostgreSQL that ends the transaction). */
   async put(teamId: string, branding: TeamBranding): Promise<void> {
-    const { columns, put } = this.scope.st.branding;
+    const { columns, put } = this.st;
     const row = brandingToRow(teamId, branding);
     await this.scope.db.run(put, columns.map((c) => row[c as keyof BrandingRow]));
   }
 
   async delete(teamId: string): Promise<boolean> {
-    return (await this.scope.db.run(this.scope.st.branding.delete, [teamId])) > 0;
+    return (await this.scope.db.run(this.st.delete, [teamId])) > 0;
   }
 }

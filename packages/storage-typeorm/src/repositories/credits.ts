@@ -1,5 +1,5 @@
 import type { CreditRepository } from '@formloom/core';
-import { CreditBalanceEntity } from '../entities';
+import { CreditBalanceEntity } from '../tables/credits';
 import type { Scope } from '../scope';
 import type { Dialect } from '../sql/dialect';
 import { tableOf } from '../sql/statements';
@@ -22,19 +22,23 @@ export const creditStatements = (d: Dialect) => {
 export class SqlCreditRepository implements CreditRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(creditStatements);
+  }
+
   async balance(userId: string): Promise<number> {
-    const [row] = await this.scope.db.all<{ balance: number }>(this.scope.st.credits.balance, [userId]);
+    const [row] = await this.scope.db.all<{ balance: number }>(this.st.balance, [userId]);
     return row ? Number(row.balance) : 0;
   }
 
   async add(userId: string, amount: number): Promise<number> {
-    const [row] = await this.scope.db.all<{ balance: number }>(this.scope.st.credits.add, [userId, amount]);
+    const [row] = await this.scope.db.all<{ balance: number }>(this.st.add, [userId, amount]);
     return Number(row.balance);
   }
 
   async spend(userId: string, amount: number): Promise<number | null> {
     if (amount <= 0) return this.balance(userId);
-    const [row] = await this.scope.db.all<{ balance: number }>(this.scope.st.credits.spend, [amount, userId]);
+    const [row] = await this.scope.db.all<{ balance: number }>(this.st.spend, [amount, userId]);
     return row ? Number(row.balance) : null;
   }
 }

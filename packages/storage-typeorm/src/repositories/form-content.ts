@@ -5,8 +5,7 @@ import {
   type Version,
   type VersionRepository,
 } from '@formloom/core';
-import { type QuestionRow, QuestionEntity, type VersionRow, VersionEntity } from '../entities';
-import { questionFromRow, questionToRow, versionFromRow, versionToRow } from '../mappers';
+import { type QuestionRow, QuestionEntity, type VersionRow, VersionEntity, questionFromRow, questionToRow, versionFromRow, versionToRow } from '../tables/form-content';
 import type { Scope } from '../scope';
 import type { Dialect } from '../sql/dialect';
 import { insertIgnoring, insertMany, tableOf } from '../sql/statements';
@@ -30,8 +29,12 @@ const BATCH = 200;
 export class SqlQuestionRepository implements QuestionRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(formContentStatements);
+  }
+
   async listByForm(formId: string): Promise<Question[]> {
-    const rows = await this.scope.db.all<QuestionRow>(this.scope.st.formContent.questionsOf, [formId]);
+    const rows = await this.scope.db.all<QuestionRow>(this.st.questionsOf, [formId]);
     return rows.map(questionFromRow);
   }
 
@@ -48,7 +51,7 @@ export class SqlQuestionRepository implements QuestionRepository {
     }
     const rows = questions.map((q) => questionToRow(formId, q));
     await this.scope.atomic(async (db) => {
-      await db.run(this.scope.st.formContent.deleteQuestionsOf, [formId]);
+      await db.run(this.st.deleteQuestionsOf, [formId]);
       for (let i = 0; i < rows.length; i += BATCH) {
         const insert = insertMany(this.scope.d, QuestionEntity, rows.slice(i, i + BATCH));
         await db.run(insert.sql, insert.values);
@@ -60,25 +63,29 @@ export class SqlQuestionRepository implements QuestionRepository {
 export class SqlVersionRepository implements VersionRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(formContentStatements);
+  }
+
   async insert(version: Version): Promise<void> {
-    const { sql, values } = this.scope.st.formContent.insertVersion;
+    const { sql, values } = this.st.insertVersion;
     if ((await this.scope.db.run(sql, values(versionToRow(version)))) === 0) {
       throw new FormloomError('CONFLICT', `Version ${version.version} of form ${version.form_id} already exists`);
     }
   }
 
   async listByForm(formId: string): Promise<Version[]> {
-    const rows = await this.scope.db.all<VersionRow>(this.scope.st.formContent.versionsOf, [formId]);
+    const rows = await this.scope.db.all<VersionRow>(this.st.versionsOf, [formId]);
     return rows.map(versionFromRow);
   }
 
   async findById(id: string): Promise<Version | null> {
-    const [row] = await this.scope.db.all<VersionRow>(this.scope.st.formContent.versionById, [id]);
+    const [row] = await this.scope.db.all<VersionRow>(this.st.versionById, [id]);
     return row ? versionFromRow(row) : null;
   }
 
   async latest(formId: string): Promise<Version | null> {
-    const [row] = await this.scope.db.all<VersionRow>(this.scope.st.formContent.latestVersion, [formId]);
+    const [row] = await this.scope.db.all<VersionRow>(this.st.latestVersion, [formId]);
     return row ? versionFromRow(row) : null;
   }
 }

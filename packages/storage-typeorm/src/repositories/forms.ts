@@ -5,8 +5,7 @@ import {
   type FormRepository,
   type Page,
 } from '@formloom/core';
-import { type FormRow, FormEntity } from '../entities';
-import { formFromRow, formToRow } from '../mappers';
+import { type FormRow, FormEntity, formFromRow, formToRow } from '../tables/forms';
 import type { Scope } from '../scope';
 import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf, updateReturning } from '../sql/statements';
@@ -33,25 +32,30 @@ const likeContains = (s: string) => `%${s.replace(/[!%_]/g, (c) => `!${c}`)}%`;
 export class SqlFormRepository implements FormRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(formStatements);
+  }
+
   async insert(form: FormRecord): Promise<void> {
-    const { sql, values } = this.scope.st.forms.insert;
+    const { sql, values } = this.st.insert;
     if ((await this.scope.db.run(sql, values(formToRow(form)))) === 0) {
       throw new FormloomError('CONFLICT', 'A form with this id or slug already exists', { field: 'slug' });
     }
   }
 
   async findById(id: string): Promise<FormRecord | null> {
-    const [row] = await this.scope.db.all<FormRow>(this.scope.st.forms.byId, [id]);
+    const [row] = await this.scope.db.all<FormRow>(this.st.byId, [id]);
     return row ? formFromRow(row) : null;
   }
 
   async findBySlug(slug: string): Promise<FormRecord | null> {
-    const [row] = await this.scope.db.all<FormRow>(this.scope.st.forms.bySlug, [slug]);
+    const [row] = await this.scope.db.all<FormRow>(this.st.bySlug, [slug]);
     return row ? formFromRow(row) : null;
   }
 
   async list(query: FormListQuery): Promise<Page<FormRecord>> {
-    const { db, d, st } = this.scope;
+    const { db, d } = this.scope;
+    const st = this.st;
     const params = new Params(d);
     const bind = params.bind;
     const personal = `(owner_id = ${bind(query.ownerId)} AND team_id IS NULL)`;
@@ -59,7 +63,7 @@ export class SqlFormRepository implements FormRepository {
     if (query.search) where.push(`title_search LIKE ${bind(likeContains(query.search.toLowerCase()))} ESCAPE '!'`);
     if (query.teamId !== undefined) where.push(`team_id = ${bind(query.teamId)}`);
     if (query.published !== undefined) where.push(`published = ${bind(query.published)}`);
-    const filter = `FROM ${st.forms.table} WHERE ${where.join(' AND ')}`;
+    const filter = `FROM ${st.table} WHERE ${where.join(' AND ')}`;
     const filterValues = [...params.values];
     // Sorting only (id, updated_at) and then reading the page's rows is far cheaper than sorting whole
     // rows with their options: 0.6 ms instead of 7.5 ms for a page of 1,000 forms on SQLite.
@@ -73,7 +77,7 @@ export class SqlFormRepository implements FormRepository {
     if (!ids.length) return { items: [], total: Number(count.n) };
     const rowsParams = new Params(d);
     const rows = await db.all<FormRow>(
-      `SELECT * FROM ${st.forms.table} WHERE id IN (${rowsParams.list(ids.map((r) => r.id))})`,
+      `SELECT * FROM ${st.table} WHERE id IN (${rowsParams.list(ids.map((r) => r.id))})`,
       rowsParams.values,
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -95,11 +99,11 @@ export class SqlFormRepository implements FormRepository {
   }
 
   async addResponseCount(id: string, delta: number): Promise<number | null> {
-    const [row] = await this.scope.db.all<{ response_count: number }>(this.scope.st.forms.addResponses, [delta, id]);
+    const [row] = await this.scope.db.all<{ response_count: number }>(this.st.addResponses, [delta, id]);
     return row ? Number(row.response_count) : null;
   }
 
   async delete(id: string): Promise<boolean> {
-    return (await this.scope.db.run(this.scope.st.forms.delete, [id])) > 0;
+    return (await this.scope.db.run(this.st.delete, [id])) > 0;
   }
 }

@@ -1,6 +1,5 @@
 import type { IdempotencyRecord, IdempotencyRepository } from '@formloom/core';
-import { type IdempotencyRow, IdempotencyEntity } from '../entities';
-import { idempotencyFromRow } from '../mappers';
+import { type IdempotencyRow, IdempotencyEntity, idempotencyFromRow } from '../tables/idempotency';
 import type { Scope } from '../scope';
 import type { Dialect } from '../sql/dialect';
 import { tableOf } from '../sql/statements';
@@ -27,21 +26,25 @@ export const idempotencyStatements = (d: Dialect) => {
 export class SqlIdempotencyRepository implements IdempotencyRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(idempotencyStatements);
+  }
+
   async claim(record: Omit<IdempotencyRecord, 'status' | 'result'>, now: string): Promise<boolean> {
     const params = [record.key, record.owner, record.created_at, record.expires_at, now];
-    return (await this.scope.db.run(this.scope.st.idempotency.claim, params)) > 0;
+    return (await this.scope.db.run(this.st.claim, params)) > 0;
   }
 
   async complete(key: string, result: Record<string, unknown>): Promise<void> {
-    await this.scope.db.run(this.scope.st.idempotency.complete, [JSON.stringify(result), key]);
+    await this.scope.db.run(this.st.complete, [JSON.stringify(result), key]);
   }
 
   async release(key: string): Promise<void> {
-    await this.scope.db.run(this.scope.st.idempotency.release, [key]);
+    await this.scope.db.run(this.st.release, [key]);
   }
 
   async find(key: string): Promise<IdempotencyRecord | null> {
-    const [row] = await this.scope.db.all<IdempotencyRow>(this.scope.st.idempotency.find, [key]);
+    const [row] = await this.scope.db.all<IdempotencyRow>(this.st.find, [key]);
     return row ? idempotencyFromRow(row) : null;
   }
 }

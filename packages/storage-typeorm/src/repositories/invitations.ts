@@ -1,6 +1,6 @@
 import { FormloomError, type Invitation, type InvitationRepository } from '@formloom/core';
-import { type InvitationRow, InvitationEntity } from '../entities';
-import { invitationFromRow, invitationToRow, lowerEmail } from '../mappers';
+import { lowerEmail } from '../tables/columns';
+import { type InvitationRow, InvitationEntity, invitationFromRow, invitationToRow } from '../tables/invitations';
 import type { Scope } from '../scope';
 import type { Dialect } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
@@ -31,47 +31,51 @@ export const invitationStatements = (d: Dialect) => {
 export class SqlInvitationRepository implements InvitationRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(invitationStatements);
+  }
+
   /** ON CONFLICT DO NOTHING: a taken id or token hash changes no row and is a CONFLICT. */
   async insert(invitation: Invitation): Promise<void> {
-    const { sql, values } = this.scope.st.invitations.insert;
+    const { sql, values } = this.st.insert;
     if ((await this.scope.db.run(sql, values(invitationToRow(invitation)))) === 0) {
       throw new FormloomError('CONFLICT', `Invitation ${invitation.id} or its token already exists`);
     }
   }
 
   async findById(teamId: string, id: string): Promise<Invitation | null> {
-    const [row] = await this.scope.db.all<InvitationRow>(this.scope.st.invitations.byId, [teamId, id]);
+    const [row] = await this.scope.db.all<InvitationRow>(this.st.byId, [teamId, id]);
     return row ? invitationFromRow(row) : null;
   }
 
   async findByTokenHash(tokenHash: string): Promise<Invitation | null> {
-    const [row] = await this.scope.db.all<InvitationRow>(this.scope.st.invitations.byTokenHash, [tokenHash]);
+    const [row] = await this.scope.db.all<InvitationRow>(this.st.byTokenHash, [tokenHash]);
     return row ? invitationFromRow(row) : null;
   }
 
   async listPending(teamId: string, now: string): Promise<Invitation[]> {
-    const rows = await this.scope.db.all<InvitationRow>(this.scope.st.invitations.listPending, [teamId, now]);
+    const rows = await this.scope.db.all<InvitationRow>(this.st.listPending, [teamId, now]);
     return rows.map(invitationFromRow);
   }
 
   async countPending(teamId: string, now: string): Promise<number> {
-    const [row] = await this.scope.db.all<{ n: number | string }>(this.scope.st.invitations.countPending, [teamId, now]);
+    const [row] = await this.scope.db.all<{ n: number | string }>(this.st.countPending, [teamId, now]);
     return Number(row.n);
   }
 
   /** The newest, should there be several. */
   async findPendingByEmail(teamId: string, email: string, now: string): Promise<Invitation | null> {
     const params = [teamId, now, lowerEmail(email)];
-    const [row] = await this.scope.db.all<InvitationRow>(this.scope.st.invitations.pendingByEmail, params);
+    const [row] = await this.scope.db.all<InvitationRow>(this.st.pendingByEmail, params);
     return row ? invitationFromRow(row) : null;
   }
 
   async settle(id: string, status: 'accepted' | 'cancelled', at: string): Promise<boolean> {
-    return (await this.scope.db.run(this.scope.st.invitations.settle, [id, status, at])) > 0;
+    return (await this.scope.db.run(this.st.settle, [id, status, at])) > 0;
   }
 
   /** Expired pending invitations too: whatever is still pending for the address. */
   async cancelForEmail(teamId: string, email: string, at: string): Promise<number> {
-    return this.scope.db.run(this.scope.st.invitations.cancelForEmail, [teamId, lowerEmail(email), at]);
+    return this.scope.db.run(this.st.cancelForEmail, [teamId, lowerEmail(email), at]);
   }
 }

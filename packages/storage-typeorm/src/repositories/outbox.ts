@@ -4,8 +4,7 @@ import {
   type OutboxItem,
   type OutboxRepository,
 } from '@formloom/core';
-import { type OutboxRow, OutboxEntity } from '../entities';
-import { outboxFromRow, outboxToRow } from '../mappers';
+import { type OutboxRow, OutboxEntity, outboxFromRow, outboxToRow } from '../tables/outbox';
 import type { Scope } from '../scope';
 import { type Dialect, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
@@ -31,8 +30,12 @@ export const outboxStatements = (d: Dialect) => {
 export class SqlOutboxRepository implements OutboxRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(outboxStatements);
+  }
+
   async enqueue(item: OutboxItem): Promise<void> {
-    const { sql, values } = this.scope.st.outbox.enqueue;
+    const { sql, values } = this.st.enqueue;
     if ((await this.scope.db.run(sql, values(outboxToRow(item)))) === 0) {
       throw new FormloomError('CONFLICT', `Outbox item ${item.id} already exists`);
     }
@@ -46,21 +49,22 @@ export class SqlOutboxRepository implements OutboxRepository {
    */
   async claim(claim: OutboxClaim): Promise<OutboxItem[]> {
     if (claim.limit <= 0 || (claim.kinds && claim.kinds.length === 0)) return [];
-    const { d, db, st } = this.scope;
+    const { d, db } = this.scope;
+    const st = this.st;
     const params = new Params(d);
     const bind = params.bind;
     const now = bind(claim.now);
     const kinds = claim.kinds ? ` AND kind IN (${params.list(claim.kinds)})` : '';
     const due =
-      `SELECT id FROM ${st.outbox.table} WHERE status = 'pending' AND next_attempt_at <= ${now} ` +
+      `SELECT id FROM ${st.table} WHERE status = 'pending' AND next_attempt_at <= ${now} ` +
       `AND (locked_until IS NULL OR locked_until <= ${now})${kinds} ` +
       `ORDER BY next_attempt_at, id LIMIT ${bind(Math.floor(claim.limit))}`;
     const lease = `locked_by = ${bind(claim.workerId)}, locked_until = ${bind(claim.leaseUntil)}, attempts = attempts + 1, updated_at = ${now}`;
     const sql =
       d.kind === 'postgres'
         ? `WITH due AS (${due} FOR UPDATE SKIP LOCKED) ` +
-          `UPDATE ${st.outbox.table} AS o SET ${lease} FROM due WHERE o.id = due.id RETURNING o.*`
-        : `UPDATE ${st.outbox.table} SET ${lease} WHERE id IN (${due}) RETURNING *`;
+          `UPDATE ${st.table} AS o SET ${lease} FROM due WHERE o.id = due.id RETURNING o.*`
+        : `UPDATE ${st.table} SET ${lease} WHERE id IN (${due}) RETURNING *`;
     const rows = await db.all<OutboxRow>(sql, params.values);
     return rows
       .map(outboxFromRow)
@@ -75,34 +79,36 @@ export class SqlOutboxRepository implements OutboxRepository {
       | { status: 'pending'; nextAttemptAt: string; error?: string | null },
     now: string,
   ): Promise<boolean> {
-    const { db, st } = this.scope;
+    const { db } = this.scope;
+    const st = this.st;
     const error = outcome.error ?? null;
     const changed =
       outcome.status === 'pending'
-        ? await db.run(st.outbox.settleRetry, [id, workerId, outcome.nextAttemptAt, error, now])
-        : await db.run(st.outbox.settleFinal, [id, workerId, outcome.status, error, now]);
+        ? await db.run(st.settleRetry, [id, workerId, outcome.nextAttemptAt, error, now])
+        : await db.run(st.settleFinal, [id, workerId, outcome.status, error, now]);
     return changed > 0;
   }
 
   async clearPayload(id: string): Promise<void> {
-    await this.scope.db.run(this.scope.st.outbox.clearPayload, [id]);
+    await this.scope.db.run(this.st.clearPayload, [id]);
   }
 
   /** One statement, bounded by `limit`, so a large backlog is purged in short transactions. */
   async purge(query: { before: string; limit: number; kinds?: string[] }): Promise<number> {
     if (query.limit <= 0 || (query.kinds && query.kinds.length === 0)) return 0;
-    const { d, db, st } = this.scope;
+    const { d, db } = this.scope;
+    const st = this.st;
     const params = new Params(d);
     const bind = params.bind;
     const kinds = query.kinds ? ` AND kind IN (${params.list(query.kinds)})` : '';
     const old =
-      `SELECT id FROM ${st.outbox.table} WHERE status IN ('delivered', 'failed') AND updated_at < ${bind(query.before)}${kinds} ` +
+      `SELECT id FROM ${st.table} WHERE status IN ('delivered', 'failed') AND updated_at < ${bind(query.before)}${kinds} ` +
       `ORDER BY updated_at LIMIT ${bind(Math.floor(query.limit))}`;
-    return db.run(`DELETE FROM ${st.outbox.table} WHERE id IN (${old})`, params.values);
+    return db.run(`DELETE FROM ${st.table} WHERE id IN (${old})`, params.values);
   }
 
   async findById(id: string): Promise<OutboxItem | null> {
-    const [row] = await this.scope.db.all<OutboxRow>(this.scope.st.outbox.byId, [id]);
+    const [row] = await this.scope.db.all<OutboxRow>(this.st.byId, [id]);
     return row ? outboxFromRow(row) : null;
   }
 }

@@ -1,5 +1,5 @@
 import type { RateLimitCounter, RateLimitRepository } from '@formloom/core';
-import { RateLimitEntity } from '../entities';
+import { RateLimitEntity, type RateLimitRow, rateLimitFromRow } from '../tables/rate-limits';
 import type { Scope } from '../scope';
 import type { Dialect } from '../sql/dialect';
 import { tableOf } from '../sql/statements';
@@ -24,29 +24,28 @@ export const rateLimitStatements = (d: Dialect) => {
   };
 };
 
-const counter = (row: { hits: number | string; resets_at: string }): RateLimitCounter => ({
-  hits: Number(row.hits),
-  resets_at: row.resets_at,
-});
-
 export class SqlRateLimitRepository implements RateLimitRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(rateLimitStatements);
+  }
+
   async hit(key: string, now: string, resetsAt: string): Promise<RateLimitCounter> {
-    const [row] = await this.scope.db.all<{ hits: number; resets_at: string }>(this.scope.st.rateLimits.hit, [key, now, resetsAt]);
-    return counter(row!);
+    const [row] = await this.scope.db.all<RateLimitRow>(this.st.hit, [key, now, resetsAt]);
+    return rateLimitFromRow(row!);
   }
 
   async release(key: string, now: string): Promise<void> {
-    await this.scope.db.run(this.scope.st.rateLimits.release, [key, now]);
+    await this.scope.db.run(this.st.release, [key, now]);
   }
 
   async peek(key: string, now: string): Promise<RateLimitCounter | null> {
-    const [row] = await this.scope.db.all<{ hits: number; resets_at: string }>(this.scope.st.rateLimits.peek, [key, now]);
-    return row ? counter(row) : null;
+    const [row] = await this.scope.db.all<RateLimitRow>(this.st.peek, [key, now]);
+    return row ? rateLimitFromRow(row) : null;
   }
 
   async prune(before: string): Promise<number> {
-    return this.scope.db.run(this.scope.st.rateLimits.prune, [before]);
+    return this.scope.db.run(this.st.prune, [before]);
   }
 }

@@ -7,8 +7,7 @@ import {
   type ResponseRecord,
   type ResponseRepository,
 } from '@formloom/core';
-import { type ResponseRow, ResponseEntity } from '../entities';
-import { partialResponseToRow, responseFromRow, responseToRow } from '../mappers';
+import { type ResponseRow, ResponseEntity, partialResponseToRow, responseFromRow, responseToRow } from '../tables/responses';
 import type { Scope } from '../scope';
 import type { Db } from '../sql/db';
 import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
@@ -82,17 +81,21 @@ const conflictingVisitor = () =>
 export class SqlResponseRepository implements ResponseRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(responseStatements);
+  }
+
   /** ON CONFLICT DO NOTHING: a repeated id or unique_visitor changes no row and leaves a PostgreSQL transaction usable. */
   async insert(response: ResponseRecord): Promise<void> {
-    const { sql, values } = this.scope.st.responses.insert;
+    const { sql, values } = this.st.insert;
     if ((await this.scope.db.run(sql, values(responseToRow(response)))) === 0) {
-      const idTaken = await this.scope.db.all(this.scope.st.responses.idTaken, [response.id]);
+      const idTaken = await this.scope.db.all(this.st.idTaken, [response.id]);
       throw idTaken.length > 0 ? new FormloomError('CONFLICT', `Response ${response.id} already exists`) : conflictingVisitor();
     }
   }
 
   async findById(formId: string, id: string): Promise<ResponseRecord | null> {
-    const [row] = await this.scope.db.all<ResponseRow>(this.scope.st.responses.byId, [formId, id]);
+    const [row] = await this.scope.db.all<ResponseRow>(this.st.byId, [formId, id]);
     return row ? responseFromRow(row) : null;
   }
 
@@ -110,7 +113,7 @@ export class SqlResponseRepository implements ResponseRepository {
       formId, id, row.answers, row.completed_at, row.completion_seconds, row.quiz_results, row.unique_visitor, row.submitted_at,
     ];
     try {
-      return (await this.scope.db.run(this.scope.st.responses.updatePartial, params)) > 0;
+      return (await this.scope.db.run(this.st.updatePartial, params)) > 0;
     } catch (err) {
       if (isUniqueViolation(err)) throw conflictingVisitor();
       throw err;
@@ -118,9 +121,10 @@ export class SqlResponseRepository implements ResponseRepository {
   }
 
   async list(query: ResponseListQuery): Promise<Page<ResponseRecord>> {
-    const { db, d, st } = this.scope;
+    const { db, d } = this.scope;
+    const st = this.st;
     const params = new Params(d);
-    const filter = `FROM ${st.responses.table} WHERE ${window(params, query.formId, query.since, query.until)}${
+    const filter = `FROM ${st.table} WHERE ${window(params, query.formId, query.since, query.until)}${
       query.completed === undefined ? '' : ` AND completed_at IS ${query.completed ? 'NOT NULL' : 'NULL'}`
     }`;
     const filterValues = [...params.values];
@@ -135,7 +139,7 @@ export class SqlResponseRepository implements ResponseRepository {
   }
 
   async delete(formId: string, id: string): Promise<boolean> {
-    return (await this.scope.db.run(this.scope.st.responses.delete, [formId, id])) > 0;
+    return (await this.scope.db.run(this.st.delete, [formId, id])) > 0;
   }
 
   async countOwned(formId: string, ids: string[]): Promise<number> {
@@ -159,19 +163,20 @@ export class SqlResponseRepository implements ResponseRepository {
   }
 
   async scan(formId: string, after: { submitted_at: string; id: string } | null, limit: number): Promise<ResponseRecord[]> {
-    const { db, st } = this.scope;
+    const { db } = this.scope;
+    const st = this.st;
     const n = Math.max(0, Math.floor(limit));
     if (n === 0) return [];
     const rows = after
-      ? await db.all<ResponseRow>(st.responses.scanAfter, [formId, after.submitted_at, after.id, n])
-      : await db.all<ResponseRow>(st.responses.scanFirst, [formId, n]);
+      ? await db.all<ResponseRow>(st.scanAfter, [formId, after.submitted_at, after.id, n])
+      : await db.all<ResponseRow>(st.scanFirst, [formId, n]);
     return rows.map(responseFromRow);
   }
 
   /** Pages read one ahead with one prepared statement, released when the iteration ends either way. */
   async *exportPages(formId: string, pageSize: number): AsyncIterable<PackedResponses> {
     const size = Math.max(1, Math.floor(pageSize));
-    const stmt = this.scope.db.prepare<{ packed: Buffer | string | null; n: Num; last_key: string | null }>(this.scope.st.responses.exportPage);
+    const stmt = this.scope.db.prepare<{ packed: Buffer | string | null; n: Num; last_key: string | null }>(this.st.exportPage);
     const read = async (after: string, afterId: string) => {
       const [row] = await stmt.all([formId, after, afterId, size]);
       const count = Number(row?.n ?? 0);
@@ -208,14 +213,15 @@ export class SqlResponseRepository implements ResponseRepository {
    * form's responses are scanned once.
    */
   async analytics(formId: string, since?: string, until?: string): Promise<ResponseAnalytics> {
-    const { db, d, st } = this.scope;
+    const { db, d } = this.scope;
+    const st = this.st;
     const params = new Params(d);
     const day = 'substr(submitted_at, 1, 10)';
     const seconds = 'CASE WHEN completed_at IS NOT NULL THEN completion_seconds END';
     const days = await db.all<{ day: string; total: Num; completed: Num; seconds_sum: Num | null; seconds_count: Num }>(
       `SELECT ${day} AS day, COUNT(*) AS total, COUNT(completed_at) AS completed, ` +
         `SUM(${seconds}) AS seconds_sum, COUNT(${seconds}) AS seconds_count ` +
-        `FROM ${st.responses.table} WHERE ${window(params, formId, since, until)} GROUP BY ${day} ORDER BY day`,
+        `FROM ${st.table} WHERE ${window(params, formId, since, until)} GROUP BY ${day} ORDER BY day`,
       params.values,
     );
     const result: ResponseAnalytics = { total: 0, completed: 0, average_completion_seconds: null, by_day: [] };
@@ -234,12 +240,12 @@ export class SqlResponseRepository implements ResponseRepository {
   }
 
   async hasUniqueVisitor(formId: string, visitor: string): Promise<boolean> {
-    return (await this.scope.db.all(this.scope.st.responses.hasUniqueVisitor, [formId, visitor])).length > 0;
+    return (await this.scope.db.all(this.st.hasUniqueVisitor, [formId, visitor])).length > 0;
   }
 
   private byIds(head: string, formId: string, ids: string[]): [string, unknown[]] {
     const params = new Params(this.scope.d);
-    const sql = `${head} FROM ${this.scope.st.responses.table} WHERE form_id = ${params.bind(formId)} AND id IN (${params.list(ids)})`;
+    const sql = `${head} FROM ${this.st.table} WHERE form_id = ${params.bind(formId)} AND id IN (${params.list(ids)})`;
     return [sql, params.values];
   }
 }

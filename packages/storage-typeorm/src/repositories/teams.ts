@@ -6,8 +6,8 @@ import {
   type TeamRepository,
   type TeamRole,
 } from '@formloom/core';
-import { type TeamMemberRow, TeamMemberEntity, type TeamRow, TeamEntity, TeamSsoEntity, UserEntity } from '../entities';
-import { memberFromRow, memberProfileFromRow, memberToRow, teamFromRow, teamPatchToRow, teamToRow } from '../mappers';
+import { UserEntity } from '../tables/accounts';
+import { type TeamMemberRow, TeamMemberEntity, type TeamRow, TeamEntity, TeamSsoEntity, memberFromRow, memberProfileFromRow, memberToRow, teamFromRow, teamPatchToRow, teamToRow } from '../tables/teams';
 import type { Scope } from '../scope';
 import type { Db } from '../sql/db';
 import { type Dialect, isUniqueViolation } from '../sql/dialect';
@@ -58,18 +58,22 @@ const slugTaken = () => new FormloomError('CONFLICT', 'A team with this slug alr
 export class SqlTeamRepository implements TeamRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(teamStatements);
+  }
+
   async findById(id: string): Promise<Team | null> {
-    const [row] = await this.scope.db.all<TeamRow>(this.scope.st.teams.teamById, [id]);
+    const [row] = await this.scope.db.all<TeamRow>(this.st.teamById, [id]);
     return row ? teamFromRow(row) : null;
   }
 
   async membershipsOf(userId: string): Promise<TeamMember[]> {
-    const rows = await this.scope.db.all<TeamMemberRow>(this.scope.st.teams.membershipsOf, [userId]);
+    const rows = await this.scope.db.all<TeamMemberRow>(this.st.membershipsOf, [userId]);
     return rows.map(memberFromRow);
   }
 
   async findMember(teamId: string, userId: string): Promise<TeamMember | null> {
-    const [row] = await this.scope.db.all<TeamMemberRow>(this.scope.st.teams.member, [teamId, userId]);
+    const [row] = await this.scope.db.all<TeamMemberRow>(this.st.member, [teamId, userId]);
     return row ? memberFromRow(row) : null;
   }
 
@@ -79,20 +83,20 @@ export class SqlTeamRepository implements TeamRepository {
    */
   async insert(team: Team, extra?: { sso_domain_verify_token?: string | null }): Promise<void> {
     const token = extra?.sso_domain_verify_token ?? null;
-    const { st } = this.scope;
+    const st = this.st;
     const work = async (db: Db) => {
-      if ((await db.run(st.teams.insertTeam.sql, st.teams.insertTeam.values(teamToRow(team)))) === 0) {
-        const [taken] = await db.all<TeamRow>(st.teams.teamById, [team.id]);
+      if ((await db.run(st.insertTeam.sql, st.insertTeam.values(teamToRow(team)))) === 0) {
+        const [taken] = await db.all<TeamRow>(st.teamById, [team.id]);
         throw taken ? new FormloomError('CONFLICT', `Team ${team.id} already exists`) : slugTaken();
       }
-      if (token !== null) await db.run(st.teams.insertSso, [team.id, token]);
+      if (token !== null) await db.run(st.insertSso, [team.id, token]);
     };
     await (token === null ? work(this.scope.db) : this.scope.atomic(work));
   }
 
   /** Throws CONFLICT when the user is already a member of the team (or the id is taken). */
   async insertMember(member: TeamMember): Promise<void> {
-    const { sql, values } = this.scope.st.teams.insertMember;
+    const { sql, values } = this.st.insertMember;
     if ((await this.scope.db.run(sql, values(memberToRow(member)))) === 0) {
       throw new FormloomError('CONFLICT', 'The user is already a member of this team');
     }
@@ -112,51 +116,51 @@ export class SqlTeamRepository implements TeamRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    return (await this.scope.db.run(this.scope.st.teams.deleteTeam, [id])) > 0;
+    return (await this.scope.db.run(this.st.deleteTeam, [id])) > 0;
   }
 
   async ssoDomainVerifyToken(id: string): Promise<string | null> {
-    const [row] = await this.scope.db.all<{ sso_domain_verify_token: string }>(this.scope.st.teams.ssoToken, [id]);
+    const [row] = await this.scope.db.all<{ sso_domain_verify_token: string }>(this.st.ssoToken, [id]);
     return row?.sso_domain_verify_token ?? null;
   }
 
   async listForUser(userId: string): Promise<Array<{ team: Team; role: TeamRole; member_count: number }>> {
     const rows = await this.scope.db.all<TeamRow & { member_role: string; member_count: number | string }>(
-      this.scope.st.teams.listForUser,
+      this.st.listForUser,
       [userId],
     );
     return rows.map((r) => ({ team: teamFromRow(r), role: r.member_role as TeamRole, member_count: Number(r.member_count) }));
   }
 
   async memberCount(teamId: string): Promise<number> {
-    const [row] = await this.scope.db.all<{ n: number | string }>(this.scope.st.teams.memberCount, [teamId]);
+    const [row] = await this.scope.db.all<{ n: number | string }>(this.st.memberCount, [teamId]);
     return Number(row.n);
   }
 
   async listMembers(teamId: string): Promise<TeamMemberProfile[]> {
     const rows = await this.scope.db.all<TeamMemberRow & { email: string; first_name: string | null; last_name: string | null }>(
-      this.scope.st.teams.listMembers,
+      this.st.listMembers,
       [teamId],
     );
     return rows.map(memberProfileFromRow);
   }
 
   async findMemberById(teamId: string, memberId: string): Promise<TeamMember | null> {
-    const [row] = await this.scope.db.all<TeamMemberRow>(this.scope.st.teams.memberById, [teamId, memberId]);
+    const [row] = await this.scope.db.all<TeamMemberRow>(this.st.memberById, [teamId, memberId]);
     return row ? memberFromRow(row) : null;
   }
 
   async updateMemberRole(teamId: string, memberId: string, role: TeamRole): Promise<TeamMember | null> {
-    const [row] = await this.scope.db.all<TeamMemberRow>(this.scope.st.teams.updateMemberRole, [teamId, memberId, role]);
+    const [row] = await this.scope.db.all<TeamMemberRow>(this.st.updateMemberRole, [teamId, memberId, role]);
     return row ? memberFromRow(row) : null;
   }
 
   async deleteMember(teamId: string, memberId: string): Promise<boolean> {
-    return (await this.scope.db.run(this.scope.st.teams.deleteMember, [teamId, memberId])) > 0;
+    return (await this.scope.db.run(this.st.deleteMember, [teamId, memberId])) > 0;
   }
 
   async lock(teamId: string): Promise<void> {
-    const sql = this.scope.st.teams.lock;
+    const sql = this.st.lock;
     if (sql) await this.scope.db.all(sql, [teamId]);
   }
 }

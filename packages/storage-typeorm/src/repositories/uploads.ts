@@ -1,5 +1,5 @@
 import { FormloomError, type UploadRecord, type UploadRepository } from '@formloom/core';
-import { UploadEntity, type UploadRow } from '../entities';
+import { UploadEntity, type UploadRow, uploadFromRow } from '../tables/uploads';
 import type { Scope } from '../scope';
 import { type Dialect, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
@@ -17,46 +17,41 @@ export const uploadStatements = (d: Dialect) => {
   };
 };
 
-const fromRow = (r: UploadRow): UploadRecord => ({
-  id: r.id,
-  form_id: r.form_id,
-  question_id: r.question_id,
-  key: r.key,
-  size: Number(r.size),
-  response_id: r.response_id ?? null,
-  created_at: r.created_at,
-});
-
 export class SqlUploadRepository implements UploadRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(uploadStatements);
+  }
+
   async insert(upload: UploadRecord): Promise<void> {
-    const { sql, values } = this.scope.st.uploads.insert;
+    const { sql, values } = this.st.insert;
     if ((await this.scope.db.run(sql, values(upload))) === 0) throw new FormloomError('CONFLICT', `Upload ${upload.id} already exists`);
   }
 
   async delete(id: string): Promise<void> {
-    await this.scope.db.run(this.scope.st.uploads.delete, [id]);
+    await this.scope.db.run(this.st.delete, [id]);
   }
 
   async totalSize(formId: string): Promise<number> {
-    const [row] = await this.scope.db.all<{ n: number | string }>(this.scope.st.uploads.totalSize, [formId]);
+    const [row] = await this.scope.db.all<{ n: number | string }>(this.st.totalSize, [formId]);
     return Number(row?.n ?? 0);
   }
 
   async attach(formId: string, keys: string[], responseId: string): Promise<number> {
     if (!keys.length) return 0;
-    const { d, db, st } = this.scope;
+    const { d, db } = this.scope;
+    const st = this.st;
     const params = new Params(d);
     const sql =
-      `UPDATE ${st.uploads.table} SET response_id = ${params.bind(responseId)} ` +
+      `UPDATE ${st.table} SET response_id = ${params.bind(responseId)} ` +
       `WHERE form_id = ${params.bind(formId)} AND response_id IS NULL AND "key" IN (${params.list([...new Set(keys)])})`;
     return db.run(sql, params.values);
   }
 
   async takeUnattached(before: string, limit: number): Promise<UploadRecord[]> {
     if (limit <= 0) return [];
-    const rows = await this.scope.db.all<UploadRow>(this.scope.st.uploads.takeUnattached, [before, Math.floor(limit)]);
-    return rows.map(fromRow);
+    const rows = await this.scope.db.all<UploadRow>(this.st.takeUnattached, [before, Math.floor(limit)]);
+    return rows.map(uploadFromRow);
   }
 }

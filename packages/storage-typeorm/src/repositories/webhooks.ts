@@ -7,16 +7,7 @@ import {
   type WebhookDelivery,
   type WebhookRepository,
 } from '@formloom/core';
-import {
-  type DeliveryAttemptRow,
-  DeliveryAttemptEntity,
-  type DeliveryRow,
-  DeliveryEntity,
-  type GlobalWebhookRow,
-  GlobalWebhookEntity,
-  WebhookSecretEntity,
-} from '../entities';
-import { attemptFromRow, attemptToRow, deliveryFromRow, deliveryToRow, globalWebhookFromRow } from '../mappers';
+import { type DeliveryAttemptRow, DeliveryAttemptEntity, type DeliveryRow, DeliveryEntity, type GlobalWebhookRow, GlobalWebhookEntity, WebhookSecretEntity, attemptFromRow, attemptToRow, deliveryFromRow, deliveryToRow, globalWebhookFromRow } from '../tables/webhooks';
 import type { Scope } from '../scope';
 import { type Dialect, Params } from '../sql/dialect';
 import { insertIgnoring, insertMany, tableOf } from '../sql/statements';
@@ -49,8 +40,12 @@ export const webhookStatements = (d: Dialect) => {
 export class SqlWebhookRepository implements WebhookRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(webhookStatements);
+  }
+
   async listGlobal(userId: string): Promise<GlobalWebhook[]> {
-    const rows = await this.scope.db.all<GlobalWebhookRow>(this.scope.st.webhooks.listGlobal, [userId]);
+    const rows = await this.scope.db.all<GlobalWebhookRow>(this.st.listGlobal, [userId]);
     return rows.map(globalWebhookFromRow);
   }
 
@@ -58,7 +53,7 @@ export class SqlWebhookRepository implements WebhookRepository {
   async replaceGlobal(userId: string, hooks: GlobalWebhook[]): Promise<void> {
     const rows: GlobalWebhookRow[] = hooks.map((h, position) => ({ user_id: userId, position, url: h.url, enabled: !!h.enabled }));
     await this.scope.atomic(async (db) => {
-      await db.run(this.scope.st.webhooks.deleteGlobal, [userId]);
+      await db.run(this.st.deleteGlobal, [userId]);
       if (rows.length > 0) {
         const insert = insertMany(this.scope.d, GlobalWebhookEntity, rows);
         await db.run(insert.sql, insert.values);
@@ -67,7 +62,7 @@ export class SqlWebhookRepository implements WebhookRepository {
   }
 
   async getSecret(userId: string): Promise<string | null> {
-    const [row] = await this.scope.db.all<{ secret: string }>(this.scope.st.webhooks.getSecret, [userId]);
+    const [row] = await this.scope.db.all<{ secret: string }>(this.st.getSecret, [userId]);
     return row ? row.secret : null;
   }
 
@@ -76,29 +71,33 @@ export class SqlWebhookRepository implements WebhookRepository {
    * that one (on PostgreSQL a conflicting insert waits for the other to commit, then reads it committed).
    */
   async createSecretIfAbsent(userId: string, secret: string): Promise<string> {
-    await this.scope.db.run(this.scope.st.webhooks.insertSecret, [userId, secret]);
+    await this.scope.db.run(this.st.insertSecret, [userId, secret]);
     const stored = await this.getSecret(userId);
     if (stored === null) throw new Error(`The webhook secret of ${userId} vanished while it was created`);
     return stored;
   }
 
   async setSecret(userId: string, secret: string): Promise<void> {
-    await this.scope.db.run(this.scope.st.webhooks.setSecret, [userId, secret]);
+    await this.scope.db.run(this.st.setSecret, [userId, secret]);
   }
 }
 
 export class SqlDeliveryRepository implements DeliveryRepository {
   constructor(private readonly scope: Scope) {}
 
+  private get st() {
+    return this.scope.statements(webhookStatements);
+  }
+
   async insert(delivery: WebhookDelivery): Promise<void> {
-    const { sql, values } = this.scope.st.webhooks.insertDelivery;
+    const { sql, values } = this.st.insertDelivery;
     if ((await this.scope.db.run(sql, values(deliveryToRow(delivery)))) === 0) {
       throw new FormloomError('CONFLICT', `Webhook delivery ${delivery.id} already exists`);
     }
   }
 
   async findById(id: string): Promise<WebhookDelivery | null> {
-    const [row] = await this.scope.db.all<DeliveryRow>(this.scope.st.webhooks.deliveryById, [id]);
+    const [row] = await this.scope.db.all<DeliveryRow>(this.st.deliveryById, [id]);
     return row ? deliveryFromRow(row) : null;
   }
 
@@ -109,30 +108,31 @@ export class SqlDeliveryRepository implements DeliveryRepository {
     const params = new Params(this.scope.d);
     const assignments = columns.map((c) => `"${c}" = ${params.bind(set[c])}`).join(', ');
     await this.scope.db.run(
-      `UPDATE ${this.scope.st.webhooks.deliveries} SET ${assignments} WHERE id = ${params.bind(id)}`,
+      `UPDATE ${this.st.deliveries} SET ${assignments} WHERE id = ${params.bind(id)}`,
       params.values,
     );
   }
 
   async listByForm(formId: string, offset: number, limit: number): Promise<Page<WebhookDelivery>> {
-    const { db, st } = this.scope;
+    const { db } = this.scope;
+    const st = this.st;
     const page = [formId, Math.max(0, Math.floor(limit)), Math.max(0, Math.floor(offset))];
     const [rows, [count]] = await Promise.all([
-      db.all<DeliveryRow>(st.webhooks.deliveriesOf, page),
-      db.all<{ n: number | string }>(st.webhooks.countDeliveriesOf, [formId]),
+      db.all<DeliveryRow>(st.deliveriesOf, page),
+      db.all<{ n: number | string }>(st.countDeliveriesOf, [formId]),
     ]);
     return { items: rows.map(deliveryFromRow), total: Number(count.n) };
   }
 
   async insertAttempt(attempt: DeliveryAttempt): Promise<void> {
-    const { sql, values } = this.scope.st.webhooks.insertAttempt;
+    const { sql, values } = this.st.insertAttempt;
     if ((await this.scope.db.run(sql, values(attemptToRow(attempt)))) === 0) {
       throw new FormloomError('CONFLICT', `Delivery attempt ${attempt.id} already exists`);
     }
   }
 
   async listAttempts(deliveryId: string): Promise<DeliveryAttempt[]> {
-    const rows = await this.scope.db.all<DeliveryAttemptRow>(this.scope.st.webhooks.attemptsOf, [deliveryId]);
+    const rows = await this.scope.db.all<DeliveryAttemptRow>(this.st.attemptsOf, [deliveryId]);
     return rows.map(attemptFromRow);
   }
 }

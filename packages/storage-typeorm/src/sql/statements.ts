@@ -1,5 +1,5 @@
 import type { EntitySchema } from 'typeorm';
-import { columnsOf } from '../entities';
+import { columnsOf } from '../tables/columns';
 import { type Dialect, Params } from './dialect';
 import type { Row } from './db';
 

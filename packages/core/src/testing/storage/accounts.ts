@@ -15,7 +15,7 @@ export function accountTests(test: StorageTest): void {
     const user = makeUser({ last_name: 'Lovelace', plan: 'pro', email_verified: true });
     await db.storage.users.insert(user);
     t.deepEqual(await db.storage.users.findById(user.id), user);
-    const [row] = await db.raw(`SELECT * FROM users WHERE id = ${db.placeholder(1)}`, [user.id]);
+    const [row] = await db.probes.users({ id: user.id });
     t.is(row.email, user.email);
     t.is(row.plan, 'pro');
     t.true(truthy(row.email_verified));
@@ -28,7 +28,7 @@ export function accountTests(test: StorageTest): void {
     const other = makeUser({ email: user.email.toUpperCase() });
     await rejectsWithConflict(t, db.storage.users.insert(other), 'same email, other case');
     await rejectsWithConflict(t, db.storage.users.insert(makeUser({ id: user.id })), 'same id');
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM users WHERE id = ${db.placeholder(1)}`, [other.id]), 0);
+    t.is(await count(db.probes.users({ id: other.id })), 0);
   });
 
   test('users: findByEmail compares lower-case', async (t, db) => {
@@ -49,7 +49,7 @@ export function accountTests(test: StorageTest): void {
       updated_at: at(60),
     });
     t.deepEqual(updated, { ...user, first_name: 'Grace', email_verified: true, plan: 'business', updated_at: at(60) });
-    const [row] = await db.raw(`SELECT first_name, email_verified FROM users WHERE id = ${db.placeholder(1)}`, [user.id]);
+    const [row] = await db.probes.users({ id: user.id });
     t.is(row.first_name, 'Grace');
     t.true(truthy(row.email_verified));
     t.deepEqual(await db.storage.users.update(user.id, {}), updated);
@@ -72,7 +72,7 @@ export function accountTests(test: StorageTest): void {
     t.false(await db.storage.apiKeys.revoke(key.id, at(20)));
     t.false(await db.storage.apiKeys.revoke(uid('key'), at(20)));
     t.deepEqual(await db.storage.apiKeys.findById(key.id), { ...key, revoked_at: at(10) });
-    const [row] = await db.raw(`SELECT revoked_at FROM api_keys WHERE id = ${db.placeholder(1)}`, [key.id]);
+    const [row] = await db.probes.apiKeys({ id: key.id });
     t.is(row.revoked_at, at(10));
     t.is(await db.storage.apiKeys.findById(uid('key')), null);
   });
@@ -88,7 +88,7 @@ export function accountTests(test: StorageTest): void {
     t.is(await credits.spend(user, 12), null);
     t.is(await credits.balance(user), 11);
     t.is(await credits.spend(user, 11), 0);
-    const [row] = await db.raw(`SELECT balance FROM credit_balances WHERE user_id = ${db.placeholder(1)}`, [user]);
+    const [row] = await db.probes.creditBalances({ user_id: user });
     t.is(Number(row.balance), 0);
   });
 
@@ -109,7 +109,7 @@ export function accountTests(test: StorageTest): void {
 
     await idem.complete(key, { status: 201, body: { id: 'rsp_1' } });
     t.deepEqual(await idem.find(key), { ...record, status: 'done', result: { status: 201, body: { id: 'rsp_1' } } });
-    const [row] = await db.raw(`SELECT status, owner FROM idempotency_keys WHERE ${'"key"'} = ${db.placeholder(1)}`, [key]);
+    const [row] = await db.probes.idempotencyKeys({ key });
     t.is(row.status, 'done');
     t.false(await idem.claim(record, at(99)));
 

@@ -17,14 +17,13 @@ import type {
   WebhookDelivery,
 } from '../../domain/types';
 import type { Storage } from '../../ports/storage';
+import type { StorageProbes, StoredRow } from './probes';
 
-/** A storage under test plus direct SQL on its tables, to check what the adapter really wrote. */
+/** A storage under test plus the adapter's probes, to check what it really wrote. */
 export interface StorageHarnessInstance {
   storage: Storage;
-  /** Runs SQL on the storage's database; table names unqualified. */
-  raw(sql: string, params?: unknown[]): Promise<any[]>;
-  /** The i-th (1-based) parameter placeholder of that database (`?` / `?1` on SQLite, `$1` on PostgreSQL). */
-  placeholder(i: number): string;
+  /** Reads of the stored rows that bypass the adapter's repositories. */
+  probes: StorageProbes;
   close(): Promise<void>;
 }
 
@@ -49,10 +48,8 @@ export const at = (seconds: number) => new Date(EPOCH + seconds * 1000).toISOStr
 /** Booleans as either database hands them back raw (true/1). */
 export const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 't';
 
-export const count = async (db: StorageHarnessInstance, sql: string, params: unknown[] = []) => {
-  const [row] = await db.raw(sql, params);
-  return Number(row.n);
-};
+/** How many rows a probe found. */
+export const count = async (rows: Promise<StoredRow[]>) => (await rows).length;
 
 /** A CONFLICT FormloomError (checked by shape: an adapter may load its own copy of @formloom/core). */
 export async function rejectsWithConflict(t: ExecutionContext, promise: Promise<unknown>, label: string) {

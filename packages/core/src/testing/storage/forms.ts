@@ -31,7 +31,7 @@ export function formTests(test: StorageTest): void {
     t.is(await db.storage.forms.findById(uid('frm')), null);
     t.is(await db.storage.forms.findBySlug(uid('slug')), null);
 
-    const [row] = await db.raw(`SELECT title, published, options FROM forms WHERE id = ${db.placeholder(1)}`, [form.id]);
+    const [row] = await db.probes.forms({ id: form.id });
     t.is(row.title, form.title);
     t.true(truthy(row.published));
     t.deepEqual(typeof row.options === 'string' ? JSON.parse(row.options) : row.options, form.options);
@@ -42,7 +42,7 @@ export function formTests(test: StorageTest): void {
     await db.storage.forms.insert(form);
     await rejectsWithConflict(t, db.storage.forms.insert(makeForm({ slug: form.slug })), 'same slug');
     await rejectsWithConflict(t, db.storage.forms.insert(makeForm({ id: form.id })), 'same id');
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM forms WHERE slug = ${db.placeholder(1)}`, [form.slug]), 1);
+    t.is(await count(db.probes.forms({ slug: form.slug })), 1);
   });
 
   test('forms: list gives personal and team forms, newest first, ties by id', async (t, db) => {
@@ -110,7 +110,7 @@ export function formTests(test: StorageTest): void {
     const updated = await db.storage.forms.update(form.id, patch);
     t.deepEqual(updated, { ...form, ...patch });
     t.deepEqual(await db.storage.forms.findById(form.id), updated);
-    const [row] = await db.raw(`SELECT title, published FROM forms WHERE id = ${db.placeholder(1)}`, [form.id]);
+    const [row] = await db.probes.forms({ id: form.id });
     t.is(row.title, 'Renamed');
     t.true(truthy(row.published));
     t.deepEqual(await db.storage.forms.update(form.id, {}), updated);
@@ -142,11 +142,10 @@ export function formTests(test: StorageTest): void {
     }
     t.true(await db.storage.forms.delete(form.id));
     t.false(await db.storage.forms.delete(form.id));
-    const p = db.placeholder(1);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM forms WHERE id = ${p}`, [form.id]), 0);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM questions WHERE form_id = ${p}`, [form.id]), 0);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM form_versions WHERE form_id = ${p}`, [form.id]), 0);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM questions WHERE form_id = ${p}`, [keep.id]), 2);
+    t.is(await count(db.probes.forms({ id: form.id })), 0);
+    t.is(await count(db.probes.questions({ form_id: form.id })), 0);
+    t.is(await count(db.probes.versions({ form_id: form.id })), 0);
+    t.is(await count(db.probes.questions({ form_id: keep.id })), 2);
     t.is((await db.storage.versions.listByForm(keep.id)).length, 1);
   });
 
@@ -168,8 +167,7 @@ export function formTests(test: StorageTest): void {
     const next = [{ ...q3, title: 'Now first', order: 0 }, { ...q1, order: 2 }, q4];
     await db.storage.questions.replaceForForm(form.id, next);
     t.deepEqual(await db.storage.questions.listByForm(form.id), [next[0], q4, next[1]]);
-    const p = db.placeholder(1);
-    const rows = await db.raw(`SELECT id, title FROM questions WHERE form_id = ${p}`, [form.id]);
+    const rows = await db.probes.questions({ form_id: form.id });
     t.deepEqual(rows.map((r) => r.id).sort(), [q1.id, q3.id, q4.id].sort());
     t.is(rows.find((r) => r.id === q3.id)?.title, 'Now first');
     t.is((await db.storage.questions.listByForm(other.id)).length, 1);
@@ -193,6 +191,6 @@ export function formTests(test: StorageTest): void {
     t.is(await db.storage.versions.findById(uid('ver')), null);
     t.is(await db.storage.versions.latest(uid('frm')), null);
     await t.throwsAsync(db.storage.versions.insert(makeVersion(form.id, 2)), undefined, 'version numbers are unique per form');
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM form_versions WHERE form_id = ${db.placeholder(1)}`, [form.id]), 3);
+    t.is(await count(db.probes.versions({ form_id: form.id })), 3);
   });
 }

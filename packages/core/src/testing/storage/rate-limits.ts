@@ -9,8 +9,7 @@ export function rateLimitTests(test: StorageTest): void {
     t.deepEqual(await db.storage.rateLimits.hit(key, at(59.999), at(119.999)), { hits: 3, resets_at: at(60) });
     t.deepEqual(await db.storage.rateLimits.hit(key, at(60), at(120)), { hits: 1, resets_at: at(120) }, 'ended at now: restarts');
     t.deepEqual(await db.storage.rateLimits.hit(key, at(500), at(560)), { hits: 1, resets_at: at(560) });
-    const p = db.placeholder(1);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM rate_limits WHERE bucket_key = ${p}`, [key]), 1, 'one row per key');
+    t.is(await count(db.probes.rateLimits({ bucket_key: key })), 1, 'one row per key');
   });
 
   test('rateLimits: keys count independently', async (t, db) => {
@@ -62,7 +61,6 @@ export function rateLimitTests(test: StorageTest): void {
     t.true((await db.storage.rateLimits.prune(at(-899_900))) >= 1);
     t.is(await db.storage.rateLimits.peek(ended, at(-899_950)), null);
     t.is((await db.storage.rateLimits.peek(running, at(-899_900)))?.hits, 1);
-    const p = db.placeholder(1);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM rate_limits WHERE bucket_key = ${p}`, [ended]), 0);
+    t.is(await count(db.probes.rateLimits({ bucket_key: ended })), 0);
   });
 }

@@ -66,7 +66,7 @@ export function responseTests(test: StorageTest): void {
     t.is(await db.storage.responses.findById(uid('frm'), response.id), null, 'another form sees no such response');
     t.is(await db.storage.responses.findById(form.id, uid('rsp')), null);
 
-    const [row] = await db.raw(`SELECT * FROM responses WHERE id = ${db.placeholder(1)}`, [response.id]);
+    const [row] = await db.probes.responses({ id: response.id });
     t.is(row.form_id, form.id);
     t.deepEqual(fromJsonColumn(row.answers), response.answers);
     t.deepEqual(fromJsonColumn(row.metadata), response.metadata);
@@ -91,9 +91,8 @@ export function responseTests(test: StorageTest): void {
     );
     await db.storage.responses.insert(makeResponse(other.id, 3, { unique_visitor: visitor }));
     for (let i = 0; i < 3; i++) await db.storage.responses.insert(makeResponse(form.id, 4 + i, { visitor_id: visitor }));
-    const p = db.placeholder;
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM responses WHERE form_id = ${p(1)} AND unique_visitor = ${p(2)}`, [form.id, visitor]), 1);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM responses WHERE form_id = ${p(1)}`, [form.id]), 4);
+    t.is(await count(db.probes.responses({ form_id: form.id, unique_visitor: visitor })), 1);
+    t.is(await count(db.probes.responses({ form_id: form.id })), 4);
 
     t.true(await db.storage.responses.hasUniqueVisitor(form.id, visitor));
     t.false(await db.storage.responses.hasUniqueVisitor(form.id, uid('vis')));
@@ -123,7 +122,7 @@ export function responseTests(test: StorageTest): void {
     for (const r of results) {
       if (r.status === 'rejected') t.is((r.reason as { code?: string }).code, 'CONFLICT');
     }
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM responses WHERE form_id = ${db.placeholder(1)}`, [form.id]), 1);
+    t.is(await count(db.probes.responses({ form_id: form.id })), 1);
   });
 
   test('responses: updatePartial changes a partial response only, once', async (t, db) => {
@@ -154,7 +153,7 @@ export function responseTests(test: StorageTest): void {
     t.false(await db.storage.responses.updatePartial(form.id, response.id, { ...done, completion_seconds: 99 }), 'already completed');
     t.false(await db.storage.responses.updatePartial(uid('frm'), response.id, draft), 'not the form\'s');
     t.false(await db.storage.responses.updatePartial(form.id, uid('rsp'), draft), 'missing');
-    const [row] = await db.raw(`SELECT completion_seconds, completed_at FROM responses WHERE id = ${db.placeholder(1)}`, [response.id]);
+    const [row] = await db.probes.responses({ id: response.id });
     t.is(Number(row.completion_seconds), 40);
     t.is(row.completed_at, at(20));
 
@@ -244,9 +243,8 @@ export function responseTests(test: StorageTest): void {
     t.is(await db.storage.responses.countOwned(form.id, []), 0);
     t.is(await db.storage.responses.deleteMany(form.id, asked), 2);
     t.is(await db.storage.responses.deleteMany(form.id, []), 0);
-    const p = db.placeholder(1);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM responses WHERE form_id = ${p}`, [form.id]), 1);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM responses WHERE form_id = ${p}`, [other.id]), 1);
+    t.is(await count(db.probes.responses({ form_id: form.id })), 1);
+    t.is(await count(db.probes.responses({ form_id: other.id })), 1);
     t.truthy(await db.storage.responses.findById(form.id, mine[3].id));
   });
 

@@ -27,7 +27,7 @@ async function newTeam(db: StorageHarnessInstance, over: Partial<Team> = {}) {
 
 /**
  * The team administration part of teams (update, delete, SSO token, listings, member changes, lock),
- * invitations, branding and the audit log, with raw checks of team_invitations, team_branding, audit_logs.
+ * invitations, branding and the audit log, with probes of the stored invitations, branding and audit events.
  */
 export function teamAdminTests(test: StorageTest): void {
   test('teams: insert stores the SSO token beside the team; a taken slug is a CONFLICT', async (t, db) => {
@@ -36,7 +36,7 @@ export function teamAdminTests(test: StorageTest): void {
     await teams.insert(team, { sso_domain_verify_token: 'formloom-verify=abc123' });
     t.deepEqual(await teams.findById(team.id), team, 'the token is no part of the team');
     t.is(await teams.ssoDomainVerifyToken(team.id), 'formloom-verify=abc123');
-    const [row] = await db.raw(`SELECT sso_domain_verify_token FROM team_sso WHERE team_id = ${db.placeholder(1)}`, [team.id]);
+    const [row] = await db.probes.teamSso({ team_id: team.id });
     t.is(row.sso_domain_verify_token, 'formloom-verify=abc123');
 
     const plain = await newTeam(db);
@@ -50,8 +50,8 @@ export function teamAdminTests(test: StorageTest): void {
     await rejectsWithConflict(t, teams.insert(sameSlug, { sso_domain_verify_token: 'other' }), 'taken slug');
     await rejectsWithConflict(t, teams.insert(makeTeam({ id: team.id }), { sso_domain_verify_token: 'other' }), 'taken id');
     t.is(await teams.findById(sameSlug.id), null);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM teams WHERE slug = ${db.placeholder(1)}`, [team.slug]), 1);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM team_sso WHERE team_id = ${db.placeholder(1)}`, [sameSlug.id]), 0);
+    t.is(await count(db.probes.teams({ slug: team.slug })), 1);
+    t.is(await count(db.probes.teamSso({ team_id: sameSlug.id })), 0);
     t.is(await teams.ssoDomainVerifyToken(team.id), 'formloom-verify=abc123', 'the first team keeps its token');
 
     const rolledBack = makeTeam();
@@ -73,7 +73,7 @@ export function teamAdminTests(test: StorageTest): void {
 
     const renamed = await teams.update(team.id, { name: 'Renamed', updated_at: at(60) });
     t.deepEqual(renamed, { ...team, name: 'Renamed', updated_at: at(60) });
-    const [row] = await db.raw(`SELECT name, updated_at FROM teams WHERE id = ${db.placeholder(1)}`, [team.id]);
+    const [row] = await db.probes.teams({ id: team.id });
     t.deepEqual({ name: row.name, updated_at: row.updated_at }, { name: 'Renamed', updated_at: at(60) });
     t.deepEqual(await teams.update(team.id, {}), renamed, 'an empty patch changes nothing');
     const sneaky = { owner_id: uid('usr'), created_at: at(999) } as unknown as Parameters<typeof teams.update>[1];
@@ -138,7 +138,7 @@ export function teamAdminTests(test: StorageTest): void {
     t.deepEqual(await teams.updateMemberRole(team.id, m2.id, 'admin'), { ...m2, role: 'admin' });
     t.is(await teams.updateMemberRole(other.id, m2.id, 'viewer'), null, 'not a member of that team');
     t.is(await teams.updateMemberRole(team.id, uid('mem'), 'viewer'), null);
-    const [row] = await db.raw(`SELECT role FROM team_members WHERE id = ${db.placeholder(1)}`, [m2.id]);
+    const [row] = await db.probes.teamMembers({ id: m2.id });
     t.is(row.role, 'admin');
 
     t.false(await teams.deleteMember(other.id, m2.id));
@@ -169,16 +169,24 @@ export function teamAdminTests(test: StorageTest): void {
     t.false(await teams.delete(uid('team')));
     t.is(await teams.findById(team.id), null);
 
-    const n = async (table: string, teamId: string) =>
-      count(db, `SELECT COUNT(*) AS n FROM ${table} WHERE ${table === 'teams' ? 'id' : 'team_id'} = ${db.placeholder(1)}`, [teamId]);
-    const tables = ['teams', 'team_members', 'team_invitations', 'team_branding', 'team_sso'];
+    const stored = {
+      teams: (teamId: string) => db.probes.teams({ id: teamId }),
+      teamMembers: (teamId: string) => db.probes.teamMembers({ team_id: teamId }),
+      invitations: (teamId: string) => db.probes.invitations({ team_id: teamId }),
+      branding: (teamId: string) => db.probes.branding({ team_id: teamId }),
+      teamSso: (teamId: string) => db.probes.teamSso({ team_id: teamId }),
+      forms: (teamId: string) => db.probes.forms({ team_id: teamId }),
+      auditLogs: (teamId: string) => db.probes.auditLogs({ team_id: teamId }),
+    };
+    const n = async (what: keyof typeof stored, teamId: string) => count(stored[what](teamId));
+    const tables = ['teams', 'teamMembers', 'invitations', 'branding', 'teamSso'] as const;
     for (const table of tables) t.is(await n(table, team.id), 0, `${table} of the deleted team`);
     const kept = await Promise.all(tables.map((table) => n(table, other.id)));
     t.deepEqual(kept, [1, 2, 2, 1, 1], 'the other team keeps everything');
     t.is(await teams.ssoDomainVerifyToken(other.id), `formloom-verify=${other.id}`);
     t.is(await n('forms', team.id), 1, 'the team\'s form stays');
     t.deepEqual(await db.storage.forms.findById(form.id), form);
-    t.is(await n('audit_logs', team.id), 1, 'the audit events stay');
+    t.is(await n('auditLogs', team.id), 1, 'the audit events stay');
     t.is(await db.storage.branding.get(team.id), null);
   });
 
@@ -193,7 +201,7 @@ export function teamAdminTests(test: StorageTest): void {
     t.deepEqual(await invitations.findByTokenHash(inv.token_hash), inv);
     t.is(await invitations.findByTokenHash('0'.repeat(64)), null);
 
-    const [row] = await db.raw(`SELECT * FROM team_invitations WHERE id = ${db.placeholder(1)}`, [inv.id]);
+    const [row] = await db.probes.invitations({ id: inv.id });
     t.like(row, {
       team_id: team.id, email: inv.email, role: 'admin', invited_by: inv.invited_by, token_hash: inv.token_hash,
       token_sealed: inv.token_sealed, status: 'pending', language: 'de', expires_at: inv.expires_at, created_at: at(0),
@@ -201,7 +209,7 @@ export function teamAdminTests(test: StorageTest): void {
 
     await rejectsWithConflict(t, invitations.insert(makeInvitation(team.id, 0, { id: inv.id })), 'same id');
     await rejectsWithConflict(t, invitations.insert(makeInvitation(other.id, 0, { token_hash: inv.token_hash })), 'same token');
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM team_invitations WHERE token_hash = ${db.placeholder(1)}`, [inv.token_hash]), 1);
+    t.is(await count(db.probes.invitations({ token_hash: inv.token_hash })), 1);
 
     t.true(await invitations.settle(inv.id, 'accepted', at(10)));
     t.deepEqual(await invitations.findByTokenHash(inv.token_hash), { ...inv, status: 'accepted', updated_at: at(10) }, 'whatever its state');
@@ -249,7 +257,7 @@ export function teamAdminTests(test: StorageTest): void {
     t.false(await invitations.settle(inv.id, 'accepted', at(102)));
     t.false(await invitations.settle(uid('inv'), 'accepted', at(100)));
     t.deepEqual(await invitations.findById(team.id, inv.id), { ...inv, status: 'accepted', updated_at: at(100) });
-    const [row] = await db.raw(`SELECT status, updated_at FROM team_invitations WHERE id = ${db.placeholder(1)}`, [inv.id]);
+    const [row] = await db.probes.invitations({ id: inv.id });
     t.deepEqual({ status: row.status, updated_at: row.updated_at }, { status: 'accepted', updated_at: at(100) });
 
     const email = `${uid('someone')}@example.com`;
@@ -281,7 +289,7 @@ export function teamAdminTests(test: StorageTest): void {
       ),
     );
     t.is(results.filter(Boolean).length, 1);
-    const [row] = await db.raw(`SELECT status FROM team_invitations WHERE id = ${db.placeholder(1)}`, [inv.id]);
+    const [row] = await db.probes.invitations({ id: inv.id });
     t.is(row.status, 'accepted');
   });
 
@@ -303,7 +311,7 @@ export function teamAdminTests(test: StorageTest): void {
       ),
     );
     t.is(results.filter(Boolean).length, 3);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM team_invitations WHERE team_id = ${db.placeholder(1)}`, [team.id]), 3);
+    t.is(await count(db.probes.invitations({ team_id: team.id })), 3);
   });
 
   test('branding: get, put replaces the whole branding, delete', async (t, db) => {
@@ -314,13 +322,13 @@ export function teamAdminTests(test: StorageTest): void {
     await branding.put(team.id, first);
     await branding.put(other.id, makeBranding({ primary_color: '#abcdef' }));
     t.deepEqual(await branding.get(team.id), first);
-    const [row] = await db.raw(`SELECT * FROM team_branding WHERE team_id = ${db.placeholder(1)}`, [team.id]);
+    const [row] = await db.probes.branding({ team_id: team.id });
     t.like(row, { logo_url: first.logo_url, primary_color: '#112233', text_color: null, footer_text: 'Made with care' });
 
     const second = makeBranding({ logo_url: null, primary_color: '#000000', text_color: '#333333', footer_text: null });
     await branding.put(team.id, second);
     t.deepEqual(await branding.get(team.id), second, 'nulls overwrite too');
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM team_branding WHERE team_id = ${db.placeholder(1)}`, [team.id]), 1);
+    t.is(await count(db.probes.branding({ team_id: team.id })), 1);
 
     t.true(await branding.delete(team.id));
     t.false(await branding.delete(team.id));
@@ -339,7 +347,7 @@ export function teamAdminTests(test: StorageTest): void {
       ),
     );
     t.true(colors.includes((await db.storage.branding.get(team.id))?.primary_color ?? ''));
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM team_branding WHERE team_id = ${db.placeholder(1)}`, [team.id]), 1);
+    t.is(await count(db.probes.branding({ team_id: team.id })), 1);
   });
 
   test('auditLogs: list newest first (ties by id), filters, inclusive window, pages with the total', async (t, db) => {
@@ -370,7 +378,7 @@ export function teamAdminTests(test: StorageTest): void {
     t.deepEqual(await list({ limit: 0 }), { items: [], total: 6 });
     t.deepEqual(await list({ teamId: uid('team') }), { items: [], total: 0 });
 
-    const [row] = await db.raw(`SELECT * FROM audit_logs WHERE id = ${db.placeholder(1)}`, [e1.id]);
+    const [row] = await db.probes.auditLogs({ id: e1.id });
     t.like(row, { team_id: team, action: 'team.created', user_id: u1, user_email: 'a@example.com', ip_address: e1.ip_address, timestamp: at(10) });
     t.deepEqual(fromJsonColumn(row.details), e1.details);
   });

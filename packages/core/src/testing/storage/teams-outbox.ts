@@ -29,7 +29,7 @@ export function teamAndOutboxTests(test: StorageTest): void {
     t.is(await db.storage.teams.findMember(a.id, uid('usr')), null);
     t.deepEqual(await db.storage.teams.membershipsOf(uid('usr')), []);
     await rejectsWithConflict(t, db.storage.teams.insertMember(makeMember(a.id, user)), 'already a member');
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM team_members WHERE team_id = ${db.placeholder(1)}`, [a.id]), 2);
+    t.is(await count(db.probes.teamMembers({ team_id: a.id })), 2);
   });
 
   test('outbox: enqueue, claim due items of the asked kinds, lease, settle', async (t, db) => {
@@ -68,7 +68,7 @@ export function teamAndOutboxTests(test: StorageTest): void {
     t.true(await outbox.settle(due.id, 'w3', { status: 'delivered' }, at(310)));
     t.false(await outbox.settle(due.id, 'w3', { status: 'delivered' }, at(311)), 'already settled');
     t.true(await outbox.settle(later.id, 'w3', { status: 'failed', error: 'gave up' }, at(320)));
-    const [row] = await db.raw(`SELECT status, last_error FROM outbox WHERE id = ${db.placeholder(1)}`, [later.id]);
+    const [row] = await db.probes.outbox({ id: later.id });
     t.deepEqual({ status: row.status, last_error: row.last_error }, { status: 'failed', last_error: 'gave up' });
     t.is((await outbox.findById(due.id))?.status, 'delivered');
     t.deepEqual(await outbox.claim({ workerId: 'w4', now: at(999), leaseUntil: at(1999), limit: 10, kinds: [kind] }), []);
@@ -95,8 +95,9 @@ export function teamAndOutboxTests(test: StorageTest): void {
     await outbox.clearPayload(waiting.id);
     t.deepEqual((await outbox.findById(sent.id))?.payload, {});
     t.deepEqual((await outbox.findById(waiting.id))?.payload, waiting.payload, 'still to be sent');
-    const rows = await db.raw(`SELECT payload FROM outbox WHERE kind = ${db.placeholder(1)}`, [kind]);
-    t.is(rows.filter((r: { payload: string }) => r.payload.includes('secret-token-1')).length, 0);
+    const rows = await db.probes.outbox({ kind });
+    const text = (payload: unknown) => (typeof payload === 'string' ? payload : JSON.stringify(payload));
+    t.is(rows.filter((r) => text(r.payload).includes('secret-token-1')).length, 0);
   });
 
   test('outbox: purge deletes delivered and failed items settled before the cut-off, never pending ones', async (t, db) => {
@@ -114,8 +115,8 @@ export function teamAndOutboxTests(test: StorageTest): void {
     t.is(await outbox.purge({ before: at(200), limit: 100, kinds: [uid('kind')] }), 0, 'other kinds only');
     t.is(await outbox.purge({ before: at(200), limit: 1, kinds: [kind] }), 1, 'at most limit');
     t.is(await outbox.purge({ before: at(200), limit: 100, kinds: [kind] }), 1);
-    const left = await db.raw(`SELECT id FROM outbox WHERE kind = ${db.placeholder(1)}`, [kind]);
-    t.deepEqual(left.map((r: { id: string }) => r.id).sort(), [newSent.id, retried.id, untouched.id].sort());
+    const left = await db.probes.outbox({ kind });
+    t.deepEqual(left.map((r) => r.id).sort(), [newSent.id, retried.id, untouched.id].sort());
     t.is(await outbox.purge({ before: at(200), limit: 0, kinds: [kind] }), 0);
   });
 }

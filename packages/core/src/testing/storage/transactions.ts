@@ -15,9 +15,8 @@ export function transactionTests(test: StorageTest): void {
       return 'done';
     });
     t.is(result, 'done');
-    const p = db.placeholder(1);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM users WHERE id = ${p}`, [user.id]), 1);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM forms WHERE id = ${p}`, [form.id]), 1);
+    t.is(await count(db.probes.users({ id: user.id })), 1);
+    t.is(await count(db.probes.forms({ id: form.id })), 1);
     t.is(await db.storage.credits.balance(user.id), 7);
   });
 
@@ -35,10 +34,9 @@ export function transactionTests(test: StorageTest): void {
       }),
     );
     t.is(err, boom, 'the callback error is rethrown as is');
-    const p = db.placeholder(1);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM users WHERE id = ${p}`, [user.id]), 0);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM forms WHERE id = ${p}`, [form.id]), 0);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM credit_balances WHERE user_id = ${p}`, [user.id]), 0);
+    t.is(await count(db.probes.users({ id: user.id })), 0);
+    t.is(await count(db.probes.forms({ id: form.id })), 0);
+    t.is(await count(db.probes.creditBalances({ user_id: user.id })), 0);
   });
 
   test('transaction: a nested transaction joins the outer one', async (t, db) => {
@@ -54,9 +52,8 @@ export function transactionTests(test: StorageTest): void {
         throw new Error('outer fails after the inner one resolved');
       }),
     );
-    const p = db.placeholder(1);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM users WHERE id = ${p}`, [committed.id]), 1);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM users WHERE id = ${p}`, [rolledBack.id]), 0);
+    t.is(await count(db.probes.users({ id: committed.id })), 1);
+    t.is(await count(db.probes.users({ id: rolledBack.id })), 0);
   });
 
   test('transaction: calls outside never see its uncommitted writes', async (t, db) => {
@@ -98,8 +95,8 @@ export function transactionTests(test: StorageTest): void {
         }),
       ),
     );
-    const list = users.map((_, i) => db.placeholder(i + 1)).join(', ');
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM users WHERE id IN (${list})`, users.map((u) => u.id)), 50);
+    const stored = await Promise.all(users.map((u) => count(db.probes.users({ id: u.id }))));
+    t.is(stored.reduce((a, b) => a + b, 0), 50);
   });
 
   test('concurrency: 50 spends of 1 on a balance of 20, exactly 20 succeed', async (t, db) => {
@@ -109,7 +106,7 @@ export function transactionTests(test: StorageTest): void {
     const ok = results.filter((r) => r !== null) as number[];
     t.is(ok.length, 20);
     t.deepEqual([...ok].sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i), 'each spend saw its own balance');
-    const [row] = await db.raw(`SELECT balance FROM credit_balances WHERE user_id = ${db.placeholder(1)}`, [user]);
+    const [row] = await db.probes.creditBalances({ user_id: user });
     t.is(Number(row.balance), 0);
   });
 
@@ -126,7 +123,7 @@ export function transactionTests(test: StorageTest): void {
       ),
     );
     t.is(results.filter((r) => r !== null).length, 20);
-    const [row] = await db.raw(`SELECT balance FROM credit_balances WHERE user_id = ${db.placeholder(1)}`, [user]);
+    const [row] = await db.probes.creditBalances({ user_id: user });
     t.is(Number(row.balance), 0);
   });
 
@@ -138,7 +135,7 @@ export function transactionTests(test: StorageTest): void {
     t.is(first.filter(Boolean).length, 1);
     const afterExpiry = await Promise.all(Array.from({ length: 20 }, (_, i) => claim(`p${i}`, at(200), at(300))));
     t.is(afterExpiry.filter(Boolean).length, 1, 'exactly one takes over the expired key');
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM idempotency_keys WHERE ${'"key"'} = ${db.placeholder(1)}`, [key]), 1);
+    t.is(await count(db.probes.idempotencyKeys({ key })), 1);
   });
 
   test('concurrency: three workers claim 100 outbox items in batches, each exactly once', async (t, db) => {
@@ -161,11 +158,7 @@ export function transactionTests(test: StorageTest): void {
     await Promise.all([worker('w1'), worker('w2'), worker('w3')]);
     t.deepEqual(duplicates, []);
     t.is(seen.size, 100);
-    const leased = await count(
-      db,
-      `SELECT COUNT(*) AS n FROM outbox WHERE kind = ${db.placeholder(1)} AND locked_by IS NOT NULL`,
-      [kind],
-    );
+    const leased = (await db.probes.outbox({ kind })).filter((row) => row.locked_by != null).length;
     t.is(leased, 100);
   });
 }

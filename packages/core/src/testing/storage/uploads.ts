@@ -35,12 +35,12 @@ export function uploadTests(test: StorageTest): void {
     t.deepEqual(taken.find((u) => u.id === old.id), old);
     t.deepEqual(await db.storage.uploads.takeUnattached(at(100), 100), [], 'taken once');
     t.is(await db.storage.uploads.totalSize(form.id), 500);
-    const [row] = await db.raw(`SELECT response_id FROM uploads WHERE id = ${db.placeholder(1)}`, [answered.id]);
+    const [row] = await db.probes.uploads({ id: answered.id });
     t.is(row.response_id, response);
 
     await db.storage.uploads.delete(recent.id);
     t.is(await db.storage.uploads.totalSize(form.id), 200);
     await db.storage.forms.delete(form.id);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM uploads WHERE form_id = ${db.placeholder(1)}`, [form.id]), 0);
+    t.is(await count(db.probes.uploads({ form_id: form.id })), 0);
   });
 }

@@ -33,7 +33,7 @@ export function webhookTests(test: StorageTest): void {
     await db.storage.webhooks.replaceGlobal(user, hooks);
     await db.storage.webhooks.replaceGlobal(other, [{ url: 'https://other.example.com', enabled: true }]);
     t.deepEqual(await db.storage.webhooks.listGlobal(user), hooks);
-    const rows = await db.raw(`SELECT url, enabled FROM global_webhooks WHERE user_id = ${db.placeholder(1)}`, [user]);
+    const rows = await db.probes.globalWebhooks({ user_id: user });
     t.is(rows.length, 3);
     t.false(truthy(rows.find((r) => r.url === hooks[1].url)?.enabled));
 
@@ -55,7 +55,7 @@ export function webhookTests(test: StorageTest): void {
     const fresh = uid('usr');
     await db.storage.webhooks.setSecret(fresh, 'enc:set');
     t.is(await db.storage.webhooks.getSecret(fresh), 'enc:set', 'setSecret also creates');
-    const [row] = await db.raw(`SELECT secret FROM webhook_secrets WHERE user_id = ${db.placeholder(1)}`, [user]);
+    const [row] = await db.probes.webhookSecrets({ user_id: user });
     t.is(row.secret, 'enc:rotated');
   });
 
@@ -70,7 +70,7 @@ export function webhookTests(test: StorageTest): void {
     );
     t.is(new Set(results).size, 1);
     t.is(await db.storage.webhooks.getSecret(user), results[0]);
-    t.is(await count(db, `SELECT COUNT(*) AS n FROM webhook_secrets WHERE user_id = ${db.placeholder(1)}`, [user]), 1);
+    t.is(await count(db.probes.webhookSecrets({ user_id: user })), 1);
   });
 
   test('deliveries: insert, find, update, list newest first with the total', async (t, db) => {
@@ -103,9 +103,7 @@ export function webhookTests(test: StorageTest): void {
     await db.storage.deliveries.update(deliveries[0].id, {});
     await db.storage.deliveries.update(uid('dlv'), { status: 'failed' });
     t.deepEqual(await db.storage.deliveries.findById(deliveries[1].id), deliveries[1], 'other deliveries untouched');
-    const [row] = await db.raw(`SELECT status, last_status_code, attempts FROM webhook_deliveries WHERE id = ${db.placeholder(1)}`, [
-      deliveries[0].id,
-    ]);
+    const [row] = await db.probes.deliveries({ id: deliveries[0].id });
     t.deepEqual([row.status, Number(row.last_status_code), Number(row.attempts)], ['delivered', 200, 2]);
   });
 
@@ -123,7 +121,7 @@ export function webhookTests(test: StorageTest): void {
     t.deepEqual(await db.storage.deliveries.listAttempts(delivery.id), [attempts[1], attempts[0], attempts[2]]);
     await rejectsWithConflict(t, db.storage.deliveries.insertAttempt(attempts[0]), 'same id');
     t.deepEqual(await db.storage.deliveries.listAttempts(uid('dlv')), []);
-    const [row] = await db.raw(`SELECT error, status_code FROM webhook_delivery_attempts WHERE id = ${db.placeholder(1)}`, [attempts[0].id]);
+    const [row] = await db.probes.deliveryAttempts({ id: attempts[0].id });
     t.deepEqual([row.error, row.status_code], ['ECONNRESET', null]);
   });
 
@@ -144,14 +142,12 @@ export function webhookTests(test: StorageTest): void {
       }
     }
     t.true(await db.storage.forms.delete(form.id));
-    const p = db.placeholder;
     const counts = async (formId: string) => [
-      await count(db, `SELECT COUNT(*) AS n FROM responses WHERE form_id = ${p(1)}`, [formId]),
-      await count(db, `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE form_id = ${p(1)}`, [formId]),
-      await count(
-        db,
-        `SELECT COUNT(*) AS n FROM webhook_delivery_attempts WHERE delivery_id IN (${p(1)}, ${p(2)})`,
-        deliveryIds[formId],
+      await count(db.probes.responses({ form_id: formId })),
+      await count(db.probes.deliveries({ form_id: formId })),
+      (await Promise.all(deliveryIds[formId].map((id) => count(db.probes.deliveryAttempts({ delivery_id: id }))))).reduce(
+        (a, b) => a + b,
+        0,
       ),
     ];
     t.deepEqual(await counts(form.id), [0, 0, 0]);

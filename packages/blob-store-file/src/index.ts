@@ -1,0 +1,1 @@
+export { createFileBlobStore } from './file-blob-store';

@@ -1,0 +1,33 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runBlobStoreConformance } from '@formloom/core/testing';
+import test from 'ava';
+import { createFileBlobStore } from '../src';
+
+/** The store's root sits in a parent of its own, so a test can see that nothing was written beside it. */
+let parent: string | undefined;
+
+runBlobStoreConformance(test, {
+  name: 'file blob store',
+  async create() {
+    parent = await mkdtemp(join(tmpdir(), 'formloom-blobs-'));
+    return {
+      store: createFileBlobStore(join(parent, 'blobs')),
+      close: () => rm(parent!, { recursive: true, force: true }),
+    };
+  },
+});
+
+test.after('file blob store: nothing was written outside the root', async (t) => {
+  t.deepEqual(await readdir(parent!), ['blobs']);
+});
+
+test('file blob store: a second store on the same root reads what the first wrote', async (t) => {
+  const root = await mkdtemp(join(tmpdir(), 'formloom-blobs-'));
+  t.teardown(() => rm(root, { recursive: true, force: true }));
+  await createFileBlobStore(root).put('uploads/frm_1/a.txt', new TextEncoder().encode('hello'), 'text/plain');
+  const got = await createFileBlobStore(root).get('uploads/frm_1/a.txt');
+  t.is(new TextDecoder().decode(got?.data), 'hello');
+  t.is(got?.contentType, 'text/plain');
+});

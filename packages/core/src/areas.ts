@@ -1,0 +1,20 @@
+// The built-in capabilities. Adding one: a folder under src/ with its services, policies, schemas and
+// presenters and an index.ts that exports them and its area plugin, then one line each below
+// (docs/architecture.md, "Adding a capability").
+import type { FormloomPlugin } from './plugins/plugin';
+import { accountsArea } from './accounts';
+import { formsArea } from './forms';
+import { responsesArea } from './responses';
+import { webhooksArea } from './webhooks';
+import { teamsArea } from './teams';
+import { outboxArea } from './outbox';
+
+export * from './accounts';
+export * from './forms';
+export * from './responses';
+export * from './webhooks';
+export * from './teams';
+export * from './outbox';
+
+/** The built-in areas in wiring order; each is a plugin of the same interface third parties use. */
+export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, outboxArea];

@@ -1,0 +1,25 @@
+import { definePlugin } from '../plugins/plugin';
+import { CORE_VERSION } from '../version';
+import { FormListService } from './form-list-service';
+import { FormService } from './form-service';
+import { PublishingService } from './publishing-service';
+import { ThemeService } from './theme-service';
+
+export * from './presenters';
+export * from './form-schemas';
+export * from './question-types';
+export * from './publish-policy';
+export * from './public-view';
+export * from './changelog';
+export * from './form-access';
+export * from './form-service';
+export * from './form-list-service';
+export * from './publishing-service';
+export * from './theme-service';
+
+/** Forms, their questions and themes, publishing and versions. */
+export const formsArea = definePlugin({
+  name: 'forms',
+  version: CORE_VERSION,
+  services: [FormService, FormListService, PublishingService, ThemeService],
+});

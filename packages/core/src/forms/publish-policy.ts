@@ -1,0 +1,157 @@
+import type { FormRecord, Question } from '../domain/types';
+import type { PlanFeatures } from '../ports/plans';
+
+/** Why a form cannot be published (docs/decisions.md, "Publishing"). */
+export interface PublishBlock {
+  reason: string;
+  message: string;
+  question_ids: string[];
+  upgrade_required: boolean;
+  composite_ids?: string[];
+}
+
+/** What the policy needs to know of another form a question points to. */
+export interface LinkedForm {
+  published: boolean;
+  question_count: number;
+}
+
+export interface PublishContext {
+  form: Pick<FormRecord, 'options'>;
+  questions: Question[];
+  /** Features of the form owner's plan (the team owner's for team forms). */
+  features: PlanFeatures;
+  /** Resolves a form referenced by a Fuse or composite question; `null` when it does not exist. */
+  lookupForm(id: string): Promise<LinkedForm | null>;
+}
+
+const ids = (qs: Question[]) => qs.map((q) => q.id);
+const prop = (q: Question, name: string) => q.properties[name];
+const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+
+function planChecks(ctx: PublishContext): PublishBlock | null {
+  const { questions, features, form } = ctx;
+  const byType = (t: string) => questions.filter((q) => q.type === t);
+  const gated: Array<[boolean, Question[], string, string]> = [
+    [features.contracts, byType('contract'), 'contract_requires_pro', 'E-signature contracts need the Pro plan or higher'],
+    [features.booking, byType('booking'), 'booking_requires_pro', 'Booking questions need the Pro plan or higher'],
+    [features.data_nodes, byType('data'), 'data_node_requires_pro', 'Data nodes need the Pro plan or higher'],
+    [
+      features.payment_connect,
+      byType('payment').filter((q) => prop(q, 'provider') === 'connect'),
+      'payment_connect_requires_pro',
+      "Payments into the owner's own account need the Pro plan or higher; use the standard payment option",
+    ],
+  ];
+  for (const [allowed, offending, reason, message] of gated) {
+    if (!allowed && offending.length) return { reason, message, question_ids: ids(offending), upgrade_required: true };
+  }
+  if (!features.webhooks && !blank(form.options.webhook_url)) {
+    return {
+      reason: 'webhook_requires_pro',
+      message: 'Form webhooks need the Pro plan or higher; clear webhook_url or upgrade',
+      question_ids: [],
+      upgrade_required: true,
+    };
+  }
+  return null;
+}
+
+function bookingReadiness(q: Question): string | null {
+  if (prop(q, 'calendar_connected') !== true) return 'booking_calendar_not_connected';
+  if (blank(prop(q, 'hours'))) return 'booking_hours_missing';
+  if (blank(prop(q, 'timezone'))) return 'booking_timezone_missing';
+  if (blank(prop(q, 'durations'))) return 'booking_duration_missing';
+  if (prop(q, 'confirmation_call') === true && blank(prop(q, 'confirmation_call_number'))) {
+    return 'booking_confirmation_number_missing';
+  }
+  return null;
+}
+
+function emailReadiness(q: Question): string | null {
+  for (const f of ['recipient', 'sender_name', 'subject', 'body'] as const) {
+    if (blank(prop(q, f))) return `email_node_missing_${f}`;
+  }
+  // Forms have no respondent login, so a respondent's address is never verified.
+  if (String(prop(q, 'recipient')).includes('{respondent.email}')) return 'email_node_requires_login';
+  return null;
+}
+
+const READINESS_MESSAGES: Record<string, string> = {
+  booking_calendar_not_connected: 'A booking question has no connected calendar',
+  booking_hours_missing: 'A booking question has no available hours',
+  booking_timezone_missing: 'A booking question has no timezone',
+  booking_duration_missing: 'A booking question has no duration options',
+  booking_confirmation_number_missing: 'A booking question asks for a confirmation call but has no number',
+  email_node_missing_recipient: 'An email step has no recipient',
+  email_node_missing_sender_name: 'An email step has no sender name',
+  email_node_missing_subject: 'An email step has no subject',
+  email_node_missing_body: 'An email step has no body',
+  email_node_requires_login: 'An email step sends to {respondent.email}, which needs a form that requires login',
+  fuse_form_missing: 'A Fuse question has no Fuse form',
+  fuse_form_not_found: "A Fuse question's form does not exist",
+  fuse_form_unpublished: "A Fuse question's form is not published",
+};
+
+async function readinessChecks(ctx: PublishContext): Promise<PublishBlock | null> {
+  const checks: Array<[string, (q: Question) => string | null | Promise<string | null>]> = [
+    ['booking', bookingReadiness],
+    ['email_step', emailReadiness],
+    [
+      'fuse',
+      async (q) => {
+        const target = prop(q, 'fuse_form_id');
+        if (blank(target)) return 'fuse_form_missing';
+        const linked = await ctx.lookupForm(String(target));
+        if (!linked) return 'fuse_form_not_found';
+        return linked.published ? null : 'fuse_form_unpublished';
+      },
+    ],
+  ];
+  for (const [type, check] of checks) {
+    for (const q of ctx.questions.filter((x) => x.type === type)) {
+      const reason = await check(q);
+      if (reason) {
+        const failing: Question[] = [];
+        for (const other of ctx.questions.filter((x) => x.type === type)) {
+          if ((await check(other)) === reason) failing.push(other);
+        }
+        return { reason, message: READINESS_MESSAGES[reason]!, question_ids: ids(failing), upgrade_required: false };
+      }
+    }
+  }
+  return compositeChecks(ctx);
+}
+
+async function compositeChecks(ctx: PublishContext): Promise<PublishBlock | null> {
+  const found: Record<string, { ids: Set<string>; questions: Set<string> }> = {};
+  for (const q of ctx.questions.filter((x) => x.type === 'composite')) {
+    const list = (prop(q, 'composite_ids') as string[] | undefined) ?? [];
+    for (const id of list) {
+      const linked = await ctx.lookupForm(id);
+      const reason = !linked ? 'composite_deleted' : !linked.published ? 'composite_unpublished' : linked.question_count === 0 ? 'composite_empty' : null;
+      if (!reason) continue;
+      const entry = (found[reason] ??= { ids: new Set(), questions: new Set() });
+      entry.ids.add(id);
+      entry.questions.add(q.id);
+    }
+  }
+  for (const reason of ['composite_deleted', 'composite_unpublished', 'composite_empty']) {
+    const entry = found[reason];
+    if (!entry) continue;
+    const what = reason.replace('composite_', '');
+    return {
+      reason,
+      message: `A composite used by the form is ${what}`,
+      question_ids: [...entry.questions],
+      upgrade_required: false,
+      composite_ids: [...entry.ids],
+    };
+  }
+  return null;
+}
+
+/** The plan and readiness checks of docs/decisions.md ("Publishing"); (a), who may publish, is the access policy's. */
+export async function checkPublishable(ctx: PublishContext): Promise<PublishBlock | null> {
+  return planChecks(ctx) ?? (await readinessChecks(ctx));
+}

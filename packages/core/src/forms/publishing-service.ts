@@ -1,0 +1,176 @@
+import { inject, injectable } from 'tsyringe';
+import { conflict, notFound } from '../errors';
+import type { FormRecord, Principal, Question, Version } from '../domain/types';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { PlanFeatures, Plans } from '../ports/plans';
+import type { Storage } from '../ports/storage';
+import { computeChangelog, type Snapshot } from './changelog';
+import { authorizeForm, planHolderOf } from './form-access';
+import { checkPublishable, type PublishBlock } from './publish-policy';
+import { presentForm, presentVersion, presentTheme } from './presenters';
+import { TOKENS } from '../tokens';
+import type { FormloomEvents } from '../events';
+import { isClosed, snapshotOf } from './form-model';
+import { publicSnapshot } from './public-view';
+import { AuditService } from '../teams/audit-service';
+
+export type PublishOutcome =
+  | { ok: true; form: FormRecord; questions: Question[]; version: Version }
+  | { ok: false; block: PublishBlock };
+
+/** Publishing, unpublishing, versions and the public read of published forms. */
+@injectable()
+export class PublishingService {
+  constructor(
+    @inject(TOKENS.Storage) private readonly storage: Storage,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
+    @inject(TOKENS.Plans) private readonly plans: Plans,
+    @inject(TOKENS.Events) private readonly events: FormloomEvents,
+    @inject(AuditService) private readonly audit: AuditService,
+  ) {}
+
+  /** The features of the plan that governs the form. Call outside transactions: plans read storage. */
+  async featuresOf(form: Pick<FormRecord, 'team_id' | 'owner_id'>): Promise<PlanFeatures> {
+    return this.plans.featuresFor(await planHolderOf(this.storage, form));
+  }
+
+  /** Checks (b) and (c) of rule 3 for the form as it stands. */
+  async check(form: FormRecord, questions: Question[], features: PlanFeatures, storage: Storage = this.storage): Promise<PublishBlock | null> {
+    return checkPublishable({
+      form,
+      questions,
+      features,
+      lookupForm: async (id) => {
+        const linked = await storage.forms.findById(id);
+        if (!linked || !linked.published || !linked.published_version_id) {
+          return linked ? { published: false, question_count: 0 } : null;
+        }
+        const version = await storage.versions.findById(linked.published_version_id);
+        const qs = (version?.snapshot.questions as unknown[] | undefined) ?? [];
+        return { published: true, question_count: qs.length };
+      },
+    });
+  }
+
+  /**
+   * Publishes the form's current state as a new version when the checks pass. Runs in `tx` so that a
+   * caller can make it atomic with its own writes.
+   */
+  async publishInTx(
+    tx: Storage,
+    form: FormRecord,
+    questions: Question[],
+    principal: Principal,
+    features: PlanFeatures,
+  ): Promise<PublishOutcome> {
+    const block = await this.check(form, questions, features, tx);
+    if (block) return { ok: false, block };
+    const latest = await tx.versions.latest(form.id);
+    const snapshot = snapshotOf(form, questions);
+    const user = await tx.users.findById(principal.user_id);
+    const name = user ? [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email : null;
+    const now = this.clock.now().toISOString();
+    const version: Version = {
+      id: this.ids.id('ver'),
+      form_id: form.id,
+      version: (latest?.version ?? 0) + 1,
+      published_by: principal.user_id,
+      published_by_name: name,
+      created_at: now,
+      changelog: computeChangelog((latest?.snapshot as Snapshot | undefined) ?? null, snapshot),
+      snapshot,
+    };
+    try {
+      await tx.versions.insert(version);
+    } catch (e) {
+      throw conflict('The form is being published by another request; try again', { reason: 'publish_in_progress' });
+    }
+    if (form.team_id) await this.audit.record(tx, form.team_id, 'form.published', principal, { form_id: form.id, version: version.version });
+    const updated = await tx.forms.update(form.id, {
+      published: true,
+      has_unpublished_changes: false,
+      published_version_id: version.id,
+      updated_at: now,
+    });
+    return { ok: true, form: updated!, questions, version };
+  }
+
+  /** POST /forms/:id/publish: 409 with the block when a check fails, else the form plus `version`. */
+  async publish(principal: Principal, formId: string) {
+    const features = await this.featuresOf(await authorizeForm(this.storage, principal, formId, 'publish'));
+    const outcome = await this.storage.transaction(async (tx) => {
+      const form = await tx.forms.findById(formId);
+      if (!form) throw notFound('Form');
+      return this.publishInTx(tx, form, await tx.questions.listByForm(formId), principal, features);
+    });
+    if (!outcome.ok) throw publishConflict(outcome.block);
+    this.events.emit('form.published', { form_id: formId, version: outcome.version.version, user_id: principal.user_id });
+    return { ...presentForm(outcome.form, outcome.questions), version: presentVersion(outcome.version) };
+  }
+
+  /** DELETE /forms/:id/publish (and PUT with `published: false`): offline, history kept. */
+  async unpublish(principal: Principal, formId: string) {
+    await authorizeForm(this.storage, principal, formId, 'publish');
+    return this.storage.transaction(async (tx) => {
+      const form = await this.unpublishInTx(tx, formId, principal);
+      return presentForm(form, await tx.questions.listByForm(formId));
+    });
+  }
+
+  async unpublishInTx(tx: Storage, formId: string, principal: Principal): Promise<FormRecord> {
+    const form = await tx.forms.findById(formId);
+    if (!form) throw notFound('Form');
+    if (!form.published) return form;
+    if (form.team_id) await this.audit.record(tx, form.team_id, 'form.unpublished', principal, { form_id: formId });
+    const updated = await tx.forms.update(formId, {
+      published: false,
+      has_unpublished_changes: false,
+      published_version_id: null,
+      updated_at: this.clock.now().toISOString(),
+    });
+    this.events.emit('form.unpublished', { form_id: formId });
+    return updated!;
+  }
+
+  async versions(principal: Principal, formId: string) {
+    await authorizeForm(this.storage, principal, formId, 'read');
+    const versions = await this.storage.versions.listByForm(formId);
+    return { versions: versions.map(presentVersion) };
+  }
+
+  /**
+   * The latest published version of a form, by slug, for respondents; 404 when not published. Only the
+   * allow-listed public view (forms/public-view.ts): never the webhook URL nor quiz scoring.
+   */
+  async publicForm(slug: string) {
+    const form = await this.storage.forms.findBySlug(slug);
+    if (!form || !form.published || !form.published_version_id) throw notFound('Form');
+    const version = await this.storage.versions.findById(form.published_version_id);
+    if (!version) throw notFound('Form');
+    const snap = version.snapshot as Snapshot;
+    const theme = presentTheme({
+      ...form,
+      theme_color: (snap.theme_color as string | null) ?? null,
+      background_color: (snap.background_color as string | null) ?? null,
+      options: snap,
+    });
+    return {
+      form_id: form.id,
+      slug: form.slug,
+      version: version.version,
+      published_at: version.created_at,
+      title: snap.title,
+      description: snap.description,
+      theme,
+      // Computed at each read: the page says a closed form is closed before anyone answers it.
+      snapshot: { ...publicSnapshot(snap), closed: isClosed(snap as Record<string, unknown>, form.response_count, this.clock.now()) } as Record<string, unknown>,
+    };
+  }
+}
+
+/** The 409 of a blocked publish (POST /publish). */
+export function publishConflict(block: PublishBlock, extra: Record<string, unknown> = {}) {
+  return conflict(block.message, { ...block, ...extra });
+}

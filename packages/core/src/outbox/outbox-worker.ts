@@ -1,0 +1,354 @@
+import { inject, injectable, injectAll } from 'tsyringe';
+import type { OutboxItem } from '../domain/types';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { Storage } from '../ports/storage';
+import type { FormloomEvents } from '../events';
+import type { FormloomConfig } from '../config';
+import { TOKENS } from '../tokens';
+import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
+import type { Logger } from '../logger';
+import { errorText, failedAttempt } from './retry';
+
+export interface WorkerOptions {
+  /** How often to look for due items when not woken by a new one (ms). */
+  pollMs?: number;
+  /** How long a claimed item stays leased to this worker; a crashed worker's items return after it (ms). */
+  leaseMs?: number;
+  /** Most items claimed at once. */
+  batchSize?: number;
+  /** Most items this worker holds (running or waiting for their destination) at once. */
+  concurrency?: number;
+  /** Most items of one destination running at once. */
+  perDestination?: number;
+  /** How often housekeeping (purging settled items, handlers' sweeps) runs, by the instance's clock (ms). */
+  housekeepingMs?: number;
+}
+
+/** A new pending outbox item of `kind`, due at `now`. */
+export function newOutboxItem(ids: IdGenerator, now: string, kind: string, payload: Record<string, unknown>): OutboxItem {
+  return {
+    id: ids.id('obx'),
+    kind,
+    payload,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    locked_by: null,
+    locked_until: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+interface Held {
+  item: OutboxItem;
+  /** `performance.now()` at claim: an item that waited too long for its destination is put back. */
+  claimedAt: number;
+}
+
+interface Settlement {
+  item: OutboxItem;
+  outcome: OutboxOutcome;
+  done: (error?: unknown) => void;
+}
+
+/** How long an item is put back when its destination already has as many items waiting as it may hold. */
+const DEFER_MS = 500;
+/** Items of one destination held (running or waiting) at most, in multiples of `perDestination`. */
+const HELD_PER_DESTINATION_FACTOR = 4;
+
+/**
+ * Runs the durable outbox: claims due items with a lease (one worker per item, across instances sharing
+ * the database), hands each to its kind's handler and settles it. Items run in parallel, at most
+ * `perDestination` per destination and `concurrency` in all, and each is settled as soon as it ends
+ * (settlements that end together share one transaction), so one slow webhook receiver holds up only its
+ * own deliveries (docs/responses-and-webhooks.md). Housekeeping (purging settled items after the
+ * configured retention, handlers' sweeps) runs from the same loop. Nothing runs until `start()`; a new
+ * item (`outbox.enqueued`) wakes the worker at once.
+ */
+@injectable()
+export class OutboxWorker {
+  readonly workerId: string;
+  private timer: NodeJS.Timeout | null = null;
+  private filling: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+  private opts: Required<WorkerOptions> = {
+    pollMs: 500,
+    leaseMs: 60_000,
+    batchSize: 100,
+    concurrency: 32,
+    perDestination: 4,
+    housekeepingMs: 10 * 60_000,
+  };
+  private readonly handlers: Map<string, OutboxHandler>;
+  private readonly wake = () => this.kick();
+  /** Claimed items waiting for a free slot of their destination (`''`: no destination, no limit). */
+  private readonly waiting = new Map<string, Held[]>();
+  private readonly runningPer = new Map<string, number>();
+  private held = 0;
+  private readonly tasks = new Set<Promise<void>>();
+  private settlements: Settlement[] = [];
+  private flushing: Promise<void> | null = null;
+  private housekeeping: Promise<void> | null = null;
+  private lastHousekeeping: number | null = null;
+
+  constructor(
+    @inject(TOKENS.Storage) private readonly storage: Storage,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.IdGenerator) ids: IdGenerator,
+    @inject(TOKENS.Events) private readonly events: FormloomEvents,
+    @injectAll(TOKENS.OutboxHandler) handlers: OutboxHandler[],
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(TOKENS.Config) private readonly config: FormloomConfig,
+  ) {
+    this.workerId = ids.id('wrk');
+    this.handlers = new Map(handlers.map((h) => [h.kind, h]));
+  }
+
+  start(options: WorkerOptions = {}) {
+    if (!this.stopped) return;
+    this.opts = { ...this.opts, ...options };
+    this.stopped = false;
+    this.events.on('outbox.enqueued', this.wake);
+    this.kick();
+  }
+
+  /** Stops claiming, waits for the items under way, and puts back those still waiting for a slot. */
+  async stop() {
+    this.stopped = true;
+    this.events.off('outbox.enqueued', this.wake);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.filling;
+    for (const queue of this.waiting.values()) {
+      for (const h of queue.splice(0)) {
+        this.held -= 1;
+        this.putBack(h.item, 0);
+      }
+    }
+    this.waiting.clear();
+    while (this.tasks.size) await Promise.all([...this.tasks]);
+    await this.housekeeping;
+    while (this.flushing) await this.flushing;
+  }
+
+  private kick() {
+    if (this.stopped) return;
+    if (this.filling) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.filling = this.fill()
+      .catch((e) => this.report('formloom outbox worker', e))
+      .finally(() => {
+        this.filling = null;
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        } else {
+          this.timer = setTimeout(() => this.kick(), this.opts.pollMs);
+          this.timer.unref?.();
+        }
+      });
+  }
+
+  /**
+   * Claims while there is room; the claimed items run on their own. Items handed back (their destination
+   * is full) move behind the others in due order, so a later claim reaches other destinations; a claim that
+   * kept nothing ends the round, so a large backlog for one destination is not rewritten over and over.
+   */
+  private async fill() {
+    this.housekeepIfDue();
+    while (!this.stopped) {
+      const room = this.opts.concurrency - this.held;
+      if (room <= 0) return;
+      const { claimed, kept } = await this.claimAndStart(Math.min(room, this.opts.batchSize));
+      if (claimed === 0 || kept === 0) return;
+    }
+  }
+
+  /** Claims one batch of due items and carries them out; returns how many were claimed. */
+  async runOnce(): Promise<number> {
+    const { claimed } = await this.claimAndStart(this.opts.batchSize);
+    while (this.tasks.size) await Promise.all([...this.tasks]);
+    while (this.flushing) await this.flushing;
+    return claimed;
+  }
+
+  private async claimAndStart(limit: number): Promise<{ claimed: number; kept: number }> {
+    const now = this.clock.now();
+    const items = await this.storage.outbox.claim({
+      workerId: this.workerId,
+      now: now.toISOString(),
+      leaseUntil: new Date(now.getTime() + this.opts.leaseMs).toISOString(),
+      limit,
+      kinds: [...this.handlers.keys()],
+    });
+    const claimedAt = performance.now();
+    const heldPerDestination = this.opts.perDestination * HELD_PER_DESTINATION_FACTOR;
+    let kept = 0;
+    for (const item of items) {
+      const destination = await this.destinationOf(item);
+      const queue = this.waiting.get(destination) ?? [];
+      if (destination && queue.length + (this.runningPer.get(destination) ?? 0) >= heldPerDestination) {
+        // Holding more would only let this destination's backlog crowd out the others.
+        this.putBack(item, DEFER_MS);
+        continue;
+      }
+      queue.push({ item, claimedAt });
+      this.waiting.set(destination, queue);
+      this.held += 1;
+      kept += 1;
+    }
+    this.pump();
+    return { claimed: items.length, kept };
+  }
+
+  private async destinationOf(item: OutboxItem): Promise<string> {
+    try {
+      return (await this.handlers.get(item.kind)!.destination?.(item)) ?? '';
+    } catch {
+      return '';
+    }
+  }
+
+  /** Starts waiting items while their destination has a free slot. */
+  private pump() {
+    for (const [destination, queue] of this.waiting) {
+      const limit = destination ? this.opts.perDestination : Infinity;
+      while (queue.length && (this.runningPer.get(destination) ?? 0) < limit) this.begin(destination, queue.shift()!);
+      if (!queue.length) this.waiting.delete(destination);
+    }
+  }
+
+  private begin(destination: string, h: Held) {
+    if (performance.now() - h.claimedAt > this.opts.leaseMs / 2) {
+      // Its lease could lapse mid-run and another worker take it: hand it back for a fresh claim instead.
+      this.held -= 1;
+      this.putBack(h.item, 0);
+      return;
+    }
+    this.runningPer.set(destination, (this.runningPer.get(destination) ?? 0) + 1);
+    const task = this.run(h.item)
+      .then((outcome) => {
+        this.release(destination);
+        return this.settle(h.item, outcome);
+      })
+      .catch((e) => this.report('formloom outbox worker', e))
+      .finally(() => {
+        this.held -= 1;
+        this.tasks.delete(task);
+        this.kick();
+      });
+    this.tasks.add(task);
+  }
+
+  private release(destination: string) {
+    const n = (this.runningPer.get(destination) ?? 1) - 1;
+    if (n > 0) this.runningPer.set(destination, n);
+    else this.runningPer.delete(destination);
+    this.pump();
+  }
+
+  private async run(item: OutboxItem): Promise<OutboxOutcome> {
+    try {
+      return await this.handlers.get(item.kind)!.handle(item);
+    } catch (e) {
+      return failedAttempt(this.clock.now(), item.attempts, errorText(e));
+    }
+  }
+
+  /** Returns a claimed item unrun, due again in `ms`. */
+  private putBack(item: OutboxItem, ms: number) {
+    const nextAttemptAt = new Date(this.clock.now().getTime() + ms).toISOString();
+    this.settle(item, { status: 'pending', nextAttemptAt, error: item.last_error }).catch((e) => this.report('formloom outbox worker', e));
+  }
+
+  /** Queues a settlement; resolves once the transaction holding it committed. */
+  private settle(item: OutboxItem, outcome: OutboxOutcome): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.settlements.push({ item, outcome, done: (e) => (e === undefined ? resolve() : reject(e)) });
+      this.flushing ??= this.flush().finally(() => {
+        this.flushing = null;
+      });
+    });
+  }
+
+  /**
+   * Commits queued settlements; those queued during a commit go together in the next one. When a shared
+   * commit fails, each is tried alone, so one bad settlement cannot leave unrelated items to be sent again.
+   */
+  private async flush() {
+    while (this.settlements.length) {
+      const batch = this.settlements.splice(0);
+      try {
+        await this.settleAll(batch);
+        for (const s of batch) s.done();
+      } catch (e) {
+        if (batch.length === 1) {
+          batch[0]!.done(e ?? new Error('settlement failed'));
+          continue;
+        }
+        for (const s of batch) {
+          await this.settleAll([s]).then(
+            () => s.done(),
+            (err) => s.done(err ?? new Error('settlement failed')),
+          );
+        }
+      }
+    }
+  }
+
+  private async settleAll(batch: Settlement[]) {
+    const now = this.clock.now().toISOString();
+    await this.storage.transaction(async (tx) => {
+      for (const { item, outcome } of batch) {
+        await outcome.record?.(tx);
+        const settlement =
+          outcome.status === 'pending'
+            ? ({ status: 'pending', nextAttemptAt: outcome.nextAttemptAt, error: outcome.error } as const)
+            : ({ status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null } as const);
+        const settled = await tx.outbox.settle(item.id, this.workerId, settlement, now);
+        if (settled && outcome.status !== 'pending' && this.handlers.get(item.kind)?.clearsPayload) {
+          await tx.outbox.clearPayload(item.id);
+        }
+      }
+    });
+  }
+
+  private housekeepIfDue() {
+    const now = this.clock.now().getTime();
+    if (this.housekeeping || (this.lastHousekeeping !== null && now - this.lastHousekeeping < this.opts.housekeepingMs)) return;
+    this.lastHousekeeping = now;
+    this.housekeeping = this.housekeep()
+      .catch((e) => this.report('formloom outbox housekeeping', e))
+      .finally(() => {
+        this.housekeeping = null;
+      });
+  }
+
+  /**
+   * Deletes delivered and failed items settled longer ago than `outboxRetentionMs`, then runs the
+   * handlers' sweeps (docs/security.md). Runs from the worker's loop every `housekeepingMs`.
+   */
+  async housekeep(): Promise<void> {
+    const now = this.clock.now();
+    const before = new Date(now.getTime() - this.config.outboxRetentionMs).toISOString();
+    // Bounded batches keep each statement short on a busy single-writer database.
+    for (let i = 0; i < 100; i++) if ((await this.storage.outbox.purge({ before, limit: 500 })) < 500) break;
+    for (const h of this.handlers.values()) {
+      await h.sweep?.(now).catch((e) => this.report(`formloom outbox housekeeping (${h.kind})`, e));
+    }
+  }
+
+  /** Unexpected failures of the loop go to the instance's logger (`createFormloom({ logger })`). */
+  private report(where: string, e: unknown) {
+    this.logger.error(`${where}: ${errorText(e)}`, { error: errorText(e) });
+  }
+}

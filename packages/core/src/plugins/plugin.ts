@@ -1,0 +1,107 @@
+import type { FormloomConfig } from '../config';
+import type { Logger } from '../logger';
+import type { FormloomEventMap, FormloomEvents } from '../events';
+import type { Formloom } from '../instance';
+import type { BlobStore } from '../ports/blob-store';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { Mailer } from '../ports/mailer';
+import type { OutboxHandler } from '../ports/outbox-handler';
+import type { Payments } from '../ports/payments';
+import type { Plans } from '../ports/plans';
+import type { SpeechEngine } from '../ports/speech-engine';
+import type { Storage } from '../ports/storage';
+import type { WebhookTransport } from '../ports/webhook-transport';
+import type { PluginRoute } from './routes';
+
+/** The ports a plugin may provide an adapter for (at most one plugin, or the host's options, per port). */
+export interface PortAdapters {
+  mailer: Mailer;
+  blobStore: BlobStore;
+  payments: Payments;
+  plans: Plans;
+  webhookTransport: WebhookTransport;
+  clock: Clock;
+  ids: IdGenerator;
+}
+export type PortName = keyof PortAdapters;
+export const PORT_NAMES: readonly PortName[] = ['mailer', 'blobStore', 'payments', 'plans', 'webhookTransport', 'clock', 'ids'];
+
+/** Every port of an instance, as plugins see them. */
+export interface Ports extends PortAdapters {
+  storage: Storage;
+  /** Every speech engine of the instance (the host's and the plugins'), each with its own `id`. */
+  speechEngines: readonly SpeechEngine[];
+}
+
+/** Where a plugin reports; each line is tagged with the plugin's name. */
+export type PluginLogger = Logger;
+
+/** What an adapter factory receives: storage, the instance settings and the plugin's own options. */
+export interface AdapterContext<O> {
+  storage: Storage;
+  config: FormloomConfig;
+  options: O;
+}
+
+/** An adapter, or a factory that builds it once the instance's storage and settings are known. */
+export type AdapterSource<K extends PortName, O> = PortAdapters[K] | ((ctx: AdapterContext<O>) => PortAdapters[K]);
+
+/**
+ * What a plugin's handlers, listeners and routes receive: the ports, the event bus, a logger, the
+ * plugin's own options, and a way to queue durable work. Nothing of another plugin is reachable.
+ */
+export interface PluginContext<O = unknown> {
+  /** The plugin's name. */
+  readonly name: string;
+  readonly options: O;
+  readonly ports: Ports;
+  readonly events: FormloomEvents;
+  readonly config: FormloomConfig;
+  readonly logger: PluginLogger;
+  /**
+   * Queues an outbox item of `kind` (a kind one of this instance's plugins handles) and wakes the
+   * worker. Pass `tx` to queue it inside a transaction, so it exists only if that transaction commits.
+   */
+  enqueue(kind: string, payload: Record<string, unknown>, tx?: Storage): Promise<void>;
+  /** A service of the instance by class (e.g. `ctx.service(FormService)`); built once per instance. */
+  service<T>(cls: ServiceClass<T>): T;
+  /** The running instance (its public services); readable once `createFormloom` has returned. */
+  readonly formloom: Formloom;
+}
+
+/** A listener per domain event, with the plugin's context; a rejected promise is logged, never thrown. */
+export type EventListeners<O> = {
+  [E in keyof FormloomEventMap]?: (payload: FormloomEventMap[E][0], ctx: PluginContext<O>) => void | Promise<void>;
+};
+
+/** A class the instance builds with its own injector (the built-in services; see docs/plugins.md). */
+export type ServiceClass<T = object> = new (...args: any[]) => T;
+
+/**
+ * A Formloom plugin: a plain value with a name and a version, and what it contributes. The built-in
+ * capabilities (forms, responses, webhooks, teams, accounts, outbox) are plugins of this same interface.
+ * See docs/plugins.md.
+ */
+export interface FormloomPlugin<O = any> {
+  /** Unique within an instance (two plugins with one name are refused); lower-case, e.g. `notify`. */
+  name: string;
+  version: string;
+  /** The plugin's own options, handed back in every context. */
+  options?: O;
+  /** Adapters for ports; an instance refuses two adapters for one port. */
+  adapters?: { [K in PortName]?: AdapterSource<K, O> };
+  /** Services the instance builds and exposes through `ctx.formloom` (built-in areas). */
+  services?: readonly ServiceClass[];
+  /** Speech engines (several may run side by side, each under its own `id`), built once per instance. */
+  speechEngines?: (ctx: AdapterContext<O>) => SpeechEngine[];
+  /** Outbox handlers, one per item kind, built once per instance. */
+  outboxHandlers?: (ctx: PluginContext<O>) => OutboxHandler[];
+  /** HTTP endpoints, served and documented like the built-in ones. */
+  routes?: (ctx: PluginContext<O>) => PluginRoute<Formloom>[];
+  /** Listeners for domain events (`response.submitted`, `form.published`, ...). */
+  on?: EventListeners<O>;
+}
+
+/** Declares a plugin with its option type inferred (an identity function: a plugin stays a plain value). */
+export const definePlugin = <O>(plugin: FormloomPlugin<O>): FormloomPlugin<O> => plugin;

@@ -1,0 +1,76 @@
+import type { z } from 'zod';
+import type { KeyScope, Principal } from '../domain/types';
+
+/**
+ * What a framework-neutral route handler receives. `params`, `query` and `headers` are strings as the
+ * client sent them (header names in lower case); `body` is the parsed JSON body, already checked against
+ * the route's `body` schema when it has one. `signal` aborts when the client goes away, so a long answer
+ * can stop early. `principal` is `null` on public routes.
+ */
+export interface RouteRequest<F = unknown> {
+  params: Record<string, string>;
+  /** The query string, parsed by the route's `query` schema when it has one. */
+  query: Record<string, unknown>;
+  body: unknown;
+  headers: Record<string, string | undefined>;
+  principal: Principal | null;
+  ip: string | null;
+  /** Base URL of the mounted API (e.g. `/api/v1`), for links in answers. */
+  baseUrl: string;
+  signal: AbortSignal;
+  /** The instance serving the request. */
+  formloom: F;
+}
+
+/** A JSON answer: `body` serialised as JSON with `status` (200 by default). */
+export interface JsonAnswer {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A streamed answer (CSV exports, files, and later PDFs and audio): `contentType` plus the bytes as an
+ * async iterable (a Node `Readable` is one) or a plain iterable. The server writes chunks as the client
+ * reads them (back-pressure: the next chunk is pulled only when the previous one was taken) and stops
+ * pulling, releasing the source, when the client goes away.
+ */
+export interface StreamAnswer {
+  status?: number;
+  contentType: string;
+  stream: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
+  /** Offers the answer as a download under this file name (`Content-Disposition: attachment`). */
+  attachment?: string;
+  headers?: Record<string, string>;
+}
+
+export type RouteAnswer = JsonAnswer | StreamAnswer;
+
+export const isStreamAnswer = (a: RouteAnswer): a is StreamAnswer => 'stream' in a && 'contentType' in a;
+
+/**
+ * One HTTP endpoint contributed by a plugin, independent of any web framework: `@formloom/express` serves
+ * it and documents it in `GET /api/v1/openapi.json` exactly like the built-in endpoints.
+ */
+export interface PluginRoute<F = unknown> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** Path relative to the API mount point with `:name` parameters, e.g. `/notify/status`. */
+  path: string;
+  /** `public` for routes without a key; else the key scope the route needs (`forms` or `voice`). */
+  scope: KeyScope | 'public';
+  summary: string;
+  /** OpenAPI tags (the first one groups the route in the document). */
+  tags: string[];
+  /** Validates the JSON body (a 400 in the documented error shape otherwise) and documents it. */
+  body?: z.ZodType;
+  /**
+   * Validates the query string (a zod object; values arrive as strings, so use `z.coerce.number()` and the
+   * like) and documents each of its keys as a query parameter. The handler gets the parsed values.
+   */
+  query?: z.ZodType;
+  /** Status of a success and a description of its body (default 200, "OK"). */
+  success?: { status: number; description: string };
+  /** Error statuses the route may answer, documented with the error shape. */
+  errors?: number[];
+  handler(req: RouteRequest<F>): Promise<RouteAnswer>;
+}

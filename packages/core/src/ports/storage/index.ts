@@ -1,0 +1,80 @@
+import type { ApiKeyRepository } from './api-keys';
+import type { AuditLogRepository } from './audit-logs';
+import type { BrandingRepository } from './branding';
+import type { CreditRepository } from './credits';
+import type { DeliveryRepository } from './deliveries';
+import type { FormRepository } from './forms';
+import type { IdempotencyRepository } from './idempotency';
+import type { InvitationRepository } from './invitations';
+import type { OutboxRepository } from './outbox';
+import type { QuestionRepository } from './questions';
+import type { RateLimitRepository } from './rate-limits';
+import type { ResponseRepository } from './responses';
+import type { TeamRepository } from './teams';
+import type { UploadRepository } from './uploads';
+import type { UserRepository } from './users';
+import type { VersionRepository } from './versions';
+import type { WebhookRepository } from './webhooks';
+
+export type { Page } from './page';
+export type { UserRepository } from './users';
+export type { ApiKeyRepository } from './api-keys';
+export type { FormListQuery, FormRepository } from './forms';
+export type { QuestionRepository } from './questions';
+export type { VersionRepository } from './versions';
+export type { TeamRepository } from './teams';
+export type { InvitationRepository } from './invitations';
+export type { BrandingRepository } from './branding';
+export type { AuditLogRepository, AuditQuery } from './audit-logs';
+export type { CreditRepository } from './credits';
+export type { IdempotencyRepository } from './idempotency';
+export type { RateLimitCounter, RateLimitRepository } from './rate-limits';
+export type { OutboxClaim, OutboxRepository } from './outbox';
+export type { UploadRepository } from './uploads';
+export type { PackedResponses, ResponseAnalytics, ResponseListQuery, ResponseRepository } from './responses';
+export type { WebhookRepository } from './webhooks';
+export type { DeliveryRepository } from './deliveries';
+
+/**
+ * Persistence of every entity: one repository per aggregate (each documented in its own file of this
+ * folder), and transactions.
+ *
+ * Contracts every adapter keeps (checked by the storage conformance suite, `@formloom/core/testing`):
+ * - "Not found" is `null` (or `false` / 0 / `[]` where the method says so), never an exception.
+ * - A taken id or unique key is a `FormloomError` with code `CONFLICT` (checked by its `code`) and writes
+ *   nothing; inside a transaction it leaves the transaction usable unless the method says otherwise.
+ * - Methods that state a concurrency guarantee ("exactly one wins", "never below zero") keep it under
+ *   any number of concurrent callers, also across processes sharing the database.
+ *
+ * Repositories on the root object run each call on its own; inside `transaction` the callback's `tx` runs
+ * all calls in one transaction that commits when the callback resolves and rolls back when it throws.
+ * Root calls made within the callback's async context join that transaction (so a port that reads storage
+ * cannot deadlock or miss the transaction's writes), but services should pass `tx` explicitly. Adapters
+ * for databases without concurrent writers (SQLite) serialise transactions so that concurrent callers never
+ * fail.
+ */
+export interface Storage {
+  readonly users: UserRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly forms: FormRepository;
+  readonly questions: QuestionRepository;
+  readonly versions: VersionRepository;
+  readonly teams: TeamRepository;
+  readonly credits: CreditRepository;
+  readonly idempotency: IdempotencyRepository;
+  readonly outbox: OutboxRepository;
+  readonly uploads: UploadRepository;
+  readonly responses: ResponseRepository;
+  readonly webhooks: WebhookRepository;
+  readonly deliveries: DeliveryRepository;
+  readonly invitations: InvitationRepository;
+  readonly branding: BrandingRepository;
+  readonly auditLogs: AuditLogRepository;
+  readonly rateLimits: RateLimitRepository;
+  /**
+   * Runs `work` in one transaction and resolves with its result: committed when `work` resolves, rolled
+   * back when it throws (the error is rethrown as is). Calls outside never see its uncommitted writes.
+   * Nested calls (`tx.transaction`) join the same transaction.
+   */
+  transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,95 @@
+import type { ResponseRecord } from '../../domain/types';
+import type { Page } from './page';
+
+/** What `ResponseRepository.list` returns. */
+export interface ResponseListQuery {
+  formId: string;
+  /** Inclusive bounds on `submitted_at` (ISO strings). */
+  since?: string;
+  until?: string;
+  /** Only completed (`true`) or partial (`false`) responses. */
+  completed?: boolean;
+  offset: number;
+  limit: number;
+}
+
+/** Aggregates of a form's responses, computed by the storage (never by reading every response). */
+export interface ResponseAnalytics {
+  total: number;
+  completed: number;
+  /** Mean `completion_seconds` of completed responses, or null when none. */
+  average_completion_seconds: number | null;
+  /** Per UTC day of `submitted_at` (YYYY-MM-DD), ascending; days without responses are absent. */
+  by_day: Array<{ date: string; total: number; completed: number }>;
+}
+
+/**
+ * Responses packed for the CSV export, in UTF-8: for each response, `id`, `submitted_at`, `completed_at`
+ * (empty when null) and its answers' JSON text as stored, separated by 0x1F (unit separator) and closed by
+ * 0x1E (record separator). Neither can occur in those fields: ids and timestamps are ours, and JSON
+ * escapes control characters inside strings.
+ */
+export interface PackedResponses {
+  /** Responses in `bytes`. */
+  count: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * A form's responses. Every method takes the form id and never sees another form's responses. A form that
+ * sets `unique_visitor` on its responses has at most one response per value (limit-one-response).
+ */
+export interface ResponseRepository {
+  /**
+   * Inserts a response. The refused insert leaves a surrounding transaction usable.
+   * @throws `FormloomError` CONFLICT when the id is taken or `unique_visitor` repeats one of the same form
+   * (of concurrent inserts with one value exactly one is stored); nothing is written.
+   */
+  insert(response: ResponseRecord): Promise<void>;
+  /** The form's response, or `null` (also when the response belongs to another form). */
+  findById(formId: string, id: string): Promise<ResponseRecord | null>;
+  /**
+   * Updates a partial response only while it is still partial (`completed_at` null), as one conditional
+   * update: of concurrent completions exactly one returns `true`.
+   * @returns `false` when it is missing, another form's or already completed (nothing is written).
+   * @throws `FormloomError` CONFLICT when the new `unique_visitor` repeats one of the same form; nothing is
+   * written.
+   */
+  updatePartial(
+    formId: string,
+    id: string,
+    patch: Pick<ResponseRecord, 'answers' | 'completed_at' | 'completion_seconds' | 'quiz_results' | 'unique_visitor' | 'submitted_at'>,
+  ): Promise<boolean>;
+  /** Newest `submitted_at` first (ties by id descending), with the total before paging. */
+  list(query: ResponseListQuery): Promise<Page<ResponseRecord>>;
+  /**
+   * Deletes one response.
+   * @returns `false` when it is not the form's (another form's response stays).
+   */
+  delete(formId: string, id: string): Promise<boolean>;
+  /** How many of `ids` (distinct) belong to the form. */
+  countOwned(formId: string, ids: string[]): Promise<number>;
+  /**
+   * Deletes those of `ids` that belong to the form (others stay), atomically.
+   * @returns how many were deleted.
+   */
+  deleteMany(formId: string, ids: string[]): Promise<number>;
+  /**
+   * The form's responses in (`submitted_at`, `id`) ascending order after the keyset `after` (`null`: from
+   * the start), at most `limit`: export reads a form of any size in constant memory, with no duplicates or
+   * gaps between pages.
+   */
+  scan(formId: string, after: { submitted_at: string; id: string } | null, limit: number): Promise<ResponseRecord[]>;
+  /**
+   * The form's responses for the CSV export, in (`submitted_at`, `id`) ascending order, as packed pages
+   * of at most `pageSize`: one buffer per page instead of an object per response, which is what keeps an
+   * export of 100,000 responses near the database's own speed. The adapter may read the next page while
+   * the caller formats the current one; it releases what it holds when iteration ends or is abandoned
+   * (`return()`).
+   */
+  exportPages(formId: string, pageSize: number): AsyncIterable<PackedResponses>;
+  /** Aggregates computed by the database over `submitted_at` in [since, until] (either bound optional). */
+  analytics(formId: string, since?: string, until?: string): Promise<ResponseAnalytics>;
+  /** Whether the form has a completed response with this `unique_visitor`. */
+  hasUniqueVisitor(formId: string, visitor: string): Promise<boolean>;
+}

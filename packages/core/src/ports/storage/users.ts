@@ -1,0 +1,25 @@
+import type { User } from '../../domain/types';
+
+/**
+ * Accounts (`users`). Emails are unique case-insensitively: the adapter compares them trimmed and
+ * lower-cased, and stores the address as given.
+ */
+export interface UserRepository {
+  /**
+   * Inserts a user.
+   * @throws `FormloomError` CONFLICT when the id or the email (in any case) is taken; nothing is written.
+   * Concurrent inserts of one email: exactly one succeeds, the others get CONFLICT.
+   */
+  insert(user: User): Promise<void>;
+  /** The user, or `null` when there is none. */
+  findById(id: string): Promise<User | null>;
+  /** The user whose email equals `email` compared trimmed and lower-case, or `null` when there is none. */
+  findByEmail(email: string): Promise<User | null>;
+  /**
+   * Applies the patch (fields absent from it stay as they are) and returns the updated user; an empty patch
+   * returns the user unchanged.
+   * @returns `null` when there is no such user (nothing is written).
+   * @throws `FormloomError` CONFLICT when the new email is another user's (in any case); nothing is written.
+   */
+  update(id: string, patch: Partial<Omit<User, 'id' | 'created_at'>>): Promise<User | null>;
+}

@@ -1,0 +1,23 @@
+import { definePlugin } from '../plugins/plugin';
+import { CORE_VERSION } from '../version';
+import { ResponseService } from './response-service';
+import { SubmissionService } from './submission-service';
+import { UploadService, UploadsCleanupHandler } from './upload-service';
+
+export * from './response-presenter';
+export * from './response-schemas';
+export * from './answer-validation';
+export * from './quiz';
+export * from './codecs/csv';
+export * from './codecs/csv-page';
+export * from './submission-service';
+export * from './response-service';
+export * from './upload-service';
+
+/** Respondents' submissions and uploads, owners' responses, exports and analytics. */
+export const responsesArea = definePlugin({
+  name: 'responses',
+  version: CORE_VERSION,
+  services: [SubmissionService, ResponseService, UploadService, UploadsCleanupHandler],
+  outboxHandlers: (ctx) => [ctx.service(UploadsCleanupHandler)],
+});

@@ -1,0 +1,35 @@
+import type { ResponseRecord } from '../domain/types';
+
+/** The Response resource (docs/responses-and-webhooks.md), plus the version it answered. */
+export function presentResponse(r: ResponseRecord) {
+  return {
+    id: r.id,
+    form_id: r.form_id,
+    visitor_id: r.visitor_id,
+    submitted_at: r.submitted_at,
+    completed_at: r.completed_at,
+    metadata: r.metadata,
+    answers: r.answers,
+    quiz_results: r.quiz_results,
+    version: r.version,
+    version_id: r.version_id,
+  };
+}
+
+/**
+ * A response as its respondent gets it back from the public endpoints (docs/security.md "What public
+ * endpoints reveal"): what they sent, when, and their own quiz result; no internal ids.
+ */
+export function presentResponseToRespondent(r: ResponseRecord) {
+  return {
+    id: r.id,
+    form_id: r.form_id,
+    visitor_id: r.visitor_id,
+    submitted_at: r.submitted_at,
+    completed_at: r.completed_at,
+    metadata: r.metadata,
+    answers: r.answers,
+    quiz_results: r.quiz_results,
+    version: r.version,
+  };
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+const isoDateTime = z.iso.datetime({ offset: true });
+
+const answer = z.object({ question_id: z.string().min(1).max(100), value: z.unknown() }).strict();
+
+/** POST /public/forms/:slug/responses (docs/responses-and-webhooks.md, "Respondents"). */
+export const submitResponseSchema = z
+  .object({
+    answers: z.array(answer).max(1000),
+    visitor_id: z.string().min(1).max(200).optional(),
+    completed: z.boolean().optional(),
+    started_at: isoDateTime.optional(),
+    metadata: z.object({ referrer: z.string().max(2048).nullable().optional() }).strict().optional(),
+    /** Values of the form's declared hidden fields (docs/decisions.md "Form settings"). */
+    hidden: z.record(z.string().max(64), z.string().max(1000)).optional(),
+  })
+  .strict();
+export type SubmitResponseInput = z.output<typeof submitResponseSchema>;
+
+/** PATCH /public/forms/:slug/responses/:responseId. */
+export const patchResponseSchema = z
+  .object({ answers: z.array(answer).max(1000).optional(), completed: z.boolean().optional() })
+  .strict();
+
+/** POST /forms/:id/responses/bulk-delete. */
+export const bulkDeleteSchema = z.object({ response_ids: z.array(z.string().min(1).max(100)).min(1).max(100, 'at most 100 ids') }).strict();

@@ -1,0 +1,99 @@
+import { inject, injectable } from 'tsyringe';
+import { badRequest, notFound } from '../errors';
+import type { Principal, Question } from '../domain/types';
+import type { Storage } from '../ports/storage';
+import { authorizeForm } from '../forms/form-access';
+import { csvLayout } from './codecs/csv';
+import { CsvPageWriter } from './codecs/csv-page';
+import { paging, queryBoolean } from '../pagination';
+import { bulkDeleteSchema } from './response-schemas';
+import { parseBody } from '../parse';
+import { presentResponse } from './response-presenter';
+import { TOKENS } from '../tokens';
+import { inclusiveRange, isDate } from '../date-range';
+
+/** Responses per page read: large enough that per-query costs vanish, small enough to stay a few MB. */
+const EXPORT_PAGE = 2000;
+
+/** The owner's side of responses: list, read, delete, export and analytics. */
+@injectable()
+export class ResponseService {
+  constructor(@inject(TOKENS.Storage) private readonly storage: Storage) {}
+
+  async list(principal: Principal, formId: string, query: Record<string, unknown>) {
+    await authorizeForm(this.storage, principal, formId, 'read');
+    const { page, per_page, offset } = paging(query, 50);
+    const completed = queryBoolean(query.completed);
+    if (completed instanceof Error) throw badRequest(`completed: ${completed.message}`, { field: 'completed' });
+    const { items, total } = await this.storage.responses.list({ formId, ...inclusiveRange(query), completed, offset, limit: per_page });
+    return { responses: items.map(presentResponse), total, page, per_page };
+  }
+
+  async get(principal: Principal, formId: string, responseId: string) {
+    await authorizeForm(this.storage, principal, formId, 'read');
+    const r = await this.storage.responses.findById(formId, responseId);
+    if (!r) throw notFound('Response');
+    return presentResponse(r);
+  }
+
+  async delete(principal: Principal, formId: string, responseId: string) {
+    await authorizeForm(this.storage, principal, formId, 'delete_responses');
+    const deleted = await this.storage.transaction(async (tx) => {
+      const ok = await tx.responses.delete(formId, responseId);
+      if (ok) await tx.forms.addResponseCount(formId, -1);
+      return ok;
+    });
+    if (!deleted) throw notFound('Response');
+    return { success: true };
+  }
+
+  /** Deletes up to 100 responses, all of the form, or none. */
+  async bulkDelete(principal: Principal, formId: string, body: unknown) {
+    await authorizeForm(this.storage, principal, formId, 'delete_responses');
+    const ids = [...new Set(parseBody(bulkDeleteSchema, body).response_ids)];
+    const deleted = await this.storage.transaction(async (tx) => {
+      if ((await tx.responses.countOwned(formId, ids)) !== ids.length) {
+        throw badRequest('response_ids: every id must be a response of this form; nothing was deleted', { field: 'response_ids' });
+      }
+      const n = await tx.responses.deleteMany(formId, ids);
+      await tx.forms.addResponseCount(formId, -n);
+      return n;
+    });
+    return { deleted };
+  }
+
+  /**
+   * The CSV export as chunks, read in packed pages so memory stays constant whatever the size. Columns
+   * follow the current questions; answers to deleted questions are not exported.
+   */
+  async export(principal: Principal, formId: string): Promise<AsyncIterable<string | Uint8Array>> {
+    await authorizeForm(this.storage, principal, formId, 'read');
+    const questions: Question[] = await this.storage.questions.listByForm(formId);
+    const layout = csvLayout(questions);
+    const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE);
+    return (async function* () {
+      yield layout.header;
+      const writer = new CsvPageWriter(layout);
+      for await (const page of pages) yield writer.write(page.bytes).csv;
+    })();
+  }
+
+  /** Analytics computed by the database; `since`/`until` are inclusive dates. */
+  async analytics(principal: Principal, formId: string, query: { since?: unknown; until?: unknown }) {
+    await authorizeForm(this.storage, principal, formId, 'read');
+    for (const f of ['since', 'until'] as const) {
+      const v = query[f];
+      if (v !== undefined && !isDate(v)) throw badRequest(`${f}: must be a date YYYY-MM-DD`, { field: f });
+    }
+    const { since, until } = inclusiveRange(query);
+    const a = await this.storage.responses.analytics(formId, since, until);
+    return {
+      form_id: formId,
+      total_responses: a.total,
+      completed_responses: a.completed,
+      completion_rate: a.total ? Math.round((a.completed / a.total) * 10000) / 100 : 0,
+      average_completion_time_seconds: a.average_completion_seconds === null ? null : Math.round(a.average_completion_seconds),
+      responses_by_day: a.by_day,
+    };
+  }
+}

@@ -1,0 +1,191 @@
+import { timingSafeEqual } from 'node:crypto';
+import { inject, injectable } from 'tsyringe';
+import { badRequest, conflict, FormloomError, notFound } from '../errors';
+import type { Answer, FormRecord, Question, ResponseRecord, Version } from '../domain/types';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { Storage } from '../ports/storage';
+import { type AnswerContext, checkAnswers, isUploadUrlOf, startedAtProblem } from './answer-validation';
+import type { FormloomConfig } from '../config';
+import { computeQuizResults } from './quiz';
+import { patchResponseSchema, submitResponseSchema } from './response-schemas';
+import { parseBody } from '../parse';
+import { presentResponseToRespondent as presentResponse } from './response-presenter';
+import { TOKENS } from '../tokens';
+import { sha256Hex as sha256 } from '../hashing';
+import type { FormloomEvents } from '../events';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
+import { visiblePath } from '../logic/jumps';
+import { isClosed } from '../forms/form-model';
+import { uploadKeysIn } from './upload-service';
+
+
+export interface RequestMeta {
+  user_agent: string | null;
+  referer: string | null;
+}
+
+/** The hidden field values to keep: only names the version declares (others are a 400 naming them). */
+function hiddenValues(snapshot: Record<string, unknown>, given: Record<string, string> | undefined): Record<string, string> | null {
+  if (!given || !Object.keys(given).length) return null;
+  const declared = new Set(Array.isArray(snapshot.hidden_fields) ? (snapshot.hidden_fields as string[]) : []);
+  for (const name of Object.keys(given)) {
+    if (!declared.has(name)) throw badRequest(`hidden.${name}: is not a hidden field of this form`, { field: `hidden.${name}` });
+  }
+  return given;
+}
+
+/** The questions a respondent with these answers was shown, following the snapshot's logic jumps. */
+function shownQuestions(snapshot: { questions: Question[]; start_logic_jumps?: unknown }, answers: Answer[], hidden?: Record<string, string> | null): Set<string> {
+  const byId = Object.fromEntries(answers.map((a) => [a.question_id, a.value]));
+  return new Set(visiblePath(snapshot.questions, snapshot.start_logic_jumps, { answers: byId, hidden: hidden ?? {} }));
+}
+
+function assertAnswers(questions: Question[], answers: Answer[], complete: boolean, ctx: AnswerContext) {
+  const seen = new Set<string>();
+  const repeated = answers.filter((a) => (seen.has(a.question_id) ? true : (seen.add(a.question_id), false))).map((a) => a.question_id);
+  if (repeated.length) throw badRequest('answers: a question is answered twice', { field: 'answers', question_ids: repeated });
+  const p = checkAnswers(questions, answers, complete, ctx);
+  if (p.unknown.length) throw badRequest('answers: unknown question ids', { field: 'answers', question_ids: p.unknown });
+  if (p.invalid.length) {
+    const detail = p.invalid.map((i) => `answers.${i.index}.value: ${i.problem}`).join('; ');
+    throw badRequest(detail, { field: `answers.${p.invalid[0]!.index}.value`, question_ids: p.invalid.map((i) => i.question_id) });
+  }
+  if (p.missing.length) throw badRequest('answers: required questions are not answered', { field: 'answers', question_ids: p.missing });
+}
+
+/** Respondents' side: submitting to the published version, partial responses and their completion. */
+@injectable()
+export class SubmissionService {
+  constructor(
+    @inject(TOKENS.Storage) private readonly storage: Storage,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
+    @inject(TOKENS.Events) private readonly events: FormloomEvents,
+    @inject(WebhookDispatcher) private readonly webhooks: WebhookDispatcher,
+    @inject(TOKENS.Config) private readonly config: FormloomConfig,
+  ) {}
+
+  /** File answers must name uploads of this form on this instance. */
+  private answerContext(formId: string): AnswerContext {
+    return { isUploadUrl: (url) => isUploadUrlOf(this.config.publicUrl, formId, url) };
+  }
+
+  private async published(slug: string): Promise<{ form: FormRecord; version: Version }> {
+    const form = await this.storage.forms.findBySlug(slug);
+    if (!form || !form.published || !form.published_version_id) throw notFound('Form');
+    const version = await this.storage.versions.findById(form.published_version_id);
+    if (!version) throw notFound('Form');
+    return { form, version };
+  }
+
+  /** POST /public/forms/:slug/responses: 201 with the response (and `resume_token` for a partial one). */
+  async submit(slug: string, body: unknown, meta: RequestMeta) {
+    const input = parseBody(submitResponseSchema, body);
+    const { form, version } = await this.published(slug);
+    const snapshot = version.snapshot as { questions: Question[]; mode?: string; quiz_settings?: unknown; start_logic_jumps?: unknown };
+    const complete = input.completed ?? true;
+    if (isClosed(version.snapshot, form.response_count, this.clock.now())) throw conflict('This form is closed', { reason: 'form_closed' });
+    const hidden = hiddenValues(version.snapshot, input.hidden);
+    if (!complete && form.options.incremental_submission !== true) {
+      throw badRequest('completed: this form does not accept partial responses', { field: 'completed' });
+    }
+    const answers = input.answers.map((a) => ({ question_id: a.question_id, value: a.value ?? null }));
+    assertAnswers(snapshot.questions, answers, complete, { ...this.answerContext(form.id), shown: shownQuestions(snapshot, answers, hidden) });
+    const now = this.clock.now();
+    const startedProblem = input.started_at ? startedAtProblem(new Date(input.started_at), now) : null;
+    if (startedProblem) throw badRequest(`started_at: ${startedProblem}`, { field: 'started_at' });
+    const limitOne = form.options.limit_one_response === true && !!input.visitor_id;
+    if (complete && limitOne && (await this.storage.responses.hasUniqueVisitor(form.id, input.visitor_id!))) {
+      throw conflict('This visitor has already responded to this form', { reason: 'already_responded' });
+    }
+    const nowIso = now.toISOString();
+    const startedAt = input.started_at ? new Date(input.started_at).toISOString() : null;
+    const resumeToken = complete ? null : this.ids.secret(24);
+    const response: ResponseRecord = {
+      id: this.ids.id('rsp'),
+      form_id: form.id,
+      visitor_id: input.visitor_id ?? null,
+      version_id: version.id,
+      version: version.version,
+      answers,
+      metadata: { user_agent: meta.user_agent, referrer: input.metadata?.referrer ?? meta.referer ?? null, ...(hidden ? { hidden } : {}) },
+      quiz_results: complete ? computeQuizResults(snapshot.mode ?? 'standard', snapshot.quiz_settings, snapshot.questions, answers) : null,
+      started_at: startedAt ?? nowIso,
+      submitted_at: nowIso,
+      completed_at: complete ? nowIso : null,
+      completion_seconds: complete ? elapsedSeconds(startedAt, now) : null,
+      resume_token_hash: resumeToken ? sha256(resumeToken) : null,
+      unique_visitor: complete && limitOne ? input.visitor_id! : null,
+    };
+    const targets = complete ? await this.webhooks.targetsFor(form) : [];
+    await this.storage.transaction(async (tx) => {
+      await tx.responses.insert(response).catch((e) => {
+        throw e instanceof FormloomError && e.code === 'CONFLICT'
+          ? conflict('This visitor has already responded to this form', { reason: 'already_responded' })
+          : e;
+      });
+      await tx.forms.addResponseCount(form.id, 1);
+      await tx.uploads.attach(form.id, uploadKeysIn(form.id, response.answers), response.id);
+      if (complete) await this.webhooks.enqueue(tx, form, response, targets, snapshot.questions);
+    });
+    if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: response.id });
+    if (targets.length) this.events.emit('outbox.enqueued', { kind: 'webhook' });
+    return { ...presentResponse(response), ...(resumeToken ? { resume_token: resumeToken } : {}) };
+  }
+
+  /** PATCH a partial response with `X-Resume-Token`: adds answers and may complete it. */
+  async patch(slug: string, responseId: string, token: string | undefined, body: unknown) {
+    const input = parseBody(patchResponseSchema, body);
+    const form = await this.storage.forms.findBySlug(slug);
+    if (!form) throw notFound('Response');
+    const existing = await this.storage.responses.findById(form.id, responseId);
+    if (!existing || !existing.resume_token_hash) throw notFound('Response');
+    const given = Buffer.from(sha256(token ?? ''), 'hex');
+    if (!token || !timingSafeEqual(given, Buffer.from(existing.resume_token_hash, 'hex'))) {
+      throw new FormloomError('UNAUTHORIZED', 'X-Resume-Token is missing or does not match this response');
+    }
+    if (existing.completed_at) throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
+    const version = existing.version_id ? await this.storage.versions.findById(existing.version_id) : null;
+    // A started response may still be completed once the limit is reached (it counts already), not after close_at.
+    if (version && isClosed({ close_at: version.snapshot.close_at }, 0, this.clock.now())) throw conflict('This form is closed', { reason: 'form_closed' });
+    const snapshot = (version?.snapshot ?? { questions: [] }) as { questions: Question[]; mode?: string; quiz_settings?: unknown; start_logic_jumps?: unknown };
+    const merged = new Map(existing.answers.map((a) => [a.question_id, a]));
+    const incoming = (input.answers ?? []).map((a) => ({ question_id: a.question_id, value: a.value ?? null }));
+    const ctx = this.answerContext(form.id);
+    assertAnswers(snapshot.questions, incoming, false, ctx);
+    for (const a of incoming) merged.set(a.question_id, a);
+    const answers = [...merged.values()];
+    const complete = input.completed === true;
+    if (complete) assertAnswers(snapshot.questions, answers, true, { ...ctx, shown: shownQuestions(snapshot, answers, existing.metadata.hidden) });
+    const limitOne = complete && form.options.limit_one_response === true && !!existing.visitor_id;
+    if (limitOne && (await this.storage.responses.hasUniqueVisitor(form.id, existing.visitor_id!))) {
+      throw conflict('This visitor has already responded to this form', { reason: 'already_responded' });
+    }
+    const now = this.clock.now();
+    const patch = {
+      answers,
+      submitted_at: existing.submitted_at,
+      completed_at: complete ? now.toISOString() : null,
+      completion_seconds: complete ? elapsedSeconds(existing.started_at, now) : null,
+      quiz_results: complete ? computeQuizResults(snapshot.mode ?? 'standard', snapshot.quiz_settings, snapshot.questions, answers) : null,
+      unique_visitor: limitOne ? existing.visitor_id : null,
+    };
+    const updated = { ...existing, ...patch };
+    const targets = complete ? await this.webhooks.targetsFor(form) : [];
+    await this.storage.transaction(async (tx) => {
+      const ok = await tx.responses.updatePartial(form.id, responseId, patch);
+      if (!ok) throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
+      await tx.uploads.attach(form.id, uploadKeysIn(form.id, patch.answers), responseId);
+      if (complete) await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
+    });
+    if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: responseId });
+    if (targets.length) this.events.emit('outbox.enqueued', { kind: 'webhook' });
+    return presentResponse(updated);
+  }
+}
+
+function elapsedSeconds(startedAt: string | null, now: Date): number | null {
+  if (!startedAt) return null;
+  return Math.max(0, Math.round((now.getTime() - new Date(startedAt).getTime()) / 1000));
+}

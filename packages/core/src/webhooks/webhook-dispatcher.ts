@@ -1,0 +1,86 @@
+import { inject, injectable } from 'tsyringe';
+import type { FormRecord, Question, ResponseRecord } from '../domain/types';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { Plans } from '../ports/plans';
+import type { Storage } from '../ports/storage';
+import { planHolderOf } from '../forms/form-access';
+import { TOKENS } from '../tokens';
+import { newOutboxItem } from '../outbox/outbox-worker';
+
+export interface WebhookTarget {
+  url: string;
+  /** The account whose signing secret signs the delivery. */
+  user_id: string;
+}
+
+/** Turns a completed response into durable webhook deliveries, written in the response's transaction. */
+@injectable()
+export class WebhookDispatcher {
+  constructor(
+    @inject(TOKENS.Storage) private readonly storage: Storage,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
+    @inject(TOKENS.Plans) private readonly plans: Plans,
+  ) {}
+
+  /** The form URL and the account's enabled global URLs, when the plan includes webhooks. Call outside transactions. */
+  async targetsFor(form: FormRecord): Promise<WebhookTarget[]> {
+    const holder = await planHolderOf(this.storage, form);
+    if (!(await this.plans.featuresFor(holder)).webhooks) return [];
+    const urls: string[] = [];
+    if (typeof form.options.webhook_url === 'string' && form.options.webhook_url) urls.push(form.options.webhook_url);
+    for (const g of await this.storage.webhooks.listGlobal(holder)) if (g.enabled) urls.push(g.url);
+    return urls.map((url) => ({ url, user_id: holder }));
+  }
+
+  /** The `response.submitted` body (docs/responses-and-webhooks.md, "Webhooks"). */
+  body(form: FormRecord, response: ResponseRecord, questions: Question[]): string {
+    const titles = new Map(questions.map((q) => [q.id, q.title]));
+    return JSON.stringify({
+      event: 'response.submitted',
+      form_id: form.id,
+      form_title: form.title,
+      response: {
+        id: response.id,
+        submitted_at: response.submitted_at,
+        completed_at: response.completed_at,
+        answers: response.answers.map((a) => ({ question_id: a.question_id, question_title: titles.get(a.question_id) ?? null, value: a.value })),
+        ...(response.metadata.hidden ? { hidden: response.metadata.hidden } : {}),
+      },
+    });
+  }
+
+  /** Records one delivery per target and its outbox item, in `tx`. */
+  async enqueue(tx: Storage, form: FormRecord, response: ResponseRecord, targets: WebhookTarget[], questions: Question[]) {
+    if (!targets.length) return;
+    const body = this.body(form, response, questions);
+    const now = this.clock.now().toISOString();
+    for (const t of targets) {
+      const id = this.ids.id('whd');
+      await tx.deliveries.insert({
+        id,
+        form_id: form.id,
+        response_id: response.id,
+        user_id: t.user_id,
+        url: t.url,
+        event: 'response.submitted',
+        body,
+        status: 'pending',
+        attempts: 0,
+        last_status_code: null,
+        last_duration_ms: null,
+        last_error: null,
+        next_attempt_at: now,
+        created_at: now,
+        updated_at: now,
+      });
+      await this.enqueueAttempt(tx, id, now, t.url);
+    }
+  }
+
+  /** An outbox item that makes a worker (re)send the delivery (to `url`) at `at`. */
+  async enqueueAttempt(tx: Storage, deliveryId: string, at: string, url: string) {
+    await tx.outbox.enqueue(newOutboxItem(this.ids, at, 'webhook', { delivery_id: deliveryId, url }));
+  }
+}

@@ -1,0 +1,46 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Response } from 'express';
+import { isStreamAnswer, type StreamAnswer } from '@formloom/core';
+import type { RouteResult } from './route-table';
+import type { ErrorLogger } from './errors';
+
+/**
+ * An AbortSignal that fires when the client goes away before the answer was fully written (a closed
+ * socket, a cancelled download), so handlers can stop long work.
+ */
+export function clientGoneSignal(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('The client went away'));
+  });
+  return controller.signal;
+}
+
+const clientGone = (err: unknown, signal: AbortSignal) =>
+  signal.aborted || (err as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE';
+
+async function sendStream(res: Response, answer: StreamAnswer, signal: AbortSignal, logger: ErrorLogger) {
+  if (answer.headers) res.set(answer.headers);
+  res.status(answer.status ?? 200).setHeader('Content-Type', answer.contentType);
+  if (answer.attachment !== undefined) res.attachment(answer.attachment);
+  const source = answer.stream instanceof Readable ? answer.stream : Readable.from(answer.stream);
+  try {
+    // pipeline pulls the next chunk only when the socket took the last one, and on abort destroys the
+    // source, which ends a generator's iteration (its `finally` releases what it holds).
+    await pipeline(source, res, { signal });
+  } catch (err) {
+    if (clientGone(err, signal)) return;
+    // The source failed: pipeline has already closed the response (an error shape can no longer follow
+    // the status line), so the client sees a cut connection and the cause is logged.
+    logger.error('Streamed answer failed', err);
+    res.destroy();
+  }
+}
+
+/** Writes a handler's answer: JSON with its status, or a stream with back-pressure. */
+export async function sendAnswer(res: Response, answer: RouteResult, signal: AbortSignal, logger: ErrorLogger) {
+  if (isStreamAnswer(answer)) return sendStream(res, answer, signal, logger);
+  if (answer.headers) res.set(answer.headers);
+  res.status(answer.status ?? 200).json(answer.body);
+}

@@ -1,0 +1,40 @@
+import type { EntitySchema } from 'typeorm';
+import { ApiKeyEntity, UserEntity } from './accounts';
+import { AuditLogEntity } from './audit-logs';
+import { BrandingEntity } from './branding';
+import { CreditBalanceEntity } from './credits';
+import { QuestionEntity, VersionEntity } from './form-content';
+import { FormEntity } from './forms';
+import { IdempotencyEntity } from './idempotency';
+import { InvitationEntity } from './invitations';
+import { OutboxEntity } from './outbox';
+import { RateLimitEntity } from './rate-limits';
+import { ResponseEntity } from './responses';
+import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './teams';
+import { UploadEntity } from './uploads';
+import { DeliveryAttemptEntity, DeliveryEntity, GlobalWebhookEntity, WebhookSecretEntity } from './webhooks';
+
+/** Every entity of Formloom, for a host that builds its own DataSource (add them to `entities`). */
+export const formloomEntities: readonly EntitySchema<any>[] = [
+  UserEntity,
+  ApiKeyEntity,
+  FormEntity,
+  QuestionEntity,
+  VersionEntity,
+  TeamEntity,
+  TeamMemberEntity,
+  CreditBalanceEntity,
+  IdempotencyEntity,
+  OutboxEntity,
+  UploadEntity,
+  ResponseEntity,
+  GlobalWebhookEntity,
+  WebhookSecretEntity,
+  DeliveryEntity,
+  DeliveryAttemptEntity,
+  TeamSsoEntity,
+  InvitationEntity,
+  BrandingEntity,
+  AuditLogEntity,
+  RateLimitEntity,
+];

@@ -1,0 +1,72 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { DestinationRefusedError, type TransportResult, type WebhookTransport } from '@formloom/core';
+import { AddressGuard } from './address-guard';
+
+export { isPrivateAddress } from './address-guard';
+
+export interface HttpWebhookTransportOptions {
+  /** Allow loopback/private targets (FORMLOOM_WEBHOOK_ALLOW_PRIVATE=1). */
+  allowPrivate?: boolean;
+}
+
+type LookupCallback = (err: Error | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * Node HTTP(S) transport. The private-address guard runs in the socket's DNS lookup, so the address
+ * checked is the address connected to (no window for DNS rebinding); redirects are never followed, so a
+ * public receiver cannot bounce a delivery to an internal one (docs/security.md).
+ */
+export function createHttpWebhookTransport(options: HttpWebhookTransportOptions = {}): WebhookTransport {
+  const guard = new AddressGuard();
+  const guardedLookup = (hostname: string, opts: object, cb: LookupCallback) => {
+    dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
+      if (err) return cb(err, []);
+      const list = addresses as LookupAddress[];
+      if (!options.allowPrivate) {
+        for (const a of list) {
+          const why = guard.refusal(a.address);
+          if (why) return cb(new DestinationRefusedError(`Refused: ${hostname} resolves to ${why}`), []);
+        }
+      }
+      if ((opts as { all?: boolean }).all) return cb(null, list);
+      return cb(null, list[0]!.address, list[0]!.family);
+    });
+  };
+  return {
+    post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<TransportResult> {
+      return new Promise((resolve, reject) => {
+        let target: URL;
+        try {
+          target = new URL(url);
+        } catch {
+          return reject(new DestinationRefusedError('Refused: invalid webhook URL'));
+        }
+        if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+          return reject(new DestinationRefusedError(`Refused: ${target.protocol} URLs are not delivered to`));
+        }
+        const literal = target.hostname.replace(/^\[|\]$/g, '');
+        if (!options.allowPrivate && isIP(literal)) {
+          const why = guard.refusal(literal);
+          if (why) return reject(new DestinationRefusedError(`Refused: ${why}`));
+        }
+        const mod = target.protocol === 'https:' ? https : http;
+        const req = mod.request(
+          target,
+          // A fresh connection per delivery (no agent pool): each connection runs the guarded lookup.
+          { method: 'POST', agent: false, headers: { ...headers, 'Content-Length': Buffer.byteLength(body).toString() }, lookup: guardedLookup as never, timeout: timeoutMs },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+            res.on('error', reject);
+          },
+        );
+        req.setTimeout(timeoutMs, () => req.destroy(new Error(`Timed out after ${timeoutMs} ms`)));
+        req.on('error', reject);
+        req.end(body);
+      });
+    },
+  };
+}
