@@ -42,7 +42,7 @@ const QUESTIONS = [
   { type: 'long_text', title: 'About you' },
   { type: 'date', title: 'Your birthday' },
   { type: 'multiple_choice', title: 'Favourite colour', properties: { choices: [{ label: 'Red' }, { label: 'Green' }, { label: 'Blue' }] } },
-  { type: 'multiple_choice', title: 'Fruits you like', properties: { allow_multiple: true, choices: [{ label: 'Apple' }, { label: 'Pear' }, { label: 'Plum' }] } },
+  { type: 'multiple_choice', title: 'Fruits you like', properties: { allow_multiple: true, allow_other: true, choices: [{ label: 'Apple' }, { label: 'Pear' }, { label: 'Plum' }] } },
   { type: 'dropdown', title: 'Country', properties: { choices: [{ label: 'France' }, { label: 'Germany' }, { label: 'Spain' }] } },
   { type: 'rating', title: 'Rate us', properties: { steps: 5, shape: 'star' } },
   { type: 'opinion_scale', title: 'Would you recommend us?', properties: { min: 0, max: 10, min_label: 'Never', max_label: 'Surely' } },
@@ -160,11 +160,12 @@ for (const kind of DB_KINDS) {
       await question(page).filter({ hasText: 'Favourite colour' }).waitFor();
       await audit(page, violations, errors);
       await page.keyboard.press('b');
-      // 8: multiple choice by letters A and C.
+      // 8: multiple choice by letters A and C, and an "other" answer.
       await question(page).filter({ hasText: 'Fruits you like' }).waitFor();
       await page.keyboard.press('a');
       await page.keyboard.press('c');
       await audit(page, violations, errors);
+      await form(page).getByRole('textbox', { name: 'Other' }).fill('Mango');
       await page.keyboard.press('Enter');
       // 9: searchable dropdown.
       await question(page).filter({ hasText: 'Country' }).waitFor();
@@ -234,7 +235,7 @@ for (const kind of DB_KINDS) {
         'About you': 'Line one\nLine two',
         'Your birthday': '1990-05-01',
         'Favourite colour': 'Green',
-        'Fruits you like': ['Apple', 'Plum'],
+        'Fruits you like': ['Apple', 'Plum', 'Mango'],
         Country: 'Germany',
         'Rate us': 4,
         'Would you recommend us?': 9,

@@ -109,7 +109,7 @@ export function formLogicProblem(startJumps: unknown, questions: RuleQuestion[])
   return null;
 }
 
-/** `variables`: names of letters, digits and `_`, values strings, numbers or booleans. */
+/** `variables`: names of letters, digits and `_`; values are any JSON (the jumps do not read them yet). */
 export function variablesProblem(variables: unknown): RuleProblem | null {
   if (variables === undefined || variables === null) return null;
   if (!isObject(variables)) return { field: 'variables', message: 'expected an object of name: value' };
@@ -117,7 +117,7 @@ export function variablesProblem(variables: unknown): RuleProblem | null {
   if (entries.length > 100) return { field: 'variables', message: 'at most 100 variables' };
   for (const [k, v] of entries) {
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(k)) return { field: `variables.${k}`, message: 'a name is letters, digits and _ (not first), at most 64' };
-    if (!['string', 'number', 'boolean'].includes(typeof v)) return { field: `variables.${k}`, message: 'expected a string, number or boolean' };
+    if (v === undefined) return { field: `variables.${k}`, message: 'expected a value' };
   }
   return null;
 }

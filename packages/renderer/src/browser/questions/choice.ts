@@ -11,11 +11,36 @@ export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
   const multiple = q.properties.allow_multiple === true;
   const choices = (q.properties.choices ?? []) as Array<{ label: string }>;
   const name = uid('choice');
-  const selected = new Set<string>(multiple ? ((ctx.value as string[] | null) ?? []) : ctx.value ? [ctx.value as string] : []);
+  const labels = new Set(choices.map((c) => c.label));
+  const given: string[] = multiple ? ((ctx.value as string[] | null) ?? []) : ctx.value ? [ctx.value as string] : [];
+  const selected = new Set<string>(given.filter((v) => labels.has(v)));
   const inputs: HTMLInputElement[] = [];
-  const commit = () => ctx.set(multiple ? choices.map((c) => c.label).filter((l) => selected.has(l)) : ([...selected][0] ?? null));
+  // `allow_other`: a text field whose answer stands for a choice (docs/decisions.md "Answer values").
+  const other =
+    q.properties.allow_other === true
+      ? h('input', { type: 'text', class: 'fl-input fl-other', placeholder: 'Other', 'aria-label': 'Other', maxlength: 1000, value: given.find((v) => !labels.has(v)) ?? '' })
+      : null;
+  const commit = () => {
+    const extra = other?.value.trim() || null;
+    if (multiple) return ctx.set([...choices.map((c) => c.label).filter((l) => selected.has(l)), ...(extra ? [extra] : [])]);
+    ctx.set([...selected][0] ?? extra);
+  };
+  other?.addEventListener('input', () => {
+    if (!multiple) {
+      selected.clear();
+      for (const i of inputs) i.checked = false;
+    }
+    commit();
+  });
+  other?.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      ctx.next();
+    }
+  });
   const pick = (label: string, on: boolean, advance: boolean) => {
     if (!multiple) selected.clear();
+    if (!multiple && on && other) other.value = '';
     if (on) selected.add(label);
     else selected.delete(label);
     for (const i of inputs) i.checked = selected.has(i.value);
@@ -45,6 +70,7 @@ export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
       return h('div', { class: 'fl-choice' }, input, h('label', { for: id }, h('span', { class: 'fl-key', 'aria-hidden': 'true' }, LETTERS[i]), h('span', {}, c.label)));
     }),
   );
+  if (other) list.append(other);
   return {
     el: list,
     focus: () => (inputs.find((i) => i.checked) ?? inputs[0])?.focus(),
