@@ -84,7 +84,7 @@ async function screenshot(app, browser, file) {
     question_font_size: '26px',
     branding_footer_text: 'Acme Coffee',
     questions: [
-      { type: 'multiple_choice', title: 'How do you take your coffee?', description: 'Type a letter or click.', required: true, properties: { choices: [{ label: 'Espresso' }, { label: 'Flat white' }, { label: 'Filter' }, { label: 'No coffee, thanks' }] } },
+      { type: 'multiple_choice', title: 'How do you take your coffee?', description: 'Type a letter or click.', required: true, properties: { allow_multiple: true, choices: [{ label: 'Espresso' }, { label: 'Flat white' }, { label: 'Filter' }, { label: 'No coffee, thanks' }] } },
       { type: 'rating', title: 'How good was today\'s cup?', properties: { steps: 5 } },
     ],
   });
