@@ -119,7 +119,7 @@ export async function startSelfHosted(env: Env = process.env): Promise<SelfHoste
   // Node checks the time-outs every `connectionsCheckingInterval` (30 s by default): check more often.
   const server = createServer({ ...SERVER_TIMEOUTS, connectionsCheckingInterval: 5_000 }, createApp(formloom, inFlight, http));
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeout;
-  server.listen(config.port);
+  server.listen(config.port, config.host);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);

@@ -10,6 +10,8 @@ export interface SelfHostedConfig {
   dataDir: string;
   /** 0 asks the system for a free port. */
   port: number;
+  /** `HOST`: the interface to listen on; `127.0.0.1` by default, `0.0.0.0` in a container (docs/docker.md). */
+  host: string;
   /** Base of shareable links; `null` means `http://localhost:<the port listened on>`. */
   publicUrl: string | null;
   /** `FORMLOOM_UPLOAD_QUOTA_MB` (default 1024): total size of one form's uploads. */
@@ -40,6 +42,7 @@ export function readSelfHostedConfig(env: Env, cwd = process.cwd()): SelfHostedC
     databaseUrl: resolveDatabaseUrl(env.FORMLOOM_DATABASE_URL, cwd),
     dataDir: resolve(cwd, env.FORMLOOM_DATA_DIR?.trim() || './data'),
     port,
+    host: env.HOST?.trim() || '127.0.0.1',
     publicUrl,
     uploadQuotaBytes: Math.round(positive(env, 'FORMLOOM_UPLOAD_QUOTA_MB', 1024) * 1024 * 1024),
     outboxRetentionMs: Math.round(positive(env, 'FORMLOOM_OUTBOX_RETENTION_DAYS', 7) * 24 * 3600_000),

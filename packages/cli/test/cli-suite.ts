@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { TestFn } from 'ava';
 import { createFormloom } from '@formloom/core';
-import { openMigratedStorage, runCli } from '../src';
+import { describeDatabase, openMigratedStorage, runCli, sqliteFile } from '../src';
 import { emptyDatabase, scratchDatabase, type DatabaseKind, type ScratchDatabase } from './databases';
 
 type Ctx = { db: ScratchDatabase };
@@ -22,7 +24,7 @@ export function cliSuite(anyTest: TestFn, kind: DatabaseKind): void {
   async function run(db: ScratchDatabase, argv: string[]) {
     const r = await runCli(argv, { FORMLOOM_DATABASE_URL: db.url });
     if (r.code !== 0) throw new Error(`formloom ${argv.join(' ')} failed (${r.code}): ${r.stderr}`);
-    if (r.stderr !== '') throw new Error(`unexpected stderr: ${r.stderr}`);
+    if (r.stderr !== `formloom: database ${describeDatabase(db.url)}\n`) throw new Error(`unexpected stderr: ${r.stderr}`);
     const lines = r.stdout.split('\n');
     if (lines.length !== 2 || lines[1] !== '') throw new Error(`expected one JSON line, got ${JSON.stringify(r.stdout)}`);
     return JSON.parse(lines[0]!) as Record<string, unknown>;
@@ -31,7 +33,8 @@ export function cliSuite(anyTest: TestFn, kind: DatabaseKind): void {
   async function fails(db: ScratchDatabase, argv: string[]) {
     const r = await runCli(argv, { FORMLOOM_DATABASE_URL: db.url });
     if (r.code === 0) throw new Error(`formloom ${argv.join(' ')} succeeded: ${r.stdout}`);
-    if (r.stdout !== '' || !/^formloom: [^\n]+\n$/.test(r.stderr)) throw new Error(`not a one-line error: ${JSON.stringify(r)}`);
+    // At most the line naming the database, then the error in one line.
+    if (r.stdout !== '' || !/^(formloom: database [^\n]+\n)?formloom: [^\n]+\n$/.test(r.stderr)) throw new Error(`not a one-line error: ${JSON.stringify(r)}`);
     return r;
   }
 
@@ -142,6 +145,22 @@ export function cliSuite(anyTest: TestFn, kind: DatabaseKind): void {
     t.regex((await fails(db, ['key', 'revoke', '--key', 'key_doesnotexist'])).stderr, /not found/);
   });
 
+  test('key revoke takes the whole key too, and prints nothing of it', async (t) => {
+    const { db } = t.context;
+    const user = await run(db, ['user', 'create', '--email', email('leaked')]);
+    const key = await run(db, ['key', 'create', '--user', String(user.user_id)]);
+    const other = await run(db, ['key', 'create', '--user', String(user.user_id)]);
+    const r = await runCli(['key', 'revoke', '--key', String(key.api_key)], { FORMLOOM_DATABASE_URL: db.url });
+    t.is(r.code, 0);
+    t.is(r.stdout, '{"revoked":true}\n');
+    t.false(r.stderr.includes(String(key.api_key).slice(-64)));
+    const rows = await db.query<{ id: string; revoked_at: unknown }>('SELECT id, revoked_at FROM api_keys WHERE user_id = $1', [user.user_id]);
+    t.truthy(rows.find((k) => k.id === key.key_id)!.revoked_at);
+    t.falsy(rows.find((k) => k.id === other.key_id)!.revoked_at, 'only that key');
+    const unknown = `fl_${'a'.repeat(24)}_${'0'.repeat(64)}`;
+    t.regex((await fails(db, ['key', 'revoke', '--key', unknown])).stderr, /not found/);
+  });
+
   test('plan set changes the stored plan, by email or id', async (t) => {
     const { db } = t.context;
     const user = await run(db, ['user', 'create', '--email', email('upgrade')]);
@@ -163,6 +182,75 @@ export function cliSuite(anyTest: TestFn, kind: DatabaseKind): void {
     t.regex((await fails(db, ['credits', 'purchase', '--user', String(user.user_id), '--credits', '-5'])).stderr, /credits/);
     t.regex((await fails(db, ['credits', 'purchase', '--user', 'ghost@example.com', '--credits', '5'])).stderr, /User not found/);
   });
+
+  test('user list prints every user in one JSON object, oldest first', async (t) => {
+    const fresh = await scratchDatabase(kind);
+    t.teardown(() => fresh.drop());
+    t.deepEqual(await run(fresh, ['user', 'list']), { users: [] });
+    const ada = await run(fresh, ['user', 'create', '--email', 'ada@example.com', '--first-name', 'Ada', '--plan', 'pro', '--verified']);
+    const bob = await run(fresh, ['user', 'create', '--email', 'bob@example.com']);
+    const out = await run(fresh, ['user', 'list']);
+    const users = out.users as Record<string, unknown>[];
+    t.deepEqual(users.map((u) => u.user_id).sort(), [ada.user_id, bob.user_id].sort());
+    const byCreation = [...users].sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)) || String(a.user_id).localeCompare(String(b.user_id)));
+    t.deepEqual(users, byCreation);
+    t.deepEqual(Object.keys(users[0]!), ['user_id', 'email', 'first_name', 'last_name', 'plan', 'email_verified', 'created_at']);
+    t.like(users.find((u) => u.user_id === ada.user_id), { email: 'ada@example.com', first_name: 'Ada', last_name: null, plan: 'pro', email_verified: true });
+    t.like(users.find((u) => u.user_id === bob.user_id), { plan: 'free', email_verified: false });
+    t.is((await fails(fresh, ['user', 'list', '--all'])).code, 2);
+  });
+
+  test('key list shows key ids, scopes, limits and dates, never a secret or a hash', async (t) => {
+    const { db } = t.context;
+    const user = await run(db, ['user', 'create', '--email', email('lister')]);
+    t.deepEqual(await run(db, ['key', 'list', '--user', String(user.email)]), { user_id: user.user_id, keys: [] });
+    const forms = await run(db, ['key', 'create', '--user', String(user.user_id)]);
+    const voice = await run(db, ['key', 'create', '--user', String(user.user_id), '--scope', 'voice', '--monthly-limit', '40']);
+    await run(db, ['key', 'revoke', '--key', String(forms.key_id)]);
+    const r = await runCli(['key', 'list', '--user', String(user.email)], { FORMLOOM_DATABASE_URL: db.url });
+    t.is(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { user_id: string; keys: Record<string, unknown>[] };
+    t.is(out.user_id, String(user.user_id));
+    t.deepEqual(out.keys.map((k) => k.key_id).sort(), [forms.key_id, voice.key_id].sort());
+    for (const k of out.keys) t.deepEqual(Object.keys(k), ['key_id', 'scope', 'monthly_limit', 'created_at', 'revoked_at', 'expires_at']);
+    t.like(out.keys.find((k) => k.key_id === voice.key_id), { scope: 'voice', monthly_limit: 40, revoked_at: null, expires_at: null });
+    const revoked = out.keys.find((k) => k.key_id === forms.key_id)!;
+    t.is(revoked.scope, 'forms');
+    t.regex(String(revoked.revoked_at), /^\d{4}-\d\d-\d\dT/);
+    const [stored] = await db.query<{ secret_hash: string }>('SELECT secret_hash FROM api_keys WHERE id = $1', [forms.key_id]);
+    for (const secret of [String(forms.api_key).slice(-64), String(voice.api_key).slice(-64), stored!.secret_hash]) {
+      t.false(r.stdout.includes(secret) || r.stderr.includes(secret));
+    }
+    t.regex((await fails(db, ['key', 'list', '--user', 'ghost@example.com'])).stderr, /User not found/);
+    t.is((await fails(db, ['key', 'list'])).code, 2);
+  });
+
+  test('stderr names the database opened; a PostgreSQL password never shows', async (t) => {
+    const { db } = t.context;
+    let url = db.url;
+    if (kind === 'postgres') {
+      // The local server trusts its clients, so the password is accepted and ignored: the URL still works.
+      const u = new URL(db.url);
+      u.password = 'pw-s3cret';
+      url = u.toString();
+    }
+    const r = await runCli(['user', 'create', '--email', email('seen')], { FORMLOOM_DATABASE_URL: url });
+    t.is(r.code, 0, r.stderr);
+    t.false(r.stderr.includes('pw-s3cret'));
+    const line = kind === 'sqlite' ? `formloom: database ${db.url}\n` : `formloom: database ${db.url.replace(/^postgres:\/\/([^@/]+)@/, 'postgres://$1:***@')}\n`;
+    t.is(decodeURIComponent(r.stderr), decodeURIComponent(line));
+  });
+
+  if (kind === 'sqlite') {
+    test('a SQLite file in a folder that does not exist is an error, and no folder is made', async (t) => {
+      const folder = join(dirname(sqliteFile(t.context.db.url)!), 'no-such-folder');
+      const r = await runCli(['user', 'create', '--email', email('lost')], { FORMLOOM_DATABASE_URL: `sqlite:${join(folder, 'x.sqlite')}` });
+      t.is(r.code, 1);
+      t.is(r.stdout, '');
+      t.is(r.stderr, `formloom: FORMLOOM_DATABASE_URL: the folder ${folder} does not exist (create it first, or fix the path)\n`);
+      t.false(existsSync(folder));
+    });
+  }
 
   test('bad command lines exit 2 with a one-line message', async (t) => {
     const { db } = t.context;

@@ -21,3 +21,4 @@ export { PluginConfigError } from './plugins/plugin-host';
 export * from './areas';
 export * from './instance';
 export * from './formloom';
+export * from './sentences';

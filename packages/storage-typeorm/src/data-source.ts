@@ -1,6 +1,7 @@
 import { DataSource, type LoggerOptions } from 'typeorm';
 import { formloomEntities } from './tables';
 import { formloomMigrations } from './migrations';
+import { loadDriver, type RequireDriver } from './drivers';
 
 export interface CreateDataSourceOptions {
   /**
@@ -19,6 +20,11 @@ export interface CreateDataSourceOptions {
   sqliteSynchronous?: 'normal' | 'full';
   /** TypeORM logging (default off). */
   logging?: LoggerOptions;
+  /**
+   * Loads the driver module (`sqlite3` or `pg`, optional peer dependencies); `require` by default. A missing
+   * driver is reported by name (see `loadDriver`).
+   */
+  requireDriver?: RequireDriver;
 }
 
 export type DatabaseUrl =
@@ -30,9 +36,8 @@ export type DatabaseUrl =
  * statement call in a stack capture and `util.inspect` of its arguments: about 15% of the CPU of a simple
  * read, measured by the benchmark's profile. Errors still carry the SQL in our adapter's messages.
  */
-function quietSqlite3(): unknown {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const sqlite3 = require('sqlite3') as Record<string, unknown>;
+function quietSqlite3(requireDriver?: RequireDriver): unknown {
+  const sqlite3 = loadDriver('sqlite3', requireDriver) as Record<string, unknown>;
   return new Proxy(sqlite3, { get: (target, key) => (key === 'verbose' ? () => target : target[key as string]) });
 }
 
@@ -69,7 +74,7 @@ export function createDataSource(url: string, opts: CreateDataSourceOptions = {}
       ...common,
       type: 'sqlite',
       database: parsed.path,
-      driver: quietSqlite3(),
+      driver: quietSqlite3(opts.requireDriver),
       enableWAL: !memory,
       busyTimeout: opts.busyTimeoutMs ?? 5000,
     });
@@ -91,6 +96,7 @@ export function createDataSource(url: string, opts: CreateDataSourceOptions = {}
     ...common,
     type: 'postgres',
     url: parsed.url,
+    driver: loadDriver('pg', opts.requireDriver),
     schema: opts.schema,
     applicationName: 'formloom',
     extra,

@@ -5,7 +5,7 @@ import { PLAN_NAMES, type KeyScope, type PlanName, type Principal, type User } f
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Payments } from '../ports/payments';
-import type { Storage } from '../ports/storage';
+import type { Page, Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { sha256Hex } from '../hashing';
 
@@ -13,6 +13,16 @@ import { sha256Hex } from '../hashing';
 const KEY_PATTERN = /^fl_([A-Za-z0-9]{8,40})_([0-9a-f]{64})$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+
+/** An API key as listed to an operator (docs/cli.md): no secret, no hash. */
+export interface ApiKeySummary {
+  key_id: string;
+  scope: KeyScope;
+  monthly_limit: number | null;
+  created_at: string;
+  revoked_at: string | null;
+  expires_at: string | null;
+}
 
 export interface CreateUserInput {
   email: string;
@@ -100,6 +110,25 @@ export class AccountService {
       expires_at: opts.expires_at ?? null,
     });
     return { key_id: `key_${suffix}`, api_key: `fl_${suffix}_${secret}`, scope };
+  }
+
+  /** Every user, oldest first, `limit` (1-1000, default 100) of them from `offset`, with the total. */
+  async listUsers(page: { offset?: number; limit?: number } = {}): Promise<Page<User>> {
+    const offset = page.offset ?? 0;
+    const limit = page.limit ?? 100;
+    if (!Number.isInteger(offset) || offset < 0) throw badRequest('offset: must be a whole number', { field: 'offset' });
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw badRequest('limit: must be 1 to 1000', { field: 'limit' });
+    return this.storage.users.list({ offset, limit });
+  }
+
+  /** The user's API keys, revoked ones too, oldest first: what an operator may see, never the secret's hash. */
+  async listKeys(userRef: string): Promise<{ user: User; keys: ApiKeySummary[] }> {
+    const user = await this.findUser(userRef);
+    const keys = await this.storage.apiKeys.listByUser(user.id);
+    return {
+      user,
+      keys: keys.map((k) => ({ key_id: k.id, scope: k.scope, monthly_limit: k.monthly_limit, created_at: k.created_at, revoked_at: k.revoked_at, expires_at: k.expires_at })),
+    };
   }
 
   async revokeKey(keyId: string) {

@@ -21,3 +21,4 @@ export * from './mailer-conformance';
 export * from './blob-store-conformance';
 export * from './webhook-transport-conformance';
 export * from './plans-conformance';
+export * from './speech-engine-conformance';

@@ -1,4 +1,4 @@
-import { type ApiKey, type ApiKeyRepository, FormloomError, type User, type UserRepository } from '@formloom/core';
+import { type ApiKey, type ApiKeyRepository, FormloomError, type Page, type User, type UserRepository } from '@formloom/core';
 import { lowerEmail } from '../tables/columns';
 import { type ApiKeyRow, ApiKeyEntity, type UserRow, UserEntity, apiKeyFromRow, apiKeyToRow, userFromRow, userToRow } from '../tables/accounts';
 import type { Scope } from '../scope';
@@ -15,6 +15,9 @@ export const accountStatements = (d: Dialect) => {
     insertKey: insertIgnoring(d, ApiKeyEntity),
     keyById: `SELECT * FROM ${keys} WHERE id = ${d.p(1)}`,
     revokeKey: `UPDATE ${keys} SET revoked_at = ${d.p(1)} WHERE id = ${d.p(2)} AND revoked_at IS NULL`,
+    usersPage: `SELECT * FROM ${users} ORDER BY created_at, id LIMIT ${d.p(1)} OFFSET ${d.p(2)}`,
+    usersCount: `SELECT COUNT(*) AS n FROM ${users}`,
+    keysByUser: `SELECT * FROM ${keys} WHERE user_id = ${d.p(1)} ORDER BY created_at, id`,
   };
 };
 
@@ -46,6 +49,14 @@ export class SqlUserRepository implements UserRepository {
     return row ? userFromRow(row) : null;
   }
 
+  async list(page: { offset: number; limit: number }): Promise<Page<User>> {
+    const [rows, [count]] = await Promise.all([
+      this.scope.db.all<UserRow>(this.st.usersPage, [page.limit, page.offset]),
+      this.scope.db.all<{ n: number | string }>(this.st.usersCount, []),
+    ]);
+    return { items: rows.map(userFromRow), total: Number(count?.n ?? 0) };
+  }
+
   async update(id: string, patch: Partial<Omit<User, 'id' | 'created_at'>>): Promise<User | null> {
     const { id: _id, created_at: _created, ...set } = userToRow(patch as Partial<User>);
     const statement = updateReturning(this.scope.d, UserEntity, set, 'id', id);
@@ -62,6 +73,11 @@ export class SqlUserRepository implements UserRepository {
 
 export class SqlApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly scope: Scope) {}
+
+  async listByUser(userId: string): Promise<ApiKey[]> {
+    const rows = await this.scope.db.all<ApiKeyRow>(this.st.keysByUser, [userId]);
+    return rows.map(apiKeyFromRow);
+  }
 
   private get st() {
     return this.scope.statements(accountStatements);

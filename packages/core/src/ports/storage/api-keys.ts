@@ -15,4 +15,6 @@ export interface ApiKeyRepository {
    * concurrent revocations exactly one returns `true`.
    */
   revoke(id: string, at: string): Promise<boolean>;
+  /** The user's keys, revoked ones too, oldest first (`created_at`, then `id`); `[]` when none. */
+  listByUser(userId: string): Promise<ApiKey[]>;
 }

@@ -1,4 +1,5 @@
 import type { User } from '../../domain/types';
+import type { Page } from './page';
 
 /**
  * Accounts (`users`). Emails are unique case-insensitively: the adapter compares them trimmed and
@@ -22,4 +23,6 @@ export interface UserRepository {
    * @throws `FormloomError` CONFLICT when the new email is another user's (in any case); nothing is written.
    */
   update(id: string, patch: Partial<Omit<User, 'id' | 'created_at'>>): Promise<User | null>;
+  /** Users oldest first (`created_at`, then `id`), `limit` of them from `offset`, with the total. */
+  list(page: { offset: number; limit: number }): Promise<Page<User>>;
 }

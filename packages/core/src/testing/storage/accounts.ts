@@ -77,6 +77,30 @@ export function accountTests(test: StorageTest): void {
     t.is(await db.storage.apiKeys.findById(uid('key')), null);
   });
 
+  test('users: list pages oldest first, ties by id, with the total', async (t, db) => {
+    // Older than any other test's users (they run concurrently on the same database): these come first.
+    const old = (s: number) => new Date(Date.UTC(1990, 0, 1, 0, 0, s)).toISOString();
+    const [a, b, c] = [makeUser({ created_at: old(1) }), makeUser({ created_at: old(1) }), makeUser({ created_at: old(2) })];
+    for (const u of [c, b, a]) await db.storage.users.insert(u);
+    const tied = [a, b].sort((x, y) => (x.id < y.id ? -1 : 1));
+    const first = await db.storage.users.list({ offset: 0, limit: 2 });
+    t.deepEqual(first.items, tied);
+    t.true(first.total >= 3);
+    const next = await db.storage.users.list({ offset: 2, limit: 1 });
+    t.deepEqual(next.items, [c]);
+  });
+
+  test('apiKeys: listByUser gives the keys of one user, revoked too, oldest first', async (t, db) => {
+    const userId = uid('usr');
+    const late = makeApiKey(userId, { created_at: at(30) });
+    const early = makeApiKey(userId, { created_at: at(10), scope: 'voice', monthly_limit: 7 });
+    const middle = makeApiKey(userId, { created_at: at(20) });
+    for (const k of [late, early, middle, makeApiKey(uid('usr'))]) await db.storage.apiKeys.insert(k);
+    await db.storage.apiKeys.revoke(middle.id, at(40));
+    t.deepEqual(await db.storage.apiKeys.listByUser(userId), [early, { ...middle, revoked_at: at(40) }, late]);
+    t.deepEqual(await db.storage.apiKeys.listByUser(uid('usr')), []);
+  });
+
   test('credits: balance, add, spend within the balance only', async (t, db) => {
     const credits = db.storage.credits;
     const user = uid('usr');

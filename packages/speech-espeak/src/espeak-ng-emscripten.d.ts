@@ -1,0 +1,2 @@
+// The package ships no types; worker.ts describes the part of its API it uses.
+declare module '@echogarden/espeak-ng-emscripten';

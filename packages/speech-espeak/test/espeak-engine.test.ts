@@ -1,0 +1,136 @@
+import { join } from 'node:path';
+import test from 'ava';
+import type { PcmChunk, SynthesisRequest } from '@formloom/core';
+import { createEspeakEngine, EspeakWorkerCrashedError, type EspeakEngine } from '../src';
+
+async function collect(engine: EspeakEngine, request: Partial<SynthesisRequest>): Promise<PcmChunk[]> {
+  const chunks: PcmChunk[] = [];
+  for await (const chunk of engine.synthesize({ text: '', voice: 'en-us', speed: 1, ...request })) chunks.push(chunk);
+  return chunks;
+}
+
+// One engine for the tests that need no special set-up: every engine loads 24 MB of voice data per thread.
+let shared: EspeakEngine | undefined;
+test.before(() => {
+  shared = createEspeakEngine();
+});
+test.after.always(() => shared?.close());
+const engineOf = (): EspeakEngine => {
+  if (!shared) throw new Error('no engine');
+  return shared;
+};
+
+function rms(chunks: PcmChunk[]): number {
+  let sum = 0;
+  let count = 0;
+  for (const chunk of chunks) {
+    for (const sample of chunk.samples) sum += (sample / 32768) ** 2;
+    count += chunk.samples.length;
+  }
+  return count ? Math.sqrt(sum / count) : 0;
+}
+
+test('every language of the voice data is listed, with clearer English variants', async (t) => {
+  const engine = engineOf();
+  const voices = await engine.voices();
+  t.true(voices.length >= 140, `${voices.length} voices`);
+  const byId = new Map(voices.map((v) => [v.id, v]));
+  for (const [id, language] of [
+    ['de', 'de'],
+    ['fr-fr', 'fr-FR'],
+    ['ja', 'ja'],
+    ['pt-br', 'pt-BR'],
+    ['en-us', 'en-US'],
+    ['en-us+klatt4', 'en-US'],
+    ['en-gb+klatt4', 'en-GB'],
+    ['ca-ba', 'ca-ES-x-balear'],
+  ]) {
+    t.is(byId.get(id as string)?.language, language, id);
+  }
+  t.is(byId.get('en-us+f3')?.gender, 'female');
+  t.is(byId.get('en-us+klatt4')?.gender, 'male');
+  t.true(voices.every((v) => v.sampleRate === 22050));
+});
+
+test('voices of several languages and scripts speak', async (t) => {
+  const engine = engineOf();
+  const samples: Array<[string, string]> = [
+    ['de', 'Guten Morgen, wie geht es Ihnen?'],
+    ['fr-fr', 'Bonjour, comment allez-vous ?'],
+    ['ja', 'こんにちは、元気ですか。'],
+    ['ru', 'Доброе утро, как дела?'],
+    ['ar', 'صباح الخير، كيف حالك؟'],
+    ['hi', 'नमस्ते, आप कैसे हैं?'],
+    ['cmn', '你好，你好吗？'],
+    ['en-gb+edward', 'Good morning, how are you?'],
+  ];
+  await Promise.all(
+    samples.map(async ([voice, text]) => {
+      const chunks = await collect(engine, { voice, text });
+      t.true(rms(chunks) > 0.01, `${voice} is audible`);
+      t.deepEqual(chunks[0]?.marker, { kind: 'sentence', index: 0, text });
+    }),
+  );
+});
+
+test('a request language other than the voice language switches the language, keeping the variant', async (t) => {
+  const engine = engineOf();
+  const text = 'Das Wetter ist heute schön.';
+  const german = await collect(engine, { voice: 'en-us+klatt4', language: 'German', text });
+  const byTag = await collect(engine, { voice: 'en-us+klatt4', language: 'de', text });
+  t.true(rms(german) > 0.01);
+  t.true(rms(byTag) > 0.01);
+  const unknown = await collect(engine, { voice: 'en-us+klatt4', language: 'Martian', text: 'Hello there.' });
+  t.true(rms(unknown) > 0.01, 'an unknown language keeps the voice language');
+});
+
+test('a worker that dies fails only its request, with a clear error, and is replaced', async (t) => {
+  const engine = createEspeakEngine({
+    threads: 1,
+    workerPath: join(__dirname, 'fixtures', 'crashing-worker.js'),
+  });
+  t.teardown(() => engine.close());
+  const before = await collect(engine, { text: 'First request.' });
+  t.true(rms(before) > 0.01);
+  const chunks: PcmChunk[] = [];
+  const error = await t.throwsAsync(async () => {
+    for await (const chunk of engine.synthesize({ text: 'One sentence. CRASH-NOW here.', voice: 'en-us', speed: 1 })) {
+      chunks.push(chunk);
+    }
+  });
+  t.true(error instanceof EspeakWorkerCrashedError, String(error));
+  t.regex(error?.message ?? '', /worker thread stopped unexpectedly/);
+  t.is(chunks[0]?.marker?.index, 0, 'audio made before the crash stays delivered');
+  const after = await collect(engine, { text: 'Still here after a crash.' });
+  t.true(rms(after) > 0.01, 'the next request gets a fresh worker');
+  t.is(engine.stats().pending, 0);
+});
+
+test('the event loop keeps running while a long text is synthesized', async (t) => {
+  const engine = engineOf();
+  await engine.warmUp();
+  const text = 'This sentence is spoken again and again to make a long text. '.repeat(40);
+  let ticks = 0;
+  const timer = setInterval(() => (ticks += 1), 1);
+  let chunks = 0;
+  try {
+    for await (const chunk of engine.synthesize({ text, voice: 'en-us+klatt4', speed: 1 })) chunks += chunk.marker ? 1 : 0;
+  } finally {
+    clearInterval(timer);
+  }
+  t.is(chunks, 40);
+  // Synthesis on the main thread would hold it for whole sentences; in the workers, timers keep firing.
+  t.true(ticks >= 40, `${ticks} timer ticks during 40 sentences`);
+});
+
+test('warmUp starts every thread; close stops them and the engine starts again on next use', async (t) => {
+  const engine = createEspeakEngine({ threads: 2 });
+  t.is(engine.stats().threads, 0, 'nothing starts on construction');
+  await engine.warmUp();
+  t.is(engine.stats().threads, 2);
+  await engine.close();
+  t.is(engine.stats().threads, 0);
+  const chunks = await collect(engine, { text: 'Back again.' });
+  t.true(rms(chunks) > 0.01);
+  await engine.close();
+});

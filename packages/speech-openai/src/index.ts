@@ -1,0 +1,2 @@
+export { OpenAiSpeechEngine, createOpenAiSpeechEngine, type OpenAiSpeechOptions, type OpenAiVoice } from './engine';
+export { OpenAiSpeechError, type OpenAiSpeechErrorCode } from './errors';
