@@ -21,6 +21,6 @@ for (const [given, bound] of [[undefined, '127.0.0.1'], ['0.0.0.0', '0.0.0.0']] 
     t.teardown(() => app.close());
     t.is((app.server.address() as AddressInfo).address, bound);
     const res = await fetch(`http://127.0.0.1:${app.port}/healthz`);
-    t.deepEqual(await res.json(), { ok: true });
+    t.deepEqual(await res.json(), { status: 'ok' });
   });
 }

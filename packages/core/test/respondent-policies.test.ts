@@ -31,7 +31,7 @@ test('blank: white space and invisible characters only', (t) => {
 test('public snapshot: a field nobody listed stays private, at every level', (t) => {
   const q = (over: Partial<Question>): Question => ({
     id: 'q1', type: 'multiple_choice', title: 'T', description: null, required: false, order: 0,
-    properties: {}, logic_jumps: [], validations: { secret: 1 }, ...over,
+    properties: {}, logic_jumps: [], validations: { min_length: 1 }, ...over,
   });
   const out = publicSnapshot({
     id: 'frm_1', title: 'F', mode: 'standard', webhook_url: 'https://hook', some_future_field: 'private',
@@ -45,9 +45,9 @@ test('public snapshot: a field nobody listed stays private, at every level', (t)
   t.deepEqual(out, {
     id: 'frm_1', title: 'F', mode: 'standard', quiz_settings: null,
     questions: [
-      { id: 'q1', type: 'multiple_choice', title: 'T', description: null, required: false, order: 0, logic_jumps: [], properties: { choices: [{ id: 'c', label: 'L' }] } },
-      { id: 'q2', type: 'email_step', title: 'T', description: null, required: false, order: 0, logic_jumps: [], properties: {} },
-      { id: 'q3', type: 'some_future_type', title: 'T', description: null, required: false, order: 0, logic_jumps: [], properties: {} },
+      { id: 'q1', type: 'multiple_choice', title: 'T', description: null, required: false, order: 0, logic_jumps: [], validations: { min_length: 1 }, properties: { choices: [{ id: 'c', label: 'L' }] } },
+      { id: 'q2', type: 'email_step', title: 'T', description: null, required: false, order: 0, logic_jumps: [], validations: { min_length: 1 }, properties: {} },
+      { id: 'q3', type: 'some_future_type', title: 'T', description: null, required: false, order: 0, logic_jumps: [], validations: { min_length: 1 }, properties: {} },
     ],
   });
 });

@@ -1,10 +1,11 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
-import { cssStaysInStyle, isFormloomError, STYLE_PATTERNS, type Formloom } from '@formloom/core';
+import { isFormloomError, STYLE_PATTERNS, type Formloom } from '@formloom/core';
 import { abandon, fromRequestError, type ErrorLogger } from './errors';
 import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
 import { assertNoNulCharacters } from './input-guard';
 import { clientIp, RateLimits, type RateLimitOptions } from './rate-limit';
 import { checkEmbedOrigins, imageOrigins, setPageHeaders, type EmbedOrigins } from './security-headers';
+import { ENTRY_PATH, rendererAssetsRouter } from './renderer-assets';
 
 const escape = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -53,14 +54,22 @@ export interface PublicPagesOptions {
   rateLimits?: RateLimitOptions | false;
   /** Where unexpected errors are reported (default: console); a pino-like logger also gets one line per request. */
   logger?: RouterLogger;
+  /** Where the API router is mounted, for the page's element (default `/api/v1`). */
+  apiPath?: string;
 }
 
-/** Serves published forms as pages at `/f/:slug` (the shareable link); drafts are never shown. */
+/**
+ * Serves published forms as pages at `/f/:slug` (the shareable link; drafts are never shown), and the
+ * respondent's element for them and for host pages: `/embed.js` and `/formloom/assets/...`
+ * (docs/respondents.md).
+ */
 export function createPublicPagesRouter(options: PublicPagesOptions): Router {
   const embed = checkEmbedOrigins(options.embedOrigins ?? '*');
   const limits = new RateLimits(options.formloom, options.rateLimits);
+  const apiPath = (options.apiPath ?? '/api/v1').replace(/\/+$/, '');
   const router = express.Router();
   const logging = requestLogging(isHttpLogger(options.logger) ? options.logger : undefined);
+  router.use(rendererAssetsRouter(embed));
   router.get('/f/:slug', logging, async (req, res) => {
     setPageHeaders(res, embed);
     await limits.enforce('publicReads', clientIp(req), res);
@@ -72,14 +81,16 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
     const logos = [theme.logo_url, theme.branding_logo_url, theme.top_logo_url, snapshot.branding_logo_url, snapshot.top_logo_url];
     const nonce = setPageHeaders(res, embed, imageOrigins(logos));
     const questions = (form.snapshot.questions ?? []) as Array<{ id: string; title: string; description: string | null; required: boolean }>;
-    const css = theme.custom_css;
-    const customCss = typeof css === 'string' && css && cssStaysInStyle(css) ? `<style nonce="${nonce}">${css}</style>` : '';
+    // Shown only where the element does not run (no JavaScript): its shadow root hides these children.
     const items = questions
       .map((q) => `<li id="${escape(q.id)}"><h2>${escape(q.title)}${q.required ? ' *' : ''}</h2>${q.description ? `<p>${escape(q.description)}</p>` : ''}</li>`)
       .join('');
-    res.type('html').send(`<!doctype html><html><head><meta charset="utf-8"><title>${escape(form.title)}</title>
-<style nonce="${nonce}">body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui')};background:${cssValue(theme.background_color, STYLE_PATTERNS.color, '#0a0a0a')};color:${cssValue(theme.text_color, STYLE_PATTERNS.color, '#f5f5f5')};max-width:40rem;margin:3rem auto;padding:0 1rem}h1{color:${cssValue(theme.title_color ?? theme.theme_color, STYLE_PATTERNS.color, '#6366f1')}}</style>${customCss}
-</head><body><h1>${escape(form.title)}</h1>${form.description ? `<p>${escape(form.description)}</p>` : ''}<ol>${items}</ol></body></html>`);
+    const base = req.baseUrl;
+    const bg = cssValue(theme.background_color, STYLE_PATTERNS.color, '#0a0a0a');
+    res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(form.title)}</title>
+<style nonce="${nonce}">html{background:${bg}}body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui')};background:${bg};color:${cssValue(theme.text_color, STYLE_PATTERNS.color, '#f5f5f5')};max-width:48rem;margin:0 auto;padding:2rem 0}h1{color:${cssValue(theme.title_color ?? theme.theme_color, STYLE_PATTERNS.color, '#6366f1')};margin:0 1.25rem 1rem;font-size:1.25rem}@media (max-width:480px){body{padding:0}}</style>
+<script type="module" src="${escape(base + ENTRY_PATH)}"></script>
+</head><body><main><h1>${escape(form.title)}</h1><formloom-form slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}">${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? '<p>This form is closed.</p>' : `<ol>${items}</ol><p>This form needs JavaScript.</p>`}</formloom-form></main></body></html>`);
   });
   router.use(pageErrorHandler(errorLoggerOf(options.logger)));
   return router;

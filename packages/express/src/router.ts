@@ -6,7 +6,8 @@ import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from '
 import { buildOpenApi } from './openapi';
 import { assertBodyWithinLimits, assertNoNulCharacters } from './input-guard';
 import { RateLimits, type RateLimitOptions } from './rate-limit';
-import { apiSecurityHeaders } from './security-headers';
+import { apiSecurityHeaders, checkEmbedOrigins, type EmbedOrigins } from './security-headers';
+import { publicCors } from './cors';
 import type { RouteContext, RouteSpec } from './route-table';
 import { AREA_ROUTES } from './routes';
 import { fromPluginRoute } from './plugin-routes';
@@ -32,6 +33,11 @@ export interface FormloomRouterOptions {
   routes?: RouteSpec[];
   /** Per-key, per-IP and failed-authentication limits (docs/security.md); `false` turns them all off. */
   rateLimits?: RateLimitOptions | false;
+  /**
+   * Origins whose pages may call the public form endpoints (CORS), where `<formloom-form>` is embedded:
+   * `*` (default) or a list like the pages router's `embedOrigins`. Authenticated endpoints never answer CORS.
+   */
+  embedOrigins?: EmbedOrigins;
 }
 
 /** The Express endpoints of every built-in area, in mount order. */
@@ -64,6 +70,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   // Every answer, errors included, carries X-Request-Id; a host that mounted requestLogging already keeps its id.
   router.use(requestLogging(isHttpLogger(options.logger) ? options.logger : undefined));
   router.use(apiSecurityHeaders);
+  router.use(publicCors(checkEmbedOrigins(options.embedOrigins ?? '*')));
   // A signed PDF to verify arrives as itself (docs/signing.md, "Verification").
   router.use('/signing/verify', express.raw({ type: 'application/pdf', limit: '20mb' }));
   router.use(express.json({ limit: options.jsonLimit ?? '1mb' }));

@@ -21,7 +21,6 @@ const FORBIDDEN_KEYS = new Set([
   'published_version_id',
   'version_id',
   'variables',
-  'validations',
   'recipient',
   'sender_name',
   'subject',
@@ -59,7 +58,7 @@ async function quizForm(app: TestApp) {
       variables: { internal_threshold: 42 },
       quiz_settings: { endings: [{ id: 'end_low', title: 'Keep going', max_score: 2 }, { id: 'end_high', title: 'Great', min_score: 3 }] },
       questions: [
-        { type: 'short_text', title: 'Capital', properties: { correct_answer: SECRET_ANSWER, points: 7 }, validations: { internal: 'x' } },
+        { type: 'short_text', title: 'Capital', properties: { correct_answer: SECRET_ANSWER, points: 7 } },
         {
           type: 'multiple_choice',
           title: 'Pick',
@@ -95,7 +94,7 @@ forEachDb(test, (it) => {
     // What the page does need is there.
     t.like(res.body, { form_id: form.id, slug: form.slug, version: 1, title: 'Quiz' });
     const [capital, pick, drop, stars, sure, cv, pay] = res.body.snapshot.questions;
-    t.deepEqual(Object.keys(capital).sort(), ['description', 'id', 'logic_jumps', 'order', 'properties', 'required', 'title', 'type']);
+    t.deepEqual(Object.keys(capital).sort(), ['description', 'id', 'logic_jumps', 'order', 'properties', 'required', 'title', 'type', 'validations']);
     t.deepEqual(capital.properties, {});
     t.deepEqual(pick.properties, { choices: [{ id: 'c1', label: 'Red' }, { id: 'c2', label: 'Blue' }], allow_multiple: false });
     t.deepEqual(drop.properties, { choices: [{ label: 'A' }] });

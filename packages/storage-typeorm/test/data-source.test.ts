@@ -190,12 +190,14 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const db = await createTestDatabase(kind);
     t.teardown(() => db.close());
     const p = db.placeholder;
+    // Back to before the voice migration (the response-days migration comes after it).
+    await db.dataSource.undoLastMigration();
     await db.dataSource.undoLastMigration();
     const [rich, empty] = [uid('usr'), uid('usr')];
     for (const [user, balance] of [[rich, 42], [empty, 0]] as const) {
       await db.raw(`INSERT INTO credit_balances (user_id, balance) VALUES (${p(1)}, ${p(2)})`, [user, balance]);
     }
-    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoice1737000000000']);
+    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoice1737040000000', 'FormloomResponseDays1737100000000']);
     const entries = await db.raw(`SELECT kind, amount FROM credit_entries WHERE user_id = ${p(1)}`, [rich]);
     t.deepEqual(entries.map((e: any) => [e.kind, Number(e.amount)]), [['purchase', 42]]);
     t.deepEqual(await db.raw(`SELECT * FROM credit_entries WHERE user_id = ${p(1)}`, [empty]), []);

@@ -65,6 +65,12 @@ export const SETTINGS_FIELDS = [
   'webhook_url',
   'limit_one_response',
   'incremental_submission',
+  // Respondent settings (docs/decisions.md "Form settings").
+  'hidden_fields',
+  'close_at',
+  'response_limit',
+  'redirect_url',
+  'redirect_append_response_id',
 ] as const;
 
 /** Writable form fields other than `title`, `description`, `team_id`, `published` and `questions`. */
@@ -84,6 +90,7 @@ export const FORM_DEFAULTS: Partial<Record<FormOptionField, unknown>> = {
   mode: 'standard',
   limit_one_response: false,
   incremental_submission: false,
+  redirect_append_response_id: false,
 };
 
 /** Read-only fields of a form: a client may send them back, they are ignored. */

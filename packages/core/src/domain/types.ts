@@ -181,7 +181,8 @@ export interface ResponseRecord {
   version_id: string | null;
   version: number | null;
   answers: Answer[];
-  metadata: { user_agent: string | null; referrer: string | null };
+  /** `hidden`: the values of the form's hidden fields given with the response (docs/decisions.md "Form settings"). */
+  metadata: { user_agent: string | null; referrer: string | null; hidden?: Record<string, string> };
   quiz_results: QuizResults | null;
   started_at: string | null;
   submitted_at: string;

@@ -5,6 +5,7 @@ import type { QuestionInput } from './form-schemas';
 import { GROUP_QUESTION_TYPES, type QuestionType } from './question-types';
 import { optionValue } from './presenters';
 import type { Snapshot } from './changelog';
+import { formLogicProblem, remapJumps, variablesProblem, type RuleProblem } from '../logic/rules';
 
 /**
  * Turns validated question inputs into questions in array order. An input keeps its id only when it
@@ -54,3 +55,32 @@ export function snapshotOf(form: FormRecord, questions: Question[]): Snapshot {
   return snap as Snapshot;
 }
 
+
+/**
+ * Makes jumps follow new question ids: a jump may name a question by the id the client sent (an id it made
+ * up for a new question), which `buildQuestions` replaced (docs/decisions.md "Logic and validations").
+ */
+export function linkLogic(inputs: Array<{ id?: string }>, questions: Question[], startJumps: unknown) {
+  const ids = new Map<string, string>();
+  inputs.forEach((q, i) => {
+    if (q.id && questions[i] && q.id !== questions[i].id) ids.set(q.id, questions[i].id);
+  });
+  return {
+    questions: questions.map((q) => ({ ...q, logic_jumps: remapJumps(q.logic_jumps, ids) as unknown[] })),
+    startJumps: remapJumps(startJumps, ids),
+  };
+}
+
+/** The first problem of a form's logic (jumps, validations, variables), for a 400 naming its field. */
+export function logicProblem(options: Record<string, unknown>, questions: Question[]): RuleProblem | null {
+  return variablesProblem(options.variables) ?? formLogicProblem(options.start_logic_jumps, questions);
+}
+
+/**
+ * Whether a published version no longer takes responses (docs/decisions.md "Form settings"): its
+ * `close_at` has passed, or the form holds `response_limit` responses (partial ones count).
+ */
+export function isClosed(settings: { close_at?: unknown; response_limit?: unknown }, responseCount: number, now: Date): boolean {
+  if (typeof settings.close_at === 'string' && Date.parse(settings.close_at) <= now.getTime()) return true;
+  return typeof settings.response_limit === 'number' && responseCount >= settings.response_limit;
+}

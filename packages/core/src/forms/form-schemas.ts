@@ -102,6 +102,9 @@ const questionsSchema = z
     });
   });
 
+/** Names of hidden fields: safe as URL query keys and CSV headers. */
+export const HIDDEN_FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
 /** Writable fields other than title/team_id (shared by create and update). */
 const { show_question_nav: _themeOnly, ...formThemeShape } = themeShape;
 const formShape = {
@@ -116,6 +119,16 @@ const formShape = {
   webhook_url: httpUrl.nullable().optional(),
   limit_one_response: z.boolean().optional(),
   incremental_submission: z.boolean().optional(),
+  hidden_fields: z
+    .array(z.string().regex(HIDDEN_FIELD_NAME, 'a hidden field name is letters, digits, _ and - (at most 64, not starting with - or a digit)'))
+    .max(20)
+    .refine((names) => new Set(names).size === names.length, 'repeats a name')
+    .nullable()
+    .optional(),
+  close_at: z.iso.datetime({ offset: true }).nullable().optional(),
+  response_limit: z.number().int().positive().max(100_000_000).nullable().optional(),
+  redirect_url: httpUrl.nullable().optional(),
+  redirect_append_response_id: z.boolean().optional(),
   questions: questionsSchema.optional(),
 };
 

@@ -13,7 +13,7 @@ import { parseBody } from '../parse';
 import { presentForm, presentVersion } from './presenters';
 import { TOKENS } from '../tokens';
 import type { FormloomEvents } from '../events';
-import { applyOptions, buildQuestions, snapshotOf } from './form-model';
+import { applyOptions, buildQuestions, linkLogic, logicProblem, snapshotOf } from './form-model';
 import { PublishingService, publishConflict } from './publishing-service';
 import { AuditService } from '../teams/audit-service';
 import { newOutboxItem } from '../outbox/outbox-worker';
@@ -41,6 +41,9 @@ export class FormService {
     const { theme_color, background_color, ...options } = defaultOptions();
     const cols = applyOptions({ theme_color: theme_color as string, background_color: background_color as string, options }, input);
     if (!features.auto_translate) cols.options.auto_translate = false;
+    const linked = linkLogic(input.questions ?? [], buildQuestions(input.questions ?? [], this.ids), cols.options.start_logic_jumps);
+    if (cols.options.start_logic_jumps !== undefined) cols.options.start_logic_jumps = linked.startJumps;
+    assertLogic(cols.options, linked.questions);
     const form: FormRecord = {
       id: this.ids.id('frm'),
       owner_id: principal.user_id,
@@ -56,7 +59,7 @@ export class FormService {
       created_at: now,
       updated_at: now,
     };
-    const questions = buildQuestions(input.questions ?? [], this.ids);
+    const questions = linked.questions;
     const result = await this.storage.transaction(async (tx) => {
       await tx.forms.insert(form);
       await tx.questions.replaceForForm(form.id, questions);
@@ -150,9 +153,14 @@ export class FormService {
       description: input.description !== undefined ? input.description : before.description,
       ...cols,
     };
-    const questions = input.questions
-      ? buildQuestions(input.questions, this.ids, new Set(beforeQuestions.map((q) => q.id)))
-      : beforeQuestions;
+    let questions = beforeQuestions;
+    if (input.questions) {
+      const linked = linkLogic(input.questions, buildQuestions(input.questions, this.ids, new Set(beforeQuestions.map((q) => q.id))), form.options.start_logic_jumps);
+      questions = linked.questions;
+      if (form.options.start_logic_jumps !== undefined) form.options = { ...form.options, start_logic_jumps: linked.startJumps };
+    }
+    // Only a change of the logic is checked, so that a form saved before these rules stays editable.
+    if (input.questions || input.start_logic_jumps !== undefined || input.variables !== undefined) assertLogic(form.options, questions);
     return { form, questions };
   }
 
@@ -206,7 +214,10 @@ export class FormService {
       created_at: now,
       updated_at: now,
     };
-    const copies = questions.map((q) => ({ ...q, id: this.ids.id('q') }));
+    const fresh = questions.map((q) => ({ ...q, id: this.ids.id('q') }));
+    const linked = linkLogic(questions, fresh, source.options.start_logic_jumps);
+    const copies = linked.questions;
+    if (source.options.start_logic_jumps !== undefined) copy.options.start_logic_jumps = linked.startJumps;
     await this.storage.transaction(async (tx) => {
       await tx.forms.insert(copy);
       await tx.questions.replaceForForm(copy.id, copies);
@@ -214,4 +225,9 @@ export class FormService {
     this.events.emit('form.created', { form_id: copy.id, user_id: principal.user_id });
     return presentForm(copy, copies);
   }
+}
+
+function assertLogic(options: Record<string, unknown>, questions: Question[]): void {
+  const p = logicProblem(options, questions);
+  if (p) throw badRequest(`${p.field}: ${p.message}`, { field: p.field });
 }

@@ -20,10 +20,15 @@ export const PUBLIC_FORM_FIELDS = [
   'limit_one_response',
   'incremental_submission',
   'start_logic_jumps',
+  'hidden_fields',
+  'redirect_url',
+  'redirect_append_response_id',
 ] as const;
 
 /** Question fields a respondent's page needs; `properties` is filtered by type below. */
-export const PUBLIC_QUESTION_FIELDS = ['id', 'type', 'title', 'description', 'required', 'order', 'logic_jumps'] as const;
+// `validations` are rules the respondent must meet, checked by their page as by the server
+// (docs/decisions.md "Logic and validations"): public on purpose.
+export const PUBLIC_QUESTION_FIELDS = ['id', 'type', 'title', 'description', 'required', 'order', 'logic_jumps', 'validations'] as const;
 
 type Pick = (value: unknown) => unknown;
 /** A list of objects, each reduced to `keys`. */

@@ -11,7 +11,7 @@ import { checkPublishable, type PublishBlock } from './publish-policy';
 import { presentForm, presentVersion, presentTheme } from './presenters';
 import { TOKENS } from '../tokens';
 import type { FormloomEvents } from '../events';
-import { snapshotOf } from './form-model';
+import { isClosed, snapshotOf } from './form-model';
 import { publicSnapshot } from './public-view';
 import { AuditService } from '../teams/audit-service';
 
@@ -164,7 +164,8 @@ export class PublishingService {
       title: snap.title,
       description: snap.description,
       theme,
-      snapshot: publicSnapshot(snap),
+      // Computed at each read: the page says a closed form is closed before anyone answers it.
+      snapshot: { ...publicSnapshot(snap), closed: isClosed(snap as Record<string, unknown>, form.response_count, this.clock.now()) } as Record<string, unknown>,
     };
   }
 }

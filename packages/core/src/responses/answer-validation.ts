@@ -1,6 +1,7 @@
 import type { Answer, Question } from '../domain/types';
 import { describeValue } from '../parse';
 import { isBlank } from '../strings';
+import { validationProblem } from '../logic/validations';
 
 /** Answer values are checked exactly against the table in docs/decisions.md ("Answer values"). */
 
@@ -15,6 +16,11 @@ const MAX_SHORT_ANSWER = 1000;
 /** What the checks need beyond the question: whether a URL names an upload of this form. */
 export interface AnswerContext {
   isUploadUrl?: (url: string) => boolean;
+  /**
+   * The questions the respondent was shown, by the logic jumps (docs/decisions.md "Logic and
+   * validations"): a required question the jumps skipped is not missing. Absent: all of them.
+   */
+  shown?: ReadonlySet<string>;
 }
 
 type Check = (value: unknown, q: Question, ctx: AnswerContext) => string | null;
@@ -183,12 +189,14 @@ export function checkAnswers(questions: Question[], answers: Answer[], complete:
     }
     if (isEmptyAnswer(a.value, q)) return;
     const check = CHECKS[q.type];
-    const problem = check ? check(a.value, q, ctx) : `a ${q.type} question is not answered by respondents`;
+    const problem = check ? (check(a.value, q, ctx) ?? validationProblem(q.validations, a.value)) : `a ${q.type} question is not answered by respondents`;
     if (problem) problems.invalid.push({ index, question_id: q.id, problem });
   });
   if (complete) {
     const answered = new Set(answers.filter((a) => !isEmptyAnswer(a.value, byId.get(a.question_id))).map((a) => a.question_id));
-    problems.missing = questions.filter((q) => q.required && isAnswerable(q.type) && !answered.has(q.id)).map((q) => q.id);
+    problems.missing = questions
+      .filter((q) => q.required && isAnswerable(q.type) && !answered.has(q.id) && (!ctx.shown || ctx.shown.has(q.id)))
+      .map((q) => q.id);
   }
   return problems;
 }

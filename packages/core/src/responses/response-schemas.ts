@@ -12,6 +12,8 @@ export const submitResponseSchema = z
     completed: z.boolean().optional(),
     started_at: isoDateTime.optional(),
     metadata: z.object({ referrer: z.string().max(2048).nullable().optional() }).strict().optional(),
+    /** Values of the form's declared hidden fields (docs/decisions.md "Form settings"). */
+    hidden: z.record(z.string().max(64), z.string().max(1000)).optional(),
   })
   .strict();
 export type SubmitResponseInput = z.output<typeof submitResponseSchema>;

@@ -15,12 +15,30 @@ import { TOKENS } from '../tokens';
 import { sha256Hex as sha256 } from '../hashing';
 import type { FormloomEvents } from '../events';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
+import { visiblePath } from '../logic/jumps';
+import { isClosed } from '../forms/form-model';
 import { uploadKeysIn } from './upload-service';
 
 
 export interface RequestMeta {
   user_agent: string | null;
   referer: string | null;
+}
+
+/** The hidden field values to keep: only names the version declares (others are a 400 naming them). */
+function hiddenValues(snapshot: Record<string, unknown>, given: Record<string, string> | undefined): Record<string, string> | null {
+  if (!given || !Object.keys(given).length) return null;
+  const declared = new Set(Array.isArray(snapshot.hidden_fields) ? (snapshot.hidden_fields as string[]) : []);
+  for (const name of Object.keys(given)) {
+    if (!declared.has(name)) throw badRequest(`hidden.${name}: is not a hidden field of this form`, { field: `hidden.${name}` });
+  }
+  return given;
+}
+
+/** The questions a respondent with these answers was shown, following the snapshot's logic jumps. */
+function shownQuestions(snapshot: { questions: Question[]; start_logic_jumps?: unknown }, answers: Answer[], hidden?: Record<string, string> | null): Set<string> {
+  const byId = Object.fromEntries(answers.map((a) => [a.question_id, a.value]));
+  return new Set(visiblePath(snapshot.questions, snapshot.start_logic_jumps, { answers: byId, hidden: hidden ?? {} }));
 }
 
 function assertAnswers(questions: Question[], answers: Answer[], complete: boolean, ctx: AnswerContext) {
@@ -65,13 +83,15 @@ export class SubmissionService {
   async submit(slug: string, body: unknown, meta: RequestMeta) {
     const input = parseBody(submitResponseSchema, body);
     const { form, version } = await this.published(slug);
-    const snapshot = version.snapshot as { questions: Question[]; mode?: string; quiz_settings?: unknown };
+    const snapshot = version.snapshot as { questions: Question[]; mode?: string; quiz_settings?: unknown; start_logic_jumps?: unknown };
     const complete = input.completed ?? true;
+    if (isClosed(version.snapshot, form.response_count, this.clock.now())) throw conflict('This form is closed', { reason: 'form_closed' });
+    const hidden = hiddenValues(version.snapshot, input.hidden);
     if (!complete && form.options.incremental_submission !== true) {
       throw badRequest('completed: this form does not accept partial responses', { field: 'completed' });
     }
     const answers = input.answers.map((a) => ({ question_id: a.question_id, value: a.value ?? null }));
-    assertAnswers(snapshot.questions, answers, complete, this.answerContext(form.id));
+    assertAnswers(snapshot.questions, answers, complete, { ...this.answerContext(form.id), shown: shownQuestions(snapshot, answers, hidden) });
     const now = this.clock.now();
     const startedProblem = input.started_at ? startedAtProblem(new Date(input.started_at), now) : null;
     if (startedProblem) throw badRequest(`started_at: ${startedProblem}`, { field: 'started_at' });
@@ -89,7 +109,7 @@ export class SubmissionService {
       version_id: version.id,
       version: version.version,
       answers,
-      metadata: { user_agent: meta.user_agent, referrer: input.metadata?.referrer ?? meta.referer ?? null },
+      metadata: { user_agent: meta.user_agent, referrer: input.metadata?.referrer ?? meta.referer ?? null, ...(hidden ? { hidden } : {}) },
       quiz_results: complete ? computeQuizResults(snapshot.mode ?? 'standard', snapshot.quiz_settings, snapshot.questions, answers) : null,
       started_at: startedAt ?? nowIso,
       submitted_at: nowIso,
@@ -127,7 +147,9 @@ export class SubmissionService {
     }
     if (existing.completed_at) throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
     const version = existing.version_id ? await this.storage.versions.findById(existing.version_id) : null;
-    const snapshot = (version?.snapshot ?? { questions: [] }) as { questions: Question[]; mode?: string; quiz_settings?: unknown };
+    // A started response may still be completed once the limit is reached (it counts already), not after close_at.
+    if (version && isClosed({ close_at: version.snapshot.close_at }, 0, this.clock.now())) throw conflict('This form is closed', { reason: 'form_closed' });
+    const snapshot = (version?.snapshot ?? { questions: [] }) as { questions: Question[]; mode?: string; quiz_settings?: unknown; start_logic_jumps?: unknown };
     const merged = new Map(existing.answers.map((a) => [a.question_id, a]));
     const incoming = (input.answers ?? []).map((a) => ({ question_id: a.question_id, value: a.value ?? null }));
     const ctx = this.answerContext(form.id);
@@ -135,7 +157,7 @@ export class SubmissionService {
     for (const a of incoming) merged.set(a.question_id, a);
     const answers = [...merged.values()];
     const complete = input.completed === true;
-    if (complete) assertAnswers(snapshot.questions, answers, true, ctx);
+    if (complete) assertAnswers(snapshot.questions, answers, true, { ...ctx, shown: shownQuestions(snapshot, answers, existing.metadata.hidden) });
     const limitOne = complete && form.options.limit_one_response === true && !!existing.visitor_id;
     if (limitOne && (await this.storage.responses.hasUniqueVisitor(form.id, existing.visitor_id!))) {
       throw conflict('This visitor has already responded to this form', { reason: 'already_responded' });

@@ -46,6 +46,7 @@ export class WebhookDispatcher {
         submitted_at: response.submitted_at,
         completed_at: response.completed_at,
         answers: response.answers.map((a) => ({ question_id: a.question_id, question_title: titles.get(a.question_id) ?? null, value: a.value })),
+        ...(response.metadata.hidden ? { hidden: response.metadata.hidden } : {}),
       },
     });
   }

@@ -72,7 +72,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
   const app = express();
   if (opts.trustProxy !== undefined) app.set('trust proxy', opts.trustProxy);
   const { rateLimits, embedOrigins } = opts;
-  app.use('/api/v1', createFormloomRouter({ formloom, rateLimits, logger: { error: (m, e) => console.error(m, e) } }));
+  app.use('/api/v1', createFormloomRouter({ formloom, rateLimits, embedOrigins, logger: { error: (m, e) => console.error(m, e) } }));
   app.use(createPublicPagesRouter({ formloom, rateLimits, embedOrigins }));
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

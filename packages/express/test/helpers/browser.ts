@@ -1,0 +1,71 @@
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it), headless and quiet. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** A page that fails the test on any error the page's scripts throw or log. */
+export async function openPage(browser: Browser, opts: { width?: number } = {}): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1000, height: 800 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    // Failed requests the test provoked on purpose (offline, 4xx answers) are logged by the browser.
+    if (m.type() === 'error' && !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(m.text())) errors.push(m.text());
+  });
+  return { page, errors, close: () => context.close() };
+}
+
+/** axe-core's source, to inject into a page. */
+export const AXE_SOURCE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** A second local site (another origin: another host and port) serving `site.html` at `/`. */
+export async function hostSite(): Promise<{ url: string; html: string; close(): Promise<void> }> {
+  const site = { html: '' } as { url: string; html: string; close(): Promise<void> };
+  const server: Server = createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(site.html);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  // `localhost` rather than 127.0.0.1: a different host as well as a different port.
+  site.url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  site.close = () => new Promise<void>((r) => server.close(() => r()));
+  return site;
+}
+
+/** A webhook receiver on loopback recording every delivery. */
+export async function webhookReceiver(): Promise<{ url: string; bodies: any[]; close(): Promise<void> }> {
+  const bodies: any[] = [];
+  const server: Server = createServer((req, res) => {
+    let data = '';
+    req.on('data', (c) => (data += c));
+    req.on('end', () => {
+      bodies.push(JSON.parse(data));
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    bodies,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** Waits (without timing anything) until `check` holds, polling; fails after `tries`. */
+export async function eventually(check: () => boolean | Promise<boolean>, tries = 100): Promise<boolean> {
+  for (let i = 0; i < tries; i++) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}

@@ -1,0 +1,87 @@
+import type { PublicForm, SubmittedResponse } from './types.js';
+
+/** An answer of the API the respondent can act on, or a lost connection (`status` 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code = '',
+    readonly reason = '',
+    readonly questionIds: string[] = [],
+  ) {
+    super(message);
+  }
+  get offline() {
+    return this.status === 0;
+  }
+}
+
+async function answerOf<T>(res: Response): Promise<T> {
+  const body = await res.json().catch(() => null);
+  if (res.ok) return body as T;
+  const e = body?.error ?? {};
+  throw new ApiError(res.status, typeof e.message === 'string' ? e.message : `Request failed (${res.status})`, e.code, e.reason, e.question_ids ?? []);
+}
+
+/** The public endpoints the element calls (docs/respondents.md), under `apiUrl` (e.g. `https://forms.example.com/api/v1`). */
+export class PublicApi {
+  constructor(private readonly apiUrl: string) {}
+
+  private url(path: string) {
+    return `${this.apiUrl.replace(/\/+$/, '')}/public/forms/${path}`;
+  }
+
+  private async call<T>(path: string, init?: RequestInit): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(this.url(path), { ...init, credentials: 'omit' });
+    } catch {
+      throw new ApiError(0, 'The connection was lost');
+    }
+    return answerOf<T>(res);
+  }
+
+  form(slug: string) {
+    return this.call<PublicForm>(encodeURIComponent(slug));
+  }
+
+  submit(slug: string, body: unknown) {
+    return this.call<SubmittedResponse>(`${encodeURIComponent(slug)}/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  }
+
+  patch(slug: string, id: string, token: string, body: unknown) {
+    return this.call<SubmittedResponse>(`${encodeURIComponent(slug)}/responses/${encodeURIComponent(id)}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-resume-token': token },
+      body: JSON.stringify(body),
+    });
+  }
+
+  /** Uploads through XMLHttpRequest, the one browser API that reports upload progress. */
+  upload(slug: string, questionId: string, file: File, onProgress: (f: number) => void): Promise<{ url: string; name: string }> {
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', `${this.url(encodeURIComponent(slug))}/uploads?question_id=${encodeURIComponent(questionId)}`);
+      xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+      xhr.onerror = () => reject(new ApiError(0, 'The connection was lost'));
+      xhr.onload = () => {
+        let body: any = null;
+        try {
+          body = JSON.parse(xhr.responseText);
+        } catch {
+          // not JSON: the status says enough
+        }
+        if (xhr.status === 201) return resolve(body);
+        const e = body?.error ?? {};
+        reject(new ApiError(xhr.status, e.message ?? `Upload failed (${xhr.status})`, e.code, e.reason));
+      };
+      const data = new FormData();
+      data.append('file', file, file.name);
+      xhr.send(data);
+    });
+  }
+}

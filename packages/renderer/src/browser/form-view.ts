@@ -1,0 +1,270 @@
+import { nextIndex, startIndex, visiblePath } from '../../../core/src/logic/jumps.js';
+import type { LogicContext } from '../../../core/src/logic/conditions.js';
+import { ApiError, type PublicApi } from './api.js';
+import { answerProblem } from './answer-check.js';
+import { h, uid } from './dom.js';
+import { answerable, controlFor } from './questions/index.js';
+import { button, screen, thankYou } from './screens.js';
+import * as store from './store.js';
+import { footer, topLogo } from './theme.js';
+import type { Answers, Control, PublicForm, PublicQuestion, SubmittedResponse } from './types.js';
+import { prefill } from './prefill.js';
+
+/**
+ * The orchestrator (docs/respondents.md): one question at a time, navigation through the logic jumps,
+ * partial saves and the final submission. Rendering is left to the question controls and the checks to
+ * the shared logic; this class only moves between them.
+ */
+export class FormView {
+  private readonly questions: PublicQuestion[];
+  private answers: Answers = {};
+  private hidden: Record<string, string>;
+  private index = 0;
+  private history: number[] = [];
+  private partial: { id: string; token: string } | null = null;
+  private readonly startedAt = new Date().toISOString();
+  private readonly main = h('div', { class: 'fl-main' });
+  private readonly banner = h('div', { class: 'fl-banner', role: 'alert', hidden: true });
+  private readonly progress = h('div', { class: 'fl-progress', role: 'progressbar', 'aria-label': 'Progress', 'aria-valuemin': 0, 'aria-valuemax': 100 }, h('div', { class: 'fl-bar' }));
+  private readonly nav = h('nav', { class: 'fl-nav', 'aria-label': 'Question navigation' });
+  private control: Control | null = null;
+  private busy = false;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly host: HTMLElement,
+    private readonly api: PublicApi,
+    private readonly form: PublicForm,
+    search: string,
+  ) {
+    this.questions = [...form.snapshot.questions].sort((a, b) => a.order - b.order);
+    const given = prefill(this.questions, form.snapshot.hidden_fields, search);
+    this.answers = given.answers;
+    this.hidden = given.hidden;
+    const t = form.theme;
+    root.replaceChildren(topLogo(t, form.title) ?? '', this.progress, this.banner, this.main, this.nav, footer(t) ?? '');
+    this.progress.hidden = t.show_progress_bar === false;
+    this.nav.hidden = true;
+    root.addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  private get ctx(): LogicContext {
+    return { answers: this.answers, hidden: this.hidden };
+  }
+
+  start(): void {
+    const snap = this.form.snapshot;
+    if (snap.closed) return this.show(screen('This form is closed', 'It no longer accepts responses.'));
+    if (snap.limit_one_response && store.completed.get(this.form.slug)) {
+      return this.show(screen('You have already answered this form', 'Thank you: one response per person is accepted.'));
+    }
+    const saved = snap.incremental_submission ? store.resume.get(this.form.slug) : null;
+    if (saved) {
+      this.partial = { id: saved.id, token: saved.token };
+      this.answers = { ...this.answers, ...saved.answers };
+      this.history = saved.history;
+      return this.go(Math.min(saved.index, this.questions.length - 1));
+    }
+    const t = this.form.theme;
+    if (t.welcome_title || t.welcome_description) {
+      return this.show(screen(t.welcome_title || this.form.title, t.welcome_description || null, button(t.welcome_button_text || 'Start', () => this.begin())));
+    }
+    this.begin();
+  }
+
+  private begin(): void {
+    if (!this.questions.length) return void this.finish();
+    this.go(startIndex(this.questions, this.form.snapshot.start_logic_jumps, this.ctx));
+  }
+
+  private show(el: HTMLElement): void {
+    this.control = null;
+    this.nav.hidden = true;
+    this.main.replaceChildren(el);
+    el.querySelector<HTMLElement>('h1, button')?.focus();
+  }
+
+  private emit(name: string, detail: unknown): void {
+    this.host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  /** Shows the question at `i`, with an optional problem to fix. */
+  private go(i: number, problem: string | null = null): void {
+    this.index = i;
+    const q = this.questions[i]!;
+    const titleId = uid('title');
+    const descId = uid('desc');
+    const errId = uid('err');
+    this.control = controlFor(q, {
+      value: this.answers[q.id] ?? null,
+      set: (v) => {
+        this.answers[q.id] = v;
+        this.error(errId, null);
+      },
+      next: () => void this.next(),
+      upload: (file, onProgress) => this.api.upload(this.form.slug, q.id, file, onProgress),
+      labelledBy: titleId,
+      describedBy: `${q.description ? descId : ''} ${errId}`.trim(),
+      required: q.required && answerable(q.type),
+    });
+    const last = this.isLast();
+    const section = h(
+      'section',
+      { class: 'fl-q', 'data-type': q.type, 'aria-labelledby': titleId },
+      h('h2', { class: 'fl-question', id: titleId }, q.title, q.required && answerable(q.type) ? [h('span', { 'aria-hidden': 'true' }, ' *'), h('span', { class: 'fl-sr' }, ' (required)')] : null),
+      q.description ? h('p', { class: 'fl-desc', id: descId }, q.description) : null,
+      this.control.el,
+      h('p', { class: 'fl-error', id: errId, role: 'alert' }),
+      h('div', { class: 'fl-actions' }, button(last ? 'Submit' : 'OK', () => void this.next()), h('span', { class: 'fl-enter', 'aria-hidden': 'true' }, 'press Enter ↵')),
+    );
+    this.main.replaceChildren(section);
+    this.error(errId, problem);
+    this.paintChrome();
+    this.control.focus();
+    this.emit('formloom:page', { index: i, question_id: q.id, total: this.questions.length });
+  }
+
+  private error(id: string, text: string | null): void {
+    const el = this.main.querySelector<HTMLElement>(`#${id}`);
+    if (!el) return;
+    el.textContent = text ?? '';
+    const field = this.main.querySelector('[aria-describedby]');
+    if (text) field?.setAttribute('aria-invalid', 'true');
+    else field?.removeAttribute('aria-invalid');
+  }
+
+  /** True when no question can follow the current one whatever the jumps say. */
+  private isLast(): boolean {
+    return nextIndex(this.questions, this.index, this.ctx) >= this.questions.length;
+  }
+
+  private paintChrome(): void {
+    const pct = Math.round((this.index / Math.max(1, this.questions.length)) * 100);
+    this.progress.setAttribute('aria-valuenow', String(pct));
+    (this.progress.firstChild as HTMLElement).style.width = `${pct}%`;
+    if (this.form.theme.show_question_nav === false) return;
+    this.nav.hidden = false;
+    this.nav.replaceChildren(
+      button('↑', () => this.back(), 'fl-arrow'),
+      h('span', { class: 'fl-counter' }, `${this.index + 1} / ${this.questions.length}`),
+      button('↓', () => void this.next(), 'fl-arrow'),
+    );
+    const [up, , down] = this.nav.children as unknown as HTMLButtonElement[];
+    up!.setAttribute('aria-label', 'Previous question');
+    up!.disabled = this.history.length === 0;
+    down!.setAttribute('aria-label', 'Next question');
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const t = e.composedPath()[0] as HTMLElement;
+    const typing = t instanceof HTMLTextAreaElement || (t instanceof HTMLInputElement && !['radio', 'checkbox', 'file'].includes(t.type));
+    if (!typing && this.control?.key?.(e)) e.preventDefault();
+  }
+
+  private back(): void {
+    const prev = this.history.pop();
+    if (prev !== undefined) this.go(prev);
+  }
+
+  /** Checks the current answer, saves progress on incremental forms and moves along the jumps. */
+  private async next(): Promise<void> {
+    if (this.busy || !this.control) return;
+    const q = this.questions[this.index]!;
+    const problem = answerable(q.type) ? answerProblem(q, this.answers[q.id]) : null;
+    if (problem) return this.go(this.index, problem);
+    const to = nextIndex(this.questions, this.index, this.ctx);
+    if (to >= this.questions.length) return this.finish();
+    if (this.form.snapshot.incremental_submission) await this.save(to);
+    this.history.push(this.index);
+    this.go(to);
+  }
+
+  /** The answers to send: those on the respondent's path through the jumps, answered and answerable. */
+  private payload() {
+    const path = new Set(visiblePath(this.questions, this.form.snapshot.start_logic_jumps, this.ctx));
+    return this.questions
+      .filter((q) => path.has(q.id) && answerable(q.type) && this.answers[q.id] !== null && this.answers[q.id] !== undefined && this.answers[q.id] !== '')
+      .map((q) => ({ question_id: q.id, value: typeof this.answers[q.id] === 'string' ? (this.answers[q.id] as string).trim() : this.answers[q.id] }));
+  }
+
+  private body(completed: boolean) {
+    const hidden = Object.keys(this.hidden).length ? { hidden: this.hidden } : {};
+    return { answers: this.payload(), visitor_id: store.visitorId(), completed, started_at: this.startedAt, metadata: { referrer: document.referrer || undefined }, ...hidden };
+  }
+
+  /** Saves the partial response (POST once, then PATCH); a lost connection is retried at the next step. */
+  private async save(nextIndexValue: number): Promise<void> {
+    try {
+      if (!this.partial) {
+        const r = await this.api.submit(this.form.slug, this.body(false));
+        this.partial = { id: r.id, token: r.resume_token! };
+      } else {
+        await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload() });
+      }
+      this.banner.hidden = true;
+      store.resume.set(this.form.slug, { ...this.partial, answers: this.answers, index: nextIndexValue, history: [...this.history, this.index] });
+    } catch (e) {
+      if ((e as ApiError).offline) this.offline(null);
+    }
+  }
+
+  private offline(retry: (() => void) | null): void {
+    this.banner.hidden = false;
+    this.banner.replaceChildren(
+      h('span', {}, 'The connection was lost. Your answers are kept on this page.'),
+      retry ? button('Retry', retry, 'fl-button fl-retry') : '',
+    );
+  }
+
+  private async finish(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const r: SubmittedResponse = this.partial
+        ? await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload(), completed: true })
+        : await this.api.submit(this.form.slug, this.body(true));
+      this.banner.hidden = true;
+      store.resume.set(this.form.slug, null);
+      if (this.form.snapshot.limit_one_response) store.completed.set(this.form.slug);
+      this.progress.setAttribute('aria-valuenow', '100');
+      (this.progress.firstChild as HTMLElement).style.width = '100%';
+      this.show(thankYou(this.form, r));
+      this.emit('formloom:submit', { response_id: r.id, quiz_results: r.quiz_results });
+      this.redirect(r.id);
+    } catch (e) {
+      this.failed(e as ApiError);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private redirect(id: string): void {
+    const s = this.form.snapshot;
+    if (typeof s.redirect_url !== 'string' || !/^https?:\/\//i.test(s.redirect_url)) return;
+    const url = new URL(s.redirect_url);
+    if (s.redirect_append_response_id) url.searchParams.set('response_id', id);
+    // The element runs in the host's own page (no frame): this navigates that page.
+    setTimeout(() => location.assign(url.href), 1500);
+  }
+
+  /** What a failed submission tells the respondent, keeping every answer for a retry. */
+  private failed(e: ApiError): void {
+    if (e.offline) return this.offline(() => void this.finish());
+    if (e.status === 401 && this.partial) {
+      // The saved partial response is gone or not ours any more: submit the answers as a new response.
+      this.partial = null;
+      store.resume.set(this.form.slug, null);
+      return void this.finish();
+    }
+    if (e.status === 404) return this.show(screen('This form is no longer published', 'Your answers could not be sent.'));
+    if (e.status === 409 && e.reason === 'form_closed') return this.show(screen('This form is closed', 'It no longer accepts responses.'));
+    if (e.status === 409 && e.reason === 'already_responded') {
+      store.completed.set(this.form.slug);
+      return this.show(screen('You have already answered this form', 'One response per person is accepted.'));
+    }
+    const at = this.questions.findIndex((q) => e.questionIds.includes(q.id));
+    if (at >= 0) return this.go(at, e.message.replace(/^answers(\.\d+\.value)?: /, ''));
+    this.offline(() => void this.finish());
+    this.banner.firstChild!.textContent = e.message;
+  }
+}

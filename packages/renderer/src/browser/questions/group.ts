@@ -1,0 +1,77 @@
+import { h, uid } from '../dom.js';
+import type { Control, ControlContext, PublicQuestion } from '../types.js';
+
+/** Labels of contact_info and address sub-fields, and their input types and autofill names. */
+const NAMED_FIELDS: Record<string, [string, string, string]> = {
+  first_name: ['First name', 'text', 'given-name'],
+  last_name: ['Last name', 'text', 'family-name'],
+  email: ['Email', 'email', 'email'],
+  phone: ['Phone', 'tel', 'tel'],
+  company: ['Company', 'text', 'organization'],
+  address_line1: ['Address', 'text', 'address-line1'],
+  address_line2: ['Address line 2', 'text', 'address-line2'],
+  city: ['City', 'text', 'address-level2'],
+  state: ['State / region', 'text', 'address-level1'],
+  zip: ['Postal code', 'text', 'postal-code'],
+  country: ['Country', 'text', 'country-name'],
+};
+
+const SUB_TYPES: Record<string, string> = { email: 'email', number: 'number', date: 'date', phone: 'tel', url: 'url' };
+
+export interface SubField {
+  key: string;
+  label: string;
+  type: string;
+  required: boolean;
+  autocomplete?: string;
+}
+
+/** The sub-fields of a group question: sub-questions, or the configured contact/address fields. */
+export function subFields(q: PublicQuestion): SubField[] {
+  if (q.type === 'contact_info' || q.type === 'address') {
+    return ((q.properties.fields ?? []) as string[]).map((f) => {
+      const [label, type, autocomplete] = NAMED_FIELDS[f] ?? [f, 'text', 'on'];
+      return { key: f, label, type, required: q.required && f !== 'address_line2', autocomplete };
+    });
+  }
+  return ((q.properties.questions ?? []) as Array<{ id: string; type: string; title: string; required?: boolean }>).map((s) => ({
+    key: s.id,
+    label: s.title,
+    type: s.type,
+    required: s.required === true,
+  }));
+}
+
+/** question_group, multi_question_page, contact_info, address: one labelled field per sub-field. */
+export function groupControl(q: PublicQuestion, ctx: ControlContext): Control {
+  const value: Record<string, unknown> = { ...((ctx.value as Record<string, unknown> | null) ?? {}) };
+  const inputs: Array<HTMLInputElement | HTMLTextAreaElement> = [];
+  const rows = subFields(q).map((f) => {
+    const id = uid('sub');
+    const long = f.type === 'long_text';
+    const type = SUB_TYPES[f.type] ?? 'text';
+    const input = long
+      ? h('textarea', { id, rows: 3, class: 'fl-input' })
+      : h('input', { id, type, class: 'fl-input', autocomplete: f.autocomplete ?? 'off', step: type === 'number' ? 'any' : undefined });
+    if (f.required) input.setAttribute('aria-required', 'true');
+    input.setAttribute('aria-describedby', ctx.describedBy);
+    input.value = value[f.key] === null || value[f.key] === undefined ? '' : String(value[f.key]);
+    input.addEventListener('input', () => {
+      value[f.key] = input.value === '' ? null : type === 'number' ? Number(input.value) : input.value;
+      ctx.set({ ...value });
+    });
+    input.addEventListener('keydown', (e) => {
+      const k = e as KeyboardEvent;
+      if (k.key === 'Enter' && !k.shiftKey && !k.isComposing) {
+        e.preventDefault();
+        const i = inputs.indexOf(input);
+        if (i < inputs.length - 1) inputs[i + 1]!.focus();
+        else ctx.next();
+      }
+    });
+    inputs.push(input);
+    return h('div', { class: 'fl-sub' }, h('label', { for: id }, f.label, f.required ? h('span', { 'aria-hidden': 'true' }, ' *') : null), input);
+  });
+  const el = h('div', { class: 'fl-group', role: 'group', 'aria-labelledby': ctx.labelledBy }, rows);
+  return { el, focus: () => inputs[0]?.focus() };
+}

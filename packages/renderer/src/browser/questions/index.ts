@@ -1,0 +1,40 @@
+import { h } from '../dom.js';
+import type { Control, ControlContext, PublicQuestion } from '../types.js';
+import { choiceControl } from './choice.js';
+import { dropdownControl } from './dropdown.js';
+import { fileControl } from './file-upload.js';
+import { groupControl } from './group.js';
+import { opinionControl, ratingControl, yesNoControl } from './scale.js';
+import { textControl } from './text.js';
+
+type Factory = (q: PublicQuestion, ctx: ControlContext) => Control;
+
+/** One control per question kind the page can offer (docs/respondents.md). */
+const CONTROLS: Record<string, Factory> = {
+  short_text: textControl,
+  long_text: textControl,
+  email: textControl,
+  number: textControl,
+  date: textControl,
+  multiple_choice: choiceControl,
+  dropdown: dropdownControl,
+  yes_no: yesNoControl,
+  rating: ratingControl,
+  opinion_scale: opinionControl,
+  file_upload: fileControl,
+  question_group: groupControl,
+  multi_question_page: groupControl,
+  contact_info: groupControl,
+  address: groupControl,
+};
+
+/** True when the page offers a control for the type; the others are run by the service, not answered here. */
+export const answerable = (type: string) => type in CONTROLS;
+
+/** The control for `q`, or a notice for kinds the page cannot offer (booking, payment, contract, ...). */
+export function controlFor(q: PublicQuestion, ctx: ControlContext): Control {
+  const make = CONTROLS[q.type];
+  if (make) return make(q, ctx);
+  const el = h('p', { class: 'fl-notice', role: 'note' }, `This step (${q.type.replace(/_/g, ' ')}) cannot be completed on this page. You can continue with the rest of the form.`);
+  return { el, focus: () => undefined };
+}

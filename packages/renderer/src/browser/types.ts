@@ -1,0 +1,51 @@
+/** The public view of a form the page is given (docs/decisions.md "Public read"). */
+export interface PublicQuestion {
+  id: string;
+  type: string;
+  title: string;
+  description: string | null;
+  required: boolean;
+  order: number;
+  logic_jumps?: unknown[];
+  validations?: Record<string, unknown>;
+  properties: Record<string, any>;
+}
+
+export interface PublicForm {
+  form_id: string;
+  slug: string;
+  version: number;
+  title: string;
+  description: string | null;
+  theme: Record<string, any>;
+  snapshot: Record<string, any> & { questions: PublicQuestion[] };
+}
+
+export interface SubmittedResponse {
+  id: string;
+  completed_at: string | null;
+  quiz_results: null | { score: number; max_score: number; correct_answers: number; total_scorable_questions: number; matched_ending_id: string | null; form_mode: string };
+  resume_token?: string;
+}
+
+export type Answers = Record<string, unknown>;
+
+/** What a question control is given and gives back. */
+export interface ControlContext {
+  value: unknown;
+  set(value: unknown): void;
+  /** Moves on (Enter, or a single choice picked). */
+  next(): void;
+  upload(file: File, onProgress: (fraction: number) => void): Promise<{ url: string; name: string }>;
+  /** The question's title element (controls are labelled by it) and its description/error ids. */
+  labelledBy: string;
+  describedBy: string;
+  required: boolean;
+}
+
+export interface Control {
+  el: HTMLElement;
+  focus(): void;
+  /** Letter shortcuts and the like; true when the key was used. */
+  key?(e: KeyboardEvent): boolean;
+}

@@ -1,0 +1,26 @@
+import { join } from 'node:path';
+
+/**
+ * Where the renderer's static files are on disk, for a server to serve them (the Express pages router does;
+ * docs/respondents.md). Everything is built by `tsc -b` at our build time: a host serves files, it builds
+ * nothing.
+ */
+export interface RendererAssets {
+  /** Root of the browser modules: serve it at `<mount>/formloom/assets/`. */
+  scriptsDir: string;
+  /** The element's stylesheet, served at `<mount>/formloom/assets/formloom.css`. */
+  stylesheet: string;
+  /** Path of the entry module under `scriptsDir` (defines `<formloom-form>`). */
+  entry: string;
+}
+
+/** The URL prefix, under the pages router's mount, of the renderer's files. */
+export const ASSET_PREFIX = '/formloom/assets';
+
+export function rendererAssets(): RendererAssets {
+  return {
+    scriptsDir: join(__dirname, '..', 'browser'),
+    stylesheet: join(__dirname, '..', '..', 'assets', 'formloom.css'),
+    entry: 'renderer/src/browser/index.js',
+  };
+}
