@@ -1,5 +1,6 @@
 import test from 'ava';
 import { DB_KINDS, startTestApp } from './helpers/app';
+import { SigningSealHandler } from '@formloom/core';
 import { contractForm, eventually, lazyRenderer, memoryMailer, testRenderer } from './helpers/signing';
 
 test.before(async () => {
@@ -76,5 +77,43 @@ for (const kind of DB_KINDS) {
     t.deepEqual(await app.raw('SELECT id FROM signed_documents'), []);
     t.deepEqual(await app.raw('SELECT id FROM signing_audit_entries'), []);
     t.deepEqual(await app.raw('SELECT id FROM signing_sessions'), []);
+  });
+}
+
+for (const kind of DB_KINDS) {
+  test(`[${kind}] a seal job that fails half-way is finished by the next run, sealing only what is missing`, async (t) => {
+    const inner = lazyRenderer();
+    let seals = 0;
+    let failNext = true;
+    const flaky = {
+      ...inner,
+      seal: async (d: Parameters<typeof inner.seal>[0]) => {
+        // The second document's seal dies once, as a crash between two documents would.
+        if (++seals === 2 && failNext) {
+          failNext = false;
+          throw new Error('power cut');
+        }
+        return inner.seal(d);
+      },
+    };
+    const app = await startTestApp(kind, { mailer: memoryMailer(), signedDocuments: flaky });
+    t.teardown(() => app.close());
+    const user = await app.user('pro');
+    const contract = (title: string) => ({ type: 'contract', title, properties: { document: `${title} text`, signer_slots: [{ slot_number: 1, label: 'Client' }] } });
+    const form = await app.api('POST', '/forms', { key: user.key, body: { title: 'Two', questions: [contract('NDA'), contract('Terms')] } });
+    const s = await app.api('POST', `/forms/${form.body.id}/signing-sessions`, { key: user.key, body: {} });
+    await app.api('POST', `/s/${s.body.signer_links[0].short_code}/sign`, { body: { signature: { type: 'typed', value: 'C' } } });
+    const handler = app.formloom.service(SigningSealHandler);
+    await t.throwsAsync(handler.seal(s.body.id, 'complete'), { message: 'power cut' });
+    const first = (await app.api('GET', `/signing-sessions/${s.body.id}/documents`, { key: user.key })).body.documents;
+    t.is(first.length, 1);
+    t.is((await app.api('GET', `/signing-sessions/${s.body.id}`, { key: user.key })).body.status, 'fully_signed');
+    await handler.seal(s.body.id, 'complete');
+    await handler.seal(s.body.id, 'complete');
+    const docs = (await app.api('GET', `/signing-sessions/${s.body.id}/documents`, { key: user.key })).body.documents;
+    t.deepEqual(docs.map((d: any) => d.question_title).sort(), ['NDA', 'Terms']);
+    t.is(docs.find((d: any) => d.id === first[0].id)?.document_hash, first[0].document_hash, 'the first document is not sealed again');
+    t.is(seals, 3);
+    t.is((await app.raw('SELECT status FROM signing_sessions'))[0].status, 'completed');
   });
 }

@@ -25,7 +25,7 @@ export function lazyRenderer(): SignedDocumentRenderer {
 }
 
 /** The placeholder of a raw query's `n`th parameter on either database. */
-export const ph = (app: TestApp, n: number) => (app.url && app.kind === 'postgres' ? `$${n}` : '?');
+export const ph = (app: TestApp, n: number) => (app.kind === 'postgres' ? `$${n}` : '?');
 
 /** A mailer at the boundary: keeps what it was asked to send. */
 export function memoryMailer(): Mailer & { sent: MailMessage[] } {
