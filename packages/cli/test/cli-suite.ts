@@ -11,7 +11,10 @@ type Ctx = { db: ScratchDatabase };
 
 /** Every command against one kind of database, checked with raw SQL where the CLI wrote something. */
 export function cliSuite(anyTest: TestFn, kind: DatabaseKind): void {
-  const test = anyTest as TestFn<Ctx>;
+  // On SQLite the commands of this file run one at a time: each opens its own connection to one file, and
+  // concurrent openings can meet SQLITE_BUSY (a known limit of running several `formloom` commands at once
+  // against one SQLite file; PostgreSQL has none).
+  const test = (kind === 'sqlite' ? anyTest.serial : anyTest) as TestFn<Ctx>;
   let n = 0;
   const email = (label: string) => `${label}-${++n}@example.com`;
 
