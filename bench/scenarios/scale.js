@@ -7,10 +7,9 @@
 // transaction (stored-responses.js), with the analytics rollup filled as Formloom keeps it.
 const http = require('node:http');
 const os = require('node:os');
-const { requestJson, timedRequest } = require('../lib/http');
+const { timedRequest } = require('../lib/http');
 const { describe, monoMs } = require('../lib/stats');
-const { formBody } = require('./forms');
-const { seedResponses } = require('./stored-responses');
+const { publishedForm, seedResponses } = require('./stored-responses');
 
 const API = '/api/v1';
 const TARGETS = { analyticsP95Ms: 25, page1Ms: 15, deepPageRatio: 2 };
@@ -19,14 +18,7 @@ const PER_PAGE = 10;
 
 async function newSeededForm(h, count) {
   const app = h.formloom;
-  const { body: created } = await requestJson(app.url, 'POST', `${API}/forms`, { apiKey: app.apiKey, body: formBody('scale') });
-  const { body: published } = await requestJson(app.url, 'POST', `${API}/forms/${created.id}/publish`, { apiKey: app.apiKey });
-  const form = {
-    id: created.id,
-    questions: published.questions.map((q) => ({ id: q.id, type: q.type, title: q.title, properties: q.properties })),
-    versionId: published.published_version_id,
-    version: published.version.version,
-  };
+  const form = await publishedForm(app, 'scale');
   const t0 = monoMs();
   await seedResponses(app.dbFile, form, count);
   h.log(`formloom: seeded ${count} responses of form ${form.id} in ${Math.round(monoMs() - t0)} ms`);

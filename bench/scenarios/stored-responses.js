@@ -68,6 +68,18 @@ const insertOf = (rows) =>
 const ROWS_PER_INSERT = 100;
 
 /** Writes `count` responses of `form` into the SQLite file in one transaction, and their count on the form. */
+/** Creates and publishes a bench form through the API; resolves with what `seedResponses` needs of it. */
+async function publishedForm(app, title) {
+  const { body: created } = await requestJson(app.url, 'POST', `${API}/forms`, { apiKey: app.apiKey, body: formBody(title) });
+  const { body: published } = await requestJson(app.url, 'POST', `${API}/forms/${created.id}/publish`, { apiKey: app.apiKey });
+  return {
+    id: created.id,
+    questions: published.questions.map((q) => ({ id: q.id, type: q.type, title: q.title, properties: q.properties })),
+    versionId: published.published_version_id,
+    version: published.version.version,
+  };
+}
+
 async function seedResponses(dbFile, form, count) {
   const db = new sqlite3.Database(dbFile);
   try {
@@ -111,14 +123,7 @@ async function seedResponses(dbFile, form, count) {
 async function setup(h) {
   const app = h.formloom;
   const count = h.config.responses;
-  const { body: created } = await requestJson(app.url, 'POST', `${API}/forms`, { apiKey: app.apiKey, body: formBody('export') });
-  const { body: published } = await requestJson(app.url, 'POST', `${API}/forms/${created.id}/publish`, { apiKey: app.apiKey });
-  const form = {
-    id: created.id,
-    questions: published.questions.map((q) => ({ id: q.id, type: q.type, title: q.title, properties: q.properties })),
-    versionId: published.published_version_id,
-    version: published.version.version,
-  };
+  const form = await publishedForm(app, 'export');
   const t0 = monoMs();
   await seedResponses(app.dbFile, form, count);
   const seedMs = Math.round(monoMs() - t0);
@@ -406,4 +411,4 @@ const phases = [
   { name: 'analytics', run: analyticsPhase },
 ];
 
-module.exports = { family: 'stored-responses', setup, phases, seedResponses, responseRow };
+module.exports = { family: 'stored-responses', setup, phases, publishedForm, seedResponses, responseRow };
