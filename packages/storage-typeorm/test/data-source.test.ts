@@ -34,6 +34,7 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
     'FormloomSigning1737020000000',
     'FormloomVoice1737040000000',
     'FormloomResponseDays1737100000000',
+    'FormloomBlobs1738400000000',
   ]);
   t.deepEqual(await runMigrations(dataSource), [], 'already applied');
   t.true(existsSync(join(dir, 'nested', 'deeper', 'db.sqlite')));
@@ -81,7 +82,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const ds = db.dataSource;
     const p = db.placeholder;
     const third = 'FormloomTeamAdministration1734000000000';
-    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000', 'FormloomInstanceSettings1737000000000', 'FormloomSigning1737020000000', 'FormloomVoice1737040000000', 'FormloomResponseDays1737100000000'];
+    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000', 'FormloomInstanceSettings1737000000000', 'FormloomSigning1737020000000', 'FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomBlobs1738400000000'];
     const undoThroughThird = async () => {
       for (let i = 0; i <= later.length; i++) await ds.undoLastMigration();
     };
@@ -134,6 +135,8 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     t.teardown(() => db.close());
     const ds = db.dataSource;
     const p = db.placeholder;
+    // Back to before the rollup migration (the blobs migration comes after it).
+    await ds.undoLastMigration();
     await ds.undoLastMigration();
     await t.throwsAsync(ds.query('SELECT 1 FROM response_days'), undefined, 'the table is gone');
     const form = makeForm();
@@ -145,7 +148,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
         [uid('rsp'), form.id, '[]', '{}', at(seconds), completed ? at(seconds) : null, duration],
       );
     }
-    t.deepEqual(await runMigrations(ds), ['FormloomResponseDays1737100000000']);
+    t.deepEqual(await runMigrations(ds), ['FormloomResponseDays1737100000000', 'FormloomBlobs1738400000000']);
     const days = await db.raw(`SELECT day, total, completed, seconds_sum, seconds_count FROM response_days WHERE form_id = ${p(1)} ORDER BY day`, [form.id]);
     t.deepEqual(
       days.map((r) => [r.day, Number(r.total), Number(r.completed), Number(r.seconds_sum), Number(r.seconds_count)]),
@@ -190,14 +193,15 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const db = await createTestDatabase(kind);
     t.teardown(() => db.close());
     const p = db.placeholder;
-    // Back to before the voice migration (the response-days migration comes after it).
+    // Back to before the voice migration (the response-days and blobs migrations come after it).
+    await db.dataSource.undoLastMigration();
     await db.dataSource.undoLastMigration();
     await db.dataSource.undoLastMigration();
     const [rich, empty] = [uid('usr'), uid('usr')];
     for (const [user, balance] of [[rich, 42], [empty, 0]] as const) {
       await db.raw(`INSERT INTO credit_balances (user_id, balance) VALUES (${p(1)}, ${p(2)})`, [user, balance]);
     }
-    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoice1737040000000', 'FormloomResponseDays1737100000000']);
+    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomBlobs1738400000000']);
     const entries = await db.raw(`SELECT kind, amount FROM credit_entries WHERE user_id = ${p(1)}`, [rich]);
     t.deepEqual(entries.map((e: any) => [e.kind, Number(e.amount)]), [['purchase', 42]]);
     t.deepEqual(await db.raw(`SELECT * FROM credit_entries WHERE user_id = ${p(1)}`, [empty]), []);
