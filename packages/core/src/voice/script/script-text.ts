@@ -128,7 +128,9 @@ export function convertToScript(text: string): string {
     if (TAG.test(line) && !TIMESTAMP.test(line)) {
       close();
       const tag = TAG.exec(line)!;
-      open = { speaker: tag[1]!.trim(), words: tag[2]!.trim() ? [tag[2]!.trim()] : [] };
+      // A tagged line is a whole turn; a tag alone opens one for the lines under it.
+      if (tag[2]!.trim()) out.push(line);
+      else open = { speaker: tag[1]!.trim(), words: [] };
       continue;
     }
     if (PARENTHETICAL.test(line)) continue;
