@@ -30,6 +30,19 @@ forEachDb(
       tt.like((await script({})).body.error, { field: 'lines' });
       tt.like((await app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: US, text: 'Hi.', lines: [] } })).body.error, { reason: 'script_only', field: 'lines' });
 
+      const malformed: object[] = [
+        { lines: [null] }, { lines: [[]] }, { lines: [{ text: 5 }] }, { lines: [{ text: 'x', voice: 7 }] }, { lines: [{ pause_ms: '1' }] },
+        { lines: [{ pause_ms: null }] }, { lines: [{}] }, { script: 5 }, { script: '' }, { script: '(pause 1s)' }, { script: 'Hi.', cast: 'A' },
+        { script: '[A] Hi.', cast: [null] }, { script: '[A] Hi.', cast: [{ speaker: 'A', voice: US }, { speaker: 'a', voice: GB }] },
+        { script: '[A] Hi.', auto_cast: true, language: 'xx-nowhere' }, { script: '[A] Hi.', auto_convert: 'yes' }, { lines: [line('Hi.')], retake_of: 'gen_x' },
+        { lines: [{ text: 'x', speaker: 'S'.repeat(65), voice: US }] },
+      ];
+      for (const body of malformed) {
+        const res = await script(body);
+        tt.is(res.status, 400, JSON.stringify(body));
+        tt.is(res.body.error.code, 'BAD_REQUEST');
+      }
+
       const over = await script({ lines: [line('Hello there, friend.')], max_credits: 7 });
       tt.is(over.status, 409);
       tt.like(over.body.error, { code: 'CONFLICT', reason: 'max_credits_exceeded' });
