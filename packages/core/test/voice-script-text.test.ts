@@ -1,6 +1,5 @@
 import test from 'ava';
-import { convertToScript, parseScriptText } from '../src/voice/script/script-text';
-import { scriptItemsOf, scriptTotals, lineCredits } from '../src/voice/script/script-input';
+import { convertToScript, lineCredits, parseScriptText, scriptItemsOf, scriptTotals } from '../src/voice/script/script-text';
 import { FormloomError } from '../src/errors';
 
 const speech = (speaker: string | null, text: string) => ({ kind: 'speech', speaker, voice: null, text });

@@ -7,7 +7,7 @@ import { dataBody, presentGeneration, presentVoice, serviceHeaders } from './pre
 import { audioQuery, parseOr400, voiceListQuery, voiceRequestSchema } from './schemas';
 import { VoiceService } from './voice-service';
 import { VoiceStreamService } from './stream-service';
-import { isScriptBody } from './script/script-input';
+import { isScriptBody } from './script/script-text';
 import { VoiceScriptService } from './script/script-service';
 
 const principalOf = (req: RouteRequest) => req.principal!;

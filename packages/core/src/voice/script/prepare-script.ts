@@ -11,7 +11,7 @@ import type { StockVoice, VoiceCatalog } from '../catalog';
 import { creditsFor, MAX_SYNC_CHARACTERS, secondsEstimated, spokenCharacters } from '../pricing';
 import { checkSpeed, type VoiceRequest } from '../schemas';
 import { assignVoices, autoCast, NARRATOR, parseCast, withCast } from './script-cast';
-import { scriptItemsOf, scriptTotals } from './script-input';
+import { scriptItemsOf, scriptTotals } from './script-text';
 import type { RenderLine } from './script-render';
 
 export interface PreparedScript {
