@@ -7,26 +7,29 @@ import { dataBody, presentGeneration, presentVoice, serviceHeaders } from './pre
 import { audioQuery, parseOr400, voiceListQuery, voiceRequestSchema } from './schemas';
 import { VoiceService } from './voice-service';
 import { VoiceStreamService } from './stream-service';
+import { isScriptBody } from './script/script-text';
+import { VoiceScriptService } from './script/script-service';
 
 const principalOf = (req: RouteRequest) => req.principal!;
 
-/** POST /voice: estimate, or speak (with `Idempotency-Key` replays). */
-async function generate(service: VoiceService, req: RouteRequest, ctx: PluginContext) {
+/** POST /voice: estimate, speak or script (with `Idempotency-Key` replays). */
+async function generate(service: VoiceService, scripts: VoiceScriptService, req: RouteRequest, ctx: PluginContext) {
   const principal = principalOf(req);
   const idemKey = req.headers['idempotency-key'];
   const replayedFlag = idemKey === undefined ? undefined : false;
   return withVoiceHeaders(service, principal, replayedFlag, async () => {
     const body = parseOr400(voiceRequestSchema, req.body);
     if (body.mode === 'estimate') {
-      const estimate = await service.estimate(principal, body);
+      const estimate = isScriptBody(body) ? await scripts.estimate(principal, body) : await service.estimate(principal, body);
       return { body: dataBody(estimate), headers: await estimateHeaders(service, principal, estimate.credits) };
     }
     const accept = audioAccept(req.headers.accept);
     const formatOverride = body.format ? undefined : (accept?.format ?? undefined);
     const answer = (g: Parameters<typeof generationAnswer>[2], charged: number, balance: number, replayed?: boolean) =>
       generationAnswer(service, principal, g, { baseUrl: req.baseUrl, audio: !!accept, charged, balance, replayed });
+    const make = () => (body.mode === 'script' ? scripts.generate(principal, body, { formatOverride }) : service.speak(principal, body, { formatOverride }));
     if (idemKey === undefined) {
-      const made = await service.speak(principal, body, { formatOverride });
+      const made = await make();
       return answer(made.generation, made.generation.credits_charged, made.balance);
     }
     const claim = await claimIdempotency(ctx.ports.storage, ctx.ports.clock, principal, idemKey, 'speak', req.body);
@@ -35,7 +38,7 @@ async function generate(service: VoiceService, req: RouteRequest, ctx: PluginCon
       return answer(g, 0, await service.billing.balance(principal.user_id), true);
     }
     try {
-      const made = await service.speak(principal, body, { formatOverride });
+      const made = await make();
       await claim.complete({ generation_id: made.generation.id });
       return answer(made.generation, made.generation.credits_charged, made.balance, false);
     } catch (e) {
@@ -89,10 +92,10 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       method: 'post',
       path: '/voice',
       scope: 'voice',
-      summary: 'Generate speech (speak) or quote its cost (estimate)',
+      summary: 'Generate speech in one voice (speak) or several (script), or quote its cost (estimate)',
       tags,
-      errors: [400, 401, 402, 403, 409],
-      handler: (req) => generate(service(), req, ctx),
+      errors: [400, 401, 402, 403, 409, 429],
+      handler: (req) => generate(service(), ctx.service(VoiceScriptService), req, ctx),
     },
     {
       method: 'post',
