@@ -1,5 +1,5 @@
 import test from 'ava';
-import { at, makeBranding, makeForm, makeInvitation, makeUser, uid } from '@formloom/core/testing';
+import { at, makeBranding, makeForm, makeInvitation, makeQuestion, makeUser, uid } from '@formloom/core/testing';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -138,14 +138,36 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     await t.throwsAsync(ds.query('SELECT 1 FROM response_days'), undefined, 'the table is gone');
     const form = makeForm();
     await db.storage.forms.insert(form);
-    const rows: Array<[number, boolean, number | null]> = [[10, true, 5], [20, false, null], [86_400 + 1, true, 7], [86_400 + 2, true, null]];
-    for (const [seconds, completed, duration] of rows) {
+    const [q0, q1, q2] = [makeQuestion(0), makeQuestion(1), makeQuestion(2)];
+    await db.storage.questions.replaceForForm(form.id, [q0!, q1!, q2!]);
+    const answer = (...ids: string[]) => JSON.stringify(ids.map((id) => ({ question_id: id, value: 'x' })));
+    const rows: Array<[number, boolean, number | null, string]> = [
+      [10, true, 5, answer(q0!.id, q1!.id, q2!.id)],
+      [20, false, null, answer(q0!.id)],
+      [86_400 + 1, true, 7, answer(q1!.id, q0!.id)],
+      [86_400 + 2, true, null, '[]'],
+    ];
+    for (const [seconds, completed, duration, answers] of rows) {
       await ds.query(
         `INSERT INTO responses (id, form_id, answers, metadata, submitted_at, completed_at, completion_seconds) VALUES (${[1, 2, 3, 4, 5, 6, 7].map(p).join(', ')})`,
-        [uid('rsp'), form.id, '[]', '{}', at(seconds), completed ? at(seconds) : null, duration],
+        [uid('rsp'), form.id, answers, '{}', at(seconds), completed ? at(seconds) : null, duration],
       );
     }
     t.deepEqual(await runMigrations(ds), ['FormloomResponseDays1737100000000']);
+    // The per-question counters the migration's frozen fill wrote, and the same after the live rebuild.
+    const byKey = (a: unknown[], b: unknown[]) => (`${a[0]} ${a[1]}` < `${b[0]} ${b[1]}` ? -1 : 1);
+    const counters = async () =>
+      (await db.raw(`SELECT day, question_id, answered, furthest FROM question_days WHERE form_id = ${p(1)}`, [form.id]))
+        .map((r) => [r.day, r.question_id, Number(r.answered), Number(r.furthest)])
+        .sort(byKey);
+    const [d0, d1] = [at(0).slice(0, 10), at(86_400).slice(0, 10)];
+    const expected = [
+      [d0, q0!.id, 2, 1], [d0, q1!.id, 1, 0], [d0, q2!.id, 1, 1],
+      [d1, q0!.id, 1, 0], [d1, q1!.id, 1, 1],
+    ].sort(byKey);
+    t.deepEqual(await counters(), expected);
+    await db.storage.responses.rebuildAnalytics(form.id);
+    t.deepEqual(await counters(), expected, 'the live rebuild agrees');
     const days = await db.raw(`SELECT day, total, completed, seconds_sum, seconds_count FROM response_days WHERE form_id = ${p(1)} ORDER BY day`, [form.id]);
     t.deepEqual(
       days.map((r) => [r.day, Number(r.total), Number(r.completed), Number(r.seconds_sum), Number(r.seconds_count)]),
