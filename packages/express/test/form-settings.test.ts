@@ -83,4 +83,27 @@ forEachDb(test, (it) => {
     t.is(third.body.error.reason, 'form_closed');
     t.is((await app.api('GET', `/forms/${two.id}/responses`, { key: u.key })).body.total, 2);
   });
+
+  it('response_limit under concurrent submissions: exactly that many are stored, the rest get 409 form_closed', async (t, app) => {
+    const u = await app.user();
+    const f = (await create(app, u.key, { response_limit: 6, published: true })).body;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        app.api('POST', `/public/forms/${f.slug}/responses`, { body: { answers: [{ question_id: f.questions[0].id, value: `n${i}` }] } }),
+      ),
+    );
+    t.is(answers.filter((a) => a.status === 201).length, 6);
+    const refused = answers.filter((a) => a.status !== 201);
+    t.true(refused.every((a) => a.status === 409 && a.body.error.reason === 'form_closed'), JSON.stringify(refused.find((a) => a.status !== 409)?.body));
+    t.is(refused.length, 24);
+    const list = (await app.api('GET', `/forms/${f.id}/responses?per_page=100`, { key: u.key })).body;
+    t.is(list.total, 6);
+    t.is(list.responses.filter((r: any) => r.completed_at).length, 6);
+    t.is((await app.api('GET', `/forms/${f.id}`, { key: u.key })).body.response_count, 6);
+    t.is((await app.api('GET', `/forms/${f.id}/analytics`, { key: u.key })).body.completed_responses, 6);
+    // A deleted response frees its slot: one more is admitted, then the form is closed again.
+    t.is((await app.api('DELETE', `/forms/${f.id}/responses/${list.responses[0].id}`, { key: u.key })).status, 200);
+    const again = await Promise.all(Array.from({ length: 4 }, () => app.api('POST', `/public/forms/${f.slug}/responses`, { body: { answers: [] } })));
+    t.deepEqual(again.map((a) => a.status).sort(), [201, 409, 409, 409]);
+  });
 }, { allowPrivateWebhooks: true });

@@ -19,6 +19,13 @@ export const formStatements = (d: Dialect) => {
     bySlug: `SELECT * FROM ${forms} WHERE slug = ${d.p(1)}`,
     addResponses: `UPDATE ${forms} SET response_count = response_count + ${d.p(1)} WHERE id = ${d.p(2)} RETURNING response_count`,
     /**
+     * The limit's check and the increment in one statement. PostgreSQL (READ COMMITTED) re-reads the row
+     * after a concurrent writer commits before it tests the WHERE again; SQLite runs one writer at a time.
+     */
+    claimSlot:
+      `UPDATE ${forms} SET response_count = response_count + 1 ` +
+      `WHERE id = ${d.p(1)} AND response_count < ${d.p(2)} RETURNING response_count`,
+    /**
      * Questions, versions, responses and webhook deliveries (with their attempts) go with the form by
      * ON DELETE CASCADE, in the same statement (SQLite: TypeORM's driver turns foreign keys on).
      */
@@ -100,6 +107,11 @@ export class SqlFormRepository implements FormRepository {
 
   async addResponseCount(id: string, delta: number): Promise<number | null> {
     const [row] = await this.scope.db.all<{ response_count: number }>(this.st.addResponses, [delta, id]);
+    return row ? Number(row.response_count) : null;
+  }
+
+  async claimResponseSlot(id: string, limit: number): Promise<number | null> {
+    const [row] = await this.scope.db.all<{ response_count: number }>(this.st.claimSlot, [id, limit]);
     return row ? Number(row.response_count) : null;
   }
 
