@@ -65,6 +65,38 @@ forEachDb(test, (it) => {
     }
   });
 
+  it('hidden fields are columns of the CSV export, after the questions', async (t, app) => {
+    const u = await app.user();
+    const f = (await create(app, u.key, { hidden_fields: ['utm_source', 'ref'], published: true })).body;
+    const send = (name: string, hidden?: Record<string, string>) =>
+      app.api('POST', `/public/forms/${f.slug}/responses`, { body: { answers: [{ question_id: f.questions[0].id, value: name }], ...(hidden ? { hidden } : {}) } });
+    const ids: string[] = [];
+    for (const [name, hidden] of [
+      ['Ada', { utm_source: 'newsletter', ref: 'r1' }],
+      ['Bob', { ref: '=HYPERLINK("x")' }],
+      ['Cy', undefined],
+      ['Di', { utm_source: 'a, "b"' }],
+    ] as const) {
+      const r = await send(name, hidden);
+      t.is(r.status, 201, r.text);
+      ids.push(r.body.id);
+    }
+    const csv = await app.api('GET', `/forms/${f.id}/responses/export`, { key: u.key });
+    t.is(csv.status, 200);
+    const lines = csv.text.split('\r\n');
+    t.is(lines[0], 'responseId,submittedAt,completedAt,Name,utm_source,ref');
+    const byId = new Map(lines.slice(1, -1).map((l) => [l.split(',')[0], l]));
+    t.is(byId.size, 4);
+    t.true(byId.get(ids[0])!.endsWith(',Ada,newsletter,r1'), byId.get(ids[0]));
+    t.true(byId.get(ids[1])!.endsWith(`,Bob,,"'=HYPERLINK(""x"")"`), byId.get(ids[1]));
+    t.true(byId.get(ids[2])!.endsWith(',Cy,,'), byId.get(ids[2]));
+    t.true(byId.get(ids[3])!.endsWith(',Di,"a, ""b""",'), byId.get(ids[3]));
+    // A form without hidden fields keeps its columns.
+    const plain = (await create(app, u.key, { published: true })).body;
+    await app.api('POST', `/public/forms/${plain.slug}/responses`, { body: { answers: [] } });
+    t.is((await app.api('GET', `/forms/${plain.id}/responses/export`, { key: u.key })).text.split('\r\n')[0], 'responseId,submittedAt,completedAt,Name');
+  });
+
   it('a form past close_at or at its response_limit is closed: public read says so, submit answers 409 form_closed', async (t, app) => {
     const u = await app.user();
     const past = (await create(app, u.key, { close_at: '2020-01-01T00:00:00Z', published: true })).body;

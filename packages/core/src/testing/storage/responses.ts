@@ -32,9 +32,9 @@ function unpack(bytes: Uint8Array) {
     .split('\u001e')
     .slice(0, -1)
     .map((record) => {
-      const [id, submitted_at, completed_at, answers, ...rest] = record.split('\u001f');
-      if (rest.length) throw new Error(`a packed response has ${4 + rest.length} fields`);
-      return { id, submitted_at, completed_at, answers: JSON.parse(answers!) };
+      const [id, submitted_at, completed_at, hidden, answers, ...rest] = record.split('\u001f');
+      if (answers === undefined || rest.length) throw new Error(`a packed response has ${record.split('\u001f').length} fields, not 5`);
+      return { id, submitted_at, completed_at, hidden: hidden ? JSON.parse(hidden) : null, answers: JSON.parse(answers) };
     });
 }
 
@@ -312,7 +312,7 @@ export function responseTests(test: StorageTest): void {
     t.deepEqual(counts, [7, 7, 7, 7, 2]);
     t.deepEqual(
       seen,
-      expected.map((r) => ({ id: r.id, submitted_at: r.submitted_at, completed_at: r.completed_at ?? '', answers: r.answers })),
+      expected.map((r) => ({ id: r.id, submitted_at: r.submitted_at, completed_at: r.completed_at ?? '', hidden: null, answers: r.answers })),
     );
 
     const exact: number[] = [];
@@ -322,6 +322,27 @@ export function responseTests(test: StorageTest): void {
     const none: number[] = [];
     for await (const page of db.storage.responses.exportPages(uid('frm'), 10)) none.push(page.count);
     t.deepEqual(none, [], 'a form without responses has no page');
+  });
+
+  test('responses: exportPages packs hidden field values only when asked', async (t, db) => {
+    const form = await newForm(db);
+    const hidden = { utm_source: 'news, "letter"', ref: '=1+2', 'x-y': 'Zoë\n😀' };
+    const rows = [
+      makeResponse(form.id, 1, { metadata: { user_agent: 'ua', referrer: null, hidden } }),
+      makeResponse(form.id, 2),
+      makeResponse(form.id, 3, { metadata: { user_agent: null, referrer: 'https://example.com', hidden: { ref: 'r' } } }),
+    ];
+    await db.storage.transaction(async (tx) => {
+      for (const r of rows) await tx.responses.insert(r);
+    });
+    const read = async (options?: { hidden?: boolean }) => {
+      const out: Array<ReturnType<typeof unpack>[number]> = [];
+      for await (const page of db.storage.responses.exportPages(form.id, 2, options)) out.push(...unpack(page.bytes));
+      return out;
+    };
+    t.deepEqual((await read({ hidden: true })).map((r) => [r.id, r.hidden]), [[rows[0]!.id, hidden], [rows[1]!.id, null], [rows[2]!.id, { ref: 'r' }]]);
+    t.deepEqual((await read()).map((r) => r.hidden), [null, null, null], 'not asked: the field is empty');
+    t.deepEqual((await read({ hidden: true })).map((r) => r.answers), rows.map((r) => r.answers));
   });
 
   test('responses: exportPages abandoned after one page releases what it held', async (t, db) => {
