@@ -34,6 +34,7 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
     'FormloomSigning1737020000000',
     'FormloomVoice1737040000000',
     'FormloomResponseDays1737100000000',
+    'FormloomFormListOrder1738500000100',
   ]);
   t.deepEqual(await runMigrations(dataSource), [], 'already applied');
   t.true(existsSync(join(dir, 'nested', 'deeper', 'db.sqlite')));
@@ -81,7 +82,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const ds = db.dataSource;
     const p = db.placeholder;
     const third = 'FormloomTeamAdministration1734000000000';
-    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000', 'FormloomInstanceSettings1737000000000', 'FormloomSigning1737020000000', 'FormloomVoice1737040000000', 'FormloomResponseDays1737100000000'];
+    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000', 'FormloomInstanceSettings1737000000000', 'FormloomSigning1737020000000', 'FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomFormListOrder1738500000100'];
     const undoThroughThird = async () => {
       for (let i = 0; i <= later.length; i++) await ds.undoLastMigration();
     };
@@ -134,6 +135,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     t.teardown(() => db.close());
     const ds = db.dataSource;
     const p = db.placeholder;
+    await ds.undoLastMigration(); // the form-list order
     await ds.undoLastMigration();
     await t.throwsAsync(ds.query('SELECT 1 FROM response_days'), undefined, 'the table is gone');
     const form = makeForm();
@@ -153,7 +155,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
         [uid('rsp'), form.id, answers, '{}', at(seconds), completed ? at(seconds) : null, duration],
       );
     }
-    t.deepEqual(await runMigrations(ds), ['FormloomResponseDays1737100000000']);
+    t.deepEqual(await runMigrations(ds), ['FormloomResponseDays1737100000000', 'FormloomFormListOrder1738500000100']);
     // The per-question counters the migration's frozen fill wrote, and the same after the live rebuild.
     const byKey = (a: unknown[], b: unknown[]) => (`${a[0]} ${a[1]}` < `${b[0]} ${b[1]}` ? -1 : 1);
     const counters = async () =>
@@ -175,6 +177,27 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     );
     const a = await db.storage.responses.analytics(form.id);
     t.deepEqual([a.total, a.completed, a.average_completion_seconds], [4, 3, 6]);
+  });
+}
+
+for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
+  /* The forms list reads its pages from the index in its own order (updated_at DESC, id ASC), no sort. */
+  test(`${kind}: the forms list indexes run in the list's order, and revert`, async (t) => {
+    const db = await createTestDatabase(kind);
+    t.teardown(() => db.close());
+    const definition = async () =>
+      kind === 'sqlite'
+        ? (await db.raw(`SELECT sql FROM sqlite_master WHERE name = 'IDX_forms_owner_list'`))[0].sql as string
+        : (await db.raw(`SELECT indexdef AS sql FROM pg_indexes WHERE indexname = 'IDX_forms_owner_list' AND schemaname = $1`, [db.schema]))[0].sql as string;
+    t.regex(await definition(), /"?updated_at"? DESC, "?id"?\)/);
+    if (kind === 'sqlite') {
+      const plan = await db.raw(`EXPLAIN QUERY PLAN SELECT id FROM forms WHERE owner_id = ? AND team_id IS NULL ORDER BY updated_at DESC, id ASC LIMIT 5 OFFSET 10`, ['usr_x']);
+      t.false(plan.some((r: any) => /TEMP B-TREE/.test(r.detail)), JSON.stringify(plan));
+      t.true(plan.some((r: any) => /COVERING INDEX IDX_forms_owner_list/.test(r.detail)), JSON.stringify(plan));
+    }
+    await db.dataSource.undoLastMigration();
+    t.notRegex(await definition(), /DESC/);
+    t.deepEqual(await runMigrations(db.dataSource), ['FormloomFormListOrder1738500000100']);
   });
 }
 
@@ -212,14 +235,13 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const db = await createTestDatabase(kind);
     t.teardown(() => db.close());
     const p = db.placeholder;
-    // Back to before the voice migration (the response-days migration comes after it).
-    await db.dataSource.undoLastMigration();
-    await db.dataSource.undoLastMigration();
+    // Back to before the voice migration (the response-days and form-list order migrations come after it).
+    for (let i = 0; i < 3; i++) await db.dataSource.undoLastMigration();
     const [rich, empty] = [uid('usr'), uid('usr')];
     for (const [user, balance] of [[rich, 42], [empty, 0]] as const) {
       await db.raw(`INSERT INTO credit_balances (user_id, balance) VALUES (${p(1)}, ${p(2)})`, [user, balance]);
     }
-    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoice1737040000000', 'FormloomResponseDays1737100000000']);
+    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomFormListOrder1738500000100']);
     const entries = await db.raw(`SELECT kind, amount FROM credit_entries WHERE user_id = ${p(1)}`, [rich]);
     t.deepEqual(entries.map((e: any) => [e.kind, Number(e.amount)]), [['purchase', 42]]);
     t.deepEqual(await db.raw(`SELECT * FROM credit_entries WHERE user_id = ${p(1)}`, [empty]), []);
