@@ -54,6 +54,8 @@ export async function startTwoInstances(opts: TwoInstancesOptions = {}): Promise
           const app = express();
           app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: false, logger: { error: (m, e) => console.error(m, e) } }));
           const s = app.listen(0, '127.0.0.1', () => resolve(s));
+          // Longer than any test's pause under load: a reused keep-alive connection is never closed under a request.
+          s.keepAliveTimeout = 60_000;
         }),
     ),
   );
@@ -72,7 +74,9 @@ export async function startTwoInstances(opts: TwoInstancesOptions = {}): Promise
         body = JSON.stringify(o.body);
         headers['content-type'] = 'application/json';
       }
-      const res = await fetch(`${urls[i % 2]}/api/v1${path}`, { method, headers, body });
+      const res = await fetch(`${urls[i % 2]}/api/v1${path}`, { method, headers, body }).catch((e: Error) => {
+        throw new Error(`${method} ${path} on instance ${i % 2}: ${e.message} (${String((e as { cause?: unknown }).cause)})`);
+      });
       const text = await res.text();
       let parsed: any;
       try {
