@@ -33,6 +33,11 @@ const errorSchema = {
   },
 };
 
+/** A file in a body (OpenAPI 3.1: raw bytes of the media type). */
+const BINARY = { type: 'string', format: 'binary' };
+
+const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+
 /** Express `:param` to OpenAPI `{param}`. */
 const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z_]+)/g, '{$1}');
 
@@ -47,24 +52,28 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1') {
       schema: { type: 'string' },
     }));
     const query = (r.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema }));
+    const successType = r.success.contentType ?? 'application/json';
     const responses: Record<string, unknown> = {
-      [r.success.status]: { description: r.success.description, content: { 'application/json': { schema: { type: 'object' } } } },
+      [r.success.status]: { description: r.success.description, content: { [successType]: { schema: successType === 'application/json' ? { type: 'object' } : BINARY } } },
     };
     for (const s of r.errors ?? []) {
-      responses[s] = { description: STATUS_TEXT[s] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+      const ref = r.plainErrors?.includes(s) ? '#/components/schemas/PlainError' : '#/components/schemas/Error';
+      responses[s] = { description: STATUS_TEXT[s] ?? 'Error', content: { 'application/json': { schema: { $ref: ref } } } };
     }
     const op: Record<string, unknown> = {
       summary: r.summary,
       tags: r.tags ?? [r.tag],
-      operationId: `${r.method}${r.path.replace(/[/:{}-]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+      operationId: r.operationId ?? `${r.method}${r.path.replace(/[/:{}-]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       parameters: [...params, ...query],
       responses,
       security: r.scope ? [{ apiKey: [] }] : [],
     };
     if (r.body) {
+      op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(r.body) } } };
+    } else if (r.accepts?.length) {
       op.requestBody = {
         required: true,
-        content: { 'application/json': { schema: z.toJSONSchema(r.body, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) } },
+        content: Object.fromEntries(r.accepts.map((a) => [a.contentType, { schema: a.schema ? jsonSchema(a.schema) : BINARY }])),
       };
     }
     (paths[toOpenApiPath(r.path)] ??= {})[r.method] = op;
@@ -75,7 +84,10 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1') {
     servers: [{ url: serverUrl }],
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from `formloom key create`' } },
-      schemas: { Error: errorSchema },
+      schemas: {
+        Error: errorSchema,
+        PlainError: { type: 'object', required: ['error'], properties: { error: { type: 'string' } }, description: 'The plain error shape of a few public endpoints' },
+      },
     },
     paths,
   };

@@ -51,6 +51,9 @@ export function fromPluginRoute({ plugin, route }: InstanceRoute): RouteSpec {
     query: queryParams(route.query),
     success: route.success ?? { status: 200, description: 'OK' },
     errors: route.errors,
+    plainErrors: route.plainErrors,
+    operationId: route.operationId,
+    accepts: route.accepts,
     handler: async (ctx) =>
       route.handler({
         params: { ...(ctx.req.params as Record<string, string>) },

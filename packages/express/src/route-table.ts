@@ -42,9 +42,15 @@ export interface RouteSpec {
   scope: KeyScope | null;
   body?: z.ZodType;
   query?: QueryParam[];
-  /** Status of a success and a description of its body. */
-  success: { status: number; description: string };
+  /** Status of a success and a description of its body (`contentType` when not JSON: a binary file). */
+  success: { status: number; description: string; contentType?: string };
   errors?: number[];
+  /** Of `errors`, those answered with the plain `{error: "<message>"}` shape. */
+  plainErrors?: number[];
+  /** Default: made from the method and path. */
+  operationId?: string;
+  /** A body the handler reads itself, by media type (a zod schema for JSON, none for binary). */
+  accepts?: { contentType: string; schema?: z.ZodType }[];
   handler(ctx: RouteContext): Promise<RouteResult>;
 }
 

@@ -68,9 +68,21 @@ export interface PluginRoute<F = unknown> {
    * like) and documents each of its keys as a query parameter. The handler gets the parsed values.
    */
   query?: z.ZodType;
-  /** Status of a success and a description of its body (default 200, "OK"). */
-  success?: { status: number; description: string };
+  /**
+   * Status of a success and a description of its body (default 200, "OK"); `contentType` when it is not
+   * JSON (a file such as `application/pdf`, documented as binary).
+   */
+  success?: { status: number; description: string; contentType?: string };
   /** Error statuses the route may answer, documented with the error shape. */
   errors?: number[];
+  /** Of `errors`, those answered with the plain `{error: "<message>"}` shape instead. */
+  plainErrors?: number[];
+  /** The OpenAPI `operationId` (unique in the document); default: made from the method and path. */
+  operationId?: string;
+  /**
+   * A body the handler reads itself (no `body` schema validates it), documented by media type: a zod
+   * schema for JSON, nothing for a binary type such as `application/pdf`.
+   */
+  accepts?: { contentType: string; schema?: z.ZodType }[];
   handler(req: RouteRequest<F>): Promise<RouteAnswer>;
 }
