@@ -45,7 +45,7 @@ export function signerRoutes(ctx: PluginContext): PluginRoute<Formloom>[] {
       handler: async (req) => ({ body: await svc().decline(req.params.shortCode, req.body, meta(req)) }),
     },
     {
-      method: 'get', path: '/s/:shortCode/signed-documents/:docId', scope: 'public', tags: TAGS, summary: 'The signer\'s sealed copy (PDF)', errors: [401, 404],
+      method: 'get', path: '/s/:shortCode/signed-documents/:docId', scope: 'public', tags: TAGS, summary: 'The signer\'s sealed copy (PDF); 403 when `copy_mode` is `disabled`', errors: [401, 403, 404],
       handler: async (req) => {
         const doc = await svc().signedDocument(req.params.shortCode, req.params.docId, meta(req));
         return { contentType: 'application/pdf', stream: [doc.pdf], attachment: `${doc.question_id}-${doc.id}.pdf` };
