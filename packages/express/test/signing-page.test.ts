@@ -1,7 +1,7 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -159,7 +159,7 @@ test('two signers sign a sequential contract through the page (typed, then drawn
 
 test('a password-protected session: a wrong password is refused on the page, the right one opens the contract (keyboard only)', async (t) => {
   t.timeout(120_000);
-  const { a } = await session({ password: 'correct horse', signing_order: 'any' });
+  const { user, id, a, b } = await session({ password: 'correct horse', signing_order: 'any', copy_mode: 'always' });
   const { page, errors, close } = await openPage(browser);
   try {
     await page.goto(`${app.url}/s/${a}`);
@@ -183,6 +183,19 @@ test('a password-protected session: a wrong password is refused on the page, the
     // The access token outlives a reload (the tab's session storage): no second password prompt.
     await page.reload();
     await heading(page, 'You have signed').waitFor();
+
+    // The other party signs (through the API); the sealed copy then downloads through the page, which
+    // must send the access token (a plain link cannot): the browser saves exactly the stored bytes.
+    const token = (await app.api('POST', `/s/${b}/verify-password`, { body: { password: 'correct horse' } })).body.access_token;
+    t.is((await app.api('POST', `/s/${b}/sign`, { headers: { 'x-access-token': token }, body: { signature: { type: 'typed', value: 'Lou Landlord' } } })).status, 200);
+    await page.getByRole('button', { name: 'Check again' }).click();
+    const link = page.getByRole('link', { name: /Download "Lease agreement"/ });
+    await link.waitFor({ timeout: 60_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    const saved = readFileSync((await download.path())!);
+    const docs = (await app.api('GET', `/signing-sessions/${id}/documents`, { key: user.key })).body.documents;
+    t.is(docs[0].document_hash, `sha256:${createHash('sha256').update(saved).digest('hex')}`);
+    t.is(download.suggestedFilename(), 'Lease agreement.pdf');
     t.deepEqual(errors, []);
   } finally {
     await close();
@@ -205,6 +218,49 @@ test('decline with a reason: the session is declined, both pages say so', async 
     t.deepEqual({ ...slot }, { status: 'declined', decline_reason: 'The rent is too high' });
     await page.goto(`${app.url}/s/${a}`);
     await heading(page, 'This contract was declined').waitFor();
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('email verification on the page: the code is mailed, a wrong code is refused, the right one signs', async (t) => {
+  t.timeout(120_000);
+  const email = 'verify-page@example.com';
+  const { a } = await session({ require_email_verification: true, signers: [{ slot_number: 1, email }] });
+  const { page, errors, close } = await openPage(browser);
+  try {
+    await page.goto(`${app.url}/s/${a}`);
+    await page.getByRole('group', { name: 'Confirm your email address' }).waitFor();
+    await page.getByLabel('Type your full name').fill('Vera Verified');
+    await page.getByRole('button', { name: 'Sign', exact: true }).click();
+    t.regex(await alert(page).innerText(), /Enter the 6-digit code/);
+    await page.getByRole('button', { name: 'Email me a code' }).click();
+    await page.getByText(`We sent a code to ${email}`).waitFor();
+    const mail = await eventually(async () => mailer.sent.find((m) => m.to === email && /code/.test(m.subject)));
+    const code = /(\d{6})/.exec(mail.subject)![1]!;
+    const codeField = page.getByLabel('6-digit code from the email');
+    await codeField.fill(code === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Sign', exact: true }).click();
+    await alert(page).filter({ hasText: /wrong or expired code/ }).waitFor();
+    t.is(await codeField.getAttribute('aria-invalid'), 'true');
+    await codeField.fill(code);
+    await page.getByRole('button', { name: 'Sign', exact: true }).click();
+    await heading(page, 'You have signed').waitFor();
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a voided session: the page says so and offers no signing', async (t) => {
+  const { user, id, a } = await session({});
+  t.is((await app.api('POST', `/signing-sessions/${id}/void`, { key: user.key, body: { reason: 'Replaced' } })).status, 200);
+  const { page, errors, close } = await openPage(browser);
+  try {
+    await page.goto(`${app.url}/s/${a}`);
+    await heading(page, 'This contract was cancelled').waitFor();
+    t.is(await page.getByRole('button', { name: 'Sign', exact: true }).count(), 0);
     t.deepEqual(errors, []);
   } finally {
     await close();
