@@ -18,9 +18,12 @@ export class SigningView {
   /** Replaces the screen under the page's title and moves focus to its first heading. */
   private show(...nodes: (Node | null)[]) {
     const title = this.root.querySelector('h1');
+    const before = this.root.querySelector('h2')?.textContent;
     this.root.replaceChildren(...(title ? [title] : []), ...nodes.filter((n): n is Node => !!n));
     this.root.setAttribute('aria-busy', 'false');
-    this.root.querySelector<HTMLElement>('h2')?.focus();
+    // The same screen again (looking again while the seal runs) keeps the reader where they are.
+    const heading = this.root.querySelector<HTMLElement>('h2');
+    if (heading && heading.textContent !== before) heading.focus();
   }
 
   async load(): Promise<void> {
