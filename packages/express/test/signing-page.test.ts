@@ -208,6 +208,19 @@ test('a password-protected session: a wrong password is refused on the page, the
     t.is(download.suggestedFilename(), 'Lease agreement.pdf');
     t.deepEqual(await axeViolations(page, errors), [], 'the outcome screen');
     t.deepEqual(errors, []);
+    // Another browser (no token): the sealed copies are behind the password too.
+    const other = await openPage(browser);
+    try {
+      await other.page.goto(`${app.url}/s/${a}`);
+      await heading(other.page, 'Enter the password').waitFor();
+      await other.page.getByLabel('Password').fill('correct horse');
+      await other.page.keyboard.press('Enter');
+      await heading(other.page, 'Everyone has signed').waitFor();
+      t.is(await other.page.getByRole('link', { name: /Download/ }).count(), 1);
+      t.deepEqual(other.errors, []);
+    } finally {
+      await other.close();
+    }
   } finally {
     await close();
   }

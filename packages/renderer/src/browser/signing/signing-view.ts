@@ -33,8 +33,10 @@ export class SigningView {
     } catch (e) {
       return this.failed(e as SignerError);
     }
-    if (ctx.status !== 'active' || ctx.slot_status !== 'pending') return this.show(outcome(this.api, ctx, () => void this.load()));
-    if (ctx.requires_password && !this.api.token) return this.password();
+    // The password first when it guards something: the contract, or the sealed copies to download.
+    const open = ctx.status === 'active' && ctx.slot_status === 'pending';
+    if (ctx.requires_password && !this.api.token && (open || ctx.documents.length)) return this.password();
+    if (!open) return this.show(outcome(this.api, ctx, () => void this.load()));
     let doc: SignerContract;
     try {
       doc = await this.api.document();
