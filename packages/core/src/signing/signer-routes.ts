@@ -50,7 +50,7 @@ export function signerRoutes(ctx: PluginContext): PluginRoute<Formloom>[] {
       handler: async (req) => ({ body: await svc().decline(req.params.shortCode, req.body, meta(req)) }),
     },
     {
-      method: 'get', path: '/s/:shortCode/signed-documents/:docId', scope: 'public', tags: TAGS, summary: 'The signer\'s sealed copy (PDF)', operationId: 'downloadSignerCopy', errors: [401, 404],
+      method: 'get', path: '/s/:shortCode/signed-documents/:docId', scope: 'public', tags: TAGS, summary: 'The signer\'s sealed copy (PDF); 403 when `copy_mode` is `disabled`', operationId: 'downloadSignerCopy', errors: [401, 403, 404],
       success: { status: 200, description: 'The sealed PDF, byte for byte', contentType: 'application/pdf' },
       handler: async (req) => {
         const doc = await svc().signedDocument(req.params.shortCode, req.params.docId, meta(req));

@@ -2,7 +2,8 @@ import { randomInt } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import type { SecretBox } from '../crypto-box';
 import type { SigningSessionRecord, SigningSlotRecord } from '../domain/signing';
-import { badRequest, conflict, FormloomError, notFound } from '../errors';
+import { badRequest, conflict, forbidden, FormloomError, notFound } from '../errors';
+import { presentTheme } from '../forms/presenters';
 import type { FormloomEvents } from '../events';
 import { parseBody } from '../parse';
 import type { Clock } from '../ports/clock';
@@ -60,9 +61,16 @@ export class SignerService {
     return session.signing_order === 'any' || slots.every((s) => s.slot_number >= slot.slot_number || s.status === 'signed');
   }
 
+  /**
+   * The link's context. Beyond the session's state it says where this signer stands (`slot_status`) and,
+   * once the session is sealed and its `copy_mode` lets signers have copies, which sealed documents the
+   * signer may download (`documents`; the download itself still needs the access token when one is due).
+   */
   async context(code: string) {
     const { slot, session } = await this.resolve(code);
     const slots = await this.storage.signing.listSlots(session.id);
+    const copies = session.status === 'completed' && session.copy_mode !== 'disabled';
+    const documents = copies ? await this.storage.signing.listDocuments(session.id, 'signed') : [];
     return {
       form_id: session.form_id,
       session_id: session.id,
@@ -73,7 +81,18 @@ export class SignerService {
       requires_email_verification: session.require_email_verification,
       signing_order: session.signing_order,
       is_turn: this.isTurn(session, slot, slots),
+      slot_status: slot.status,
+      copy_mode: session.copy_mode,
+      documents: documents.map((d) => ({ id: d.id, question_id: d.question_id, question_title: d.question_title })),
     };
+  }
+
+  /** What the signer's page (`/s/<short_code>`) shows before its script runs: the form's title and theme; 404 for an unknown link. */
+  async page(code: string) {
+    const { session } = await this.resolve(code);
+    const form = await this.storage.forms.findById(session.form_id);
+    if (!form) throw notFound('Signing link');
+    return { form_title: form.title, theme: presentTheme(form) as Record<string, unknown> };
   }
 
   /** 200 with a token, or the documented 401 `{error: "<message>"}`; failed tries are limited per link. */
@@ -237,6 +256,7 @@ export class SignerService {
   /** A signer's sealed copy (the link in the copy mail): the short code is the credential. */
   async signedDocument(code: string, docId: string, meta: SignerMeta) {
     const { session } = await this.authorized(code, meta);
+    if (session.copy_mode === 'disabled') throw forbidden('This session gives signers no copies', { reason: 'copies_disabled' });
     const doc = await this.storage.signing.findDocument(session.id, docId);
     if (!doc) throw notFound('Signed document');
     return doc;
