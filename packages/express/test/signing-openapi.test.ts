@@ -40,7 +40,7 @@ const EXPECTED: Expected[] = [
   signer('post', '/s/{shortCode}/send-code', 'sendSigningCode', [400, 401, 404, 409, 429], JSON_BODY),
   signer('post', '/s/{shortCode}/sign', 'signSigningLink', [400, 401, 404, 409, 429], JSON_BODY),
   signer('post', '/s/{shortCode}/decline', 'declineSigningLink', [400, 401, 404, 409], JSON_BODY),
-  signer('get', '/s/{shortCode}/signed-documents/{docId}', 'downloadSignerCopy', [401, 404], { file: 'application/pdf' }),
+  signer('get', '/s/{shortCode}/signed-documents/{docId}', 'downloadSignerCopy', [401, 403, 404], { file: 'application/pdf' }),
   signer('post', '/signing/verify', 'verifySignedPdf', [400, 413], { body: ['application/pdf', 'application/json'] }),
 ];
 
