@@ -1,15 +1,18 @@
-import { FORM_OPTION_FIELDS, THEME_FIELDS, type ThemeField } from '../domain/form-fields';
+import { FORM_DEFAULTS, FORM_OPTION_FIELDS, THEME_FIELDS, type FormOptionField, type ThemeField } from '../domain/form-fields';
 import type { FormRecord, Question, Team, Version } from '../domain/types';
 
 /** Form option fields that are not part of the Form resource (theme-only). */
 const THEME_ONLY = new Set<string>(['show_question_nav']);
 export const FORM_BODY_OPTION_FIELDS = FORM_OPTION_FIELDS.filter((f) => !THEME_ONLY.has(f));
 
-/** A form's value for an option field: first-class columns first, then `options`, else null. */
+/**
+ * A form's value for an option field: first-class columns first, then `options`; a field the form has no
+ * value for (one added after the form was made) reads as its default, else null.
+ */
 export function optionValue(form: FormRecord, field: string): unknown {
   if (field === 'theme_color') return form.theme_color;
   if (field === 'background_color') return form.background_color;
-  return form.options[field] ?? null;
+  return form.options[field] ?? FORM_DEFAULTS[field as FormOptionField] ?? null;
 }
 
 export function presentQuestion(q: Question) {

@@ -13,6 +13,7 @@ export * from './presenters';
 export * from './schemas';
 export * from './voice-service';
 export * from './stream-service';
+export * from './output-schemas';
 
 /** Speech generation: voices, estimates, generations and the library (docs/voice.md). */
 export const voiceArea = definePlugin({
