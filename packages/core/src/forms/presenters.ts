@@ -1,5 +1,7 @@
 import { FORM_DEFAULTS, FORM_OPTION_FIELDS, THEME_FIELDS, type FormOptionField, type ThemeField } from '../domain/form-fields';
+import type { z } from 'zod';
 import type { FormRecord, Question, Team, Version } from '../domain/types';
+import type { formListItemOut, versionOut } from './output-schemas';
 
 /** Form option fields that are not part of the Form resource (theme-only). */
 const THEME_ONLY = new Set<string>(['show_question_nav']);
@@ -52,7 +54,7 @@ export function presentForm(form: FormRecord, questions: Question[]) {
 }
 
 /** A list item: exactly the fields of `GET /forms` in the OpenAPI document. */
-export function presentFormListItem(form: FormRecord, team: Pick<Team, 'id' | 'name'> | null) {
+export function presentFormListItem(form: FormRecord, team: Pick<Team, 'id' | 'name'> | null): z.infer<typeof formListItemOut> {
   return {
     id: form.id,
     title: form.title,
@@ -74,7 +76,7 @@ export function presentTheme(form: FormRecord): Record<ThemeField, unknown> {
   return theme;
 }
 
-export function presentVersion(v: Version) {
+export function presentVersion(v: Version): z.infer<typeof versionOut> {
   return {
     id: v.id,
     form_id: v.form_id,

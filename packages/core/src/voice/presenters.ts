@@ -1,9 +1,11 @@
 import type { VoiceGeneration } from '../ports/storage/voice-generations';
 import type { StockVoice } from './catalog';
 import { RATE_CARD } from './pricing';
+import type { z } from 'zod';
+import type { generationOut, voiceOut } from './output-schemas';
 
 /** A catalog voice as a list item of `GET /api/v1/voice/voices`. */
-export const presentVoice = (v: StockVoice) => ({
+export const presentVoice = (v: StockVoice): z.infer<typeof voiceOut> => ({
   id: v.id,
   object: 'voice',
   name: v.name,
@@ -19,8 +21,7 @@ export const presentVoice = (v: StockVoice) => ({
 });
 
 /** The API body of a generation; `audio.url` is relative to the API mount (`baseUrl`). */
-export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: string) {
-  const hasAudio = g.status === 'ready' && g.sample_rate !== null;
+export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: string): z.infer<typeof generationOut> {
   return {
     id: g.id,
     object: 'voice.generation',
@@ -31,15 +32,16 @@ export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: 
     language: g.language,
     characters: g.characters,
     title: g.title,
-    audio: hasAudio
-      ? {
-          url: `${baseUrl}/voice/generations/${g.id}/audio?format=${g.format}`,
-          format: g.format,
-          sample_rate: g.sample_rate,
-          duration_seconds: g.duration_seconds,
-          retained_until: g.retained_until,
-        }
-      : null,
+    audio:
+      g.status === 'ready' && g.sample_rate !== null
+        ? {
+            url: `${baseUrl}/voice/generations/${g.id}/audio?format=${g.format}`,
+            format: g.format,
+            sample_rate: g.sample_rate,
+            duration_seconds: g.duration_seconds,
+            retained_until: g.retained_until,
+          }
+        : null,
     credits: { estimated: g.credits_estimated, charged: g.credits_charged, remaining: balance },
     retakes_remaining: 0,
     reused: false,
