@@ -98,7 +98,7 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
       responses,
       security: r.scope ? [{ [security.name]: [] }] : [],
     };
-    if (r.scope) op.description = `Needs a \`${r.scope}\` key.`;
+    if (r.scope) op.description = security === API_KEY_SECURITY ? `Needs a \`${r.scope}\` key.` : `Needs a principal of scope \`${r.scope}\`.`;
     const bodies: Record<string, unknown> = {};
     if (r.body) bodies['application/json'] = { schema: input(r.body) };
     for (const [type, schema] of Object.entries(r.accepts ?? {})) bodies[type] ??= { schema: input(schema) };

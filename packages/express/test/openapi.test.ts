@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { formOut } from '@formloom/core';
+import { formOut, uploadOut } from '@formloom/core';
 import { createFormloomRouter } from '../src';
 import { startTestApp, type TestApp } from './helpers/app';
 import { assertMatches } from './helpers/schema-check';
@@ -108,6 +108,19 @@ test.serial('the schema check of the test helpers fails on an answer that drifts
   t.throws(() => assertMatches(formOut, untitled, 'x'), { message: /title/ });
   t.throws(() => assertMatches(formOut, { ...got, questions: [{ ...got.questions[0], secret: 'x' }] }, 'x'), { message: /questions\[0\]\.secret/ });
   t.true(app.checked.has('createForm') && app.checked.has('getForm'));
+});
+
+test.serial('an upload sent as the document declares (multipart, part "file") answers the Upload schema', async (t) => {
+  const user = await app.user();
+  const form = (await app.api('POST', '/forms', { key: user.key, body: { title: 'Files', published: true, questions: [{ type: 'file_upload', title: 'CV' }] } })).body;
+  const declared = doc.paths['/public/forms/{slug}/uploads'].post.requestBody.content['multipart/form-data'].schema;
+  const fd = new FormData();
+  for (const part of declared.required as string[]) fd.append(part, new Blob(['%PDF-1.4 tiny'], { type: 'application/pdf' }), 'cv.pdf');
+  const res = await fetch(`${app.url}/api/v1/public/forms/${form.slug}/uploads?question_id=${form.questions[0].id}`, { method: 'POST', body: fd });
+  const body = await res.json();
+  t.is(res.status, 201, JSON.stringify(body));
+  t.notThrows(() => assertMatches(uploadOut, body, 'POST /public/forms/:slug/uploads'));
+  t.is(res.headers.get('content-type')?.split(';')[0], 'application/json');
 });
 
 /** A client written against the generated types: compiles only when the bodies are really described. */
