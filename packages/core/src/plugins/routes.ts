@@ -49,6 +49,18 @@ export type RouteAnswer = JsonAnswer | StreamAnswer;
 export const isStreamAnswer = (a: RouteAnswer): a is StreamAnswer => 'stream' in a && 'contentType' in a;
 
 /**
+ * How a success is documented: its status, a description, and its body: `schema` for a JSON body (a zod
+ * schema of what the handler answers, rendered into the OpenAPI document), `media` for the content types
+ * of a streamed answer (`text/csv`, `application/pdf`, ...). A route may have both (JSON or audio).
+ */
+export interface RouteSuccess {
+  status: number;
+  description: string;
+  schema?: z.ZodType;
+  media?: string[];
+}
+
+/**
  * One HTTP endpoint contributed by a plugin, independent of any web framework: `@formloom/express` serves
  * it and documents it in `GET /api/v1/openapi.json` exactly like the built-in endpoints.
  */
@@ -69,20 +81,17 @@ export interface PluginRoute<F = unknown> {
    */
   query?: z.ZodType;
   /**
-   * Status of a success and a description of its body (default 200, "OK"); `contentType` when it is not
-   * JSON (a file such as `application/pdf`, documented as binary).
+   * Bodies the handler reads and checks itself, by content type (documented only, not validated by the
+   * router): e.g. `{'application/pdf': z.file()}` or a JSON schema the handler parses with its own messages.
    */
-  success?: { status: number; description: string; contentType?: string };
+  accepts?: Record<string, z.ZodType>;
+  /** A readable, unique name of the operation in the OpenAPI document (default: from method and path). */
+  operationId?: string;
+  /** Status of a success and its body (default 200, "OK", any JSON). */
+  success?: RouteSuccess;
   /** Error statuses the route may answer, documented with the error shape. */
   errors?: number[];
-  /** Of `errors`, those answered with the plain `{error: "<message>"}` shape instead. */
-  plainErrors?: number[];
-  /** The OpenAPI `operationId` (unique in the document); default: made from the method and path. */
-  operationId?: string;
-  /**
-   * A body the handler reads itself (no `body` schema validates it), documented by media type: a zod
-   * schema for JSON, nothing for a binary type such as `application/pdf`.
-   */
-  accepts?: { contentType: string; schema?: z.ZodType }[];
+  /** Error statuses whose body is not the error shape, with their schema. */
+  errorBodies?: Record<number, z.ZodType>;
   handler(req: RouteRequest<F>): Promise<RouteAnswer>;
 }

@@ -17,6 +17,7 @@ export * from './stream-service';
 export * from './script/script-service';
 export { parseScriptText, convertToScript, type ScriptItem } from './script/script-text';
 export { assignVoices, autoCast, castingOrder, parseCast, speakerKey, type CastCandidate } from './script/script-cast';
+export * from './output-schemas';
 
 /** Speech generation: voices, estimates, generations and the library (docs/voice.md). */
 export const voiceArea = definePlugin({

@@ -4,7 +4,8 @@ import { paging, queryBoolean } from '../pagination';
 import { audioAccept, generationAnswer, withVoiceHeaders } from './answers';
 import { claimIdempotency } from './idempotency';
 import { dataBody, presentGeneration, presentVoice, serviceHeaders } from './presenters';
-import { audioQuery, parseOr400, voiceListQuery, voiceRequestSchema } from './schemas';
+import { audioQuery, parseOr400, streamRequestSchema, voiceListQuery, voiceRequestSchema } from './schemas';
+import { AUDIO_MEDIA_TYPES, generationBodyOut, generationDeletedOut, generationListOut, voiceAnswerOut, voiceListOut } from './output-schemas';
 import { VoiceService } from './voice-service';
 import { VoiceStreamService } from './stream-service';
 import { isScriptBody } from './script/script-text';
@@ -91,27 +92,45 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
     {
       method: 'post',
       path: '/voice',
+      operationId: 'generateSpeech',
       scope: 'voice',
       summary: 'Generate speech in one voice (speak) or several (script), or quote its cost (estimate)',
       tags,
+      accepts: { 'application/json': voiceRequestSchema },
+      success: {
+        status: 200,
+        description: 'The generation (speak) or the quote (estimate) as JSON; the audio itself when `Accept` asks for audio',
+        schema: voiceAnswerOut,
+        media: AUDIO_MEDIA_TYPES.filter((t) => t.startsWith('audio/')),
+      },
       errors: [400, 401, 402, 403, 409, 429],
       handler: (req) => generate(service(), ctx.service(VoiceScriptService), req, ctx),
     },
     {
       method: 'post',
       path: '/voice/stream',
+      operationId: 'streamSpeech',
       scope: 'voice',
       summary: 'Stream speech while it is generated (chunked audio)',
       tags,
+      accepts: { 'application/json': streamRequestSchema },
+      success: {
+        status: 200,
+        description: 'The audio as it is made (format in `Service-Audio-Format`); a replayed `Idempotency-Key` answers the generation as JSON',
+        schema: generationBodyOut,
+        media: ['application/octet-stream'],
+      },
       errors: [400, 401, 402, 403, 409, 413],
       handler: (req) => stream(service(), ctx.service(VoiceStreamService), req, ctx),
     },
     {
       method: 'get',
       path: '/voice/voices',
+      operationId: 'listVoices',
       scope: 'voice',
       summary: 'List voices (free)',
       tags,
+      success: { status: 200, description: 'The voices', schema: voiceListOut },
       query: voiceListQuery,
       errors: [400, 401, 403],
       handler: async (req) => {
@@ -124,9 +143,11 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
     {
       method: 'get',
       path: '/voice/generations',
+      operationId: 'listVoiceGenerations',
       scope: 'voice',
       summary: "The caller's library of generations, newest first",
       tags,
+      success: { status: 200, description: 'A page of generations', schema: generationListOut },
       errors: [401, 403],
       handler: async (req) => {
         const { page, per_page, offset } = paging(req.query, 20);
@@ -139,9 +160,11 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
     {
       method: 'get',
       path: '/voice/generations/:id',
+      operationId: 'getVoiceGeneration',
       scope: 'voice',
       summary: 'A generation',
       tags,
+      success: { status: 200, description: 'The generation', schema: generationBodyOut },
       errors: [401, 403, 404],
       handler: async (req) => {
         const principal = principalOf(req);
@@ -153,9 +176,11 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
     {
       method: 'get',
       path: '/voice/generations/:id/audio',
+      operationId: 'downloadVoiceAudio',
       scope: 'voice',
       summary: "A generation's audio in any format (default: the one it was made in)",
       tags,
+      success: { status: 200, description: 'The audio, as an attachment', media: AUDIO_MEDIA_TYPES },
       query: audioQuery,
       errors: [400, 401, 403, 404],
       handler: async (req) => {
@@ -167,9 +192,11 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
     {
       method: 'delete',
       path: '/voice/generations/:id',
+      operationId: 'deleteVoiceGeneration',
       scope: 'voice',
       summary: 'Delete a generation and its audio',
       tags,
+      success: { status: 200, description: 'The deleted generation', schema: generationDeletedOut },
       errors: [401, 403, 404],
       handler: async (req) => {
         await service().delete(principalOf(req), req.params.id!);

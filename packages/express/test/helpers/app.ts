@@ -6,6 +6,7 @@ import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { responseChecker } from './schema-check';
 import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter, type EmbedOrigins, type RateLimitOptions } from '../../src';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -30,6 +31,8 @@ export interface TestApp {
   close(): Promise<void>;
   /** Where the app's blob store keeps files. */
   blobDir: string;
+  /** operationIds whose success bodies `api` checked against their documented schema (see schema-check.ts). */
+  checked: Set<string>;
 }
 
 let seq = 0;
@@ -81,6 +84,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   formloom.config.publicUrl = url;
+  const checker = responseChecker(formloom);
   return {
     url,
     kind,
@@ -102,6 +106,8 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
       } catch {
         parsed = undefined;
       }
+      // Every answer of every test is held to the schemas the OpenAPI document is made of.
+      checker.check(method, path, res.status, res.headers.get('content-type'), parsed);
       return { status: res.status, body: parsed, headers: res.headers, text };
     },
     async user(plan = 'free') {
@@ -117,6 +123,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
       rmSync(blobDir, { recursive: true, force: true });
     },
     blobDir,
+    checked: checker.checked,
   };
 }
 
