@@ -25,6 +25,20 @@ export const voiceOut = named(
 
 export const voiceListOut = named('VoiceList', z.object({ data: z.array(voiceOut) }));
 
+export const generationLineOut = named(
+  'VoiceScriptLine',
+  z.object({
+    speaker: z.string().nullable(),
+    voice: z.object({ id: z.string(), name: z.string().nullable() }).nullable().describe('null for a pause'),
+    text: z.string().nullable().describe('null for a pause'),
+    pause_ms: int.nullable().describe('The pause, for a pause line'),
+    status: z.enum(['rendering', 'ready', 'failed']),
+    start_ms: int.nullable(),
+    end_ms: int.nullable(),
+    credits: z.number().describe('The line\'s share: 0.4 per spoken character (0 for a pause or a failed line)'),
+  }),
+);
+
 export const generationOut = named(
   'VoiceGeneration',
   z.object({
@@ -47,6 +61,7 @@ export const generationOut = named(
       })
       .nullable(),
     credits: z.object({ estimated: z.number(), charged: z.number(), remaining: z.number() }),
+    lines: z.array(generationLineOut).optional().describe('Script generations: every line in request order, pauses included'),
     retakes_remaining: int,
     reused: z.boolean(),
     created_at: timestamp,
