@@ -110,6 +110,11 @@ export const signerContextOut = named(
     requires_email_verification: z.boolean(),
     signing_order: signingOrder,
     is_turn: z.boolean(),
+    slot_status: slotStatus.describe('This link\'s own state'),
+    copy_mode: z.enum(['ask', 'always', 'disabled']),
+    documents: z
+      .array(z.object({ id: z.string(), question_id: z.string(), question_title: z.string() }))
+      .describe('The sealed copies this signer may download (once the session is completed, unless copy_mode is disabled)'),
   }),
 );
 
