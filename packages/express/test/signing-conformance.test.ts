@@ -172,6 +172,21 @@ forEachDb(test, (t) => {
     tt.deepEqual(await app.raw(`SELECT id FROM signing_sessions WHERE form_id = ${ph(app, 1)}`, [form.body.id]), []);
   });
 
+  t('publish check (b): a contract on a free owner\'s form is not published by create, update or publish', async (tt, app) => {
+    const free = await app.user('free');
+    const created = await app.api('POST', '/forms', { key: free.key, body: { title: 'C', published: true, questions: [contractQuestion()] } });
+    tt.is(created.status, 201);
+    tt.false(created.body.published);
+    tt.like(created.body.publish_error, { reason: 'contract_requires_pro', upgrade_required: true, question_ids: [created.body.questions[0].id] });
+    const put = await app.api('PUT', `/forms/${created.body.id}`, { key: free.key, body: { title: 'C2', published: true } });
+    tt.is(put.status, 409);
+    tt.like(put.body.error, { code: 'CONFLICT', reason: 'contract_requires_pro', saved_as_draft: true, form_id: created.body.id });
+    tt.is((await app.api('GET', `/forms/${created.body.id}`, { key: free.key })).body.title, 'C2', 'the changes were saved');
+    const pro = await app.user('pro');
+    const ok = await app.api('POST', '/forms', { key: pro.key, body: { title: 'P', published: true, questions: [contractQuestion()] } });
+    tt.true(ok.body.published);
+  });
+
   t('the contract question\'s default_signing_order is the session\'s default; its properties are checked', async (tt, app) => {
     const user = await app.user('pro');
     const mk = (props: Record<string, unknown>) => app.api('POST', '/forms', { key: user.key, body: { title: 'C', questions: [contractQuestion(props)] } });

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,8 +63,13 @@ async function download(app: TestApp, key: string, sessionId: string, kind = 1) 
     const r = (await app.api('GET', `/signing-sessions/${sessionId}/documents`, { key })).body.documents;
     return r.length === kind && r;
   });
-  const res = await fetch(`${app.url}/api/v1/signing-sessions/${sessionId}/documents/${docs[0].id}`, { headers: { authorization: `Bearer ${key}` } });
-  return { doc: docs[0], pdf: Buffer.from(await res.arrayBuffer()) };
+  // `document_url` is absolute and is where the PDF downloads, byte for byte as `document_hash` says.
+  if (docs[0].document_url !== `${app.url}/api/v1/signing-sessions/${sessionId}/documents/${docs[0].id}`) throw new Error(`document_url ${docs[0].document_url}`);
+  const res = await fetch(docs[0].document_url, { headers: { authorization: `Bearer ${key}` } });
+  if (res.headers.get('content-type') !== 'application/pdf') throw new Error(`content-type ${res.headers.get('content-type')}`);
+  const pdf = Buffer.from(await res.arrayBuffer());
+  if (`sha256:${createHash('sha256').update(pdf).digest('hex')}` !== docs[0].document_hash) throw new Error('document_hash');
+  return { doc: docs[0], pdf };
 }
 
 /** A Pro user's form with one two-slot contract question. */

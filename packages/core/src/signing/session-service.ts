@@ -194,7 +194,7 @@ export class SigningSessionService {
   async documents(principal: Principal, sessionId: string, baseUrl: string) {
     const { session } = await this.load(principal, sessionId, 'read');
     const docs = await this.storage.signing.listDocuments(session.id, session.status === 'voided' ? 'voided' : 'signed');
-    return { documents: docs.map((d) => presentDocument(d, baseUrl)) };
+    return { documents: docs.map((d) => presentDocument(d, this.config.publicUrl, baseUrl)) };
   }
 
   async document(principal: Principal, sessionId: string, docId: string) {
