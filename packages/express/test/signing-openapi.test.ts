@@ -87,8 +87,12 @@ test('openapi.json documents every signing endpoint with its operationId, tags, 
     t.truthy(create.properties[field], field);
   }
   t.deepEqual(create.properties.notify_events.items.enum, ['each_signature', 'all_complete', 'decline', 'expiry']);
-  const list = doc.paths['/forms/{id}/signing-sessions'].get.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name);
-  t.deepEqual(list, ['status', 'page', 'per_page']);
+  const listParams = doc.paths['/forms/{id}/signing-sessions'].get.parameters.filter((p: any) => p.in === 'query');
+  t.deepEqual(listParams.map((p: any) => p.name), ['status', 'page', 'per_page']);
+  t.deepEqual(listParams[0].schema.enum, ['active', 'fully_signed', 'declined', 'voided', 'expired']);
+  t.like(listParams[1].schema, { type: 'integer', minimum: 1 });
+  t.like(listParams[2].schema, { type: 'integer', minimum: 1, maximum: 100 });
+  t.regex(listParams[2].description, /default 20/);
   // A wrong password answers the plain {error: "..."} shape (docs/signing.md).
   const wrongPassword = doc.paths['/s/{shortCode}/verify-password'].post.responses[401].content['application/json'].schema;
   t.true(JSON.stringify(wrongPassword).includes('{"error":{"type":"string"}}'), 'the plain error shape is documented');

@@ -65,12 +65,13 @@ export function presentListItem(s: SigningSessionRecord, slots: SigningSlotRecor
   };
 }
 
-export function presentDocument(d: SignedDocumentRecord, baseUrl: string): z.infer<typeof signedDocumentOut> {
+/** `document_url` is absolute, like `signing_url`: `publicUrl` + the API's mount (`baseUrl`) + the download path. */
+export function presentDocument(d: SignedDocumentRecord, publicUrl: string, baseUrl: string): z.infer<typeof signedDocumentOut> {
   return {
     id: d.id,
     question_id: d.question_id,
     question_title: d.question_title,
-    document_url: `${baseUrl}/signing-sessions/${d.session_id}/documents/${d.id}`,
+    document_url: `${publicUrl.replace(/\/+$/, '')}${baseUrl}/signing-sessions/${d.session_id}/documents/${d.id}`,
     document_hash: d.document_hash,
     generated_at: d.generated_at,
   };

@@ -111,9 +111,15 @@ export class SignerService {
     return { status: 200, body: { success: true, access_token: access.issueAccessToken(this.box, code, now) } };
   }
 
-  /** The contracts to read; the first view of each signer is recorded (`document_viewed`). */
+  /**
+   * The contracts to read; each view is recorded (`document_viewed`), the first also on the link. A pending
+   * link of a session that is no longer active (voided, declined, expired) is invalidated: 409
+   * `session_not_active`, nothing recorded. Parties who signed or declined may read theirs again.
+   */
   async document(code: string, meta: SignerMeta) {
     const { slot, session } = await this.authorized(code, meta);
+    const status = publicStatus(session, this.clock.now());
+    if (slot.status === 'pending' && status !== 'active') throw notActive(status);
     const at = this.kit.nowIso();
     if (!slot.viewed_at) {
       await this.storage.transaction(async (tx) => {
