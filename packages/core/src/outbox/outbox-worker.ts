@@ -317,17 +317,24 @@ export class OutboxWorker {
   private async settleAll(batch: Settlement[]) {
     const now = this.clock.now().toISOString();
     await this.storage.transaction(async (tx) => {
-      for (const { item, outcome } of batch) {
-        await outcome.record?.(tx);
+      // Items touch rows of their own only, so their statements are sent together: a batch costs a few
+      // round trips of the (single-writer) database rather than three or four per item.
+      const settleOne = async ({ item, outcome }: Settlement) => {
         const settlement =
           outcome.status === 'pending'
             ? ({ status: 'pending', nextAttemptAt: outcome.nextAttemptAt, error: outcome.error } as const)
             : ({ status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null } as const);
-        const settled = await tx.outbox.settle(item.id, this.workerId, settlement, now);
+        const [recorded, settledResult] = await Promise.allSettled([outcome.record?.(tx), tx.outbox.settle(item.id, this.workerId, settlement, now)]);
+        // Both are waited for, so that no statement is left running when the transaction ends.
+        if (recorded.status === 'rejected') throw recorded.reason;
+        if (settledResult.status === 'rejected') throw settledResult.reason;
+        const settled = settledResult.value;
         if (settled && outcome.status !== 'pending' && this.handlers.get(item.kind)?.clearsPayload) {
           await tx.outbox.clearPayload(item.id);
         }
-      }
+      };
+      const failed = (await Promise.allSettled(batch.map(settleOne))).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
     });
   }
 

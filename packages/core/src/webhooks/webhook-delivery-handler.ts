@@ -96,8 +96,9 @@ export class WebhookDeliveryHandler implements OutboxHandler {
       updated_at: now.toISOString(),
     } as const;
     const record = async (tx: Storage) => {
-      await tx.deliveries.insertAttempt(attempt);
-      await tx.deliveries.update(delivery.id, patch);
+      const results = await Promise.allSettled([tx.deliveries.insertAttempt(attempt), tx.deliveries.update(delivery.id, patch)]);
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
     };
     return { ...outcome, record };
   }
