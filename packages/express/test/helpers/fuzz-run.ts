@@ -30,14 +30,20 @@ interface Planned {
   deep?: boolean;
 }
 
-/** A real value for a path parameter of `target`, so that some requests get past the look-ups. */
-function realParam(r: Rng, world: World, target: Target, name: string): string | undefined {
-  if (target.path.startsWith('/api/v1/voice/generations') && name === 'id') return world.generationId;
-  if (target.path.includes('/public/uploads/') && name === 'token') return world.params.uploadToken![0];
-  if (target.path.startsWith('/api/v1/fuzzplug')) return r.word();
-  if (target.path === '/formloom/assets/:name') return r.pick(['formloom.css', 'formloom-form.js']);
+/**
+ * A real value for a path parameter of `target`, so that some requests get past the look-ups; `fixture`
+ * when it is one of the world's own (which a request valid in every way must not change).
+ */
+function realParam(r: Rng, world: World, target: Target, name: string): { value: string; fixture: boolean } | undefined {
+  const fixed = (value: string | undefined) => (value === undefined ? undefined : { value, fixture: true });
+  if (target.path.startsWith('/api/v1/voice/generations') && name === 'id') return fixed(world.generationId);
+  if (target.path.includes('/public/uploads/') && name === 'token') return fixed(world.params.uploadToken![0]);
+  if (target.path.startsWith('/api/v1/fuzzplug')) return { value: r.word(), fixture: false };
+  if (target.path === '/formloom/assets/:name') return { value: r.pick(['formloom.css', 'formloom-form.js']), fixture: false };
+  const created = (world.created as Record<string, string[] | undefined>)[name];
+  if (created?.length && r.chance(0.5)) return { value: r.pick(created), fixture: false };
   const values = world.params[name];
-  return values ? r.pick(values) : undefined;
+  return values ? fixed(r.pick(values)) : undefined;
 }
 
 /** Templates by `METHOD /path` (Express style without the mount), else a sample of the documented schema. */
@@ -71,18 +77,17 @@ export function plan(r: Rng, world: World, targets: Target[], i: number): Planne
   const keyKinds = target.auth ? (['own', 'own', 'own', 'other', 'none', 'garbage'] as const) : (['none', 'none', 'own', 'garbage'] as const);
   let keyKind: 'own' | 'other' | 'none' | 'garbage' = deep ? (target.auth ? 'own' : 'none') : r.pick(keyKinds);
   const names = [...target.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
-  // A mutating request that is valid in every other way must not carry the real ids, or it would change
-  // the fixture: then at least one parameter is fuzzed (or the key is not valid).
-  let fuzzOne = names.length > 0 && mutating && keyKind === 'own' && !hasBody;
+  // Without parameters, a body or a valid key, a mutating request would only ever be accepted: no key then.
   if (mutating && target.auth && keyKind === 'own' && !names.length && !hasBody) keyKind = 'none';
   const labels: string[] = [target.method, target.path, `key:${keyKind}`];
+  const picks = names.map((n) => ({ n, real: r.chance(deep ? 0.95 : 0.55) ? realParam(r, world, target, n) : undefined }));
+  // A nearly valid replacement of the fixture form would drop the questions the other requests rely on.
+  if (deep && target.method === 'PUT' && target.key === '/forms/{id}' && picks[0]?.real?.fixture) picks[0].real = world.created.id.length ? { value: r.pick(world.created.id), fixture: false } : undefined;
+  // A mutating request that is valid in every other way must not carry only the fixture's real ids, or it
+  // would change the fixture: then one parameter is fuzzed.
+  if (mutating && keyKind === 'own' && !hasBody && picks.length && picks.every((p) => p.real?.fixture)) picks[r.int(picks.length)]!.real = undefined;
   let path = target.path;
-  for (const n of names) {
-    const real = realParam(r, world, target, n);
-    const fuzz = fuzzOne || r.chance(deep ? 0.05 : 0.45) || real === undefined;
-    if (fuzz) fuzzOne = false;
-    path = path.replace(`:${n}`, fuzz ? fuzzParam(r, n) : real!);
-  }
+  for (const { n, real } of picks) path = path.replace(`:${n}`, real ? real.value : fuzzParam(r, n));
   if (r.chance(deep ? 0.1 : 0.5)) path += fuzzQuery(r, target.query);
   const headers: Array<[string, string]> = [];
   const own = target.scope === 'voice' ? world.voiceKey : world.formsKey;
@@ -93,6 +98,7 @@ export function plan(r: Rng, world: World, targets: Target[], i: number): Planne
     headers.push(['Authorization', r.pick(['Bearer x', 'Basic Zm9vOmJhcg==', `Bearer fl_${'a'.repeat(24)}_${'b'.repeat(64)}`, 'Bearer', 'Bearer ' + 'k'.repeat(5000), 'bearer  Ωmega', `Bearer ${own}x`])]);
   }
   if (target.path.includes('/s/:shortCode') && r.chance(0.5)) headers.push(['X-Access-Token', world.accessToken]);
+  if (target.path.includes('/responses/:responseId') && r.chance(0.7)) headers.push(['X-Resume-Token', world.resumeToken]);
   if (r.chance(deep ? 0.1 : 0.35)) {
     const extra = fuzzHeaders(r, target.path);
     headers.push(...extra);
@@ -173,6 +179,7 @@ export function check(p: Planned, res: { status: number; text: string; timedOut:
 
 /** GETs that record something when they succeed (a view of the contract, a download). */
 const WRITING_GETS = [/^\/api\/v1\/s\/[^/?]+\/document(\?|$)/];
+const CREATES_FORM = /^\/api\/v1\/forms(\/[^/?]+\/duplicate)?(\?|$)/;
 /** Refusals that are counted by design: a wrong signing-link password counts towards the link's lock-out. */
 const COUNTED_REFUSALS: Array<[RegExp, number]> = [[/^\/api\/v1\/s\/[^/?]+\/verify-password(\?|$)/, 401]];
 
@@ -202,6 +209,7 @@ export async function runFuzz(t: ExecutionContext, kind: DbKind, { seed, request
   const sendGroup = async (group: Array<{ p: Planned; i: number }>, where: string) => {
     const before = last ?? (await snapshot(app));
     let wrote = false;
+    const made: Array<{ i: number; id: string; slug: string }> = [];
     for (let j = 0; j < group.length; j += PARALLEL) {
       await Promise.all(
         group.slice(j, j + PARALLEL).map(async ({ p, i }) => {
@@ -217,6 +225,10 @@ export async function runFuzz(t: ExecutionContext, kind: DbKind, { seed, request
           // An accepted change (a mutated body can still be valid) is allowed; its group is not compared.
           const accepted = res.status > 0 && res.status < 400;
           if (accepted) (p.deep ? acceptedDeep : accepted_).add(op);
+          if (res.status === 201 && p.method === 'POST' && CREATES_FORM.test(p.path)) {
+            const form = JSON.parse(res.text) as { id: string; slug: string };
+            made.push({ i, id: form.id, slug: form.slug });
+          }
           if (accepted && !p.cut && (p.method !== 'GET' || WRITING_GETS.some((re) => re.test(p.path)))) wrote = true;
           if (COUNTED_REFUSALS.some(([re, status]) => res.status === status && re.test(p.path))) wrote = true;
         }),
@@ -224,6 +236,12 @@ export async function runFuzz(t: ExecutionContext, kind: DbKind, { seed, request
     }
     groups++;
     last = null;
+    // In request order, so that the seed alone decides which form a later request picks.
+    for (const m of made.sort((a, b) => a.i - b.i)) {
+      if (world.created.id.length >= 30) break;
+      world.created.id.push(m.id);
+      world.created.slug.push(m.slug);
+    }
     if (wrote) return;
     compared++;
     const after = await snapshot(app);
@@ -237,12 +255,14 @@ export async function runFuzz(t: ExecutionContext, kind: DbKind, { seed, request
     // Planned in order (so the seed fixes every request); the hostile ones sent together, the nearly valid
     // ones (more often accepted) in small groups, so that most groups can still be compared.
     const planned = Array.from({ length: Math.min(BATCH, requests - start) }, (_, j) => ({ p: plan(r, world, targets, start + j), i: start + j }));
-    await sendGroup(planned.filter((x) => !x.p.deep), `batch from #${start}`);
+    const hostile = planned.filter((x) => !x.p.deep);
+    for (let j = 0; j < hostile.length; j += 3 * PARALLEL) await sendGroup(hostile.slice(j, j + 3 * PARALLEL), `hostile group of batch #${start}`);
     const deep = planned.filter((x) => x.p.deep);
     for (let j = 0; j < deep.length; j += PARALLEL) await sendGroup(deep.slice(j, j + PARALLEL), `nearly valid group of batch #${start}`);
   }
   t.log(`answers by status ${JSON.stringify(statuses)}; row counts compared for ${compared} of ${groups} groups`);
-  t.log(`operations that accepted a hostile request: ${accepted_.size}; a nearly valid one: ${acceptedDeep.size}`);
+  t.log(`operations that accepted a hostile request: ${accepted_.size}; a nearly valid one: ${acceptedDeep.size}; forms created by the run: ${world.created.id.length}`);
+  if (process.env.FUZZ_VERBOSE) t.log(`nearly valid accepted by: ${[...acceptedDeep].join('; ')}`);
   if (undocumented.size) t.log(`4xx statuses not in the operation's documented responses: ${[...undocumented.keys()].join('; ')}`);
   t.deepEqual(failures.slice(0, 30), [], `seed ${seed}: ${failures.length} failures`);
   t.true(compared >= groups * 0.5, `row counts compared for ${compared} of ${groups} groups`);

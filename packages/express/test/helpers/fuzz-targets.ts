@@ -7,6 +7,9 @@ import type { Rng } from './fuzz-gen';
 
 type Schema = Record<string, any>;
 
+/** Real values for fields by name (`team_id`), set from the fuzz world so that sampled bodies find their records. */
+export const known: Record<string, string> = {};
+
 export interface Target {
   method: string;
   /** Express style, e.g. `/api/v1/forms/:id` or `/f/:slug`. */
@@ -65,11 +68,11 @@ export function targetsOf(doc: any): Target[] {
 }
 
 /** A plausible value of a JSON Schema (draft 2020-12 as zod writes it): required fields and some optional ones. */
-export function sampleOf(r: Rng, schema: Schema, root: Schema = schema, depth = 0): unknown {
+export function sampleOf(r: Rng, schema: Schema, root: Schema = schema, depth = 0, name = ''): unknown {
   if (!schema || depth > 10) return null;
   if (typeof schema.$ref === 'string') {
-    const name = schema.$ref.split('/').pop()!;
-    return sampleOf(r, root.$defs?.[name] ?? root.definitions?.[name] ?? {}, root, depth + 1);
+    const ref = schema.$ref.split('/').pop()!;
+    return sampleOf(r, root.$defs?.[ref] ?? root.definitions?.[ref] ?? {}, root, depth + 1, name);
   }
   if (schema.const !== undefined) return schema.const;
   if (Array.isArray(schema.enum)) return r.pick(schema.enum);
@@ -77,24 +80,32 @@ export function sampleOf(r: Rng, schema: Schema, root: Schema = schema, depth = 
   const alts: Schema[] | undefined = schema.anyOf ?? schema.oneOf;
   if (alts?.length) {
     const real = alts.filter((a) => a.type !== 'null');
-    return sampleOf(r, r.pick(real.length ? real : alts), root, depth + 1);
+    return sampleOf(r, r.pick(real.length ? real : alts), root, depth + 1, name);
   }
-  if (Array.isArray(schema.allOf)) return sampleOf(r, Object.assign({}, ...schema.allOf), root, depth + 1);
+  if (Array.isArray(schema.allOf)) return sampleOf(r, Object.assign({}, ...schema.allOf), root, depth + 1, name);
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
       const out: Record<string, unknown> = {};
       const required = new Set<string>(schema.required ?? []);
       for (const [k, v] of Object.entries<Schema>(schema.properties ?? {})) {
-        if (required.has(k) || r.chance(0.5)) out[k] = sampleOf(r, v, root, depth + 1);
+        if (required.has(k) || r.chance(0.5)) out[k] = sampleOf(r, v, root, depth + 1, k);
       }
       return out;
     }
     case 'array': {
-      const n = Math.max(schema.minItems ?? 0, r.int(3));
+      // Sampled items are alike, and most lists refuse repeats (names, slots, answers): one item, at most.
+      const n = Math.max(schema.minItems ?? 0, r.int(2));
       return Array.from({ length: Math.min(n, 3) }, () => sampleOf(r, schema.items ?? {}, root, depth + 1));
     }
     case 'string':
+      // Refinements the document cannot show (zod checks them in code): by the field's name.
+      if (/url$/i.test(name)) return 'https://example.com/a.png';
+      if (/size$/.test(name)) return '24px';
+      if (name in known) return known[name];
+      if (/language/.test(name)) return 'en';
+      if (/color/.test(name)) return '#123456';
+      if (/email/.test(name)) return `fuzz${r.int(1000)}@example.com`;
       if (schema.format === 'email') return `fuzz${r.int(1000)}@example.com`;
       if (schema.format === 'uri' || schema.format === 'url') return 'https://example.com/hook';
       if (schema.format === 'date-time') return '2026-01-01T00:00:00.000Z';

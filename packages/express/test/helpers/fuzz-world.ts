@@ -3,6 +3,7 @@ import { definePlugin, voiceIdOf, type FormloomPlugin } from '@formloom/core';
 import type { TestApp, TestAppOptions } from './app';
 import { CONTRACT, eventually, lazyRenderer, memoryMailer } from './signing';
 import { voiceAppOptions, voiceUser } from './voice';
+import { known } from './fuzz-targets';
 
 /**
  * The fixture the fuzz tests aim at: real ids of every kind, so that some hostile requests get past the
@@ -44,8 +45,15 @@ export interface World {
   voiceKey: string;
   /** Real values for each path parameter name (several where the name means different things). */
   params: Record<string, string[]>;
+  /**
+   * Forms the fuzz run itself created (from nearly valid bodies): later requests publish, render, answer and
+   * export them, so hostile content that got stored is read back. Any request may change or delete them.
+   */
+  created: { id: string[]; slug: string[] };
   /** The generation id (the `:id` of voice routes). */
   generationId: string;
+  /** The partial response's `X-Resume-Token`. */
+  resumeToken: string;
   /** A valid `X-Access-Token` for the password-protected link. */
   accessToken: string;
   /** A sealed PDF of this instance, to corrupt for `/signing/verify`. */
@@ -107,14 +115,17 @@ export async function makeWorld(app: TestApp): Promise<World> {
   const voice = await voiceUser(app, { credits: 1_000_000 });
   const gen = await must(app.api('POST', '/voice', { key: voice.key, body: { mode: 'speak', text: 'Hello there.', voice: FUZZ_VOICE } }), 200);
 
+  Object.assign(known, { team_id: team.id, question_id: q[0]!.id });
   const answers = () => [{ question_id: q[0]!.id, value: 'Ann' }, { question_id: q[2]!.id, value: 42 }];
   return {
     formsKey: key,
     voiceKey: voice.key,
     generationId: gen.data.id,
     accessToken,
+    resumeToken: rsp.resume_token,
     sealedPdf,
     slug: form.slug,
+    created: { id: [], slug: [] },
     params: {
       id: [form.id], slug: [form.slug], teamId: [team.id], memberId: [members[0].id], invId: [inv.id], token: [inv.token],
       responseId: [rsp.id], deliveryId: ['dlv_none'], formId: [formId!], uploadToken: [uploadToken!], name: [name!],
