@@ -177,8 +177,8 @@ export function check(p: Planned, res: { status: number; text: string; timedOut:
   return null;
 }
 
-/** GETs that record something when they succeed (a view of the contract, a download). */
-const WRITING_GETS = [/^\/api\/v1\/s\/[^/?]+\/document(\?|$)/];
+/** GETs that record something when they succeed: a view of the contract; audio in another format, kept once made. */
+const WRITING_GETS = [/^\/api\/v1\/s\/[^/?]+\/document(\?|$)/, /^\/api\/v1\/voice\/generations\/[^/?]+\/audio/];
 const CREATES_FORM = /^\/api\/v1\/forms(\/[^/?]+\/duplicate)?(\?|$)/;
 /** Refusals that are counted by design: a wrong signing-link password counts towards the link's lock-out. */
 const COUNTED_REFUSALS: Array<[RegExp, number]> = [[/^\/api\/v1\/s\/[^/?]+\/verify-password(\?|$)/, 401]];
