@@ -131,3 +131,22 @@ forEachDb(test, (it) => {
     t.is(longForm.status, 404);
   });
 });
+
+forEachDb(test, (it) => {
+  it('a download URL whose file name is a dot segment (`.`, `%2e%2e`) is a 404, not a 500 from the blob store', async (t, app) => {
+    const form = await uploadForm(app);
+    const fd = new FormData();
+    fd.append('file', new Blob(['%PDF-1.4'], { type: 'application/pdf' }), 'a.pdf');
+    const res = await fetch(`${app.url}${uploadPath(form)}`, { method: 'POST', body: fd });
+    const { url } = (await res.json()) as { url: string };
+    t.is(res.status, 201);
+    const base = url.slice(`${app.url}/api/v1`.length, url.lastIndexOf('/'));
+    // Sent byte for byte: fetch would resolve the dot segments away before sending.
+    for (const name of ['.', '..', '%2e', '%2e%2e', '.%2E']) {
+      const miss = await rawRequest(app.url, `GET /api/v1${base}/${name} HTTP/1.1\nHost: localhost\nConnection: close`);
+      t.is(miss.status, 404, `${name}: ${miss.body.slice(0, 200)}`);
+      t.is(JSON.parse(miss.body).error.code, 'NOT_FOUND');
+    }
+    t.is((await fetch(url)).status, 200);
+  });
+});

@@ -149,7 +149,8 @@ export class UploadService {
 
   /** A stored upload by key, for serving. */
   async read(key: string) {
-    if (!/^uploads\/[A-Za-z0-9_]+\/[0-9a-f]{32}\/[^/]+$/.test(key)) throw notFound('File');
+    // A name of `.` or `..` (as `%2e%2e` decodes) is no file: blob stores refuse such keys outright.
+    if (!/^uploads\/[A-Za-z0-9_]+\/[0-9a-f]{32}\/(?!\.\.?$)[^/]+$/.test(key)) throw notFound('File');
     const blob = await this.blobs.get(key);
     if (!blob) throw notFound('File');
     return blob;

@@ -1,6 +1,6 @@
 /**
- * Seeded generators of malformed requests for the fuzz test: the same seed always gives the same
- * requests, so a failure printed with its seed can be replayed (`FUZZ_SEED=<n>`).
+ * Seeded generators of malformed values and JSON bodies for the fuzz tests: the same seed always gives the
+ * same requests, so a failure printed with its seed can be replayed (`FUZZ_SEED=<n>`).
  */
 
 /** mulberry32: small, fast, good enough to pick cases (not for anything secret). */
@@ -36,7 +36,7 @@ export class Rng {
 
 /** Strings that trip parsers and databases: control characters, lone surrogates, bidi, huge, NUL. */
 export function oddString(r: Rng): string {
-  switch (r.int(12)) {
+  switch (r.int(16)) {
     case 0: return '';
     case 1: return 'a\u0000b';
     case 2: return '\ud800';
@@ -48,16 +48,33 @@ export function oddString(r: Rng): string {
     case 8: return '\u0001\u0002\u001f\u007f';
     case 9: return "'; DROP TABLE forms; --";
     case 10: return '<script>alert(1)</script>';
+    case 11: return 'مرحبا \u200f\u061c שלום';
+    case 12: return r.pick(['NaN', 'Infinity', '-Infinity', '1e999', '0x1F', '٣', '１２', '  7  ', '-0']);
+    case 13: return '\u0000';
+    case 14: return 'a\u0301'.repeat(2000);
     default: return 'e\u0301\u200b\u00a0' + r.word();
   }
 }
 
+/**
+ * Number literals that JSON.stringify cannot write (it makes `null` of them): kept in the value as a marker
+ * and put back as raw text by `toJsonText`, so a body can carry `1e999` (Infinity once parsed) or `-0`.
+ */
+const RAW_NUMBERS = ['1e999', '-1e999', '123456789012345678901234567890', '1e-400', '-0', '0.1e1', '9007199254740993', '1E+308'];
+const rawMarker = (i: number) => `\u{f8ff}num${i}\u{f8ff}`;
+
+export function toJsonText(value: unknown): string {
+  let text = JSON.stringify(value) ?? 'null';
+  RAW_NUMBERS.forEach((n, i) => (text = text.replaceAll(JSON.stringify(rawMarker(i)), n)));
+  return text;
+}
+
 /** Any JSON value, shallow, of a random type (the "wrong type" of a field). */
 export function oddValue(r: Rng): unknown {
-  switch (r.int(11)) {
+  switch (r.int(14)) {
     case 0: return null;
     case 1: return r.chance(0.5);
-    case 2: return r.pick([0, -1, 1e308, -1e308, 2 ** 53 + 1, 0.5, -0.0]);
+    case 2: return r.pick([0, -1, 1e308, -1e308, 2 ** 53 + 1, 0.5, -(2 ** 31), 2 ** 32, 1.7976931348623157e308]);
     case 3: return oddString(r);
     case 4: return [];
     case 5: return {};
@@ -65,6 +82,9 @@ export function oddValue(r: Rng): unknown {
     case 7: return { [r.word()]: oddString(r) };
     case 8: return Array.from({ length: 1 + r.int(300) }, () => r.word());
     case 9: return [{}];
+    case 10: return rawMarker(r.int(RAW_NUMBERS.length));
+    case 11: return r.pick(['NaN', 'Infinity', '1e999', '-1', '0', 'true', 'null', '[]', '{}']);
+    case 12: return Array.from({ length: 2 + r.int(5) }, () => ({ a: r.word() }));
     default: return r.word();
   }
 }
@@ -75,30 +95,56 @@ export function deepJson(r: Rng, depth: number): string {
   return arrays ? '['.repeat(depth) + '1' + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
 }
 
-/** Plausible bodies per route, so that mutations land on real fields. */
-const TEMPLATES: Record<string, () => Record<string, unknown>> = {
-  form: () => ({ title: 'T', questions: [{ type: 'short_text', title: 'Q', properties: {}, validations: {}, logic_jumps: [] }], variables: {}, quiz_settings: {}, start_logic_jumps: [] }),
-  response: () => ({ answers: [{ question_id: 'q_x', value: 'v' }], completed: true, visitor_id: 'v1', started_at: '2026-01-01T00:00:00.000Z' }),
-  team: () => ({ name: 'Team', email: 'a@example.com', role: 'viewer', primary_color: '#123456' }),
-  webhooks: () => ({ url: 'https://example.com/h', webhooks: [{ url: 'https://example.com/h' }], response_ids: ['rsp_x'] }),
-};
+type Json = unknown;
+type Container = Record<string, Json> | Json[];
 
-function mutate(r: Rng, body: Record<string, unknown>): Record<string, unknown> {
-  const keys = Object.keys(body);
-  const times = 1 + r.int(3);
-  for (let i = 0; i < times; i++) {
-    const k = r.pick(keys);
-    const v = body[k];
-    if (Array.isArray(v) && v.length && typeof v[0] === 'object' && r.chance(0.5)) {
-      const inner = { ...(v[0] as Record<string, unknown>) };
-      inner[r.pick(Object.keys(inner))] = oddValue(r);
-      body[k] = [inner];
-    } else {
-      body[k] = oddValue(r);
-    }
+/** Every container in `v` with its keys, so a mutation can land at any depth. */
+function containers(v: Json, out: Container[] = [], depth = 0): Container[] {
+  if (v === null || typeof v !== 'object' || depth > 12) return out;
+  out.push(v as Container);
+  for (const x of Object.values(v as object)) containers(x, out, depth + 1);
+  return out;
+}
+
+/** One hostile change somewhere in `body`: a wrong type, a missing or extra field, an array for an object. */
+function mutateOnce(r: Rng, body: Json): Json {
+  const all = containers(body);
+  if (!all.length) return oddValue(r);
+  const c = r.pick(all);
+  const keys = Object.keys(c);
+  const action = r.int(6);
+  if (action === 0 || !keys.length) {
+    // An extra field: unknown name, odd name, or the prototype's.
+    const name = r.pick([r.word(), oddString(r).slice(0, 60) || 'x', '__proto__', 'constructor', 'id', 'created_at', 'user_id']);
+    if (Array.isArray(c)) c.push(oddValue(r));
+    else c[name] = oddValue(r);
+    return body;
   }
-  if (r.chance(0.2)) body[oddString(r).slice(0, 50) || 'unknown'] = oddValue(r);
+  const k = r.pick(keys);
+  const rec = c as Record<string, Json>;
+  const old = rec[k];
+  switch (action) {
+    case 1: // missing field
+      if (Array.isArray(c)) c.splice(Number(k), 1);
+      else delete rec[k];
+      break;
+    case 2: // an array where an object (or anything) is expected, or the reverse
+      rec[k] = Array.isArray(old) ? Object.fromEntries(old.map((x, i) => [String(i), x])) : [old];
+      break;
+    case 3: // the same type, hostile content
+      rec[k] = typeof old === 'string' ? oddString(r) : typeof old === 'number' ? rawMarker(r.int(RAW_NUMBERS.length)) : oddValue(r);
+      break;
+    default:
+      rec[k] = oddValue(r);
+  }
   return body;
+}
+
+export function mutate(r: Rng, body: Json): Json {
+  let out = body;
+  const times = 1 + r.int(3);
+  for (let i = 0; i < times; i++) out = mutateOnce(r, out);
+  return out;
 }
 
 export interface FuzzBody {
@@ -108,100 +154,78 @@ export interface FuzzBody {
   label: string;
 }
 
-/** A malformed JSON body: invalid text, deep nesting, huge, wrong types, odd strings, wrong shape. */
-export function fuzzBody(r: Rng, template: keyof typeof TEMPLATES | null): FuzzBody {
-  const tpl = () => (template ? TEMPLATES[template]!() : TEMPLATES[r.pick(Object.keys(TEMPLATES))]!());
-  const kind = r.int(12);
-  switch (kind) {
+/**
+ * A malformed JSON body built from `template` (a valid-looking body of the route): invalid text, deep
+ * nesting, huge, wrong types, odd strings, wrong shape, wrong content type.
+ */
+export function fuzzBody(r: Rng, template: () => Json): FuzzBody {
+  const field = () => {
+    const t = template();
+    const keys = t && typeof t === 'object' && !Array.isArray(t) ? Object.keys(t) : [];
+    return keys.length ? r.pick(keys) : r.pick(['title', 'answers', 'text', 'name']);
+  };
+  switch (r.int(14)) {
     case 0:
-      return { label: 'invalid JSON', text: r.pick(['{', '{"a":}', "{'a':1}", '{"a":1,}', 'NaN', 'undefined', '[1,2', '{"a":"\\x"}', '\u0000', '']) };
+      return { label: 'invalid JSON', text: r.pick(['{', '{"a":}', "{'a':1}", '{"a":1,}', 'NaN', 'undefined', '[1,2', '{"a":"\\x"}', '\u0000', '', '{"a":1}{"b":2}', '\ufeff{}']) };
     case 1: {
-      const depth = r.pick([33, 40, 100, 3000, 10_000]);
-      const field = r.pick(['variables', 'quiz_settings', 'start_logic_jumps', 'answers', 'name', 'webhooks', 'response_ids']);
-      return { label: `nested ${depth} in ${field}`, text: `{"title":"T","${field}":${deepJson(r, depth)}}` };
+      const depth = r.pick([31, 33, 40, 100, 3000, 10_000]);
+      return { label: `nested ${depth}`, text: `{${JSON.stringify(field())}:${deepJson(r, depth)}}` };
     }
-    case 2:
-      return { label: 'deep answer value', text: `{"answers":[{"question_id":"q_x","value":${deepJson(r, r.pick([33, 500, 10_000]))}}]}` };
+    case 2: {
+      const t = template() as Record<string, Json>;
+      return { label: 'huge string', text: toJsonText({ ...(typeof t === 'object' && t ? t : {}), [field()]: 'x'.repeat(r.pick([10_000, 100_000, 1_100_000])) }) };
+    }
     case 3:
-      return { label: 'huge string', text: JSON.stringify({ ...tpl(), title: 'x'.repeat(r.pick([10_000, 100_000, 1_100_000])) }) };
+      return { label: 'wrong top-level type', text: toJsonText(r.pick([[], [{}], 1, 'str', null, true, [template()], rawMarker(0)])) };
     case 4:
-      return { label: 'wrong top-level type', text: JSON.stringify(r.pick([[], [{}], 1, 'str', null, true, [tpl()]])) };
+      return { label: 'unicode escapes', text: `{${JSON.stringify(field())}:"${r.pick(['\\ud800', '\\udfff', '\\ud83d\\u0041', '\\u0000', '\\u202e\\u202d', '\\uffff\\ufffe'])}"}` };
     case 5:
-      return { label: 'lone surrogate escape', text: `{"title":"\\ud800","name":"\\udfff","answers":[{"question_id":"\\ud83d","value":"\\u0000"}]}` };
+      return { label: 'declared gzip, not compressed', text: toJsonText(template()), contentEncoding: r.pick(['gzip', 'deflate', 'br', 'identity, gzip', 'zstd']) };
     case 6:
-      return { label: 'declared gzip, not compressed', text: JSON.stringify(tpl()), contentEncoding: r.pick(['gzip', 'deflate', 'br', 'identity, gzip', 'zstd']) };
+      return {
+        label: 'odd content type',
+        text: toJsonText(template()),
+        contentType: r.pick(['text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', '', 'application/pdf', 'application/xml', 'application/merge-patch+json', 'application/json;;', '*/*']),
+      };
     case 7:
-      return { label: 'odd content type', text: JSON.stringify(tpl()), contentType: r.pick(['text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', '']) };
-    case 8:
       return { label: 'duplicate and proto keys', text: '{"title":"a","title":"b","__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}' };
+    case 8: {
+      const ct = r.pick(['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=zz']);
+      const text = ct.startsWith('multipart') ? '--zz\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--zz' : ct.endsWith('urlencoded') ? 'a=1&a=2&b[c]=%ff' : 'hello';
+      return { label: `not JSON (${ct})`, text, contentType: ct };
+    }
     default:
-      return { label: 'mutated fields', text: JSON.stringify(mutate(r, tpl())) };
+      return { label: 'mutated fields', text: toJsonText(mutate(r, template())) };
   }
 }
 
-/** Percent-encodes, keeping an unpaired surrogate as the (invalid) UTF-8 bytes a careless client sends. */
-const encode = (s: string) => {
-  try {
-    return encodeURIComponent(s);
-  } catch {
-    return '%ED%A0%80';
+/** Every string, number or boolean inside `v`, with the container that holds it. */
+function leaves(v: Json, out: Array<[Container, string]> = [], depth = 0): Array<[Container, string]> {
+  if (v === null || typeof v !== 'object' || depth > 12) return out;
+  for (const [k, x] of Object.entries(v as object)) {
+    if (x !== null && typeof x === 'object') leaves(x, out, depth + 1);
+    else out.push([v as Container, k]);
   }
-};
-
-/** A path parameter that is not the real one: bad percent-encoding, unknown, overlong or odd. */
-export function fuzzParam(r: Rng, name: string): string {
-  switch (r.int(8)) {
-    case 0: return r.pick(['%ff', '%', '%zz', '%ED%A0%80', '%C0%AF', '%E0%80', 'a%2', '%F4%90%80%80']);
-    case 1: return `${r.pick(['frm_', 'team_', 'rsp_', 'tm_', 'inv_', 'dlv_', ''])}${r.word(20)}`;
-    case 2: return 'a'.repeat(r.pick([300, 2000, 6000]));
-    case 3: return encode(oddString(r).slice(0, 300)) || 'x';
-    case 4: return r.pick(['%00', 'a%00b', '%0a', '%20', '%2F', '%252e']);
-    case 5: return r.pick(['0', '-1', '1e999', 'null', 'undefined', 'NaN', '[]', '{}']);
-    case 6: return name === 'token' ? 'f'.repeat(64) : r.pick(['%C3%A9', '%F0%9F%98%80', 'caf%C3%A9']);
-    default: return encodeURIComponent(r.word(40));
-  }
+  return out;
 }
 
-/** A query string: repeated keys, arrays, objects, huge and negative numbers, odd encodings. */
-export function fuzzQuery(r: Rng): string {
-  const k = () => r.pick(['page', 'per_page', 'search', 'team_id', 'published', 'since', 'until', 'completed', 'question_id', 'delete_signed_contracts', r.word()]);
-  const parts: string[] = [];
-  const n = r.int(5);
-  for (let i = 0; i < n; i++) {
-    const key = k();
-    switch (r.int(9)) {
-      case 0: parts.push(`${key}=1`, `${key}=2`); break;
-      case 1: parts.push(`${key}[]=1`, `${key}[]=x`); break;
-      case 2: parts.push(`${key}[a]=1`, `${key}[b][c]=2`); break;
-      case 3: parts.push(`${key}=${r.pick(['1e308', '99999999999999999999999', '-5', '-1', '0', 'NaN', 'Infinity', '0x10', '1.5'])}`); break;
-      case 4: parts.push(`${key}=${r.pick(['%ff', '%', '%zz', '%00', '%ED%A0%80'])}`); break;
-      case 5: parts.push(`${key}=${'9'.repeat(r.pick([50, 2000]))}`); break;
-      case 6: parts.push(`${key}=${r.pick(['true', 'false', 'maybe', '', '2026-13-45', '2026-01-01T25:00:00Z'])}`); break;
-      case 7: parts.push(key); break;
-      default: parts.push(`${key}=${encode(oddString(r).slice(0, 200))}`);
-    }
-  }
-  return parts.length ? `?${parts.join('&')}` : '';
-}
+/** Short strings that pass type and length checks but trip storage, rendering and comparisons. */
+const HOSTILE_SHORT = ['\ud800', 'a\udfffb', '\u202eabc\u202c', '😀', 'e\u0301', '   ', `O'Brien"; --`, '\\', '%00', '${x}', '{{x}}', '\ufeffx', 'ﷺ', 'İı', '\u2028\u2029', '０', 'NaN', '<b>x</b>', '=cmd|"/c calc"!A1'];
 
-/** A multipart body for the upload route: truncated, without boundary, many parts, odd file names. */
-export function fuzzMultipart(r: Rng): { body: string; boundary: string; label: string } {
-  const b = 'X' + r.word(10);
-  const part = (name: string, filename: string, data = 'hi', type = 'text/plain') =>
-    `--${b}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n${data}\r\n`;
-  const end = `--${b}--\r\n`;
-  switch (r.int(9)) {
-    case 0: return { label: 'truncated', boundary: b, body: part('file', 'a.txt').slice(0, r.int(80)) };
-    case 1: return { label: 'no closing boundary', boundary: b, body: part('file', 'a.txt') };
-    case 2: return { label: 'no boundary parameter', boundary: '', body: part('file', 'a.txt') + end };
-    case 3: return { label: 'many parts', boundary: b, body: Array.from({ length: 25 + r.int(50) }, (_, i) => part(`f${i}`, `${i}.txt`)).join('') + end };
-    case 4: {
-      const name = r.pick(['a\u0001.txt', 'a\u007f.txt', 'a\u0000.txt', 'a\nb.txt', 'x'.repeat(5000) + '.txt', '日'.repeat(199), '', '..', '/etc/passwd', 'C:\\x\\y.txt', '\u202etxt.exe']);
-      return { label: `odd filename ${JSON.stringify(name.slice(0, 20))}`, boundary: b, body: part('file', name, 'hi', r.pick(['text/html', 'text/plain'])) + end };
-    }
-    case 5: return { label: 'two files', boundary: b, body: part('file', 'a.txt') + part('file', 'b.txt') + end };
-    case 6: return { label: 'wrong part name', boundary: b, body: part('other', 'a.txt') + end };
-    case 7: return { label: 'boundary mismatch', boundary: b, body: part('file', 'a.txt').replaceAll(b, 'Y') + end };
-    default: return { label: 'refused type', boundary: b, body: part('file', 'a.svg', '<svg/>', 'image/svg+xml') + end };
-  }
+/**
+ * A body that is valid but for one leaf, which keeps its type and carries hostile content (or, at times,
+ * the template untouched): these get past the schemas to the services and the database.
+ */
+export function deepBody(r: Rng, template: () => Json): FuzzBody {
+  const body = template();
+  if (r.chance(0.15)) return { label: 'template', text: toJsonText(body) };
+  const all = leaves(body);
+  if (!all.length) return { label: 'template (no leaves)', text: toJsonText(body) };
+  const [c, k] = r.pick(all);
+  const rec = c as Record<string, Json>;
+  const old = rec[k];
+  if (typeof old === 'string') rec[k] = r.pick(HOSTILE_SHORT);
+  else if (typeof old === 'number') rec[k] = r.chance(0.3) ? rawMarker(r.int(RAW_NUMBERS.length)) : r.pick([0, -1, 1e21, 2 ** 53 + 1, 0.1, 2 ** 31, 1e-7]);
+  else rec[k] = r.pick([1, 'true', 0]);
+  return { label: `hostile leaf ${k}`, text: toJsonText(body) };
 }
