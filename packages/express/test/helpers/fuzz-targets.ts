@@ -50,7 +50,7 @@ export function targetsOf(doc: any): Target[] {
         documented: new Set(Object.keys(responses).map(Number)),
         plain: new Set(
           Object.entries(responses)
-            .filter(([, r]) => r?.content?.['application/json']?.schema?.$ref === '#/components/schemas/PlainError')
+            .filter(([, r]) => JSON.stringify(r?.content?.['application/json']?.schema ?? null).includes('{"error":{"type":"string"}}'))
             .map(([s]) => Number(s)),
         ),
       });
