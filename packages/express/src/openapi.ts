@@ -56,13 +56,16 @@ export function operationIdOf(r: Pick<RouteSpec, 'method' | 'path' | 'operationI
   return VERB[r.method] + words.join('');
 }
 
-/** The error statuses an operation documents: what it declares, 500 always, 401/403 with a key, 404 with path parameters. */
+/**
+ * The error statuses an operation documents: what it declares; 400, 413 and 500 always (the router refuses a
+ * malformed path parameter, a body it cannot read or one past the size limit, whatever the method, before
+ * any route code); 401/403 with a key; 404 with path parameters.
+ */
 function errorStatuses(r: RouteSpec): number[] {
   const s = new Set(r.errors ?? []);
-  s.add(500);
+  [400, 413, 500].forEach((x) => s.add(x));
   if (r.scope) [401, 403].forEach((x) => s.add(x));
   if (r.path.includes(':')) s.add(404);
-  if (r.body) s.add(400);
   return [...s].sort((a, b) => a - b);
 }
 

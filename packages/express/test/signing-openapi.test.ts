@@ -36,7 +36,7 @@ const EXPECTED: Expected[] = [
   team('get', '/signing-sessions/{sessionId}/audit', 'getSigningAuditTrail', 200, [401, 403, 404]),
   signer('get', '/s/{shortCode}', 'getSignerContext', [404]),
   signer('post', '/s/{shortCode}/verify-password', 'verifySignerPassword', [400, 401, 404, 429], JSON_BODY),
-  signer('get', '/s/{shortCode}/document', 'getSignerDocument', [401, 404]),
+  signer('get', '/s/{shortCode}/document', 'getSignerDocument', [401, 404, 409]),
   signer('post', '/s/{shortCode}/send-code', 'sendSignerCode', [400, 401, 404, 409, 429], JSON_BODY),
   signer('post', '/s/{shortCode}/sign', 'sign', [400, 401, 404, 409, 429], JSON_BODY),
   signer('post', '/s/{shortCode}/decline', 'declineToSign', [400, 401, 404, 409], JSON_BODY),
@@ -69,8 +69,8 @@ test('openapi.json documents every signing endpoint with its operationId, tags, 
     t.truthy(success?.description, `${where}: ${e.success} documented`);
     t.deepEqual(Object.keys(success.content), [e.file ?? 'application/json'], where);
     if (e.file) t.like(success.content[e.file].schema, { type: 'string', format: 'binary' });
-    // The shipped rate limits (on here) add 429 to every route, and every route documents 500.
-    const errors = [...new Set([...e.errors, 429, 500])].sort((a, b) => a - b);
+    // The shipped rate limits (on here) add 429 to every route; every route documents 400, 413 and 500.
+    const errors = [...new Set([...e.errors, 400, 413, 429, 500])].sort((a, b) => a - b);
     t.deepEqual(Object.keys(op.responses).map(Number).filter((s) => s >= 400).sort((a, b) => a - b), errors, `${where}: errors`);
     const pathParams = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
     t.deepEqual(op.parameters.filter((p: any) => p.in === 'path').map((p: any) => p.name), pathParams, where);

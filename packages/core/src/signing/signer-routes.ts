@@ -32,7 +32,7 @@ export function signerRoutes(ctx: PluginContext): PluginRoute<Formloom>[] {
     },
     {
       method: 'get', path: '/s/:shortCode/document', operationId: 'getSignerDocument', scope: 'public', tags: TAGS, summary: 'The contracts to read (records the view)',
-      success: { status: 200, description: 'The contracts and signers', schema: signerDocumentOut }, errors: [401, 404],
+      success: { status: 200, description: 'The contracts and signers', schema: signerDocumentOut }, errors: [401, 404, 409],
       handler: async (req) => ({ body: await svc().document(req.params.shortCode, meta(req)) }),
     },
     {
