@@ -76,5 +76,21 @@ export class Mp3Codec implements Codec {
     } finally {
       sample.close();
     }
+    await drained(this.source!);
   }
+}
+
+/**
+ * Waits until LAME (in its worker) has encoded every sample added so far and the muxer has written the
+ * frames. `add` resolves before that (back-pressure only), so without this wait each `write` would hand out
+ * the previous write's frames: a stream's first sentence would go out only once the second is made
+ * (docs/voice.md, "Streaming"). mediabunny has no public call for it; this reads the internals of the
+ * pinned version (1.61.0: `AudioEncoderWrapper.customEncoderCallSerializer`, a promise chain that runs
+ * encode calls in order, and `lastMuxerPromise`); if they are absent it returns at once, as before, and
+ * the test "mp3: each write returns the frames of its samples" fails.
+ */
+async function drained(source: object): Promise<void> {
+  const wrapper = (source as { _encoder?: { customEncoderCallSerializer?: { call(fn: () => void): Promise<void> }; lastMuxerPromise?: Promise<void> } })._encoder;
+  await wrapper?.customEncoderCallSerializer?.call(() => {});
+  await wrapper?.lastMuxerPromise;
 }
