@@ -72,7 +72,7 @@ async function intelligibilityPhase(h, state) {
           heard.push(await transcribe(ps, file));
         }
         const w = wordErrorRate(reference, normaliseWords(heard.join(' ')));
-        rows.push({ voice: label, words: w.words, sub: w.substitutions, del: w.deletions, ins: w.insertions, wer: (w.wer * 100).toFixed(1), audio: audioS.toFixed(1) });
+        rows.push({ voice: label, words: w.words, sub: w.substitutions, del: w.deletions, ins: w.insertions, wer: (w.wer * 100).toFixed(1), audio: audioS.toFixed(1), note: '' });
         result.voices[`${v.engine} ${v.voice}`] = { ...w, wer: round(w.wer, 4), audio_s: round(audioS, 2), transcript: heard };
       } catch (e) {
         errors.push(`${label}: ${e.message}`);
