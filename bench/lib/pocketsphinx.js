@@ -12,7 +12,7 @@ const INSTALL_HINT = 'apt-get install pocketsphinx pocketsphinx-en-us';
 
 function onPath(cmd) {
   try {
-    return execFileSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).trim() || null;
+    return execFileSync('/bin/sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' }).trim() || null;
   } catch {
     return null;
   }

@@ -49,7 +49,7 @@ async function intelligibilityPhase(h, state) {
   if (ps.missing) {
     const message = `voice intelligibility SKIPPED: ${ps.missing}`;
     h.log(message);
-    return { table: { title: 'Voice intelligibility: skipped', columns: [{ key: 'what', title: 'why' }], rows: [{ what: ps.missing }] }, checks: [], result: { skipped: ps.missing }, errors: [] };
+    return { table: { title: 'Voice intelligibility: SKIPPED (no pocketsphinx)', columns: [{ key: 'what', title: 'why' }], rows: [{ what: ps.missing }] }, checks: [], result: { skipped: ps.missing }, errors: [] };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formloom-bench-voice-'));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
