@@ -50,6 +50,7 @@ const config = {
   only: env.BENCH_ONLY || '',
   responses: num(env.BENCH_RESPONSES, 100000), // seeded for the CSV export and analytics
   scaleSizes: (env.BENCH_SCALE_SIZES || '100000,1000000').split(',').map(Number), // responses per form, scale family
+  scaleForms: (env.BENCH_SCALE_FORMS || '1000,100000').split(',').map(Number), // forms per owner, scale family's forms list
   exportRuns: num(env.BENCH_EXPORT_RUNS, 5),
   analyticsRequests: num(env.BENCH_ANALYTICS_REQUESTS, 20),
   webhookResponses: num(env.BENCH_WEBHOOK_RESPONSES, 1000),

@@ -4,12 +4,14 @@
 // size: GET /forms/:id/analytics, and GET /forms/:id/responses page 1 and a deep page (9,000 at
 // per_page 10: the 89,991st response onwards), with and without `completed=true`. Prints each measure's
 // growth ratio (large / small) and checks the targets at the largest size. Seeding is direct SQL in one
-// transaction (stored-responses.js), with the analytics rollup filled as Formloom keeps it.
-const http = require('node:http');
+// transaction (stored-responses.js), with the analytics rollup filled as Formloom keeps it. The second
+// phase does the same for the forms list at 1,000 vs 100,000 forms (scale-forms.js). Each phase seeds
+// what it measures, so `BENCH_ONLY="scale forms"` runs the forms list alone.
 const os = require('node:os');
-const { timedRequest } = require('../lib/http');
-const { describe, monoMs } = require('../lib/stats');
+const { monoMs } = require('../lib/stats');
+const { timeGets } = require('../lib/timed-gets');
 const { publishedForm, seedResponses } = require('./stored-responses');
+const { formsListPhase } = require('./scale-forms');
 
 const API = '/api/v1';
 const TARGETS = { analyticsP95Ms: 25, page1Ms: 15, deepPageRatio: 2 };
@@ -25,35 +27,9 @@ async function newSeededForm(h, count) {
   return form;
 }
 
-/** p50/p95 of `n` sequential GETs of `path` after 3 warm-ups; fails on a non-200. */
-async function timeGets(app, path, n, errors, check) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const get = () => timedRequest(app.url, 'GET', path, { apiKey: app.apiKey, agent });
-  try {
-    for (let i = 0; i < 3; i++) await get();
-    const ms = [];
-    let last = null;
-    for (let i = 0; i < n; i++) {
-      const r = await get();
-      if (r.status !== 200) errors.push(`GET ${path} answered ${r.status}: ${r.text.slice(0, 200)}`);
-      ms.push(r.end_ms - r.start_ms);
-      last = r;
-    }
-    if (check && last) check(JSON.parse(last.text));
-    return describe(ms);
-  } finally {
-    agent.destroy();
-  }
-}
-
-async function setup(h) {
-  const sizes = h.config.scaleSizes;
-  const forms = [];
-  for (const size of sizes) forms.push({ size, form: await newSeededForm(h, size) });
-  return { forms };
-}
-
-async function scalePhase(h, state) {
+async function scalePhase(h) {
+  const state = { forms: [] };
+  for (const size of h.config.scaleSizes) state.forms.push({ size, form: await newSeededForm(h, size) });
   const app = h.formloom;
   const n = h.config.analyticsRequests;
   const errors = [];
@@ -109,4 +85,10 @@ async function scalePhase(h, state) {
   };
 }
 
-module.exports = { family: 'scale', setup, phases: [{ name: 'scale', run: scalePhase }] };
+module.exports = {
+  family: 'scale',
+  phases: [
+    { name: 'scale responses', run: scalePhase },
+    { name: 'scale forms list', run: formsListPhase },
+  ],
+};

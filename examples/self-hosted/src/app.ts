@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express, { type Express } from 'express';
 import { createFormloom, PluginConfigError, type Formloom } from '@formloom/core';
-import { createFileBlobStore } from '@formloom/blob-store-file';
 import { createFormloomRouter, createPublicPagesRouter, requestLogging, type HttpLogger } from '@formloom/express';
 import { openMigratedStorage, type ClosableStorage } from '@formloom/storage-typeorm';
 import type { DestinationStream, Logger as Pino } from 'pino';
@@ -12,8 +11,8 @@ import { createEspeakEngine } from '@formloom/speech-espeak';
 import { createFliteEngine } from '@formloom/speech-flite';
 import { createHttpWebhookTransport } from '@formloom/webhook-http';
 import { createPdfDocumentRenderer, loadOrCreateSigningP12 } from '@formloom/pdf';
-import { join } from 'node:path';
 import { checkSecretKey, loadSecretKey } from './secret-key';
+import { openBlobStore, type OpenedBlobStore } from './blob-store';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
 import { type Env, listenUrl, readSelfHostedConfig } from './config';
 import { coreLogger, createAppLogger } from './logging';
@@ -36,6 +35,8 @@ export interface SelfHosted {
   /** Base of shareable links (`FORMLOOM_PUBLIC_URL`, default `url`). */
   publicUrl: string;
   formloom: Formloom;
+  /** Where blobs go (`FORMLOOM_BLOB_STORE`), e.g. `the PostgreSQL database`; `null` when a plugin provides the store. */
+  blobStore: string | null;
   /** The plugin config file read at start (`FORMLOOM_CONFIG`), or `null` when the defaults run. */
   configPath: string | null;
   /** The HTTP server (its time-outs are `SERVER_TIMEOUTS`). */
@@ -118,16 +119,18 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
   // Owner-only: the data dir holds the database, the secret key, uploads and mails (docs/security.md).
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const storage: ClosableStorage = await openMigratedStorage(config.databaseUrl);
+  // The defaults of docs/configuration.md, except for ports that a configured plugin provides.
+  const provided = portsProvided(file.plugins);
   let secretKey: string;
+  let blobs: OpenedBlobStore | null;
   try {
     secretKey = loadSecretKey(env, config.dataDir);
     await checkSecretKey(storage, secretKey, { fromEnv: !!env.FORMLOOM_SECRET_KEY?.trim(), dataDir: config.dataDir });
+    blobs = provided.has('blobStore') ? null : await openBlobStore(config.blobStore, storage, config.dataDir);
   } catch (e) {
     await storage.close();
     throw e;
   }
-  // The defaults of docs/configuration.md, except for ports that a configured plugin provides.
-  const provided = portsProvided(file.plugins);
   const mailer = provided.has('mailer') ? null : createMailerFromEnv(env, config.dataDir);
   // The sealing certificate (docs/signing.md): the operator's P12, else a self-signed one kept in the data dir.
   const signedDocuments = provided.has('signedDocuments')
@@ -136,6 +139,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
         .then((c) => createPdfDocumentRenderer({ p12: c.p12, password: c.password }))
         .catch(async (e) => {
           await mailer?.close();
+          blobs?.close();
           await storage.close();
           throw e;
         });
@@ -150,7 +154,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
       speechEngines: engines,
       ...(provided.has('audio') ? {} : { audio: createAudioCodecs() }),
       ...(provided.has('webhookTransport') ? {} : { webhookTransport: createHttpWebhookTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }) }),
-      ...(provided.has('blobStore') ? {} : { blobStore: createFileBlobStore(join(config.dataDir, 'blobs')) }),
+      ...(blobs ? { blobStore: blobs.store } : {}),
       ...(mailer ? { mailer } : {}),
       ...(signedDocuments ? { signedDocuments } : {}),
       config: {
@@ -162,6 +166,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
     });
   } catch (e) {
     await mailer?.close();
+    blobs?.close();
     await storage.close();
     throw e instanceof PluginConfigError && file.path ? new ConfigFileError(file.path, e.message, e) : e;
   }
@@ -177,6 +182,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
     });
   } catch (e) {
     await mailer?.close();
+    blobs?.close();
     await storage.close();
     throw e;
   }
@@ -189,6 +195,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
     port,
     publicUrl: config.publicUrl ?? url,
     formloom,
+    blobStore: blobs?.describe ?? null,
     configPath: file.path,
     server,
     logger,
@@ -204,6 +211,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
         await formloom.worker.stop();
         await Promise.all(engines.map((e) => e.close()));
         await mailer?.close();
+        blobs?.close();
         await storage.close();
       })()),
   };

@@ -24,7 +24,27 @@ export interface SelfHostedConfig {
   outboxRetentionMs: number;
   /** `FORMLOOM_LOG_LEVEL` (default `info`): pino level of the JSON lines on stdout. */
   logLevel: LogLevel;
+  /** `FORMLOOM_BLOB_STORE` and `FORMLOOM_S3_*`: where uploads, audio and signed PDFs go (docs/scaling.md). */
+  blobStore: BlobStoreConfig;
 }
+
+export const BLOB_STORES = ['file', 'postgres', 's3'] as const;
+
+/**
+ * `file`: `<data dir>/blobs` (the default on SQLite); `postgres`: the database itself (the default on
+ * PostgreSQL); `s3`: an S3-compatible bucket.
+ */
+export type BlobStoreConfig =
+  | { kind: 'file' }
+  | { kind: 'postgres' }
+  | {
+      kind: 's3';
+      bucket: string;
+      endpoint?: string;
+      region: string;
+      credentials?: { accessKeyId: string; secretAccessKey: string };
+      forcePathStyle: boolean;
+    };
 
 /** Unset and blank values are the same: the default. */
 const optional = (inner: z.ZodType) => z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined), inner);
@@ -72,6 +92,31 @@ const schema = z.object({
       .optional(),
   ),
   FORMLOOM_UPLOAD_QUOTA_MB: positive(1024),
+  FORMLOOM_BLOB_STORE: optional(
+    z
+      .string()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(BLOB_STORES, { error: (i) => `expected one of ${BLOB_STORES.join(', ')}, got ${JSON.stringify(i.input)}` }))
+      .optional(),
+  ),
+  FORMLOOM_S3_BUCKET: optional(z.string().optional()),
+  FORMLOOM_S3_ENDPOINT: optional(
+    z
+      .string()
+      .regex(/^https?:\/\/[^\s/]+/, 'expected an http(s) URL such as https://s3.example.com')
+      .optional(),
+  ),
+  FORMLOOM_S3_REGION: optional(z.string().default('us-east-1')),
+  FORMLOOM_S3_ACCESS_KEY_ID: optional(z.string().optional()),
+  FORMLOOM_S3_SECRET_ACCESS_KEY: optional(z.string().optional()),
+  FORMLOOM_S3_FORCE_PATH_STYLE: optional(
+    z
+      .string()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['1', 'true', 'yes', '0', 'false', 'no'], { error: (i) => `expected 1 or 0 (true or false), got ${JSON.stringify(i.input)}` }))
+      .transform((v) => ['1', 'true', 'yes'].includes(v))
+      .default(false),
+  ),
   FORMLOOM_OUTBOX_RETENTION_DAYS: positive(7),
   FORMLOOM_LOG_LEVEL: optional(
     z
@@ -89,9 +134,8 @@ const schema = z.object({
  */
 export function readSelfHostedConfig(env: Env, cwd = process.cwd()): SelfHostedConfig {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n'));
-  }
+  const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)), ...blobStoreProblems(env)];
+  if (!parsed.success || problems.length > 0) throw new Error(problems.join('\n'));
   const v = parsed.data as {
     PORT: number;
     HOST: string;
@@ -101,6 +145,13 @@ export function readSelfHostedConfig(env: Env, cwd = process.cwd()): SelfHostedC
     FORMLOOM_UPLOAD_QUOTA_MB: number;
     FORMLOOM_OUTBOX_RETENTION_DAYS: number;
     FORMLOOM_LOG_LEVEL: LogLevel;
+    FORMLOOM_BLOB_STORE?: (typeof BLOB_STORES)[number];
+    FORMLOOM_S3_BUCKET?: string;
+    FORMLOOM_S3_ENDPOINT?: string;
+    FORMLOOM_S3_REGION: string;
+    FORMLOOM_S3_ACCESS_KEY_ID?: string;
+    FORMLOOM_S3_SECRET_ACCESS_KEY?: string;
+    FORMLOOM_S3_FORCE_PATH_STYLE: boolean;
   };
   const dataDir = resolve(cwd, v.FORMLOOM_DATA_DIR);
   return {
@@ -113,6 +164,49 @@ export function readSelfHostedConfig(env: Env, cwd = process.cwd()): SelfHostedC
     uploadQuotaBytes: Math.round(v.FORMLOOM_UPLOAD_QUOTA_MB * 1024 * 1024),
     outboxRetentionMs: Math.round(v.FORMLOOM_OUTBOX_RETENTION_DAYS * 24 * 3600_000),
     logLevel: v.FORMLOOM_LOG_LEVEL,
+    blobStore: blobStoreConfig(v),
+  };
+}
+
+/** What the blob store variables get wrong together (each variable alone is checked by the schema). */
+function blobStoreProblems(env: Env): string[] {
+  const value = (name: string) => env[name]?.trim() || undefined;
+  const kind = value('FORMLOOM_BLOB_STORE')?.toLowerCase();
+  const problems: string[] = [];
+  if (kind === 'postgres' && !/^postgres(ql)?:\/\//.test(value('FORMLOOM_DATABASE_URL') ?? '')) {
+    problems.push('FORMLOOM_BLOB_STORE: postgres needs a PostgreSQL FORMLOOM_DATABASE_URL (postgres://...)');
+  }
+  if (kind !== 's3') return problems;
+  if (!value('FORMLOOM_S3_BUCKET')) problems.push('FORMLOOM_S3_BUCKET: needed when FORMLOOM_BLOB_STORE is s3');
+  const [id, secret] = [value('FORMLOOM_S3_ACCESS_KEY_ID'), value('FORMLOOM_S3_SECRET_ACCESS_KEY')];
+  if (!id !== !secret) {
+    problems.push(`${id ? 'FORMLOOM_S3_SECRET_ACCESS_KEY' : 'FORMLOOM_S3_ACCESS_KEY_ID'}: set both FORMLOOM_S3_ACCESS_KEY_ID and FORMLOOM_S3_SECRET_ACCESS_KEY, or neither`);
+  }
+  return problems;
+}
+
+/** Unset, the blob store follows the database: the database itself on PostgreSQL, files on SQLite. */
+function blobStoreConfig(v: {
+  FORMLOOM_DATABASE_URL?: string;
+  FORMLOOM_BLOB_STORE?: (typeof BLOB_STORES)[number];
+  FORMLOOM_S3_BUCKET?: string;
+  FORMLOOM_S3_ENDPOINT?: string;
+  FORMLOOM_S3_REGION: string;
+  FORMLOOM_S3_ACCESS_KEY_ID?: string;
+  FORMLOOM_S3_SECRET_ACCESS_KEY?: string;
+  FORMLOOM_S3_FORCE_PATH_STYLE: boolean;
+}): BlobStoreConfig {
+  const kind = v.FORMLOOM_BLOB_STORE ?? (/^postgres(ql)?:\/\//.test(v.FORMLOOM_DATABASE_URL ?? '') ? 'postgres' : 'file');
+  if (kind === 'file' || kind === 'postgres') return { kind };
+  return {
+    kind,
+    bucket: v.FORMLOOM_S3_BUCKET!,
+    ...(v.FORMLOOM_S3_ENDPOINT ? { endpoint: v.FORMLOOM_S3_ENDPOINT.replace(/\/+$/, '') } : {}),
+    region: v.FORMLOOM_S3_REGION,
+    ...(v.FORMLOOM_S3_ACCESS_KEY_ID && v.FORMLOOM_S3_SECRET_ACCESS_KEY
+      ? { credentials: { accessKeyId: v.FORMLOOM_S3_ACCESS_KEY_ID, secretAccessKey: v.FORMLOOM_S3_SECRET_ACCESS_KEY } }
+      : {}),
+    forcePathStyle: v.FORMLOOM_S3_FORCE_PATH_STYLE,
   };
 }
 

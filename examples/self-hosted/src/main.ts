@@ -6,7 +6,7 @@ import { startSelfHosted } from './app';
 startSelfHosted(process.env).then(
   (app) => {
     const log = app.logger;
-    log.info({ url: app.url, public_url: app.publicUrl }, `Formloom listening on ${app.url}`);
+    log.info({ url: app.url, public_url: app.publicUrl, blob_store: app.blobStore }, `Formloom listening on ${app.url}`);
     if (app.configPath) {
       const added = app.formloom.plugins.filter((p) => !BUILT_IN_AREAS.some((a) => a.name === p.name));
       log.info({ config: app.configPath, plugins: added.map((p) => `${p.name} ${p.version}`) }, 'Formloom plugins loaded');

@@ -10,6 +10,7 @@ let parent: string | undefined;
 
 runBlobStoreConformance(test, {
   name: 'file blob store',
+  streams: true,
   async create() {
     parent = await mkdtemp(join(tmpdir(), 'formloom-blobs-'));
     return {

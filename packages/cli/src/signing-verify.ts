@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createFormloom, SigningVerificationService } from '@formloom/core';
 import { createPdfDocumentRenderer, loadOrCreateSigningP12 } from '@formloom/pdf';
 import { openMigratedStorage } from '@formloom/storage-typeorm';
@@ -18,7 +19,13 @@ export async function signingVerify(args: string[], env: Env): Promise<{ valid: 
     throw new Error(`cannot read ${args[0]}: ${e.code ?? e.message}`);
   });
   const config = readConfig(env);
-  const certificate = await loadOrCreateSigningP12({ dataDir: config.dataDir, p12Path: env.FORMLOOM_SIGNING_P12, password: env.FORMLOOM_SIGNING_P12_PASSWORD });
+  const p12Path = env.FORMLOOM_SIGNING_P12?.trim() || undefined;
+  // Verification reads the instance's certificate and never makes one (a new one has sealed nothing).
+  const selfSigned = join(config.dataDir, 'signing.p12');
+  if (!p12Path && !(await access(selfSigned).then(() => true, () => false))) {
+    throw new Error(`no sealing certificate at ${selfSigned}: set FORMLOOM_DATA_DIR (or FORMLOOM_SIGNING_P12) to the instance's`);
+  }
+  const certificate = await loadOrCreateSigningP12({ dataDir: config.dataDir, p12Path, password: env.FORMLOOM_SIGNING_P12_PASSWORD });
   const signedDocuments = createPdfDocumentRenderer({ p12: certificate.p12, password: certificate.password });
   const storage = await openMigratedStorage(config.databaseUrl);
   try {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFormloom, SignerService, SigningSealHandler, SigningSessionService } from '@formloom/core';
@@ -51,4 +51,12 @@ test('signing verify: valid for a PDF this instance sealed, invalid once a byte 
   const missing = await runCli(['signing', 'verify', join(dir, 'nope.pdf')], env);
   t.is(missing.code, 1);
   t.regex(missing.stderr, /^formloom: cannot read/);
+
+  // Another data dir has no certificate: an error, and none is made there.
+  const empty = mkdtempSync(join(tmpdir(), 'formloom-cli-empty-'));
+  t.teardown(() => rmSync(empty, { recursive: true, force: true }));
+  const noCert = await runCli(['signing', 'verify', join(dir, 'ok.pdf')], { ...env, FORMLOOM_DATA_DIR: empty });
+  t.is(noCert.code, 1);
+  t.regex(noCert.stderr, /^formloom: no sealing certificate at .*signing\.p12/);
+  t.false(existsSync(join(empty, 'signing.p12')));
 });

@@ -21,4 +21,8 @@ export interface FormloomConfig {
   uploadUnattachedMs: number;
   /** How long delivered and failed outbox items are kept before the worker purges them (ms). */
   outboxRetentionMs: number;
+  /** Voice scripts: requests with `auto_convert` each account may make per UTC day (default 50). */
+  voiceAutoConvertPerDay: number;
+  /** Voice scripts: requests where `auto_cast` picks voices, per account and UTC day (default 50). */
+  voiceAutoCastPerDay: number;
 }

@@ -81,6 +81,8 @@ function instanceConfig(given: Partial<FormloomConfig> | undefined): FormloomCon
     uploadQuotaBytes: 1024 * 1024 * 1024,
     uploadUnattachedMs: 24 * 60 * 60 * 1000,
     outboxRetentionMs: 7 * 24 * 60 * 60 * 1000,
+    voiceAutoConvertPerDay: 50,
+    voiceAutoCastPerDay: 50,
     ...given,
   };
 }

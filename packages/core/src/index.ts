@@ -8,6 +8,7 @@ export * from './domain/form-fields';
 export * from './domain/signing';
 export * from './ports';
 export * from './pagination';
+export * from './api-schemas';
 export * from './parse';
 export * from './strings';
 export * from './config';

@@ -28,7 +28,9 @@ const QUESTIONS = [
 /** Packs responses as the storage does (PackedResponses), with `answersJson` writing each answers array. */
 function pack(rows: CsvResponse[], answersJson: (answers: Answer[]) => string = (a) => JSON.stringify(a)): Buffer {
   return Buffer.from(
-    rows.map((r) => `${r.id}\u001f${r.submitted_at}\u001f${r.completed_at ?? ''}\u001f${answersJson(r.answers)}\u001e`).join(''),
+    rows
+      .map((r) => `${r.id}\u001f${r.submitted_at}\u001f${r.completed_at ?? ''}\u001f${r.hidden ? JSON.stringify(r.hidden) : ''}\u001f${answersJson(r.answers)}\u001e`)
+      .join(''),
     'utf8',
   );
 }
@@ -119,12 +121,34 @@ test('formula text is neutralised in every cell shape: choice lists, file URLs, 
   }
 });
 
+test('hidden fields: one column each after the questions, headed by the name, filled from the packed values', (t) => {
+  const layout = csvLayout(QUESTIONS, ['utm_source', 'ref', 'utm_source']);
+  t.true(layout.header.endsWith(',Title of q_long,utm_source,ref\r\n'), layout.header);
+  const rows = [
+    response([{ question_id: 'q_text', value: 'a' }], { hidden: { utm_source: 'news, "letter"', ref: '=1+2' } }),
+    response([{ question_id: 'q_text', value: 'b' }], { hidden: { ref: 'only ref', undeclared: 'dropped' } }),
+    response([{ question_id: 'q_text', value: 'c' }]),
+    response([{ question_id: 'q_text', value: 'd' }], { hidden: { utm_source: 'Zoë 😀\n' } }),
+  ];
+  const lines = rows.map((r) => layout.row(r));
+  t.true(lines[0]!.endsWith(`,"news, ""letter""",'=1+2\r\n`), lines[0]);
+  t.true(lines[1]!.endsWith(',,only ref\r\n'), lines[1]);
+  t.false(lines[1]!.includes('dropped'));
+  t.true(lines[2]!.endsWith(',,\r\n'), lines[2]);
+  const writer = new CsvPageWriter(layout);
+  t.is(writer.write(pack(rows)).csv.toString('utf8'), lines.join(''));
+  // Answers the fast path cannot read (indented) are decoded whole: the hidden values still land.
+  t.is(writer.write(pack(rows, (a) => JSON.stringify(a, null, 1))).csv.toString('utf8'), lines.join(''));
+  // A layout without hidden fields ignores packed values.
+  t.is(new CsvPageWriter(csvLayout(QUESTIONS)).write(pack(rows)).csv.toString('utf8'), reference(rows.map((r) => ({ ...r, hidden: null }))));
+});
+
 test('an empty page writes nothing', (t) => {
   t.deepEqual(new CsvPageWriter(csvLayout(QUESTIONS)).write(Buffer.alloc(0)), { csv: Buffer.alloc(0), count: 0 });
 });
 
 test('answers that are not JSON fail the export as JSON.parse does', (t) => {
-  const bad = Buffer.from('rsp_1\u001f2026-11-21T10:00:00.000Z\u001f\u001f[{"question_id":"q_text","value":"x"\u001e');
+  const bad = Buffer.from('rsp_1\u001f2026-11-21T10:00:00.000Z\u001f\u001f\u001f[{"question_id":"q_text","value":"x"\u001e');
   t.throws(() => new CsvPageWriter(csvLayout(QUESTIONS)).write(bad), { instanceOf: SyntaxError });
   t.throws(() => new CsvPageWriter(csvLayout(QUESTIONS)).write(Buffer.from('truncated')), { message: /Malformed export page/ });
 });

@@ -12,7 +12,7 @@ export {
 } from './rate-limit';
 export { parseEmbedOrigins, type EmbedOrigins } from './security-headers';
 export { apiKeyAuthenticator, type AuthenticateHook } from './auth';
-export { buildOpenApi } from './openapi';
+export { buildOpenApi, operationIdOf, API_KEY_SECURITY, HOST_SECURITY, type OpenApiOptions, type OpenApiSecurity } from './openapi';
 export { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 export { requestLogging, requestIdOf, REQUEST_ID_HEADER, type HttpLogger, type RouterLogger } from './request-log';
 export { json, type RouteSpec, type RouteContext, type RouteResult } from './route-table';

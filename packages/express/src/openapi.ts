@@ -1,81 +1,136 @@
 import { z } from 'zod';
+import { apiSchemas, errorBodySchema } from '@formloom/core';
 import type { RouteSpec } from './route-table';
+import { ERROR_RESPONSES, schemaConverter, TAG_DESCRIPTIONS } from './openapi-parts';
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad request (BAD_REQUEST), naming the field',
-  401: 'Missing, malformed, revoked or expired key (UNAUTHORIZED)',
-  402: 'Payment required',
-  403: 'Not permitted: role, plan or key scope (FORBIDDEN)',
-  404: 'Not found or not accessible (NOT_FOUND)',
-  409: 'Conflict (CONFLICT)',
-  413: 'Body too large',
-  429: 'Rate limited (RATE_LIMITED), with Retry-After',
-};
+/** How the document describes authentication: its scheme name and OpenAPI security scheme object. */
+export interface OpenApiSecurity {
+  name: string;
+  scheme: Record<string, unknown>;
+}
 
-const errorSchema = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message', 'status'],
-      properties: {
-        code: { type: 'string' },
-        message: { type: 'string' },
-        status: { type: 'integer' },
-        reason: { type: 'string' },
-        field: { type: 'string' },
-        question_ids: { type: 'array', items: { type: 'string' } },
-        upgrade_required: { type: 'boolean' },
-      },
-      additionalProperties: true,
-    },
+export interface OpenApiOptions {
+  /** Default: Formloom API keys as bearer tokens. */
+  security?: OpenApiSecurity;
+}
+
+/** The document's scheme when Formloom's own API keys authenticate requests. */
+export const API_KEY_SECURITY: OpenApiSecurity = {
+  name: 'apiKey',
+  scheme: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key (`Authorization: Bearer fl_...`) from `formloom key create`; `forms` or `voice` scope as each operation says',
   },
 };
+
+/** The default scheme when the host authenticates (an `authenticate` hook): the host's credentials, not API keys. */
+export const HOST_SECURITY: OpenApiSecurity = {
+  name: 'hostAuth',
+  scheme: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "Requests are authenticated by the host application that mounts this API (its `authenticate` hook), not by Formloom API keys: send the credentials the host's own documentation asks for",
+  },
+};
+
+/** A file in a body (OpenAPI 3.1: raw bytes of the media type). */
+const BINARY = { type: 'string', format: 'binary' };
+
+const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
 
 /** Express `:param` to OpenAPI `{param}`. */
 const toOpenApiPath = (p: string) => p.replace(/:([A-Za-z_]+)/g, '{$1}');
 
-/** The OpenAPI 3.1 document of the mounted routes, rendered from the schemas that validate requests. */
-export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1') {
+const VERB: Record<RouteSpec['method'], string> = { get: 'get', post: 'post', put: 'put', patch: 'patch', delete: 'delete' };
+const pascal = (w: string) => w.replace(/(^|[-_])([a-z0-9])/gi, (_m, _s, c: string) => c.toUpperCase());
+
+/** The route's `operationId`: its own, else method and path (`GET /notify/:id/status` is `getNotifyByIdStatus`). */
+export function operationIdOf(r: Pick<RouteSpec, 'method' | 'path' | 'operationId'>): string {
+  if (r.operationId) return r.operationId;
+  const words = r.path
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (s.startsWith(':') ? `By${pascal(s.slice(1))}` : pascal(s)));
+  return VERB[r.method] + words.join('');
+}
+
+/** The error statuses an operation documents: what it declares, 500 always, 401/403 with a key, 404 with path parameters. */
+function errorStatuses(r: RouteSpec): number[] {
+  const s = new Set(r.errors ?? []);
+  s.add(500);
+  if (r.scope) [401, 403].forEach((x) => s.add(x));
+  if (r.path.includes(':')) s.add(404);
+  if (r.body) s.add(400);
+  return [...s].sort((a, b) => a - b);
+}
+
+/**
+ * The OpenAPI 3.1 document of the mounted routes. Request and response bodies are rendered from the zod
+ * schemas that validate requests and describe what the presenters answer; named schemas become components.
+ */
+export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options: OpenApiOptions = {}) {
+  const security = options.security ?? API_KEY_SECURITY;
+  const schemas: Record<string, unknown> = {};
+  const toSchema = schemaConverter(schemas);
+  const out = (s: z.ZodType) => toSchema(s, 'output', apiSchemas);
+  const input = (s: z.ZodType) => toSchema(s, 'input');
+  out(errorBodySchema);
   const paths: Record<string, Record<string, unknown>> = {};
+  const tags: string[] = [];
   for (const r of routes) {
-    const params = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      schema: { type: 'string' },
-    }));
+    const params = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     const query = (r.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema }));
-    const responses: Record<string, unknown> = {
-      [r.success.status]: { description: r.success.description, content: { 'application/json': { schema: { type: 'object' } } } },
-    };
-    for (const s of r.errors ?? []) {
-      responses[s] = { description: STATUS_TEXT[s] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    const content: Record<string, unknown> = {};
+    if (r.success.schema) content['application/json'] = { schema: out(r.success.schema) };
+    for (const m of r.success.media ?? []) content[m] = { schema: m.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' } };
+    if (!Object.keys(content).length) content['application/json'] = { schema: {} };
+    const responses: Record<string, unknown> = { [r.success.status]: { description: r.success.description, content } };
+    for (const s of errorStatuses(r)) {
+      const own = r.errorBodies?.[s];
+      responses[s] = own
+        ? { description: ERROR_RESPONSES[s]?.description ?? 'Error', content: { 'application/json': { schema: { anyOf: [out(own), { $ref: '#/components/schemas/Error' }] } } } }
+        : { $ref: `#/components/responses/${ERROR_RESPONSES[s]?.name ?? 'Error'}` };
     }
+    const opTags = r.tags ?? [r.tag];
+    for (const t of opTags) if (!tags.includes(t)) tags.push(t);
     const op: Record<string, unknown> = {
+      operationId: operationIdOf(r),
       summary: r.summary,
-      tags: r.tags ?? [r.tag],
-      operationId: `${r.method}${r.path.replace(/[/:{}-]+(\w)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+      tags: opTags,
       parameters: [...params, ...query],
       responses,
-      security: r.scope ? [{ apiKey: [] }] : [],
+      security: r.scope ? [{ [security.name]: [] }] : [],
     };
-    if (r.body) {
-      op.requestBody = {
-        required: true,
-        content: { 'application/json': { schema: z.toJSONSchema(r.body, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) } },
-      };
-    }
+    if (r.scope) op.description = security === API_KEY_SECURITY ? `Needs a \`${r.scope}\` key.` : `Needs a principal of scope \`${r.scope}\`.`;
+    const bodies: Record<string, unknown> = {};
+    if (r.body) bodies['application/json'] = { schema: input(r.body) };
+    for (const [type, schema] of Object.entries(r.accepts ?? {})) bodies[type] ??= { schema: input(schema) };
+    if (Object.keys(bodies).length) op.requestBody = { required: true, content: bodies };
     (paths[toOpenApiPath(r.path)] ??= {})[r.method] = op;
+  }
+  const errorResponses: Record<string, unknown> = {};
+  for (const [status, e] of Object.entries(ERROR_RESPONSES)) {
+    errorResponses[e.name] = {
+      description: e.description,
+      ...(Number(status) === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Formloom API', version: '1.0.0', description: 'Forms, publishing and versions, themes. See docs/ for guides.' },
+    info: {
+      title: 'Formloom API',
+      version: '1.0.0',
+      description: 'Forms, publishing, responses, webhooks, teams, signing and voice. Guides: docs/ of the Formloom repository.',
+    },
     servers: [{ url: serverUrl }],
+    tags: tags.map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name })),
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from `formloom key create`' } },
-      schemas: { Error: errorSchema },
+      securitySchemes: { [security.name]: security.scheme },
+      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
+      responses: errorResponses,
     },
     paths,
   };

@@ -6,6 +6,7 @@ import { assertNoNulCharacters } from './input-guard';
 import { clientIp, RateLimits, type RateLimitOptions } from './rate-limit';
 import { checkEmbedOrigins, imageOrigins, setPageHeaders, type EmbedOrigins } from './security-headers';
 import { ENTRY_PATH, rendererAssetsRouter } from './renderer-assets';
+import { signingPage } from './signing-page';
 
 const escape = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -33,7 +34,7 @@ function pageErrorHandler(logger: (req: Request) => ErrorLogger): ErrorRequestHa
       const e = fromRequestError(err);
       if (!e || e.status >= 500) logger(req).error('Unexpected error', err);
       if (res.headersSent) return abandon(res);
-      if (e?.status === 404) return page(res, 404, 'Not found', 'This form is not available');
+      if (e?.status === 404) return page(res, 404, 'Not found', req.path.startsWith('/s/') ? 'This signing link is not valid' : 'This form is not available');
       if (e && isFormloomError(e) && e.code === 'RATE_LIMITED') {
         res.setHeader('Retry-After', String(e.details.retry_after));
         return page(res, 429, 'Too many requests', 'Too many requests: try again in a minute');
@@ -59,9 +60,9 @@ export interface PublicPagesOptions {
 }
 
 /**
- * Serves published forms as pages at `/f/:slug` (the shareable link; drafts are never shown), and the
- * respondent's element for them and for host pages: `/embed.js` and `/formloom/assets/...`
- * (docs/respondents.md).
+ * Serves published forms as pages at `/f/:slug` (the shareable link; drafts are never shown), the signer's
+ * page at `/s/:code` (docs/signing.md), and the respondent's element for them and for host pages:
+ * `/embed.js` and `/formloom/assets/...` (docs/respondents.md).
  */
 export function createPublicPagesRouter(options: PublicPagesOptions): Router {
   const embed = checkEmbedOrigins(options.embedOrigins ?? '*');
@@ -92,6 +93,7 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
 <script type="module" src="${escape(base + ENTRY_PATH)}"></script>
 </head><body><main><h1>${escape(form.title)}</h1><formloom-form slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}">${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? '<p>This form is closed.</p>' : `<ol>${items}</ol><p>This form needs JavaScript.</p>`}</formloom-form></main></body></html>`);
   });
+  router.get('/s/:code', logging, signingPage(options.formloom, embed, limits, apiPath));
   router.use(pageErrorHandler(errorLoggerOf(options.logger)));
   return router;
 }

@@ -43,14 +43,17 @@ export function fromPluginRoute({ plugin, route }: InstanceRoute): RouteSpec {
   return {
     method: route.method,
     path: route.path,
+    operationId: route.operationId,
     summary: route.summary,
     tag: route.tags[0] ?? plugin,
     tags: route.tags.length ? route.tags : [plugin],
     scope: route.scope === 'public' ? null : route.scope,
     body: route.body,
+    accepts: route.accepts,
     query: queryParams(route.query),
     success: route.success ?? { status: 200, description: 'OK' },
     errors: route.errors,
+    errorBodies: route.errorBodies,
     handler: async (ctx) =>
       route.handler({
         params: { ...(ctx.req.params as Record<string, string>) },

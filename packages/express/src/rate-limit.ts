@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { FormloomError, isFormloomError, type Clock, type Formloom, type RateLimitRepository } from '@formloom/core';
+import { FormloomError, isFormloomError, type Clock, type Formloom } from '@formloom/core';
 import type { AuthenticateHook } from './auth';
+import { BatchedCounters, type RateLimitStore } from './rate-limit-counters';
 import type { RouteSpec } from './route-table';
 
 /** `limit` requests per `windowSeconds` (default 60); `false` turns that limit off. */
@@ -10,8 +11,7 @@ export interface RateLimitRule {
   windowSeconds?: number;
 }
 
-/** Where counters live: the storage's `rateLimits` by default, shared by every instance on the database. */
-export type RateLimitStore = Pick<RateLimitRepository, 'hit' | 'release' | 'peek' | 'prune'>;
+export { memoryRateLimitStore, type RateLimitStore } from './rate-limit-counters';
 
 /** The router's limits (docs/security.md, "Rate limits"); every one may be raised or turned off. */
 export interface RateLimitOptions {
@@ -69,42 +69,18 @@ interface Decision {
 /** The client's address: the socket's, or X-Forwarded-For's as far as the host's `trust proxy` allows. */
 export const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
-/** Counters in this process's memory: for an embedding host with one instance (they are not shared nor kept). */
-export function memoryRateLimitStore(): RateLimitStore {
-  const counters = new Map<string, { hits: number; resets_at: string }>();
-  return {
-    async hit(key, now, resetsAt) {
-      const c = counters.get(key);
-      const next = c && c.resets_at > now ? { hits: c.hits + 1, resets_at: c.resets_at } : { hits: 1, resets_at: resetsAt };
-      counters.set(key, next);
-      return { ...next };
-    },
-    async release(key, now) {
-      const c = counters.get(key);
-      if (c && c.resets_at > now && c.hits > 0) c.hits -= 1;
-    },
-    async peek(key, now) {
-      const c = counters.get(key);
-      return c && c.resets_at > now ? { ...c } : null;
-    },
-    async prune(before) {
-      let n = 0;
-      for (const [key, c] of counters) if (c.resets_at <= before && counters.delete(key)) n += 1;
-      return n;
-    },
-  };
-}
-
 /** Applies the limits of `options` to one router; `false` (or every limit off) leaves routes as they are. */
 export class RateLimits {
   private readonly rules: Partial<Record<RateLimitName, Required<RateLimitRule>>> = {};
   private readonly store: RateLimitStore;
+  private readonly counters: BatchedCounters;
   private readonly clock: Clock;
   private nextPrune: number;
 
   constructor(formloom: Formloom, options: RateLimitOptions | false | undefined) {
     this.store = (options && options.store) || formloom.storage.rateLimits;
     this.clock = formloom.clock;
+    this.counters = new BatchedCounters(this.store, this.clock);
     this.nextPrune = this.clock.now().getTime() + PRUNE_EVERY_MS;
     for (const name of Object.keys(DEFAULT_RATE_LIMITS) as RateLimitName[]) {
       const rule = options === false ? false : (options?.[name] ?? DEFAULT_RATE_LIMITS[name]);
@@ -123,13 +99,13 @@ export class RateLimits {
     const now = this.clock.now();
     this.maybePrune(now);
     const resetsAt = new Date(now.getTime() + rule.windowSeconds * 1000).toISOString();
-    const counter = await this.store.hit(bucketKey(name, subject), now.toISOString(), resetsAt);
+    const counter = await this.counters.hit(bucketKey(name, subject), rule.limit, now, resetsAt);
     return decide(rule, counter.hits, counter.resets_at, now);
   }
 
   /** Takes back a hit counted by `consume` (the attempt turned out allowed). */
   async release(name: RateLimitName, subject: string): Promise<void> {
-    if (this.rules[name]) await this.store.release(bucketKey(name, subject), this.clock.now().toISOString());
+    if (this.rules[name]) await this.counters.release(bucketKey(name, subject), this.clock.now());
   }
 
   /** `consume`, answering 429 when the limit is exceeded; `headers` also on allowed requests. */
@@ -151,7 +127,7 @@ export class RateLimits {
     const rule = this.rules.failedAuth;
     if (!rule) return { reserved: false };
     const now = this.clock.now();
-    const seen = await this.store.peek(bucketKey('failedAuth', ip), now.toISOString());
+    const seen = await this.counters.peek(bucketKey('failedAuth', ip), now);
     if (!seen || seen.hits <= 0) return { reserved: false };
     if (seen.hits >= rule.limit) throw tooManyRequests('failedAuth', decide(rule, seen.hits + 1, seen.resets_at, now));
     await this.enforce('failedAuth', ip, res, false);
@@ -224,6 +200,7 @@ export class RateLimits {
     if (now.getTime() < this.nextPrune) return;
     this.nextPrune = now.getTime() + PRUNE_EVERY_MS;
     // Housekeeping only: a failure here must not fail the request that happened to trigger it.
+    this.counters.forgetEnded(now);
     this.store.prune(now.toISOString()).catch(() => undefined);
   }
 }

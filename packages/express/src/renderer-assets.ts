@@ -13,6 +13,9 @@ import type { EmbedOrigins } from './security-headers';
 
 /** Path of the element's entry module under the pages router's mount. */
 export const ENTRY_PATH = `${ASSET_PREFIX}/${rendererAssets().entry}`;
+/** Path of the signer's page's entry module and stylesheet under the pages router's mount. */
+export const SIGNING_ENTRY_PATH = `${ASSET_PREFIX}/${rendererAssets().signingEntry}`;
+export const SIGNING_CSS_PATH = `${ASSET_PREFIX}/signing.css`;
 
 /** Public, cacheable for a few minutes (file names carry no hash, so a release shows within that time). */
 const CACHE = 'public, max-age=300';
@@ -23,6 +26,7 @@ export function rendererAssetsRouter(embed: EmbedOrigins): Router {
     throw new Error(`@formloom/renderer is not built (${assets.entry} missing): run \`npx tsc -b\``);
   }
   const css = readFileSync(assets.stylesheet);
+  const signingCss = readFileSync(assets.signingStylesheet);
   const router = express.Router();
   // Module scripts loaded by another origin's page need CORS; the files are public.
   router.use((req, res, next) => {
@@ -38,6 +42,10 @@ export function rendererAssetsRouter(embed: EmbedOrigins): Router {
   router.get(`${ASSET_PREFIX}/formloom.css`, (_req, res) => {
     res.setHeader('Cache-Control', CACHE);
     res.type('text/css').send(css);
+  });
+  router.get(SIGNING_CSS_PATH, (_req, res) => {
+    res.setHeader('Cache-Control', CACHE);
+    res.type('text/css').send(signingCss);
   });
   router.get(`${ASSET_PREFIX}/*path`, (req, res, next) => {
     const parts = ([] as string[]).concat((req.params as { path: string | string[] }).path);

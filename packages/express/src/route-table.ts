@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
-import type { Formloom, JsonAnswer, KeyScope, Principal, StreamAnswer } from '@formloom/core';
+import type { Formloom, JsonAnswer, KeyScope, Principal, RouteSuccess, StreamAnswer } from '@formloom/core';
 
 /**
  * What a handler receives: the request (to read, never to answer), the instance, the caller when the route
@@ -34,6 +34,8 @@ export interface RouteSpec {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Express 5 path relative to the mount point, e.g. `/forms/:id`. */
   path: string;
+  /** A readable, unique name of the operation (default: from method and path). */
+  operationId?: string;
   summary: string;
   tag: string;
   /** All OpenAPI tags when there are several (default `[tag]`). */
@@ -41,10 +43,14 @@ export interface RouteSpec {
   /** `null` for public routes; else the key scope the route needs. */
   scope: KeyScope | null;
   body?: z.ZodType;
+  /** Bodies the handler reads itself, by content type (documented only), e.g. a multipart upload. */
+  accepts?: Record<string, z.ZodType>;
   query?: QueryParam[];
-  /** Status of a success and a description of its body. */
-  success: { status: number; description: string };
+  /** Status of a success and its body: a zod schema of the JSON answer, or the media types of a stream. */
+  success: RouteSuccess;
   errors?: number[];
+  /** Error statuses whose body is not the error shape, with their schema. */
+  errorBodies?: Record<number, z.ZodType>;
   handler(ctx: RouteContext): Promise<RouteResult>;
 }
 

@@ -3,7 +3,7 @@ import type { Formloom } from '@formloom/core';
 import { apiKeyAuthenticator, requirePrincipal, type AuthenticateHook } from './auth';
 import { errorHandler, notFoundHandler } from './errors';
 import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
-import { buildOpenApi } from './openapi';
+import { API_KEY_SECURITY, buildOpenApi, HOST_SECURITY, operationIdOf } from './openapi';
 import { assertBodyWithinLimits, assertNoNulCharacters } from './input-guard';
 import { RateLimits, type RateLimitOptions } from './rate-limit';
 import { apiSecurityHeaders, checkEmbedOrigins, type EmbedOrigins } from './security-headers';
@@ -18,6 +18,12 @@ export interface FormloomRouterOptions {
   formloom: Formloom;
   /** Replaces API-key authentication with the host's own; return `null` for an unauthenticated request. */
   authenticate?: AuthenticateHook;
+  /**
+   * How `GET /openapi.json` describes the host's authentication when `authenticate` is given: an OpenAPI
+   * security scheme object, e.g. `{type: 'apiKey', in: 'cookie', name: 'session'}` (default: a bearer
+   * scheme saying that the host authenticates). Ignored without `authenticate`.
+   */
+  securityScheme?: Record<string, unknown>;
   /** Largest JSON body accepted (default `1mb`). */
   jsonLimit?: string | number;
   /**
@@ -48,10 +54,16 @@ export function routeTable(formloom: Formloom, extra: readonly RouteSpec[] = [])
   const table = [...formloom.plugins.flatMap((p) => AREA_ROUTES[p.name] ?? []), ...formloom.routes.map(fromPluginRoute), ...extra];
   // A second route with the same method and path would never be reached: refuse it while mounting.
   const seen = new Set<string>();
+  const ids = new Map<string, string>();
   for (const r of table) {
     const key = `${r.method.toUpperCase()} ${r.path.replace(/:[A-Za-z_]+/g, ':')}`;
     if (seen.has(key)) throw new Error(`Two routes for ${r.method.toUpperCase()} ${r.path}: each method and path may be served once`);
     seen.add(key);
+    // Typed clients name their methods after operationIds: two operations may not share one.
+    const id = operationIdOf(r);
+    const other = ids.get(id);
+    if (other) throw new Error(`Two routes with operationId ${id} (${other} and ${r.method.toUpperCase()} ${r.path})`);
+    ids.set(id, `${r.method.toUpperCase()} ${r.path}`);
   }
   return table;
 }
@@ -80,9 +92,10 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
     next();
   });
 
+  const security = options.authenticate ? { ...HOST_SECURITY, scheme: options.securityScheme ?? HOST_SECURITY.scheme } : API_KEY_SECURITY;
   let openapi: unknown;
   router.get('/openapi.json', (req: Request, res) => {
-    openapi ??= buildOpenApi(routes, req.baseUrl || '/');
+    openapi ??= buildOpenApi(routes, req.baseUrl || '/', { security });
     res.json(openapi);
   });
 

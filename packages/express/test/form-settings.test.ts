@@ -65,6 +65,38 @@ forEachDb(test, (it) => {
     }
   });
 
+  it('hidden fields are columns of the CSV export, after the questions', async (t, app) => {
+    const u = await app.user();
+    const f = (await create(app, u.key, { hidden_fields: ['utm_source', 'ref'], published: true })).body;
+    const send = (name: string, hidden?: Record<string, string>) =>
+      app.api('POST', `/public/forms/${f.slug}/responses`, { body: { answers: [{ question_id: f.questions[0].id, value: name }], ...(hidden ? { hidden } : {}) } });
+    const ids: string[] = [];
+    for (const [name, hidden] of [
+      ['Ada', { utm_source: 'newsletter', ref: 'r1' }],
+      ['Bob', { ref: '=HYPERLINK("x")' }],
+      ['Cy', undefined],
+      ['Di', { utm_source: 'a, "b"' }],
+    ] as const) {
+      const r = await send(name, hidden);
+      t.is(r.status, 201, r.text);
+      ids.push(r.body.id);
+    }
+    const csv = await app.api('GET', `/forms/${f.id}/responses/export`, { key: u.key });
+    t.is(csv.status, 200);
+    const lines = csv.text.split('\r\n');
+    t.is(lines[0], 'responseId,submittedAt,completedAt,Name,utm_source,ref');
+    const byId = new Map(lines.slice(1, -1).map((l) => [l.split(',')[0], l]));
+    t.is(byId.size, 4);
+    t.true(byId.get(ids[0])!.endsWith(',Ada,newsletter,r1'), byId.get(ids[0]));
+    t.true(byId.get(ids[1])!.endsWith(`,Bob,,"'=HYPERLINK(""x"")"`), byId.get(ids[1]));
+    t.true(byId.get(ids[2])!.endsWith(',Cy,,'), byId.get(ids[2]));
+    t.true(byId.get(ids[3])!.endsWith(',Di,"a, ""b""",'), byId.get(ids[3]));
+    // A form without hidden fields keeps its columns.
+    const plain = (await create(app, u.key, { published: true })).body;
+    await app.api('POST', `/public/forms/${plain.slug}/responses`, { body: { answers: [] } });
+    t.is((await app.api('GET', `/forms/${plain.id}/responses/export`, { key: u.key })).text.split('\r\n')[0], 'responseId,submittedAt,completedAt,Name');
+  });
+
   it('a form past close_at or at its response_limit is closed: public read says so, submit answers 409 form_closed', async (t, app) => {
     const u = await app.user();
     const past = (await create(app, u.key, { close_at: '2020-01-01T00:00:00Z', published: true })).body;
@@ -82,5 +114,28 @@ forEachDb(test, (it) => {
     t.is(third.status, 409);
     t.is(third.body.error.reason, 'form_closed');
     t.is((await app.api('GET', `/forms/${two.id}/responses`, { key: u.key })).body.total, 2);
+  });
+
+  it('response_limit under concurrent submissions: exactly that many are stored, the rest get 409 form_closed', async (t, app) => {
+    const u = await app.user();
+    const f = (await create(app, u.key, { response_limit: 6, published: true })).body;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        app.api('POST', `/public/forms/${f.slug}/responses`, { body: { answers: [{ question_id: f.questions[0].id, value: `n${i}` }] } }),
+      ),
+    );
+    t.is(answers.filter((a) => a.status === 201).length, 6);
+    const refused = answers.filter((a) => a.status !== 201);
+    t.true(refused.every((a) => a.status === 409 && a.body.error.reason === 'form_closed'), JSON.stringify(refused.find((a) => a.status !== 409)?.body));
+    t.is(refused.length, 24);
+    const list = (await app.api('GET', `/forms/${f.id}/responses?per_page=100`, { key: u.key })).body;
+    t.is(list.total, 6);
+    t.is(list.responses.filter((r: any) => r.completed_at).length, 6);
+    t.is((await app.api('GET', `/forms/${f.id}`, { key: u.key })).body.response_count, 6);
+    t.is((await app.api('GET', `/forms/${f.id}/analytics`, { key: u.key })).body.completed_responses, 6);
+    // A deleted response frees its slot: one more is admitted, then the form is closed again.
+    t.is((await app.api('DELETE', `/forms/${f.id}/responses/${list.responses[0].id}`, { key: u.key })).status, 200);
+    const again = await Promise.all(Array.from({ length: 4 }, () => app.api('POST', `/public/forms/${f.slug}/responses`, { body: { answers: [] } })));
+    t.deepEqual(again.map((a) => a.status).sort(), [201, 409, 409, 409]);
   });
 }, { allowPrivateWebhooks: true });

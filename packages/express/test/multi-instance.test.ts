@@ -82,3 +82,67 @@ test('two instances on one PostgreSQL: concurrent ingest, and every delivery sen
     await db.close();
   }
 });
+
+/** Two app instances over one new PostgreSQL schema; `close` stops both and drops the schema. */
+async function twoInstances() {
+  const db = await createTestDatabase('postgres');
+  const second = createDataSource(db.url.split('?')[0]!, { schema: db.schema, poolSize: 5 });
+  await runMigrations(second);
+  const storages = [db.storage, createTypeormStorage(second)];
+  const instances = storages.map((storage) => createFormloom({ storage, config: { secretKey: 'shared-key' } }));
+  const servers = await Promise.all(
+    instances.map(
+      (formloom) =>
+        new Promise<import('node:http').Server>((resolve) => {
+          const app = express();
+          app.use('/api/v1', createFormloomRouter({ formloom }));
+          const s = app.listen(0, '127.0.0.1', () => resolve(s));
+        }),
+    ),
+  );
+  const urls = servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}/api/v1`);
+  return {
+    db,
+    instances,
+    urls,
+    async close() {
+      for (const s of servers) await new Promise((r) => s.close(r));
+      await storages[1]!.close();
+      await db.close();
+    },
+  };
+}
+
+/* docs/decisions.md "Form settings": the limit holds exactly across instances, not "passed by a few". */
+test('two instances on one PostgreSQL: response_limit admits exactly that many of many concurrent submissions', async (t) => {
+  const two = await twoInstances();
+  try {
+    const user = await two.instances[0]!.accounts.createUser({ email: `limit${Date.now()}@example.com`, plan: 'free' });
+    const { api_key } = await two.instances[0]!.accounts.createKey(user.id);
+    const auth = { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' };
+    const form = await fetch(`${two.urls[0]}/forms`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ title: 'Limited', published: true, response_limit: 7, questions: [{ type: 'short_text', title: 'Name' }] }),
+    }).then((r) => r.json() as Promise<any>);
+    const submit = (i: number) =>
+      fetch(`${two.urls[i % 2]}/public/forms/${form.slug}/responses`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ answers: [{ question_id: form.questions[0].id, value: `n${i}` }] }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => submit(i)));
+    t.is(answers.filter((a) => a.status === 201).length, 7);
+    const refused = answers.filter((a) => a.status !== 201);
+    t.is(refused.length, 33);
+    t.true(refused.every((a) => a.status === 409 && a.body.error.reason === 'form_closed'), JSON.stringify(refused.find((a) => a.status !== 409)));
+    const stored = await two.db.raw('SELECT COUNT(*) AS n, COUNT(completed_at) AS c FROM responses WHERE form_id = $1', [form.id]);
+    t.deepEqual([Number(stored[0].n), Number(stored[0].c)], [7, 7]);
+    const read = await fetch(`${two.urls[1]}/forms/${form.id}`, { headers: auth }).then((r) => r.json() as Promise<any>);
+    t.is(read.response_count, 7);
+    const analytics = await fetch(`${two.urls[1]}/forms/${form.id}/analytics`, { headers: auth }).then((r) => r.json() as Promise<any>);
+    t.is(analytics.completed_responses, 7, 'the rollup kept no trace of the refused ones');
+  } finally {
+    await two.close();
+  }
+});

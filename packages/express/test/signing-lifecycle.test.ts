@@ -117,3 +117,35 @@ for (const kind of DB_KINDS) {
     t.is((await app.raw('SELECT status FROM signing_sessions'))[0].status, 'completed');
   });
 }
+
+for (const kind of DB_KINDS) {
+  test(`[${kind}] delete: only fully signed sessions count (sealed or not yet); active, voided and declined ones go with the form`, async (t) => {
+    const app = await startTestApp(kind, { mailer: memoryMailer(), signedDocuments: lazyRenderer() });
+    t.teardown(() => app.close());
+    const { user, form } = await contractForm(app, 'pro', { signer_slots: [{ slot_number: 1, label: 'Client' }] });
+    const create = async () => (await app.api('POST', `/forms/${form.id}/signing-sessions`, { key: user.key, body: {} })).body;
+    const sign = (s: any) => app.api('POST', `/s/${s.signer_links[0].short_code}/sign`, { body: { signature: { type: 'typed', value: 'C' } } });
+    await create();
+    await app.api('POST', `/signing-sessions/${(await create()).id}/void`, { key: user.key, body: { reason: 'no' } });
+    await app.api('POST', `/s/${(await create()).signer_links[0].short_code}/decline`, { body: {} });
+    t.is((await app.api('DELETE', `/forms/${form.id}?delete_signed_contracts=maybe`, { key: user.key })).status, 400);
+
+    // Two fully signed sessions, not sealed yet (no worker runs): evidence all the same.
+    for (const s of [await create(), await create()]) t.is((await sign(s)).body.session_status, 'fully_signed');
+    for (const query of ['', '?delete_signed_contracts=false']) {
+      const blocked = await app.api('DELETE', `/forms/${form.id}${query}`, { key: user.key });
+      t.is(blocked.status, 409);
+      t.like(blocked.body.error, { reason: 'form_has_signed_contracts', signed_contracts: 2 });
+    }
+    t.is((await app.raw('SELECT id FROM signing_sessions')).length, 5, 'nothing deleted');
+    t.is((await app.api('DELETE', `/forms/${form.id}?delete_signed_contracts=true`, { key: user.key })).status, 200);
+    t.deepEqual(await app.raw('SELECT session_id FROM signing_slots'), []);
+    t.deepEqual(await app.raw('SELECT id FROM signing_audit_entries'), []);
+    t.deepEqual(await app.raw('SELECT id FROM signing_sessions'), []);
+
+    const other = await contractForm(app, 'pro', { signer_slots: [{ slot_number: 1, label: 'Client' }] });
+    const open = (await app.api('POST', `/forms/${other.form.id}/signing-sessions`, { key: other.user.key, body: {} })).body;
+    t.is((await app.api('DELETE', `/forms/${other.form.id}`, { key: other.user.key })).status, 200, 'no signed contract: no flag needed');
+    t.is((await app.api('GET', `/s/${open.signer_links[0].short_code}`)).status, 404, 'its links are gone');
+  });
+}

@@ -38,7 +38,7 @@ forEachDb(test, (t) => {
   t('a sequential, password-protected session: turn order, views, signatures, then one sealed PDF that pdfsig accepts', async (tt, app) => {
     const { user, id, a, b } = await session(app, { signing_order: 'sequential', password: 'correct horse', notify_emails: [`ops-${app.kind}@example.com`], notify_events: ['all_complete'], copy_mode: 'always', signers: [{ slot_number: 1, email: `tenant-${app.kind}@example.com` }] });
     const ctx = await app.api('GET', `/s/${a}`);
-    tt.deepEqual(ctx.body, { form_id: ctx.body.form_id, session_id: id, slot_number: 1, slot_label: 'Tenant', status: 'active', requires_password: true, requires_email_verification: false, signing_order: 'sequential', is_turn: true });
+    tt.deepEqual(ctx.body, { form_id: ctx.body.form_id, session_id: id, slot_number: 1, slot_label: 'Tenant', status: 'active', requires_password: true, requires_email_verification: false, signing_order: 'sequential', is_turn: true, slot_status: 'pending', copy_mode: 'always', documents: [] });
     tt.false((await app.api('GET', `/s/${b}`)).body.is_turn);
     tt.is((await app.api('GET', '/s/nope')).status, 404);
     tt.is((await app.api('GET', `/s/${a}/document`)).status, 401);
@@ -74,6 +74,15 @@ forEachDb(test, (t) => {
     tt.regex(report, /Signature Validation: Signature is Valid\./);
     tt.regex(report, /Total document signed/);
     tt.like((await app.api('GET', `/signing-sessions/${id}`, { key: user.key })).body, { status: 'fully_signed', total_signed: 2 });
+    // Once sealed, the signer's context lists the copy to download (the download itself needs the token).
+    const sealed = await eventually(async () => {
+      const c = await app.api('GET', `/s/${a}`);
+      return c.body.documents.length === 1 && c.body;
+    });
+    tt.like(sealed, { status: 'fully_signed', slot_status: 'signed', documents: [{ id: docs[0].id, question_id: docs[0].question_id, question_title: 'Lease agreement' }] });
+    tt.is((await app.api('GET', `/s/${a}/signed-documents/${docs[0].id}`)).status, 401);
+    const copy = await fetch(`${app.url}/api/v1/s/${a}/signed-documents/${docs[0].id}`, { headers: { 'x-access-token': tokenA } });
+    tt.deepEqual(Buffer.from(await copy.arrayBuffer()), bytes);
 
     const audit = (await app.api('GET', `/signing-sessions/${id}/audit`, { key: user.key })).body.entries;
     const viewed = audit.find((e: any) => e.action === 'document_viewed');
@@ -116,6 +125,21 @@ forEachDb(test, (t) => {
     tt.is(after.status, 409);
     tt.is(after.body.error.reason, 'session_not_active');
     tt.is((await app.api('GET', `/signing-sessions/${id}`, { key: user.key })).body.status, 'declined');
+  });
+
+  t('copy_mode disabled: the signers get no copy, neither listed in the context nor downloadable', async (tt, app) => {
+    const { user, id, a, b } = await session(app, { copy_mode: 'disabled' });
+    await app.api('POST', `/s/${a}/sign`, { body: typed('A') });
+    await app.api('POST', `/s/${b}/sign`, { body: typed('B') });
+    const docs = await eventually(async () => {
+      const r = await app.api('GET', `/signing-sessions/${id}/documents`, { key: user.key });
+      return r.body.documents.length === 1 && r.body.documents;
+    });
+    await eventually(async () => (await app.raw(`SELECT status FROM signing_sessions WHERE id = ${ph(app, 1)}`, [id]))[0].status === 'completed');
+    tt.like((await app.api('GET', `/s/${a}`)).body, { status: 'fully_signed', copy_mode: 'disabled', documents: [] });
+    const refused = await app.api('GET', `/s/${a}/signed-documents/${docs[0].id}`);
+    tt.is(refused.status, 403);
+    tt.is(refused.body.error.reason, 'copies_disabled');
   });
 
   t('void after one signature: a VOIDED copy is sealed, the signed party notified', async (tt, app) => {

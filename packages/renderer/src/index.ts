@@ -12,6 +12,10 @@ export interface RendererAssets {
   stylesheet: string;
   /** Path of the entry module under `scriptsDir` (defines `<formloom-form>`). */
   entry: string;
+  /** The signer's page (`/s/<short_code>`, docs/signing.md): its entry module under `scriptsDir`... */
+  signingEntry: string;
+  /** ...and its stylesheet, served at `<mount>/formloom/assets/signing.css`. */
+  signingStylesheet: string;
 }
 
 /** The URL prefix, under the pages router's mount, of the renderer's files. */
@@ -22,5 +26,7 @@ export function rendererAssets(): RendererAssets {
     scriptsDir: join(__dirname, '..', 'browser'),
     stylesheet: join(__dirname, '..', '..', 'assets', 'formloom.css'),
     entry: 'renderer/src/browser/index.js',
+    signingEntry: 'renderer/src/browser/signing/index.js',
+    signingStylesheet: join(__dirname, '..', '..', 'assets', 'signing.css'),
   };
 }

@@ -114,12 +114,67 @@ export async function runMigrations(dataSource: DataSource): Promise<string[]> {
   if (missing.length > 0) {
     throw new Error(`The data source lacks Formloom's migrations: add formloomMigrations to its options`);
   }
+  if (dataSource.options.type === 'sqlite') return runSqliteMigrations(dataSource);
+  return withMigrationLock(dataSource, async () => (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name));
+}
+
+/** How long a process waits for another one's migrations (a backfill of a large database takes a while). */
+const MIGRATION_WAIT_MS = 10 * 60_000;
+
+/**
+ * SQLite: every pending migration in one `BEGIN IMMEDIATE` transaction, which also reads which ones are
+ * pending. Two processes opening a new database at once (the server and a `formloom` command) then take
+ * turns: the second waits for the write lock and finds nothing left to do, instead of running the same
+ * migrations again ("table already exists"). Foreign keys are off meanwhile (SQLite ignores the pragma
+ * inside a transaction), as table rebuilds need, and checked before the commit.
+ */
+async function runSqliteMigrations(dataSource: DataSource): Promise<string[]> {
+  const busyTimeout = (dataSource.options as { busyTimeout?: number }).busyTimeout ?? 5000;
+  await dataSource.query('PRAGMA foreign_keys = OFF');
   try {
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
-    return applied.map((m) => m.name);
+    await dataSource.query(`PRAGMA busy_timeout = ${MIGRATION_WAIT_MS}`);
+    try {
+      await dataSource.query('BEGIN IMMEDIATE');
+    } finally {
+      await dataSource.query(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeout))}`);
+    }
+    try {
+      const applied = await dataSource.runMigrations({ transaction: 'none' });
+      const broken = (await dataSource.query('PRAGMA foreign_key_check')) as Array<{ table: string; parent: string }>;
+      if (broken.length > 0) {
+        throw new Error(`Migrations left rows of ${broken[0]!.table} without their ${broken[0]!.parent} row (${broken.length} in all)`);
+      }
+      await dataSource.query('COMMIT');
+      return applied.map((m) => m.name);
+    } catch (e) {
+      await dataSource.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
   } finally {
-    // TypeORM turns SQLite's foreign keys off around each migration and, when one fails, leaves them off
-    // on the connection: the cascades the storage relies on would silently stop.
-    if (dataSource.options.type === 'sqlite' && dataSource.isInitialized) await dataSource.query('PRAGMA foreign_keys = ON');
+    // The cascades the storage relies on would silently stop with foreign keys left off.
+    if (dataSource.isInitialized) await dataSource.query('PRAGMA foreign_keys = ON');
   }
 }
+
+/**
+ * PostgreSQL: migrations under a session advisory lock named after the schema, so instances starting
+ * together on one database take turns (the later ones find nothing pending).
+ */
+async function withMigrationLock<T>(dataSource: DataSource, work: () => Promise<T>): Promise<T> {
+  const schema = (dataSource.options as { schema?: string }).schema ?? 'public';
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1, hashtext($2))', [MIGRATION_LOCK_CLASS, schema]);
+    try {
+      return await work();
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1, hashtext($2))', [MIGRATION_LOCK_CLASS, schema]);
+    }
+  } finally {
+    await runner.release();
+  }
+}
+
+/** The first half of Formloom's advisory lock key (the second is the schema's hash): 'FLMG'. */
+const MIGRATION_LOCK_CLASS = 0x464c4d47;

@@ -4,6 +4,7 @@ export { createTypeormStorage, type TypeormStorage } from './storage';
 export { createDataSource, parseDatabaseUrl, runMigrations, type CreateDataSourceOptions, type DatabaseUrl } from './data-source';
 export { formloomEntities } from './tables';
 export { formloomMigrations } from './migrations';
+export { createPostgresBlobStore, type PostgresBlobStoreOptions } from './postgres-blob-store';
 export { loadDriver, type DriverName, type RequireDriver } from './drivers';
 export {
   DEFAULT_DATABASE_URL,

@@ -1,8 +1,9 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Storage } from '@formloom/core';
+import type { BlobStore, Storage } from '@formloom/core';
 import { createDataSource, runMigrations } from './data-source';
 import { createTypeormStorage } from './storage';
+import { createPostgresBlobStore } from './postgres-blob-store';
 
 export type ClosableStorage = Storage & {
   close(): Promise<void>;
@@ -16,6 +17,12 @@ export type ClosableStorage = Storage & {
    * whatever is stored is returned, so every instance sharing the database sees the first one's value.
    */
   instanceSetting(name: string, initial: string): Promise<string>;
+  /**
+   * A blob store in this database, on its connections (`createPostgresBlobStore`): what every instance on the
+   * database shares with nothing else to run (docs/scaling.md).
+   * @throws on SQLite (use `@formloom/blob-store-file` there).
+   */
+  postgresBlobStore(): BlobStore;
 };
 
 /** `FORMLOOM_DATABASE_URL`'s default (docs/configuration.md): a SQLite file in `./data`. */
@@ -84,6 +91,7 @@ export async function openMigratedStorage(databaseUrl: string): Promise<Closable
       const rows = (await ds.query(`SELECT value FROM instance_settings WHERE name = ${a}`, [name])) as Array<{ value: string }>;
       return rows[0]!.value;
     },
+    postgresBlobStore: () => createPostgresBlobStore(ds),
     async notReadyReason(): Promise<string | null> {
       if (!ds.isInitialized) return 'database closed';
       try {

@@ -21,6 +21,7 @@ import { type Scope, statementCache } from './scope';
 import { type Db, guardedDb, lockedDb, pooledDb, queryRunnerDb, type Row, sqliteDb } from './sql/db';
 import { type Dialect, dialectOf } from './sql/dialect';
 import { ReadWriteLock } from './sql/rw-lock';
+import { openSqliteReader, type SqliteReader, withReader } from './sql/sqlite-reader';
 
 export type TypeormStorage = Storage & {
   /** Waits for running calls and transactions, refuses new ones, then destroys the data source. */
@@ -73,10 +74,14 @@ export function openStorage(dataSource: DataSource): StorageInternals {
   let ownDb: Db;
   let runInTransaction: RunInTransaction;
   let releaseStatements: () => Promise<void> = async () => undefined;
+  let reader: SqliteReader | null = null;
   if (d.kind === 'sqlite') {
     const conn = sqliteDb(dataSource);
+    reader = openSqliteReader(dataSource, (dataSource.options as { busyTimeout?: number }).busyTimeout ?? 5000);
     releaseStatements = conn.releaseAll;
-    ownDb = guardedDb(lockedDb(conn, lock), isOpen, 'The storage (closed)');
+    // Plain SELECTs outside transactions go to a read-only connection: they need not wait for the write
+    // transaction under way on this one (sql/sqlite-reader.ts).
+    ownDb = guardedDb(withReader(lockedDb(conn, lock), reader), isOpen, 'The storage (closed)');
     // BEGIN IMMEDIATE takes SQLite's write lock at once, so another process's writer makes us wait for
     // busy_timeout instead of failing at our first write; our own callers wait on the adapter's lock.
     runInTransaction = (work) =>
@@ -152,6 +157,7 @@ export function openStorage(dataSource: DataSource): StorageInternals {
       if (closed) return;
       closed = true;
       await lock.exclusive(async () => undefined);
+      await reader?.close();
       await releaseStatements();
       if (dataSource.isInitialized) await dataSource.destroy();
     },

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { at, makeBranding, makeForm, makeInvitation, makeUser, uid } from '@formloom/core/testing';
+import { at, makeBranding, makeForm, makeInvitation, makeQuestion, makeUser, uid } from '@formloom/core/testing';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,6 +34,8 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
     'FormloomSigning1737020000000',
     'FormloomVoice1737040000000',
     'FormloomResponseDays1737100000000',
+    'FormloomBlobs1738400000000',
+    'FormloomFormListOrder1738500000100',
   ]);
   t.deepEqual(await runMigrations(dataSource), [], 'already applied');
   t.true(existsSync(join(dir, 'nested', 'deeper', 'db.sqlite')));
@@ -81,7 +83,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const ds = db.dataSource;
     const p = db.placeholder;
     const third = 'FormloomTeamAdministration1734000000000';
-    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000', 'FormloomInstanceSettings1737000000000', 'FormloomSigning1737020000000', 'FormloomVoice1737040000000', 'FormloomResponseDays1737100000000'];
+    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000', 'FormloomInstanceSettings1737000000000', 'FormloomSigning1737020000000', 'FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100'];
     const undoThroughThird = async () => {
       for (let i = 0; i <= later.length; i++) await ds.undoLastMigration();
     };
@@ -134,18 +136,43 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     t.teardown(() => db.close());
     const ds = db.dataSource;
     const p = db.placeholder;
+    // Back to before the rollup migration (the blobs and form-list order migrations come after it).
+    await ds.undoLastMigration();
+    await ds.undoLastMigration();
     await ds.undoLastMigration();
     await t.throwsAsync(ds.query('SELECT 1 FROM response_days'), undefined, 'the table is gone');
     const form = makeForm();
     await db.storage.forms.insert(form);
-    const rows: Array<[number, boolean, number | null]> = [[10, true, 5], [20, false, null], [86_400 + 1, true, 7], [86_400 + 2, true, null]];
-    for (const [seconds, completed, duration] of rows) {
+    const [q0, q1, q2] = [makeQuestion(0), makeQuestion(1), makeQuestion(2)];
+    await db.storage.questions.replaceForForm(form.id, [q0!, q1!, q2!]);
+    const answer = (...ids: string[]) => JSON.stringify(ids.map((id) => ({ question_id: id, value: 'x' })));
+    const rows: Array<[number, boolean, number | null, string]> = [
+      [10, true, 5, answer(q0!.id, q1!.id, q2!.id)],
+      [20, false, null, answer(q0!.id)],
+      [86_400 + 1, true, 7, answer(q1!.id, q0!.id)],
+      [86_400 + 2, true, null, '[]'],
+    ];
+    for (const [seconds, completed, duration, answers] of rows) {
       await ds.query(
         `INSERT INTO responses (id, form_id, answers, metadata, submitted_at, completed_at, completion_seconds) VALUES (${[1, 2, 3, 4, 5, 6, 7].map(p).join(', ')})`,
-        [uid('rsp'), form.id, '[]', '{}', at(seconds), completed ? at(seconds) : null, duration],
+        [uid('rsp'), form.id, answers, '{}', at(seconds), completed ? at(seconds) : null, duration],
       );
     }
-    t.deepEqual(await runMigrations(ds), ['FormloomResponseDays1737100000000']);
+    t.deepEqual(await runMigrations(ds), ['FormloomResponseDays1737100000000', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100']);
+    // The per-question counters the migration's frozen fill wrote, and the same after the live rebuild.
+    const byKey = (a: unknown[], b: unknown[]) => (`${a[0]} ${a[1]}` < `${b[0]} ${b[1]}` ? -1 : 1);
+    const counters = async () =>
+      (await db.raw(`SELECT day, question_id, answered, furthest FROM question_days WHERE form_id = ${p(1)}`, [form.id]))
+        .map((r) => [r.day, r.question_id, Number(r.answered), Number(r.furthest)])
+        .sort(byKey);
+    const [d0, d1] = [at(0).slice(0, 10), at(86_400).slice(0, 10)];
+    const expected = [
+      [d0, q0!.id, 2, 1], [d0, q1!.id, 1, 0], [d0, q2!.id, 1, 1],
+      [d1, q0!.id, 1, 0], [d1, q1!.id, 1, 1],
+    ].sort(byKey);
+    t.deepEqual(await counters(), expected);
+    await db.storage.responses.rebuildAnalytics(form.id);
+    t.deepEqual(await counters(), expected, 'the live rebuild agrees');
     const days = await db.raw(`SELECT day, total, completed, seconds_sum, seconds_count FROM response_days WHERE form_id = ${p(1)} ORDER BY day`, [form.id]);
     t.deepEqual(
       days.map((r) => [r.day, Number(r.total), Number(r.completed), Number(r.seconds_sum), Number(r.seconds_count)]),
@@ -153,6 +180,27 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     );
     const a = await db.storage.responses.analytics(form.id);
     t.deepEqual([a.total, a.completed, a.average_completion_seconds], [4, 3, 6]);
+  });
+}
+
+for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
+  /* The forms list reads its pages from the index in its own order (updated_at DESC, id ASC), no sort. */
+  test(`${kind}: the forms list indexes run in the list's order, and revert`, async (t) => {
+    const db = await createTestDatabase(kind);
+    t.teardown(() => db.close());
+    const definition = async () =>
+      kind === 'sqlite'
+        ? (await db.raw(`SELECT sql FROM sqlite_master WHERE name = 'IDX_forms_owner_list'`))[0].sql as string
+        : (await db.raw(`SELECT indexdef AS sql FROM pg_indexes WHERE indexname = 'IDX_forms_owner_list' AND schemaname = $1`, [db.schema]))[0].sql as string;
+    t.regex(await definition(), /"?updated_at"? DESC, "?id"?\)/);
+    if (kind === 'sqlite') {
+      const plan = await db.raw(`EXPLAIN QUERY PLAN SELECT id FROM forms WHERE owner_id = ? AND team_id IS NULL ORDER BY updated_at DESC, id ASC LIMIT 5 OFFSET 10`, ['usr_x']);
+      t.false(plan.some((r: any) => /TEMP B-TREE/.test(r.detail)), JSON.stringify(plan));
+      t.true(plan.some((r: any) => /COVERING INDEX IDX_forms_owner_list/.test(r.detail)), JSON.stringify(plan));
+    }
+    await db.dataSource.undoLastMigration();
+    t.notRegex(await definition(), /DESC/);
+    t.deepEqual(await runMigrations(db.dataSource), ['FormloomFormListOrder1738500000100']);
   });
 }
 
@@ -190,14 +238,13 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const db = await createTestDatabase(kind);
     t.teardown(() => db.close());
     const p = db.placeholder;
-    // Back to before the voice migration (the response-days migration comes after it).
-    await db.dataSource.undoLastMigration();
-    await db.dataSource.undoLastMigration();
+    // Back to before the voice migration (the response-days, blobs and form-list order migrations come after it).
+    for (let i = 0; i < 4; i++) await db.dataSource.undoLastMigration();
     const [rich, empty] = [uid('usr'), uid('usr')];
     for (const [user, balance] of [[rich, 42], [empty, 0]] as const) {
       await db.raw(`INSERT INTO credit_balances (user_id, balance) VALUES (${p(1)}, ${p(2)})`, [user, balance]);
     }
-    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoice1737040000000', 'FormloomResponseDays1737100000000']);
+    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100']);
     const entries = await db.raw(`SELECT kind, amount FROM credit_entries WHERE user_id = ${p(1)}`, [rich]);
     t.deepEqual(entries.map((e: any) => [e.kind, Number(e.amount)]), [['purchase', 42]]);
     t.deepEqual(await db.raw(`SELECT * FROM credit_entries WHERE user_id = ${p(1)}`, [empty]), []);

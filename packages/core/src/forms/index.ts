@@ -16,6 +16,7 @@ export * from './form-service';
 export * from './form-list-service';
 export * from './publishing-service';
 export * from './theme-service';
+export * from './output-schemas';
 
 /** Forms, their questions and themes, publishing and versions. */
 export const formsArea = definePlugin({

@@ -1,15 +1,20 @@
-import { FORM_OPTION_FIELDS, THEME_FIELDS, type ThemeField } from '../domain/form-fields';
+import { FORM_DEFAULTS, FORM_OPTION_FIELDS, THEME_FIELDS, type FormOptionField, type ThemeField } from '../domain/form-fields';
+import type { z } from 'zod';
 import type { FormRecord, Question, Team, Version } from '../domain/types';
+import type { formListItemOut, versionOut } from './output-schemas';
 
 /** Form option fields that are not part of the Form resource (theme-only). */
 const THEME_ONLY = new Set<string>(['show_question_nav']);
 export const FORM_BODY_OPTION_FIELDS = FORM_OPTION_FIELDS.filter((f) => !THEME_ONLY.has(f));
 
-/** A form's value for an option field: first-class columns first, then `options`, else null. */
+/**
+ * A form's value for an option field: first-class columns first, then `options`; a field the form has no
+ * value for (one added after the form was made) reads as its default, else null.
+ */
 export function optionValue(form: FormRecord, field: string): unknown {
   if (field === 'theme_color') return form.theme_color;
   if (field === 'background_color') return form.background_color;
-  return form.options[field] ?? null;
+  return form.options[field] ?? FORM_DEFAULTS[field as FormOptionField] ?? null;
 }
 
 export function presentQuestion(q: Question) {
@@ -49,7 +54,7 @@ export function presentForm(form: FormRecord, questions: Question[]) {
 }
 
 /** A list item: exactly the fields of `GET /forms` in the OpenAPI document. */
-export function presentFormListItem(form: FormRecord, team: Pick<Team, 'id' | 'name'> | null) {
+export function presentFormListItem(form: FormRecord, team: Pick<Team, 'id' | 'name'> | null): z.infer<typeof formListItemOut> {
   return {
     id: form.id,
     title: form.title,
@@ -71,7 +76,7 @@ export function presentTheme(form: FormRecord): Record<ThemeField, unknown> {
   return theme;
 }
 
-export function presentVersion(v: Version) {
+export function presentVersion(v: Version): z.infer<typeof versionOut> {
   return {
     id: v.id,
     form_id: v.form_id,

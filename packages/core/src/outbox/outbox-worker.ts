@@ -245,13 +245,15 @@ export class OutboxWorker {
     const task = this.run(h.item)
       .then((outcome) => {
         this.release(destination);
+        // The slot is free once the item ran: its settlement joins the next shared commit (its lease keeps
+        // it from being claimed again meanwhile), so waiting for the database does not hold up new work.
+        this.held -= 1;
+        this.kick();
         return this.settle(h.item, outcome);
       })
       .catch((e) => this.report('formloom outbox worker', e))
       .finally(() => {
-        this.held -= 1;
         this.tasks.delete(task);
-        this.kick();
       });
     this.tasks.add(task);
   }

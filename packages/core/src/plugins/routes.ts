@@ -49,6 +49,18 @@ export type RouteAnswer = JsonAnswer | StreamAnswer;
 export const isStreamAnswer = (a: RouteAnswer): a is StreamAnswer => 'stream' in a && 'contentType' in a;
 
 /**
+ * How a success is documented: its status, a description, and its body: `schema` for a JSON body (a zod
+ * schema of what the handler answers, rendered into the OpenAPI document), `media` for the content types
+ * of a streamed answer (`text/csv`, `application/pdf`, ...). A route may have both (JSON or audio).
+ */
+export interface RouteSuccess {
+  status: number;
+  description: string;
+  schema?: z.ZodType;
+  media?: string[];
+}
+
+/**
  * One HTTP endpoint contributed by a plugin, independent of any web framework: `@formloom/express` serves
  * it and documents it in `GET /api/v1/openapi.json` exactly like the built-in endpoints.
  */
@@ -68,9 +80,18 @@ export interface PluginRoute<F = unknown> {
    * like) and documents each of its keys as a query parameter. The handler gets the parsed values.
    */
   query?: z.ZodType;
-  /** Status of a success and a description of its body (default 200, "OK"). */
-  success?: { status: number; description: string };
+  /**
+   * Bodies the handler reads and checks itself, by content type (documented only, not validated by the
+   * router): e.g. `{'application/pdf': z.file()}` or a JSON schema the handler parses with its own messages.
+   */
+  accepts?: Record<string, z.ZodType>;
+  /** A readable, unique name of the operation in the OpenAPI document (default: from method and path). */
+  operationId?: string;
+  /** Status of a success and its body (default 200, "OK", any JSON). */
+  success?: RouteSuccess;
   /** Error statuses the route may answer, documented with the error shape. */
   errors?: number[];
+  /** Error statuses whose body is not the error shape, with their schema. */
+  errorBodies?: Record<number, z.ZodType>;
   handler(req: RouteRequest<F>): Promise<RouteAnswer>;
 }

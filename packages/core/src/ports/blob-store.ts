@@ -1,9 +1,13 @@
 /**
  * Stores files: uploads, audio, signed PDFs. Keys are relative paths of `/`-separated segments
  * (`uploads/<form id>/<file id>`); a key with an empty, `.` or `..` segment, or a NUL character, is
- * invalid and every method rejects it, so no key reaches outside the store. Segments may be long (an
- * upload's file name: 300 bytes of UTF-8 and more). A key names a blob, never a folder: do not store
- * both `a/b` and `a/b/c` (a store on a file system cannot hold both).
+ * invalid and every method rejects it, so no key reaches outside the store (`checkBlobKey` checks one). Segments
+ * may be long (an upload's file name: 300 bytes of UTF-8 and more). A key names a blob, never a folder: do not
+ * store both `a/b` and `a/b/c` (a store on a file system cannot hold both).
+ *
+ * Adapters: `@formloom/blob-store-file` (a local folder), `createPostgresBlobStore` of
+ * `@formloom/storage-typeorm` (the database itself), `@formloom/blob-store-s3` (S3-compatible object storage).
+ * Several instances of one deployment share blobs only through the last two (docs/scaling.md).
  */
 export interface BlobStore {
   /**
@@ -25,4 +29,52 @@ export interface BlobStore {
    * @throws for an empty or invalid prefix (nothing is deleted).
    */
   deletePrefix(prefix: string): Promise<number>;
+  /**
+   * Declared by a store that reads and writes blobs piece by piece, so a big blob is never whole in memory.
+   * Absent: use `put` and `get`. Every adapter shipped with Formloom declares it.
+   */
+  readonly streams?: BlobStreams;
+}
+
+/** A blob being read: its bytes come as the consumer pulls them. */
+export interface BlobReadStream {
+  contentType: string;
+  /** The blob's size in bytes. */
+  size: number;
+  /**
+   * The bytes, in order. The store reads ahead at most one piece of a few hundred KiB: a slow consumer slows
+   * the reads (back-pressure). Ending the loop early (`break`, a client gone) releases what the read holds.
+   * Throws part-way when the blob is replaced or deleted while it is read and the store cannot keep the old
+   * bytes; it never yields bytes of two blobs.
+   */
+  body: AsyncIterable<Uint8Array>;
+}
+
+/** Streaming reads and writes of a `BlobStore` (its `streams` capability). */
+export interface BlobStreams {
+  /**
+   * Stores the bytes `source` yields under `key`, as `put` does (atomic, replacing any previous blob), pulling
+   * the next piece only when the previous one is on its way to storage: memory use does not grow with the size.
+   * When `source` throws, nothing is stored, the previous blob stays, and the error is rethrown.
+   * @returns the stored size in bytes.
+   * @throws for an invalid key (before `source` is read).
+   */
+  putStream(key: string, source: AsyncIterable<Uint8Array>, contentType: string): Promise<{ size: number }>;
+  /**
+   * The blob as a stream, or `null` when there is none.
+   * @throws for an invalid key.
+   */
+  getStream(key: string): Promise<BlobReadStream | null>;
+}
+
+/**
+ * Throws unless `key` is a valid blob key (see `BlobStore`); for a folder prefix (`deletePrefix`) pass
+ * `{ prefix: true }`: it must end with `/` and be valid without it.
+ */
+export function checkBlobKey(key: string, options: { prefix?: boolean } = {}): void {
+  const body = options.prefix ? (key.endsWith('/') ? key.slice(0, -1) : '') : key;
+  const segments = body.split('/');
+  if (!body || segments.some((s) => !s || s === '.' || s === '..' || s.includes('\u0000'))) {
+    throw new Error(`Invalid blob ${options.prefix ? 'prefix' : 'key'}: ${JSON.stringify(key)}`);
+  }
 }

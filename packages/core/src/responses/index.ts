@@ -13,6 +13,7 @@ export * from './codecs/csv-page';
 export * from './submission-service';
 export * from './response-service';
 export * from './upload-service';
+export * from './output-schemas';
 
 /** Respondents' submissions and uploads, owners' responses, exports and analytics. */
 export const responsesArea = definePlugin({

@@ -1,7 +1,9 @@
+import type { z } from 'zod';
 import type { ResponseRecord } from '../domain/types';
+import type { respondentResponseOut, responseOut } from './output-schemas';
 
 /** The Response resource (docs/responses-and-webhooks.md), plus the version it answered. */
-export function presentResponse(r: ResponseRecord) {
+export function presentResponse(r: ResponseRecord): z.infer<typeof responseOut> {
   return {
     id: r.id,
     form_id: r.form_id,
@@ -20,7 +22,7 @@ export function presentResponse(r: ResponseRecord) {
  * A response as its respondent gets it back from the public endpoints (docs/security.md "What public
  * endpoints reveal"): what they sent, when, and their own quiz result; no internal ids.
  */
-export function presentResponseToRespondent(r: ResponseRecord) {
+export function presentResponseToRespondent(r: ResponseRecord): z.infer<typeof respondentResponseOut> {
   return {
     id: r.id,
     form_id: r.form_id,

@@ -64,13 +64,16 @@ export class ResponseService {
 
   /**
    * The CSV export as chunks, read in packed pages so memory stays constant whatever the size. Columns
-   * follow the current questions; answers to deleted questions are not exported.
+   * follow the current questions, then the form's current hidden fields; answers to deleted questions and
+   * values of hidden fields no longer declared are not exported.
    */
   async export(principal: Principal, formId: string): Promise<AsyncIterable<string | Uint8Array>> {
-    await authorizeForm(this.storage, principal, formId, 'read');
+    const form = await authorizeForm(this.storage, principal, formId, 'read');
     const questions: Question[] = await this.storage.questions.listByForm(formId);
-    const layout = csvLayout(questions);
-    const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE);
+    const declared = form.options.hidden_fields;
+    const hiddenFields = Array.isArray(declared) ? declared.filter((n): n is string => typeof n === 'string') : [];
+    const layout = csvLayout(questions, hiddenFields);
+    const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE, { hidden: hiddenFields.length > 0 });
     return (async function* () {
       yield layout.header;
       const writer = new CsvPageWriter(layout);

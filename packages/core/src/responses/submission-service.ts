@@ -119,13 +119,18 @@ export class SubmissionService {
       unique_visitor: complete && limitOne ? input.visitor_id! : null,
     };
     const targets = complete ? await this.webhooks.targetsFor(form) : [];
+    const limit = typeof version.snapshot.response_limit === 'number' ? version.snapshot.response_limit : null;
     await this.storage.transaction(async (tx) => {
       await tx.responses.insert(response).catch((e) => {
         throw e instanceof FormloomError && e.code === 'CONFLICT'
           ? conflict('This visitor has already responded to this form', { reason: 'already_responded' })
           : e;
       });
-      await tx.forms.addResponseCount(form.id, 1);
+      // With a limit, the count goes up only below it, in one conditional update: a submission past the
+      // limit (concurrent ones, in this process or another instance) is refused and its insert rolled back.
+      // The form's row is written after the response, in the order deletions take them (no deadlock).
+      if (limit === null) await tx.forms.addResponseCount(form.id, 1);
+      else if ((await tx.forms.claimResponseSlot(form.id, limit)) === null) throw conflict('This form is closed', { reason: 'form_closed' });
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, response.answers), response.id);
       if (complete) await this.webhooks.enqueue(tx, form, response, targets, snapshot.questions);
     });

@@ -17,6 +17,7 @@ export * from './signer-service';
 export * from './signer-access';
 export * from './signing-mails';
 export * from './verification-service';
+export * from './output-schemas';
 
 /** Signing sessions for contract questions: sessions, signer links, sealed PDFs, audit (docs/signing.md). */
 export const signingArea = definePlugin({

@@ -1,5 +1,7 @@
 import type { SignedDocumentRecord, SigningAuditEntry, SigningSessionRecord, SigningSlotRecord, StoredSessionStatus } from '../domain/signing';
+import type { z } from 'zod';
 import type { PublicSessionStatus } from './schemas';
+import type { signedDocumentOut, signerLinkOut, signingAuditEntryOut, signingSessionOut } from './output-schemas';
 
 /** The API status: the last signature's `completing` already reads `fully_signed`; past `expires_at`, `expired`. */
 export function publicStatus(s: Pick<SigningSessionRecord, 'status' | 'expires_at'>, now: Date): PublicSessionStatus {
@@ -17,7 +19,7 @@ export function storedStatusesFor(status: PublicSessionStatus): StoredSessionSta
 
 export const signingUrl = (publicUrl: string, code: string) => `${publicUrl.replace(/\/+$/, '')}/s/${code}`;
 
-export function presentSlot(slot: SigningSlotRecord, publicUrl: string) {
+export function presentSlot(slot: SigningSlotRecord, publicUrl: string): z.infer<typeof signerLinkOut> {
   return {
     slot_number: slot.slot_number,
     slot_label: slot.slot_label,
@@ -33,7 +35,7 @@ export function presentSlot(slot: SigningSlotRecord, publicUrl: string) {
   };
 }
 
-export function presentSession(s: SigningSessionRecord, slots: SigningSlotRecord[], now: Date, publicUrl: string) {
+export function presentSession(s: SigningSessionRecord, slots: SigningSlotRecord[], now: Date, publicUrl: string): z.infer<typeof signingSessionOut> {
   return {
     id: s.id,
     form_id: s.form_id,
@@ -63,18 +65,19 @@ export function presentListItem(s: SigningSessionRecord, slots: SigningSlotRecor
   };
 }
 
-export function presentDocument(d: SignedDocumentRecord, baseUrl: string) {
+/** `document_url` is absolute, like `signing_url`: `publicUrl` + the API's mount (`baseUrl`) + the download path. */
+export function presentDocument(d: SignedDocumentRecord, publicUrl: string, baseUrl: string): z.infer<typeof signedDocumentOut> {
   return {
     id: d.id,
     question_id: d.question_id,
     question_title: d.question_title,
-    document_url: `${baseUrl}/signing-sessions/${d.session_id}/documents/${d.id}`,
+    document_url: `${publicUrl.replace(/\/+$/, '')}${baseUrl}/signing-sessions/${d.session_id}/documents/${d.id}`,
     document_hash: d.document_hash,
     generated_at: d.generated_at,
   };
 }
 
-export function presentAuditEntry(e: SigningAuditEntry) {
+export function presentAuditEntry(e: SigningAuditEntry): z.infer<typeof signingAuditEntryOut> {
   return {
     id: e.id,
     action: e.action,

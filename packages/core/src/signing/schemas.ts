@@ -34,10 +34,14 @@ export type CreateSessionInput = z.infer<typeof createSessionSchema>;
 
 export const voidSessionSchema = z.object({ reason: z.string().trim().min(1).max(1000) }).strict();
 
+/**
+ * GET /forms/:id/signing-sessions. `page` and `per_page` are never refused: `paging` clamps them as
+ * document 1 section 8 says (non-numeric page 1, per_page 20; per_page within 1-100; page at least 1).
+ */
 export const listSessionsQuery = z.object({
   status: z.enum(PUBLIC_STATUSES).optional().describe('Only sessions in this status'),
-  page: z.coerce.number().int().min(1).default(1).describe('Page number (default 1)'),
-  per_page: z.coerce.number().int().min(1).max(100).default(20).describe('Items per page (default 20)'),
+  page: z.string().optional().catch(undefined).meta({ type: 'integer', minimum: 1, description: '1-based page (default 1; below 1 or not a number: 1)' }),
+  per_page: z.string().optional().catch(undefined).meta({ type: 'integer', minimum: 1, maximum: 100, description: 'Items per page (default 20; clamped to 1-100; not a number: 20)' }),
 });
 
 export const verifyPasswordSchema = z.object({ password: z.string().max(200) }).strict();

@@ -44,6 +44,11 @@ export class SigningSessionService {
     this.kit = new SigningKit(ids, clock, box);
   }
 
+  /** The audit trail names who acted for the team: the caller's email (null for a host's own user). */
+  private async actor(principal: Principal) {
+    return { actor_email: (await this.storage.users.findById(principal.user_id))?.email ?? null, ip_address: principal.ip_address ?? null };
+  }
+
   /** 128 random bits, base64url: unguessable and safe in a URL. */
   private shortCode = () => Buffer.from(this.ids.secret(16), 'hex').toString('base64url');
 
@@ -63,6 +68,7 @@ export class SigningSessionService {
     }
     const now = this.clock.now();
     const nowIso = now.toISOString();
+    const actor = await this.actor(principal);
     const session: SigningSessionRecord = {
       id: this.ids.id('ses'),
       form_id: formId,
@@ -96,7 +102,7 @@ export class SigningSessionService {
     });
     await this.storage.transaction(async (tx) => {
       await tx.signing.insertSession(session, slots);
-      await this.kit.audit(tx, session.id, { action: 'session_created', ip_address: principal.ip_address ?? null, details: { created_by: principal.user_id, contracts: contracts.map((q) => ({ question_id: q.id, title: q.title, document: String(q.properties.document ?? '') })) } });
+      await this.kit.audit(tx, session.id, { action: 'session_created', ...actor, details: { created_by: principal.user_id, contracts: contracts.map((q) => ({ question_id: q.id, title: q.title, document: String(q.properties.document ?? '') })) } });
       if (input.send_signing_emails) {
         for (const slot of slots) if (slot.email) await this.kit.mail(tx, signingRequestMail(session, slot, form.title, this.config.publicUrl));
       }
@@ -121,7 +127,8 @@ export class SigningSessionService {
   async list(principal: Principal, formId: string, query: unknown) {
     await authorizeForm(this.storage, principal, formId, 'read');
     const q = parseBody(listSessionsQuery, query ?? {});
-    const { page, per_page, offset } = paging(q);
+    // The raw values: `paging` clamps strings and numbers alike (document 1, section 8).
+    const { page, per_page, offset } = paging((query ?? {}) as { page?: unknown; per_page?: unknown });
     const now = this.clock.now();
     const statuses = q.status ? storedStatusesFor(q.status) : null;
     // Expiry is read off the clock: `active` and `expired` split the stored `active` rows by `expires_at`.
@@ -152,11 +159,12 @@ export class SigningSessionService {
       throw conflict(`The signing session is ${publicStatus(session, now)}, not active`, { reason: 'session_not_active' });
     }
     const at = now.toISOString();
+    const actor = await this.actor(principal);
     await this.storage.transaction(async (tx) => {
       if (!(await tx.signing.transitionSession(session.id, ['active'], 'voided', { voided_at: at, void_reason: reason, updated_at: at }))) {
         throw conflict('The signing session is no longer active', { reason: 'session_not_active' });
       }
-      await this.kit.audit(tx, session.id, { action: 'session_voided', ip_address: principal.ip_address ?? null, details: { reason } });
+      await this.kit.audit(tx, session.id, { action: 'session_voided', ...actor, details: { reason } });
       for (const slot of await tx.signing.listSlots(session.id)) {
         if (slot.status === 'signed' && slot.email) await this.kit.mail(tx, voidNoticeMail(slot, form.title, reason));
       }
@@ -174,9 +182,10 @@ export class SigningSessionService {
     const status = publicStatus(session, this.clock.now());
     if (status !== 'active') throw conflict(`The signing session is ${status}, not active`, { reason: 'session_not_active' });
     if (slot.status !== 'pending') throw conflict(`Slot ${slot.slot_number} has already ${slot.status}`, { reason: 'slot_not_pending' });
+    const actor = await this.actor(principal);
     await this.storage.transaction(async (tx) => {
       await this.kit.mail(tx, signingRequestMail(session, slot, form.title, this.config.publicUrl));
-      await this.kit.audit(tx, session.id, { action: 'signing_request_resent', slot_number: slot.slot_number, ip_address: principal.ip_address ?? null });
+      await this.kit.audit(tx, session.id, { action: 'signing_request_resent', slot_number: slot.slot_number, ...actor });
     });
     this.events.emit('outbox.enqueued', { kind: 'mail' });
     return { success: true, sent_to: slot.email, slot_number: slot.slot_number };
@@ -185,7 +194,7 @@ export class SigningSessionService {
   async documents(principal: Principal, sessionId: string, baseUrl: string) {
     const { session } = await this.load(principal, sessionId, 'read');
     const docs = await this.storage.signing.listDocuments(session.id, session.status === 'voided' ? 'voided' : 'signed');
-    return { documents: docs.map((d) => presentDocument(d, baseUrl)) };
+    return { documents: docs.map((d) => presentDocument(d, this.config.publicUrl, baseUrl)) };
   }
 
   async document(principal: Principal, sessionId: string, docId: string) {

@@ -1,10 +1,11 @@
 import type { Formloom } from '../instance';
 import type { PluginContext } from '../plugins/plugin';
 import type { PluginRoute, RouteRequest } from '../plugins/routes';
-import { declineSchema, signSchema, verifyPasswordSchema } from './schemas';
+import { declineSchema, signSchema, verifyPasswordSchema, verifyPdfSchema } from './schemas';
 import { SignerService, type SignerMeta } from './signer-service';
 import { SigningVerificationService } from './verification-service';
 import { z } from 'zod';
+import { accessTokenOut, codeSentOut, declinedOut, signedOut, signerContextOut, signerDocumentOut, verificationOut, verifyBodies, wrongPasswordOut } from './output-schemas';
 
 const TAGS = ['Signing (signer)'];
 const meta = (req: RouteRequest): SignerMeta => ({
@@ -19,40 +20,47 @@ export function signerRoutes(ctx: PluginContext): PluginRoute<Formloom>[] {
   const svc = () => ctx.service(SignerService);
   return [
     {
-      method: 'get', path: '/s/:shortCode', scope: 'public', tags: TAGS, summary: 'The signing link\'s context', errors: [404],
+      method: 'get', path: '/s/:shortCode', operationId: 'getSignerContext', scope: 'public', tags: TAGS, summary: 'The signing link\'s context',
+      success: { status: 200, description: 'The session and slot of the link', schema: signerContextOut }, errors: [404],
       handler: async (req) => ({ body: await svc().context(req.params.shortCode) }),
     },
     {
-      method: 'post', path: '/s/:shortCode/verify-password', scope: 'public', tags: TAGS, summary: 'Exchange the password for an access token',
-      body: verifyPasswordSchema, errors: [400, 401, 404, 429],
+      method: 'post', path: '/s/:shortCode/verify-password', operationId: 'verifySignerPassword', scope: 'public', tags: TAGS, summary: 'Exchange the password for an access token',
+      body: verifyPasswordSchema, success: { status: 200, description: 'The access token', schema: accessTokenOut }, errors: [400, 401, 404, 429],
+      errorBodies: { 401: wrongPasswordOut },
       handler: async (req) => svc().verifyPassword(req.params.shortCode, req.body),
     },
     {
-      method: 'get', path: '/s/:shortCode/document', scope: 'public', tags: TAGS, summary: 'The contracts to read (records the view)', errors: [401, 404],
+      method: 'get', path: '/s/:shortCode/document', operationId: 'getSignerDocument', scope: 'public', tags: TAGS, summary: 'The contracts to read (records the view)',
+      success: { status: 200, description: 'The contracts and signers', schema: signerDocumentOut }, errors: [401, 404],
       handler: async (req) => ({ body: await svc().document(req.params.shortCode, meta(req)) }),
     },
     {
-      method: 'post', path: '/s/:shortCode/send-code', scope: 'public', tags: TAGS, summary: 'Email a 6-digit verification code',
-      body: sendCodeSchema, errors: [400, 401, 404, 409, 429],
+      method: 'post', path: '/s/:shortCode/send-code', operationId: 'sendSignerCode', scope: 'public', tags: TAGS, summary: 'Email a 6-digit verification code',
+      body: sendCodeSchema, success: { status: 200, description: 'Where the code was sent', schema: codeSentOut }, errors: [400, 401, 404, 409, 429],
       handler: async (req) => ({ body: await svc().sendCode(req.params.shortCode, meta(req), (req.body as { email?: string } | undefined)?.email) }),
     },
     {
-      method: 'post', path: '/s/:shortCode/sign', scope: 'public', tags: TAGS, summary: 'Sign', body: signSchema, errors: [400, 401, 404, 409, 429],
+      method: 'post', path: '/s/:shortCode/sign', operationId: 'sign', scope: 'public', tags: TAGS, summary: 'Sign', body: signSchema,
+      success: { status: 200, description: 'The signature landed', schema: signedOut }, errors: [400, 401, 404, 409, 429],
       handler: async (req) => ({ body: await svc().sign(req.params.shortCode, req.body, meta(req)) }),
     },
     {
-      method: 'post', path: '/s/:shortCode/decline', scope: 'public', tags: TAGS, summary: 'Decline to sign', body: declineSchema, errors: [400, 401, 404, 409],
+      method: 'post', path: '/s/:shortCode/decline', operationId: 'declineToSign', scope: 'public', tags: TAGS, summary: 'Decline to sign', body: declineSchema,
+      success: { status: 200, description: 'The session is declined', schema: declinedOut }, errors: [400, 401, 404, 409],
       handler: async (req) => ({ body: await svc().decline(req.params.shortCode, req.body, meta(req)) }),
     },
     {
-      method: 'get', path: '/s/:shortCode/signed-documents/:docId', scope: 'public', tags: TAGS, summary: 'The signer\'s sealed copy (PDF)', errors: [401, 404],
+      method: 'get', path: '/s/:shortCode/signed-documents/:docId', operationId: 'downloadSignerCopy', scope: 'public', tags: TAGS, summary: 'The signer\'s sealed copy (PDF); 403 when `copy_mode` is `disabled`',
+      success: { status: 200, description: 'The sealed PDF', media: ['application/pdf'] }, errors: [401, 403, 404],
       handler: async (req) => {
         const doc = await svc().signedDocument(req.params.shortCode, req.params.docId, meta(req));
         return { contentType: 'application/pdf', stream: [doc.pdf], attachment: `${doc.question_id}-${doc.id}.pdf` };
       },
     },
     {
-      method: 'post', path: '/signing/verify', scope: 'public', tags: ['Signing sessions'],
+      method: 'post', path: '/signing/verify', operationId: 'verifySignedPdf', scope: 'public', tags: ['Signing sessions'], accepts: verifyBodies,
+      success: { status: 200, description: 'What verification found', schema: verificationOut },
       summary: 'Verify a signed PDF (body: the PDF as application/pdf, or JSON {pdf_base64})', errors: [400, 413],
       handler: async (req) => ({ body: await ctx.service(SigningVerificationService).verify(req.body) }),
     },

@@ -2,7 +2,8 @@ import { randomInt } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import type { SecretBox } from '../crypto-box';
 import type { SigningSessionRecord, SigningSlotRecord } from '../domain/signing';
-import { badRequest, conflict, FormloomError, notFound } from '../errors';
+import { badRequest, conflict, forbidden, FormloomError, notFound } from '../errors';
+import { presentTheme } from '../forms/presenters';
 import type { FormloomEvents } from '../events';
 import { parseBody } from '../parse';
 import type { Clock } from '../ports/clock';
@@ -60,9 +61,16 @@ export class SignerService {
     return session.signing_order === 'any' || slots.every((s) => s.slot_number >= slot.slot_number || s.status === 'signed');
   }
 
+  /**
+   * The link's context. Beyond the session's state it says where this signer stands (`slot_status`) and,
+   * once the session is sealed and its `copy_mode` lets signers have copies, which sealed documents the
+   * signer may download (`documents`; the download itself still needs the access token when one is due).
+   */
   async context(code: string) {
     const { slot, session } = await this.resolve(code);
     const slots = await this.storage.signing.listSlots(session.id);
+    const copies = session.status === 'completed' && session.copy_mode !== 'disabled';
+    const documents = copies ? await this.storage.signing.listDocuments(session.id, 'signed') : [];
     return {
       form_id: session.form_id,
       session_id: session.id,
@@ -73,7 +81,18 @@ export class SignerService {
       requires_email_verification: session.require_email_verification,
       signing_order: session.signing_order,
       is_turn: this.isTurn(session, slot, slots),
+      slot_status: slot.status,
+      copy_mode: session.copy_mode,
+      documents: documents.map((d) => ({ id: d.id, question_id: d.question_id, question_title: d.question_title })),
     };
+  }
+
+  /** What the signer's page (`/s/<short_code>`) shows before its script runs: the form's title and theme; 404 for an unknown link. */
+  async page(code: string) {
+    const { session } = await this.resolve(code);
+    const form = await this.storage.forms.findById(session.form_id);
+    if (!form) throw notFound('Signing link');
+    return { form_title: form.title, theme: presentTheme(form) as Record<string, unknown> };
   }
 
   /** 200 with a token, or the documented 401 `{error: "<message>"}`; failed tries are limited per link. */
@@ -82,21 +101,25 @@ export class SignerService {
     const { password } = parseBody(verifyPasswordSchema, body ?? {});
     const now = this.clock.now();
     const key = `signing_password:${code}`;
-    const seen = await this.storage.rateLimits.peek(key, now.toISOString());
-    if (seen && seen.hits >= access.MAX_PASSWORD_FAILURES) {
-      throw new FormloomError('RATE_LIMITED', 'Too many wrong passwords for this link; try again later', { retry_after: seen.resets_at });
+    // Each try is counted before the check and given back when right: tries at once cannot pass the limit.
+    const counter = await this.storage.rateLimits.hit(key, now.toISOString(), new Date(now.getTime() + access.ATTEMPT_WINDOW_MS).toISOString());
+    if (counter.hits > access.MAX_PASSWORD_FAILURES) {
+      throw new FormloomError('RATE_LIMITED', 'Too many wrong passwords for this link; try again later', { retry_after: Math.max(1, Math.ceil((Date.parse(counter.resets_at) - now.getTime()) / 1000)) });
     }
-    if (!session.password_hash) return { status: 200, body: { success: true, access_token: access.issueAccessToken(this.box, code, now) } };
-    if (!(await access.checkPassword(password, session.password_hash))) {
-      await this.storage.rateLimits.hit(key, now.toISOString(), new Date(now.getTime() + access.ATTEMPT_WINDOW_MS).toISOString());
-      return { status: 401, body: { error: 'Wrong password' } };
-    }
+    if (session.password_hash && !(await access.checkPassword(password, session.password_hash))) return { status: 401, body: { error: 'Wrong password' } };
+    await this.storage.rateLimits.release(key, now.toISOString());
     return { status: 200, body: { success: true, access_token: access.issueAccessToken(this.box, code, now) } };
   }
 
-  /** The contracts to read; the first view of each signer is recorded (`document_viewed`). */
+  /**
+   * The contracts to read; each view is recorded (`document_viewed`), the first also on the link. A pending
+   * link of a session that is no longer active (voided, declined, expired) is invalidated: 409
+   * `session_not_active`, nothing recorded. Parties who signed or declined may read theirs again.
+   */
   async document(code: string, meta: SignerMeta) {
     const { slot, session } = await this.authorized(code, meta);
+    const status = publicStatus(session, this.clock.now());
+    if (slot.status === 'pending' && status !== 'active') throw notActive(status);
     const at = this.kit.nowIso();
     if (!slot.viewed_at) {
       await this.storage.transaction(async (tx) => {
@@ -123,29 +146,35 @@ export class SignerService {
     if (status !== 'active' || slot.status !== 'pending') throw notActive(status);
     const to = slot.email ?? email;
     if (!to) throw badRequest('email: the signer has no email address on file; give one', { field: 'email' });
-    if (slot.code_sends >= access.MAX_CODE_SENDS) throw new FormloomError('RATE_LIMITED', 'Too many codes sent for this link');
+    const tooMany = () => new FormloomError('RATE_LIMITED', 'Too many codes sent for this link');
+    if (slot.code_sends >= access.MAX_CODE_SENDS) throw tooMany();
     const digits = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const now = this.clock.now();
     const form = await this.storage.forms.findById(session.form_id);
     await this.storage.transaction(async (tx) => {
-      await tx.signing.updateSlot(session.id, slot.slot_number, ['pending'], {
+      // Counted by one conditional update: sends at once stay within the limit.
+      if (!(await tx.signing.countSlotAttempt(session.id, slot.slot_number, 'code_sends', access.MAX_CODE_SENDS))) throw tooMany();
+      const updated = await tx.signing.updateSlot(session.id, slot.slot_number, ['pending'], {
         code_hash: access.hashCode(digits, code), code_expires_at: new Date(now.getTime() + access.CODE_TTL_MS).toISOString(),
-        code_attempts: 0, code_sends: slot.code_sends + 1, email: to.toLowerCase(), updated_at: now.toISOString(),
+        code_attempts: 0, email: to.toLowerCase(), updated_at: now.toISOString(),
       });
+      if (!updated) throw notActive('no longer pending for this signer');
       await this.kit.mail(tx, codeMail(to, digits, form?.title ?? 'your contract'));
     });
     this.events.emit('outbox.enqueued', { kind: 'mail' });
     return { success: true, sent_to: to };
   }
 
+  /** Each try spends one of the code's attempts first (one conditional update), so tries at once count too. */
   private async checkEmailCode(session: SigningSessionRecord, slot: SigningSlotRecord, given: string | undefined) {
     const now = this.clock.now();
-    if (slot.code_attempts >= access.MAX_CODE_ATTEMPTS) throw new FormloomError('RATE_LIMITED', 'Too many wrong codes: request a new one');
+    const tooMany = () => new FormloomError('RATE_LIMITED', 'Too many wrong codes: request a new one');
+    if (slot.code_attempts >= access.MAX_CODE_ATTEMPTS) throw tooMany();
+    const invalid = () => badRequest('email_code: wrong or expired code', { field: 'email_code', reason: 'invalid_email_code' });
+    if (!given) throw invalid();
+    if (!(await this.storage.signing.countSlotAttempt(session.id, slot.slot_number, 'code_attempts', access.MAX_CODE_ATTEMPTS))) throw tooMany();
     const fresh = slot.code_expires_at !== null && Date.parse(slot.code_expires_at) > now.getTime();
-    if (!given || !fresh || !access.codeMatches(given, slot.short_code, slot.code_hash)) {
-      if (given) await this.storage.signing.updateSlot(session.id, slot.slot_number, null, { code_attempts: slot.code_attempts + 1 });
-      throw badRequest('email_code: wrong or expired code', { field: 'email_code', reason: 'invalid_email_code' });
-    }
+    if (!fresh || !access.codeMatches(given, slot.short_code, slot.code_hash)) throw invalid();
   }
 
   async sign(code: string, body: unknown, meta: SignerMeta) {
@@ -165,38 +194,48 @@ export class SignerService {
       email: (input.email ?? slot.email)?.toLowerCase() ?? null,
     };
     const form = await this.storage.forms.findById(session.form_id);
-    await this.storage.transaction(async (tx) => {
+    const title = form?.title ?? '';
+    const completed = await this.storage.transaction(async (tx) => {
+      // Holds the session's row until the commit: the signatures, a void and a deletion of one session take
+      // turns, so the last signature sees every other one and the session ends one way only.
+      await this.holdActive(tx, session.id, at);
       const won = await tx.signing.updateSlot(session.id, slot.slot_number, ['pending'], {
         ...signer, status: 'signed', signature: input.signature, send_copy: input.send_copy ?? false, signed_at: at, signed_ip: meta.ip,
         signed_user_agent: meta.user_agent, updated_at: at, ...(session.require_email_verification ? { email_verified_at: at, code_hash: null } : {}),
       });
       if (!won) throw conflict('This slot has already signed', { reason: 'slot_not_pending' });
-      const now = await tx.signing.findSession(session.id);
-      if (!now || now.status !== 'active') throw notActive(now ? publicStatus(now, this.clock.now()) : 'gone');
       const name = [signer.first_name, signer.last_name].filter(Boolean).join(' ') || null;
       await this.kit.audit(tx, session.id, { action: 'signed', slot_number: slot.slot_number, actor_email: signer.email, actor_name: name, ip_address: meta.ip, user_agent: meta.user_agent, details: { signature_type: input.signature.type } });
-      await this.kit.notify(tx, session, 'each_signature', (to) => notificationMail(to, 'each_signature', form?.title ?? '', session.id, `${slot.slot_label} (${name ?? 'unnamed'}) signed.`));
+      await this.kit.notify(tx, session, 'each_signature', (to) => notificationMail(to, 'each_signature', title, session.id, `${slot.slot_label} (${name ?? 'unnamed'}) signed.`));
+      return this.completeIfAllSigned(tx, session, title, at);
     });
-    const completed = await this.completeIfAllSigned(session, form?.title ?? '');
-    this.events.emit('outbox.enqueued', { kind: 'mail' });
+    this.events.emit('outbox.enqueued', { kind: completed ? 'signing_seal' : 'mail' });
     return { slot_number: slot.slot_number, status: 'signed' as const, session_status: completed ? 'fully_signed' : publicStatus((await this.storage.signing.findSession(session.id)) ?? session, this.clock.now()) };
   }
 
   /**
-   * Run after the signature committed, so that of two last signatures the later one sees both. The
-   * conditional move to `completing` lets exactly one caller queue the seal job.
+   * Takes the session's row for the rest of the transaction when it is still `active` (a same-status
+   * transition); else the link is gone (404) or the session ended meanwhile (409 `session_not_active`).
    */
-  private async completeIfAllSigned(session: SigningSessionRecord, title: string): Promise<boolean> {
-    return this.storage.transaction(async (tx) => {
-      const slots = await tx.signing.listSlots(session.id);
-      if (!slots.every((s) => s.status === 'signed')) return false;
-      const at = this.kit.nowIso();
-      if (!(await tx.signing.transitionSession(session.id, ['active'], 'completing', { updated_at: at }))) return false;
-      await this.kit.audit(tx, session.id, { action: 'all_signed' });
-      await this.kit.sealJob(tx, session, 'complete');
-      await this.kit.notify(tx, session, 'all_complete', (to) => notificationMail(to, 'all_complete', title, session.id, 'Every party has signed.'));
-      return true;
-    });
+  private async holdActive(tx: Storage, sessionId: string, at: string) {
+    if (await tx.signing.transitionSession(sessionId, ['active'], 'active', { updated_at: at })) return;
+    const now = await tx.signing.findSession(sessionId);
+    if (!now) throw notFound('Signing link');
+    throw notActive(publicStatus(now, this.clock.now()));
+  }
+
+  /**
+   * In the signature's transaction, which holds the session: every slot signed moves the session to
+   * `completing` and queues its one seal job.
+   */
+  private async completeIfAllSigned(tx: Storage, session: SigningSessionRecord, title: string, at: string): Promise<boolean> {
+    const slots = await tx.signing.listSlots(session.id);
+    if (!slots.every((s) => s.status === 'signed')) return false;
+    if (!(await tx.signing.transitionSession(session.id, ['active'], 'completing', { updated_at: at }))) return false;
+    await this.kit.audit(tx, session.id, { action: 'all_signed' });
+    await this.kit.sealJob(tx, session, 'complete');
+    await this.kit.notify(tx, session, 'all_complete', (to) => notificationMail(to, 'all_complete', title, session.id, 'Every party has signed.'));
+    return true;
   }
 
   async decline(code: string, body: unknown, meta: SignerMeta) {
@@ -207,10 +246,12 @@ export class SignerService {
     const at = this.kit.nowIso();
     const form = await this.storage.forms.findById(session.form_id);
     await this.storage.transaction(async (tx) => {
+      // The session first, then the slot: the order every writer of a session takes (no deadlock).
+      await this.holdActive(tx, session.id, at);
       if (!(await tx.signing.updateSlot(session.id, slot.slot_number, ['pending'], { status: 'declined', declined_at: at, decline_reason: reason ?? null, updated_at: at }))) {
         throw conflict(`This slot has already ${slot.status}`, { reason: 'slot_not_pending' });
       }
-      if (!(await tx.signing.transitionSession(session.id, ['active'], 'declined', { updated_at: at }))) throw notActive('no longer active');
+      await tx.signing.transitionSession(session.id, ['active'], 'declined', { updated_at: at });
       await this.kit.audit(tx, session.id, { action: 'declined', slot_number: slot.slot_number, actor_email: slot.email, ip_address: meta.ip, user_agent: meta.user_agent, details: { reason: reason ?? null } });
       await this.kit.notify(tx, session, 'decline', (to) => notificationMail(to, 'decline', form?.title ?? '', session.id, `${slot.slot_label} declined${reason ? `: ${reason}` : '.'}`));
     });
@@ -221,6 +262,7 @@ export class SignerService {
   /** A signer's sealed copy (the link in the copy mail): the short code is the credential. */
   async signedDocument(code: string, docId: string, meta: SignerMeta) {
     const { session } = await this.authorized(code, meta);
+    if (session.copy_mode === 'disabled') throw forbidden('This session gives signers no copies', { reason: 'copies_disabled' });
     const doc = await this.storage.signing.findDocument(session.id, docId);
     if (!doc) throw notFound('Signed document');
     return doc;

@@ -9,6 +9,7 @@ export * from './team-access';
 export * from './audit-service';
 export * from './team-service';
 export * from './invitation-service';
+export * from './output-schemas';
 
 /** Teams, members and roles, invitations, branding and audit logs. */
 export const teamsArea = definePlugin({

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ExecutionContext, TestFn } from 'ava';
 import type { BlobStore } from '../ports/blob-store';
+import { runBlobStreamConformance } from './blob-store-streams';
+import { bytes, same, type BlobTest } from './blob-test-data';
 
 export interface BlobStoreHarnessInstance {
   store: BlobStore;
@@ -12,12 +14,9 @@ export interface BlobStoreHarness {
   name: string;
   /** Called once per test file; every test then uses keys of its own. */
   create(): Promise<BlobStoreHarnessInstance>;
+  /** The store declares `streams`: its streaming tests run too (`runBlobStreamConformance`). */
+  streams?: boolean;
 }
-
-type BlobTest = (title: string, body: (t: ExecutionContext, store: BlobStore, folder: string) => Promise<void>) => void;
-
-const bytes = (n: number, seed = 0) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
-const same = (a: Uint8Array | undefined, b: Uint8Array) => !!a && a.length === b.length && Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
 
 /**
  * Registers the BlobStore port's conformance tests on `test` (ava). Every blob store adapter runs them.
@@ -36,6 +35,11 @@ export function runBlobStoreConformance(test: TestFn<any>, harness: BlobStoreHar
       if (!instance) throw new Error(`The ${harness.name} blob store harness was not created`);
       await body(t, instance.store, `t/${randomBytes(6).toString('hex')}/`);
     });
+
+  if (harness.streams) runBlobStreamConformance(blobTest);
+  else blobTest('declares no streaming capability', async (t, store) => {
+    t.is(store.streams, undefined);
+  });
 
   blobTest('put then get gives the same bytes and content type; a missing key is null', async (t, store, dir) => {
     const data = bytes(70_000, 7);

@@ -6,6 +6,7 @@ import type { StorageHarness, StorageHarnessInstance, StorageTest } from './stor
 import { formTests } from './storage/forms';
 import { rateLimitTests } from './storage/rate-limits';
 import { responseTests } from './storage/responses';
+import { responseExportTests } from './storage/response-export';
 import { teamAdminTests } from './storage/team-admin';
 import { teamAndOutboxTests } from './storage/teams-outbox';
 import { transactionTests } from './storage/transactions';
@@ -44,6 +45,7 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   teamAdminTests(storageTest);
   uploadTests(storageTest);
   responseTests(storageTest);
+  responseExportTests(storageTest);
   analyticsRollupTests(storageTest);
   webhookTests(storageTest);
   transactionTests(storageTest);

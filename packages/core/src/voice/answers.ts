@@ -41,7 +41,7 @@ export async function generationAnswer(
     durationSeconds: g.duration_seconds,
     replayed: opts.replayed,
   });
-  if (opts.audio && g.status === 'ready') {
+  if (opts.audio && (g.status === 'ready' || g.status === 'partial')) {
     const audio = await service.audioOf(principal, g.id, opts.format ?? g.format);
     return { status: opts.status ?? 200, contentType: audio.contentType, stream: [audio.bytes], headers };
   }
@@ -66,6 +66,7 @@ export async function withVoiceHeaders(
     const remaining = await service.billing.balance(principal.user_id);
     const headers = serviceHeaders({ generationId: failure.generationId, estimated: failure.estimated, charged: 0, remaining, replayed });
     if (failure.error.details.reason === 'request_in_progress') headers['Retry-After'] = '1';
+    if (typeof failure.error.details.retry_after === 'number') headers['Retry-After'] = String(failure.error.details.retry_after);
     return { status: failure.error.status, body: failure.error.toBody(), headers };
   }
 }

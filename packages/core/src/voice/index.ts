@@ -5,6 +5,7 @@ import { VoiceCatalog } from './catalog';
 import { voiceRoutes } from './routes';
 import { VoiceService } from './voice-service';
 import { VoiceStreamService } from './stream-service';
+import { VoiceScriptService } from './script/script-service';
 
 export * from './catalog';
 export * from './pricing';
@@ -13,11 +14,15 @@ export * from './presenters';
 export * from './schemas';
 export * from './voice-service';
 export * from './stream-service';
+export * from './script/script-service';
+export { parseScriptText, convertToScript, type ScriptItem } from './script/script-text';
+export { assignVoices, autoCast, castingOrder, parseCast, speakerKey, type CastCandidate } from './script/script-cast';
+export * from './output-schemas';
 
 /** Speech generation: voices, estimates, generations and the library (docs/voice.md). */
 export const voiceArea = definePlugin({
   name: 'voice',
   version: CORE_VERSION,
-  services: [VoiceCatalog, VoiceBilling, VoiceService, VoiceStreamService],
+  services: [VoiceCatalog, VoiceBilling, VoiceService, VoiceStreamService, VoiceScriptService],
   routes: (ctx) => voiceRoutes(ctx),
 });

@@ -1,9 +1,11 @@
-import type { VoiceGeneration } from '../ports/storage/voice-generations';
+import type { GenerationLine, VoiceGeneration } from '../ports/storage/voice-generations';
 import type { StockVoice } from './catalog';
 import { RATE_CARD } from './pricing';
+import type { z } from 'zod';
+import type { generationOut, voiceOut } from './output-schemas';
 
 /** A catalog voice as a list item of `GET /api/v1/voice/voices`. */
-export const presentVoice = (v: StockVoice) => ({
+export const presentVoice = (v: StockVoice): z.infer<typeof voiceOut> => ({
   id: v.id,
   object: 'voice',
   name: v.name,
@@ -19,8 +21,8 @@ export const presentVoice = (v: StockVoice) => ({
 });
 
 /** The API body of a generation; `audio.url` is relative to the API mount (`baseUrl`). */
-export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: string) {
-  const hasAudio = g.status === 'ready' && g.sample_rate !== null;
+export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: string): z.infer<typeof generationOut> {
+  const sampleRate = g.status === 'ready' || g.status === 'partial' ? g.sample_rate : null;
   return {
     id: g.id,
     object: 'voice.generation',
@@ -31,21 +33,37 @@ export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: 
     language: g.language,
     characters: g.characters,
     title: g.title,
-    audio: hasAudio
+    audio: sampleRate !== null
       ? {
           url: `${baseUrl}/voice/generations/${g.id}/audio?format=${g.format}`,
           format: g.format,
-          sample_rate: g.sample_rate,
+          sample_rate: sampleRate,
           duration_seconds: g.duration_seconds,
           retained_until: g.retained_until,
         }
       : null,
     credits: { estimated: g.credits_estimated, charged: g.credits_charged, remaining: balance },
+    ...(g.mode === 'script' ? { lines: (g.lines ?? []).map(presentLine) } : {}),
     retakes_remaining: 0,
     reused: false,
     created_at: g.created_at,
   };
 }
+
+/**
+ * A script line of a generation: `credits` is the line's decimal share (0.4 per spoken character; 0 for a
+ * failed line or a pause); the request as a whole is rounded up once.
+ */
+export const presentLine = (l: GenerationLine) => ({
+  speaker: l.speaker,
+  voice: l.voice_id ? { id: l.voice_id, name: l.voice_name } : null,
+  text: l.text,
+  pause_ms: l.pause_ms,
+  status: l.status,
+  start_ms: l.start_ms,
+  end_ms: l.end_ms,
+  credits: l.status === 'ready' ? Math.round(l.characters * 4) / 10 : 0,
+});
 
 export interface VoiceHeaderValues {
   generationId?: string;

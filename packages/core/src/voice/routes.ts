@@ -4,29 +4,33 @@ import { paging, queryBoolean } from '../pagination';
 import { audioAccept, generationAnswer, withVoiceHeaders } from './answers';
 import { claimIdempotency } from './idempotency';
 import { dataBody, presentGeneration, presentVoice, serviceHeaders } from './presenters';
-import { audioQuery, parseOr400, voiceListQuery, voiceRequestSchema } from './schemas';
+import { audioQuery, parseOr400, streamRequestSchema, voiceListQuery, voiceRequestSchema } from './schemas';
+import { AUDIO_MEDIA_TYPES, generationBodyOut, generationDeletedOut, generationListOut, voiceAnswerOut, voiceListOut } from './output-schemas';
 import { VoiceService } from './voice-service';
 import { VoiceStreamService } from './stream-service';
+import { isScriptBody } from './script/script-text';
+import { VoiceScriptService } from './script/script-service';
 
 const principalOf = (req: RouteRequest) => req.principal!;
 
-/** POST /voice: estimate, or speak (with `Idempotency-Key` replays). */
-async function generate(service: VoiceService, req: RouteRequest, ctx: PluginContext) {
+/** POST /voice: estimate, speak or script (with `Idempotency-Key` replays). */
+async function generate(service: VoiceService, scripts: VoiceScriptService, req: RouteRequest, ctx: PluginContext) {
   const principal = principalOf(req);
   const idemKey = req.headers['idempotency-key'];
   const replayedFlag = idemKey === undefined ? undefined : false;
   return withVoiceHeaders(service, principal, replayedFlag, async () => {
     const body = parseOr400(voiceRequestSchema, req.body);
     if (body.mode === 'estimate') {
-      const estimate = await service.estimate(principal, body);
+      const estimate = isScriptBody(body) ? await scripts.estimate(principal, body) : await service.estimate(principal, body);
       return { body: dataBody(estimate), headers: await estimateHeaders(service, principal, estimate.credits) };
     }
     const accept = audioAccept(req.headers.accept);
     const formatOverride = body.format ? undefined : (accept?.format ?? undefined);
     const answer = (g: Parameters<typeof generationAnswer>[2], charged: number, balance: number, replayed?: boolean) =>
       generationAnswer(service, principal, g, { baseUrl: req.baseUrl, audio: !!accept, charged, balance, replayed });
+    const make = () => (body.mode === 'script' ? scripts.generate(principal, body, { formatOverride }) : service.speak(principal, body, { formatOverride }));
     if (idemKey === undefined) {
-      const made = await service.speak(principal, body, { formatOverride });
+      const made = await make();
       return answer(made.generation, made.generation.credits_charged, made.balance);
     }
     const claim = await claimIdempotency(ctx.ports.storage, ctx.ports.clock, principal, idemKey, 'speak', req.body);
@@ -35,7 +39,7 @@ async function generate(service: VoiceService, req: RouteRequest, ctx: PluginCon
       return answer(g, 0, await service.billing.balance(principal.user_id), true);
     }
     try {
-      const made = await service.speak(principal, body, { formatOverride });
+      const made = await make();
       await claim.complete({ generation_id: made.generation.id });
       return answer(made.generation, made.generation.credits_charged, made.balance, false);
     } catch (e) {
@@ -88,27 +92,45 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
     {
       method: 'post',
       path: '/voice',
+      operationId: 'generateSpeech',
       scope: 'voice',
-      summary: 'Generate speech (speak) or quote its cost (estimate)',
+      summary: 'Generate speech in one voice (speak) or several (script), or quote its cost (estimate)',
       tags,
-      errors: [400, 401, 402, 403, 409],
-      handler: (req) => generate(service(), req, ctx),
+      accepts: { 'application/json': voiceRequestSchema },
+      success: {
+        status: 200,
+        description: 'The generation (speak) or the quote (estimate) as JSON; the audio itself when `Accept` asks for audio',
+        schema: voiceAnswerOut,
+        media: AUDIO_MEDIA_TYPES.filter((t) => t.startsWith('audio/')),
+      },
+      errors: [400, 401, 402, 403, 409, 429],
+      handler: (req) => generate(service(), ctx.service(VoiceScriptService), req, ctx),
     },
     {
       method: 'post',
       path: '/voice/stream',
+      operationId: 'streamSpeech',
       scope: 'voice',
       summary: 'Stream speech while it is generated (chunked audio)',
       tags,
+      accepts: { 'application/json': streamRequestSchema },
+      success: {
+        status: 200,
+        description: 'The audio as it is made (format in `Service-Audio-Format`); a replayed `Idempotency-Key` answers the generation as JSON',
+        schema: generationBodyOut,
+        media: ['application/octet-stream'],
+      },
       errors: [400, 401, 402, 403, 409, 413],
       handler: (req) => stream(service(), ctx.service(VoiceStreamService), req, ctx),
     },
     {
       method: 'get',
       path: '/voice/voices',
+      operationId: 'listVoices',
       scope: 'voice',
       summary: 'List voices (free)',
       tags,
+      success: { status: 200, description: 'The voices', schema: voiceListOut },
       query: voiceListQuery,
       errors: [400, 401, 403],
       handler: async (req) => {
@@ -121,9 +143,11 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
     {
       method: 'get',
       path: '/voice/generations',
+      operationId: 'listVoiceGenerations',
       scope: 'voice',
       summary: "The caller's library of generations, newest first",
       tags,
+      success: { status: 200, description: 'A page of generations', schema: generationListOut },
       errors: [401, 403],
       handler: async (req) => {
         const { page, per_page, offset } = paging(req.query, 20);
@@ -136,9 +160,11 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
     {
       method: 'get',
       path: '/voice/generations/:id',
+      operationId: 'getVoiceGeneration',
       scope: 'voice',
       summary: 'A generation',
       tags,
+      success: { status: 200, description: 'The generation', schema: generationBodyOut },
       errors: [401, 403, 404],
       handler: async (req) => {
         const principal = principalOf(req);
@@ -150,9 +176,11 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
     {
       method: 'get',
       path: '/voice/generations/:id/audio',
+      operationId: 'downloadVoiceAudio',
       scope: 'voice',
       summary: "A generation's audio in any format (default: the one it was made in)",
       tags,
+      success: { status: 200, description: 'The audio, as an attachment', media: AUDIO_MEDIA_TYPES },
       query: audioQuery,
       errors: [400, 401, 403, 404],
       handler: async (req) => {
@@ -164,9 +192,11 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
     {
       method: 'delete',
       path: '/voice/generations/:id',
+      operationId: 'deleteVoiceGeneration',
       scope: 'voice',
       summary: 'Delete a generation and its audio',
       tags,
+      success: { status: 200, description: 'The deleted generation', schema: generationDeletedOut },
       errors: [401, 403, 404],
       handler: async (req) => {
         await service().delete(principalOf(req), req.params.id!);

@@ -65,17 +65,24 @@ const fail = (e: FormloomError): never => {
   throw e;
 };
 
-/** Checks what the schema cannot: text present, speed in range. */
-export function checkSpeak(body: VoiceRequest): { text: string; voice: string; speed: number } {
-  if (body.mode === 'script' || body.lines || body.script || body.cast || body.auto_convert || body.auto_cast) {
-    throw badRequest('Scripts are not available on this server yet; send mode speak with text', { reason: 'script_unavailable' });
-  }
-  if (body.retake_of) throw badRequest('Retakes are not available on this server yet', { reason: 'retake_unavailable', field: 'retake_of' });
-  if (typeof body.text !== 'string' || !body.text.trim()) throw badRequest('text: required', { field: 'text' });
-  if (!body.voice) throw badRequest('voice: required (an nv_ id from GET /api/v1/voice/voices)', { field: 'voice' });
+/** `speed` in range (default 1); 400 otherwise. */
+export function checkSpeed(body: Pick<VoiceRequest, 'speed'>): number {
   const speed = body.speed ?? 1;
   if (!(speed >= MIN_SPEED && speed <= MAX_SPEED)) {
     throw badRequest(`speed: must be between ${MIN_SPEED} and ${MAX_SPEED}`, { field: 'speed', min: MIN_SPEED, max: MAX_SPEED });
   }
-  return { text: body.text, voice: body.voice, speed };
+  return speed;
+}
+
+/** Fields that only a script (`mode: script`, or its estimate) may carry. */
+const SCRIPT_ONLY = ['lines', 'script', 'cast', 'auto_convert', 'auto_cast'] as const;
+
+/** Checks what the schema cannot: text present, speed in range, no script fields. */
+export function checkSpeak(body: VoiceRequest): { text: string; voice: string; speed: number } {
+  const scriptField = SCRIPT_ONLY.find((k) => body[k] !== undefined);
+  if (scriptField) throw badRequest(`${scriptField}: only for mode script`, { field: scriptField, reason: 'script_only' });
+  if (body.retake_of) throw badRequest('Retakes are not available on this server yet', { reason: 'retake_unavailable', field: 'retake_of' });
+  if (typeof body.text !== 'string' || !body.text.trim()) throw badRequest('text: required', { field: 'text' });
+  if (!body.voice) throw badRequest('voice: required (an nv_ id from GET /api/v1/voice/voices)', { field: 'voice' });
+  return { text: body.text, voice: body.voice, speed: checkSpeed(body) };
 }

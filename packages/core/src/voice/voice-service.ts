@@ -140,9 +140,10 @@ export class VoiceService {
     const g = await this.get(principal, id);
     const wanted = this.audio.outputSpec({ format: format ?? g.format, quality: g.quality });
     const fileName = `${g.id}.${wanted.extension}`;
-    const stored = g.status === 'ready' ? await this.blobs.get(formatKey(id, wanted.format)) : null;
+    const hasAudio = g.status === 'ready' || g.status === 'partial';
+    const stored = hasAudio ? await this.blobs.get(formatKey(id, wanted.format)) : null;
     if (stored) return { bytes: stored.data, contentType: wanted.contentType, fileName, generation: g };
-    const master = g.status === 'ready' ? await this.blobs.get(masterKey(id)) : null;
+    const master = hasAudio ? await this.blobs.get(masterKey(id)) : null;
     if (!master) throw notFound('Audio of this generation');
     const encoded = await this.audio.encodeToBuffer([pcmOfWav(master.data)], { format: wanted.format, quality: wanted.quality });
     await this.blobs.put(formatKey(id, wanted.format), encoded.bytes, wanted.contentType);

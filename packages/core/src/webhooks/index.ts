@@ -7,6 +7,7 @@ import { WebhookSettingsService } from './webhook-settings-service';
 export * from './webhook-dispatcher';
 export * from './webhook-settings-service';
 export * from './webhook-delivery-handler';
+export * from './output-schemas';
 
 /** Form and global webhooks, their signing secret and durable deliveries. */
 export const webhooksArea = definePlugin({

@@ -1,4 +1,4 @@
-import { bulkDeleteSchema, patchResponseSchema, submitResponseSchema } from '@formloom/core';
+import { analyticsOut, bulkDeleteOut, bulkDeleteSchema, patchResponseSchema, respondentResponseOut, responseListOut, responseOut, submitResponseSchema, successOut } from '@formloom/core';
 import { json, param, type RouteContext, type RouteSpec } from '../route-table';
 
 const p = param;
@@ -12,11 +12,12 @@ export const responseRoutes: RouteSpec[] = [
   {
     method: 'post',
     path: '/public/forms/:slug/responses',
+    operationId: 'submitResponse',
     summary: 'Submit a response to the published version (no key)',
     tag: 'Public',
     scope: null,
     body: submitResponseSchema,
-    success: { status: 201, description: 'the response; `resume_token` for a partial one' },
+    success: { status: 201, description: 'the response; `resume_token` for a partial one', schema: respondentResponseOut },
     errors: [400, 404, 409],
     handler: async (ctx) =>
       json(
@@ -30,11 +31,12 @@ export const responseRoutes: RouteSpec[] = [
   {
     method: 'patch',
     path: '/public/forms/:slug/responses/:responseId',
+    operationId: 'continueResponse',
     summary: 'Add answers to a partial response (X-Resume-Token) and optionally complete it',
     tag: 'Public',
     scope: null,
     body: patchResponseSchema,
-    success: { status: 200, description: 'the response' },
+    success: { status: 200, description: 'the response', schema: respondentResponseOut },
     errors: [400, 401, 404, 409],
     handler: async (ctx) =>
       json(await ctx.formloom.submissions.patch(p(ctx, 'slug'), p(ctx, 'responseId'), header(ctx, 'x-resume-token') ?? undefined, ctx.req.body)),
@@ -42,6 +44,7 @@ export const responseRoutes: RouteSpec[] = [
   {
     method: 'get',
     path: '/forms/:id/responses',
+    operationId: 'listResponses',
     summary: 'List responses, newest first',
     tag: 'Responses',
     scope: 'forms',
@@ -52,17 +55,18 @@ export const responseRoutes: RouteSpec[] = [
       { name: 'until', description: 'ISO 8601, inclusive', schema: { type: 'string' } },
       { name: 'completed', description: 'true: completed only; false: partial only', schema: { type: 'boolean' } },
     ],
-    success: { status: 200, description: '{responses[], total, page, per_page}' },
+    success: { status: 200, description: '{responses[], total, page, per_page}', schema: responseListOut },
     errors: [400, 401, 403, 404],
     handler: async (ctx) => json(await ctx.formloom.responses.list(ctx.principal, p(ctx, 'id'), ctx.req.query)),
   },
   {
     method: 'get',
     path: '/forms/:id/responses/export',
+    operationId: 'exportResponses',
     summary: 'Export responses as CSV (streamed)',
     tag: 'Responses',
     scope: 'forms',
-    success: { status: 200, description: 'text/csv' },
+    success: { status: 200, description: 'The responses as CSV (UTF-8, one row per response, a column per question), streamed', media: ['text/csv'] },
     errors: [401, 403, 404],
     handler: async (ctx) => ({
       contentType: 'text/csv; charset=utf-8',
@@ -74,37 +78,41 @@ export const responseRoutes: RouteSpec[] = [
   {
     method: 'post',
     path: '/forms/:id/responses/bulk-delete',
+    operationId: 'bulkDeleteResponses',
     summary: 'Delete up to 100 responses of the form (all or none)',
     tag: 'Responses',
     scope: 'forms',
     body: bulkDeleteSchema,
-    success: { status: 200, description: '{deleted}' },
+    success: { status: 200, description: '{deleted}', schema: bulkDeleteOut },
     errors: [400, 401, 403, 404],
     handler: async (ctx) => json(await ctx.formloom.responses.bulkDelete(ctx.principal, p(ctx, 'id'), ctx.req.body)),
   },
   {
     method: 'get',
     path: '/forms/:id/responses/:responseId',
+    operationId: 'getResponse',
     summary: 'Get one response',
     tag: 'Responses',
     scope: 'forms',
-    success: { status: 200, description: 'the response' },
+    success: { status: 200, description: 'the response', schema: responseOut },
     errors: [401, 403, 404],
     handler: async (ctx) => json(await ctx.formloom.responses.get(ctx.principal, p(ctx, 'id'), p(ctx, 'responseId'))),
   },
   {
     method: 'delete',
     path: '/forms/:id/responses/:responseId',
+    operationId: 'deleteResponse',
     summary: 'Delete one response',
     tag: 'Responses',
     scope: 'forms',
-    success: { status: 200, description: '{success: true}' },
+    success: { status: 200, description: '{success: true}', schema: successOut },
     errors: [401, 403, 404],
     handler: async (ctx) => json(await ctx.formloom.responses.delete(ctx.principal, p(ctx, 'id'), p(ctx, 'responseId'))),
   },
   {
     method: 'get',
     path: '/forms/:id/analytics',
+    operationId: 'getFormAnalytics',
     summary: 'Response analytics computed by the database',
     tag: 'Analytics',
     scope: 'forms',
@@ -112,7 +120,7 @@ export const responseRoutes: RouteSpec[] = [
       { name: 'since', description: 'YYYY-MM-DD, inclusive', schema: { type: 'string', format: 'date' } },
       { name: 'until', description: 'YYYY-MM-DD, inclusive', schema: { type: 'string', format: 'date' } },
     ],
-    success: { status: 200, description: 'the analytics object' },
+    success: { status: 200, description: 'the analytics object', schema: analyticsOut },
     errors: [400, 401, 403, 404],
     handler: async (ctx) => json(await ctx.formloom.responses.analytics(ctx.principal, p(ctx, 'id'), ctx.req.query)),
   },

@@ -1,5 +1,5 @@
 import busboy from 'busboy';
-import { FormloomError, type UploadPolicy } from '@formloom/core';
+import { FormloomError, uploadBodySchema, uploadOut, type UploadPolicy } from '@formloom/core';
 import { json, param, type RouteContext, type RouteSpec } from '../route-table';
 
 interface ReceivedFile {
@@ -97,11 +97,13 @@ export const uploadRoutes: RouteSpec[] = [
   {
     method: 'post',
     path: '/public/forms/:slug/uploads',
+    operationId: 'uploadFile',
     summary: 'Upload a file for a file_upload question (multipart/form-data, part "file"; query question_id required)',
     tag: 'Public',
     scope: null,
     query: [{ name: 'question_id', description: "required: the published file_upload question, whose max_size_mb and allowed_types apply", schema: { type: 'string' } }],
-    success: { status: 201, description: '{url, name}: the answer value for the question' },
+    accepts: { 'multipart/form-data': uploadBodySchema },
+    success: { status: 201, description: '{url, name}: the answer value for the question', schema: uploadOut },
     errors: [400, 404, 413, 415],
     handler: async (ctx) => {
       const questionId = typeof ctx.req.query.question_id === 'string' ? ctx.req.query.question_id : undefined;
@@ -116,10 +118,11 @@ export const uploadRoutes: RouteSpec[] = [
   {
     method: 'get',
     path: '/public/uploads/:formId/:token/:name',
+    operationId: 'downloadUpload',
     summary: 'Download an uploaded file (the URL is the capability)',
     tag: 'Public',
     scope: null,
-    success: { status: 200, description: 'the file, as an attachment' },
+    success: { status: 200, description: 'the file, as an attachment, in the type it was uploaded with', media: ['*/*'] },
     errors: [404],
     handler: async (ctx) => {
       const blob = await ctx.formloom.uploads.read(`uploads/${param(ctx, 'formId')}/${param(ctx, 'token')}/${param(ctx, 'name')}`);

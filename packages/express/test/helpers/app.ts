@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createFormloom, type AudioEncoding, type Clock, type Formloom, type FormloomPlugin, type Mailer, type PlanName, type SignedDocumentRenderer, type SpeechEngine } from '@formloom/core';
+import { createFormloom, type AudioEncoding, type Clock, type Formloom, type FormloomConfig, type FormloomPlugin, type Mailer, type PlanName, type SignedDocumentRenderer, type SpeechEngine } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { responseChecker } from './schema-check';
 import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter, type EmbedOrigins, type RateLimitOptions } from '../../src';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -30,6 +31,8 @@ export interface TestApp {
   close(): Promise<void>;
   /** Where the app's blob store keeps files. */
   blobDir: string;
+  /** operationIds whose success bodies `api` checked against their documented schema (see schema-check.ts). */
+  checked: Set<string>;
 }
 
 let seq = 0;
@@ -52,6 +55,8 @@ export interface TestAppOptions {
   /** Speech engines and audio encoding for the voice API (voice tests only). */
   speechEngines?: SpeechEngine[];
   audio?: AudioEncoding;
+  /** Instance settings over the test defaults. */
+  config?: Partial<FormloomConfig>;
 }
 
 export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -67,7 +72,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
     speechEngines: opts.speechEngines,
     ...(opts.audio ? { audio: opts.audio } : {}),
     webhookTransport: createFetchTransport({ allowPrivate: opts.allowPrivateWebhooks ?? false }),
-    config: { secretKey: 'test-secret-key' },
+    config: { secretKey: 'test-secret-key', ...opts.config },
   });
   const app = express();
   if (opts.trustProxy !== undefined) app.set('trust proxy', opts.trustProxy);
@@ -79,6 +84,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   formloom.config.publicUrl = url;
+  const checker = responseChecker(formloom);
   return {
     url,
     kind,
@@ -100,6 +106,8 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
       } catch {
         parsed = undefined;
       }
+      // Every answer of every test is held to the schemas the OpenAPI document is made of.
+      checker.check(method, path, res.status, res.headers.get('content-type'), parsed);
       return { status: res.status, body: parsed, headers: res.headers, text };
     },
     async user(plan = 'free') {
@@ -115,6 +123,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
       rmSync(blobDir, { recursive: true, force: true });
     },
     blobDir,
+    checked: checker.checked,
   };
 }
 

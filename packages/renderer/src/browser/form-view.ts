@@ -9,6 +9,7 @@ import * as store from './store.js';
 import { footer, topLogo } from './theme.js';
 import type { Answers, Control, PublicForm, PublicQuestion, SubmittedResponse } from './types.js';
 import { prefill } from './prefill.js';
+import { newSeed, shuffled } from './shuffle.js';
 
 /**
  * The orchestrator (docs/respondents.md): one question at a time, navigation through the logic jumps,
@@ -22,6 +23,8 @@ export class FormView {
   private index = 0;
   private history: number[] = [];
   private partial: { id: string; token: string } | null = null;
+  /** The respondent's session seed: the order of randomized choices (docs/respondents.md). */
+  private seed: string;
   private readonly startedAt = new Date().toISOString();
   private readonly main = h('div', { class: 'fl-main' });
   private readonly banner = h('div', { class: 'fl-banner', role: 'alert', hidden: true });
@@ -41,6 +44,7 @@ export class FormView {
     const given = prefill(this.questions, form.snapshot.hidden_fields, search);
     this.answers = given.answers;
     this.hidden = given.hidden;
+    this.seed = store.sessionSeed(form.slug, newSeed);
     const t = form.theme;
     root.replaceChildren(topLogo(t, form.title) ?? '', this.progress, this.banner, this.main, this.nav, footer(t) ?? '');
     this.progress.hidden = t.show_progress_bar === false;
@@ -63,6 +67,7 @@ export class FormView {
       this.partial = { id: saved.id, token: saved.token };
       this.answers = { ...this.answers, ...saved.answers };
       this.history = saved.history;
+      if (saved.seed) this.seed = saved.seed;
       return this.go(Math.min(saved.index, this.questions.length - 1));
     }
     const t = this.form.theme;
@@ -106,6 +111,7 @@ export class FormView {
       labelledBy: titleId,
       describedBy: `${q.description ? descId : ''} ${errId}`.trim(),
       required: q.required && answerable(q.type),
+      shuffle: (items) => shuffled(items, `${this.seed}:${q.id}`),
     });
     const last = this.isLast();
     const section = h(
@@ -202,7 +208,7 @@ export class FormView {
         await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload() });
       }
       this.banner.hidden = true;
-      store.resume.set(this.form.slug, { ...this.partial, answers: this.answers, index: nextIndexValue, history: [...this.history, this.index] });
+      store.resume.set(this.form.slug, { ...this.partial, seed: this.seed, answers: this.answers, index: nextIndexValue, history: [...this.history, this.index] });
     } catch (e) {
       if ((e as ApiError).offline) this.offline(null);
     }

@@ -35,6 +35,8 @@ export function visitorId(): string {
 export interface Resume {
   id: string;
   token: string;
+  /** The session seed the choice order was drawn from, so a resumed response shows the same order. */
+  seed?: string;
   answers: Record<string, unknown>;
   index: number;
   history: number[];
@@ -44,6 +46,23 @@ export const resume = {
   get: (slug: string) => read<Resume>(`resume:${slug}`),
   set: (slug: string, r: Resume | null) => write(`resume:${slug}`, r),
 };
+
+/**
+ * The respondent's session seed for this form (`randomize`): kept in `sessionStorage`, so it lasts while the
+ * tab does (reloads included) and a new session draws a new order; without storage, the page's own.
+ */
+export function sessionSeed(slug: string, fresh: () => string): string {
+  const key = `${KEY}seed:${slug}`;
+  try {
+    const kept = sessionStorage.getItem(key);
+    if (kept) return kept;
+    const seed = fresh();
+    sessionStorage.setItem(key, seed);
+    return seed;
+  } catch {
+    return fresh();
+  }
+}
 
 export const completed = {
   get: (slug: string) => read<boolean>(`done:${slug}`) === true,

@@ -41,6 +41,8 @@ export interface ControlContext {
   labelledBy: string;
   describedBy: string;
   required: boolean;
+  /** `items` in this respondent's order for this question (`randomize`): the same each time it is shown. */
+  shuffle<T>(items: readonly T[]): T[];
 }
 
 export interface Control {

@@ -24,8 +24,10 @@ export const creditStatements = (d: Dialect) => {
     generationEntry:
       `INSERT INTO ${entries} ${cols} VALUES (${[1, 2, 3, 4, 5, 6, 7].map(d.p).join(', ')}) ` +
       `ON CONFLICT (generation_id, kind) DO NOTHING`,
+    /** `p(4)`: the part to give back, or the whole spend when it is larger or null. */
     creditBack:
-      `INSERT INTO ${entries} ${cols} SELECT ${d.p(1)}, user_id, 'credit_back', -amount, generation_id, key_id, ${d.p(2)} ` +
+      `INSERT INTO ${entries} ${cols} SELECT ${d.p(1)}, user_id, 'credit_back', ` +
+      `CASE WHEN CAST(${d.p(4)} AS INTEGER) < -amount THEN CAST(${d.p(4)} AS INTEGER) ELSE -amount END, generation_id, key_id, ${d.p(2)} ` +
       `FROM ${entries} WHERE generation_id = ${d.p(3)} AND kind = 'spend' ` +
       `ON CONFLICT (generation_id, kind) DO NOTHING RETURNING user_id, amount`,
     keySpent:
@@ -101,9 +103,10 @@ export class SqlCreditRepository implements CreditRepository {
     }
   }
 
-  async creditBack(generationId: string, entry: { id: string; created_at: string }): Promise<number | null> {
+  async creditBack(generationId: string, entry: { id: string; created_at: string; amount?: number }): Promise<number | null> {
+    if (entry.amount !== undefined && !(Number.isInteger(entry.amount) && entry.amount > 0)) throw new RangeError(`credit-back amount must be a positive integer, got ${entry.amount}`);
     return this.scope.atomic(async (db) => {
-      const [row] = await db.all<{ user_id: string; amount: number }>(this.st.creditBack, [entry.id, entry.created_at, generationId]);
+      const [row] = await db.all<{ user_id: string; amount: number }>(this.st.creditBack, [entry.id, entry.created_at, generationId, entry.amount ?? null]);
       if (!row) return null;
       const [bal] = await db.all<{ balance: number }>(this.st.add, [row.user_id, Number(row.amount)]);
       return Number(bal!.balance);

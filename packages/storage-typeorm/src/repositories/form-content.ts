@@ -60,6 +60,20 @@ export class SqlQuestionRepository implements QuestionRepository {
   }
 }
 
+/** Versions kept in memory per storage (least recently used dropped first): a version never changes once written. */
+const VERSION_CACHE_SIZE = 512;
+
+/** One storage's cache of versions read by id, shared by its transactions (through `Scope.statements`). */
+const versionCache = (): Map<string, Version> => new Map();
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as Record<string, unknown>)) deepFreeze(v);
+  }
+  return value;
+}
+
 export class SqlVersionRepository implements VersionRepository {
   constructor(private readonly scope: Scope) {}
 
@@ -79,9 +93,24 @@ export class SqlVersionRepository implements VersionRepository {
     return rows.map(versionFromRow);
   }
 
+  /**
+   * A version is never rewritten once stored: each submission reads the published one, so it comes
+   * from memory after the first read, frozen so that no caller can change what the next one gets.
+   */
   async findById(id: string): Promise<Version | null> {
+    const cache = this.scope.statements(versionCache);
+    const cached = cache.get(id);
+    if (cached) {
+      cache.delete(id);
+      cache.set(id, cached);
+      return cached;
+    }
     const [row] = await this.scope.db.all<VersionRow>(this.st.versionById, [id]);
-    return row ? versionFromRow(row) : null;
+    if (!row) return null;
+    const version = deepFreeze(versionFromRow(row));
+    cache.set(id, version);
+    if (cache.size > VERSION_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    return version;
   }
 
   async latest(formId: string): Promise<Version | null> {

@@ -19,6 +19,13 @@ export const formStatements = (d: Dialect) => {
     bySlug: `SELECT * FROM ${forms} WHERE slug = ${d.p(1)}`,
     addResponses: `UPDATE ${forms} SET response_count = response_count + ${d.p(1)} WHERE id = ${d.p(2)} RETURNING response_count`,
     /**
+     * The limit's check and the increment in one statement. PostgreSQL (READ COMMITTED) re-reads the row
+     * after a concurrent writer commits before it tests the WHERE again; SQLite runs one writer at a time.
+     */
+    claimSlot:
+      `UPDATE ${forms} SET response_count = response_count + 1 ` +
+      `WHERE id = ${d.p(1)} AND response_count < ${d.p(2)} RETURNING response_count`,
+    /**
      * Questions, versions, responses and webhook deliveries (with their attempts) go with the form by
      * ON DELETE CASCADE, in the same statement (SQLite: TypeORM's driver turns foreign keys on).
      */
@@ -65,8 +72,11 @@ export class SqlFormRepository implements FormRepository {
     if (query.published !== undefined) where.push(`published = ${bind(query.published)}`);
     const filter = `FROM ${st.table} WHERE ${where.join(' AND ')}`;
     const filterValues = [...params.values];
-    // Sorting only (id, updated_at) and then reading the page's rows is far cheaper than sorting whole
-    // rows with their options: 0.6 ms instead of 7.5 ms for a page of 1,000 forms on SQLite.
+    // The page's ids first, then its rows: for an owner's personal forms (or one team's), the ids come
+    // from IDX_forms_owner_list (IDX_forms_team_list) alone, an index in this very order (migration
+    // 1738500000100), so a deep page walks index entries instead of sorting the owner's forms (the last
+    // page of 100,000 forms: 16 ms instead of 170 ms). Several teams at once still sort (id, updated_at)
+    // only, far cheaper than whole rows with their options.
     const page =
       `SELECT id ${filter} ORDER BY updated_at DESC, id ASC ` +
       `LIMIT ${bind(Math.max(0, Math.floor(query.limit)))} OFFSET ${bind(Math.max(0, Math.floor(query.offset)))}`;
@@ -100,6 +110,11 @@ export class SqlFormRepository implements FormRepository {
 
   async addResponseCount(id: string, delta: number): Promise<number | null> {
     const [row] = await this.scope.db.all<{ response_count: number }>(this.st.addResponses, [delta, id]);
+    return row ? Number(row.response_count) : null;
+  }
+
+  async claimResponseSlot(id: string, limit: number): Promise<number | null> {
+    const [row] = await this.scope.db.all<{ response_count: number }>(this.st.claimSlot, [id, limit]);
     return row ? Number(row.response_count) : null;
   }
 

@@ -20,12 +20,20 @@ export const questionDayStatements = (d: Dialect) => {
   return {
     table,
     questions: tableOf(d, QuestionEntity),
-    bump:
-      `INSERT INTO ${table} (form_id, day, question_id, answered, furthest) VALUES (${d.p(1)}, ${d.p(2)}, ${d.p(3)}, ${d.p(4)}, ${d.p(5)}) ` +
-      `ON CONFLICT (form_id, day, question_id) DO UPDATE SET answered = ${table}.answered + excluded.answered, ` +
-      `furthest = ${table}.furthest + excluded.furthest`,
+    /** One upsert-increment of `rows` counters (a response touches one per question it answered). */
+    bump: (rows: number) => {
+      const values = Array.from({ length: rows }, (_, r) => `(${[1, 2, 3, 4, 5].map((c) => d.p(r * 5 + c)).join(', ')})`);
+      return (
+        `INSERT INTO ${table} (form_id, day, question_id, answered, furthest) VALUES ${values.join(', ')} ` +
+        `ON CONFLICT (form_id, day, question_id) DO UPDATE SET answered = ${table}.answered + excluded.answered, ` +
+        `furthest = ${table}.furthest + excluded.furthest`
+      );
+    },
   };
 };
+
+/** Counters per statement: 5 parameters each stays far below both databases' parameter limits. */
+const BUMP_ROWS_PER_STATEMENT = 200;
 
 const isAnswered = (v: unknown) =>
   v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0) &&
@@ -76,14 +84,22 @@ export function addQuestionDeltas(into: QuestionDeltas, day: string, answers: un
   if (furthest !== null) bump(furthest, 'furthest');
 }
 
-/** Applies the deltas in key order (a fixed lock order across transactions), skipping zero ones. */
+/**
+ * Applies the deltas in key order (a fixed lock order across transactions), skipping zero ones: one
+ * statement for a response's questions rather than one per question, so a submission's transaction stays short.
+ */
 export async function applyQuestionDeltas(db: Db, d: Dialect, formId: string, deltas: QuestionDeltas): Promise<void> {
   const { bump } = questionDayStatements(d);
+  const rows: unknown[][] = [];
   for (const key of [...deltas.keys()].sort()) {
     const e = deltas.get(key)!;
     if (e.answered === 0 && e.furthest === 0) continue;
     const [day, question] = key.split('\u0000') as [string, string];
-    await db.run(bump, [formId, day, question, e.answered, e.furthest]);
+    rows.push([formId, day, question, e.answered, e.furthest]);
+  }
+  for (let i = 0; i < rows.length; i += BUMP_ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + BUMP_ROWS_PER_STATEMENT);
+    await db.run(bump(chunk.length), chunk.flat());
   }
 }
 

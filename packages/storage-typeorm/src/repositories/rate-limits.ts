@@ -13,9 +13,9 @@ export const rateLimitStatements = (d: Dialect) => {
      * expressions read the row as it was before the update on both databases.
      */
     hit:
-      `INSERT INTO ${limits} AS rl (bucket_key, hits, resets_at) VALUES (${d.p(1)}, 1, ${d.p(3)}) ` +
+      `INSERT INTO ${limits} AS rl (bucket_key, hits, resets_at) VALUES (${d.p(1)}, ${d.p(4)}, ${d.p(3)}) ` +
       `ON CONFLICT (bucket_key) DO UPDATE SET ` +
-      `hits = CASE WHEN rl.resets_at <= ${d.p(2)} THEN 1 ELSE rl.hits + 1 END, ` +
+      `hits = CASE WHEN rl.resets_at <= ${d.p(2)} THEN ${d.p(4)} ELSE rl.hits + ${d.p(4)} END, ` +
       `resets_at = CASE WHEN rl.resets_at <= ${d.p(2)} THEN excluded.resets_at ELSE rl.resets_at END ` +
       `RETURNING hits, resets_at`,
     release: `UPDATE ${limits} SET hits = hits - 1 WHERE bucket_key = ${d.p(1)} AND resets_at > ${d.p(2)} AND hits > 0`,
@@ -31,8 +31,8 @@ export class SqlRateLimitRepository implements RateLimitRepository {
     return this.scope.statements(rateLimitStatements);
   }
 
-  async hit(key: string, now: string, resetsAt: string): Promise<RateLimitCounter> {
-    const [row] = await this.scope.db.all<RateLimitRow>(this.st.hit, [key, now, resetsAt]);
+  async hit(key: string, now: string, resetsAt: string, by = 1): Promise<RateLimitCounter> {
+    const [row] = await this.scope.db.all<RateLimitRow>(this.st.hit, [key, now, resetsAt, by]);
     return rateLimitFromRow(row!);
   }
 

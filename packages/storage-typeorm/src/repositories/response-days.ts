@@ -59,9 +59,19 @@ function deltaOf(r: DayKey, sign: 1 | -1): Delta {
 
 /**
  * Applies the responses `added` and `removed` to the form's rollup: one upsert per day touched, in day
- * order (concurrent transactions then take the rows' locks in one order on PostgreSQL: no deadlock).
+ * order (concurrent transactions then take the rows' locks in one order on PostgreSQL: no deadlock), and
+ * the per-question counters. `order` may be read by the caller beforehand (`questionOrder`), alongside its
+ * own statement. The two tables' upserts are sent together: each connection runs them in the order sent,
+ * and a write transaction on SQLite is held for fewer round trips.
  */
-export async function applyToRollup(db: Db, d: Dialect, formId: string, added: DayKey[], removed: DayKey[]): Promise<void> {
+export async function applyToRollup(
+  db: Db,
+  d: Dialect,
+  formId: string,
+  added: DayKey[],
+  removed: DayKey[],
+  order?: Promise<Map<string, number>>,
+): Promise<void> {
   const byDay = new Map<string, Delta>();
   const add = (r: DayKey, sign: 1 | -1) => {
     const day = r.submitted_at.slice(0, 10);
@@ -75,17 +85,25 @@ export async function applyToRollup(db: Db, d: Dialect, formId: string, added: D
   };
   for (const r of added) add(r, 1);
   for (const r of removed) add(r, -1);
-  const order = await questionOrder(db, d, formId);
+  const positions = await (order ?? questionOrder(db, d, formId));
   const questions: QuestionDeltas = new Map();
-  for (const r of added) addQuestionDeltas(questions, r.submitted_at.slice(0, 10), r.answers, order, 1);
-  for (const r of removed) addQuestionDeltas(questions, r.submitted_at.slice(0, 10), r.answers, order, -1);
-  await applyQuestionDeltas(db, d, formId, questions);
+  for (const r of added) addQuestionDeltas(questions, r.submitted_at.slice(0, 10), r.answers, positions, 1);
+  for (const r of removed) addQuestionDeltas(questions, r.submitted_at.slice(0, 10), r.answers, positions, -1);
   const { bump } = rollupStatements(d);
+  const writes: Promise<unknown>[] = [applyQuestionDeltas(db, d, formId, questions)];
   for (const day of [...byDay.keys()].sort()) {
     const s = byDay.get(day)!;
     if (s.total === 0 && s.completed === 0 && s.seconds_sum === 0 && s.seconds_count === 0) continue;
-    await db.run(bump, [formId, day, s.total, s.completed, s.seconds_sum, s.seconds_count]);
+    writes.push(db.run(bump, [formId, day, s.total, s.completed, s.seconds_sum, s.seconds_count]));
   }
+  await settleAll(writes);
+}
+
+/** Waits for every write, then throws the first failure: nothing is left running after a failed one. */
+async function settleAll(writes: Promise<unknown>[]): Promise<void> {
+  const results = await Promise.allSettled(writes);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**

@@ -14,6 +14,7 @@ import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
 import { rollupPage } from './response-pages';
 import { applyToRollup, type DayKey, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
+import { questionOrder } from './question-days';
 
 export const responseStatements = (d: Dialect) => {
   const responses = tableOf(d, ResponseEntity);
@@ -37,7 +38,8 @@ export const responseStatements = (d: Dialect) => {
       `WHERE form_id = ${d.p(1)} AND unique_visitor = ${d.p(2)} AND completed_at IS NOT NULL LIMIT 1`,
     scanFirst: `SELECT * FROM ${responses} WHERE form_id = ${d.p(1)} ORDER BY submitted_at, id LIMIT ${d.p(2)}`,
     scanAfter: `SELECT * FROM ${responses} WHERE ${keysetPage(d)}`,
-    exportPage: exportPageSql(d, responses),
+    exportPage: exportPageSql(d, responses, false),
+    exportPageHidden: exportPageSql(d, responses, true),
   };
 };
 
@@ -52,23 +54,26 @@ const keysetPage = (d: Dialect) =>
   `ORDER BY submitted_at, id LIMIT ${d.p(4)}`;
 
 /**
- * One packed export page (see PackedResponses) after the keyset (?2, ?3), '' before the first row. The
+ * One packed export page (see PackedResponses) after the keyset (?2, ?3), '' before the first row, with
+ * each response's hidden field values when `hidden` (read from `metadata` only then). The
  * packing happens in the database, so a page reaches JavaScript as one value, not an object per row. The
  * next cursor is the page's greatest key: on SQLite `submitted_at || 0x1F || id` orders like the pair,
  * since 0x1F sorts below every character of a timestamp; PostgreSQL takes the pair from the ordered rows.
  */
-function exportPageSql(d: Dialect, responses: string): string {
-  const page = `SELECT id, submitted_at, completed_at, answers FROM ${responses} WHERE ${keysetPage(d)}`;
+function exportPageSql(d: Dialect, responses: string, hidden: boolean): string {
+  // metadata is JSON text; `hidden` its object of hidden field values, written by JSON.stringify.
+  const values = !hidden ? `''` : d.kind === 'sqlite' ? `(metadata -> '$.hidden')` : `(metadata::json -> 'hidden')::text`;
+  const page = `SELECT id, submitted_at, completed_at, answers, coalesce(${values}, '') AS hidden FROM ${responses} WHERE ${keysetPage(d)}`;
   if (d.kind === 'sqlite') {
     // group_concat takes the rows in the order the subquery yields them (its index order); the cursor
     // does not depend on that, so a page can never skip or repeat a response.
-    const packed = `id || char(31) || submitted_at || char(31) || coalesce(completed_at, '') || char(31) || answers || char(30)`;
+    const packed = `id || char(31) || submitted_at || char(31) || coalesce(completed_at, '') || char(31) || hidden || char(31) || answers || char(30)`;
     return (
       `SELECT CAST(group_concat(${packed}, '') AS BLOB) AS packed, count(*) AS n, ` +
       `max(submitted_at || char(31) || id) AS last_key FROM (${page})`
     );
   }
-  const packed = `id || chr(31) || submitted_at || chr(31) || coalesce(completed_at, '') || chr(31) || answers || chr(30)`;
+  const packed = `id || chr(31) || submitted_at || chr(31) || coalesce(completed_at, '') || chr(31) || hidden || chr(31) || answers || chr(30)`;
   return (
     `SELECT string_agg(${packed}, '' ORDER BY submitted_at, id) AS packed, count(*) AS n, ` +
     `(array_agg(submitted_at || chr(31) || id ORDER BY submitted_at DESC, id DESC))[1] AS last_key FROM (${page}) p`
@@ -99,11 +104,17 @@ export class SqlResponseRepository implements ResponseRepository {
     const { sql, values } = this.st.insert;
     const row = responseToRow(response);
     await this.scope.atomic(async (db) => {
-      if ((await db.run(sql, values(row))) === 0) {
+      // The questions' order (for drop-off) is read alongside the insert: one round trip fewer while the
+      // write transaction is held.
+      const order = questionOrder(db, this.scope.d, response.form_id);
+      order.catch(() => undefined);
+      const [inserted] = await Promise.allSettled([db.run(sql, values(row)), order]);
+      if (inserted.status === 'rejected') throw inserted.reason;
+      if (inserted.value === 0) {
         const idTaken = await db.all(this.st.idTaken, [response.id]);
         throw idTaken.length > 0 ? new FormloomError('CONFLICT', `Response ${response.id} already exists`) : conflictingVisitor();
       }
-      await applyToRollup(db, this.scope.d, response.form_id, [row], []);
+      await applyToRollup(db, this.scope.d, response.form_id, [row], [], order);
     });
   }
 
@@ -220,9 +231,10 @@ export class SqlResponseRepository implements ResponseRepository {
   }
 
   /** Pages read one ahead with one prepared statement, released when the iteration ends either way. */
-  async *exportPages(formId: string, pageSize: number): AsyncIterable<PackedResponses> {
+  async *exportPages(formId: string, pageSize: number, options: { hidden?: boolean } = {}): AsyncIterable<PackedResponses> {
     const size = Math.max(1, Math.floor(pageSize));
-    const stmt = this.scope.db.prepare<{ packed: Buffer | string | null; n: Num; last_key: string | null }>(this.st.exportPage);
+    const sql = options.hidden ? this.st.exportPageHidden : this.st.exportPage;
+    const stmt = this.scope.db.prepare<{ packed: Buffer | string | null; n: Num; last_key: string | null }>(sql);
     const read = async (after: string, afterId: string) => {
       const [row] = await stmt.all([formId, after, afterId, size]);
       const count = Number(row?.n ?? 0);

@@ -52,6 +52,7 @@ export const signingStatements = (d: Dialect) => {
       `ORDER BY expires_at, id LIMIT ${d.p(2)}`,
     completing: `SELECT * FROM ${sessions} WHERE status = 'completing' ORDER BY updated_at, id LIMIT ${d.p(1)}`,
     deleteSession: `DELETE FROM ${sessions} WHERE id = ${d.p(1)}`,
+    statusesOfForm: `SELECT status FROM ${sessions} WHERE form_id = ${d.p(1)}`,
     slotsOf: `SELECT * FROM ${slots} WHERE session_id = ${d.p(1)} ORDER BY slot_number`,
     slotByCode: `SELECT * FROM ${slots} WHERE short_code = ${d.p(1)}`,
     docsOf: `SELECT ${DOC_COLUMNS} FROM ${docs} WHERE session_id = ${d.p(1)} ORDER BY generated_at, question_id, id`,
@@ -127,12 +128,15 @@ export class SqlSigningRepository implements SigningRepository {
     return (await this.scope.db.all<SigningSessionRow>(this.st.completing, [limit])).map(sessionFromRow);
   }
 
+  /**
+   * On PostgreSQL every session of the form is locked (`FOR UPDATE`; a row another transaction holds is
+   * read in its new version once that one ended) and counted here: a status filter in the locking query
+   * would leave the other sessions unlocked. SQLite runs one transaction at a time, which holds them all.
+   */
   async countSessionsOfForm(formId: string, statuses: StoredSessionStatus[]): Promise<number> {
-    if (statuses.length === 0) return 0;
-    const p = new Params(this.scope.d);
-    const sql = `SELECT COUNT(*) AS n FROM ${this.st.sessions} WHERE form_id = ${p.bind(formId)} AND status IN (${p.list(statuses)})`;
-    const [row] = await this.scope.db.all<{ n: number | string }>(sql, p.values);
-    return Number(row.n);
+    const lock = this.scope.d.kind === 'postgres' ? ' FOR UPDATE' : '';
+    const rows = await this.scope.db.all<{ status: string }>(`${this.st.statusesOfForm}${lock}`, [formId]);
+    return rows.filter((r) => (statuses as string[]).includes(r.status)).length;
   }
 
   async deleteSession(id: string): Promise<boolean> {
@@ -161,6 +165,15 @@ export class SqlSigningRepository implements SigningRepository {
     const assignments = columns.map((c) => `"${c}" = ${p.bind(set[c])}`).join(', ');
     let sql = `UPDATE ${this.st.slots} SET ${assignments} WHERE session_id = ${p.bind(sessionId)} AND slot_number = ${p.bind(slotNumber)}`;
     if (from) sql += ` AND status IN (${p.list(from)})`;
+    return (await this.scope.db.run(sql, p.values)) === 1;
+  }
+
+  async countSlotAttempt(sessionId: string, slotNumber: number, counter: 'code_attempts' | 'code_sends', max: number): Promise<boolean> {
+    const column = counter === 'code_sends' ? 'code_sends' : 'code_attempts';
+    const p = new Params(this.scope.d);
+    const sql =
+      `UPDATE ${this.st.slots} SET ${column} = ${column} + 1 ` +
+      `WHERE session_id = ${p.bind(sessionId)} AND slot_number = ${p.bind(slotNumber)} AND ${column} < ${p.bind(max)}`;
     return (await this.scope.db.run(sql, p.values)) === 1;
   }
 

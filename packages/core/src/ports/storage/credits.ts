@@ -61,10 +61,12 @@ export interface CreditRepository {
   spendFor(spend: GenerationSpend): Promise<SpendOutcome>;
   /**
    * Gives back the spend of `generationId` as a `credit_back` entry, once: a generation without a spend,
-   * or already credited back, changes nothing.
+   * or already credited back, changes nothing. `entry.amount` (a positive integer, for a script whose
+   * failed lines are credited back) gives back only that part, at most the whole spend; without it, the
+   * whole spend. Either way a generation has at most one credit-back, under any number of concurrent calls.
    * @returns the new balance, or `null` when nothing was credited back.
    */
-  creditBack(generationId: string, entry: { id: string; created_at: string }): Promise<number | null>;
+  creditBack(generationId: string, entry: { id: string; created_at: string; amount?: number }): Promise<number | null>;
   /** Credits the key spent since `since` (ISO 8601), net of credit-backs. */
   keySpent(keyId: string, since: string): Promise<number>;
   /** The user's entries, oldest first. */

@@ -46,6 +46,14 @@ export interface FormRepository {
    */
   addResponseCount(id: string, delta: number): Promise<number | null>;
   /**
+   * Adds one to `response_count` only while it is below `limit`, as one conditional update (the check and
+   * the write are one statement): of concurrent calls on a form holding `limit - k` responses exactly `k`
+   * succeed, in one process or in several sharing the database. Inside a transaction, the form's row stays
+   * claimed until it ends, so a rolled-back submission gives its slot back.
+   * @returns the new count, or `null` when the form is at its limit or missing (nothing is written).
+   */
+  claimResponseSlot(id: string, limit: number): Promise<number | null>;
+  /**
    * Deletes the form with its questions, versions, responses and webhook deliveries (with their attempts),
    * atomically.
    * @returns `false` when there was no such form.

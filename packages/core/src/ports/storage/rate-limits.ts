@@ -12,10 +12,11 @@ export interface RateLimitRepository {
   /**
    * Counts one hit on `key` as one atomic upsert-increment: while the key's window ends after `now` the
    * count grows by one; otherwise (no row, or the window ended) a window ending at `resetsAt` starts with
-   * one hit. Under any number of concurrent hits (also from other processes) no hit is lost.
+   * one hit. Under any number of concurrent hits (also from other processes) no hit is lost. `by` (a
+   * positive integer, default 1) counts that many hits in the same step: a batch counted in memory first.
    * @returns the counter after this hit.
    */
-  hit(key: string, now: string, resetsAt: string): Promise<RateLimitCounter>;
+  hit(key: string, now: string, resetsAt: string, by?: number): Promise<RateLimitCounter>;
   /**
    * Takes back one hit of the key's window running at `now` (an attempt counted before it was known to be
    * allowed, such as a sign-in that succeeded); nothing when the window ended or holds no hit.

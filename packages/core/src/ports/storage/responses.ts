@@ -38,9 +38,10 @@ export interface QuestionDropOff {
 
 /**
  * Responses packed for the CSV export, in UTF-8: for each response, `id`, `submitted_at`, `completed_at`
- * (empty when null) and its answers' JSON text as stored, separated by 0x1F (unit separator) and closed by
- * 0x1E (record separator). Neither can occur in those fields: ids and timestamps are ours, and JSON
- * escapes control characters inside strings.
+ * (empty when null), its hidden field values (the JSON object of `metadata.hidden`; empty when it has
+ * none or they were not asked for) and its answers' JSON text as stored, separated by 0x1F (unit
+ * separator) and closed by 0x1E (record separator). Neither can occur in those fields: ids and timestamps
+ * are ours, and JSON escapes control characters inside strings.
  */
 export interface PackedResponses {
   /** Responses in `bytes`. */
@@ -98,9 +99,10 @@ export interface ResponseRepository {
    * of at most `pageSize`: one buffer per page instead of an object per response, which is what keeps an
    * export of 100,000 responses near the database's own speed. The adapter may read the next page while
    * the caller formats the current one; it releases what it holds when iteration ends or is abandoned
-   * (`return()`).
+   * (`return()`). `options.hidden`: pack each response's hidden field values too (otherwise that field is
+   * left empty, at no cost).
    */
-  exportPages(formId: string, pageSize: number): AsyncIterable<PackedResponses>;
+  exportPages(formId: string, pageSize: number, options?: { hidden?: boolean }): AsyncIterable<PackedResponses>;
   /**
    * Aggregates over `submitted_at` in [since, until] (either bound optional), at a cost that depends on
    * the days asked for, not on the responses stored: adapters keep per-day counters in step with every

@@ -21,8 +21,11 @@ export interface SigningRepository {
   /** The form's sessions, newest first; `statuses` filters when given. */
   listSessions(formId: string, statuses: StoredSessionStatus[] | null, offset: number, limit: number): Promise<Page<SigningSessionRecord>>;
   /**
-   * Sets `patch` (and `status` = `to`) only when the session's status is one of `from`.
-   * @returns whether it did: of concurrent callers with the same `from`, exactly one gets `true`.
+   * Sets `patch` (and `status` = `to`) only when the session's status is one of `from`, as one conditional
+   * update. Inside a transaction the session stays held until it ends: another transaction's change of
+   * the session (a transition, a deletion) waits for it, then sees its outcome. A transition to the same
+   * status (`active` -> `active`) is how a caller holds an active session for the rest of its transaction.
+   * @returns whether it did: of concurrent callers with the same `from` (`to` not in it), exactly one gets `true`.
    */
   transitionSession(
     id: string,
@@ -36,7 +39,11 @@ export interface SigningRepository {
   listExpiredUnnotified(now: string, limit: number): Promise<SigningSessionRecord[]>;
   /** Sessions in `completing` (a seal job that may need finishing). */
   listCompleting(limit: number): Promise<SigningSessionRecord[]>;
-  /** The ids of the form's sessions in `statuses`, for counting and deleting. */
+  /**
+   * How many of the form's sessions are in `statuses`. Inside a transaction it holds every session of the
+   * form until the transaction ends (it waits for one held by another transaction, and counts its status
+   * after that one ended), so no session changes status between this count and the form's deletion.
+   */
   countSessionsOfForm(formId: string, statuses: StoredSessionStatus[]): Promise<number>;
   /** Deletes the session with its slots, documents and audit trail. @returns whether it existed. */
   deleteSession(id: string): Promise<boolean>;
@@ -53,6 +60,13 @@ export interface SigningRepository {
     from: SigningSlotRecord['status'][] | null,
     patch: Partial<Omit<SigningSlotRecord, 'session_id' | 'slot_number' | 'short_code'>>,
   ): Promise<boolean>;
+
+  /**
+   * Adds one to the slot's `counter` only while it is below `max`, as one conditional update (the limit on
+   * email-code tries and sends). @returns whether it did: however many callers run at once, the counter
+   * never passes `max`, and exactly `max - start` of them get `true`.
+   */
+  countSlotAttempt(sessionId: string, slotNumber: number, counter: 'code_attempts' | 'code_sends', max: number): Promise<boolean>;
 
   /** Stores a document; a second one for the same session, question and kind: CONFLICT. */
   insertDocument(doc: SignedDocumentRecord): Promise<void>;

@@ -1,3 +1,19 @@
+/** One line of a script generation: words of one voice, or a pause (`pause_ms` set, no voice or text). */
+export interface GenerationLine {
+  speaker: string | null;
+  voice_id: string | null;
+  voice_name: string | null;
+  text: string | null;
+  pause_ms: number | null;
+  /** `rendering` until the generation ends, then `ready` or `failed` (a failed line is silent and free). */
+  status: 'rendering' | 'ready' | 'failed';
+  /** Spoken characters billed for the line (0 for a pause). */
+  characters: number;
+  /** Position of the line in the audio; a failed line has a zero-length position where it would have been. */
+  start_ms: number | null;
+  end_ms: number | null;
+}
+
 /** A speech generation as stored (docs/voice.md); the API body is made from it by the voice presenters. */
 export interface VoiceGeneration {
   id: string;
@@ -26,6 +42,8 @@ export interface VoiceGeneration {
   /** When unsaved audio is deleted; null when saved. */
   retained_until: string | null;
   error: string | null;
+  /** Script generations: every line, pauses included, in request order; absent or null for speak. */
+  lines?: GenerationLine[] | null;
   created_at: string;
   updated_at: string;
 }

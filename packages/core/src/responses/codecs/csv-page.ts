@@ -128,17 +128,19 @@ export class CsvPageWriter {
       const idEnd = b.indexOf(US, p);
       const submittedEnd = b.indexOf(US, idEnd + 1);
       const completedEnd = b.indexOf(US, submittedEnd + 1);
-      const recordEnd = b.indexOf(RS, completedEnd + 1);
-      if (idEnd < 0 || submittedEnd < 0 || completedEnd < 0 || recordEnd < 0) throw new Error('Malformed export page');
+      const hiddenEnd = b.indexOf(US, completedEnd + 1);
+      const recordEnd = b.indexOf(RS, hiddenEnd + 1);
+      if (idEnd < 0 || submittedEnd < 0 || completedEnd < 0 || hiddenEnd < 0 || recordEnd < 0) throw new Error('Malformed export page');
       this.kind.fill(EMPTY);
       this.packedField(b, 0, p, idEnd);
       this.packedField(b, 1, idEnd + 1, submittedEnd);
       this.packedField(b, 2, submittedEnd + 1, completedEnd);
-      const s = completedEnd + 1;
+      const s = hiddenEnd + 1;
       if (!this.readAnswers(b, dv, s, recordEnd)) {
         this.clearAnswers();
         this.decodeAnswers(b, s, recordEnd);
       }
+      if (hiddenEnd > completedEnd + 1) this.placeHidden(b, completedEnd + 1, hiddenEnd);
       // Raw cells never grow by more than a quote pair and an apostrophe; decoded ones reserve their own room.
       out.reserveRow(recordEnd - p + 3 * this.width + 2);
       this.writeRow(b, out);
@@ -252,6 +254,16 @@ export class CsvPageWriter {
     this.kind[col] = DECODED;
     this.decoded[col] = value;
   };
+
+  /** The response's hidden field values (a JSON object, present only for forms with hidden fields) in their columns. */
+  private placeHidden(b: Buffer, s: number, e: number) {
+    if (this.layout.hidden.length === 0) return;
+    const values: unknown = JSON.parse(b.toString('utf8', s, e));
+    if (!values || typeof values !== 'object' || Array.isArray(values)) return;
+    for (const [name, col] of this.layout.hidden) {
+      if (Object.hasOwn(values, name)) this.decode(col, (values as Record<string, unknown>)[name]);
+    }
+  }
 
   /** The slow, exact path for a response `readAnswers` did not understand. */
   private decodeAnswers(b: Buffer, s: number, e: number) {

@@ -1,8 +1,10 @@
 import type { Question, ResponseRecord } from '../../domain/types';
 import { GROUP_QUESTION_TYPES, type QuestionType } from '../../forms/question-types';
 
-/** A response as the export reads it. */
-export type CsvResponse = Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers'>;
+/** A response as the export reads it: `hidden` is its hidden field values (`metadata.hidden`). */
+export type CsvResponse = Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers'> & {
+  hidden?: Record<string, unknown> | null;
+};
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -51,6 +53,8 @@ export interface CsvLayout {
   /** Columns in a row. */
   width: number;
   place: CsvPlacement;
+  /** Each hidden field's name and its column, after the questions' columns. */
+  hidden: Array<[string, number]>;
   /** One response's line, CRLF included. */
   row(r: CsvResponse): string;
 }
@@ -71,10 +75,11 @@ const SUB_FIELD_TITLES: Record<string, string> = {
 
 /**
  * The CSV layout (docs/responses-and-webhooks.md): `responseId`, `submittedAt`, `completedAt`, then one column per question,
- * or per sub-field for group questions. `row` writes a response's cells into one reused array, placing
- * each answer by its question's column: no per-row lookup structure, which matters over 100,000 rows.
+ * or per sub-field for group questions, then one per hidden field of the form (headed by its name). `row`
+ * writes a response's cells into one reused array, placing each answer by its question's column: no
+ * per-row lookup structure, which matters over 100,000 rows.
  */
-export function csvLayout(questions: Question[]): CsvLayout {
+export function csvLayout(questions: Question[], hiddenFields: readonly string[] = []): CsvLayout {
   const headers = ['responseId', 'submittedAt', 'completedAt'];
   /** question id -> its column, or its sub-field keys and their columns. */
   const place: CsvPlacement = new Map();
@@ -95,6 +100,11 @@ export function csvLayout(questions: Question[]): CsvLayout {
     }
     place.set(q.id, slots);
   }
+  const hidden: Array<[string, number]> = [];
+  for (const name of new Set(hiddenFields)) {
+    hidden.push([name, headers.length]);
+    headers.push(name);
+  }
   const cells: unknown[] = new Array(headers.length);
   const setCell = (col: number, value: unknown) => {
     cells[col] = value;
@@ -103,6 +113,7 @@ export function csvLayout(questions: Question[]): CsvLayout {
     header: csvRow(headers),
     width: headers.length,
     place,
+    hidden,
     row(r: CsvResponse): string {
       cells.fill(undefined);
       cells[0] = r.id;
@@ -112,6 +123,7 @@ export function csvLayout(questions: Question[]): CsvLayout {
         const at = place.get(a.question_id);
         if (at !== undefined) placeAnswer(at, a.value, setCell);
       }
+      if (r.hidden) for (const [name, col] of hidden) cells[col] = Object.hasOwn(r.hidden, name) ? r.hidden[name] : undefined;
       return csvRow(cells);
     },
   };

@@ -99,6 +99,26 @@ export function creditLedgerTests(test: StorageTest): void {
     t.is(ledgerSum(rows), 0);
   });
 
+  test('credit ledger: a partial credit-back gives back only its part, once, never more than the spend', async (t, db) => {
+    const credits = db.storage.credits;
+    const user = uid('usr');
+    const key = uid('key');
+    await credits.add(user, 100);
+    const spend = spendOf(user, 30, { key_id: key });
+    t.true((await credits.spendFor(spend)).ok);
+    const backs = await Promise.all([12, 12, 12].map((amount) => credits.creditBack(spend.generation_id, { id: uid('cre'), created_at: at(2), amount })));
+    t.deepEqual(backs.filter((b) => b !== null), [82], 'one of concurrent credit-backs wins');
+    t.is(await credits.creditBack(spend.generation_id, { id: uid('cre'), created_at: at(3) }), null, 'the rest is not given back later');
+    t.is(await credits.keySpent(key, at(0)), 18);
+    const big = spendOf(user, 5);
+    t.true((await credits.spendFor(big)).ok);
+    t.is(await credits.creditBack(big.generation_id, { id: uid('cre'), created_at: at(3), amount: 50 }), 82, 'capped at the spend');
+    const rows = await db.probes.creditEntries({ user_id: user });
+    t.is(ledgerSum(rows), 82);
+    const [balance] = await db.probes.creditBalances({ user_id: user });
+    t.is(Number(balance.balance), 82);
+  });
+
   test('voice generations: insert, patch, list newest first, delete', async (t, db) => {
     const repo = db.storage.voiceGenerations;
     const user = uid('usr');

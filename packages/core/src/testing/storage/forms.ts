@@ -132,6 +132,27 @@ export function formTests(test: StorageTest): void {
     t.is(await db.storage.forms.addResponseCount(uid('frm'), 1), null);
   });
 
+  test('forms: claimResponseSlot admits exactly up to the limit under concurrency, and a rollback gives the slot back', async (t, db) => {
+    const form = makeForm();
+    await db.storage.forms.insert(form);
+    t.is(await db.storage.forms.claimResponseSlot(form.id, 5), 1);
+    const claims = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        db.storage.transaction(async (tx) => {
+          const n = await tx.forms.claimResponseSlot(form.id, 5);
+          if (i % 4 === 0 && n !== null) throw new Error('rolled back');
+          return n;
+        }).catch(() => 'rolled back' as const),
+      ),
+    );
+    const rolledBack = claims.filter((c) => c === 'rolled back').length;
+    t.is(claims.filter((c) => typeof c === 'number').length, 4, `4 slots were left (${rolledBack} claims rolled back)`);
+    t.is((await db.storage.forms.findById(form.id))?.response_count, 5);
+    t.is(await db.storage.forms.claimResponseSlot(form.id, 5), null, 'at the limit');
+    t.is((await db.storage.forms.findById(form.id))?.response_count, 5, 'a refused claim writes nothing');
+    t.is(await db.storage.forms.claimResponseSlot(uid('frm'), 5), null);
+  });
+
   test('forms: delete takes the questions and versions with it', async (t, db) => {
     const form = makeForm();
     const keep = makeForm();

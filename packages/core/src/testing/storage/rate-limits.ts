@@ -12,6 +12,14 @@ export function rateLimitTests(test: StorageTest): void {
     t.is(await count(db.probes.rateLimits({ bucket_key: key })), 1, 'one row per key');
   });
 
+  test('rateLimits: a hit may count a batch of hits at once', async (t, db) => {
+    const key = uid('rl');
+    t.deepEqual(await db.storage.rateLimits.hit(key, at(0), at(60), 5), { hits: 5, resets_at: at(60) }, 'a new window starts with the batch');
+    t.deepEqual(await db.storage.rateLimits.hit(key, at(1), at(61), 3), { hits: 8, resets_at: at(60) });
+    t.deepEqual(await db.storage.rateLimits.hit(key, at(2), at(62)), { hits: 9, resets_at: at(60) }, 'one by default');
+    t.deepEqual(await db.storage.rateLimits.hit(key, at(60), at(120), 4), { hits: 4, resets_at: at(120) }, 'an ended window restarts with the batch');
+  });
+
   test('rateLimits: keys count independently', async (t, db) => {
     const [a, b] = [uid('rl'), uid('rl')];
     await db.storage.rateLimits.hit(a, at(0), at(60));

@@ -24,20 +24,6 @@ async function newForm(db: StorageHarnessInstance) {
 const partial = (formId: string, seconds: number, over: Partial<ResponseRecord> = {}) =>
   makeResponse(formId, seconds, { completed_at: null, completion_seconds: null, resume_token_hash: 'ab'.repeat(32), ...over });
 
-/** The responses of a packed export page (see PackedResponses), with their answers parsed. */
-function unpack(bytes: Uint8Array) {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  if (text.length && !text.endsWith('\u001e')) throw new Error('a packed page must end with a record separator');
-  return text
-    .split('\u001e')
-    .slice(0, -1)
-    .map((record) => {
-      const [id, submitted_at, completed_at, answers, ...rest] = record.split('\u001f');
-      if (rest.length) throw new Error(`a packed response has ${4 + rest.length} fields`);
-      return { id, submitted_at, completed_at, answers: JSON.parse(answers!) };
-    });
-}
-
 /** responses: writes, unique visitors, conditional completion, listing, keyset scan, analytics. */
 export function responseTests(test: StorageTest): void {
   test('responses: insert and find by form and id, JSON as written in the table', async (t, db) => {
@@ -279,65 +265,6 @@ export function responseTests(test: StorageTest): void {
     t.deepEqual(seen[0], rows.find((r) => r.id === expected[0]));
     t.deepEqual(await db.storage.responses.scan(form.id, after, 100), [], 'nothing after the last key');
     t.deepEqual(await db.storage.responses.scan(uid('frm'), null, 100), []);
-  });
-
-  test('responses: exportPages packs every response once, in (submitted_at, id) order, in pages of at most pageSize', async (t, db) => {
-    const form = await newForm(db);
-    const base = uid('rsp');
-    // Ten distinct instants for thirty responses: ties inside and across pages; inserted out of order.
-    const rows = Array.from({ length: 30 }, (_, i) => makeResponse(form.id, (i * 7) % 10, { id: `${base}_${String(i).padStart(2, '0')}` }));
-    rows[3] = partial(form.id, 3, { id: rows[3]!.id });
-    rows[5] = makeResponse(form.id, 5, {
-      id: rows[5]!.id,
-      answers: [
-        { question_id: 'q1', value: 'Zoë said "hi",\nthen left\u001e\u001f' },
-        { question_id: 'q2', value: ['a', 'b'] },
-        { question_id: 'q3', value: { first_name: 'Ada', nested: [1, null, true] } },
-      ],
-    });
-    await db.storage.transaction(async (tx) => {
-      for (const r of rows) await tx.responses.insert(r);
-    });
-    await db.storage.responses.insert(makeResponse((await newForm(db)).id, 1)); // another form's
-    const expected = [...rows].sort((a, b) => (a.submitted_at < b.submitted_at ? -1 : a.submitted_at > b.submitted_at ? 1 : a.id < b.id ? -1 : 1));
-
-    const counts: number[] = [];
-    const seen: unknown[] = [];
-    for await (const page of db.storage.responses.exportPages(form.id, 7)) {
-      counts.push(page.count);
-      const unpacked = unpack(page.bytes);
-      t.is(unpacked.length, page.count, 'count is the number of packed responses');
-      seen.push(...unpacked);
-    }
-    t.deepEqual(counts, [7, 7, 7, 7, 2]);
-    t.deepEqual(
-      seen,
-      expected.map((r) => ({ id: r.id, submitted_at: r.submitted_at, completed_at: r.completed_at ?? '', answers: r.answers })),
-    );
-
-    const exact: number[] = [];
-    for await (const page of db.storage.responses.exportPages(form.id, 10)) exact.push(page.count);
-    t.deepEqual(exact, [10, 10, 10], 'a last full page is followed by no empty one');
-
-    const none: number[] = [];
-    for await (const page of db.storage.responses.exportPages(uid('frm'), 10)) none.push(page.count);
-    t.deepEqual(none, [], 'a form without responses has no page');
-  });
-
-  test('responses: exportPages abandoned after one page releases what it held', async (t, db) => {
-    const form = await newForm(db);
-    await db.storage.transaction(async (tx) => {
-      for (let i = 0; i < 12; i++) await tx.responses.insert(makeResponse(form.id, i));
-    });
-    for await (const page of db.storage.responses.exportPages(form.id, 5)) {
-      t.is(page.count, 5);
-      break;
-    }
-    // The storage stays fully usable: reads, a write transaction and a new export.
-    await db.storage.transaction(async (tx) => tx.responses.insert(makeResponse(form.id, 99)));
-    let total = 0;
-    for await (const page of db.storage.responses.exportPages(form.id, 5)) total += page.count;
-    t.is(total, 13);
   });
 
   test('responses: analytics counts per UTC day, completion and the average, in [since, until]', async (t, db) => {

@@ -124,6 +124,20 @@ export function signingTests(test: StorageTest): void {
     t.is((await db.storage.signing.listSlots(session.id))[1].code_attempts, 3);
   });
 
+  test('signing: countSlotAttempt counts up to the limit however many callers run at once', async (t, db) => {
+    const { session } = await newSession(db);
+    t.true(await db.storage.signing.updateSlot(session.id, 1, null, { code_attempts: 1 }));
+    const tries = await Promise.all(Array.from({ length: 12 }, () => db.storage.signing.countSlotAttempt(session.id, 1, 'code_attempts', 5)));
+    t.is(tries.filter(Boolean).length, 4, 'from 1 up to 5');
+    const sends = await Promise.all(Array.from({ length: 9 }, () => db.storage.signing.countSlotAttempt(session.id, 1, 'code_sends', 5)));
+    t.is(sends.filter(Boolean).length, 5);
+    const rows = await db.probes.signingSlots({ session_id: session.id });
+    const [row, other] = [1, 2].map((n) => rows.find((r) => Number(r.slot_number) === n)!);
+    t.deepEqual([Number(row.code_attempts), Number(row.code_sends)], [5, 5]);
+    t.deepEqual([Number(other.code_attempts), Number(other.code_sends)], [0, 0], 'another slot is untouched');
+    t.false(await db.storage.signing.countSlotAttempt(session.id, 9, 'code_sends', 5), 'no such slot');
+  });
+
   test('signing: markExpiryNotified sets once; expired unnotified sessions are listed', async (t, db) => {
     const { session } = await newSession(db, 1, { expires_at: at(-10) });
     t.true((await db.storage.signing.listExpiredUnnotified(at(0), 1000)).some((s) => s.id === session.id));

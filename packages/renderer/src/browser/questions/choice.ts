@@ -5,11 +5,14 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /**
  * multiple_choice: radio buttons (one) or check boxes (`allow_multiple`), each with its letter; typing the
- * letter picks the choice, as in Typeform. A single pick moves on by itself.
+ * letter picks the choice, as in Typeform. A single pick moves on by itself. With `randomize`, the choices
+ * are shown in the respondent's own order (letters follow the order shown; "Other" stays last); a
+ * multiple selection is still sent in the form's order.
  */
 export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
   const multiple = q.properties.allow_multiple === true;
   const choices = (q.properties.choices ?? []) as Array<{ label: string }>;
+  const shown = q.properties.randomize === true ? ctx.shuffle(choices) : choices;
   const name = uid('choice');
   const labels = new Set(choices.map((c) => c.label));
   const given: string[] = multiple ? ((ctx.value as string[] | null) ?? []) : ctx.value ? [ctx.value as string] : [];
@@ -56,7 +59,7 @@ export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
       'aria-describedby': ctx.describedBy,
       'aria-required': !multiple && ctx.required ? 'true' : undefined,
     },
-    choices.slice(0, LETTERS.length).map((c, i) => {
+    shown.slice(0, LETTERS.length).map((c, i) => {
       const id = uid('opt');
       const input = h('input', { type: multiple ? 'checkbox' : 'radio', id, name, value: c.label, class: 'fl-sr', checked: selected.has(c.label) });
       input.addEventListener('change', () => pick(c.label, input.checked, false));
@@ -77,7 +80,7 @@ export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
     key: (e) => {
       const i = LETTERS.indexOf(e.key.toUpperCase());
       if (e.key.length !== 1 || i < 0 || i >= inputs.length || e.ctrlKey || e.metaKey || e.altKey) return false;
-      const label = choices[i]!.label;
+      const label = shown[i]!.label;
       pick(label, multiple ? !selected.has(label) : true, true);
       inputs[i]!.focus();
       return true;

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { int, named, pageOf, timestamp } from '../api-schemas';
+
+/** What the responses presenters (response-presenter.ts) and services produce. */
+
+export const answerOut = named(
+  'Answer',
+  z.object({
+    question_id: z.string(),
+    value: z.unknown().describe("The answer, in the question type's format (docs/responses-and-webhooks.md)"),
+  }),
+);
+
+export const quizResultsOut = z.object({
+  score: z.number(),
+  correct_answers: int,
+  total_scorable_questions: int,
+  max_score: z.number(),
+  matched_ending_id: z.string().nullable(),
+  form_mode: z.string(),
+});
+
+const metadataOut = z.object({
+  user_agent: z.string().nullable(),
+  referrer: z.string().nullable(),
+  hidden: z.record(z.string(), z.string()).optional(),
+});
+
+const respondentShape = {
+  id: z.string(),
+  form_id: z.string(),
+  visitor_id: z.string().nullable(),
+  submitted_at: timestamp,
+  completed_at: timestamp.nullable(),
+  metadata: metadataOut,
+  answers: z.array(answerOut),
+  quiz_results: quizResultsOut.nullable(),
+  version: int.nullable(),
+};
+
+/** The Response resource, as owners read it. */
+export const responseOut = named('Response', z.object({ ...respondentShape, version_id: z.string().nullable() }));
+
+/** A response as its respondent gets it back; `resume_token` once, for a partial response just started. */
+export const respondentResponseOut = named(
+  'SubmittedResponse',
+  z.object({ ...respondentShape, resume_token: z.string().optional().describe('Send it as X-Resume-Token to add answers later') }),
+);
+
+export const responseListOut = named('ResponseList', pageOf('responses', responseOut));
+
+export const analyticsOut = named(
+  'Analytics',
+  z.object({
+    form_id: z.string(),
+    total_responses: int,
+    completed_responses: int,
+    completion_rate: z.number().describe('Percent, two decimals'),
+    average_completion_time_seconds: int.nullable(),
+    responses_by_day: z.array(z.object({ date: z.iso.date(), total: int, completed: int })),
+    question_drop_off: z.array(z.object({ question_id: z.string(), reached: int, answered: int })),
+  }),
+);
+
+export const bulkDeleteOut = named('BulkDeleteResult', z.object({ deleted: int }));
+
+export const uploadOut = named(
+  'Upload',
+  z.object({ url: z.string().describe('The answer value for the file_upload question'), name: z.string() }),
+);
+
+/** The body of an upload: one part named `file`. */
+export const uploadBodySchema = z.object({ file: z.file().describe('The file; at most the question\'s max_size_mb, of its allowed_types') });

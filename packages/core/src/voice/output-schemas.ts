@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { int, named, timestamp } from '../api-schemas';
+
+/** What the voice presenters (presenters.ts) and routes answer; every body is `{data, meta}`. */
+
+const meta = z.object({ rate_card: z.string().describe('The rate card version the credits follow') });
+
+export const voiceOut = named(
+  'Voice',
+  z.object({
+    id: z.string().describe('nv_ id to send as `voice`'),
+    object: z.literal('voice'),
+    name: z.string(),
+    source: z.literal('stock'),
+    type: z.literal('stock'),
+    language: z.string(),
+    language_code: z.string(),
+    gender: z.enum(['female', 'male', 'neutral']).nullable(),
+    engine: z.string(),
+    styles: z.array(z.string()),
+    featured: z.boolean(),
+    sample_rate: int,
+  }),
+);
+
+export const voiceListOut = named('VoiceList', z.object({ data: z.array(voiceOut) }));
+
+export const generationLineOut = named(
+  'VoiceScriptLine',
+  z.object({
+    speaker: z.string().nullable(),
+    voice: z.object({ id: z.string(), name: z.string().nullable() }).nullable().describe('null for a pause'),
+    text: z.string().nullable().describe('null for a pause'),
+    pause_ms: int.nullable().describe('The pause, for a pause line'),
+    status: z.enum(['rendering', 'ready', 'failed']),
+    start_ms: int.nullable(),
+    end_ms: int.nullable(),
+    credits: z.number().describe('The line\'s share: 0.4 per spoken character (0 for a pause or a failed line)'),
+  }),
+);
+
+export const generationOut = named(
+  'VoiceGeneration',
+  z.object({
+    id: z.string(),
+    object: z.literal('voice.generation'),
+    status: z.enum(['ready', 'rendering', 'partial', 'failed']),
+    mode: z.enum(['speak', 'script']),
+    source: z.enum(['api', 'stream']),
+    voice: z.object({ id: z.string(), name: z.string() }),
+    language: z.string(),
+    characters: int,
+    title: z.string().nullable(),
+    audio: z
+      .object({
+        url: z.string().describe('Relative to the API mount'),
+        format: z.string(),
+        sample_rate: int,
+        duration_seconds: z.number().nullable(),
+        retained_until: timestamp.nullable(),
+      })
+      .nullable(),
+    credits: z.object({ estimated: z.number(), charged: z.number(), remaining: z.number() }),
+    lines: z.array(generationLineOut).optional().describe('Script generations: every line in request order, pauses included'),
+    retakes_remaining: int,
+    reused: z.boolean(),
+    created_at: timestamp,
+  }),
+);
+
+export const generationBodyOut = named('VoiceGenerationBody', z.object({ data: generationOut, meta }));
+
+export const estimateOut = named(
+  'VoiceEstimate',
+  z.object({
+    object: z.literal('voice.estimate'),
+    characters: int,
+    credits: z.number(),
+    seconds_estimated: z.number(),
+    balance: z.number(),
+    enough: z.boolean(),
+  }),
+);
+
+export const estimateBodyOut = named('VoiceEstimateBody', z.object({ data: estimateOut, meta }));
+
+/** POST /voice: a generation (speak) or a quote (estimate). */
+export const voiceAnswerOut = z.union([generationBodyOut, estimateBodyOut]);
+
+export const generationListOut = named(
+  'VoiceGenerationList',
+  z.object({ data: z.array(generationOut), meta: z.object({ total: int, page: int, per_page: int }) }),
+);
+
+export const generationDeletedOut = named(
+  'VoiceGenerationDeleted',
+  z.object({ data: z.object({ id: z.string(), object: z.literal('voice.generation'), deleted: z.literal(true) }) }),
+);
+
+/** Audio media types a generation is served in (by `format`, or the `Accept` of POST /voice). */
+export const AUDIO_MEDIA_TYPES = ['audio/mpeg', 'audio/wav', 'audio/ogg', 'audio/basic', 'application/octet-stream'];

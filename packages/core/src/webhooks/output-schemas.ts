@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { int, named, pageOf, timestamp } from '../api-schemas';
+
+/** What the webhook settings service answers (webhook-settings-service.ts). */
+
+export const formWebhookOut = named('FormWebhook', z.object({ webhook_url: z.string().nullable() }));
+
+export const globalWebhookOut = named('GlobalWebhook', z.object({ url: z.string(), enabled: z.boolean() }));
+
+export const globalWebhooksOut = named('GlobalWebhookList', z.object({ webhooks: z.array(globalWebhookOut) }));
+
+export const webhookSecretOut = named('WebhookSecret', z.object({ secret: z.string().describe('Signs every delivery (X-Service-Signature, HMAC-SHA256 of the body)') }));
+
+export const deliveryStatus = z.enum(['pending', 'delivered', 'failed']);
+
+export const deliveryOut = named(
+  'WebhookDelivery',
+  z.object({
+    id: z.string(),
+    response_id: z.string().nullable(),
+    url: z.string(),
+    event: z.string(),
+    status: deliveryStatus,
+    attempts: int,
+    response_code: int.nullable(),
+    duration_ms: int.nullable(),
+    error: z.string().nullable(),
+    next_attempt_at: timestamp.nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+);
+
+export const deliveryListOut = named('WebhookDeliveryList', pageOf('deliveries', deliveryOut));
+
+export const deliveryRetryOut = named('WebhookDeliveryRetry', z.object({ id: z.string(), status: z.literal('pending'), next_attempt_at: timestamp }));

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/** The shared error responses of the document (`#/components/responses/<name>`), all in the error shape. */
+export const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
+  400: { name: 'BadRequest', description: 'Bad request (BAD_REQUEST and the like): `field` names the first problem' },
+  401: { name: 'Unauthorized', description: 'Missing, malformed, revoked or expired credentials (UNAUTHORIZED)' },
+  402: { name: 'PaymentRequired', description: 'Not enough credits (INSUFFICIENT_CREDITS and the like)' },
+  403: { name: 'Forbidden', description: 'Not permitted: role, plan or key scope (FORBIDDEN); `upgrade_required` when a plan would allow it' },
+  404: { name: 'NotFound', description: 'Not found, or not accessible to the caller (NOT_FOUND)' },
+  409: { name: 'Conflict', description: 'Conflict with the current state (CONFLICT); `reason` says which' },
+  413: { name: 'PayloadTooLarge', description: 'Body or file too large (PAYLOAD_TOO_LARGE)' },
+  415: { name: 'UnsupportedMediaType', description: 'File type not allowed for the question (UNSUPPORTED_MEDIA_TYPE)' },
+  429: { name: 'RateLimited', description: 'Rate limited (RATE_LIMITED); wait `Retry-After` seconds' },
+  500: { name: 'InternalError', description: 'Unexpected error (INTERNAL_ERROR); logged with the request id' },
+};
+
+/** The top-level tag list: what each group of operations is for. */
+export const TAG_DESCRIPTIONS: Record<string, string> = {
+  Forms: 'Forms and their questions: list, create, read, update, delete, duplicate',
+  Publishing: 'Publishing forms as versions, taking them offline, version history',
+  Theme: "A form's colours, fonts, branding and texts",
+  Public: "Respondents' endpoints (no key): the published form, submissions, uploads",
+  Responses: 'Responses of a form: list, read, export as CSV, delete',
+  Analytics: 'Aggregates of the responses of a form',
+  Webhooks: 'Webhooks of forms and accounts, the signing secret, the deliveries log',
+  Teams: 'Teams, members, invitations, audit logs and branding',
+  'Signing sessions': 'Signing sessions of contract questions: create, follow, void; signed documents and audit trails',
+  'Signing (signer)': "A signer's endpoints, by the short code of their link (no key)",
+  Voice: 'Text to speech: voices, estimates, generations, streams and their audio',
+};
+
+type Io = 'input' | 'output';
+
+/** Drops what only clutters the document: zod's date patterns (the format says it) and the safe-integer bounds. */
+function tidy(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }) {
+  const js = ctx.jsonSchema;
+  if ((js.format === 'date-time' || js.format === 'date') && typeof js.pattern === 'string') delete js.pattern;
+  if (js.type === 'integer' || js.type === 'number') {
+    if (js.minimum === Number.MIN_SAFE_INTEGER) delete js.minimum;
+    if (js.maximum === Number.MAX_SAFE_INTEGER) delete js.maximum;
+  }
+  const description = z.globalRegistry.get(ctx.zodSchema as z.ZodType)?.description;
+  if (description && js.description === undefined) js.description = description;
+}
+
+const DEFS = '#/$defs/';
+const COMPONENTS = '#/components/schemas/';
+
+/**
+ * A zod → JSON Schema (2020-12, as OpenAPI 3.1 uses) converter that moves named schemas (those with an id
+ * in `registry`) into `components`, referenced by `$ref`. Two different schemas under one name are refused.
+ */
+export function schemaConverter(components: Record<string, unknown>) {
+  return (schema: z.ZodType, io: Io, registry?: z.core.$ZodRegistry<{ id?: string }>) => {
+    const json = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      io,
+      unrepresentable: 'any',
+      override: tidy as never,
+      ...(registry ? { metadata: registry as never } : {}),
+    }) as Record<string, unknown>;
+    const { $schema: _s, $defs, ...rest } = JSON.parse(JSON.stringify(json).replaceAll(`"${DEFS}`, `"${COMPONENTS}`)) as Record<string, unknown>;
+    for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, unknown>)) {
+      const known = components[id];
+      if (known !== undefined && JSON.stringify(known) !== JSON.stringify(def)) throw new Error(`Two different schemas are named ${id} in the OpenAPI document`);
+      components[id] = def;
+    }
+    return rest;
+  };
+}

@@ -1,0 +1,69 @@
+import test from 'ava';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startTestApp, type TestApp } from './helpers/app';
+import { memoryRateLimitStore, type RateLimitStore } from '../src';
+
+/** A store that records every write it is asked for, around the in-memory one. */
+function countingStore() {
+  const inner = memoryRateLimitStore();
+  const writes: number[] = [];
+  const store: RateLimitStore = {
+    hit: (key, now, resetsAt, by = 1) => {
+      writes.push(by);
+      return inner.hit(key, now, resetsAt, by);
+    },
+    release: (key, now) => inner.release(key, now),
+    peek: (key, now) => inner.peek(key, now),
+    prune: (before) => inner.prune(before),
+  };
+  return { store, writes, inner };
+}
+
+async function withApp(limit: number, fn: (app: TestApp, key: string, counting: ReturnType<typeof countingStore>) => Promise<void>) {
+  const counting = countingStore();
+  const app = await startTestApp('sqlite', { rateLimits: { store: counting.store, perKey: { limit }, failedAuth: false } });
+  try {
+    const { key } = await app.user('free');
+    counting.writes.length = 0;
+    await fn(app, key, counting);
+  } finally {
+    await app.close();
+  }
+}
+
+const remaining = (res: { headers: Headers }) => Number(res.headers.get('x-ratelimit-remaining'));
+
+test('far below a high limit, hits are counted exactly but written to the store in batches', async (t) => {
+  await withApp(1000, async (app, key, { writes }) => {
+    const seen: number[] = [];
+    const started = Date.now();
+    for (let i = 0; i < 40; i++) seen.push(remaining(await app.api('GET', '/forms', { key })));
+    t.deepEqual(seen, Array.from({ length: 40 }, (_, i) => 999 - i), 'X-RateLimit-Remaining counts every request');
+    // One write for the first hit, then at most one batch per 200 ms flush interval, however slow the machine.
+    const flushes = Math.ceil((Date.now() - started) / 200) + 1;
+    t.true(writes.length <= 1 + flushes && writes.length < 40, `40 requests in ${Date.now() - started} ms made ${writes.length} writes`);
+    await sleep(450);
+    t.is(writes.reduce((a, b) => a + b, 0), 40, 'after a flush the store holds every hit');
+  });
+});
+
+test('past half of the limit, every hit is one write (exact across instances near the limit)', async (t) => {
+  await withApp(100, async (app, key, { writes }) => {
+    for (let i = 0; i < 50; i++) await app.api('GET', '/forms', { key });
+    await sleep(450);
+    const before = writes.length;
+    const statuses: number[] = [];
+    for (let i = 0; i < 52; i++) statuses.push((await app.api('GET', '/forms', { key })).status);
+    t.is(writes.length - before, 52, 'one write per hit');
+    t.is(writes.slice(before).every((by) => by === 1), true);
+    t.is(statuses.filter((s) => s === 200).length, 50, 'exactly the limit');
+    t.is(statuses.filter((s) => s === 429).length, 2);
+  });
+});
+
+test('limits under 100 are never batched', async (t) => {
+  await withApp(99, async (app, key, { writes }) => {
+    for (let i = 0; i < 5; i++) await app.api('GET', '/forms', { key });
+    t.deepEqual(writes, [1, 1, 1, 1, 1]);
+  });
+});
