@@ -22,7 +22,7 @@ const report = require('./lib/report');
  * `scenarios` ({ name, factory, args(ctx), compareToBaseline? }) run with autocannon, `prepare(app)` gives
  * them per-app context, `setup(h)` + `phases` ({ name, run(h, state) }) are measurements of their own.
  */
-const FAMILIES = ['./scenarios/forms', './scenarios/ingest', './scenarios/stored-responses', './scenarios/webhooks', './scenarios/scale'];
+const FAMILIES = ['./scenarios/forms', './scenarios/ingest', './scenarios/stored-responses', './scenarios/webhooks', './scenarios/scale', './scenarios/voice'];
 const families = FAMILIES.map((p) => {
   const file = require.resolve(p);
   const m = require(file);
@@ -56,6 +56,7 @@ const config = {
   webhookResponses: num(env.BENCH_WEBHOOK_RESPONSES, 1000),
   webhookConcurrency: num(env.BENCH_WEBHOOK_CONCURRENCY, 20),
   webhookWaitS: num(env.BENCH_WEBHOOK_WAIT, 30),
+  voiceStreams: num(env.BENCH_VOICE_STREAMS, 50), // streams per format, voice family
   sqlite3: env.BENCH_SQLITE3 || '/usr/bin/sqlite3',
   appNodeArgs: args(env.BENCH_APP_NODE_ARGS), // e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'
   baselineNodeArgs: args(env.BENCH_BASELINE_NODE_ARGS),

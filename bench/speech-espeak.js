@@ -3,8 +3,10 @@
 // in x real time (seconds of audio per second), per voice, cold (a fresh engine: worker start, WebAssembly
 // compile and 24 MB of voice data, then the text) and warm (the same text again on the started engine).
 // One worker thread, so the figure is per core. Wall time suffers on a busy machine; the CPU figure counts
-// this process and its threads. See docs/voice.md ("Speech engines").
+// this process and its threads. The voice family of `npm run bench` measures the same way for every English
+// voice (bench/scenarios/voice/speed.js). See docs/voice.md ("Speech engines").
 const { createEspeakEngine } = require('../packages/speech-espeak/dist/src');
+const { synthesize } = require('./lib/engine-speed');
 
 const characters = Number(process.argv[2] ?? 2000);
 const TEXTS = {
@@ -25,23 +27,8 @@ function textOf(base) {
   return text.slice(0, text.lastIndexOf('.', characters) + 1 || characters);
 }
 
-async function speak(engine, voice, text) {
-  let samples = 0;
-  let rate = 0;
-  let firstMs = 0;
-  const wall = process.hrtime.bigint();
-  const cpu = process.cpuUsage();
-  for await (const chunk of engine.synthesize({ text, voice, speed: 1 })) {
-    if (samples === 0) firstMs = Number(process.hrtime.bigint() - wall) / 1e6;
-    samples += chunk.samples.length;
-    rate = chunk.sampleRate;
-  }
-  const wallS = Number(process.hrtime.bigint() - wall) / 1e9;
-  const used = process.cpuUsage(cpu);
-  const cpuS = (used.user + used.system) / 1e6;
-  const audioS = samples / rate;
-  return { audioS, wallS, cpuS, firstMs };
-}
+// Shared with the voice family (bench/lib/engine-speed.js): CPU of this process and its threads.
+const speak = (engine, voice, text) => synthesize(engine, voice, text);
 
 async function run() {
   const rows = [];

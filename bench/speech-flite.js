@@ -1,10 +1,12 @@
 'use strict';
 // `node bench/speech-flite.js [rounds]` (after `npx tsc -b`): @formloom/speech-flite's child start time
 // (fork to ready, wasm compile included) and its warm synthesis speed per voice, in x real time (seconds of
-// audio per second), by wall clock and by the child's CPU time (read from /proc, so Linux only; steadier on a
-// busy machine). One child, one request at a time: the speed of one stream. See docs/voice.md.
-const { readFileSync } = require('node:fs');
+// audio per second), by wall clock and by CPU time (this process and the child, read from /proc, so Linux
+// only; steadier on a busy machine). One child, one request at a time: the speed of one stream. The voice family of `npm run
+// bench` measures every English voice the same way, over HTTP too (bench/scenarios/voice/speed.js).
+// See docs/voice.md.
 const { createFliteEngine, FLITE_VOICES } = require('../packages/speech-flite/dist/src');
+const { synthesize } = require('./lib/engine-speed');
 
 const rounds = Number(process.argv[2] ?? 3);
 const TEXT = [
@@ -16,25 +18,10 @@ const TEXT = [
   'We will send a copy of the signed document to the email address you gave us.',
 ].join(' ');
 
-function cpuSeconds(pid) {
-  // Fields 14 and 15 of /proc/<pid>/stat: user and system time in clock ticks (100 a second on Linux).
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    .replace(/^.*\) /, '')
-    .split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
+// Shared with the voice family (bench/lib/engine-speed.js), whose CPU clock counts Flite's child processes.
 async function speak(engine, voice) {
-  let samples = 0;
-  let rate = 16000;
-  let first = 0;
-  const started = performance.now();
-  for await (const chunk of engine.synthesize({ text: TEXT, voice, speed: 1 })) {
-    if (!first) first = performance.now() - started;
-    samples += chunk.samples.length;
-    rate = chunk.sampleRate;
-  }
-  return { audio: samples / rate, wall: (performance.now() - started) / 1000, first };
+  const run = await synthesize(engine, voice, TEXT);
+  return { audio: run.audioS, wall: run.wallS, cpu: run.cpuS, first: run.firstMs };
 }
 
 async function main() {
@@ -50,23 +37,22 @@ async function main() {
 
   const engine = createFliteEngine({ poolSize: 1 });
   await engine.start();
-  const pid = engine.stats().children[0].pid;
   for (const { id } of FLITE_VOICES) {
     await speak(engine, id); // warm: this voice's first run
     let audio = 0;
     let wall = 0;
+    let cpu = 0;
     const firsts = [];
-    const cpuBefore = cpuSeconds(pid);
     for (let i = 0; i < rounds; i++) {
       const run = await speak(engine, id);
       audio += run.audio;
       wall += run.wall;
+      cpu += run.cpu;
       firsts.push(Math.round(run.first));
     }
-    const cpu = cpuSeconds(pid) - cpuBefore;
     console.log(
       `${id.padEnd(6)} ${(audio / rounds).toFixed(1)} s of audio: ${(audio / wall).toFixed(1)}x real time (wall), ` +
-        `${(audio / cpu).toFixed(1)}x per CPU second of the child; first chunk after ${firsts.join(', ')} ms`
+        `${(audio / cpu).toFixed(1)}x per CPU second (this process and the child); first chunk after ${firsts.join(', ')} ms`
     );
   }
   await engine.close();

@@ -99,4 +99,17 @@ function startCpuWindow(pids, { reapedChildren = false, threadsOf = null } = {})
   };
 }
 
-module.exports = { startCpuWindow, processCpuMs, threadCpuMs, machineBusyMs };
+/** Pids of the live children of `pid` (the app's Flite engine processes), from /proc; [] off Linux. */
+function childPids(pid) {
+  try {
+    return fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((tid) => fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' '))
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+module.exports = { startCpuWindow, processCpuMs, threadCpuMs, machineBusyMs, childPids };

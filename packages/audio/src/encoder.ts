@@ -15,7 +15,7 @@ import {
   parseAudioFormat,
 } from './formats';
 import { type Codec, EMPTY } from './encoders/codec';
-import { Mp3Codec } from './encoders/mp3';
+import { Mp3Codec, Mp3Spares } from './encoders/mp3';
 import { OggOpusCodec } from './encoders/ogg-opus';
 import { MulawCodec, S16leCodec, WavCodec } from './encoders/pcm-codecs';
 import { samplesToMs } from './pcm';
@@ -70,10 +70,11 @@ export class AudioEncoder {
   private queue: Promise<unknown> = Promise.resolve();
   private busy = false;
 
-  constructor(spec: OutputSpec, modules: WasmModules) {
+  /** `codec`: one made ahead (a prepared MP3 spare); by default a new one for `spec`. */
+  constructor(spec: OutputSpec, modules: WasmModules, codec?: Codec) {
     this.spec = spec;
     this.conditioner = new PcmConditioner(spec, modules);
-    this.codec = createCodec(spec, modules);
+    this.codec = codec ?? createCodec(spec, modules);
   }
 
   /** `Content-Type` of the output. */
@@ -89,6 +90,14 @@ export class AudioEncoder {
   /** Duration of the audio encoded so far in ms: the voice API's `duration_ms` once finished. */
   get durationMs(): number {
     return samplesToMs(this.outputSamples, this.spec.sampleRate);
+  }
+
+  /**
+   * Starts the codec's set-up (for `mp3`, LAME's worker) now rather than on the first `write`: call it
+   * while the first PCM is still being made. Optional; `AudioCodecs.encode` does it.
+   */
+  prepare(): void {
+    if (this.state === 'open') this.codec.prepare?.();
   }
 
   /** Encodes a chunk; resolves with the encoded bytes ready now (often none for the first chunks). */
@@ -181,6 +190,7 @@ export interface EncodeStreamOptions extends EncoderOptions {
 
 export class AudioCodecs {
   private readonly modules = new WasmModules();
+  private readonly mp3Spares = new Mp3Spares(this.modules);
 
   /** A new encoder for one output stream. Throws RangeError for an unknown format or quality. */
   /** What `options` produce (the `AudioEncoding` port's `outputSpec`). Throws RangeError for bad values. */
@@ -189,7 +199,8 @@ export class AudioCodecs {
   }
 
   createEncoder(options: EncoderOptions): AudioEncoder {
-    return new AudioEncoder(resolveOutputSpec(options), this.modules);
+    const spec = resolveOutputSpec(options);
+    return new AudioEncoder(spec, this.modules, spec.format === 'mp3' ? this.mp3Spares.take(spec) : undefined);
   }
 
   /**
@@ -203,6 +214,7 @@ export class AudioCodecs {
     options: EncodeStreamOptions
   ): AsyncGenerator<Uint8Array, void, undefined> {
     const encoder = this.createEncoder(options);
+    encoder.prepare(); // while the source makes its first chunk
     const { signal } = options;
     let finished = false;
     try {

@@ -205,3 +205,19 @@ test('many short encodes free their wasm codecs and resamplers', async (t) => {
   // Each encoder holds ~40 kB of libopus state and two Speex resamplers: 300 never freed measured ~12 MB.
   t.true(growth < 4e6, `grew by ${growth} bytes`);
 });
+
+test('mp3: each write hands out the frames of its own samples, not the previous write\'s', async (t) => {
+  // A stream sends a sentence's audio as soon as it is made (docs/voice.md, "Streaming"): the MP3 encoder
+  // runs LAME in a worker, and a write must wait for the frames of the samples it was given.
+  const encoder = codecs.createEncoder({ format: 'mp3', quality: 'standard' }); // 24 kHz, 64 kbit/s: 576 samples, 192 bytes a frame
+  try {
+    const chunk = { samples: tones([440], 1, 24_000), sampleRate: 24_000, channels: 1 };
+    const first = await encoder.write(chunk);
+    // 1 s is 41.7 frames; LAME holds back its delay (1,105 samples) and a frame of look-ahead: at least 38 out.
+    t.true(first.length >= 38 * 192, `first write gave ${first.length} bytes`);
+    const next = await encoder.write({ ...chunk, samples: chunk.samples.slice() });
+    t.true(next.length >= 40 * 192, `second write gave ${next.length} bytes`);
+  } finally {
+    encoder.abort();
+  }
+});

@@ -18,6 +18,8 @@ export interface Codec {
    * (a WAV header with the real sizes). Undefined for formats that need no patch.
    */
   finalHeader?(): Uint8Array | undefined;
+  /** Optional: starts what the first `write` would (a worker, a compile) now, while the input is made. */
+  prepare?(): void;
   /** Frees wasm memory and workers; idempotent, also after `finish`. */
   close(): void;
 }

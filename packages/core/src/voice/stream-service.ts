@@ -55,22 +55,29 @@ export class VoiceStreamService {
     const generation = this.voice.newGeneration(principal, id, p, body, 'stream');
     await this.storage.voiceGenerations.insert(generation);
     const pcm = p.engine.synthesize({ text: p.text, voice: p.voice.engine_voice, language: p.language, speed: 1 })[Symbol.asyncIterator]();
-    let first: IteratorResult<PcmChunk>;
+    const firstPcm = pcm.next();
+    firstPcm.catch(() => undefined); // awaited below
+    // Encoding starts now, while the engine makes the first sentence: the encoder's set-up (an MP3 stream's
+    // LAME worker) overlaps the synthesis instead of delaying the first audio (docs/voice.md, "Streaming").
+    const queue = new ByteQueue();
+    void this.produce(principal, id, p, firstPcm, pcm, queue);
     try {
-      first = await pcm.next();
+      await firstPcm;
     } catch (e) {
       await this.failed(principal, id, e);
       throw new VoiceFailure(new FormloomError('INTERNAL_ERROR', 'The voice engine failed before any audio; nothing was charged', { reason: 'generation_failed', generation_id: id }), p.credits, id);
     }
-    const queue = new ByteQueue();
-    void this.produce(principal, id, p, first, pcm, queue);
     return { generation, balance, output: p.output, stream: queue };
   }
 
-  /** Encodes and forwards every chunk, then saves the audio; runs to the end whatever the client does. */
-  private async produce(principal: Principal, id: string, p: PreparedSpeech, first: IteratorResult<PcmChunk>, rest: AsyncIterator<PcmChunk>, queue: ByteQueue) {
+  /**
+   * Encodes and forwards every chunk, then saves the audio; runs to the end whatever the client does. A
+   * failure of the first chunk is `start`'s to answer and credit back; later ones are handled here.
+   */
+  private async produce(principal: Principal, id: string, p: PreparedSpeech, firstPcm: Promise<IteratorResult<PcmChunk>>, rest: AsyncIterator<PcmChunk>, queue: ByteQueue) {
     const chunks: PcmChunk[] = [];
     async function* source() {
+      const first = await firstPcm;
       if (first.done) return;
       chunks.push(first.value);
       yield first.value;
@@ -98,7 +105,8 @@ export class VoiceStreamService {
       });
       queue.end();
     } catch (e) {
-      await this.failed(principal, id, e).catch(() => undefined);
+      const firstFailed = await firstPcm.then(() => false, () => true);
+      if (!firstFailed) await this.failed(principal, id, e).catch(() => undefined);
       queue.fail(e);
     }
   }
