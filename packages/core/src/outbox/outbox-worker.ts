@@ -59,7 +59,7 @@ interface Settlement {
 /** How long an item is put back when its destination already has as many items waiting as it may hold. */
 const DEFER_MS = 500;
 /** Items of one destination held (running or waiting) at most, in multiples of `perDestination`. */
-const HELD_PER_DESTINATION_FACTOR = 4;
+const HELD_PER_DESTINATION_FACTOR = 16;
 
 /**
  * Runs the durable outbox: claims due items with a lease (one worker per item, across instances sharing
@@ -80,8 +80,8 @@ export class OutboxWorker {
   private opts: Required<WorkerOptions> = {
     pollMs: 500,
     leaseMs: 60_000,
-    batchSize: 100,
-    concurrency: 32,
+    batchSize: 200,
+    concurrency: 200,
     perDestination: 4,
     housekeepingMs: 10 * 60_000,
     maxBackoffMs: 30_000,
