@@ -103,6 +103,12 @@ export class BatchedCounters {
     return { hits: stored.hits + pending, resets_at: stored.resets_at };
   }
 
+  /** The key's count as this process last saw it, with its waiting hits; 0 when it knows of none. Reads nothing. */
+  knownHits(key: string, now: Date): number {
+    const c = this.current(key, now.toISOString());
+    return c ? c.hits + c.pending : 0;
+  }
+
   /** Drops what this process remembers of ended windows (their waiting hits no longer count). */
   forgetEnded(now: Date): void {
     const nowIso = now.toISOString();

@@ -117,26 +117,33 @@ export class RateLimits {
   }
 
   /**
-   * Starts an attempt at a secret (an API key, a token) from `ip`. An address with failures in the window
-   * is refused at the limit, and below it the attempt is counted before it is checked, so that concurrent
-   * guesses cannot pass the limit together; the count is taken back if the attempt succeeds. An address
-   * without failures is checked first and counted only on failure, so that parallel requests of a working
-   * integration never count (the one burst this lets through is bounded by the client's concurrency).
+   * Starts an attempt at a secret (an API key, a token) from `ip`. An address this instance has seen fail
+   * in the window is checked against the shared counter first: refused at the limit, and below it the
+   * attempt is counted before it is checked, so that concurrent guesses cannot pass the limit together (the
+   * count is taken back if the attempt succeeds). An address this instance knows no failure of is checked
+   * first and counted only on failure, so that the requests of a working integration cost no counter read;
+   * its first failure here is refused with 429 when the shared count (other instances' failures included)
+   * is over the limit, and from then on the strict path applies.
    */
   private async beginAttempt(ip: string, res: Response): Promise<{ reserved: boolean }> {
     const rule = this.rules.failedAuth;
     if (!rule) return { reserved: false };
     const now = this.clock.now();
-    const seen = await this.counters.peek(bucketKey('failedAuth', ip), now);
+    const key = bucketKey('failedAuth', ip);
+    if (this.counters.knownHits(key, now) <= 0) return { reserved: false };
+    const seen = await this.counters.peek(key, now);
     if (!seen || seen.hits <= 0) return { reserved: false };
     if (seen.hits >= rule.limit) throw tooManyRequests('failedAuth', decide(rule, seen.hits + 1, seen.resets_at, now));
     await this.enforce('failedAuth', ip, res, false);
     return { reserved: true };
   }
 
-  /** Ends an attempt begun by `beginAttempt`: a failure stays counted, a success counts nothing. */
+  /** Ends an attempt begun by `beginAttempt`: a failure stays counted (429 past the limit), a success counts nothing. */
   private async endAttempt(ip: string, attempt: { reserved: boolean }, failed: boolean): Promise<void> {
-    if (failed && !attempt.reserved) await this.consume('failedAuth', ip);
+    if (failed && !attempt.reserved) {
+      const d = await this.consume('failedAuth', ip);
+      if (d?.exceeded) throw tooManyRequests('failedAuth', d);
+    }
     if (!failed && attempt.reserved) await this.release('failedAuth', ip);
   }
 

@@ -7,16 +7,20 @@ import { memoryRateLimitStore, type RateLimitStore } from '../src';
 function countingStore() {
   const inner = memoryRateLimitStore();
   const writes: number[] = [];
+  const peeks: string[] = [];
   const store: RateLimitStore = {
     hit: (key, now, resetsAt, by = 1) => {
       writes.push(by);
       return inner.hit(key, now, resetsAt, by);
     },
     release: (key, now) => inner.release(key, now),
-    peek: (key, now) => inner.peek(key, now),
+    peek: (key, now) => {
+      peeks.push(key);
+      return inner.peek(key, now);
+    },
     prune: (before) => inner.prune(before),
   };
-  return { store, writes, inner };
+  return { store, writes, peeks, inner };
 }
 
 async function withApp(limit: number, fn: (app: TestApp, key: string, counting: ReturnType<typeof countingStore>) => Promise<void>) {
@@ -66,4 +70,36 @@ test('limits under 100 are never batched', async (t) => {
     for (let i = 0; i < 5; i++) await app.api('GET', '/forms', { key });
     t.deepEqual(writes, [1, 1, 1, 1, 1]);
   });
+});
+
+const badKey = (i: number) => `fl_${'c'.repeat(24)}_${i.toString(16).padStart(64, '0')}`;
+
+test('an address this instance knows no failure of costs no counter read; after one, the strict path applies', async (t) => {
+  const counting = countingStore();
+  const app = await startTestApp('sqlite', { rateLimits: { store: counting.store, failedAuth: { limit: 20 } } });
+  t.teardown(() => app.close());
+  const { key } = await app.user('free');
+  counting.peeks.length = 0;
+  for (let i = 0; i < 5; i++) t.is((await app.api('GET', '/forms', { key })).status, 200);
+  t.deepEqual(counting.peeks, [], 'a working integration reads no failure counter');
+  t.is((await app.api('GET', '/forms', { key: badKey(1) })).status, 401);
+  t.is((await app.api('GET', '/forms', { key })).status, 200);
+  t.is(counting.peeks.length, 1, 'once a failure is known here, each attempt reads the shared counter');
+});
+
+test('a first failure on an instance is refused when the address is over the limit on another one', async (t) => {
+  const counting = countingStore();
+  const rateLimits = { store: counting.store, failedAuth: { limit: 3 } };
+  const [a, b] = [await startTestApp('sqlite', { rateLimits }), await startTestApp('sqlite', { rateLimits })];
+  t.teardown(async () => {
+    await a.close();
+    await b.close();
+  });
+  const statuses = [];
+  for (let i = 0; i < 4; i++) statuses.push((await a.api('GET', '/forms', { key: badKey(i) })).status);
+  t.deepEqual(statuses, [401, 401, 401, 429]);
+  const first = await b.api('GET', '/forms', { key: badKey(9) });
+  t.is(first.status, 429, 'the shared count decides, not what this instance had seen');
+  t.is(first.body.error.code, 'RATE_LIMITED');
+  t.is((await b.api('GET', '/forms', { key: badKey(10) })).status, 429);
 });
