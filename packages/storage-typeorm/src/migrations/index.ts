@@ -8,6 +8,7 @@ import { FormloomInstanceSettings1737000000000 } from './1737000000000-instance-
 import { FormloomSigning1737020000000 } from './1737020000000-signing';
 import { FormloomVoice1737040000000 } from './1737040000000-voice';
 import { FormloomResponseDays1737100000000 } from './1737100000000-response-days';
+import { FormloomVoiceRetention1738300000100 } from './1738300000100-voice-retention';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -21,4 +22,5 @@ export const formloomMigrations = [
   FormloomSigning1737020000000,
   FormloomVoice1737040000000,
   FormloomResponseDays1737100000000,
+  FormloomVoiceRetention1738300000100,
 ];
