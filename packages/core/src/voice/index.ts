@@ -5,6 +5,9 @@ import { VoiceCatalog } from './catalog';
 import { voiceRoutes } from './routes';
 import { VoiceService } from './voice-service';
 import { VoiceStreamService } from './stream-service';
+import { VoiceGenerationFlow } from './generation-flow';
+import { VoiceRetakes } from './retakes';
+import { VoiceRetentionHandler } from './retention';
 
 export * from './catalog';
 export * from './pricing';
@@ -13,11 +16,16 @@ export * from './presenters';
 export * from './schemas';
 export * from './voice-service';
 export * from './stream-service';
+export * from './generation-flow';
+export * from './retakes';
+export * from './retention';
+export * from './reuse';
 
 /** Speech generation: voices, estimates, generations and the library (docs/voice.md). */
 export const voiceArea = definePlugin({
   name: 'voice',
   version: CORE_VERSION,
-  services: [VoiceCatalog, VoiceBilling, VoiceService, VoiceStreamService],
+  services: [VoiceCatalog, VoiceBilling, VoiceService, VoiceStreamService, VoiceRetakes, VoiceGenerationFlow, VoiceRetentionHandler],
+  outboxHandlers: (ctx) => [ctx.service(VoiceRetentionHandler)],
   routes: (ctx) => voiceRoutes(ctx),
 });

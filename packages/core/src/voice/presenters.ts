@@ -18,9 +18,17 @@ export const presentVoice = (v: StockVoice) => ({
   sample_rate: v.sample_rate,
 });
 
+/** What one answer adds to a generation's body: this request's charge, reuse, and the clip's free retakes. */
+export interface GenerationView {
+  /** Credits this answer's request took (default: the generation's own charge). */
+  charged?: number;
+  reused?: boolean;
+  retakesRemaining?: number;
+}
+
 /** The API body of a generation; `audio.url` is relative to the API mount (`baseUrl`). */
-export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: string) {
-  const hasAudio = g.status === 'ready' && g.sample_rate !== null;
+export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: string, view: GenerationView = {}) {
+  const hasAudio = g.status === 'ready' && g.sample_rate !== null && !g.audio_deleted_at;
   return {
     id: g.id,
     object: 'voice.generation',
@@ -40,9 +48,11 @@ export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: 
           retained_until: g.retained_until,
         }
       : null,
-    credits: { estimated: g.credits_estimated, charged: g.credits_charged, remaining: balance },
-    retakes_remaining: 0,
-    reused: false,
+    credits: { estimated: g.credits_estimated, charged: view.charged ?? g.credits_charged, remaining: balance },
+    retakes_remaining: view.retakesRemaining ?? 0,
+    retake_of: g.retake_of ?? null,
+    reused: view.reused ?? false,
+    saved: g.save,
     created_at: g.created_at,
   };
 }
@@ -54,6 +64,7 @@ export interface VoiceHeaderValues {
   remaining: number;
   durationSeconds?: number | null;
   replayed?: boolean;
+  retakesRemaining?: number;
 }
 
 /** The `Service-*` headers every voice answer carries (docs/voice.md, "Response headers"). */
@@ -63,7 +74,7 @@ export function serviceHeaders(v: VoiceHeaderValues): Record<string, string> {
     'Service-Credits-Charged': String(v.charged ?? 0),
     'Service-Credits-Remaining': String(v.remaining),
     'Service-Rate-Card': RATE_CARD,
-    'Service-Retakes-Remaining': '0',
+    'Service-Retakes-Remaining': String(v.retakesRemaining ?? 0),
   };
   if (v.generationId) h['Service-Generation-Id'] = v.generationId;
   if (v.durationSeconds != null) h['Service-Audio-Duration'] = String(v.durationSeconds);

@@ -7,42 +7,50 @@ import { dataBody, presentGeneration, presentVoice, serviceHeaders } from './pre
 import { audioQuery, parseOr400, voiceListQuery, voiceRequestSchema } from './schemas';
 import { VoiceService } from './voice-service';
 import { VoiceStreamService } from './stream-service';
+import { type GenerationOutcome, VoiceGenerationFlow } from './generation-flow';
+import { countVoiceRequest } from './request-limits';
+import { retakesRemaining } from './retakes';
 
 const principalOf = (req: RouteRequest) => req.principal!;
 
-/** POST /voice: estimate, or speak (with `Idempotency-Key` replays). */
+/** POST /voice: estimate, or speak (reuse, retakes, 202 past the sync budget, `Idempotency-Key` replays). */
 async function generate(service: VoiceService, req: RouteRequest, ctx: PluginContext) {
   const principal = principalOf(req);
   const idemKey = req.headers['idempotency-key'];
   const replayedFlag = idemKey === undefined ? undefined : false;
-  return withVoiceHeaders(service, principal, replayedFlag, async () => {
+  const flow = ctx.service(VoiceGenerationFlow);
+  const kind = (req.body as { mode?: unknown } | undefined)?.mode === 'estimate' ? 'estimate' : 'generation';
+  const rate = await countVoiceRequest(ctx.ports.storage, ctx.ports.clock, ctx.config, principal, kind);
+  const answered = await withVoiceHeaders(service, principal, replayedFlag, async () => {
+    if (rate.refusal) throw rate.refusal;
     const body = parseOr400(voiceRequestSchema, req.body);
     if (body.mode === 'estimate') {
-      const estimate = await service.estimate(principal, body);
+      const estimate = await flow.estimate(principal, body);
       return { body: dataBody(estimate), headers: await estimateHeaders(service, principal, estimate.credits) };
     }
     const accept = audioAccept(req.headers.accept);
     const formatOverride = body.format ? undefined : (accept?.format ?? undefined);
-    const answer = (g: Parameters<typeof generationAnswer>[2], charged: number, balance: number, replayed?: boolean) =>
-      generationAnswer(service, principal, g, { baseUrl: req.baseUrl, audio: !!accept, charged, balance, replayed });
-    if (idemKey === undefined) {
-      const made = await service.speak(principal, body, { formatOverride });
-      return answer(made.generation, made.generation.credits_charged, made.balance);
-    }
+    const answer = (made: GenerationOutcome, replayed?: boolean) =>
+      generationAnswer(service, principal, made.generation, {
+        baseUrl: req.baseUrl, audio: !!accept, charged: made.charged, balance: made.balance, replayed, reused: made.reused,
+        ...(made.rendering ? { status: 202, location: true } : {}),
+      });
+    if (idemKey === undefined) return answer(await flow.speak(principal, body, { formatOverride }));
     const claim = await claimIdempotency(ctx.ports.storage, ctx.ports.clock, principal, idemKey, 'speak', req.body);
     if (claim.kind === 'replay') {
       const g = await service.get(principal, claim.result.generation_id);
-      return answer(g, 0, await service.billing.balance(principal.user_id), true);
+      return generationAnswer(service, principal, g, { baseUrl: req.baseUrl, audio: !!accept, charged: 0, balance: await service.billing.balance(principal.user_id), replayed: true });
     }
     try {
-      const made = await service.speak(principal, body, { formatOverride });
+      const made = await flow.speak(principal, body, { formatOverride });
       await claim.complete({ generation_id: made.generation.id });
-      return answer(made.generation, made.generation.credits_charged, made.balance, false);
+      return answer(made, false);
     } catch (e) {
       await claim.release(); // nothing was charged: the same request may be retried
       throw e;
     }
   });
+  return { ...answered, headers: { ...answered.headers, ...rate.headers } };
 }
 
 async function estimateHeaders(service: VoiceService, principal: { user_id: string }, credits: number) {
@@ -53,7 +61,9 @@ async function estimateHeaders(service: VoiceService, principal: { user_id: stri
 async function stream(service: VoiceService, streams: VoiceStreamService, req: RouteRequest, ctx: PluginContext): Promise<RouteAnswer> {
   const principal = principalOf(req);
   const idemKey = req.headers['idempotency-key'];
-  return withVoiceHeaders(service, principal, idemKey === undefined ? undefined : false, async () => {
+  const rate = await countVoiceRequest(ctx.ports.storage, ctx.ports.clock, ctx.config, principal, 'generation');
+  const answered = await withVoiceHeaders(service, principal, idemKey === undefined ? undefined : false, async () => {
+    if (rate.refusal) throw rate.refusal;
     const claim = idemKey === undefined ? null : await claimIdempotency(ctx.ports.storage, ctx.ports.clock, principal, idemKey, 'stream', req.body);
     if (claim?.kind === 'replay') {
       const g = await service.get(principal, claim.result.generation_id);
@@ -78,6 +88,7 @@ async function stream(service: VoiceService, streams: VoiceStreamService, req: R
       throw e;
     }
   });
+  return { ...answered, headers: { ...answered.headers, ...rate.headers } };
 }
 
 /** The voice area's endpoints (docs/voice.md); all take `voice` keys. */
@@ -91,7 +102,8 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       scope: 'voice',
       summary: 'Generate speech (speak) or quote its cost (estimate)',
       tags,
-      errors: [400, 401, 402, 403, 409],
+      errors: [400, 401, 402, 403, 404, 409, 429, 500],
+      success: { status: 200, description: 'The generation (JSON) or its audio; 202 with Location when not ready within the sync budget' },
       handler: (req) => generate(service(), req, ctx),
     },
     {
@@ -100,7 +112,7 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       scope: 'voice',
       summary: 'Stream speech while it is generated (chunked audio)',
       tags,
-      errors: [400, 401, 402, 403, 409, 413],
+      errors: [400, 401, 402, 403, 409, 413, 429, 500],
       handler: (req) => stream(service(), ctx.service(VoiceStreamService), req, ctx),
     },
     {
@@ -130,7 +142,9 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
         const principal = principalOf(req);
         const { items, total } = await service().list(principal, { limit: per_page, offset });
         const balance = await service().billing.balance(principal.user_id);
-        return { body: { data: items.map((g) => presentGeneration(g, balance, req.baseUrl)), meta: { total, page, per_page } } };
+        const now = service().clock.now();
+        const data = items.map((g) => presentGeneration(g, balance, req.baseUrl, { retakesRemaining: retakesRemaining(g, now) }));
+        return { body: { data, meta: { total, page, per_page } } };
       },
     },
     {

@@ -70,7 +70,6 @@ export function checkSpeak(body: VoiceRequest): { text: string; voice: string; s
   if (body.mode === 'script' || body.lines || body.script || body.cast || body.auto_convert || body.auto_cast) {
     throw badRequest('Scripts are not available on this server yet; send mode speak with text', { reason: 'script_unavailable' });
   }
-  if (body.retake_of) throw badRequest('Retakes are not available on this server yet', { reason: 'retake_unavailable', field: 'retake_of' });
   if (typeof body.text !== 'string' || !body.text.trim()) throw badRequest('text: required', { field: 'text' });
   if (!body.voice) throw badRequest('voice: required (an nv_ id from GET /api/v1/voice/voices)', { field: 'voice' });
   const speed = body.speed ?? 1;

@@ -212,11 +212,17 @@ export class VoiceService {
       error: null,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
-      request_hash: requestHash({ text: p.text, voiceId: p.voice.id, language: p.language ? languageName(p.language) : p.voice.language, quality: p.quality, speed: p.speed, format: p.output.format }),
+      request_hash: this.requestHashOf(p),
       retake_of: null,
       retakes_used: 0,
       audio_deleted_at: null,
     };
+  }
+
+  /** What identifies `p` for `reuse` (docs/voice.md, "Reuse and retention"). */
+  requestHashOf(p: PreparedSpeech): string {
+    const language = p.language ? languageName(p.language) : p.voice.language;
+    return requestHash({ text: p.text, voiceId: p.voice.id, language, quality: p.quality, speed: p.speed, format: p.output.format });
   }
 
   private now() {
