@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createFormloom, type AudioEncoding, type Clock, type Formloom, type FormloomPlugin, type Mailer, type PlanName, type SignedDocumentRenderer, type SpeechEngine } from '@formloom/core';
+import { createFormloom, type AudioEncoding, type FormloomOptions, type Clock, type Formloom, type FormloomPlugin, type Mailer, type PlanName, type SignedDocumentRenderer, type SpeechEngine } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,6 +52,8 @@ export interface TestAppOptions {
   /** Speech engines and audio encoding for the voice API (voice tests only). */
   speechEngines?: SpeechEngine[];
   audio?: AudioEncoding;
+  /** Instance settings over the tests' defaults (the secret key stays the tests'). */
+  config?: FormloomOptions['config'];
 }
 
 export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -67,7 +69,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
     speechEngines: opts.speechEngines,
     ...(opts.audio ? { audio: opts.audio } : {}),
     webhookTransport: createFetchTransport({ allowPrivate: opts.allowPrivateWebhooks ?? false }),
-    config: { secretKey: 'test-secret-key' },
+    config: { ...opts.config, secretKey: 'test-secret-key' },
   });
   const app = express();
   if (opts.trustProxy !== undefined) app.set('trust proxy', opts.trustProxy);
