@@ -12,6 +12,7 @@ import { transactionTests } from './storage/transactions';
 import { uploadTests } from './storage/uploads';
 import { webhookTests } from './storage/webhooks';
 import { signingTests } from './storage/signing';
+import { voiceLibraryTests } from './storage/voice-library';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
 export type { Probe, StorageProbes, StoredRow } from './storage/probes';
@@ -49,4 +50,5 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   transactionTests(storageTest);
   rateLimitTests(storageTest);
   signingTests(storageTest);
+  voiceLibraryTests(storageTest);
 }

@@ -83,6 +83,7 @@ export function derivedColumns(g: VoiceGeneration) {
 
 export function generationFromRow(r: VoiceGenerationRow): VoiceGeneration {
   const g = fromJson<VoiceGeneration>(r.record, {} as VoiceGeneration);
-  // Columns changed by conditional updates win over the JSON copy.
-  return { ...g, retained_until: r.retained_until ?? null, audio_deleted_at: r.audio_deleted_at ?? null };
+  // Columns changed by conditional updates win over the JSON copy (absent optional fields stay absent).
+  const deleted = r.audio_deleted_at ?? null;
+  return { ...g, retained_until: r.retained_until ?? null, ...(deleted !== null || 'audio_deleted_at' in g ? { audio_deleted_at: deleted } : {}) };
 }
