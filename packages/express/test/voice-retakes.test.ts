@@ -91,6 +91,10 @@ forEachDb(
       tt.is(extra.status, 400);
       tt.like(extra.body.error, { field: 'text', reason: 'not_with_retake' });
       tt.is((await speak(app, u, { retake_of: clip.id, voice: VOICE })).body.error.reason, 'not_with_retake');
+      tt.is((await speak(app, u, { retake_of: clip.id, reuse: false })).body.error.reason, 'not_with_retake');
+      tt.is((await speak(app, u, { retake_of: clip.id, mode: 'script' })).body.error.field, 'mode');
+      tt.is((await speak(app, u, { retake_of: 42 })).status, 400);
+      tt.is((await speak(app, u, { retake_of: '' })).status, 404);
       const unknown = await speak(app, u, { retake_of: 'gen_nope' });
       tt.is(unknown.status, 404);
       tt.is(unknown.body.error.reason, 'generation_not_found');

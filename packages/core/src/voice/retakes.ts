@@ -47,6 +47,7 @@ export class VoiceRetakes {
     if (extra) {
       throw badRequest(`${extra}: a retake keeps the words, voices, language, quality and speed; only mode, format, max_credits and save may accompany retake_of`, { field: extra, reason: 'not_with_retake' });
     }
+    if (body.mode === 'script') throw badRequest('mode: a retake is asked for with mode speak (or estimate for its price)', { field: 'mode', reason: 'not_with_retake' });
     const original = await this.storage.voiceGenerations.findById(body.retake_of!);
     if (!original || original.user_id !== principal.user_id) {
       throw new FormloomError('NOT_FOUND', `retake_of: no generation ${body.retake_of}`, { field: 'retake_of', reason: 'generation_not_found' });
