@@ -144,7 +144,8 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
         const balance = await service().billing.balance(principal.user_id);
         const now = service().clock.now();
         const data = items.map((g) => presentGeneration(g, balance, req.baseUrl, { retakesRemaining: retakesRemaining(g, now) }));
-        return { body: { data, meta: { total, page, per_page } } };
+        // The generic list wrapper of document 1, section 8.
+        return { body: { data, meta: { page, per_page, total, total_pages: Math.ceil(total / per_page) } } };
       },
     },
     {
