@@ -129,7 +129,26 @@ forEachDb(
       clock.offsetMs += 40 * DAY;
       await app.formloom.worker.housekeep();
       tt.is((await download(app, first.audio.url, u.key)).status, 200);
-      tt.is((await app.api('DELETE', `/voice/generations/${first.id}`, { key: u.key })).status, 200);
+      // Every voice answer carries the Service-* headers (the balance, the rate card) and X-RateLimit-*.
+      const balance = String(await app.formloom.storage.credits.balance(u.id));
+      const answers = [
+        await app.api('GET', '/voice/voices?language=en', { key: u.key }),
+        await app.api('GET', '/voice/generations', { key: u.key }),
+        await app.api('GET', `/voice/generations/${first.id}`, { key: u.key }),
+        await download(app, first.audio.url, u.key),
+        await app.api('GET', '/voice/generations/gen_unknown', { key: u.key }),
+        await app.api('DELETE', `/voice/generations/${first.id}`, { key: u.key }),
+      ];
+      tt.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 404, 200]);
+      for (const a of answers) {
+        tt.is(a.headers.get('service-credits-remaining'), balance);
+        tt.is(a.headers.get('service-credits-charged'), '0');
+        tt.truthy(a.headers.get('service-rate-card'));
+        tt.truthy(a.headers.get('x-ratelimit-limit'));
+        tt.truthy(a.headers.get('x-ratelimit-reset'));
+      }
+      for (const i of [2, 3, 5]) tt.is(answers[i]!.headers.get('service-generation-id'), first.id);
+      tt.is(answers[3]!.headers.get('service-audio-duration'), String(first.audio.duration_seconds));
       tt.false(existsSync(join(app.blobDir, 'voice', first.id)));
       tt.is((await download(app, first.audio.url, u.key)).status, 404);
       const after = await speak();

@@ -1,3 +1,4 @@
+import type { Principal } from '../domain/types';
 import type { PluginContext } from '../plugins/plugin';
 import type { PluginRoute, RouteAnswer, RouteRequest } from '../plugins/routes';
 import { paging, queryBoolean } from '../pagination';
@@ -95,6 +96,15 @@ async function stream(service: VoiceService, streams: VoiceStreamService, req: R
 export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
   const service = () => ctx.service(VoiceService);
   const tags = ['Voice'];
+  /** Reads of the account's voice data: answers and errors carry the `Service-*` headers (balance, rate card). */
+  const withAccountHeaders = (req: RouteRequest, build: (principal: Principal) => Promise<RouteAnswer>) => {
+    const principal = principalOf(req);
+    return withVoiceHeaders(service(), principal, undefined, async () => {
+      const answer = await build(principal);
+      const remaining = await service().billing.balance(principal.user_id);
+      return { ...answer, headers: { ...serviceHeaders({ remaining }), ...answer.headers } } as RouteAnswer;
+    });
+  };
   return [
     {
       method: 'post',
@@ -123,12 +133,13 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       tags,
       query: voiceListQuery,
       errors: [400, 401, 403],
-      handler: async (req) => {
-        const q = req.query as { source?: 'all' | 'stock' | 'mine'; language?: string; gender?: string; q?: string; featured?: string };
-        const featured = queryBoolean(q.featured);
-        const voices = await service().catalog.list({ ...q, featured: featured instanceof Error ? undefined : featured });
-        return { body: { data: voices.map(presentVoice) } };
-      },
+      handler: (req) =>
+        withAccountHeaders(req, async () => {
+          const q = req.query as { source?: 'all' | 'stock' | 'mine'; language?: string; gender?: string; q?: string; featured?: string };
+          const featured = queryBoolean(q.featured);
+          const voices = await service().catalog.list({ ...q, featured: featured instanceof Error ? undefined : featured });
+          return { body: { data: voices.map(presentVoice) } };
+        }),
     },
     {
       method: 'get',
@@ -137,16 +148,16 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       summary: "The caller's library of generations, newest first",
       tags,
       errors: [401, 403],
-      handler: async (req) => {
-        const { page, per_page, offset } = paging(req.query, 20);
-        const principal = principalOf(req);
-        const { items, total } = await service().list(principal, { limit: per_page, offset });
-        const balance = await service().billing.balance(principal.user_id);
-        const now = service().clock.now();
-        const data = items.map((g) => presentGeneration(g, balance, req.baseUrl, { retakesRemaining: retakesRemaining(g, now) }));
-        // The generic list wrapper of document 1, section 8.
-        return { body: { data, meta: { page, per_page, total, total_pages: Math.ceil(total / per_page) } } };
-      },
+      handler: (req) =>
+        withAccountHeaders(req, async (principal) => {
+          const { page, per_page, offset } = paging(req.query, 20);
+          const { items, total } = await service().list(principal, { limit: per_page, offset });
+          const balance = await service().billing.balance(principal.user_id);
+          const now = service().clock.now();
+          const data = items.map((g) => presentGeneration(g, balance, req.baseUrl, { retakesRemaining: retakesRemaining(g, now) }));
+          // The generic list wrapper of document 1, section 8.
+          return { body: { data, meta: { page, per_page, total, total_pages: Math.ceil(total / per_page) } } };
+        }),
     },
     {
       method: 'get',
@@ -155,12 +166,12 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       summary: 'A generation',
       tags,
       errors: [401, 403, 404],
-      handler: async (req) => {
-        const principal = principalOf(req);
-        const g = await service().get(principal, req.params.id!);
-        const balance = await service().billing.balance(principal.user_id);
-        return generationAnswer(service(), principal, g, { baseUrl: req.baseUrl, audio: false, charged: 0, balance });
-      },
+      handler: (req) =>
+        withAccountHeaders(req, async (principal) => {
+          const g = await service().get(principal, req.params.id!);
+          const balance = await service().billing.balance(principal.user_id);
+          return generationAnswer(service(), principal, g, { baseUrl: req.baseUrl, audio: false, charged: 0, balance });
+        }),
     },
     {
       method: 'get',
@@ -170,11 +181,15 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       tags,
       query: audioQuery,
       errors: [400, 401, 403, 404],
-      handler: async (req) => {
-        const format = (req.query as { format?: string }).format;
-        const audio = await service().audioOf(principalOf(req), req.params.id!, format === 'ulaw_8000' ? 'mulaw_8k' : format);
-        return { contentType: audio.contentType, stream: [audio.bytes], attachment: audio.fileName, headers: { 'Service-Generation-Id': audio.generation.id } };
-      },
+      handler: (req) =>
+        withAccountHeaders(req, async (principal) => {
+          const format = (req.query as { format?: string }).format;
+          const audio = await service().audioOf(principal, req.params.id!, format === 'ulaw_8000' ? 'mulaw_8k' : format);
+          const g = audio.generation;
+          const headers = serviceHeaders({ generationId: g.id, estimated: g.credits_estimated, remaining: 0, durationSeconds: g.duration_seconds, retakesRemaining: retakesRemaining(g, service().clock.now()) });
+          delete headers['Service-Credits-Remaining']; // the balance is added by withAccountHeaders
+          return { contentType: audio.contentType, stream: [audio.bytes], attachment: audio.fileName, headers };
+        }),
     },
     {
       method: 'delete',
@@ -183,10 +198,11 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       summary: 'Delete a generation and its audio',
       tags,
       errors: [401, 403, 404],
-      handler: async (req) => {
-        await service().delete(principalOf(req), req.params.id!);
-        return { body: { data: { id: req.params.id, object: 'voice.generation', deleted: true } } };
-      },
+      handler: (req) =>
+        withAccountHeaders(req, async (principal) => {
+          await service().delete(principal, req.params.id!);
+          return { body: { data: { id: req.params.id, object: 'voice.generation', deleted: true } }, headers: { 'Service-Generation-Id': req.params.id! } };
+        }),
     },
   ];
 }
