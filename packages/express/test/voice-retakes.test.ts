@@ -50,6 +50,9 @@ forEachDb(
       tt.like(await probe((await download(app, first.body.data.audio.url, u.key)).bytes), { codec: 'pcm_s16le' });
       tt.like(await probe((await download(app, `/api/v1/voice/generations/${clip.id}/audio?format=mp3`, u.key)).bytes), { codec: 'mp3' });
 
+      // The clip now holds WAV: an identical WAV request reuses it, the original MP3 request no longer does.
+      const wavAgain = await speak(app, u, { voice: VOICE, text: words(20, 'Clip.'), format: 'wav' });
+      tt.like(wavAgain.body.data, { id: clip.id, reused: true, audio: { format: 'wav' } });
       const second = await speak(app, u, { retake_of: clip.id });
       tt.like(second.body.data, { id: clip.id, retakes_remaining: 0 });
       tt.is(second.headers.get('service-retakes-remaining'), '0');

@@ -124,6 +124,8 @@ export class VoiceRetakes {
       sample_rate: audio.main.spec.sampleRate,
       duration_seconds: Math.round(audio.main.durationMs) / 1000,
       retakes_used: free.retakesUsed,
+      // A retake may change the format: later identical requests must find the clip by what it now holds.
+      request_hash: this.voice.requestHashOf(p),
       updated_at: at.toISOString(),
     };
     await this.storage.voiceGenerations.update(g.id, patch);
