@@ -21,8 +21,27 @@ export interface FormloomConfig {
   uploadUnattachedMs: number;
   /** How long delivered and failed outbox items are kept before the worker purges them (ms). */
   outboxRetentionMs: number;
-  /** Voice scripts: requests with `auto_convert` each account may make per UTC day (default 50). */
-  voiceAutoConvertPerDay: number;
-  /** Voice scripts: requests where `auto_cast` picks voices, per account and UTC day (default 50). */
-  voiceAutoCastPerDay: number;
+  /** The voice API's budgets and limits (docs/voice.md); a partial object is merged over the defaults. */
+  voice: VoiceConfig;
 }
+
+export interface VoiceConfig {
+  /** How long a synchronous generation may take before the answer is 202 with `Location` (ms; default 25,000). */
+  syncBudgetMs: number;
+  /** Generation requests (speak, script, stream) per API key and minute (default 60; 0 turns the limit off). */
+  generationsPerMinute: number;
+  /** Estimates per API key and minute, counted apart from generations (default 300; 0 turns the limit off). */
+  estimatesPerMinute: number;
+  /** Scripts: requests with `auto_convert` each account may make per UTC day (default 50). */
+  autoConvertPerDay: number;
+  /** Scripts: requests where `auto_cast` picks voices, per account and UTC day (default 50). */
+  autoCastPerDay: number;
+}
+
+export const DEFAULT_VOICE_CONFIG: Readonly<VoiceConfig> = {
+  syncBudgetMs: 25_000,
+  generationsPerMinute: 60,
+  estimatesPerMinute: 300,
+  autoConvertPerDay: 50,
+  autoCastPerDay: 50,
+};

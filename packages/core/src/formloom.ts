@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { container as rootContainer, Lifecycle } from 'tsyringe';
-import type { FormloomConfig } from './config';
+import { DEFAULT_VOICE_CONFIG, type FormloomConfig } from './config';
 import { SecretBox } from './crypto-box';
 import { FormloomEvents } from './events';
 import { systemClock } from './clock';
@@ -37,7 +37,7 @@ export interface FormloomOptions extends Partial<PortAdapters> {
   speechEngines?: readonly SpeechEngine[];
   /** Where plugins and the instance report (default: the console). */
   logger?: PluginLogger;
-  config?: Partial<FormloomConfig>;
+  config?: Partial<Omit<FormloomConfig, 'voice'>> & { voice?: Partial<FormloomConfig['voice']> };
 }
 
 /** Ports the instance runs without, until used: a clear error at the first call, not at start-up. */
@@ -69,7 +69,7 @@ const fallbackAdapters = (storage: Storage): PortAdapters => ({
   },
 });
 
-function instanceConfig(given: Partial<FormloomConfig> | undefined): FormloomConfig {
+function instanceConfig(given: FormloomOptions['config']): FormloomConfig {
   return {
     publicUrl: 'http://localhost:3000',
     // Without a configured key, secrets stay readable only for this process's life.
@@ -81,9 +81,8 @@ function instanceConfig(given: Partial<FormloomConfig> | undefined): FormloomCon
     uploadQuotaBytes: 1024 * 1024 * 1024,
     uploadUnattachedMs: 24 * 60 * 60 * 1000,
     outboxRetentionMs: 7 * 24 * 60 * 60 * 1000,
-    voiceAutoConvertPerDay: 50,
-    voiceAutoCastPerDay: 50,
     ...given,
+    voice: { ...DEFAULT_VOICE_CONFIG, ...given?.voice },
   };
 }
 

@@ -69,6 +69,16 @@ function errorStatuses(r: RouteSpec): number[] {
   return [...s].sort((a, b) => a - b);
 }
 
+/** One documented success: its JSON schema and media types, and its headers. */
+function successResponse(success: RouteSpec['success'], out: (s: z.ZodType) => unknown) {
+  const content: Record<string, unknown> = {};
+  if (success.schema) content['application/json'] = { schema: out(success.schema) };
+  for (const m of success.media ?? []) content[m] = { schema: m.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' } };
+  if (!Object.keys(content).length) content['application/json'] = { schema: {} };
+  const headers = Object.entries(success.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]);
+  return { description: success.description, ...(headers.length ? { headers: Object.fromEntries(headers) } : {}), content };
+}
+
 /**
  * The OpenAPI 3.1 document of the mounted routes. Request and response bodies are rendered from the zod
  * schemas that validate requests and describe what the presenters answer; named schemas become components.
@@ -85,11 +95,8 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
   for (const r of routes) {
     const params = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     const query = (r.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema }));
-    const content: Record<string, unknown> = {};
-    if (r.success.schema) content['application/json'] = { schema: out(r.success.schema) };
-    for (const m of r.success.media ?? []) content[m] = { schema: m.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' } };
-    if (!Object.keys(content).length) content['application/json'] = { schema: {} };
-    const responses: Record<string, unknown> = { [r.success.status]: { description: r.success.description, content } };
+    const responses: Record<string, unknown> = {};
+    for (const success of [r.success, ...(r.success.others ?? [])]) responses[success.status] = successResponse(success, out);
     for (const s of errorStatuses(r)) {
       const own = r.errorBodies?.[s];
       responses[s] = own

@@ -68,6 +68,14 @@ test.serial('CSV is text/csv, uploads declare their multipart body, PDFs and aud
   t.deepEqual(Object.keys(doc.paths['/signing/verify'].post.requestBody.content).sort(), ['application/json', 'application/pdf']);
   t.truthy(doc.paths['/signing-sessions/{sessionId}/documents/{docId}'].get.responses['200'].content['application/pdf']);
   t.truthy(doc.paths['/voice'].post.responses['200'].content['audio/mpeg']);
+  // Past the sync budget POST /voice answers 202 with Location (JSON only); its answers carry the voice rate headers.
+  const accepted = doc.paths['/voice'].post.responses['202'];
+  t.deepEqual(Object.keys(accepted.content), ['application/json']);
+  t.deepEqual(accepted.content['application/json'].schema, { $ref: '#/components/schemas/VoiceGenerationBody' });
+  t.truthy(accepted.headers.Location);
+  t.truthy(doc.paths['/voice'].post.responses['200'].headers['X-RateLimit-Remaining']);
+  for (const k of ['retake_of', 'saved', 'reused', 'retakes_remaining']) t.true(doc.components.schemas.VoiceGeneration.required.includes(k), k);
+  t.true(doc.components.schemas.VoiceGenerationList.properties.meta.required.includes('total_pages'));
   t.truthy(doc.paths['/voice'].post.requestBody.content['application/json']);
   t.deepEqual(doc.paths['/forms/{id}'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/Form' });
   t.like(doc.components.schemas.Question, { type: 'object', required: ['id', 'type', 'title', 'description', 'required', 'order', 'properties', 'logic_jumps', 'validations'] });

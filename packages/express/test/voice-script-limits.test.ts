@@ -108,16 +108,20 @@ forEachDb(
       for (let i = 0; i < 3; i++) tt.is((await send({ ...convert, mode: 'estimate' })).status, 200, 'estimates are not counted');
       tt.is((await send({ ...convert, max_credits: 1 })).status, 409, 'a refused request is not counted');
       tt.is((await send(convert)).status, 200);
-      tt.is((await send(convert)).status, 200);
-      const third = await send(convert);
+      const reused = await send(convert);
+      tt.like(reused.body.data, { reused: true, credits: { charged: 0 } }, 'an identical script is reused, and not counted');
+      tt.is((await send({ ...convert, reuse: false })).status, 200);
+      const third = await send({ ...convert, reuse: false });
       tt.is(third.status, 429);
       tt.like(third.body.error, { code: 'RATE_LIMITED', status: 429, reason: 'auto_convert_limit', field: 'auto_convert', limit: 2 });
       tt.true(Number(third.headers.get('retry-after')) > 0 && Number(third.headers.get('retry-after')) <= 86_400);
       tt.is(third.headers.get('service-credits-charged'), '0');
       tt.true(Date.parse(third.body.error.resets_at) > Date.now());
-      tt.is((await send({ mode: 'script', script: '[ANNA] Hi.\n[BEN] Yo.', cast: convert.cast })).status, 200, 'a script without auto_convert still works');
+      tt.like((await send(convert)).body.data, { reused: true }, 'past the allowance, a reused script is still answered');
+      tt.is((await send({ mode: 'script', script: '[ANNA] Hi.\n[BEN] Yo.', cast: convert.cast, reuse: false })).status, 200, 'a script without auto_convert still works');
 
-      const cast = { mode: 'script', lines: [{ speaker: 'X', text: 'One.' }], auto_cast: true };
+      // reuse: false, so that no request here is answered by reusing an identical one.
+      const cast = { mode: 'script', lines: [{ speaker: 'X', text: 'One.' }], auto_cast: true, reuse: false };
       tt.is((await send({ ...cast, lines: [{ speaker: 'X', voice: US, text: 'One.' }] })).status, 200, 'auto_cast that picks nothing is not counted');
       tt.is((await send(cast)).status, 200);
       tt.is((await send(cast)).status, 200);
@@ -127,9 +131,9 @@ forEachDb(
       tt.is((await send({ ...cast, mode: 'estimate' })).status, 200);
       const other = await voiceUser(app, { credits: 10 });
       tt.is((await app.api('POST', '/voice', { key: other.key, body: cast })).status, 200, 'allowances are per account');
-      // 2 converted and 1 tagged script of 6 characters (3 credits each), 3 cast lines of 4 characters (2 each)
+      // 2 converted (and 2 reused, free) and 1 tagged script of 6 characters (3 credits each), 3 cast lines of 4 characters (2 each)
       tt.is(await app.formloom.storage.credits.balance(u.id), 100 - 3 * 3 - 3 * 2);
     });
   },
-  { ...voiceAppOptions(), config: { voiceAutoConvertPerDay: 2, voiceAutoCastPerDay: 2 } },
+  { ...voiceAppOptions(), config: { voice: { autoConvertPerDay: 2, autoCastPerDay: 2 } } },
 );

@@ -58,6 +58,10 @@ export interface RouteSuccess {
   description: string;
   schema?: z.ZodType;
   media?: string[];
+  /** Response headers worth documenting, by name, with what each says (`Location`, `X-RateLimit-Limit`, ...). */
+  headers?: Record<string, string>;
+  /** Other success answers of the route, each with its own status (e.g. 202 while the work goes on). */
+  others?: Array<Omit<RouteSuccess, 'others'>>;
 }
 
 /**

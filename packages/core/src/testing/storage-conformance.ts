@@ -13,6 +13,7 @@ import { transactionTests } from './storage/transactions';
 import { uploadTests } from './storage/uploads';
 import { webhookTests } from './storage/webhooks';
 import { signingTests } from './storage/signing';
+import { voiceLibraryTests } from './storage/voice-library';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
 export type { Probe, StorageProbes, StoredRow } from './storage/probes';
@@ -51,4 +52,5 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   transactionTests(storageTest);
   rateLimitTests(storageTest);
   signingTests(storageTest);
+  voiceLibraryTests(storageTest);
 }

@@ -3,6 +3,7 @@ import type { Principal } from '../domain/types';
 import type { RouteAnswer } from '../plugins/routes';
 import type { VoiceGeneration } from '../ports/storage/voice-generations';
 import { dataBody, presentGeneration, serviceHeaders } from './presenters';
+import { retakesRemaining } from './retakes';
 import { VoiceFailure, type VoiceService } from './voice-service';
 
 /** Accept types that ask for the audio itself, and the format each names (`audio/*`: the body's format). */
@@ -31,8 +32,9 @@ export async function generationAnswer(
   service: VoiceService,
   principal: Principal,
   g: VoiceGeneration,
-  opts: { baseUrl: string; audio: boolean; format?: string; charged: number; balance: number; replayed?: boolean; status?: number },
+  opts: { baseUrl: string; audio: boolean; format?: string; charged: number; balance: number; replayed?: boolean; status?: number; reused?: boolean; location?: boolean },
 ): Promise<RouteAnswer> {
+  const retakes = retakesRemaining(g, service.clock.now());
   const headers = serviceHeaders({
     generationId: g.id,
     estimated: g.credits_estimated,
@@ -40,12 +42,15 @@ export async function generationAnswer(
     remaining: opts.balance,
     durationSeconds: g.duration_seconds,
     replayed: opts.replayed,
+    retakesRemaining: retakes,
   });
-  if (opts.audio && (g.status === 'ready' || g.status === 'partial')) {
+  if (opts.location) headers.Location = `${opts.baseUrl}/voice/generations/${g.id}`;
+  if (opts.audio && (g.status === 'ready' || g.status === 'partial') && !opts.location) {
     const audio = await service.audioOf(principal, g.id, opts.format ?? g.format);
     return { status: opts.status ?? 200, contentType: audio.contentType, stream: [audio.bytes], headers };
   }
-  return { status: opts.status ?? 200, body: dataBody(presentGeneration(g, opts.balance, opts.baseUrl)), headers };
+  const view = { charged: opts.reused ? 0 : undefined, reused: opts.reused, retakesRemaining: retakes };
+  return { status: opts.status ?? 200, body: dataBody(presentGeneration(g, opts.balance, opts.baseUrl, view)), headers };
 }
 
 /**
@@ -65,8 +70,8 @@ export async function withVoiceHeaders(
     if (!failure) throw e;
     const remaining = await service.billing.balance(principal.user_id);
     const headers = serviceHeaders({ generationId: failure.generationId, estimated: failure.estimated, charged: 0, remaining, replayed });
-    if (failure.error.details.reason === 'request_in_progress') headers['Retry-After'] = '1';
-    if (typeof failure.error.details.retry_after === 'number') headers['Retry-After'] = String(failure.error.details.retry_after);
+    const retryAfter = failure.error.details.retry_after;
+    if (typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter);
     return { status: failure.error.status, body: failure.error.toBody(), headers };
   }
 }

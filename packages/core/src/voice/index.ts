@@ -6,6 +6,9 @@ import { voiceRoutes } from './routes';
 import { VoiceService } from './voice-service';
 import { VoiceStreamService } from './stream-service';
 import { VoiceScriptService } from './script/script-service';
+import { VoiceGenerationFlow } from './generation-flow';
+import { VoiceRetakes } from './retakes';
+import { VoiceRetentionHandler } from './retention';
 
 export * from './catalog';
 export * from './pricing';
@@ -18,11 +21,16 @@ export * from './script/script-service';
 export { parseScriptText, convertToScript, type ScriptItem } from './script/script-text';
 export { assignVoices, autoCast, castingOrder, parseCast, speakerKey, type CastCandidate } from './script/script-cast';
 export * from './output-schemas';
+export * from './generation-flow';
+export * from './retakes';
+export * from './retention';
+export * from './reuse';
 
 /** Speech generation: voices, estimates, generations and the library (docs/voice.md). */
 export const voiceArea = definePlugin({
   name: 'voice',
   version: CORE_VERSION,
-  services: [VoiceCatalog, VoiceBilling, VoiceService, VoiceStreamService, VoiceScriptService],
+  services: [VoiceCatalog, VoiceBilling, VoiceService, VoiceStreamService, VoiceScriptService, VoiceRetakes, VoiceGenerationFlow, VoiceRetentionHandler],
+  outboxHandlers: (ctx) => [ctx.service(VoiceRetentionHandler)],
   routes: (ctx) => voiceRoutes(ctx),
 });

@@ -62,8 +62,10 @@ export const generationOut = named(
       .nullable(),
     credits: z.object({ estimated: z.number(), charged: z.number(), remaining: z.number() }),
     lines: z.array(generationLineOut).optional().describe('Script generations: every line in request order, pauses included'),
-    retakes_remaining: int,
-    reused: z.boolean(),
+    retakes_remaining: int.describe('Free retakes left on this clip (0 for scripts, and after 24 hours)'),
+    retake_of: z.string().nullable().describe('The clip a charged retake retakes; null otherwise'),
+    reused: z.boolean().describe('This answer is the audio of an identical earlier request, for 0 credits'),
+    saved: z.boolean().describe('Kept until deleted (`save: true`); else the audio goes after `audio.retained_until`'),
     created_at: timestamp,
   }),
 );
@@ -79,6 +81,8 @@ export const estimateOut = named(
     seconds_estimated: z.number(),
     balance: z.number(),
     enough: z.boolean(),
+    free: z.boolean().optional().describe('With `retake_of`: whether the retake would cost nothing'),
+    reused: z.boolean().optional().describe('Present (true) when an identical earlier request would be reused for 0 credits'),
   }),
 );
 
@@ -89,7 +93,7 @@ export const voiceAnswerOut = z.union([generationBodyOut, estimateBodyOut]);
 
 export const generationListOut = named(
   'VoiceGenerationList',
-  z.object({ data: z.array(generationOut), meta: z.object({ total: int, page: int, per_page: int }) }),
+  z.object({ data: z.array(generationOut), meta: z.object({ page: int, per_page: int, total: int, total_pages: int }) }),
 );
 
 export const generationDeletedOut = named(

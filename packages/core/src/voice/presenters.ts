@@ -20,9 +20,17 @@ export const presentVoice = (v: StockVoice): z.infer<typeof voiceOut> => ({
   sample_rate: v.sample_rate,
 });
 
+/** What one answer adds to a generation's body: this request's charge, reuse, and the clip's free retakes. */
+export interface GenerationView {
+  /** Credits this answer's request took (default: the generation's own charge). */
+  charged?: number;
+  reused?: boolean;
+  retakesRemaining?: number;
+}
+
 /** The API body of a generation; `audio.url` is relative to the API mount (`baseUrl`). */
-export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: string): z.infer<typeof generationOut> {
-  const sampleRate = g.status === 'ready' || g.status === 'partial' ? g.sample_rate : null;
+export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: string, view: GenerationView = {}): z.infer<typeof generationOut> {
+  const sampleRate = (g.status === 'ready' || g.status === 'partial') && !g.audio_deleted_at ? g.sample_rate : null;
   return {
     id: g.id,
     object: 'voice.generation',
@@ -42,10 +50,12 @@ export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: 
           retained_until: g.retained_until,
         }
       : null,
-    credits: { estimated: g.credits_estimated, charged: g.credits_charged, remaining: balance },
+    credits: { estimated: g.credits_estimated, charged: view.charged ?? g.credits_charged, remaining: balance },
     ...(g.mode === 'script' ? { lines: (g.lines ?? []).map(presentLine) } : {}),
-    retakes_remaining: 0,
-    reused: false,
+    retakes_remaining: view.retakesRemaining ?? 0,
+    retake_of: g.retake_of ?? null,
+    reused: view.reused ?? false,
+    saved: g.save,
     created_at: g.created_at,
   };
 }
@@ -72,6 +82,7 @@ export interface VoiceHeaderValues {
   remaining: number;
   durationSeconds?: number | null;
   replayed?: boolean;
+  retakesRemaining?: number;
 }
 
 /** The `Service-*` headers every voice answer carries (docs/voice.md, "Response headers"). */
@@ -81,7 +92,7 @@ export function serviceHeaders(v: VoiceHeaderValues): Record<string, string> {
     'Service-Credits-Charged': String(v.charged ?? 0),
     'Service-Credits-Remaining': String(v.remaining),
     'Service-Rate-Card': RATE_CARD,
-    'Service-Retakes-Remaining': '0',
+    'Service-Retakes-Remaining': String(v.retakesRemaining ?? 0),
   };
   if (v.generationId) h['Service-Generation-Id'] = v.generationId;
   if (v.durationSeconds != null) h['Service-Audio-Duration'] = String(v.durationSeconds);

@@ -1,3 +1,4 @@
+import type { Principal } from '../domain/types';
 import type { PluginContext } from '../plugins/plugin';
 import type { PluginRoute, RouteAnswer, RouteRequest } from '../plugins/routes';
 import { paging, queryBoolean } from '../pagination';
@@ -8,45 +9,57 @@ import { audioQuery, parseOr400, streamRequestSchema, voiceListQuery, voiceReque
 import { AUDIO_MEDIA_TYPES, generationBodyOut, generationDeletedOut, generationListOut, voiceAnswerOut, voiceListOut } from './output-schemas';
 import { VoiceService } from './voice-service';
 import { VoiceStreamService } from './stream-service';
-import { isScriptBody } from './script/script-text';
-import { VoiceScriptService } from './script/script-service';
+import { type GenerationOutcome, VoiceGenerationFlow } from './generation-flow';
+import { countVoiceRequest } from './request-limits';
+import { retakesRemaining } from './retakes';
 
 const principalOf = (req: RouteRequest) => req.principal!;
 
-/** POST /voice: estimate, speak or script (with `Idempotency-Key` replays). */
-async function generate(service: VoiceService, scripts: VoiceScriptService, req: RouteRequest, ctx: PluginContext) {
+/** The per-key voice request rate headers of every `POST /voice` and `/voice/stream` answer (docs/voice.md, "Rate limits"). */
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': "This key's generation (or estimate) requests allowed a minute",
+  'X-RateLimit-Remaining': 'Requests left in the current minute',
+  'X-RateLimit-Reset': 'When the current minute ends (ISO 8601)',
+};
+
+/** POST /voice: estimate, speak or script (reuse, retakes, 202 past the sync budget, `Idempotency-Key` replays). */
+async function generate(service: VoiceService, req: RouteRequest, ctx: PluginContext) {
   const principal = principalOf(req);
   const idemKey = req.headers['idempotency-key'];
   const replayedFlag = idemKey === undefined ? undefined : false;
-  return withVoiceHeaders(service, principal, replayedFlag, async () => {
+  const flow = ctx.service(VoiceGenerationFlow);
+  const kind = (req.body as { mode?: unknown } | undefined)?.mode === 'estimate' ? 'estimate' : 'generation';
+  const rate = await countVoiceRequest(ctx.ports.storage, ctx.ports.clock, ctx.config, principal, kind);
+  const answered = await withVoiceHeaders(service, principal, replayedFlag, async () => {
+    if (rate.refusal) throw rate.refusal;
     const body = parseOr400(voiceRequestSchema, req.body);
     if (body.mode === 'estimate') {
-      const estimate = isScriptBody(body) ? await scripts.estimate(principal, body) : await service.estimate(principal, body);
+      const estimate = await flow.estimate(principal, body);
       return { body: dataBody(estimate), headers: await estimateHeaders(service, principal, estimate.credits) };
     }
     const accept = audioAccept(req.headers.accept);
     const formatOverride = body.format ? undefined : (accept?.format ?? undefined);
-    const answer = (g: Parameters<typeof generationAnswer>[2], charged: number, balance: number, replayed?: boolean) =>
-      generationAnswer(service, principal, g, { baseUrl: req.baseUrl, audio: !!accept, charged, balance, replayed });
-    const make = () => (body.mode === 'script' ? scripts.generate(principal, body, { formatOverride }) : service.speak(principal, body, { formatOverride }));
-    if (idemKey === undefined) {
-      const made = await make();
-      return answer(made.generation, made.generation.credits_charged, made.balance);
-    }
+    const answer = (made: GenerationOutcome, replayed?: boolean) =>
+      generationAnswer(service, principal, made.generation, {
+        baseUrl: req.baseUrl, audio: !!accept, charged: made.charged, balance: made.balance, replayed, reused: made.reused,
+        ...(made.rendering ? { status: 202, location: true } : {}),
+      });
+    if (idemKey === undefined) return answer(await flow.generate(principal, body, { formatOverride }));
     const claim = await claimIdempotency(ctx.ports.storage, ctx.ports.clock, principal, idemKey, 'speak', req.body);
     if (claim.kind === 'replay') {
       const g = await service.get(principal, claim.result.generation_id);
-      return answer(g, 0, await service.billing.balance(principal.user_id), true);
+      return generationAnswer(service, principal, g, { baseUrl: req.baseUrl, audio: !!accept, charged: 0, balance: await service.billing.balance(principal.user_id), replayed: true });
     }
     try {
-      const made = await make();
+      const made = await flow.generate(principal, body, { formatOverride });
       await claim.complete({ generation_id: made.generation.id });
-      return answer(made.generation, made.generation.credits_charged, made.balance, false);
+      return answer(made, false);
     } catch (e) {
       await claim.release(); // nothing was charged: the same request may be retried
       throw e;
     }
   });
+  return { ...answered, headers: { ...answered.headers, ...rate.headers } };
 }
 
 async function estimateHeaders(service: VoiceService, principal: { user_id: string }, credits: number) {
@@ -57,7 +70,9 @@ async function estimateHeaders(service: VoiceService, principal: { user_id: stri
 async function stream(service: VoiceService, streams: VoiceStreamService, req: RouteRequest, ctx: PluginContext): Promise<RouteAnswer> {
   const principal = principalOf(req);
   const idemKey = req.headers['idempotency-key'];
-  return withVoiceHeaders(service, principal, idemKey === undefined ? undefined : false, async () => {
+  const rate = await countVoiceRequest(ctx.ports.storage, ctx.ports.clock, ctx.config, principal, 'generation');
+  const answered = await withVoiceHeaders(service, principal, idemKey === undefined ? undefined : false, async () => {
+    if (rate.refusal) throw rate.refusal;
     const claim = idemKey === undefined ? null : await claimIdempotency(ctx.ports.storage, ctx.ports.clock, principal, idemKey, 'stream', req.body);
     if (claim?.kind === 'replay') {
       const g = await service.get(principal, claim.result.generation_id);
@@ -82,12 +97,22 @@ async function stream(service: VoiceService, streams: VoiceStreamService, req: R
       throw e;
     }
   });
+  return { ...answered, headers: { ...answered.headers, ...rate.headers } };
 }
 
 /** The voice area's endpoints (docs/voice.md); all take `voice` keys. */
 export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
   const service = () => ctx.service(VoiceService);
   const tags = ['Voice'];
+  /** Reads of the account's voice data: answers and errors carry the `Service-*` headers (balance, rate card). */
+  const withAccountHeaders = (req: RouteRequest, build: (principal: Principal) => Promise<RouteAnswer>) => {
+    const principal = principalOf(req);
+    return withVoiceHeaders(service(), principal, undefined, async () => {
+      const answer = await build(principal);
+      const remaining = await service().billing.balance(principal.user_id);
+      return { ...answer, headers: { ...serviceHeaders({ remaining }), ...answer.headers } } as RouteAnswer;
+    });
+  };
   return [
     {
       method: 'post',
@@ -99,12 +124,21 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       accepts: { 'application/json': voiceRequestSchema },
       success: {
         status: 200,
-        description: 'The generation (speak) or the quote (estimate) as JSON; the audio itself when `Accept` asks for audio',
+        description: 'The generation (speak, script) or the quote (estimate) as JSON; the audio itself when `Accept` asks for audio',
         schema: voiceAnswerOut,
         media: AUDIO_MEDIA_TYPES.filter((t) => t.startsWith('audio/')),
+        headers: RATE_LIMIT_HEADERS,
+        others: [
+          {
+            status: 202,
+            description: 'Charged, but the audio was not ready within the sync budget: the generation (`rendering`, JSON even when `Accept` asks for audio); fetch it from `Location`',
+            schema: generationBodyOut,
+            headers: { Location: 'The generation (`GET /voice/generations/{id}`)', ...RATE_LIMIT_HEADERS },
+          },
+        ],
       },
-      errors: [400, 401, 402, 403, 409, 429],
-      handler: (req) => generate(service(), ctx.service(VoiceScriptService), req, ctx),
+      errors: [400, 401, 402, 403, 404, 409, 429, 500],
+      handler: (req) => generate(service(), req, ctx),
     },
     {
       method: 'post',
@@ -119,8 +153,9 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
         description: 'The audio as it is made (format in `Service-Audio-Format`); a replayed `Idempotency-Key` answers the generation as JSON',
         schema: generationBodyOut,
         media: ['application/octet-stream'],
+        headers: RATE_LIMIT_HEADERS,
       },
-      errors: [400, 401, 402, 403, 409, 413],
+      errors: [400, 401, 402, 403, 409, 413, 429, 500],
       handler: (req) => stream(service(), ctx.service(VoiceStreamService), req, ctx),
     },
     {
@@ -133,12 +168,13 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       success: { status: 200, description: 'The voices', schema: voiceListOut },
       query: voiceListQuery,
       errors: [400, 401, 403],
-      handler: async (req) => {
-        const q = req.query as { source?: 'all' | 'stock' | 'mine'; language?: string; gender?: string; q?: string; featured?: string };
-        const featured = queryBoolean(q.featured);
-        const voices = await service().catalog.list({ ...q, featured: featured instanceof Error ? undefined : featured });
-        return { body: { data: voices.map(presentVoice) } };
-      },
+      handler: (req) =>
+        withAccountHeaders(req, async () => {
+          const q = req.query as { source?: 'all' | 'stock' | 'mine'; language?: string; gender?: string; q?: string; featured?: string };
+          const featured = queryBoolean(q.featured);
+          const voices = await service().catalog.list({ ...q, featured: featured instanceof Error ? undefined : featured });
+          return { body: { data: voices.map(presentVoice) } };
+        }),
     },
     {
       method: 'get',
@@ -149,13 +185,16 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       tags,
       success: { status: 200, description: 'A page of generations', schema: generationListOut },
       errors: [401, 403],
-      handler: async (req) => {
-        const { page, per_page, offset } = paging(req.query, 20);
-        const principal = principalOf(req);
-        const { items, total } = await service().list(principal, { limit: per_page, offset });
-        const balance = await service().billing.balance(principal.user_id);
-        return { body: { data: items.map((g) => presentGeneration(g, balance, req.baseUrl)), meta: { total, page, per_page } } };
-      },
+      handler: (req) =>
+        withAccountHeaders(req, async (principal) => {
+          const { page, per_page, offset } = paging(req.query, 20);
+          const { items, total } = await service().list(principal, { limit: per_page, offset });
+          const balance = await service().billing.balance(principal.user_id);
+          const now = service().clock.now();
+          const data = items.map((g) => presentGeneration(g, balance, req.baseUrl, { retakesRemaining: retakesRemaining(g, now) }));
+          // The generic list wrapper of document 1, section 8.
+          return { body: { data, meta: { page, per_page, total, total_pages: Math.ceil(total / per_page) } } };
+        }),
     },
     {
       method: 'get',
@@ -166,12 +205,12 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       tags,
       success: { status: 200, description: 'The generation', schema: generationBodyOut },
       errors: [401, 403, 404],
-      handler: async (req) => {
-        const principal = principalOf(req);
-        const g = await service().get(principal, req.params.id!);
-        const balance = await service().billing.balance(principal.user_id);
-        return generationAnswer(service(), principal, g, { baseUrl: req.baseUrl, audio: false, charged: 0, balance });
-      },
+      handler: (req) =>
+        withAccountHeaders(req, async (principal) => {
+          const g = await service().get(principal, req.params.id!);
+          const balance = await service().billing.balance(principal.user_id);
+          return generationAnswer(service(), principal, g, { baseUrl: req.baseUrl, audio: false, charged: 0, balance });
+        }),
     },
     {
       method: 'get',
@@ -183,11 +222,15 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       success: { status: 200, description: 'The audio, as an attachment', media: AUDIO_MEDIA_TYPES },
       query: audioQuery,
       errors: [400, 401, 403, 404],
-      handler: async (req) => {
-        const format = (req.query as { format?: string }).format;
-        const audio = await service().audioOf(principalOf(req), req.params.id!, format === 'ulaw_8000' ? 'mulaw_8k' : format);
-        return { contentType: audio.contentType, stream: [audio.bytes], attachment: audio.fileName, headers: { 'Service-Generation-Id': audio.generation.id } };
-      },
+      handler: (req) =>
+        withAccountHeaders(req, async (principal) => {
+          const format = (req.query as { format?: string }).format;
+          const audio = await service().audioOf(principal, req.params.id!, format === 'ulaw_8000' ? 'mulaw_8k' : format);
+          const g = audio.generation;
+          const headers = serviceHeaders({ generationId: g.id, estimated: g.credits_estimated, remaining: 0, durationSeconds: g.duration_seconds, retakesRemaining: retakesRemaining(g, service().clock.now()) });
+          delete headers['Service-Credits-Remaining']; // the balance is added by withAccountHeaders
+          return { contentType: audio.contentType, stream: [audio.bytes], attachment: audio.fileName, headers };
+        }),
     },
     {
       method: 'delete',
@@ -198,10 +241,11 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       tags,
       success: { status: 200, description: 'The deleted generation', schema: generationDeletedOut },
       errors: [401, 403, 404],
-      handler: async (req) => {
-        await service().delete(principalOf(req), req.params.id!);
-        return { body: { data: { id: req.params.id, object: 'voice.generation', deleted: true } } };
-      },
+      handler: (req) =>
+        withAccountHeaders(req, async (principal) => {
+          await service().delete(principal, req.params.id!);
+          return { body: { data: { id: req.params.id, object: 'voice.generation', deleted: true } }, headers: { 'Service-Generation-Id': req.params.id! } };
+        }),
     },
   ];
 }

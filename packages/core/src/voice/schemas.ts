@@ -77,11 +77,10 @@ export function checkSpeed(body: Pick<VoiceRequest, 'speed'>): number {
 /** Fields that only a script (`mode: script`, or its estimate) may carry. */
 const SCRIPT_ONLY = ['lines', 'script', 'cast', 'auto_convert', 'auto_cast'] as const;
 
-/** Checks what the schema cannot: text present, speed in range, no script fields. */
+/** Checks what the schema cannot: text present, speed in range, no script fields (`retake_of` is taken apart before). */
 export function checkSpeak(body: VoiceRequest): { text: string; voice: string; speed: number } {
   const scriptField = SCRIPT_ONLY.find((k) => body[k] !== undefined);
   if (scriptField) throw badRequest(`${scriptField}: only for mode script`, { field: scriptField, reason: 'script_only' });
-  if (body.retake_of) throw badRequest('Retakes are not available on this server yet', { reason: 'retake_unavailable', field: 'retake_of' });
   if (typeof body.text !== 'string' || !body.text.trim()) throw badRequest('text: required', { field: 'text' });
   if (!body.voice) throw badRequest('voice: required (an nv_ id from GET /api/v1/voice/voices)', { field: 'voice' });
   return { text: body.text, voice: body.voice, speed: checkSpeed(body) };

@@ -5,6 +5,8 @@ import type { PcmChunk, SpeechEngine } from '../ports/speech-engine';
 export const generationPrefix = (id: string) => `voice/${id}/`;
 export const masterKey = (id: string) => `voice/${id}/master.wav`;
 export const formatKey = (id: string, format: string) => `voice/${id}/audio.${format}`;
+/** Every format a generation's audio may be stored in (`formatKey`), aliases resolved (`ulaw_8000` is `mulaw_8k`). */
+export const STORED_FORMATS = ['mp3', 'wav', 'ogg_opus', 'mulaw_8k', 'pcm_24k'] as const;
 
 /** Every PCM chunk of one synthesis (a synchronous request is at most 5,000 characters). */
 export async function collectPcm(

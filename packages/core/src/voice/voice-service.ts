@@ -14,10 +14,9 @@ import { languageName, type StockVoice, VoiceCatalog } from './catalog';
 import { VoiceBilling } from './billing';
 import { creditsFor, MAX_STREAM_CHARACTERS, MAX_SYNC_CHARACTERS, secondsEstimated, spokenCharacters } from './pricing';
 import { checkSpeak, type VoiceRequest } from './schemas';
-import { collectPcm, encodeBoth, formatKey, generationPrefix, masterKey, pcmOfWav } from './synthesis';
+import { requestHash, RETENTION_MS } from './reuse';
+import { collectPcm, encodeBoth, formatKey, generationPrefix, masterKey, pcmOfWav, STORED_FORMATS } from './synthesis';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const RETENTION_MS = 30 * DAY_MS;
 
 /** A checked speak request and its price. */
 export interface PreparedSpeech {
@@ -32,6 +31,22 @@ export interface PreparedSpeech {
   credits: number;
 }
 
+export interface SpeakOptions {
+  formatOverride?: string;
+  generationId?: string;
+  /** Already checked and priced (a retake's words): `prepare` is not run again. */
+  prepared?: PreparedSpeech;
+  /** The generation a charged retake retakes. */
+  retakeOf?: string;
+}
+
+/** A charged generation whose audio is still to be made. */
+export interface StartedSpeech {
+  generation: VoiceGeneration;
+  p: PreparedSpeech;
+  balance: number;
+}
+
 /** Thrown by voice operations: the error plus what the `Service-*` headers of the answer report. */
 export class VoiceFailure extends Error {
   constructor(readonly error: FormloomError, readonly estimated = 0, readonly generationId?: string) {
@@ -44,7 +59,7 @@ export class VoiceFailure extends Error {
 export class VoiceService {
   constructor(
     @inject(TOKENS.Storage) private readonly storage: Storage,
-    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Clock) readonly clock: Clock,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
     @inject(TOKENS.Audio) private readonly audio: AudioEncoding,
@@ -91,8 +106,13 @@ export class VoiceService {
    * Prices, checks and charges a speak request, then synthesizes, encodes and stores it. Charged once, at the
    * start; a failure afterwards is credited back and the generation saved as `failed`.
    */
-  async speak(principal: Principal, body: VoiceRequest, opts: { formatOverride?: string; generationId?: string } = {}) {
-    const p = await this.prepare(body, opts.formatOverride);
+  async speak(principal: Principal, body: VoiceRequest, opts: SpeakOptions = {}) {
+    return this.render(principal, await this.begin(principal, body, opts));
+  }
+
+  /** The first half of `speak`: checks, charges and records the generation as `rendering`. */
+  async begin(principal: Principal, body: VoiceRequest, opts: SpeakOptions = {}): Promise<StartedSpeech> {
+    const p = opts.prepared ?? (await this.prepare(body, opts.formatOverride));
     if (body.max_credits !== undefined && p.credits > body.max_credits) {
       throw new VoiceFailure(conflict(`This request costs ${p.credits} credits, over max_credits ${body.max_credits}`, {
         reason: 'max_credits_exceeded', credits_estimated: p.credits, max_credits: body.max_credits,
@@ -100,12 +120,18 @@ export class VoiceService {
     }
     await this.billing.assertEnabled(principal).catch((e) => this.fail(e, p.credits));
     const id = opts.generationId ?? this.ids.id('gen');
-    const balanceAfterCharge = await this.billing.charge(principal, id, p.credits).catch((e) => this.fail(e, p.credits));
-    const generation = this.newGeneration(principal, id, p, body);
+    const balance = await this.billing.charge(principal, id, p.credits).catch((e) => this.fail(e, p.credits));
+    const generation = { ...this.newGeneration(principal, id, p, body), retake_of: opts.retakeOf ?? null };
     await this.storage.voiceGenerations.insert(generation);
+    return { generation, p, balance };
+  }
+
+  /** The second half of `speak`: synthesis, encoding, storage; a failure is credited back and saved as `failed`. */
+  async render(principal: Principal, started: StartedSpeech) {
+    const { generation, p, balance: balanceAfterCharge } = started;
+    const id = generation.id;
     try {
-      const pcm = await collectPcm(p.engine, { text: p.text, voice: p.voice.engine_voice, language: p.language, speed: p.speed });
-      const { main, master } = await encodeBoth(this.audio, pcm, p.output.format, p.quality);
+      const { main, master } = await this.synthesizeAudio(p);
       await this.blobs.put(masterKey(id), master.bytes, 'audio/wav');
       await this.blobs.put(formatKey(id, p.output.format), main.bytes, p.output.contentType);
       const patch = { status: 'ready' as const, sample_rate: main.spec.sampleRate, duration_seconds: Math.round(main.durationMs) / 1000, updated_at: this.now() };
@@ -116,6 +142,28 @@ export class VoiceService {
       await this.billing.creditBack(principal.user_id, id);
       await this.storage.voiceGenerations.update(id, { status: 'failed', credits_charged: 0, error: 'engine_failed', updated_at: this.now() });
       throw new VoiceFailure(new FormloomError('INTERNAL_ERROR', 'Speech generation failed; nothing was charged', { reason: 'generation_failed', generation_id: id }), p.credits, id);
+    }
+  }
+
+  /** Synthesizes and encodes `p`: the requested format and the master WAV. */
+  async synthesizeAudio(p: PreparedSpeech) {
+    const pcm = await collectPcm(p.engine, { text: p.text, voice: p.voice.engine_voice, language: p.language, speed: p.speed });
+    return encodeBoth(this.audio, pcm, p.output.format, p.quality);
+  }
+
+  /**
+   * Puts a new take in place of generation `id`'s audio: the master, `p`'s format, and every other format
+   * stored from the old take encoded again from the new master. Puts only (each atomic), no folder delete,
+   * so concurrent free retakes of one clip leave whole blobs, each of one take.
+   */
+  async replaceAudio(id: string, p: PreparedSpeech, audio: Awaited<ReturnType<VoiceService['synthesizeAudio']>>): Promise<void> {
+    await this.blobs.put(masterKey(id), audio.master.bytes, 'audio/wav');
+    await this.blobs.put(formatKey(id, p.output.format), audio.main.bytes, p.output.contentType);
+    for (const format of STORED_FORMATS) {
+      if (format === p.output.format || !(await this.blobs.get(formatKey(id, format)))) continue;
+      const wanted = this.audio.outputSpec({ format, quality: p.quality });
+      const encoded = await this.audio.encodeToBuffer([pcmOfWav(audio.master.bytes)], { format: wanted.format, quality: wanted.quality });
+      await this.blobs.put(formatKey(id, format), encoded.bytes, wanted.contentType);
     }
   }
 
@@ -138,6 +186,9 @@ export class VoiceService {
   /** The generation's audio in `format` (its own by default): stored, or encoded from the master WAV once. */
   async audioOf(principal: Principal, id: string, format?: string): Promise<{ bytes: Uint8Array; contentType: string; fileName: string; generation: VoiceGeneration }> {
     const g = await this.get(principal, id);
+    if (g.audio_deleted_at) {
+      throw new FormloomError('NOT_FOUND', 'The audio of this generation was deleted at the end of its retention (save: true keeps it)', { reason: 'audio_expired' });
+    }
     const wanted = this.audio.outputSpec({ format: format ?? g.format, quality: g.quality });
     const fileName = `${g.id}.${wanted.extension}`;
     const hasAudio = g.status === 'ready' || g.status === 'partial';
@@ -178,7 +229,17 @@ export class VoiceService {
       error: null,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
+      request_hash: this.requestHashOf(p),
+      retake_of: null,
+      retakes_used: 0,
+      audio_deleted_at: null,
     };
+  }
+
+  /** What identifies `p` for `reuse` (docs/voice.md, "Reuse and retention"). */
+  requestHashOf(p: PreparedSpeech): string {
+    const language = p.language ? languageName(p.language) : p.voice.language;
+    return requestHash({ text: p.text, voiceId: p.voice.id, language, quality: p.quality, speed: p.speed, format: p.output.format });
   }
 
   private now() {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createFormloom, type AudioEncoding, type Clock, type Formloom, type FormloomConfig, type FormloomPlugin, type Mailer, type PlanName, type SignedDocumentRenderer, type SpeechEngine } from '@formloom/core';
+import { createFormloom, type AudioEncoding, type FormloomOptions, type Clock, type Formloom, type FormloomPlugin, type Mailer, type PlanName, type SignedDocumentRenderer, type SpeechEngine } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,8 +55,8 @@ export interface TestAppOptions {
   /** Speech engines and audio encoding for the voice API (voice tests only). */
   speechEngines?: SpeechEngine[];
   audio?: AudioEncoding;
-  /** Instance settings over the test defaults. */
-  config?: Partial<FormloomConfig>;
+  /** Instance settings over the test defaults (`secretKey` too: instances that share a database share it). */
+  config?: FormloomOptions['config'];
 }
 
 export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Promise<TestApp> {

@@ -65,3 +65,47 @@ export async function probe(bytes: Uint8Array, rawFormat?: { format: string; rat
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * An engine whose `gated` voice makes its audio only when the test opens the gate (`open()`), or fails
+ * then (`fail()`): a generation that is not ready in time, without timing the test. Its `quick` voice answers at once.
+ */
+export function gatedEngine() {
+  let release!: (ok: boolean) => void;
+  let gate = new Promise<boolean>((resolve) => (release = resolve));
+  let entered!: () => void;
+  let waiting = new Promise<void>((resolve) => (entered = resolve));
+  const tone = (seconds: number): PcmChunk => {
+    const samples = new Int16Array(16000 * seconds);
+    for (let i = 0; i < samples.length; i++) samples[i] = Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / 16000));
+    return { samples, sampleRate: 16000, channels: 1, marker: { kind: 'sentence', index: 0 } };
+  };
+  const engine: SpeechEngine = {
+    id: 'gated',
+    voices: async () => [
+      { id: 'gated', name: 'Gated', language: 'en-US', gender: 'neutral', sampleRate: 16000 },
+      { id: 'quick', name: 'Quick', language: 'en-US', gender: 'neutral', sampleRate: 16000 },
+    ],
+    synthesize: (request) => ({
+      async *[Symbol.asyncIterator](): AsyncGenerator<PcmChunk> {
+        if (request.voice === 'gated') {
+          entered();
+          if (!(await gate)) throw new Error('engine failed after the gate');
+        }
+        yield tone(1);
+      },
+    }),
+  };
+  return {
+    engine,
+    /** Resolves once a request waits at the gate. */
+    reached: () => waiting,
+    open: () => release(true),
+    fail: () => release(false),
+    /** A new closed gate for the next request. */
+    reset() {
+      gate = new Promise<boolean>((resolve) => (release = resolve));
+      waiting = new Promise<void>((resolve) => (entered = resolve));
+    },
+  };
+}

@@ -8,6 +8,7 @@ import { FormloomInstanceSettings1737000000000 } from './1737000000000-instance-
 import { FormloomSigning1737020000000 } from './1737020000000-signing';
 import { FormloomVoice1737040000000 } from './1737040000000-voice';
 import { FormloomResponseDays1737100000000 } from './1737100000000-response-days';
+import { FormloomVoiceRetention1738300000100 } from './1738300000100-voice-retention';
 import { FormloomBlobs1738400000000 } from './1738400000000-blobs';
 import { FormloomFormListOrder1738500000100 } from './1738500000100-form-list-order';
 
@@ -23,6 +24,7 @@ export const formloomMigrations = [
   FormloomSigning1737020000000,
   FormloomVoice1737040000000,
   FormloomResponseDays1737100000000,
+  FormloomVoiceRetention1738300000100,
   FormloomBlobs1738400000000,
   FormloomFormListOrder1738500000100,
 ];

@@ -3,7 +3,7 @@ import { ApiKeyEntity, UserEntity } from './accounts';
 import { AuditLogEntity } from './audit-logs';
 import { BrandingEntity } from './branding';
 import { CreditBalanceEntity, CreditEntryEntity } from './credits';
-import { VoiceGenerationEntity } from './voice';
+import { VoiceGenerationEntity, VoiceRetakeEntity } from './voice';
 import { QuestionEntity, VersionEntity } from './form-content';
 import { FormEntity } from './forms';
 import { IdempotencyEntity } from './idempotency';
@@ -49,4 +49,5 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   SigningAuditEntity,
   CreditEntryEntity,
   VoiceGenerationEntity,
+  VoiceRetakeEntity,
 ];

@@ -33,7 +33,9 @@ export interface PreparedScript {
 const voiceNotFound = (id: string, field: string) => badRequest(`${field}: no voice ${id} (see GET /api/v1/voice/voices)`, { field, reason: 'voice_not_found' });
 
 export async function prepareScript(catalog: VoiceCatalog, audio: AudioEncoding, body: VoiceRequest, formatOverride?: string): Promise<PreparedScript> {
-  if (body.retake_of) throw badRequest('Retakes are not available on this server yet', { reason: 'retake_unavailable', field: 'retake_of' });
+  if (body.retake_of) {
+    throw badRequest('retake_of: scripts cannot be retaken on this server yet; a speak clip is retaken with mode speak', { reason: 'retake_unavailable', field: 'retake_of' });
+  }
   const speed = checkSpeed(body);
   const { items } = scriptItemsOf(body);
   const { characters, pauseMs } = scriptTotals(items);

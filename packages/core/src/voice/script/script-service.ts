@@ -14,13 +14,21 @@ import { TOKENS } from '../../tokens';
 import { languageName } from '../catalog';
 import { VoiceBilling } from '../billing';
 import { creditsFor } from '../pricing';
+import { RETENTION_MS, scriptRequestHash } from '../reuse';
 import type { VoiceRequest } from '../schemas';
 import { encodeBoth, formatKey, masterKey } from '../synthesis';
 import { VoiceFailure, VoiceService } from '../voice-service';
 import { type PreparedScript, prepareScript } from './prepare-script';
 import { renderScript } from './script-render';
 
-const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+/** A charged script whose audio is still to be made. */
+export interface StartedScript {
+  generation: VoiceGeneration;
+  p: PreparedScript;
+  balance: number;
+  /** Gives back the helpers' daily allowances (the script failed). */
+  release: () => Promise<void>;
+}
 
 /**
  * Script generations (`mode: script`, docs/voice.md "Scripts"): several voices in one file, pauses free.
@@ -65,7 +73,12 @@ export class VoiceScriptService {
 
   /** Checks, charges, renders, encodes and stores a script; credits back failed lines. */
   async generate(principal: Principal, body: VoiceRequest, opts: { formatOverride?: string } = {}) {
-    const p = await this.prepare(body, opts.formatOverride);
+    return this.render(principal, await this.begin(principal, body, opts));
+  }
+
+  /** The first half of `generate`: checks, counts the helpers' allowances, charges and records the script as `rendering`. */
+  async begin(principal: Principal, body: VoiceRequest, opts: { formatOverride?: string; prepared?: PreparedScript } = {}): Promise<StartedScript> {
+    const p = opts.prepared ?? (await this.prepare(body, opts.formatOverride));
     if (body.max_credits !== undefined && p.credits > body.max_credits) {
       throw new VoiceFailure(
         conflict(`This request costs ${p.credits} credits, over max_credits ${body.max_credits}`, { reason: 'max_credits_exceeded', credits_estimated: p.credits, max_credits: body.max_credits }),
@@ -75,16 +88,25 @@ export class VoiceScriptService {
     await this.billing.assertEnabled(principal).catch((e) => rethrow(e, p.credits));
     const release = await this.takeAllowances(principal, p).catch((e) => rethrow(e, p.credits));
     const id = this.ids.id('gen');
-    const charged = await this.billing.charge(principal, id, p.credits).catch(async (e) => {
+    const balance = await this.billing.charge(principal, id, p.credits).catch(async (e) => {
       await release();
       return rethrow(e, p.credits);
     });
     const generation = this.newGeneration(principal, id, p, body);
     await this.storage.voiceGenerations.insert(generation);
-    return this.render(principal, generation, p, charged, release);
+    return { generation, p, balance, release };
   }
 
-  private async render(principal: Principal, generation: VoiceGeneration, p: PreparedScript, balance: number, release: AllowanceRelease) {
+  /** What identifies a script for `reuse`: every line (speaker, voice, words or pause), language, quality, speed, format. */
+  requestHashOf(p: PreparedScript): string {
+    const lines = p.lines.map(({ line }) => [line.speaker, line.voice_id, line.text, line.pause_ms] as const);
+    return scriptRequestHash({ lines, language: p.language ? languageName(p.language) : p.voice.language, quality: p.quality, speed: p.speed, format: p.output.format });
+  }
+
+  /** The second half of `generate`: renders, encodes and stores; failed lines (or all of them) are credited back. */
+  async render(principal: Principal, started: StartedScript): Promise<{ generation: VoiceGeneration; balance: number }> {
+    const { generation, p, release } = started;
+    let balance = started.balance;
     const id = generation.id;
     try {
       const rendered = await renderScript(p.lines, {
@@ -126,8 +148,8 @@ export class VoiceScriptService {
   /** Counts `auto_convert` (when asked) and `auto_cast` (when it picked a voice) against the account's daily allowances. */
   private async takeAllowances(principal: Principal, p: PreparedScript): Promise<AllowanceRelease> {
     const helpers: Array<{ helper: ScriptHelper; limit: number }> = [];
-    if (p.used.auto_convert) helpers.push({ helper: 'auto_convert', limit: this.config.voiceAutoConvertPerDay });
-    if (p.used.auto_cast) helpers.push({ helper: 'auto_cast', limit: this.config.voiceAutoCastPerDay });
+    if (p.used.auto_convert) helpers.push({ helper: 'auto_convert', limit: this.config.voice.autoConvertPerDay });
+    if (p.used.auto_cast) helpers.push({ helper: 'auto_cast', limit: this.config.voice.autoCastPerDay });
     if (!helpers.length) return async () => {};
     return takeAllowances(this.storage.rateLimits, this.clock, principal.user_id, helpers);
   }
@@ -161,6 +183,10 @@ export class VoiceScriptService {
       lines: p.lines.map((l) => l.line),
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
+      request_hash: this.requestHashOf(p),
+      retake_of: null,
+      retakes_used: 0,
+      audio_deleted_at: null,
     };
   }
 

@@ -1,0 +1,104 @@
+import test from 'ava';
+import { createAudioCodecs } from '@formloom/audio';
+import { voiceIdOf } from '@formloom/core';
+import { forEachDb, type TestApp } from './helpers/app';
+import { download, gatedEngine, probe, voiceUser } from './helpers/voice';
+
+/*
+ * The sync budget (DESIGN.md section 6): audio not ready within `voice.syncBudgetMs` is answered 202 with
+ * `Location`, already charged; the generation becomes `ready`, or `failed` and credited back. (Answers
+ * within the budget are the 200s of every other voice test, at the default 25 s.)
+ */
+
+const gated = gatedEngine();
+const GATED = voiceIdOf('gated', 'gated');
+const QUICK = voiceIdOf('gated', 'quick');
+
+async function until(app: TestApp, key: string, id: string, status: string) {
+  for (let i = 0; i < 400; i++) {
+    const got = await app.api('GET', `/voice/generations/${id}`, { key });
+    if (got.body.data.status === status) return got;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`generation ${id} never became ${status}`);
+}
+
+forEachDb(
+  test,
+  (t) => {
+    t('not ready within the budget: 202 with Location, charged; the audio follows there', async (tt, app) => {
+      gated.reset();
+      const u = await voiceUser(app, { credits: 100 });
+      const pending = fetch(`${app.url}/api/v1/voice`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${u.key}`, 'content-type': 'application/json', accept: 'audio/mpeg', 'idempotency-key': `late-${app.kind}` },
+        body: JSON.stringify({ mode: 'speak', voice: GATED, text: 'This takes a while to render.' }),
+      });
+      await gated.reached();
+      const res = await pending;
+      tt.is(res.status, 202);
+      const body = (await res.json()) as any;
+      const id = body.data.id;
+      tt.is(res.headers.get('location'), `/api/v1/voice/generations/${id}`);
+      tt.is(res.headers.get('content-type')?.split(';')[0], 'application/json', 'JSON although audio was accepted: there is none yet');
+      tt.like(body.data, { status: 'rendering', audio: null, credits: { estimated: 12, charged: 12, remaining: 88 } });
+      tt.is(res.headers.get('service-credits-charged'), '12');
+      tt.is(res.headers.get('service-generation-id'), id);
+      tt.is(await app.formloom.storage.credits.balance(u.id), 88);
+
+      // The same request again (a client retrying after a dropped connection) is a free replay.
+      const replay = await app.api('POST', '/voice', { key: u.key, headers: { 'idempotency-key': `late-${app.kind}` }, body: { mode: 'speak', voice: GATED, text: 'This takes a while to render.' } });
+      tt.is(replay.headers.get('idempotent-replayed'), 'true');
+      tt.is(replay.headers.get('service-credits-charged'), '0');
+      tt.is(replay.body.data.id, id);
+      const polled = await app.api('GET', res.headers.get('location')!.replace('/api/v1', ''), { key: u.key });
+      tt.like(polled.body.data, { id, status: 'rendering', audio: null });
+      tt.is((await download(app, `/api/v1/voice/generations/${id}/audio`, u.key)).status, 404);
+
+      gated.open();
+      const ready = await until(app, u.key, id, 'ready');
+      tt.like(ready.body.data, { audio: { format: 'mp3', duration_seconds: 1 }, credits: { charged: 12 } });
+      tt.like(await probe((await download(app, ready.body.data.audio.url, u.key)).bytes), { codec: 'mp3' });
+      tt.is(await app.formloom.storage.credits.balance(u.id), 88, 'charged once');
+    });
+
+    t('not ready within the budget, then failed: credited back', async (tt, app) => {
+      gated.reset();
+      const u = await voiceUser(app, { credits: 100 });
+      const pending = app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: GATED, text: 'This one will fail.' } });
+      await gated.reached();
+      const res = await pending;
+      tt.is(res.status, 202);
+      tt.is(await app.formloom.storage.credits.balance(u.id), 92);
+      gated.fail();
+      const failed = await until(app, u.key, res.body.data.id, 'failed');
+      tt.like(failed.body.data, { audio: null, credits: { charged: 0, remaining: 100 } });
+      tt.is(await app.formloom.storage.credits.balance(u.id), 100);
+      tt.deepEqual((await app.formloom.storage.credits.entries(u.id)).map((e) => e.kind), ['purchase', 'spend', 'credit_back']);
+    });
+
+    t('a script not ready within the budget: 202 with its lines rendering, then partial with the failed share credited back', async (tt, app) => {
+      gated.reset();
+      const u = await voiceUser(app, { credits: 100 });
+      const lines = [{ speaker: 'Q', voice: QUICK, text: 'Quick one.' }, { pause_ms: 200 }, { speaker: 'G', voice: GATED, text: 'Gated line.' }];
+      const pending = app.api('POST', '/voice', { key: u.key, headers: { accept: 'audio/mpeg' }, body: { mode: 'script', lines } });
+      await gated.reached();
+      const res = await pending;
+      tt.is(res.status, 202);
+      const id = res.body.data.id;
+      tt.is(res.headers.get('location'), `/api/v1/voice/generations/${id}`);
+      tt.like(res.body.data, { mode: 'script', status: 'rendering', audio: null, credits: { estimated: 9, charged: 9 } });
+      tt.deepEqual(res.body.data.lines.map((l: { status: string }) => l.status), ['rendering', 'rendering', 'rendering']);
+      tt.is(res.headers.get('service-credits-charged'), '9');
+      tt.is(await app.formloom.storage.credits.balance(u.id), 91);
+
+      gated.fail();
+      const partial = await until(app, u.key, id, 'partial');
+      tt.deepEqual(partial.body.data.lines.map((l: { status: string }) => l.status), ['ready', 'ready', 'failed']);
+      tt.like(partial.body.data, { characters: 10, credits: { charged: 4, remaining: 96 }, audio: { format: 'mp3' } });
+      tt.like(await probe((await download(app, partial.body.data.audio.url, u.key)).bytes), { codec: 'mp3' });
+      tt.is(await app.formloom.storage.credits.balance(u.id), 96, 'the failed line\'s share came back');
+    });
+  },
+  { speechEngines: [gated.engine], audio: createAudioCodecs(), config: { voice: { syncBudgetMs: 300 } }, serial: true },
+);
