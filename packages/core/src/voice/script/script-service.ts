@@ -128,12 +128,15 @@ export class VoiceScriptService {
         duration_seconds: Math.round(main.durationMs) / 1000,
         updated_at: this.now(),
       };
-      await this.storage.voiceGenerations.update(id, patch);
-      if (chargedAfter < p.credits) {
+      // One transaction: a client that sees the generation `partial` also sees its credit-back.
+      const credited = await this.storage.transaction(async (tx) => {
+        await tx.voiceGenerations.update(id, patch);
+        if (chargedAfter >= p.credits) return null;
         // The failed lines' share, rounded once over what was made: the ledger's one credit-back of this generation.
         const back = { id: this.ids.id('cre'), created_at: this.now(), amount: p.credits - chargedAfter };
-        balance = (await this.storage.credits.creditBack(id, back)) ?? (await this.billing.balance(principal.user_id));
-      }
+        return tx.credits.creditBack(id, back);
+      });
+      if (chargedAfter < p.credits) balance = credited ?? (await this.billing.balance(principal.user_id));
       return { generation: { ...generation, ...patch }, balance };
     } catch (e) {
       this.logger.error('voice script generation failed', { generation_id: id, error: String(e) });
