@@ -9,6 +9,8 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'Not found or not accessible (NOT_FOUND)',
   409: 'Conflict (CONFLICT)',
   413: 'Body too large',
+  415: 'File type not accepted (UNSUPPORTED_MEDIA_TYPE)',
+  416: 'Range not satisfiable (RANGE_NOT_SATISFIABLE), with Content-Range: bytes */<size>',
   429: 'Rate limited (RATE_LIMITED), with Retry-After',
 };
 

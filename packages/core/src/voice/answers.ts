@@ -43,7 +43,7 @@ export async function generationAnswer(
   });
   if (opts.audio && (g.status === 'ready' || g.status === 'partial')) {
     const audio = await service.audioOf(principal, g.id, opts.format ?? g.format);
-    return { status: opts.status ?? 200, contentType: audio.contentType, stream: [audio.bytes], headers };
+    return { status: opts.status ?? 200, contentType: audio.contentType, stream: audio.body, headers: { ...headers, 'Content-Length': String(audio.size) } };
   }
   return { status: opts.status ?? 200, body: dataBody(presentGeneration(g, opts.balance, opts.baseUrl)), headers };
 }

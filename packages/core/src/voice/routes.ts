@@ -161,7 +161,12 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       handler: async (req) => {
         const format = (req.query as { format?: string }).format;
         const audio = await service().audioOf(principalOf(req), req.params.id!, format === 'ulaw_8000' ? 'mulaw_8k' : format);
-        return { contentType: audio.contentType, stream: [audio.bytes], attachment: audio.fileName, headers: { 'Service-Generation-Id': audio.generation.id } };
+        return {
+          contentType: audio.contentType,
+          stream: audio.body,
+          attachment: audio.fileName,
+          headers: { 'Service-Generation-Id': audio.generation.id, 'Content-Length': String(audio.size) },
+        };
       },
     },
     {
