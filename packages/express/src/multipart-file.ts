@@ -41,8 +41,9 @@ export function receiveFile(req: Request, maxBytes: number, checkPart: (type: st
   }
   let bb: busboy.Busboy;
   try {
-    // busboy reads `filename` as latin1 unless told otherwise; browsers send UTF-8.
-    bb = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: maxBytes, fields: 10, parts: 20 } });
+    // busboy reads `filename` as latin1 unless told otherwise; browsers send UTF-8. It reports its limit once a file
+    // reaches it, so a file of exactly `maxBytes` needs a limit one byte higher.
+    bb = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: maxBytes + 1, fields: 10, parts: 20 } });
   } catch {
     return Promise.reject(malformed());
   }
