@@ -40,12 +40,17 @@ export async function* sliceBytes(body: AsyncIterable<Uint8Array>, start: number
   }
 }
 
-/** Releases what an unread blob stream holds (an open file, a response): starts it and ends it at once. */
+/**
+ * Releases what an unread blob stream holds (an open file, a response): starts it and ends it at once, which
+ * runs a generator's `finally` (ending one never started would not). A failing read changes nothing here.
+ */
 export async function discard(body: AsyncIterable<Uint8Array>): Promise<void> {
   const it = body[Symbol.asyncIterator]();
   try {
     await it.next();
+  } catch {
+    // Nothing more to release.
   } finally {
-    await it.return?.();
+    await it.return?.()?.catch(() => undefined);
   }
 }

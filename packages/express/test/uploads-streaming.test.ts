@@ -155,6 +155,10 @@ for (const { kind, blobs } of setups) {
     const open = await get(`bytes=${size - 10}-`);
     t.is(open.headers.get('content-range'), `bytes ${size - 10}-${size - 1}/${size}`);
     t.true(open.bytes.equals(data.subarray(size - 10)));
+    const head = await fetch(url, { method: 'HEAD' });
+    t.is(head.status, 200);
+    t.is(head.headers.get('content-length'), String(size), 'HEAD: the size, not the bytes');
+    t.is((await head.arrayBuffer()).byteLength, 0);
     const past = await get(`bytes=${size}-`);
     t.is(past.status, 416);
     t.is(past.headers.get('content-range'), `bytes */${size}`);
