@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { startTestApp, type DbKind, type TestApp } from './helpers/app';
 import { filesUnder } from './helpers/raw-http';
-import { eventually, memoryGrowth, streamUpload, streamUploadInChild, streamDownloadInChild, uploadForm } from './helpers/stream-upload';
+import { eventually, memoryGrowth, streamDownload, streamUpload, streamUploadInChild, streamDownloadInChild, uploadForm } from './helpers/stream-upload';
 
 /*
  * Uploads and downloads stream through the blob store, on SQLite with the file store and on PostgreSQL with
@@ -102,6 +102,33 @@ for (const { kind, blobs } of setups) {
     const next = await streamUpload(app, form, 1000);
     t.is(next.status, 201, 'the server still takes uploads');
   });
+
+  if (blobs === 'file') {
+    it('a client that stops a download part-way: the blob file the read opened is closed', async (t, app) => {
+      const form = await uploadForm(app);
+      const up = await streamUpload(app, form, 8 * MiB);
+      t.is(up.status, 201);
+      // This process's open files under the store's folder (Linux: /proc/self/fd).
+      const openBlobs = () =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(`/proc/self/fd/${fd}`).startsWith(app.blobDir);
+          } catch {
+            return false; // closed meanwhile
+          }
+        }).length;
+      const controller = new AbortController();
+      const res = await fetch(up.body.url, { signal: controller.signal });
+      const reader = res.body!.getReader();
+      let got = 0;
+      while (got < MiB) got += (await reader.read()).value!.byteLength;
+      t.is(openBlobs(), 1, 'the read holds the file open');
+      controller.abort();
+      await reader.closed.catch(() => undefined);
+      t.true(await eventually(async () => openBlobs() === 0), 'released once the client is gone');
+      t.is((await streamDownload(up.body.url)).sha256, up.sha256, 'and the file still downloads whole');
+    });
+  }
 
   it('a file over the question limit is refused with 413 file_too_large while it streams, and nothing is stored', async (t, app) => {
     const form = await uploadForm(app, 1);
