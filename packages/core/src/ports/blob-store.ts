@@ -30,8 +30,10 @@ export interface BlobStore {
    */
   deletePrefix(prefix: string): Promise<number>;
   /**
-   * Declared by a store that reads and writes blobs piece by piece, so a big blob is never whole in memory.
-   * Absent: use `put` and `get`. Every adapter shipped with Formloom declares it.
+   * Declared by a store that reads and writes blobs piece by piece, so a big blob is never whole in memory:
+   * uploads and downloads then stream through it. Absent: use `put` and `get` (`putBlobStream` and
+   * `openBlobStream` do either; an upload is then gathered whole in memory). Every adapter shipped with
+   * Formloom declares it.
    */
   readonly streams?: BlobStreams;
 }
