@@ -82,6 +82,7 @@ test.serial('a store without streams holds the whole file: the memory measure of
   const up = await memoryGrowth(() => streamUploadInChild(app, form, 20 * MiB));
   t.is(up.result.status, 201);
   t.log(`buffered upload of 20 MiB: RSS rose by ${(up.rss / MiB).toFixed(1)} MiB, memory in use by ${(up.inUse / MiB).toFixed(1)} MiB`);
-  // The streaming tests require less than 5 MiB more in use: here the file is held whole (in the store's Map too).
-  t.true(up.inUse >= 20 * MiB, `memory in use rose by ${(up.inUse / MiB).toFixed(1)} MiB`);
+  // The streaming tests require less than 5 MiB more in use; here the file is held whole (about 20 MiB: the pieces,
+  // then their concatenation, which the store's Map keeps).
+  t.true(up.inUse > 10 * MiB, `memory in use rose by ${(up.inUse / MiB).toFixed(1)} MiB`);
 });
