@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, writeFile, readdir } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, rmdir, writeFile, readdir } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -51,6 +51,13 @@ export function createFileBlobStore(root: string): BlobStore {
     await mkdir(dirname(p), { recursive: true, mode: 0o700 });
     return { p, tmp: `${p}.${randomBytes(6).toString('hex')}.tmp` };
   };
+  /** Folders from `dir` up that a failed write left empty (it made them): nothing of it stays behind. */
+  const removeEmptyFolders = async (dir: string) => {
+    for (let d = dir; d.startsWith(base + sep); d = dirname(d)) {
+      // Fails (and stops) at the first folder that holds something, such as another write's folder.
+      if (!(await rmdir(d).then(() => true, () => false))) return;
+    }
+  };
   const writeType = (p: string, contentType: string) => writeFile(`${p}.type`, contentType, { mode: 0o600 });
   return {
     streams: {
@@ -71,6 +78,7 @@ export function createFileBlobStore(root: string): BlobStore {
           await rename(tmp, p);
         } catch (e) {
           await rm(tmp, { force: true });
+          await removeEmptyFolders(dirname(p));
           throw e;
         }
         return { size };

@@ -32,3 +32,19 @@ test('file blob store: a second store on the same root reads what the first wrot
   t.is(new TextDecoder().decode(got?.data), 'hello');
   t.is(got?.contentType, 'text/plain');
 });
+
+test('file blob store: a failed streamed write leaves no folder it made; folders holding other blobs stay', async (t) => {
+  const root = await mkdtemp(join(tmpdir(), 'formloom-blobs-'));
+  t.teardown(() => rm(root, { recursive: true, force: true }));
+  const store = createFileBlobStore(root);
+  await store.put('uploads/frm_1/keep/a.txt', new TextEncoder().encode('kept'), 'text/plain');
+  const failing = async function* () {
+    yield new TextEncoder().encode('half');
+    throw new Error('client gone');
+  };
+  await t.throwsAsync(store.streams!.putStream('uploads/frm_1/tok/deep/b.bin', failing(), 'application/zip'), { message: 'client gone' });
+  await t.throwsAsync(store.streams!.putStream('uploads/frm_2/tok/c.bin', failing(), 'application/zip'), { message: 'client gone' });
+  t.deepEqual((await readdir(join(root, 'uploads'))).sort(), ['frm_1']);
+  t.deepEqual(await readdir(join(root, 'uploads', 'frm_1')), ['keep']);
+  t.is(new TextDecoder().decode((await store.get('uploads/frm_1/keep/a.txt'))?.data), 'kept');
+});

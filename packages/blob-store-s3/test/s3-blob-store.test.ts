@@ -1,7 +1,7 @@
 import { runBlobStoreConformance } from '@formloom/core/testing';
 import test from 'ava';
 import { createS3BlobStore, type S3BlobStore } from '../src';
-import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from './helpers/s3-server';
+import { S3RVER_CREDENTIALS, startS3Server, type TestS3Server } from '../src/testing';
 
 let server: TestS3Server | undefined;
 const MiB = 1024 * 1024;

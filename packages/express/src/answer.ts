@@ -20,10 +20,29 @@ export function clientGoneSignal(res: Response): AbortSignal {
 const clientGone = (err: unknown, signal: AbortSignal) =>
   signal.aborted || (err as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE';
 
+/**
+ * Releases a stream that will not be read (the answer to a HEAD request): a Readable is destroyed; an iterator is
+ * started and ended at once, which runs a generator's `finally` (ending one never started would not).
+ */
+async function release(stream: StreamAnswer['stream']) {
+  if (stream instanceof Readable) return void stream.destroy();
+  const it = Symbol.asyncIterator in stream ? stream[Symbol.asyncIterator]() : stream[Symbol.iterator]();
+  try {
+    await it.next();
+  } finally {
+    await it.return?.();
+  }
+}
+
 async function sendStream(res: Response, answer: StreamAnswer, signal: AbortSignal, logger: ErrorLogger) {
   if (answer.headers) res.set(answer.headers);
   res.status(answer.status ?? 200).setHeader('Content-Type', answer.contentType);
   if (answer.attachment !== undefined) res.attachment(answer.attachment);
+  if (res.req.method === 'HEAD') {
+    // The headers (Content-Length among them) without the bytes: nothing is read from the store.
+    res.end();
+    return release(answer.stream).catch((err) => logger.error('Releasing a streamed answer failed', err));
+  }
   const source = answer.stream instanceof Readable ? answer.stream : Readable.from(answer.stream);
   try {
     // pipeline pulls the next chunk only when the socket took the last one, and on abort destroys the

@@ -10,6 +10,7 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   409: { name: 'Conflict', description: 'Conflict with the current state (CONFLICT); `reason` says which' },
   413: { name: 'PayloadTooLarge', description: 'Body or file too large (PAYLOAD_TOO_LARGE)' },
   415: { name: 'UnsupportedMediaType', description: 'File type not allowed for the question (UNSUPPORTED_MEDIA_TYPE)' },
+  416: { name: 'RangeNotSatisfiable', description: 'The byte range is past the end of the file (RANGE_NOT_SATISFIABLE), with `Content-Range: bytes */<size>`' },
   429: { name: 'RateLimited', description: 'Rate limited (RATE_LIMITED); wait `Retry-After` seconds' },
   500: { name: 'InternalError', description: 'Unexpected error (INTERNAL_ERROR); logged with the request id' },
 };

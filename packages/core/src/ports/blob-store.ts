@@ -30,8 +30,10 @@ export interface BlobStore {
    */
   deletePrefix(prefix: string): Promise<number>;
   /**
-   * Declared by a store that reads and writes blobs piece by piece, so a big blob is never whole in memory.
-   * Absent: use `put` and `get`. Every adapter shipped with Formloom declares it.
+   * Declared by a store that reads and writes blobs piece by piece, so a big blob is never whole in memory:
+   * uploads and downloads then stream through it. Absent: use `put` and `get` (`putBlobStream` and
+   * `openBlobStream` do either; an upload is then gathered whole in memory). Every adapter shipped with
+   * Formloom declares it.
    */
   readonly streams?: BlobStreams;
 }
@@ -77,4 +79,43 @@ export function checkBlobKey(key: string, options: { prefix?: boolean } = {}): v
   if (!body || segments.some((s) => !s || s === '.' || s === '..' || s.includes('\u0000'))) {
     throw new Error(`Invalid blob ${options.prefix ? 'prefix' : 'key'}: ${JSON.stringify(key)}`);
   }
+}
+
+async function* single(data: Uint8Array) {
+  yield data;
+}
+
+/**
+ * Reads a blob as a stream whatever the store: through `streams.getStream` when the store declares it, else
+ * `get` (the whole blob in memory, yielded as one piece). `null` when there is none.
+ */
+export async function openBlobStream(store: BlobStore, key: string): Promise<BlobReadStream | null> {
+  if (store.streams) return store.streams.getStream(key);
+  const blob = await store.get(key);
+  return blob && { contentType: blob.contentType, size: blob.data.byteLength, body: single(blob.data) };
+}
+
+/**
+ * Stores what `source` yields whatever the store: through `streams.putStream` when the store declares it (memory
+ * does not grow with the size), else gathered whole and given to `put`. As `putStream`: when `source` throws,
+ * nothing is stored and the error is rethrown.
+ * @returns the stored size in bytes.
+ */
+export async function putBlobStream(store: BlobStore, key: string, source: AsyncIterable<Uint8Array>, contentType: string): Promise<{ size: number }> {
+  if (store.streams) return store.streams.putStream(key, source, contentType);
+  checkBlobKey(key);
+  const pieces: Uint8Array[] = [];
+  let size = 0;
+  for await (const piece of source) {
+    pieces.push(piece.slice()); // a copy: the source may reuse its buffer once it resumes
+    size += piece.byteLength;
+  }
+  const data = new Uint8Array(size);
+  let at = 0;
+  for (const piece of pieces) {
+    data.set(piece, at);
+    at += piece.byteLength;
+  }
+  await store.put(key, data, contentType);
+  return { size };
 }

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { badRequest, FormloomError, notFound } from '../errors';
 import type { Answer, FormRecord, OutboxItem, Question } from '../domain/types';
 import type { Clock } from '../ports/clock';
-import type { BlobStore } from '../ports/blob-store';
+import { openBlobStream, putBlobStream, type BlobReadStream, type BlobStore } from '../ports/blob-store';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
 import type { FormloomConfig } from '../config';
@@ -112,48 +112,65 @@ export class UploadService {
   }
 
   /**
-   * Stores the file under the form's prefix; returns its key and the name to show. The upload is recorded
-   * first and the form's total checked with it counted, so concurrent uploads can never pass the quota
-   * together (at worst both are refused).
+   * Stores the file under the form's prefix as its bytes arrive; returns its key and the name to show. The
+   * upload is recorded (size 0) before the first byte is stored, so a crash mid-upload leaves a row the sweep
+   * deletes with whatever is stored. Past the question's limit or the form's quota the read stops at once:
+   * 413, and neither the row nor any byte stays; so too when `data` throws (a client gone mid-upload: its
+   * error is rethrown). Once stored, the size is recorded and the form's total checked with it counted, so
+   * concurrent uploads can never pass the quota together (at worst both are refused).
    */
-  async store(policy: UploadPolicy, fileName: string, contentType: string, data: Uint8Array) {
+  async store(policy: UploadPolicy, fileName: string, contentType: string, data: Uint8Array | AsyncIterable<Uint8Array>) {
     const type = this.assertType(policy, contentType);
-    if (data.byteLength > policy.maxBytes) {
-      throw new FormloomError('PAYLOAD_TOO_LARGE', `Files may be at most ${policy.maxBytes} bytes`, { reason: 'file_too_large' });
-    }
+    const quota = this.config.uploadQuotaBytes;
+    const used = await this.storage.uploads.totalSize(policy.form.id);
     const name = safeFileName(fileName);
     const key = `uploads/${policy.form.id}/${this.ids.secret(16)}/${name}`;
     const id = this.ids.id('upl');
-    await this.storage.uploads.insert({
-      id,
-      form_id: policy.form.id,
-      question_id: policy.questionId,
-      key,
-      size: data.byteLength,
-      response_id: null,
-      created_at: this.clock.now().toISOString(),
-    });
+    await this.storage.uploads.insert({ id, form_id: policy.form.id, question_id: policy.questionId, key, size: 0, response_id: null, created_at: this.clock.now().toISOString() });
+    let stored = false;
     try {
-      if ((await this.storage.uploads.totalSize(policy.form.id)) > this.config.uploadQuotaBytes) {
-        throw new FormloomError('PAYLOAD_TOO_LARGE', `This form's uploads may total at most ${this.config.uploadQuotaBytes} bytes`, {
-          reason: 'upload_quota_exceeded',
-        });
-      }
-      await this.blobs.put(key, data, type);
+      const source = data instanceof Uint8Array ? single(data) : data;
+      const { size } = await putBlobStream(this.blobs, key, withinLimits(source, policy.maxBytes, quota, used), type);
+      stored = true;
+      await this.storage.uploads.setSize(id, size);
+      if ((await this.storage.uploads.totalSize(policy.form.id)) > quota) throw quotaExceeded(quota);
     } catch (e) {
+      // The bytes first: should their deletion fail, the row stays for the sweep to retry it.
+      if (stored) await this.blobs.deletePrefix(`${key.slice(0, key.lastIndexOf('/'))}/`);
       await this.storage.uploads.delete(id).catch(() => undefined);
       throw e;
     }
     return { key, name };
   }
 
-  /** A stored upload by key, for serving. */
-  async read(key: string) {
+  /** A stored upload by key, for serving: its bytes come as the reader pulls them. */
+  async read(key: string): Promise<BlobReadStream> {
     // A name of `.` or `..` (as `%2e%2e` decodes) is no file: blob stores refuse such keys outright.
     if (!/^uploads\/[A-Za-z0-9_]+\/[0-9a-f]{32}\/(?!\.\.?$)[^/]+$/.test(key)) throw notFound('File');
-    const blob = await this.blobs.get(key);
+    const blob = await openBlobStream(this.blobs, key);
     if (!blob) throw notFound('File');
     return blob;
+  }
+}
+
+async function* single(data: Uint8Array) {
+  yield data;
+}
+
+export const fileTooLarge = (maxBytes: number) =>
+  new FormloomError('PAYLOAD_TOO_LARGE', `Files may be at most ${maxBytes} bytes`, { reason: 'file_too_large' });
+
+const quotaExceeded = (quota: number) =>
+  new FormloomError('PAYLOAD_TOO_LARGE', `This form's uploads may total at most ${quota} bytes`, { reason: 'upload_quota_exceeded' });
+
+/** Passes `source` through, throwing (413) as soon as it passes `maxBytes` or what the quota has left. */
+async function* withinLimits(source: AsyncIterable<Uint8Array>, maxBytes: number, quota: number, used: number) {
+  let size = 0;
+  for await (const piece of source) {
+    size += piece.byteLength;
+    if (size > maxBytes) throw fileTooLarge(maxBytes);
+    if (used + size > quota) throw quotaExceeded(quota);
+    yield piece;
   }
 }
 

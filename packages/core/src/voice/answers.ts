@@ -47,7 +47,7 @@ export async function generationAnswer(
   if (opts.location) headers.Location = `${opts.baseUrl}/voice/generations/${g.id}`;
   if (opts.audio && (g.status === 'ready' || g.status === 'partial') && !opts.location) {
     const audio = await service.audioOf(principal, g.id, opts.format ?? g.format);
-    return { status: opts.status ?? 200, contentType: audio.contentType, stream: [audio.bytes], headers };
+    return { status: opts.status ?? 200, contentType: audio.contentType, stream: audio.body, headers: { ...headers, 'Content-Length': String(audio.size) } };
   }
   const view = { charged: opts.reused ? 0 : undefined, reused: opts.reused, retakesRemaining: retakes };
   return { status: opts.status ?? 200, body: dataBody(presentGeneration(g, opts.balance, opts.baseUrl, view)), headers };

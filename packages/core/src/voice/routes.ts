@@ -229,7 +229,7 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
           const g = audio.generation;
           const headers = serviceHeaders({ generationId: g.id, estimated: g.credits_estimated, remaining: 0, durationSeconds: g.duration_seconds, retakesRemaining: retakesRemaining(g, service().clock.now()) });
           delete headers['Service-Credits-Remaining']; // the balance is added by withAccountHeaders
-          return { contentType: audio.contentType, stream: [audio.bytes], attachment: audio.fileName, headers };
+          return { contentType: audio.contentType, stream: audio.body, attachment: audio.fileName, headers: { ...headers, 'Content-Length': String(audio.size) } };
         }),
     },
     {

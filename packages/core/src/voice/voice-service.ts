@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { badRequest, conflict, FormloomError, notFound } from '../errors';
 import type { Principal } from '../domain/types';
 import type { AudioEncoding, AudioOutput } from '../ports/audio-encoding';
-import type { BlobStore } from '../ports/blob-store';
+import { openBlobStream, type BlobStore } from '../ports/blob-store';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../logger';
@@ -183,8 +183,11 @@ export class VoiceService {
     await this.storage.voiceGenerations.delete(id);
   }
 
-  /** The generation's audio in `format` (its own by default): stored, or encoded from the master WAV once. */
-  async audioOf(principal: Principal, id: string, format?: string): Promise<{ bytes: Uint8Array; contentType: string; fileName: string; generation: VoiceGeneration }> {
+  /**
+   * The generation's audio in `format` (its own by default): stored (read as the consumer pulls it), or
+   * encoded from the master WAV once (then in memory: a generation is minutes of speech at most).
+   */
+  async audioOf(principal: Principal, id: string, format?: string): Promise<{ body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>; size: number; contentType: string; fileName: string; generation: VoiceGeneration }> {
     const g = await this.get(principal, id);
     if (g.audio_deleted_at) {
       throw new FormloomError('NOT_FOUND', 'The audio of this generation was deleted at the end of its retention (save: true keeps it)', { reason: 'audio_expired' });
@@ -192,13 +195,13 @@ export class VoiceService {
     const wanted = this.audio.outputSpec({ format: format ?? g.format, quality: g.quality });
     const fileName = `${g.id}.${wanted.extension}`;
     const hasAudio = g.status === 'ready' || g.status === 'partial';
-    const stored = hasAudio ? await this.blobs.get(formatKey(id, wanted.format)) : null;
-    if (stored) return { bytes: stored.data, contentType: wanted.contentType, fileName, generation: g };
+    const stored = hasAudio ? await openBlobStream(this.blobs, formatKey(id, wanted.format)) : null;
+    if (stored) return { body: stored.body, size: stored.size, contentType: wanted.contentType, fileName, generation: g };
     const master = hasAudio ? await this.blobs.get(masterKey(id)) : null;
     if (!master) throw notFound('Audio of this generation');
     const encoded = await this.audio.encodeToBuffer([pcmOfWav(master.data)], { format: wanted.format, quality: wanted.quality });
     await this.blobs.put(formatKey(id, wanted.format), encoded.bytes, wanted.contentType);
-    return { bytes: encoded.bytes, contentType: wanted.contentType, fileName, generation: g };
+    return { body: [encoded.bytes], size: encoded.bytes.byteLength, contentType: wanted.contentType, fileName, generation: g };
   }
 
   /** A new generation record, `rendering`, charged `p.credits`. */

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createFormloom, type AudioEncoding, type FormloomOptions, type Clock, type Formloom, type FormloomPlugin, type Mailer, type PlanName, type SignedDocumentRenderer, type SpeechEngine } from '@formloom/core';
+import { createFormloom, type AudioEncoding, type BlobStore, type FormloomOptions, type Clock, type Formloom, type FormloomPlugin, type Mailer, type PlanName, type SignedDocumentRenderer, type SpeechEngine } from '@formloom/core';
+import { createPostgresBlobStore } from '@formloom/storage-typeorm';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,14 +58,21 @@ export interface TestAppOptions {
   audio?: AudioEncoding;
   /** Instance settings over the test defaults (`secretKey` too: instances that share a database share it). */
   config?: FormloomOptions['config'];
+  /**
+   * The blob store: files under `blobDir` (default), the test database itself (`postgres`, a PostgreSQL app only),
+   * or this store.
+   */
+  blobStore?: 'file' | 'postgres' | BlobStore;
 }
 
 export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase(kind);
   const blobDir = mkdtempSync(join(tmpdir(), 'formloom-blobs-'));
+  const blobStore =
+    opts.blobStore === 'postgres' ? createPostgresBlobStore(db.dataSource) : typeof opts.blobStore === 'object' ? opts.blobStore : createFileBlobStore(blobDir);
   const formloom = createFormloom({
     storage: db.storage,
-    blobStore: createFileBlobStore(blobDir),
+    blobStore,
     clock: opts.clock,
     mailer: opts.mailer,
     signedDocuments: opts.signedDocuments,

@@ -9,6 +9,7 @@ export const uploadStatements = (d: Dialect) => {
   return {
     table: uploads,
     insert: insertIgnoring(d, UploadEntity),
+    setSize: `UPDATE ${uploads} SET size = ${d.p(1)} WHERE id = ${d.p(2)}`,
     delete: `DELETE FROM ${uploads} WHERE id = ${d.p(1)}`,
     totalSize: `SELECT COALESCE(SUM(size), 0) AS n FROM ${uploads} WHERE form_id = ${d.p(1)}`,
     takeUnattached:
@@ -27,6 +28,10 @@ export class SqlUploadRepository implements UploadRepository {
   async insert(upload: UploadRecord): Promise<void> {
     const { sql, values } = this.st.insert;
     if ((await this.scope.db.run(sql, values(upload))) === 0) throw new FormloomError('CONFLICT', `Upload ${upload.id} already exists`);
+  }
+
+  async setSize(id: string, size: number): Promise<void> {
+    await this.scope.db.run(this.st.setSize, [size, id]);
   }
 
   async delete(id: string): Promise<void> {

@@ -10,6 +10,11 @@ export interface UploadRepository {
    * @throws `FormloomError` CONFLICT when the id or the key is taken; nothing is written.
    */
   insert(upload: UploadRecord): Promise<void>;
+  /**
+   * Sets an upload's `size` (a streamed upload is recorded before its bytes are counted); an unknown id
+   * changes nothing.
+   */
+  setSize(id: string, size: number): Promise<void>;
   /** Deletes one upload's row; an unknown id changes nothing. */
   delete(id: string): Promise<void>;
   /** Bytes of all the form's uploads (attached or not); 0 when it has none. */

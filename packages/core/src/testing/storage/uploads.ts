@@ -12,7 +12,7 @@ const makeUpload = (formId: string, over: Partial<UploadRecord> = {}): UploadRec
   return { id, form_id: formId, question_id: uid('q'), key: `uploads/${formId}/${id}/a.txt`, size: 10, response_id: null, created_at: at(0), ...over };
 };
 
-/** uploads: the per-form total, attaching to a response, taking unattached ones, the cascade of forms.delete. */
+/** uploads: the per-form total, sizes set later, attaching to a response, taking unattached ones, the cascade of forms.delete. */
 export function uploadTests(test: StorageTest): void {
   test('uploads: total per form, attach by key, take only old unattached ones, cascade with the form', async (t, db) => {
     const [form, other] = [await newForm(db), await newForm(db)];
@@ -38,6 +38,9 @@ export function uploadTests(test: StorageTest): void {
     const [row] = await db.probes.uploads({ id: answered.id });
     t.is(row.response_id, response);
 
+    await db.storage.uploads.setSize(recent.id, 50);
+    await db.storage.uploads.setSize(uid('upl'), 7);
+    t.is(await db.storage.uploads.totalSize(form.id), 250, 'setSize changes that upload only');
     await db.storage.uploads.delete(recent.id);
     t.is(await db.storage.uploads.totalSize(form.id), 200);
     await db.storage.forms.delete(form.id);

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 
 /*
- * A local S3 server for tests: s3rver (the S3 protocol over HTTP: signatures, XML, multipart uploads) started
+ * `@formloom/blob-store-s3/testing`: a local S3 server for tests (this package's and a host's: needs the optional
+ * peer dependency `s3rver`, as a dev dependency): s3rver (the S3 protocol over HTTP: signatures, XML, multipart uploads) started
  * in this process. Its own store writes objects into the final file in place and answers before the write has
  * reached the disk, and keeps a key as a file name (255 bytes at most): it would fail S3's guarantees, not
  * ours. So objects live in memory here, each replaced whole, as S3 does; buckets stay s3rver's folders.
@@ -131,11 +132,21 @@ class MemoryObjectStore extends FilesystemStore {
   openUploads(prefix: string): number {
     return [...this.uploads.values()].filter((u) => u.key.startsWith(prefix)).length;
   }
+
+  /** The stored objects of `bucket` under `prefix`. */
+  list(bucket: string, prefix: string): Array<{ key: string; size: number }> {
+    return [...this.objects.entries()]
+      .filter(([id]) => id.startsWith(`${bucket}\u0000${prefix}`))
+      .map(([id, o]) => ({ key: id.slice(bucket.length + 1), size: o.data.length }))
+      .sort((a, b) => (a.key < b.key ? -1 : 1));
+  }
 }
 
 export interface TestS3Server {
   endpoint: string;
   bucket: string;
+  /** The keys of the bucket's objects under `prefix`, sorted, with their sizes in bytes. */
+  objects(prefix?: string): Array<{ key: string; size: number }>;
   /** Multipart uploads begun and neither completed nor aborted, of keys under `prefix`. */
   openUploads(prefix: string): number;
   close(): Promise<void>;
@@ -157,6 +168,7 @@ export async function startS3Server(bucket = 'formloom-test'): Promise<TestS3Ser
     endpoint: `http://127.0.0.1:${port}`,
     bucket,
     openUploads: (prefix) => store.openUploads(prefix),
+    objects: (prefix = '') => store.list(bucket, prefix),
     close: async () => {
       await server.close();
       await rm(dir, { recursive: true, force: true });
