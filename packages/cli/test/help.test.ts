@@ -20,6 +20,7 @@ test('--help lists every command, with the database variable', async (t) => {
     t.is(r.stderr, '');
     for (const c of HELP_ENTRIES) t.regex(r.stdout, new RegExp(`^  ${c.name} +${c.summary.replace(/[{}()[\]"|.*+?^$\\]/g, '\\$&')}$`, 'm'));
     t.regex(r.stdout, /FORMLOOM_DATABASE_URL/);
+    t.regex(r.stdout, /FORMLOOM_DATA_DIR +the data directory/);
   }
 });
 
