@@ -145,6 +145,29 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
         });
   // The voice API's engines start on first use (a voice list or a generation), not here.
   const engines = [createEspeakEngine(), createFliteEngine()];
+  const closeAdapters = async () => {
+    await mailer?.close();
+    blobs?.close();
+    await storage.close();
+  };
+  // Listen before the instance exists: with PORT=0 its public URL (upload URLs, signing and invitation
+  // links) needs the port the system gave. The app is attached in the same tick, before any request is read.
+  // Node checks the time-outs every `connectionsCheckingInterval` (30 s by default): check more often.
+  const server = createServer({ ...SERVER_TIMEOUTS, connectionsCheckingInterval: 5_000 });
+  server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeout;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+      server.listen(config.port, config.host);
+    });
+  } catch (e) {
+    await closeAdapters();
+    throw e;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const url = listenUrl(config.host, port);
+  const publicUrl = config.publicUrl ?? url;
   let formloom: Formloom;
   try {
     formloom = createFormloom({
@@ -158,42 +181,25 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
       ...(mailer ? { mailer } : {}),
       ...(signedDocuments ? { signedDocuments } : {}),
       config: {
-        publicUrl: config.publicUrl ?? listenUrl(config.host, config.port),
+        publicUrl,
         secretKey,
         uploadQuotaBytes: config.uploadQuotaBytes,
         outboxRetentionMs: config.outboxRetentionMs,
       },
     });
   } catch (e) {
-    await mailer?.close();
-    blobs?.close();
-    await storage.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeAdapters();
     throw e instanceof PluginConfigError && file.path ? new ConfigFileError(file.path, e.message, e) : e;
   }
   const inFlight = new InFlight();
-  // Node checks the time-outs every `connectionsCheckingInterval` (30 s by default): check more often.
-  const server = createServer({ ...SERVER_TIMEOUTS, connectionsCheckingInterval: 5_000 }, createApp(formloom, { inFlight, http, logger, notReadyReason: () => storage.notReadyReason() }));
-  server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeout;
-  server.listen(config.port, config.host);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', reject);
-    });
-  } catch (e) {
-    await mailer?.close();
-    blobs?.close();
-    await storage.close();
-    throw e;
-  }
+  server.on('request', createApp(formloom, { inFlight, http, logger, notReadyReason: () => storage.notReadyReason() }));
   formloom.worker.start();
-  const port = (server.address() as AddressInfo).port;
-  const url = listenUrl(config.host, port);
   let closing: Promise<void> | undefined;
   return {
     url,
     port,
-    publicUrl: config.publicUrl ?? url,
+    publicUrl,
     formloom,
     blobStore: blobs?.describe ?? null,
     configPath: file.path,
@@ -210,9 +216,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
         await closed;
         await formloom.worker.stop();
         await Promise.all(engines.map((e) => e.close()));
-        await mailer?.close();
-        blobs?.close();
-        await storage.close();
+        await closeAdapters();
       })()),
   };
 }

@@ -52,6 +52,22 @@ test('listens on an ephemeral port, made its data dir, and answers /healthz', as
   t.deepEqual([health.status, health.body], [200, { status: 'ok' }]);
 });
 
+test('with PORT=0 and no FORMLOOM_PUBLIC_URL, links carry the port the system gave (docs/configuration.md)', async (t) => {
+  const created = await call(t, 'POST', '/api/v1/forms', { title: 'Links', published: true, questions: [{ type: 'file_upload', title: 'CV' }] });
+  t.is(created.status, 201, JSON.stringify(created.body));
+  const body = new FormData();
+  body.append('file', new Blob(['hello'], { type: 'text/plain' }), 'note.txt');
+  const qs = `?question_id=${created.body.questions[0].id}`;
+  const up = await fetch(`${t.context.app.url}/api/v1/public/forms/${created.body.slug}/uploads${qs}`, { method: 'POST', body });
+  t.is(up.status, 201);
+  const { url } = (await up.json()) as { url: string };
+  t.true(url.startsWith(`${t.context.app.url}/api/v1/public/uploads/${created.body.id}/`), url);
+  // The link works: the respondent's file comes back from it.
+  const file = await fetch(url);
+  t.is(file.status, 200);
+  t.is(await file.text(), 'hello');
+});
+
 test('the HTTP server bounds how long a client may take to send its headers and its request', (t) => {
   const { server } = t.context.app;
   t.is(server.headersTimeout, SERVER_TIMEOUTS.headersTimeout);

@@ -1,5 +1,12 @@
 import { COMMANDS, type Command } from './commands';
+import { SIGNING_VERIFY_HELP } from './signing-verify';
 import { UsageError } from './usage-error';
+
+/** What `--help` shows of a command: the database commands, and `signing verify`, which takes a file. */
+export type HelpEntry = Pick<Command, 'name' | 'usage' | 'summary' | 'flags'> & { notes?: string[] };
+
+/** Every command `--help` lists, in order. */
+export const HELP_ENTRIES: HelpEntry[] = [...COMMANDS, SIGNING_VERIFY_HELP];
 
 const HELP_FLAGS = new Set(['--help', '-h']);
 
@@ -16,9 +23,9 @@ export function helpFor(argv: string[], version: string): string | null {
   words = words.filter((w) => !w.startsWith('-')).slice(0, 2);
   if (words.length === 0) return overview(version);
   // `migrate --email x -h` has a flag's value among its words: the longest leading words naming a command win.
-  const command = COMMANDS.find((c) => c.name === words.join(' ')) ?? COMMANDS.find((c) => c.name === words[0]);
+  const command = HELP_ENTRIES.find((c) => c.name === words.join(' ')) ?? HELP_ENTRIES.find((c) => c.name === words[0]);
   if (command) return commandHelp(command);
-  const group = COMMANDS.filter((c) => c.name.split(' ')[0] === words[0]);
+  const group = HELP_ENTRIES.filter((c) => c.name.split(' ')[0] === words[0]);
   if (words.length === 1 && group.length > 0) return groupHelp(words[0]!, group);
   throw new UsageError(`unknown command: ${words.join(' ')} (try: formloom --help)`);
 }
@@ -32,24 +39,25 @@ function overview(version: string): string {
     '       formloom --version',
     '',
     'commands:',
-    ...list(COMMANDS),
+    ...list(HELP_ENTRIES),
     '',
     'environment:',
-    '  FORMLOOM_DATABASE_URL  sqlite:<path> (default: sqlite:./data/formloom.sqlite) or',
+    '  FORMLOOM_DATABASE_URL  sqlite:<path> (default: sqlite:$FORMLOOM_DATA_DIR/formloom.sqlite) or',
     '                         postgres://user:password@host:5432/db; another schema than public:',
     '                         postgres://...?options=-c%20search_path%3D<schema>',
+    '  FORMLOOM_DATA_DIR      the data directory (default: ./data), as for npm start',
     '',
     'Prints one JSON object on stdout. On stderr: the database it opens, and any error as its last line.',
     'Exit status: 0 done, 1 failed (unknown user, database unreachable...), 2 wrong command line.',
   ].join('\n');
 }
 
-function groupHelp(group: string, commands: Command[]): string {
+function groupHelp(group: string, commands: HelpEntry[]): string {
   const subs = commands.map((c) => c.name.split(' ')[1]).join('|');
   return [`usage: formloom ${group} <${subs}> [flags]`, '', 'commands:', ...list(commands), '', `formloom ${group} <command> --help lists its flags.`].join('\n');
 }
 
-function commandHelp(command: Command): string {
+function commandHelp(command: HelpEntry): string {
   const flags = Object.entries(command.flags).map(([name, text]) => [`--${name}`, text] as const);
   flags.push(['--help', 'show this help']);
   const width = Math.max(...flags.map(([f]) => f.length));
@@ -60,10 +68,11 @@ function commandHelp(command: Command): string {
     '',
     'flags:',
     ...flags.map(([f, text]) => `  ${f.padEnd(width)}  ${text}`),
+    ...(command.notes ? ['', ...command.notes] : []),
   ].join('\n');
 }
 
-function list(commands: Command[]): string[] {
+function list(commands: HelpEntry[]): string[] {
   const width = Math.max(...commands.map((c) => c.name.length));
   return commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
 }

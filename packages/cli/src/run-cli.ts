@@ -7,7 +7,7 @@ import { checkSqliteFolder, describeDatabase } from './describe-database';
 import { helpFor } from './help';
 import { UsageError } from './usage-error';
 import { cliVersion } from './version';
-import { SIGNING_VERIFY_USAGE, signingVerify } from './signing-verify';
+import { signingVerify } from './signing-verify';
 
 export interface CliResult {
   /** 0 on success, 2 for a bad command line, 1 for any other failure. */
@@ -29,13 +29,12 @@ export async function runCli(argv: string[], env: Env = process.env): Promise<Cl
     }
     const help = helpFor(argv, cliVersion());
     if (help !== null) {
-      const top = argv.length <= 1 && (argv.length === 0 || ['--help', '-h', 'help'].includes(argv[0]!));
-      return { code: 0, stdout: `${help}\n${top ? `  formloom ${SIGNING_VERIFY_USAGE}\n` : ''}`, stderr: '' };
+      return { code: 0, stdout: `${help}\n`, stderr: '' };
     }
     if (argv[0] === 'signing' && argv[1] === 'verify') {
       // A report either way; the exit code says whether the document is valid (for scripts).
-      const { valid, report } = await signingVerify(argv.slice(2), env);
-      return { code: valid ? 0 : 1, stdout: `${JSON.stringify(report)}\n`, stderr: '' };
+      const { valid, report, database } = await signingVerify(argv.slice(2), env);
+      return { code: valid ? 0 : 1, stdout: `${JSON.stringify(report)}\n`, stderr: `formloom: database ${database}\n` };
     }
     const { command, rest } = findCommand(argv);
     const values = parseFlags(command.options, rest);

@@ -4,16 +4,32 @@ import { createFormloom, SigningVerificationService } from '@formloom/core';
 import { createPdfDocumentRenderer, loadOrCreateSigningP12 } from '@formloom/pdf';
 import { openMigratedStorage } from '@formloom/storage-typeorm';
 import { readConfig, type Env } from './config';
+import { describeDatabase } from './describe-database';
 import { UsageError } from './usage-error';
 
 export const SIGNING_VERIFY_USAGE = 'signing verify <file.pdf>';
+
+/** Its entry in `formloom --help` (it takes a file, not flags, so it is not one of COMMANDS). */
+export const SIGNING_VERIFY_HELP = {
+  name: 'signing verify',
+  usage: SIGNING_VERIFY_USAGE,
+  summary: 'check that this instance sealed a signed PDF; prints the report, exits 0 only when valid',
+  flags: {},
+  notes: [
+    'Checks the seal with the instance\'s certificate (FORMLOOM_SIGNING_P12, else signing.p12 in',
+    'FORMLOOM_DATA_DIR), that the exact bytes are a stored document, and the session\'s audit chain.',
+  ],
+};
 
 /**
  * `formloom signing verify <file.pdf>`: the same check as `POST /api/v1/signing/verify` (docs/signing.md),
  * with the instance's database and sealing certificate (`FORMLOOM_SIGNING_P12` or the data dir's). Prints
  * the report; exits 0 only when the document is valid.
  */
-export async function signingVerify(args: string[], env: Env): Promise<{ valid: boolean; report: Record<string, unknown> }> {
+export async function signingVerify(
+  args: string[],
+  env: Env,
+): Promise<{ valid: boolean; report: Record<string, unknown>; database: string }> {
   if (args.length !== 1 || args[0].startsWith('-')) throw new UsageError(`usage: formloom ${SIGNING_VERIFY_USAGE}`);
   const pdf = await readFile(args[0]).catch((e: NodeJS.ErrnoException) => {
     throw new Error(`cannot read ${args[0]}: ${e.code ?? e.message}`);
@@ -31,7 +47,7 @@ export async function signingVerify(args: string[], env: Env): Promise<{ valid: 
   try {
     const formloom = createFormloom({ storage, signedDocuments });
     const report = await formloom.service(SigningVerificationService).verify(new Uint8Array(pdf));
-    return { valid: report.valid, report };
+    return { valid: report.valid, report, database: describeDatabase(config.databaseUrl) };
   } finally {
     await storage.close();
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { COMMANDS, describeDatabase, runCli } from '../src';
+import { COMMANDS, describeDatabase, HELP_ENTRIES, runCli } from '../src';
 
 // A URL nothing listens on: help and version must not open a database at all.
 const env = { FORMLOOM_DATABASE_URL: 'postgres://nobody:pw@127.0.0.1:1/none' };
@@ -18,31 +18,45 @@ test('--help lists every command, with the database variable', async (t) => {
     const r = await runCli(argv, env);
     t.is(r.code, 0);
     t.is(r.stderr, '');
-    for (const c of COMMANDS) t.regex(r.stdout, new RegExp(`^  ${c.name} +${c.summary.replace(/[{}()[\]"|.*+?^$\\]/g, '\\$&')}$`, 'm'));
+    for (const c of HELP_ENTRIES) t.regex(r.stdout, new RegExp(`^  ${c.name} +${c.summary.replace(/[{}()[\]"|.*+?^$\\]/g, '\\$&')}$`, 'm'));
     t.regex(r.stdout, /FORMLOOM_DATABASE_URL/);
+    t.regex(r.stdout, /FORMLOOM_DATA_DIR +the data directory/);
   }
 });
 
+test('--help lists signing verify among the commands, and it has its own help', async (t) => {
+  t.true(HELP_ENTRIES.some((c) => c.name === 'signing verify'));
+  t.regex((await runCli(['--help'], env)).stdout, /^  signing verify +check that this instance sealed a signed PDF/m);
+  for (const argv of [['signing', '--help'], ['signing', 'verify', '--help'], ['help', 'signing', 'verify']]) {
+    const r = await runCli(argv, env);
+    t.is(r.code, 0, argv.join(' '));
+    t.regex(r.stdout, argv.length === 2 && argv[1] === '--help' ? /^usage: formloom signing <verify>/ : /^usage: formloom signing verify <file\.pdf>\n/);
+  }
+  t.regex((await runCli(['signing', 'verify', '--help'], env)).stdout, /FORMLOOM_SIGNING_P12/);
+});
+
 test('every command has its help: usage, summary and each flag', async (t) => {
-  for (const c of COMMANDS) {
+  for (const c of HELP_ENTRIES) {
     for (const argv of [[...c.name.split(' '), '--help'], ['help', ...c.name.split(' ')], [...c.name.split(' '), '--email', 'x@example.com', '-h']]) {
       const r = await runCli(argv, env);
       t.is(r.code, 0, argv.join(' '));
       t.is(r.stderr, '');
       t.true(r.stdout.startsWith(`usage: formloom ${c.usage}\n`), argv.join(' '));
-      for (const flag of Object.keys(c.options)) t.regex(r.stdout, new RegExp(`^  --${flag} +\\S`, 'm'), `${c.name} --${flag}`);
+      // Every flag the command parses (COMMANDS' options) has its line; signing verify takes none.
+      const parsed = COMMANDS.find((x) => x.name === c.name)?.options ?? {};
+      for (const flag of Object.keys({ ...parsed, ...c.flags })) t.regex(r.stdout, new RegExp(`^  --${flag} +\\S`, 'm'), `${c.name} --${flag}`);
     }
   }
 });
 
 test('every group of commands has its help', async (t) => {
-  const groups = new Set(COMMANDS.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0]!));
+  const groups = new Set(HELP_ENTRIES.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0]!));
   t.true(groups.size >= 4);
   for (const group of groups) {
     const r = await runCli([group, '--help'], env);
     t.is(r.code, 0);
     t.regex(r.stdout, new RegExp(`^usage: formloom ${group} <`));
-    for (const c of COMMANDS.filter((x) => x.name.startsWith(`${group} `))) t.true(r.stdout.includes(`  ${c.name} `), c.name);
+    for (const c of HELP_ENTRIES.filter((x) => x.name.startsWith(`${group} `))) t.true(r.stdout.includes(`  ${c.name} `), c.name);
   }
 });
 

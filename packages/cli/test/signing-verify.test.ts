@@ -39,6 +39,8 @@ test('signing verify: valid for a PDF this instance sealed, invalid once a byte 
   const ok = await runCli(['signing', 'verify', join(dir, 'ok.pdf')], env);
   t.is(ok.code, 0, ok.stderr + ok.stdout);
   t.like(JSON.parse(ok.stdout), { valid: true, sealed_by_this_instance: true, known_document: true, audit_chain_intact: true, session_id: session.id });
+  // Like every command, it names the database it opened on stderr (docs/cli.md).
+  t.is(ok.stderr, `formloom: database ${db.url}\n`);
 
   const bad = Buffer.from(pdf);
   bad[20] ^= 1; // inside the signed byte range (the range starts at byte 0)
