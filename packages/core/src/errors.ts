@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'KEY_LIMIT_REACHED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'TEXT_TOO_LONG';
+  | 'TEXT_TOO_LONG'
+  | 'WARMING_UP';
 
 const STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -26,6 +27,7 @@ const STATUS: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TEXT_TOO_LONG: 413,
+  WARMING_UP: 503,
 };
 
 /**

@@ -8,7 +8,7 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../logger';
 import type { Storage } from '../ports/storage';
 import type { VoiceGeneration } from '../ports/storage/voice-generations';
-import type { SpeechEngine } from '../ports/speech-engine';
+import { engineWarmingUp, type SpeechEngine } from '../ports/speech-engine';
 import { TOKENS } from '../tokens';
 import { languageName, type StockVoice, VoiceCatalog } from './catalog';
 import { VoiceBilling } from './billing';
@@ -52,6 +52,22 @@ export class VoiceFailure extends Error {
   constructor(readonly error: FormloomError, readonly estimated = 0, readonly generationId?: string) {
     super(error.message);
   }
+}
+
+/**
+ * The answer to an engine failure before any audio was kept (charge credited back): 503 `WARMING_UP` with
+ * `retry_after` (the `Retry-After` header) when the engine is still starting, else 500 `generation_failed`.
+ */
+export function engineFailure(e: unknown, generationId: string, estimated: number): VoiceFailure {
+  const retryAfter = engineWarmingUp(e);
+  if (retryAfter !== null) {
+    return new VoiceFailure(
+      new FormloomError('WARMING_UP', `The voice engine is starting; retry in ${retryAfter} s. Nothing was charged`, { retry_after: retryAfter, generation_id: generationId }),
+      estimated,
+      generationId,
+    );
+  }
+  return new VoiceFailure(new FormloomError('INTERNAL_ERROR', 'Speech generation failed; nothing was charged', { reason: 'generation_failed', generation_id: generationId }), estimated, generationId);
 }
 
 /** Estimates, synchronous generations and the library (docs/voice.md). */
@@ -140,8 +156,9 @@ export class VoiceService {
     } catch (e) {
       this.logger.error('voice generation failed', { generation_id: id, error: String(e) });
       await this.billing.creditBack(principal.user_id, id);
-      await this.storage.voiceGenerations.update(id, { status: 'failed', credits_charged: 0, error: 'engine_failed', updated_at: this.now() });
-      throw new VoiceFailure(new FormloomError('INTERNAL_ERROR', 'Speech generation failed; nothing was charged', { reason: 'generation_failed', generation_id: id }), p.credits, id);
+      const warming = engineWarmingUp(e);
+      await this.storage.voiceGenerations.update(id, { status: 'failed', credits_charged: 0, error: warming === null ? 'engine_failed' : 'engine_warming_up', updated_at: this.now() });
+      throw engineFailure(e, id, p.credits);
     }
   }
 
