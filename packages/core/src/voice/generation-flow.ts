@@ -77,12 +77,12 @@ export class VoiceGenerationFlow {
     if (isScriptBody(body)) {
       const quote = await this.scripts.estimate(principal, body);
       if (body.reuse === false || !(await this.findReusable(principal, this.scripts.requestHashOf(await this.scripts.prepare(body))))) return quote;
-      return { ...quote, credits: 0, enough: true, reused: true };
+      return { ...quote, credits: 0, enough: true, free: true };
     }
     if (body.retake_of === undefined) {
       const quote = await this.voice.estimate(principal, body);
       if (body.reuse === false || !(await this.findReusable(principal, this.voice.requestHashOf(await this.voice.prepare(body))))) return quote;
-      return { ...quote, credits: 0, enough: true, reused: true };
+      return { ...quote, credits: 0, enough: true, free: true };
     }
     const { original, p } = await this.retakes.load(principal, { ...body, mode: 'speak' });
     const free = await this.retakes.wouldBeFree(principal, original, p.characters);

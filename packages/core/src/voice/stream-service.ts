@@ -44,7 +44,7 @@ export class VoiceStreamService {
 
   async start(principal: Principal, raw: unknown) {
     const body = parseStreamBody(raw);
-    const p = await this.voice.prepare({ mode: 'speak', text: body.text, voice: body.voice, language: body.language, quality: body.quality }, body.format, MAX_STREAM_CHARACTERS);
+    const p = await this.voice.prepare({ mode: 'speak', text: body.text, voice: body.voice, language: body.language, quality: body.quality }, body.format, MAX_STREAM_CHARACTERS, null);
     if (body.max_credits !== undefined && p.credits > body.max_credits) {
       throw new VoiceFailure(conflict(`This request costs ${p.credits} credits, over max_credits ${body.max_credits}`, { reason: 'max_credits_exceeded', credits_estimated: p.credits, max_credits: body.max_credits }), p.credits);
     }

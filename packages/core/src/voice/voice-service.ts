@@ -18,6 +18,9 @@ import { requestHash, RETENTION_MS } from './reuse';
 import { collectPcm, encodeBoth, formatKey, generationPrefix, masterKey, pcmOfWav, STORED_FORMATS } from './synthesis';
 
 
+/** A generation `rendering` for longer than this is taken for abandoned (its process ended): it may be deleted. */
+export const STALE_RENDER_MS = 15 * 60 * 1000;
+
 /** A checked speak request and its price. */
 export interface PreparedSpeech {
   text: string;
@@ -84,8 +87,12 @@ export class VoiceService {
     @inject(VoiceBilling) readonly billing: VoiceBilling,
   ) {}
 
-  /** Validates a speak (or estimate) body and prices it; nothing is charged. */
-  async prepare(body: VoiceRequest, formatOverride?: string, maxCharacters = MAX_SYNC_CHARACTERS): Promise<PreparedSpeech> {
+  /**
+   * Validates a speak (or estimate) body and prices it; nothing is charged. `quality` defaults to `standard`
+   * for every format of `POST /voice`; a stream passes `defaultQuality: null` (its formats' own default:
+   * `phone` for `mulaw_8k`, document 3 "POST /api/v1/voice/stream").
+   */
+  async prepare(body: VoiceRequest, formatOverride?: string, maxCharacters = MAX_SYNC_CHARACTERS, defaultQuality: VoiceRequest['quality'] | null = 'standard'): Promise<PreparedSpeech> {
     const { text, voice: voiceId, speed } = checkSpeak(body);
     const characters = spokenCharacters(text);
     if (maxCharacters === MAX_STREAM_CHARACTERS && characters > maxCharacters) {
@@ -100,7 +107,7 @@ export class VoiceService {
         max_characters: maxCharacters,
       });
     }
-    const output = this.audio.outputSpec({ format: formatOverride ?? body.format ?? 'mp3', quality: body.quality });
+    const output = this.audio.outputSpec({ format: formatOverride ?? body.format ?? 'mp3', quality: body.quality ?? defaultQuality ?? undefined });
     return { text, voice: found.voice, engine: found.engine, speed, language: body.language, quality: output.quality, output, characters, credits: creditsFor(characters) };
   }
 
@@ -194,8 +201,16 @@ export class VoiceService {
     return this.storage.voiceGenerations.listByUser(principal.user_id, page);
   }
 
+  /**
+   * Deletes the record and every audio blob. A generation still `rendering` (past a 202, a stream still
+   * running, a free retake being made) is 409 `generation_not_ready`: its render would write audio after the
+   * delete. One left `rendering` for over {@link STALE_RENDER_MS} (its process died) may be deleted.
+   */
   async delete(principal: Principal, id: string): Promise<void> {
-    await this.get(principal, id);
+    const g = await this.get(principal, id);
+    if (g.status === 'rendering' && this.clock.now().getTime() - Date.parse(g.updated_at) < STALE_RENDER_MS) {
+      throw conflict('This generation is still rendering; delete it once it is ready or failed', { reason: 'generation_not_ready', generation_id: id });
+    }
     await this.blobs.deletePrefix(generationPrefix(id));
     await this.storage.voiceGenerations.delete(id);
   }

@@ -82,7 +82,8 @@ export async function prepareScript(catalog: VoiceCatalog, audio: AudioEncoding,
   }
   const first = lines.find((l) => l.line.voice_id)!;
   const voice = defaultVoice?.voice ?? (await catalog.find(first.line.voice_id!))!.voice;
-  const output = audio.outputSpec({ format: formatOverride ?? body.format ?? 'mp3', quality: body.quality });
+  // `standard` is the default quality of POST /voice for every format (only a stream's mulaw_8k defaults to phone).
+  const output = audio.outputSpec({ format: formatOverride ?? body.format ?? 'mp3', quality: body.quality ?? 'standard' });
   return {
     lines,
     voice,
