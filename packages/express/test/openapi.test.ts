@@ -74,7 +74,7 @@ test.serial('CSV is text/csv, uploads declare their multipart body, PDFs and aud
   t.deepEqual(accepted.content['application/json'].schema, { $ref: '#/components/schemas/VoiceGenerationBody' });
   t.truthy(accepted.headers.Location);
   t.truthy(doc.paths['/voice'].post.responses['200'].headers['X-RateLimit-Remaining']);
-  for (const k of ['retake_of', 'saved', 'reused', 'retakes_remaining']) t.true(doc.components.schemas.VoiceGeneration.required.includes(k), k);
+  for (const k of ['retake_of', 'reused', 'retakes_remaining']) t.true(doc.components.schemas.VoiceGeneration.required.includes(k), k);
   t.true(doc.components.schemas.VoiceGenerationList.properties.meta.required.includes('total_pages'));
   t.truthy(doc.paths['/voice'].post.requestBody.content['application/json']);
   t.deepEqual(doc.paths['/forms/{id}'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/Form' });

@@ -137,7 +137,7 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
           },
         ],
       },
-      errors: [400, 401, 402, 403, 404, 409, 429, 500],
+      errors: [400, 401, 402, 403, 404, 409, 429, 500, 503],
       handler: (req) => generate(service(), req, ctx),
     },
     {
@@ -155,7 +155,7 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
         media: ['application/octet-stream'],
         headers: RATE_LIMIT_HEADERS,
       },
-      errors: [400, 401, 402, 403, 409, 413, 429, 500],
+      errors: [400, 401, 402, 403, 409, 413, 429, 500, 503],
       handler: (req) => stream(service(), ctx.service(VoiceStreamService), req, ctx),
     },
     {

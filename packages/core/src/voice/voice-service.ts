@@ -180,7 +180,7 @@ export class VoiceService {
    * stored from the old take encoded again from the new master. Puts only (each atomic), no folder delete,
    * so concurrent free retakes of one clip leave whole blobs, each of one take.
    */
-  async replaceAudio(id: string, p: PreparedSpeech, audio: Awaited<ReturnType<VoiceService['synthesizeAudio']>>): Promise<void> {
+  async replaceAudio(id: string, p: { output: AudioOutput; quality: string }, audio: { main: { bytes: Uint8Array }; master: { bytes: Uint8Array } }): Promise<void> {
     await this.blobs.put(masterKey(id), audio.master.bytes, 'audio/wav');
     await this.blobs.put(formatKey(id, p.output.format), audio.main.bytes, p.output.contentType);
     for (const format of STORED_FORMATS) {
