@@ -148,9 +148,9 @@ forEachDb(
       const late = await speak('Kept until deleted.', { save: true });
       tt.not(late.body.data.id, saved.id);
       tt.false(late.body.data.reused);
-      tt.deepEqual((await app.api('GET', '/voice/generations', { key: u.key })).body.meta, { page: 1, per_page: 20, total: 5, total_pages: 1 });
+      tt.deepEqual((await app.api('GET', '/voice/generations', { key: u.key })).body.meta, { page: 1, per_page: 20, total: 5, total_pages: 1, rate_card: '2026-11-01' });
       const paged = await app.api('GET', '/voice/generations?per_page=2&page=3', { key: u.key });
-      tt.deepEqual(paged.body.meta, { page: 3, per_page: 2, total: 5, total_pages: 3 });
+      tt.deepEqual(paged.body.meta, { page: 3, per_page: 2, total: 5, total_pages: 3, rate_card: '2026-11-01' });
       tt.is(paged.body.data.length, 1);
       tt.is(paged.body.data[0].id, plain.id, 'newest first: the oldest is last');
     });

@@ -127,12 +127,13 @@ export class VoiceScriptService {
         duration_seconds: Math.round(main.durationMs) / 1000,
         updated_at: this.now(),
       };
-      await this.storage.voiceGenerations.update(id, patch);
       if (chargedAfter < p.credits) {
-        // The failed lines' share, rounded once over what was made: the ledger's one credit-back of this generation.
+        // The failed lines' share, rounded once over what was made: the ledger's one credit-back of this generation,
+        // given before the generation shows `partial`, so whoever sees it `partial` sees the balance final.
         const back = { id: this.ids.id('cre'), created_at: this.now(), amount: p.credits - chargedAfter };
         balance = (await this.storage.credits.creditBack(id, back)) ?? (await this.billing.balance(principal.user_id));
       }
+      await this.storage.voiceGenerations.update(id, patch);
       return { generation: { ...generation, ...patch }, balance };
     } catch (e) {
       this.logger.error('voice script generation failed', { generation_id: id, error: String(e) });
