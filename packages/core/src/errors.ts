@@ -12,7 +12,8 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RANGE_NOT_SATISFIABLE'
-  | 'TEXT_TOO_LONG';
+  | 'TEXT_TOO_LONG'
+  | 'WARMING_UP';
 
 const STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -28,6 +29,7 @@ const STATUS: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RANGE_NOT_SATISFIABLE: 416,
   TEXT_TOO_LONG: 413,
+  WARMING_UP: 503,
 };
 
 /**

@@ -13,6 +13,7 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   416: { name: 'RangeNotSatisfiable', description: 'The byte range is past the end of the file (RANGE_NOT_SATISFIABLE), with `Content-Range: bytes */<size>`' },
   429: { name: 'RateLimited', description: 'Rate limited (RATE_LIMITED); wait `Retry-After` seconds' },
   500: { name: 'InternalError', description: 'Unexpected error (INTERNAL_ERROR); logged with the request id' },
+  503: { name: 'ServiceUnavailable', description: 'Not available yet (WARMING_UP: a speech engine is starting); retry after `Retry-After` seconds' },
 };
 
 /** The top-level tag list: what each group of operations is for. */

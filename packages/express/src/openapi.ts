@@ -124,7 +124,7 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
   for (const [status, e] of Object.entries(ERROR_RESPONSES)) {
     errorResponses[e.name] = {
       description: e.description,
-      ...(Number(status) === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
+      ...(Number(status) === 429 || Number(status) === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   }

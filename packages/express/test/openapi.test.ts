@@ -74,9 +74,19 @@ test.serial('CSV is text/csv, uploads declare their multipart body, PDFs and aud
   t.deepEqual(accepted.content['application/json'].schema, { $ref: '#/components/schemas/VoiceGenerationBody' });
   t.truthy(accepted.headers.Location);
   t.truthy(doc.paths['/voice'].post.responses['200'].headers['X-RateLimit-Remaining']);
-  for (const k of ['retake_of', 'saved', 'reused', 'retakes_remaining']) t.true(doc.components.schemas.VoiceGeneration.required.includes(k), k);
+  for (const k of ['retake_of', 'reused', 'retakes_remaining']) t.true(doc.components.schemas.VoiceGeneration.required.includes(k), k);
   t.true(doc.components.schemas.VoiceGenerationList.properties.meta.required.includes('total_pages'));
   t.truthy(doc.paths['/voice'].post.requestBody.content['application/json']);
+  // Document 3 conformance: both generation bodies documented, the library's paging, 503 WARMING_UP, meta.rate_card.
+  const streamBody = doc.paths['/voice/stream'].post.requestBody.content['application/json'].schema;
+  t.deepEqual(streamBody.required.sort(), ['text', 'voice']);
+  t.deepEqual(streamBody.properties.format.enum, ['mp3', 'pcm_24k', 'mulaw_8k', 'ulaw_8000']);
+  t.deepEqual(doc.paths['/voice'].post.requestBody.content['application/json'].schema.properties.format.enum, ['mp3', 'wav', 'ogg_opus', 'mulaw_8k']);
+  t.deepEqual(doc.paths['/voice/generations'].get.parameters.map((p: { name: string }) => p.name).sort(), ['page', 'per_page']);
+  for (const path of ['/voice', '/voice/stream']) t.truthy(doc.paths[path].post.responses['503'], path);
+  t.truthy(doc.paths['/voice/generations/{id}'].delete.responses['409']);
+  for (const name of ['VoiceList', 'VoiceGenerationDeleted']) t.true(doc.components.schemas[name].required.includes('meta'), name);
+  t.false('saved' in doc.components.schemas.VoiceGeneration.properties);
   t.deepEqual(doc.paths['/forms/{id}'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/Form' });
   t.like(doc.components.schemas.Question, { type: 'object', required: ['id', 'type', 'title', 'description', 'required', 'order', 'properties', 'logic_jumps', 'validations'] });
 });

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import test from 'ava';
 import { createAudioCodecs } from '@formloom/audio';
 import { voiceIdOf } from '@formloom/core';
@@ -98,6 +100,55 @@ forEachDb(
       tt.like(partial.body.data, { characters: 10, credits: { charged: 4, remaining: 96 }, audio: { format: 'mp3' } });
       tt.like(await probe((await download(app, partial.body.data.audio.url, u.key)).bytes), { codec: 'mp3' });
       tt.is(await app.formloom.storage.credits.balance(u.id), 96, 'the failed line\'s share came back');
+    });
+
+    t('a generation still rendering cannot be deleted (409 generation_not_ready); once ready it can', async (tt, app) => {
+      gated.reset();
+      const u = await voiceUser(app, { credits: 100 });
+      const pending = app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: GATED, text: 'Do not delete me yet.' } });
+      await gated.reached();
+      const res = await pending;
+      tt.is(res.status, 202);
+      const id = res.body.data.id;
+      const early = await app.api('DELETE', `/voice/generations/${id}`, { key: u.key });
+      tt.is(early.status, 409);
+      tt.like(early.body.error, { code: 'CONFLICT', reason: 'generation_not_ready' });
+      tt.is(early.headers.get('service-credits-charged'), '0');
+      gated.open();
+      await until(app, u.key, id, 'ready');
+      tt.is((await app.api('DELETE', `/voice/generations/${id}`, { key: u.key })).status, 200);
+      tt.is((await app.api('GET', `/voice/generations/${id}`, { key: u.key })).status, 404);
+      tt.deepEqual(readdirSync(join(app.blobDir, 'voice')).filter((f) => f.includes(id)), [], 'no audio left behind');
+    });
+
+    t('a free retake of a script that fails (a line fails) keeps the clip and its audio, and is not counted', async (tt, app) => {
+      gated.reset();
+      const u = await voiceUser(app, { credits: 500 });
+      tt.is((await app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: QUICK, text: 'Filler. '.repeat(20) } })).status, 200);
+      const lines = [{ speaker: 'Q', voice: QUICK, text: 'Quick one.' }, { speaker: 'G', voice: GATED, text: 'Gated line.' }];
+      const pending = app.api('POST', '/voice', { key: u.key, body: { mode: 'script', lines } });
+      await gated.reached();
+      gated.open();
+      const made = await pending;
+      const id = made.body.data.id;
+      const ready = (await until(app, u.key, id, 'ready')).body.data;
+      tt.is(ready.retakes_remaining, 2);
+      const before = (await download(app, ready.audio.url, u.key)).bytes;
+      const balance = await app.formloom.storage.credits.balance(u.id);
+
+      gated.reset();
+      const retaking = app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', retake_of: id } });
+      await gated.reached();
+      const res = await retaking;
+      tt.is(res.status, 202, 'a free retake past the budget');
+      tt.like(res.body.data, { id, status: 'rendering' });
+      gated.fail();
+      const back = (await until(app, u.key, id, 'ready')).body.data;
+      tt.like(back, { id, retakes_remaining: 2 });
+      tt.deepEqual(back.lines.map((l: { status: string }) => l.status), ['ready', 'ready']);
+      tt.deepEqual((await download(app, back.audio.url, u.key)).bytes, before, 'the old take stays');
+      tt.is(await app.formloom.storage.voiceGenerations.freeRetakes(id), 0);
+      tt.is(await app.formloom.storage.credits.balance(u.id), balance);
     });
   },
   { speechEngines: [gated.engine], audio: createAudioCodecs(), config: { voice: { syncBudgetMs: 300 } }, serial: true },

@@ -95,15 +95,8 @@ forEachDb(
       tt.like(extra.body.error, { field: 'text', reason: 'not_with_retake' });
       tt.is((await speak(app, u, { retake_of: clip.id, voice: VOICE })).body.error.reason, 'not_with_retake');
       tt.is((await speak(app, u, { retake_of: clip.id, reuse: false })).body.error.reason, 'not_with_retake');
-      // Scripts are not retaken: a retake asked with mode script is refused as such.
-      tt.like((await speak(app, u, { retake_of: clip.id, mode: 'script' })).body.error, { reason: 'retake_unavailable', field: 'retake_of' });
-      const script = await app.api('POST', '/voice', { key: u.key, body: { mode: 'script', lines: [{ voice: VOICE, text: 'A script.' }] } });
-      tt.is(script.body.data.retakes_remaining, 0, 'scripts offer no retakes');
-      tt.is(script.headers.get('service-retakes-remaining'), '0');
-      const scriptRetake = await speak(app, u, { retake_of: script.body.data.id });
-      tt.is(scriptRetake.status, 400);
-      tt.like(scriptRetake.body.error, { reason: 'retake_unavailable', field: 'retake_of' });
-      const spentOnScript = script.body.data.credits.charged;
+      // mode script retakes script generations only (voice-script-retakes.test.ts).
+      tt.like((await speak(app, u, { retake_of: clip.id, mode: 'script' })).body.error, { reason: 'not_with_retake', field: 'mode' });
       tt.is((await speak(app, u, { retake_of: 42 })).status, 400);
       tt.is((await speak(app, u, { retake_of: '' })).status, 404);
       const unknown = await speak(app, u, { retake_of: 'gen_nope' });
@@ -111,14 +104,14 @@ forEachDb(
       tt.is(unknown.body.error.reason, 'generation_not_found');
       const stranger = await voiceUser(app, { credits: 100 });
       tt.is((await speak(app, stranger, { retake_of: clip.id })).status, 404, "another account's clip");
-      tt.is(await app.formloom.storage.credits.balance(u.id), balance - spentOnScript);
+      tt.is(await app.formloom.storage.credits.balance(u.id), balance);
 
       clock.offsetMs += 24 * HOUR + 60_000;
       tt.is((await app.api('GET', `/voice/generations/${clip.id}`, { key: u.key })).body.data.retakes_remaining, 0);
       const late = await speak(app, u, { retake_of: clip.id });
       tt.not(late.body.data.id, clip.id);
       tt.like(late.body.data, { retake_of: clip.id, credits: { charged: 8 } });
-      tt.is(await app.formloom.storage.credits.balance(u.id), balance - spentOnScript - 8);
+      tt.is(await app.formloom.storage.credits.balance(u.id), balance - 8);
     });
 
     t('concurrent retakes: the free ones never exceed two', async (tt, app) => {

@@ -35,7 +35,8 @@ forEachDb(
 
       // An estimate of it is exact: free.
       const est = await app.api('POST', '/voice', { key: u.key, body: { mode: 'estimate', voice: VOICE, text: 'Reuse me, please.' } });
-      tt.like(est.body.data, { credits: 0, reused: true, enough: true });
+      tt.like(est.body.data, { credits: 0, free: true, enough: true });
+      tt.false('reused' in est.body.data, 'document 3 estimate fields only');
 
       // With the audio as the answer (Accept), still the stored clip.
       const audio = await fetch(`${app.url}/api/v1/voice`, {
@@ -76,7 +77,7 @@ forEachDb(
       tt.is(first.status, 200, first.text);
       tt.like(first.body.data, { mode: 'script', reused: false, credits: { charged: 6 } });
       const id = first.body.data.id;
-      tt.like((await app.api('POST', '/voice', { key: u.key, body: { mode: 'estimate', lines } })).body.data, { credits: 0, reused: true });
+      tt.like((await app.api('POST', '/voice', { key: u.key, body: { mode: 'estimate', lines } })).body.data, { credits: 0, free: true });
 
       // The same script as text with a cast resolves to the same lines: reused, lines and all.
       const asText = await app.api('POST', '/voice', {
@@ -111,7 +112,6 @@ forEachDb(
       const renewed = (await speak('Asked for again later.')).body.data;
       tt.true(Math.abs(Date.parse(plain.audio.retained_until) - (made.getTime() + 30 * DAY)) < 60_000);
       tt.is(saved.audio.retained_until, null);
-      tt.true(saved.saved);
 
       // Twenty days on, the same request again: reused, and its audio kept thirty days from now.
       clock.offsetMs += 20 * DAY;
@@ -148,9 +148,9 @@ forEachDb(
       const late = await speak('Kept until deleted.', { save: true });
       tt.not(late.body.data.id, saved.id);
       tt.false(late.body.data.reused);
-      tt.deepEqual((await app.api('GET', '/voice/generations', { key: u.key })).body.meta, { page: 1, per_page: 20, total: 5, total_pages: 1 });
+      tt.deepEqual((await app.api('GET', '/voice/generations', { key: u.key })).body.meta, { page: 1, per_page: 20, total: 5, total_pages: 1, rate_card: '2026-11-01' });
       const paged = await app.api('GET', '/voice/generations?per_page=2&page=3', { key: u.key });
-      tt.deepEqual(paged.body.meta, { page: 3, per_page: 2, total: 5, total_pages: 3 });
+      tt.deepEqual(paged.body.meta, { page: 3, per_page: 2, total: 5, total_pages: 3, rate_card: '2026-11-01' });
       tt.is(paged.body.data.length, 1);
       tt.is(paged.body.data[0].id, plain.id, 'newest first: the oldest is last');
     });
@@ -160,7 +160,7 @@ forEachDb(
       const speak = (body: object = {}) => app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: VOICE, text: 'Save me later.', ...body } });
       const first = (await speak()).body.data;
       const kept = await speak({ save: true });
-      tt.like(kept.body.data, { id: first.id, reused: true, saved: true, audio: { retained_until: null } });
+      tt.like(kept.body.data, { id: first.id, reused: true, audio: { retained_until: null } });
       clock.offsetMs += 40 * DAY;
       await app.formloom.worker.housekeep();
       tt.is((await download(app, first.audio.url, u.key)).status, 200);

@@ -46,7 +46,7 @@ forEachDb(
       tt.is(info.codec, 'pcm_mulaw');
       tt.true(info.duration > 0.5);
       const g = await settled(app, u.key, id);
-      tt.like(g, { status: 'ready', source: 'stream', credits: { charged: 11 } });
+      tt.like(g, { status: 'ready', source: 'api', credits: { charged: 11 } });
       tt.is(await app.formloom.storage.credits.balance(u.id), 89);
     });
 

@@ -5,19 +5,29 @@ export type OpenAiSpeechErrorCode =
   | 'bad_request'
   | 'rate_limited'
   | 'server_error'
+  | 'warming_up'
   | 'timeout'
   | 'unreachable'
   | 'bad_response';
 
-/** A failed call to an OpenAI-compatible speech server, with the HTTP status when there was one. */
+/**
+ * A failed call to an OpenAI-compatible speech server, with the HTTP status when there was one. A 503
+ * (`warming_up`: the server is loading its model) says `warmingUp: true` with the server's `Retry-After`
+ * (default 5 s), so the voice API answers 503 `WARMING_UP` (core's `engineWarmingUp`).
+ */
 export class OpenAiSpeechError extends Error {
   constructor(
     readonly code: OpenAiSpeechErrorCode,
     message: string,
     readonly status?: number,
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'OpenAiSpeechError';
+  }
+
+  get warmingUp(): boolean {
+    return this.code === 'warming_up';
   }
 }
 
@@ -27,6 +37,7 @@ const HINTS: Record<OpenAiSpeechErrorCode, string> = {
   bad_request: 'the server refused the request',
   rate_limited: 'the server is rate limiting',
   server_error: 'the server failed',
+  warming_up: 'the server is starting',
   timeout: 'no complete answer in time',
   unreachable: 'the server cannot be reached',
   bad_response: 'the answer is not raw PCM',
@@ -36,6 +47,7 @@ function codeForStatus(status: number): OpenAiSpeechErrorCode {
   if (status === 401 || status === 403) return 'unauthorized';
   if (status === 404) return 'not_found';
   if (status === 429) return 'rate_limited';
+  if (status === 503) return 'warming_up';
   if (status >= 500) return 'server_error';
   return 'bad_request';
 }
@@ -62,7 +74,15 @@ export async function errorFromResponse(url: string, response: Response): Promis
     code,
     `speech server ${url} answered ${response.status}${detail ? `: ${detail}` : ''} (${HINTS[code]})`,
     response.status,
+    code === 'warming_up' ? retryAfterSeconds(response.headers.get('retry-after')) : undefined,
   );
+}
+
+/** `Retry-After` as seconds (a number or an HTTP date), at least 1; 5 when absent or unreadable. */
+function retryAfterSeconds(value: string | null): number {
+  if (!value) return 5;
+  const seconds = /^\d+$/.test(value.trim()) ? Number(value) : (Date.parse(value) - Date.now()) / 1000;
+  return Number.isFinite(seconds) ? Math.max(1, Math.ceil(seconds)) : 5;
 }
 
 export function timeoutError(url: string, timeoutMs: number): OpenAiSpeechError {

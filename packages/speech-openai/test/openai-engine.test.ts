@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { PcmChunk, SynthesisRequest } from '@formloom/core';
+import { engineWarmingUp, type PcmChunk, type SynthesisRequest } from '@formloom/core';
 import { runSpeechEngineConformance } from '@formloom/core/testing';
 import { createOpenAiSpeechEngine, OpenAiSpeechError, type OpenAiSpeechOptions } from '../src';
 import { FAKE_RATE, fakePcm, startFakeSpeechServer, type FakeSpeechServer } from './helpers/fake-speech-server';
@@ -73,7 +73,8 @@ for (const [status, code] of [
   [400, 'bad_request'],
   [429, 'rate_limited'],
   [500, 'server_error'],
-  [503, 'server_error'],
+  [502, 'server_error'],
+  [503, 'warming_up'],
 ] as const) {
   test(`HTTP ${status} becomes OpenAiSpeechError ${code} quoting the server`, async (t) => {
     const server = await withServer(t);
@@ -86,6 +87,20 @@ for (const [status, code] of [
     t.false(error?.message.includes('sk-'), 'no secret in the message');
   });
 }
+
+test('HTTP 503 says the server is warming up, with its Retry-After (core engineWarmingUp reads it)', async (t) => {
+  const server = await withServer(t);
+  server.behave(() => ({ kind: 'status', status: 503, message: 'model loading', headers: { 'retry-after': '12' } }));
+  const engine = createOpenAiSpeechEngine({ baseUrl: server.baseUrl, model: 'kokoro', voices: VOICES });
+  const error = await t.throwsAsync(collect(engine.synthesize(say('Hello.'))), { instanceOf: OpenAiSpeechError });
+  t.true(error?.warmingUp);
+  t.is(error?.retryAfterSeconds, 12);
+  t.is(engineWarmingUp(error), 12);
+  server.behave(() => ({ kind: 'status', status: 503, message: 'model loading' }));
+  t.is(engineWarmingUp(await t.throwsAsync(collect(engine.synthesize(say('Hello.'))))), 5, 'default without Retry-After');
+  server.behave(() => ({ kind: 'status', status: 500, message: 'boom' }));
+  t.is(engineWarmingUp(await t.throwsAsync(collect(engine.synthesize(say('Hello.'))))), null, 'a 500 is no warm-up');
+});
 
 test('a failure on a later sentence keeps the audio already yielded', async (t) => {
   const server = await withServer(t);

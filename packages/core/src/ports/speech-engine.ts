@@ -94,3 +94,25 @@ export interface SpeechEngine {
    */
   synthesize(request: SynthesisRequest): AsyncIterable<PcmChunk>;
 }
+
+/**
+ * Thrown (as the rejection of the first `next()` of {@link SpeechEngine.synthesize}'s iterator) by an engine
+ * that is still starting and cannot make audio yet (a model server loading its weights, for example). The
+ * voice service credits the request back and answers 503 `WARMING_UP` with `Retry-After:
+ * retryAfterSeconds`. An error of another class says the same with `warmingUp: true` and a numeric
+ * `retryAfterSeconds` (see {@link engineWarmingUp}).
+ */
+export class EngineWarmingUpError extends Error {
+  readonly warmingUp = true;
+  constructor(readonly engine: string, readonly retryAfterSeconds = 5, message = `speech engine ${engine} is starting; retry in ${retryAfterSeconds} s`) {
+    super(message);
+    this.name = 'EngineWarmingUpError';
+  }
+}
+
+/** Seconds to wait when `e` says its engine is warming up ({@link EngineWarmingUpError} or an error with `warmingUp: true`); null otherwise. */
+export function engineWarmingUp(e: unknown): number | null {
+  if (!e || typeof e !== 'object' || (e as { warmingUp?: unknown }).warmingUp !== true) return null;
+  const after = Number((e as { retryAfterSeconds?: unknown }).retryAfterSeconds);
+  return Number.isFinite(after) && after >= 1 ? Math.ceil(after) : 5;
+}

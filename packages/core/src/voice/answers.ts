@@ -21,8 +21,10 @@ const AUDIO_ACCEPT: Record<string, string | null> = {
 /** Whether `accept` asks for audio, and which format it names (null: the request's own). */
 export function audioAccept(accept: string | undefined): { format: string | null } | null {
   for (const part of (accept ?? '').toLowerCase().split(',')) {
-    const type = part.split(';')[0]!.trim();
-    if (type in AUDIO_ACCEPT) return { format: AUDIO_ACCEPT[type]! };
+    const [type, ...params] = part.split(';').map((p) => p.trim());
+    // `q=0` means "not acceptable" (RFC 9110): such an audio type does not ask for audio.
+    if (params.some((p) => /^q\s*=\s*0(\.0{0,3})?$/.test(p))) continue;
+    if (type! in AUDIO_ACCEPT) return { format: AUDIO_ACCEPT[type!]! };
   }
   return null;
 }

@@ -41,13 +41,13 @@ export class VoiceGenerationFlow {
     @inject(VoiceScriptService) private readonly scripts: VoiceScriptService,
   ) {}
 
-  /** A speak or script request (by `mode`). */
+  /** A speak or script request (by `mode`), or a retake of either (`retake_of`). */
   generate(principal: Principal, body: VoiceRequest, opts: { formatOverride?: string } = {}): Promise<GenerationOutcome> {
+    if (body.retake_of !== undefined) return this.retake(principal, body);
     return body.mode === 'script' ? this.script(principal, body, opts) : this.speak(principal, body, opts);
   }
 
   async speak(principal: Principal, body: VoiceRequest, opts: { formatOverride?: string } = {}): Promise<GenerationOutcome> {
-    if (body.retake_of !== undefined) return this.retake(principal, body);
     const p = await this.voice.prepare(body, opts.formatOverride);
     if (body.reuse !== false) {
       const reused = await this.reuse(principal, this.voice.requestHashOf(p), p.credits, body);
@@ -59,7 +59,7 @@ export class VoiceGenerationFlow {
     return { generation: made.generation, balance: made.balance, charged: made.generation.credits_charged };
   }
 
-  /** A script (scripts are not retaken: `retake_of` is refused while preparing it). */
+  /** A script. */
   async script(principal: Principal, body: VoiceRequest, opts: { formatOverride?: string } = {}): Promise<GenerationOutcome> {
     const p = await this.scripts.prepare(body, opts.formatOverride);
     if (body.reuse !== false) {
@@ -72,19 +72,23 @@ export class VoiceGenerationFlow {
     return { generation: made.generation, balance: made.balance, charged: made.generation.credits_charged };
   }
 
-  /** An estimate; with `retake_of`, `free` says whether the retake would cost nothing; a reusable request costs 0. */
+  /** An estimate; with `retake_of`, `free` says whether the retake would cost nothing; a reusable request costs 0 (`free: true`). */
   async estimate(principal: Principal, body: VoiceRequest) {
+    if (body.retake_of !== undefined) return this.retakeEstimate(principal, body);
     if (isScriptBody(body)) {
       const quote = await this.scripts.estimate(principal, body);
       if (body.reuse === false || !(await this.findReusable(principal, this.scripts.requestHashOf(await this.scripts.prepare(body))))) return quote;
-      return { ...quote, credits: 0, enough: true, reused: true };
+      return { ...quote, credits: 0, enough: true, free: true };
     }
-    if (body.retake_of === undefined) {
-      const quote = await this.voice.estimate(principal, body);
-      if (body.reuse === false || !(await this.findReusable(principal, this.voice.requestHashOf(await this.voice.prepare(body))))) return quote;
-      return { ...quote, credits: 0, enough: true, reused: true };
-    }
-    const { original, p } = await this.retakes.load(principal, { ...body, mode: 'speak' });
+    const quote = await this.voice.estimate(principal, body);
+    if (body.reuse === false || !(await this.findReusable(principal, this.voice.requestHashOf(await this.voice.prepare(body))))) return quote;
+    return { ...quote, credits: 0, enough: true, free: true };
+  }
+
+  /** The estimate of a retake: `free`, or the cost of a new generation. */
+  private async retakeEstimate(principal: Principal, body: VoiceRequest) {
+    const { original, take } = await this.retakes.load(principal, { ...body, mode: 'speak' });
+    const { p } = take;
     const free = await this.retakes.wouldBeFree(principal, original, p.characters);
     const credits = free ? 0 : p.credits;
     const balance = await this.voice.billing.balance(principal.user_id);
@@ -93,7 +97,7 @@ export class VoiceGenerationFlow {
       object: 'voice.estimate',
       characters: p.characters,
       credits,
-      seconds_estimated: secondsEstimated(p.characters, p.speed),
+      seconds_estimated: take.mode === 'script' ? take.p.secondsEstimated : secondsEstimated(p.characters, p.speed),
       balance,
       enough: balance >= credits && (!allowance || allowance.left >= credits),
       free,
@@ -119,9 +123,10 @@ export class VoiceGenerationFlow {
 
   private async retake(principal: Principal, body: VoiceRequest): Promise<GenerationOutcome> {
     const start = await this.retakes.start(principal, body);
-    if (start.kind === 'charged') {
+    if (start.kind === 'charged' || start.kind === 'charged_script') {
       const { started } = start;
-      const made = await this.withinBudget(this.voice.render(principal, started));
+      const render = start.kind === 'charged' ? this.voice.render(principal, start.started) : this.scripts.render(principal, start.started);
+      const made = await this.withinBudget<{ generation: VoiceGeneration; balance: number }>(render);
       if (!made) return { generation: started.generation, balance: started.balance, charged: started.p.credits, rendering: true };
       return { generation: made.generation, balance: made.balance, charged: made.generation.credits_charged };
     }

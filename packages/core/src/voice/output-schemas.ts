@@ -23,15 +23,14 @@ export const voiceOut = named(
   }),
 );
 
-export const voiceListOut = named('VoiceList', z.object({ data: z.array(voiceOut) }));
+export const voiceListOut = named('VoiceList', z.object({ data: z.array(voiceOut), meta }));
 
 export const generationLineOut = named(
   'VoiceScriptLine',
   z.object({
     speaker: z.string().nullable(),
-    voice: z.object({ id: z.string(), name: z.string().nullable() }).nullable().describe('null for a pause'),
+    voice: z.object({ id: z.string(), name: z.string().nullable() }).nullable().describe('null for a pause (its length: `end_ms - start_ms`)'),
     text: z.string().nullable().describe('null for a pause'),
-    pause_ms: int.nullable().describe('The pause, for a pause line'),
     status: z.enum(['rendering', 'ready', 'failed']),
     start_ms: int.nullable(),
     end_ms: int.nullable(),
@@ -46,7 +45,7 @@ export const generationOut = named(
     object: z.literal('voice.generation'),
     status: z.enum(['ready', 'rendering', 'partial', 'failed']),
     mode: z.enum(['speak', 'script']),
-    source: z.enum(['api', 'stream']),
+    source: z.literal('api').describe('Origin of the request: `api` for every request of this API, streams included'),
     voice: z.object({ id: z.string(), name: z.string() }),
     language: z.string(),
     characters: int,
@@ -65,7 +64,6 @@ export const generationOut = named(
     retakes_remaining: int.describe('Free retakes left on this clip (0 for scripts, and after 24 hours)'),
     retake_of: z.string().nullable().describe('The clip a charged retake retakes; null otherwise'),
     reused: z.boolean().describe('This answer is the audio of an identical earlier request, for 0 credits'),
-    saved: z.boolean().describe('Kept until deleted (`save: true`); else the audio goes after `audio.retained_until`'),
     created_at: timestamp,
   }),
 );
@@ -81,8 +79,7 @@ export const estimateOut = named(
     seconds_estimated: z.number(),
     balance: z.number(),
     enough: z.boolean(),
-    free: z.boolean().optional().describe('With `retake_of`: whether the retake would cost nothing'),
-    reused: z.boolean().optional().describe('Present (true) when an identical earlier request would be reused for 0 credits'),
+    free: z.boolean().optional().describe('With `retake_of`: whether the retake would cost nothing; also `true` (with `credits: 0`) when an identical earlier request would be reused'),
   }),
 );
 
@@ -93,12 +90,12 @@ export const voiceAnswerOut = z.union([generationBodyOut, estimateBodyOut]);
 
 export const generationListOut = named(
   'VoiceGenerationList',
-  z.object({ data: z.array(generationOut), meta: z.object({ page: int, per_page: int, total: int, total_pages: int }) }),
+  z.object({ data: z.array(generationOut), meta: z.object({ page: int, per_page: int, total: int, total_pages: int, rate_card: meta.shape.rate_card }) }),
 );
 
 export const generationDeletedOut = named(
   'VoiceGenerationDeleted',
-  z.object({ data: z.object({ id: z.string(), object: z.literal('voice.generation'), deleted: z.literal(true) }) }),
+  z.object({ data: z.object({ id: z.string(), object: z.literal('voice.generation'), deleted: z.literal(true) }), meta }),
 );
 
 /** Audio media types a generation is served in (by `format`, or the `Accept` of POST /voice). */

@@ -36,7 +36,8 @@ export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: 
     object: 'voice.generation',
     status: g.status,
     mode: g.mode,
-    source: g.source,
+    // Document 3: the origin of the request; streams are API requests too.
+    source: 'api',
     voice: { id: g.voice_id, name: g.voice_name },
     language: g.language,
     characters: g.characters,
@@ -55,20 +56,19 @@ export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: 
     retakes_remaining: view.retakesRemaining ?? 0,
     retake_of: g.retake_of ?? null,
     reused: view.reused ?? false,
-    saved: g.save,
     created_at: g.created_at,
   };
 }
 
 /**
- * A script line of a generation: `credits` is the line's decimal share (0.4 per spoken character; 0 for a
- * failed line or a pause); the request as a whole is rounded up once.
+ * A script line of a generation, with document 3's fields only: `credits` is the line's decimal share (0.4
+ * per spoken character; 0 for a failed line or a pause); the request as a whole is rounded up once. A pause
+ * has `voice` and `text` null; its length is `end_ms - start_ms`.
  */
 export const presentLine = (l: GenerationLine) => ({
   speaker: l.speaker,
   voice: l.voice_id ? { id: l.voice_id, name: l.voice_name } : null,
   text: l.text,
-  pause_ms: l.pause_ms,
   status: l.status,
   start_ms: l.start_ms,
   end_ms: l.end_ms,
@@ -101,3 +101,6 @@ export function serviceHeaders(v: VoiceHeaderValues): Record<string, string> {
 }
 
 export const dataBody = (data: unknown) => ({ data, meta: { rate_card: RATE_CARD } });
+
+/** `meta` of every successful JSON answer of the voice API (document 3: `{data, meta: {rate_card}}`), with a list's paging. */
+export const voiceMeta = <T extends object>(more?: T) => ({ ...more, rate_card: RATE_CARD });

@@ -4,14 +4,16 @@ import type { Principal } from '../domain/types';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../logger';
 import type { Storage } from '../ports/storage';
-import type { VoiceGeneration } from '../ports/storage/voice-generations';
+import type { GenerationLine, VoiceGeneration } from '../ports/storage/voice-generations';
 import { TOKENS } from '../tokens';
 import { monthStart } from './billing';
 import { RETENTION_MS } from './reuse';
 import type { VoiceRequest } from './schemas';
-import { type PreparedSpeech, type StartedSpeech, VoiceFailure, VoiceService } from './voice-service';
+import { engineFailure, type PreparedSpeech, type StartedSpeech, VoiceFailure, VoiceService } from './voice-service';
+import type { PreparedScript } from './script/prepare-script';
+import { type StartedScript, VoiceScriptService } from './script/script-service';
 
-/** Retakes (docs/voice.md, "Retakes"): free twice within 24 hours, within a quarter of the month's billed characters. */
+/** Retakes of speak and script generations (docs/voice.md, "Retakes"): free twice within 24 hours, within a quarter of the month's billed characters. */
 export const FREE_RETAKES = 2;
 export const RETAKE_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const FREE_RETAKE_SHARE = 0.25;
@@ -24,16 +26,27 @@ const RETAKE_FIELDS = new Set(['mode', 'format', 'max_credits', 'save', 'retake_
  */
 const hasTake = (g: VoiceGeneration) => g.status === 'ready' || (g.status === 'rendering' && g.sample_rate !== null);
 
-/** Free retakes left on a clip by its own count and age (the key's monthly share may still make one charged); 0 for scripts. */
+/** Free retakes left on a clip (speak or script) by its own count and age (the key's monthly share may still make one charged). */
 export function retakesRemaining(g: VoiceGeneration, now: Date): number {
-  if (g.mode !== 'speak' || !hasTake(g) || now.getTime() - Date.parse(g.created_at) >= RETAKE_WINDOW_MS) return 0;
+  if (!hasTake(g) || now.getTime() - Date.parse(g.created_at) >= RETAKE_WINDOW_MS) return 0;
   return Math.max(0, FREE_RETAKES - (g.retakes_used ?? 0));
 }
 
+/** What a retake makes again: a speak clip's words, or a script's lines. */
+export type RetakeTake = { mode: 'speak'; p: PreparedSpeech } | { mode: 'script'; p: PreparedScript };
+
 /** A retake about to be made: free (same generation, claimed) or charged (a new generation). */
 export type RetakeStart =
-  | { kind: 'free'; generation: VoiceGeneration; p: PreparedSpeech; claimId: string; retakesUsed: number }
-  | { kind: 'charged'; started: StartedSpeech };
+  | { kind: 'free'; generation: VoiceGeneration; take: RetakeTake; claimId: string; retakesUsed: number }
+  | { kind: 'charged'; started: StartedSpeech }
+  | { kind: 'charged_script'; started: StartedScript };
+
+/** What a take made: the encoded audio and, for a script, each line's place in it. */
+interface MadeTake {
+  main: { bytes: Uint8Array; spec: { sampleRate: number }; durationMs: number };
+  master: { bytes: Uint8Array };
+  lines?: GenerationLine[];
+}
 
 @injectable()
 export class VoiceRetakes {
@@ -42,27 +55,30 @@ export class VoiceRetakes {
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(VoiceService) private readonly voice: VoiceService,
+    @inject(VoiceScriptService) private readonly scripts: VoiceScriptService,
   ) {}
 
-  /** The generation `body.retake_of` names, with its words priced again in the requested format. */
-  async load(principal: Principal, body: VoiceRequest): Promise<{ original: VoiceGeneration; p: PreparedSpeech }> {
+  /** The generation `body.retake_of` names, with its words (or lines) priced again in the requested format. */
+  async load(principal: Principal, body: VoiceRequest): Promise<{ original: VoiceGeneration; take: RetakeTake }> {
     const extra = Object.keys(body).find((k) => !RETAKE_FIELDS.has(k));
     if (extra) {
       throw badRequest(`${extra}: a retake keeps the words, voices, language, quality and speed; only mode, format, max_credits and save may accompany retake_of`, { field: extra, reason: 'not_with_retake' });
     }
-    if (body.mode === 'script') throw badRequest('mode: a retake is asked for with mode speak (or estimate for its price)', { field: 'mode', reason: 'not_with_retake' });
     const original = await this.storage.voiceGenerations.findById(body.retake_of!);
     if (!original || original.user_id !== principal.user_id) {
       throw new FormloomError('NOT_FOUND', `retake_of: no generation ${body.retake_of}`, { field: 'retake_of', reason: 'generation_not_found' });
     }
-    if (original.mode !== 'speak') throw badRequest('Retakes of scripts are not available on this server yet', { reason: 'retake_unavailable', field: 'retake_of' });
+    if (body.mode === 'script' && original.mode !== 'script') {
+      throw badRequest('mode: this generation is a speak clip; retake it with mode speak', { field: 'mode', reason: 'not_with_retake' });
+    }
     // A clip whose first take is still rendering cannot be retaken yet; one being retaken (free) keeps its take.
     if (original.status === 'rendering' && !hasTake(original)) throw conflict('This generation is still rendering; retake it once it is ready', { reason: 'generation_not_ready' });
+    const format = body.format ?? original.format;
+    if (original.mode === 'script') return { original, take: { mode: 'script', p: await this.scripts.prepareRetake(original, format) } };
     const found = await this.voice.catalog.find(original.voice_id);
     const language = found && found.voice.language !== original.language ? original.language : undefined;
     const request: VoiceRequest = { mode: 'speak', text: original.text, voice: original.voice_id, quality: original.quality as VoiceRequest['quality'], speed: original.speed, ...(language ? { language } : {}) };
-    const p = await this.voice.prepare(request, body.format ?? original.format);
-    return { original, p };
+    return { original, take: { mode: 'speak', p: await this.voice.prepare(request, format) } };
   }
 
   /** Whether a retake would be free now (nothing is claimed): for estimates. */
@@ -76,7 +92,8 @@ export class VoiceRetakes {
 
   /** Claims a free retake when the rules allow one, else charges a new generation that names the original. */
   async start(principal: Principal, body: VoiceRequest): Promise<RetakeStart> {
-    const { original, p } = await this.load(principal, body);
+    const { original, take } = await this.load(principal, body);
+    const { p } = take;
     const now = this.voice.clock.now();
     if (retakesRemaining(original, now) > 0) {
       await this.voice.billing.assertEnabled(principal).catch((e) => rethrow(e, p.credits));
@@ -94,11 +111,20 @@ export class VoiceRetakes {
       });
       if (claim.ok) {
         await this.storage.voiceGenerations.update(original.id, { status: 'rendering', updated_at: now.toISOString() });
-        return { kind: 'free', generation: { ...original, status: 'rendering' }, p, claimId, retakesUsed: claim.retakes_used };
+        return { kind: 'free', generation: { ...original, status: 'rendering' }, take, claimId, retakesUsed: claim.retakes_used };
       }
     }
-    const started = await this.voice.begin(principal, { mode: 'speak', max_credits: body.max_credits, save: body.save, title: original.title ?? undefined }, { prepared: p, retakeOf: original.id });
-    return { kind: 'charged', started };
+    const request: VoiceRequest = { mode: take.mode, max_credits: body.max_credits, save: body.save, title: original.title ?? undefined };
+    if (take.mode === 'script') return { kind: 'charged_script', started: await this.scripts.begin(principal, request, { prepared: take.p, retakeOf: original.id }) };
+    return { kind: 'charged', started: await this.voice.begin(principal, request, { prepared: take.p, retakeOf: original.id }) };
+  }
+
+  /** Makes a take's audio; a script take with a failed line counts as failed (the clip keeps its whole take). */
+  private async make(take: RetakeTake, id: string): Promise<MadeTake> {
+    if (take.mode === 'speak') return this.voice.synthesizeAudio(take.p);
+    const made = await this.scripts.synthesizeTake(take.p, id);
+    if (made.rendered.failedLines > 0) throw new Error(`${made.rendered.failedLines} script line(s) failed`);
+    return { main: made.main, master: made.master, lines: made.rendered.lines };
   }
 
   /**
@@ -106,16 +132,17 @@ export class VoiceRetakes {
    * audio, gives the retake back, and is answered as an error (nothing was charged).
    */
   async renderFree(free: Extract<RetakeStart, { kind: 'free' }>, save: boolean | undefined): Promise<VoiceGeneration> {
-    const { generation: g, p } = free;
+    const { generation: g, take } = free;
+    const { p } = take;
     const now = () => this.voice.clock.now();
-    let audio;
+    let audio: MadeTake;
     try {
-      audio = await this.voice.synthesizeAudio(p);
+      audio = await this.make(take, g.id);
     } catch (e) {
       this.logger.error('voice retake failed', { generation_id: g.id, error: String(e) });
       await this.storage.voiceGenerations.releaseFreeRetake(free.claimId);
       await this.storage.voiceGenerations.update(g.id, { status: 'ready', updated_at: now().toISOString() });
-      throw new VoiceFailure(new FormloomError('INTERNAL_ERROR', 'The retake failed; the clip keeps its audio and nothing was charged', { reason: 'generation_failed', generation_id: g.id }), 0, g.id);
+      throw retakeFailure(e, g.id);
     }
     // Every stored format was made from the old take: each is replaced by the new take's.
     await this.voice.replaceAudio(g.id, p, audio);
@@ -126,14 +153,22 @@ export class VoiceRetakes {
       sample_rate: audio.main.spec.sampleRate,
       duration_seconds: Math.round(audio.main.durationMs) / 1000,
       retakes_used: free.retakesUsed,
+      ...(audio.lines ? { lines: audio.lines } : {}),
       // A retake may change the format: later identical requests must find the clip by what it now holds.
-      request_hash: this.voice.requestHashOf(p),
+      request_hash: take.mode === 'script' ? this.scripts.requestHashOf(take.p) : this.voice.requestHashOf(take.p),
       updated_at: at.toISOString(),
     };
     await this.storage.voiceGenerations.update(g.id, patch);
     const kept = await this.storage.voiceGenerations.retain(g.id, save ? null : new Date(at.getTime() + RETENTION_MS).toISOString(), at.toISOString());
     return kept ?? { ...g, ...patch };
   }
+}
+
+/** A failed free retake: 503 `WARMING_UP` while an engine starts, else 500 `generation_failed`; 0 charged either way. */
+function retakeFailure(e: unknown, id: string): VoiceFailure {
+  const failure = engineFailure(e, id, 0);
+  if (failure.error.code !== 'INTERNAL_ERROR') return failure;
+  return new VoiceFailure(new FormloomError('INTERNAL_ERROR', 'The retake failed; the clip keeps its audio and nothing was charged', { reason: 'generation_failed', generation_id: id }), 0, id);
 }
 
 function rethrow(e: unknown, estimated: number): never {

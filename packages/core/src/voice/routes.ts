@@ -4,8 +4,8 @@ import type { PluginRoute, RouteAnswer, RouteRequest } from '../plugins/routes';
 import { paging, queryBoolean } from '../pagination';
 import { audioAccept, generationAnswer, withVoiceHeaders } from './answers';
 import { claimIdempotency } from './idempotency';
-import { dataBody, presentGeneration, presentVoice, serviceHeaders } from './presenters';
-import { audioQuery, parseOr400, streamRequestSchema, voiceListQuery, voiceRequestSchema } from './schemas';
+import { dataBody, presentGeneration, presentVoice, serviceHeaders, voiceMeta } from './presenters';
+import { audioQuery, libraryQuery, parseOr400, streamRequestSchema, voiceListQuery, voiceRequestSchema } from './schemas';
 import { AUDIO_MEDIA_TYPES, generationBodyOut, generationDeletedOut, generationListOut, voiceAnswerOut, voiceListOut } from './output-schemas';
 import { VoiceService } from './voice-service';
 import { VoiceStreamService } from './stream-service';
@@ -137,7 +137,7 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
           },
         ],
       },
-      errors: [400, 401, 402, 403, 404, 409, 429, 500],
+      errors: [400, 401, 402, 403, 404, 409, 429, 500, 503],
       handler: (req) => generate(service(), req, ctx),
     },
     {
@@ -155,7 +155,7 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
         media: ['application/octet-stream'],
         headers: RATE_LIMIT_HEADERS,
       },
-      errors: [400, 401, 402, 403, 409, 413, 429, 500],
+      errors: [400, 401, 402, 403, 409, 413, 429, 500, 503],
       handler: (req) => stream(service(), ctx.service(VoiceStreamService), req, ctx),
     },
     {
@@ -173,7 +173,7 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
           const q = req.query as { source?: 'all' | 'stock' | 'mine'; language?: string; gender?: string; q?: string; featured?: string };
           const featured = queryBoolean(q.featured);
           const voices = await service().catalog.list({ ...q, featured: featured instanceof Error ? undefined : featured });
-          return { body: { data: voices.map(presentVoice) } };
+          return { body: { data: voices.map(presentVoice), meta: voiceMeta() } };
         }),
     },
     {
@@ -184,6 +184,7 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       summary: "The caller's library of generations, newest first",
       tags,
       success: { status: 200, description: 'A page of generations', schema: generationListOut },
+      query: libraryQuery,
       errors: [401, 403],
       handler: (req) =>
         withAccountHeaders(req, async (principal) => {
@@ -193,7 +194,7 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
           const now = service().clock.now();
           const data = items.map((g) => presentGeneration(g, balance, req.baseUrl, { retakesRemaining: retakesRemaining(g, now) }));
           // The generic list wrapper of document 1, section 8.
-          return { body: { data, meta: { page, per_page, total, total_pages: Math.ceil(total / per_page) } } };
+          return { body: { data, meta: voiceMeta({ page, per_page, total, total_pages: Math.ceil(total / per_page) }) } };
         }),
     },
     {
@@ -240,11 +241,11 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       summary: 'Delete a generation and its audio',
       tags,
       success: { status: 200, description: 'The deleted generation', schema: generationDeletedOut },
-      errors: [401, 403, 404],
+      errors: [401, 403, 404, 409],
       handler: (req) =>
         withAccountHeaders(req, async (principal) => {
           await service().delete(principal, req.params.id!);
-          return { body: { data: { id: req.params.id, object: 'voice.generation', deleted: true } }, headers: { 'Service-Generation-Id': req.params.id! } };
+          return { body: { data: { id: req.params.id, object: 'voice.generation', deleted: true }, meta: voiceMeta() }, headers: { 'Service-Generation-Id': req.params.id! } };
         }),
     },
   ];

@@ -50,6 +50,15 @@ export const voiceListQuery = z.object({
   featured: z.enum(['true', 'false', '1', '0']).optional(),
 });
 
+/**
+ * GET /voice/generations (the library). `page` and `per_page` are never refused: `paging` clamps them as
+ * document 1 section 8 says (non-numeric page 1, per_page 20; per_page within 1-100; page at least 1).
+ */
+export const libraryQuery = z.object({
+  page: z.string().optional().catch(undefined).meta({ type: 'integer', minimum: 1, description: '1-based page (default 1; below 1 or not a number: 1)' }),
+  per_page: z.string().optional().catch(undefined).meta({ type: 'integer', minimum: 1, maximum: 100, description: 'Items per page (default 20; clamped to 1-100; not a number: 20)' }),
+});
+
 export const audioQuery = z.object({ format: z.enum(['mp3', 'wav', 'ogg_opus', 'mulaw_8k', 'pcm_24k', 'ulaw_8000']).optional() });
 
 /** The first problem of a zod failure as a 400 naming the field. */

@@ -6,14 +6,14 @@ import type { BlobStore } from '../ports/blob-store';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../logger';
-import type { PcmChunk } from '../ports/speech-engine';
+import { engineWarmingUp, type PcmChunk } from '../ports/speech-engine';
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { ByteQueue } from './byte-queue';
 import { MAX_STREAM_CHARACTERS } from './pricing';
 import { NOT_ON_STREAM, parseOr400, streamRequestSchema } from './schemas';
 import { formatKey, masterKey } from './synthesis';
-import { type PreparedSpeech, VoiceFailure, VoiceService } from './voice-service';
+import { engineFailure, type PreparedSpeech, VoiceFailure, VoiceService } from './voice-service';
 
 /** Checks a stream body: options a stream cannot honour get 400 `not_on_stream`. */
 export function parseStreamBody(raw: unknown) {
@@ -44,9 +44,9 @@ export class VoiceStreamService {
 
   async start(principal: Principal, raw: unknown) {
     const body = parseStreamBody(raw);
-    const p = await this.voice.prepare({ mode: 'speak', text: body.text, voice: body.voice, language: body.language, quality: body.quality }, body.format, MAX_STREAM_CHARACTERS);
+    const p = await this.voice.prepare({ mode: 'speak', text: body.text, voice: body.voice, language: body.language, quality: body.quality }, body.format, MAX_STREAM_CHARACTERS, null);
     if (body.max_credits !== undefined && p.credits > body.max_credits) {
-      throw new VoiceFailure(conflict(`This request costs ${p.credits} credits, over max_credits ${body.max_credits}`, { reason: 'max_credits_exceeded', credits_estimated: p.credits }), p.credits);
+      throw new VoiceFailure(conflict(`This request costs ${p.credits} credits, over max_credits ${body.max_credits}`, { reason: 'max_credits_exceeded', credits_estimated: p.credits, max_credits: body.max_credits }), p.credits);
     }
     const billing = this.voice.billing;
     await billing.assertEnabled(principal).catch((e) => rethrow(e, p.credits));
@@ -65,7 +65,7 @@ export class VoiceStreamService {
       await firstPcm;
     } catch (e) {
       await this.failed(principal, id, e);
-      throw new VoiceFailure(new FormloomError('INTERNAL_ERROR', 'The voice engine failed before any audio; nothing was charged', { reason: 'generation_failed', generation_id: id }), p.credits, id);
+      throw engineFailure(e, id, p.credits);
     }
     return { generation, balance, output: p.output, stream: queue };
   }
@@ -114,7 +114,8 @@ export class VoiceStreamService {
   private async failed(principal: Principal, id: string, e: unknown) {
     this.logger.error('voice stream failed', { generation_id: id, error: String(e) });
     await this.voice.billing.creditBack(principal.user_id, id);
-    await this.storage.voiceGenerations.update(id, { status: 'failed', credits_charged: 0, error: 'engine_failed', updated_at: this.clock.now().toISOString() });
+    const error = engineWarmingUp(e) === null ? 'engine_failed' : 'engine_warming_up';
+    await this.storage.voiceGenerations.update(id, { status: 'failed', credits_charged: 0, error, updated_at: this.clock.now().toISOString() });
   }
 }
 

@@ -8,7 +8,7 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../logger';
 import type { Storage } from '../ports/storage';
 import type { VoiceGeneration } from '../ports/storage/voice-generations';
-import type { SpeechEngine } from '../ports/speech-engine';
+import { engineWarmingUp, type SpeechEngine } from '../ports/speech-engine';
 import { TOKENS } from '../tokens';
 import { languageName, type StockVoice, VoiceCatalog } from './catalog';
 import { VoiceBilling } from './billing';
@@ -17,6 +17,9 @@ import { checkSpeak, type VoiceRequest } from './schemas';
 import { requestHash, RETENTION_MS } from './reuse';
 import { collectPcm, encodeBoth, formatKey, generationPrefix, masterKey, pcmOfWav, STORED_FORMATS } from './synthesis';
 
+
+/** A generation `rendering` for longer than this is taken for abandoned (its process ended): it may be deleted. */
+export const STALE_RENDER_MS = 15 * 60 * 1000;
 
 /** A checked speak request and its price. */
 export interface PreparedSpeech {
@@ -54,6 +57,22 @@ export class VoiceFailure extends Error {
   }
 }
 
+/**
+ * The answer to an engine failure before any audio was kept (charge credited back): 503 `WARMING_UP` with
+ * `retry_after` (the `Retry-After` header) when the engine is still starting, else 500 `generation_failed`.
+ */
+export function engineFailure(e: unknown, generationId: string, estimated: number): VoiceFailure {
+  const retryAfter = engineWarmingUp(e);
+  if (retryAfter !== null) {
+    return new VoiceFailure(
+      new FormloomError('WARMING_UP', `The voice engine is starting; retry in ${retryAfter} s. Nothing was charged`, { retry_after: retryAfter, generation_id: generationId }),
+      estimated,
+      generationId,
+    );
+  }
+  return new VoiceFailure(new FormloomError('INTERNAL_ERROR', 'Speech generation failed; nothing was charged', { reason: 'generation_failed', generation_id: generationId }), estimated, generationId);
+}
+
 /** Estimates, synchronous generations and the library (docs/voice.md). */
 @injectable()
 export class VoiceService {
@@ -68,8 +87,12 @@ export class VoiceService {
     @inject(VoiceBilling) readonly billing: VoiceBilling,
   ) {}
 
-  /** Validates a speak (or estimate) body and prices it; nothing is charged. */
-  async prepare(body: VoiceRequest, formatOverride?: string, maxCharacters = MAX_SYNC_CHARACTERS): Promise<PreparedSpeech> {
+  /**
+   * Validates a speak (or estimate) body and prices it; nothing is charged. `quality` defaults to `standard`
+   * for every format of `POST /voice`; a stream passes `defaultQuality: null` (its formats' own default:
+   * `phone` for `mulaw_8k`, document 3 "POST /api/v1/voice/stream").
+   */
+  async prepare(body: VoiceRequest, formatOverride?: string, maxCharacters = MAX_SYNC_CHARACTERS, defaultQuality: VoiceRequest['quality'] | null = 'standard'): Promise<PreparedSpeech> {
     const { text, voice: voiceId, speed } = checkSpeak(body);
     const characters = spokenCharacters(text);
     if (maxCharacters === MAX_STREAM_CHARACTERS && characters > maxCharacters) {
@@ -84,7 +107,7 @@ export class VoiceService {
         max_characters: maxCharacters,
       });
     }
-    const output = this.audio.outputSpec({ format: formatOverride ?? body.format ?? 'mp3', quality: body.quality });
+    const output = this.audio.outputSpec({ format: formatOverride ?? body.format ?? 'mp3', quality: body.quality ?? defaultQuality ?? undefined });
     return { text, voice: found.voice, engine: found.engine, speed, language: body.language, quality: output.quality, output, characters, credits: creditsFor(characters) };
   }
 
@@ -140,8 +163,9 @@ export class VoiceService {
     } catch (e) {
       this.logger.error('voice generation failed', { generation_id: id, error: String(e) });
       await this.billing.creditBack(principal.user_id, id);
-      await this.storage.voiceGenerations.update(id, { status: 'failed', credits_charged: 0, error: 'engine_failed', updated_at: this.now() });
-      throw new VoiceFailure(new FormloomError('INTERNAL_ERROR', 'Speech generation failed; nothing was charged', { reason: 'generation_failed', generation_id: id }), p.credits, id);
+      const warming = engineWarmingUp(e);
+      await this.storage.voiceGenerations.update(id, { status: 'failed', credits_charged: 0, error: warming === null ? 'engine_failed' : 'engine_warming_up', updated_at: this.now() });
+      throw engineFailure(e, id, p.credits);
     }
   }
 
@@ -156,7 +180,7 @@ export class VoiceService {
    * stored from the old take encoded again from the new master. Puts only (each atomic), no folder delete,
    * so concurrent free retakes of one clip leave whole blobs, each of one take.
    */
-  async replaceAudio(id: string, p: PreparedSpeech, audio: Awaited<ReturnType<VoiceService['synthesizeAudio']>>): Promise<void> {
+  async replaceAudio(id: string, p: { output: AudioOutput; quality: string }, audio: { main: { bytes: Uint8Array }; master: { bytes: Uint8Array } }): Promise<void> {
     await this.blobs.put(masterKey(id), audio.master.bytes, 'audio/wav');
     await this.blobs.put(formatKey(id, p.output.format), audio.main.bytes, p.output.contentType);
     for (const format of STORED_FORMATS) {
@@ -177,8 +201,16 @@ export class VoiceService {
     return this.storage.voiceGenerations.listByUser(principal.user_id, page);
   }
 
+  /**
+   * Deletes the record and every audio blob. A generation still `rendering` (past a 202, a stream still
+   * running, a free retake being made) is 409 `generation_not_ready`: its render would write audio after the
+   * delete. One left `rendering` for over {@link STALE_RENDER_MS} (its process died) may be deleted.
+   */
   async delete(principal: Principal, id: string): Promise<void> {
-    await this.get(principal, id);
+    const g = await this.get(principal, id);
+    if (g.status === 'rendering' && this.clock.now().getTime() - Date.parse(g.updated_at) < STALE_RENDER_MS) {
+      throw conflict('This generation is still rendering; delete it once it is ready or failed', { reason: 'generation_not_ready', generation_id: id });
+    }
     await this.blobs.deletePrefix(generationPrefix(id));
     await this.storage.voiceGenerations.delete(id);
   }

@@ -4,11 +4,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAudioCodecs } from '@formloom/audio';
-import type { PcmChunk, SpeechEngine } from '@formloom/core';
+import { EngineWarmingUpError, type PcmChunk, type SpeechEngine } from '@formloom/core';
 import { createEspeakEngine } from '@formloom/speech-espeak';
 import type { TestApp, TestAppOptions } from './app';
 
-/** eSpeak NG (every language, fast) plus an engine whose voices fail: `dead` before any audio, `broken` after its first sentence. */
+/**
+ * eSpeak NG (every language, fast) plus an engine whose voices fail: `dead` before any audio, `broken` after its
+ * first sentence, `warming` before any audio with `EngineWarmingUpError` (retry after 7 s).
+ */
 export function voiceAppOptions(): TestAppOptions {
   return { speechEngines: [createEspeakEngine(), failingEngine()], audio: createAudioCodecs() };
 }
@@ -19,10 +22,12 @@ function failingEngine(): SpeechEngine {
     voices: async () => [
       { id: 'broken', name: 'Broken', language: 'en-US', gender: 'neutral', sampleRate: 16000 },
       { id: 'dead', name: 'Dead', language: 'en-US', gender: 'neutral', sampleRate: 16000 },
+      { id: 'warming', name: 'Warming', language: 'en-US', gender: 'neutral', sampleRate: 16000 },
     ],
     synthesize: (request) => ({
       async *[Symbol.asyncIterator](): AsyncGenerator<PcmChunk> {
         if (request.voice === 'dead') throw new Error('engine did not start');
+        if (request.voice === 'warming') throw new EngineWarmingUpError('failing', 7);
         yield { samples: new Int16Array(1600), sampleRate: 16000, channels: 1, marker: { kind: 'sentence', index: 0 } };
         throw new Error('engine crashed');
       },

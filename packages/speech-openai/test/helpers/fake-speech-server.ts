@@ -17,7 +17,7 @@ export interface RecordedRequest {
  */
 export type FakeBehaviour =
   | { kind: 'pcm' }
-  | { kind: 'status'; status: number; message: string }
+  | { kind: 'status'; status: number; message: string; headers?: Record<string, string> }
   | { kind: 'hang' }
   | { kind: 'stall' }
   | { kind: 'json' };
@@ -97,7 +97,7 @@ function answer(res: ServerResponse, request: RecordedRequest, behaviour: FakeBe
     return;
   }
   if (behaviour.kind === 'status') {
-    res.writeHead(behaviour.status, { 'content-type': 'application/json' });
+    res.writeHead(behaviour.status, { 'content-type': 'application/json', ...behaviour.headers });
     res.end(JSON.stringify({ error: { message: behaviour.message, type: 'invalid_request_error' } }));
     return;
   }

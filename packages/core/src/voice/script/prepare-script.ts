@@ -6,7 +6,7 @@
 import { badRequest } from '../../errors';
 import type { AudioEncoding, AudioOutput } from '../../ports/audio-encoding';
 import type { SpeechEngine } from '../../ports/speech-engine';
-import type { GenerationLine } from '../../ports/storage/voice-generations';
+import type { GenerationLine, VoiceGeneration } from '../../ports/storage/voice-generations';
 import type { StockVoice, VoiceCatalog } from '../catalog';
 import { creditsFor, MAX_SYNC_CHARACTERS, secondsEstimated, spokenCharacters } from '../pricing';
 import { checkSpeed, type VoiceRequest } from '../schemas';
@@ -32,10 +32,8 @@ export interface PreparedScript {
 
 const voiceNotFound = (id: string, field: string) => badRequest(`${field}: no voice ${id} (see GET /api/v1/voice/voices)`, { field, reason: 'voice_not_found' });
 
+/** A script request (`retake_of` is taken apart before: see `prepareScriptRetake`). */
 export async function prepareScript(catalog: VoiceCatalog, audio: AudioEncoding, body: VoiceRequest, formatOverride?: string): Promise<PreparedScript> {
-  if (body.retake_of) {
-    throw badRequest('retake_of: scripts cannot be retaken on this server yet; a speak clip is retaken with mode speak', { reason: 'retake_unavailable', field: 'retake_of' });
-  }
   const speed = checkSpeed(body);
   const { items } = scriptItemsOf(body);
   const { characters, pauseMs } = scriptTotals(items);
@@ -82,7 +80,8 @@ export async function prepareScript(catalog: VoiceCatalog, audio: AudioEncoding,
   }
   const first = lines.find((l) => l.line.voice_id)!;
   const voice = defaultVoice?.voice ?? (await catalog.find(first.line.voice_id!))!.voice;
-  const output = audio.outputSpec({ format: formatOverride ?? body.format ?? 'mp3', quality: body.quality });
+  // `standard` is the default quality of POST /voice for every format (only a stream's mulaw_8k defaults to phone).
+  const output = audio.outputSpec({ format: formatOverride ?? body.format ?? 'mp3', quality: body.quality ?? 'standard' });
   return {
     lines,
     voice,
@@ -113,3 +112,45 @@ function speechLine(speaker: string | null, text: string, voice: StockVoice, eng
   return { line, engine, engineVoice: voice.engine_voice, sampleRate: voice.sample_rate };
 }
 
+
+/**
+ * A retake of script generation `original` (docs/voice.md, "Retakes"): the same lines (speakers, voices,
+ * words, pauses), language, quality and speed, in `format`. Takes nothing from the daily allowances (nothing
+ * is converted or cast again). A voice that no longer exists is 400 `voice_not_found`.
+ */
+export async function prepareScriptRetake(catalog: VoiceCatalog, audio: AudioEncoding, original: VoiceGeneration, format: string): Promise<PreparedScript> {
+  const lines: RenderLine[] = [];
+  let characters = 0;
+  let pauseMs = 0;
+  for (const [i, l] of (original.lines ?? []).entries()) {
+    if (l.pause_ms !== null) {
+      lines.push({ line: { ...l, status: 'rendering', start_ms: null, end_ms: null } });
+      pauseMs += l.pause_ms;
+      continue;
+    }
+    const found = await catalog.find(l.voice_id!);
+    if (!found) throw voiceNotFound(l.voice_id!, `lines.${i}.voice`);
+    const line = speechLine(l.speaker, l.text!, found.voice, found.engine);
+    characters += line.line.characters;
+    lines.push(line);
+  }
+  const first = lines.find((l) => l.line.voice_id);
+  if (!first) throw badRequest('retake_of: this script has no spoken line to make again', { field: 'retake_of', reason: 'retake_unavailable' });
+  const voice = (await catalog.find(original.voice_id))?.voice ?? (await catalog.find(first.line.voice_id!))!.voice;
+  // The request named a language when the generation's differs from its voice's own.
+  const language = voice.language !== original.language ? original.language : undefined;
+  const output = audio.outputSpec({ format, quality: original.quality });
+  return {
+    lines,
+    voice,
+    speed: original.speed,
+    language,
+    quality: output.quality,
+    output,
+    characters,
+    pauseMs,
+    credits: creditsFor(characters),
+    secondsEstimated: Math.round((secondsEstimated(characters, original.speed) + pauseMs / 1000) * 10) / 10,
+    used: { auto_convert: false, auto_cast: false },
+  };
+}

@@ -18,7 +18,7 @@ import { RETENTION_MS, scriptRequestHash } from '../reuse';
 import type { VoiceRequest } from '../schemas';
 import { encodeBoth, formatKey, masterKey } from '../synthesis';
 import { VoiceFailure, VoiceService } from '../voice-service';
-import { type PreparedScript, prepareScript } from './prepare-script';
+import { type PreparedScript, prepareScript, prepareScriptRetake } from './prepare-script';
 import { renderScript } from './script-render';
 
 /** A charged script whose audio is still to be made. */
@@ -56,6 +56,11 @@ export class VoiceScriptService {
     return prepareScript(this.voice.catalog, this.audio, body, formatOverride);
   }
 
+  /** A retake of script generation `original` in `format` (its lines, voices, language, quality and speed). */
+  prepareRetake(original: VoiceGeneration, format: string): Promise<PreparedScript> {
+    return prepareScriptRetake(this.voice.catalog, this.audio, original, format);
+  }
+
   /** The exact cost of a script; free, makes nothing, and counts against no allowance. */
   async estimate(principal: Principal, body: VoiceRequest) {
     const p = await this.prepare(body);
@@ -77,7 +82,7 @@ export class VoiceScriptService {
   }
 
   /** The first half of `generate`: checks, counts the helpers' allowances, charges and records the script as `rendering`. */
-  async begin(principal: Principal, body: VoiceRequest, opts: { formatOverride?: string; prepared?: PreparedScript } = {}): Promise<StartedScript> {
+  async begin(principal: Principal, body: VoiceRequest, opts: { formatOverride?: string; prepared?: PreparedScript; retakeOf?: string } = {}): Promise<StartedScript> {
     const p = opts.prepared ?? (await this.prepare(body, opts.formatOverride));
     if (body.max_credits !== undefined && p.credits > body.max_credits) {
       throw new VoiceFailure(
@@ -92,7 +97,7 @@ export class VoiceScriptService {
       await release();
       return rethrow(e, p.credits);
     });
-    const generation = this.newGeneration(principal, id, p, body);
+    const generation = { ...this.newGeneration(principal, id, p, body), retake_of: opts.retakeOf ?? null };
     await this.storage.voiceGenerations.insert(generation);
     return { generation, p, balance, release };
   }
@@ -109,13 +114,7 @@ export class VoiceScriptService {
     let balance = started.balance;
     const id = generation.id;
     try {
-      const rendered = await renderScript(p.lines, {
-        language: p.language,
-        speed: p.speed,
-        onLineError: (index, error) => this.logger.error('voice script line failed', { generation_id: id, line: index, error: String(error) }),
-      });
-      if (rendered.spokenCharacters === 0) throw new Error('every line failed');
-      const { main, master } = await encodeBoth(this.audio, rendered.pcm, p.output.format, p.quality);
+      const { rendered, main, master } = await this.synthesizeTake(p, id);
       await this.blobs.put(masterKey(id), master.bytes, 'audio/wav');
       await this.blobs.put(formatKey(id, p.output.format), main.bytes, p.output.contentType);
       const chargedAfter = creditsFor(rendered.spokenCharacters);
@@ -146,6 +145,21 @@ export class VoiceScriptService {
       await this.storage.voiceGenerations.update(id, { status: 'failed', credits_charged: 0, lines, error: 'engine_failed', updated_at: this.now() });
       throw new VoiceFailure(new FormloomError('INTERNAL_ERROR', 'Speech generation failed; nothing was charged', { reason: 'generation_failed', generation_id: id }), p.credits, id);
     }
+  }
+
+  /**
+   * Renders every line of `p` and encodes the result (the requested format and the master WAV); lines that
+   * fail are left out. Throws when every line failed. Stores nothing.
+   */
+  async synthesizeTake(p: PreparedScript, id: string) {
+    const rendered = await renderScript(p.lines, {
+      language: p.language,
+      speed: p.speed,
+      onLineError: (index, error) => this.logger.error('voice script line failed', { generation_id: id, line: index, error: String(error) }),
+    });
+    if (rendered.spokenCharacters === 0) throw new Error('every line failed');
+    const { main, master } = await encodeBoth(this.audio, rendered.pcm, p.output.format, p.quality);
+    return { rendered, main, master };
   }
 
   /** Counts `auto_convert` (when asked) and `auto_cast` (when it picked a voice) against the account's daily allowances. */
