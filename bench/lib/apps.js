@@ -19,7 +19,7 @@ const BASELINE_MAIN = path.join(ROOT, 'bench/baseline-app.js');
 // measured) but are raised far above what a run sends (docs/security.md).
 const BENCH_LIMIT = '100000000';
 const BENCH_RATE_LIMITS = Object.fromEntries(
-  ['PER_KEY', 'FAILED_AUTH', 'SUBMISSIONS', 'PARTIAL_UPDATES', 'UPLOADS', 'PUBLIC_READS'].map((n) => [`FORMLOOM_RATE_LIMIT_${n}`, BENCH_LIMIT]),
+  ['PER_KEY', 'FAILED_AUTH', 'SUBMISSIONS', 'PARTIAL_UPDATES', 'UPLOADS', 'PUBLIC_READS', 'VOICE', 'VOICE_ESTIMATES'].map((n) => [`FORMLOOM_RATE_LIMIT_${n}`, BENCH_LIMIT]),
 );
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);

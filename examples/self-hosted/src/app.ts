@@ -185,6 +185,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
         secretKey,
         uploadQuotaBytes: config.uploadQuotaBytes,
         outboxRetentionMs: config.outboxRetentionMs,
+        voice: http.voiceLimits,
       },
     });
   } catch (e) {

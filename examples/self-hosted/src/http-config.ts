@@ -7,7 +7,15 @@ export interface HttpConfig {
   trustProxy: boolean | number | string;
   embedOrigins: EmbedOrigins;
   rateLimits: RateLimitOptions | false;
+  /** The voice API's per-key limits (requests a minute; 0 turns one off), kept by the voice area itself. */
+  voiceLimits: { generationsPerMinute?: number; estimatesPerMinute?: number };
 }
+
+/** The voice limits' variables (docs/configuration.md); `FORMLOOM_RATE_LIMITS=off` turns them off too. */
+export const VOICE_LIMIT_VARIABLES = {
+  generationsPerMinute: 'FORMLOOM_RATE_LIMIT_VOICE',
+  estimatesPerMinute: 'FORMLOOM_RATE_LIMIT_VOICE_ESTIMATES',
+} as const;
 
 /** Each limit's variable; its value is requests a minute, `0` or `off` turns that limit off. */
 export const RATE_LIMIT_VARIABLES: Record<RateLimitName, string> = {
@@ -22,7 +30,24 @@ export const RATE_LIMIT_VARIABLES: Record<RateLimitName, string> = {
 const OFF = /^(0|off|false|no)$/i;
 
 export function readHttpConfig(env: Env): HttpConfig {
-  return { trustProxy: readTrustProxy(env.FORMLOOM_TRUST_PROXY), embedOrigins: readEmbedOrigins(env), rateLimits: readRateLimits(env) };
+  return {
+    trustProxy: readTrustProxy(env.FORMLOOM_TRUST_PROXY),
+    embedOrigins: readEmbedOrigins(env),
+    rateLimits: readRateLimits(env),
+    voiceLimits: readVoiceLimits(env),
+  };
+}
+
+function readVoiceLimits(env: Env): HttpConfig['voiceLimits'] {
+  const allOff = OFF.test(env.FORMLOOM_RATE_LIMITS?.trim() ?? '');
+  const out: HttpConfig['voiceLimits'] = {};
+  for (const [name, variable] of Object.entries(VOICE_LIMIT_VARIABLES) as Array<[keyof HttpConfig['voiceLimits'], string]>) {
+    const v = env[variable]?.trim();
+    if (allOff || (v && OFF.test(v))) out[name] = 0;
+    else if (v && /^\d+$/.test(v)) out[name] = Number(v);
+    else if (v) throw new Error(`${variable}: expected requests a minute (a positive integer) or 0/off, got ${JSON.stringify(v)}`);
+  }
+  return out;
 }
 
 /** `true`/`false`, a hop count, or Express's list of trusted addresses and subnets (`loopback, 10.0.0.0/8`). */

@@ -5,7 +5,13 @@ import test from 'ava';
 import { readHttpConfig, startSelfHosted } from '../src';
 
 test('the HTTP variables: defaults, limits raised or turned off, trust proxy values', (t) => {
-  t.deepEqual(readHttpConfig({}), { trustProxy: false, embedOrigins: '*', rateLimits: {} });
+  t.deepEqual(readHttpConfig({}), { trustProxy: false, embedOrigins: '*', rateLimits: {}, voiceLimits: {} });
+  t.deepEqual(readHttpConfig({ FORMLOOM_RATE_LIMIT_VOICE: '120', FORMLOOM_RATE_LIMIT_VOICE_ESTIMATES: 'off' }).voiceLimits, {
+    generationsPerMinute: 120,
+    estimatesPerMinute: 0,
+  });
+  t.deepEqual(readHttpConfig({ FORMLOOM_RATE_LIMITS: 'off' }).voiceLimits, { generationsPerMinute: 0, estimatesPerMinute: 0 });
+  t.throws(() => readHttpConfig({ FORMLOOM_RATE_LIMIT_VOICE: '-1' }), { message: /^FORMLOOM_RATE_LIMIT_VOICE: / });
   t.is(readHttpConfig({ FORMLOOM_RATE_LIMITS: 'off' }).rateLimits, false);
   t.is(readHttpConfig({ FORMLOOM_RATE_LIMITS: '0' }).rateLimits, false);
   t.deepEqual(readHttpConfig({ FORMLOOM_RATE_LIMIT_PER_KEY: '5000', FORMLOOM_RATE_LIMIT_FAILED_AUTH: 'off', FORMLOOM_RATE_LIMIT_UPLOADS: '0' }).rateLimits, {
@@ -29,9 +35,12 @@ test('the running app: client IPs from X-Forwarded-For behind a trusted proxy, c
     FORMLOOM_DATABASE_URL: `sqlite:${join(dir, 'data', 'formloom.sqlite')}`,
     FORMLOOM_TRUST_PROXY: 'loopback',
     FORMLOOM_RATE_LIMIT_FAILED_AUTH: '2',
+    FORMLOOM_RATE_LIMIT_VOICE: '7',
     FORMLOOM_EMBED_ORIGINS: 'https://shop.example.com',
   });
   try {
+    t.is(app.formloom.config.voice.generationsPerMinute, 7, 'the voice limit reaches the instance');
+    t.is(app.formloom.config.voice.estimatesPerMinute, 300, 'the other keeps its default');
     const guess = (client: string) =>
       fetch(`${app.url}/api/v1/forms`, { headers: { authorization: 'Bearer fl_nope', 'x-forwarded-for': client } }).then((r) => r.status);
     t.deepEqual([await guess('198.51.100.7'), await guess('198.51.100.7'), await guess('198.51.100.7')], [401, 401, 429]);
