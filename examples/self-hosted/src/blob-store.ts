@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { BlobStore } from '@formloom/core';
 import { createFileBlobStore } from '@formloom/blob-store-file';
-import { createS3BlobStore } from '@formloom/blob-store-s3';
 import type { ClosableStorage } from '@formloom/storage-typeorm';
 import type { BlobStoreConfig } from './config';
 
@@ -26,6 +25,8 @@ export async function openBlobStore(config: BlobStoreConfig, storage: ClosableSt
     return { store: storage.postgresBlobStore(), describe: 'the PostgreSQL database', close: () => undefined };
   }
   const { kind: _kind, ...options } = config;
+  // Loaded only when chosen: the AWS SDK is the largest thing the app could load, and most set-ups never use it.
+  const { createS3BlobStore } = await import('@formloom/blob-store-s3');
   const store = createS3BlobStore(options);
   try {
     await store.verify();
