@@ -7,6 +7,7 @@ import { clientIp, RateLimits, type RateLimitOptions } from './rate-limit';
 import { checkEmbedOrigins, imageOrigins, setPageHeaders, type EmbedOrigins } from './security-headers';
 import { ENTRY_PATH, rendererAssetsRouter } from './renderer-assets';
 import { signingPage } from './signing-page';
+import { invitationPage } from './invitation-page';
 
 const escape = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -23,6 +24,9 @@ function cssValue(v: unknown, pattern: RegExp, fallback: string): string {
   return typeof v === 'string' && pattern.test(v) ? v : fallback;
 }
 
+const notFoundText = (path: string) =>
+  path.startsWith('/s/') ? 'This signing link is not valid' : path.startsWith('/teams/invite/') ? 'This invitation link is not valid' : 'This form is not available';
+
 /**
  * The pages' own error handler, so that no error ever reaches the host's final handler (whose page can
  * show a stack trace): a bad request is a plain 400 page, an unknown or unpublished form a 404 page, too
@@ -34,7 +38,7 @@ function pageErrorHandler(logger: (req: Request) => ErrorLogger): ErrorRequestHa
       const e = fromRequestError(err);
       if (!e || e.status >= 500) logger(req).error('Unexpected error', err);
       if (res.headersSent) return abandon(res);
-      if (e?.status === 404) return page(res, 404, 'Not found', req.path.startsWith('/s/') ? 'This signing link is not valid' : 'This form is not available');
+      if (e?.status === 404) return page(res, 404, 'Not found', notFoundText(req.path));
       if (e && isFormloomError(e) && e.code === 'RATE_LIMITED') {
         res.setHeader('Retry-After', String(e.details.retry_after));
         return page(res, 429, 'Too many requests', 'Too many requests: try again in a minute');
@@ -61,7 +65,7 @@ export interface PublicPagesOptions {
 
 /**
  * Serves published forms as pages at `/f/:slug` (the shareable link; drafts are never shown), the signer's
- * page at `/s/:code` (docs/signing.md), and the respondent's element for them and for host pages:
+ * page at `/s/:code` (docs/signing.md), the team invitation page at `/teams/invite/:token` (docs/teams.md), and the respondent's element for them and for host pages:
  * `/embed.js` and `/formloom/assets/...` (docs/respondents.md).
  */
 export function createPublicPagesRouter(options: PublicPagesOptions): Router {
@@ -94,6 +98,7 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
 </head><body><main><h1>${escape(form.title)}</h1><formloom-form slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}">${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? '<p>This form is closed.</p>' : `<ol>${items}</ol><p>This form needs JavaScript.</p>`}</formloom-form></main></body></html>`);
   });
   router.get('/s/:code', logging, signingPage(options.formloom, embed, limits, apiPath));
+  router.get('/teams/invite/:token', logging, invitationPage(options.formloom, embed, limits, apiPath));
   router.use(pageErrorHandler(errorLoggerOf(options.logger)));
   return router;
 }

@@ -16,6 +16,8 @@ export const ENTRY_PATH = `${ASSET_PREFIX}/${rendererAssets().entry}`;
 /** Path of the signer's page's entry module and stylesheet under the pages router's mount. */
 export const SIGNING_ENTRY_PATH = `${ASSET_PREFIX}/${rendererAssets().signingEntry}`;
 export const SIGNING_CSS_PATH = `${ASSET_PREFIX}/signing.css`;
+/** Path of the team invitation page's module under the pages router's mount. */
+export const INVITATION_ENTRY_PATH = `${ASSET_PREFIX}/${rendererAssets().invitationEntry}`;
 
 /** Public, cacheable for a few minutes (file names carry no hash, so a release shows within that time). */
 const CACHE = 'public, max-age=300';

@@ -16,6 +16,8 @@ export interface RendererAssets {
   signingEntry: string;
   /** ...and its stylesheet, served at `<mount>/formloom/assets/signing.css`. */
   signingStylesheet: string;
+  /** The team invitation page (`/teams/invite/<token>`, docs/teams.md): its module under `scriptsDir`. */
+  invitationEntry: string;
 }
 
 /** The URL prefix, under the pages router's mount, of the renderer's files. */
@@ -28,5 +30,6 @@ export function rendererAssets(): RendererAssets {
     entry: 'renderer/src/browser/index.js',
     signingEntry: 'renderer/src/browser/signing/index.js',
     signingStylesheet: join(__dirname, '..', '..', 'assets', 'signing.css'),
+    invitationEntry: 'renderer/src/browser/invitation/index.js',
   };
 }

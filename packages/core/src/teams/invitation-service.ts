@@ -19,6 +19,16 @@ import { presentTeam } from './team-service';
 
 const INVITATION_DAYS = 7;
 
+/** An invitation as its token's holder sees it before accepting (InvitationService.publicView). */
+export interface PublicInvitation {
+  team_name: string;
+  role: Invitation['role'];
+  /** The inviter's name, else their email; `null` when their account is gone. */
+  invited_by_name: string | null;
+  expires_at: string;
+  status: Invitation['status'] | 'expired';
+}
+
 /** Invitations by email: create (seat-checked), list, cancel, accept. */
 @injectable()
 export class InvitationService {
@@ -135,6 +145,26 @@ export class InvitationService {
       await this.audit.record(tx, teamId, 'invitation.cancelled', principal, { invitation_id: inv.id, email: inv.email });
     });
     return { success: true, message: 'Invitation cancelled' };
+  }
+
+  /**
+   * What the invitation page (`/teams/invite/<token>`, docs/teams.md) shows to whoever holds the token: the
+   * team's name, the role, who invited (name, else email), expiry and status (`expired` for a pending one
+   * past `expires_at`). No ids and not the invited address. NOT_FOUND for an unknown or malformed token.
+   */
+  async publicView(token: string): Promise<PublicInvitation> {
+    const inv = /^[0-9a-f]{64}$/.test(token) ? await this.storage.invitations.findByTokenHash(sha256(token)) : null;
+    const team = inv ? await this.storage.teams.findById(inv.team_id) : null;
+    if (!inv || !team) throw notFound('Invitation');
+    const inviter = await this.storage.users.findById(inv.invited_by);
+    const expired = inv.status === 'pending' && inv.expires_at <= this.clock.now().toISOString();
+    return {
+      team_name: team.name,
+      role: inv.role,
+      invited_by_name: inviter ? [inviter.first_name, inviter.last_name].filter(Boolean).join(' ') || inviter.email : null,
+      expires_at: inv.expires_at,
+      status: expired ? 'expired' : inv.status,
+    };
   }
 
   /** The caller (whose email must be the invited one) joins with the invited role. */

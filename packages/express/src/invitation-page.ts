@@ -1,0 +1,72 @@
+import type { Request, Response } from 'express';
+import type { Formloom, PublicInvitation } from '@formloom/core';
+import { assertNoNulCharacters } from './input-guard';
+import { clientIp, type RateLimits } from './rate-limit';
+import { setPageHeaders, type EmbedOrigins } from './security-headers';
+import { INVITATION_ENTRY_PATH } from './renderer-assets';
+
+/*
+ * The team invitation page, `/teams/invite/<token>` (docs/teams.md "Accepting in the browser"): the link of
+ * the invitation email. It shows the team, the role, who invited and the expiry, and a form where the
+ * invitee pastes their API key; the renderer's small invitation module calls the public
+ * `POST <api>/invitations/<token>/accept` with it. An unknown token is a 404 page (the pages' error handler),
+ * an expired, cancelled or accepted one a 410 page.
+ */
+
+const escape = (s: unknown) =>
+  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const STYLE =
+  'html,body{background:#fafafa;color:#18181b}body{font-family:system-ui,sans-serif;max-width:36rem;margin:0 auto;padding:2rem 1rem;line-height:1.5}' +
+  'h1{font-size:1.4rem;margin:0 0 1rem}dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}' +
+  'label{display:block;font-weight:600;margin:1rem 0 .25rem}input{box-sizing:border-box;width:100%;font:inherit;padding:.5rem;border:1px solid #52525b;border-radius:4px}' +
+  'button{margin-top:.75rem;font:inherit;padding:.5rem 1.25rem;border:0;border-radius:4px;background:#4338ca;color:#fff;cursor:pointer}button:disabled{opacity:.6}' +
+  ':focus-visible{outline:3px solid #f59e0b;outline-offset:2px}code{background:#e4e4e7;padding:0 .25rem;border-radius:3px;overflow-wrap:anywhere}' +
+  '.error{color:#b91c1c;font-weight:600}.success{color:#166534;font-weight:600}';
+
+const WHY: Record<string, string> = {
+  expired: 'This invitation has expired. Ask a team admin to invite you again.',
+  accepted: 'This invitation has already been accepted.',
+  cancelled: 'This invitation was cancelled. Ask a team admin to invite you again.',
+};
+
+function shell(res: Response, nonce: string, title: string, body: string, script = '') {
+  res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
+<style nonce="${nonce}">${STYLE}</style>${script}
+</head><body><main>${body}</main></body></html>`);
+}
+
+export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string) {
+  return async (req: Request, res: Response) => {
+    setPageHeaders(res, embed);
+    await limits.enforce('publicReads', clientIp(req), res);
+    assertNoNulCharacters({ params: req.params });
+    const token = String(req.params.token);
+    // The token in the address is the invitee's credential: no Referer carries it off, no cache keeps the page.
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Cache-Control', 'no-store');
+    const inv: PublicInvitation = await formloom.invitations.publicView(token);
+    const nonce = setPageHeaders(res, embed);
+    if (inv.status !== 'pending') {
+      res.status(410);
+      return shell(res, nonce, 'Invitation no longer valid', `<h1>This invitation is no longer valid</h1><p>${escape(WHY[inv.status] ?? WHY.expired)}</p>`);
+    }
+    const base = req.baseUrl;
+    const details =
+      `<dl><dt>Team</dt><dd>${escape(inv.team_name)}</dd><dt>Role</dt><dd>${escape(inv.role)}</dd>` +
+      (inv.invited_by_name ? `<dt>Invited by</dt><dd>${escape(inv.invited_by_name)}</dd>` : '') +
+      `<dt>Expires</dt><dd><time datetime="${escape(inv.expires_at)}">${escape(inv.expires_at.slice(0, 16).replace('T', ' '))} UTC</time></dd></dl>`;
+    const body =
+      `<div id="formloom-invitation" data-token="${escape(token)}" data-api="${escape(base + apiPath)}">` +
+      `<h1>Join the team ${escape(inv.team_name)} on Formloom</h1>${details}` +
+      '<h2>How to accept</h2><p>Sign in with your Formloom API key: the account it belongs to must have the email address this invitation was sent to. ' +
+      'If you have no key yet, ask your Formloom administrator to run <code>formloom key create --user &lt;your email&gt;</code>. ' +
+      'The key is sent only to this server, with the accept request, and is not stored by this page.</p>' +
+      '<form novalidate><label for="invitation-api-key">Your API key</label>' +
+      '<input id="invitation-api-key" name="api_key" type="password" autocomplete="off" spellcheck="false" required aria-describedby="invitation-outcome">' +
+      '<button type="submit">Accept invitation</button></form>' +
+      '<p id="invitation-outcome" data-outcome role="status" aria-live="polite" tabindex="-1"></p>' +
+      '<noscript><p>Accepting here needs JavaScript; you can also call <code>POST /api/v1/invitations/&lt;token&gt;/accept</code> with your API key.</p></noscript></div>';
+    shell(res, nonce, `Invitation to ${inv.team_name}`, body, `\n<script type="module" src="${escape(base + INVITATION_ENTRY_PATH)}"></script>`);
+  };
+}
