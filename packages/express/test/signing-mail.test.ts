@@ -130,6 +130,7 @@ for (const kind of DB_KINDS) {
     t.is(created.status, 201);
     const codes = created.body.signer_links.map((l: any) => l.short_code as string);
     for (const [i, code] of codes.entries()) t.is((await app.api('POST', `/s/${code}/sign`, { body: typed(['Tom Tenant', 'Lena Landlord'][i]!) })).status, 200);
+    await to('tenant@example.com'); // the copies follow the seal
     const docs = (await app.api('GET', `/signing-sessions/${created.body.id}/documents`, { key: user.key })).body.documents;
     t.is(docs.length, 1);
     t.true(docs[0].document_url.startsWith(`${app.url}/forms-api/v1/`), docs[0].document_url);
