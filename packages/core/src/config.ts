@@ -3,6 +3,11 @@ export interface FormloomConfig {
   /** Base of shareable links, e.g. `http://localhost:3000`. */
   publicUrl: string;
   /**
+   * Path the API router is mounted under on `publicUrl` (default `/api/v1`), for links in mails that are
+   * built without a request (the signed copies). Set it when the host mounts the router elsewhere.
+   */
+  apiPath: string;
+  /**
    * Key that encrypts stored secrets (webhook signing secrets). Any string; keep it stable across
    * restarts and identical on every instance sharing a database.
    */
@@ -45,3 +50,9 @@ export const DEFAULT_VOICE_CONFIG: Readonly<VoiceConfig> = {
   autoConvertPerDay: 50,
   autoCastPerDay: 50,
 };
+
+/** `publicUrl` + `apiPath`, without a trailing slash: the absolute base of the API's links built outside a request. */
+export function apiBase(config: Pick<FormloomConfig, 'publicUrl' | 'apiPath'>): string {
+  const path = config.apiPath.replace(/\/+$/, '');
+  return `${config.publicUrl.replace(/\/+$/, '')}${path && !path.startsWith('/') ? '/' : ''}${path}`;
+}

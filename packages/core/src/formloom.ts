@@ -72,6 +72,7 @@ const fallbackAdapters = (storage: Storage): PortAdapters => ({
 function instanceConfig(given: FormloomOptions['config']): FormloomConfig {
   return {
     publicUrl: 'http://localhost:3000',
+    apiPath: '/api/v1',
     // Without a configured key, secrets stay readable only for this process's life.
     secretKey: randomBytes(32).toString('hex'),
     webhookTimeoutMs: 10_000,

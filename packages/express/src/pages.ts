@@ -59,7 +59,7 @@ export interface PublicPagesOptions {
   rateLimits?: RateLimitOptions | false;
   /** Where unexpected errors are reported (default: console); a pino-like logger also gets one line per request. */
   logger?: RouterLogger;
-  /** Where the API router is mounted, for the page's element (default `/api/v1`). */
+  /** Where the API router is mounted, for the page's element (default: the instance's `config.apiPath`, `/api/v1`). */
   apiPath?: string;
 }
 
@@ -71,7 +71,7 @@ export interface PublicPagesOptions {
 export function createPublicPagesRouter(options: PublicPagesOptions): Router {
   const embed = checkEmbedOrigins(options.embedOrigins ?? '*');
   const limits = new RateLimits(options.formloom, options.rateLimits);
-  const apiPath = (options.apiPath ?? '/api/v1').replace(/\/+$/, '');
+  const apiPath = (options.apiPath ?? options.formloom.config.apiPath).replace(/\/+$/, '');
   const router = express.Router();
   const logging = requestLogging(isHttpLogger(options.logger) ? options.logger : undefined);
   router.use(rendererAssetsRouter(embed));

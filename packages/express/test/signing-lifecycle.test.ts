@@ -67,6 +67,17 @@ for (const kind of DB_KINDS) {
     t.false(bad.valid);
     t.false(bad.known_document);
     t.is((await app.api('POST', '/signing/verify', { body: {} })).status, 400);
+    // Bad input is a 400 naming pdf_base64 (DESIGN.md section 3): not base64, or base64 of something not a PDF.
+    for (const [pdf_base64, reason] of [['%%% not base64 %%%', 'invalid_base64'], ['QUJD=A', 'invalid_base64'], [Buffer.from('hello, not a pdf').toString('base64'), 'not_a_pdf']]) {
+      const refused = await app.api('POST', '/signing/verify', { body: { pdf_base64 } });
+      t.is(refused.status, 400, pdf_base64);
+      t.like(refused.body.error, { code: 'BAD_REQUEST', status: 400, field: 'pdf_base64', reason });
+    }
+    const notPdf = await fetch(`${app.url}/api/v1/signing/verify`, { method: 'POST', body: 'hello', headers: { 'content-type': 'application/pdf' } });
+    t.is(notPdf.status, 400);
+    t.like(((await notPdf.json()) as any).error, { status: 400, reason: 'not_a_pdf' });
+    const wrapped = pdf.toString('base64').replace(/.{76}/g, '$&\n'); // MIME-style line breaks are fine
+    t.true((await app.api('POST', '/signing/verify', { body: { pdf_base64: wrapped } })).body.valid);
 
     const blocked = await app.api('DELETE', `/forms/${form.id}`, { key: user.key });
     t.is(blocked.status, 409);

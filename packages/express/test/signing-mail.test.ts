@@ -26,11 +26,11 @@ interface MailRig {
   to(address: string, count?: number): Promise<ReceivedSmtpMessage[]>;
 }
 
-async function rig(t: import('ava').ExecutionContext, kind: DbKind, handlers: Partial<SMTPServerOptions> = {}): Promise<MailRig> {
+async function rig(t: import('ava').ExecutionContext, kind: DbKind, handlers: Partial<SMTPServerOptions> = {}, apiPath?: string): Promise<MailRig> {
   const smtp = await startSmtpServer(handlers);
   const mailer = createSmtpMailer({ url: smtp.url, from: 'Formloom <no-reply@formloom.test>' });
   const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
-  const app = await startTestApp(kind, { clock, mailer, signedDocuments: lazyRenderer() });
+  const app = await startTestApp(kind, { clock, mailer, signedDocuments: lazyRenderer(), apiPath });
   t.teardown(async () => {
     await app.close();
     await mailer.close();
@@ -112,6 +112,39 @@ for (const kind of DB_KINDS) {
     t.deepEqual(subjects('tenant@example.com'), ['Please sign: Lease', 'Signed: Lease agreement']);
     t.deepEqual(subjects('landlord@example.com'), ['Please sign: Lease', 'Please sign: Lease', 'Signed: Lease agreement']);
     t.true(smtp.messages.every((m) => m.envelope.to.length === 1), 'one recipient per mail: no address sees another');
+  });
+
+  test(`[${kind}] with the router mounted at /forms-api/v1, the copies link under that mount and download the sealed PDF`, async (t) => {
+    const { app, to } = await rig(t, kind, {}, '/forms-api/v1');
+    const { user, form } = await contractForm(app);
+    const created = await app.api('POST', `/forms/${form.id}/signing-sessions`, {
+      key: user.key,
+      body: {
+        signers: [
+          { slot_number: 1, first_name: 'Tom', last_name: 'Tenant', email: 'tenant@example.com' },
+          { slot_number: 2, first_name: 'Lena', last_name: 'Landlord', email: 'landlord@example.com' },
+        ],
+        copy_mode: 'always',
+      },
+    });
+    t.is(created.status, 201);
+    const codes = created.body.signer_links.map((l: any) => l.short_code as string);
+    for (const [i, code] of codes.entries()) t.is((await app.api('POST', `/s/${code}/sign`, { body: typed(['Tom Tenant', 'Lena Landlord'][i]!) })).status, 200);
+    await to('tenant@example.com'); // the copies follow the seal
+    const docs = (await app.api('GET', `/signing-sessions/${created.body.id}/documents`, { key: user.key })).body.documents;
+    t.is(docs.length, 1);
+    t.true(docs[0].document_url.startsWith(`${app.url}/forms-api/v1/`), docs[0].document_url);
+    for (const [i, address] of ['tenant@example.com', 'landlord@example.com'].entries()) {
+      const copy = (await to(address)).find((m) => m.subject === 'Signed: Lease agreement')!;
+      const link = `${app.url}/forms-api/v1/s/${codes[i]}/signed-documents/${docs[0].id}`;
+      t.true(text(copy).includes(link), text(copy));
+      t.false(text(copy).includes('/api/v1/'), text(copy));
+      const res = await fetch(link);
+      t.is(res.status, 200);
+      t.is(res.headers.get('content-type'), 'application/pdf');
+      const pdf = Buffer.from(await res.arrayBuffer());
+      t.is(`sha256:${createHash('sha256').update(pdf).digest('hex')}`, docs[0].document_hash, 'the link serves the sealed bytes');
+    }
   });
 
   test(`[${kind}] copy_mode ask sends copies only to who asked; decline and expiry notifications; void notices only to who signed`, async (t) => {

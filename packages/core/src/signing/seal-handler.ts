@@ -3,7 +3,7 @@ import type { SecretBox } from '../crypto-box';
 import type { SigningSessionRecord, SigningSlotRecord } from '../domain/signing';
 import type { OutboxItem } from '../domain/types';
 import type { FormloomEvents } from '../events';
-import type { FormloomConfig } from '../config';
+import { apiBase, type FormloomConfig } from '../config';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
@@ -141,7 +141,7 @@ export class SigningSealHandler implements OutboxHandler {
       const docs = await tx.signing.listDocuments(session.id, 'signed');
       for (const slot of slots) {
         if (!slot.email || (session.copy_mode === 'ask' && !slot.send_copy)) continue;
-        const base = `${this.config.publicUrl.replace(/\/+$/, '')}/api/v1/s/${slot.short_code}/signed-documents`;
+        const base = `${apiBase(this.config)}/s/${slot.short_code}/signed-documents`;
         await this.kit.mail(tx, signedCopyMail(slot, docs[0]?.question_title ?? 'your contract', docs.map((d) => `${d.question_title}: ${base}/${d.id}`)));
         sent = true;
       }

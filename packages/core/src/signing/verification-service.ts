@@ -55,13 +55,25 @@ export class SigningVerificationService {
 function toBytes(body: unknown): Uint8Array {
   if (body instanceof Uint8Array) {
     if (body.length === 0) throw badRequest('Send the PDF as the request body (Content-Type: application/pdf)');
+    if (!isPdf(body)) throw badRequest('The body is not a PDF (no %PDF- header)', { reason: 'not_a_pdf' });
     return body;
   }
   const b64 = (body as { pdf_base64?: unknown } | null)?.pdf_base64;
   if (typeof b64 !== 'string' || b64.length === 0) {
     throw badRequest('Send the PDF as the body (Content-Type: application/pdf) or as JSON {pdf_base64}', { field: 'pdf_base64' });
   }
-  const bytes = Buffer.from(b64, 'base64');
+  const compact = b64.replace(/\s+/g, '');
+  if (!BASE64.test(compact)) throw badRequest('pdf_base64: not valid base64', { field: 'pdf_base64', reason: 'invalid_base64' });
+  const bytes = Buffer.from(compact, 'base64');
   if (bytes.length > VERIFY_MAX_BYTES) throw badRequest('The PDF is too large to verify', { field: 'pdf_base64' });
+  if (!isPdf(bytes)) throw badRequest('pdf_base64: not a PDF (no %PDF- header)', { field: 'pdf_base64', reason: 'not_a_pdf' });
   return new Uint8Array(bytes);
+}
+
+/** Standard base64 (RFC 4648 section 4), padding optional; whitespace is dropped before the test. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$/;
+
+/** A PDF starts with `%PDF-` within its first 1,024 bytes (ISO 32000 allows leading bytes; readers look that far). */
+function isPdf(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).includes('%PDF-');
 }

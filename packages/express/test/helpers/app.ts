@@ -63,10 +63,13 @@ export interface TestAppOptions {
    * or this store.
    */
   blobStore?: 'file' | 'postgres' | BlobStore;
+  /** Where the host mounts the API router (default `/api/v1`); `config.apiPath` follows it unless given. */
+  apiPath?: string;
 }
 
 export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase(kind);
+  const apiPath = opts.apiPath ?? '/api/v1';
   const blobDir = mkdtempSync(join(tmpdir(), 'formloom-blobs-'));
   const blobStore =
     opts.blobStore === 'postgres' ? createPostgresBlobStore(db.dataSource) : typeof opts.blobStore === 'object' ? opts.blobStore : createFileBlobStore(blobDir);
@@ -80,12 +83,12 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
     speechEngines: opts.speechEngines,
     ...(opts.audio ? { audio: opts.audio } : {}),
     webhookTransport: createFetchTransport({ allowPrivate: opts.allowPrivateWebhooks ?? false }),
-    config: { secretKey: 'test-secret-key', ...opts.config },
+    config: { secretKey: 'test-secret-key', apiPath, ...opts.config },
   });
   const app = express();
   if (opts.trustProxy !== undefined) app.set('trust proxy', opts.trustProxy);
   const { rateLimits, embedOrigins } = opts;
-  app.use('/api/v1', createFormloomRouter({ formloom, rateLimits, embedOrigins, logger: { error: (m, e) => console.error(m, e) } }));
+  app.use(apiPath, createFormloomRouter({ formloom, rateLimits, embedOrigins, logger: { error: (m, e) => console.error(m, e) } }));
   app.use(createPublicPagesRouter({ formloom, rateLimits, embedOrigins }));
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -106,7 +109,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
         body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
         headers['content-type'] ??= 'application/json';
       }
-      const res = await fetch(`${url}/api/v1${path}`, { method, headers, body });
+      const res = await fetch(`${url}${apiPath}${path}`, { method, headers, body });
       const text = await res.text();
       let parsed: any = undefined;
       try {
