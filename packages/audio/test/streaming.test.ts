@@ -199,11 +199,12 @@ test('many short encodes free their wasm codecs and resamplers', async (t) => {
     codecs.encodeToBuffer([{ samples: clip, sampleRate: RATE, channels: 1 }], { format: 'ogg_opus', quality: 'phone' });
   for (let i = 0; i < 20; i++) await once(); // wasm memory grows to its working size
   const before = used();
-  for (let i = 0; i < 300; i++) await once();
+  for (let i = 0; i < 600; i++) await once();
   const growth = used() - before;
-  t.log(`300 encoders: memory grew ${(growth / 1e6).toFixed(2)} MB`);
-  // Each encoder holds ~40 kB of libopus state and two Speex resamplers: 300 never freed measured ~12 MB.
-  t.true(growth < 4e6, `grew by ${growth} bytes`);
+  t.log(`600 encoders: memory grew ${(growth / 1e6).toFixed(2)} MB`);
+  // Each encoder holds ~40 kB of libopus state and two Speex resamplers: 300 never freed measured ~12 MB, so
+  // 600 would be ~24 MB; the heap's own drift between two readings reaches ±4 MB.
+  t.true(growth < 10e6, `grew by ${growth} bytes`);
 });
 
 test('mp3: each write hands out the frames of its own samples, not the previous write\'s', async (t) => {
