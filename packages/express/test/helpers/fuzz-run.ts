@@ -222,7 +222,8 @@ export async function runFuzz(t: ExecutionContext, kind: DbKind, { seed, request
           const op = `${p.method} ${p.target.key}`;
           if (res.status >= 400 && res.status < 500) {
             refused.add(op);
-            if (!p.target.page && !p.target.documented.has(res.status)) undocumented.set(`${op} ${res.status}`, (undocumented.get(`${op} ${res.status}`) ?? 0) + 1);
+            // 431 comes from Node's HTTP parser (request head too large), before any Formloom code.
+            if (!p.target.page && res.status !== 431 && !p.target.documented.has(res.status)) undocumented.set(`${op} ${res.status}`, (undocumented.get(`${op} ${res.status}`) ?? 0) + 1);
           }
           // An accepted change (a mutated body can still be valid) is allowed; its group is not compared.
           const accepted = res.status > 0 && res.status < 400;
@@ -265,7 +266,8 @@ export async function runFuzz(t: ExecutionContext, kind: DbKind, { seed, request
   t.log(`answers by status ${JSON.stringify(statuses)}; row counts compared for ${compared} of ${groups} groups`);
   t.log(`operations that accepted a hostile request: ${accepted_.size}; a nearly valid one: ${acceptedDeep.size}; forms created by the run: ${world.created.id.length}`);
   if (process.env.FUZZ_VERBOSE) t.log(`nearly valid accepted by: ${[...acceptedDeep].join('; ')}`);
-  if (undocumented.size) t.log(`4xx statuses not in the operation's documented responses: ${[...undocumented.keys()].join('; ')}`);
+  // Clients generated from the OpenAPI document must know every status an operation can answer.
+  t.deepEqual([...undocumented.keys()], [], '4xx statuses not in the operation\'s documented responses');
   t.deepEqual(failures.slice(0, 30), [], `seed ${seed}: ${failures.length} failures`);
   t.true(compared >= groups * 0.5, `row counts compared for ${compared} of ${groups} groups`);
   // Every operation and page was refused at least once, but the document itself (nothing to refuse) and /embed.js.
@@ -273,6 +275,7 @@ export async function runFuzz(t: ExecutionContext, kind: DbKind, { seed, request
   // Still alive and well.
   t.is((await app.api('GET', '/forms', { key: world.formsKey })).status, 200);
   t.is((await app.api('GET', '/voice/voices', { key: world.voiceKey })).status, 200);
-  t.is((await fetch(`${app.url}/f/${world.slug}`)).status, 200);
+  // The run may itself have unpublished or deleted the form (a valid request among the hostile ones).
+  t.true([200, 404].includes((await fetch(`${app.url}/f/${world.slug}`)).status));
   t.is((await fetch(`${app.url}/embed.js`)).status, 200);
 }
