@@ -64,3 +64,14 @@ export const conflict = (message: string, details?: Record<string, unknown>) =>
   new FormloomError('CONFLICT', message, details);
 
 export const isFormloomError = (e: unknown): e is FormloomError => e instanceof FormloomError;
+
+/**
+ * Waits for every one of `work` (statements sent together inside one transaction), then throws the first
+ * failure in order: nothing is left running when the caller goes on to end the transaction.
+ */
+export async function allSettledOrThrow<T extends readonly unknown[]>(work: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const results = await Promise.allSettled(work);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}

@@ -1,3 +1,4 @@
+import { allSettledOrThrow } from '../errors';
 import { inject, injectable, injectAll } from 'tsyringe';
 import type { OutboxItem } from '../domain/types';
 import type { Clock } from '../ports/clock';
@@ -324,17 +325,12 @@ export class OutboxWorker {
           outcome.status === 'pending'
             ? ({ status: 'pending', nextAttemptAt: outcome.nextAttemptAt, error: outcome.error } as const)
             : ({ status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null } as const);
-        const [recorded, settledResult] = await Promise.allSettled([outcome.record?.(tx), tx.outbox.settle(item.id, this.workerId, settlement, now)]);
-        // Both are waited for, so that no statement is left running when the transaction ends.
-        if (recorded.status === 'rejected') throw recorded.reason;
-        if (settledResult.status === 'rejected') throw settledResult.reason;
-        const settled = settledResult.value;
+        const [, settled] = await allSettledOrThrow([outcome.record?.(tx), tx.outbox.settle(item.id, this.workerId, settlement, now)] as const);
         if (settled && outcome.status !== 'pending' && this.handlers.get(item.kind)?.clearsPayload) {
           await tx.outbox.clearPayload(item.id);
         }
       };
-      const failed = (await Promise.allSettled(batch.map(settleOne))).find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed) throw failed.reason;
+      await allSettledOrThrow(batch.map(settleOne));
     });
   }
 

@@ -2,20 +2,9 @@ import type { z } from 'zod';
 import type { ResponseRecord } from '../domain/types';
 import type { respondentResponseOut, responseOut } from './output-schemas';
 
-/** The Response resource (docs/responses-and-webhooks.md), plus the version it answered. */
+/** The Response resource (docs/responses-and-webhooks.md): the respondent's view plus the version's id. */
 export function presentResponse(r: ResponseRecord): z.infer<typeof responseOut> {
-  return {
-    id: r.id,
-    form_id: r.form_id,
-    visitor_id: r.visitor_id,
-    submitted_at: r.submitted_at,
-    completed_at: r.completed_at,
-    metadata: r.metadata,
-    answers: r.answers,
-    quiz_results: r.quiz_results,
-    version: r.version,
-    version_id: r.version_id,
-  };
+  return { ...presentResponseToRespondent(r), version_id: r.version_id };
 }
 
 /**

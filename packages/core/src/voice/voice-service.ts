@@ -238,37 +238,7 @@ export class VoiceService {
 
   /** A new generation record, `rendering`, charged `p.credits`. */
   newGeneration(principal: Principal, id: string, p: PreparedSpeech, body: Pick<VoiceRequest, 'title' | 'save'>, source: 'api' | 'stream' = 'api'): VoiceGeneration {
-    const now = this.clock.now();
-    return {
-      id,
-      user_id: principal.user_id,
-      key_id: principal.key_id,
-      status: 'rendering',
-      mode: 'speak',
-      source,
-      voice_id: p.voice.id,
-      voice_name: p.voice.name,
-      language: p.language ? languageName(p.language) : p.voice.language,
-      text: p.text,
-      speed: p.speed,
-      quality: p.quality,
-      format: p.output.format,
-      characters: p.characters,
-      credits_estimated: p.credits,
-      credits_charged: p.credits,
-      sample_rate: null,
-      duration_seconds: null,
-      title: body.title ?? null,
-      save: body.save ?? false,
-      retained_until: body.save ? null : new Date(now.getTime() + RETENTION_MS).toISOString(),
-      error: null,
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-      request_hash: this.requestHashOf(p),
-      retake_of: null,
-      retakes_used: 0,
-      audio_deleted_at: null,
-    };
+    return renderingGeneration(principal, id, p, body, this.clock.now(), { mode: 'speak', source, text: p.text, request_hash: this.requestHashOf(p) });
   }
 
   /** What identifies `p` for `reuse` (docs/voice.md, "Reuse and retention"). */
@@ -285,4 +255,49 @@ export class VoiceService {
     if (e instanceof FormloomError) throw new VoiceFailure(e, estimated);
     throw e;
   }
+}
+
+/** What both kinds of request (speak, script) have priced when their generation is recorded. */
+type PricedRequest = Pick<PreparedSpeech, 'voice' | 'speed' | 'language' | 'quality' | 'output' | 'characters' | 'credits'>;
+
+/** A new generation record of either mode, `rendering`, charged `p.credits`; `own` holds what the mode decides. */
+export function renderingGeneration(
+  principal: Principal,
+  id: string,
+  p: PricedRequest,
+  body: Pick<VoiceRequest, 'title' | 'save'>,
+  now: Date,
+  own: Pick<VoiceGeneration, 'mode' | 'source' | 'text' | 'request_hash' | 'lines'>,
+): VoiceGeneration {
+  return {
+    id,
+    user_id: principal.user_id,
+    key_id: principal.key_id,
+    status: 'rendering',
+    mode: own.mode,
+    source: own.source,
+    voice_id: p.voice.id,
+    voice_name: p.voice.name,
+    language: p.language ? languageName(p.language) : p.voice.language,
+    text: own.text,
+    speed: p.speed,
+    quality: p.quality,
+    format: p.output.format,
+    characters: p.characters,
+    credits_estimated: p.credits,
+    credits_charged: p.credits,
+    sample_rate: null,
+    duration_seconds: null,
+    title: body.title ?? null,
+    save: body.save ?? false,
+    retained_until: body.save ? null : new Date(now.getTime() + RETENTION_MS).toISOString(),
+    error: null,
+    ...(own.lines ? { lines: own.lines } : {}),
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    request_hash: own.request_hash,
+    retake_of: null,
+    retakes_used: 0,
+    audio_deleted_at: null,
+  };
 }

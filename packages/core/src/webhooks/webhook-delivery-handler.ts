@@ -1,3 +1,4 @@
+import { allSettledOrThrow } from '../errors';
 import { createHmac } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import type { OutboxItem } from '../domain/types';
@@ -96,9 +97,7 @@ export class WebhookDeliveryHandler implements OutboxHandler {
       updated_at: now.toISOString(),
     } as const;
     const record = async (tx: Storage) => {
-      const results = await Promise.allSettled([tx.deliveries.insertAttempt(attempt), tx.deliveries.update(delivery.id, patch)]);
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed) throw failed.reason;
+      await allSettledOrThrow([tx.deliveries.insertAttempt(attempt), tx.deliveries.update(delivery.id, patch)]);
     };
     return { ...outcome, record };
   }

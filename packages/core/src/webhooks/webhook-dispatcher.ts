@@ -1,3 +1,4 @@
+import { allSettledOrThrow } from '../errors';
 import { inject, injectable } from 'tsyringe';
 import type { FormRecord, Question, ResponseRecord } from '../domain/types';
 import type { Clock } from '../ports/clock';
@@ -80,8 +81,7 @@ export class WebhookDispatcher {
       }));
       writes.push(this.enqueueAttempt(tx, id, now, t.url));
     }
-    const failed = (await Promise.allSettled(writes)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    await allSettledOrThrow(writes);
   }
 
   /** An outbox item that makes a worker (re)send the delivery (to `url`) at `at`. */

@@ -1,4 +1,4 @@
-import type { ResponseAnalytics } from '@formloom/core';
+import { allSettledOrThrow, type ResponseAnalytics } from '@formloom/core';
 import { ResponseDayEntity } from '../tables/response-days';
 import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
@@ -96,14 +96,7 @@ export async function applyToRollup(
     if (s.total === 0 && s.completed === 0 && s.seconds_sum === 0 && s.seconds_count === 0) continue;
     writes.push(db.run(bump, [formId, day, s.total, s.completed, s.seconds_sum, s.seconds_count]));
   }
-  await settleAll(writes);
-}
-
-/** Waits for every write, then throws the first failure: nothing is left running after a failed one. */
-async function settleAll(writes: Promise<unknown>[]): Promise<void> {
-  const results = await Promise.allSettled(writes);
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
+  await allSettledOrThrow(writes);
 }
 
 /**

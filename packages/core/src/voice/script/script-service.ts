@@ -14,10 +14,10 @@ import { TOKENS } from '../../tokens';
 import { languageName } from '../catalog';
 import { VoiceBilling } from '../billing';
 import { creditsFor } from '../pricing';
-import { RETENTION_MS, scriptRequestHash } from '../reuse';
+import { scriptRequestHash } from '../reuse';
 import type { VoiceRequest } from '../schemas';
 import { encodeBoth, formatKey, masterKey } from '../synthesis';
-import { VoiceFailure, VoiceService } from '../voice-service';
+import { renderingGeneration, VoiceFailure, VoiceService } from '../voice-service';
 import { type PreparedScript, prepareScript, prepareScriptRetake } from './prepare-script';
 import { renderScript } from './script-render';
 
@@ -172,39 +172,14 @@ export class VoiceScriptService {
   }
 
   private newGeneration(principal: Principal, id: string, p: PreparedScript, body: VoiceRequest): VoiceGeneration {
-    const now = this.clock.now();
     const spoken = p.lines.filter((l) => l.line.text !== null);
-    return {
-      id,
-      user_id: principal.user_id,
-      key_id: principal.key_id,
-      status: 'rendering',
+    return renderingGeneration(principal, id, p, body, this.clock.now(), {
       mode: 'script',
       source: 'api',
-      voice_id: p.voice.id,
-      voice_name: p.voice.name,
-      language: p.language ? languageName(p.language) : p.voice.language,
       text: spoken.map((l) => (l.line.speaker ? `[${l.line.speaker}] ${l.line.text}` : l.line.text)).join('\n'),
-      speed: p.speed,
-      quality: p.quality,
-      format: p.output.format,
-      characters: p.characters,
-      credits_estimated: p.credits,
-      credits_charged: p.credits,
-      sample_rate: null,
-      duration_seconds: null,
-      title: body.title ?? null,
-      save: body.save ?? false,
-      retained_until: body.save ? null : new Date(now.getTime() + RETENTION_MS).toISOString(),
-      error: null,
-      lines: p.lines.map((l) => l.line),
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
       request_hash: this.requestHashOf(p),
-      retake_of: null,
-      retakes_used: 0,
-      audio_deleted_at: null,
-    };
+      lines: p.lines.map((l) => l.line),
+    });
   }
 
   private now() {
