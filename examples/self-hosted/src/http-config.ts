@@ -42,12 +42,20 @@ function readVoiceLimits(env: Env): HttpConfig['voiceLimits'] {
   const allOff = OFF.test(env.FORMLOOM_RATE_LIMITS?.trim() ?? '');
   const out: HttpConfig['voiceLimits'] = {};
   for (const [name, variable] of Object.entries(VOICE_LIMIT_VARIABLES) as Array<[keyof HttpConfig['voiceLimits'], string]>) {
-    const v = env[variable]?.trim();
-    if (allOff || (v && OFF.test(v))) out[name] = 0;
-    else if (v && /^\d+$/.test(v)) out[name] = Number(v);
-    else if (v) throw new Error(`${variable}: expected requests a minute (a positive integer) or 0/off, got ${JSON.stringify(v)}`);
+    const v = allOff ? 'off' : readPerMinute(env, variable);
+    if (v === 'off') out[name] = 0;
+    else if (v !== undefined) out[name] = v;
   }
   return out;
+}
+
+/** A limit's variable: requests a minute, `'off'` (`0`, `off`, `false`, `no`), or `undefined` when unset. */
+function readPerMinute(env: Env, variable: string): number | 'off' | undefined {
+  const v = env[variable]?.trim();
+  if (!v) return undefined;
+  if (OFF.test(v)) return 'off';
+  if (/^\d+$/.test(v)) return Number(v);
+  throw new Error(`${variable}: expected requests a minute (a positive integer) or 0/off, got ${JSON.stringify(v)}`);
 }
 
 /** `true`/`false`, a hop count, or Express's list of trusted addresses and subnets (`loopback, 10.0.0.0/8`). */
@@ -71,11 +79,9 @@ function readRateLimits(env: Env): RateLimitOptions | false {
   if (OFF.test(env.FORMLOOM_RATE_LIMITS?.trim() ?? '')) return false;
   const options: RateLimitOptions = {};
   for (const [name, variable] of Object.entries(RATE_LIMIT_VARIABLES) as Array<[RateLimitName, string]>) {
-    const v = env[variable]?.trim();
-    if (!v) continue;
-    if (OFF.test(v)) options[name] = false;
-    else if (/^\d+$/.test(v)) options[name] = { limit: Number(v), windowSeconds: DEFAULT_RATE_LIMITS[name].windowSeconds };
-    else throw new Error(`${variable}: expected requests a minute (a positive integer) or 0/off, got ${JSON.stringify(v)}`);
+    const v = readPerMinute(env, variable);
+    if (v === 'off') options[name] = false;
+    else if (v !== undefined) options[name] = { limit: v, windowSeconds: DEFAULT_RATE_LIMITS[name].windowSeconds };
   }
   return options;
 }
