@@ -127,6 +127,25 @@ const schema = z.object({
   ),
 });
 
+/** The variables as the schema leaves them. */
+interface ParsedVariables {
+  PORT: number;
+  HOST: string;
+  FORMLOOM_DATA_DIR: string;
+  FORMLOOM_DATABASE_URL?: string;
+  FORMLOOM_PUBLIC_URL?: string;
+  FORMLOOM_UPLOAD_QUOTA_MB: number;
+  FORMLOOM_OUTBOX_RETENTION_DAYS: number;
+  FORMLOOM_LOG_LEVEL: LogLevel;
+  FORMLOOM_BLOB_STORE?: (typeof BLOB_STORES)[number];
+  FORMLOOM_S3_BUCKET?: string;
+  FORMLOOM_S3_ENDPOINT?: string;
+  FORMLOOM_S3_REGION: string;
+  FORMLOOM_S3_ACCESS_KEY_ID?: string;
+  FORMLOOM_S3_SECRET_ACCESS_KEY?: string;
+  FORMLOOM_S3_FORCE_PATH_STYLE: boolean;
+}
+
 /**
  * The operator variables (docs/configuration.md), parsed and checked in one place; a bad value stops the
  * start with one message per variable, naming it. Relative paths resolve against `cwd` as the `formloom`
@@ -136,23 +155,7 @@ export function readSelfHostedConfig(env: Env, cwd = process.cwd()): SelfHostedC
   const parsed = schema.safeParse(env);
   const problems = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)), ...blobStoreProblems(env)];
   if (!parsed.success || problems.length > 0) throw new Error(problems.join('\n'));
-  const v = parsed.data as {
-    PORT: number;
-    HOST: string;
-    FORMLOOM_DATA_DIR: string;
-    FORMLOOM_DATABASE_URL?: string;
-    FORMLOOM_PUBLIC_URL?: string;
-    FORMLOOM_UPLOAD_QUOTA_MB: number;
-    FORMLOOM_OUTBOX_RETENTION_DAYS: number;
-    FORMLOOM_LOG_LEVEL: LogLevel;
-    FORMLOOM_BLOB_STORE?: (typeof BLOB_STORES)[number];
-    FORMLOOM_S3_BUCKET?: string;
-    FORMLOOM_S3_ENDPOINT?: string;
-    FORMLOOM_S3_REGION: string;
-    FORMLOOM_S3_ACCESS_KEY_ID?: string;
-    FORMLOOM_S3_SECRET_ACCESS_KEY?: string;
-    FORMLOOM_S3_FORCE_PATH_STYLE: boolean;
-  };
+  const v = parsed.data as ParsedVariables;
   const dataDir = resolve(cwd, v.FORMLOOM_DATA_DIR);
   return {
     // Unset, the SQLite file follows the data dir (docs/configuration.md).
@@ -186,16 +189,7 @@ function blobStoreProblems(env: Env): string[] {
 }
 
 /** Unset, the blob store follows the database: the database itself on PostgreSQL, files on SQLite. */
-function blobStoreConfig(v: {
-  FORMLOOM_DATABASE_URL?: string;
-  FORMLOOM_BLOB_STORE?: (typeof BLOB_STORES)[number];
-  FORMLOOM_S3_BUCKET?: string;
-  FORMLOOM_S3_ENDPOINT?: string;
-  FORMLOOM_S3_REGION: string;
-  FORMLOOM_S3_ACCESS_KEY_ID?: string;
-  FORMLOOM_S3_SECRET_ACCESS_KEY?: string;
-  FORMLOOM_S3_FORCE_PATH_STYLE: boolean;
-}): BlobStoreConfig {
+function blobStoreConfig(v: ParsedVariables): BlobStoreConfig {
   const kind = v.FORMLOOM_BLOB_STORE ?? (/^postgres(ql)?:\/\//.test(v.FORMLOOM_DATABASE_URL ?? '') ? 'postgres' : 'file');
   if (kind === 'file' || kind === 'postgres') return { kind };
   return {

@@ -48,6 +48,13 @@ export class VoiceBilling {
     return { limit: key.monthly_limit, left: Math.max(0, key.monthly_limit - spent) };
   }
 
+  /** What an estimate of `credits` tells: the balance, and whether it and the key's monthly limit cover them. */
+  async quote(principal: Principal, credits: number): Promise<{ balance: number; enough: boolean }> {
+    const balance = await this.balance(principal.user_id);
+    const allowance = await this.keyAllowance(principal);
+    return { balance, enough: balance >= credits && (!allowance || allowance.left >= credits) };
+  }
+
   /** Takes `amount` for `generationId` (once); 402 when the balance or the key's monthly limit is short. */
   async charge(principal: Principal, generationId: string, amount: number): Promise<number> {
     const key = principal.key_id ? await this.storage.apiKeys.findById(principal.key_id) : null;

@@ -91,15 +91,14 @@ export class VoiceGenerationFlow {
     const { p } = take;
     const free = await this.retakes.wouldBeFree(principal, original, p.characters);
     const credits = free ? 0 : p.credits;
-    const balance = await this.voice.billing.balance(principal.user_id);
-    const allowance = await this.voice.billing.keyAllowance(principal);
+    const { balance, enough } = await this.voice.billing.quote(principal, credits);
     return {
       object: 'voice.estimate',
       characters: p.characters,
       credits,
       seconds_estimated: take.mode === 'script' ? take.p.secondsEstimated : secondsEstimated(p.characters, p.speed),
       balance,
-      enough: balance >= credits && (!allowance || allowance.left >= credits),
+      enough,
       free,
     };
   }

@@ -113,15 +113,14 @@ export class VoiceService {
 
   async estimate(principal: Principal, body: VoiceRequest) {
     const p = await this.prepare(body);
-    const balance = await this.billing.balance(principal.user_id);
-    const allowance = await this.billing.keyAllowance(principal);
+    const { balance, enough } = await this.billing.quote(principal, p.credits);
     return {
       object: 'voice.estimate',
       characters: p.characters,
       credits: p.credits,
       seconds_estimated: secondsEstimated(p.characters, p.speed),
       balance,
-      enough: balance >= p.credits && (!allowance || allowance.left >= p.credits),
+      enough,
     };
   }
 

@@ -64,15 +64,14 @@ export class VoiceScriptService {
   /** The exact cost of a script; free, makes nothing, and counts against no allowance. */
   async estimate(principal: Principal, body: VoiceRequest) {
     const p = await this.prepare(body);
-    const balance = await this.billing.balance(principal.user_id);
-    const allowance = await this.billing.keyAllowance(principal);
+    const { balance, enough } = await this.billing.quote(principal, p.credits);
     return {
       object: 'voice.estimate',
       characters: p.characters,
       credits: p.credits,
       seconds_estimated: p.secondsEstimated,
       balance,
-      enough: balance >= p.credits && (!allowance || allowance.left >= p.credits),
+      enough,
     };
   }
 
