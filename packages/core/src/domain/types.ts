@@ -91,7 +91,8 @@ export interface ChangelogEntry {
     | 'theme_changed'
     | 'settings_changed'
     | 'title_changed'
-    | 'description_changed';
+    | 'description_changed'
+    | 'version_restored';
   description: string;
 }
 
