@@ -6,6 +6,7 @@ import { uploadRoutes } from './uploads';
 import { webhookRoutes } from './webhooks';
 import { teamRoutes } from './teams';
 import { versionRestoreRoutes } from './version-restore';
+import { invitationViewRoutes } from './invitation-view';
 
 /**
  * The Express route groups of the built-in areas of @formloom/core, by area name. The router serves the
@@ -16,5 +17,5 @@ export const AREA_ROUTES: Readonly<Record<string, readonly RouteSpec[]>> = {
   forms: [...formRoutes, ...publishingRoutes, ...versionRestoreRoutes],
   responses: [...responseRoutes, ...uploadRoutes],
   webhooks: webhookRoutes,
-  teams: teamRoutes,
+  teams: [...teamRoutes, ...invitationViewRoutes],
 };
