@@ -45,6 +45,10 @@ export const userOut = named('AccountUser', z
     created_at: z.string(),
   }));
 export const signedInOut = named('SignedIn', z.object({ user: userOut, csrf_token: z.string() }));
+export const signedUpOut = signedInOut.extend({
+  /** With `invitation_token`: the membership the accepted invitation made (`{id, team_id, user_id, role, joined_at, team}`). */
+  invitation: z.record(z.string(), z.unknown()).optional(),
+});
 export const sessionOut = z.object({
   user: userOut,
   csrf_token: z.string(),

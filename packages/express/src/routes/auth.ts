@@ -12,6 +12,7 @@ import {
   sentOut,
   sessionOut,
   signedInOut,
+  signedUpOut,
   signInSchema,
   signUpSchema,
   tokenSchema,
@@ -69,7 +70,7 @@ export function authRoutes(mount: SessionMount): RouteSpec[] {
       '/auth/signup',
       'signUp',
       'Make an account with email and password and sign in (signup mode: open, invite or closed)',
-      { body: signUpSchema, success: { status: 201, description: '{user, csrf_token} and the session cookie', schema: signedInOut, headers: COOKIE_HEADER }, errors: [400, 403, 409] },
+      { body: signUpSchema, success: { status: 201, description: '{user, csrf_token, invitation?} and the session cookie', schema: signedUpOut, headers: COOKIE_HEADER }, errors: [400, 403, 409] },
       async (ctx) => {
         const opened = await passwords().signUp(ctx.req.body, mount.signup, mount.meta(ctx.req));
         return signedIn(mount, opened, 201, opened.invitation ? { invitation: opened.invitation } : {});
