@@ -4,7 +4,7 @@ import express from 'express';
 import { createFormloom, type Clock, type Formloom, type Mailer, type SignedDocumentRenderer } from '@formloom/core';
 import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
 import { createTestDatabase, type TestDatabase } from '@formloom/storage-typeorm/testing';
-import { createFormloomRouter } from '../../src';
+import { createFormloomRouter, type SessionOptions } from '../../src';
 import type { ApiResponse } from './app';
 
 /**
@@ -29,6 +29,8 @@ export interface TwoInstancesOptions {
   mailers?: [Mailer, Mailer];
   /** One renderer per instance (each instance seals with its own copy of the operator's certificate). */
   renderers?: [SignedDocumentRenderer, SignedDocumentRenderer];
+  /** The routers' `sessions` options (docs/accounts.md). */
+  sessions?: SessionOptions;
 }
 
 let seq = 0;
@@ -52,7 +54,7 @@ export async function startTwoInstances(opts: TwoInstancesOptions = {}): Promise
       (formloom) =>
         new Promise<Server>((resolve) => {
           const app = express();
-          app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: false, logger: { error: (m, e) => console.error(m, e) } }));
+          app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: false, sessions: opts.sessions, logger: { error: (m, e) => console.error(m, e) } }));
           const s = app.listen(0, '127.0.0.1', () => resolve(s));
           // Longer than any test's pause under load: a reused keep-alive connection is never closed under a request.
           s.keepAliveTimeout = 60_000;
