@@ -29,6 +29,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Signing sessions': 'Signing sessions of contract questions: create, follow, void; signed documents and audit trails',
   'Signing (signer)': "A signer's endpoints, by the short code of their link (no key)",
   Voice: 'Text to speech: voices, estimates, generations, streams and their audio',
+  'Sign-in': 'People signing in (with `sessions` options): sign-up, password, email links, passkeys, sessions',
+  Account: "The signed-in person's profile, password, sessions, passkeys and API keys",
 };
 
 type Io = 'input' | 'output';
