@@ -207,12 +207,17 @@ export class RateLimits {
         const ip = clientIp(ctx.req);
         if (pub) await this.enforce(pub.limit, pub.perForm ? `${String(ctx.req.params.slug)}|${ip}` : ip, ctx.req.res!);
         if (!failures) return spec.handler(ctx);
+        // Requests that send mail count before they run: past the limit nothing is sent.
+        if (failures === 'all') {
+          await this.enforce('failedAuth', ip, ctx.req.res!, false);
+          return spec.handler(ctx);
+        }
         const attempt = await this.beginAttempt(ip, ctx.req.res!);
-        let wrongGuess = failures === 'all';
+        let wrongGuess = false;
         try {
           return await spec.handler(ctx);
         } catch (e) {
-          wrongGuess ||= isFormloomError(e) && failures !== 'all' && failures.includes(e.status);
+          wrongGuess = isFormloomError(e) && failures.includes(e.status);
           throw e;
         } finally {
           await this.endAttempt(ip, attempt, wrongGuess);

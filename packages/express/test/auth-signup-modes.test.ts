@@ -109,4 +109,17 @@ for (const kind of DB_KINDS) {
     t.deepEqual(statuses.slice(0, 4), [400, 400, 400, 400]);
     t.is(statuses.at(-1), 429);
   });
+
+  test(`[${kind}] mail-sending requests count every time: past the limit no mail is queued`, async (t) => {
+    const app = await instance(t, kind, 'open', { failedAuth: { limit: 3, windowSeconds: 600 } });
+    const { res } = await signUp(app, { email: newEmail() });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const path = i % 2 ? '/auth/password-reset' : '/auth/email-link';
+      statuses.push((await new Browser(app).call('POST', path, { body: { email: res.body.user.email } })).status);
+    }
+    t.deepEqual(statuses, [202, 202, 202, 429, 429]);
+    const rows = await app.raw(`SELECT purpose FROM one_time_tokens WHERE user_id = '${res.body.user.id}' AND purpose <> 'email_verification'`);
+    t.is(rows.length, 3, 'the refused requests made no link');
+  });
 }
