@@ -18,7 +18,10 @@ const signUp = (app: TestApp, body: Record<string, unknown>) => {
 for (const kind of DB_KINDS) {
   test(`[${kind}] closed: the first account of an empty instance is its admin; nobody else may sign up`, async (t) => {
     const app = await instance(t, kind, 'closed');
-    t.deepEqual((await app.api('GET', '/auth/config')).body, { signup: 'closed', has_users: false, passkeys: true, email_links: true });
+    t.deepEqual((await app.api('GET', '/auth/config')).body, { signup: 'closed', has_users: false, passkeys: false, email_links: true }, 'no passkeys on an IP address');
+    app.formloom.config.publicUrl = app.url.replace('127.0.0.1', 'localhost');
+    t.true((await app.api('GET', '/auth/config')).body.passkeys);
+    app.formloom.config.publicUrl = app.url;
     const first = await signUp(app, { email: newEmail('admin') });
     t.is(first.res.status, 201);
     t.like((await first.b.call('GET', '/account')).body, { is_admin: true });

@@ -26,6 +26,19 @@ const CHALLENGE_MS = 5 * 60_000;
 
 const refused = () => new FormloomError('UNAUTHORIZED', 'The passkey was not accepted', { reason: 'invalid_credentials' });
 
+/**
+ * Whether browsers will run WebAuthn for this public URL: its host must be a domain name (not an IP
+ * address) in a secure context (https, or `localhost`). On `http://127.0.0.1:3000` the sign-in screens offer
+ * no passkeys; `http://localhost:3000` works.
+ */
+export function passkeysAvailable(publicUrl: string): boolean {
+  const url = new URL(publicUrl);
+  const host = url.hostname;
+  const ip = /^\d+\.\d+\.\d+\.\d+$/.test(host) || host.startsWith('[');
+  const local = host === 'localhost' || host.endsWith('.localhost');
+  return !ip && (url.protocol === 'https:' || local);
+}
+
 const present = (p: PasskeyRecord) => ({ id: p.id, name: p.name, created_at: p.created_at, last_used_at: p.last_used_at });
 
 /**

@@ -12,6 +12,8 @@ import { InvitationService } from '../teams/invitation-service';
 import { hashPassword, verifyPassword } from './secrets';
 import { signInSchema, signUpSchema } from './schemas';
 import { MailLinkService } from './mail-links';
+import { passkeysAvailable } from './passkey-service';
+import type { FormloomConfig } from '../config';
 import { type ClientMeta, type OpenedSession, SessionIssuer, sessionPrincipal } from './session-issuer';
 
 const invalidCredentials = () => new FormloomError('UNAUTHORIZED', 'The email or password is wrong', { reason: 'invalid_credentials' });
@@ -23,6 +25,7 @@ export class PasswordSignInService {
     @inject(TOKENS.Storage) private readonly storage: Storage,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
+    @inject(TOKENS.Config) private readonly config: FormloomConfig,
     @inject(SessionIssuer) private readonly sessions: SessionIssuer,
     @inject(InvitationService) private readonly invitations: InvitationService,
     @inject(MailLinkService) private readonly links: MailLinkService,
@@ -31,7 +34,7 @@ export class PasswordSignInService {
   /** `GET /auth/config`: what the sign-in screens may offer. */
   async describe(mode: SignupMode) {
     const { total } = await this.storage.users.list({ offset: 0, limit: 1 });
-    return { signup: mode, has_users: total > 0, passkeys: true, email_links: true };
+    return { signup: mode, has_users: total > 0, passkeys: passkeysAvailable(this.config.publicUrl), email_links: true };
   }
 
   /**
