@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import type { FormloomConfig } from '../config';
 import type { Principal, User } from '../domain/types';
-import type { SignInSession, SignupMode } from '../domain/sign-in';
+import type { SignInSession } from '../domain/sign-in';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
@@ -50,7 +50,6 @@ export const presentUser = (u: User) => ({
 
 /** The principal of a session: a person, who may call both `forms` and `voice` routes (the router sets the scope). */
 export const sessionPrincipal = (s: SignInSession): Principal => ({ user_id: s.user_id, key_id: null, scope: 'forms', session_id: s.id });
-
 
 /**
  * Browser sessions (docs/accounts.md, "Sessions"): opens them with a new random token, finds them from a
