@@ -5,6 +5,7 @@ import { responseRoutes } from './responses';
 import { uploadRoutes } from './uploads';
 import { webhookRoutes } from './webhooks';
 import { teamRoutes } from './teams';
+import { withFormEtags } from '../form-etag';
 
 /**
  * The Express route groups of the built-in areas of @formloom/core, by area name. The router serves the
@@ -12,7 +13,7 @@ import { teamRoutes } from './teams';
  * endpoints as framework-neutral plugin routes instead and needs no line here (docs/architecture.md).
  */
 export const AREA_ROUTES: Readonly<Record<string, readonly RouteSpec[]>> = {
-  forms: [...formRoutes, ...publishingRoutes],
+  forms: withFormEtags([...formRoutes, ...publishingRoutes]),
   responses: [...responseRoutes, ...uploadRoutes],
   webhooks: webhookRoutes,
   teams: teamRoutes,

@@ -1366,6 +1366,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The form changed since it was read: `If-Match` does not match its current `ETag` (PRECONDITION_FAILED, reason `etag_mismatch`) */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Body or file too large (PAYLOAD_TOO_LARGE) */
         PayloadTooLarge: {
             headers: {
@@ -1588,6 +1597,8 @@ export interface operations {
             /** @description the full form */
             200: {
                 headers: {
+                    /** @description The form's entity tag: send it back as `If-Match` with a write */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1605,7 +1616,10 @@ export interface operations {
     updateForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The form's `ETag` as last read: the write is refused with 412 when the form has changed since */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1696,6 +1710,8 @@ export interface operations {
             /** @description the updated full form */
             200: {
                 headers: {
+                    /** @description The form's entity tag: send it back as `If-Match` with a write */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1707,6 +1723,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
@@ -1717,7 +1734,10 @@ export interface operations {
                 /** @description also delete signed contracts */
                 delete_signed_contracts?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description The form's `ETag` as last read: the write is refused with 412 when the form has changed since */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1739,6 +1759,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
@@ -1774,7 +1795,10 @@ export interface operations {
     publishForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The form's `ETag` as last read: the write is refused with 412 when the form has changed since */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1785,6 +1809,8 @@ export interface operations {
             /** @description the updated full form plus `version` */
             200: {
                 headers: {
+                    /** @description The form's entity tag: send it back as `If-Match` with a write */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1796,6 +1822,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
@@ -1803,7 +1830,10 @@ export interface operations {
     unpublishForm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The form's `ETag` as last read: the write is refused with 412 when the form has changed since */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1814,6 +1844,8 @@ export interface operations {
             /** @description the updated full form */
             200: {
                 headers: {
+                    /** @description The form's entity tag: send it back as `If-Match` with a write */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1824,6 +1856,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
@@ -1887,7 +1920,10 @@ export interface operations {
     updateFormTheme: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The form's `ETag` as last read: the write is refused with 412 when the form has changed since */
+                "If-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -1938,6 +1974,8 @@ export interface operations {
             /** @description the complete updated theme */
             200: {
                 headers: {
+                    /** @description The form's entity tag: send it back as `If-Match` with a write */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1948,6 +1986,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
