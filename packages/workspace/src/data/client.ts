@@ -12,7 +12,7 @@ export type Schemas = components['schemas'];
 
 /** The structured error every endpoint answers (`{error: {code, message, status, reason?}}`). */
 export interface ApiErrorBody {
-  error: { code: string; message: string; status: number; reason?: string; details?: unknown };
+  error: { code: string; message: string; status: number; reason?: string; [extra: string]: unknown };
 }
 
 /** A failed call, with the server's message, for screens to show. */
@@ -22,13 +22,14 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly reason?: string,
+    /** The whole `error` object: `question_ids`, `signed_contracts` and other members some errors carry. */
     readonly details?: unknown,
   ) {
     super(message);
   }
   static from(status: number, body: unknown): ApiError {
     const e = (body as Partial<ApiErrorBody> | undefined)?.error;
-    if (e && typeof e.message === 'string') return new ApiError(status, e.code, e.message, e.reason, e.details);
+    if (e && typeof e.message === 'string') return new ApiError(status, e.code, e.message, e.reason, e);
     return new ApiError(status, status === 0 ? 'NETWORK' : 'UNKNOWN', status === 0 ? 'The server could not be reached.' : `The server answered ${status}.`);
   }
 }
