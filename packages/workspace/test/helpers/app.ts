@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createFormloom, type Formloom, type Principal } from '@formloom/core';
+import { createFormloom, type Formloom, type PlanName, type Principal } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { apiKeyAuthenticator, createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
 import { createWorkspaceRouter } from '../../src/server';
@@ -15,7 +15,7 @@ export interface WorkspaceTestApp {
   url: string;
   formloom: Formloom;
   /** A new Formloom user and a forms key for it; `cookie` signs the browser in as that user. */
-  user(): Promise<{ id: string; email: string; key: string; cookie: { name: string; value: string; url: string } }>;
+  user(plan?: PlanName): Promise<{ id: string; email: string; key: string; cookie: { name: string; value: string; url: string } }>;
   api(method: string, path: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
@@ -51,9 +51,9 @@ export async function startWorkspaceApp(kind: DbKind = 'sqlite'): Promise<Worksp
   return {
     url,
     formloom,
-    async user() {
+    async user(plan: PlanName = 'free') {
       const email = `owner${process.pid}_${Date.now()}_${++seq}@example.com`;
-      const user = await formloom.accounts.createUser({ email, plan: 'free', first_name: 'Ada', last_name: 'Owner' });
+      const user = await formloom.accounts.createUser({ email, plan, first_name: 'Ada', last_name: 'Owner' });
       const { api_key } = await formloom.accounts.createKey(user.id);
       const token = `t${seq}_${Math.random().toString(36).slice(2)}`;
       tokens.set(token, user.id);

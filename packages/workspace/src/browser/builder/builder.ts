@@ -1,7 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
 import { createApi, type Api } from '../../data/client';
-import type { Question, QuestionType } from '../../data/forms';
+import { listForms, type Question, type QuestionType } from '../../data/forms';
 import { formPath, navigate, BUILDER_TABS, type BuilderTab } from '../shell/routes';
 import { FormStore, tempId } from './store';
 import { builderStyles } from './builder-styles';
@@ -41,6 +41,7 @@ export class FormloomBuilder extends LitElement {
     tick: { state: true },
     panelsLoaded: { state: true },
     problems: { state: true },
+    otherForms: { state: true },
   };
   formId = '';
   apiBase = '/api/v1';
@@ -57,6 +58,8 @@ export class FormloomBuilder extends LitElement {
   /** Publish-check problems by question id (set by the publish panel through `fl-problems`). */
   problems = new Map<string, string[]>();
   store: FormStore | null = null;
+  /** The owner's other forms, for Fuse and composite questions. */
+  otherForms: Array<{ id: string; title: string }> = [];
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -83,6 +86,10 @@ export class FormloomBuilder extends LitElement {
       this.selected = store.draft.questions[0]?.id ?? '';
       this.ready = true;
       performance.mark('formloom:builder-ready');
+      void listForms(this.api, { per_page: 100 }).then(
+        (r) => (this.otherForms = r.forms.filter((x) => x.id !== this.formId).map((x) => ({ id: x.id, title: x.title }))),
+        () => undefined,
+      );
     } catch (e) {
       this.error = (e as Error).message;
     }
@@ -170,7 +177,7 @@ export class FormloomBuilder extends LitElement {
       <section class="card" aria-label="Question editor">
         ${q
           ? html`<fl-question-editor .question=${q} .index=${index} .questions=${f.questions} .hiddenFields=${f.hidden_fields ?? []} mode=${f.mode}
-              .endings=${endings} .problems=${this.problems.get(q.id) ?? []}
+              .endings=${endings} .forms=${this.otherForms} .problems=${this.problems.get(q.id) ?? []}
               @fl-question=${(e: CustomEvent) => s.updateQuestion(e.detail.id, e.detail.patch)}></fl-question-editor>`
           : html`<div class="empty"><h2>Add your first question</h2><p class="muted">Pick a kind under the list and press “Add question”.</p></div>`}
       </section>
@@ -198,6 +205,7 @@ export class FormloomBuilder extends LitElement {
     const f = s.draft;
     const tab = (BUILDER_TABS as readonly string[]).includes(this.tab) ? (this.tab as BuilderTab) : 'questions';
     return html`<div class="top">
+        <h1 class="sr-only">Edit form: ${f.title}</h1>
         <div class="titlebar">
           <label class="name"><span class="sr-only">Form title</span><input type="text" .value=${f.title} maxlength="500" @input=${(e: Event) => s.update((x) => ({ ...x, title: (e.target as HTMLInputElement).value }))} /></label>
           <span class="badge ${f.published ? 'live' : ''}">${f.published ? (f.has_unpublished_changes ? 'Published · changes not live' : 'Published') : 'Draft'}</span>

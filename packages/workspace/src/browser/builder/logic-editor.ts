@@ -70,9 +70,18 @@ export class FlLogicEditor extends LitElement {
       if (k !== c) return x;
       const next: Condition = { ...x, ...patch };
       if (UNARY_OPS.includes(next.op)) delete next.value;
+      else if (next.value === undefined) next.value = this.defaultValue(next.field ?? this.self);
       return next;
     });
     this.editJump(i, { conditions });
+  }
+
+  /** The value a condition starts with when its test needs one: what the lists would show first. */
+  private defaultValue(field: string): string | number | boolean {
+    const q = this.tested.find((x) => x.id === field);
+    if (q?.type === 'yes_no') return true;
+    if (q?.choices?.length) return q.choices[0]!;
+    return '';
   }
 
   private defaultCondition(): Condition {

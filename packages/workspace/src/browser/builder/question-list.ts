@@ -108,10 +108,10 @@ export class FlQuestionList extends LitElement {
     return html`<ol aria-label="Questions" aria-describedby="how">
         ${repeat(this.questions, (q) => q.id, (q, i) => html`<li data-id=${q.id} aria-current=${q.id === this.selected ? 'true' : 'false'} class=${this.problems.has(q.id) ? 'problem' : ''}>
           <span class="handle" aria-hidden="true" title="Drag to reorder">⠿</span>
-          <button class="pick" type="button" @click=${() => this.emit('fl-select', { id: q.id })} @keydown=${(e: KeyboardEvent) => this.onKey(e, i)}
-            aria-label="${i + 1}. ${q.title || 'Untitled question'} (${kindOf(q.type).label})${this.problems.has(q.id) ? ', needs attention' : ''}">
-            <span class="num" aria-hidden="true">${i + 1} · ${kindOf(q.type).label}${this.problems.has(q.id) ? html` <span class="warn">needs attention</span>` : nothing}</span>
-            <span class="title" aria-hidden="true">${q.title || 'Untitled question'}</span>
+          <button class="pick" type="button" @click=${() => this.emit('fl-select', { id: q.id })} @keydown=${(e: KeyboardEvent) => this.onKey(e, i)}>
+            <span class="num">${i + 1} · ${kindOf(q.type).label}</span>
+            <span class="title">${q.title || 'Untitled question'}</span>
+            ${this.problems.has(q.id) ? html`<span class="warn">needs attention</span>` : nothing}
           </button>
           <span class="tools">
             <button class="btn" type="button" data-act="up" aria-label="Move question ${i + 1} up" ?disabled=${i === 0} @click=${() => this.move(i, i - 1, 'up')}>↑</button>

@@ -117,8 +117,9 @@ export class FormloomWorkspace extends LitElement {
 
   override render() {
     const r = this.route.name;
-    return html`<a class="skip" href="#main" @click=${(e: Event) => { e.preventDefault(); (this.renderRoot.querySelector('main') as HTMLElement).focus(); }}>Skip to content</a>
-      <header>
+    // A button rather than a link: `#main` is inside this shadow root, where a fragment cannot reach it.
+    return html`<header>
+        <button class="skip btn" type="button" @click=${() => (this.renderRoot.querySelector('main') as HTMLElement).focus()}>Skip to content</button>
         <a class="brand" href="${this.base}/"><span class="logo" aria-hidden="true"></span>Formloom</a>
         <nav aria-label="Workspace">
           ${this.auth === 'in' ? html`<a href="${this.base}/" aria-current=${r === 'forms' ? 'page' : nothing}>Forms</a>` : nothing}

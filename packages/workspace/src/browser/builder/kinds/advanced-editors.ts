@@ -46,11 +46,11 @@ export class FlBookingEditor extends KindEditor {
         })}
       </fieldset>
       ${textField('Time zone', p.timezone, (v) => this.set('timezone', v), { placeholder: 'Europe/Paris' })}
-      <label class="field">Durations (minutes)<span class="muted hint">Separated by commas, e.g. 15, 30</span>
-        <input type="text" inputmode="numeric" .value=${durations} @change=${(e: Event) => {
+      <label class="field">Durations (minutes)
+        <input type="text" inputmode="numeric" aria-describedby="dur-hint" .value=${durations} @change=${(e: Event) => {
           const list = (e.target as HTMLInputElement).value.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0);
           this.set('durations', list.length ? list : null);
-        }} /></label>
+        }} /></label><span id="dur-hint" class="muted hint">Separated by commas, e.g. 15, 30</span>
       ${checkField('Confirm each booking by phone call', p.confirmation_call, (v) => this.set('confirmation_call', v || null))}
       ${p.confirmation_call ? textField('Number to call from', p.confirmation_call_number, (v) => this.set('confirmation_call_number', v), { type: 'tel' }) : nothing}`;
   }

@@ -70,12 +70,12 @@ export class FlFileEditor extends KindEditor {
     const p = this.props;
     const types = Array.isArray(p.allowed_types) ? (p.allowed_types as string[]).join(', ') : '';
     return html`${numberField('Largest file (MB)', p.max_size_mb, (v) => this.set('max_size_mb', v), { min: 0.1, max: 100, hint: 'At most 100' })}
-      <label class="field">File types accepted<span class="muted hint">Extensions or media types, separated by commas (e.g. .pdf, image/*). Empty: any.</span>
-        <input type="text" .value=${types} @change=${(e: Event) => {
+      <label class="field">File types accepted
+        <input type="text" aria-describedby="types-hint" .value=${types} @change=${(e: Event) => {
           const list = (e.target as HTMLInputElement).value.split(',').map((s) => s.trim()).filter(Boolean);
           this.set('allowed_types', list.length ? list : null);
         }} />
-      </label>`;
+      </label><span id="types-hint" class="muted hint">Extensions or media types, separated by commas (e.g. .pdf, image/*). Empty: any.</span>`;
   }
 }
 customElements.get('fl-file-editor') || customElements.define('fl-file-editor', FlFileEditor);
