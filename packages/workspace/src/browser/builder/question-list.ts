@@ -42,6 +42,7 @@ export class FlQuestionList extends LitElement {
   addType: QuestionType = 'short_text';
   private sortable: Sortable | null = null;
   private dragNext: Node | null = null;
+  private pendingFocus: { id: string; what: 'up' | 'down' | 'pick' } | null = null;
 
   private emit(name: string, detail: unknown) {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
@@ -78,13 +79,18 @@ export class FlQuestionList extends LitElement {
     const q = this.questions[from]!;
     this.emit('fl-move', { from, to });
     this.say(`“${q.title || 'Untitled'}” moved to position ${to + 1} of ${this.questions.length}.`);
-    if (focus) {
-      void this.updateComplete.then(() => {
-        const li = this.renderRoot.querySelector(`li[data-id="${CSS.escape(q.id)}"]`);
-        const target = li?.querySelector<HTMLElement>(focus === 'pick' ? '.pick' : `[data-act="${focus}"]`);
-        (target && !(target as HTMLButtonElement).disabled ? target : li?.querySelector<HTMLElement>('.pick'))?.focus();
-      });
-    }
+    // The builder hands back the new order in a later update: the focus is placed then (see updated()).
+    if (focus) this.pendingFocus = { id: q.id, what: focus };
+  }
+
+  override updated() {
+    const f = this.pendingFocus;
+    if (!f) return;
+    const li = this.renderRoot.querySelector(`li[data-id="${CSS.escape(f.id)}"]`);
+    if (!li || li !== this.renderRoot.querySelectorAll('li')[this.questions.findIndex((q) => q.id === f.id)]) return;
+    this.pendingFocus = null;
+    const target = li.querySelector<HTMLButtonElement>(f.what === 'pick' ? '.pick' : `[data-act="${f.what}"]`);
+    (target && !target.disabled ? target : li.querySelector<HTMLElement>('.pick'))?.focus();
   }
 
   private say(text: string) {
