@@ -33,14 +33,18 @@ const result = await build({
   logLevel: 'warning',
 });
 
-const manifest = { entries: {}, files: [] };
+// `entries`: the page entries; `screens`: the chunks loaded on demand (by their source under src/browser), so
+// the server can preload a screen's files with the page that shows it first.
+const manifest = { entries: {}, screens: {}, files: [] };
+const rel = (p) => relative(outdir, `${process.cwd()}/${p}`).split('\\').join('/');
 for (const [file, out] of Object.entries(result.metafile.outputs)) {
-  const name = relative(outdir, `${process.cwd()}/${file}`).split('\\').join('/');
+  const name = rel(file);
   manifest.files.push(name);
-  if (out.entryPoint) {
-    const entry = Object.entries(entries).find(([, src]) => relative(process.cwd(), src) === out.entryPoint)?.[0];
-    if (entry) manifest.entries[entry] = { file: name, imports: out.imports.filter((i) => !i.external && i.kind === 'import-statement').map((i) => relative(outdir, `${process.cwd()}/${i.path}`)) };
-  }
+  if (!out.entryPoint) continue;
+  const item = { file: name, imports: out.imports.filter((i) => !i.external && i.kind === 'import-statement').map((i) => rel(i.path)) };
+  const entry = Object.entries(entries).find(([, src]) => relative(process.cwd(), src) === out.entryPoint)?.[0];
+  if (entry) manifest.entries[entry] = item;
+  else manifest.screens[out.entryPoint.replace(/^.*src\/browser\//, '').replace(/\.ts$/, '')] = item;
 }
 manifest.files.sort();
 writeFileSync(`${outdir}/manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);

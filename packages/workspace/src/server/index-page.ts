@@ -9,6 +9,8 @@ export interface IndexPageOptions {
   /** Where the public pages router is mounted (`/f/<slug>`, `/embed.js`), without a trailing slash. */
   pagesBase: string;
   title: string;
+  /** Screens the URL shows first (their chunks are preloaded), e.g. `builder/builder`. */
+  screens?: string[];
 }
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -20,7 +22,12 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 export function indexPage(manifest: WorkspaceManifest, o: IndexPageOptions): string {
   const asset = (f: string) => `${o.base}/workspace/assets/${f}`;
   const entry = manifest.entries.workspace;
-  const preloads = entry.imports.map((f) => `<link rel="modulepreload" href="${escape(asset(f))}">`).join('');
+  const files = new Set(entry.imports);
+  for (const screen of o.screens ?? []) {
+    const chunk = manifest.screens?.[screen];
+    if (chunk) [chunk.file, ...chunk.imports].forEach((f) => files.add(f));
+  }
+  const preloads = [...files].map((f) => `<link rel="modulepreload" href="${escape(asset(f))}">`).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(o.title)}</title><meta name="color-scheme" content="light dark">
 <link rel="icon" href="data:,">

@@ -64,6 +64,8 @@ export function createWorkspaceRouter(options: WorkspaceRouterOptions = {}): Rou
       apiBase: trim(options.apiBase ?? '/api/v1'),
       pagesBase: trim(options.pagesBase ?? '/'),
       title: options.title ?? 'Formloom',
+      // The builder's code comes with the page that opens it, rather than after the shell has run.
+      screens: req.path.startsWith('/forms/') ? ['builder/builder'] : ['forms-list/forms-list'],
     });
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('X-Content-Type-Options', 'nosniff');

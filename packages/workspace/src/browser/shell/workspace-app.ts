@@ -80,9 +80,11 @@ export class FormloomWorkspace extends LitElement {
 
   private async checkAuth() {
     try {
-      this.session = await readSession(this.api);
-      // Without a session (or with sessions off, in an embedding host) the host's own sign-in may still apply.
-      this.auth = this.session || (await signedIn(this.api)) ? 'in' : 'out';
+      // Both at once: without a session (or with sessions off, in an embedding host) the host's own sign-in
+      // may still apply, and asking in parallel keeps the first screen one round trip away.
+      const [session, host] = await Promise.all([readSession(this.api), signedIn(this.api)]);
+      this.session = session;
+      this.auth = session || host ? 'in' : 'out';
     } catch {
       this.auth = 'error';
     }
@@ -106,7 +108,8 @@ export class FormloomWorkspace extends LitElement {
 
   private renderScreen() {
     const screen = SCREENS[this.route.name];
-    if (screen.needsAuth && this.auth === 'checking') return html`<p class="status muted" role="status">Loading…</p>`;
+    // While the sign-in is being checked the screen already loads its data: a 401 sends it to /signin anyway.
+    if (screen.needsAuth && this.auth === 'out') return html`<p class="status muted" role="status">Loading…</p>`;
     if (screen.needsAuth && this.auth === 'error') {
       return html`<div class="status" role="alert"><p>The server could not be reached.</p><button class="btn" @click=${() => void this.checkAuth()}>Retry</button></div>`;
     }
