@@ -4,6 +4,7 @@ import { ApiError } from '../../data/client';
 import { publishForm, unpublishForm } from '../../data/forms';
 import { listVersions, type Version } from '../../data/versions';
 import { computeChangelog, type Snapshot } from '../../../../core/src/forms/changelog.js';
+import { themeOnlyFields } from '../../data/theme';
 import { formPath } from '../shell/routes';
 import '../controls/confirm-dialog';
 import type { FlConfirm } from '../controls/confirm-dialog';
@@ -23,6 +24,8 @@ interface Block {
 export class FlPublishPanel extends BuilderPanel {
   static override properties = { ...BuilderPanel.properties, versions: { state: true }, block: { state: true }, busy: { state: true }, done: { state: true }, error: { state: true } };
   versions: Version[] | null = null;
+  /** Theme fields the draft lacks, so that the comparison sees the form as the server will snapshot it. */
+  themeOnly: Record<string, unknown> = {};
   block: Block | null = null;
   busy = false;
   done = '';
@@ -35,7 +38,7 @@ export class FlPublishPanel extends BuilderPanel {
 
   private async loadVersions() {
     try {
-      this.versions = await listVersions(this.store.api, this.store.formId);
+      [this.versions, this.themeOnly] = await Promise.all([listVersions(this.store.api, this.store.formId), themeOnlyFields(this.store.api, this.store.formId)]);
     } catch (e) {
       this.error = (e as Error).message;
     }
@@ -43,7 +46,7 @@ export class FlPublishPanel extends BuilderPanel {
 
   private changelog() {
     const latest = this.versions?.[0];
-    return computeChangelog(latest ? (latest.snapshot as unknown as Snapshot) : null, this.form as unknown as Snapshot);
+    return computeChangelog(latest ? (latest.snapshot as unknown as Snapshot) : null, { ...this.form, ...this.themeOnly } as unknown as Snapshot);
   }
 
   private problems(block: Block | null) {
@@ -129,7 +132,7 @@ export class FlPublishPanel extends BuilderPanel {
           <button class="btn primary" type="button" ?disabled=${this.busy || nothingNew} @click=${() => void this.publish()}>${f.published ? 'Publish changes' : 'Publish'}</button>
           ${f.published ? html`<button class="btn danger" type="button" ?disabled=${this.busy} @click=${() => void this.unpublish()}>Unpublish</button>` : nothing}
         </div>
-        <p role="status" aria-live="polite">${this.done}</p>
+        <p role="status" aria-live="polite" style="margin:0">${this.done}</p>
         ${this.error ? html`<p class="error-text" role="alert">${this.error}</p>` : nothing}
       </section>
       ${this.block ? this.renderBlock(this.block) : nothing}

@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { BuilderPanel } from '../builder/panel';
 import { listVersions, restoreVersion, type Version } from '../../data/versions';
 import { computeChangelog, type Snapshot } from '../../../../core/src/forms/changelog.js';
+import { themeOnlyFields } from '../../data/theme';
 import { kindOf } from '../builder/kinds/registry';
 import '../controls/confirm-dialog';
 import type { FlConfirm } from '../controls/confirm-dialog';
@@ -14,6 +15,8 @@ import type { FlConfirm } from '../controls/confirm-dialog';
 export class FlVersionsPanel extends BuilderPanel {
   static override properties = { ...BuilderPanel.properties, versions: { state: true }, open: { state: true }, error: { state: true }, done: { state: true }, busy: { state: true } };
   versions: Version[] | null = null;
+  /** Theme fields the draft lacks, so that the comparison sees the form as the server will snapshot it. */
+  themeOnly: Record<string, unknown> = {};
   open: string | null = null;
   error = '';
   done = '';
@@ -26,7 +29,7 @@ export class FlVersionsPanel extends BuilderPanel {
 
   private async load() {
     try {
-      this.versions = await listVersions(this.store.api, this.store.formId);
+      [this.versions, this.themeOnly] = await Promise.all([listVersions(this.store.api, this.store.formId), themeOnlyFields(this.store.api, this.store.formId)]);
     } catch (e) {
       this.error = (e as Error).message;
     }
@@ -56,7 +59,7 @@ export class FlVersionsPanel extends BuilderPanel {
 
   private renderOpen(v: Version) {
     const snap = v.snapshot as unknown as Snapshot;
-    const diff = computeChangelog(snap, this.form as unknown as Snapshot);
+    const diff = computeChangelog(snap, { ...this.form, ...this.themeOnly } as unknown as Snapshot);
     const qs = [...(snap.questions ?? [])].sort((a, b) => a.order - b.order);
     return html`<div class="grid2" style="margin-top:0.75rem">
       <section aria-labelledby="v-q-${v.id}"><h3 id="v-q-${v.id}">Version ${v.version}: “${snap.title}”</h3>
@@ -73,7 +76,7 @@ export class FlVersionsPanel extends BuilderPanel {
     return html`<div class="sections" style="max-width:56rem">
       <section class="card" aria-labelledby="v-h">
         <h2 id="v-h">Versions</h2>
-        <p role="status" aria-live="polite">${this.done}</p>
+        <p role="status" aria-live="polite" style="margin:0">${this.done}</p>
         ${this.error ? html`<p class="error-text" role="alert">${this.error}</p>` : nothing}
         ${this.versions === null ? html`<p class="muted" role="status">Loading…</p>`
           : this.versions.length === 0 ? html`<p class="muted">No version yet: each publish makes one.</p>`
