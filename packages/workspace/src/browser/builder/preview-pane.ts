@@ -28,8 +28,11 @@ export class FlPreview extends LitElement {
     css`
       :host { display: grid; gap: 0.5rem; align-content: start; }
       .bar { display: flex; justify-content: space-between; align-items: center; gap: 0.5rem; flex-wrap: wrap; }
-      .frame { margin: 0 auto; width: 100%; border: 1px solid var(--_border); border-radius: 14px; overflow: hidden; background: #0a0a0a; transition: max-width 0.15s; }
+      .frame { margin: 0 auto; width: 100%; border: 1px solid var(--_border); border-radius: 14px; overflow: hidden; background: #0a0a0a; }
       .frame.phone { max-width: 390px; }
+      /* Desktop: the element laid out at 1280 px and scaled down to the column, as a screenshot would be. */
+      .frame.desktop .scaled { width: 1280px; transform-origin: 0 0; }
+      .frame.desktop formloom-form { min-height: 720px; }
       formloom-form { display: block; min-height: 22rem; }
       [role='radiogroup'] { display: inline-flex; border: 1px solid var(--_border); border-radius: var(--_radius); overflow: hidden; }
       [role='radiogroup'] button { all: unset; cursor: pointer; padding: 0.35rem 0.7rem; font-size: 0.875rem; min-height: 1.6rem; }
@@ -45,6 +48,7 @@ export class FlPreview extends LitElement {
   themeExtras: Record<string, unknown> = {};
   width: 'phone' | 'desktop' = 'phone';
   failed = false;
+  private resize = new ResizeObserver(() => this.fit());
 
   override connectedCallback() {
     super.connectedCallback();
@@ -58,6 +62,32 @@ export class FlPreview extends LitElement {
 
   override updated() {
     this.paint();
+    const frame = this.renderRoot.querySelector('.frame');
+    const inner = this.renderRoot.querySelector('.scaled');
+    this.resize.disconnect();
+    if (frame) this.resize.observe(frame);
+    if (inner) this.resize.observe(inner);
+    this.fit();
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback();
+    this.resize.disconnect();
+  }
+
+  /** Scales the desktop layout to the column's width, and gives the frame the scaled height. */
+  private fit() {
+    const frame = this.renderRoot.querySelector<HTMLElement>('.frame');
+    const inner = this.renderRoot.querySelector<HTMLElement>('.scaled');
+    if (!frame || !inner) return;
+    if (this.width === 'phone') {
+      inner.style.transform = '';
+      frame.style.height = '';
+      return;
+    }
+    const scale = Math.min(1, frame.clientWidth / 1280);
+    inner.style.transform = `scale(${scale})`;
+    frame.style.height = `${Math.ceil(inner.offsetHeight * scale)}px`;
   }
 
   /** Gives the element the current draft; its own code repaints (synchronously, within the same frame). */
@@ -84,7 +114,7 @@ export class FlPreview extends LitElement {
     return html`<div class="bar"><h2 id="ph">Preview</h2>
         <div role="radiogroup" aria-label="Preview width" @keydown=${this.onKey}>${radio('phone', 'Phone')}${radio('desktop', 'Desktop')}</div></div>
       ${this.failed ? html`<p class="err" role="alert">The preview could not be loaded.</p>` : ''}
-      <div class="frame ${this.width}" role="region" aria-labelledby="ph"><formloom-form preview preview-at=${this.at}></formloom-form></div>`;
+      <div class="frame ${this.width}" role="region" aria-labelledby="ph"><div class="scaled"><formloom-form preview preview-at=${this.at}></formloom-form></div></div>`;
   }
 }
 customElements.get('fl-preview') || customElements.define('fl-preview', FlPreview);
