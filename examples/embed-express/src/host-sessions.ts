@@ -1,5 +1,16 @@
 import type { Request, RequestHandler } from 'express';
 
+/** The cookie the host's pages sign in with (its API clients send `X-Session-Token` instead). */
+export const SESSION_COOKIE = 'host_session';
+
+function cookieOf(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return decodeURIComponent(v.join('='));
+  }
+  return undefined;
+}
+
 /** A user of the host application (not of Formloom). */
 export interface HostUser {
   email: string;
@@ -14,7 +25,7 @@ export class HostSessions {
   constructor(private readonly sessions: Map<string, HostUser>) {}
 
   userOf(req: Request): HostUser | null {
-    const token = req.get('x-session-token');
+    const token = req.get('x-session-token') ?? cookieOf(req, SESSION_COOKIE);
     return (token && this.sessions.get(token)) || null;
   }
 

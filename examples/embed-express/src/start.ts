@@ -30,7 +30,7 @@ export async function startEmbedExample(env: Record<string, string | undefined> 
   const storage = createTypeormStorage(dataSource);
   await runMigrations(dataSource);
   const formloom = createFormloom({ storage });
-  const app = createHostApp({ formloom, sessions: new HostSessions(new Map(DEMO_SESSIONS)) });
+  const app = createHostApp({ formloom, sessions: new HostSessions(new Map(DEMO_SESSIONS)), demoUsers: DEMO_SESSIONS });
   const server = createServer(app);
   await new Promise<void>((ok, fail) => server.once('error', fail).listen(Number(env.PORT ?? 3001), ok));
   return {

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import express, { type Express } from 'express';
 import { createFormloom, PluginConfigError, type Formloom } from '@formloom/core';
 import { createFormloomRouter, createPublicPagesRouter, requestLogging, type HttpLogger } from '@formloom/express';
+import { createWorkspaceRouter } from '@formloom/workspace';
 import { openMigratedStorage, type ClosableStorage } from '@formloom/storage-typeorm';
 import type { DestinationStream, Logger as Pino } from 'pino';
 import { createAudioCodecs } from '@formloom/audio';
@@ -75,6 +76,8 @@ export function createApp(formloom: Formloom, options: AppOptions = {}): Express
   });
   app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins, sessions: { signup: http.signup }, ...(options.logger ? { logger: options.logger } : {}) }));
   app.use('/', createPublicPagesRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins, ...(options.logger ? { logger: options.logger } : {}) }));
+  // The owners' workspace (docs/workspace.md) at `/`, after the public pages, which keep /f, /s and /teams/invite.
+  app.use('/', createWorkspaceRouter({ apiBase: '/api/v1' }));
   return app;
 }
 

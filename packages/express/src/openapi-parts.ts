@@ -8,6 +8,7 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   403: { name: 'Forbidden', description: 'Not permitted: role, plan or key scope (FORBIDDEN); `upgrade_required` when a plan would allow it' },
   404: { name: 'NotFound', description: 'Not found, or not accessible to the caller (NOT_FOUND)' },
   409: { name: 'Conflict', description: 'Conflict with the current state (CONFLICT); `reason` says which' },
+  412: { name: 'PreconditionFailed', description: 'The form changed since it was read: `If-Match` does not match its current `ETag` (PRECONDITION_FAILED, reason `etag_mismatch`)' },
   413: { name: 'PayloadTooLarge', description: 'Body or file too large (PAYLOAD_TOO_LARGE)' },
   415: { name: 'UnsupportedMediaType', description: 'File type not allowed for the question (UNSUPPORTED_MEDIA_TYPE)' },
   416: { name: 'RangeNotSatisfiable', description: 'The byte range is past the end of the file (RANGE_NOT_SATISFIABLE), with `Content-Range: bytes */<size>`' },

@@ -98,6 +98,7 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
   for (const r of routes) {
     const params = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     const query = (r.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema }));
+    const headerParams = (r.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: false, description: h.description, schema: h.schema }));
     const responses: Record<string, unknown> = {};
     for (const success of [r.success, ...(r.success.others ?? [])]) responses[success.status] = successResponse(success, out);
     for (const s of errorStatuses(r)) {
@@ -112,7 +113,7 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
       operationId: operationIdOf(r),
       summary: r.summary,
       tags: opTags,
-      parameters: [...params, ...query],
+      parameters: [...params, ...query, ...headerParams],
       responses,
       security: r.scope ? schemes.map((s) => ({ [s.name]: [] })) : [],
     };

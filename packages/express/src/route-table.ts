@@ -46,6 +46,8 @@ export interface RouteSpec {
   /** Bodies the handler reads itself, by content type (documented only), e.g. a multipart upload. */
   accepts?: Record<string, z.ZodType>;
   query?: QueryParam[];
+  /** Request headers the route reads (documented as header parameters), e.g. `If-Match`. */
+  headers?: QueryParam[];
   /** Status of a success and its body: a zod schema of the JSON answer, or the media types of a stream. */
   success: RouteSuccess;
   errors?: number[];

@@ -7,6 +7,7 @@ import { webhookRoutes } from './webhooks';
 import { teamRoutes } from './teams';
 import { versionRestoreRoutes } from './version-restore';
 import { invitationViewRoutes } from './invitation-view';
+import { withFormEtags } from '../form-etag';
 
 /**
  * The Express route groups of the built-in areas of @formloom/core, by area name. The router serves the
@@ -14,7 +15,7 @@ import { invitationViewRoutes } from './invitation-view';
  * endpoints as framework-neutral plugin routes instead and needs no line here (docs/architecture.md).
  */
 export const AREA_ROUTES: Readonly<Record<string, readonly RouteSpec[]>> = {
-  forms: [...formRoutes, ...publishingRoutes, ...versionRestoreRoutes],
+  forms: withFormEtags([...formRoutes, ...publishingRoutes, ...versionRestoreRoutes]),
   responses: [...responseRoutes, ...uploadRoutes],
   webhooks: webhookRoutes,
   teams: [...teamRoutes, ...invitationViewRoutes],

@@ -3,6 +3,8 @@ import { h } from './dom.js';
 import { FormView } from './form-view.js';
 import { screen } from './screens.js';
 import { applyTheme, themeSheet } from './theme.js';
+import { emptyPreview, paintPreview } from './preview.js';
+import type { PublicForm } from './types.js';
 
 /** Where the renderer's files are: this module is `<assets>/renderer/src/browser/element.js`. */
 const ASSETS = new URL('../../../', import.meta.url);
@@ -13,8 +15,28 @@ const ASSETS = new URL('../../../', import.meta.url);
  * `<base-url>/api/v1`. With `mode="popup"` the element is a button that opens the form in a dialog.
  */
 export class FormloomForm extends HTMLElement {
-  static observedAttributes = ['slug'];
+  static observedAttributes = ['slug', 'preview-at'];
   private started = false;
+  private previewed: PublicForm | null = null;
+  private previewParts: { shadow: ShadowRoot; box: HTMLElement; base: CSSStyleSheet[] } | null = null;
+
+  /** With the `preview` attribute: the form to show (a public view), painted again each time it is set. */
+  get previewForm(): PublicForm | null {
+    return this.previewed;
+  }
+  set previewForm(form: PublicForm | null) {
+    this.previewed = form;
+    this.paint();
+  }
+
+  attributeChangedCallback(name: string): void {
+    if (name === 'preview-at') this.paint();
+  }
+
+  private paint(): void {
+    const p = this.previewParts;
+    if (p && this.previewed) paintPreview(this, p.shadow, p.box, p.base, this.previewed, this.getAttribute('preview-at'));
+  }
 
   connectedCallback(): void {
     if (this.started) return;
@@ -22,6 +44,12 @@ export class FormloomForm extends HTMLElement {
     const shadow = this.attachShadow({ mode: 'open' });
     shadow.append(h('link', { rel: 'stylesheet', href: new URL('formloom.css', ASSETS).href }));
     const box = h('div', { class: 'fl-root', 'aria-live': 'polite', 'aria-busy': 'true' }, h('p', { class: 'fl-loading' }, 'Loading…'));
+    if (this.hasAttribute('preview')) {
+      box.replaceChildren(emptyPreview());
+      shadow.append(box);
+      this.previewParts = { shadow, box, base: [...shadow.adoptedStyleSheets] };
+      return this.paint();
+    }
     if (this.getAttribute('mode') === 'popup') {
       const dialog = h('dialog', { class: 'fl-dialog', 'aria-label': 'Form' }, h('form', { method: 'dialog', class: 'fl-close' }, h('button', { class: 'fl-arrow', 'aria-label': 'Close' }, '✕')), box);
       const open = h('button', { type: 'button', class: 'fl-button fl-open', part: 'button' }, this.getAttribute('button-text') || 'Open form');

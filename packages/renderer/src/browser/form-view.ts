@@ -77,6 +77,11 @@ export class FormView {
     this.begin();
   }
 
+  /** Shows question `i` as it is, for the builder's preview (preview.ts). */
+  showQuestion(i: number): void {
+    this.go(i);
+  }
+
   private begin(): void {
     if (!this.questions.length) return void this.finish();
     this.go(startIndex(this.questions, this.form.snapshot.start_logic_jumps, this.ctx));

@@ -1,0 +1,96 @@
+import type { Server } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import test from 'ava';
+import { chromium, type Browser } from 'playwright-core';
+import { createFormloom } from '@formloom/core';
+import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
+import { createHostApp, DEMO_SESSIONS, HostSessions } from '../src';
+
+/*
+ * `<formloom-builder>` in the host's own page, behind the host's own sign-in (docs/workspace.md, "In your
+ * own page"): the element calls the API with the host's cookie; the host's `authenticate` hook is the only
+ * identity.
+ */
+
+let url = '';
+let browser: Browser;
+let stop: () => Promise<void>;
+const AXE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
+
+test.before(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'formloom-embed-builder-'));
+  const dataSource = createDataSource(`sqlite:${join(dir, 'host.sqlite')}`);
+  const storage = createTypeormStorage(dataSource);
+  await runMigrations(dataSource);
+  const formloom = createFormloom({ storage });
+  const server: Server = createServer(createHostApp({ formloom, sessions: new HostSessions(new Map(DEMO_SESSIONS)), demoUsers: DEMO_SESSIONS }));
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  stop = async () => {
+    await new Promise<void>((ok) => server.close(() => ok()));
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+});
+test.after.always(async () => {
+  await browser?.close();
+  await stop?.();
+});
+
+const api = async (method: string, path: string, token: string, body?: unknown) => {
+  const res = await fetch(`${url}/api/v1${path}`, { method, headers: { 'x-session-token': token, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+test("the host's page places <formloom-builder> behind its own sign-in; edits reach the API as the host's user", async (t) => {
+  t.timeout(120_000);
+  const created = await api('POST', '/forms', 'ada-session', { title: 'Host survey', questions: [{ type: 'short_text', title: 'Name' }] });
+  t.is(created.status, 201);
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    // Not signed in to the host: its own sign-in page comes first.
+    await page.goto(`${url}/builder/${created.body.id}`);
+    await page.getByRole('heading', { name: 'Sign in to the host app' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in as Ada Lovelace' }).click();
+
+    const title = page.getByRole('textbox', { name: 'Form title' });
+    await title.waitFor();
+    t.is(await title.inputValue(), 'Host survey');
+    await page.getByText('signed in as Ada Lovelace').waitFor();
+    await title.fill('Host survey, edited in the host page');
+    await page.getByRole('combobox', { name: /^New question/ }).selectOption({ label: 'Rating' });
+    await page.getByRole('button', { name: 'Add question' }).click();
+    await page.getByLabel('Question 2', { exact: true }).fill('How was it?');
+    await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
+    // Tabs switch in place: the host's URL stays its own.
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByRole('heading', { name: 'Not published yet' }).waitFor();
+    await page.getByRole('button', { name: 'Publish', exact: true }).last().click();
+    await page.getByText('Version 1 is live.').waitFor();
+    t.is(new URL(page.url()).pathname, `/builder/${created.body.id}`);
+
+    await page.evaluate(AXE);
+    const axe = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
+    t.deepEqual(axe.violations.map((v: any) => v.id), []);
+
+    const form = await api('GET', `/forms/${created.body.id}`, 'ada-session');
+    t.is(form.body.title, 'Host survey, edited in the host page');
+    t.deepEqual(form.body.questions.map((q: any) => [q.type, q.title]), [['short_text', 'Name'], ['rating', 'How was it?']]);
+    t.true(form.body.published);
+    // Grace, another host user, cannot see Ada's form through the same element.
+    t.is((await api('GET', `/forms/${created.body.id}`, 'grace-session')).status, 403);
+    t.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,31 @@
+import { css } from 'lit';
+
+export const builderStyles = css`
+  :host { display: block; color: var(--_text); background: var(--_bg); }
+  .top { display: grid; gap: 0.5rem; padding: 0.75rem 1rem 0; background: var(--_surface); border-bottom: 1px solid var(--_border); }
+  .titlebar { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
+  .titlebar .name { flex: 1 1 14rem; min-width: 0; }
+  .titlebar input { font-size: 1.125rem; font-weight: 700; border-color: transparent; background: transparent; padding-left: 0.4rem; }
+  .titlebar input:hover { border-color: var(--_border); }
+  .status { display: flex; align-items: center; gap: 0.5rem; font-size: 0.875rem; color: var(--_muted); min-height: 2.25rem; }
+  .status .dot { width: 0.55rem; height: 0.55rem; border-radius: 50%; background: var(--_success); }
+  .status.saving .dot, .status.pending .dot { background: var(--_warning); }
+  .status.failed, .status.conflict { color: var(--_danger); }
+  .status.failed .dot, .status.conflict .dot { background: var(--_danger); }
+  .badge { font-size: 0.8125rem; padding: 0.1rem 0.5rem; border-radius: 999px; border: 1px solid var(--_border); color: var(--_muted); }
+  .badge.live { color: var(--_success); border-color: currentColor; }
+  nav.tabs { display: flex; gap: 0.25rem; overflow-x: auto; scrollbar-width: thin; }
+  nav.tabs a, nav.tabs button { all: unset; cursor: pointer; padding: 0.6rem 0.75rem; border-bottom: 3px solid transparent; white-space: nowrap; color: var(--_muted); font-size: 0.9375rem; }
+  nav.tabs [aria-current='page'] { color: var(--_text); border-bottom-color: var(--_primary); font-weight: 600; }
+  nav.tabs a:focus-visible, nav.tabs button:focus-visible { outline: 2px solid var(--_primary); outline-offset: -2px; }
+  .banner { margin: 0.75rem 1rem 0; padding: 0.75rem 1rem; border-radius: var(--_radius); border: 1px solid var(--_danger); background: color-mix(in srgb, var(--_danger) 8%, var(--_surface)); display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
+  .banner p { margin: 0; flex: 1 1 16rem; }
+  .body { padding: 1rem; }
+  .edit { display: grid; gap: 1rem; grid-template-columns: minmax(15rem, 20rem) minmax(0, 1fr) minmax(18rem, 26rem); align-items: start; }
+  .edit > * { min-width: 0; }
+  .sticky { position: sticky; top: 0.75rem; }
+  @media (max-width: 1100px) { .edit { grid-template-columns: minmax(14rem, 18rem) minmax(0, 1fr); } .edit fl-preview { grid-column: 1 / -1; } }
+  @media (max-width: 720px) { .edit { grid-template-columns: minmax(0, 1fr); } .sticky { position: static; } .body { padding: 0.75rem; } }
+  .empty { text-align: center; padding: 2rem 1rem; }
+  .screens { display: flex; gap: 0.5rem; flex-wrap: wrap; }
+`;

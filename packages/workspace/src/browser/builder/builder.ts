@@ -1,0 +1,229 @@
+import { LitElement, html, nothing } from 'lit';
+import { tokens, controls } from '../controls/styles';
+import { createApi, type Api } from '../../data/client';
+import { listForms, type Question, type QuestionType } from '../../data/forms';
+import { formPath, navigate, BUILDER_TABS, type BuilderTab } from '../shell/routes';
+import { FormStore, tempId } from './store';
+import { builderStyles } from './builder-styles';
+import { kindOf } from './kinds/registry';
+import { saveStatus, tabLabel } from './builder-parts';
+import './question-list';
+import './question-editor';
+import './preview-pane';
+import './kinds/index';
+
+const PANELS: Record<Exclude<BuilderTab, 'questions'>, [string, () => Promise<unknown>]> = {
+  settings: ['fl-settings-panel', () => import('./settings-panel')],
+  theme: ['fl-theme-panel', () => import('../theme/theme-panel')],
+  publish: ['fl-publish-panel', () => import('../publish/publish-panel')],
+  versions: ['fl-versions-panel', () => import('../versions/versions-panel')],
+  share: ['fl-share-panel', () => import('../share/share-panel')],
+};
+
+/**
+ * `<formloom-builder form-id="...">`: edits one form (docs/workspace.md, "The builder"). Alone in a host
+ * page it calls the API at `api-base` (default `/api/v1`) with the page's own cookies and switches tabs in
+ * place; inside the workspace the shell passes its `api` and `base`, and tabs are URLs.
+ * CSS custom properties: see docs/workspace.md, "Theming the workspace".
+ */
+export class FormloomBuilder extends LitElement {
+  static override styles = [tokens, controls, builderStyles];
+  static override properties = {
+    formId: { attribute: 'form-id' },
+    apiBase: { attribute: 'api-base' },
+    pagesBase: { attribute: 'pages-base' },
+    base: {},
+    tab: {},
+    api: { attribute: false },
+    ready: { state: true },
+    error: { state: true },
+    selected: { state: true },
+    tick: { state: true },
+    panelsLoaded: { state: true },
+    problems: { state: true },
+    otherForms: { state: true },
+  };
+  formId = '';
+  apiBase = '/api/v1';
+  pagesBase: string | null = null;
+  /** Set by the workspace shell: tabs become URLs under it. */
+  base: string | null = null;
+  tab: string = 'questions';
+  api: Api | null = null;
+  ready = false;
+  error = '';
+  selected = '';
+  tick = 0;
+  panelsLoaded = new Set<string>();
+  /** Publish-check problems by question id (set by the publish panel through `fl-problems`). */
+  problems = new Map<string, string[]>();
+  store: FormStore | null = null;
+  /** The owner's other forms, for Fuse and composite questions. */
+  otherForms: Array<{ id: string; title: string }> = [];
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (!this.store) void this.start();
+    this.addEventListener('fl-problems', (e) => (this.problems = (e as CustomEvent).detail as Map<string, string[]>));
+  }
+
+  private get pages(): string {
+    return (this.pagesBase ?? this.apiBase.replace(/\/api\/v1\/?$/, '')).replace(/\/+$/, '');
+  }
+
+  private async start() {
+    this.api ??= createApi(this.apiBase);
+    const store = new FormStore(this.api, this.formId);
+    store.addEventListener('change', (e) => {
+      const renamed = (e as CustomEvent).detail.renamed as Map<string, string>;
+      if (renamed.has(this.selected)) this.selected = renamed.get(this.selected)!;
+      this.tick++;
+    });
+    store.addEventListener('state', () => this.tick++);
+    try {
+      await store.load();
+      this.store = store;
+      this.selected = store.draft.questions[0]?.id ?? '';
+      this.ready = true;
+      performance.mark('formloom:builder-ready');
+      void listForms(this.api, { per_page: 100 }).then(
+        (r) => (this.otherForms = r.forms.filter((x) => x.id !== this.formId).map((x) => ({ id: x.id, title: x.title }))),
+        () => undefined,
+      );
+    } catch (e) {
+      this.error = (e as Error).message;
+    }
+  }
+
+  override willUpdate() {
+    const tab = (BUILDER_TABS as readonly string[]).includes(this.tab) ? (this.tab as BuilderTab) : 'questions';
+    if (tab !== 'questions' && !this.panelsLoaded.has(tab)) {
+      void PANELS[tab][1]().then(() => (this.panelsLoaded = new Set([...this.panelsLoaded, tab])));
+    }
+  }
+
+  private goTab(tab: BuilderTab, e?: Event) {
+    if (this.base === null) {
+      e?.preventDefault();
+      this.tab = tab;
+    } else if (e) {
+      e.preventDefault();
+      navigate(formPath(this.base, this.formId, tab));
+    }
+  }
+
+  private add(type: QuestionType) {
+    const q = { id: tempId(), type, title: '', description: null, required: false, order: 0, properties: { ...kindOf(type).defaults }, logic_jumps: [], validations: {} } as Question;
+    const at = this.store!.draft.questions.findIndex((x) => x.id === this.selected);
+    this.store!.update((f) => {
+      const qs = [...f.questions];
+      qs.splice(at < 0 ? qs.length : at + 1, 0, q);
+      return { ...f, questions: qs };
+    });
+    this.selected = q.id;
+    void this.updateComplete.then(() => this.focusEditor());
+  }
+
+  private focusEditor() {
+    const editor = this.renderRoot.querySelector('fl-question-editor');
+    void (editor as LitElement | null)?.updateComplete.then(() => editor?.shadowRoot?.querySelector<HTMLInputElement>('.title-input')?.focus());
+  }
+
+  private duplicate(id: string) {
+    const i = this.store!.draft.questions.findIndex((q) => q.id === id);
+    const src = this.store!.draft.questions[i]!;
+    const copy = { ...structuredClone(src), id: tempId(), title: `${src.title} (copy)`, logic_jumps: [] } as Question;
+    this.store!.update((f) => ({ ...f, questions: [...f.questions.slice(0, i + 1), copy, ...f.questions.slice(i + 1)] }));
+    this.selected = copy.id;
+  }
+
+  private deleteQuestion(id: string) {
+    const qs = this.store!.draft.questions;
+    const i = qs.findIndex((q) => q.id === id);
+    // Jumps to the deleted question would be refused by the server: they go with it.
+    const dropJumps = (list: unknown) => (Array.isArray(list) ? list.filter((j: { to?: string; conditions?: Array<{ field?: string }> }) => j.to !== id && !(j.conditions ?? []).some((c) => c.field === id)) : list);
+    this.store!.update((f) => ({
+      ...f,
+      start_logic_jumps: dropJumps(f.start_logic_jumps) as unknown[] | null,
+      questions: f.questions.filter((q) => q.id !== id).map((q) => ({ ...q, logic_jumps: dropJumps(q.logic_jumps) as unknown[] })),
+    }));
+    const next = qs[i + 1] ?? qs[i - 1];
+    this.selected = next?.id ?? '';
+    const list = this.renderRoot.querySelector('fl-question-list');
+    list?.shadowRoot?.querySelector<HTMLElement>('#live')?.replaceChildren(`Question ${i + 1} deleted.`);
+    void this.updateComplete.then(() => (next ? list?.shadowRoot?.querySelector<HTMLElement>(`li[data-id="${CSS.escape(next.id)}"] .pick`) : list?.shadowRoot?.querySelector<HTMLElement>('select'))?.focus());
+  }
+
+  private move(from: number, to: number) {
+    this.store!.update((f) => {
+      const qs = [...f.questions];
+      const [q] = qs.splice(from, 1);
+      qs.splice(to, 0, q!);
+      return { ...f, questions: qs.map((x, i) => ({ ...x, order: i })) };
+    });
+  }
+
+  private renderQuestions() {
+    const s = this.store!;
+    const f = s.draft;
+    const index = f.questions.findIndex((q) => q.id === this.selected);
+    const q = f.questions[index];
+    const endings = ((f.quiz_settings as { endings?: Array<{ id: string; title: string }> } | null)?.endings ?? []).filter((e) => e && e.id);
+    return html`<div class="edit">
+      <fl-question-list class="sticky" .questions=${f.questions} selected=${this.selected} .problems=${new Set(this.problems.keys())}
+        @fl-select=${(e: CustomEvent) => { this.selected = e.detail.id; this.focusEditor(); }}
+        @fl-add=${(e: CustomEvent) => this.add(e.detail.type)} @fl-move=${(e: CustomEvent) => this.move(e.detail.from, e.detail.to)}
+        @fl-duplicate=${(e: CustomEvent) => this.duplicate(e.detail.id)} @fl-delete=${(e: CustomEvent) => this.deleteQuestion(e.detail.id)}></fl-question-list>
+      <section class="card" aria-label="Question editor">
+        ${q
+          ? html`<fl-question-editor .question=${q} .index=${index} .questions=${f.questions} .hiddenFields=${f.hidden_fields ?? []} mode=${f.mode}
+              .endings=${endings} .forms=${this.otherForms} .problems=${this.problems.get(q.id) ?? []}
+              @fl-question=${(e: CustomEvent) => s.updateQuestion(e.detail.id, e.detail.patch)}></fl-question-editor>`
+          : html`<div class="empty"><h2>Add your first question</h2><p class="muted">Pick a kind under the list and press “Add question”.</p></div>`}
+      </section>
+      <fl-preview class="sticky" .form=${f} at=${q?.id ?? 'welcome'} pages-base=${this.pages} data-tick=${this.tick}></fl-preview>
+    </div>`;
+  }
+
+  private renderPanel(tab: Exclude<BuilderTab, 'questions'>) {
+    const [tag] = PANELS[tab];
+    if (!this.panelsLoaded.has(tab)) return html`<p class="muted" role="status">Loading…</p>`;
+    const el = document.createElement(tag) as HTMLElement & { store: FormStore; pagesBase: string; tick: number; base: string | null };
+    const existing = this.renderRoot.querySelector(tag) as typeof el | null;
+    const panel = existing ?? el;
+    panel.store = this.store!;
+    panel.pagesBase = this.pages;
+    panel.base = this.base;
+    panel.tick = this.tick;
+    return panel;
+  }
+
+  override render() {
+    if (this.error) return html`<div class="body"><p class="error-text" role="alert">${this.error}</p></div>`;
+    if (!this.ready || !this.store) return html`<div class="body"><p class="muted" role="status">Loading the form…</p></div>`;
+    const s = this.store;
+    const f = s.draft;
+    const tab = (BUILDER_TABS as readonly string[]).includes(this.tab) ? (this.tab as BuilderTab) : 'questions';
+    return html`<div class="top">
+        <h1 class="sr-only">Edit form: ${f.title}</h1>
+        <div class="titlebar">
+          <label class="name"><span class="sr-only">Form title</span><input type="text" .value=${f.title} maxlength="500" @input=${(e: Event) => s.update((x) => ({ ...x, title: (e.target as HTMLInputElement).value }))} /></label>
+          <span class="badge ${f.published ? 'live' : ''}">${f.published ? (f.has_unpublished_changes ? 'Published · changes not live' : 'Published') : 'Draft'}</span>
+          ${saveStatus(s)}
+        </div>
+        <nav class="tabs" aria-label="Form sections">
+          ${BUILDER_TABS.map((t) =>
+            this.base === null
+              ? html`<button type="button" aria-current=${t === tab ? 'page' : nothing} @click=${(e: Event) => this.goTab(t, e)}>${tabLabel(t)}</button>`
+              : html`<a href=${formPath(this.base, this.formId, t)} aria-current=${t === tab ? 'page' : nothing} @click=${(e: Event) => this.goTab(t, e)}>${tabLabel(t)}</a>`,
+          )}
+        </nav>
+      </div>
+      ${s.state === 'conflict'
+        ? html`<div class="banner" role="alert"><p><strong>This form was changed elsewhere</strong> (another tab or person) since you opened it. Your latest edits are not saved.</p>
+            <button class="btn primary" type="button" @click=${() => void s.reload()}>Load the latest version</button></div>`
+        : nothing}
+      <div class="body">${tab === 'questions' ? this.renderQuestions() : this.renderPanel(tab)}</div>`;
+  }
+}
+customElements.get('formloom-builder') || customElements.define('formloom-builder', FormloomBuilder);

@@ -1,0 +1,119 @@
+import { html, nothing } from 'lit';
+import { KindEditor } from './kind-editor';
+import { checkField, numberField, selectField, textField } from '../../controls/fields';
+
+/*
+ * Editors of the kinds the server runs or that need a paid plan (contract, booking, payment, data source,
+ * email step, fuse, composite). The publish checks say what is still missing; the builder shows those
+ * messages beside the question (docs/workspace.md, "Publishing").
+ */
+
+/** `<fl-contract-editor>`: the contract text, signer slots and signing order. */
+export class FlContractEditor extends KindEditor {
+  override render() {
+    const p = this.props;
+    const slots = Array.isArray(p.signer_slots) ? (p.signer_slots as Array<{ slot_number: number; label: string }>) : [];
+    return html`${textField('Contract text', p.document, (v) => this.set('document', v), { multiline: true, rows: 6, hint: 'The document signers read and sign (docs/signing.md).' })}
+      <fieldset><legend>Signers</legend>
+        ${slots.map((s, i) => html`<div class="item"><label class="field">Signer ${s.slot_number}<input type="text" .value=${s.label} @input=${(e: Event) => this.set('signer_slots', slots.map((x, j) => (j === i ? { ...x, label: (e.target as HTMLInputElement).value } : x)))} /></label>
+          <div class="btns"><button class="btn icon small danger" type="button" aria-label="Remove signer ${s.slot_number}" @click=${() => this.set('signer_slots', slots.filter((_x, j) => j !== i).map((x, j) => ({ ...x, slot_number: j + 1 })))}>✕</button></div></div>`)}
+        <div><button class="btn small" type="button" ?disabled=${slots.length >= 20} @click=${() => this.set('signer_slots', [...slots, { slot_number: slots.length + 1, label: `Signer ${slots.length + 1}` }])}>Add a signer</button></div>
+      </fieldset>
+      ${selectField('Signing order', p.default_signing_order ?? 'any', [['any', 'Any order'], ['sequential', 'One after another']] as const, (v) => this.set('default_signing_order', v))}`;
+  }
+}
+customElements.get('fl-contract-editor') || customElements.define('fl-contract-editor', FlContractEditor);
+
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** `<fl-booking-editor>`: opening hours, time zone, durations and the confirmation call. */
+export class FlBookingEditor extends KindEditor {
+  override render() {
+    const p = this.props;
+    const hours = Array.isArray(p.hours) ? (p.hours as Array<{ day: number; start: string; end: string }>) : [];
+    const durations = Array.isArray(p.durations) ? (p.durations as number[]).join(', ') : '';
+    return html`${checkField('A calendar is connected', p.calendar_connected, (v) => this.set('calendar_connected', v))}
+      <fieldset><legend>Opening hours</legend>
+        ${DAYS.map((d, day) => {
+          const h = hours.find((x) => x.day === day);
+          const put = (patch: Partial<{ start: string; end: string }> | null) =>
+            this.set('hours', [...hours.filter((x) => x.day !== day), ...(patch ? [{ day, start: '09:00', end: '17:00', ...h, ...patch }] : [])].sort((a, b) => a.day - b.day));
+          return html`<div class="grid2">
+            <label class="check"><input type="checkbox" .checked=${!!h} @change=${(e: Event) => put((e.target as HTMLInputElement).checked ? {} : null)} />${d}</label>
+            ${h ? html`<div class="row"><label class="field">Opens<input type="time" .value=${h.start} @change=${(e: Event) => put({ start: (e.target as HTMLInputElement).value })} /></label>
+              <label class="field">Closes<input type="time" .value=${h.end} @change=${(e: Event) => put({ end: (e.target as HTMLInputElement).value })} /></label></div>` : nothing}
+          </div>`;
+        })}
+      </fieldset>
+      ${textField('Time zone', p.timezone, (v) => this.set('timezone', v), { placeholder: 'Europe/Paris' })}
+      <label class="field">Durations (minutes)
+        <input type="text" inputmode="numeric" aria-describedby="dur-hint" .value=${durations} @change=${(e: Event) => {
+          const list = (e.target as HTMLInputElement).value.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0);
+          this.set('durations', list.length ? list : null);
+        }} /></label><span id="dur-hint" class="muted hint">Separated by commas, e.g. 15, 30</span>
+      ${checkField('Confirm each booking by phone call', p.confirmation_call, (v) => this.set('confirmation_call', v || null))}
+      ${p.confirmation_call ? textField('Number to call from', p.confirmation_call_number, (v) => this.set('confirmation_call_number', v), { type: 'tel' }) : nothing}`;
+  }
+}
+customElements.get('fl-booking-editor') || customElements.define('fl-booking-editor', FlBookingEditor);
+
+/** `<fl-payment-editor>`: amount, currency and where the money goes. */
+export class FlPaymentEditor extends KindEditor {
+  override render() {
+    const p = this.props;
+    return html`<div class="grid2">
+        ${numberField('Amount', p.amount, (v) => this.set('amount', v), { min: 0.01 })}
+        ${textField('Currency', p.currency, (v) => this.set('currency', v ? v.toUpperCase().slice(0, 3) : null), { placeholder: 'EUR' })}
+      </div>
+      ${selectField('Paid into', p.provider ?? 'standard', [['standard', 'The platform account (standard)'], ['connect', 'Your own account (Pro)']] as const, (v) => this.set('provider', v))}`;
+  }
+}
+customElements.get('fl-payment-editor') || customElements.define('fl-payment-editor', FlPaymentEditor);
+
+/** `<fl-data-editor>`: where the data comes from. */
+export class FlDataEditor extends KindEditor {
+  override render() {
+    return textField('Source URL', this.props.source, (v) => this.set('source', v), { type: 'url', placeholder: 'https://example.com/data.json', hint: 'Data nodes run on the server (Pro plan).' });
+  }
+}
+customElements.get('fl-data-editor') || customElements.define('fl-data-editor', FlDataEditor);
+
+/** `<fl-email-step-editor>`: the email sent when a respondent reaches this step. */
+export class FlEmailStepEditor extends KindEditor {
+  override render() {
+    const p = this.props;
+    return html`${textField('Recipient', p.recipient, (v) => this.set('recipient', v), { type: 'email', placeholder: 'team@example.com' })}
+      ${textField('Sender name', p.sender_name, (v) => this.set('sender_name', v))}
+      ${textField('Subject', p.subject, (v) => this.set('subject', v))}
+      ${textField('Message', p.body, (v) => this.set('body', v), { multiline: true, rows: 5 })}`;
+  }
+}
+customElements.get('fl-email-step-editor') || customElements.define('fl-email-step-editor', FlEmailStepEditor);
+
+/** `<fl-fuse-editor>`: the form this step continues into (`forms` is given by the builder). */
+export class FlFuseEditor extends KindEditor {
+  static override properties = { ...KindEditor.properties, forms: { attribute: false } };
+  forms: Array<{ id: string; title: string }> = [];
+  override render() {
+    return selectField('Continue into form', this.props.fuse_form_id ?? '', [['', 'Choose a form'], ...this.forms.map((f) => [f.id, f.title] as const)], (v) => this.set('fuse_form_id', v || null));
+  }
+}
+customElements.get('fl-fuse-editor') || customElements.define('fl-fuse-editor', FlFuseEditor);
+
+/** `<fl-composite-editor>`: the forms this step is made of. */
+export class FlCompositeEditor extends KindEditor {
+  static override properties = { ...KindEditor.properties, forms: { attribute: false } };
+  forms: Array<{ id: string; title: string }> = [];
+  override render() {
+    const ids = Array.isArray(this.props.composite_ids) ? (this.props.composite_ids as string[]) : [];
+    return html`<fieldset><legend>Forms included</legend>
+      ${this.forms.length ? nothing : html`<p class="muted">You have no other form yet.</p>`}
+      ${this.forms.map((f) => html`<label class="check"><input type="checkbox" .checked=${ids.includes(f.id)} @change=${(e: Event) => {
+        const on = (e.target as HTMLInputElement).checked;
+        const next = on ? [...ids, f.id] : ids.filter((x) => x !== f.id);
+        this.set('composite_ids', next.length ? next : null);
+      }} />${f.title}</label>`)}
+    </fieldset>`;
+  }
+}
+customElements.get('fl-composite-editor') || customElements.define('fl-composite-editor', FlCompositeEditor);

@@ -1,0 +1,6 @@
+// Defines every kind editor (the builder loads this with the question editor).
+import './text-editor';
+import './choice-editor';
+import './group-editor';
+import './advanced-editors';
+export { KINDS, kindOf, QUIZ_TYPES, VALIDATION_KEYS, type KindInfo } from './registry';

@@ -1,0 +1,150 @@
+import { ApiError, type Api } from '../../data/client';
+import { getForm, updateForm, type Form, type Question } from '../../data/forms';
+
+/*
+ * The form being edited and its autosave (docs/workspace.md, "Saving"). Every edit changes `draft` at once
+ * (screens and the preview follow it) and schedules a save; saves go out one at a time with the ETag last
+ * read as `If-Match`, so another tab's save since then is a conflict (412) shown to the owner, never an
+ * overwrite. New questions carry temporary ids until the server names them; a save maps them back.
+ */
+
+export type SaveState = 'saved' | 'saving' | 'pending' | 'failed' | 'conflict';
+
+/** Fields of the full form that are never sent back (read-only, or changed by their own endpoints). */
+const READ_ONLY = ['id', 'slug', 'created_at', 'updated_at', 'has_unpublished_changes', 'published_version_id', 'response_count', 'published', 'team_id', 'questions', 'show_question_nav', 'version', 'publish_error'];
+const SAVE_DELAY_MS = 700;
+
+let tempSeq = 0;
+/** A temporary id for a question made in the browser; the first save replaces it. */
+export const tempId = () => `new_${Date.now().toString(36)}_${++tempSeq}`;
+
+/** The body of `PUT /forms/:id` for a draft: every writable field and the whole question list. */
+export function saveBody(draft: Form): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(draft)) if (!READ_ONLY.includes(k)) body[k] = v;
+  body.questions = draft.questions.map(({ order: _order, ...q }) => q);
+  return body;
+}
+
+/** Replaces question ids everywhere they are named: the questions, jump targets, conditions, start jumps. */
+export function renameIds(form: Form, ids: Map<string, string>): Form {
+  if (!ids.size) return form;
+  const fix = (v: unknown): unknown => (typeof v === 'string' && ids.has(v) ? ids.get(v) : v);
+  const jumps = (list: unknown) =>
+    Array.isArray(list)
+      ? list.map((j: { to?: unknown; conditions?: Array<{ field?: unknown }> }) => ({ ...j, to: fix(j.to), ...(j.conditions ? { conditions: j.conditions.map((c) => ({ ...c, ...(c.field !== undefined ? { field: fix(c.field) } : {}) })) } : {}) }))
+      : list;
+  return {
+    ...form,
+    start_logic_jumps: jumps(form.start_logic_jumps) as Form['start_logic_jumps'],
+    questions: form.questions.map((q) => ({ ...q, id: fix(q.id) as string, logic_jumps: jumps(q.logic_jumps) as unknown[] })),
+  };
+}
+
+export class FormStore extends EventTarget {
+  draft!: Form;
+  etag: string | null = null;
+  state: SaveState = 'saved';
+  error = '';
+  /** Bumped on every edit, so a save can tell whether the draft moved on while it ran. */
+  private revision = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    readonly api: Api,
+    readonly formId: string,
+  ) {
+    super();
+  }
+
+  async load(): Promise<void> {
+    const { form, etag } = await getForm(this.api, this.formId);
+    this.draft = form;
+    this.etag = etag;
+    this.set('saved');
+  }
+
+  /** Applies an edit now and saves it soon. */
+  update(change: (f: Form) => Form): void {
+    this.draft = change(this.draft);
+    this.revision += 1;
+    this.emitChange();
+    if (this.state === 'conflict') return;
+    this.set('pending');
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.save(), SAVE_DELAY_MS);
+  }
+
+  updateQuestion(id: string, patch: Partial<Question>): void {
+    this.update((f) => ({ ...f, questions: f.questions.map((q) => (q.id === id ? { ...q, ...patch } : q)) }));
+  }
+
+  /** Saves what is pending now (also the retry after a failure). */
+  async save(): Promise<void> {
+    clearTimeout(this.timer);
+    if (this.running) return this.running.then(() => (this.state === 'pending' ? this.save() : undefined));
+    if (this.state === 'saved' || this.state === 'conflict') return;
+    this.running = this.send().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async send(): Promise<void> {
+    const sentRevision = this.revision;
+    const sent = this.draft;
+    this.set('saving');
+    try {
+      const { form, etag } = await updateForm(this.api, this.formId, saveBody(sent), this.etag);
+      this.etag = etag;
+      const ids = new Map<string, string>();
+      sent.questions.forEach((q, i) => form.questions[i] && q.id !== form.questions[i].id && ids.set(q.id, form.questions[i].id));
+      if (this.revision === sentRevision) {
+        this.draft = form;
+        this.emitChange(ids);
+        this.set('saved');
+      } else {
+        // The owner kept typing: keep their newer draft, with the server's names for new questions.
+        this.draft = { ...renameIds(this.draft, ids), has_unpublished_changes: form.has_unpublished_changes, updated_at: form.updated_at };
+        this.emitChange(ids);
+        this.set('pending');
+        this.timer = setTimeout(() => void this.save(), SAVE_DELAY_MS);
+      }
+    } catch (e) {
+      const err = e as ApiError;
+      this.error = err.message;
+      this.set(err.status === 412 ? 'conflict' : 'failed');
+    }
+  }
+
+  /** After another save, the form as it is now and its tag; the caller confirms first when edits would be lost. */
+  async reload(): Promise<void> {
+    clearTimeout(this.timer);
+    await this.load();
+    this.revision += 1;
+    this.emitChange();
+  }
+
+  /** Takes the server's answer of another write (publish, theme, restore) as the new state. */
+  replace(form: Form, etag: string | null): void {
+    this.draft = form;
+    if (etag) this.etag = etag;
+    this.revision += 1;
+    this.emitChange();
+  }
+
+  /** Waits until nothing is pending (before publishing, for instance); false when saving failed. */
+  async flush(): Promise<boolean> {
+    await this.save();
+    return this.state === 'saved';
+  }
+
+  private set(state: SaveState) {
+    this.state = state;
+    if (state !== 'failed' && state !== 'conflict') this.error = '';
+    this.dispatchEvent(new Event('state'));
+  }
+
+  private emitChange(renamed = new Map<string, string>()) {
+    this.dispatchEvent(new CustomEvent('change', { detail: { renamed } }));
+  }
+}

@@ -1,0 +1,197 @@
+import { LitElement, html, css, nothing } from 'lit';
+import { tokens, controls } from '../controls/styles';
+import '../controls/confirm-dialog';
+import type { FlConfirm } from '../controls/confirm-dialog';
+import type { Api } from '../../data/client';
+import { ApiError } from '../../data/client';
+import { createForm, deleteForm, duplicateForm, listForms, listTeams, type FormListItem } from '../../data/forms';
+import { formPath, navigate } from '../shell/routes';
+import { STARTER_TEMPLATES } from './templates';
+import { listStyles } from './forms-list-styles';
+
+type Published = '' | 'true' | 'false';
+
+/**
+ * `<fl-forms-list>`: the owner's forms (docs/workspace.md, "Forms"): search, team and published filters,
+ * new form (blank or a starter template), duplicate, and delete with confirmation.
+ */
+export class FlFormsList extends LitElement {
+  static override styles = [tokens, controls, listStyles];
+  static override properties = {
+    api: { attribute: false },
+    base: {},
+    search: { state: true },
+    teamId: { state: true },
+    published: { state: true },
+    forms: { state: true },
+    total: { state: true },
+    teams: { state: true },
+    error: { state: true },
+    busy: { state: true },
+    creating: { state: true },
+  };
+  api!: Api;
+  base = '';
+  search = '';
+  teamId = '';
+  published: Published = '';
+  forms: FormListItem[] | null = null;
+  total = 0;
+  teams: Array<{ id: string; name: string }> = [];
+  error = '';
+  busy = false;
+  creating = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private seq = 0;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+    listTeams(this.api).then(
+      (r) => (this.teams = (r as { teams?: Array<{ id: string; name: string }> }).teams ?? []),
+      () => (this.teams = []),
+    );
+  }
+
+  private async load() {
+    const seq = ++this.seq;
+    try {
+      const r = await listForms(this.api, {
+        per_page: 100,
+        ...(this.search.trim() ? { search: this.search.trim() } : {}),
+        ...(this.teamId ? { team_id: this.teamId } : {}),
+        ...(this.published ? { published: this.published === 'true' } : {}),
+      });
+      if (seq !== this.seq) return;
+      this.forms = r.forms;
+      this.total = r.total;
+      this.error = '';
+    } catch (e) {
+      if (seq === this.seq) this.error = (e as Error).message;
+    }
+  }
+
+  private onSearch(e: InputEvent) {
+    this.search = (e.target as HTMLInputElement).value;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.load(), 200);
+  }
+
+  private async create(templateId: string) {
+    const t = STARTER_TEMPLATES.find((x) => x.id === templateId)!;
+    this.busy = true;
+    try {
+      const form = await createForm(this.api, { ...t.form, ...(this.teamId ? { team_id: this.teamId } : {}) });
+      navigate(formPath(this.base, form.id));
+    } catch (e) {
+      this.error = (e as Error).message;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async duplicate(f: FormListItem) {
+    try {
+      await duplicateForm(this.api, f.id);
+      await this.load();
+      this.announce(`Duplicated "${f.title}".`);
+    } catch (e) {
+      this.error = (e as Error).message;
+    }
+  }
+
+  private async deleteWithConfirm(f: FormListItem) {
+    const confirm = this.renderRoot.querySelector('fl-confirm') as FlConfirm;
+    const ok = await confirm.ask({ heading: `Delete "${f.title}"?`, body: `Its ${f.response_count} responses and its versions are deleted too. This cannot be undone.`, confirmText: 'Delete form', danger: true });
+    if (!ok) return;
+    try {
+      await deleteForm(this.api, f.id);
+    } catch (e) {
+      const err = e as ApiError;
+      if (err.status !== 409 || err.reason !== 'form_has_signed_contracts') {
+        this.error = err.message;
+        return;
+      }
+      // Document 1: signed contracts are kept unless deleting them is asked for in so many words.
+      const count = (err.details as { signed_contracts?: number } | undefined)?.signed_contracts;
+      const again = await confirm.ask({
+        heading: 'This form has signed contracts',
+        body: html`<p>${count ? `${count} signed contract${count === 1 ? '' : 's'}` : 'Signed contracts'} belong to this form. Deleting it also deletes the signed PDFs and their audit trails, which the signers may rely on.</p><p>Keep the form if you need them.</p>`,
+        confirmText: 'Delete form and signed contracts',
+        danger: true,
+      });
+      if (!again) return;
+      try {
+        await deleteForm(this.api, f.id, true);
+      } catch (e2) {
+        this.error = (e2 as Error).message;
+        return;
+      }
+    }
+    this.announce(`Deleted "${f.title}".`);
+    await this.load();
+  }
+
+  private announce(text: string) {
+    const live = this.renderRoot.querySelector('#live');
+    if (live) live.textContent = text;
+  }
+
+  private renderForm(f: FormListItem) {
+    const href = formPath(this.base, f.id);
+    return html`<li class="card form">
+      <span class="swatch" style="background:${f.theme_color ?? '#4f46e5'}" aria-hidden="true"></span>
+      <div class="main">
+        <h2><a href="${href}">${f.title}</a></h2>
+        <p class="meta muted">
+          <span class="badge ${f.published ? 'live' : ''}">${f.published ? 'Published' : 'Draft'}</span>
+          ${f.response_count} response${f.response_count === 1 ? '' : 's'}${f.team ? html` · ${f.team.name}` : nothing} · edited ${new Date(f.updated_at).toLocaleDateString()}
+        </p>
+      </div>
+      <div class="actions row">
+        <button class="btn small" type="button" @click=${() => void this.duplicate(f)} aria-label="Duplicate ${f.title}">Duplicate</button>
+        <button class="btn small danger" type="button" @click=${() => void this.deleteWithConfirm(f)} aria-label="Delete ${f.title}">Delete</button>
+      </div>
+    </li>`;
+  }
+
+  override render() {
+    const filtered = this.search || this.teamId || this.published;
+    return html`<div class="page">
+      <div class="head row">
+        <h1>Forms</h1>
+        <div class="new">
+          <button class="btn primary" type="button" aria-expanded=${this.creating} aria-controls="templates" @click=${() => (this.creating = !this.creating)} ?disabled=${this.busy}>New form</button>
+        </div>
+      </div>
+      ${this.creating
+        ? html`<section id="templates" class="templates" aria-label="Start from">
+            ${STARTER_TEMPLATES.map((t) => html`<button class="card template" type="button" @click=${() => void this.create(t.id)} ?disabled=${this.busy}><strong>${t.name}</strong><span class="muted">${t.summary}</span></button>`)}
+          </section>`
+        : nothing}
+      <div class="filters" role="search">
+        <label class="field grow">Search<input type="search" .value=${this.search} @input=${this.onSearch} placeholder="Title" /></label>
+        <label class="field">Team
+          <select @change=${(e: Event) => { this.teamId = (e.target as HTMLSelectElement).value; void this.load(); }}>
+            <option value="">All forms</option>
+            ${this.teams.map((t) => html`<option value=${t.id} ?selected=${t.id === this.teamId}>${t.name}</option>`)}
+          </select>
+        </label>
+        <label class="field">Status
+          <select @change=${(e: Event) => { this.published = (e.target as HTMLSelectElement).value as Published; void this.load(); }}>
+            <option value="">Any</option><option value="true">Published</option><option value="false">Not published</option>
+          </select>
+        </label>
+      </div>
+      ${this.error ? html`<p class="error-text" role="alert">${this.error}</p>` : nothing}
+      ${this.forms === null
+        ? html`<p class="muted" role="status">Loading forms…</p>`
+        : this.forms.length === 0
+          ? html`<div class="card empty"><h2>${filtered ? 'No form matches' : 'No forms yet'}</h2><p class="muted">${filtered ? 'Try another search or filter.' : 'Create your first form with “New form”.'}</p></div>`
+          : html`<p class="muted count">${this.total} form${this.total === 1 ? '' : 's'}</p><ul class="list">${this.forms.map((f) => this.renderForm(f))}</ul>`}
+      <p id="live" class="sr-only" role="status" aria-live="polite"></p>
+      <fl-confirm></fl-confirm>
+    </div>`;
+  }
+}
+customElements.get('fl-forms-list') || customElements.define('fl-forms-list', FlFormsList);

@@ -1,0 +1,56 @@
+/*
+ * The workspace's URLs (docs/workspace.md and the sign-in contract): matched on the client, each naming a
+ * screen. The server answers the same page for all of them (src/server/router.ts, WORKSPACE_PATHS).
+ */
+
+export type RouteName = 'forms' | 'form' | 'signin' | 'signup' | 'forgot' | 'auth-link' | 'auth-reset' | 'auth-verify' | 'account' | 'not-found';
+
+export interface Route {
+  name: RouteName;
+  /** The form id of `/forms/:id...`. */
+  formId?: string;
+  /** The builder's tab: `questions` (default), `settings`, `theme`, `publish`, `versions`, `share`. */
+  tab?: string;
+  query: URLSearchParams;
+}
+
+export const BUILDER_TABS = ['questions', 'settings', 'theme', 'publish', 'versions', 'share'] as const;
+export type BuilderTab = (typeof BUILDER_TABS)[number];
+
+const FIXED: Record<string, RouteName> = {
+  '/': 'forms',
+  '/signin': 'signin',
+  '/signup': 'signup',
+  '/forgot': 'forgot',
+  '/auth/link': 'auth-link',
+  '/auth/reset': 'auth-reset',
+  '/auth/verify': 'auth-verify',
+  '/account': 'account',
+};
+
+/** The route of a location, relative to where the workspace is mounted (`base`, '' at the root). */
+export function matchRoute(pathname: string, search: string, base: string): Route {
+  const query = new URLSearchParams(search);
+  let path = base && pathname.startsWith(base) ? pathname.slice(base.length) : pathname;
+  if (!path.startsWith('/')) path = `/${path}`;
+  if (path.length > 1) path = path.replace(/\/+$/, '');
+  const fixed = FIXED[path];
+  if (fixed) return { name: fixed, query };
+  const m = /^\/forms\/([^/]+)(?:\/([a-z]+))?$/.exec(path);
+  if (m && (!m[2] || (BUILDER_TABS as readonly string[]).includes(m[2]))) {
+    return { name: 'form', formId: decodeURIComponent(m[1]!), tab: m[2] ?? 'questions', query };
+  }
+  return { name: 'not-found', query };
+}
+
+/** The path of a form's tab under `base`. */
+export function formPath(base: string, id: string, tab: string = 'questions'): string {
+  return `${base}/forms/${encodeURIComponent(id)}${tab === 'questions' ? '' : `/${tab}`}`;
+}
+
+/** Moves to a workspace URL without reloading (the shell listens for `popstate`). */
+export function navigate(url: string, replace = false): void {
+  if (replace) history.replaceState(null, '', url);
+  else history.pushState(null, '', url);
+  window.dispatchEvent(new PopStateEvent('popstate'));
+}

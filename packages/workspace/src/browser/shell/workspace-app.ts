@@ -1,0 +1,135 @@
+import { LitElement, html, css, nothing } from 'lit';
+import { unsafeStatic, html as staticHtml } from 'lit/static-html.js';
+import { tokens, controls } from '../controls/styles';
+import { createApi, type Api } from '../../data/client';
+import { readSession, type SessionInfo } from '../../data/session';
+import { signedIn } from '../../data/forms';
+import { matchRoute, navigate, type Route } from './routes';
+import { SCREENS } from './screens';
+
+type AuthState = 'checking' | 'in' | 'out' | 'error';
+
+/**
+ * `<formloom-workspace base api-base pages-base>`: the owners' workspace as one element (docs/workspace.md).
+ * It reads who is signed in, routes workspace URLs on the client, and shows one screen element at a time.
+ * Links inside screens are plain `<a href>`: the shell catches same-origin clicks under `base`.
+ */
+export class FormloomWorkspace extends LitElement {
+  static override styles = [
+    tokens,
+    controls,
+    css`
+      :host { display: block; min-height: 100vh; background: var(--_bg); }
+      header { display: flex; align-items: center; gap: 1rem; padding: 0.5rem 1rem; background: var(--_surface); border-bottom: 1px solid var(--_border); min-height: 3.25rem; }
+      .brand { font-weight: 700; font-size: 1.05rem; color: var(--_text); text-decoration: none; display: flex; align-items: center; gap: 0.5rem; }
+      .logo { width: 1.5rem; height: 1.5rem; border-radius: 6px; background: var(--_primary); display: inline-block; }
+      nav { display: flex; gap: 0.25rem; margin-left: auto; align-items: center; }
+      nav a { padding: 0.5rem 0.6rem; border-radius: var(--_radius); color: var(--_text); text-decoration: none; }
+      nav a[aria-current='page'] { background: color-mix(in srgb, var(--_primary) 14%, transparent); }
+      .who { color: var(--_muted); font-size: 0.875rem; max-width: 14rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+      .skip { position: absolute; left: -999px; top: 0.5rem; background: var(--_surface); padding: 0.5rem; z-index: 10; }
+      .skip:focus { left: 0.5rem; }
+      main { display: block; }
+      .status { padding: 3rem 1rem; text-align: center; }
+      @media (max-width: 480px) { .who { display: none; } }
+    `,
+  ];
+  static override properties = {
+    base: {},
+    apiBase: { attribute: 'api-base' },
+    pagesBase: { attribute: 'pages-base' },
+    route: { state: true },
+    auth: { state: true },
+    session: { state: true },
+    loaded: { state: true },
+  };
+  base = '';
+  apiBase = '/api/v1';
+  pagesBase = '';
+  route: Route = matchRoute(location.pathname, location.search, '');
+  auth: AuthState = 'checking';
+  session: SessionInfo | null = null;
+  loaded = new Set<string>();
+  private api!: Api;
+  private readonly onPop = () => this.syncRoute();
+  private readonly onClick = (e: MouseEvent) => this.catchLink(e);
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.api = createApi(this.apiBase);
+    window.addEventListener('popstate', this.onPop);
+    this.addEventListener('click', this.onClick);
+    this.syncRoute();
+    void this.checkAuth();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('popstate', this.onPop);
+    this.removeEventListener('click', this.onClick);
+  }
+
+  private syncRoute() {
+    this.route = matchRoute(location.pathname, location.search, this.base);
+    const screen = SCREENS[this.route.name];
+    if (!this.loaded.has(screen.tag)) {
+      void screen.load().then(() => (this.loaded = new Set([...this.loaded, screen.tag])));
+    }
+    this.redirectIfNeeded();
+  }
+
+  private async checkAuth() {
+    try {
+      // Both at once: without a session (or with sessions off, in an embedding host) the host's own sign-in
+      // may still apply, and asking in parallel keeps the first screen one round trip away.
+      const [session, host] = await Promise.all([readSession(this.api), signedIn(this.api)]);
+      this.session = session;
+      this.auth = session || host ? 'in' : 'out';
+    } catch {
+      this.auth = 'error';
+    }
+    this.redirectIfNeeded();
+  }
+
+  private redirectIfNeeded() {
+    if (this.auth === 'out' && SCREENS[this.route.name].needsAuth) navigate(`${this.base}/signin`, true);
+  }
+
+  private catchLink(e: MouseEvent) {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const a = e.composedPath().find((n): n is HTMLAnchorElement => n instanceof HTMLAnchorElement);
+    if (!a || a.target || a.hasAttribute('download') || a.origin !== location.origin) return;
+    const path = a.pathname;
+    const inside = path === `${this.base}/` || path.startsWith(`${this.base}/forms/`) || matchRoute(path, '', this.base).name !== 'not-found';
+    if (!inside || path.startsWith(`${this.base}/f/`)) return;
+    e.preventDefault();
+    navigate(a.pathname + a.search + a.hash);
+  }
+
+  private renderScreen() {
+    const screen = SCREENS[this.route.name];
+    // While the sign-in is being checked the screen already loads its data: a 401 sends it to /signin anyway.
+    if (screen.needsAuth && this.auth === 'out') return html`<p class="status muted" role="status">Loading…</p>`;
+    if (screen.needsAuth && this.auth === 'error') {
+      return html`<div class="status" role="alert"><p>The server could not be reached.</p><button class="btn" @click=${() => void this.checkAuth()}>Retry</button></div>`;
+    }
+    if (!this.loaded.has(screen.tag)) return html`<p class="status muted" role="status">Loading…</p>`;
+    const tag = unsafeStatic(screen.tag);
+    return staticHtml`<${tag} .api=${this.api} base=${this.base} pages-base=${this.pagesBase} form-id=${this.route.formId ?? nothing} tab=${this.route.tab ?? nothing} .query=${this.route.query}></${tag}>`;
+  }
+
+  override render() {
+    const r = this.route.name;
+    // A button rather than a link: `#main` is inside this shadow root, where a fragment cannot reach it.
+    return html`<header>
+        <button class="skip btn" type="button" @click=${() => (this.renderRoot.querySelector('main') as HTMLElement).focus()}>Skip to content</button>
+        <a class="brand" href="${this.base}/"><span class="logo" aria-hidden="true"></span>Formloom</a>
+        <nav aria-label="Workspace">
+          ${this.auth === 'in' ? html`<a href="${this.base}/" aria-current=${r === 'forms' ? 'page' : nothing}>Forms</a>` : nothing}
+          ${this.session ? html`<a href="${this.base}/account" aria-current=${r === 'account' ? 'page' : nothing}><span class="who">${this.session.user.email}</span></a>` : nothing}
+        </nav>
+      </header>
+      <main id="main" tabindex="-1">${this.renderScreen()}</main>`;
+  }
+}
+customElements.get('formloom-workspace') || customElements.define('formloom-workspace', FormloomWorkspace);

@@ -1,0 +1,15 @@
+import { type Api, type Schemas, call } from './client';
+
+/* A form's theme (document 1, `GET/PUT /forms/:id/theme`). */
+
+export type Theme = Schemas['Theme'];
+
+export function updateTheme(api: Api, formId: string, theme: Partial<Theme>, etag: string | null) {
+  return call(api.client.PUT('/forms/{id}/theme', { params: { path: { id: formId } }, body: theme as never, headers: etag ? { 'If-Match': etag } : {} }));
+}
+
+/** Theme fields the form itself does not carry (`show_question_nav`), for comparing a draft with a version. */
+export async function themeOnlyFields(api: Api, formId: string): Promise<Record<string, unknown>> {
+  const theme = await call(api.client.GET('/forms/{id}/theme', { params: { path: { id: formId } } }));
+  return { show_question_nav: (theme as { show_question_nav?: unknown }).show_question_nav };
+}

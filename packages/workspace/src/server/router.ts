@@ -1,0 +1,82 @@
+import express, { type Router } from 'express';
+import { indexPage } from './index-page';
+import { readWorkspaceManifest, workspaceAssetsDir } from './assets';
+
+export interface WorkspaceRouterOptions {
+  /** Where the Formloom API router is mounted, as the browser sees it (default `/api/v1`). */
+  apiBase?: string;
+  /** Where the public pages router is mounted (`/f/<slug>` share links, `/embed.js`; default `/`). */
+  pagesBase?: string;
+  /** The page title (default `Formloom`). */
+  title?: string;
+  /** Serve the single page for the workspace URLs (default true); `false` serves only the scripts, for hosts. */
+  pages?: boolean;
+}
+
+/**
+ * The URLs of the workspace's screens (docs/workspace.md): each answers the same page, whose element routes
+ * on the client. Anything else falls through to the host's next handler.
+ */
+export const WORKSPACE_PATHS = [
+  '/',
+  '/signin',
+  '/signup',
+  '/forgot',
+  '/auth/link',
+  '/auth/reset',
+  '/auth/verify',
+  '/account',
+  '/forms/:id',
+  '/forms/:id/:tab',
+];
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const trim = (p: string) => p.replace(/\/+$/, '');
+
+/**
+ * The owners' workspace as an Express router (docs/workspace.md). Mount it after the API and the public
+ * pages routers: `app.use('/', createWorkspaceRouter({ apiBase: '/api/v1' }))`. It serves
+ * `workspace/assets/*` (hashed, immutable), `workspace/builder.js` (the stable entry for host pages that
+ * place `<formloom-builder>`), and the single page for the workspace URLs.
+ */
+export function createWorkspaceRouter(options: WorkspaceRouterOptions = {}): Router {
+  const dir = workspaceAssetsDir();
+  const manifest = readWorkspaceManifest(dir);
+  const router = express.Router();
+  router.use('/workspace/assets', (_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+  router.use('/workspace/assets', express.static(dir, { immutable: true, maxAge: '365d', index: false, dotfiles: 'deny', fallthrough: false, setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE) }));
+  for (const name of ['builder', 'workspace'] as const) {
+    router.get(`/workspace/${name}.js`, (_req, res) => {
+      // Short-lived: it names the hashed entry of the current release.
+      res.setHeader('Cache-Control', 'public, max-age=300');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.type('text/javascript').send(`import './assets/${manifest.entries[name].file}';\n`);
+    });
+  }
+  if (options.pages === false) return router;
+  router.get(WORKSPACE_PATHS, (req, res) => {
+    const base = trim(req.baseUrl);
+    const page = indexPage(manifest, {
+      base,
+      apiBase: trim(options.apiBase ?? '/api/v1'),
+      pagesBase: trim(options.pagesBase ?? '/'),
+      title: options.title ?? 'Formloom',
+      // The builder's code comes with the page that opens it, rather than after the shell has run.
+      screens: req.path.startsWith('/forms/') ? ['builder/builder'] : ['forms-list/forms-list'],
+    });
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader('X-Frame-Options', 'DENY');
+    // Inline style only for the page background; scripts only from here; images may be logos from anywhere.
+    res.setHeader(
+      'Content-Security-Policy',
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https: http:; font-src 'self' data: https:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    );
+    res.type('html').send(page);
+  });
+  return router;
+}

@@ -1,0 +1,144 @@
+import test from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { startWorkspaceApp, type WorkspaceTestApp } from './helpers/app';
+import { axeViolations, launchBrowser, openPage, tabTo } from './helpers/browser';
+
+/*
+ * The workspace on a phone (390 px) and by the keyboard alone (docs/workspace.md, "Keyboard"), and two tabs
+ * editing one form: the second save is refused (If-Match) and shown as a conflict, never a silent overwrite.
+ */
+
+let app: WorkspaceTestApp;
+let browser: Browser;
+test.before(async () => {
+  app = await startWorkspaceApp('sqlite');
+  browser = await launchBrowser();
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const focusedText = (page: Page) =>
+  page.evaluate(() => {
+    let a: any = (globalThis as any).document.activeElement;
+    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+    return (a?.getAttribute('aria-label') || a?.textContent || '').trim().replace(/\s+/g, ' ');
+  });
+
+async function fitsWidth(page: Page) {
+  return page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth);
+}
+
+test('at 390 px with the keyboard only: create a form, add and reorder questions, publish', async (t) => {
+  t.timeout(240_000);
+  const owner = await app.user();
+  const { page, errors, close } = await openPage(browser, { width: 390, cookie: owner.cookie });
+  try {
+    await page.goto(app.url);
+    await page.getByRole('heading', { name: 'No forms yet' }).waitFor();
+    t.true(await fitsWidth(page), 'the forms list fits 390 px');
+    t.deepEqual(await axeViolations(page), []);
+    await tabTo(page, (el) => el.text === 'New form');
+    await page.keyboard.press('Enter');
+    await tabTo(page, (el) => el.text.startsWith('Blank form'));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Add your first question' }).waitFor();
+    t.true(await fitsWidth(page), 'the builder fits 390 px');
+
+    // Two questions: the kind is picked with the arrow keys, the title typed where the focus lands.
+    await tabTo(page, (el) => el.text === 'Add question');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Question 1', { exact: true }).waitFor();
+    await page.keyboard.type('What is your name?');
+    await tabTo(page, (el) => el.tag === 'select' && el.label.startsWith('New question'), { back: true, max: 200 });
+    await page.keyboard.press('ArrowDown');
+    await tabTo(page, (el) => el.text === 'Add question');
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Question 2', { exact: true }).waitFor();
+    await page.keyboard.type('Tell us more');
+    t.true(await fitsWidth(page));
+    t.deepEqual(await axeViolations(page), []);
+
+    // Question 2 moves up with its button, then back down with Alt+ArrowDown; the focus follows it.
+    await tabTo(page, (el) => el.label === 'Move question 2 up', { back: true, max: 200 });
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: '“Tell us more” moved to position 1 of 2.' }).waitFor();
+    t.regex(await focusedText(page), /Tell us more/);
+    await page.keyboard.press('Alt+ArrowDown');
+    await page.getByRole('status').filter({ hasText: '“Tell us more” moved to position 2 of 2.' }).waitFor();
+    await tabTo(page, (el) => el.label === 'Move question 2 up', { max: 20 });
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
+
+    await tabTo(page, (el) => el.text === 'Publish', { back: true, max: 200 });
+    await page.keyboard.press('Enter');
+    await tabTo(page, (el) => el.text === 'Publish' && el.tag === 'button');
+    await page.keyboard.press('Enter');
+    await page.getByText('Version 1 is live.').waitFor();
+    t.true(await fitsWidth(page), 'the publish tab fits 390 px');
+    t.deepEqual(await axeViolations(page), []);
+
+    const list = await app.api('GET', '/forms', { key: owner.key });
+    const form = await app.api('GET', `/forms/${list.body.forms[0].id}`, { key: owner.key });
+    t.true(form.body.published);
+    t.deepEqual(form.body.questions.map((q: any) => [q.type, q.title]), [['long_text', 'Tell us more'], ['short_text', 'What is your name?']]);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('two tabs editing one form: the later save is shown as a conflict, never an overwrite', async (t) => {
+  t.timeout(120_000);
+  const owner = await app.user();
+  const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Shared', questions: [{ type: 'short_text', title: 'Name' }] } })).body.id;
+  const a = await openPage(browser, { cookie: owner.cookie });
+  const b = await openPage(browser, { cookie: owner.cookie });
+  try {
+    for (const p of [a.page, b.page]) {
+      await p.goto(`${app.url}/forms/${id}`);
+      await p.getByRole('textbox', { name: 'Form title' }).waitFor();
+    }
+    await a.page.getByRole('textbox', { name: 'Form title' }).fill('Title from tab A');
+    await a.page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
+    await b.page.getByRole('textbox', { name: 'Form title' }).fill('Title from tab B');
+    await b.page.getByRole('alert').filter({ hasText: 'This form was changed elsewhere' }).waitFor();
+    await b.page.getByRole('status').filter({ hasText: 'Not saved: changed elsewhere' }).waitFor();
+    t.is((await app.api('GET', `/forms/${id}`, { key: owner.key })).body.title, 'Title from tab A', 'tab B did not overwrite tab A');
+    t.deepEqual(await axeViolations(b.page), []);
+    await b.page.getByRole('button', { name: 'Load the latest version' }).click();
+    await b.page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
+    t.is(await b.page.getByRole('textbox', { name: 'Form title' }).inputValue(), 'Title from tab A');
+    // Tab B can edit again from there.
+    await b.page.getByRole('textbox', { name: 'Form title' }).fill('Title from tab B, after reloading');
+    await b.page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
+    t.is((await app.api('GET', `/forms/${id}`, { key: owner.key })).body.title, 'Title from tab B, after reloading');
+    t.deepEqual([...a.errors, ...b.errors], []);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test('questions reorder by dragging their handle', async (t) => {
+  t.timeout(120_000);
+  const owner = await app.user();
+  const questions = ['First', 'Second', 'Third'].map((title) => ({ type: 'short_text', title }));
+  const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Drag', questions } })).body.id;
+  const { page, errors, close } = await openPage(browser, { cookie: owner.cookie });
+  try {
+    await page.goto(`${app.url}/forms/${id}`);
+    const items = page.locator('fl-question-list li');
+    await items.nth(2).waitFor();
+    await items.nth(2).locator('.handle').dragTo(items.nth(0), { targetPosition: { x: 20, y: 5 } });
+    await page.getByRole('status').filter({ hasText: '“Third” moved to position 1 of 3.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
+    const form = await app.api('GET', `/forms/${id}`, { key: owner.key });
+    t.deepEqual(form.body.questions.map((q: any) => q.title), ['Third', 'First', 'Second']);
+    t.deepEqual(await items.locator('.title').allTextContents(), ['Third', 'First', 'Second'], 'the list shows the saved order');
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

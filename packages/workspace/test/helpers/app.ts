@@ -1,0 +1,76 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { createFormloom, type Formloom, type PlanName, type Principal } from '@formloom/core';
+import { createTestDatabase } from '@formloom/storage-typeorm/testing';
+import { apiKeyAuthenticator, createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
+import { createWorkspaceRouter } from '../../src/server';
+
+export type DbKind = 'sqlite' | 'postgres';
+
+/** The name of the test host's own sign-in cookie (the embedding mode of docs/embedding.md). */
+export const HOST_COOKIE = 'test_host_user';
+
+export interface WorkspaceTestApp {
+  url: string;
+  formloom: Formloom;
+  /** A new Formloom user and a forms key for it; `cookie` signs the browser in as that user. */
+  user(plan?: PlanName): Promise<{ id: string; email: string; key: string; cookie: { name: string; value: string; url: string } }>;
+  api(method: string, path: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+let seq = 0;
+
+/**
+ * The API, the public pages and the workspace in one host app over a fresh database, on an ephemeral port.
+ * Until sessions exist, the browser signs in through the host's `authenticate` hook: a cookie naming a user.
+ */
+export async function startWorkspaceApp(kind: DbKind = 'sqlite'): Promise<WorkspaceTestApp> {
+  const db = await createTestDatabase(kind);
+  const formloom = createFormloom({ storage: db.storage, config: { secretKey: 'test-secret-key' } });
+  const tokens = new Map<string, string>();
+  const byKey = apiKeyAuthenticator(formloom);
+  const authenticate = async (req: express.Request): Promise<Principal | null> => {
+    const raw = req.headers.cookie ?? '';
+    const m = new RegExp(`(?:^|;\\s*)${HOST_COOKIE}=([^;]+)`).exec(raw);
+    const userId = m ? tokens.get(decodeURIComponent(m[1]!)) : undefined;
+    if (userId) return { user_id: userId, key_id: null, scope: 'forms' };
+    // Programs in the test call with the user's key, as they would against any host.
+    return byKey(req);
+  };
+  const app = express();
+  app.use('/api/v1', createFormloomRouter({ formloom, authenticate, rateLimits: false, logger: { error: (m, e) => console.error(m, e) } }));
+  app.use(createPublicPagesRouter({ formloom, rateLimits: false }));
+  app.use(createWorkspaceRouter({ apiBase: '/api/v1' }));
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  formloom.config.publicUrl = url;
+  return {
+    url,
+    formloom,
+    async user(plan: PlanName = 'free') {
+      const email = `owner${process.pid}_${Date.now()}_${++seq}@example.com`;
+      const user = await formloom.accounts.createUser({ email, plan, first_name: 'Ada', last_name: 'Owner' });
+      const { api_key } = await formloom.accounts.createKey(user.id);
+      const token = `t${seq}_${Math.random().toString(36).slice(2)}`;
+      tokens.set(token, user.id);
+      return { id: user.id, email, key: api_key, cookie: { name: HOST_COOKIE, value: token, url } };
+    },
+    async api(method, path, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+      if (opts.body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(`${url}/api/v1${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+    },
+    async close() {
+      await formloom.worker.stop();
+      await new Promise<void>((r) => server.close(() => r()));
+      await db.close();
+    },
+  };
+}

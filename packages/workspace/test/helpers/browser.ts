@@ -1,0 +1,58 @@
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Debian's Chromium (`.ci/run` installs it), headless and quiet (DESIGN.md, stack: browser tests). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** A page that collects the errors its scripts throw or log (answers the test provoked aside). */
+export async function openPage(browser: Browser, opts: { width?: number; cookie?: { name: string; value: string; url: string } } = {}): Promise<{ page: Page; context: BrowserContext; errors: string[]; close(): Promise<void> }> {
+  const width = opts.width ?? 1280;
+  const context = await browser.newContext({ viewport: { width, height: 900 }, ...(width < 500 ? { isMobile: true, hasTouch: true } : {}) });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => undefined);
+  if (opts.cookie) await context.addCookies([{ name: opts.cookie.name, value: opts.cookie.value, url: opts.cookie.url }]);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
+  });
+  return { page, context, errors, close: () => context.close() };
+}
+
+const AXE_SOURCE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's violations on the page as it is now, as `rule: targets` lines (shadow roots included). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
+  return result.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+/** Presses Tab (or Shift+Tab) until `check` holds for the focused element; throws after `max` presses. */
+export async function tabTo(page: Page, check: (el: { tag: string; text: string; label: string; role: string; value: string }) => boolean, opts: { back?: boolean; max?: number } = {}): Promise<void> {
+  for (let i = 0; i < (opts.max ?? 120); i++) {
+    await page.keyboard.press(opts.back ? 'Shift+Tab' : 'Tab');
+    const el = await page.evaluate(() => {
+      // Runs in the page: DOM types are not in the Node build's lib.
+      const doc = (globalThis as any).document;
+      let a: any = doc.activeElement;
+      while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+      const e = a;
+      return {
+        tag: e?.tagName.toLowerCase() ?? '',
+        text: (e?.textContent ?? '').trim().replace(/\s+/g, ' '),
+        label: e?.getAttribute('aria-label') ?? e?.labels?.[0]?.textContent?.trim().replace(/\s+/g, ' ') ?? '',
+        role: e?.getAttribute('role') ?? '',
+        value: e?.value ?? '',
+      };
+    });
+    if (check(el)) return;
+  }
+  throw new Error('tabTo: the element was never focused');
+}

@@ -1,0 +1,49 @@
+import test from 'ava';
+import { startWorkspaceApp, type WorkspaceTestApp } from './helpers/app';
+import { readWorkspaceManifest } from '../src/server';
+
+/* The workspace router (docs/workspace.md, "How it is served"): the single page and the hashed files. */
+
+let app: WorkspaceTestApp;
+test.before(async () => {
+  app = await startWorkspaceApp();
+});
+test.after.always(() => app?.close());
+
+test('every workspace URL answers the single page with the shell element and its entry script', async (t) => {
+  const manifest = readWorkspaceManifest();
+  for (const path of ['/', '/signin', '/signup', '/forgot', '/auth/link', '/auth/reset', '/auth/verify', '/account', '/forms/abc', '/forms/abc/versions', '/forms/abc/share']) {
+    const res = await fetch(app.url + path);
+    t.is(res.status, 200, path);
+    t.regex(res.headers.get('content-type') ?? '', /text\/html/);
+    t.is(res.headers.get('cache-control'), 'no-cache');
+    t.regex(res.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+    const html = await res.text();
+    t.true(html.includes('<formloom-workspace base="" api-base="/api/v1" pages-base=""'), path);
+    t.true(html.includes(`/workspace/assets/${manifest.entries.workspace.file}`));
+  }
+});
+
+test('hashed files are served immutable; unknown ones 404; other URLs fall through', async (t) => {
+  const manifest = readWorkspaceManifest();
+  for (const file of manifest.files) {
+    t.regex(file, /-[A-Z0-9]{8}\.js$/, 'every file name carries its content hash');
+    const res = await fetch(`${app.url}/workspace/assets/${file}`);
+    t.is(res.status, 200, file);
+    t.is(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    t.regex(res.headers.get('content-type') ?? '', /javascript/);
+  }
+  t.is((await fetch(`${app.url}/workspace/assets/nope-AAAAAAAA.js`)).status, 404);
+  t.is((await fetch(`${app.url}/workspace/assets/manifest.json/../../package.json`)).status, 404);
+  t.is((await fetch(`${app.url}/nothing-here`)).status, 404);
+  // The public pages keep their URLs.
+  t.is((await fetch(`${app.url}/embed.js`)).status, 200);
+});
+
+test('builder.js names the current hashed entry for host pages', async (t) => {
+  const manifest = readWorkspaceManifest();
+  const res = await fetch(`${app.url}/workspace/builder.js`);
+  t.is(res.status, 200);
+  t.is(res.headers.get('cache-control'), 'public, max-age=300');
+  t.is(await res.text(), `import './assets/${manifest.entries.builder.file}';\n`);
+});
