@@ -53,12 +53,20 @@ export class FormloomWorkspace extends LitElement {
   private api!: Api;
   private readonly onPop = () => this.syncRoute();
   private readonly onClick = (e: MouseEvent) => this.catchLink(e);
+  /** A sign-in screen signed someone in (detail: the session) or out (detail: null). */
+  private readonly onSession = (e: Event) => {
+    this.session = (e as CustomEvent<SessionInfo | null>).detail;
+    this.auth = this.session ? 'in' : 'out';
+  };
+  private readonly onSessionChanged = () => void this.checkAuth();
 
   override connectedCallback(): void {
     super.connectedCallback();
     this.api = createApi(this.apiBase);
     window.addEventListener('popstate', this.onPop);
     this.addEventListener('click', this.onClick);
+    this.addEventListener('fl-session', this.onSession);
+    this.addEventListener('fl-session-changed', this.onSessionChanged);
     this.syncRoute();
     void this.checkAuth();
   }
@@ -67,6 +75,8 @@ export class FormloomWorkspace extends LitElement {
     super.disconnectedCallback();
     window.removeEventListener('popstate', this.onPop);
     this.removeEventListener('click', this.onClick);
+    this.removeEventListener('fl-session', this.onSession);
+    this.removeEventListener('fl-session-changed', this.onSessionChanged);
   }
 
   private syncRoute() {
