@@ -74,7 +74,7 @@ export function createApp(formloom: Formloom, options: AppOptions = {}): Express
     if (reason === null) res.json({ status: 'ready' });
     else res.status(503).json({ status: 'not_ready', reason });
   });
-  app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins, ...(options.logger ? { logger: options.logger } : {}) }));
+  app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins, sessions: { signup: http.signup }, ...(options.logger ? { logger: options.logger } : {}) }));
   app.use('/', createPublicPagesRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins, ...(options.logger ? { logger: options.logger } : {}) }));
   // The owners' workspace (docs/workspace.md) at `/`, after the public pages, which keep /f, /s and /teams/invite.
   app.use('/', createWorkspaceRouter({ apiBase: '/api/v1' }));

@@ -1,4 +1,6 @@
+import type { SignupMode } from '@formloom/core';
 import type { Env } from './config';
+import { readSignupMode } from './sign-in-config';
 import { DEFAULT_RATE_LIMITS, parseEmbedOrigins, type EmbedOrigins, type RateLimitName, type RateLimitOptions } from '@formloom/express';
 
 /** How the app meets the network: proxies, framing and rate limits (docs/configuration.md). */
@@ -9,6 +11,8 @@ export interface HttpConfig {
   rateLimits: RateLimitOptions | false;
   /** The voice API's per-key limits (requests a minute; 0 turns one off), kept by the voice area itself. */
   voiceLimits: { generationsPerMinute?: number; estimatesPerMinute?: number };
+  /** `FORMLOOM_SIGNUP`: who may make an account in the browser (docs/accounts.md). */
+  signup: SignupMode;
 }
 
 /** The voice limits' variables (docs/configuration.md); `FORMLOOM_RATE_LIMITS=off` turns them off too. */
@@ -35,6 +39,7 @@ export function readHttpConfig(env: Env): HttpConfig {
     embedOrigins: readEmbedOrigins(env),
     rateLimits: readRateLimits(env),
     voiceLimits: readVoiceLimits(env),
+    signup: readSignupMode(env),
   };
 }
 

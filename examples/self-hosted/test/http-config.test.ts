@@ -5,7 +5,9 @@ import test from 'ava';
 import { readHttpConfig, startSelfHosted } from '../src';
 
 test('the HTTP variables: defaults, limits raised or turned off, trust proxy values', (t) => {
-  t.deepEqual(readHttpConfig({}), { trustProxy: false, embedOrigins: '*', rateLimits: {}, voiceLimits: {} });
+  t.deepEqual(readHttpConfig({}), { trustProxy: false, embedOrigins: '*', rateLimits: {}, voiceLimits: {}, signup: 'invite' });
+  t.is(readHttpConfig({ FORMLOOM_SIGNUP: 'Open' }).signup, 'open');
+  t.throws(() => readHttpConfig({ FORMLOOM_SIGNUP: 'anyone' }), { message: /FORMLOOM_SIGNUP/ });
   t.deepEqual(readHttpConfig({ FORMLOOM_RATE_LIMIT_VOICE: '120', FORMLOOM_RATE_LIMIT_VOICE_ESTIMATES: 'off' }).voiceLimits, {
     generationsPerMinute: 120,
     estimatesPerMinute: 0,

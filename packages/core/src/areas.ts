@@ -10,6 +10,7 @@ import { teamsArea } from './teams';
 import { outboxArea } from './outbox';
 import { signingArea } from './signing';
 import { voiceArea } from './voice';
+import { sessionsArea } from './sessions';
 
 export * from './accounts';
 export * from './forms';
@@ -19,6 +20,7 @@ export * from './teams';
 export * from './outbox';
 export * from './signing';
 export * from './voice';
+export * from './sessions';
 
 /** The built-in areas in wiring order; each is a plugin of the same interface third parties use. */
-export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, signingArea, outboxArea, voiceArea];
+export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, signingArea, outboxArea, voiceArea, sessionsArea];

@@ -6,6 +6,7 @@ export * from './events';
 export * from './domain/types';
 export * from './domain/form-fields';
 export * from './domain/signing';
+export * from './domain/sign-in';
 export * from './ports';
 export * from './pagination';
 export * from './api-schemas';

@@ -25,6 +25,8 @@ export async function requirePrincipal(hook: AuthenticateHook, req: Request, sco
         : 'Missing Authorization: Bearer <API key> header';
     throw new FormloomError('UNAUTHORIZED', message);
   }
+  // A person signed in with a session owns both scopes' work (docs/accounts.md); keys keep to their scope.
+  if (principal.session_id) return { ...principal, scope: scope as Principal['scope'] };
   if (principal.scope !== scope) {
     throw new FormloomError('FORBIDDEN', `This endpoint needs a key with scope "${scope}"`, { reason: 'wrong_key_scope' });
   }

@@ -12,6 +12,8 @@ export {
 } from './rate-limit';
 export { parseEmbedOrigins, type EmbedOrigins } from './security-headers';
 export { apiKeyAuthenticator, type AuthenticateHook } from './auth';
+export { SESSION_COOKIE, type SessionOptions } from './session-auth';
+export { SESSION_SECURITY } from './openapi-security';
 export { buildOpenApi, operationIdOf, API_KEY_SECURITY, HOST_SECURITY, type OpenApiOptions, type OpenApiSecurity } from './openapi';
 export { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 export { requestLogging, requestIdOf, REQUEST_ID_HEADER, type HttpLogger, type RouterLogger } from './request-log';

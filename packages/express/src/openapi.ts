@@ -12,6 +12,8 @@ export interface OpenApiSecurity {
 export interface OpenApiOptions {
   /** Default: Formloom API keys as bearer tokens. */
   security?: OpenApiSecurity;
+  /** Schemes accepted instead of `security` on every authenticated operation (the session cookie). */
+  alternatives?: OpenApiSecurity[];
 }
 
 /** The document's scheme when Formloom's own API keys authenticate requests. */
@@ -85,6 +87,7 @@ function successResponse(success: RouteSpec['success'], out: (s: z.ZodType) => u
  */
 export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options: OpenApiOptions = {}) {
   const security = options.security ?? API_KEY_SECURITY;
+  const schemes = [security, ...(options.alternatives ?? [])];
   const schemas: Record<string, unknown> = {};
   const toSchema = schemaConverter(schemas);
   const out = (s: z.ZodType) => toSchema(s, 'output', apiSchemas);
@@ -112,7 +115,7 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
       tags: opTags,
       parameters: [...params, ...query, ...headerParams],
       responses,
-      security: r.scope ? [{ [security.name]: [] }] : [],
+      security: r.scope ? schemes.map((s) => ({ [s.name]: [] })) : [],
     };
     if (r.scope) op.description = security === API_KEY_SECURITY ? `Needs a \`${r.scope}\` key.` : `Needs a principal of scope \`${r.scope}\`.`;
     const bodies: Record<string, unknown> = {};
@@ -139,7 +142,7 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
     servers: [{ url: serverUrl }],
     tags: tags.map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name })),
     components: {
-      securitySchemes: { [security.name]: security.scheme },
+      securitySchemes: Object.fromEntries(schemes.map((s) => [s.name, s.scheme])),
       schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
       responses: errorResponses,
     },

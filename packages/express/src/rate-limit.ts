@@ -49,8 +49,20 @@ const PUBLIC_ROUTES: Record<string, { limit: RateLimitName; perForm: boolean }> 
   'post /public/forms/:slug/uploads': { limit: 'uploads', perForm: true },
 };
 
-/** Routes whose path or header carries a secret token: these answers mean a wrong guess and count as failed authentication. */
-const TOKEN_ROUTES: Record<string, number[]> = {
+/**
+ * Routes whose path or header carries a secret token: these answers mean a wrong guess and count as failed
+ * authentication. Sign-in endpoints (docs/accounts.md) are among them; those that send mail count every
+ * request (`'all'`), so that they cannot be used to flood a mailbox.
+ */
+const TOKEN_ROUTES: Record<string, number[] | 'all'> = {
+  'post /auth/signin': [401],
+  'post /auth/signup': [400, 403, 409],
+  'post /auth/email-link': 'all',
+  'post /auth/email-link/verify': [400],
+  'post /auth/password-reset': 'all',
+  'post /auth/password-reset/complete': [400],
+  'post /auth/verify-email': [400],
+  'post /auth/passkeys/signin': [400, 401],
   'post /invitations/:token/accept': [404],
   'patch /public/forms/:slug/responses/:responseId': [401, 404],
   'get /public/uploads/:formId/:token/:name': [404],
@@ -156,8 +168,13 @@ export class RateLimits {
     if (!this.rules.failedAuth && !this.rules.perKey) return hook;
     return async (req) => {
       const ip = clientIp(req);
-      // Without an Authorization header the default authentication guesses nothing: a plain 401.
-      if (!custom && !req.headers.authorization) return hook(req);
+      // Without an Authorization header the default authentication guesses nothing: a plain 401, or a
+      // session cookie (a 256-bit token: not worth a guess), whose user counts against the per-key limit.
+      if (!custom && !req.headers.authorization) {
+        const principal = await hook(req);
+        if (principal && this.rules.perKey) await this.enforce('perKey', `user:${principal.user_id}`, req.res!);
+        return principal;
+      }
       const attempt = await this.beginAttempt(ip, req.res!);
       let principal;
       try {
@@ -190,11 +207,11 @@ export class RateLimits {
         if (pub) await this.enforce(pub.limit, pub.perForm ? `${String(ctx.req.params.slug)}|${ip}` : ip, ctx.req.res!);
         if (!failures) return spec.handler(ctx);
         const attempt = await this.beginAttempt(ip, ctx.req.res!);
-        let wrongGuess = false;
+        let wrongGuess = failures === 'all';
         try {
           return await spec.handler(ctx);
         } catch (e) {
-          wrongGuess = isFormloomError(e) && failures.includes(e.status);
+          wrongGuess ||= isFormloomError(e) && failures !== 'all' && failures.includes(e.status);
           throw e;
         } finally {
           await this.endAttempt(ip, attempt, wrongGuess);

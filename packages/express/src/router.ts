@@ -12,6 +12,9 @@ import type { RouteContext, RouteSpec } from './route-table';
 import { AREA_ROUTES } from './routes';
 import { fromPluginRoute } from './plugin-routes';
 import { clientGoneSignal, sendAnswer } from './answer';
+import { SessionMount, type SessionOptions } from './session-auth';
+import { sessionRoutes } from './routes/sessions';
+import { SESSION_SECURITY } from './openapi-security';
 
 export interface FormloomRouterOptions {
   /** The instance from `createFormloom(...)`. */
@@ -44,6 +47,12 @@ export interface FormloomRouterOptions {
    * `*` (default) or a list like the pages router's `embedOrigins`. Authenticated endpoints never answer CORS.
    */
   embedOrigins?: EmbedOrigins;
+  /**
+   * People sign in with the router's own endpoints (`/auth/*`, `/account/*`) and a session cookie that every
+   * route accepts like a key (docs/accounts.md). The self-hosted app passes it; a host with its own
+   * `authenticate` cannot (its hook stays the only identity).
+   */
+  sessions?: SessionOptions;
 }
 
 /** The Express endpoints of every built-in area, in mount order. */
@@ -74,9 +83,12 @@ export function routeTable(formloom: Formloom, extra: readonly RouteSpec[] = [])
  */
 export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const { formloom } = options;
+  if (options.sessions && options.authenticate) throw new Error('createFormloomRouter: `sessions` and `authenticate` exclude each other (the host\'s hook is the only identity)');
+  const mount = options.sessions ? new SessionMount(formloom, options.sessions) : null;
   const limits = new RateLimits(formloom, options.rateLimits);
-  const authenticate = limits.authenticate(options.authenticate ?? apiKeyAuthenticator(formloom), !!options.authenticate);
-  const routes = routeTable(formloom, options.routes).map(limits.guard);
+  const keys = options.authenticate ?? apiKeyAuthenticator(formloom);
+  const authenticate = limits.authenticate(mount ? mount.authenticator(keys) : keys, !!options.authenticate);
+  const routes = routeTable(formloom, [...(mount ? sessionRoutes(mount) : []), ...(options.routes ?? [])]).map(limits.guard);
   const errorsOf = errorLoggerOf(options.logger);
   const router = express.Router();
   // Every answer, errors included, carries X-Request-Id; a host that mounted requestLogging already keeps its id.
@@ -95,7 +107,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const security = options.authenticate ? { ...HOST_SECURITY, scheme: options.securityScheme ?? HOST_SECURITY.scheme } : API_KEY_SECURITY;
   let openapi: unknown;
   router.get('/openapi.json', (req: Request, res) => {
-    openapi ??= buildOpenApi(routes, req.baseUrl || '/', { security });
+    openapi ??= buildOpenApi(routes, req.baseUrl || '/', { security, ...(mount ? { alternatives: [SESSION_SECURITY] } : {}) });
     res.json(openapi);
   });
 

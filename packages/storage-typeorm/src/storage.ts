@@ -16,6 +16,7 @@ import { SqlVoiceGenerationRepository } from './repositories/voice';
 import { SqlResponseRepository } from './repositories/responses';
 import { SqlTeamRepository } from './repositories/teams';
 import { SqlSigningRepository } from './repositories/signing';
+import { SqlCredentialRepository, SqlOneTimeTokenRepository, SqlPasskeyRepository, SqlSignInSessionRepository } from './repositories/sign-in';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
 import { type Scope, statementCache } from './scope';
 import { type Db, guardedDb, lockedDb, pooledDb, queryRunnerDb, type Row, sqliteDb } from './sql/db';
@@ -197,6 +198,10 @@ function makeStorage(
     auditLogs: new SqlAuditLogRepository(scope),
     rateLimits: new SqlRateLimitRepository(scope),
     signing: new SqlSigningRepository(scope),
+    credentials: new SqlCredentialRepository(scope),
+    signInSessions: new SqlSignInSessionRepository(scope),
+    oneTimeTokens: new SqlOneTimeTokenRepository(scope),
+    passkeys: new SqlPasskeyRepository(scope),
     transaction: transaction ?? ((work) => work(storage)),
   };
   return storage;

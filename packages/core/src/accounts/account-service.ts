@@ -89,7 +89,7 @@ export class AccountService {
   }
 
   /** Creates a key; the returned `api_key` is the only time the secret is visible. */
-  async createKey(userRef: string, opts: { scope?: string; monthly_limit?: number | null; expires_at?: string | null } = {}) {
+  async createKey(userRef: string, opts: { scope?: string; monthly_limit?: number | null; expires_at?: string | null; name?: string | null } = {}) {
     const user = await this.findUser(userRef);
     const scope = (opts.scope ?? 'forms') as KeyScope;
     if (scope !== 'forms' && scope !== 'voice') throw badRequest('scope: must be forms or voice', { field: 'scope' });
@@ -97,12 +97,15 @@ export class AccountService {
     if (limit !== null && (!Number.isInteger(limit) || limit < 1)) {
       throw badRequest('monthly_limit: must be a positive integer', { field: 'monthly_limit' });
     }
+    const name = opts.name?.trim() || null;
+    if (name !== null && name.length > 100) throw badRequest('name: at most 100 characters', { field: 'name' });
     const suffix = this.ids.secret(12);
     const secret = this.ids.secret(32);
     await this.storage.apiKeys.insert({
       id: `key_${suffix}`,
       user_id: user.id,
       secret_hash: sha256Hex(secret),
+      name,
       scope,
       monthly_limit: limit,
       created_at: this.clock.now().toISOString(),

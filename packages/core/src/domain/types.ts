@@ -21,6 +21,8 @@ export interface ApiKey {
   user_id: string;
   /** hex SHA-256 of the secret part of the key; the secret itself is never stored. */
   secret_hash: string;
+  /** A label its owner chose (account page), or `null`. */
+  name: string | null;
   scope: KeyScope;
   monthly_limit: number | null;
   created_at: string;
@@ -34,6 +36,8 @@ export interface Principal {
   /** `null` when a host authenticates by its own means (no API key). */
   key_id: string | null;
   scope: KeyScope;
+  /** The browser session the caller signed in with (docs/accounts.md); absent for API keys and host authentication. */
+  session_id?: string | null;
   /** The client's address, for audit logs (set by the HTTP layer). */
   ip_address?: string | null;
 }
@@ -87,7 +91,8 @@ export interface ChangelogEntry {
     | 'theme_changed'
     | 'settings_changed'
     | 'title_changed'
-    | 'description_changed';
+    | 'description_changed'
+    | 'version_restored';
   description: string;
 }
 

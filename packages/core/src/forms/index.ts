@@ -4,6 +4,7 @@ import { FormListService } from './form-list-service';
 import { FormService } from './form-service';
 import { PublishingService } from './publishing-service';
 import { ThemeService } from './theme-service';
+import { VersionRestoreService } from './version-restore';
 
 export * from './presenters';
 export * from './form-schemas';
@@ -16,11 +17,12 @@ export * from './form-service';
 export * from './form-list-service';
 export * from './publishing-service';
 export * from './theme-service';
+export * from './version-restore';
 export * from './output-schemas';
 
 /** Forms, their questions and themes, publishing and versions. */
 export const formsArea = definePlugin({
   name: 'forms',
   version: CORE_VERSION,
-  services: [FormService, FormListService, PublishingService, ThemeService],
+  services: [FormService, FormListService, PublishingService, ThemeService, VersionRestoreService],
 });

@@ -115,6 +115,7 @@ export const changelogEntryOut = z.object({
     'settings_changed',
     'title_changed',
     'description_changed',
+    'version_restored',
   ]),
   description: z.string(),
 });

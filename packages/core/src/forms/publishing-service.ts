@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { conflict, notFound } from '../errors';
-import type { FormRecord, Principal, Question, Version } from '../domain/types';
+import type { ChangelogEntry, FormRecord, Principal, Question, Version } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { PlanFeatures, Plans } from '../ports/plans';
@@ -14,6 +14,7 @@ import type { FormloomEvents } from '../events';
 import { isClosed, snapshotOf } from './form-model';
 import { publicSnapshot } from './public-view';
 import { AuditService } from '../teams/audit-service';
+import { RESTORED_FROM, restoredEntry } from './version-restore';
 
 export type PublishOutcome =
   | { ok: true; form: FormRecord; questions: Question[]; version: Version }
@@ -79,7 +80,7 @@ export class PublishingService {
       published_by: principal.user_id,
       published_by_name: name,
       created_at: now,
-      changelog: computeChangelog((latest?.snapshot as Snapshot | undefined) ?? null, snapshot),
+      changelog: withRestore(form, !!latest, computeChangelog((latest?.snapshot as Snapshot | undefined) ?? null, snapshot)),
       snapshot,
     };
     try {
@@ -89,6 +90,7 @@ export class PublishingService {
     }
     if (form.team_id) await this.audit.record(tx, form.team_id, 'form.published', principal, { form_id: form.id, version: version.version });
     const updated = await tx.forms.update(form.id, {
+      ...(RESTORED_FROM in form.options ? { options: withoutRestoreMark(form.options) } : {}),
       published: true,
       has_unpublished_changes: false,
       published_version_id: version.id,
@@ -168,6 +170,17 @@ export class PublishingService {
       snapshot: { ...publicSnapshot(snap), closed: isClosed(snap as Record<string, unknown>, form.response_count, this.clock.now()) } as Record<string, unknown>,
     };
   }
+}
+
+/** A restored draft's changelog starts with `version_restored` (a copy's first version has nothing to restore). */
+const withRestore = (form: FormRecord, hasPrevious: boolean, entries: ChangelogEntry[]) => {
+  const restored = hasPrevious ? restoredEntry(form) : null;
+  return restored ? [restored, ...entries] : entries;
+};
+
+function withoutRestoreMark(options: Record<string, unknown>) {
+  const { [RESTORED_FROM]: _mark, ...rest } = options;
+  return rest;
 }
 
 /** The 409 of a blocked publish (POST /publish). */

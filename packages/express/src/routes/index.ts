@@ -5,6 +5,7 @@ import { responseRoutes } from './responses';
 import { uploadRoutes } from './uploads';
 import { webhookRoutes } from './webhooks';
 import { teamRoutes } from './teams';
+import { versionRestoreRoutes } from './version-restore';
 import { withFormEtags } from '../form-etag';
 
 /**
@@ -13,7 +14,7 @@ import { withFormEtags } from '../form-etag';
  * endpoints as framework-neutral plugin routes instead and needs no line here (docs/architecture.md).
  */
 export const AREA_ROUTES: Readonly<Record<string, readonly RouteSpec[]>> = {
-  forms: withFormEtags([...formRoutes, ...publishingRoutes]),
+  forms: withFormEtags([...formRoutes, ...publishingRoutes, ...versionRestoreRoutes]),
   responses: [...responseRoutes, ...uploadRoutes],
   webhooks: webhookRoutes,
   teams: teamRoutes,

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { responseChecker } from './schema-check';
-import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter, type EmbedOrigins, type RateLimitOptions } from '../../src';
+import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter, type EmbedOrigins, type RateLimitOptions, type SessionOptions } from '../../src';
 
 export type DbKind = 'sqlite' | 'postgres';
 export const DB_KINDS: DbKind[] = ['sqlite', 'postgres'];
@@ -65,6 +65,8 @@ export interface TestAppOptions {
   blobStore?: 'file' | 'postgres' | BlobStore;
   /** Where the host mounts the API router (default `/api/v1`); `config.apiPath` follows it unless given. */
   apiPath?: string;
+  /** The router's `sessions` options: sign-in endpoints and the session cookie (docs/accounts.md). */
+  sessions?: SessionOptions;
 }
 
 export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -88,7 +90,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
   const app = express();
   if (opts.trustProxy !== undefined) app.set('trust proxy', opts.trustProxy);
   const { rateLimits, embedOrigins } = opts;
-  app.use(apiPath, createFormloomRouter({ formloom, rateLimits, embedOrigins, logger: { error: (m, e) => console.error(m, e) } }));
+  app.use(apiPath, createFormloomRouter({ formloom, rateLimits, embedOrigins, sessions: opts.sessions, logger: { error: (m, e) => console.error(m, e) } }));
   app.use(createPublicPagesRouter({ formloom, rateLimits, embedOrigins }));
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

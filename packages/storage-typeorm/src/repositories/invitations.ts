@@ -19,6 +19,8 @@ export const invitationStatements = (d: Dialect) => {
     pendingByEmail:
       `SELECT * FROM ${invitations} WHERE ${pending(1, 2)} AND email = ${d.p(3)} ` +
       `ORDER BY created_at DESC, id DESC LIMIT 1`,
+    anyPendingForEmail:
+      `SELECT id FROM ${invitations} WHERE email = ${d.p(1)} AND status = 'pending' AND expires_at > ${d.p(2)} LIMIT 1`,
     /** The check (still pending) and the write are one statement: of concurrent settles exactly one changes the row. */
     settle:
       `UPDATE ${invitations} SET status = ${d.p(2)}, updated_at = ${d.p(3)} WHERE id = ${d.p(1)} AND status = 'pending'`,
@@ -51,6 +53,10 @@ export class SqlInvitationRepository implements InvitationRepository {
   async findByTokenHash(tokenHash: string): Promise<Invitation | null> {
     const [row] = await this.scope.db.all<InvitationRow>(this.st.byTokenHash, [tokenHash]);
     return row ? invitationFromRow(row) : null;
+  }
+
+  async hasPendingForEmail(email: string, now: string): Promise<boolean> {
+    return (await this.scope.db.all(this.st.anyPendingForEmail, [lowerEmail(email), now])).length > 0;
   }
 
   async listPending(teamId: string, now: string): Promise<Invitation[]> {

@@ -38,6 +38,7 @@ export interface ApiKeyRow {
   id: string;
   user_id: string;
   secret_hash: string;
+  name: string | null;
   scope: string;
   monthly_limit: number | null;
   created_at: string;
@@ -53,6 +54,7 @@ export const ApiKeyEntity = new EntitySchema<ApiKeyRow>({
     user_id: str,
     secret_hash: str,
     scope: str,
+    name: optStr,
     monthly_limit: optInt,
     created_at: str,
     revoked_at: optStr,
@@ -89,6 +91,7 @@ export const apiKeyFromRow = (r: ApiKeyRow): ApiKey => ({
   id: r.id,
   user_id: r.user_id,
   secret_hash: r.secret_hash,
+  name: r.name ?? null,
   scope: r.scope as ApiKey['scope'],
   monthly_limit: r.monthly_limit == null ? null : Number(r.monthly_limit),
   created_at: r.created_at,
@@ -100,6 +103,7 @@ export const apiKeyToRow = (k: ApiKey): ApiKeyRow => ({
   id: k.id,
   user_id: k.user_id,
   secret_hash: k.secret_hash,
+  name: orNull(k.name),
   scope: k.scope,
   monthly_limit: orNull(k.monthly_limit),
   created_at: k.created_at,

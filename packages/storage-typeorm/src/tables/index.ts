@@ -15,6 +15,7 @@ import { ResponseDayEntity } from './response-days';
 import { ResponseEntity } from './responses';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './teams';
 import { UploadEntity } from './uploads';
+import { InstanceClaimEntity, OneTimeTokenEntity, PasskeyEntity, PasswordEntity, SignInSessionEntity } from './sign-in';
 import { SignedDocumentEntity, SigningAuditEntity, SigningSessionEntity, SigningSlotEntity } from './signing';
 import { DeliveryAttemptEntity, DeliveryEntity, GlobalWebhookEntity, WebhookSecretEntity } from './webhooks';
 
@@ -50,4 +51,9 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   CreditEntryEntity,
   VoiceGenerationEntity,
   VoiceRetakeEntity,
+  PasswordEntity,
+  InstanceClaimEntity,
+  SignInSessionEntity,
+  OneTimeTokenEntity,
+  PasskeyEntity,
 ];

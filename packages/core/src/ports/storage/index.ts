@@ -17,6 +17,10 @@ import type { UserRepository } from './users';
 import type { VersionRepository } from './versions';
 import type { WebhookRepository } from './webhooks';
 import type { SigningRepository } from './signing';
+import type { CredentialRepository } from './credentials';
+import type { SignInSessionRepository } from './sign-in-sessions';
+import type { OneTimeTokenRepository } from './one-time-tokens';
+import type { PasskeyRepository } from './passkeys';
 
 export type { Page } from './page';
 export type { UserRepository } from './users';
@@ -38,6 +42,10 @@ export type { PackedResponses, QuestionDropOff, ResponseAnalytics, ResponseListQ
 export type { WebhookRepository } from './webhooks';
 export type { DeliveryRepository } from './deliveries';
 export type { AuditEntryBuilder, SigningRepository } from './signing';
+export type { CredentialRepository } from './credentials';
+export type { SignInSessionRepository } from './sign-in-sessions';
+export type { OneTimeTokenRepository } from './one-time-tokens';
+export type { PasskeyRepository } from './passkeys';
 
 /**
  * Persistence of every entity: one repository per aggregate (each documented in its own file of this
@@ -77,6 +85,11 @@ export interface Storage {
   readonly auditLogs: AuditLogRepository;
   readonly rateLimits: RateLimitRepository;
   readonly signing: SigningRepository;
+  /** Sign-in (docs/accounts.md): passwords and the admin slot, sessions, one-time tokens, passkeys. */
+  readonly credentials: CredentialRepository;
+  readonly signInSessions: SignInSessionRepository;
+  readonly oneTimeTokens: OneTimeTokenRepository;
+  readonly passkeys: PasskeyRepository;
   /**
    * Runs `work` in one transaction and resolves with its result: committed when `work` resolves, rolled
    * back when it throws (the error is rethrown as is). Calls outside never see its uncommitted writes.

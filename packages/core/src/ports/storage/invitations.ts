@@ -21,6 +21,8 @@ export interface InvitationRepository {
   countPending(teamId: string, now: string): Promise<number>;
   /** An unexpired pending invitation of the team for the email (compared lower-case), or `null`. */
   findPendingByEmail(teamId: string, email: string, now: string): Promise<Invitation | null>;
+  /** Whether any team has an unexpired pending invitation for the email (compared lower-case): invite-only sign-up admits it. */
+  hasPendingForEmail(email: string, now: string): Promise<boolean>;
   /**
    * Moves a pending invitation (expired or not) to `status` with `updated_at = at`, as one conditional
    * update.

@@ -76,6 +76,7 @@ export const makeApiKey = (userId: string, over: Partial<ApiKey> = {}): ApiKey =
   id: uid('key'),
   user_id: userId,
   secret_hash: randomBytes(32).toString('hex'),
+  name: null,
   scope: 'forms',
   monthly_limit: null,
   created_at: at(0),

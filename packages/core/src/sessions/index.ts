@@ -1,0 +1,23 @@
+import { definePlugin } from '../plugins/plugin';
+import { CORE_VERSION } from '../version';
+import { MailLinkService } from './mail-links';
+import { PasswordSignInService } from './password-sign-in';
+import { SessionIssuer } from './session-issuer';
+import { AccountProfileService } from './account-profile';
+
+export { PASSWORD_MAX, PASSWORD_MIN, sameSecret } from './secrets';
+export * from './schemas';
+export * from './session-issuer';
+export * from './password-sign-in';
+export * from './mail-links';
+export * from './account-profile';
+
+/**
+ * People who sign in (docs/accounts.md): passwords, sessions, mailed links. Its HTTP endpoints are served
+ * by the Express router only when it is given `sessions` options (the self-hosted app).
+ */
+export const sessionsArea = definePlugin({
+  name: 'sessions',
+  version: CORE_VERSION,
+  services: [SessionIssuer, MailLinkService, PasswordSignInService, AccountProfileService],
+});

@@ -1,0 +1,126 @@
+import {
+  AccountProfileService,
+  accountOut,
+  apiKeyCreatedOut,
+  apiKeyCreateSchema,
+  apiKeyListOut,
+  csrfOut,
+  passwordChangeSchema,
+  profilePatchSchema,
+  sessionListOut,
+} from '@formloom/core';
+import { param, type RouteContext, type RouteResult, type RouteSpec } from '../route-table';
+import type { SessionMount } from '../session-auth';
+
+const TAG = 'Account';
+
+/**
+ * The signed-in user's account (docs/accounts.md): profile, password, sessions, API keys. Served only with
+ * `sessions` options. `GET /account` also takes a key; the rest need the session.
+ */
+export function accountRoutes(mount: SessionMount): RouteSpec[] {
+  const profile = () => mount.formloom.service(AccountProfileService);
+  const withSession =
+    (run: (ctx: RouteContext) => Promise<RouteResult>) =>
+    async (ctx: RouteContext): Promise<RouteResult> => {
+      mount.sessionOf(ctx.req);
+      return run(ctx);
+    };
+  return [
+    {
+      method: 'get',
+      path: '/account',
+      operationId: 'getAccount',
+      summary: 'The signed-in user (or the key\'s owner), and whether they administer the instance',
+      tag: TAG,
+      scope: 'forms',
+      success: { status: 200, description: '{user, is_admin}', schema: accountOut },
+      handler: async (ctx) => ({ body: await profile().get(ctx.principal) }),
+    },
+    {
+      method: 'patch',
+      path: '/account',
+      operationId: 'updateAccount',
+      summary: 'Change the first and last name',
+      tag: TAG,
+      scope: 'forms',
+      body: profilePatchSchema,
+      success: { status: 200, description: '{user, is_admin}', schema: accountOut },
+      errors: [400],
+      handler: withSession(async (ctx) => ({ body: await profile().update(ctx.principal, ctx.req.body) })),
+    },
+    {
+      method: 'post',
+      path: '/account/password',
+      operationId: 'changePassword',
+      summary: 'Change the password; every other session of the user ends, this one continues',
+      tag: TAG,
+      scope: 'forms',
+      body: passwordChangeSchema,
+      success: { status: 200, description: '{csrf_token}', schema: csrfOut },
+      errors: [400],
+      handler: withSession(async (ctx) => {
+        await profile().changePassword(ctx.principal, ctx.req.body);
+        return { body: { csrf_token: mount.sessionOf(ctx.req).csrf_token } };
+      }),
+    },
+    {
+      method: 'get',
+      path: '/account/sessions',
+      operationId: 'listAccountSessions',
+      summary: "The user's sessions, the current one marked",
+      tag: TAG,
+      scope: 'forms',
+      success: { status: 200, description: '{sessions[]}', schema: sessionListOut },
+      handler: withSession(async (ctx) => ({ body: await profile().sessions(ctx.principal) })),
+    },
+    {
+      method: 'delete',
+      path: '/account/sessions/:sessionId',
+      operationId: 'endAccountSession',
+      summary: 'End one of the user\'s sessions',
+      tag: TAG,
+      scope: 'forms',
+      success: { status: 204, description: 'the session ended' },
+      handler: withSession(async (ctx) => {
+        await profile().endSession(ctx.principal, param(ctx, 'sessionId'));
+        return { status: 204, body: undefined };
+      }),
+    },
+    {
+      method: 'get',
+      path: '/account/api-keys',
+      operationId: 'listAccountApiKeys',
+      summary: "The user's API keys, revoked ones too (never a secret)",
+      tag: TAG,
+      scope: 'forms',
+      success: { status: 200, description: '{api_keys[]}', schema: apiKeyListOut },
+      handler: withSession(async (ctx) => ({ body: await profile().apiKeys(ctx.principal) })),
+    },
+    {
+      method: 'post',
+      path: '/account/api-keys',
+      operationId: 'createAccountApiKey',
+      summary: 'Create an API key with a name, scope and monthly limit; its secret is shown only in this answer',
+      tag: TAG,
+      scope: 'forms',
+      body: apiKeyCreateSchema,
+      success: { status: 201, description: '{key_id, api_key, name, scope, monthly_limit, created_at}', schema: apiKeyCreatedOut },
+      errors: [400],
+      handler: withSession(async (ctx) => ({ status: 201, body: await profile().createApiKey(ctx.principal, ctx.req.body) })),
+    },
+    {
+      method: 'delete',
+      path: '/account/api-keys/:keyId',
+      operationId: 'revokeAccountApiKey',
+      summary: 'Revoke one of the user\'s API keys',
+      tag: TAG,
+      scope: 'forms',
+      success: { status: 204, description: 'revoked' },
+      handler: withSession(async (ctx) => {
+        await profile().revokeApiKey(ctx.principal, param(ctx, 'keyId'));
+        return { status: 204, body: undefined };
+      }),
+    },
+  ];
+}
