@@ -2,7 +2,7 @@ import { LitElement, html, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
 import type { Api } from '../../data/client';
 import { addPasskey, deletePasskey, endSession, listPasskeys, listSessions, signOut, type ActiveSession, type Passkey } from '../../data/auth';
-import { messageOf } from '../auth/auth-card';
+import { errorLine, messageOf } from '../auth/auth-card';
 import { navigate } from '../shell/routes';
 import { sectionStyles, when } from './account-styles';
 import '../controls/confirm-dialog';
@@ -128,7 +128,7 @@ export class FlAccountSecurity extends LitElement {
 
   override render() {
     return html`<div class="stack">
-      <p class="error-text" role="alert">${this.error ?? ''}</p>
+      ${errorLine(this.error)}
       ${this.info ? html`<p class="notice" role="status">${this.info}</p>` : nothing}
       ${this.renderPasskeys()} ${this.renderSessions()}
       <fl-confirm></fl-confirm>

@@ -16,7 +16,7 @@ export const sectionStyles = css`
   .badge.ok { color: var(--_success); border-color: currentColor; }
   .secret { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.8125rem; overflow-wrap: anywhere; padding: 0.6rem; border-radius: var(--_radius); background: var(--_bg); border: 1px dashed var(--_border); }
   .notice { padding: 0.75rem; border-radius: var(--_radius); background: color-mix(in srgb, var(--_primary) 10%, transparent); }
-  .error-text::before { content: '⚠ '; }
+  .error-text.on::before { content: '⚠ '; }
   .ok-text { color: var(--_success); }
 `;
 

@@ -2,7 +2,7 @@ import { LitElement, html, css, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
 import type { Api } from '../../data/client';
 import { changePassword, readAccount, resendVerification, signOut, updateProfile, type AccountInfo } from '../../data/auth';
-import { messageOf } from '../auth/auth-card';
+import { errorLine, messageOf } from '../auth/auth-card';
 import { navigate } from '../shell/routes';
 import { sectionStyles } from './account-styles';
 import './account-security';
@@ -127,7 +127,7 @@ export class FlAccount extends LitElement {
               <label class="field">Current password<input name="current_password" type="password" autocomplete="current-password" /></label>
               <label class="field">New password<input name="new_password" type="password" autocomplete="new-password" minlength="10" /></label>
             </div>
-            <p class="error-text" role="alert">${this.passwordError ?? ''}</p>
+            ${errorLine(this.passwordError)}
             <div class="row"><button class="btn primary" type="submit">Change password</button><span class="ok-text" role="status">${this.passwordMsg ?? ''}</span></div>
           </form>
         </section>

@@ -2,7 +2,7 @@ import { LitElement, html, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
 import type { Api } from '../../data/client';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyItem } from '../../data/auth';
-import { messageOf } from '../auth/auth-card';
+import { errorLine, messageOf } from '../auth/auth-card';
 import { sectionStyles, when } from './account-styles';
 import '../controls/confirm-dialog';
 import type { FlConfirm } from '../controls/confirm-dialog';
@@ -113,7 +113,7 @@ export class FlApiKeys extends LitElement {
         </div>
         <div class="row"><button class="btn primary" type="submit" ?disabled=${this.busy}>Create key</button></div>
       </form>
-      <p class="error-text" role="alert">${this.error ?? ''}</p>
+      ${errorLine(this.error)}
       ${this.keys === null ? html`<p class="muted" role="status">Loading keys…</p>` : this.keys.length === 0 ? html`<p class="muted">No keys yet.</p>` : html`<ul class="rows">${this.keys.map((k) => this.renderKey(k))}</ul>`}
       <fl-confirm></fl-confirm>
     </section>`;

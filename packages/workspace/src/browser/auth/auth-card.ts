@@ -23,13 +23,13 @@ export const cardStyles = css`
   .links { display: flex; justify-content: space-between; flex-wrap: wrap; gap: 0.5rem; font-size: 0.9375rem; }
   [role='alert'], [role='status'] { min-height: 1.25rem; }
   .notice { padding: 0.75rem; border-radius: var(--_radius); background: color-mix(in srgb, var(--_primary) 10%, transparent); }
-  .error-text::before { content: '⚠ '; }
+  .error-text.on::before { content: '⚠ '; }
   .hint { font-size: 0.8125rem; font-weight: 400; color: var(--_muted); }
 `;
 
 /** The error line under a form: an `alert`, so it is read out as soon as it appears. */
 export function errorLine(message: string | null): TemplateResult {
-  return html`<p class="error-text" role="alert">${message ?? ''}</p>`;
+  return html`<p class="error-text ${message ? 'on' : ''}" role="alert">${message ?? ''}</p>`;
 }
 
 /** The message a person can act on, for any failure of a sign-in call. */
