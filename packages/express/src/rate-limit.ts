@@ -64,6 +64,7 @@ const TOKEN_ROUTES: Record<string, number[] | 'all'> = {
   'post /auth/verify-email': [400],
   'post /auth/passkeys/signin': [400, 401],
   'post /invitations/:token/accept': [404],
+  'get /invitations/:token': [404],
   'patch /public/forms/:slug/responses/:responseId': [401, 404],
   'get /public/uploads/:formId/:token/:name': [404],
 };

@@ -4,6 +4,7 @@ import { MailLinkService } from './mail-links';
 import { PasswordSignInService } from './password-sign-in';
 import { SessionIssuer } from './session-issuer';
 import { AccountProfileService } from './account-profile';
+import { PasskeyService } from './passkey-service';
 
 export { PASSWORD_MAX, PASSWORD_MIN, sameSecret } from './secrets';
 export * from './schemas';
@@ -11,6 +12,7 @@ export * from './session-issuer';
 export * from './password-sign-in';
 export * from './mail-links';
 export * from './account-profile';
+export * from './passkey-service';
 
 /**
  * People who sign in (docs/accounts.md): passwords, sessions, mailed links. Its HTTP endpoints are served
@@ -19,5 +21,5 @@ export * from './account-profile';
 export const sessionsArea = definePlugin({
   name: 'sessions',
   version: CORE_VERSION,
-  services: [SessionIssuer, MailLinkService, PasswordSignInService, AccountProfileService],
+  services: [SessionIssuer, MailLinkService, PasswordSignInService, AccountProfileService, PasskeyService],
 });

@@ -13,6 +13,8 @@ export const SESSION_IDLE_MS = 14 * 86_400_000;
 export const SESSION_ABSOLUTE_MS = 90 * 86_400_000;
 /** A session's `last_seen_at` is written at most this often: one write per hour, not per request. */
 const TOUCH_EVERY_MS = 60 * 60_000;
+/** Ended sessions and spent tokens are deleted now and then, by whichever instance checks a session. */
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 /** Who opened a session, as the HTTP layer saw it. */
 export interface ClientMeta {
@@ -90,6 +92,7 @@ export class SessionIssuer {
     if (!isToken(token)) return null;
     const session = await this.storage.signInSessions.findByTokenHash(this.hash(token));
     const now = this.clock.now();
+    this.maybePrune(now);
     if (!session || session.expires_at <= now.toISOString()) return null;
     const user = await this.storage.users.findById(session.user_id);
     if (!user) return null;
@@ -116,6 +119,16 @@ export class SessionIssuer {
   /** Ends every session of the user (on every instance: they share storage). */
   async signOutEverywhere(userId: string): Promise<number> {
     return this.storage.signInSessions.deleteForUser(userId, null);
+  }
+
+  private nextPrune = 0;
+
+  private maybePrune(now: Date) {
+    if (now.getTime() < this.nextPrune) return;
+    this.nextPrune = now.getTime() + PRUNE_EVERY_MS;
+    const before = now.toISOString();
+    // Housekeeping only: a failure here must not fail the sign-in that happened to trigger it.
+    void Promise.all([this.storage.signInSessions.prune(before), this.storage.oneTimeTokens.prune(before)]).catch(() => undefined);
   }
 
   private hash(token: string) {

@@ -1,5 +1,11 @@
 import {
   AccountProfileService,
+  PasskeyService,
+  passkeyFinishSchema,
+  passkeyListOut,
+  passkeyOptionsOut,
+  passkeyOptionsSchema,
+  passkeyOut,
   accountOut,
   apiKeyCreatedOut,
   apiKeyCreateSchema,
@@ -20,6 +26,7 @@ const TAG = 'Account';
  */
 export function accountRoutes(mount: SessionMount): RouteSpec[] {
   const profile = () => mount.formloom.service(AccountProfileService);
+  const passkeys = () => mount.formloom.service(PasskeyService);
   const withSession =
     (run: (ctx: RouteContext) => Promise<RouteResult>) =>
     async (ctx: RouteContext): Promise<RouteResult> => {
@@ -119,6 +126,52 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       success: { status: 204, description: 'revoked' },
       handler: withSession(async (ctx) => {
         await profile().revokeApiKey(ctx.principal, param(ctx, 'keyId'));
+        return { status: 204, body: undefined };
+      }),
+    },
+    {
+      method: 'post',
+      path: '/account/passkeys/options',
+      operationId: 'passkeyRegistrationOptions',
+      summary: 'WebAuthn registration options (for startRegistration) and the id of their challenge',
+      tag: TAG,
+      scope: 'forms',
+      body: passkeyOptionsSchema,
+      success: { status: 200, description: '{challenge_id, options}', schema: passkeyOptionsOut },
+      handler: withSession(async (ctx) => ({ body: await passkeys().registrationOptions(ctx.principal) })),
+    },
+    {
+      method: 'post',
+      path: '/account/passkeys',
+      operationId: 'registerPasskey',
+      summary: "Register a passkey: the authenticator's answer to the registration challenge",
+      tag: TAG,
+      scope: 'forms',
+      body: passkeyFinishSchema,
+      success: { status: 201, description: 'the passkey', schema: passkeyOut },
+      errors: [400, 409],
+      handler: withSession(async (ctx) => ({ status: 201, body: await passkeys().register(ctx.principal, ctx.req.body) })),
+    },
+    {
+      method: 'get',
+      path: '/account/passkeys',
+      operationId: 'listPasskeys',
+      summary: "The user's passkeys",
+      tag: TAG,
+      scope: 'forms',
+      success: { status: 200, description: '{passkeys[]}', schema: passkeyListOut },
+      handler: withSession(async (ctx) => ({ body: await passkeys().list(ctx.principal) })),
+    },
+    {
+      method: 'delete',
+      path: '/account/passkeys/:passkeyId',
+      operationId: 'deletePasskey',
+      summary: 'Remove one of the user\'s passkeys',
+      tag: TAG,
+      scope: 'forms',
+      success: { status: 204, description: 'removed' },
+      handler: withSession(async (ctx) => {
+        await passkeys().remove(ctx.principal, param(ctx, 'passkeyId'));
         return { status: 204, body: undefined };
       }),
     },

@@ -2,6 +2,10 @@ import {
   authConfigOut,
   emailOnlySchema,
   MailLinkService,
+  PasskeyService,
+  passkeyFinishSchema,
+  passkeyOptionsOut,
+  passkeyOptionsSchema,
   PasswordSignInService,
   presentUser,
   resetCompleteSchema,
@@ -35,6 +39,7 @@ const COOKIE_HEADER = { 'Set-Cookie': 'the new `formloom_session` cookie (HttpOn
 export function authRoutes(mount: SessionMount): RouteSpec[] {
   const passwords = () => mount.formloom.service(PasswordSignInService);
   const links = () => mount.formloom.service(MailLinkService);
+  const passkeys = () => mount.formloom.service(PasskeyService);
   const publicPost = (path: string, operationId: string, summary: string, rest: Omit<RouteSpec, 'method' | 'path' | 'operationId' | 'summary' | 'tag' | 'scope' | 'handler'>, run: (ctx: RouteContext) => Promise<RouteResult>): RouteSpec => ({
     method: 'post',
     path,
@@ -149,6 +154,20 @@ export function authRoutes(mount: SessionMount): RouteSpec[] {
       "Confirm the account's email address with a verification link's token",
       { body: tokenSchema, success: { status: 200, description: '{user}', schema: verifiedOut }, errors: [400] },
       async (ctx) => ({ body: await links().verifyEmail(ctx.req.body) }),
+    ),
+    publicPost(
+      '/auth/passkeys/options',
+      'passkeySignInOptions',
+      'WebAuthn authentication options (for startAuthentication) and the id of their challenge',
+      { body: passkeyOptionsSchema, success: { status: 200, description: '{challenge_id, options}', schema: passkeyOptionsOut } },
+      async () => ({ body: await passkeys().authenticationOptions() }),
+    ),
+    publicPost(
+      '/auth/passkeys/signin',
+      'signInWithPasskey',
+      "Sign in with a passkey: the authenticator's answer to the challenge",
+      { body: passkeyFinishSchema, success: { status: 200, description: '{user, csrf_token} and the session cookie', schema: signedInOut, headers: COOKIE_HEADER }, errors: [400, 401] },
+      async (ctx) => signedIn(mount, await passkeys().signIn(ctx.req.body, mount.meta(ctx.req))),
     ),
     {
       method: 'post',

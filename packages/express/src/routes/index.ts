@@ -6,6 +6,7 @@ import { uploadRoutes } from './uploads';
 import { webhookRoutes } from './webhooks';
 import { teamRoutes } from './teams';
 import { versionRestoreRoutes } from './version-restore';
+import { invitationViewRoutes } from './invitation-view';
 import { withFormEtags } from '../form-etag';
 
 /**
@@ -17,5 +18,5 @@ export const AREA_ROUTES: Readonly<Record<string, readonly RouteSpec[]>> = {
   forms: withFormEtags([...formRoutes, ...publishingRoutes, ...versionRestoreRoutes]),
   responses: [...responseRoutes, ...uploadRoutes],
   webhooks: webhookRoutes,
-  teams: teamRoutes,
+  teams: [...teamRoutes, ...invitationViewRoutes],
 };
