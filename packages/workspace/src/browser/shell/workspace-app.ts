@@ -27,11 +27,12 @@ export class FormloomWorkspace extends LitElement {
       nav a { padding: 0.5rem 0.6rem; border-radius: var(--_radius); color: var(--_text); text-decoration: none; }
       nav a[aria-current='page'] { background: color-mix(in srgb, var(--_primary) 14%, transparent); }
       .who { color: var(--_muted); font-size: 0.875rem; max-width: 14rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-      .skip { position: absolute; left: -999px; top: 0.5rem; background: var(--_surface); padding: 0.5rem; z-index: 10; }
+      .skip { position: absolute; left: -999px; top: 0.5rem; background: var(--_surface); color: var(--_text); border: 1px solid var(--_border); border-radius: var(--_radius); font: inherit; padding: 0.5rem; z-index: 10; }
       .skip:focus { left: 0.5rem; }
       main { display: block; }
       .status { padding: 3rem 1rem; text-align: center; }
-      @media (max-width: 480px) { .who { display: none; } }
+      .short { display: none; }
+      @media (max-width: 480px) { .who { display: none; } .short { display: inline; } }
     `,
   ];
   static override properties = {
@@ -127,12 +128,12 @@ export class FormloomWorkspace extends LitElement {
 
   override render() {
     const r = this.route.name;
-    return html`<a class="skip" href="#main" @click=${(e: Event) => { e.preventDefault(); (this.renderRoot.querySelector('main') as HTMLElement).focus(); }}>Skip to content</a>
-      <header>
+    return html`<header>
+        <button class="skip" type="button" @click=${() => (this.renderRoot.querySelector('main') as HTMLElement).focus()}>Skip to content</button>
         <a class="brand" href="${this.base}/"><span class="logo" aria-hidden="true"></span>Formloom</a>
         <nav aria-label="Workspace">
           ${this.auth === 'in' ? html`<a href="${this.base}/" aria-current=${r === 'forms' ? 'page' : nothing}>Forms</a>` : nothing}
-          ${this.session ? html`<a href="${this.base}/account" aria-current=${r === 'account' ? 'page' : nothing}><span class="who">${this.session.user.email}</span></a>` : nothing}
+          ${this.session ? html`<a href="${this.base}/account" aria-current=${r === 'account' ? 'page' : nothing}><span class="who">${this.session.user.email}</span><span class="short">Account</span></a>` : nothing}
         </nav>
       </header>
       <main id="main" tabindex="-1">${this.renderScreen()}</main>`;
