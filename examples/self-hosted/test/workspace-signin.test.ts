@@ -214,3 +214,35 @@ test('a passkey added on the account page signs in (Chromium virtual authenticat
   t.deepEqual(errors, []);
   await context.close();
 });
+
+test('an invitee follows the mail link, creates an account on the invitation and is in the team', async (t) => {
+  const { w } = t.context;
+  const signin = await fetch(`${w.url}/api/v1/auth/signin`, { method: 'POST', headers: { 'content-type': 'application/json', origin: w.url }, body: JSON.stringify({ email: EMAIL, password: 'an entirely new secret' }) });
+  const { csrf_token } = (await signin.json()) as { csrf_token: string };
+  const cookie = signin.headers.get('set-cookie')!.split(';')[0]!;
+  const as = (method: string, path: string, body?: unknown) =>
+    fetch(`${w.url}/api/v1${path}`, { method, headers: { cookie, origin: w.url, 'x-formloom-csrf': csrf_token, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+  const team = await as('POST', '/teams', { name: 'Research' });
+  t.is(team.status, 201, JSON.stringify(team.body));
+  const invited = await as('POST', `/teams/${team.body.id}/invitations`, { email: 'lin@example.com', role: 'editor' });
+  t.is(invited.status, 201, JSON.stringify(invited.body));
+
+  const { context, page, errors } = await newPage(t, 390);
+  await page.goto(await mailedLink(w, 'lin@example.com', '/teams/invite/', seen));
+  await page.getByRole('heading', { name: 'Join the team Research on Formloom' }).waitFor();
+  t.is(await page.locator('input[name="api_key"]').count(), 0, 'nobody is asked to paste a key');
+  t.deepEqual(await axeViolations(page), [], 'axe on the invitation page');
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await page.waitForURL(/\/signup\?invite=/);
+  await page.getByLabel('Email').fill('lin@example.com');
+  await page.getByLabel('Password').fill('lin has a long password');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(`${w.url}/`);
+  const teams: any = await page.evaluate(async () => (await fetch('/api/v1/teams')).json());
+  t.deepEqual(
+    teams.teams.map((x: { name: string; your_role: string }) => [x.name, x.your_role]),
+    [['Research', 'editor']],
+  );
+  t.deepEqual(errors, []);
+  await context.close();
+});

@@ -4,7 +4,7 @@ import type { Api } from '../../data/client';
 import { addPasskey, deletePasskey, endSession, listPasskeys, listSessions, signOut, type ActiveSession, type Passkey } from '../../data/auth';
 import { errorLine, messageOf } from '../auth/auth-card';
 import { navigate } from '../shell/routes';
-import { sectionStyles, when } from './account-styles';
+import { browserName, sectionStyles, when } from './account-styles';
 import '../controls/confirm-dialog';
 import type { FlConfirm } from '../controls/confirm-dialog';
 
@@ -117,9 +117,8 @@ export class FlAccountSecurity extends LitElement {
     return html`<section class="card" aria-labelledby="ses-title">
       <h2 id="ses-title">Where you are signed in</h2>
       ${this.sessions === null ? html`<p class="muted">Loading…</p>` : html`<ul class="rows">
-        ${this.sessions.map((s) => html`<li><div class="what"><strong>${s.user_agent ? s.user_agent.slice(0, 80) : 'Unknown browser'}</strong>
+        ${this.sessions.map((s) => html`<li><div class="what"><strong title=${s.user_agent ?? ''}>${browserName(s.user_agent)} ${s.current ? html`<span class="badge ok">this browser</span>` : nothing}</strong>
           <span class="meta">${s.ip_address ?? 'unknown address'} · signed in ${when(s.created_at)} · last seen ${when(s.last_seen_at)}</span></div>
-          ${s.current ? html`<span class="badge ok">this browser</span>` : nothing}
           <button class="btn small" type="button" ?disabled=${this.busy} @click=${() => void this.end(s)}>Sign out</button></li>`)}
       </ul>`}
       <div class="row"><button class="btn danger" type="button" ?disabled=${this.busy} @click=${() => void this.signOutHere(true)}>Sign out everywhere</button></div>

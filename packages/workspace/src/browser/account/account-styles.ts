@@ -26,3 +26,11 @@ export function when(iso: string | null | undefined): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** "Chrome on Linux" from a User-Agent header: what a person recognises in a list of sessions. */
+export function browserName(ua: string | null | undefined): string {
+  if (!ua) return 'Unknown browser';
+  const app = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrom(e|ium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : (/^[\w.-]+/.exec(ua)?.[0] ?? 'Unknown browser');
+  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Mac OS X/.test(ua) ? 'macOS' : /Windows/.test(ua) ? 'Windows' : /Linux/.test(ua) ? 'Linux' : null;
+  return os ? `${app} on ${os}` : app;
+}
