@@ -75,7 +75,9 @@ export function createApp(formloom: Formloom, options: AppOptions = {}): Express
     else res.status(503).json({ status: 'not_ready', reason });
   });
   app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins, sessions: { signup: http.signup }, ...(options.logger ? { logger: options.logger } : {}) }));
-  app.use('/', createPublicPagesRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins, ...(options.logger ? { logger: options.logger } : {}) }));
+  // Invitees accept by signing in or signing up in the workspace (docs/teams.md), never by pasting a key.
+  const invitationPage = { signInUrl: '/signin?invite={token}', signUpUrl: '/signup?invite={token}' };
+  app.use('/', createPublicPagesRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins, invitationPage, ...(options.logger ? { logger: options.logger } : {}) }));
   // The owners' workspace (docs/workspace.md) at `/`, after the public pages, which keep /f, /s and /teams/invite.
   app.use('/', createWorkspaceRouter({ apiBase: '/api/v1' }));
   return app;

@@ -2,6 +2,7 @@ export { createFormloomRouter, BUILT_IN_ROUTES, routeTable, type FormloomRouterO
 export { AREA_ROUTES } from './routes';
 export { fromPluginRoute } from './plugin-routes';
 export { createPublicPagesRouter, type PublicPagesOptions } from './pages';
+export type { InvitationAcceptPages } from './invitation-page';
 export {
   DEFAULT_RATE_LIMITS,
   memoryRateLimitStore,

@@ -22,7 +22,9 @@ const STYLE =
   'label{display:block;font-weight:600;margin:1rem 0 .25rem}input{box-sizing:border-box;width:100%;font:inherit;padding:.5rem;border:1px solid #52525b;border-radius:4px}' +
   'button{margin-top:.75rem;font:inherit;padding:.5rem 1.25rem;border:0;border-radius:4px;background:#4338ca;color:#fff;cursor:pointer}button:disabled{opacity:.6}' +
   ':focus-visible{outline:3px solid #f59e0b;outline-offset:2px}code{background:#e4e4e7;padding:0 .25rem;border-radius:3px;overflow-wrap:anywhere}' +
-  '.error{color:#b91c1c;font-weight:600}.success{color:#166534;font-weight:600}';
+  '.error{color:#b91c1c;font-weight:600}.success{color:#166534;font-weight:600}' +
+  '.actions{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1rem}a.button{display:inline-block;padding:.6rem 1.25rem;border-radius:4px;background:#4338ca;color:#fff;text-decoration:none;font-weight:600}' +
+  'a.button.secondary{background:#fff;color:#4338ca;border:1px solid #4338ca}';
 
 const WHY: Record<string, string> = {
   expired: 'This invitation has expired. Ask a team admin to invite you again.',
@@ -36,7 +38,29 @@ function shell(res: Response, nonce: string, title: string, body: string, script
 </head><body><main>${body}</main></body></html>`);
 }
 
-export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string) {
+/**
+ * Where invitees accept instead of pasting an API key (docs/embedding.md, "The invitation page"): the
+ * workspace's sign-in and sign-up screens in the self-hosted app, or a host's own pages. `{token}` in each
+ * URL is replaced by the invitation's token; the page accepted there signs the invitee in and joins the team.
+ */
+export interface InvitationAcceptPages {
+  /** e.g. `/signin?invite={token}`. */
+  signInUrl: string;
+  /** e.g. `/signup?invite={token}`; absent when the host makes accounts some other way. */
+  signUpUrl?: string;
+}
+
+function acceptLinks(pages: InvitationAcceptPages, token: string): string {
+  const url = (template: string) => escape(template.split('{token}').join(encodeURIComponent(token)));
+  return (
+    '<h2>How to accept</h2><p>Sign in with the address this invitation was sent to, or create your account with it: you join the team as soon as you are in.</p>' +
+    `<p class="actions"><a class="button" href="${url(pages.signInUrl)}">Sign in to accept</a>` +
+    (pages.signUpUrl ? `<a class="button secondary" href="${url(pages.signUpUrl)}">Create an account</a>` : '') +
+    '</p>'
+  );
+}
+
+export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string, accept?: InvitationAcceptPages) {
   return async (req: Request, res: Response) => {
     setPageHeaders(res, embed);
     await limits.enforce('publicReads', clientIp(req), res);
@@ -56,6 +80,7 @@ export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: 
       `<dl><dt>Team</dt><dd>${escape(inv.team_name)}</dd><dt>Role</dt><dd>${escape(inv.role)}</dd>` +
       (inv.invited_by_name ? `<dt>Invited by</dt><dd>${escape(inv.invited_by_name)}</dd>` : '') +
       `<dt>Expires</dt><dd><time datetime="${escape(inv.expires_at)}">${escape(inv.expires_at.slice(0, 16).replace('T', ' '))} UTC</time></dd></dl>`;
+    if (accept) return shell(res, nonce, `Invitation to ${inv.team_name}`, `<h1>Join the team ${escape(inv.team_name)} on Formloom</h1>${details}${acceptLinks(accept, token)}`);
     const body =
       `<div id="formloom-invitation" data-token="${escape(token)}" data-api="${escape(base + apiPath)}">` +
       `<h1>Join the team ${escape(inv.team_name)} on Formloom</h1>${details}` +

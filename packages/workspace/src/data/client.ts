@@ -39,6 +39,8 @@ export interface Api {
   client: ApiClient;
   base: string;
   setCsrfToken(token: string | null): void;
+  /** The CSRF token of the current session, `null` before a session is read. */
+  csrfToken(): string | null;
 }
 
 export function createApi(base: string): Api {
@@ -51,7 +53,7 @@ export function createApi(base: string): Api {
   };
   const client = createClient<paths>({ baseUrl: base.replace(/\/+$/, ''), credentials: 'same-origin' });
   client.use(csrfHeader);
-  return { client, base, setCsrfToken: (t) => void (csrf = t) };
+  return { client, base, setCsrfToken: (t) => void (csrf = t), csrfToken: () => csrf };
 }
 
 /** The answer's data, or throws ApiError with the server's message. */

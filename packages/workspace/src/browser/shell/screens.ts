@@ -11,17 +11,16 @@ export interface ScreenEntry {
   load: () => Promise<unknown>;
 }
 
-const placeholder = { tag: 'fl-signin-placeholder', needsAuth: false, load: () => import('./signin-placeholder') };
 
 export const SCREENS: Record<RouteName, ScreenEntry> = {
   forms: { tag: 'fl-forms-list', needsAuth: true, load: () => import('../forms-list/forms-list') },
   form: { tag: 'formloom-builder', needsAuth: true, load: () => import('../builder/builder') },
-  signin: placeholder,
-  signup: placeholder,
-  forgot: placeholder,
-  'auth-link': placeholder,
-  'auth-reset': placeholder,
-  'auth-verify': placeholder,
-  account: placeholder,
+  signin: { tag: 'fl-signin', needsAuth: false, load: () => import('../auth/signin') },
+  signup: { tag: 'fl-signup', needsAuth: false, load: () => import('../auth/signup') },
+  forgot: { tag: 'fl-forgot', needsAuth: false, load: () => import('../auth/forgot') },
+  'auth-link': { tag: 'fl-auth-link', needsAuth: false, load: () => import('../auth/token-screens') },
+  'auth-reset': { tag: 'fl-auth-reset', needsAuth: false, load: () => import('../auth/token-screens') },
+  'auth-verify': { tag: 'fl-auth-verify', needsAuth: false, load: () => import('../auth/token-screens') },
+  account: { tag: 'fl-account', needsAuth: true, load: () => import('../account/account') },
   'not-found': { tag: 'fl-not-found', needsAuth: false, load: () => import('./not-found') },
 };

@@ -27,11 +27,12 @@ export class FormloomWorkspace extends LitElement {
       nav a { padding: 0.5rem 0.6rem; border-radius: var(--_radius); color: var(--_text); text-decoration: none; }
       nav a[aria-current='page'] { background: color-mix(in srgb, var(--_primary) 14%, transparent); }
       .who { color: var(--_muted); font-size: 0.875rem; max-width: 14rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-      .skip { position: absolute; left: -999px; top: 0.5rem; background: var(--_surface); padding: 0.5rem; z-index: 10; }
+      .skip { position: absolute; left: -999px; top: 0.5rem; background: var(--_surface); color: var(--_text); border: 1px solid var(--_border); border-radius: var(--_radius); font: inherit; padding: 0.5rem; z-index: 10; }
       .skip:focus { left: 0.5rem; }
       main { display: block; }
       .status { padding: 3rem 1rem; text-align: center; }
-      @media (max-width: 480px) { .who { display: none; } }
+      .short { display: none; }
+      @media (max-width: 480px) { .who { display: none; } .short { display: inline; } }
     `,
   ];
   static override properties = {
@@ -53,12 +54,20 @@ export class FormloomWorkspace extends LitElement {
   private api!: Api;
   private readonly onPop = () => this.syncRoute();
   private readonly onClick = (e: MouseEvent) => this.catchLink(e);
+  /** A sign-in screen signed someone in (detail: the session) or out (detail: null). */
+  private readonly onSession = (e: Event) => {
+    this.session = (e as CustomEvent<SessionInfo | null>).detail;
+    this.auth = this.session ? 'in' : 'out';
+  };
+  private readonly onSessionChanged = () => void this.checkAuth();
 
   override connectedCallback(): void {
     super.connectedCallback();
     this.api = createApi(this.apiBase);
     window.addEventListener('popstate', this.onPop);
     this.addEventListener('click', this.onClick);
+    this.addEventListener('fl-session', this.onSession);
+    this.addEventListener('fl-session-changed', this.onSessionChanged);
     this.syncRoute();
     void this.checkAuth();
   }
@@ -67,6 +76,8 @@ export class FormloomWorkspace extends LitElement {
     super.disconnectedCallback();
     window.removeEventListener('popstate', this.onPop);
     this.removeEventListener('click', this.onClick);
+    this.removeEventListener('fl-session', this.onSession);
+    this.removeEventListener('fl-session-changed', this.onSessionChanged);
   }
 
   private syncRoute() {
@@ -126,7 +137,7 @@ export class FormloomWorkspace extends LitElement {
         <a class="brand" href="${this.base}/"><span class="logo" aria-hidden="true"></span>Formloom</a>
         <nav aria-label="Workspace">
           ${this.auth === 'in' ? html`<a href="${this.base}/" aria-current=${r === 'forms' ? 'page' : nothing}>Forms</a>` : nothing}
-          ${this.session ? html`<a href="${this.base}/account" aria-current=${r === 'account' ? 'page' : nothing}><span class="who">${this.session.user.email}</span></a>` : nothing}
+          ${this.session ? html`<a href="${this.base}/account" aria-current=${r === 'account' ? 'page' : nothing}><span class="who">${this.session.user.email}</span><span class="short">Account</span></a>` : nothing}
         </nav>
       </header>
       <main id="main" tabindex="-1">${this.renderScreen()}</main>`;

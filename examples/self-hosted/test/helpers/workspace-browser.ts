@@ -1,0 +1,105 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startSelfHosted, type SelfHosted } from '../../src';
+
+/*
+ * The self-hosted app as a newcomer meets it, for browser tests of the workspace (docs/workspace.md): its own
+ * data dir and SQLite file, mails in the file outbox, served at http://localhost:<port> (a passkey's relying
+ * party must be a domain; `localhost` is one, 127.0.0.1 is not).
+ */
+
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** A port nobody listens on now (the public URL must name the port before the app starts). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface WorkspaceApp {
+  app: SelfHosted;
+  url: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export async function startApp(env: Record<string, string> = {}): Promise<WorkspaceApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'formloom-workspace-'));
+  const dataDir = join(dir, 'data');
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const app = await startSelfHosted({ PORT: String(port), FORMLOOM_DATA_DIR: dataDir, FORMLOOM_PUBLIC_URL: url, FORMLOOM_LOG_LEVEL: 'warn', ...env }, { write: () => true } as never);
+  return {
+    app,
+    url,
+    dataDir,
+    async close() {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits for `check` to return a value (not undefined/false), polling; fails after `ms` with `what`. */
+export async function eventually<T>(what: string, check: () => T | Promise<T>, ms = 30_000): Promise<Exclude<T, false | undefined | null>> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== false && v !== null) return v as Exclude<T, false | undefined | null>;
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The decoded text of each `.eml` in the outbox (quoted-printable undone). */
+function mails(dataDir: string): string[] {
+  const dir = join(dataDir, 'outbox');
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.eml')).sort();
+  } catch {
+    return [];
+  }
+  return names.map((n) =>
+    readFileSync(join(dir, n), 'utf8')
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+  );
+}
+
+/** The first link under `path` in a mail to `to` that is not in `seen`, waiting for the worker to send it. */
+export async function mailedLink(w: WorkspaceApp, to: string, path: string, seen = new Set<string>()): Promise<string> {
+  const pattern = new RegExp(`${w.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${path}[^\\s"'<>)\\]]+`, 'g');
+  const link = await eventually(`a mail to ${to} with a ${path} link`, () => {
+    for (const m of mails(w.dataDir)) {
+      if (!m.toLowerCase().includes(to.toLowerCase())) continue;
+      for (const found of m.match(pattern) ?? []) if (!seen.has(found)) return found;
+    }
+    return undefined;
+  });
+  seen.add(link);
+  return link;
+}
+
+const AXE_SOURCE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's violations on the page as it is now (each `id: targets`), shadow roots included. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
+  return result.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+}

@@ -1,0 +1,97 @@
+import { LitElement, html, nothing } from 'lit';
+import { tokens, controls } from '../controls/styles';
+import type { Api } from '../../data/client';
+import { authConfig, signUp, type AuthConfig } from '../../data/auth';
+import { afterSignIn, cardStyles, carry, errorLine, messageOf } from './auth-card';
+
+const MIN_PASSWORD = 10;
+
+/**
+ * `<fl-signup>` at `/signup`: a new account with email and password (docs/accounts.md, "Signing up"). Who
+ * may sign up follows `FORMLOOM_SIGNUP`; with `?invite=<token>` the invited address may, and joins the team.
+ */
+export class FlSignup extends LitElement {
+  static override styles = [tokens, controls, cardStyles];
+  static override properties = {
+    api: { attribute: false },
+    base: {},
+    query: { attribute: false },
+    busy: { state: true },
+    error: { state: true },
+    config: { state: true },
+  };
+  api!: Api;
+  base = '';
+  query?: URLSearchParams;
+  busy = false;
+  error: string | null = null;
+  config: AuthConfig | null = null;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    authConfig(this.api).then(
+      (c) => (this.config = c),
+      () => (this.config = null),
+    );
+  }
+
+  private value(name: string): string {
+    return this.renderRoot.querySelector<HTMLInputElement>(`input[name="${name}"]`)?.value ?? '';
+  }
+
+  private async onSubmit(e: Event) {
+    e.preventDefault();
+    const email = this.value('email').trim();
+    const password = this.value('password');
+    if (!email) return void (this.error = 'Enter your email.');
+    if (password.length < MIN_PASSWORD) return void (this.error = `Choose a password of at least ${MIN_PASSWORD} characters.`);
+    this.busy = true;
+    this.error = null;
+    try {
+      const invite = this.query?.get('invite') ?? undefined;
+      const first = this.value('first_name').trim();
+      const last = this.value('last_name').trim();
+      const info = await signUp(this.api, { email, password, ...(first ? { first_name: first } : {}), ...(last ? { last_name: last } : {}), ...(invite ? { invitation_token: invite } : {}) });
+      // The invitation was accepted by the sign-up itself; the forms list says so.
+      const rest = new URLSearchParams(this.query);
+      rest.delete('invite');
+      await afterSignIn(this, this.api, this.base, info, rest);
+    } catch (err) {
+      this.error = messageOf(err);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private closedText() {
+    const c = this.config;
+    if (!c || this.query?.get('invite')) return null;
+    if (c.signup === 'closed') return 'This server does not take new accounts: ask its administrator for one.';
+    if (c.signup === 'invite' && c.has_users) return 'This server takes new accounts by invitation: use the link in your invitation mail, or ask a team owner to invite you.';
+    return null;
+  }
+
+  override render() {
+    const closed = this.closedText();
+    const first = this.config && !this.config.has_users;
+    return html`<section class="card" aria-labelledby="signup-title">
+      <h1 id="signup-title">Create your Formloom account</h1>
+      ${first ? html`<p class="notice">You are the first person here: your account administers this server.</p>` : nothing}
+      ${closed ? html`<p class="notice" role="status">${closed}</p>` : nothing}
+      <form @submit=${this.onSubmit} novalidate>
+        <div class="grid2">
+          <label class="field">First name<input name="first_name" autocomplete="given-name" /></label>
+          <label class="field">Last name<input name="last_name" autocomplete="family-name" /></label>
+        </div>
+        <label class="field">Email<input name="email" type="email" autocomplete="email" required /></label>
+        <label class="field">Password<input name="password" type="password" autocomplete="new-password" minlength=${MIN_PASSWORD} required aria-describedby="pw-hint" />
+          <span class="hint" id="pw-hint">At least ${MIN_PASSWORD} characters.</span></label>
+        ${errorLine(this.error)}
+        <button class="btn primary block" type="submit" ?disabled=${this.busy}>${this.busy ? 'Creating…' : 'Create account'}</button>
+      </form>
+      <p class="muted">We send a link to confirm your address.</p>
+      <div class="links"><a href="${this.base}/signin${carry(this.query)}">I already have an account</a></div>
+    </section>`;
+  }
+}
+customElements.get('fl-signup') || customElements.define('fl-signup', FlSignup);
