@@ -146,12 +146,18 @@ export class SignerService {
     if (status !== 'active' || slot.status !== 'pending') throw notActive(status);
     const to = slot.email ?? email;
     if (!to) throw badRequest('email: the signer has no email address on file; give one', { field: 'email' });
-    const tooMany = () => new FormloomError('RATE_LIMITED', 'Too many codes sent for this link');
-    if (slot.code_sends >= access.MAX_CODE_SENDS) throw tooMany();
-    const digits = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const now = this.clock.now();
+    // Five sends per code lifetime (docs/signing.md): once the last code mailed has expired the count starts
+    // again, so `Retry-After` says when a send works again.
+    const lastExpiry = slot.code_expires_at ? Date.parse(slot.code_expires_at) : 0;
+    const retryAfter = Math.max(1, Math.ceil((lastExpiry - now.getTime()) / 1000));
+    const tooMany = () => new FormloomError('RATE_LIMITED', `Too many codes sent for this link; retry after ${retryAfter} s`, { retry_after: retryAfter });
+    const windowOver = lastExpiry <= now.getTime();
+    if (slot.code_sends >= access.MAX_CODE_SENDS && !windowOver) throw tooMany();
+    const digits = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const form = await this.storage.forms.findById(session.form_id);
     await this.storage.transaction(async (tx) => {
+      if (slot.code_sends >= access.MAX_CODE_SENDS) await tx.signing.updateSlot(session.id, slot.slot_number, ['pending'], { code_sends: 0 });
       // Counted by one conditional update: sends at once stay within the limit.
       if (!(await tx.signing.countSlotAttempt(session.id, slot.slot_number, 'code_sends', access.MAX_CODE_SENDS))) throw tooMany();
       const updated = await tx.signing.updateSlot(session.id, slot.slot_number, ['pending'], {
@@ -168,7 +174,8 @@ export class SignerService {
   /** Each try spends one of the code's attempts first (one conditional update), so tries at once count too. */
   private async checkEmailCode(session: SigningSessionRecord, slot: SigningSlotRecord, given: string | undefined) {
     const now = this.clock.now();
-    const tooMany = () => new FormloomError('RATE_LIMITED', 'Too many wrong codes: request a new one');
+    // The next step is `send-code`, which may be called at once.
+    const tooMany = () => new FormloomError('RATE_LIMITED', 'Too many wrong codes: request a new one', { retry_after: 0 });
     if (slot.code_attempts >= access.MAX_CODE_ATTEMPTS) throw tooMany();
     const invalid = () => badRequest('email_code: wrong or expired code', { field: 'email_code', reason: 'invalid_email_code' });
     if (!given) throw invalid();
