@@ -56,6 +56,15 @@ export class FormloomError extends Error {
   }
 }
 
+/**
+ * `value`, or NOT_FOUND when it is null: a conditional write that found its row deleted meanwhile answers
+ * as a request made a moment later would (docs/decisions.md "Races with a delete").
+ */
+export function found<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw notFound(what);
+  return value;
+}
+
 export const badRequest = (message: string, details?: Record<string, unknown>) =>
   new FormloomError('BAD_REQUEST', message, details);
 export const unauthorized = (message = 'A valid API key is required') => new FormloomError('UNAUTHORIZED', message);
