@@ -29,7 +29,12 @@ async function formWithChildren(app: TestApp) {
   const answer = { question_id: form.questions[0].id, value: 'Ann' };
   const full = (await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [answer] } })).body;
   const partial = (await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [answer], completed: false } })).body;
-  const session = (await app.api('POST', `/forms/${form.id}/signing-sessions`, { key: user.key, body: { require_email_verification: true, signers: [{ slot_number: 1, email: `s-${form.id}@example.com` }] } })).body;
+  const session = (
+    await app.api('POST', `/forms/${form.id}/signing-sessions`, {
+      key: user.key,
+      body: { require_email_verification: true, signers: [{ slot_number: 1, email: `s-${form.id}@example.com` }] },
+    })
+  ).body;
   return { key: user.key, form, full, partial, session, code: session.signer_links[0].short_code as string };
 }
 
@@ -48,48 +53,62 @@ const typed = { signature: { type: 'typed', value: 'Ann' } };
 forEachDb(
   test,
   (it) => {
-    it('form children against the form\'s delete', async (t, app) => {
-      await raceParentDelete<Ctx>(t, {
-        rounds: 6,
-        setup: () => formWithChildren(app),
-        remove: (c) => app.api('DELETE', `/forms/${c.form.id}`, { key: c.key }),
-        children: [
-          ['update', (c) => app.api('PUT', `/forms/${c.form.id}`, { key: c.key, body: { title: 'Renamed' } })],
-          ['theme', (c) => app.api('PUT', `/forms/${c.form.id}/theme`, { key: c.key, body: { font_family: 'Inter' } })],
-          ['webhook', (c) => app.api('PUT', `/forms/${c.form.id}/webhooks`, { key: c.key, body: { url: 'https://hooks.example.com/x' } })],
-          ['duplicate', (c) => app.api('POST', `/forms/${c.form.id}/duplicate`, { key: c.key })],
-          // Two publishes at once: one may be told another is under way.
-          ['publish', (c) => app.api('POST', `/forms/${c.form.id}/publish`, { key: c.key }), [200, 404, 409]],
-          ['unpublish', (c) => app.api('DELETE', `/forms/${c.form.id}/publish`, { key: c.key })],
-          ['delete response', (c) => app.api('DELETE', `/forms/${c.form.id}/responses/${c.full.id}`, { key: c.key })],
-          // The second of two bulk deletes at once finds its id gone: the documented 400.
-          ['bulk delete', (c) => app.api('POST', `/forms/${c.form.id}/responses/bulk-delete`, { key: c.key, body: { response_ids: [c.full.id] } }), [200, 400, 404]],
-          ['submit', (c) => app.api('POST', `/public/forms/${c.form.slug}/responses`, { body: { answers: [{ question_id: c.form.questions[0].id, value: 'Bo' }] } })],
-          // The second of two completions at once: 409 response_completed.
-          ['resume', (c) => app.api('PATCH', `/public/forms/${c.form.slug}/responses/${c.partial.id}`, { headers: { 'x-resume-token': c.partial.resume_token }, body: { completed: true } }), [200, 404, 409]],
-          ['upload', (c) => upload(app, c.form.slug, c.form.questions[1].id)],
-          ['new session', (c) => app.api('POST', `/forms/${c.form.id}/signing-sessions`, { key: c.key, body: {} })],
+    raceParentDelete<Ctx>(it, {
+      parent: 'form',
+      rounds: 6,
+      setup: (app) => formWithChildren(app),
+      remove: (app, c) => app.api('DELETE', `/forms/${c.form.id}`, { key: c.key }),
+      children: [
+        ['update', (app, c) => app.api('PUT', `/forms/${c.form.id}`, { key: c.key, body: { title: 'Renamed' } })],
+        ['theme', (app, c) => app.api('PUT', `/forms/${c.form.id}/theme`, { key: c.key, body: { font_family: 'Inter' } })],
+        ['webhook', (app, c) => app.api('PUT', `/forms/${c.form.id}/webhooks`, { key: c.key, body: { url: 'https://hooks.example.com/x' } })],
+        ['duplicate', (app, c) => app.api('POST', `/forms/${c.form.id}/duplicate`, { key: c.key })],
+        // Two publishes at once: one may be told another is under way.
+        ['publish', (app, c) => app.api('POST', `/forms/${c.form.id}/publish`, { key: c.key }), [200, 404, 409]],
+        ['unpublish', (app, c) => app.api('DELETE', `/forms/${c.form.id}/publish`, { key: c.key })],
+        ['delete response', (app, c) => app.api('DELETE', `/forms/${c.form.id}/responses/${c.full.id}`, { key: c.key })],
+        // The second of two bulk deletes at once finds its id gone: the documented 400.
+        [
+          'bulk delete',
+          (app, c) => app.api('POST', `/forms/${c.form.id}/responses/bulk-delete`, { key: c.key, body: { response_ids: [c.full.id] } }),
+          [200, 400, 404],
         ],
-      });
+        [
+          'submit',
+          (app, c) => app.api('POST', `/public/forms/${c.form.slug}/responses`, { body: { answers: [{ question_id: c.form.questions[0].id, value: 'Bo' }] } }),
+        ],
+        // The second of two completions at once: 409 response_completed.
+        [
+          'resume',
+          (app, c) =>
+            app.api('PATCH', `/public/forms/${c.form.slug}/responses/${c.partial.id}`, {
+              headers: { 'x-resume-token': c.partial.resume_token },
+              body: { completed: true },
+            }),
+          [200, 404, 409],
+        ],
+        ['upload', (app, c) => upload(app, c.form.slug, c.form.questions[1].id)],
+        ['new session', (app, c) => app.api('POST', `/forms/${c.form.id}/signing-sessions`, { key: c.key, body: {} })],
+      ],
     });
 
-    it('signing-session children against the deletion of its form', async (t, app) => {
-      await raceParentDelete<Ctx>(t, {
-        rounds: 6,
-        setup: () => formWithChildren(app),
-        remove: (c) => app.api('DELETE', `/forms/${c.form.id}`, { key: c.key }),
-        children: [
-          ['void', (c) => app.api('POST', `/signing-sessions/${c.session.id}/void`, { key: c.key, body: { reason: 'Changed terms' } }), [200, 404, 409]],
-          ['resend', (c) => app.api('POST', `/signing-sessions/${c.session.id}/resend/1`, { key: c.key }), [200, 404, 409]],
-          ['context', (c) => app.api('GET', `/s/${c.code}`)],
-          ['document', (c) => app.api('GET', `/s/${c.code}/document`)],
-          ['send-code', (c) => app.api('POST', `/s/${c.code}/send-code`, { body: {} }), [200, 404]],
-          ['sign', (c) => app.api('POST', `/s/${c.code}/sign`, { body: { ...typed, email_code: '000000' } }), [200, 400, 404, 409]],
-          ['decline', (c) => app.api('POST', `/s/${c.code}/decline`, { body: { reason: 'No' } }), [200, 404, 409]],
-        ],
-      });
+    // A signing session goes with its form (sessions have no delete of their own).
+    raceParentDelete<Ctx>(it, {
+      parent: "signing session's form",
+      rounds: 6,
+      setup: (app) => formWithChildren(app),
+      remove: (app, c) => app.api('DELETE', `/forms/${c.form.id}`, { key: c.key }),
+      children: [
+        ['void', (app, c) => app.api('POST', `/signing-sessions/${c.session.id}/void`, { key: c.key, body: { reason: 'Changed terms' } }), [200, 404, 409]],
+        ['resend', (app, c) => app.api('POST', `/signing-sessions/${c.session.id}/resend/1`, { key: c.key }), [200, 404, 409]],
+        ['context', (app, c) => app.api('GET', `/s/${c.code}`)],
+        ['document', (app, c) => app.api('GET', `/s/${c.code}/document`)],
+        ['send-code', (app, c) => app.api('POST', `/s/${c.code}/send-code`, { body: {} }), [200, 404]],
+        ['sign', (app, c) => app.api('POST', `/s/${c.code}/sign`, { body: { ...typed, email_code: '000000' } }), [200, 400, 404, 409]],
+        ['decline', (app, c) => app.api('POST', `/s/${c.code}/decline`, { body: { reason: 'No' } }), [200, 404, 409]],
+      ],
     });
   },
   // Resume tokens and uploads of a deleted form count as failed authentications: no limit in the way here.
-  { signedDocuments: lazyRenderer(), rateLimits: false },
+  { signedDocuments: lazyRenderer(), rateLimits: false }
 );

@@ -10,7 +10,9 @@ async function teamWithMember(app: TestApp) {
   const member = await app.user();
   const inv = await app.api('POST', `/teams/${team.id}/invitations`, { key: owner.key, body: { email: member.email, role: 'viewer' } });
   await app.api('POST', `/invitations/${inv.body.token}/accept`, { key: member.key });
-  const pending = (await app.api('POST', `/teams/${team.id}/invitations`, { key: owner.key, body: { email: `pending-${team.id}@example.com`, role: 'editor' } })).body;
+  const pending = (
+    await app.api('POST', `/teams/${team.id}/invitations`, { key: owner.key, body: { email: `pending-${team.id}@example.com`, role: 'editor' } })
+  ).body;
   const members = (await app.api('GET', `/teams/${team.id}/members`, { key: owner.key })).body.members;
   const memberId = members.find((m: { user_id: string }) => m.user_id === member.id).id as string;
   return { owner, team, member, memberId, pending, key: owner.key };
@@ -19,34 +21,33 @@ async function teamWithMember(app: TestApp) {
 let seq = 0;
 
 forEachDb(test, (it) => {
-  it('team children against the team\'s delete', async (t, app) => {
-    await raceParentDelete(t, {
-      rounds: 8,
-      setup: () => teamWithMember(app),
-      remove: (c) => app.api('DELETE', `/teams/${c.team.id}`, { key: c.key }),
-      children: [
-        ['rename', (c) => app.api('PUT', `/teams/${c.team.id}`, { key: c.key, body: { name: 'Renamed' } })],
-        ['get', (c) => app.api('GET', `/teams/${c.team.id}`, { key: c.key })],
-        ['branding put', (c) => app.api('PUT', `/teams/${c.team.id}/branding`, { key: c.key, body: { primary_color: '#112233' } })],
-        ['branding delete', (c) => app.api('DELETE', `/teams/${c.team.id}/branding`, { key: c.key })],
-        ['invite', (c) => app.api('POST', `/teams/${c.team.id}/invitations`, { key: c.key, body: { email: `race${++seq}@example.com`, role: 'viewer' } })],
-        ['add member', (c) => app.api('POST', `/teams/${c.team.id}/members`, { key: c.key, body: { email: `race${++seq}@example.com`, role: 'viewer' } })],
-        ['cancel invitation', (c) => app.api('DELETE', `/teams/${c.team.id}/invitations/${c.pending.id}`, { key: c.key })],
-        ['change role', (c) => app.api('PUT', `/teams/${c.team.id}/members/${c.memberId}`, { key: c.key, body: { role: 'editor' } })],
-        ['remove member', (c) => app.api('DELETE', `/teams/${c.team.id}/members/${c.memberId}`, { key: c.key })],
-        ['accept', (c) => app.api('POST', `/invitations/${c.pending.token}/accept`, { key: c.key }), [200, 201, 403, 404]],
-        ['team form', (c) => app.api('POST', '/forms', { key: c.key, body: { title: 'T', team_id: c.team.id } })],
-      ],
-      after: async (c) => {
-        const gone = (await app.api('GET', `/teams/${c.team.id}`, { key: c.key })).status === 404;
-        if (!gone) return 'the team outlived its delete';
-        const ph = app.kind === 'postgres' ? '$1' : '?';
-        const rows = [
-          ...(await app.raw(`SELECT id FROM team_invitations WHERE team_id = ${ph}`, [c.team.id])),
-          ...(await app.raw(`SELECT id FROM team_members WHERE team_id = ${ph}`, [c.team.id])),
-        ];
-        return rows.length ? `${rows.length} rows of the deleted team remain` : null;
-      },
-    });
+  raceParentDelete(it, {
+    parent: 'team',
+    rounds: 8,
+    setup: (app) => teamWithMember(app),
+    remove: (app, c) => app.api('DELETE', `/teams/${c.team.id}`, { key: c.key }),
+    children: [
+      ['rename', (app, c) => app.api('PUT', `/teams/${c.team.id}`, { key: c.key, body: { name: 'Renamed' } })],
+      ['get', (app, c) => app.api('GET', `/teams/${c.team.id}`, { key: c.key })],
+      ['branding put', (app, c) => app.api('PUT', `/teams/${c.team.id}/branding`, { key: c.key, body: { primary_color: '#112233' } })],
+      ['branding delete', (app, c) => app.api('DELETE', `/teams/${c.team.id}/branding`, { key: c.key })],
+      ['invite', (app, c) => app.api('POST', `/teams/${c.team.id}/invitations`, { key: c.key, body: { email: `race${++seq}@example.com`, role: 'viewer' } })],
+      ['add member', (app, c) => app.api('POST', `/teams/${c.team.id}/members`, { key: c.key, body: { email: `race${++seq}@example.com`, role: 'viewer' } })],
+      ['cancel invitation', (app, c) => app.api('DELETE', `/teams/${c.team.id}/invitations/${c.pending.id}`, { key: c.key })],
+      ['change role', (app, c) => app.api('PUT', `/teams/${c.team.id}/members/${c.memberId}`, { key: c.key, body: { role: 'editor' } })],
+      ['remove member', (app, c) => app.api('DELETE', `/teams/${c.team.id}/members/${c.memberId}`, { key: c.key })],
+      ['accept', (app, c) => app.api('POST', `/invitations/${c.pending.token}/accept`, { key: c.key }), [200, 201, 403, 404]],
+      ['team form', (app, c) => app.api('POST', '/forms', { key: c.key, body: { title: 'T', team_id: c.team.id } })],
+    ],
+    after: async (app, c) => {
+      const gone = (await app.api('GET', `/teams/${c.team.id}`, { key: c.key })).status === 404;
+      if (!gone) return 'the team outlived its delete';
+      const ph = app.kind === 'postgres' ? '$1' : '?';
+      const rows = [
+        ...(await app.raw(`SELECT id FROM team_invitations WHERE team_id = ${ph}`, [c.team.id])),
+        ...(await app.raw(`SELECT id FROM team_members WHERE team_id = ${ph}`, [c.team.id])),
+      ];
+      return rows.length ? `${rows.length} rows of the deleted team remain` : null;
+    },
   });
 });

@@ -1,5 +1,5 @@
 import type { ExecutionContext } from 'ava';
-import type { ApiResponse } from './app';
+import type { ApiResponse, TestApp } from './app';
 
 /*
  * Operations racing the deletion of their parent (a team, a form, a signing session's form, a voice
@@ -7,37 +7,49 @@ import type { ApiResponse } from './app';
  * (404), never a 500. Asserted per outcome, with no timing: every round fires both at once.
  */
 
-export type Child<C> = [name: string, run: (c: C) => Promise<ApiResponse>, allowed?: number[]];
+export type Child<C> = [name: string, run: (app: TestApp, c: C) => Promise<ApiResponse>, allowed?: number[]];
 
 export interface ParentRace<C> {
-  setup: () => Promise<C>;
-  remove: (c: C) => Promise<ApiResponse>;
+  /** What the parent is, for the tests' titles. */
+  parent: string;
+  setup: (app: TestApp) => Promise<C>;
+  remove: (app: TestApp, c: C) => Promise<ApiResponse>;
+  /** What the parent's delete may answer (default: a success). */
+  removeAllowed?: number[];
   children: Child<C>[];
   rounds?: number;
   /** After each round, whatever the outcome: e.g. that no child row outlived its parent. */
-  after?: (c: C) => Promise<string | null>;
+  after?: (app: TestApp, c: C) => Promise<string | null>;
 }
 
 const SUCCESS = [200, 201, 202, 204];
 
-export async function raceParentDelete<C>(t: ExecutionContext, race: ParentRace<C>): Promise<void> {
-  const problems: string[] = [];
-  const seen = new Map<string, Set<number>>();
-  for (const [name, run, allowed = [...SUCCESS, 404]] of race.children) {
-    // Rounds run side by side (each its own parent), so the file stays quick on a busy machine.
-    await Promise.all(Array.from({ length: race.rounds ?? 10 }, async () => {
-      const c = await race.setup();
-      // Two of the child at once make the window where the parent goes between its read and its write wider.
-      const [removed, ...answers] = await Promise.all([race.remove(c), run(c), run(c)]);
-      if (!SUCCESS.includes(removed.status)) problems.push(`the parent's delete answered ${removed.status}: ${removed.text.slice(0, 200)}`);
-      for (const a of answers) {
-        (seen.get(name) ?? seen.set(name, new Set()).get(name)!).add(a.status);
-        if (!allowed.includes(a.status)) problems.push(`${name}: ${a.status} ${a.text.slice(0, 300)}`);
-      }
-      const left = await race.after?.(c);
-      if (left) problems.push(`${name}: ${left}`);
-    }));
+type Register = (title: string, fn: (t: ExecutionContext, app: TestApp) => Promise<void>) => void;
+
+/** One test per child operation (each quick, so a busy machine never meets ava's inactivity timeout). */
+export function raceParentDelete<C>(it: Register, r: ParentRace<C>): void {
+  for (const [name, run, allowed = [...SUCCESS, 404]] of r.children) {
+    it(`${r.parent}: ${name} racing the ${r.parent}'s delete answers its success or 404, never a 500`, async (t, app) => {
+      const problems: string[] = [];
+      const seen = new Set<number>();
+      // Rounds run side by side (each its own parent).
+      await Promise.all(
+        Array.from({ length: r.rounds ?? 8 }, async () => {
+          const c = await r.setup(app);
+          // Two of the child at once widen the window where the parent goes between its read and its write.
+          const [removed, ...answers] = await Promise.all([r.remove(app, c), run(app, c), run(app, c)]);
+          if (!(r.removeAllowed ?? SUCCESS).includes(removed.status))
+            problems.push(`the ${r.parent}'s delete answered ${removed.status}: ${removed.text.slice(0, 200)}`);
+          for (const a of answers) {
+            seen.add(a.status);
+            if (!allowed.includes(a.status)) problems.push(`${a.status} ${a.text.slice(0, 300)}`);
+          }
+          const left = await r.after?.(app, c);
+          if (left) problems.push(left);
+        })
+      );
+      t.deepEqual([...new Set(problems)], []);
+      t.log(`${name} answered ${[...seen].sort().join('/')}`);
+    });
   }
-  t.deepEqual([...new Set(problems)], []);
-  t.log([...seen].map(([n, s]) => `${n}: ${[...s].sort().join('/')}`).join('; '));
 }
