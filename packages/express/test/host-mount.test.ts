@@ -19,6 +19,8 @@ async function host(kind: DbKind, build: (app: express.Express, formloom: Formlo
   build(app, formloom);
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    // Longer than any pause under load: a reused keep-alive connection is never closed under a request.
+    s.keepAliveTimeout = 60_000;
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const user = await formloom.accounts.createUser({ email: `host-${kind}-${Date.now()}@example.com`, plan: 'pro' });

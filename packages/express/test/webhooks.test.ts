@@ -21,11 +21,12 @@ async function receiver(statuses: number[] = []) {
       res.end('ok');
     });
   });
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, close: () => new Promise((r) => server.close(r)) };
 }
 
-async function until<T>(fn: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
+async function until<T>(fn: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -91,6 +92,8 @@ forEachDb(
       const u = await app.user('pro');
       const flaky = await receiver([503]);
       const form = await formWithHook(app, u.key, flaky.url);
+      // A lower bound only: the failed attempt came after this, so its retry is at least the backoff after it.
+      const before = Date.now();
       await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [] } });
       await until(() => flaky.got.length === 1);
       const list = await until(async () => {
@@ -98,7 +101,7 @@ forEachDb(
         return b.deliveries[0]?.attempts === 1 ? b : undefined;
       });
       t.like(list.deliveries[0], { status: 'pending', response_code: 503, attempts: 1 });
-      t.true(Date.parse(list.deliveries[0].next_attempt_at) > Date.now() + 5000, 'backoff before the next attempt');
+      t.true(Date.parse(list.deliveries[0].next_attempt_at) > before + 5000, 'backoff before the next attempt');
       const retry = await app.api('POST', `/forms/${form.id}/webhooks/deliveries/${list.deliveries[0].id}/retry`, { key: u.key });
       t.is(retry.status, 202);
       await until(() => flaky.got.length === 2);
@@ -203,6 +206,7 @@ async function blockingReceiver() {
     if (released) answer();
     else held.push(answer);
   });
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`,
