@@ -77,10 +77,10 @@ test('two instances on one PostgreSQL: concurrent ingest, and every delivery sen
     while (received.size < 61 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     // Both workers have nothing left to send: whatever arrived is all that will.
     while (Date.now() < deadline && Number((await db.raw(`SELECT COUNT(*) AS n FROM outbox WHERE kind = 'webhook' AND status = 'pending'`))[0].n) > 0) await new Promise((r) => setTimeout(r, 100));
-    t.is(received.size, 61);
+    t.is(received.size, 61, 'every response delivered');
     t.true([...received.values()].every((n) => n === 1), 'no delivery sent twice');
     const rows = await db.raw(`SELECT COUNT(*) AS n FROM webhook_delivery_attempts`);
-    t.is(Number(rows[0].n), 61);
+    t.is(Number(rows[0].n), 61, 'one attempt recorded per delivery');
   } finally {
     for (const f of instances) await f.worker.stop();
     for (const s of servers) await new Promise((r) => s.close(r));
