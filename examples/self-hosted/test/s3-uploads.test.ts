@@ -107,7 +107,7 @@ test('FORMLOOM_BLOB_STORE=s3: an upload through the app lands in the bucket, str
 
   // A client gone after 9 MiB, while the store's multipart upload is open: it is aborted.
   const until = async (done: () => boolean) => {
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + 120_000;
     while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     return done();
   };

@@ -130,7 +130,8 @@ export function createFileBlobStore(root: string): BlobStore {
       const trimmed = prefix.replace(/\/+$/, '');
       const p = pathOf(trimmed);
       const n = await countFiles(p);
-      await rm(p, { recursive: true, force: true });
+      // A write into the folder while it is removed makes rmdir fail (ENOTEMPTY): Node retries that.
+      await rm(p, { recursive: true, force: true, maxRetries: 5 });
       return n;
     },
   };

@@ -4,6 +4,7 @@ export type ErrorCode =
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
   | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
   | 'PRECONDITION_FAILED'
   | 'RATE_LIMITED'
@@ -21,6 +22,7 @@ const STATUS: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   PRECONDITION_FAILED: 412,
   RATE_LIMITED: 429,
@@ -54,6 +56,15 @@ export class FormloomError extends Error {
   toBody(): { error: Record<string, unknown> } {
     return { error: { code: this.code, message: this.message, status: this.status, ...this.details } };
   }
+}
+
+/**
+ * `value`, or NOT_FOUND when it is null: a conditional write that found its row deleted meanwhile answers
+ * as a request made a moment later would (docs/decisions.md "Races with a delete").
+ */
+export function found<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw notFound(what);
+  return value;
 }
 
 export const badRequest = (message: string, details?: Record<string, unknown>) =>

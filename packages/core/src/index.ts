@@ -12,6 +12,7 @@ export * from './pagination';
 export * from './api-schemas';
 export * from './parse';
 export * from './strings';
+export * from './email-address';
 export * from './config';
 export * from './crypto-box';
 export * from './clock';

@@ -5,7 +5,7 @@ import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from '
 import { assertNoNulCharacters } from './input-guard';
 import { clientIp, RateLimits, type RateLimitOptions } from './rate-limit';
 import { checkEmbedOrigins, imageOrigins, setPageHeaders, type EmbedOrigins } from './security-headers';
-import { ENTRY_PATH, rendererAssetsRouter } from './renderer-assets';
+import { ENTRY_PATH, isAssetPath, rendererAssetsRouter } from './renderer-assets';
 import { signingPage } from './signing-page';
 import { invitationPage, type InvitationAcceptPages } from './invitation-page';
 
@@ -24,6 +24,10 @@ function cssValue(v: unknown, pattern: RegExp, fallback: string): string {
   return typeof v === 'string' && pattern.test(v) ? v : fallback;
 }
 
+/** The paths the pages router serves (docs/embedding.md lists them): its headers and errors stay on these. */
+const PAGE_PATH = /^\/(?:f|s|teams\/invite)\/[^/]+\/?$/;
+const isPagePath = (path: string) => PAGE_PATH.test(path) || isAssetPath(path);
+
 const notFoundText = (path: string) =>
   path.startsWith('/s/') ? 'This signing link is not valid' : path.startsWith('/teams/invite/') ? 'This invitation link is not valid' : 'This form is not available';
 
@@ -33,7 +37,9 @@ const notFoundText = (path: string) =>
  * many requests a 429 page with `Retry-After`, anything else a logged plain 500 page.
  */
 function pageErrorHandler(logger: (req: Request) => ErrorLogger): ErrorRequestHandler {
-  return (err, req, res, _next) => {
+  return (err, req, res, next) => {
+    // Mounted at a host's root, errors of the host's own routes and middleware are the host's to answer.
+    if (!isPagePath(req.path)) return next(err);
     try {
       const e = fromRequestError(err);
       if (!e || e.status >= 500) logger(req).error('Unexpected error', err);

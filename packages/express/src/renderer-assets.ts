@@ -19,6 +19,9 @@ export const SIGNING_CSS_PATH = `${ASSET_PREFIX}/signing.css`;
 /** Path of the team invitation page's module under the pages router's mount. */
 export const INVITATION_ENTRY_PATH = `${ASSET_PREFIX}/${rendererAssets().invitationEntry}`;
 
+/** Whether `path` (relative to the pages router's mount) is one of the element's files. */
+export const isAssetPath = (path: string) => path === '/embed.js' || path.startsWith(`${ASSET_PREFIX}/`);
+
 /** Public, cacheable for a few minutes (file names carry no hash, so a release shows within that time). */
 const CACHE = 'public, max-age=300';
 
@@ -31,7 +34,9 @@ export function rendererAssetsRouter(embed: EmbedOrigins): Router {
   const signingCss = readFileSync(assets.signingStylesheet);
   const router = express.Router();
   // Module scripts loaded by another origin's page need CORS; the files are public.
+  // Only on the files' own paths: mounted at a host's root, nothing else of the host gets these headers.
   router.use((req, res, next) => {
+    if (!isAssetPath(req.path)) return next();
     setCorsHeaders(res, embed, req.headers.origin);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();

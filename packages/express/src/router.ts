@@ -16,6 +16,9 @@ import { SessionMount, type SessionOptions } from './session-auth';
 import { sessionRoutes } from './routes/sessions';
 import { SESSION_SECURITY } from './openapi-security';
 
+import { jsonBody } from './host-parsed-body';
+import { mountMethodNotAllowed } from './method-not-allowed';
+
 export interface FormloomRouterOptions {
   /** The instance from `createFormloom(...)`. */
   formloom: Formloom;
@@ -97,7 +100,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   router.use(publicCors(checkEmbedOrigins(options.embedOrigins ?? '*')));
   // A signed PDF to verify arrives as itself (docs/signing.md, "Verification").
   router.use('/signing/verify', express.raw({ type: 'application/pdf', limit: '20mb' }));
-  router.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
+  router.use(jsonBody(options.jsonLimit ?? '1mb'));
   // Depth and NUL checks run once, on the parsed body, before any route or schema walks it.
   router.use((req, _res, next) => {
     if (req.body !== undefined) assertBodyWithinLimits(req.body);
@@ -122,6 +125,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
     router[spec.method](spec.path, handler);
   }
 
+  mountMethodNotAllowed(router, routes, [{ method: 'get', path: '/openapi.json' }]);
   router.use(notFoundHandler);
   router.use(errorHandler(errorsOf));
   return router;

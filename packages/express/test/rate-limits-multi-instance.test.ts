@@ -21,6 +21,8 @@ test('two instances on one PostgreSQL share one rate-limit budget', async (t) =>
           const app = express();
           app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: { perKey: { limit: 10 }, failedAuth: { limit: 6 } } }));
           const s = app.listen(0, '127.0.0.1', () => resolve(s));
+          // Longer than any pause under load: a reused keep-alive connection is never closed under a request.
+          s.keepAliveTimeout = 60_000;
         }),
     ),
   );

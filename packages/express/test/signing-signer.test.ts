@@ -117,6 +117,21 @@ forEachDb(test, (t) => {
     tt.is(ok.status, 200);
   });
 
+  t('the sixth code within a code\'s lifetime is 429 with Retry-After; once the last code expired, sends work again', async (tt, app) => {
+    const { id, a } = await session(app, { require_email_verification: true, signers: [{ slot_number: 1, email: `limit-${app.kind}@example.com` }] });
+    for (let i = 0; i < 5; i++) tt.is((await app.api('POST', `/s/${a}/send-code`, { body: {} })).status, 200, `send ${i + 1}`);
+    const sixth = await app.api('POST', `/s/${a}/send-code`, { body: {} });
+    tt.is(sixth.status, 429);
+    tt.is(sixth.body.error.code, 'RATE_LIMITED');
+    const retryAfter = Number(sixth.headers.get('retry-after'));
+    tt.true(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 600, `Retry-After ${sixth.headers.get('retry-after')}`);
+    tt.is(sixth.body.error.retry_after, retryAfter);
+    // The last code's lifetime over (as if Retry-After had passed): the count starts again.
+    await app.raw(`UPDATE signing_slots SET code_expires_at = ${ph(app, 1)} WHERE session_id = ${ph(app, 2)} AND slot_number = 1`, ['2000-01-01T00:00:00.000Z', id]);
+    tt.is((await app.api('POST', `/s/${a}/send-code`, { body: {} })).status, 200);
+    tt.is((await app.api('POST', `/s/${a}/send-code`, { body: {} })).status, 200, 'a fresh count, not one more send');
+  });
+
   t('decline: the session is declined and nobody can sign any more', async (tt, app) => {
     const { user, id, a, b } = await session(app);
     const res = await app.api('POST', `/s/${a}/decline`, { body: { reason: 'Rent too high' } });

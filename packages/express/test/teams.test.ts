@@ -70,7 +70,7 @@ forEachDb(
         clock.offsetMs = 0;
       }
       app.formloom.worker.start({ pollMs: 20 });
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 60_000;
       const arrived = () => sent.some((m) => m.to === 'new.person@example.com' && m.text.includes(`/teams/invite/${inv.token}`));
       while (!arrived() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       t.true(arrived());

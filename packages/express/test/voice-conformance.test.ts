@@ -19,7 +19,7 @@ const stream = (app: TestApp, key: string, body: object) =>
   fetch(`${app.url}/api/v1/voice/stream`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 async function settled(app: TestApp, key: string, id: string) {
-  for (let i = 0; i < 240; i++) {
+  for (let i = 0; i < 1200; i++) {
     const g = (await app.api('GET', `/voice/generations/${id}`, { key })).body.data;
     if (g.status !== 'rendering') return g;
     await new Promise((r) => setTimeout(r, 100));

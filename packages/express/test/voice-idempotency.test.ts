@@ -33,6 +33,7 @@ forEachDb(
       tt.is(replay.headers.get('service-credits-charged'), '0');
       tt.is(replay.headers.get('service-generation-id'), id);
       tt.is(replay.body.data.id, id);
+      tt.is(replay.body.data.credits.charged, 0, 'a replay charges nothing, and its body says so');
 
       const other = await send({ ...body, text: 'Something else.' });
       tt.is(other.status, 409);

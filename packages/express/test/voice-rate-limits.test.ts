@@ -94,6 +94,8 @@ test('postgres: two instances share one voice generation budget per key', async 
           const app = express();
           app.use('/api/v1', createFormloomRouter({ formloom }));
           const s = app.listen(0, '127.0.0.1', () => resolve(s));
+          // Longer than any pause under load: a reused keep-alive connection is never closed under a request.
+          s.keepAliveTimeout = 60_000;
         }),
     ),
   );

@@ -17,7 +17,7 @@ const GATED = voiceIdOf('gated', 'gated');
 const QUICK = voiceIdOf('gated', 'quick');
 
 async function until(app: TestApp, key: string, id: string, status: string) {
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 2400; i++) {
     const got = await app.api('GET', `/voice/generations/${id}`, { key });
     if (got.body.data.status === status) return got;
     await new Promise((r) => setTimeout(r, 25));

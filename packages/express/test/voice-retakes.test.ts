@@ -46,6 +46,7 @@ forEachDb(
       tt.like(first.body.data, { id: clip.id, status: 'ready', retakes_remaining: 1, retake_of: null, audio: { format: 'wav' } });
       tt.is(first.headers.get('service-generation-id'), clip.id);
       tt.is(first.headers.get('service-credits-charged'), '0');
+      tt.is(first.body.data.credits.charged, 0, 'the body says what this request charged, as the header does');
       tt.is(first.headers.get('service-retakes-remaining'), '1');
       tt.like(await probe((await download(app, first.body.data.audio.url, u.key)).bytes), { codec: 'pcm_s16le' });
       tt.like(await probe((await download(app, `/api/v1/voice/generations/${clip.id}/audio?format=mp3`, u.key)).bytes), { codec: 'mp3' });
@@ -54,7 +55,7 @@ forEachDb(
       const wavAgain = await speak(app, u, { voice: VOICE, text: words(20, 'Clip.'), format: 'wav' });
       tt.like(wavAgain.body.data, { id: clip.id, reused: true, audio: { format: 'wav' } });
       const second = await speak(app, u, { retake_of: clip.id });
-      tt.like(second.body.data, { id: clip.id, retakes_remaining: 0 });
+      tt.like(second.body.data, { id: clip.id, retakes_remaining: 0, credits: { charged: 0 } });
       tt.is(second.headers.get('service-retakes-remaining'), '0');
       tt.is(await app.formloom.storage.credits.balance(u.id), balance, 'both free');
 

@@ -135,5 +135,5 @@ forEachDb(
       tt.is(await app.formloom.storage.credits.balance(u.id), 100 - 3 * 3 - 3 * 2);
     });
   },
-  { ...voiceAppOptions(), config: { voice: { autoConvertPerDay: 2, autoCastPerDay: 2 } } },
+  voiceAppOptions({ autoConvertPerDay: 2, autoCastPerDay: 2 }),
 );

@@ -42,6 +42,7 @@ forEachDb(
       tt.is(first.status, 200, first.text);
       tt.like(first.body.data, { id: script.id, mode: 'script', status: 'ready', retakes_remaining: 1, retake_of: null, title: 'Dialogue', audio: { format: 'mp3' } });
       tt.is(first.headers.get('service-credits-charged'), '0');
+      tt.is(first.body.data.credits.charged, 0, 'the body says what this request charged, as the header does');
       tt.is(first.headers.get('service-retakes-remaining'), '1');
       tt.deepEqual(
         first.body.data.lines.map((l: any) => [l.speaker, l.voice?.id ?? null, l.text, l.status]),

@@ -16,7 +16,7 @@ const post = (app: TestApp, key: string, body: object, signal?: AbortSignal) =>
 
 /** Waits (bounded) until the generation is no longer rendering: a stream saves after its last byte. */
 async function settled(app: TestApp, key: string, id: string) {
-  for (let i = 0; i < 240; i++) {
+  for (let i = 0; i < 480; i++) {
     const g = (await app.api('GET', `/voice/generations/${id}`, { key })).body.data;
     if (g.status !== 'rendering') return g;
     await new Promise((r) => setTimeout(r, 250));

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { forEachDb, type TestApp } from './helpers/app';
 
 interface Received {
@@ -21,11 +22,19 @@ async function receiver(statuses: number[] = []) {
       res.end('ok');
     });
   });
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, close: () => new Promise((r) => server.close(r)) };
 }
 
-async function until<T>(fn: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
+/** The Standard Webhooks headers of a received delivery, as the reference library takes them. */
+const standardHeaders = (r: Received) => ({
+  'webhook-id': String(r.headers['webhook-id']),
+  'webhook-timestamp': String(r.headers['webhook-timestamp']),
+  'webhook-signature': String(r.headers['webhook-signature']),
+});
+
+async function until<T>(fn: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -57,6 +66,7 @@ forEachDb(
       t.is(put.status, 200);
       const { secret } = (await app.api('GET', '/webhooks/secret', { key: u.key })).body;
       t.regex(secret, /^[0-9a-f]{64}$/);
+      const rotatedLater = 'ab'.repeat(32);
       t.is((await app.api('GET', '/webhooks/secret', { key: u.key })).body.secret, secret, 'stable across reads');
       const form = await formWithHook(app, u.key, formHook.url);
       const sub = await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [{ question_id: form.questions[0].id, value: 'Ada' }] } });
@@ -66,6 +76,11 @@ forEachDb(
         t.is(r.headers['content-type'], 'application/json');
         t.is(r.headers['x-service-event'], 'response.submitted');
         t.is(r.headers['x-service-signature'], createHmac('sha256', secret).update(r.body).digest('hex'));
+        // Standard Webhooks: the secret as shown, given to the reference library, verifies the delivery.
+        t.deepEqual(new Webhook(secret).verify(r.body, standardHeaders(r)), JSON.parse(r.body));
+        t.is(r.headers['webhook-id'], r.headers['x-service-delivery'], 'the delivery id');
+        t.throws(() => new Webhook(secret).verify(r.body.replace('Ada', 'Eve'), standardHeaders(r)), { instanceOf: WebhookVerificationError }, 'a changed body fails');
+        t.throws(() => new Webhook(rotatedLater).verify(r.body, standardHeaders(r)), { instanceOf: WebhookVerificationError }, 'another secret fails');
         const payload = JSON.parse(r.body);
         t.like(payload, { event: 'response.submitted', form_id: form.id, form_title: 'Hooked', response: { id: sub.body.id } });
         t.deepEqual(payload.response.answers, [{ question_id: form.questions[0].id, question_title: 'Name', value: 'Ada' }]);
@@ -91,6 +106,8 @@ forEachDb(
       const u = await app.user('pro');
       const flaky = await receiver([503]);
       const form = await formWithHook(app, u.key, flaky.url);
+      // A lower bound only: the failed attempt came after this, so its retry is at least the backoff after it.
+      const before = Date.now();
       await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [] } });
       await until(() => flaky.got.length === 1);
       const list = await until(async () => {
@@ -98,10 +115,21 @@ forEachDb(
         return b.deliveries[0]?.attempts === 1 ? b : undefined;
       });
       t.like(list.deliveries[0], { status: 'pending', response_code: 503, attempts: 1 });
-      t.true(Date.parse(list.deliveries[0].next_attempt_at) > Date.now() + 5000, 'backoff before the next attempt');
+      t.true(Date.parse(list.deliveries[0].next_attempt_at) > before + 5000, 'backoff before the next attempt');
       const retry = await app.api('POST', `/forms/${form.id}/webhooks/deliveries/${list.deliveries[0].id}/retry`, { key: u.key });
       t.is(retry.status, 202);
       await until(() => flaky.got.length === 2);
+      // Each attempt is signed anew: one webhook-id (receivers deduplicate by it), each attempt its own timestamp.
+      const secret = (await app.api('GET', '/webhooks/secret', { key: u.key })).body.secret;
+      const [first, second] = flaky.got as [Received, Received];
+      t.is(first.headers['webhook-id'], list.deliveries[0].id);
+      t.is(second.headers['webhook-id'], first.headers['webhook-id']);
+      for (const r of [first, second]) t.truthy(new Webhook(secret).verify(r.body, standardHeaders(r)));
+      // The timestamp is the attempt's own (what a receiver's replay window is measured against): bounds, not a window.
+      for (const r of [first, second]) {
+        const ts = Number(r.headers['webhook-timestamp']);
+        t.true(ts >= Math.floor(before / 1000) && ts <= Math.ceil(Date.now() / 1000), `timestamp ${ts}`);
+      }
       await until(async () => (await app.api('GET', `/forms/${form.id}/webhooks/deliveries`, { key: u.key })).body.deliveries[0].status === 'delivered');
 
       const gone = await receiver([410]);
@@ -203,6 +231,7 @@ async function blockingReceiver() {
     if (released) answer();
     else held.push(answer);
   });
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/slow`,

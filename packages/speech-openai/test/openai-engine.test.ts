@@ -194,6 +194,6 @@ test('options are checked when the engine is made', (t) => {
 });
 
 async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 60_000;
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
 }

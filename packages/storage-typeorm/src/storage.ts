@@ -19,6 +19,7 @@ import { SqlSigningRepository } from './repositories/signing';
 import { SqlCredentialRepository, SqlOneTimeTokenRepository, SqlPasskeyRepository, SqlSignInSessionRepository } from './repositories/sign-in';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
 import { type Scope, statementCache } from './scope';
+import { retryDeadlocks } from './sql/deadlocks';
 import { type Db, guardedDb, lockedDb, pooledDb, queryRunnerDb, type Row, sqliteDb } from './sql/db';
 import { type Dialect, dialectOf } from './sql/dialect';
 import { ReadWriteLock } from './sql/rw-lock';
@@ -103,15 +104,17 @@ export function openStorage(dataSource: DataSource): StorageInternals {
   } else {
     ownDb = guardedDb(lockedDb(pooledDb(dataSource), lock), isOpen, 'The storage (closed)');
     runInTransaction = (work) =>
-      lock.shared(() =>
-        dataSource.transaction(async (manager) => {
-          let active = true;
-          try {
-            return await work(guardedDb(queryRunnerDb(manager.queryRunner!), () => active, 'A finished transaction'));
-          } finally {
-            active = false;
-          }
-        }),
+      retryDeadlocks(() =>
+        lock.shared(() =>
+          dataSource.transaction(async (manager) => {
+            let active = true;
+            try {
+              return await work(guardedDb(queryRunnerDb(manager.queryRunner!), () => active, 'A finished transaction'));
+            } finally {
+              active = false;
+            }
+          }),
+        ),
       );
   }
 

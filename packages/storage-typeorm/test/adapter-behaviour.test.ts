@@ -53,11 +53,11 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
   test(`${kind}: a root storage call inside a transaction joins it instead of waiting for it`, async (t) => {
     const db = await createTestDatabase(kind);
     // close() waits for running transactions: after a deadlock it would hang the run instead of failing it.
-    t.teardown(() => within(3000, db.close()).catch(() => undefined));
+    t.teardown(() => within(30_000, db.close()).catch(() => undefined));
     const root = db.storage;
     const user = makeUser();
     const rolledBack = makeUser();
-    const seen = await within(2000, root.transaction(async (tx) => {
+    const seen = await within(30_000, root.transaction(async (tx) => {
       await tx.users.insert(user);
       const viaPort = async () => root.users.findById(user.id); // as a port holding the root storage would
       return viaPort();
@@ -65,7 +65,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     t.deepEqual(seen, user, 'the root call sees the transaction\'s uncommitted write');
 
     await t.throwsAsync(
-      within(2000, root.transaction(async () => {
+      within(30_000, root.transaction(async () => {
         await root.users.insert(rolledBack);
         await root.transaction((nested) => nested.credits.add(rolledBack.id, 5)); // a nested root transaction joins too
         await root.questions.replaceForForm(uid('frm'), []); // so does the root's own atomic work
@@ -86,7 +86,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
       await tx.users.insert(user);
       later = new Promise((resolve) => setTimeout(resolve, 20)).then(() => db.storage.users.findById(user.id));
     });
-    t.deepEqual(await within(2000, later), user, 'not refused as a finished transaction');
+    t.deepEqual(await within(30_000, later), user, 'not refused as a finished transaction');
   });
 
   test(`${kind}: another storage used inside a transaction does not join it`, async (t) => {

@@ -8,10 +8,10 @@ import type { Payments } from '../ports/payments';
 import type { Page, Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { sha256Hex } from '../hashing';
+import { isEmailAddress } from '../email-address';
 
 /** API keys look like `fl_<key id suffix>_<64 hex secret>`; only a hash of the secret is stored. */
 const KEY_PATTERN = /^fl_([A-Za-z0-9]{8,40})_([0-9a-f]{64})$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 
 /** An API key as listed to an operator (docs/cli.md): no secret, no hash. */
@@ -61,7 +61,7 @@ export class AccountService {
 
   async createUser(input: CreateUserInput): Promise<User> {
     const email = input.email?.trim().toLowerCase();
-    if (!email || !EMAIL.test(email)) throw badRequest('email: must be a valid email address', { field: 'email' });
+    if (!email || !isEmailAddress(email)) throw badRequest('email: must be a valid email address', { field: 'email' });
     const plan = this.plan(input.plan ?? 'free');
     const now = this.clock.now().toISOString();
     const user: User = {

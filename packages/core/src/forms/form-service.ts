@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { badRequest, conflict, notFound } from '../errors';
+import { badRequest, conflict, found, notFound } from '../errors';
 import { defaultOptions, FORM_READ_ONLY_FIELDS } from '../domain/form-fields';
 import type { FormRecord, Principal, Question } from '../domain/types';
 import type { Clock } from '../ports/clock';
@@ -111,7 +111,7 @@ export class FormService {
         stableJson(snapshotOf(before, beforeQuestions)) !== stableJson(snapshotOf(form, questions));
       let saved = before;
       if (changed) {
-        saved = (await tx.forms.update(formId, {
+        saved = found(await tx.forms.update(formId, {
           title: form.title,
           description: form.description,
           theme_color: form.theme_color,
@@ -119,7 +119,7 @@ export class FormService {
           options: form.options,
           has_unpublished_changes: before.published || before.has_unpublished_changes,
           updated_at: this.clock.now().toISOString(),
-        }))!;
+        }), 'Form');
         if (input.questions) await tx.questions.replaceForForm(formId, questions);
         if (before.team_id && (before.options.webhook_url ?? null) !== (form.options.webhook_url ?? null)) {
           await this.audit.record(tx, before.team_id, 'webhooks.changed', principal, { form_id: formId, webhook_url: form.options.webhook_url ?? null });

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { conflict, notFound } from '../errors';
+import { conflict, found, isFormloomError, notFound } from '../errors';
 import type { ChangelogEntry, FormRecord, Principal, Question, Version } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
@@ -86,6 +86,8 @@ export class PublishingService {
     try {
       await tx.versions.insert(version);
     } catch (e) {
+      // The form deleted meanwhile: its 404, not a conflict to retry.
+      if (isFormloomError(e) && e.code === 'NOT_FOUND') throw e;
       throw conflict('The form is being published by another request; try again', { reason: 'publish_in_progress' });
     }
     if (form.team_id) await this.audit.record(tx, form.team_id, 'form.published', principal, { form_id: form.id, version: version.version });
@@ -96,7 +98,7 @@ export class PublishingService {
       published_version_id: version.id,
       updated_at: now,
     });
-    return { ok: true, form: updated!, questions, version };
+    return { ok: true, form: found(updated, 'Form'), questions, version };
   }
 
   /** POST /forms/:id/publish: 409 with the block when a check fails, else the form plus `version`. */
@@ -133,7 +135,7 @@ export class PublishingService {
       updated_at: this.clock.now().toISOString(),
     });
     this.events.emit('form.unpublished', { form_id: formId });
-    return updated!;
+    return found(updated, 'Form');
   }
 
   async versions(principal: Principal, formId: string) {

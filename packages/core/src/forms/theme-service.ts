@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { notFound } from '../errors';
+import { found, notFound } from '../errors';
 import type { Principal } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { Storage } from '../ports/storage';
@@ -37,7 +37,7 @@ export class ThemeService {
         has_unpublished_changes: form.published || form.has_unpublished_changes,
         updated_at: this.clock.now().toISOString(),
       });
-      return presentTheme(saved!);
+      return presentTheme(found(saved, 'Form'));
     });
   }
 }

@@ -1,11 +1,11 @@
 import type { Answer, Question } from '../domain/types';
 import { describeValue } from '../parse';
 import { isBlank } from '../strings';
+import { isEmailAddress } from '../email-address';
 import { validationProblem } from '../logic/validations';
 
 /** Answer values are checked exactly against the table in docs/decisions.md ("Answer values"). */
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const PHONE = /^\+?[0-9 ()./-]{3,40}$/;
 /** Longest free-text answer (a question's `max_length` may lower it). */
@@ -59,7 +59,7 @@ function numberIn(v: unknown, min: number, max: number, integer: boolean): strin
   return null;
 }
 
-const emailCheck = (v: unknown) => text(v, 254) ?? (EMAIL.test(v as string) ? null : 'must be an email address');
+const emailCheck = (v: unknown) => text(v, 254) ?? (isEmailAddress(v as string) ? null : 'must be an email address');
 const dateCheck = (v: unknown) => (!isString(v) ? expected('an ISO 8601 date string (YYYY-MM-DD)', v) : validDate(v) ? null : 'must be an ISO 8601 date (YYYY-MM-DD)');
 
 /** Sub-field values by the sub-field's own type: sub-questions' types, contact_info's email and phone. */

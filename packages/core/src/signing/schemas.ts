@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailAddress } from '../email-address';
 
 /** The events `notify_emails` can subscribe to (docs/signing.md). */
 export const NOTIFY_EVENTS = ['each_signature', 'all_complete', 'decline', 'expiry'] as const;
@@ -13,7 +14,7 @@ export const createSessionSchema = z
     signers: z
       .array(
         z
-          .object({ slot_number: z.number().int().positive(), first_name: name, last_name: name, email: z.email().max(320).nullable().optional() })
+          .object({ slot_number: z.number().int().positive(), first_name: name, last_name: name, email: emailAddress().nullable().optional() })
           .strict(),
       )
       .max(20)
@@ -24,7 +25,7 @@ export const createSessionSchema = z
     hide_other_signers: z.boolean().default(false),
     require_email_verification: z.boolean().default(false),
     copy_mode: z.enum(['ask', 'always', 'disabled']).default('ask'),
-    notify_emails: z.array(z.email().max(320)).max(20).default([]),
+    notify_emails: z.array(emailAddress()).max(20).default([]),
     notify_events: z.array(z.enum(NOTIFY_EVENTS)).max(4).default([]),
     send_signing_emails: z.boolean().default(false),
     custom_email_body: z.string().max(10_000).optional(),
@@ -51,7 +52,7 @@ export const signSchema = z
     signature: z.object({ type: z.enum(['typed', 'drawn']), value: z.string().max(2_000_000) }).strict(),
     first_name: name,
     last_name: name,
-    email: z.email().max(320).optional(),
+    email: emailAddress().optional(),
     email_code: z.string().max(20).optional(),
     send_copy: z.boolean().optional(),
   })

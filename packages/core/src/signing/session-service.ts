@@ -56,7 +56,10 @@ export class SigningSessionService {
     const form = await authorizeForm(this.storage, principal, formId, 'edit');
     await requireContractsPlan(this.storage, this.plans, form);
     const input = parseBody(createSessionSchema, body ?? {});
-    const contracts = requireContracts(await this.storage.questions.listByForm(formId));
+    const questions = await this.storage.questions.listByForm(formId);
+    // No questions at all may mean the form was deleted since it was read: that is its 404.
+    if (questions.length === 0 && !(await this.storage.forms.findById(formId))) throw notFound('Form');
+    const contracts = requireContracts(questions);
     const slotDefs = slotsOf(contracts);
     const given = new Map<number, NonNullable<typeof input.signers>[number]>();
     for (const s of input.signers ?? []) {
@@ -162,6 +165,8 @@ export class SigningSessionService {
     const actor = await this.actor(principal);
     await this.storage.transaction(async (tx) => {
       if (!(await tx.signing.transitionSession(session.id, ['active'], 'voided', { voided_at: at, void_reason: reason, updated_at: at }))) {
+        // Gone with its form meanwhile: the 404 a moment later would give; else it ended (signed, voided).
+        if (!(await tx.signing.findSession(session.id))) throw notFound('Signing session');
         throw conflict('The signing session is no longer active', { reason: 'session_not_active' });
       }
       await this.kit.audit(tx, session.id, { action: 'session_voided', ...actor, details: { reason } });

@@ -5,6 +5,7 @@ import { declineSchema, signSchema, verifyPasswordSchema, verifyPdfSchema } from
 import { SignerService, type SignerMeta } from './signer-service';
 import { SigningVerificationService } from './verification-service';
 import { z } from 'zod';
+import { emailAddress } from '../email-address';
 import { accessTokenOut, codeSentOut, declinedOut, signedOut, signerContextOut, signerDocumentOut, verificationOut, verifyBodies, wrongPasswordOut } from './output-schemas';
 
 const TAGS = ['Signing (signer)'];
@@ -13,7 +14,7 @@ const meta = (req: RouteRequest): SignerMeta => ({
   user_agent: req.headers['user-agent']?.slice(0, 500) ?? null,
   access_token: req.headers['x-access-token'],
 });
-const sendCodeSchema = z.object({ email: z.email().max(320).optional() }).strict();
+const sendCodeSchema = z.object({ email: emailAddress().optional() }).strict();
 
 /** Public endpoints by short code: no key; a password-protected session needs `X-Access-Token`. */
 export function signerRoutes(ctx: PluginContext): PluginRoute<Formloom>[] {

@@ -146,33 +146,48 @@ export class SignerService {
     if (status !== 'active' || slot.status !== 'pending') throw notActive(status);
     const to = slot.email ?? email;
     if (!to) throw badRequest('email: the signer has no email address on file; give one', { field: 'email' });
-    const tooMany = () => new FormloomError('RATE_LIMITED', 'Too many codes sent for this link');
-    if (slot.code_sends >= access.MAX_CODE_SENDS) throw tooMany();
-    const digits = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const now = this.clock.now();
+    // Five sends per code lifetime (docs/signing.md): once the last code mailed has expired the count starts
+    // again, so `Retry-After` says when a send works again.
+    const lastExpiry = slot.code_expires_at ? Date.parse(slot.code_expires_at) : 0;
+    const retryAfter = Math.max(1, Math.ceil((lastExpiry - now.getTime()) / 1000));
+    const tooMany = () => new FormloomError('RATE_LIMITED', `Too many codes sent for this link; retry after ${retryAfter} s`, { retry_after: retryAfter });
+    const windowOver = lastExpiry <= now.getTime();
+    if (slot.code_sends >= access.MAX_CODE_SENDS && !windowOver) throw tooMany();
+    const digits = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const form = await this.storage.forms.findById(session.form_id);
     await this.storage.transaction(async (tx) => {
+      if (slot.code_sends >= access.MAX_CODE_SENDS) await tx.signing.updateSlot(session.id, slot.slot_number, ['pending'], { code_sends: 0 });
       // Counted by one conditional update: sends at once stay within the limit.
-      if (!(await tx.signing.countSlotAttempt(session.id, slot.slot_number, 'code_sends', access.MAX_CODE_SENDS))) throw tooMany();
+      if (!(await tx.signing.countSlotAttempt(session.id, slot.slot_number, 'code_sends', access.MAX_CODE_SENDS))) throw await this.refusal(tx, slot, tooMany);
       const updated = await tx.signing.updateSlot(session.id, slot.slot_number, ['pending'], {
         code_hash: access.hashCode(digits, code), code_expires_at: new Date(now.getTime() + access.CODE_TTL_MS).toISOString(),
         code_attempts: 0, email: to.toLowerCase(), updated_at: now.toISOString(),
       });
-      if (!updated) throw notActive('no longer pending for this signer');
+      if (!updated) throw await this.refusal(tx, slot, () => notActive('no longer pending for this signer'));
       await this.kit.mail(tx, codeMail(to, digits, form?.title ?? 'your contract'));
     });
     this.events.emit('outbox.enqueued', { kind: 'mail' });
     return { success: true, sent_to: to };
   }
 
+  /**
+   * Why a counted attempt was refused: the limit, or the slot gone with its session (its form deleted
+   * meanwhile), which is the link's 404 and not a limit to wait out.
+   */
+  private async refusal(storage: Storage, slot: SigningSlotRecord, tooMany: () => FormloomError): Promise<FormloomError> {
+    return (await storage.signing.findSlotByCode(slot.short_code)) ? tooMany() : notFound('Signing link');
+  }
+
   /** Each try spends one of the code's attempts first (one conditional update), so tries at once count too. */
   private async checkEmailCode(session: SigningSessionRecord, slot: SigningSlotRecord, given: string | undefined) {
     const now = this.clock.now();
-    const tooMany = () => new FormloomError('RATE_LIMITED', 'Too many wrong codes: request a new one');
+    // The next step is `send-code`, which may be called at once.
+    const tooMany = () => new FormloomError('RATE_LIMITED', 'Too many wrong codes: request a new one', { retry_after: 0 });
     if (slot.code_attempts >= access.MAX_CODE_ATTEMPTS) throw tooMany();
     const invalid = () => badRequest('email_code: wrong or expired code', { field: 'email_code', reason: 'invalid_email_code' });
     if (!given) throw invalid();
-    if (!(await this.storage.signing.countSlotAttempt(session.id, slot.slot_number, 'code_attempts', access.MAX_CODE_ATTEMPTS))) throw tooMany();
+    if (!(await this.storage.signing.countSlotAttempt(session.id, slot.slot_number, 'code_attempts', access.MAX_CODE_ATTEMPTS))) throw await this.refusal(this.storage, slot, tooMany);
     const fresh = slot.code_expires_at !== null && Date.parse(slot.code_expires_at) > now.getTime();
     if (!fresh || !access.codeMatches(given, slot.short_code, slot.code_hash)) throw invalid();
   }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { fontFamily, hexColor, httpUrl, visibleText } from '../strings';
+import { emailAddress } from '../email-address';
 
 const name = visibleText(200);
-const email = z.string().trim().max(320).email('must be a valid email address');
+const email = emailAddress();
 const role = z.enum(['admin', 'editor', 'viewer'], { message: 'must be one of admin, editor, viewer' });
 
 export const createTeamSchema = z.object({ name }).strict();

@@ -88,8 +88,10 @@ export class TeamService {
     const updated = await this.storage.transaction(async (tx) => {
       if (name === team.name) return team;
       const t = await tx.teams.update(teamId, { name, updated_at: this.clock.now().toISOString() });
+      // Deleted since it was read (a concurrent DELETE): the 404 a moment later would give.
+      if (!t) throw notFound('Team not found');
       await this.audit.record(tx, teamId, 'team.renamed', principal, { from: team.name, to: name });
-      return t!;
+      return t;
     });
     return this.withSecrets(updated, member.role, { member_count: await this.storage.teams.memberCount(teamId) });
   }

@@ -34,7 +34,7 @@ export async function generationAnswer(
   service: VoiceService,
   principal: Principal,
   g: VoiceGeneration,
-  opts: { baseUrl: string; audio: boolean; format?: string; charged: number; balance: number; replayed?: boolean; status?: number; reused?: boolean; location?: boolean },
+  opts: { baseUrl: string; audio: boolean; format?: string; charged: number; balance: number; replayed?: boolean; status?: number; reused?: boolean; location?: boolean; read?: boolean },
 ): Promise<RouteAnswer> {
   const retakes = retakesRemaining(g, service.clock.now());
   const headers = serviceHeaders({
@@ -51,7 +51,9 @@ export async function generationAnswer(
     const audio = await service.audioOf(principal, g.id, opts.format ?? g.format);
     return { status: opts.status ?? 200, contentType: audio.contentType, stream: audio.body, headers: { ...headers, 'Content-Length': String(audio.size) } };
   }
-  const view = { charged: opts.reused ? 0 : undefined, reused: opts.reused, retakesRemaining: retakes };
+  // A request's answer says what that request charged, as its header does (a free retake, a reused clip and a
+  // replay: 0); a read of a stored generation (`read`) shows what making it was charged (docs/voice.md).
+  const view = { charged: opts.read ? undefined : opts.charged, reused: opts.reused, retakesRemaining: retakes };
   return { status: opts.status ?? 200, body: dataBody(presentGeneration(g, opts.balance, opts.baseUrl, view)), headers };
 }
 

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { badRequest, conflict, FormloomError } from '../errors';
+import { badRequest, conflict, FormloomError, notFound } from '../errors';
 import type { Principal } from '../domain/types';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Logger } from '../logger';
@@ -145,7 +145,15 @@ export class VoiceRetakes {
       throw retakeFailure(e, g.id);
     }
     // Every stored format was made from the old take: each is replaced by the new take's.
-    await this.voice.replaceAudio(g.id, p, audio);
+    const failed = await this.voice.replaceAudio(g.id, p, audio).then(() => null, (e: unknown) => e);
+    // The clip deleted while it was retaken: its 404, and none of the new files stay (docs/decisions.md
+    // "Races with a delete").
+    const gone = async () => {
+      await this.voice.discardAudio(g.id);
+      return notFound('Generation');
+    };
+    if (!(await this.storage.voiceGenerations.findById(g.id))) throw await gone();
+    if (failed) throw failed;
     const at = now();
     const patch = {
       status: 'ready' as const,
@@ -158,7 +166,7 @@ export class VoiceRetakes {
       request_hash: take.mode === 'script' ? this.scripts.requestHashOf(take.p) : this.voice.requestHashOf(take.p),
       updated_at: at.toISOString(),
     };
-    await this.storage.voiceGenerations.update(g.id, patch);
+    if (!(await this.storage.voiceGenerations.update(g.id, patch))) throw await gone();
     const kept = await this.storage.voiceGenerations.retain(g.id, save ? null : new Date(at.getTime() + RETENTION_MS).toISOString(), at.toISOString());
     return kept ?? { ...g, ...patch };
   }

@@ -210,7 +210,7 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
         withAccountHeaders(req, async (principal) => {
           const g = await service().get(principal, req.params.id!);
           const balance = await service().billing.balance(principal.user_id);
-          return generationAnswer(service(), principal, g, { baseUrl: req.baseUrl, audio: false, charged: 0, balance });
+          return generationAnswer(service(), principal, g, { baseUrl: req.baseUrl, audio: false, charged: 0, balance, read: true });
         }),
     },
     {

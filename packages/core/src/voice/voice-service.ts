@@ -179,6 +179,11 @@ export class VoiceService {
    * stored from the old take encoded again from the new master. Puts only (each atomic), no folder delete,
    * so concurrent free retakes of one clip leave whole blobs, each of one take.
    */
+  /** Removes every file of a generation (deleted meanwhile: what a late writer put there must go too). */
+  async discardAudio(id: string): Promise<void> {
+    await this.blobs.deletePrefix(generationPrefix(id));
+  }
+
   async replaceAudio(id: string, p: { output: AudioOutput; quality: string }, audio: { main: { bytes: Uint8Array }; master: { bytes: Uint8Array } }): Promise<void> {
     await this.blobs.put(masterKey(id), audio.master.bytes, 'audio/wav');
     await this.blobs.put(formatKey(id, p.output.format), audio.main.bytes, p.output.contentType);
@@ -210,8 +215,10 @@ export class VoiceService {
     if (g.status === 'rendering' && this.clock.now().getTime() - Date.parse(g.updated_at) < STALE_RENDER_MS) {
       throw conflict('This generation is still rendering; delete it once it is ready or failed', { reason: 'generation_not_ready', generation_id: id });
     }
-    await this.blobs.deletePrefix(generationPrefix(id));
+    // The record first: a download encoding a format meanwhile checks it after writing, and removes
+    // what it wrote when the record is gone (audioOf), so no file outlives the generation.
     await this.storage.voiceGenerations.delete(id);
+    await this.blobs.deletePrefix(generationPrefix(id));
   }
 
   /**
@@ -231,7 +238,14 @@ export class VoiceService {
     const master = hasAudio ? await this.blobs.get(masterKey(id)) : null;
     if (!master) throw notFound('Audio of this generation');
     const encoded = await this.audio.encodeToBuffer([pcmOfWav(master.data)], { format: wanted.format, quality: wanted.quality });
-    await this.blobs.put(formatKey(id, wanted.format), encoded.bytes, wanted.contentType);
+    const failed = await this.blobs.put(formatKey(id, wanted.format), encoded.bytes, wanted.contentType).then(() => null, (e: unknown) => e);
+    // Deleted while this was encoded: no file of it may stay behind, and the answer is its 404
+    // (docs/decisions.md "Races with a delete").
+    if (!(await this.storage.voiceGenerations.findById(id))) {
+      await this.discardAudio(id);
+      throw notFound('Generation');
+    }
+    if (failed) throw failed;
     return { body: [encoded.bytes], size: encoded.bytes.byteLength, contentType: wanted.contentType, fileName, generation: g };
   }
 

@@ -1,5 +1,4 @@
 import { allSettledOrThrow } from '../errors';
-import { createHmac } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import type { OutboxItem } from '../domain/types';
 import type { Clock } from '../ports/clock';
@@ -11,6 +10,7 @@ import { TOKENS } from '../tokens';
 import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
 import { errorText, failedAttempt } from '../outbox/retry';
 import { WebhookSettingsService } from './webhook-settings-service';
+import { signatureHeaders } from './standard-webhooks';
 
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
 
@@ -51,7 +51,6 @@ export class WebhookDeliveryHandler implements OutboxHandler {
     const delivery = await this.storage.deliveries.findById(String(item.payload.delivery_id));
     if (!delivery) return { status: 'failed', error: 'delivery deleted' };
     const secret = await this.settings.secretOf(delivery.user_id);
-    const signature = createHmac('sha256', secret).update(delivery.body).digest('hex');
     const started = Date.now();
     let status: number | null = null;
     let error: string | null = null;
@@ -59,7 +58,8 @@ export class WebhookDeliveryHandler implements OutboxHandler {
     try {
       const headers = {
         'Content-Type': 'application/json',
-        'X-Service-Signature': signature,
+        // Signed at each attempt: a retry carries a fresh timestamp under the same webhook-id.
+        ...signatureHeaders(secret, delivery.id, Math.floor(this.clock.now().getTime() / 1000), delivery.body),
         'X-Service-Event': delivery.event,
         'X-Service-Delivery': delivery.id,
       };

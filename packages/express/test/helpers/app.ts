@@ -94,6 +94,8 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
   app.use(createPublicPagesRouter({ formloom, rateLimits, embedOrigins }));
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    // Longer than any pause under load: a reused keep-alive connection is never closed under a request.
+    s.keepAliveTimeout = 60_000;
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   formloom.config.publicUrl = url;

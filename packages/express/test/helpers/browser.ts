@@ -62,7 +62,7 @@ export async function webhookReceiver(): Promise<{ url: string; bodies: any[]; c
 }
 
 /** Waits (without timing anything) until `check` holds, polling; fails after `tries`. */
-export async function eventually(check: () => boolean | Promise<boolean>, tries = 100): Promise<boolean> {
+export async function eventually(check: () => boolean | Promise<boolean>, tries = 600): Promise<boolean> {
   for (let i = 0; i < tries; i++) {
     if (await check()) return true;
     await new Promise((r) => setTimeout(r, 100));

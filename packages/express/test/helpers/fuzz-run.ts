@@ -12,7 +12,7 @@ import { filesUnder, rawRequest } from './raw-http';
  */
 
 /** A request without an answer after this long counts as a hang. */
-export const HANG_MS = 10_000;
+export const HANG_MS = 60_000;
 const BATCH = 40;
 const PARALLEL = 4;
 

@@ -34,7 +34,7 @@ export function rawRequest(
       socket.destroy();
       resolve(parse(Buffer.concat(chunks).toString('utf8'), timedOut));
     };
-    const timer = setTimeout(() => finish(true), opts.timeoutMs ?? 10_000);
+    const timer = setTimeout(() => finish(true), opts.timeoutMs ?? 60_000);
     socket.on('connect', () => {
       socket.write(head.replace(/\r?\n/g, '\r\n') + '\r\n\r\n');
       socket.write(body, () => {

@@ -57,7 +57,7 @@ export async function contractForm(app: TestApp, plan: 'free' | 'pro' = 'pro', p
 }
 
 /** Waits (by polling, no fixed delay) until `check` holds or `tries` run out. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, tries = 400): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined | false>, tries = 2400): Promise<T> {
   for (let i = 0; i < tries; i++) {
     const v = await check();
     if (v) return v;

@@ -164,9 +164,9 @@ export async function memoryGrowth<T>(work: () => Promise<T>): Promise<{ result:
   }
 }
 
-/** Polls `check` until it holds (or 15 s pass): for state the server settles after a connection is cut. */
+/** Polls `check` until it holds (or a generous 2 minutes pass): for state the server settles after a connection is cut. */
 export async function eventually(check: () => Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (await check()) return true;
     await new Promise((r) => setTimeout(r, 25));

@@ -1,6 +1,8 @@
 import type { Database as SqliteConnection, RunResult, Statement } from 'sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
+import { FormloomError } from '@formloom/core';
 import type { ReadWriteLock } from './rw-lock';
+import { isForeignKeyViolation } from './dialect';
 
 export type Row = Record<string, any>;
 
@@ -124,14 +126,27 @@ export function pooledDb(dataSource: DataSource): Db {
   };
 }
 
-/** Refuses calls once `isOpen()` is false: a transaction's storage used after it ended, or a closed storage. */
+/**
+ * A write that names a parent row deleted meanwhile (a team, a form, a session: the request read it before
+ * another one deleted it) is the 404 the request would have had a moment later, not a 500
+ * (docs/decisions.md "Races with a delete"). The transaction it ran in is rolled back as for any error.
+ */
+const parentGone = (err: unknown): never => {
+  if (isForeignKeyViolation(err)) throw new FormloomError('NOT_FOUND', 'Not found: it was deleted while this request ran');
+  throw err;
+};
+
+/**
+ * Refuses calls once `isOpen()` is false (a transaction's storage used after it ended, or a closed
+ * storage), and answers a write whose parent is gone with NOT_FOUND.
+ */
 export function guardedDb(db: Db, isOpen: () => boolean, what: string): Db {
   const check = () => {
     if (!isOpen()) throw new Error(`${what} is no longer usable`);
   };
   return {
-    all: async (sql, params) => (check(), db.all(sql, params)),
-    run: async (sql, params) => (check(), db.run(sql, params)),
+    all: async <T>(sql: string, params?: readonly unknown[]) => (check(), db.all<T>(sql, params).catch(parentGone)),
+    run: async (sql, params) => (check(), db.run(sql, params).catch(parentGone)),
     prepare: <T>(sql: string) => {
       check();
       const stmt = db.prepare<T>(sql);

@@ -60,3 +60,12 @@ export function isUniqueViolation(err: unknown): boolean {
     /UNIQUE constraint failed|PRIMARY KEY/.test(e.message)
   );
 }
+
+/** True for a violated FOREIGN KEY constraint (a row whose parent is gone), on either driver. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; driverError?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (e.driverError) return isForeignKeyViolation(e.driverError);
+  if (e.code === '23503') return true;
+  return e.code === 'SQLITE_CONSTRAINT' && typeof e.message === 'string' && /FOREIGN KEY constraint failed/.test(e.message);
+}

@@ -1,0 +1,53 @@
+import test from 'ava';
+import { forEachDb, type TestApp } from './helpers/app';
+import { raceParentDelete } from './helpers/races';
+
+/* Every operation on a team's children, racing `DELETE /teams/:teamId`: its success or 404, never a 500. */
+
+async function teamWithMember(app: TestApp) {
+  const owner = await app.user('enterprise');
+  const team = (await app.api('POST', '/teams', { key: owner.key, body: { name: 'Race' } })).body;
+  const member = await app.user();
+  const inv = await app.api('POST', `/teams/${team.id}/invitations`, { key: owner.key, body: { email: member.email, role: 'viewer' } });
+  await app.api('POST', `/invitations/${inv.body.token}/accept`, { key: member.key });
+  const pending = (
+    await app.api('POST', `/teams/${team.id}/invitations`, { key: owner.key, body: { email: `pending-${team.id}@example.com`, role: 'editor' } })
+  ).body;
+  const members = (await app.api('GET', `/teams/${team.id}/members`, { key: owner.key })).body.members;
+  const memberId = members.find((m: { user_id: string }) => m.user_id === member.id).id as string;
+  return { owner, team, member, memberId, pending, key: owner.key };
+}
+
+let seq = 0;
+
+forEachDb(test, (it) => {
+  raceParentDelete(it, {
+    parent: 'team',
+    rounds: 8,
+    setup: (app) => teamWithMember(app),
+    remove: (app, c) => app.api('DELETE', `/teams/${c.team.id}`, { key: c.key }),
+    children: [
+      ['rename', (app, c) => app.api('PUT', `/teams/${c.team.id}`, { key: c.key, body: { name: 'Renamed' } })],
+      ['get', (app, c) => app.api('GET', `/teams/${c.team.id}`, { key: c.key })],
+      ['branding put', (app, c) => app.api('PUT', `/teams/${c.team.id}/branding`, { key: c.key, body: { primary_color: '#112233' } })],
+      ['branding delete', (app, c) => app.api('DELETE', `/teams/${c.team.id}/branding`, { key: c.key })],
+      ['invite', (app, c) => app.api('POST', `/teams/${c.team.id}/invitations`, { key: c.key, body: { email: `race${++seq}@example.com`, role: 'viewer' } })],
+      ['add member', (app, c) => app.api('POST', `/teams/${c.team.id}/members`, { key: c.key, body: { email: `race${++seq}@example.com`, role: 'viewer' } })],
+      ['cancel invitation', (app, c) => app.api('DELETE', `/teams/${c.team.id}/invitations/${c.pending.id}`, { key: c.key })],
+      ['change role', (app, c) => app.api('PUT', `/teams/${c.team.id}/members/${c.memberId}`, { key: c.key, body: { role: 'editor' } })],
+      ['remove member', (app, c) => app.api('DELETE', `/teams/${c.team.id}/members/${c.memberId}`, { key: c.key })],
+      ['accept', (app, c) => app.api('POST', `/invitations/${c.pending.token}/accept`, { key: c.key }), [200, 201, 403, 404]],
+      ['team form', (app, c) => app.api('POST', '/forms', { key: c.key, body: { title: 'T', team_id: c.team.id } })],
+    ],
+    after: async (app, c) => {
+      const gone = (await app.api('GET', `/teams/${c.team.id}`, { key: c.key })).status === 404;
+      if (!gone) return 'the team outlived its delete';
+      const ph = app.kind === 'postgres' ? '$1' : '?';
+      const rows = [
+        ...(await app.raw(`SELECT id FROM team_invitations WHERE team_id = ${ph}`, [c.team.id])),
+        ...(await app.raw(`SELECT id FROM team_members WHERE team_id = ${ph}`, [c.team.id])),
+      ];
+      return rows.length ? `${rows.length} rows of the deleted team remain` : null;
+    },
+  });
+});
