@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { COLOR_FIELDS, FONT_FIELDS, FORM_MODES } from '../domain/form-fields';
 import { QUESTION_PROPERTY_SCHEMAS, QUESTION_TYPES } from './question-types';
 import { present, typeMessage } from '../parse';
+import { documentAs } from '../api-schemas';
 import { cssSize, fontFamily, freeCss, hexColor, httpUrl, visibleText } from '../strings';
 
 export { hexColor };
@@ -47,7 +48,7 @@ export type ThemeInput = z.infer<typeof themeInputSchema>;
 const ignored = z.unknown().optional();
 
 /** A question as a client sends it; read-only fields it may send back are accepted and dropped. */
-export const questionInputSchema = z
+const questionBase = z
   .object({
     id: z.string().min(1).max(100).optional(),
     type: z.enum(QUESTION_TYPES),
@@ -62,7 +63,23 @@ export const questionInputSchema = z
     created_at: ignored,
     updated_at: ignored,
   })
-  .strict()
+  .strict();
+
+/**
+ * The same question as the OpenAPI document shows it: one variant per type, its `properties` the very
+ * schema that `questionInputSchema` checks them with (the check stays one step, so its messages name
+ * each unknown property).
+ */
+const questionByType = z.discriminatedUnion(
+  'type',
+  QUESTION_TYPES.map((type) => questionBase.extend({ type: z.literal(type), properties: QUESTION_PROPERTY_SCHEMAS[type].optional() })) as unknown as [
+    z.ZodObject,
+    ...z.ZodObject[],
+  ],
+);
+
+export const questionInputSchema = documentAs(
+  questionBase
   .transform((q, ctx) => {
     const parsed = QUESTION_PROPERTY_SCHEMAS[q.type].safeParse(q.properties ?? {}, { reportInput: true });
     if (!parsed.success) {
@@ -87,7 +104,9 @@ export const questionInputSchema = z
       logic_jumps: q.logic_jumps ?? [],
       validations: q.validations ?? {},
     };
-  });
+  }),
+  questionByType,
+);
 export type QuestionInput = z.output<typeof questionInputSchema>;
 
 const questionsSchema = z
