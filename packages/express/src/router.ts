@@ -4,7 +4,8 @@ import { apiKeyAuthenticator, requirePrincipal, type AuthenticateHook } from './
 import { errorHandler, notFoundHandler } from './errors';
 import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
 import { API_KEY_SECURITY, buildOpenApi, HOST_SECURITY, operationIdOf } from './openapi';
-import { assertBodyWithinLimits, assertNoNulCharacters } from './input-guard';
+import { assertNoNulCharacters } from './input-guard';
+import { bodyReaders } from './body-readers';
 import { RateLimits, type RateLimitOptions } from './rate-limit';
 import { apiSecurityHeaders, checkEmbedOrigins, type EmbedOrigins } from './security-headers';
 import { publicCors } from './cors';
@@ -83,14 +84,6 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   router.use(requestLogging(isHttpLogger(options.logger) ? options.logger : undefined));
   router.use(apiSecurityHeaders);
   router.use(publicCors(checkEmbedOrigins(options.embedOrigins ?? '*')));
-  // A signed PDF to verify arrives as itself (docs/signing.md, "Verification").
-  router.use('/signing/verify', express.raw({ type: 'application/pdf', limit: '20mb' }));
-  router.use(express.json({ limit: options.jsonLimit ?? '1mb' }));
-  // Depth and NUL checks run once, on the parsed body, before any route or schema walks it.
-  router.use((req, _res, next) => {
-    if (req.body !== undefined) assertBodyWithinLimits(req.body);
-    next();
-  });
 
   const security = options.authenticate ? { ...HOST_SECURITY, scheme: options.securityScheme ?? HOST_SECURITY.scheme } : API_KEY_SECURITY;
   let openapi: unknown;
@@ -107,7 +100,8 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
       const ctx = { req, formloom, principal, signal } as RouteContext;
       await sendAnswer(res, await spec.handler(ctx), signal, errorsOf(req));
     };
-    router[spec.method](spec.path, handler);
+    // Each route reads only the bodies it declares (body-readers.ts).
+    router[spec.method](spec.path, ...bodyReaders(spec, options.jsonLimit), handler);
   }
 
   router.use(notFoundHandler);

@@ -88,7 +88,12 @@ test.serial('CSV is text/csv, uploads declare their multipart body, PDFs and aud
   for (const name of ['VoiceList', 'VoiceGenerationDeleted']) t.true(doc.components.schemas[name].required.includes('meta'), name);
   t.false('saved' in doc.components.schemas.VoiceGeneration.properties);
   t.deepEqual(doc.paths['/forms/{id}'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/Form' });
-  t.like(doc.components.schemas.Question, { type: 'object', required: ['id', 'type', 'title', 'description', 'required', 'order', 'properties', 'logic_jumps', 'validations'] });
+  // One variant per question type, each with its own properties (question-types.ts).
+  const variants = doc.components.schemas.Question.oneOf as any[];
+  t.true(variants.length >= 20);
+  for (const v of variants) t.deepEqual([...v.required].sort(), ['description', 'id', 'logic_jumps', 'order', 'properties', 'required', 'title', 'type', 'validations']);
+  const rating = variants.find((v) => v.properties.type.const === 'rating');
+  t.deepEqual(rating.properties.properties.properties.steps, { type: 'integer', minimum: 2, maximum: 10, default: 5 });
 });
 
 test.serial('the security scheme follows the host authentication when the router has an authenticate hook', async (t) => {

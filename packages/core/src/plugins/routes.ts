@@ -64,6 +64,16 @@ export interface RouteSuccess {
   others?: Array<Omit<RouteSuccess, 'others'>>;
 }
 
+/** A request header an operation reads, documented as a header parameter of the operation. */
+export interface HeaderParam {
+  name: string;
+  description: string;
+  /** Whether a request without it is refused (default false). */
+  required?: boolean;
+  /** JSON Schema of the value (default `{type: 'string'}`). */
+  schema?: Record<string, unknown>;
+}
+
 /**
  * One HTTP endpoint contributed by a plugin, independent of any web framework: `@formloom/express` serves
  * it and documents it in `GET /api/v1/openapi.json` exactly like the built-in endpoints.
@@ -89,6 +99,8 @@ export interface PluginRoute<F = unknown> {
    * router): e.g. `{'application/pdf': z.file()}` or a JSON schema the handler parses with its own messages.
    */
   accepts?: Record<string, z.ZodType>;
+  /** Request headers the handler reads (`Idempotency-Key`, ...), documented as header parameters. */
+  headers?: HeaderParam[];
   /** A readable, unique name of the operation in the OpenAPI document (default: from method and path). */
   operationId?: string;
   /** Status of a success and its body (default 200, "OK", any JSON). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_SIGNER_SLOTS } from '../forms/question-types';
 
 /** The events `notify_emails` can subscribe to (docs/signing.md). */
 export const NOTIFY_EVENTS = ['each_signature', 'all_complete', 'decline', 'expiry'] as const;
@@ -13,10 +14,10 @@ export const createSessionSchema = z
     signers: z
       .array(
         z
-          .object({ slot_number: z.number().int().positive(), first_name: name, last_name: name, email: z.email().max(320).nullable().optional() })
+          .object({ slot_number: z.number().int().min(1).max(MAX_SIGNER_SLOTS), first_name: name, last_name: name, email: z.email().max(320).nullable().optional() })
           .strict(),
       )
-      .max(20)
+      .max(MAX_SIGNER_SLOTS)
       .optional(),
     signing_order: z.enum(['sequential', 'any']).optional(),
     expiry_days: z.number().int().min(1).max(365).default(30),

@@ -1,21 +1,37 @@
 import { z } from 'zod';
 import { badRequest, FormloomError } from '../errors';
+import { documentAs } from '../api-schemas';
 import { MAX_SPEED, MIN_SPEED } from './pricing';
+import { MAX_PAUSE_MS, MAX_SPEAKER_LENGTH } from './script/script-limits';
+
+const speakerName = z.string().min(1).max(MAX_SPEAKER_LENGTH).describe('Who says it; lines of one speaker share a voice');
+
+/**
+ * A `lines` item as the document shows it. script-text.ts checks items one by one (its 400s name the item
+ * and field: `lines.3.pause_ms`); the fuzz test sends samples of this schema and requires them accepted.
+ */
+const scriptLineDoc = z.union([
+  z.object({ speaker: speakerName.nullable().optional(), voice: z.string().min(1).max(64).nullable().optional().describe('An nv_ id; default: the speaker\'s cast voice, else the request\'s voice'), text: z.string().min(1) }).strict(),
+  z.object({ pause_ms: z.number().int().min(0).max(MAX_PAUSE_MS).describe('A silence, in milliseconds') }).strict(),
+]);
+
+/** A `cast` entry as documented (script-cast.ts checks it, naming the entry at fault). */
+const castEntryDoc = z.object({ speaker: speakerName, voice: z.string().min(1).describe('An nv_ id') }).strict();
 
 /** `POST /api/v1/voice`: speak, script or estimate (docs/voice.md). Unknown fields are refused. */
 export const voiceRequestSchema = z
   .object({
     mode: z.enum(['speak', 'script', 'estimate']),
-    text: z.string().optional(),
-    voice: z.string().optional(),
-    lines: z.array(z.unknown()).max(10_000).optional(),
-    script: z.string().optional(),
-    cast: z.array(z.unknown()).optional(),
+    text: z.string().min(1).optional(),
+    voice: z.string().min(1).optional(),
+    lines: documentAs(z.array(z.unknown()).max(10_000), z.array(scriptLineDoc).max(10_000)).optional(),
+    script: z.string().min(1).optional(),
+    cast: documentAs(z.array(z.unknown()), z.array(castEntryDoc)).optional(),
     auto_convert: z.boolean().optional(),
     auto_cast: z.boolean().optional(),
     language: z.string().min(1).max(64).optional(),
     quality: z.enum(['standard', 'studio', 'phone']).optional(),
-    speed: z.number().optional(),
+    speed: z.number().min(MIN_SPEED, `must be between ${MIN_SPEED} and ${MAX_SPEED}`).max(MAX_SPEED, `must be between ${MIN_SPEED} and ${MAX_SPEED}`).optional(),
     format: z.enum(['mp3', 'wav', 'ogg_opus', 'mulaw_8k']).optional(),
     max_credits: z.number().int().min(0).optional(),
     reuse: z.boolean().optional(),
@@ -29,8 +45,8 @@ export type VoiceRequest = z.infer<typeof voiceRequestSchema>;
 /** `POST /api/v1/voice/stream`. `speed`, scripts, `retake_of` and `reuse` are refused with `not_on_stream`. */
 export const streamRequestSchema = z
   .object({
-    voice: z.string(),
-    text: z.string(),
+    voice: z.string().min(1),
+    text: z.string().min(1),
     format: z.enum(['mp3', 'pcm_24k', 'mulaw_8k', 'ulaw_8000']).optional(),
     language: z.string().min(1).max(64).optional(),
     quality: z.enum(['standard', 'studio', 'phone']).optional(),
