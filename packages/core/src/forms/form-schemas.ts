@@ -3,6 +3,7 @@ import { COLOR_FIELDS, FONT_FIELDS, FORM_MODES } from '../domain/form-fields';
 import { QUESTION_PROPERTY_SCHEMAS, QUESTION_TYPES } from './question-types';
 import { present, typeMessage } from '../parse';
 import { documentAs } from '../api-schemas';
+import { jumpDoc } from '../logic/logic-doc';
 import { cssSize, fontFamily, freeCss, hexColor, httpUrl, visibleText } from '../strings';
 
 export { hexColor };
@@ -57,7 +58,7 @@ const questionBase = z
     required: z.boolean().optional(),
     order: z.number().int().min(0).optional(),
     properties: z.record(z.string(), z.unknown()).optional(),
-    logic_jumps: z.array(z.unknown()).max(200).optional(),
+    logic_jumps: documentAs(z.array(z.unknown()).max(200), z.array(jumpDoc).max(200)).optional(),
     validations: z.record(z.string(), z.unknown()).optional(),
     form_id: ignored,
     created_at: ignored,
@@ -72,7 +73,11 @@ const questionBase = z
  */
 const questionByType = z.discriminatedUnion(
   'type',
-  QUESTION_TYPES.map((type) => questionBase.extend({ type: z.literal(type), properties: QUESTION_PROPERTY_SCHEMAS[type].optional() })) as unknown as [
+  QUESTION_TYPES.map((type) => {
+    // `properties` may be left out only where the type needs none of them (a group needs its questions).
+    const props = QUESTION_PROPERTY_SCHEMAS[type];
+    return questionBase.extend({ type: z.literal(type), properties: props.safeParse({}).success ? props.optional() : props });
+  }) as unknown as [
     z.ZodObject,
     ...z.ZodObject[],
   ],
@@ -134,7 +139,7 @@ const formShape = {
   mode: z.enum(FORM_MODES).optional(),
   quiz_settings: z.record(z.string(), z.unknown()).nullable().optional(),
   variables: z.record(z.string(), z.unknown()).nullable().optional(),
-  start_logic_jumps: z.array(z.unknown()).max(200).nullable().optional(),
+  start_logic_jumps: documentAs(z.array(z.unknown()).max(200), z.array(jumpDoc).max(200)).nullable().optional(),
   webhook_url: httpUrl.nullable().optional(),
   limit_one_response: z.boolean().optional(),
   incremental_submission: z.boolean().optional(),

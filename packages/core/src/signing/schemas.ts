@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_SIGNER_SLOTS } from '../forms/question-types';
+import { documentAs } from '../api-schemas';
 
 /** The events `notify_emails` can subscribe to (docs/signing.md). */
 export const NOTIFY_EVENTS = ['each_signature', 'all_complete', 'decline', 'expiry'] as const;
@@ -47,9 +48,20 @@ export const listSessionsQuery = z.object({
 
 export const verifyPasswordSchema = z.object({ password: z.string().max(200) }).strict();
 
+/** A signature as documented; the PDF renderer checks the image itself (docs/signing.md, "Signatures"). */
+const signatureDoc = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('typed'), value: z.string().min(1).max(200).describe('The name as typed') }).strict(),
+  z
+    .object({
+      type: z.literal('drawn'),
+      value: z.string().max(2_000_000).regex(/^data:image\/png;base64,/).describe('A PNG data URL from the signing pad: at most 512 KiB and 2000 pixels a side'),
+    })
+    .strict(),
+]);
+
 export const signSchema = z
   .object({
-    signature: z.object({ type: z.enum(['typed', 'drawn']), value: z.string().max(2_000_000) }).strict(),
+    signature: documentAs(z.object({ type: z.enum(['typed', 'drawn']), value: z.string().max(2_000_000) }).strict(), signatureDoc),
     first_name: name,
     last_name: name,
     email: z.email().max(320).optional(),
