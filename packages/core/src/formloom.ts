@@ -28,6 +28,7 @@ import { TeamService } from './teams/team-service';
 import { InvitationService } from './teams/invitation-service';
 import { AuditService } from './teams/audit-service';
 import { OutboxWorker, newOutboxItem } from './outbox/outbox-worker';
+import { checkRouteSchemas } from './plugins/route-check';
 
 export interface FormloomOptions extends Partial<PortAdapters> {
   storage: Storage;
@@ -157,7 +158,10 @@ export function createFormloom(options: FormloomOptions): Formloom {
       handlers.set(h.kind, h);
       c.register(TOKENS.OutboxHandler, { useValue: h });
     }
-    for (const route of plugin.routes?.(ctx) ?? []) routes.push({ plugin: plugin.name, route });
+    for (const route of plugin.routes?.(ctx) ?? []) {
+      checkRouteSchemas(plugin.name, route);
+      routes.push({ plugin: plugin.name, route });
+    }
     attachListeners(events, plugin, ctx);
   }
 

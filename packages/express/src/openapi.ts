@@ -95,6 +95,14 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
   const paths: Record<string, Record<string, unknown>> = {};
   const tags: string[] = [];
   for (const r of routes) {
+    try {
+      describeRoute(r);
+    } catch (e) {
+      // Named, so that the route (a plugin's, a host's) that cannot be documented is refused while mounting.
+      throw new Error(`${r.method.toUpperCase()} ${r.path} (${operationIdOf(r)}) cannot be documented: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  function describeRoute(r: RouteSpec) {
     const params = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     const query = (r.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema }));
     const headers = (r.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: h.required ?? false, description: h.description, schema: h.schema ?? { type: 'string' } }));

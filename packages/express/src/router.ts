@@ -86,6 +86,8 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   router.use(publicCors(checkEmbedOrigins(options.embedOrigins ?? '*')));
 
   const security = options.authenticate ? { ...HOST_SECURITY, scheme: options.securityScheme ?? HOST_SECURITY.scheme } : API_KEY_SECURITY;
+  // Built once now so that a route that cannot be documented stops the mount, not GET /openapi.json later.
+  buildOpenApi(routes, '/', { security });
   let openapi: unknown;
   router.get('/openapi.json', (req: Request, res) => {
     openapi ??= buildOpenApi(routes, req.baseUrl || '/', { security });
