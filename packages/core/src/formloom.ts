@@ -12,7 +12,7 @@ import type { Storage } from './ports/storage';
 import type { OutboxHandler } from './ports/outbox-handler';
 import type { SpeechEngine } from './ports/speech-engine';
 import type { FormloomPlugin, PluginContext, PluginLogger, PortAdapters } from './plugins/plugin';
-import { attachListeners, checkPlugins, chooseAdapters, collectSpeechEngines, consoleLogger, PluginConfigError, pluginLogger } from './plugins/plugin-host';
+import { attachListeners, attachTransactionalListeners, checkPlugins, chooseAdapters, collectSpeechEngines, consoleLogger, PluginConfigError, pluginLogger } from './plugins/plugin-host';
 import { BUILT_IN_AREAS } from './areas';
 import { localPayments, storedPlans } from './accounts/plans';
 import { AccountService } from './accounts/account-service';
@@ -163,6 +163,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
       routes.push({ plugin: plugin.name, route });
     }
     attachListeners(events, plugin, ctx);
+    attachTransactionalListeners(events, plugin, ctx);
   }
 
   instance = {
