@@ -39,6 +39,12 @@ export interface FormloomOptions extends Partial<PortAdapters> {
   /** Where plugins and the instance report (default: the console). */
   logger?: PluginLogger;
   config?: Partial<Omit<FormloomConfig, 'voice'>> & { voice?: Partial<FormloomConfig['voice']> };
+  /**
+   * Checks every JSON answer of every route against its documented `success.schema` (and the status and
+   * content type against the documented ones) and answers 500, logged, when it differs: for tests and
+   * development, so a plugin that drifts from its own document fails loudly (docs/plugins.md).
+   */
+  strictResponses?: boolean;
 }
 
 /** Ports the instance runs without, until used: a clear error at the first call, not at start-up. */
@@ -93,7 +99,7 @@ function instanceConfig(given: FormloomOptions['config']): FormloomConfig {
  * instances (and tests) never share state. Throws PluginConfigError for a plugin list that cannot work.
  */
 export function createFormloom(options: FormloomOptions): Formloom {
-  const { storage, plugins: extra = [], config: given, logger = consoleLogger, speechEngines = [], ...hostAdapters } = options;
+  const { storage, plugins: extra = [], config: given, logger = consoleLogger, speechEngines = [], strictResponses = false, ...hostAdapters } = options;
   const plugins = [...BUILT_IN_AREAS, ...extra];
   checkPlugins(plugins, BUILT_IN_AREAS.length);
   const config = instanceConfig(given);
@@ -167,6 +173,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
   }
 
   instance = {
+    strictResponses,
     storage,
     config,
     events,

@@ -12,7 +12,7 @@ import { publicCors } from './cors';
 import type { RouteContext, RouteSpec } from './route-table';
 import { AREA_ROUTES } from './routes';
 import { fromPluginRoute } from './plugin-routes';
-import { clientGoneSignal, sendAnswer } from './answer';
+import { assertDocumented, clientGoneSignal, sendAnswer } from './answer';
 
 export interface FormloomRouterOptions {
   /** The instance from `createFormloom(...)`. */
@@ -100,7 +100,9 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
       const principal = spec.scope ? { ...(await requirePrincipal(authenticate, req, spec.scope, !!options.authenticate)), ip_address: req.ip ?? null } : null;
       const signal = clientGoneSignal(res);
       const ctx = { req, formloom, principal, signal } as RouteContext;
-      await sendAnswer(res, await spec.handler(ctx), signal, errorsOf(req));
+      const answer = await spec.handler(ctx);
+      if (formloom.strictResponses) assertDocumented(spec, answer);
+      await sendAnswer(res, answer, signal, errorsOf(req));
     };
     // Each route reads only the bodies it declares (body-readers.ts).
     router[spec.method](spec.path, ...bodyReaders(spec, options.jsonLimit), handler);

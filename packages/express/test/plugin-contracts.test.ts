@@ -3,7 +3,7 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
-import { createFormloom, definePlugin, defineRoute, named, PluginConfigError, type FormloomPlugin } from '@formloom/core';
+import { checkRouteAnswer, createFormloom, definePlugin, defineRoute, named, PluginConfigError, type FormloomPlugin, type PluginRoute } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { createFormloomRouter } from '../src';
 
@@ -110,4 +110,37 @@ test('plugin routes get typed body, query and principal from what they declare',
   const res = await fetch(`${server.url}/typed/x?n=2`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ count: 40 }) });
   t.deepEqual(await res.json(), { total: 42, user: user.id });
   t.deepEqual(await (await fetch(`${server.url}/typed-public`)).json(), { anonymous: true });
+});
+
+test('answers are checked against success.schema: strictResponses answers 500 on drift, checkRouteAnswer throws', async (t) => {
+  const db = await createTestDatabase('sqlite');
+  t.teardown(() => db.close());
+  const drifting: PluginRoute = {
+    method: 'get',
+    path: '/drift/:what',
+    scope: 'public',
+    summary: 'Drifts',
+    tags: ['drift'],
+    success: { status: 200, description: 'x', schema: z.object({ id: z.string() }) },
+    handler: async (req) => ({ body: req.params.what === 'extra' ? { id: 'a', secret: 'leaked' } : req.params.what === 'status' ? { id: 'a' } : { id: 'a' }, status: req.params.what === 'status' ? 201 : 200 }),
+  };
+  const plugin = definePlugin({ name: 'drift', version: '1', routes: () => [drifting] });
+  const logged: string[] = [];
+  const logger = { error: (m: string, e: unknown) => logged.push(`${m} ${e instanceof Error ? e.message : ''}`) };
+  const strict = await serve(createFormloomRouter({ formloom: createFormloom({ storage: db.storage, plugins: [plugin], strictResponses: true }), rateLimits: false, logger }));
+  const lax = await serve(createFormloomRouter({ formloom: createFormloom({ storage: db.storage, plugins: [plugin] }), rateLimits: false }));
+  t.teardown(() => (strict.close(), lax.close()));
+  t.is((await fetch(`${strict.url}/drift/ok`)).status, 200);
+  const extra = await fetch(`${strict.url}/drift/extra`);
+  t.is(extra.status, 500);
+  t.is(((await extra.json()) as any).error.code, 'INTERNAL_ERROR');
+  t.is((await fetch(`${strict.url}/drift/status`)).status, 500);
+  t.true(logged.some((l) => /GET \/drift\/:what answered what it does not document: the body has more than success\.schema says: \$\.secret is not in the schema/.test(l)), logged.join('\n'));
+  t.true(logged.some((l) => /answered 201, documented 200/.test(l)));
+  // Without the option the answer goes out as the handler made it.
+  t.deepEqual(await (await fetch(`${lax.url}/drift/extra`)).json(), { id: 'a', secret: 'leaked' });
+  // In a plugin's own unit test, without a server.
+  const req = (what: string) => ({ params: { what }, query: {}, body: undefined, headers: {}, principal: null, ip: null, baseUrl: '', signal: new AbortController().signal, formloom: undefined });
+  await t.notThrowsAsync(checkRouteAnswer(drifting, req('ok')));
+  await t.throwsAsync(checkRouteAnswer(drifting, req('extra')), { message: 'GET /drift/:what: the body has more than success.schema says: $.secret is not in the schema' });
 });
