@@ -3,7 +3,7 @@ import { COLOR_FIELDS, FONT_FIELDS, FORM_MODES } from '../domain/form-fields';
 import { QUESTION_PROPERTY_SCHEMAS, QUESTION_TYPES } from './question-types';
 import { present, typeMessage } from '../parse';
 import { documentAs } from '../api-schemas';
-import { jumpDoc } from '../logic/logic-doc';
+import { jumpDoc } from './logic-doc';
 import { cssSize, fontFamily, freeCss, hexColor, httpUrl, visibleText } from '../strings';
 
 export { hexColor };

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { KeyScope, Principal } from '../domain/types';
-import type { Formloom } from '../instance';
 
 /**
  * What a framework-neutral route handler receives. `params`, `query` and `headers` are strings as the
@@ -113,15 +112,4 @@ export interface PluginRoute<F = unknown, B = unknown, Q = Record<string, unknow
   /** Error statuses whose body is not the error shape, with their schema. */
   errorBodies?: Record<number, z.ZodType>;
   handler(req: RouteRequest<F, B, Q, S extends 'public' ? null : Principal>): Promise<RouteAnswer>;
-}
-
-/**
- * Declares one plugin route with its handler's `req.body`, `req.query` and `req.principal` typed from what
- * the route declares: the output types of its `body` and `query` schemas, and a principal that is `null`
- * exactly on public routes (docs/plugins.md, "Typed routes"). An identity function, like `definePlugin`.
- */
-export function defineRoute<B = unknown, Q = Record<string, unknown>, S extends KeyScope | 'public' = KeyScope | 'public', F = Formloom>(
-  route: PluginRoute<F, B, Q, S>,
-): PluginRoute<F> {
-  return route as unknown as PluginRoute<F>;
 }

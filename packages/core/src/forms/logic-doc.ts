@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CONDITION_OPS, UNARY_OPS } from './conditions.js';
-import { END } from './jumps.js';
+import { CONDITION_OPS, UNARY_OPS } from '../logic/conditions.js';
+import { END } from '../logic/jumps.js';
 
 /**
  * Logic jumps as the OpenAPI document shows them. rules.ts checks stored logic by hand (its 400s name the
