@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -58,6 +58,12 @@ test('npm install of the tarballs the guide names makes an app that runs the sma
     const files = p.files.map((f) => f.path);
     for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts']) t.true(files.includes(f), `${p.name}: ${f}`);
     t.deepEqual(files.filter((f) => f.startsWith('src/') || f.includes('/test/') || f.endsWith('.tsbuildinfo')), [], p.name);
+  }
+  // READMEs are read on a registry's page, away from the repository: their links are absolute.
+  for (const folder of readdirSync(join(ROOT, 'packages'))) {
+    const readme = readFileSync(join(ROOT, 'packages', folder, 'README.md'), 'utf8');
+    const relative = [...readme.matchAll(/\]\((?!https?:|#|mailto:)([^)]+)\)/g)].map((m) => m[1]);
+    t.deepEqual(relative, [], `packages/${folder}/README.md links by absolute URL`);
   }
 
   const app = installApp(dir, named, args);
