@@ -7,7 +7,7 @@ import { clientIp, RateLimits, type RateLimitOptions } from './rate-limit';
 import { checkEmbedOrigins, imageOrigins, setPageHeaders, type EmbedOrigins } from './security-headers';
 import { ENTRY_PATH, rendererAssetsRouter } from './renderer-assets';
 import { signingPage } from './signing-page';
-import { invitationPage } from './invitation-page';
+import { invitationRoute, type InvitationPageOption } from './invitation-page';
 
 const escape = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -61,6 +61,12 @@ export interface PublicPagesOptions {
   logger?: RouterLogger;
   /** Where the API router is mounted, for the page's element (default: the instance's `config.apiPath`, `/api/v1`). */
   apiPath?: string;
+  /**
+   * The invitation link `/teams/invite/<token>` of invitation emails: Formloom's page (default), your own
+   * accept page (`{ acceptUrl: (token) => '/account/invitations/' + encodeURIComponent(token) }`, a 303
+   * redirect), or `false`: not served, for a host that accepts invitations its own way (docs/teams.md).
+   */
+  invitations?: InvitationPageOption;
 }
 
 /**
@@ -98,7 +104,7 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
 </head><body><main><h1>${escape(form.title)}</h1><formloom-form slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}">${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? '<p>This form is closed.</p>' : `<ol>${items}</ol><p>This form needs JavaScript.</p>`}</formloom-form></main></body></html>`);
   });
   router.get('/s/:code', logging, signingPage(options.formloom, embed, limits, apiPath));
-  router.get('/teams/invite/:token', logging, invitationPage(options.formloom, embed, limits, apiPath));
+  if (options.invitations !== false) router.get('/teams/invite/:token', logging, invitationRoute(options.formloom, embed, limits, apiPath, options.invitations));
   router.use(pageErrorHandler(errorLoggerOf(options.logger)));
   return router;
 }
