@@ -1,21 +1,41 @@
 # syntax=docker/dockerfile:1
 # The self-hosted app (npm start) in a container: docs/docker.md.
 
-# ---- build: every dependency, sqlite3 compiled from source, then npm run build ----
+# ---- build: dependencies first (a layer that survives source changes), then the sources and tsc -b ----
 FROM node:20-bookworm AS build
 WORKDIR /app
-# node-gyp uses the headers shipped in the image instead of downloading them; .prebuild-installrc (copied
-# with the sources) makes sqlite3 skip its prebuilt download. Only the npm registry is contacted.
+# node-gyp uses the headers shipped in the image instead of downloading them; .prebuild-installrc makes
+# sqlite3 skip its prebuilt download. Only the npm registry is contacted.
 ENV npm_config_nodedir=/usr/local \
     npm_config_update_notifier=false \
     npm_config_fund=false \
     npm_config_audit=false
-COPY . .
+# Only the manifests: a change to the sources does not reinstall or recompile sqlite3.
+COPY package.json package-lock.json .prebuild-installrc ./
+COPY packages/core/package.json packages/core/
+COPY packages/storage-typeorm/package.json packages/storage-typeorm/
+COPY packages/mailer-smtp/package.json packages/mailer-smtp/
+COPY packages/blob-store-file/package.json packages/blob-store-file/
+COPY packages/blob-store-s3/package.json packages/blob-store-s3/
+COPY packages/webhook-http/package.json packages/webhook-http/
+COPY packages/pdf/package.json packages/pdf/
+COPY packages/audio/package.json packages/audio/
+COPY packages/renderer/package.json packages/renderer/
+COPY packages/speech-flite/package.json packages/speech-flite/
+COPY packages/speech-espeak/package.json packages/speech-espeak/
+COPY packages/speech-openai/package.json packages/speech-openai/
+COPY packages/express/package.json packages/express/
+COPY packages/workspace/package.json packages/workspace/
+COPY packages/cli/package.json packages/cli/
+COPY examples/self-hosted/package.json examples/self-hosted/
+COPY examples/embed-express/package.json examples/embed-express/
 RUN npm ci
+COPY . .
 # tsc -b, then the workspace's browser bundle (esbuild, a dev dependency: before the prune).
 RUN npm run build
-# Production dependencies only (the self-hosted example declares pg and sqlite3, so both stay).
-RUN npm prune --omit=dev
+# Production dependencies only (the self-hosted example declares pg and sqlite3, so both stay), then what
+# each workspace publishes (its "files": dist/src, assets, bin), without sources or test builds.
+RUN npm prune --omit=dev && node .docker/runtime-files.mjs /runtime
 
 # ---- runtime: production deps and the compiled output, run as the unprivileged "node" user ----
 FROM node:20-bookworm-slim AS runtime
@@ -26,15 +46,13 @@ ENV NODE_ENV=production \
     FORMLOOM_DATABASE_URL=sqlite:/data/formloom.sqlite
 WORKDIR /app
 # Owned by root: the app cannot change its own code. Workspace links in node_modules/@formloom stay links.
-COPY --from=build /app/package.json /app/package-lock.json ./
-COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/packages ./packages
-COPY --from=build /app/examples ./examples
+COPY --from=build /runtime ./
 RUN mkdir -p /data && chown node:node /data && chmod 700 /data
 VOLUME ["/data"]
 USER node
 EXPOSE 3000
+# Ready, not only alive: /readyz answers 503 while the app cannot serve (database unreachable, shutting down).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Exec form, no npm or shell in between: SIGTERM from `docker stop` reaches node, which drains and closes.
 CMD ["node", "examples/self-hosted/dist/src/main.js"]

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '../../../..');
 
@@ -25,8 +25,8 @@ function workspacePackages(): Map<string, { dir: string; manifest: Manifest }> {
   return byName;
 }
 
-/** The named packages and every @formloom package they depend on. */
-function closure(names: string[]): string[] {
+/** The named packages and every @formloom package they depend on (what their install needs). */
+export function closure(names: string[]): string[] {
   const all = workspacePackages();
   const seen = new Set<string>();
   const visit = (name: string) => {
@@ -37,47 +37,45 @@ function closure(names: string[]): string[] {
     for (const dep of Object.keys(pkg.manifest.dependencies ?? {})) if (dep.startsWith('@formloom/')) visit(dep);
   };
   names.forEach(visit);
-  return [...seen].map((n) => all.get(n)!.dir);
+  return [...seen];
 }
 
-export interface PackedHost {
-  dir: string;
-  /** What `npm pack` reported: tarball file names and the files in each. */
-  packed: { name: string; filename: string; files: { path: string }[] }[];
+export interface Packed {
+  name: string;
+  filename: string;
+  files: { path: string }[];
 }
 
-/**
- * A fresh host app outside the workspace with our packages installed from the tarballs `npm pack` makes
- * (running each package's prepack), as a registry install would lay them out: extracted under
- * node_modules/@formloom. Third-party packages are not downloaded again: the host gets a link to the
- * workspace's copy of each one a packed package declares (plus `hostDeps`), and only those, so an
- * undeclared dependency fails to load here as it would for a user.
- */
-export function makePackedHost(packages: string[], hostDeps: string[]): PackedHost {
+/** `git status --porcelain` of the checkout: `npm pack` must leave it as it was. */
+export const checkoutStatus = () => execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: ROOT, encoding: 'utf8' });
+
+/** Packs `names` (each package's prepack builds it) into a new folder; what `npm pack` reported. */
+export function pack(names: string[]): { dir: string; packed: Packed[] } {
   const dir = mkdtempSync(join(tmpdir(), 'formloom-packed-'));
-  const tgz = join(dir, 'tarballs');
-  mkdirSync(tgz);
-  const dirs = closure(packages);
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tgz, ...dirs.flatMap((d) => ['-w', d])], {
+  const all = workspacePackages();
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir, ...names.flatMap((n) => ['-w', all.get(n)!.dir])], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const packed = JSON.parse(out) as PackedHost['packed'];
-  const host = join(dir, 'host');
-  const third = new Set(hostDeps);
-  for (const p of packed) {
-    const target = join(host, 'node_modules', p.name);
-    mkdirSync(target, { recursive: true });
-    execFileSync('tar', ['-xzf', join(tgz, p.filename), '-C', target, '--strip-components=1']);
-    const manifest = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8')) as Manifest;
-    for (const dep of Object.keys(manifest.dependencies ?? {})) if (!dep.startsWith('@formloom/')) third.add(dep);
-  }
-  for (const dep of third) {
-    const link = join(host, 'node_modules', dep);
-    mkdirSync(dirname(link), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules', dep), link, 'dir');
-  }
-  writeFileSync(join(host, 'package.json'), JSON.stringify({ name: 'packed-host', private: true }));
-  return { dir, packed };
+  return { dir, packed: JSON.parse(out) as Packed[] };
+}
+
+/**
+ * An empty app folder that runs `npm install <args>` exactly as a user would: the tarballs are copied in
+ * and installed by npm (extracted, their declared dependencies resolved from the registry or npm's cache),
+ * nothing linked from this checkout. Returns the app folder.
+ */
+export function installApp(dir: string, tarballs: string[], args: string[]): string {
+  const app = join(dir, 'app');
+  mkdirSync(app);
+  for (const t of tarballs) copyFileSync(join(dir, t), join(app, t));
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'packed-host', version: '1.0.0', private: true }));
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...args], {
+    cwd: app,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 240_000,
+  });
+  return app;
 }

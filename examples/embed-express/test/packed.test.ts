@@ -1,13 +1,22 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { ROOT, makePackedHost } from './packed-host';
+import { checkoutStatus, closure, installApp, pack, ROOT } from './packed-host';
+
+const guide = readFileSync(join(ROOT, 'docs', 'embedding.md'), 'utf8');
+
+/** The install line of docs/embedding.md: `npm install express pg ./formloom-....tgz ...`. */
+function installFromGuide(): string[] {
+  const line = /^\$ npm install (express .*\.tgz)$/m.exec(guide)?.[1];
+  if (!line) throw new Error('docs/embedding.md: no "$ npm install express ... .tgz" line');
+  return line.split(/\s+/);
+}
 
 /** The smallest host of docs/embedding.md, as written there, listening on a free port instead of 4000. */
 function hostFromGuide(): string {
-  const guide = readFileSync(join(ROOT, 'docs', 'embedding.md'), 'utf8');
   const block = /## The smallest host[\s\S]*?```js\n([\s\S]*?)```/.exec(guide)?.[1];
   if (!block) throw new Error('docs/embedding.md: no js block under "The smallest host"');
   const listen = "app.listen(4000, () => console.log('host on http://localhost:4000'))";
@@ -15,10 +24,7 @@ function hostFromGuide(): string {
   return block.replace(listen, "app.listen(0, () => console.log('host on http://localhost:' + server.address().port))");
 }
 
-/**
- * One GET on its own connection: the host keeps idle connections 5 s, about what the CLI runs in between
- * take, and a pooled connection closed by the server as it is reused fails the request.
- */
+/** One GET on its own connection (no pooled connection the host may have closed meanwhile). */
 function httpGet(url: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; text: string }>((resolveGet, reject) => {
     get(url, { headers, agent: false }, (res) => {
@@ -28,21 +34,58 @@ function httpGet(url: string, headers: Record<string, string> = {}) {
   });
 }
 
-test('the packed packages install into a fresh host that runs the embedding guide', async (t) => {
-  const { dir, packed } = makePackedHost(['@formloom/express', '@formloom/storage-typeorm', '@formloom/cli'], ['express', 'sqlite3']);
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const host = join(dir, 'host');
+/** node-postgres, untyped here (no @types/pg): only what the test uses. */
+interface PgClient {
+  connect(): Promise<void>;
+  query(sql: string): Promise<unknown>;
+  end(): Promise<void>;
+}
+const { Client } = require('pg') as { Client: new (options: { connectionString: string }) => PgClient };
 
+const PG = process.env.FORMLOOM_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+test('npm install of the tarballs the guide names makes an app that runs the smallest host on PostgreSQL, and npx formloom', async (t) => {
+  t.timeout(600_000);
+  const args = installFromGuide();
+  const named = args.filter((a) => a.endsWith('.tgz')).map((a) => a.replace(/^\.\//, ''));
+  const before = checkoutStatus();
+  const { dir, packed } = pack(closure(['@formloom/express', '@formloom/storage-typeorm', '@formloom/cli']));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  t.is(checkoutStatus(), before, 'npm pack leaves the checkout as it was');
+  // The guide names every tarball the packages need, and only those.
+  t.deepEqual([...named].sort(), packed.map((p) => p.filename).sort());
   for (const p of packed) {
     const files = p.files.map((f) => f.path);
     for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/src/index.js', 'dist/src/index.d.ts']) t.true(files.includes(f), `${p.name}: ${f}`);
     t.deepEqual(files.filter((f) => f.startsWith('src/') || f.includes('/test/') || f.endsWith('.tsbuildinfo')), [], p.name);
   }
-  const manifest = JSON.parse(readFileSync(join(host, 'node_modules/@formloom/express/package.json'), 'utf8'));
-  t.is(manifest.dependencies.express, undefined, 'express is the host app\'s, not a second copy');
+  // READMEs are read on a registry's page, away from the repository: their links are absolute.
+  for (const folder of readdirSync(join(ROOT, 'packages'))) {
+    const readme = readFileSync(join(ROOT, 'packages', folder, 'README.md'), 'utf8');
+    const relative = [...readme.matchAll(/\]\((?!https?:|#|mailto:)([^)]+)\)/g)].map((m) => m[1]);
+    t.deepEqual(relative, [], `packages/${folder}/README.md links by absolute URL`);
+  }
 
-  writeFileSync(join(host, 'host.js'), hostFromGuide());
-  const child = spawn(process.execPath, ['host.js'], { cwd: host, stdio: ['ignore', 'pipe', 'pipe'] });
+  const app = installApp(dir, named, args);
+  const installed = (name: string) => existsSync(join(app, 'node_modules', name, 'package.json'));
+  t.true(['@formloom/core', '@formloom/express', 'zod', 'typeorm', 'express', 'pg'].every(installed));
+  t.false(installed('@formloom/pdf') || installed('pdfkit'), 'the admin CLI does not pull the PDF stack');
+  const manifest = JSON.parse(readFileSync(join(app, 'node_modules/@formloom/express/package.json'), 'utf8'));
+  t.is(manifest.dependencies.express, undefined, "express is the host app's, not a second copy");
+
+  // A schema of its own on the test database, as the guide advises.
+  const schema = `fl_packed_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: PG });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  t.teardown(async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  writeFileSync(join(app, 'host.js'), hostFromGuide());
+  const env = { ...process.env, DATABASE_URL: PG, FORMLOOM_SCHEMA: schema, FORMLOOM_SECRET_KEY: randomBytes(32).toString('hex') };
+  const child = spawn(process.execPath, ['host.js'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   t.teardown(() => child.kill('SIGKILL'));
   let stderr = '';
@@ -62,11 +105,11 @@ test('the packed packages install into a fresh host that runs the embedding guid
   t.is(refused.status, 401);
   t.like(JSON.parse(refused.text), { error: { code: 'UNAUTHORIZED', status: 401 } });
 
-  // The packed `formloom` command on the host's database (the guide's ./data/host.sqlite).
-  const cli = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [join(host, 'node_modules/@formloom/cli/bin/formloom.js'), ...args], {
-      cwd: host,
-      env: { ...process.env, FORMLOOM_DATABASE_URL: 'sqlite:./data/host.sqlite' },
+  // `npx formloom`, as the guide says, on the host's database and schema.
+  const cli = (...cmd: string[]) => {
+    const r = spawnSync('npx', ['--no-install', 'formloom', ...cmd], {
+      cwd: app,
+      env: { ...process.env, FORMLOOM_DATABASE_URL: `${PG}?options=-c%20search_path%3D${schema}` },
       encoding: 'utf8',
     });
     t.is(r.status, 0, r.stderr);
@@ -78,6 +121,6 @@ test('the packed packages install into a fresh host that runs the embedding guid
   t.is(listed.status, 200);
   t.like(JSON.parse(listed.text), { forms: [], total: 0 });
 
-  child.kill('SIGINT'); // the guide's shutdown: close the server, then the storage; the process then ends
-  t.is(await exited, 0);
+  child.kill('SIGTERM'); // the guide's shutdown: close the server, stop the worker, close the storage
+  t.is(await exited, 0, stderr);
 });

@@ -19,8 +19,9 @@ interface Stats {
 export const NOTIFY_KIND = 'notify.mail';
 
 /**
- * Emails a form's owner on each completed response. The listener only queues a durable outbox item, so a
- * mail server that is down delays the mail (retried for about a day) and never slows the respondent; the
+ * Emails a form's owner on each completed response. The listener only queues a durable outbox item, in the
+ * response's own transaction, so a mail server that is down delays the mail (retried for about a day) and
+ * never slows the respondent, and a crash never loses it; the
  * outbox handler sends it through the mailer port. `GET /api/v1/notify/status` reports what this instance
  * queued and sent.
  */
@@ -37,9 +38,11 @@ export function notifyPlugin(options: NotifyOptions = {}): FormloomPlugin<Notify
     name: 'notify',
     version: '0.1.0',
     options,
-    on: {
-      'response.submitted': async ({ form_id, response_id }, ctx) => {
-        await ctx.enqueue(NOTIFY_KIND, { form_id, response_id });
+    // Inside the transaction that records the response: the mail is queued exactly when the response is
+    // stored, so a crash between the commit and the delivery delays the mail and never loses it.
+    inTransaction: {
+      'response.submitted': async ({ form_id, response_id }, tx, ctx) => {
+        await ctx.enqueue(NOTIFY_KIND, { form_id, response_id }, tx);
         statsOf(ctx).queued += 1;
       },
     },

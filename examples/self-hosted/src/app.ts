@@ -76,8 +76,8 @@ export function createApp(formloom: Formloom, options: AppOptions = {}): Express
   });
   app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins, sessions: { signup: http.signup }, ...(options.logger ? { logger: options.logger } : {}) }));
   // Invitees accept by signing in or signing up in the workspace (docs/teams.md), never by pasting a key.
-  const invitationPage = { signInUrl: '/signin?invite={token}', signUpUrl: '/signup?invite={token}' };
-  app.use('/', createPublicPagesRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins, invitationPage, ...(options.logger ? { logger: options.logger } : {}) }));
+  const invitations = { signInUrl: '/signin?invite={token}', signUpUrl: '/signup?invite={token}' };
+  app.use('/', createPublicPagesRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins, invitations, ...(options.logger ? { logger: options.logger } : {}) }));
   // The owners' workspace (docs/workspace.md) at `/`, after the public pages, which keep /f, /s and /teams/invite.
   app.use('/', createWorkspaceRouter({ apiBase: '/api/v1' }));
   return app;

@@ -1,11 +1,23 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFormloom, SigningVerificationService } from '@formloom/core';
-import { createPdfDocumentRenderer, loadOrCreateSigningP12 } from '@formloom/pdf';
 import { openMigratedStorage } from '@formloom/storage-typeorm';
 import { readConfig, type Env } from './config';
 import { describeDatabase } from './describe-database';
 import { UsageError } from './usage-error';
+
+/**
+ * The PDF stack (pdfkit, node-forge, ...) is an optional peer of the CLI: only this command needs it, so a
+ * host installs `@formloom/cli` for its admin commands without it (docs/cli.md).
+ */
+async function loadPdf(): Promise<typeof import('@formloom/pdf')> {
+  try {
+    return await import('@formloom/pdf');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND' && (e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw e;
+    throw new Error('formloom signing verify needs @formloom/pdf: npm install @formloom/pdf');
+  }
+}
 
 export const SIGNING_VERIFY_USAGE = 'signing verify <file.pdf>';
 
@@ -41,6 +53,7 @@ export async function signingVerify(
   if (!p12Path && !(await access(selfSigned).then(() => true, () => false))) {
     throw new Error(`no sealing certificate at ${selfSigned}: set FORMLOOM_DATA_DIR (or FORMLOOM_SIGNING_P12) to the instance's`);
   }
+  const { createPdfDocumentRenderer, loadOrCreateSigningP12 } = await loadPdf();
   const certificate = await loadOrCreateSigningP12({ dataDir: config.dataDir, p12Path, password: env.FORMLOOM_SIGNING_P12_PASSWORD });
   const signedDocuments = createPdfDocumentRenderer({ p12: certificate.p12, password: certificate.password });
   const storage = await openMigratedStorage(config.databaseUrl);

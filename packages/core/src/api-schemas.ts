@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_CODES } from './errors';
 
 /**
  * What the API answers, as zod schemas: each area keeps the schemas of its bodies beside its presenters
@@ -13,6 +14,26 @@ export const apiSchemas = z.registry<{ id: string; description?: string }>();
 /** Registers `schema` as the named component `id` of the OpenAPI document and returns it. */
 export function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
   apiSchemas.add(schema, description ? { id, description } : { id });
+  return schema;
+}
+
+/**
+ * What the document shows for a schema whose checks zod cannot render (a refinement, a hand-written parser
+ * of a list's items): `documentAs(schema, {format: 'uri'})` adds JSON Schema keywords; a zod schema renders
+ * in its place instead (the question union is rendered from the same per-type schemas that validate).
+ * Read by `@formloom/express` when it builds the OpenAPI document. Keyed weakly by
+ * the schema object, so it holds nothing of its own.
+ */
+export interface Documented {
+  keywords?: Record<string, unknown>;
+  as?: z.ZodType;
+}
+export const documented: WeakMap<object, Documented> = new WeakMap();
+
+/** Records how `schema` is documented (see {@link documented}) and returns it. */
+export function documentAs<T extends z.ZodType>(schema: T, how: Record<string, unknown> | z.ZodType): T {
+  const entry: Documented = how instanceof z.ZodType ? { as: how } : { keywords: how as Record<string, unknown> };
+  documented.set(schema, entry);
   return schema;
 }
 
@@ -42,7 +63,7 @@ export const errorBodySchema = named(
   'Error',
   z.object({
     error: z.looseObject({
-      code: z.string(),
+      code: z.enum(ERROR_CODES),
       message: z.string(),
       status: int,
       reason: z.string().optional(),

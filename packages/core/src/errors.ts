@@ -1,21 +1,23 @@
 /** Error codes of the API's error shape (docs/decisions.md, "Errors"). */
-export type ErrorCode =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'CONFLICT'
-  | 'PRECONDITION_FAILED'
-  | 'RATE_LIMITED'
-  | 'INTERNAL_ERROR'
-  | 'INSUFFICIENT_CREDITS'
-  | 'KEY_LIMIT_REACHED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'RANGE_NOT_SATISFIABLE'
-  | 'TEXT_TOO_LONG'
-  | 'WARMING_UP';
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'CONFLICT',
+  'PRECONDITION_FAILED',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'INSUFFICIENT_CREDITS',
+  'KEY_LIMIT_REACHED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RANGE_NOT_SATISFIABLE',
+  'TEXT_TOO_LONG',
+  'WARMING_UP',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 const STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'eventemitter3';
+import type { Storage } from './ports/storage';
 
 /** Domain events connecting services without coupling them. */
 export interface FormloomEventMap {
@@ -11,4 +12,31 @@ export interface FormloomEventMap {
   'outbox.enqueued': [{ kind: string }];
 }
 
-export class FormloomEvents extends EventEmitter<FormloomEventMap> {}
+/** The events whose listeners may also run inside the transaction that records them (docs/plugins.md). */
+export type TransactionalEventName = 'response.submitted';
+
+/** A listener inside the event's transaction: `tx` is the storage of that transaction. */
+export type TransactionalListener<E extends TransactionalEventName> = (payload: FormloomEventMap[E][0], tx: Storage) => Promise<void>;
+
+export class FormloomEvents extends EventEmitter<FormloomEventMap> {
+  private readonly within = new Map<TransactionalEventName, Array<TransactionalListener<TransactionalEventName>>>();
+
+  /**
+   * Runs `listener` inside the transaction that records `event`, before it commits: what it writes with
+   * `tx` (an outbox item: `ctx.enqueue(kind, payload, tx)`) exists exactly when the event does. A listener
+   * that throws rolls the whole change back, so keep it to writes that must not be lost.
+   */
+  withinTransaction<E extends TransactionalEventName>(event: E, listener: TransactionalListener<E>): void {
+    const list = this.within.get(event) ?? [];
+    list.push(listener as TransactionalListener<TransactionalEventName>);
+    this.within.set(event, list);
+  }
+
+  /** Called by the service that records `event`, with its transaction; true when a listener ran. */
+  async runWithinTransaction<E extends TransactionalEventName>(tx: Storage, event: E, payload: FormloomEventMap[E][0]): Promise<boolean> {
+    const list = this.within.get(event) ?? [];
+    // In order, one after the other: statements of one transaction are not sent concurrently.
+    for (const listener of list) await listener(payload, tx);
+    return list.length > 0;
+  }
+}

@@ -12,7 +12,7 @@ import type { Storage } from './ports/storage';
 import type { OutboxHandler } from './ports/outbox-handler';
 import type { SpeechEngine } from './ports/speech-engine';
 import type { FormloomPlugin, PluginContext, PluginLogger, PortAdapters } from './plugins/plugin';
-import { attachListeners, checkPlugins, chooseAdapters, collectSpeechEngines, consoleLogger, PluginConfigError, pluginLogger } from './plugins/plugin-host';
+import { attachListeners, attachTransactionalListeners, checkPlugins, chooseAdapters, collectSpeechEngines, consoleLogger, PluginConfigError, pluginLogger } from './plugins/plugin-host';
 import { BUILT_IN_AREAS } from './areas';
 import { localPayments, storedPlans } from './accounts/plans';
 import { AccountService } from './accounts/account-service';
@@ -28,6 +28,7 @@ import { TeamService } from './teams/team-service';
 import { InvitationService } from './teams/invitation-service';
 import { AuditService } from './teams/audit-service';
 import { OutboxWorker, newOutboxItem } from './outbox/outbox-worker';
+import { checkRouteSchemas } from './plugins/route-check';
 
 export interface FormloomOptions extends Partial<PortAdapters> {
   storage: Storage;
@@ -38,6 +39,12 @@ export interface FormloomOptions extends Partial<PortAdapters> {
   /** Where plugins and the instance report (default: the console). */
   logger?: PluginLogger;
   config?: Partial<Omit<FormloomConfig, 'voice'>> & { voice?: Partial<FormloomConfig['voice']> };
+  /**
+   * Checks every JSON answer of every route against its documented `success.schema` (and the status and
+   * content type against the documented ones) and answers 500, logged, when it differs: for tests and
+   * development, so a plugin that drifts from its own document fails loudly (docs/plugins.md).
+   */
+  strictResponses?: boolean;
 }
 
 /** Ports the instance runs without, until used: a clear error at the first call, not at start-up. */
@@ -92,7 +99,7 @@ function instanceConfig(given: FormloomOptions['config']): FormloomConfig {
  * instances (and tests) never share state. Throws PluginConfigError for a plugin list that cannot work.
  */
 export function createFormloom(options: FormloomOptions): Formloom {
-  const { storage, plugins: extra = [], config: given, logger = consoleLogger, speechEngines = [], ...hostAdapters } = options;
+  const { storage, plugins: extra = [], config: given, logger = consoleLogger, speechEngines = [], strictResponses = false, ...hostAdapters } = options;
   const plugins = [...BUILT_IN_AREAS, ...extra];
   checkPlugins(plugins, BUILT_IN_AREAS.length);
   const config = instanceConfig(given);
@@ -157,11 +164,16 @@ export function createFormloom(options: FormloomOptions): Formloom {
       handlers.set(h.kind, h);
       c.register(TOKENS.OutboxHandler, { useValue: h });
     }
-    for (const route of plugin.routes?.(ctx) ?? []) routes.push({ plugin: plugin.name, route });
+    for (const route of plugin.routes?.(ctx) ?? []) {
+      checkRouteSchemas(plugin.name, route);
+      routes.push({ plugin: plugin.name, route });
+    }
     attachListeners(events, plugin, ctx);
+    attachTransactionalListeners(events, plugin, ctx);
   }
 
   instance = {
+    strictResponses,
     storage,
     config,
     events,

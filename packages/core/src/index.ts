@@ -1,3 +1,5 @@
+/// <reference types="node" preserve="true" />
+// Its declarations use Buffer and node: streams: a plugin project compiles them with node's types (a dependency).
 // The Reflect metadata polyfill must load before any decorated service of the areas.
 import 'reflect-metadata';
 export * from './errors';
@@ -21,6 +23,7 @@ export * from './version';
 export * from './logger';
 export * from './plugins/plugin';
 export * from './plugins/routes';
+export { answerProblem, checkRouteAnswer } from './plugins/answer-check';
 export { PluginConfigError } from './plugins/plugin-host';
 export * from './areas';
 export * from './instance';

@@ -26,6 +26,8 @@ export interface InstanceRoute {
 
 /** One wired Formloom instance: its own services, event bus and plugins; nothing shared with another. */
 export interface Formloom {
+  /** `createFormloom({ strictResponses })`: answers are checked against their documented schemas. */
+  readonly strictResponses: boolean;
   readonly storage: Storage;
   readonly config: FormloomConfig;
   readonly events: FormloomEvents;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { documentAs } from './api-schemas';
 
 /** Rules for strings the API stores and shows: when a text is blank, and what a style value may hold. */
 
@@ -17,6 +18,7 @@ export const visibleText = (max: number) =>
   z
     .string()
     .trim()
+    .min(1, 'must not be blank')
     .max(max)
     .refine((s) => !isBlank(s), 'must not be blank');
 
@@ -47,7 +49,7 @@ export const fontFamily = z
   .regex(STYLE_PATTERNS.font, 'must be font names (letters, digits, spaces, hyphens, quotes, commas)');
 export const freeCss = (max: number) =>
   z.string().max(max).refine(cssStaysInStyle, 'must not contain </style, <!-- or -->');
-export const httpUrl = z
+export const httpUrl = documentAs(z
   .string()
   .max(2048)
   .refine((v) => {
@@ -57,4 +59,4 @@ export const httpUrl = z
     } catch {
       return false;
     }
-  }, 'must be an absolute http(s) URL');
+  }, 'must be an absolute http(s) URL'), { format: 'uri' });

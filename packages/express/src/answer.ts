@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
-import { isStreamAnswer, type StreamAnswer } from '@formloom/core';
-import type { RouteResult } from './route-table';
+import { answerProblem, isStreamAnswer, type StreamAnswer } from '@formloom/core';
+import type { RouteResult, RouteSpec } from './route-table';
 import type { ErrorLogger } from './errors';
 
 /**
@@ -62,4 +62,13 @@ export async function sendAnswer(res: Response, answer: RouteResult, signal: Abo
   if (isStreamAnswer(answer)) return sendStream(res, answer, signal, logger);
   if (answer.headers) res.set(answer.headers);
   res.status(answer.status ?? 200).json(answer.body);
+}
+
+/**
+ * `createFormloom({ strictResponses: true })`: an answer that differs from what its route documents is an
+ * error (500, logged with the route and the difference), so drift shows in tests, not in clients.
+ */
+export function assertDocumented(spec: Pick<RouteSpec, 'method' | 'path' | 'success'>, answer: RouteResult): void {
+  const problem = answerProblem(spec.success, answer);
+  if (problem) throw new Error(`${spec.method.toUpperCase()} ${spec.path} answered what it does not document: ${problem}`);
 }

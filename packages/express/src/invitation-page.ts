@@ -95,3 +95,19 @@ export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: 
     shell(res, nonce, `Invitation to ${inv.team_name}`, body, `\n<script type="module" src="${escape(base + INVITATION_ENTRY_PATH)}"></script>`);
   };
 }
+
+/** `createPublicPagesRouter({ invitations })`: Formloom's page, the host's accept page, or off. */
+export type InvitationPageOption = false | { acceptUrl: (token: string) => string } | InvitationAcceptPages | undefined;
+
+/** The route of `/teams/invite/:token`: the page, or a redirect to the host's own accept page. */
+export function invitationRoute(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string, option: InvitationPageOption) {
+  if (!option || !('acceptUrl' in option)) return invitationPage(formloom, embed, limits, apiPath, option || undefined);
+  return async (req: Request, res: Response) => {
+    await limits.enforce('publicReads', clientIp(req), res);
+    assertNoNulCharacters({ params: req.params });
+    // The token is the invitee's credential: never in a Referer or a cache, on the way to the host's page too.
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Cache-Control', 'no-store');
+    res.redirect(303, option.acceptUrl(String(req.params.token)));
+  };
+}

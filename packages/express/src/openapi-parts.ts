@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { documented } from '@formloom/core';
 
 /** The shared error responses of the document (`#/components/responses/<name>`), all in the error shape. */
 export const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
@@ -36,16 +37,33 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
 
 type Io = 'input' | 'output';
 
-/** Drops what only clutters the document: zod's date patterns (the format says it) and the safe-integer bounds. */
-function tidy(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }) {
-  const js = ctx.jsonSchema;
-  if ((js.format === 'date-time' || js.format === 'date') && typeof js.pattern === 'string') delete js.pattern;
-  if (js.type === 'integer' || js.type === 'number') {
-    if (js.minimum === Number.MIN_SAFE_INTEGER) delete js.minimum;
-    if (js.maximum === Number.MAX_SAFE_INTEGER) delete js.maximum;
-  }
-  const description = z.globalRegistry.get(ctx.zodSchema as z.ZodType)?.description;
-  if (description && js.description === undefined) js.description = description;
+type Override = (ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }) => void;
+
+/**
+ * Drops what only clutters the document (zod's date patterns, the format says it; the safe-integer
+ * bounds), and applies what core says about schemas whose checks zod cannot render (`documentAs`).
+ */
+function tidyFor(io: Io): Override {
+  const tidy: Override = (ctx) => {
+    const js = ctx.jsonSchema;
+    const how = documented.get(ctx.zodSchema as object);
+    if (how?.as) {
+      // Rendered from another zod schema (e.g. the per-type question union): its keywords replace these.
+      const other = z.toJSONSchema(how.as, { target: 'draft-2020-12', io, unrepresentable: 'any', override: tidy as never }) as Record<string, unknown>;
+      const { $schema: _s, ...rest } = other;
+      for (const k of Object.keys(js)) delete js[k];
+      Object.assign(js, rest);
+    }
+    if (how?.keywords) Object.assign(js, how.keywords);
+    if ((js.format === 'date-time' || js.format === 'date') && typeof js.pattern === 'string') delete js.pattern;
+    if (js.type === 'integer' || js.type === 'number') {
+      if (js.minimum === Number.MIN_SAFE_INTEGER) delete js.minimum;
+      if (js.maximum === Number.MAX_SAFE_INTEGER) delete js.maximum;
+    }
+    const description = z.globalRegistry.get(ctx.zodSchema as z.ZodType)?.description;
+    if (description && js.description === undefined) js.description = description;
+  };
+  return tidy;
 }
 
 const DEFS = '#/$defs/';
@@ -61,7 +79,7 @@ export function schemaConverter(components: Record<string, unknown>) {
       target: 'draft-2020-12',
       io,
       unrepresentable: 'any',
-      override: tidy as never,
+      override: tidyFor(io) as never,
       ...(registry ? { metadata: registry as never } : {}),
     }) as Record<string, unknown>;
     const { $schema: _s, $defs, ...rest } = JSON.parse(JSON.stringify(json).replaceAll(`"${DEFS}`, `"${COMPONENTS}`)) as Record<string, unknown>;

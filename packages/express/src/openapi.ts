@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { apiSchemas, errorBodySchema } from '@formloom/core';
 import type { RouteSpec } from './route-table';
 import { ERROR_RESPONSES, schemaConverter, TAG_DESCRIPTIONS } from './openapi-parts';
+import { readsBody } from './body-readers';
 
 /** How the document describes authentication: its scheme name and OpenAPI security scheme object. */
 export interface OpenApiSecurity {
@@ -59,13 +60,14 @@ export function operationIdOf(r: Pick<RouteSpec, 'method' | 'path' | 'operationI
 }
 
 /**
- * The error statuses an operation documents: what it declares; 400, 413 and 500 always (the router refuses a
- * malformed path parameter, a body it cannot read or one past the size limit, whatever the method, before
- * any route code); 401/403 with a key; 404 with path parameters.
+ * The error statuses an operation documents: what it declares; 400 and 500 always (a malformed path
+ * parameter or query is refused before any route code); 413 where the route reads a body (body-readers.ts);
+ * 401/403 with a key; 404 with path parameters.
  */
 function errorStatuses(r: RouteSpec): number[] {
   const s = new Set(r.errors ?? []);
-  [400, 413, 500].forEach((x) => s.add(x));
+  [400, 500].forEach((x) => s.add(x));
+  if (readsBody(r)) s.add(413);
   if (r.scope) [401, 403].forEach((x) => s.add(x));
   if (r.path.includes(':')) s.add(404);
   return [...s].sort((a, b) => a - b);
@@ -96,9 +98,17 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
   const paths: Record<string, Record<string, unknown>> = {};
   const tags: string[] = [];
   for (const r of routes) {
+    try {
+      describeRoute(r);
+    } catch (e) {
+      // Named, so that the route (a plugin's, a host's) that cannot be documented is refused while mounting.
+      throw new Error(`${r.method.toUpperCase()} ${r.path} (${operationIdOf(r)}) cannot be documented: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  function describeRoute(r: RouteSpec) {
     const params = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
     const query = (r.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema }));
-    const headerParams = (r.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: false, description: h.description, schema: h.schema }));
+    const headerParams = (r.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: h.required ?? false, description: h.description, schema: h.schema ?? { type: 'string' } }));
     const responses: Record<string, unknown> = {};
     for (const success of [r.success, ...(r.success.others ?? [])]) responses[success.status] = successResponse(success, out);
     for (const s of errorStatuses(r)) {

@@ -7,7 +7,7 @@ import { clientIp, RateLimits, type RateLimitOptions } from './rate-limit';
 import { checkEmbedOrigins, imageOrigins, setPageHeaders, type EmbedOrigins } from './security-headers';
 import { ENTRY_PATH, isAssetPath, rendererAssetsRouter } from './renderer-assets';
 import { signingPage } from './signing-page';
-import { invitationPage, type InvitationAcceptPages } from './invitation-page';
+import { invitationRoute, type InvitationPageOption } from './invitation-page';
 
 const escape = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -68,10 +68,12 @@ export interface PublicPagesOptions {
   /** Where the API router is mounted, for the page's element (default: the instance's `config.apiPath`, `/api/v1`). */
   apiPath?: string;
   /**
-   * The invitation page at `/teams/invite/:token`: by default invitees paste an API key there; given accept
-   * pages, it links to them instead (the self-hosted app's sign-in and sign-up); `false` does not serve it.
+   * The invitation link `/teams/invite/<token>` of invitation emails: Formloom's page (default), your own
+   * accept page (`{ acceptUrl: (token) => '/account/invitations/' + encodeURIComponent(token) }`, a 303
+   * redirect), links to sign-in and sign-up pages that accept it (`{ signInUrl, signUpUrl }` with `{token}`,
+   * the self-hosted app's workspace), or `false`: not served, for a host that accepts invitations its own way (docs/teams.md).
    */
-  invitationPage?: InvitationAcceptPages | false;
+  invitations?: InvitationPageOption;
 }
 
 /**
@@ -109,7 +111,7 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
 </head><body><main><h1>${escape(form.title)}</h1><formloom-form slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}">${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? '<p>This form is closed.</p>' : `<ol>${items}</ol><p>This form needs JavaScript.</p>`}</formloom-form></main></body></html>`);
   });
   router.get('/s/:code', logging, signingPage(options.formloom, embed, limits, apiPath));
-  if (options.invitationPage !== false) router.get('/teams/invite/:token', logging, invitationPage(options.formloom, embed, limits, apiPath, options.invitationPage));
+  if (options.invitations !== false) router.get('/teams/invite/:token', logging, invitationRoute(options.formloom, embed, limits, apiPath, options.invitations));
   router.use(pageErrorHandler(errorLoggerOf(options.logger)));
   return router;
 }

@@ -51,6 +51,7 @@ export function fromPluginRoute({ plugin, route }: InstanceRoute): RouteSpec {
     body: route.body,
     accepts: route.accepts,
     query: queryParams(route.query),
+    headers: route.headers,
     success: route.success ?? { status: 200, description: 'OK' },
     errors: route.errors,
     errorBodies: route.errorBodies,

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
-import type { Formloom, JsonAnswer, KeyScope, Principal, RouteSuccess, StreamAnswer } from '@formloom/core';
+import type { Formloom, HeaderParam, JsonAnswer, KeyScope, Principal, RouteSuccess, StreamAnswer } from '@formloom/core';
 
 /**
  * What a handler receives: the request (to read, never to answer), the instance, the caller when the route
@@ -46,8 +46,8 @@ export interface RouteSpec {
   /** Bodies the handler reads itself, by content type (documented only), e.g. a multipart upload. */
   accepts?: Record<string, z.ZodType>;
   query?: QueryParam[];
-  /** Request headers the route reads (documented as header parameters), e.g. `If-Match`. */
-  headers?: QueryParam[];
+  /** Request headers the handler reads, documented as header parameters. */
+  headers?: HeaderParam[];
   /** Status of a success and its body: a zod schema of the JSON answer, or the media types of a stream. */
   success: RouteSuccess;
   errors?: number[];

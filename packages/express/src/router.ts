@@ -4,19 +4,18 @@ import { apiKeyAuthenticator, requirePrincipal, type AuthenticateHook } from './
 import { errorHandler, notFoundHandler } from './errors';
 import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
 import { API_KEY_SECURITY, buildOpenApi, HOST_SECURITY, operationIdOf } from './openapi';
-import { assertBodyWithinLimits, assertNoNulCharacters } from './input-guard';
+import { assertNoNulCharacters } from './input-guard';
+import { bodyReaders } from './body-readers';
 import { RateLimits, type RateLimitOptions } from './rate-limit';
 import { apiSecurityHeaders, checkEmbedOrigins, type EmbedOrigins } from './security-headers';
 import { publicCors } from './cors';
 import type { RouteContext, RouteSpec } from './route-table';
 import { AREA_ROUTES } from './routes';
 import { fromPluginRoute } from './plugin-routes';
-import { clientGoneSignal, sendAnswer } from './answer';
+import { assertDocumented, clientGoneSignal, sendAnswer } from './answer';
 import { SessionMount, type SessionOptions } from './session-auth';
 import { sessionRoutes } from './routes/sessions';
 import { SESSION_SECURITY } from './openapi-security';
-
-import { jsonBody } from './host-parsed-body';
 import { mountMethodNotAllowed } from './method-not-allowed';
 
 export interface FormloomRouterOptions {
@@ -98,16 +97,10 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   router.use(requestLogging(isHttpLogger(options.logger) ? options.logger : undefined));
   router.use(apiSecurityHeaders);
   router.use(publicCors(checkEmbedOrigins(options.embedOrigins ?? '*')));
-  // A signed PDF to verify arrives as itself (docs/signing.md, "Verification").
-  router.use('/signing/verify', express.raw({ type: 'application/pdf', limit: '20mb' }));
-  router.use(jsonBody(options.jsonLimit ?? '1mb'));
-  // Depth and NUL checks run once, on the parsed body, before any route or schema walks it.
-  router.use((req, _res, next) => {
-    if (req.body !== undefined) assertBodyWithinLimits(req.body);
-    next();
-  });
 
   const security = options.authenticate ? { ...HOST_SECURITY, scheme: options.securityScheme ?? HOST_SECURITY.scheme } : API_KEY_SECURITY;
+  // Built once now so that a route that cannot be documented stops the mount, not GET /openapi.json later.
+  buildOpenApi(routes, '/', { security });
   let openapi: unknown;
   router.get('/openapi.json', (req: Request, res) => {
     openapi ??= buildOpenApi(routes, req.baseUrl || '/', { security, ...(mount ? { alternatives: [SESSION_SECURITY] } : {}) });
@@ -120,9 +113,12 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
       const principal = spec.scope ? { ...(await requirePrincipal(authenticate, req, spec.scope, !!options.authenticate)), ip_address: req.ip ?? null } : null;
       const signal = clientGoneSignal(res);
       const ctx = { req, formloom, principal, signal } as RouteContext;
-      await sendAnswer(res, await spec.handler(ctx), signal, errorsOf(req));
+      const answer = await spec.handler(ctx);
+      if (formloom.strictResponses) assertDocumented(spec, answer);
+      await sendAnswer(res, answer, signal, errorsOf(req));
     };
-    router[spec.method](spec.path, handler);
+    // Each route reads only the bodies it declares (body-readers.ts).
+    router[spec.method](spec.path, ...bodyReaders(spec, options.jsonLimit), handler);
   }
 
   mountMethodNotAllowed(router, routes, [{ method: 'get', path: '/openapi.json' }]);

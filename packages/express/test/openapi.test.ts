@@ -81,14 +81,84 @@ test.serial('CSV is text/csv, uploads declare their multipart body, PDFs and aud
   const streamBody = doc.paths['/voice/stream'].post.requestBody.content['application/json'].schema;
   t.deepEqual(streamBody.required.sort(), ['text', 'voice']);
   t.deepEqual(streamBody.properties.format.enum, ['mp3', 'pcm_24k', 'mulaw_8k', 'ulaw_8000']);
-  t.deepEqual(doc.paths['/voice'].post.requestBody.content['application/json'].schema.properties.format.enum, ['mp3', 'wav', 'ogg_opus', 'mulaw_8k']);
+  // One variant per mode: speak needs text and voice; a script lines or script; a retake only its own fields.
+  const voiceBody = doc.paths['/voice'].post.requestBody.content['application/json'].schema.anyOf as any[];
+  for (const v of voiceBody) if (v.properties.format) t.deepEqual(v.properties.format.enum, ['mp3', 'wav', 'ogg_opus', 'mulaw_8k']);
+  t.true(voiceBody.some((v) => v.properties.mode.const === 'speak' && ['text', 'voice'].every((k) => v.required.includes(k))));
+  t.true(voiceBody.some((v) => v.properties.mode.const === 'script' && v.required.includes('lines') && !('text' in v.properties)));
   t.deepEqual(doc.paths['/voice/generations'].get.parameters.map((p: { name: string }) => p.name).sort(), ['page', 'per_page']);
   for (const path of ['/voice', '/voice/stream']) t.truthy(doc.paths[path].post.responses['503'], path);
   t.truthy(doc.paths['/voice/generations/{id}'].delete.responses['409']);
   for (const name of ['VoiceList', 'VoiceGenerationDeleted']) t.true(doc.components.schemas[name].required.includes('meta'), name);
   t.false('saved' in doc.components.schemas.VoiceGeneration.properties);
   t.deepEqual(doc.paths['/forms/{id}'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/Form' });
-  t.like(doc.components.schemas.Question, { type: 'object', required: ['id', 'type', 'title', 'description', 'required', 'order', 'properties', 'logic_jumps', 'validations'] });
+  // One variant per question type, each with its own properties (question-types.ts).
+  const variants = doc.components.schemas.Question.oneOf as any[];
+  t.true(variants.length >= 20);
+  for (const v of variants) t.deepEqual([...v.required].sort(), ['description', 'id', 'logic_jumps', 'order', 'properties', 'required', 'title', 'type', 'validations']);
+  const rating = variants.find((v) => v.properties.type.const === 'rating');
+  t.deepEqual(rating.properties.properties.properties.steps, { type: 'integer', minimum: 2, maximum: 10, default: 5 });
+});
+
+test.serial('the document says exactly what the server takes: per-type unions, enums, bounds, formats, headers, 206, 413 only with a body', (t) => {
+  const s = doc.components.schemas;
+  const create = doc.paths['/forms'].post.requestBody.content['application/json'].schema;
+  // Question properties per type, from the schemas that check them; a group needs its questions.
+  const variants = create.properties.questions.items.oneOf as any[];
+  const byType = (type: string) => variants.find((v) => v.properties.type.const === type);
+  t.deepEqual(byType('multiple_choice').properties.properties.properties.choices.minItems, 1);
+  t.true(byType('question_group').required.includes('properties'));
+  t.false(byType('short_text').required.includes('properties'));
+  t.deepEqual(byType('contract').properties.properties.properties.signer_slots.items.properties.slot_number, { type: 'integer', minimum: 1, maximum: 20 });
+  // Blank refused: minLength 1; URLs as URIs; logic jumps with their item schema.
+  t.is(create.properties.title.minLength, 1);
+  t.deepEqual(create.properties.redirect_url.anyOf[0].format, 'uri');
+  t.deepEqual(create.properties.start_logic_jumps.anyOf[0].items.required, ['to']);
+  // Answers: value by type; the invitation just created always carries its token and link.
+  t.true((s.AnswerValue.anyOf as any[]).some((v) => v.type === 'boolean' && /yes_no/.test(v.description)));
+  const created = doc.paths['/teams/{teamId}/invitations'].post.responses['201'].content['application/json'].schema;
+  t.deepEqual(created, { $ref: '#/components/schemas/CreatedInvitation' });
+  t.true(['token', 'invite_url'].every((k) => s.CreatedInvitation.required.includes(k)));
+  t.false(s.Invitation.required.includes('token'));
+  // Enums.
+  t.true(s.Error.properties.error.properties.code.enum.includes('RANGE_NOT_SATISFIABLE'));
+  t.true(s.AuditEvent.properties.action.enum.includes('member.invited'));
+  t.true(s.SigningAuditEntry.properties.action.enum.includes('document_sealed'));
+  t.deepEqual(s.WebhookDelivery.properties.event.enum, ['response.submitted']);
+  t.deepEqual(JSON.stringify(s.Response).match(/"form_mode":\{[^}]*\}/)?.[0], '"form_mode":{"type":"string","enum":["knowledge_quiz","lead_qualification","match_quiz"]}');
+  // since/until as date-time (or a whole day); speed bounds; script line and cast items.
+  for (const op of [doc.paths['/forms/{id}/responses'].get, doc.paths['/teams/{teamId}/audit-logs'].get]) {
+    const since = op.parameters.find((p: any) => p.name === 'since');
+    t.deepEqual(since.schema.anyOf.map((a: any) => a.format), ['date-time', 'date']);
+  }
+  const speak = (doc.paths['/voice'].post.requestBody.content['application/json'].schema.anyOf as any[]).find((v) => v.properties.mode.const === 'speak');
+  t.like(speak.properties.speed, { minimum: 0.85, maximum: 1.15 });
+  const script = (doc.paths['/voice'].post.requestBody.content['application/json'].schema.anyOf as any[]).find((v) => v.properties.lines);
+  t.is(script.properties.lines.items.anyOf.length, 2);
+  t.deepEqual(script.properties.cast.items.required, ['speaker', 'voice']);
+  // Headers the server reads are parameters.
+  const header = (path: string, method: string, name: string) => doc.paths[path][method].parameters.find((p: any) => p.in === 'header' && p.name === name);
+  t.like(header('/public/forms/{slug}/responses/{responseId}', 'patch', 'X-Resume-Token'), { required: true });
+  t.truthy(header('/s/{shortCode}/sign', 'post', 'X-Access-Token'));
+  t.like(header('/voice', 'post', 'Idempotency-Key'), { schema: { maxLength: 255 } });
+  // Ranged downloads answer 206; 413 only where a body is read.
+  t.truthy(doc.paths['/public/uploads/{formId}/{token}/{name}'].get.responses['206'].headers['Content-Range']);
+  t.falsy(doc.paths['/forms/{id}'].get.responses['413']);
+  t.falsy(doc.paths['/forms/{id}'].delete.responses['413']);
+  t.truthy(doc.paths['/forms/{id}'].put.responses['413']);
+});
+
+test.serial('a route that reads no body ignores one: no 413 and no JSON parse error there', async (t) => {
+  const user = await app.user();
+  const huge = JSON.stringify({ x: 'y'.repeat(2_000_000) });
+  const del = await fetch(`${app.url}/api/v1/forms/frm_nope`, { method: 'DELETE', headers: { authorization: `Bearer ${user.key}`, 'content-type': 'application/json' }, body: '{not json' });
+  t.is(del.status, 404);
+  const big = await fetch(`${app.url}/api/v1/forms/frm_nope/publish`, { method: 'POST', headers: { authorization: `Bearer ${user.key}`, 'content-type': 'application/json' }, body: huge });
+  t.is(big.status, 404);
+  // Where a body is read, the limit holds.
+  const put = await fetch(`${app.url}/api/v1/forms/frm_nope`, { method: 'PUT', headers: { authorization: `Bearer ${user.key}`, 'content-type': 'application/json' }, body: huge });
+  t.is(put.status, 413);
+  t.is(((await put.json()) as any).error.code, 'PAYLOAD_TOO_LARGE');
 });
 
 test.serial('the security scheme follows the host authentication when the router has an authenticate hook', async (t) => {

@@ -111,6 +111,9 @@ export const FORM_READ_ONLY_FIELDS = [
 export const QUESTION_READ_ONLY_FIELDS = ['form_id', 'created_at', 'updated_at'] as const;
 
 export const FORM_MODES = ['standard', 'knowledge_quiz', 'lead_qualification', 'match_quiz'] as const;
+/** The modes that score answers (responses' `quiz_results.form_mode`). */
+export const QUIZ_MODES = ['knowledge_quiz', 'lead_qualification', 'match_quiz'] as const;
+export type QuizMode = (typeof QUIZ_MODES)[number];
 export type FormMode = (typeof FORM_MODES)[number];
 
 export function defaultOptions(): Record<FormOptionField, unknown> {

@@ -1,5 +1,20 @@
 import type { SignatureInput } from '../ports/signed-documents';
 
+/** What a signing session's audit trail records (docs/signing.md, "Audit trail"). */
+export const SIGNING_AUDIT_ACTIONS = [
+  'session_created',
+  'document_viewed',
+  'signed',
+  'declined',
+  'all_signed',
+  'session_completed',
+  'document_sealed',
+  'session_voided',
+  'session_expired',
+  'signing_request_resent',
+] as const;
+export type SigningAuditAction = (typeof SIGNING_AUDIT_ACTIONS)[number];
+
 /**
  * Signing sessions as stored (docs/signing.md). `completing` and `completed` both read `fully_signed` in
  * the API: `completing` means the last signature landed and the seal job has not finished yet.

@@ -1,4 +1,4 @@
-import type { FormMode } from './form-fields';
+import type { FormMode, QuizMode } from './form-fields';
 
 export type PlanName = 'free' | 'pro' | 'business' | 'enterprise';
 export const PLAN_NAMES: readonly PlanName[] = ['free', 'pro', 'business', 'enterprise'];
@@ -174,7 +174,7 @@ export interface QuizResults {
   total_scorable_questions: number;
   max_score: number;
   matched_ending_id: string | null;
-  form_mode: string;
+  form_mode: QuizMode;
 }
 
 /** A submission to a form; partial while `completed_at` is null. */

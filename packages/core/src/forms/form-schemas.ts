@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { COLOR_FIELDS, FONT_FIELDS, FORM_MODES } from '../domain/form-fields';
 import { QUESTION_PROPERTY_SCHEMAS, QUESTION_TYPES } from './question-types';
 import { present, typeMessage } from '../parse';
+import { documentAs } from '../api-schemas';
+import { jumpDoc } from './logic-doc';
 import { cssSize, fontFamily, freeCss, hexColor, httpUrl, visibleText } from '../strings';
 
 export { hexColor };
@@ -47,7 +49,7 @@ export type ThemeInput = z.infer<typeof themeInputSchema>;
 const ignored = z.unknown().optional();
 
 /** A question as a client sends it; read-only fields it may send back are accepted and dropped. */
-export const questionInputSchema = z
+const questionBase = z
   .object({
     id: z.string().min(1).max(100).optional(),
     type: z.enum(QUESTION_TYPES),
@@ -56,13 +58,33 @@ export const questionInputSchema = z
     required: z.boolean().optional(),
     order: z.number().int().min(0).optional(),
     properties: z.record(z.string(), z.unknown()).optional(),
-    logic_jumps: z.array(z.unknown()).max(200).optional(),
+    logic_jumps: documentAs(z.array(z.unknown()).max(200), z.array(jumpDoc).max(200)).optional(),
     validations: z.record(z.string(), z.unknown()).optional(),
     form_id: ignored,
     created_at: ignored,
     updated_at: ignored,
   })
-  .strict()
+  .strict();
+
+/**
+ * The same question as the OpenAPI document shows it: one variant per type, its `properties` the very
+ * schema that `questionInputSchema` checks them with (the check stays one step, so its messages name
+ * each unknown property).
+ */
+const questionByType = z.discriminatedUnion(
+  'type',
+  QUESTION_TYPES.map((type) => {
+    // `properties` may be left out only where the type needs none of them (a group needs its questions).
+    const props = QUESTION_PROPERTY_SCHEMAS[type];
+    return questionBase.extend({ type: z.literal(type), properties: props.safeParse({}).success ? props.optional() : props });
+  }) as unknown as [
+    z.ZodObject,
+    ...z.ZodObject[],
+  ],
+);
+
+export const questionInputSchema = documentAs(
+  questionBase
   .transform((q, ctx) => {
     const parsed = QUESTION_PROPERTY_SCHEMAS[q.type].safeParse(q.properties ?? {}, { reportInput: true });
     if (!parsed.success) {
@@ -87,7 +109,9 @@ export const questionInputSchema = z
       logic_jumps: q.logic_jumps ?? [],
       validations: q.validations ?? {},
     };
-  });
+  }),
+  questionByType,
+);
 export type QuestionInput = z.output<typeof questionInputSchema>;
 
 const questionsSchema = z
@@ -115,7 +139,7 @@ const formShape = {
   mode: z.enum(FORM_MODES).optional(),
   quiz_settings: z.record(z.string(), z.unknown()).nullable().optional(),
   variables: z.record(z.string(), z.unknown()).nullable().optional(),
-  start_logic_jumps: z.array(z.unknown()).max(200).nullable().optional(),
+  start_logic_jumps: documentAs(z.array(z.unknown()).max(200), z.array(jumpDoc).max(200)).nullable().optional(),
   webhook_url: httpUrl.nullable().optional(),
   limit_one_response: z.boolean().optional(),
   incremental_submission: z.boolean().optional(),

@@ -1,26 +1,35 @@
 import { z } from 'zod';
 import { int, named, pageOf, timestamp } from '../api-schemas';
 import { FORM_MODES, type FormOptionField, type ThemeField } from '../domain/form-fields';
-import { QUESTION_TYPES } from './question-types';
+import { QUESTION_PROPERTY_SCHEMAS, QUESTION_TYPES } from './question-types';
 
 /** What the forms presenters (presenters.ts, public-view.ts) produce, for the OpenAPI document and tests. */
 
 const text = z.string().nullable();
 const record = z.record(z.string(), z.unknown());
 
+const questionCommon = {
+  id: z.string(),
+  title: z.string(),
+  description: text,
+  required: z.boolean(),
+  order: int,
+  logic_jumps: z.array(z.unknown()),
+  validations: record,
+};
+
+/**
+ * A question as its owners read it: one variant per type, whose `properties` are the type's own schema
+ * (question-types.ts, the one that checks them on the way in), defaults filled in.
+ */
 export const questionOut = named(
   'Question',
-  z.object({
-    id: z.string(),
-    type: z.enum(QUESTION_TYPES),
-    title: z.string(),
-    description: text,
-    required: z.boolean(),
-    order: int,
-    properties: record.describe('Type-specific properties (docs/decisions.md, "Question types")'),
-    logic_jumps: z.array(z.unknown()),
-    validations: record,
-  }),
+  z.discriminatedUnion(
+    'type',
+    QUESTION_TYPES.map((type) =>
+      z.object({ ...questionCommon, type: z.literal(type), properties: QUESTION_PROPERTY_SCHEMAS[type].describe(`Properties of a ${type} question`) }),
+    ) as unknown as [z.ZodObject, ...z.ZodObject[]],
+  ),
 );
 
 /** Every theme field with the type it reads as (a field added to THEME_FIELDS must be typed here). */

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { visibleText } from '../strings';
 
 const label = visibleText(500);
+
+/** Most signers of one contract, and so the highest slot number (docs/signing.md). */
+export const MAX_SIGNER_SLOTS = 20;
 const choice = z
   .object({
     id: z.string().max(100).optional(),
@@ -100,8 +103,8 @@ export const QUESTION_PROPERTY_SCHEMAS = {
     .object({
       document: z.string().max(200_000).optional(),
       signer_slots: z
-        .array(z.object({ slot_number: z.number().int().positive(), label }).strict())
-        .max(20)
+        .array(z.object({ slot_number: z.number().int().min(1).max(MAX_SIGNER_SLOTS), label }).strict())
+        .max(MAX_SIGNER_SLOTS)
         .optional(),
       default_signing_order: z.enum(['sequential', 'any']).optional(),
     })

@@ -92,6 +92,15 @@ export function attachListeners(events: FormloomEvents, plugin: FormloomPlugin, 
   }
 }
 
+/** Subscribes a plugin's listeners that run inside the transaction of their event. */
+export function attachTransactionalListeners(events: FormloomEvents, plugin: FormloomPlugin, ctx: PluginContext) {
+  for (const [event, listener] of Object.entries(plugin.inTransaction ?? {})) {
+    if (event !== 'response.submitted') throw new PluginConfigError(`plugin "${plugin.name}": "${event}" has no listeners inside its transaction (only response.submitted)`);
+    if (typeof listener !== 'function') throw new PluginConfigError(`plugin "${plugin.name}": the in-transaction listener for "${event}" is not a function`);
+    events.withinTransaction(event, (payload, tx) => listener(payload, tx, ctx));
+  }
+}
+
 /** The host's speech engines, then each plugin's; two engines with one `id` are refused. */
 export function collectSpeechEngines(
   host: readonly SpeechEngine[],

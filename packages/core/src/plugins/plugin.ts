@@ -1,6 +1,6 @@
 import type { FormloomConfig } from '../config';
 import type { Logger } from '../logger';
-import type { FormloomEventMap, FormloomEvents } from '../events';
+import type { FormloomEventMap, FormloomEvents, TransactionalEventName } from '../events';
 import type { Formloom } from '../instance';
 import type { AudioEncoding } from '../ports/audio-encoding';
 import type { BlobStore } from '../ports/blob-store';
@@ -15,6 +15,7 @@ import type { SpeechEngine } from '../ports/speech-engine';
 import type { Storage } from '../ports/storage';
 import type { WebhookTransport } from '../ports/webhook-transport';
 import type { PluginRoute } from './routes';
+import type { KeyScope } from '../domain/types';
 
 /** The ports a plugin may provide an adapter for (at most one plugin, or the host's options, per port). */
 export interface PortAdapters {
@@ -81,6 +82,15 @@ export type EventListeners<O> = {
   [E in keyof FormloomEventMap]?: (payload: FormloomEventMap[E][0], ctx: PluginContext<O>) => void | Promise<void>;
 };
 
+/**
+ * Listeners that run inside the transaction recording the event (before it commits), with its storage
+ * `tx`: for work that must not be lost, queue it there with `ctx.enqueue(kind, payload, tx)`. A listener
+ * that throws fails the change itself.
+ */
+export type TransactionalListeners<O> = {
+  [E in TransactionalEventName]?: (payload: FormloomEventMap[E][0], tx: Storage, ctx: PluginContext<O>) => Promise<void>;
+};
+
 /** A class the instance builds with its own injector (the built-in services; see docs/plugins.md). */
 export type ServiceClass<T = object> = new (...args: any[]) => T;
 
@@ -105,9 +115,22 @@ export interface FormloomPlugin<O = any> {
   outboxHandlers?: (ctx: PluginContext<O>) => OutboxHandler[];
   /** HTTP endpoints, served and documented like the built-in ones. */
   routes?: (ctx: PluginContext<O>) => PluginRoute<Formloom>[];
-  /** Listeners for domain events (`response.submitted`, `form.published`, ...). */
+  /** Listeners for domain events (`response.submitted`, `form.published`, ...), after the change committed. */
   on?: EventListeners<O>;
+  /** Listeners inside the transaction of the event (`response.submitted`): see TransactionalListeners. */
+  inTransaction?: TransactionalListeners<O>;
 }
 
 /** Declares a plugin with its option type inferred (an identity function: a plugin stays a plain value). */
 export const definePlugin = <O>(plugin: FormloomPlugin<O>): FormloomPlugin<O> => plugin;
+
+/**
+ * Declares one plugin route with its handler's `req.body`, `req.query` and `req.principal` typed from what
+ * the route declares: the output types of its `body` and `query` schemas, and a principal that is `null`
+ * exactly on public routes (docs/plugins.md, "Typed routes"). An identity function, like `definePlugin`.
+ */
+export function defineRoute<B = unknown, Q = Record<string, unknown>, S extends KeyScope | 'public' = KeyScope | 'public', F = Formloom>(
+  route: PluginRoute<F, B, Q, S>,
+): PluginRoute<F> {
+  return route as unknown as PluginRoute<F>;
+}

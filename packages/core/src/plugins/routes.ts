@@ -7,13 +7,15 @@ import type { KeyScope, Principal } from '../domain/types';
  * the route's `body` schema when it has one. `signal` aborts when the client goes away, so a long answer
  * can stop early. `principal` is `null` on public routes.
  */
-export interface RouteRequest<F = unknown> {
+export interface RouteRequest<F = unknown, B = unknown, Q = Record<string, unknown>, P extends Principal | null = Principal | null> {
   params: Record<string, string>;
-  /** The query string, parsed by the route's `query` schema when it has one. */
-  query: Record<string, unknown>;
-  body: unknown;
+  /** The query string, parsed by the route's `query` schema when it has one (typed by it with `defineRoute`). */
+  query: Q;
+  /** The body, parsed by the route's `body` schema when it has one (typed by it with `defineRoute`). */
+  body: B;
   headers: Record<string, string | undefined>;
-  principal: Principal | null;
+  /** The caller: never `null` on a route with a key scope, always `null` on a public one. */
+  principal: P;
   ip: string | null;
   /** Base URL of the mounted API (e.g. `/api/v1`), for links in answers. */
   baseUrl: string;
@@ -64,31 +66,43 @@ export interface RouteSuccess {
   others?: Array<Omit<RouteSuccess, 'others'>>;
 }
 
+/** A request header an operation reads, documented as a header parameter of the operation. */
+export interface HeaderParam {
+  name: string;
+  description: string;
+  /** Whether a request without it is refused (default false). */
+  required?: boolean;
+  /** JSON Schema of the value (default `{type: 'string'}`). */
+  schema?: Record<string, unknown>;
+}
+
 /**
  * One HTTP endpoint contributed by a plugin, independent of any web framework: `@formloom/express` serves
  * it and documents it in `GET /api/v1/openapi.json` exactly like the built-in endpoints.
  */
-export interface PluginRoute<F = unknown> {
+export interface PluginRoute<F = unknown, B = unknown, Q = Record<string, unknown>, S extends KeyScope | 'public' = KeyScope | 'public'> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Path relative to the API mount point with `:name` parameters, e.g. `/notify/status`. */
   path: string;
   /** `public` for routes without a key; else the key scope the route needs (`forms` or `voice`). */
-  scope: KeyScope | 'public';
+  scope: S;
   summary: string;
   /** OpenAPI tags (the first one groups the route in the document). */
   tags: string[];
   /** Validates the JSON body (a 400 in the documented error shape otherwise) and documents it. */
-  body?: z.ZodType;
+  body?: z.ZodType<B>;
   /**
    * Validates the query string (a zod object; values arrive as strings, so use `z.coerce.number()` and the
    * like) and documents each of its keys as a query parameter. The handler gets the parsed values.
    */
-  query?: z.ZodType;
+  query?: z.ZodType<Q>;
   /**
    * Bodies the handler reads and checks itself, by content type (documented only, not validated by the
    * router): e.g. `{'application/pdf': z.file()}` or a JSON schema the handler parses with its own messages.
    */
   accepts?: Record<string, z.ZodType>;
+  /** Request headers the handler reads (`Idempotency-Key`, ...), documented as header parameters. */
+  headers?: HeaderParam[];
   /** A readable, unique name of the operation in the OpenAPI document (default: from method and path). */
   operationId?: string;
   /** Status of a success and its body (default 200, "OK", any JSON). */
@@ -97,5 +111,5 @@ export interface PluginRoute<F = unknown> {
   errors?: number[];
   /** Error statuses whose body is not the error shape, with their schema. */
   errorBodies?: Record<number, z.ZodType>;
-  handler(req: RouteRequest<F>): Promise<RouteAnswer>;
+  handler(req: RouteRequest<F, B, Q, S extends 'public' ? null : Principal>): Promise<RouteAnswer>;
 }

@@ -1,15 +1,28 @@
 import { z } from 'zod';
 import { int, named, pageOf, timestamp } from '../api-schemas';
+import { QUIZ_MODES } from '../domain/form-fields';
 
 /** What the responses presenters (response-presenter.ts) and services produce. */
 
-export const answerOut = named(
-  'Answer',
-  z.object({
-    question_id: z.string(),
-    value: z.unknown().describe("The answer, in the question type's format (docs/responses-and-webhooks.md)"),
-  }),
+/**
+ * An answer's value, by the type of its question (answer-validation.ts checks each against its question;
+ * the table in docs/responses-and-webhooks.md). Without the question at hand a value is one of these shapes.
+ */
+export const answerValue = named(
+  'AnswerValue',
+  z.union([
+    z.string().describe('short_text, long_text, email, dropdown (a choice label), date (YYYY-MM-DD), multiple_choice (one choice)'),
+    z.array(z.string()).describe('multiple_choice with allow_multiple: the chosen labels'),
+    z.number().describe('number, rating (1 to steps), opinion_scale (min to max)'),
+    z.boolean().describe('yes_no'),
+    z.object({ url: z.string(), name: z.string().min(1).max(255) }).strict().describe('file_upload: a file uploaded to this form'),
+    z.record(z.string(), z.union([z.string(), z.number(), z.null()])).describe('question_group, multi_question_page, contact_info, address: each sub-field by its id or name'),
+    z.null().describe('no answer'),
+  ]),
+  "The answer, in its question type's shape",
 );
+
+export const answerOut = named('Answer', z.object({ question_id: z.string(), value: answerValue }));
 
 export const quizResultsOut = z.object({
   score: z.number(),
@@ -17,7 +30,7 @@ export const quizResultsOut = z.object({
   total_scorable_questions: int,
   max_score: z.number(),
   matched_ending_id: z.string().nullable(),
-  form_mode: z.string(),
+  form_mode: z.enum(QUIZ_MODES),
 });
 
 const metadataOut = z.object({

@@ -1,4 +1,5 @@
 import type { Answer, Question, QuizResults } from '../domain/types';
+import { QUIZ_MODES, type QuizMode } from '../domain/form-fields';
 
 interface Ending {
   id: string;
@@ -36,10 +37,10 @@ function endingForScore(endings: Ending[], score: number): string | null {
  * the first listed ending). `null` for standard forms.
  */
 export function computeQuizResults(mode: string, quizSettings: unknown, questions: Question[], answers: Answer[]): QuizResults | null {
-  if (mode !== 'knowledge_quiz' && mode !== 'lead_qualification' && mode !== 'match_quiz') return null;
+  if (!(QUIZ_MODES as readonly string[]).includes(mode)) return null;
   const endings = (((quizSettings as { endings?: Ending[] } | null)?.endings) ?? []).filter((e) => e && typeof e.id === 'string');
   const given = new Map(answers.map((a) => [a.question_id, a.value]));
-  const base = { form_mode: mode, score: 0, correct_answers: 0, total_scorable_questions: 0, max_score: 0, matched_ending_id: null as string | null };
+  const base = { form_mode: mode as QuizMode, score: 0, correct_answers: 0, total_scorable_questions: 0, max_score: 0, matched_ending_id: null as string | null };
 
   if (mode === 'knowledge_quiz') {
     for (const q of questions.filter((x) => x.properties.correct_answer !== undefined)) {

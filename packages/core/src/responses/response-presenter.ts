@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ResponseRecord } from '../domain/types';
-import type { respondentResponseOut, responseOut } from './output-schemas';
+import type { answerOut, respondentResponseOut, responseOut } from './output-schemas';
 
 /** The Response resource (docs/responses-and-webhooks.md): the respondent's view plus the version's id. */
 export function presentResponse(r: ResponseRecord): z.infer<typeof responseOut> {
@@ -19,7 +19,8 @@ export function presentResponseToRespondent(r: ResponseRecord): z.infer<typeof r
     submitted_at: r.submitted_at,
     completed_at: r.completed_at,
     metadata: r.metadata,
-    answers: r.answers,
+    // Stored only after answer-validation.ts checked each value against its question.
+    answers: r.answers as z.infer<typeof answerOut>[],
     quiz_results: r.quiz_results,
     version: r.version,
   };

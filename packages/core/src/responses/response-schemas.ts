@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import { documentAs } from '../api-schemas';
+import { answerValue } from './output-schemas';
 
 const isoDateTime = z.iso.datetime({ offset: true });
 
-const answer = z.object({ question_id: z.string().min(1).max(100), value: z.unknown() }).strict();
+/** `value` is checked against its question by answer-validation.ts; the document shows the shapes it accepts. */
+const answer = z.object({ question_id: z.string().min(1).max(100), value: documentAs(z.unknown(), answerValue) }).strict();
 
 /** POST /public/forms/:slug/responses (docs/responses-and-webhooks.md, "Respondents"). */
 export const submitResponseSchema = z

@@ -120,6 +120,7 @@ export class SubmissionService {
     };
     const targets = complete ? await this.webhooks.targetsFor(form) : [];
     const limit = typeof version.snapshot.response_limit === 'number' ? version.snapshot.response_limit : null;
+    let queued = false;
     await this.storage.transaction(async (tx) => {
       await tx.responses.insert(response).catch((e) => {
         throw e instanceof FormloomError && e.code === 'CONFLICT'
@@ -133,9 +134,10 @@ export class SubmissionService {
       else if ((await tx.forms.claimResponseSlot(form.id, limit)) === null) throw conflict('This form is closed', { reason: 'form_closed' });
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, response.answers), response.id);
       if (complete) await this.webhooks.enqueue(tx, form, response, targets, snapshot.questions);
+      if (complete) queued = await this.events.runWithinTransaction(tx, 'response.submitted', { form_id: form.id, response_id: response.id });
     });
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: response.id });
-    if (targets.length) this.events.emit('outbox.enqueued', { kind: 'webhook' });
+    if (targets.length || queued) this.events.emit('outbox.enqueued', { kind: targets.length ? 'webhook' : 'plugin' });
     return { ...presentResponse(response), ...(resumeToken ? { resume_token: resumeToken } : {}) };
   }
 
@@ -178,14 +180,16 @@ export class SubmissionService {
     };
     const updated = { ...existing, ...patch };
     const targets = complete ? await this.webhooks.targetsFor(form) : [];
+    let queued = false;
     await this.storage.transaction(async (tx) => {
       const ok = await tx.responses.updatePartial(form.id, responseId, patch);
       if (!ok) throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, patch.answers), responseId);
       if (complete) await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
+      if (complete) queued = await this.events.runWithinTransaction(tx, 'response.submitted', { form_id: form.id, response_id: responseId });
     });
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: responseId });
-    if (targets.length) this.events.emit('outbox.enqueued', { kind: 'webhook' });
+    if (targets.length || queued) this.events.emit('outbox.enqueued', { kind: targets.length ? 'webhook' : 'plugin' });
     return presentResponse(updated);
   }
 }

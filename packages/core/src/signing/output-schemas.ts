@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { int, named, pageOf, timestamp } from '../api-schemas';
 import { PUBLIC_STATUSES, verifyPdfSchema } from './schemas';
+import { SIGNING_AUDIT_ACTIONS } from '../domain/signing';
 
 /** What the signing presenters (presenters.ts) and services answer. */
 
@@ -83,7 +84,7 @@ export const signingAuditEntryOut = named(
   'SigningAuditEntry',
   z.object({
     id: z.string(),
-    action: z.string(),
+    action: z.enum(SIGNING_AUDIT_ACTIONS),
     timestamp,
     actor_email: nullableText,
     actor_name: nullableText.optional(),

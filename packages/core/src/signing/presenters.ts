@@ -1,4 +1,4 @@
-import type { SignedDocumentRecord, SigningAuditEntry, SigningSessionRecord, SigningSlotRecord, StoredSessionStatus } from '../domain/signing';
+import type { SignedDocumentRecord, SigningAuditAction, SigningAuditEntry, SigningSessionRecord, SigningSlotRecord, StoredSessionStatus } from '../domain/signing';
 import type { z } from 'zod';
 import type { PublicSessionStatus } from './schemas';
 import type { signedDocumentOut, signerLinkOut, signingAuditEntryOut, signingSessionOut } from './output-schemas';
@@ -80,7 +80,7 @@ export function presentDocument(d: SignedDocumentRecord, publicUrl: string, base
 export function presentAuditEntry(e: SigningAuditEntry): z.infer<typeof signingAuditEntryOut> {
   return {
     id: e.id,
-    action: e.action,
+    action: e.action as SigningAuditAction,
     timestamp: e.timestamp,
     ...(e.action === 'signed' ? { actor_email: e.actor_email, actor_name: e.actor_name } : { actor_email: e.actor_email }),
     ...(e.slot_number !== null ? { slot_number: e.slot_number } : {}),

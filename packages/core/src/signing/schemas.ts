@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { emailAddress } from '../email-address';
+import { MAX_SIGNER_SLOTS } from '../forms/question-types';
+import { documentAs } from '../api-schemas';
 
 /** The events `notify_emails` can subscribe to (docs/signing.md). */
 export const NOTIFY_EVENTS = ['each_signature', 'all_complete', 'decline', 'expiry'] as const;
@@ -14,10 +16,10 @@ export const createSessionSchema = z
     signers: z
       .array(
         z
-          .object({ slot_number: z.number().int().positive(), first_name: name, last_name: name, email: emailAddress().nullable().optional() })
+          .object({ slot_number: z.number().int().min(1).max(MAX_SIGNER_SLOTS), first_name: name, last_name: name, email: emailAddress().nullable().optional() })
           .strict(),
       )
-      .max(20)
+      .max(MAX_SIGNER_SLOTS)
       .optional(),
     signing_order: z.enum(['sequential', 'any']).optional(),
     expiry_days: z.number().int().min(1).max(365).default(30),
@@ -47,9 +49,20 @@ export const listSessionsQuery = z.object({
 
 export const verifyPasswordSchema = z.object({ password: z.string().max(200) }).strict();
 
+/** A signature as documented; the PDF renderer checks the image itself (docs/signing.md, "Signatures"). */
+const signatureDoc = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('typed'), value: z.string().min(1).max(200).describe('The name as typed') }).strict(),
+  z
+    .object({
+      type: z.literal('drawn'),
+      value: z.string().max(2_000_000).regex(/^data:image\/png;base64,/).describe('A PNG data URL from the signing pad: at most 512 KiB and 2000 pixels a side'),
+    })
+    .strict(),
+]);
+
 export const signSchema = z
   .object({
-    signature: z.object({ type: z.enum(['typed', 'drawn']), value: z.string().max(2_000_000) }).strict(),
+    signature: documentAs(z.object({ type: z.enum(['typed', 'drawn']), value: z.string().max(2_000_000) }).strict(), signatureDoc),
     first_name: name,
     last_name: name,
     email: emailAddress().optional(),

@@ -1,6 +1,6 @@
 import type { Formloom } from '../instance';
 import type { PluginContext } from '../plugins/plugin';
-import type { PluginRoute, RouteRequest } from '../plugins/routes';
+import type { HeaderParam, PluginRoute, RouteRequest } from '../plugins/routes';
 import { declineSchema, signSchema, verifyPasswordSchema, verifyPdfSchema } from './schemas';
 import { SignerService, type SignerMeta } from './signer-service';
 import { SigningVerificationService } from './verification-service';
@@ -14,6 +14,8 @@ const meta = (req: RouteRequest): SignerMeta => ({
   user_agent: req.headers['user-agent']?.slice(0, 500) ?? null,
   access_token: req.headers['x-access-token'],
 });
+/** What a password-protected session's links need (from verify-password); other links ignore it. */
+const ACCESS: HeaderParam[] = [{ name: 'X-Access-Token', description: 'The `access_token` from verify-password; needed when the session has a password' }];
 const sendCodeSchema = z.object({ email: emailAddress().optional() }).strict();
 
 /** Public endpoints by short code: no key; a password-protected session needs `X-Access-Token`. */
@@ -32,27 +34,27 @@ export function signerRoutes(ctx: PluginContext): PluginRoute<Formloom>[] {
       handler: async (req) => svc().verifyPassword(req.params.shortCode, req.body),
     },
     {
-      method: 'get', path: '/s/:shortCode/document', operationId: 'getSignerDocument', scope: 'public', tags: TAGS, summary: 'The contracts to read (records the view)',
+      method: 'get', path: '/s/:shortCode/document', operationId: 'getSignerDocument', headers: ACCESS, scope: 'public', tags: TAGS, summary: 'The contracts to read (records the view)',
       success: { status: 200, description: 'The contracts and signers', schema: signerDocumentOut }, errors: [401, 404, 409],
       handler: async (req) => ({ body: await svc().document(req.params.shortCode, meta(req)) }),
     },
     {
-      method: 'post', path: '/s/:shortCode/send-code', operationId: 'sendSignerCode', scope: 'public', tags: TAGS, summary: 'Email a 6-digit verification code',
+      method: 'post', path: '/s/:shortCode/send-code', operationId: 'sendSignerCode', headers: ACCESS, scope: 'public', tags: TAGS, summary: 'Email a 6-digit verification code',
       body: sendCodeSchema, success: { status: 200, description: 'Where the code was sent', schema: codeSentOut }, errors: [400, 401, 404, 409, 429],
       handler: async (req) => ({ body: await svc().sendCode(req.params.shortCode, meta(req), (req.body as { email?: string } | undefined)?.email) }),
     },
     {
-      method: 'post', path: '/s/:shortCode/sign', operationId: 'sign', scope: 'public', tags: TAGS, summary: 'Sign', body: signSchema,
+      method: 'post', path: '/s/:shortCode/sign', operationId: 'sign', headers: ACCESS, scope: 'public', tags: TAGS, summary: 'Sign', body: signSchema,
       success: { status: 200, description: 'The signature landed', schema: signedOut }, errors: [400, 401, 404, 409, 429],
       handler: async (req) => ({ body: await svc().sign(req.params.shortCode, req.body, meta(req)) }),
     },
     {
-      method: 'post', path: '/s/:shortCode/decline', operationId: 'declineToSign', scope: 'public', tags: TAGS, summary: 'Decline to sign', body: declineSchema,
+      method: 'post', path: '/s/:shortCode/decline', operationId: 'declineToSign', headers: ACCESS, scope: 'public', tags: TAGS, summary: 'Decline to sign', body: declineSchema,
       success: { status: 200, description: 'The session is declined', schema: declinedOut }, errors: [400, 401, 404, 409],
       handler: async (req) => ({ body: await svc().decline(req.params.shortCode, req.body, meta(req)) }),
     },
     {
-      method: 'get', path: '/s/:shortCode/signed-documents/:docId', operationId: 'downloadSignerCopy', scope: 'public', tags: TAGS, summary: 'The signer\'s sealed copy (PDF); 403 when `copy_mode` is `disabled`',
+      method: 'get', path: '/s/:shortCode/signed-documents/:docId', operationId: 'downloadSignerCopy', headers: ACCESS, scope: 'public', tags: TAGS, summary: 'The signer\'s sealed copy (PDF); 403 when `copy_mode` is `disabled`',
       success: { status: 200, description: 'The sealed PDF', media: ['application/pdf'] }, errors: [401, 403, 404],
       handler: async (req) => {
         const doc = await svc().signedDocument(req.params.shortCode, req.params.docId, meta(req));

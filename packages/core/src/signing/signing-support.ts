@@ -1,5 +1,5 @@
 import type { SecretBox } from '../crypto-box';
-import type { SigningSessionRecord } from '../domain/signing';
+import type { SigningAuditAction, SigningSessionRecord } from '../domain/signing';
 import type { FormRecord, Question } from '../domain/types';
 import { badRequest, forbidden } from '../errors';
 import { planHolderOf } from '../forms/form-access';
@@ -57,7 +57,7 @@ export class SigningKit {
 
   nowIso = () => this.clock.now().toISOString();
 
-  audit(tx: Storage, sessionId: string, facts: Partial<Omit<AuditFacts, 'id' | 'session_id'>> & { action: string }) {
+  audit(tx: Storage, sessionId: string, facts: Partial<Omit<AuditFacts, 'id' | 'session_id'>> & { action: SigningAuditAction }) {
     return tx.signing.appendAudit(
       sessionId,
       chainedEntry({

@@ -11,22 +11,24 @@ import { TOKENS } from '../tokens';
 import { inclusiveRange } from '../date-range';
 
 /** Security-relevant team actions recorded in the audit log. */
-export type AuditAction =
-  | 'team.created'
-  | 'team.renamed'
-  | 'team.deleted'
-  | 'member.invited'
-  | 'member.joined'
-  | 'member.role_changed'
-  | 'member.removed'
-  | 'invitation.cancelled'
-  | 'branding.updated'
-  | 'branding.deleted'
-  | 'form.created'
-  | 'form.published'
-  | 'form.unpublished'
-  | 'form.deleted'
-  | 'webhooks.changed';
+export const AUDIT_ACTIONS = [
+  'team.created',
+  'team.renamed',
+  'team.deleted',
+  'member.invited',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'invitation.cancelled',
+  'branding.updated',
+  'branding.deleted',
+  'form.created',
+  'form.published',
+  'form.unpublished',
+  'form.deleted',
+  'webhooks.changed',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Writes and reads a team's audit log (reading: owner/admin, Enterprise plan). */
 @injectable()

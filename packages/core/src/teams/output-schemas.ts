@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { int, named, pageOf, timestamp } from '../api-schemas';
+import { documentAs, int, named, pageOf, timestamp } from '../api-schemas';
+import { AUDIT_ACTIONS } from './audit-service';
 
 /** What the teams services answer (team-service.ts, invitation-service.ts, audit-service.ts). */
 
@@ -52,22 +53,24 @@ export const membershipOut = named('Membership', z.object(membershipShape));
 /** POST /invitations/:token/accept: the new membership with its team. */
 export const acceptedInvitationOut = named('AcceptedInvitation', z.object({ ...membershipShape, team: teamOut }));
 
-export const invitationOut = named(
-  'Invitation',
-  z.object({
-    id: z.string(),
-    team_id: z.string(),
-    email: z.string(),
-    role: z.enum(['admin', 'editor', 'viewer']),
-    invited_by: z.string(),
-    status: z.enum(['pending', 'accepted', 'cancelled']),
-    language: z.string(),
-    expires_at: timestamp,
-    created_at: timestamp,
-    token: z.string().optional().describe('Only for owners and admins'),
-    invite_url: z.string().optional().describe('Only for owners and admins'),
-  }),
-);
+const invitationShape = {
+  id: z.string(),
+  team_id: z.string(),
+  email: z.string(),
+  role: z.enum(['admin', 'editor', 'viewer']),
+  invited_by: z.string(),
+  status: z.enum(['pending', 'accepted', 'cancelled']),
+  language: z.string(),
+  expires_at: timestamp,
+  created_at: timestamp,
+};
+const inviteToken = z.string().describe('The secret of the invitation link; only owners and admins see it');
+const inviteUrl = documentAs(z.string().describe('Path of the accept page (`/teams/invite/<token>`); only owners and admins see it'), { format: 'uri-reference' });
+
+export const invitationOut = named('Invitation', z.object({ ...invitationShape, token: inviteToken.optional(), invite_url: inviteUrl.optional() }));
+
+/** What creating an invitation answers: only owners and admins may, so the token and its link are always there. */
+export const createdInvitationOut = named('CreatedInvitation', z.object({ ...invitationShape, token: inviteToken, invite_url: inviteUrl }));
 
 export const invitationListOut = named('InvitationList', z.object({ invitations: z.array(invitationOut) }));
 
@@ -75,7 +78,7 @@ export const auditEventOut = named(
   'AuditEvent',
   z.object({
     id: z.string(),
-    action: z.string().describe('e.g. member.invited, form.published'),
+    action: z.enum(AUDIT_ACTIONS),
     user_id: z.string().nullable(),
     user_email: z.string().nullable(),
     details: z.record(z.string(), z.unknown()),

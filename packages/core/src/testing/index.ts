@@ -1,3 +1,5 @@
+/// <reference types="node" preserve="true" />
+// Its declarations use Buffer and node: streams: a plugin project compiles them with node's types (a dependency).
 export * from './storage-conformance';
 export {
   at,

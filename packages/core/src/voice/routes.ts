@@ -1,6 +1,6 @@
 import type { Principal } from '../domain/types';
 import type { PluginContext } from '../plugins/plugin';
-import type { PluginRoute, RouteAnswer, RouteRequest } from '../plugins/routes';
+import type { HeaderParam, PluginRoute, RouteAnswer, RouteRequest } from '../plugins/routes';
 import { paging, queryBoolean } from '../pagination';
 import { audioAccept, generationAnswer, withVoiceHeaders } from './answers';
 import { claimIdempotency } from './idempotency';
@@ -21,6 +21,11 @@ const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Remaining': 'Requests left in the current minute',
   'X-RateLimit-Reset': 'When the current minute ends (ISO 8601)',
 };
+
+/** Replays of one request answer its first result (docs/voice.md, "Idempotency"; idempotency.ts). */
+const IDEMPOTENCY: HeaderParam[] = [
+  { name: 'Idempotency-Key', description: 'Any 1 to 255 characters; remembered 24 hours per API key: a retry with the same key and body answers the first result', schema: { type: 'string', minLength: 1, maxLength: 255 } },
+];
 
 /** POST /voice: estimate, speak or script (reuse, retakes, 202 past the sync budget, `Idempotency-Key` replays). */
 async function generate(service: VoiceService, req: RouteRequest, ctx: PluginContext) {
@@ -118,6 +123,7 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       method: 'post',
       path: '/voice',
       operationId: 'generateSpeech',
+      headers: IDEMPOTENCY,
       scope: 'voice',
       summary: 'Generate speech in one voice (speak) or several (script), or quote its cost (estimate)',
       tags,
@@ -144,6 +150,7 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       method: 'post',
       path: '/voice/stream',
       operationId: 'streamSpeech',
+      headers: IDEMPOTENCY,
       scope: 'voice',
       summary: 'Stream speech while it is generated (chunked audio)',
       tags,

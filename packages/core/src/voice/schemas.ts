@@ -1,36 +1,86 @@
 import { z } from 'zod';
 import { badRequest, FormloomError } from '../errors';
+import { documentAs } from '../api-schemas';
 import { MAX_SPEED, MIN_SPEED } from './pricing';
+import { MAX_PAUSE_MS, MAX_SPEAKER_LENGTH } from './script/script-limits';
+
+const speakerName = z.string().min(1).max(MAX_SPEAKER_LENGTH).describe('Who says it; lines of one speaker share a voice');
+
+/**
+ * A `lines` item as the document shows it. script-text.ts checks items one by one (its 400s name the item
+ * and field: `lines.3.pause_ms`); the fuzz test sends samples of this schema and requires them accepted.
+ */
+const scriptLineDoc = z.union([
+  z.object({ speaker: speakerName.nullable().optional(), voice: z.string().min(1).max(64).nullable().optional().describe('An nv_ id; default: the speaker\'s cast voice, else the request\'s voice'), text: z.string().min(1) }).strict(),
+  z.object({ pause_ms: z.number().int().min(0).max(MAX_PAUSE_MS).describe('A silence, in milliseconds') }).strict(),
+]);
+
+/** A `cast` entry as documented (script-cast.ts checks it, naming the entry at fault). */
+const castEntryDoc = z.object({ speaker: speakerName, voice: z.string().min(1).describe('An nv_ id') }).strict();
+
+/**
+ * The body as the document shows it: one variant per mode and kind of script, so a generated client knows
+ * that `speak` takes `text` and `voice`, and a script `lines` or `script` (not both, and never `text`).
+ * checkSpeak and script-text.ts enforce the same with 400s that name the field.
+ */
+function voiceRequestDoc() {
+  const script = {
+    voice: requestVoice.optional().describe('The voice of lines without a speaker'),
+    cast: z.array(castEntryDoc).optional().describe('A voice for each speaker'),
+    auto_cast: z.boolean().optional().describe('Pick voices for speakers without one'),
+  };
+  const variants = (mode: 'script' | 'estimate') => [
+    z.object({ mode: z.literal(mode), lines: documentAs(z.array(scriptLineDoc).min(1).max(10_000), { contains: { required: ['text'] } }), ...script }).strict(),
+    z.object({ mode: z.literal(mode), script: z.string().min(1).describe('Script text, one `Speaker: words` line each'), auto_convert: z.boolean().optional(), ...script }).strict(),
+  ];
+  // A retake keeps everything of the generation it makes again but these (docs/voice.md, "Retakes").
+  const { retake_of: _retake, ...common } = commonShape;
+  const retake = z
+    .object({ mode: z.enum(['speak', 'script']), retake_of: z.string().min(1).describe('The generation to make again'), format: common.format, max_credits: common.max_credits, save: common.save })
+    .strict();
+  const speak = (mode: 'speak' | 'estimate') => z.object({ mode: z.literal(mode), text: speakText, voice: requestVoice.describe('An nv_ id from GET /voice/voices'), ...common }).strict();
+  return z.union([speak('speak'), speak('estimate'), ...variants('script').map((v) => v.extend(common)), ...variants('estimate').map((v) => v.extend(common)), retake]);
+}
+
+/** What every `POST /voice` body may carry, whatever its mode. */
+const commonShape = {
+  language: z.string().min(1).max(64).optional(),
+  quality: z.enum(['standard', 'studio', 'phone']).optional(),
+  speed: z.number().min(MIN_SPEED, `must be between ${MIN_SPEED} and ${MAX_SPEED}`).max(MAX_SPEED, `must be between ${MIN_SPEED} and ${MAX_SPEED}`).optional(),
+  format: z.enum(['mp3', 'wav', 'ogg_opus', 'mulaw_8k']).optional(),
+  max_credits: z.number().int().min(0).optional(),
+  reuse: z.boolean().optional(),
+  save: z.boolean().optional(),
+  retake_of: z.string().optional(),
+  title: z.string().max(200).optional(),
+};
+const speakText = z.string().min(1);
+const requestVoice = z.string().min(1);
 
 /** `POST /api/v1/voice`: speak, script or estimate (docs/voice.md). Unknown fields are refused. */
-export const voiceRequestSchema = z
-  .object({
-    mode: z.enum(['speak', 'script', 'estimate']),
-    text: z.string().optional(),
-    voice: z.string().optional(),
-    lines: z.array(z.unknown()).max(10_000).optional(),
-    script: z.string().optional(),
-    cast: z.array(z.unknown()).optional(),
-    auto_convert: z.boolean().optional(),
-    auto_cast: z.boolean().optional(),
-    language: z.string().min(1).max(64).optional(),
-    quality: z.enum(['standard', 'studio', 'phone']).optional(),
-    speed: z.number().optional(),
-    format: z.enum(['mp3', 'wav', 'ogg_opus', 'mulaw_8k']).optional(),
-    max_credits: z.number().int().min(0).optional(),
-    reuse: z.boolean().optional(),
-    save: z.boolean().optional(),
-    retake_of: z.string().optional(),
-    title: z.string().max(200).optional(),
-  })
-  .strict();
+export const voiceRequestSchema = documentAs(
+  z
+    .object({
+      mode: z.enum(['speak', 'script', 'estimate']),
+      text: speakText.optional(),
+      voice: requestVoice.optional(),
+      lines: documentAs(z.array(z.unknown()).max(10_000), z.array(scriptLineDoc).max(10_000)).optional(),
+      script: z.string().min(1).optional(),
+      cast: documentAs(z.array(z.unknown()), z.array(castEntryDoc)).optional(),
+      auto_convert: z.boolean().optional(),
+      auto_cast: z.boolean().optional(),
+      ...commonShape,
+    })
+    .strict(),
+  voiceRequestDoc(),
+);
 export type VoiceRequest = z.infer<typeof voiceRequestSchema>;
 
 /** `POST /api/v1/voice/stream`. `speed`, scripts, `retake_of` and `reuse` are refused with `not_on_stream`. */
 export const streamRequestSchema = z
   .object({
-    voice: z.string(),
-    text: z.string(),
+    voice: z.string().min(1),
+    text: z.string().min(1),
     format: z.enum(['mp3', 'pcm_24k', 'mulaw_8k', 'ulaw_8000']).optional(),
     language: z.string().min(1).max(64).optional(),
     quality: z.enum(['standard', 'studio', 'phone']).optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { int, named, pageOf, timestamp } from '../api-schemas';
+import { documentAs, int, named, pageOf, timestamp } from '../api-schemas';
 
 /** What the webhook settings service answers (webhook-settings-service.ts). */
 
@@ -11,6 +11,9 @@ export const globalWebhooksOut = named('GlobalWebhookList', z.object({ webhooks:
 
 export const webhookSecretOut = named('WebhookSecret', z.object({ secret: z.string().describe('Signs every delivery (X-Service-Signature, HMAC-SHA256 of the body)') }));
 
+/** The events a webhook delivers (docs/responses-and-webhooks.md). */
+export const WEBHOOK_EVENTS = ['response.submitted'] as const;
+
 export const deliveryStatus = z.enum(['pending', 'delivered', 'failed']);
 
 export const deliveryOut = named(
@@ -19,7 +22,7 @@ export const deliveryOut = named(
     id: z.string(),
     response_id: z.string().nullable(),
     url: z.string(),
-    event: z.string(),
+    event: z.enum(WEBHOOK_EVENTS),
     status: deliveryStatus,
     attempts: int,
     response_code: int.nullable(),

@@ -1,5 +1,6 @@
 import { analyticsOut, bulkDeleteOut, bulkDeleteSchema, patchResponseSchema, respondentResponseOut, responseListOut, responseOut, submitResponseSchema, successOut } from '@formloom/core';
 import { json, param, type RouteContext, type RouteSpec } from '../route-table';
+import { TIME_RANGE_PARAMS } from './query-params';
 
 const p = param;
 const header = (ctx: RouteContext, name: string) => {
@@ -32,6 +33,7 @@ export const responseRoutes: RouteSpec[] = [
     method: 'patch',
     path: '/public/forms/:slug/responses/:responseId',
     operationId: 'continueResponse',
+    headers: [{ name: 'X-Resume-Token', required: true, description: 'The `resume_token` answered when the partial response was created' }],
     summary: 'Add answers to a partial response (X-Resume-Token) and optionally complete it',
     tag: 'Public',
     scope: null,
@@ -51,8 +53,7 @@ export const responseRoutes: RouteSpec[] = [
     query: [
       { name: 'page', description: 'page (1)', schema: { type: 'integer' } },
       { name: 'per_page', description: 'per page (50, max 100)', schema: { type: 'integer' } },
-      { name: 'since', description: 'ISO 8601, inclusive', schema: { type: 'string' } },
-      { name: 'until', description: 'ISO 8601, inclusive', schema: { type: 'string' } },
+      ...TIME_RANGE_PARAMS,
       { name: 'completed', description: 'true: completed only; false: partial only', schema: { type: 'boolean' } },
     ],
     success: { status: 200, description: '{responses[], total, page, per_page}', schema: responseListOut },

@@ -1,5 +1,6 @@
-import { acceptedInvitationOut, auditEventListOut, brandingOut, brandingSchema, createTeamSchema, createdTeamOut, invitationListOut, invitationOut, inviteSchema, memberListOut, memberRoleSchema, membershipOut, successMessageOut, successOut, teamDetailOut, teamListOut, updateTeamSchema } from '@formloom/core';
+import { acceptedInvitationOut, createdInvitationOut, auditEventListOut, brandingOut, brandingSchema, createTeamSchema, createdTeamOut, invitationListOut, inviteSchema, memberListOut, memberRoleSchema, membershipOut, successMessageOut, successOut, teamDetailOut, teamListOut, updateTeamSchema } from '@formloom/core';
 import { json, param, type RouteSpec } from '../route-table';
+import { TIME_RANGE_PARAMS } from './query-params';
 
 const team = (ctx: Parameters<RouteSpec['handler']>[0]) => param(ctx, 'teamId');
 const ERR = [401, 403, 404];
@@ -38,7 +39,7 @@ export const teamRoutes: RouteSpec[] = [
   },
   {
     method: 'post', path: '/teams/:teamId/members', operationId: 'addTeamMember', summary: 'Invite a member (same as creating an invitation)', tag: 'Teams', scope: 'forms',
-    body: inviteSchema, success: { status: 201, description: 'the invitation', schema: invitationOut }, errors: [400, ...ERR, 409],
+    body: inviteSchema, success: { status: 201, description: 'the invitation with its token and link', schema: createdInvitationOut }, errors: [400, ...ERR, 409],
     handler: async (ctx) => json(await ctx.formloom.invitations.create(ctx.principal, team(ctx), ctx.req.body), 201),
   },
   {
@@ -58,7 +59,7 @@ export const teamRoutes: RouteSpec[] = [
   },
   {
     method: 'post', path: '/teams/:teamId/invitations', operationId: 'createInvitation', summary: 'Invite by email (owner or admin); sends the email', tag: 'Teams', scope: 'forms',
-    body: inviteSchema, success: { status: 201, description: 'the invitation', schema: invitationOut }, errors: [400, ...ERR, 409],
+    body: inviteSchema, success: { status: 201, description: 'the invitation with its token and link', schema: createdInvitationOut }, errors: [400, ...ERR, 409],
     handler: async (ctx) => json(await ctx.formloom.invitations.create(ctx.principal, team(ctx), ctx.req.body), 201),
   },
   {
@@ -76,8 +77,7 @@ export const teamRoutes: RouteSpec[] = [
     query: [
       { name: 'action', description: 'e.g. member.invited', schema: { type: 'string' } },
       { name: 'user_id', description: 'acting user', schema: { type: 'string' } },
-      { name: 'since', description: 'ISO 8601, inclusive', schema: { type: 'string' } },
-      { name: 'until', description: 'ISO 8601, inclusive', schema: { type: 'string' } },
+      ...TIME_RANGE_PARAMS,
       { name: 'page', description: 'page (1)', schema: { type: 'integer' } },
       { name: 'per_page', description: 'per page (50, max 100)', schema: { type: 'integer' } },
     ],

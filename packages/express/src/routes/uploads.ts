@@ -42,7 +42,21 @@ export const uploadRoutes: RouteSpec[] = [
     summary: 'Download an uploaded file (the URL is the capability); a single byte range (Range: bytes=...) is answered 206',
     tag: 'Public',
     scope: null,
-    success: { status: 200, description: 'the file, as an attachment, in the type it was uploaded with (206 with Content-Range for a range)', media: ['*/*'] },
+    headers: [{ name: 'Range', description: 'One byte range (`bytes=0-1023`, `bytes=500-`, `bytes=-200`): answered 206', schema: { type: 'string', pattern: '^bytes=' } }],
+    success: {
+      status: 200,
+      description: 'the file, as an attachment, in the type it was uploaded with',
+      media: ['*/*'],
+      headers: { 'Accept-Ranges': '`bytes`: a single range may be asked for' },
+      others: [
+        {
+          status: 206,
+          description: 'the requested byte range of the file',
+          media: ['*/*'],
+          headers: { 'Content-Range': '`bytes <first>-<last>/<size>`', 'Accept-Ranges': '`bytes`' },
+        },
+      ],
+    },
     errors: [404, 416],
     handler: async (ctx): Promise<RouteResult> => {
       const blob = await ctx.formloom.uploads.read(`uploads/${param(ctx, 'formId')}/${param(ctx, 'token')}/${param(ctx, 'name')}`);

@@ -5,6 +5,7 @@ import { fuzzHeaders, fuzzMultipart, fuzzParam, fuzzQuery, junkPdf } from './fuz
 import { sampleOf, targetsOf, type Target } from './fuzz-targets';
 import { fuzzAppOptions, makeWorld, type World } from './fuzz-world';
 import { filesUnder, rawRequest } from './raw-http';
+import { sendValidRequests } from './fuzz-valid';
 
 /**
  * The fuzz run: every operation of the served OpenAPI document and every public page, in turn, with
@@ -198,6 +199,8 @@ export async function runFuzz(t: ExecutionContext, kind: DbKind, { seed, request
   const targets = targetsOf(doc);
   const r = new Rng(seed);
   t.log(`fuzz seed ${seed} on ${kind} (replay with FUZZ_SEED=${seed}); ${targets.length} targets`);
+  // First what the document calls valid, which the server must accept (fuzz-valid.ts); then the hostile run.
+  const valid = await sendValidRequests(t, app, doc, targets, world, seed);
   const failures: string[] = [];
   const refused = new Set<string>();
   const undocumented = new Map<string, number>();
@@ -269,6 +272,7 @@ export async function runFuzz(t: ExecutionContext, kind: DbKind, { seed, request
   // Clients generated from the OpenAPI document must know every status an operation can answer.
   t.deepEqual([...undocumented.keys()], [], '4xx statuses not in the operation\'s documented responses');
   t.deepEqual(failures.slice(0, 30), [], `seed ${seed}: ${failures.length} failures`);
+  t.deepEqual(valid.failures.slice(0, 30), [], `seed ${seed}: ${valid.failures.length} schema-valid requests refused as malformed`);
   t.true(compared >= groups * 0.5, `row counts compared for ${compared} of ${groups} groups`);
   // Every operation and page was refused at least once, but the document itself (nothing to refuse) and /embed.js.
   t.deepEqual(targets.map((x) => `${x.method} ${x.key}`).filter((x) => !refused.has(x)), ['GET /openapi.json', 'GET /embed.js'].filter((x) => targets.some((y) => `${y.method} ${y.key}` === x)));

@@ -725,13 +725,19 @@ export interface components {
         };
         Answer: {
             question_id: string;
-            /** @description The answer, in the question type's format (docs/responses-and-webhooks.md) */
-            value: unknown;
+            value: components["schemas"]["AnswerValue"];
         };
+        /** @description The answer, in its question type's shape */
+        AnswerValue: string | string[] | number | boolean | {
+            url: string;
+            name: string;
+        } | {
+            [key: string]: string | number | null;
+        } | null;
         AuditEvent: {
             id: string;
-            /** @description e.g. member.invited, form.published */
-            action: string;
+            /** @enum {string} */
+            action: "team.created" | "team.renamed" | "team.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.cancelled" | "branding.updated" | "branding.deleted" | "form.created" | "form.published" | "form.unpublished" | "form.deleted" | "webhooks.changed";
             user_id: string | null;
             user_email: string | null;
             details: {
@@ -826,6 +832,28 @@ export interface components {
                 composite_ids?: string[];
             };
         };
+        CreatedInvitation: {
+            id: string;
+            team_id: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "editor" | "viewer";
+            invited_by: string;
+            /** @enum {string} */
+            status: "pending" | "accepted" | "cancelled";
+            language: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The secret of the invitation link; only owners and admins see it */
+            token: string;
+            /**
+             * Format: uri-reference
+             * @description Path of the accept page (`/teams/invite/<token>`); only owners and admins see it
+             */
+            invite_url: string;
+        };
         CreatedTeam: {
             id: string;
             name: string;
@@ -840,7 +868,8 @@ export interface components {
         /** @description Every error: a stable code, a message for people, the HTTP status and details */
         Error: {
             error: {
-                code: string;
+                /** @enum {string} */
+                code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "INSUFFICIENT_CREDITS" | "KEY_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "TEXT_TOO_LONG" | "WARMING_UP";
                 message: string;
                 status: number;
                 reason?: string;
@@ -967,9 +996,12 @@ export interface components {
             expires_at: string;
             /** Format: date-time */
             created_at: string;
-            /** @description Only for owners and admins */
+            /** @description The secret of the invitation link; only owners and admins see it */
             token?: string;
-            /** @description Only for owners and admins */
+            /**
+             * Format: uri-reference
+             * @description Path of the accept page (`/teams/invite/<token>`); only owners and admins see it
+             */
             invite_url?: string;
         };
         InvitationList: {
@@ -1112,19 +1144,462 @@ export interface components {
         };
         Question: {
             id: string;
-            /** @enum {string} */
-            type: "short_text" | "long_text" | "email" | "number" | "date" | "yes_no" | "multiple_choice" | "dropdown" | "rating" | "opinion_scale" | "file_upload" | "question_group" | "multi_question_page" | "contact_info" | "address" | "contract" | "booking" | "payment" | "data" | "email_step" | "fuse" | "composite";
             title: string;
             description: string | null;
             required: boolean;
             order: number;
-            /** @description Type-specific properties (docs/decisions.md, "Question types") */
-            properties: {
-                [key: string]: unknown;
-            };
             logic_jumps: unknown[];
             validations: {
                 [key: string]: unknown;
+            };
+            /** @constant */
+            type: "short_text";
+            /** @description Properties of a short_text question */
+            properties: {
+                placeholder?: string;
+                max_length?: number;
+                correct_answer?: string | number | boolean | string[];
+                points?: number;
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "long_text";
+            /** @description Properties of a long_text question */
+            properties: {
+                placeholder?: string;
+                max_length?: number;
+                correct_answer?: string | number | boolean | string[];
+                points?: number;
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "email";
+            /** @description Properties of a email question */
+            properties: {
+                placeholder?: string;
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "number";
+            /** @description Properties of a number question */
+            properties: {
+                min?: number;
+                max?: number;
+                correct_answer?: string | number | boolean | string[];
+                points?: number;
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "date";
+            /** @description Properties of a date question */
+            properties: {
+                /** @enum {string} */
+                format?: "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY";
+                correct_answer?: string | number | boolean | string[];
+                points?: number;
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "yes_no";
+            /** @description Properties of a yes_no question */
+            properties: {
+                correct_answer?: string | number | boolean | string[];
+                points?: number;
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "multiple_choice";
+            /** @description Properties of a multiple_choice question */
+            properties: {
+                choices: {
+                    id?: string;
+                    label: string;
+                    score?: number;
+                    ending_id?: string;
+                }[];
+                /** @default false */
+                allow_multiple: boolean;
+                allow_other?: boolean;
+                randomize?: boolean;
+                correct_answer?: string | number | boolean | string[];
+                points?: number;
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "dropdown";
+            /** @description Properties of a dropdown question */
+            properties: {
+                choices: {
+                    id?: string;
+                    label: string;
+                    score?: number;
+                    ending_id?: string;
+                }[];
+                correct_answer?: string | number | boolean | string[];
+                points?: number;
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "rating";
+            /** @description Properties of a rating question */
+            properties: {
+                /** @default 5 */
+                steps: number;
+                /**
+                 * @default star
+                 * @enum {string}
+                 */
+                shape: "star" | "heart" | "thumb" | "circle" | "number";
+                correct_answer?: string | number | boolean | string[];
+                points?: number;
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "opinion_scale";
+            /** @description Properties of a opinion_scale question */
+            properties: {
+                /** @default 0 */
+                min: number;
+                /** @default 10 */
+                max: number;
+                min_label?: string;
+                max_label?: string;
+                correct_answer?: string | number | boolean | string[];
+                points?: number;
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "file_upload";
+            /** @description Properties of a file_upload question */
+            properties: {
+                max_size_mb?: number;
+                allowed_types?: string[];
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "question_group";
+            /** @description Properties of a question_group question */
+            properties: {
+                questions: {
+                    id?: string;
+                    /** @enum {string} */
+                    type: "short_text" | "long_text" | "email" | "number" | "date" | "phone" | "url" | "dropdown";
+                    title: string;
+                    required?: boolean;
+                }[];
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "multi_question_page";
+            /** @description Properties of a multi_question_page question */
+            properties: {
+                questions: {
+                    id?: string;
+                    /** @enum {string} */
+                    type: "short_text" | "long_text" | "email" | "number" | "date" | "phone" | "url" | "dropdown";
+                    title: string;
+                    required?: boolean;
+                }[];
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "contact_info";
+            /** @description Properties of a contact_info question */
+            properties: {
+                /**
+                 * @default [
+                 *       "first_name",
+                 *       "last_name",
+                 *       "email",
+                 *       "phone",
+                 *       "company"
+                 *     ]
+                 */
+                fields: ("first_name" | "last_name" | "email" | "phone" | "company")[];
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "address";
+            /** @description Properties of a address question */
+            properties: {
+                /**
+                 * @default [
+                 *       "address_line1",
+                 *       "address_line2",
+                 *       "city",
+                 *       "state",
+                 *       "zip",
+                 *       "country"
+                 *     ]
+                 */
+                fields: ("address_line1" | "address_line2" | "city" | "state" | "zip" | "country")[];
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "contract";
+            /** @description Properties of a contract question */
+            properties: {
+                document?: string;
+                signer_slots?: {
+                    slot_number: number;
+                    label: string;
+                }[];
+                /** @enum {string} */
+                default_signing_order?: "sequential" | "any";
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "booking";
+            /** @description Properties of a booking question */
+            properties: {
+                /** @default false */
+                calendar_connected: boolean;
+                hours?: {
+                    day: number;
+                    start: string;
+                    end: string;
+                }[];
+                timezone?: string;
+                durations?: number[];
+                confirmation_call?: boolean;
+                confirmation_call_number?: string;
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "payment";
+            /** @description Properties of a payment question */
+            properties: {
+                amount?: number;
+                currency?: string;
+                /**
+                 * @default standard
+                 * @enum {string}
+                 */
+                provider: "standard" | "connect";
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "data";
+            /** @description Properties of a data question */
+            properties: {
+                source?: string;
+                mapping?: {
+                    [key: string]: unknown;
+                };
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "email_step";
+            /** @description Properties of a email_step question */
+            properties: {
+                recipient?: string;
+                sender_name?: string;
+                subject?: string;
+                body?: string;
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "fuse";
+            /** @description Properties of a fuse question */
+            properties: {
+                fuse_form_id?: string;
+                session_id?: string;
+            };
+        } | {
+            id: string;
+            title: string;
+            description: string | null;
+            required: boolean;
+            order: number;
+            logic_jumps: unknown[];
+            validations: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            type: "composite";
+            /** @description Properties of a composite question */
+            properties: {
+                composite_ids?: string[];
             };
         };
         Response: {
@@ -1148,7 +1623,8 @@ export interface components {
                 total_scorable_questions: number;
                 max_score: number;
                 matched_ending_id: string | null;
-                form_mode: string;
+                /** @enum {string} */
+                form_mode: "knowledge_quiz" | "lead_qualification" | "match_quiz";
             } | null;
             version: number | null;
             version_id: string | null;
@@ -1180,7 +1656,8 @@ export interface components {
                 total_scorable_questions: number;
                 max_score: number;
                 matched_ending_id: string | null;
-                form_mode: string;
+                /** @enum {string} */
+                form_mode: "knowledge_quiz" | "lead_qualification" | "match_quiz";
             } | null;
             version: number | null;
             /** @description Send it as X-Resume-Token to add answers later */
@@ -1325,7 +1802,8 @@ export interface components {
             id: string;
             response_id: string | null;
             url: string;
-            event: string;
+            /** @enum {string} */
+            event: "response.submitted";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -1518,7 +1996,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1579,7 +2056,24 @@ export interface operations {
                     variables?: {
                         [key: string]: unknown;
                     } | null;
-                    start_logic_jumps?: unknown[] | null;
+                    start_logic_jumps?: {
+                        /** @enum {string} */
+                        match?: "all" | "any";
+                        conditions?: ({
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @enum {string} */
+                            op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                            value: string | number | boolean;
+                        } | {
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @enum {string} */
+                            op: "is_answered" | "is_not_answered";
+                        })[];
+                        /** @description The id of a later question of this form, or `end` */
+                        to: string;
+                    }[] | null;
                     webhook_url?: string | null;
                     limit_one_response?: boolean;
                     incremental_submission?: boolean;
@@ -1588,25 +2082,884 @@ export interface operations {
                     response_limit?: number | null;
                     redirect_url?: string | null;
                     redirect_append_response_id?: boolean;
-                    questions?: {
+                    questions?: ({
                         id?: string;
-                        /** @enum {string} */
-                        type: "short_text" | "long_text" | "email" | "number" | "date" | "yes_no" | "multiple_choice" | "dropdown" | "rating" | "opinion_scale" | "file_upload" | "question_group" | "multi_question_page" | "contact_info" | "address" | "contract" | "booking" | "payment" | "data" | "email_step" | "fuse" | "composite";
+                        /** @constant */
+                        type: "short_text";
                         title: string;
                         description?: string | null;
                         required?: boolean;
                         order?: number;
                         properties?: {
-                            [key: string]: unknown;
+                            placeholder?: string;
+                            max_length?: number;
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
                         };
-                        logic_jumps?: unknown[];
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
                         validations?: {
                             [key: string]: unknown;
                         };
                         form_id?: unknown;
                         created_at?: unknown;
                         updated_at?: unknown;
-                    }[];
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "long_text";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            placeholder?: string;
+                            max_length?: number;
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "email";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            placeholder?: string;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "number";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            min?: number;
+                            max?: number;
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "date";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            /** @enum {string} */
+                            format?: "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY";
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "yes_no";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "multiple_choice";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties: {
+                            choices: {
+                                id?: string;
+                                label: string;
+                                score?: number;
+                                ending_id?: string;
+                            }[];
+                            /** @default false */
+                            allow_multiple?: boolean;
+                            allow_other?: boolean;
+                            randomize?: boolean;
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "dropdown";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties: {
+                            choices: {
+                                id?: string;
+                                label: string;
+                                score?: number;
+                                ending_id?: string;
+                            }[];
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "rating";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            /** @default 5 */
+                            steps?: number;
+                            /**
+                             * @default star
+                             * @enum {string}
+                             */
+                            shape?: "star" | "heart" | "thumb" | "circle" | "number";
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "opinion_scale";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            /** @default 0 */
+                            min?: number;
+                            /** @default 10 */
+                            max?: number;
+                            min_label?: string;
+                            max_label?: string;
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "file_upload";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            max_size_mb?: number;
+                            allowed_types?: string[];
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "question_group";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties: {
+                            questions: {
+                                id?: string;
+                                /** @enum {string} */
+                                type: "short_text" | "long_text" | "email" | "number" | "date" | "phone" | "url" | "dropdown";
+                                title: string;
+                                required?: boolean;
+                            }[];
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "multi_question_page";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties: {
+                            questions: {
+                                id?: string;
+                                /** @enum {string} */
+                                type: "short_text" | "long_text" | "email" | "number" | "date" | "phone" | "url" | "dropdown";
+                                title: string;
+                                required?: boolean;
+                            }[];
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "contact_info";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            /**
+                             * @default [
+                             *       "first_name",
+                             *       "last_name",
+                             *       "email",
+                             *       "phone",
+                             *       "company"
+                             *     ]
+                             */
+                            fields?: ("first_name" | "last_name" | "email" | "phone" | "company")[];
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "address";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            /**
+                             * @default [
+                             *       "address_line1",
+                             *       "address_line2",
+                             *       "city",
+                             *       "state",
+                             *       "zip",
+                             *       "country"
+                             *     ]
+                             */
+                            fields?: ("address_line1" | "address_line2" | "city" | "state" | "zip" | "country")[];
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "contract";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            document?: string;
+                            signer_slots?: {
+                                slot_number: number;
+                                label: string;
+                            }[];
+                            /** @enum {string} */
+                            default_signing_order?: "sequential" | "any";
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "booking";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            /** @default false */
+                            calendar_connected?: boolean;
+                            hours?: {
+                                day: number;
+                                start: string;
+                                end: string;
+                            }[];
+                            timezone?: string;
+                            durations?: number[];
+                            confirmation_call?: boolean;
+                            confirmation_call_number?: string;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "payment";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            amount?: number;
+                            currency?: string;
+                            /**
+                             * @default standard
+                             * @enum {string}
+                             */
+                            provider?: "standard" | "connect";
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "data";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            source?: string;
+                            mapping?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "email_step";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            recipient?: string;
+                            sender_name?: string;
+                            subject?: string;
+                            body?: string;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "fuse";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            fuse_form_id?: string;
+                            session_id?: string;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "composite";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            composite_ids?: string[];
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    })[];
                 };
             };
         };
@@ -1654,7 +3007,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1720,7 +3072,24 @@ export interface operations {
                     variables?: {
                         [key: string]: unknown;
                     } | null;
-                    start_logic_jumps?: unknown[] | null;
+                    start_logic_jumps?: {
+                        /** @enum {string} */
+                        match?: "all" | "any";
+                        conditions?: ({
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @enum {string} */
+                            op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                            value: string | number | boolean;
+                        } | {
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @enum {string} */
+                            op: "is_answered" | "is_not_answered";
+                        })[];
+                        /** @description The id of a later question of this form, or `end` */
+                        to: string;
+                    }[] | null;
                     webhook_url?: string | null;
                     limit_one_response?: boolean;
                     incremental_submission?: boolean;
@@ -1729,25 +3098,884 @@ export interface operations {
                     response_limit?: number | null;
                     redirect_url?: string | null;
                     redirect_append_response_id?: boolean;
-                    questions?: {
+                    questions?: ({
                         id?: string;
-                        /** @enum {string} */
-                        type: "short_text" | "long_text" | "email" | "number" | "date" | "yes_no" | "multiple_choice" | "dropdown" | "rating" | "opinion_scale" | "file_upload" | "question_group" | "multi_question_page" | "contact_info" | "address" | "contract" | "booking" | "payment" | "data" | "email_step" | "fuse" | "composite";
+                        /** @constant */
+                        type: "short_text";
                         title: string;
                         description?: string | null;
                         required?: boolean;
                         order?: number;
                         properties?: {
-                            [key: string]: unknown;
+                            placeholder?: string;
+                            max_length?: number;
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
                         };
-                        logic_jumps?: unknown[];
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
                         validations?: {
                             [key: string]: unknown;
                         };
                         form_id?: unknown;
                         created_at?: unknown;
                         updated_at?: unknown;
-                    }[];
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "long_text";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            placeholder?: string;
+                            max_length?: number;
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "email";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            placeholder?: string;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "number";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            min?: number;
+                            max?: number;
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "date";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            /** @enum {string} */
+                            format?: "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY";
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "yes_no";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "multiple_choice";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties: {
+                            choices: {
+                                id?: string;
+                                label: string;
+                                score?: number;
+                                ending_id?: string;
+                            }[];
+                            /** @default false */
+                            allow_multiple?: boolean;
+                            allow_other?: boolean;
+                            randomize?: boolean;
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "dropdown";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties: {
+                            choices: {
+                                id?: string;
+                                label: string;
+                                score?: number;
+                                ending_id?: string;
+                            }[];
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "rating";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            /** @default 5 */
+                            steps?: number;
+                            /**
+                             * @default star
+                             * @enum {string}
+                             */
+                            shape?: "star" | "heart" | "thumb" | "circle" | "number";
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "opinion_scale";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            /** @default 0 */
+                            min?: number;
+                            /** @default 10 */
+                            max?: number;
+                            min_label?: string;
+                            max_label?: string;
+                            correct_answer?: string | number | boolean | string[];
+                            points?: number;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "file_upload";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            max_size_mb?: number;
+                            allowed_types?: string[];
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "question_group";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties: {
+                            questions: {
+                                id?: string;
+                                /** @enum {string} */
+                                type: "short_text" | "long_text" | "email" | "number" | "date" | "phone" | "url" | "dropdown";
+                                title: string;
+                                required?: boolean;
+                            }[];
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "multi_question_page";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties: {
+                            questions: {
+                                id?: string;
+                                /** @enum {string} */
+                                type: "short_text" | "long_text" | "email" | "number" | "date" | "phone" | "url" | "dropdown";
+                                title: string;
+                                required?: boolean;
+                            }[];
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "contact_info";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            /**
+                             * @default [
+                             *       "first_name",
+                             *       "last_name",
+                             *       "email",
+                             *       "phone",
+                             *       "company"
+                             *     ]
+                             */
+                            fields?: ("first_name" | "last_name" | "email" | "phone" | "company")[];
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "address";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            /**
+                             * @default [
+                             *       "address_line1",
+                             *       "address_line2",
+                             *       "city",
+                             *       "state",
+                             *       "zip",
+                             *       "country"
+                             *     ]
+                             */
+                            fields?: ("address_line1" | "address_line2" | "city" | "state" | "zip" | "country")[];
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "contract";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            document?: string;
+                            signer_slots?: {
+                                slot_number: number;
+                                label: string;
+                            }[];
+                            /** @enum {string} */
+                            default_signing_order?: "sequential" | "any";
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "booking";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            /** @default false */
+                            calendar_connected?: boolean;
+                            hours?: {
+                                day: number;
+                                start: string;
+                                end: string;
+                            }[];
+                            timezone?: string;
+                            durations?: number[];
+                            confirmation_call?: boolean;
+                            confirmation_call_number?: string;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "payment";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            amount?: number;
+                            currency?: string;
+                            /**
+                             * @default standard
+                             * @enum {string}
+                             */
+                            provider?: "standard" | "connect";
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "data";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            source?: string;
+                            mapping?: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "email_step";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            recipient?: string;
+                            sender_name?: string;
+                            subject?: string;
+                            body?: string;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "fuse";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            fuse_form_id?: string;
+                            session_id?: string;
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    } | {
+                        id?: string;
+                        /** @constant */
+                        type: "composite";
+                        title: string;
+                        description?: string | null;
+                        required?: boolean;
+                        order?: number;
+                        properties?: {
+                            composite_ids?: string[];
+                        };
+                        logic_jumps?: {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                        }[];
+                        validations?: {
+                            [key: string]: unknown;
+                        };
+                        form_id?: unknown;
+                        created_at?: unknown;
+                        updated_at?: unknown;
+                    })[];
                 };
             };
         };
@@ -1805,7 +4033,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1833,7 +4060,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1868,7 +4094,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1902,7 +4127,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1930,7 +4154,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1958,7 +4181,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2058,7 +4280,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2093,7 +4314,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             412: components["responses"]["PreconditionFailed"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2111,7 +4331,12 @@ export interface operations {
                 "application/json": {
                     answers: {
                         question_id: string;
-                        value: unknown;
+                        value: string | string[] | number | boolean | {
+                            url: string;
+                            name: string;
+                        } | {
+                            [key: string]: string | number | null;
+                        } | null;
                     }[];
                     visitor_id?: string;
                     completed?: boolean;
@@ -2146,7 +4371,10 @@ export interface operations {
     continueResponse: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description The `resume_token` answered when the partial response was created */
+                "X-Resume-Token": string;
+            };
             path: {
                 slug: string;
                 responseId: string;
@@ -2158,7 +4386,12 @@ export interface operations {
                 "application/json": {
                     answers?: {
                         question_id: string;
-                        value: unknown;
+                        value: string | string[] | number | boolean | {
+                            url: string;
+                            name: string;
+                        } | {
+                            [key: string]: string | number | null;
+                        } | null;
                     }[];
                     completed?: boolean;
                 };
@@ -2189,10 +4422,10 @@ export interface operations {
                 page?: number;
                 /** @description per page (50, max 100) */
                 per_page?: number;
-                /** @description ISO 8601, inclusive */
-                since?: string;
-                /** @description ISO 8601, inclusive */
-                until?: string;
+                /** @description ISO 8601 date-time, or a date (YYYY-MM-DD: from the start of that UTC day); inclusive */
+                since?: string | unknown | unknown;
+                /** @description ISO 8601 date-time, or a date (YYYY-MM-DD: to the end of that UTC day); inclusive */
+                until?: string | unknown | unknown;
                 /** @description true: completed only; false: partial only */
                 completed?: boolean;
             };
@@ -2217,7 +4450,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2245,7 +4477,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2308,7 +4539,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2337,7 +4567,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2370,7 +4599,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2417,7 +4645,10 @@ export interface operations {
     downloadUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description One byte range (`bytes=0-1023`, `bytes=500-`, `bytes=-200`): answered 206 */
+                Range?: string;
+            };
             path: {
                 formId: string;
                 token: string;
@@ -2427,9 +4658,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the file, as an attachment, in the type it was uploaded with (206 with Content-Range for a range) */
+            /** @description the file, as an attachment, in the type it was uploaded with */
             200: {
                 headers: {
+                    /** @description `bytes`: a single range may be asked for */
+                    "Accept-Ranges"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description the requested byte range of the file */
+            206: {
+                headers: {
+                    /** @description `bytes <first>-<last>/<size>` */
+                    "Content-Range"?: string;
+                    /** @description `bytes` */
+                    "Accept-Ranges"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2438,7 +4684,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             416: components["responses"]["RangeNotSatisfiable"];
             500: components["responses"]["InternalError"];
         };
@@ -2467,7 +4712,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2529,7 +4773,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2558,7 +4801,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2583,7 +4825,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2598,6 +4839,7 @@ export interface operations {
             content: {
                 "application/json": {
                     webhooks: {
+                        /** Format: uri */
                         url: string;
                         /** @default true */
                         enabled?: boolean;
@@ -2643,7 +4885,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2668,7 +4909,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2693,7 +4933,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2752,7 +4991,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2814,7 +5052,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2842,7 +5079,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2867,13 +5103,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the invitation */
+            /** @description the invitation with its token and link */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Invitation"];
+                    "application/json": components["schemas"]["CreatedInvitation"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2946,7 +5182,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2974,7 +5209,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2999,13 +5233,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the invitation */
+            /** @description the invitation with its token and link */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Invitation"];
+                    "application/json": components["schemas"]["CreatedInvitation"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3042,7 +5276,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3071,7 +5304,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3082,10 +5314,10 @@ export interface operations {
                 action?: string;
                 /** @description acting user */
                 user_id?: string;
-                /** @description ISO 8601, inclusive */
-                since?: string;
-                /** @description ISO 8601, inclusive */
-                until?: string;
+                /** @description ISO 8601 date-time, or a date (YYYY-MM-DD: from the start of that UTC day); inclusive */
+                since?: string | unknown | unknown;
+                /** @description ISO 8601 date-time, or a date (YYYY-MM-DD: to the end of that UTC day); inclusive */
+                until?: string | unknown | unknown;
                 /** @description page (1) */
                 page?: number;
                 /** @description per page (50, max 100) */
@@ -3112,7 +5344,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3140,7 +5371,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3207,7 +5437,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3233,7 +5462,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };

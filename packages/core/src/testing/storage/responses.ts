@@ -44,7 +44,7 @@ export function responseTests(test: StorageTest): void {
         total_scorable_questions: 3,
         max_score: 3,
         matched_ending_id: null,
-        form_mode: 'quiz',
+        form_mode: 'knowledge_quiz',
       },
     });
     await db.storage.responses.insert(response);
@@ -130,7 +130,7 @@ export function responseTests(test: StorageTest): void {
       answers: [{ question_id: 'q1', value: 'final' }, { question_id: 'q2', value: 7 }],
       completed_at: at(20),
       completion_seconds: 40,
-      quiz_results: { score: 1, correct_answers: 1, total_scorable_questions: 1, max_score: 1, matched_ending_id: 'end_1', form_mode: 'quiz' },
+      quiz_results: { score: 1, correct_answers: 1, total_scorable_questions: 1, max_score: 1, matched_ending_id: 'end_1', form_mode: 'match_quiz' as const },
       unique_visitor: 'vis_p',
       submitted_at: at(20),
     };

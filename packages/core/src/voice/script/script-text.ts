@@ -6,17 +6,14 @@
 import { badRequest } from '../../errors';
 import { spokenCharacters } from '../pricing';
 import type { VoiceRequest } from '../schemas';
+import { MAX_PAUSE_MS, MAX_SPEAKER_LENGTH, MAX_TOTAL_PAUSE_MS } from './script-limits';
 
 /** One item of a script: words said by a speaker (null: the request's `voice`), or a silence. */
 export type ScriptItem =
   | { kind: 'speech'; speaker: string | null; voice: string | null; text: string }
   | { kind: 'pause'; pause_ms: number };
 
-/** Longest speaker name (characters) a tag or a converted line may carry. */
-export const MAX_SPEAKER_LENGTH = 64;
-/** Longest single pause, and the most silence one request may hold (docs/decisions.md, "Voice scripts"). */
-export const MAX_PAUSE_MS = 60_000;
-export const MAX_TOTAL_PAUSE_MS = 300_000;
+export { MAX_PAUSE_MS, MAX_SPEAKER_LENGTH, MAX_TOTAL_PAUSE_MS } from './script-limits';
 
 /** `(pause 2s)`, `(pause 1.5 s)`, `(pause 500ms)`, `(pause 2 seconds)`; case-insensitive. */
 const PAUSE = /\(\s*pause\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)?\s*\)/giu;

@@ -1,0 +1,79 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import test from 'ava';
+
+/**
+ * The Docker image cannot be built here (no daemon: docs/docker.md). What can be checked is checked: the
+ * Dockerfile's order and health check, and that the runtime files it keeps (.docker/runtime-files.mjs)
+ * hold no sources or test builds and are enough to run the app.
+ */
+
+const ROOT = resolve(__dirname, '../../../..');
+const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+
+test('the Dockerfile installs from the manifests before it copies the sources, and checks /readyz', (t) => {
+  const lines = dockerfile.split('\n');
+  const at = (re: RegExp) => lines.findIndex((l) => re.test(l));
+  const install = at(/^RUN npm ci$/);
+  const sources = at(/^COPY \. \.$/);
+  t.true(install > 0 && sources > install, 'npm ci runs before the sources are copied');
+  const { workspaces } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] };
+  for (const ws of workspaces) {
+    const copy = at(new RegExp(`^COPY ${ws}/package\\.json ${ws}/$`));
+    t.true(copy > 0 && copy < install, `${ws}/package.json is copied before npm ci`);
+  }
+  t.true(at(/^COPY package\.json package-lock\.json \.prebuild-installrc \.\/$/) < install);
+  t.regex(dockerfile, /HEALTHCHECK[^\n]*\n[^\n]*\/readyz/);
+  t.notRegex(dockerfile, /\/healthz/);
+  // The runtime stage takes the staged files only.
+  const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
+  t.deepEqual(runtime.match(/^COPY .*$/gm), ['COPY --from=build /runtime ./']);
+});
+
+function files(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules') continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) files(p, out);
+    else out.push(p);
+  }
+  return out;
+}
+
+test('the runtime files hold no sources or test builds, and the app runs from them', async (t) => {
+  t.timeout(60_000);
+  const dir = mkdtempSync(join(tmpdir(), 'formloom-runtime-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const out = join(dir, 'app');
+  execFileSync(process.execPath, ['.docker/runtime-files.mjs', out, '--link-node-modules'], { cwd: ROOT });
+  const kept = files(out).map((f) => relative(out, f));
+  // Compiled JavaScript only: no TypeScript sources, no tests or their builds, no build configuration.
+  t.deepEqual(kept.filter((f) => (f.endsWith('.ts') && !f.endsWith('.d.ts')) || /(^|\/)test\//.test(f) || f.endsWith('.tsbuildinfo') || f.endsWith('tsconfig.json')), []);
+  t.deepEqual(kept.filter((f) => /^(packages|examples)\/[^/]+\/src\//.test(f)), []);
+  t.true(kept.includes('examples/self-hosted/dist/src/main.js'));
+  t.true(kept.includes('packages/renderer/assets/formloom.css'));
+  t.true(kept.includes('packages/cli/bin/formloom.js'));
+
+  const data = join(dir, 'data');
+  const child = spawn(process.execPath, ['examples/self-hosted/dist/src/main.js'], {
+    cwd: out,
+    env: { ...process.env, PORT: '0', FORMLOOM_DATA_DIR: data, FORMLOOM_DATABASE_URL: `sqlite:${join(data, 'f.sqlite')}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  t.teardown(() => child.kill('SIGKILL'));
+  const url = await new Promise<string>((ok, fail) => {
+    let text = '';
+    child.stdout.on('data', (d) => {
+      text += d;
+      const m = /Formloom listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+      if (m) ok(m[1]!);
+    });
+    child.once('exit', (code) => fail(new Error(`exited ${code}: ${text}`)));
+  });
+  t.deepEqual(await (await fetch(`${url}/readyz`)).json(), { status: 'ready' });
+  t.is((await fetch(`${url}/formloom/assets/formloom.css`)).status, 200);
+  child.kill('SIGTERM');
+  t.is(await new Promise((r) => child.once('exit', r)), 0);
+});

@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import test from 'ava';
+import { runCli } from '@formloom/cli';
+import { parseMessage } from '@formloom/mailer-smtp/testing';
+
+/**
+ * The example plugin queues its mail inside the transaction that stores the response
+ * (`inTransaction`, docs/plugins.md): killed with SIGKILL right after the responses were answered, and
+ * before any mail could go out, the app loses none of them.
+ */
+
+const MAIN = resolve(__dirname, '../src/main.js');
+const NOTIFY = resolve(__dirname, '../../../plugin-notify/dist/src/index.js');
+
+function start(env: Record<string, string | undefined>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((ok, fail) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /Formloom listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (m) ok({ child, url: m[1]! });
+    });
+    child.once('exit', () => fail(new Error(`exited early: ${out}`)));
+  });
+}
+
+/** A port nothing listens on: the SMTP server of the first run, so every send fails and waits for a retry. */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+test('notify mails queued in the response transaction survive a kill -9 between commit and delivery', async (t) => {
+  t.timeout(120_000);
+  const dir = mkdtempSync(join(tmpdir(), 'formloom-plugin-crash-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const config = join(dir, 'formloom.config.mjs');
+  writeFileSync(config, `import { notifyPlugin } from ${JSON.stringify(NOTIFY)};\nexport default { plugins: [notifyPlugin()] };\n`);
+  const base = {
+    ...process.env,
+    PORT: '0',
+    FORMLOOM_CONFIG: config,
+    FORMLOOM_DATA_DIR: dir,
+    FORMLOOM_DATABASE_URL: `sqlite:${join(dir, 'formloom.sqlite')}`,
+  };
+  const down = { ...base, FORMLOOM_SMTP_URL: `smtp://127.0.0.1:${await closedPort()}` };
+  const cli = async (...argv: string[]) => JSON.parse((await runCli(argv, base)).stdout);
+  await cli('user', 'create', '--email', 'owner@example.com');
+  const { api_key } = await cli('key', 'create', '--user', 'owner@example.com');
+
+  let app = await start(down);
+  t.teardown(() => app.child.kill('SIGKILL'));
+  const post = (path: string, body: unknown, key?: string) =>
+    fetch(`${app.url}/api/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: JSON.stringify(body),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+  const form = (await post('/forms', { title: 'Crash', published: true, questions: [{ type: 'short_text', title: 'Name' }] }, api_key)).body;
+  const answers = [{ question_id: form.questions[0].id, value: 'Ada' }];
+  const sent = await Promise.all(Array.from({ length: 12 }, () => post(`/public/forms/${form.slug}/responses`, { answers })));
+  t.true(sent.every((r) => r.status === 201));
+  // Killed the moment the last response was answered: no clean-up, and the mail server was never reachable.
+  app.child.kill('SIGKILL');
+  await new Promise((r) => app.child.once('exit', r));
+  t.deepEqual(readdirSync(dir).filter((n) => n === 'outbox'), [], 'nothing was delivered before the kill');
+
+  // Restarted with the file outbox as the mailer: every queued mail goes out, once.
+  app = await start(base);
+  const outbox = join(dir, 'outbox');
+  const mails = () => {
+    try {
+      return readdirSync(outbox).filter((n) => n.endsWith('.eml')).map((n) => parseMessage(readFileSync(join(outbox, n))));
+    } catch {
+      return [];
+    }
+  };
+  const deadline = Date.now() + 90_000;
+  while (mails().length < sent.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  const ids = mails().map((m) => /\((rsp_[^)]+)\)/.exec(m.text)?.[1]);
+  t.deepEqual([...ids].sort(), sent.map((r) => r.body.id as string).sort(), 'one mail per response, none lost');
+});
