@@ -2,10 +2,15 @@ import { type Api, ApiError, type Schemas, call } from './client';
 
 /* The forms area of the API (document 1): typed calls the screens use, one per operation. */
 
-export type Form = Schemas['Form'];
 export type FormListItem = Schemas['FormListItem'];
-export type Question = Schemas['Question'];
-export type QuestionType = Question['type'];
+type ApiQuestion = Schemas['Question'];
+export type QuestionType = ApiQuestion['type'];
+/**
+ * A question as the editor holds it. The document describes questions as a union by `type`, each with its
+ * own properties; the editor changes a question's type in place, so it keeps the properties of any type.
+ */
+export type Question = Omit<ApiQuestion, 'type' | 'properties'> & { type: QuestionType; properties: Record<string, any> };
+export type Form = Omit<Schemas['Form'], 'questions'> & { questions: Question[] };
 export type FormInput = Omit<Partial<Form>, 'questions'> & { questions?: Array<Partial<Question> & { type: QuestionType; title: string }> };
 
 export interface FormFilters {
