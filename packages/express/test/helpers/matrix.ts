@@ -18,6 +18,8 @@ export interface World {
   slug: string;
   responseId: string;
   invitationId: string;
+  /** The form's published version. */
+  versionId: string;
   members: Record<'owner' | 'admin' | 'editor' | 'viewer', string>;
 }
 
@@ -64,7 +66,8 @@ export async function makeWorld(app: TestApp, users: Users): Promise<World> {
   const response = await ok(app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [{ question_id: form.questions[0].id, value: 'x' }] } }), 201);
   const invitation = await ok(app.api('POST', `/teams/${team.id}/invitations`, { key: users.keys.owner, body: { email: `pending-${tag}@example.com`, role: 'viewer' } }), 201);
   await ok(app.api('PUT', `/teams/${team.id}/branding`, { key: users.keys.owner, body: { primary_color: '#123456' } }), 200);
-  return { teamId: team.id, teamName, formId: form.id, formTitle, slug: form.slug, responseId: response.id, invitationId: invitation.id, members: byRole };
+  const versionId = (await ok(app.api('GET', `/forms/${form.id}/versions`, { key: users.keys.owner }), 200)).versions[0].id;
+  return { teamId: team.id, teamName, formId: form.id, formTitle, slug: form.slug, responseId: response.id, invitationId: invitation.id, versionId, members: byRole };
 }
 
 export interface Cell {
@@ -103,6 +106,7 @@ export const CELLS: Cell[] = [
   { name: 'DELETE publish', call: (w) => ({ method: 'DELETE', path: `/forms/${w.formId}/publish` }), expect: members(200, 403), destructive: true },
   { name: 'POST duplicate', call: (w) => ({ method: 'POST', path: `/forms/${w.formId}/duplicate` }), expect: editors(201) },
   { name: 'GET versions', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/versions` }), expect: anyMember() },
+  { name: 'POST version restore', call: (w) => ({ method: 'POST', path: `/forms/${w.formId}/versions/${w.versionId}/restore` }), expect: editors(), destructive: true },
   { name: 'GET theme', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/theme` }), expect: anyMember() },
   { name: 'PUT theme', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}/theme`, body: { text_color: '#ffffff' } }), expect: editors(), destructive: true },
   { name: 'GET responses', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/responses` }), expect: anyMember() },
