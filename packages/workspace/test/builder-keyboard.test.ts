@@ -142,3 +142,52 @@ test('questions reorder by dragging their handle', async (t) => {
     await close();
   }
 });
+
+test('a save that cannot reach the server says so, and Retry saves it', async (t) => {
+  t.timeout(120_000);
+  const owner = await app.user();
+  const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Offline', questions: [{ type: 'short_text', title: 'Name' }] } })).body.id;
+  const { page, context, errors, close } = await openPage(browser, { cookie: owner.cookie });
+  try {
+    await page.goto(`${app.url}/forms/${id}`);
+    const title = page.getByRole('textbox', { name: 'Form title' });
+    await title.waitFor();
+    await context.setOffline(true);
+    await title.fill('Typed while offline');
+    await page.getByRole('status').filter({ hasText: 'Not saved' }).waitFor();
+    await page.getByText('The server could not be reached.').first().waitFor();
+    t.is((await app.api('GET', `/forms/${id}`, { key: owner.key })).body.title, 'Offline');
+    await context.setOffline(false);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
+    t.is((await app.api('GET', `/forms/${id}`, { key: owner.key })).body.title, 'Typed while offline');
+    t.deepEqual(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(e)), []);
+  } finally {
+    await close();
+  }
+});
+
+test('moving a jump target before its question asks for another target before saving', async (t) => {
+  t.timeout(120_000);
+  const owner = await app.user();
+  const created = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Jumps', questions: [{ type: 'yes_no', title: 'Skip?' }, { type: 'short_text', title: 'Middle' }, { type: 'short_text', title: 'Target' }] } })).body;
+  const [q1, , q3] = created.questions;
+  t.is((await app.api('PUT', `/forms/${created.id}`, { key: owner.key, body: { questions: [{ ...q1, logic_jumps: [{ conditions: [{ op: 'equals', value: true }], to: q3.id }] }, created.questions[1], q3] } })).status, 200);
+  const { page, errors, close } = await openPage(browser, { cookie: owner.cookie });
+  try {
+    await page.goto(`${app.url}/forms/${created.id}`);
+    await page.getByRole('button', { name: 'Move question 3 up' }).click();
+    await page.getByRole('button', { name: 'Move question 2 up' }).click();
+    await page.getByRole('button', { name: /Skip\?/ }).click();
+    await page.getByRole('alert').filter({ hasText: 'no longer after this one' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Not saved' }).waitFor();
+    await page.getByRole('combobox', { name: /^Then go to/ }).selectOption({ label: 'The end (submit)' });
+    await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
+    const form = (await app.api('GET', `/forms/${created.id}`, { key: owner.key })).body;
+    t.deepEqual(form.questions.map((q: any) => q.title), ['Target', 'Skip?', 'Middle']);
+    t.deepEqual(form.questions[1].logic_jumps, [{ conditions: [{ op: 'equals', value: true }], to: 'end' }]);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

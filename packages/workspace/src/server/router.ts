@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import { indexPage } from './index-page';
-import { readWorkspaceManifest, workspaceAssetsDir } from './assets';
+import { readWorkspaceManifest, workspaceAssetsDir, type WorkspaceManifest } from './assets';
 
 export interface WorkspaceRouterOptions {
   /** Where the Formloom API router is mounted, as the browser sees it (default `/api/v1`). */
@@ -41,8 +41,19 @@ const trim = (p: string) => p.replace(/\/+$/, '');
  */
 export function createWorkspaceRouter(options: WorkspaceRouterOptions = {}): Router {
   const dir = workspaceAssetsDir();
-  const manifest = readWorkspaceManifest(dir);
   const router = express.Router();
+  let manifest: WorkspaceManifest;
+  try {
+    manifest = readWorkspaceManifest(dir);
+  } catch (e) {
+    // Compiled but not bundled (`npx tsc -b` alone): the API and the other routers keep working, and the
+    // workspace's URLs say what to run instead of failing the whole app at start.
+    const message = `${(e as Error).message}\n`;
+    router.get(['/workspace/*path', ...(options.pages === false ? [] : WORKSPACE_PATHS)], (_req, res) => {
+      res.status(503).type('text').send(message);
+    });
+    return router;
+  }
   router.use('/workspace/assets', (_req, res, next) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();

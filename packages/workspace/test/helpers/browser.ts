@@ -17,6 +17,8 @@ export async function openPage(browser: Browser, opts: { width?: number; cookie?
   await context.grantPermissions(['clipboard-read', 'clipboard-write']).catch(() => undefined);
   if (opts.cookie) await context.addCookies([{ name: opts.cookie.name, value: opts.cookie.value, url: opts.cookie.url }]);
   const page = await context.newPage();
+  // Generous: the whole suite shares two cores with the other test files (tests wait for conditions, never time them).
+  page.setDefaultTimeout(90_000);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {

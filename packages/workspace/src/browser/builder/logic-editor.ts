@@ -133,7 +133,11 @@ export class FlLogicEditor extends LitElement {
       </div>`)}
       ${conditions.length === 0 ? html`<p class="muted">No condition: this jump always applies.</p>` : nothing}
       <div><button class="btn small" type="button" ?disabled=${conditions.length >= 20} @click=${() => this.editJump(i, { conditions: [...conditions, this.defaultCondition()] })}>Add a condition</button></div>
+      ${j.to !== 'end' && !this.targets.some((q) => q.id === j.to)
+        ? html`<p class="error-text" role="alert">This jump goes to a question that is no longer after this one: choose another target. The form is not saved until then.</p>`
+        : nothing}
       <label class="field">Then go to<select @change=${(e: Event) => this.editJump(i, { to: (e.target as HTMLSelectElement).value })}>
+        ${j.to !== 'end' && !this.targets.some((q) => q.id === j.to) ? html`<option value="" selected disabled>Choose a target</option>` : nothing}
         ${this.targets.map((q) => html`<option value=${q.id} ?selected=${q.id === j.to}>${short(q.title)}</option>`)}
         <option value="end" ?selected=${j.to === 'end'}>The end (submit)</option>
       </select></label>

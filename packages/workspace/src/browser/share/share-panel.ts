@@ -1,8 +1,7 @@
 import { html, nothing, css } from 'lit';
 import QRCode from 'qrcode';
 import { BuilderPanel } from '../builder/panel';
-import { prefillLink } from './prefill-link';
-import './prefill-builder';
+import { prefillLink } from './prefill-builder';
 
 /**
  * `<fl-share-panel>`: how respondents reach the form (docs/workspace.md, "Sharing"): its link, a QR code of

@@ -30,6 +30,7 @@ export class FormloomWorkspace extends LitElement {
       .skip { position: absolute; left: -999px; top: 0.5rem; background: var(--_surface); color: var(--_text); border: 1px solid var(--_border); border-radius: var(--_radius); font: inherit; padding: 0.5rem; z-index: 10; }
       .skip:focus { left: 0.5rem; }
       main { display: block; }
+      main:focus { outline: none; }
       .status { padding: 3rem 1rem; text-align: center; }
       .short { display: none; }
       @media (max-width: 480px) { .who { display: none; } .short { display: inline; } }
@@ -81,7 +82,12 @@ export class FormloomWorkspace extends LitElement {
   }
 
   private syncRoute() {
+    const before = this.route;
     this.route = matchRoute(location.pathname, location.search, this.base);
+    // A new screen (not a tab of the same form) takes the focus, so keyboard and screen-reader users start there.
+    if (this.hasUpdated && (before.name !== this.route.name || before.formId !== this.route.formId)) {
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('main')?.focus());
+    }
     const screen = SCREENS[this.route.name];
     if (!this.loaded.has(screen.tag)) {
       void screen.load().then(() => (this.loaded = new Set([...this.loaded, screen.tag])));
