@@ -11,7 +11,8 @@ export {
   type RateLimitStore,
 } from './rate-limit';
 export { parseEmbedOrigins, type EmbedOrigins } from './security-headers';
-export { apiKeyAuthenticator, type AuthenticateHook } from './auth';
+export { apiKeyAuthenticator, hostOrApiKey, type AuthenticateHook } from './auth';
+export { hostUserAuthenticator, type HostUserOf } from './host-users';
 export { buildOpenApi, operationIdOf, API_KEY_SECURITY, HOST_SECURITY, type OpenApiOptions, type OpenApiSecurity } from './openapi';
 export { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 export { requestLogging, requestIdOf, REQUEST_ID_HEADER, type HttpLogger, type RouterLogger } from './request-log';

@@ -8,6 +8,8 @@ import { readsBody } from './body-readers';
 export interface OpenApiSecurity {
   name: string;
   scheme: Record<string, unknown>;
+  /** Formloom API keys are accepted beside this scheme (`apiKeys: true`): either one authenticates. */
+  alsoApiKeys?: boolean;
 }
 
 export interface OpenApiOptions {
@@ -122,7 +124,7 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
       tags: opTags,
       parameters: [...params, ...query, ...headers],
       responses,
-      security: r.scope ? [{ [security.name]: [] }] : [],
+      security: r.scope ? [{ [security.name]: [] }, ...(security.alsoApiKeys ? [{ [API_KEY_SECURITY.name]: [] }] : [])] : [],
     };
     if (r.scope) op.description = security === API_KEY_SECURITY ? `Needs a \`${r.scope}\` key.` : `Needs a principal of scope \`${r.scope}\`.`;
     const bodies: Record<string, unknown> = {};
@@ -149,7 +151,7 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
     servers: [{ url: serverUrl }],
     tags: tags.map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name })),
     components: {
-      securitySchemes: { [security.name]: security.scheme },
+      securitySchemes: { [security.name]: security.scheme, ...(security.alsoApiKeys ? { [API_KEY_SECURITY.name]: API_KEY_SECURITY.scheme } : {}) },
       schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
       responses: errorResponses,
     },
