@@ -33,3 +33,16 @@ export async function requirePrincipal(hook: AuthenticateHook, req: Request, sco
   }
   return principal;
 }
+
+/** Formloom API keys start so: the mark that tells a script's key from the host's own bearer tokens. */
+const API_KEY_PREFIX = /^Bearer\s+fl_/i;
+
+/**
+ * `createFormloomRouter({ authenticate, apiKeys: true })`: a request with a Formloom API key
+ * (`Authorization: Bearer fl_...`) is authenticated by that key, and only by it (a bad key is a 401, it
+ * never falls through); any other request by the host's hook. People sign in with the host, scripts use keys.
+ */
+export function hostOrApiKey(host: AuthenticateHook, formloom: Formloom): AuthenticateHook {
+  const byKey = apiKeyAuthenticator(formloom);
+  return (req) => (API_KEY_PREFIX.test(req.headers.authorization ?? '') ? byKey(req) : host(req));
+}

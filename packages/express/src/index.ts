@@ -12,7 +12,8 @@ export {
   type RateLimitStore,
 } from './rate-limit';
 export { parseEmbedOrigins, type EmbedOrigins } from './security-headers';
-export { apiKeyAuthenticator, type AuthenticateHook } from './auth';
+export { apiKeyAuthenticator, hostOrApiKey, type AuthenticateHook } from './auth';
+export { hostUserAuthenticator, type HostUserOf } from './host-users';
 export { SESSION_COOKIE, type SessionOptions } from './session-auth';
 export { SESSION_SECURITY } from './openapi-security';
 export { buildOpenApi, operationIdOf, API_KEY_SECURITY, HOST_SECURITY, type OpenApiOptions, type OpenApiSecurity } from './openapi';

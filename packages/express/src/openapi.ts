@@ -8,6 +8,8 @@ import { readsBody } from './body-readers';
 export interface OpenApiSecurity {
   name: string;
   scheme: Record<string, unknown>;
+  /** Formloom API keys are accepted beside this scheme (`apiKeys: true`): either one authenticates. */
+  alsoApiKeys?: boolean;
 }
 
 export interface OpenApiOptions {
@@ -89,7 +91,7 @@ function successResponse(success: RouteSpec['success'], out: (s: z.ZodType) => u
  */
 export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options: OpenApiOptions = {}) {
   const security = options.security ?? API_KEY_SECURITY;
-  const schemes = [security, ...(options.alternatives ?? [])];
+  const schemes = [security, ...(security.alsoApiKeys ? [API_KEY_SECURITY] : []), ...(options.alternatives ?? [])];
   const schemas: Record<string, unknown> = {};
   const toSchema = schemaConverter(schemas);
   const out = (s: z.ZodType) => toSchema(s, 'output', apiSchemas);

@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { Formloom } from '@formloom/core';
-import { apiKeyAuthenticator, requirePrincipal, type AuthenticateHook } from './auth';
+import { apiKeyAuthenticator, hostOrApiKey, requirePrincipal, type AuthenticateHook } from './auth';
 import { errorHandler, notFoundHandler } from './errors';
 import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
 import { API_KEY_SECURITY, buildOpenApi, HOST_SECURITY, operationIdOf } from './openapi';
@@ -23,6 +23,8 @@ export interface FormloomRouterOptions {
   formloom: Formloom;
   /** Replaces API-key authentication with the host's own; return `null` for an unauthenticated request. */
   authenticate?: AuthenticateHook;
+  /** With `authenticate`: Formloom API keys (`Bearer fl_...`) are taken too, for scripts (docs/embedding.md). */
+  apiKeys?: boolean;
   /**
    * How `GET /openapi.json` describes the host's authentication when `authenticate` is given: an OpenAPI
    * security scheme object, e.g. `{type: 'apiKey', in: 'cookie', name: 'session'}` (default: a bearer
@@ -88,7 +90,8 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   if (options.sessions && options.authenticate) throw new Error('createFormloomRouter: `sessions` and `authenticate` exclude each other (the host\'s hook is the only identity)');
   const mount = options.sessions ? new SessionMount(formloom, options.sessions) : null;
   const limits = new RateLimits(formloom, options.rateLimits);
-  const keys = options.authenticate ?? apiKeyAuthenticator(formloom);
+  const hook = options.authenticate && options.apiKeys ? hostOrApiKey(options.authenticate, formloom) : options.authenticate;
+  const keys = hook ?? apiKeyAuthenticator(formloom);
   const authenticate = limits.authenticate(mount ? mount.authenticator(keys) : keys, !!options.authenticate);
   const routes = routeTable(formloom, [...(mount ? sessionRoutes(mount) : []), ...(options.routes ?? [])]).map(limits.guard);
   const errorsOf = errorLoggerOf(options.logger);
@@ -98,7 +101,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   router.use(apiSecurityHeaders);
   router.use(publicCors(checkEmbedOrigins(options.embedOrigins ?? '*')));
 
-  const security = options.authenticate ? { ...HOST_SECURITY, scheme: options.securityScheme ?? HOST_SECURITY.scheme } : API_KEY_SECURITY;
+  const security = options.authenticate ? { ...HOST_SECURITY, scheme: options.securityScheme ?? HOST_SECURITY.scheme, ...(options.apiKeys ? { alsoApiKeys: true } : {}) } : API_KEY_SECURITY;
   // Built once now so that a route that cannot be documented stops the mount, not GET /openapi.json later.
   buildOpenApi(routes, '/', { security });
   let openapi: unknown;

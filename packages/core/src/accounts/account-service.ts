@@ -79,6 +79,26 @@ export class AccountService {
     return user;
   }
 
+  /**
+   * The user with `input.email`, created with `input` the first time it is asked for: how a host maps its
+   * own signed-in users to Formloom users (docs/embedding.md). Safe under concurrency: of several first
+   * calls for one email, in this process or another instance, one creates the user (the storage's unique
+   * email refuses the others) and all return that one user.
+   */
+  async ensureUser(input: CreateUserInput): Promise<User> {
+    const email = input.email?.trim().toLowerCase() ?? '';
+    const existing = email ? await this.storage.users.findByEmail(email) : null;
+    if (existing) return existing;
+    try {
+      return await this.createUser(input);
+    } catch (e) {
+      // Lost the race to a concurrent first call: its user is the one.
+      const winner = email ? await this.storage.users.findByEmail(email) : null;
+      if (winner) return winner;
+      throw e;
+    }
+  }
+
   /** A user by id (`usr_...`) or email. */
   async findUser(ref: string): Promise<User> {
     const user = ref.includes('@')
