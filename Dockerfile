@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The self-hosted app (npm start) in a container: docs/docker.md.
 
-# ---- build: every dependency, sqlite3 compiled from source, then tsc -b ----
+# ---- build: every dependency, sqlite3 compiled from source, then tsc -b and the browser bundles ----
 FROM node:20-bookworm AS build
 WORKDIR /app
 # node-gyp uses the headers shipped in the image instead of downloading them; .prebuild-installrc (copied
@@ -12,7 +12,7 @@ ENV npm_config_nodedir=/usr/local \
     npm_config_audit=false
 COPY . .
 RUN npm ci
-RUN npx tsc -b
+RUN npm run build
 # Production dependencies only (the self-hosted example declares pg and sqlite3, so both stay).
 RUN npm prune --omit=dev
 

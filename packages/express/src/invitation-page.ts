@@ -3,7 +3,7 @@ import type { Formloom, PublicInvitation } from '@formloom/core';
 import { assertNoNulCharacters } from './input-guard';
 import { clientIp, type RateLimits } from './rate-limit';
 import { setPageHeaders, type EmbedOrigins } from './security-headers';
-import { INVITATION_ENTRY_PATH } from './renderer-assets';
+import type { AssetPaths } from './renderer-assets';
 
 /*
  * The team invitation page, `/teams/invite/<token>` (docs/teams.md "Accepting in the browser"): the link of
@@ -31,12 +31,12 @@ const WHY: Record<string, string> = {
 };
 
 function shell(res: Response, nonce: string, title: string, body: string, script = '') {
-  res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
+  res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title><meta name="robots" content="noindex, nofollow">
 <style nonce="${nonce}">${STYLE}</style>${script}
 </head><body><main>${body}</main></body></html>`);
 }
 
-export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string) {
+export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string, assets: AssetPaths) {
   return async (req: Request, res: Response) => {
     setPageHeaders(res, embed);
     await limits.enforce('publicReads', clientIp(req), res);
@@ -67,6 +67,6 @@ export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: 
       '<button type="submit">Accept invitation</button></form>' +
       '<p id="invitation-outcome" data-outcome role="status" aria-live="polite" tabindex="-1"></p>' +
       '<noscript><p>Accepting here needs JavaScript; you can also call <code>POST /api/v1/invitations/&lt;token&gt;/accept</code> with your API key.</p></noscript></div>';
-    shell(res, nonce, `Invitation to ${inv.team_name}`, body, `\n<script type="module" src="${escape(base + INVITATION_ENTRY_PATH)}"></script>`);
+    shell(res, nonce, `Invitation to ${inv.team_name}`, body, `\n<script defer src="${escape(base + assets.invitation)}"></script>`);
   };
 }

@@ -12,6 +12,7 @@ import type { RouteContext, RouteSpec } from './route-table';
 import { AREA_ROUTES } from './routes';
 import { fromPluginRoute } from './plugin-routes';
 import { clientGoneSignal, sendAnswer } from './answer';
+import { jsonCompression } from './json-compression';
 
 export interface FormloomRouterOptions {
   /** The instance from `createFormloom(...)`. */
@@ -82,6 +83,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   // Every answer, errors included, carries X-Request-Id; a host that mounted requestLogging already keeps its id.
   router.use(requestLogging(isHttpLogger(options.logger) ? options.logger : undefined));
   router.use(apiSecurityHeaders);
+  router.use(jsonCompression());
   router.use(publicCors(checkEmbedOrigins(options.embedOrigins ?? '*')));
   // A signed PDF to verify arrives as itself (docs/signing.md, "Verification").
   router.use('/signing/verify', express.raw({ type: 'application/pdf', limit: '20mb' }));

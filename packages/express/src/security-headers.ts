@@ -82,3 +82,12 @@ export function setPageHeaders(res: Response, embed: EmbedOrigins, images: strin
   );
   return nonce;
 }
+
+/**
+ * Pages whose address is a credential (a signer's short code, an invitation token): search engines must not
+ * index or follow them, even if a link leaks (docs/security.md "Security headers").
+ */
+export const noIndex: RequestHandler = (_req, res, next) => {
+  res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+  next();
+};

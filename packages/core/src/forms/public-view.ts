@@ -51,8 +51,8 @@ export const PUBLIC_PROPERTIES: Record<string, Record<string, Pick>> = {
   file_upload: { max_size_mb: keep, allowed_types: keep },
   question_group: { questions: listOf(['id', 'type', 'title', 'required']) },
   multi_question_page: { questions: listOf(['id', 'type', 'title', 'required']) },
-  contact_info: { fields: keep },
-  address: { fields: keep },
+  contact_info: { fields: keep, required_fields: keep },
+  address: { fields: keep, required_fields: keep },
   booking: { hours: listOf(['day', 'start', 'end']), timezone: keep, durations: keep },
   payment: { amount: keep, currency: keep },
   // contract, data, email_step, fuse and composite questions are run by the server: nothing of theirs is public.

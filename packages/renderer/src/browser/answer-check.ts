@@ -21,7 +21,11 @@ export function answerProblem(q: PublicQuestion, v: unknown): string | null {
   if (v && typeof v === 'object' && 'error' in v) return String((v as { error: unknown }).error);
   if (v && typeof v === 'object' && 'pending' in v) return 'Wait for the upload to finish';
   if (q.type === 'number' && typeof v === 'number' && Number.isNaN(v)) return 'Enter a number';
-  if (isUnanswered(v)) return q.required ? 'This question is required' : null;
+  if (isUnanswered(v)) {
+    if (!q.required) return null;
+    const first = subFields(q).find((f) => f.required);
+    return first ? `${first.label}: this field is required` : 'This question is required';
+  }
   if (q.type === 'email' && !EMAIL.test(String(v).trim())) return 'Enter a valid email address, like name@example.com';
   if (q.type === 'number') return range(v as number, q.properties.min, q.properties.max) ?? checked(q, v);
   if (q.type === 'dropdown' && !(q.properties.choices ?? []).some((c: { label: string }) => c.label === v)) return 'Pick one of the choices';
@@ -40,7 +44,16 @@ export function answerProblem(q: PublicQuestion, v: unknown): string | null {
   return checked(q, v);
 }
 
+/**
+ * The shared rules speak of "the answer" in the predicate ("must be at least 2 characters"), or give a whole
+ * sentence (an owner's `pattern_message`, "choose at most 3"): both become a sentence of their own.
+ */
+export function sentence(problem: string): string {
+  if (/^(must|is|are|should)\b/.test(problem)) return `This answer ${problem}`;
+  return problem.charAt(0).toUpperCase() + problem.slice(1);
+}
+
 function checked(q: PublicQuestion, v: unknown): string | null {
   const p = validationProblem(q.validations, typeof v === 'string' ? v.trim() : v);
-  return p ? `This answer ${p}` : null;
+  return p ? sentence(p) : null;
 }

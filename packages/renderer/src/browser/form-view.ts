@@ -3,6 +3,7 @@ import type { LogicContext } from '../../../core/src/logic/conditions.js';
 import { ApiError, type PublicApi } from './api.js';
 import { answerProblem } from './answer-check.js';
 import { h, uid } from './dom.js';
+import { errorIcon } from './icons.js';
 import { answerable, controlFor } from './questions/index.js';
 import { button, screen, thankYou } from './screens.js';
 import * as store from './store.js';
@@ -32,6 +33,8 @@ export class FormView {
   private readonly nav = h('nav', { class: 'fl-nav', 'aria-label': 'Question navigation' });
   private control: Control | null = null;
   private busy = false;
+  /** Set once the response is completed: nothing on the page can send it again (docs/respondents.md). */
+  private done = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -39,6 +42,8 @@ export class FormView {
     private readonly api: PublicApi,
     private readonly form: PublicForm,
     search: string,
+    /** 1 on the `/f/` page (the form is the page), 2 embedded (below the host page's own `<h1>`). */
+    private readonly level: 1 | 2 = 2,
   ) {
     this.questions = [...form.snapshot.questions].sort((a, b) => a.order - b.order);
     const given = prefill(this.questions, form.snapshot.hidden_fields, search);
@@ -58,9 +63,10 @@ export class FormView {
 
   start(): void {
     const snap = this.form.snapshot;
-    if (snap.closed) return this.show(screen('This form is closed', 'It no longer accepts responses.'));
+    if (snap.closed) return this.show(screen(this.level, 'This form is closed', 'It no longer accepts responses.'));
     if (snap.limit_one_response && store.completed.get(this.form.slug)) {
-      return this.show(screen('You have already answered this form', 'Thank you: one response per person is accepted.'));
+      this.done = true;
+      return this.show(screen(this.level, 'You have already answered this form', 'Thank you: one response per person is accepted.'));
     }
     const saved = snap.incremental_submission ? store.resume.get(this.form.slug) : null;
     if (saved) {
@@ -72,7 +78,7 @@ export class FormView {
     }
     const t = this.form.theme;
     if (t.welcome_title || t.welcome_description) {
-      return this.show(screen(t.welcome_title || this.form.title, t.welcome_description || null, button(t.welcome_button_text || 'Start', () => this.begin())));
+      return this.show(screen(this.level, t.welcome_title || this.form.title, t.welcome_description || null, button(t.welcome_button_text || 'Start', () => this.begin())));
     }
     this.begin();
   }
@@ -114,14 +120,15 @@ export class FormView {
       shuffle: (items) => shuffled(items, `${this.seed}:${q.id}`),
     });
     const last = this.isLast();
+    const hint = q.type === 'long_text' ? 'Shift + Enter ↵ for a new line' : 'press Enter ↵';
     const section = h(
       'section',
       { class: 'fl-q', 'data-type': q.type, 'aria-labelledby': titleId },
-      h('h2', { class: 'fl-question', id: titleId }, q.title, q.required && answerable(q.type) ? [h('span', { 'aria-hidden': 'true' }, ' *'), h('span', { class: 'fl-sr' }, ' (required)')] : null),
+      h(this.level === 1 ? 'h1' : 'h2', { class: 'fl-question', id: titleId }, q.title, q.required && answerable(q.type) ? [h('span', { 'aria-hidden': 'true' }, ' *'), h('span', { class: 'fl-sr' }, ' (required)')] : null),
       q.description ? h('p', { class: 'fl-desc', id: descId }, q.description) : null,
       this.control.el,
       h('p', { class: 'fl-error', id: errId, role: 'alert' }),
-      h('div', { class: 'fl-actions' }, button(last ? 'Submit' : 'OK', () => void this.next()), h('span', { class: 'fl-enter', 'aria-hidden': 'true' }, 'press Enter ↵')),
+      h('div', { class: 'fl-actions' }, button(last ? 'Submit' : 'OK', () => void this.next()), h('span', { class: 'fl-enter', 'aria-hidden': 'true' }, hint)),
     );
     this.main.replaceChildren(section);
     this.error(errId, problem);
@@ -133,7 +140,7 @@ export class FormView {
   private error(id: string, text: string | null): void {
     const el = this.main.querySelector<HTMLElement>(`#${id}`);
     if (!el) return;
-    el.textContent = text ?? '';
+    el.replaceChildren(...(text ? [errorIcon(), h('span', {}, text)] : []));
     const field = this.main.querySelector('[aria-describedby]');
     if (text) field?.setAttribute('aria-invalid', 'true');
     else field?.removeAttribute('aria-invalid');
@@ -144,15 +151,23 @@ export class FormView {
     return nextIndex(this.questions, this.index, this.ctx) >= this.questions.length;
   }
 
+  /**
+   * Progress along the respondent's own path: the questions logic skips for the answers given so far are not
+   * counted (the path may grow or shrink as answers change it).
+   */
   private paintChrome(): void {
-    const pct = Math.round((this.index / Math.max(1, this.questions.length)) * 100);
+    const path = visiblePath(this.questions, this.form.snapshot.start_logic_jumps, this.ctx);
+    const id = this.questions[this.index]!.id;
+    const at = Math.max(0, path.indexOf(id));
+    const total = Math.max(path.length, at + 1);
+    const pct = Math.round((at / total) * 100);
     this.progress.setAttribute('aria-valuenow', String(pct));
     (this.progress.firstChild as HTMLElement).style.width = `${pct}%`;
     if (this.form.theme.show_question_nav === false) return;
     this.nav.hidden = false;
     this.nav.replaceChildren(
       button('↑', () => this.back(), 'fl-arrow'),
-      h('span', { class: 'fl-counter' }, `${this.index + 1} / ${this.questions.length}`),
+      h('span', { class: 'fl-counter' }, `${at + 1} / ${total}`),
       button('↓', () => void this.next(), 'fl-arrow'),
     );
     const [up, , down] = this.nav.children as unknown as HTMLButtonElement[];
@@ -163,18 +178,28 @@ export class FormView {
 
   private onKey(e: KeyboardEvent): void {
     const t = e.composedPath()[0] as HTMLElement;
+    // A screen (welcome, ...) answers Enter with its button wherever the focus is, as a question does.
+    if (!this.control && e.key === 'Enter' && !(t instanceof HTMLButtonElement) && !(t instanceof HTMLAnchorElement)) {
+      const action = this.main.querySelector<HTMLButtonElement>('.fl-screen .fl-button');
+      if (action) {
+        e.preventDefault();
+        action.click();
+      }
+      return;
+    }
     const typing = t instanceof HTMLTextAreaElement || (t instanceof HTMLInputElement && !['radio', 'checkbox', 'file'].includes(t.type));
     if (!typing && this.control?.key?.(e)) e.preventDefault();
   }
 
   private back(): void {
+    if (this.done) return;
     const prev = this.history.pop();
     if (prev !== undefined) this.go(prev);
   }
 
   /** Checks the current answer, saves progress on incremental forms and moves along the jumps. */
   private async next(): Promise<void> {
-    if (this.busy || !this.control) return;
+    if (this.busy || this.done || !this.control) return;
     const q = this.questions[this.index]!;
     const problem = answerable(q.type) ? answerProblem(q, this.answers[q.id]) : null;
     if (problem) return this.go(this.index, problem);
@@ -223,18 +248,19 @@ export class FormView {
   }
 
   private async finish(): Promise<void> {
-    if (this.busy) return;
+    if (this.busy || this.done) return;
     this.busy = true;
     try {
       const r: SubmittedResponse = this.partial
         ? await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload(), completed: true })
         : await this.api.submit(this.form.slug, this.body(true));
+      this.done = true;
       this.banner.hidden = true;
       store.resume.set(this.form.slug, null);
       if (this.form.snapshot.limit_one_response) store.completed.set(this.form.slug);
       this.progress.setAttribute('aria-valuenow', '100');
       (this.progress.firstChild as HTMLElement).style.width = '100%';
-      this.show(thankYou(this.form, r));
+      this.show(thankYou(this.level, this.form, r));
       this.emit('formloom:submit', { response_id: r.id, quiz_results: r.quiz_results });
       this.redirect(r.id);
     } catch (e) {
@@ -262,11 +288,12 @@ export class FormView {
       store.resume.set(this.form.slug, null);
       return void this.finish();
     }
-    if (e.status === 404) return this.show(screen('This form is no longer published', 'Your answers could not be sent.'));
-    if (e.status === 409 && e.reason === 'form_closed') return this.show(screen('This form is closed', 'It no longer accepts responses.'));
+    if (e.status === 404) return this.show(screen(this.level, 'This form is no longer published', 'Your answers could not be sent.'));
+    if (e.status === 409 && e.reason === 'form_closed') return this.show(screen(this.level, 'This form is closed', 'It no longer accepts responses.'));
     if (e.status === 409 && e.reason === 'already_responded') {
       store.completed.set(this.form.slug);
-      return this.show(screen('You have already answered this form', 'One response per person is accepted.'));
+      this.done = true;
+      return this.show(screen(this.level, 'You have already answered this form', 'One response per person is accepted.'));
     }
     const at = this.questions.findIndex((q) => e.questionIds.includes(q.id));
     if (at >= 0) return this.go(at, e.message.replace(/^answers(\.\d+\.value)?: /, ''));

@@ -2,8 +2,8 @@ import { h } from './dom.js';
 import type { PublicForm, SubmittedResponse } from './types.js';
 
 /** A screen with a heading, optional text and optional actions: welcome, thank-you, closed, errors. */
-export function screen(title: string, text: string | null, ...actions: (HTMLElement | null)[]): HTMLElement {
-  return h('section', { class: 'fl-screen' }, h('h1', { class: 'fl-title', tabindex: '-1' }, title), text ? h('p', { class: 'fl-desc' }, text) : null, h('div', { class: 'fl-actions' }, actions));
+export function screen(level: 1 | 2, title: string, text: string | null, ...actions: (HTMLElement | null)[]): HTMLElement {
+  return h('section', { class: 'fl-screen' }, h(level === 1 ? 'h1' : 'h2', { class: 'fl-title', tabindex: '-1' }, title), text ? h('p', { class: 'fl-desc' }, text) : null, h('div', { class: 'fl-actions' }, actions));
 }
 
 export const button = (text: string, onclick: () => void, cls = 'fl-button') => h('button', { type: 'button', class: cls, onclick }, text);
@@ -22,9 +22,9 @@ function quizResults(form: PublicForm, r: SubmittedResponse): HTMLElement | null
   return h('dl', { class: 'fl-results' }, rows.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]).flat());
 }
 
-export function thankYou(form: PublicForm, r: SubmittedResponse): HTMLElement {
+export function thankYou(level: 1 | 2, form: PublicForm, r: SubmittedResponse): HTMLElement {
   const t = form.theme;
-  const s = screen(t.thank_you_title || 'Thank you!', t.thank_you_description || null);
+  const s = screen(level, t.thank_you_title || 'Thank you!', t.thank_you_description || null);
   const results = quizResults(form, r);
   if (results) s.insertBefore(results, s.lastChild);
   return s;

@@ -26,12 +26,29 @@ export interface SubField {
   autocomplete?: string;
 }
 
+/** Sub-fields a required contact_info or address question asks for when it names none (docs/respondents.md). */
+const DEFAULT_REQUIRED: Record<string, string[]> = {
+  contact_info: ['first_name', 'last_name', 'email'],
+  address: ['address_line1', 'city', 'country'],
+};
+
+/**
+ * The sub-fields that must be filled: `properties.required_fields` when given (the server holds the same
+ * list), else, for a required question, its usual ones; an optional question requires none.
+ */
+function requiredFields(q: PublicQuestion): Set<string> {
+  const given = q.properties.required_fields;
+  if (Array.isArray(given)) return new Set(given as string[]);
+  return new Set(q.required ? (DEFAULT_REQUIRED[q.type] ?? []) : []);
+}
+
 /** The sub-fields of a group question: sub-questions, or the configured contact/address fields. */
 export function subFields(q: PublicQuestion): SubField[] {
   if (q.type === 'contact_info' || q.type === 'address') {
+    const required = requiredFields(q);
     return ((q.properties.fields ?? []) as string[]).map((f) => {
       const [label, type, autocomplete] = NAMED_FIELDS[f] ?? [f, 'text', 'on'];
-      return { key: f, label, type, required: q.required && f !== 'address_line2', autocomplete };
+      return { key: f, label, type, required: required.has(f), autocomplete };
     });
   }
   return ((q.properties.questions ?? []) as Array<{ id: string; type: string; title: string; required?: boolean }>).map((s) => ({

@@ -7,12 +7,13 @@ const SHAPES: Record<string, string> = { star: '★', heart: '♥', thumb: '👍
 function scale(ctx: ControlContext, from: number, to: number, face: (n: number) => string, label: (n: number) => string, cls: string, ends?: [string?, string?]): Control {
   const name = uid('scale');
   const inputs: HTMLInputElement[] = [];
+  // The answer as it is now (ctx.value is the one the question was shown with).
+  let v = typeof ctx.value === 'number' ? ctx.value : null;
   const paint = () => {
-    const v = ctx.value as number | null;
     for (const i of inputs) {
       const n = Number(i.value);
       i.checked = n === v;
-      i.parentElement!.classList.toggle('fl-lit', cls === 'fl-rating' && v !== null && v !== undefined && n <= v);
+      i.parentElement!.classList.toggle('fl-lit', cls === 'fl-rating' && v !== null && n <= v);
     }
   };
   const row = h(
@@ -23,6 +24,7 @@ function scale(ctx: ControlContext, from: number, to: number, face: (n: number) 
       const id = uid('step');
       const input = h('input', { type: 'radio', id, name, value: n, class: 'fl-sr' });
       input.addEventListener('change', () => {
+        v = n;
         ctx.set(n);
         paint();
       });
