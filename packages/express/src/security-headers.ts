@@ -72,7 +72,8 @@ export function setPageHeaders(res: Response, embed: EmbedOrigins, images: strin
       "default-src 'none'",
       "script-src 'self'",
       `style-src 'self' 'nonce-${nonce}'`,
-      `img-src ${["'self'", ...images].join(' ')}`,
+      // blob: the preview of an image the respondent is uploading, made from the file in their own browser.
+      `img-src ${["'self'", 'blob:', ...images].join(' ')}`,
       "font-src 'self'",
       "connect-src 'self'",
       "form-action 'self'",

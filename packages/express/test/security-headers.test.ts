@@ -62,7 +62,7 @@ forEachDb(test, (it) => {
     const csp = cspOf(res);
     t.deepEqual(csp['default-src'], ["'none'"]);
     t.deepEqual(csp['script-src'], ["'self'"]);
-    t.deepEqual(csp['img-src'], ["'self'", 'https://cdn.example.com']);
+    t.deepEqual(csp['img-src'], ["'self'", 'blob:', 'https://cdn.example.com']);
     t.deepEqual(csp['frame-ancestors'], ['*']);
     t.deepEqual(csp['base-uri'], ["'none'"]);
     t.false(JSON.stringify(csp).includes('unsafe'), 'no unsafe-inline nor unsafe-eval');

@@ -197,7 +197,12 @@ export const publicSnapshotOut = named(
     description: text.optional(),
     mode: z.enum(FORM_MODES).optional(),
     hidden_fields: z.array(z.string()).nullable().optional(),
-    quiz_settings: z.object({ endings: z.array(z.looseObject({ id: z.unknown().optional(), title: z.unknown().optional() })) }).nullable(),
+    quiz_settings: z
+      .object({
+        endings: z.array(z.looseObject({ id: z.unknown().optional(), title: z.unknown().optional(), description: z.unknown().optional() })),
+        allow_retake: z.boolean().optional().describe('The page offers to take the quiz again'),
+      })
+      .nullable(),
     questions: z.array(publicQuestionOut),
     closed: z.boolean().describe('The form no longer takes responses (close_at passed or response_limit reached)'),
   }),

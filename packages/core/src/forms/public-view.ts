@@ -79,11 +79,15 @@ export function publicQuestion(q: Question): Record<string, unknown> {
   return out;
 }
 
-/** Endings by id and title, for showing the ending the server matched; their score ranges stay private. */
+/**
+ * Endings by id, title and description, for showing the ending the server matched (their score ranges stay
+ * private), and whether the page offers a retake (`allow_retake`, docs/respondents.md "Quiz endings").
+ */
 function publicQuizSettings(settings: unknown): Record<string, unknown> | null {
   const endings = (settings as { endings?: unknown } | null | undefined)?.endings;
   if (!Array.isArray(endings)) return null;
-  return { endings: endings.map((e) => only(e, ['id', 'title'])) };
+  const retake = (settings as { allow_retake?: unknown }).allow_retake === true;
+  return { endings: endings.map((e) => only(e, ['id', 'title', 'description'])), ...(retake ? { allow_retake: true } : {}) };
 }
 
 /** The public snapshot of a published version: allow-listed form and theme fields, and public questions. */

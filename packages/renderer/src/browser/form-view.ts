@@ -26,7 +26,7 @@ export class FormView {
   private partial: { id: string; token: string } | null = null;
   /** The respondent's session seed: the order of randomized choices (docs/respondents.md). */
   private seed: string;
-  private readonly startedAt = new Date().toISOString();
+  private startedAt = new Date().toISOString();
   private readonly main = h('div', { class: 'fl-main' });
   private readonly banner = h('div', { class: 'fl-banner', role: 'alert', hidden: true });
   private readonly progress = h('div', { class: 'fl-progress', role: 'progressbar', 'aria-label': 'Progress', 'aria-valuemin': 0, 'aria-valuemax': 100 }, h('div', { class: 'fl-bar' }));
@@ -260,7 +260,9 @@ export class FormView {
       if (this.form.snapshot.limit_one_response) store.completed.set(this.form.slug);
       this.progress.setAttribute('aria-valuenow', '100');
       (this.progress.firstChild as HTMLElement).style.width = '100%';
-      this.show(thankYou(this.level, this.form, r));
+      const snap = this.form.snapshot;
+      const retake = snap.quiz_settings?.allow_retake === true && !snap.limit_one_response ? () => this.retake() : null;
+      this.show(thankYou(this.level, this.form, r, retake));
       this.emit('formloom:submit', { response_id: r.id, quiz_results: r.quiz_results });
       this.redirect(r.id);
     } catch (e) {
@@ -268,6 +270,17 @@ export class FormView {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** A new attempt at the quiz: a fresh response, from the first question, with only the URL's prefill. */
+  private retake(): void {
+    const given = prefill(this.questions, this.form.snapshot.hidden_fields, location.search);
+    this.answers = given.answers;
+    this.history = [];
+    this.partial = null;
+    this.done = false;
+    this.startedAt = new Date().toISOString();
+    this.begin();
   }
 
   private redirect(id: string): void {

@@ -20,3 +20,6 @@ export const errorIcon = () => icon(['M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20Zm0
 
 /** A check mark, on selected options. */
 export const checkIcon = () => icon(['M9.5 16.2 5.3 12l-1.4 1.4 5.6 5.6L20.1 8.4 18.7 7z'], 'fl-icon fl-check');
+
+/** An arrow into a tray, in the upload drop zone. */
+export const uploadIcon = () => icon(['M11 15h2V7.8l3.1 3.1 1.4-1.4L12 4 6.5 9.5l1.4 1.4L11 7.8z', 'M5 17h14v2H5z'], 'fl-icon');
