@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import compression from 'compression';
-import { readableOn } from '@formloom/renderer';
+import { pickLanguage, readableOn, RTL_LANGUAGES } from '@formloom/renderer';
 import { isFormloomError, STYLE_PATTERNS, type Formloom } from '@formloom/core';
 import { abandon, fromRequestError, type ErrorLogger } from './errors';
 import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
@@ -106,7 +106,10 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
     const title = cssValue(theme.title_color, STYLE_PATTERNS.color, text);
     const description = String(form.description || form.title).slice(0, 300);
     // The form's JSON travels in the page: the first question needs no second request (docs/respondents.md "Speed").
-    res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(form.title)}</title>
+    // The page speaks the form's language, else the visitor's (as the element will): no flash of another language.
+    const lang = pickLanguage(snapshot.language, req.acceptsLanguages());
+    const dir = RTL_LANGUAGES.includes(lang) ? 'rtl' : 'ltr';
+    res.type('html').send(`<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(form.title)}</title>
 <meta name="description" content="${escape(description)}"><link rel="icon" href="${escape(base + assets.paths.favicon)}" type="image/svg+xml">
 <style nonce="${nonce}">html,body{margin:0;background:${bg};color:${text}}body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui, sans-serif')};line-height:1.5}.fl-page{max-width:40rem;margin:0 auto;padding:2rem 1.25rem}h1{color:${title};font-size:1.5rem;margin:0 0 1rem}h2{font-size:1.1rem}</style>
 <script defer src="${escape(base + assets.paths.form)}"></script>

@@ -190,7 +190,7 @@ for (const kind of DB_KINDS) {
       await ok(page).click();
       t.regex(await error(page).innerText(), /too large: files may be at most 1 MB/);
       await file.setInputFiles({ name: 'cv.txt', mimeType: 'text/plain', buffer: Buffer.from('my cv') });
-      await form(page).getByRole('status').filter({ hasText: 'Uploaded: cv.txt' }).waitFor({ state: 'attached' });
+      await form(page).getByRole('status').filter({ hasText: 'cv.txt: uploaded' }).waitFor({ state: 'attached' });
       t.is(await form(page).locator('.fl-file-name').innerText(), 'cv.txt');
       await audit(page, violations, errors);
       await ok(page).click();

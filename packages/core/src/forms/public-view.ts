@@ -23,6 +23,9 @@ export const PUBLIC_FORM_FIELDS = [
   'hidden_fields',
   'redirect_url',
   'redirect_append_response_id',
+  'language',
+  'strings',
+  'spam_protection',
 ] as const;
 
 /** Question fields a respondent's page needs; `properties` is filtered by type below. */

@@ -6,6 +6,7 @@ import { screen } from './screens.js';
 import { MOUNT_URL } from './script-url.js';
 import { applyTheme, themeSheet } from './theme.js';
 import type { PublicForm } from './types.js';
+import { isRtl, pickLanguage, translator } from './i18n/index.js';
 
 let shared: CSSStyleSheet | null = null;
 /** The element's stylesheet, built once per page and adopted by every instance's shadow root. */
@@ -46,10 +47,12 @@ export class FormloomForm extends HTMLElement {
     const shadow = this.attachShadow({ mode: 'open' });
     shadow.adoptedStyleSheets = [baseSheet()];
     // Transparent until the theme is known: a light host page never flashes dark while the form loads.
-    const box = h('div', { class: 'fl-root fl-pending', 'aria-live': 'polite', 'aria-busy': 'true' }, h('p', { class: 'fl-loading' }, 'Loading…'));
+    // Before the form (and its `language`) is known: the browser's language.
+    const t = translator(pickLanguage(this.getAttribute('lang'), navigator.languages ?? []), null);
+    const box = h('div', { class: 'fl-root fl-pending', 'aria-live': 'polite', 'aria-busy': 'true' }, h('p', { class: 'fl-loading' }, t('loading')));
     if (this.getAttribute('mode') === 'popup') {
-      const dialog = h('dialog', { class: 'fl-dialog', 'aria-label': this.getAttribute('button-text') || 'Form' }, h('form', { method: 'dialog', class: 'fl-close' }, h('button', { class: 'fl-arrow', 'aria-label': 'Close' }, '✕')), box);
-      const open = h('button', { type: 'button', class: 'fl-button fl-open', part: 'button' }, this.getAttribute('button-text') || 'Open form');
+      const dialog = h('dialog', { class: 'fl-dialog', 'aria-label': this.getAttribute('button-text') || t('form') }, h('form', { method: 'dialog', class: 'fl-close' }, h('button', { class: 'fl-arrow', 'aria-label': t('close') }, '✕')), box);
+      const open = h('button', { type: 'button', class: 'fl-button fl-open', part: 'button' }, this.getAttribute('button-text') || t('open_form'));
       let loaded = false;
       open.addEventListener('click', () => {
         dialog.showModal();
@@ -76,23 +79,28 @@ export class FormloomForm extends HTMLElement {
     const slug = this.getAttribute('slug') ?? '';
     try {
       const form = inlined(this, slug) ?? (await api.form(slug));
+      const lang = pickLanguage(form.snapshot.language, navigator.languages ?? []);
+      const t = translator(lang, form.snapshot.strings);
+      box.lang = lang;
+      box.dir = isRtl(lang) ? 'rtl' : 'ltr';
       applyTheme(this, form.theme);
       const sheet = themeSheet(form.theme);
       if (sheet) shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, sheet];
       box.classList.remove('fl-pending');
       box.setAttribute('aria-busy', 'false');
-      new FormView(box, this, api, form, location.search, this.hasAttribute('standalone') ? 1 : 2).start();
+      new FormView(box, this, api, form, location.search, this.hasAttribute('standalone') ? 1 : 2, t).start();
       // For hosts' own measurements and bench/renderer.js: the first screen is in the DOM.
       performance.mark('formloom:first-render');
     } catch (e) {
       box.classList.remove('fl-pending');
       box.setAttribute('aria-busy', 'false');
       const err = e as ApiError;
-      const retry = h('button', { type: 'button', class: 'fl-button', onclick: () => void this.load(shadow, box) }, 'Retry');
+      const t = translator(pickLanguage(null, navigator.languages ?? []), null);
+      const retry = h('button', { type: 'button', class: 'fl-button', onclick: () => void this.load(shadow, box) }, t('retry'));
       box.replaceChildren(
         err.status === 404
-          ? screen(2, 'This form is not available', 'It may have been unpublished or the link may be wrong.')
-          : screen(2, 'The form could not be loaded', err.offline ? 'The connection was lost.' : err.message, retry),
+          ? screen(2, t('not_available'), t('not_available_text'))
+          : screen(2, t('load_failed'), err.offline ? t('connection_lost') : err.message, retry),
       );
     }
   }

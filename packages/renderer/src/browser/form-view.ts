@@ -10,6 +10,7 @@ import * as store from './store.js';
 import { footer, topLogo } from './theme.js';
 import type { Answers, Control, PublicForm, PublicQuestion, SubmittedResponse } from './types.js';
 import { prefill } from './prefill.js';
+import type { Translate } from './i18n/index.js';
 import { newSeed, shuffled } from './shuffle.js';
 
 /**
@@ -29,8 +30,8 @@ export class FormView {
   private startedAt = new Date().toISOString();
   private readonly main = h('div', { class: 'fl-main' });
   private readonly banner = h('div', { class: 'fl-banner', role: 'alert', hidden: true });
-  private readonly progress = h('div', { class: 'fl-progress', role: 'progressbar', 'aria-label': 'Progress', 'aria-valuemin': 0, 'aria-valuemax': 100 }, h('div', { class: 'fl-bar' }));
-  private readonly nav = h('nav', { class: 'fl-nav', 'aria-label': 'Question navigation' });
+  private readonly progress: HTMLElement;
+  private readonly nav: HTMLElement;
   private control: Control | null = null;
   private busy = false;
   /** Set once the response is completed: nothing on the page can send it again (docs/respondents.md). */
@@ -43,16 +44,19 @@ export class FormView {
     private readonly form: PublicForm,
     search: string,
     /** 1 on the `/f/` page (the form is the page), 2 embedded (below the host page's own `<h1>`). */
-    private readonly level: 1 | 2 = 2,
+    private readonly level: 1 | 2,
+    private readonly t: Translate,
   ) {
+    this.progress = h('div', { class: 'fl-progress', role: 'progressbar', 'aria-label': t('progress'), 'aria-valuemin': 0, 'aria-valuemax': 100 }, h('div', { class: 'fl-bar' }));
+    this.nav = h('nav', { class: 'fl-nav', 'aria-label': t('navigation') });
     this.questions = [...form.snapshot.questions].sort((a, b) => a.order - b.order);
     const given = prefill(this.questions, form.snapshot.hidden_fields, search);
     this.answers = given.answers;
     this.hidden = given.hidden;
     this.seed = store.sessionSeed(form.slug, newSeed);
-    const t = form.theme;
-    root.replaceChildren(topLogo(t, form.title) ?? '', this.progress, this.banner, this.main, this.nav, footer(t) ?? '');
-    this.progress.hidden = t.show_progress_bar === false;
+    const theme = form.theme;
+    root.replaceChildren(topLogo(theme, form.title) ?? '', this.progress, this.banner, this.main, this.nav, footer(theme, t('powered_by')) ?? '');
+    this.progress.hidden = theme.show_progress_bar === false;
     this.nav.hidden = true;
     root.addEventListener('keydown', (e) => this.onKey(e));
   }
@@ -63,10 +67,10 @@ export class FormView {
 
   start(): void {
     const snap = this.form.snapshot;
-    if (snap.closed) return this.show(screen(this.level, 'This form is closed', 'It no longer accepts responses.'));
+    if (snap.closed) return this.show(screen(this.level, this.t('closed'), this.t('closed_text')));
     if (snap.limit_one_response && store.completed.get(this.form.slug)) {
       this.done = true;
-      return this.show(screen(this.level, 'You have already answered this form', 'Thank you: one response per person is accepted.'));
+      return this.show(screen(this.level, this.t('answered'), this.t('answered_text')));
     }
     const saved = snap.incremental_submission ? store.resume.get(this.form.slug) : null;
     if (saved) {
@@ -78,7 +82,7 @@ export class FormView {
     }
     const t = this.form.theme;
     if (t.welcome_title || t.welcome_description) {
-      return this.show(screen(this.level, t.welcome_title || this.form.title, t.welcome_description || null, button(t.welcome_button_text || 'Start', () => this.begin())));
+      return this.show(screen(this.level, t.welcome_title || this.form.title, t.welcome_description || null, button(t.welcome_button_text && t.welcome_button_text !== 'Start' ? t.welcome_button_text : this.t('start'), () => this.begin())));
     }
     this.begin();
   }
@@ -107,6 +111,7 @@ export class FormView {
     const descId = uid('desc');
     const errId = uid('err');
     this.control = controlFor(q, {
+      t: this.t,
       value: this.answers[q.id] ?? null,
       set: (v) => {
         this.answers[q.id] = v;
@@ -120,15 +125,15 @@ export class FormView {
       shuffle: (items) => shuffled(items, `${this.seed}:${q.id}`),
     });
     const last = this.isLast();
-    const hint = q.type === 'long_text' ? 'Shift + Enter ↵ for a new line' : 'press Enter ↵';
+    const hint = this.t(q.type === 'long_text' ? 'shift_enter' : 'press_enter');
     const section = h(
       'section',
       { class: 'fl-q', 'data-type': q.type, 'aria-labelledby': titleId },
-      h(this.level === 1 ? 'h1' : 'h2', { class: 'fl-question', id: titleId }, q.title, q.required && answerable(q.type) ? [h('span', { 'aria-hidden': 'true' }, ' *'), h('span', { class: 'fl-sr' }, ' (required)')] : null),
+      h(this.level === 1 ? 'h1' : 'h2', { class: 'fl-question', id: titleId }, q.title, q.required && answerable(q.type) ? [h('span', { 'aria-hidden': 'true' }, ' *'), h('span', { class: 'fl-sr' }, ` ${this.t('required')}`)] : null),
       q.description ? h('p', { class: 'fl-desc', id: descId }, q.description) : null,
       this.control.el,
       h('p', { class: 'fl-error', id: errId, role: 'alert' }),
-      h('div', { class: 'fl-actions' }, button(last ? 'Submit' : 'OK', () => void this.next()), h('span', { class: 'fl-enter', 'aria-hidden': 'true' }, hint)),
+      h('div', { class: 'fl-actions' }, button(this.t(last ? 'submit' : 'ok'), () => void this.next()), h('span', { class: 'fl-enter', 'aria-hidden': 'true' }, hint)),
     );
     this.main.replaceChildren(section);
     this.error(errId, problem);
@@ -171,9 +176,9 @@ export class FormView {
       button('↓', () => void this.next(), 'fl-arrow'),
     );
     const [up, , down] = this.nav.children as unknown as HTMLButtonElement[];
-    up!.setAttribute('aria-label', 'Previous question');
+    up!.setAttribute('aria-label', this.t('previous'));
     up!.disabled = this.history.length === 0;
-    down!.setAttribute('aria-label', 'Next question');
+    down!.setAttribute('aria-label', this.t('next'));
   }
 
   private onKey(e: KeyboardEvent): void {
@@ -201,7 +206,7 @@ export class FormView {
   private async next(): Promise<void> {
     if (this.busy || this.done || !this.control) return;
     const q = this.questions[this.index]!;
-    const problem = answerable(q.type) ? answerProblem(q, this.answers[q.id]) : null;
+    const problem = answerable(q.type) ? answerProblem(q, this.answers[q.id], this.t) : null;
     if (problem) return this.go(this.index, problem);
     const to = nextIndex(this.questions, this.index, this.ctx);
     if (to >= this.questions.length) return this.finish();
@@ -242,8 +247,8 @@ export class FormView {
   private offline(retry: (() => void) | null): void {
     this.banner.hidden = false;
     this.banner.replaceChildren(
-      h('span', {}, 'The connection was lost. Your answers are kept on this page.'),
-      retry ? button('Retry', retry, 'fl-button fl-retry') : '',
+      h('span', {}, this.t('connection_lost_kept')),
+      retry ? button(this.t('retry'), retry, 'fl-button fl-retry') : '',
     );
   }
 
@@ -262,7 +267,7 @@ export class FormView {
       (this.progress.firstChild as HTMLElement).style.width = '100%';
       const snap = this.form.snapshot;
       const retake = snap.quiz_settings?.allow_retake === true && !snap.limit_one_response ? () => this.retake() : null;
-      this.show(thankYou(this.level, this.form, r, retake));
+      this.show(thankYou(this.t, this.level, this.form, r, retake));
       this.emit('formloom:submit', { response_id: r.id, quiz_results: r.quiz_results });
       this.redirect(r.id);
     } catch (e) {
@@ -301,12 +306,12 @@ export class FormView {
       store.resume.set(this.form.slug, null);
       return void this.finish();
     }
-    if (e.status === 404) return this.show(screen(this.level, 'This form is no longer published', 'Your answers could not be sent.'));
-    if (e.status === 409 && e.reason === 'form_closed') return this.show(screen(this.level, 'This form is closed', 'It no longer accepts responses.'));
+    if (e.status === 404) return this.show(screen(this.level, this.t('unpublished'), this.t('unpublished_text')));
+    if (e.status === 409 && e.reason === 'form_closed') return this.show(screen(this.level, this.t('closed'), this.t('closed_text')));
     if (e.status === 409 && e.reason === 'already_responded') {
       store.completed.set(this.form.slug);
       this.done = true;
-      return this.show(screen(this.level, 'You have already answered this form', 'One response per person is accepted.'));
+      return this.show(screen(this.level, this.t('answered'), this.t('answered_text')));
     }
     const at = this.questions.findIndex((q) => e.questionIds.includes(q.id));
     if (at >= 0) return this.go(at, e.message.replace(/^answers(\.\d+\.value)?: /, ''));

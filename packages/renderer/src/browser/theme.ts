@@ -72,10 +72,10 @@ export function topLogo(theme: Record<string, unknown>, title: string): HTMLElem
 }
 
 /** The footer: the owner's logo and text, and ours unless `hide_branding`. */
-export function footer(theme: Record<string, unknown>): HTMLElement | null {
+export function footer(theme: Record<string, unknown>, poweredBy: string): HTMLElement | null {
   const logo = httpUrl(theme.branding_logo_url) ? h('img', { class: 'fl-brand-logo', src: String(theme.branding_logo_url), alt: '' }) : null;
   const text = typeof theme.branding_footer_text === 'string' && theme.branding_footer_text ? h('span', {}, theme.branding_footer_text) : null;
-  const ours = theme.hide_branding === true ? null : h('span', { class: 'fl-powered' }, 'Powered by Formloom');
+  const ours = theme.hide_branding === true ? null : h('span', { class: 'fl-powered' }, poweredBy);
   if (!logo && !text && !ours) return null;
   return h('footer', { class: 'fl-branding' }, logo, text, ours);
 }

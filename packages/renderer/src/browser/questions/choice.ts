@@ -24,7 +24,7 @@ export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
   // `allow_other`: a text field whose answer stands for a choice (docs/decisions.md "Answer values").
   const other =
     q.properties.allow_other === true
-      ? h('input', { type: 'text', class: 'fl-input fl-other', placeholder: 'Other', 'aria-label': 'Other', maxlength: 1000, value: given.find((v) => !labels.has(v)) ?? '' })
+      ? h('input', { type: 'text', class: 'fl-input fl-other', placeholder: ctx.t('other'), 'aria-label': ctx.t('other'), maxlength: 1000, value: given.find((v) => !labels.has(v)) ?? '' })
       : null;
   const commit = () => {
     const extra = other?.value.trim() || null;

@@ -21,14 +21,14 @@ export function dropdownControl(q: PublicQuestion, ctx: ControlContext): Control
     'aria-autocomplete': 'list',
     'aria-expanded': 'false',
     'aria-controls': listId,
-    placeholder: 'Type or pick an option',
+    placeholder: ctx.t('pick_option'),
     'aria-labelledby': ctx.labelledBy,
     'aria-describedby': ctx.describedBy,
     'aria-required': ctx.required ? 'true' : undefined,
     value: value ?? '',
   });
   const list = h('ul', { id: listId, role: 'listbox', class: 'fl-listbox', hidden: true, 'aria-labelledby': ctx.labelledBy });
-  const toggle = h('button', { type: 'button', class: 'fl-combo-toggle', tabindex: '-1', 'aria-label': 'Show options' }, '▾');
+  const toggle = h('button', { type: 'button', class: 'fl-combo-toggle', tabindex: '-1', 'aria-label': ctx.t('show_options') }, '▾');
 
   const render = () => {
     list.replaceChildren(
@@ -43,7 +43,7 @@ export function dropdownControl(q: PublicQuestion, ctx: ControlContext): Control
             });
             return li;
           })
-        : [h('li', { class: 'fl-empty', role: 'presentation' }, 'No match')]),
+        : [h('li', { class: 'fl-empty', role: 'presentation' }, ctx.t('no_match'))]),
     );
     if (active >= 0) {
       input.setAttribute('aria-activedescendant', `${listId}-${active}`);

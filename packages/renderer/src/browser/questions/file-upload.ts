@@ -50,8 +50,9 @@ export function fileControl(q: PublicQuestion, ctx: ControlContext): Control {
     'aria-describedby': `${hintId} ${ctx.describedBy}`,
     'aria-required': ctx.required ? 'true' : undefined,
   });
-  const hint = h('span', { id: hintId, class: 'fl-hint' }, allowedInWords(types, maxMb, 'or', (mb) => `up to ${mb} MB`));
-  const zone = h('label', { class: 'fl-drop' }, input, uploadIcon(), h('span', {}, h('strong', {}, 'Choose a file'), ' or drag it here'), hint);
+  const words = allowedInWords(types, maxMb, ctx.t('or'), (mb) => ctx.t('up_to', { mb }));
+  const hint = h('span', { id: hintId, class: 'fl-hint' }, words);
+  const zone = h('label', { class: 'fl-drop' }, input, uploadIcon(), h('span', {}, h('strong', {}, ctx.t('choose_file')), ' ', ctx.t('or_drag')), hint);
   const card = h('div', { class: 'fl-file-card', hidden: true });
   const status = h('p', { class: 'fl-file-status fl-sr', role: 'status' });
   let preview: string | null = null;
@@ -59,13 +60,13 @@ export function fileControl(q: PublicQuestion, ctx: ControlContext): Control {
   const showCard = (name: string, detail: string, file: File | null, progress: HTMLProgressElement | null) => {
     if (preview) URL.revokeObjectURL(preview);
     preview = file && file.type.startsWith('image/') ? URL.createObjectURL(file) : null;
-    const remove = h('button', { type: 'button', class: 'fl-remove' }, 'Remove');
+    const remove = h('button', { type: 'button', class: 'fl-remove' }, ctx.t('remove'));
     remove.addEventListener('click', () => {
       input.value = '';
       ctx.set(null);
       card.hidden = true;
       zone.hidden = false;
-      status.textContent = `Removed ${name}`;
+      status.textContent = `${name}: ${ctx.t('remove')}`;
       input.focus();
     });
     card.replaceChildren(
@@ -84,22 +85,22 @@ export function fileControl(q: PublicQuestion, ctx: ControlContext): Control {
   };
   const take = async (file: File | undefined) => {
     if (!file) return;
-    if (file.size > maxMb * 1024 * 1024) return problem(`This file is too large: files may be at most ${maxMb} MB`);
-    if (!accepts(types, file)) return problem(`This type of file is not accepted: ${allowedInWords(types, maxMb, 'or', (mb) => `up to ${mb} MB`)}`);
-    const progress = h('progress', { max: 1, value: 0, 'aria-label': 'Upload progress' });
-    showCard(file.name, `${size(file.size)} · uploading…`, file, progress);
-    status.textContent = `Uploading ${file.name}…`;
+    if (file.size > maxMb * 1024 * 1024) return problem(ctx.t('error_too_large', { mb: maxMb }));
+    if (!accepts(types, file)) return problem(`${ctx.t('error_type')}: ${words}`);
+    const progress = h('progress', { max: 1, value: 0, 'aria-label': ctx.t('upload_progress') });
+    showCard(file.name, `${size(file.size)} · ${ctx.t('uploading')}`, file, progress);
+    status.textContent = `${file.name}: ${ctx.t('uploading')}`;
     ctx.set({ pending: true });
     try {
       const uploaded = await ctx.upload(file, (f) => (progress.value = f));
-      status.textContent = `Uploaded: ${uploaded.name}`;
-      showCard(uploaded.name, `${size(file.size)} · uploaded`, file, null);
+      status.textContent = `${uploaded.name}: ${ctx.t('uploaded')}`;
+      showCard(uploaded.name, `${size(file.size)} · ${ctx.t('uploaded')}`, file, null);
       ctx.set(uploaded);
     } catch (e) {
       const err = e as ApiError;
-      if (err.status === 413) problem(`This file is too large: files may be at most ${maxMb} MB`);
-      else if (err.status === 415) problem('This type of file is not accepted');
-      else problem(err.offline ? 'The connection was lost during the upload: choose the file again to retry' : err.message);
+      if (err.status === 413) problem(ctx.t('error_too_large', { mb: maxMb }));
+      else if (err.status === 415) problem(ctx.t('error_type'));
+      else problem(err.offline ? ctx.t('error_upload_lost') : err.message);
     }
   };
   input.addEventListener('change', () => void take(input.files?.[0]));
@@ -114,6 +115,6 @@ export function fileControl(q: PublicQuestion, ctx: ControlContext): Control {
     void take(e.dataTransfer?.files?.[0]);
   });
   const current = ctx.value as { name?: string; url?: string } | null;
-  if (current?.name && current.url) showCard(current.name, 'uploaded', null, null);
+  if (current?.name && current.url) showCard(current.name, ctx.t('uploaded'), null, null);
   return { el: h('div', { class: 'fl-upload' }, zone, card, status), focus: () => (zone.hidden ? card.querySelector('button')?.focus() : input.focus()) };
 }

@@ -1,0 +1,32 @@
+import { EN, type StringKey, type Strings } from './en.js';
+import { AR, HE, JA, ZH } from './asian-semitic.js';
+import { DE, NL, PL } from './germanic-slavic.js';
+import { ES, FR, IT, PT } from './romance.js';
+import { pickLanguage, RTL_LANGUAGES } from '../../languages.js';
+
+/*
+ * The page's own words (docs/respondents.md "Languages"): the form's `language`, else the first of the
+ * browser's languages we speak, else English; the owner's `strings` over any of them.
+ */
+const LANGUAGES: Record<string, Strings> = { en: EN, es: ES, fr: FR, de: DE, pt: PT, it: IT, nl: NL, pl: PL, ja: JA, zh: ZH, ar: AR, he: HE };
+
+
+export type Translate = (key: StringKey, vars?: Record<string, string | number>) => string;
+export type { StringKey };
+
+export { pickLanguage };
+export const isRtl = (lang: string) => RTL_LANGUAGES.includes(lang);
+
+/** `t(key, vars)` in `lang`, with the owner's overrides first and English for anything missing. */
+export function translator(lang: string, overrides: unknown): Translate {
+  const own = overrides && typeof overrides === 'object' ? (overrides as Record<string, unknown>) : {};
+  const words = LANGUAGES[lang] ?? EN;
+  return (key, vars) => {
+    const o = own[key];
+    const text = typeof o === 'string' ? o : (words[key] ?? EN[key]);
+    return vars ? text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : text;
+  };
+}
+
+/** The keys an owner may override, for the API's validation and docs. */
+export const STRING_KEYS = Object.keys(EN) as StringKey[];
