@@ -109,11 +109,12 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
     // The page speaks the form's language, else the visitor's (as the element will): no flash of another language.
     const lang = pickLanguage(snapshot.language, req.acceptsLanguages());
     const dir = RTL_LANGUAGES.includes(lang) ? 'rtl' : 'ltr';
+    const words = assets.words(lang);
     res.type('html').send(`<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(form.title)}</title>
 <meta name="description" content="${escape(description)}"><link rel="icon" href="${escape(base + assets.paths.favicon)}" type="image/svg+xml">
 <style nonce="${nonce}">html,body{margin:0;background:${bg};color:${text}}body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui, sans-serif')};line-height:1.5}.fl-page{max-width:40rem;margin:0 auto;padding:2rem 1.25rem}h1{color:${title};font-size:1.5rem;margin:0 0 1rem}h2{font-size:1.1rem}</style>
 <script defer src="${escape(base + assets.paths.form)}"></script>
-</head><body><main><formloom-form standalone slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}"><div class="fl-page"><h1>${escape(form.title)}</h1>${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? '<p>This form is closed.</p>' : `<ol>${items}</ol><p>This form needs JavaScript.</p>`}</div><script type="application/json" data-formloom-form>${inlineJson(form)}</script></formloom-form></main></body></html>`);
+</head><body><main><formloom-form standalone slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}"><div class="fl-page"><h1>${escape(form.title)}</h1>${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? '<p>This form is closed.</p>' : `<ol>${items}</ol><p>This form needs JavaScript.</p>`}</div><script type="application/json" data-formloom-form>${inlineJson(form)}</script>${words ? `<script type="application/json" data-formloom-strings="${lang}">${words.replace(/</g, '\\u003c')}</script>` : ''}</formloom-form></main></body></html>`);
   });
   // Their addresses carry credentials: no search engine may keep them, whatever the outcome.
   router.get('/s/:code', noIndex, logging, signingPage(options.formloom, embed, limits, apiPath, assets.paths));

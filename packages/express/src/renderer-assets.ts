@@ -65,7 +65,7 @@ function send(req: Request, res: Response, a: Asset): void {
   }
 }
 
-export function rendererAssetsRouter(embed: EmbedOrigins): { router: Router; paths: AssetPaths } {
+export function rendererAssetsRouter(embed: EmbedOrigins): { router: Router; paths: AssetPaths; words(lang: string): string | null } {
   const bundles = rendererBundles();
   if (!bundles) throw new Error('@formloom/renderer is not built (dist/bundle/manifest.json missing): run `npm run build`');
   const files = new Map<string, Asset>();
@@ -76,6 +76,12 @@ export function rendererAssetsRouter(embed: EmbedOrigins): { router: Router; pat
   files.set(`${ASSET_PREFIX}/signing.css`, asset('text/css', SHORT, readFileSync(source.signingStylesheet)));
   files.set(`${ASSET_PREFIX}/favicon.svg`, asset('image/svg+xml', 'public, max-age=86400', FAVICON));
   files.set('/favicon.ico', asset('image/svg+xml', 'public, max-age=86400', FAVICON));
+  const words = new Map<string, string>();
+  for (const [lang, name] of Object.entries(bundles.files.languages ?? {})) {
+    const raw = readFileSync(`${bundles.dir}/${name}`);
+    words.set(lang, raw.toString('utf8'));
+    files.set(`${ASSET_PREFIX}/${name}`, asset('application/json', IMMUTABLE, raw));
+  }
   files.set('/embed.js', { ...files.get(`${ASSET_PREFIX}/${bundles.files.form}`)!, cache: SHORT });
 
   const router = express.Router();
@@ -90,6 +96,8 @@ export function rendererAssetsRouter(embed: EmbedOrigins): { router: Router; pat
   const at = (name: string) => `${ASSET_PREFIX}/${name}`;
   return {
     router,
+    /** A language's words as JSON text, for a page to carry (null: English, built into the script). */
+    words: (lang) => words.get(lang) ?? null,
     paths: {
       form: at(bundles.files.form),
       signing: at(bundles.files.signing),

@@ -29,6 +29,8 @@ export interface RendererBundles {
   signing: string;
   /** The team invitation page. */
   invitation: string;
+  /** Each language's words but English (JSON), by language. */
+  languages: Record<string, string>;
 }
 
 /**

@@ -5,6 +5,7 @@ import { responseRoutes } from './responses';
 import { uploadRoutes } from './uploads';
 import { webhookRoutes } from './webhooks';
 import { teamRoutes } from './teams';
+import { spamRoutes } from './spam';
 
 /**
  * The Express route groups of the built-in areas of @formloom/core, by area name. The router serves the
@@ -13,7 +14,7 @@ import { teamRoutes } from './teams';
  */
 export const AREA_ROUTES: Readonly<Record<string, readonly RouteSpec[]>> = {
   forms: [...formRoutes, ...publishingRoutes],
-  responses: [...responseRoutes, ...uploadRoutes],
+  responses: [...responseRoutes, ...uploadRoutes, ...spamRoutes],
   webhooks: webhookRoutes,
   teams: teamRoutes,
 };

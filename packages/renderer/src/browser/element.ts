@@ -7,6 +7,7 @@ import { MOUNT_URL } from './script-url.js';
 import { applyTheme, themeSheet } from './theme.js';
 import type { PublicForm } from './types.js';
 import { isRtl, pickLanguage, translator } from './i18n/index.js';
+import { loadWords } from './i18n/load.js';
 
 let shared: CSSStyleSheet | null = null;
 /** The element's stylesheet, built once per page and adopted by every instance's shadow root. */
@@ -48,7 +49,8 @@ export class FormloomForm extends HTMLElement {
     shadow.adoptedStyleSheets = [baseSheet()];
     // Transparent until the theme is known: a light host page never flashes dark while the form loads.
     // Before the form (and its `language`) is known: the browser's language.
-    const t = translator(pickLanguage(this.getAttribute('lang'), navigator.languages ?? []), null);
+    // English until the form (and its language's words) arrive: "Loading…" shows for a moment at most.
+    const t = translator(null, null);
     const box = h('div', { class: 'fl-root fl-pending', 'aria-live': 'polite', 'aria-busy': 'true' }, h('p', { class: 'fl-loading' }, t('loading')));
     if (this.getAttribute('mode') === 'popup') {
       const dialog = h('dialog', { class: 'fl-dialog', 'aria-label': this.getAttribute('button-text') || t('form') }, h('form', { method: 'dialog', class: 'fl-close' }, h('button', { class: 'fl-arrow', 'aria-label': t('close') }, '✕')), box);
@@ -67,11 +69,15 @@ export class FormloomForm extends HTMLElement {
     void this.load(shadow, box);
   }
 
+  /** Where the pages router is mounted: `base-url`, else where this script came from. */
+  private mountUrl(): string {
+    return this.getAttribute('base-url') || MOUNT_URL;
+  }
+
   private apiUrl(): string {
     const explicit = this.getAttribute('api-url');
     if (explicit) return new URL(explicit, document.baseURI).href;
-    const base = this.getAttribute('base-url') || MOUNT_URL;
-    return `${base.replace(/\/+$/, '')}/api/v1`;
+    return `${this.mountUrl().replace(/\/+$/, '')}/api/v1`;
   }
 
   private async load(shadow: ShadowRoot, box: HTMLElement): Promise<void> {
@@ -80,7 +86,7 @@ export class FormloomForm extends HTMLElement {
     try {
       const form = inlined(this, slug) ?? (await api.form(slug));
       const lang = pickLanguage(form.snapshot.language, navigator.languages ?? []);
-      const t = translator(lang, form.snapshot.strings);
+      const t = translator(await loadWords(this, lang, this.mountUrl()), form.snapshot.strings);
       box.lang = lang;
       box.dir = isRtl(lang) ? 'rtl' : 'ltr';
       applyTheme(this, form.theme);
@@ -95,7 +101,8 @@ export class FormloomForm extends HTMLElement {
       box.classList.remove('fl-pending');
       box.setAttribute('aria-busy', 'false');
       const err = e as ApiError;
-      const t = translator(pickLanguage(null, navigator.languages ?? []), null);
+      const lang = pickLanguage(null, navigator.languages ?? []);
+      const t = translator(await loadWords(this, lang, this.mountUrl()), null);
       const retry = h('button', { type: 'button', class: 'fl-button', onclick: () => void this.load(shadow, box) }, t('retry'));
       box.replaceChildren(
         err.status === 404

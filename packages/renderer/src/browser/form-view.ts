@@ -10,6 +10,7 @@ import * as store from './store.js';
 import { footer, topLogo } from './theme.js';
 import type { Answers, Control, PublicForm, PublicQuestion, SubmittedResponse } from './types.js';
 import { prefill } from './prefill.js';
+import { SpamCheck } from './spam-check.js';
 import type { Translate } from './i18n/index.js';
 import { newSeed, shuffled } from './shuffle.js';
 
@@ -36,6 +37,7 @@ export class FormView {
   private busy = false;
   /** Set once the response is completed: nothing on the page can send it again (docs/respondents.md). */
   private done = false;
+  private readonly spam: SpamCheck;
 
   constructor(
     private readonly root: HTMLElement,
@@ -55,7 +57,8 @@ export class FormView {
     this.hidden = given.hidden;
     this.seed = store.sessionSeed(form.slug, newSeed);
     const theme = form.theme;
-    root.replaceChildren(topLogo(theme, form.title) ?? '', this.progress, this.banner, this.main, this.nav, footer(theme, t('powered_by')) ?? '');
+    this.spam = new SpamCheck(api, form.slug, form.snapshot.spam_protection);
+    root.replaceChildren(topLogo(theme, form.title) ?? '', this.progress, this.banner, this.main, this.nav, footer(theme, t('powered_by')) ?? '', this.spam.trap ?? '');
     this.progress.hidden = theme.show_progress_bar === false;
     this.nav.hidden = true;
     root.addEventListener('keydown', (e) => this.onKey(e));
@@ -228,11 +231,23 @@ export class FormView {
     return { answers: this.payload(), visitor_id: store.visitorId(), completed, started_at: this.startedAt, metadata: { referrer: document.referrer || undefined }, ...hidden };
   }
 
+  /** POSTs a new response with the form's spam checks; refused as spam (an expired proof), it tries once more with a fresh one. */
+  private async submitNew(completed: boolean): Promise<SubmittedResponse> {
+    const send = async () => this.api.submit(this.form.slug, { ...this.body(completed), ...(await this.spam.fields()) });
+    try {
+      return await send();
+    } catch (e) {
+      if ((e as ApiError).reason !== 'spam_suspected' || !this.spam.active) throw e;
+      this.spam.refresh();
+      return send();
+    }
+  }
+
   /** Saves the partial response (POST once, then PATCH); a lost connection is retried at the next step. */
   private async save(nextIndexValue: number): Promise<void> {
     try {
       if (!this.partial) {
-        const r = await this.api.submit(this.form.slug, this.body(false));
+        const r = await this.submitNew(false);
         this.partial = { id: r.id, token: r.resume_token! };
       } else {
         await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload() });
@@ -258,7 +273,7 @@ export class FormView {
     try {
       const r: SubmittedResponse = this.partial
         ? await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload(), completed: true })
-        : await this.api.submit(this.form.slug, this.body(true));
+        : await this.submitNew(true);
       this.done = true;
       this.banner.hidden = true;
       store.resume.set(this.form.slug, null);

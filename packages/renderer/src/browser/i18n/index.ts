@@ -1,26 +1,21 @@
 import { EN, type StringKey, type Strings } from './en.js';
-import { AR, HE, JA, ZH } from './asian-semitic.js';
-import { DE, NL, PL } from './germanic-slavic.js';
-import { ES, FR, IT, PT } from './romance.js';
 import { pickLanguage, RTL_LANGUAGES } from '../../languages.js';
 
 /*
  * The page's own words (docs/respondents.md "Languages"): the form's `language`, else the first of the
- * browser's languages we speak, else English; the owner's `strings` over any of them.
+ * browser's languages we speak, else English; the owner's `strings` over any of them. English is built in;
+ * the other languages are JSON files beside the bundle (i18n/packs.ts), inlined by the `/f/` page or fetched.
  */
-const LANGUAGES: Record<string, Strings> = { en: EN, es: ES, fr: FR, de: DE, pt: PT, it: IT, nl: NL, pl: PL, ja: JA, zh: ZH, ar: AR, he: HE };
-
-
 export type Translate = (key: StringKey, vars?: Record<string, string | number>) => string;
-export type { StringKey };
+export type { StringKey, Strings };
 
 export { pickLanguage };
 export const isRtl = (lang: string) => RTL_LANGUAGES.includes(lang);
 
-/** `t(key, vars)` in `lang`, with the owner's overrides first and English for anything missing. */
-export function translator(lang: string, overrides: unknown): Translate {
+/** `t(key, vars)` in the language of `words`, with the owner's overrides first and English for anything missing. */
+export function translator(words: Strings | null, overrides: unknown): Translate {
   const own = overrides && typeof overrides === 'object' ? (overrides as Record<string, unknown>) : {};
-  const words = LANGUAGES[lang] ?? EN;
+  words ??= EN;
   return (key, vars) => {
     const o = own[key];
     const text = typeof o === 'string' ? o : (words[key] ?? EN[key]);
