@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The self-hosted app (npm start) in a container: docs/docker.md.
 
-# ---- build: dependencies first (a layer that survives source changes), then the sources and tsc -b ----
+# ---- build: dependencies first (a layer that survives source changes), then the sources, tsc -b and the browser bundles ----
 FROM node:20-bookworm AS build
 WORKDIR /app
 # node-gyp uses the headers shipped in the image instead of downloading them; .prebuild-installrc makes
@@ -31,7 +31,7 @@ COPY examples/self-hosted/package.json examples/self-hosted/
 COPY examples/embed-express/package.json examples/embed-express/
 RUN npm ci
 COPY . .
-# tsc -b, then the workspace's browser bundle (esbuild, a dev dependency: before the prune).
+# tsc -b, then the browser bundles of the workspace and the renderer (esbuild, a dev dependency: before the prune).
 RUN npm run build
 # Production dependencies only (the self-hosted example declares pg and sqlite3, so both stay), then what
 # each workspace publishes (its "files": dist/src, assets, bin), without sources or test builds.

@@ -22,7 +22,7 @@ const report = require('./lib/report');
  * `scenarios` ({ name, factory, args(ctx), compareToBaseline? }) run with autocannon, `prepare(app)` gives
  * them per-app context, `setup(h)` + `phases` ({ name, run(h, state) }) are measurements of their own.
  */
-const FAMILIES = ['./scenarios/forms', './scenarios/ingest', './scenarios/stored-responses', './scenarios/webhooks', './scenarios/scale', './scenarios/voice', './scenarios/workspace'];
+const FAMILIES = ['./scenarios/forms', './scenarios/ingest', './scenarios/stored-responses', './scenarios/webhooks', './scenarios/scale', './scenarios/voice', './scenarios/workspace', './scenarios/renderer'];
 const families = FAMILIES.map((p) => {
   const file = require.resolve(p);
   const m = require(file);

@@ -3,7 +3,7 @@ import type { Formloom, PublicInvitation } from '@formloom/core';
 import { assertNoNulCharacters } from './input-guard';
 import { clientIp, type RateLimits } from './rate-limit';
 import { setPageHeaders, type EmbedOrigins } from './security-headers';
-import { INVITATION_ENTRY_PATH } from './renderer-assets';
+import type { AssetPaths } from './renderer-assets';
 
 /*
  * The team invitation page, `/teams/invite/<token>` (docs/teams.md "Accepting in the browser"): the link of
@@ -33,7 +33,7 @@ const WHY: Record<string, string> = {
 };
 
 function shell(res: Response, nonce: string, title: string, body: string, script = '') {
-  res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
+  res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title><meta name="robots" content="noindex, nofollow">
 <style nonce="${nonce}">${STYLE}</style>${script}
 </head><body><main>${body}</main></body></html>`);
 }
@@ -60,7 +60,7 @@ function acceptLinks(pages: InvitationAcceptPages, token: string): string {
   );
 }
 
-export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string, accept?: InvitationAcceptPages) {
+export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string, assets: AssetPaths, accept?: InvitationAcceptPages) {
   return async (req: Request, res: Response) => {
     setPageHeaders(res, embed);
     await limits.enforce('publicReads', clientIp(req), res);
@@ -92,7 +92,7 @@ export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: 
       '<button type="submit">Accept invitation</button></form>' +
       '<p id="invitation-outcome" data-outcome role="status" aria-live="polite" tabindex="-1"></p>' +
       '<noscript><p>Accepting here needs JavaScript; you can also call <code>POST /api/v1/invitations/&lt;token&gt;/accept</code> with your API key.</p></noscript></div>';
-    shell(res, nonce, `Invitation to ${inv.team_name}`, body, `\n<script type="module" src="${escape(base + INVITATION_ENTRY_PATH)}"></script>`);
+    shell(res, nonce, `Invitation to ${inv.team_name}`, body, `\n<script defer src="${escape(base + assets.invitation)}"></script>`);
   };
 }
 
@@ -100,8 +100,8 @@ export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: 
 export type InvitationPageOption = false | { acceptUrl: (token: string) => string } | InvitationAcceptPages | undefined;
 
 /** The route of `/teams/invite/:token`: the page, or a redirect to the host's own accept page. */
-export function invitationRoute(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string, option: InvitationPageOption) {
-  if (!option || !('acceptUrl' in option)) return invitationPage(formloom, embed, limits, apiPath, option || undefined);
+export function invitationRoute(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string, assets: AssetPaths, option: InvitationPageOption) {
+  if (!option || !('acceptUrl' in option)) return invitationPage(formloom, embed, limits, apiPath, assets, option || undefined);
   return async (req: Request, res: Response) => {
     await limits.enforce('publicReads', clientIp(req), res);
     assertNoNulCharacters({ params: req.params });

@@ -1,16 +1,22 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import compression from 'compression';
+import { pickLanguage, readableOn, RTL_LANGUAGES } from '@formloom/renderer';
 import { isFormloomError, STYLE_PATTERNS, type Formloom } from '@formloom/core';
 import { abandon, fromRequestError, type ErrorLogger } from './errors';
 import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
 import { assertNoNulCharacters } from './input-guard';
 import { clientIp, RateLimits, type RateLimitOptions } from './rate-limit';
 import { checkEmbedOrigins, imageOrigins, setPageHeaders, type EmbedOrigins } from './security-headers';
-import { ENTRY_PATH, isAssetPath, rendererAssetsRouter } from './renderer-assets';
+import { isAssetPath, rendererAssetsRouter } from './renderer-assets';
+import { noIndex } from './security-headers';
 import { signingPage } from './signing-page';
 import { invitationRoute, type InvitationPageOption } from './invitation-page';
 
 const escape = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** JSON inside a `<script type="application/json">` block: nothing in it can end the block. */
+const inlineJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
 const page = (res: Response, status: number, title: string, text: string) =>
   res.status(status).type('html').send(`<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${text}</h1></body></html>`);
@@ -87,7 +93,10 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
   const apiPath = (options.apiPath ?? options.formloom.config.apiPath).replace(/\/+$/, '');
   const router = express.Router();
   const logging = requestLogging(isHttpLogger(options.logger) ? options.logger : undefined);
-  router.use(rendererAssetsRouter(embed));
+  const assets = rendererAssetsRouter(embed);
+  router.use(assets.router);
+  // Pages (the assets above are compressed once, at start).
+  router.use(compression());
   router.get('/f/:slug', logging, async (req, res) => {
     setPageHeaders(res, embed);
     await limits.enforce('publicReads', clientIp(req), res);
@@ -105,13 +114,24 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
       .join('');
     const base = req.baseUrl;
     const bg = cssValue(theme.background_color, STYLE_PATTERNS.color, '#0a0a0a');
-    res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(form.title)}</title>
-<style nonce="${nonce}">html{background:${bg}}body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui')};background:${bg};color:${cssValue(theme.text_color, STYLE_PATTERNS.color, '#f5f5f5')};max-width:48rem;margin:0 auto;padding:2rem 0}h1{color:${cssValue(theme.title_color ?? theme.theme_color, STYLE_PATTERNS.color, '#6366f1')};margin:0 1.25rem 1rem;font-size:1.25rem}@media (max-width:480px){body{padding:0}}</style>
-<script type="module" src="${escape(base + ENTRY_PATH)}"></script>
-</head><body><main><h1>${escape(form.title)}</h1><formloom-form slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}">${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? '<p>This form is closed.</p>' : `<ol>${items}</ol><p>This form needs JavaScript.</p>`}</formloom-form></main></body></html>`);
+    // The colours the element will use, from the first byte: no dark flash on a light form, readable text without JavaScript.
+    const text = cssValue(theme.text_color, STYLE_PATTERNS.color, readableOn(bg.slice(0, 7)));
+    const title = cssValue(theme.title_color, STYLE_PATTERNS.color, text);
+    const description = String(form.description || form.title).slice(0, 300);
+    // The form's JSON travels in the page: the first question needs no second request (docs/respondents.md "Speed").
+    // The page speaks the form's language, else the visitor's (as the element will): no flash of another language.
+    const lang = pickLanguage(snapshot.language, req.acceptsLanguages());
+    const dir = RTL_LANGUAGES.includes(lang) ? 'rtl' : 'ltr';
+    const words = assets.words(lang);
+    res.type('html').send(`<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(form.title)}</title>
+<meta name="description" content="${escape(description)}"><link rel="icon" href="${escape(base + assets.paths.favicon)}" type="image/svg+xml">
+<style nonce="${nonce}">html,body{margin:0;background:${bg};color:${text}}body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui, sans-serif')};line-height:1.5}.fl-page{max-width:40rem;margin:0 auto;padding:2rem 1.25rem}h1{color:${title};font-size:1.5rem;margin:0 0 1rem}h2{font-size:1.1rem}</style>
+<script defer src="${escape(base + assets.paths.form)}"></script>
+</head><body><main><formloom-form standalone slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}"><div class="fl-page"><h1>${escape(form.title)}</h1>${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? '<p>This form is closed.</p>' : `<ol>${items}</ol><p>This form needs JavaScript.</p>`}</div><script type="application/json" data-formloom-form>${inlineJson(form)}</script>${words ? `<script type="application/json" data-formloom-strings="${lang}">${words.replace(/</g, '\\u003c')}</script>` : ''}</formloom-form></main></body></html>`);
   });
-  router.get('/s/:code', logging, signingPage(options.formloom, embed, limits, apiPath));
-  if (options.invitations !== false) router.get('/teams/invite/:token', logging, invitationRoute(options.formloom, embed, limits, apiPath, options.invitations));
+  // Their addresses carry credentials: no search engine may keep them, whatever the outcome.
+  router.get('/s/:code', noIndex, logging, signingPage(options.formloom, embed, limits, apiPath, assets.paths));
+  if (options.invitations !== false) router.get('/teams/invite/:token', noIndex, logging, invitationRoute(options.formloom, embed, limits, apiPath, assets.paths, options.invitations));
   router.use(pageErrorHandler(errorLoggerOf(options.logger)));
   return router;
 }

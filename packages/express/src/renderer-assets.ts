@@ -1,66 +1,112 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join, normalize, sep } from 'node:path';
-import express, { type Router } from 'express';
-import { ASSET_PREFIX, rendererAssets } from '@formloom/renderer';
+import { readFileSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import express, { type Request, type Response, type Router } from 'express';
+import { ASSET_PREFIX, rendererAssets, rendererBundles } from '@formloom/renderer';
 import { setCorsHeaders } from './cors';
 import type { EmbedOrigins } from './security-headers';
 
 /*
- * The respondent's element as static files (docs/respondents.md): `<mount>/embed.js` for host pages and the
- * modules and stylesheet under `<mount>/formloom/assets/`. They are built by our `tsc -b`; a host that mounts
- * the pages router serves them with no build step of its own.
+ * The renderer's files (docs/respondents.md "Speed"): each browser entry is one bundle whose name carries a
+ * hash of its content, served `immutable` under `<mount>/formloom/assets/`; `<mount>/embed.js` is the form's
+ * bundle under a name that never changes (cached for minutes), for host pages' `<script src>` whatever its
+ * `type`. Everything is compressed once at start (brotli, gzip) and served as the client accepts. The
+ * bundles are built by `npm run build`; a host that mounts the pages router builds nothing.
  */
 
-/** Path of the element's entry module under the pages router's mount. */
-export const ENTRY_PATH = `${ASSET_PREFIX}/${rendererAssets().entry}`;
-/** Path of the signer's page's entry module and stylesheet under the pages router's mount. */
-export const SIGNING_ENTRY_PATH = `${ASSET_PREFIX}/${rendererAssets().signingEntry}`;
-export const SIGNING_CSS_PATH = `${ASSET_PREFIX}/signing.css`;
-/** Path of the team invitation page's module under the pages router's mount. */
-export const INVITATION_ENTRY_PATH = `${ASSET_PREFIX}/${rendererAssets().invitationEntry}`;
+/** Where the pages' scripts and styles are, under the pages router's mount. */
+export interface AssetPaths {
+  form: string;
+  signing: string;
+  invitation: string;
+  signingCss: string;
+  favicon: string;
+}
 
-/** Whether `path` (relative to the pages router's mount) is one of the element's files. */
-export const isAssetPath = (path: string) => path === '/embed.js' || path.startsWith(`${ASSET_PREFIX}/`);
+/** Whether `path` (relative to the pages router's mount) is one of the renderer's files. */
+export const isAssetPath = (path: string) => path === '/embed.js' || path === '/favicon.ico' || path.startsWith(`${ASSET_PREFIX}/`);
 
-/** Public, cacheable for a few minutes (file names carry no hash, so a release shows within that time). */
-const CACHE = 'public, max-age=300';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Names without a hash: a release shows within this time. */
+const SHORT = 'public, max-age=300';
 
-export function rendererAssetsRouter(embed: EmbedOrigins): Router {
-  const assets = rendererAssets();
-  if (!existsSync(join(assets.scriptsDir, assets.entry))) {
-    throw new Error(`@formloom/renderer is not built (${assets.entry} missing): run \`npx tsc -b\``);
+/** A small mark for browsers' tabs: `/favicon.ico` (which every browser asks for) and the pages' `<link rel=icon>`. */
+const FAVICON = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#6366f1"/><path d="M10 8h13v4h-9v3h8v4h-8v5h-4z" fill="#fff"/></svg>',
+);
+
+interface Asset {
+  type: string;
+  cache: string;
+  raw: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+}
+
+function asset(type: string, cache: string, raw: Buffer): Asset {
+  return {
+    type,
+    cache,
+    raw,
+    gzip: gzipSync(raw, { level: 9 }),
+    br: brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+  };
+}
+
+function send(req: Request, res: Response, a: Asset): void {
+  res.setHeader('Cache-Control', a.cache);
+  res.setHeader('Vary', 'Accept-Encoding');
+  res.type(a.type);
+  const accepted = req.acceptsEncodings('br', 'gzip', 'identity');
+  if (accepted === 'br') {
+    res.setHeader('Content-Encoding', 'br');
+    res.send(a.br);
+  } else if (accepted === 'gzip') {
+    res.setHeader('Content-Encoding', 'gzip');
+    res.send(a.gzip);
+  } else {
+    res.send(a.raw);
   }
-  const css = readFileSync(assets.stylesheet);
-  const signingCss = readFileSync(assets.signingStylesheet);
+}
+
+export function rendererAssetsRouter(embed: EmbedOrigins): { router: Router; paths: AssetPaths; words(lang: string): string | null } {
+  const bundles = rendererBundles();
+  if (!bundles) throw new Error('@formloom/renderer is not built (dist/bundle/manifest.json missing): run `npm run build`');
+  const files = new Map<string, Asset>();
+  const js = (name: string) => asset('text/javascript', IMMUTABLE, readFileSync(`${bundles.dir}/${name}`));
+  for (const name of [bundles.files.form, bundles.files.signing, bundles.files.invitation]) files.set(`${ASSET_PREFIX}/${name}`, js(name));
+  const source = rendererAssets();
+  files.set(`${ASSET_PREFIX}/formloom.css`, asset('text/css', SHORT, readFileSync(source.stylesheet)));
+  files.set(`${ASSET_PREFIX}/signing.css`, asset('text/css', SHORT, readFileSync(source.signingStylesheet)));
+  files.set(`${ASSET_PREFIX}/favicon.svg`, asset('image/svg+xml', 'public, max-age=86400', FAVICON));
+  files.set('/favicon.ico', asset('image/svg+xml', 'public, max-age=86400', FAVICON));
+  const words = new Map<string, string>();
+  for (const [lang, name] of Object.entries(bundles.files.languages ?? {})) {
+    const raw = readFileSync(`${bundles.dir}/${name}`);
+    words.set(lang, raw.toString('utf8'));
+    files.set(`${ASSET_PREFIX}/${name}`, asset('application/json', IMMUTABLE, raw));
+  }
+  files.set('/embed.js', { ...files.get(`${ASSET_PREFIX}/${bundles.files.form}`)!, cache: SHORT });
+
   const router = express.Router();
-  // Module scripts loaded by another origin's page need CORS; the files are public.
-  // Only on the files' own paths: mounted at a host's root, nothing else of the host gets these headers.
-  router.use((req, res, next) => {
-    if (!isAssetPath(req.path)) return next();
+  router.get(['/embed.js', '/favicon.ico', `${ASSET_PREFIX}/:name`], (req, res, next) => {
+    const a = files.get(req.path);
+    if (!a) return next();
+    // Scripts loaded by another origin's page (type="module", or crossorigin) need CORS; the files are public.
     setCorsHeaders(res, embed, req.headers.origin);
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    next();
+    send(req, res, a);
   });
-  router.get('/embed.js', (_req, res) => {
-    res.setHeader('Cache-Control', CACHE);
-    // Relative to this file's own URL, so that a host mounting the router under a prefix needs no option.
-    res.type('text/javascript').send(`import '.${ENTRY_PATH}';\n`);
-  });
-  router.get(`${ASSET_PREFIX}/formloom.css`, (_req, res) => {
-    res.setHeader('Cache-Control', CACHE);
-    res.type('text/css').send(css);
-  });
-  router.get(SIGNING_CSS_PATH, (_req, res) => {
-    res.setHeader('Cache-Control', CACHE);
-    res.type('text/css').send(signingCss);
-  });
-  router.get(`${ASSET_PREFIX}/*path`, (req, res, next) => {
-    const parts = ([] as string[]).concat((req.params as { path: string | string[] }).path);
-    const rel = normalize(parts.join(sep));
-    // Only the built modules: no other file of the package, nothing above the folder.
-    if (!rel.endsWith('.js') || rel.startsWith('..') || rel.includes(`${sep}..${sep}`)) return next();
-    res.setHeader('Cache-Control', CACHE);
-    res.type('text/javascript').sendFile(rel, { root: assets.scriptsDir, dotfiles: 'deny' }, (err) => err && next());
-  });
-  return router;
+  const at = (name: string) => `${ASSET_PREFIX}/${name}`;
+  return {
+    router,
+    /** A language's words as JSON text, for a page to carry (null: English, built into the script). */
+    words: (lang) => words.get(lang) ?? null,
+    paths: {
+      form: at(bundles.files.form),
+      signing: at(bundles.files.signing),
+      invitation: at(bundles.files.invitation),
+      signingCss: at('signing.css'),
+      favicon: at('favicon.svg'),
+    },
+  };
 }

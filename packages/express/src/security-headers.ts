@@ -72,7 +72,8 @@ export function setPageHeaders(res: Response, embed: EmbedOrigins, images: strin
       "default-src 'none'",
       "script-src 'self'",
       `style-src 'self' 'nonce-${nonce}'`,
-      `img-src ${["'self'", ...images].join(' ')}`,
+      // blob: the preview of an image the respondent is uploading, made from the file in their own browser.
+      `img-src ${["'self'", 'blob:', ...images].join(' ')}`,
       "font-src 'self'",
       "connect-src 'self'",
       "form-action 'self'",
@@ -82,3 +83,12 @@ export function setPageHeaders(res: Response, embed: EmbedOrigins, images: strin
   );
   return nonce;
 }
+
+/**
+ * Pages whose address is a credential (a signer's short code, an invitation token): search engines must not
+ * index or follow them, even if a link leaks (docs/security.md "Security headers").
+ */
+export const noIndex: RequestHandler = (_req, res, next) => {
+  res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+  next();
+};

@@ -3,7 +3,7 @@ import { SignerService, STYLE_PATTERNS, type Formloom } from '@formloom/core';
 import { assertNoNulCharacters } from './input-guard';
 import { clientIp, type RateLimits } from './rate-limit';
 import { setPageHeaders, type EmbedOrigins } from './security-headers';
-import { SIGNING_CSS_PATH, SIGNING_ENTRY_PATH } from './renderer-assets';
+import type { AssetPaths } from './renderer-assets';
 
 /*
  * The signer's page, `/s/<short_code>` (docs/signing.md "The signer's page"): a plain HTML shell naming the
@@ -24,7 +24,7 @@ function pageTheme(theme: Record<string, unknown>) {
   return Object.fromEntries(pick.filter(([k, p]) => typeof theme[k] === 'string' && p.test(theme[k] as string)).map(([k]) => [k, theme[k]]));
 }
 
-export function signingPage(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string) {
+export function signingPage(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string, assets: AssetPaths) {
   return async (req: Request, res: Response) => {
     setPageHeaders(res, embed);
     await limits.enforce('publicReads', clientIp(req), res);
@@ -38,9 +38,10 @@ export function signingPage(formloom: Formloom, embed: EmbedOrigins, limits: Rat
     const t = pageTheme(theme);
     const base = req.baseUrl;
     res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign: ${escape(form_title)}</title>
-<link rel="stylesheet" href="${escape(base + SIGNING_CSS_PATH)}">
+<meta name="robots" content="noindex, nofollow"><link rel="icon" href="${escape(base + assets.favicon)}" type="image/svg+xml">
+<link rel="stylesheet" href="${escape(base + assets.signingCss)}">
 <style nonce="${nonce}">html,body{background:${t.background_color ?? '#0a0a0a'}}</style>
-<script type="module" src="${escape(base + SIGNING_ENTRY_PATH)}"></script>
+<script defer src="${escape(base + assets.signing)}"></script>
 </head><body><main id="formloom-signing" aria-busy="true" data-code="${escape(code)}" data-api="${escape(base + apiPath)}" data-theme="${escape(JSON.stringify(t))}"><h1>${escape(form_title)}</h1><p>Loading the contract…</p><noscript><p>Signing needs JavaScript: turn it on and reload this page.</p></noscript></main></body></html>`);
   };
 }

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { rendererBundles } from '@formloom/renderer';
 import { forEachDb, startTestApp } from './helpers/app';
 
 /*
@@ -30,18 +31,19 @@ forEachDb(test, (it) => {
       const preflight = await fetch(`${app.url}/api/v1${path}`, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
       t.is(preflight.headers.get('access-control-allow-origin'), null, `${path} preflight answers no CORS`);
     }
-    for (const path of ['/embed.js', '/formloom/assets/renderer/src/browser/index.js', '/formloom/assets/formloom.css']) {
+    const bundle = `/formloom/assets/${rendererBundles()!.files.form}`;
+    for (const path of ['/embed.js', bundle, '/formloom/assets/formloom.css']) {
       const res = await fetch(`${app.url}${path}`, { headers: origin });
       t.is(res.status, 200, path);
       t.is(res.headers.get('access-control-allow-origin'), '*', path);
       t.is(res.headers.get('x-content-type-options'), 'nosniff', path);
     }
     t.is((await fetch(`${app.url}/embed.js`)).headers.get('content-type'), 'text/javascript; charset=utf-8');
-    t.regex(await (await fetch(`${app.url}/embed.js`)).text(), /^import '\.\/formloom\/assets\/renderer\/src\/browser\/index\.js';/);
+    t.is(await (await fetch(`${app.url}/embed.js`)).text(), await (await fetch(`${app.url}${bundle}`)).text(), 'embed.js is the bundle itself, for any kind of script tag');
   });
 
-  it('only built modules are served from the assets folder', async (t, app) => {
-    for (const path of ['/formloom/assets/../../package.json', '/formloom/assets/%2e%2e/%2e%2e/package.json', '/formloom/assets/.tsbuildinfo', '/formloom/assets/renderer/src/browser/nope.js']) {
+  it('only built bundles are served from the assets folder', async (t, app) => {
+    for (const path of ['/formloom/assets/../../package.json', '/formloom/assets/%2e%2e/%2e%2e/package.json', '/formloom/assets/.tsbuildinfo', '/formloom/assets/renderer/src/browser/index.js', '/formloom/assets/formloom-form.nope.js']) {
       t.is((await fetch(`${app.url}${path}`)).status, 404, path);
     }
   });

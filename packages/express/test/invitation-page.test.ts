@@ -144,7 +144,7 @@ forEachDb(test, (it) => {
     t.false(/<script(?![^>]*\bsrc=)[^>]*>/.test(html), 'no inline script');
     t.true(html.includes('Acme &lt;Research&gt;'));
     t.false(html.includes(inv.id) || html.includes(teamId) || html.includes(inv.email));
-    const js = await fetch(`${a.url}/formloom/assets/renderer/src/browser/invitation/index.js`);
+    const js = await fetch(`${a.url}${html.match(/<script defer src="([^"]+)"/)![1]}`);
     t.is(js.status, 200);
     t.regex(js.headers.get('content-type') ?? '', /javascript/);
 

@@ -184,13 +184,14 @@ for (const kind of DB_KINDS) {
       await ok(page).click();
       // 12: file upload: too large first, then a file that fits.
       await question(page).filter({ hasText: 'Your CV' }).waitFor();
-      t.is(await form(page).locator('.fl-hint').innerText(), 'Up to 1 MB; text/plain, application/pdf');
+      t.is(await form(page).locator('.fl-hint').innerText(), 'Text or PDF up to 1 MB', 'the allowed types in words');
       const file = form(page).locator('input[type=file]');
       await file.setInputFiles({ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.alloc(2 * 1024 * 1024, 97) });
       await ok(page).click();
       t.regex(await error(page).innerText(), /too large: files may be at most 1 MB/);
       await file.setInputFiles({ name: 'cv.txt', mimeType: 'text/plain', buffer: Buffer.from('my cv') });
-      await form(page).getByText('Uploaded: cv.txt').waitFor();
+      await form(page).getByRole('status').filter({ hasText: 'cv.txt: uploaded' }).waitFor({ state: 'attached' });
+      t.is(await form(page).locator('.fl-file-name').innerText(), 'cv.txt');
       await audit(page, violations, errors);
       await ok(page).click();
       // 13: contact info sub-fields.

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -19,6 +20,34 @@ export interface RendererAssets {
   /** The team invitation page (`/teams/invite/<token>`, docs/teams.md): its module under `scriptsDir`. */
   invitationEntry: string;
 }
+
+/** The bundles `npm run build` makes (scripts/bundle.mjs): file names under `bundleDir`, hashed by content. */
+export interface RendererBundles {
+  /** Defines `<formloom-form>`: the `/f/` page's script and `embed.js`. */
+  form: string;
+  /** The signer's page. */
+  signing: string;
+  /** The team invitation page. */
+  invitation: string;
+  /** Each language's words but English (JSON), by language. */
+  languages: Record<string, string>;
+}
+
+/**
+ * Where the bundles are and which files they are, or null when they were not built (`npm run build` bundles
+ * after `tsc -b`).
+ */
+export function rendererBundles(): { dir: string; files: RendererBundles } | null {
+  const dir = join(__dirname, '..', 'bundle');
+  try {
+    return { dir, files: JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as RendererBundles };
+  } catch {
+    return null;
+  }
+}
+
+export { contrast, readableOn, HEX_COLOR } from './contrast';
+export { PAGE_LANGUAGES, RTL_LANGUAGES, pickLanguage } from './languages';
 
 /** The URL prefix, under the pages router's mount, of the renderer's files. */
 export const ASSET_PREFIX = '/formloom/assets';

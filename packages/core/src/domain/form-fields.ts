@@ -71,6 +71,10 @@ export const SETTINGS_FIELDS = [
   'response_limit',
   'redirect_url',
   'redirect_append_response_id',
+  // The respondent's page (docs/respondents.md "Languages", "Spam protection").
+  'language',
+  'strings',
+  'spam_protection',
 ] as const;
 
 /** Writable form fields other than `title`, `description`, `team_id`, `published` and `questions`. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { respondentSettingsShape } from './respondent-settings';
 import { COLOR_FIELDS, FONT_FIELDS, FORM_MODES } from '../domain/form-fields';
 import { QUESTION_PROPERTY_SCHEMAS, QUESTION_TYPES } from './question-types';
 import { present, typeMessage } from '../parse';
@@ -153,6 +154,7 @@ const formShape = {
   response_limit: z.number().int().positive().max(100_000_000).nullable().optional(),
   redirect_url: httpUrl.nullable().optional(),
   redirect_append_response_id: z.boolean().optional(),
+  ...respondentSettingsShape,
   questions: questionsSchema.optional(),
 };
 

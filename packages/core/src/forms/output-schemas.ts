@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { respondentSettingsOutShape } from './respondent-settings';
 import { int, named, pageOf, timestamp } from '../api-schemas';
 import { FORM_MODES, type FormOptionField, type ThemeField } from '../domain/form-fields';
 import { QUESTION_PROPERTY_SCHEMAS, QUESTION_TYPES } from './question-types';
@@ -91,6 +92,7 @@ const formOptionOutShape = {
   response_limit: int.nullable(),
   redirect_url: text,
   redirect_append_response_id: z.boolean(),
+  ...respondentSettingsOutShape,
 } satisfies Record<Exclude<FormOptionField, 'show_question_nav'>, z.ZodType>;
 
 const formShape = {
@@ -207,7 +209,19 @@ export const publicSnapshotOut = named(
     description: text.optional(),
     mode: z.enum(FORM_MODES).optional(),
     hidden_fields: z.array(z.string()).nullable().optional(),
-    quiz_settings: z.object({ endings: z.array(z.looseObject({ id: z.unknown().optional(), title: z.unknown().optional() })) }).nullable(),
+    language: z.string().nullable().optional().describe("The page's language (a BCP 47 tag); null: the respondent's browser's"),
+    strings: z.record(z.string(), z.string()).nullable().optional().describe("The owner's words over the page's own, by key"),
+    spam_protection: z
+      .object({ honeypot: z.boolean().optional(), proof_of_work: z.boolean().optional() })
+      .nullable()
+      .optional()
+      .describe('What a submission must pass (docs/respondents.md "Spam protection")'),
+    quiz_settings: z
+      .object({
+        endings: z.array(z.looseObject({ id: z.unknown().optional(), title: z.unknown().optional(), description: z.unknown().optional() })),
+        allow_retake: z.boolean().optional().describe('The page offers to take the quiz again'),
+      })
+      .nullable(),
     questions: z.array(publicQuestionOut),
     closed: z.boolean().describe('The form no longer takes responses (close_at passed or response_limit reached)'),
   }),

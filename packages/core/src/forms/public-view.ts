@@ -23,6 +23,9 @@ export const PUBLIC_FORM_FIELDS = [
   'hidden_fields',
   'redirect_url',
   'redirect_append_response_id',
+  'language',
+  'strings',
+  'spam_protection',
 ] as const;
 
 /** Question fields a respondent's page needs; `properties` is filtered by type below. */
@@ -51,8 +54,8 @@ export const PUBLIC_PROPERTIES: Record<string, Record<string, Pick>> = {
   file_upload: { max_size_mb: keep, allowed_types: keep },
   question_group: { questions: listOf(['id', 'type', 'title', 'required']) },
   multi_question_page: { questions: listOf(['id', 'type', 'title', 'required']) },
-  contact_info: { fields: keep },
-  address: { fields: keep },
+  contact_info: { fields: keep, required_fields: keep },
+  address: { fields: keep, required_fields: keep },
   booking: { hours: listOf(['day', 'start', 'end']), timezone: keep, durations: keep },
   payment: { amount: keep, currency: keep },
   // contract, data, email_step, fuse and composite questions are run by the server: nothing of theirs is public.
@@ -79,11 +82,15 @@ export function publicQuestion(q: Question): Record<string, unknown> {
   return out;
 }
 
-/** Endings by id and title, for showing the ending the server matched; their score ranges stay private. */
+/**
+ * Endings by id, title and description, for showing the ending the server matched (their score ranges stay
+ * private), and whether the page offers a retake (`allow_retake`, docs/respondents.md "Quiz endings").
+ */
 function publicQuizSettings(settings: unknown): Record<string, unknown> | null {
   const endings = (settings as { endings?: unknown } | null | undefined)?.endings;
   if (!Array.isArray(endings)) return null;
-  return { endings: endings.map((e) => only(e, ['id', 'title'])) };
+  const retake = (settings as { allow_retake?: unknown }).allow_retake === true;
+  return { endings: endings.map((e) => only(e, ['id', 'title', 'description'])), ...(retake ? { allow_retake: true } : {}) };
 }
 
 /** The public snapshot of a published version: allow-listed form and theme fields, and public questions. */

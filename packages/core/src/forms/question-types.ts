@@ -89,16 +89,21 @@ export const QUESTION_PROPERTY_SCHEMAS = {
         .array(z.enum(['first_name', 'last_name', 'email', 'phone', 'company']))
         .min(1)
         .default(['first_name', 'last_name', 'email', 'phone', 'company']),
+      // Sub-fields that must be filled when the question is answered (docs/respondents.md "Contact and address").
+      required_fields: z.array(z.enum(['first_name', 'last_name', 'email', 'phone', 'company'])).optional(),
     })
-    .strict(),
+    .strict()
+    .refine((p) => !p.required_fields || p.required_fields.every((k) => (p.fields as string[]).includes(k)), 'required_fields must be among fields'),
   address: z
     .object({
       fields: z
         .array(z.enum(['address_line1', 'address_line2', 'city', 'state', 'zip', 'country']))
         .min(1)
         .default(['address_line1', 'address_line2', 'city', 'state', 'zip', 'country']),
+      required_fields: z.array(z.enum(['address_line1', 'address_line2', 'city', 'state', 'zip', 'country'])).optional(),
     })
-    .strict(),
+    .strict()
+    .refine((p) => !p.required_fields || p.required_fields.every((k) => (p.fields as string[]).includes(k)), 'required_fields must be among fields'),
   contract: z
     .object({
       document: z.string().max(200_000).optional(),

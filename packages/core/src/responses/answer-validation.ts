@@ -92,6 +92,13 @@ const objectOfFields: Check = (v, q) => {
     const problem = (SUB_CHECKS[type] ?? SUB_CHECKS.short_text!)(sub);
     if (problem) return `${k}: ${problem}`;
   }
+  const required = q.properties.required_fields;
+  if (Array.isArray(required)) {
+    for (const k of required as string[]) {
+      const sub = v[k];
+      if (sub === null || sub === undefined || (typeof sub === 'string' && isBlank(sub))) return `${k}: is required`;
+    }
+  }
   return null;
 };
 

@@ -17,6 +17,14 @@ export const submitResponseSchema = z
     metadata: z.object({ referrer: z.string().max(2048).nullable().optional() }).strict().optional(),
     /** Values of the form's declared hidden fields (docs/decisions.md "Form settings"). */
     hidden: z.record(z.string().max(64), z.string().max(1000)).optional(),
+    /** What the page adds for the form's `spam_protection` (docs/respondents.md "Spam protection"); never stored. */
+    spam_check: z
+      .object({
+        honeypot: z.string().max(1000).optional().describe('The value of the field people never see: empty'),
+        proof: z.string().max(8000).optional().describe('base64 of JSON {challenge, solution}: the solved challenge of GET .../challenge'),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type SubmitResponseInput = z.output<typeof submitResponseSchema>;

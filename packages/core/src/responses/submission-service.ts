@@ -23,6 +23,11 @@ import { uploadKeysIn } from './upload-service';
 export interface RequestMeta {
   user_agent: string | null;
   referer: string | null;
+  /**
+   * Screens a new response before anything is checked or stored (docs/respondents.md "Spam protection"):
+   * given the published snapshot, the form's id and the body's `spam_check`, it throws to refuse.
+   */
+  screen?: (snapshot: Record<string, unknown>, formId: string, spamCheck: unknown) => Promise<void>;
 }
 
 /** The hidden field values to keep: only names the version declares (others are a 400 naming them). */
@@ -83,6 +88,7 @@ export class SubmissionService {
   async submit(slug: string, body: unknown, meta: RequestMeta) {
     const input = parseBody(submitResponseSchema, body);
     const { form, version } = await this.published(slug);
+    await meta.screen?.(version.snapshot, form.id, input.spam_check);
     const snapshot = version.snapshot as { questions: Question[]; mode?: string; quiz_settings?: unknown; start_logic_jumps?: unknown };
     const complete = input.completed ?? true;
     if (isClosed(version.snapshot, form.response_count, this.clock.now())) throw conflict('This form is closed', { reason: 'form_closed' });

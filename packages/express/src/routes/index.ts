@@ -8,6 +8,7 @@ import { teamRoutes } from './teams';
 import { versionRestoreRoutes } from './version-restore';
 import { invitationViewRoutes } from './invitation-view';
 import { withFormEtags } from '../form-etag';
+import { spamRoutes } from './spam';
 
 /**
  * The Express route groups of the built-in areas of @formloom/core, by area name. The router serves the
@@ -16,7 +17,7 @@ import { withFormEtags } from '../form-etag';
  */
 export const AREA_ROUTES: Readonly<Record<string, readonly RouteSpec[]>> = {
   forms: withFormEtags([...formRoutes, ...publishingRoutes, ...versionRestoreRoutes]),
-  responses: [...responseRoutes, ...uploadRoutes],
+  responses: [...responseRoutes, ...uploadRoutes, ...spamRoutes],
   webhooks: webhookRoutes,
   teams: [...teamRoutes, ...invitationViewRoutes],
 };

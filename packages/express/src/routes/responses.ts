@@ -1,6 +1,7 @@
 import { analyticsOut, bulkDeleteOut, bulkDeleteSchema, patchResponseSchema, respondentResponseOut, responseListOut, responseOut, submitResponseSchema, successOut } from '@formloom/core';
 import { json, param, type RouteContext, type RouteSpec } from '../route-table';
 import { TIME_RANGE_PARAMS } from './query-params';
+import { SpamGuard } from '../spam-protection';
 
 const p = param;
 const header = (ctx: RouteContext, name: string) => {
@@ -25,6 +26,8 @@ export const responseRoutes: RouteSpec[] = [
         await ctx.formloom.submissions.submit(p(ctx, 'slug'), ctx.req.body, {
           user_agent: header(ctx, 'user-agent'),
           referer: header(ctx, 'referer'),
+          // The form's spam_protection (docs/respondents.md "Spam protection").
+          screen: new SpamGuard(ctx.formloom).screen,
         }),
         201,
       ),

@@ -1,4 +1,5 @@
 import type { PublicForm, SubmittedResponse } from './types.js';
+import type { AltchaChallenge } from './proof-of-work.js';
 
 /** An answer of the API the respondent can act on, or a lost connection (`status` 0). */
 export class ApiError extends Error {
@@ -59,6 +60,11 @@ export class PublicApi {
       headers: { 'content-type': 'application/json', 'x-resume-token': token },
       body: JSON.stringify(body),
     });
+  }
+
+  /** A proof-of-work challenge for the form's next submission (`spam_protection.proof_of_work`). */
+  challenge(slug: string) {
+    return this.call<{ challenge: AltchaChallenge }>(`${encodeURIComponent(slug)}/challenge`, { cache: 'no-store' }).then((r) => r.challenge);
   }
 
   /** Uploads through XMLHttpRequest, the one browser API that reports upload progress. */

@@ -3,12 +3,15 @@ import type { LogicContext } from '../../../core/src/logic/conditions.js';
 import { ApiError, type PublicApi } from './api.js';
 import { answerProblem } from './answer-check.js';
 import { h, uid } from './dom.js';
+import { errorIcon } from './icons.js';
 import { answerable, controlFor } from './questions/index.js';
 import { button, screen, thankYou } from './screens.js';
 import * as store from './store.js';
 import { footer, topLogo } from './theme.js';
 import type { Answers, Control, PublicForm, PublicQuestion, SubmittedResponse } from './types.js';
 import { prefill } from './prefill.js';
+import { SpamCheck } from './spam-check.js';
+import type { Translate } from './i18n/index.js';
 import { newSeed, shuffled } from './shuffle.js';
 
 /**
@@ -25,13 +28,16 @@ export class FormView {
   private partial: { id: string; token: string } | null = null;
   /** The respondent's session seed: the order of randomized choices (docs/respondents.md). */
   private seed: string;
-  private readonly startedAt = new Date().toISOString();
+  private startedAt = new Date().toISOString();
   private readonly main = h('div', { class: 'fl-main' });
   private readonly banner = h('div', { class: 'fl-banner', role: 'alert', hidden: true });
-  private readonly progress = h('div', { class: 'fl-progress', role: 'progressbar', 'aria-label': 'Progress', 'aria-valuemin': 0, 'aria-valuemax': 100 }, h('div', { class: 'fl-bar' }));
-  private readonly nav = h('nav', { class: 'fl-nav', 'aria-label': 'Question navigation' });
+  private readonly progress: HTMLElement;
+  private readonly nav: HTMLElement;
   private control: Control | null = null;
   private busy = false;
+  /** Set once the response is completed: nothing on the page can send it again (docs/respondents.md). */
+  private done = false;
+  private readonly spam: SpamCheck;
 
   constructor(
     private readonly root: HTMLElement,
@@ -39,15 +45,21 @@ export class FormView {
     private readonly api: PublicApi,
     private readonly form: PublicForm,
     search: string,
+    /** 1 on the `/f/` page (the form is the page), 2 embedded (below the host page's own `<h1>`). */
+    private readonly level: 1 | 2,
+    private readonly t: Translate,
   ) {
+    this.progress = h('div', { class: 'fl-progress', role: 'progressbar', 'aria-label': t('progress'), 'aria-valuemin': 0, 'aria-valuemax': 100 }, h('div', { class: 'fl-bar' }));
+    this.nav = h('nav', { class: 'fl-nav', 'aria-label': t('navigation') });
     this.questions = [...form.snapshot.questions].sort((a, b) => a.order - b.order);
     const given = prefill(this.questions, form.snapshot.hidden_fields, search);
     this.answers = given.answers;
     this.hidden = given.hidden;
     this.seed = store.sessionSeed(form.slug, newSeed);
-    const t = form.theme;
-    root.replaceChildren(topLogo(t, form.title) ?? '', this.progress, this.banner, this.main, this.nav, footer(t) ?? '');
-    this.progress.hidden = t.show_progress_bar === false;
+    const theme = form.theme;
+    this.spam = new SpamCheck(api, form.slug, form.snapshot.spam_protection);
+    root.replaceChildren(topLogo(theme, form.title) ?? '', this.progress, this.banner, this.main, this.nav, footer(theme, t('powered_by')) ?? '', this.spam.trap ?? '');
+    this.progress.hidden = theme.show_progress_bar === false;
     this.nav.hidden = true;
     root.addEventListener('keydown', (e) => this.onKey(e));
   }
@@ -58,9 +70,10 @@ export class FormView {
 
   start(): void {
     const snap = this.form.snapshot;
-    if (snap.closed) return this.show(screen('This form is closed', 'It no longer accepts responses.'));
+    if (snap.closed) return this.show(screen(this.level, this.t('closed'), this.t('closed_text')));
     if (snap.limit_one_response && store.completed.get(this.form.slug)) {
-      return this.show(screen('You have already answered this form', 'Thank you: one response per person is accepted.'));
+      this.done = true;
+      return this.show(screen(this.level, this.t('answered'), this.t('answered_text')));
     }
     const saved = snap.incremental_submission ? store.resume.get(this.form.slug) : null;
     if (saved) {
@@ -72,7 +85,7 @@ export class FormView {
     }
     const t = this.form.theme;
     if (t.welcome_title || t.welcome_description) {
-      return this.show(screen(t.welcome_title || this.form.title, t.welcome_description || null, button(t.welcome_button_text || 'Start', () => this.begin())));
+      return this.show(screen(this.level, t.welcome_title || this.form.title, t.welcome_description || null, button(t.welcome_button_text && t.welcome_button_text !== 'Start' ? t.welcome_button_text : this.t('start'), () => this.begin())));
     }
     this.begin();
   }
@@ -106,6 +119,7 @@ export class FormView {
     const descId = uid('desc');
     const errId = uid('err');
     this.control = controlFor(q, {
+      t: this.t,
       value: this.answers[q.id] ?? null,
       set: (v) => {
         this.answers[q.id] = v;
@@ -119,14 +133,15 @@ export class FormView {
       shuffle: (items) => shuffled(items, `${this.seed}:${q.id}`),
     });
     const last = this.isLast();
+    const hint = this.t(q.type === 'long_text' ? 'shift_enter' : 'press_enter');
     const section = h(
       'section',
       { class: 'fl-q', 'data-type': q.type, 'aria-labelledby': titleId },
-      h('h2', { class: 'fl-question', id: titleId }, q.title, q.required && answerable(q.type) ? [h('span', { 'aria-hidden': 'true' }, ' *'), h('span', { class: 'fl-sr' }, ' (required)')] : null),
+      h(this.level === 1 ? 'h1' : 'h2', { class: 'fl-question', id: titleId }, q.title, q.required && answerable(q.type) ? [h('span', { 'aria-hidden': 'true' }, ' *'), h('span', { class: 'fl-sr' }, ` ${this.t('required')}`)] : null),
       q.description ? h('p', { class: 'fl-desc', id: descId }, q.description) : null,
       this.control.el,
       h('p', { class: 'fl-error', id: errId, role: 'alert' }),
-      h('div', { class: 'fl-actions' }, button(last ? 'Submit' : 'OK', () => void this.next()), h('span', { class: 'fl-enter', 'aria-hidden': 'true' }, 'press Enter ↵')),
+      h('div', { class: 'fl-actions' }, button(this.t(last ? 'submit' : 'ok'), () => void this.next()), h('span', { class: 'fl-enter', 'aria-hidden': 'true' }, hint)),
     );
     this.main.replaceChildren(section);
     this.error(errId, problem);
@@ -138,7 +153,7 @@ export class FormView {
   private error(id: string, text: string | null): void {
     const el = this.main.querySelector<HTMLElement>(`#${id}`);
     if (!el) return;
-    el.textContent = text ?? '';
+    el.replaceChildren(...(text ? [errorIcon(), h('span', {}, text)] : []));
     const field = this.main.querySelector('[aria-describedby]');
     if (text) field?.setAttribute('aria-invalid', 'true');
     else field?.removeAttribute('aria-invalid');
@@ -149,39 +164,57 @@ export class FormView {
     return nextIndex(this.questions, this.index, this.ctx) >= this.questions.length;
   }
 
+  /**
+   * Progress along the respondent's own path: the questions logic skips for the answers given so far are not
+   * counted (the path may grow or shrink as answers change it).
+   */
   private paintChrome(): void {
-    const pct = Math.round((this.index / Math.max(1, this.questions.length)) * 100);
+    const path = visiblePath(this.questions, this.form.snapshot.start_logic_jumps, this.ctx);
+    const id = this.questions[this.index]!.id;
+    const at = Math.max(0, path.indexOf(id));
+    const total = Math.max(path.length, at + 1);
+    const pct = Math.round((at / total) * 100);
     this.progress.setAttribute('aria-valuenow', String(pct));
     (this.progress.firstChild as HTMLElement).style.width = `${pct}%`;
     if (this.form.theme.show_question_nav === false) return;
     this.nav.hidden = false;
     this.nav.replaceChildren(
       button('↑', () => this.back(), 'fl-arrow'),
-      h('span', { class: 'fl-counter' }, `${this.index + 1} / ${this.questions.length}`),
+      h('span', { class: 'fl-counter' }, `${at + 1} / ${total}`),
       button('↓', () => void this.next(), 'fl-arrow'),
     );
     const [up, , down] = this.nav.children as unknown as HTMLButtonElement[];
-    up!.setAttribute('aria-label', 'Previous question');
+    up!.setAttribute('aria-label', this.t('previous'));
     up!.disabled = this.history.length === 0;
-    down!.setAttribute('aria-label', 'Next question');
+    down!.setAttribute('aria-label', this.t('next'));
   }
 
   private onKey(e: KeyboardEvent): void {
     const t = e.composedPath()[0] as HTMLElement;
+    // A screen (welcome, ...) answers Enter with its button wherever the focus is, as a question does.
+    if (!this.control && e.key === 'Enter' && !(t instanceof HTMLButtonElement) && !(t instanceof HTMLAnchorElement)) {
+      const action = this.main.querySelector<HTMLButtonElement>('.fl-screen .fl-button');
+      if (action) {
+        e.preventDefault();
+        action.click();
+      }
+      return;
+    }
     const typing = t instanceof HTMLTextAreaElement || (t instanceof HTMLInputElement && !['radio', 'checkbox', 'file'].includes(t.type));
     if (!typing && this.control?.key?.(e)) e.preventDefault();
   }
 
   private back(): void {
+    if (this.done) return;
     const prev = this.history.pop();
     if (prev !== undefined) this.go(prev);
   }
 
   /** Checks the current answer, saves progress on incremental forms and moves along the jumps. */
   private async next(): Promise<void> {
-    if (this.busy || !this.control) return;
+    if (this.busy || this.done || !this.control) return;
     const q = this.questions[this.index]!;
-    const problem = answerable(q.type) ? answerProblem(q, this.answers[q.id]) : null;
+    const problem = answerable(q.type) ? answerProblem(q, this.answers[q.id], this.t) : null;
     if (problem) return this.go(this.index, problem);
     const to = nextIndex(this.questions, this.index, this.ctx);
     if (to >= this.questions.length) return this.finish();
@@ -203,11 +236,23 @@ export class FormView {
     return { answers: this.payload(), visitor_id: store.visitorId(), completed, started_at: this.startedAt, metadata: { referrer: document.referrer || undefined }, ...hidden };
   }
 
+  /** POSTs a new response with the form's spam checks; refused as spam (an expired proof), it tries once more with a fresh one. */
+  private async submitNew(completed: boolean): Promise<SubmittedResponse> {
+    const send = async () => this.api.submit(this.form.slug, { ...this.body(completed), ...(await this.spam.fields()) });
+    try {
+      return await send();
+    } catch (e) {
+      if ((e as ApiError).reason !== 'spam_suspected' || !this.spam.active) throw e;
+      this.spam.refresh();
+      return send();
+    }
+  }
+
   /** Saves the partial response (POST once, then PATCH); a lost connection is retried at the next step. */
   private async save(nextIndexValue: number): Promise<void> {
     try {
       if (!this.partial) {
-        const r = await this.api.submit(this.form.slug, this.body(false));
+        const r = await this.submitNew(false);
         this.partial = { id: r.id, token: r.resume_token! };
       } else {
         await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload() });
@@ -222,24 +267,27 @@ export class FormView {
   private offline(retry: (() => void) | null): void {
     this.banner.hidden = false;
     this.banner.replaceChildren(
-      h('span', {}, 'The connection was lost. Your answers are kept on this page.'),
-      retry ? button('Retry', retry, 'fl-button fl-retry') : '',
+      h('span', {}, this.t('connection_lost_kept')),
+      retry ? button(this.t('retry'), retry, 'fl-button fl-retry') : '',
     );
   }
 
   private async finish(): Promise<void> {
-    if (this.busy) return;
+    if (this.busy || this.done) return;
     this.busy = true;
     try {
       const r: SubmittedResponse = this.partial
         ? await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload(), completed: true })
-        : await this.api.submit(this.form.slug, this.body(true));
+        : await this.submitNew(true);
+      this.done = true;
       this.banner.hidden = true;
       store.resume.set(this.form.slug, null);
       if (this.form.snapshot.limit_one_response) store.completed.set(this.form.slug);
       this.progress.setAttribute('aria-valuenow', '100');
       (this.progress.firstChild as HTMLElement).style.width = '100%';
-      this.show(thankYou(this.form, r));
+      const snap = this.form.snapshot;
+      const retake = snap.quiz_settings?.allow_retake === true && !snap.limit_one_response ? () => this.retake() : null;
+      this.show(thankYou(this.t, this.level, this.form, r, retake));
       this.emit('formloom:submit', { response_id: r.id, quiz_results: r.quiz_results });
       this.redirect(r.id);
     } catch (e) {
@@ -247,6 +295,17 @@ export class FormView {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** A new attempt at the quiz: a fresh response, from the first question, with only the URL's prefill. */
+  private retake(): void {
+    const given = prefill(this.questions, this.form.snapshot.hidden_fields, location.search);
+    this.answers = given.answers;
+    this.history = [];
+    this.partial = null;
+    this.done = false;
+    this.startedAt = new Date().toISOString();
+    this.begin();
   }
 
   private redirect(id: string): void {
@@ -267,11 +326,12 @@ export class FormView {
       store.resume.set(this.form.slug, null);
       return void this.finish();
     }
-    if (e.status === 404) return this.show(screen('This form is no longer published', 'Your answers could not be sent.'));
-    if (e.status === 409 && e.reason === 'form_closed') return this.show(screen('This form is closed', 'It no longer accepts responses.'));
+    if (e.status === 404) return this.show(screen(this.level, this.t('unpublished'), this.t('unpublished_text')));
+    if (e.status === 409 && e.reason === 'form_closed') return this.show(screen(this.level, this.t('closed'), this.t('closed_text')));
     if (e.status === 409 && e.reason === 'already_responded') {
       store.completed.set(this.form.slug);
-      return this.show(screen('You have already answered this form', 'One response per person is accepted.'));
+      this.done = true;
+      return this.show(screen(this.level, this.t('answered'), this.t('answered_text')));
     }
     const at = this.questions.findIndex((q) => e.questionIds.includes(q.id));
     if (at >= 0) return this.go(at, e.message.replace(/^answers(\.\d+\.value)?: /, ''));

@@ -4,6 +4,7 @@ import { FormView } from './form-view.js';
 import { screen, thankYou } from './screens.js';
 import { applyTheme, themeSheet } from './theme.js';
 import type { PublicForm } from './types.js';
+import { translator } from './i18n/index.js';
 
 /*
  * The builder's live preview (docs/workspace.md, "Preview"): `<formloom-form preview>` renders the form it is
@@ -48,10 +49,10 @@ export function paintPreview(host: HTMLElement, shadow: ShadowRoot, box: HTMLEle
   box.inert = true;
   box.setAttribute('aria-busy', 'false');
   if (at === 'thanks') {
-    box.replaceChildren(h('div', { class: 'fl-main' }, thankYou(form, { id: 'preview', completed_at: null, quiz_results: null })));
+    box.replaceChildren(h('div', { class: 'fl-main' }, thankYou(translator(null, form.snapshot.strings), 2, form, { id: 'preview', completed_at: null, quiz_results: null }, null)));
     return;
   }
-  const view = new FormView(box, host, new NoNetworkApi(), form, '');
+  const view = new FormView(box, host, new NoNetworkApi(), form, '', 2, translator(null, form.snapshot.strings));
   const index = form.snapshot.questions.findIndex((q) => q.id === at);
   if (index >= 0) view.showQuestion(index);
   else if (at === 'welcome' || !form.snapshot.questions.length) view.start();
@@ -59,4 +60,4 @@ export function paintPreview(host: HTMLElement, shadow: ShadowRoot, box: HTMLEle
 }
 
 /** What `<formloom-form preview>` shows before its form is given. */
-export const emptyPreview = () => screen('Preview', 'The form appears here.');
+export const emptyPreview = () => screen(2, 'Preview', 'The form appears here.');

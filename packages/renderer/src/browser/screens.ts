@@ -1,31 +1,42 @@
 import { h } from './dom.js';
 import type { PublicForm, SubmittedResponse } from './types.js';
+import type { Translate } from './i18n/index.js';
 
 /** A screen with a heading, optional text and optional actions: welcome, thank-you, closed, errors. */
-export function screen(title: string, text: string | null, ...actions: (HTMLElement | null)[]): HTMLElement {
-  return h('section', { class: 'fl-screen' }, h('h1', { class: 'fl-title', tabindex: '-1' }, title), text ? h('p', { class: 'fl-desc' }, text) : null, h('div', { class: 'fl-actions' }, actions));
+export function screen(level: 1 | 2, title: string, text: string | null, ...actions: (HTMLElement | null)[]): HTMLElement {
+  return h('section', { class: 'fl-screen' }, h(level === 1 ? 'h1' : 'h2', { class: 'fl-title', tabindex: '-1' }, title), text ? h('p', { class: 'fl-desc' }, text) : null, h('div', { class: 'fl-actions' }, actions));
 }
 
 export const button = (text: string, onclick: () => void, cls = 'fl-button') => h('button', { type: 'button', class: cls, onclick }, text);
 
-/** The quiz's outcome from the submission's `quiz_results`: score, correct answers, the ending matched. */
-function quizResults(form: PublicForm, r: SubmittedResponse): HTMLElement | null {
+/** The quiz's outcome from the submission's `quiz_results`: the ending matched, its text, the score. */
+function quizResults(t: Translate, form: PublicForm, r: SubmittedResponse): { ending: { title?: string; description?: string } | null; rows: HTMLElement | null; score: HTMLElement | null } {
   const q = r.quiz_results;
-  if (!q) return null;
-  const endings = (form.snapshot.quiz_settings?.endings ?? []) as Array<{ id: string; title: string }>;
-  const ending = endings.find((e) => e.id === q.matched_ending_id);
+  if (!q) return { ending: null, rows: null, score: null };
+  const endings = (form.snapshot.quiz_settings?.endings ?? []) as Array<{ id: string; title?: string; description?: string }>;
+  const ending = endings.find((e) => e.id === q.matched_ending_id) ?? null;
+  const score = q.form_mode !== 'match_quiz' ? h('p', { class: 'fl-score' }, `${q.score} / ${q.max_score}`, h('span', { class: 'fl-sr' }, ` ${t('score')}`)) : null;
   const rows: Array<[string, string]> = [];
-  if (q.form_mode === 'knowledge_quiz') rows.push(['Correct answers', `${q.correct_answers} of ${q.total_scorable_questions}`]);
-  if (q.form_mode !== 'match_quiz') rows.push(['Score', `${q.score} of ${q.max_score}`]);
-  if (ending) rows.push(['Your result', ending.title]);
-  if (!rows.length) return null;
-  return h('dl', { class: 'fl-results' }, rows.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]).flat());
+  if (q.form_mode === 'knowledge_quiz') rows.push([t('correct_answers'), t('of', { n: q.correct_answers, max: q.total_scorable_questions })]);
+  if (q.form_mode !== 'match_quiz') rows.push([t('score'), t('of', { n: q.score, max: q.max_score })]);
+  if (ending?.title) rows.push([t('your_result'), ending.title]);
+  return { ending, score, rows: rows.length ? h('dl', { class: 'fl-results' }, rows.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]).flat()) : null };
 }
 
-export function thankYou(form: PublicForm, r: SubmittedResponse): HTMLElement {
+/**
+ * The screen after submitting: the quiz ending the server matched (its title and description, the score)
+ * or the theme's thank-you text, and a Retake button when the quiz allows it (docs/respondents.md).
+ */
+export function thankYou(tr: Translate, level: 1 | 2, form: PublicForm, r: SubmittedResponse, retake: (() => void) | null): HTMLElement {
   const t = form.theme;
-  const s = screen(t.thank_you_title || 'Thank you!', t.thank_you_description || null);
-  const results = quizResults(form, r);
-  if (results) s.insertBefore(results, s.lastChild);
+  const { ending, rows, score } = quizResults(tr, form, r);
+  // The theme's default title is the English one: in another language, the page's own words say it.
+  const ownTitle = t.thank_you_title && t.thank_you_title !== 'Thank you!' ? t.thank_you_title : null;
+  const title = ending?.title || ownTitle || tr('thank_you');
+  const text = ending ? ending.description || null : t.thank_you_description || null;
+  const s = screen(level, title, text, retake ? button(tr('retake'), retake) : null);
+  const actions = s.lastChild;
+  if (score) s.insertBefore(score, actions);
+  if (rows) s.insertBefore(rows, actions);
   return s;
 }

@@ -1,4 +1,5 @@
 import { h } from './dom.js';
+import { readableOn, readableTint } from '../contrast.js';
 
 /*
  * The form's theme inside the element (docs/respondents.md "Theme"). Values go through the CSSOM (custom
@@ -32,24 +33,6 @@ const VARS: Array<[string, string, RegExp]> = [
   ['top_logo_size', '--fl-logo-size', SIZE],
 ];
 
-function luminance(hex: string): number {
-  let s = hex.slice(1);
-  if (s.length <= 4) s = [...s].map((c) => c + c).join('');
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const c = parseInt(s.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-}
-
-const contrast = (a: string, b: string) => {
-  const [x, y] = [luminance(a), luminance(b)].sort((m, n) => n - m);
-  return (x! + 0.05) / (y! + 0.05);
-};
-
-/** The readable one of white and near-black on `bg`; buttons are large bold text, for which 3:1 is enough. */
-const readableOn = (bg: string, large: boolean) => (contrast('#ffffff', bg) >= (large ? 3 : 4.5) ? '#ffffff' : '#111111');
-
 /** Sets the theme's custom properties on the host; unset colours get readable defaults. */
 export function applyTheme(host: HTMLElement, theme: Record<string, unknown>): void {
   for (const [field, prop, pattern] of VARS) {
@@ -62,6 +45,9 @@ export function applyTheme(host: HTMLElement, theme: Record<string, unknown>): v
   if (!COLOR.test(String(theme.text_color))) host.style.setProperty('--fl-text', readableOn(bg, false));
   if (!COLOR.test(String(theme.button_text_color))) host.style.setProperty('--fl-button-text', readableOn(button, true));
   host.style.setProperty('--fl-bg', bg);
+  // Errors are red in the form's own colours (4.5:1 on its background), not the device's light/dark setting.
+  host.style.setProperty('--fl-error', readableTint('#dc2626', bg));
+  host.style.colorScheme = readableOn(bg) === '#ffffff' ? 'dark' : 'light';
 }
 
 /** The theme's free CSS (`custom_css`, `top_logo_css`, `watermark_css`), scoped to the shadow root. */
@@ -86,10 +72,10 @@ export function topLogo(theme: Record<string, unknown>, title: string): HTMLElem
 }
 
 /** The footer: the owner's logo and text, and ours unless `hide_branding`. */
-export function footer(theme: Record<string, unknown>): HTMLElement | null {
+export function footer(theme: Record<string, unknown>, poweredBy: string): HTMLElement | null {
   const logo = httpUrl(theme.branding_logo_url) ? h('img', { class: 'fl-brand-logo', src: String(theme.branding_logo_url), alt: '' }) : null;
   const text = typeof theme.branding_footer_text === 'string' && theme.branding_footer_text ? h('span', {}, theme.branding_footer_text) : null;
-  const ours = theme.hide_branding === true ? null : h('span', { class: 'fl-powered' }, 'Powered by Formloom');
+  const ours = theme.hide_branding === true ? null : h('span', { class: 'fl-powered' }, poweredBy);
   if (!logo && !text && !ours) return null;
   return h('footer', { class: 'fl-branding' }, logo, text, ours);
 }

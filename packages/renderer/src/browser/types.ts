@@ -1,3 +1,5 @@
+import type { Translate } from './i18n/index.js';
+
 /** The public view of a form the page is given (docs/decisions.md "Public read"). */
 export interface PublicQuestion {
   id: string;
@@ -32,6 +34,8 @@ export type Answers = Record<string, unknown>;
 
 /** What a question control is given and gives back. */
 export interface ControlContext {
+  /** The page's own words in the respondent's language (i18n/). */
+  t: Translate;
   value: unknown;
   set(value: unknown): void;
   /** Moves on (Enter, or a single choice picked). */

@@ -349,6 +349,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/forms/{slug}/challenge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A proof-of-work challenge for a form's next submission (no key; single use, bound to the form) */
+        get: operations["getSpamChallenge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/forms/{id}/webhooks": {
         parameters: {
             query?: never;
@@ -814,6 +831,14 @@ export interface components {
             response_limit: number | null;
             redirect_url: string | null;
             redirect_append_response_id: boolean;
+            language: string | null;
+            strings: {
+                [key: string]: string;
+            } | null;
+            spam_protection: {
+                honeypot?: boolean;
+                proof_of_work?: boolean;
+            } | null;
             slug: string;
             /** Format: date-time */
             created_at: string;
@@ -938,6 +963,14 @@ export interface components {
             response_limit: number | null;
             redirect_url: string | null;
             redirect_append_response_id: boolean;
+            language: string | null;
+            strings: {
+                [key: string]: string;
+            } | null;
+            spam_protection: {
+                honeypot?: boolean;
+                proof_of_work?: boolean;
+            } | null;
             slug: string;
             /** Format: date-time */
             created_at: string;
@@ -1059,13 +1092,27 @@ export interface components {
             /** @enum {string} */
             mode?: "standard" | "knowledge_quiz" | "lead_qualification" | "match_quiz";
             hidden_fields?: string[] | null;
+            /** @description The page's language (a BCP 47 tag); null: the respondent's browser's */
+            language?: string | null;
+            /** @description The owner's words over the page's own, by key */
+            strings?: {
+                [key: string]: string;
+            } | null;
+            /** @description What a submission must pass (docs/respondents.md "Spam protection") */
+            spam_protection?: {
+                honeypot?: boolean;
+                proof_of_work?: boolean;
+            } | null;
             quiz_settings: {
                 endings: ({
                     id?: unknown;
                     title?: unknown;
+                    description?: unknown;
                 } & {
                     [key: string]: unknown;
                 })[];
+                /** @description The page offers to take the quiz again */
+                allow_retake?: boolean;
             } | null;
             questions: components["schemas"]["PublicQuestion"][];
             /** @description The form no longer takes responses (close_at passed or response_limit reached) */
@@ -1131,6 +1178,14 @@ export interface components {
             response_limit: number | null;
             redirect_url: string | null;
             redirect_append_response_id: boolean;
+            language: string | null;
+            strings: {
+                [key: string]: string;
+            } | null;
+            spam_protection: {
+                honeypot?: boolean;
+                proof_of_work?: boolean;
+            } | null;
             slug: string;
             /** Format: date-time */
             created_at: string;
@@ -1433,6 +1488,7 @@ export interface components {
                  *     ]
                  */
                 fields: ("first_name" | "last_name" | "email" | "phone" | "company")[];
+                required_fields?: ("first_name" | "last_name" | "email" | "phone" | "company")[];
             };
         } | {
             id: string;
@@ -1459,6 +1515,7 @@ export interface components {
                  *     ]
                  */
                 fields: ("address_line1" | "address_line2" | "city" | "state" | "zip" | "country")[];
+                required_fields?: ("address_line1" | "address_line2" | "city" | "state" | "zip" | "country")[];
             };
         } | {
             id: string;
@@ -2082,6 +2139,14 @@ export interface operations {
                     response_limit?: number | null;
                     redirect_url?: string | null;
                     redirect_append_response_id?: boolean;
+                    language?: string | null;
+                    strings?: {
+                        [key: string]: string;
+                    } | null;
+                    spam_protection?: {
+                        honeypot?: boolean;
+                        proof_of_work?: boolean;
+                    } | null;
                     questions?: ({
                         id?: string;
                         /** @constant */
@@ -2615,6 +2680,7 @@ export interface operations {
                              *     ]
                              */
                             fields?: ("first_name" | "last_name" | "email" | "phone" | "company")[];
+                            required_fields?: ("first_name" | "last_name" | "email" | "phone" | "company")[];
                         };
                         logic_jumps?: {
                             /** @enum {string} */
@@ -2660,6 +2726,7 @@ export interface operations {
                              *     ]
                              */
                             fields?: ("address_line1" | "address_line2" | "city" | "state" | "zip" | "country")[];
+                            required_fields?: ("address_line1" | "address_line2" | "city" | "state" | "zip" | "country")[];
                         };
                         logic_jumps?: {
                             /** @enum {string} */
@@ -3098,6 +3165,14 @@ export interface operations {
                     response_limit?: number | null;
                     redirect_url?: string | null;
                     redirect_append_response_id?: boolean;
+                    language?: string | null;
+                    strings?: {
+                        [key: string]: string;
+                    } | null;
+                    spam_protection?: {
+                        honeypot?: boolean;
+                        proof_of_work?: boolean;
+                    } | null;
                     questions?: ({
                         id?: string;
                         /** @constant */
@@ -3631,6 +3706,7 @@ export interface operations {
                              *     ]
                              */
                             fields?: ("first_name" | "last_name" | "email" | "phone" | "company")[];
+                            required_fields?: ("first_name" | "last_name" | "email" | "phone" | "company")[];
                         };
                         logic_jumps?: {
                             /** @enum {string} */
@@ -3676,6 +3752,7 @@ export interface operations {
                              *     ]
                              */
                             fields?: ("address_line1" | "address_line2" | "city" | "state" | "zip" | "country")[];
+                            required_fields?: ("address_line1" | "address_line2" | "city" | "state" | "zip" | "country")[];
                         };
                         logic_jumps?: {
                             /** @enum {string} */
@@ -4348,6 +4425,12 @@ export interface operations {
                     hidden?: {
                         [key: string]: string;
                     };
+                    spam_check?: {
+                        /** @description The value of the field people never see: empty */
+                        honeypot?: string;
+                        /** @description base64 of JSON {challenge, solution}: the solved challenge of GET .../challenge */
+                        proof?: string;
+                    };
                 };
             };
         };
@@ -4685,6 +4768,49 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             416: components["responses"]["RangeNotSatisfiable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSpamChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {challenge: {parameters, signature}}: find the counter, send it in `spam_check.proof` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        challenge: {
+                            parameters: {
+                                algorithm: string;
+                                nonce: string;
+                                salt: string;
+                                cost: number;
+                                keyLength: number;
+                                keyPrefix: string;
+                                expiresAt?: number;
+                                data?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            signature: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -1,4 +1,5 @@
 import { h, uid } from '../dom.js';
+import { checkIcon } from '../icons.js';
 import type { Control, ControlContext, PublicQuestion } from '../types.js';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -18,10 +19,12 @@ export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
   const given: string[] = multiple ? ((ctx.value as string[] | null) ?? []) : ctx.value ? [ctx.value as string] : [];
   const selected = new Set<string>(given.filter((v) => labels.has(v)));
   const inputs: HTMLInputElement[] = [];
+  /** True while a pointer (finger, mouse) is picking: its change moves on, a key's does not. */
+  let pointer = false;
   // `allow_other`: a text field whose answer stands for a choice (docs/decisions.md "Answer values").
   const other =
     q.properties.allow_other === true
-      ? h('input', { type: 'text', class: 'fl-input fl-other', placeholder: 'Other', 'aria-label': 'Other', maxlength: 1000, value: given.find((v) => !labels.has(v)) ?? '' })
+      ? h('input', { type: 'text', class: 'fl-input fl-other', placeholder: ctx.t('other'), 'aria-label': ctx.t('other'), maxlength: 1000, value: given.find((v) => !labels.has(v)) ?? '' })
       : null;
   const commit = () => {
     const extra = other?.value.trim() || null;
@@ -48,6 +51,7 @@ export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
     else selected.delete(label);
     for (const i of inputs) i.checked = selected.has(i.value);
     commit();
+    pointer = false;
     if (advance && !multiple && on) setTimeout(() => ctx.next(), 250);
   };
   const list = h(
@@ -62,7 +66,8 @@ export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
     shown.slice(0, LETTERS.length).map((c, i) => {
       const id = uid('opt');
       const input = h('input', { type: multiple ? 'checkbox' : 'radio', id, name, value: c.label, class: 'fl-sr', checked: selected.has(c.label) });
-      input.addEventListener('change', () => pick(c.label, input.checked, false));
+      // A tap or click on a single choice moves on (as Typeform does); arrow keys only move the selection.
+      input.addEventListener('change', () => pick(c.label, input.checked, pointer));
       input.addEventListener('keydown', (e) => {
         if (e.key === 'Enter') {
           e.preventDefault();
@@ -70,9 +75,12 @@ export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
         }
       });
       inputs.push(input);
-      return h('div', { class: 'fl-choice' }, input, h('label', { for: id }, h('span', { class: 'fl-key', 'aria-hidden': 'true' }, LETTERS[i]), h('span', {}, c.label)));
+      const label = h('label', { for: id }, h('span', { class: 'fl-key', 'aria-hidden': 'true' }, LETTERS[i]), h('span', { class: 'fl-label' }, c.label), checkIcon());
+      label.addEventListener('pointerdown', () => (pointer = true));
+      return h('div', { class: 'fl-choice' }, input, label);
     }),
   );
+  list.addEventListener('keydown', () => (pointer = false));
   if (other) list.append(other);
   return {
     el: list,

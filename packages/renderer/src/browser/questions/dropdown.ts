@@ -1,32 +1,119 @@
 import { h, uid } from '../dom.js';
+import { checkIcon } from '../icons.js';
 import type { Control, ControlContext, PublicQuestion } from '../types.js';
 
-/** dropdown: a text field with the choices as suggestions, so a long list is searched by typing. */
+/**
+ * dropdown: a themed, searchable list (the ARIA 1.2 combobox pattern: a text field with `role=combobox`
+ * that filters a `role=listbox` popup). Typing filters by any part of a label; arrows move through the
+ * matches, Enter picks the highlighted one and moves on, Escape closes the list, a tap picks a choice.
+ */
 export function dropdownControl(q: PublicQuestion, ctx: ControlContext): Control {
+  const choices = ((q.properties.choices ?? []) as Array<{ label: string }>).map((c) => c.label);
   const listId = uid('list');
-  const choices = (q.properties.choices ?? []) as Array<{ label: string }>;
-  const el = h('input', {
+  let value = typeof ctx.value === 'string' && choices.includes(ctx.value) ? ctx.value : null;
+  let shown: string[] = choices;
+  let active = -1;
+  const input = h('input', {
     type: 'text',
-    class: 'fl-input',
-    list: listId,
+    class: 'fl-input fl-combo',
+    role: 'combobox',
     autocomplete: 'off',
-    placeholder: 'Type to search',
+    'aria-autocomplete': 'list',
+    'aria-expanded': 'false',
+    'aria-controls': listId,
+    placeholder: ctx.t('pick_option'),
     'aria-labelledby': ctx.labelledBy,
     'aria-describedby': ctx.describedBy,
     'aria-required': ctx.required ? 'true' : undefined,
-    value: typeof ctx.value === 'string' ? ctx.value : '',
-    onkeydown: (e: KeyboardEvent) => {
-      if (e.key === 'Enter') {
-        e.preventDefault();
-        ctx.next();
+    value: value ?? '',
+  });
+  const list = h('ul', { id: listId, role: 'listbox', class: 'fl-listbox', hidden: true, 'aria-labelledby': ctx.labelledBy });
+  const toggle = h('button', { type: 'button', class: 'fl-combo-toggle', tabindex: '-1', 'aria-label': ctx.t('show_options') }, '▾');
+
+  const render = () => {
+    list.replaceChildren(
+      ...(shown.length
+        ? shown.map((label, i) => {
+            const li = h('li', { id: `${listId}-${i}`, role: 'option', class: 'fl-option', 'aria-selected': String(label === value) }, h('span', { class: 'fl-label' }, label), checkIcon());
+            if (i === active) li.classList.add('fl-active');
+            // pointerdown, not click: the field keeps its focus, so the list does not close first.
+            li.addEventListener('pointerdown', (e) => {
+              e.preventDefault();
+              choose(label, true);
+            });
+            return li;
+          })
+        : [h('li', { class: 'fl-empty', role: 'presentation' }, ctx.t('no_match'))]),
+    );
+    if (active >= 0) {
+      input.setAttribute('aria-activedescendant', `${listId}-${active}`);
+      list.children[active]?.scrollIntoView?.({ block: 'nearest' });
+    } else input.removeAttribute('aria-activedescendant');
+  };
+  const open = (on: boolean) => {
+    list.hidden = !on;
+    input.setAttribute('aria-expanded', String(on));
+    if (!on) active = -1;
+    render();
+  };
+  const filter = () => {
+    const text = input.value.trim().toLowerCase();
+    shown = text ? choices.filter((c) => c.toLowerCase().includes(text)) : choices;
+    // The exact or only match is highlighted, so Enter picks it.
+    const exact = shown.findIndex((c) => c.toLowerCase() === text);
+    active = exact >= 0 ? exact : text && shown.length ? 0 : -1;
+    open(true);
+  };
+  const choose = (label: string, advance: boolean) => {
+    value = label;
+    input.value = label;
+    ctx.set(label);
+    shown = choices;
+    open(false);
+    if (advance) setTimeout(() => ctx.next(), 200);
+  };
+
+  input.addEventListener('input', () => {
+    value = choices.find((c) => c.toLowerCase() === input.value.trim().toLowerCase()) ?? null;
+    ctx.set(value ?? (input.value.trim() ? input.value : null));
+    filter();
+  });
+  input.addEventListener('keydown', (e) => {
+    const expanded = !list.hidden;
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      if (!expanded) {
+        shown = choices;
+        active = Math.max(0, value ? choices.indexOf(value) : 0);
+        return open(true);
       }
-    },
+      const n = shown.length;
+      const down = e.key === 'ArrowDown';
+      if (n) active = active < 0 ? (down ? 0 : n - 1) : (active + (down ? 1 : n - 1)) % n;
+      render();
+    } else if (e.key === 'Enter' && !e.isComposing) {
+      e.preventDefault();
+      if (expanded && active >= 0 && shown[active]) return choose(shown[active]!, true);
+      open(false);
+      ctx.next();
+    } else if (e.key === 'Escape' && expanded) {
+      e.preventDefault();
+      e.stopPropagation();
+      open(false);
+    }
   });
-  // A typed label in another case still names the choice: the answer is the choice's own label.
-  el.addEventListener('input', () => {
-    const match = choices.find((c) => c.label.toLowerCase() === el.value.trim().toLowerCase());
-    ctx.set(match ? match.label : el.value);
+  input.addEventListener('blur', () => open(false));
+  input.addEventListener('click', () => {
+    if (list.hidden) {
+      shown = choices;
+      open(true);
+    }
   });
-  const list = h('datalist', { id: listId }, choices.map((c) => h('option', { value: c.label })));
-  return { el: h('div', { class: 'fl-dropdown' }, el, list), focus: () => el.focus() };
+  toggle.addEventListener('pointerdown', (e) => {
+    e.preventDefault();
+    input.focus();
+    shown = choices;
+    open(list.hidden === true);
+  });
+  return { el: h('div', { class: 'fl-dropdown' }, h('div', { class: 'fl-combo-row' }, input, toggle), list), focus: () => input.focus() };
 }

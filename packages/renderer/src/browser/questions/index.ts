@@ -35,6 +35,6 @@ export const answerable = (type: string) => type in CONTROLS;
 export function controlFor(q: PublicQuestion, ctx: ControlContext): Control {
   const make = CONTROLS[q.type];
   if (make) return make(q, ctx);
-  const el = h('p', { class: 'fl-notice', role: 'note' }, `This step (${q.type.replace(/_/g, ' ')}) cannot be completed on this page. You can continue with the rest of the form.`);
+  const el = h('p', { class: 'fl-notice', role: 'note' }, ctx.t('cannot_complete'));
   return { el, focus: () => undefined };
 }

@@ -7,12 +7,13 @@ const SHAPES: Record<string, string> = { star: '★', heart: '♥', thumb: '👍
 function scale(ctx: ControlContext, from: number, to: number, face: (n: number) => string, label: (n: number) => string, cls: string, ends?: [string?, string?]): Control {
   const name = uid('scale');
   const inputs: HTMLInputElement[] = [];
+  // The answer as it is now (ctx.value is the one the question was shown with).
+  let v = typeof ctx.value === 'number' ? ctx.value : null;
   const paint = () => {
-    const v = ctx.value as number | null;
     for (const i of inputs) {
       const n = Number(i.value);
       i.checked = n === v;
-      i.parentElement!.classList.toggle('fl-lit', cls === 'fl-rating' && v !== null && v !== undefined && n <= v);
+      i.parentElement!.classList.toggle('fl-lit', cls === 'fl-rating' && v !== null && n <= v);
     }
   };
   const row = h(
@@ -23,6 +24,7 @@ function scale(ctx: ControlContext, from: number, to: number, face: (n: number) 
       const id = uid('step');
       const input = h('input', { type: 'radio', id, name, value: n, class: 'fl-sr' });
       input.addEventListener('change', () => {
+        v = n;
         ctx.set(n);
         paint();
       });
@@ -45,7 +47,7 @@ function scale(ctx: ControlContext, from: number, to: number, face: (n: number) 
 export function ratingControl(q: PublicQuestion, ctx: ControlContext): Control {
   const steps = Number(q.properties.steps ?? 5);
   const shape = String(q.properties.shape ?? 'star');
-  return scale(ctx, 1, steps, (n) => (shape === 'number' ? String(n) : (SHAPES[shape] ?? '★')), (n) => `${n} of ${steps}`, 'fl-rating');
+  return scale(ctx, 1, steps, (n) => (shape === 'number' ? String(n) : (SHAPES[shape] ?? '★')), (n) => ctx.t('rating_step', { n, max: steps }), 'fl-rating');
 }
 
 /** opinion_scale: numbered steps from `min` to `max`, with their end labels. */
@@ -59,6 +61,7 @@ export function opinionControl(q: PublicQuestion, ctx: ControlContext): Control 
 /** yes_no: two radio buttons; Y and N pick them. */
 export function yesNoControl(_q: PublicQuestion, ctx: ControlContext): Control {
   const name = uid('yn');
+  const keys = [ctx.t('key_yes').toLowerCase(), ctx.t('key_no').toLowerCase()];
   const inputs = [true, false].map((v) => {
     const input = h('input', { type: 'radio', id: uid('yn'), name, value: String(v), class: 'fl-sr', checked: ctx.value === v });
     input.addEventListener('change', () => {
@@ -70,13 +73,15 @@ export function yesNoControl(_q: PublicQuestion, ctx: ControlContext): Control {
   const el = h(
     'div',
     { class: 'fl-choices fl-yesno', role: 'radiogroup', 'aria-labelledby': ctx.labelledBy, 'aria-describedby': ctx.describedBy, 'aria-required': ctx.required ? 'true' : undefined },
-    inputs.map((input, i) => h('div', { class: 'fl-choice' }, input, h('label', { for: input.id }, h('span', { class: 'fl-key', 'aria-hidden': 'true' }, i ? 'N' : 'Y'), h('span', {}, i ? 'No' : 'Yes')))),
+    inputs.map((input, i) => h('div', { class: 'fl-choice' }, input, h('label', { for: input.id }, h('span', { class: 'fl-key', 'aria-hidden': 'true' }, keys[i]!.toUpperCase()), h('span', {}, ctx.t(i ? 'no' : 'yes'))))),
   );
   return {
     el,
     focus: () => (inputs.find((i) => i.checked) ?? inputs[0])!.focus(),
     key: (e) => {
-      const i = e.key.toLowerCase() === 'y' ? 0 : e.key.toLowerCase() === 'n' ? 1 : -1;
+      const k = e.key.toLowerCase();
+      // The language's own letters (J/N, O/N, S/N...), and Y/N wherever they mean nothing else.
+      const i = k === keys[0] || (k === 'y' && keys[1] !== 'y') ? 0 : k === keys[1] || (k === 'n' && keys[0] !== 'n') ? 1 : -1;
       if (i < 0 || e.ctrlKey || e.metaKey || e.altKey) return false;
       inputs[i]!.checked = true;
       inputs[i]!.dispatchEvent(new Event('change'));

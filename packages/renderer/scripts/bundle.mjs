@@ -1,0 +1,62 @@
+// `npm run build` (after `tsc -b`): the browser entries bundled by esbuild into one file each, named by a hash of
+// their content so that servers can mark them immutable (docs/respondents.md "Speed"). Writes
+// dist/bundle/<name>.<hash>.js, one dist/bundle/formloom-lang-<lang>.<hash>.json per language but English, and
+// dist/bundle/manifest.json ({entry name: file name, languages: {lang: file name}}); stale files are removed.
+// Scripts are IIFEs: the same file works from `<script src>` and `<script type="module" src>`.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'dist', 'bundle');
+
+const ENTRIES = {
+  form: 'src/browser/index.ts',
+  signing: 'src/browser/signing/index.ts',
+  invitation: 'src/browser/invitation/index.ts',
+};
+
+const hashOf = (contents) => createHash('sha256').update(contents).digest('base64url').slice(0, 12).replace(/[-_]/g, 'x');
+mkdirSync(out, { recursive: true });
+
+// The languages other than English: one JSON file each, outside the script (src/browser/i18n/packs.ts).
+const packs = await build({ entryPoints: [join(root, 'src/browser/i18n/packs.ts')], bundle: true, write: false, format: 'cjs', platform: 'neutral', logLevel: 'warning' });
+const mod = { exports: {} };
+new Function('module', 'exports', packs.outputFiles[0].text)(mod, mod.exports);
+const languages = {};
+for (const [lang, words] of Object.entries(mod.exports.PACKS)) {
+  const json = Buffer.from(JSON.stringify(words));
+  const fileName = `formloom-lang-${lang}.${hashOf(json)}.json`;
+  writeFileSync(join(out, fileName), json);
+  languages[lang] = fileName;
+}
+
+const result = await build({
+  entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, join(root, file)])),
+  bundle: true,
+  write: false,
+  format: 'iife',
+  target: ['es2020', 'chrome90', 'firefox90', 'safari15'],
+  minify: true,
+  legalComments: 'none',
+  // The element's stylesheet travels inside its script: one request, and no unstyled flash.
+  loader: { '.css': 'text' },
+  define: { FORMLOOM_LANGUAGE_FILES: JSON.stringify(languages) },
+  outdir: out,
+  logLevel: 'warning',
+});
+
+const manifest = {};
+for (const file of result.outputFiles) {
+  const name = file.path.slice(out.length + 1).replace(/\.js$/, '');
+  const hash = hashOf(file.contents);
+  const fileName = `${name === 'form' ? 'formloom-form' : `formloom-${name}`}.${hash}.js`;
+  writeFileSync(join(out, fileName), file.contents);
+  manifest[name] = fileName;
+}
+manifest.languages = languages;
+const kept = new Set([...Object.values(manifest).filter((v) => typeof v === 'string'), ...Object.values(languages), 'manifest.json']);
+for (const f of readdirSync(out)) if (!kept.has(f)) rmSync(join(out, f));
+writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
