@@ -16,7 +16,19 @@ export interface CertificateFacts {
   /** Pages of the contract before the certificate page. */
   contractPages: number;
   voided: boolean;
+  /** `sha256:<hex>` of the certificate a relying party trusts: the instance CA, or the top of the operator's chain. */
+  trustFingerprint: string;
 }
+
+/** Where the visible seal goes: the widget's rectangle, drawn by the signature's own appearance. */
+export interface SealBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const SEAL_HEIGHT = 62;
 
 /**
  * The certificate of completion: the ids, the hash of the unsigned rendering, the audit chain's head, and per
@@ -27,7 +39,7 @@ export function drawCertificatePage(
   fonts: DocumentFonts,
   input: SignedDocumentInput | VoidedDocumentInput,
   facts: CertificateFacts,
-): void {
+): SealBox {
   doc.addPage();
   const { voided } = facts;
   drawText(doc, fonts, voided ? 'Certificate of voided signing' : 'Certificate of completion', { size: 17, bold: true, after: 0.3 });
@@ -51,6 +63,7 @@ export function drawCertificatePage(
   // Hashes in a smaller size, so each stays on one line and can be copied whole.
   row(doc, fonts, 'Unsigned SHA-256', facts.unsignedHash, 7);
   row(doc, fonts, 'Audit chain head', input.audit_head_hash, 7);
+  row(doc, fonts, 'Seal CA SHA-256', facts.trustFingerprint, 7);
   if (voided) {
     const { voided_at, void_reason } = input as VoidedDocumentInput;
     rows.push(['Status', 'VOIDED'], ['Voided', formatTime(voided_at)], ['Void reason', void_reason || '-']);
@@ -63,6 +76,12 @@ export function drawCertificatePage(
   for (const signer of [...input.signers].sort((a, b) => a.slot_number - b.slot_number)) {
     drawSignerRecord(doc, fonts, signer);
   }
+  // The seal's widget: its appearance belongs to the signature, so the page only keeps the room free.
+  ensureSpace(doc, SEAL_HEIGHT + 16);
+  doc.moveDown(0.6);
+  const box = { x: doc.page.margins.left, y: doc.y, width: Math.min(360, doc.page.width - doc.page.margins.left - doc.page.margins.right), height: SEAL_HEIGHT };
+  doc.y += SEAL_HEIGHT;
+  return box;
 }
 
 function completionStatus(signers: SignedDocumentSigner[]): string {
