@@ -11,7 +11,7 @@ import { drawCertificatePage } from './certificate-page';
 import { drawContractPages } from './contract-pages';
 import { type DocumentFonts, loadDocumentFonts } from './fonts';
 import { type DocumentMeta, finishPages, openDocument } from './layout';
-import { createPrivateKey } from 'node:crypto';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import forge from 'node-forge';
 import { addSealPlaceholder } from './pades/placeholder';
 import { type PadesLevel, sealPades } from './pades/seal-pdf';
@@ -52,6 +52,7 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
   readonly certificateFingerprint: string;
   /** `sha256:<hex>` of the certificate relying parties trust: the chain's root (the instance CA by default). */
   readonly trustFingerprint: string;
+  readonly trustAnchorPem: string;
   readonly level: PadesLevel;
 } {
   const password = options.password ?? '';
@@ -67,6 +68,7 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
   const sealOrg = unlocked.certificate.subject.getField('O')?.value ?? sealName;
   const root = issuers.find((der) => { const d = describeCertificate(der); return d.subject === d.issuer; }) ?? issuers[issuers.length - 1];
   const trustFingerprint = root ? describeCertificate(root).fingerprint : unlocked.identity.fingerprint;
+  const trustAnchorPem = new X509Certificate(root ?? certificate).toString();
   const signer = {
     key: createPrivateKey(forge.pki.privateKeyToPem(unlocked.key)),
     certificate,
@@ -139,6 +141,7 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
   return {
     certificateFingerprint: unlocked.identity.fingerprint,
     trustFingerprint,
+    trustAnchorPem,
     level,
     renderSigned: (input) => render(input, false),
     renderVoided: (input) => render(input, true),

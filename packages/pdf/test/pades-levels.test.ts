@@ -9,7 +9,7 @@ import { createPdfDocumentRenderer, createTimestampClient, TimestampError, verif
 import { createInstanceCa, type InstanceCa } from '../src/instance-ca';
 import { signedInput } from './helpers/fixtures';
 import { pdfsig, tempDir, writePdf } from './helpers/pdf-tools';
-import { startTestTsa, type TestTsa } from './helpers/tsa';
+import { startTestTsa, type TestTsa } from '../src/testing/test-tsa';
 
 const run = promisify(execFile);
 const LEVELS = ['B-B', 'B-T', 'B-LT', 'B-LTA'] as const;

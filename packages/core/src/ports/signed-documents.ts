@@ -146,7 +146,12 @@ export interface SignedDocumentRenderer {
   renderSigned(input: SignedDocumentInput): Promise<RenderedDocument>;
   /** What was signed so far, with a diagonal `VOIDED` watermark on every page and the void on the certificate. */
   renderVoided(input: VoidedDocumentInput): Promise<RenderedDocument>;
-  /** Signs the byte range (`adbe.pkcs7.detached`) with the instance's certificate. */
+  /**
+   * PEM of the certificate a relying party should trust for these seals (the instance CA, or the root of the
+   * operator's chain); served at `GET /signing/certificate`. Absent when the implementation has none to offer.
+   */
+  readonly trustAnchorPem?: string;
+  /** Seals the byte range (PAdES, `ETSI.CAdES.detached`) with the instance's certificate. */
   seal(document: Pick<RenderedDocument, 'pdf' | 'generated_at'>): Promise<SealedDocument>;
   /** Checks a PDF's seal and reads the ids the renderer embedded. Never throws on bad input: reports it. */
   verify(pdf: Uint8Array): Promise<SignedDocumentVerification>;

@@ -3,6 +3,7 @@ import type { SecretBox } from '../crypto-box';
 import type { SigningSessionRecord, SigningSlotRecord } from '../domain/signing';
 import type { OutboxItem } from '../domain/types';
 import type { FormloomEvents } from '../events';
+import type { Logger } from '../logger';
 import { apiBase, type FormloomConfig } from '../config';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
@@ -60,6 +61,7 @@ export class SigningSealHandler implements OutboxHandler {
     @inject(TOKENS.SignedDocuments) private readonly renderer: SignedDocumentRenderer,
     @inject(TOKENS.Config) private readonly config: FormloomConfig,
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {
     this.kit = new SigningKit(ids, clock, box);
   }
@@ -69,7 +71,14 @@ export class SigningSealHandler implements OutboxHandler {
       await this.seal(String(item.payload.session_id), item.payload.mode === 'void' ? 'void' : 'complete');
       return { status: 'delivered' };
     } catch (e) {
-      return failedAttempt(this.clock.now(), item.attempts, errorText(e));
+      // E.g. a timestamp authority that is down: the session stays `completing` (never `completed` unsealed)
+      // and the outbox tries again on its schedule.
+      const outcome = failedAttempt(this.clock.now(), item.attempts, errorText(e));
+      this.logger.error(`formloom signing: sealing session ${String(item.payload.session_id)} failed (${outcome.status === 'pending' ? 'will retry' : 'gave up'}): ${errorText(e)}`, {
+        session_id: String(item.payload.session_id),
+        error: errorText(e),
+      });
+      return outcome;
     }
   }
 

@@ -65,6 +65,8 @@ export interface TestAppOptions {
   blobStore?: 'file' | 'postgres' | BlobStore;
   /** Where the host mounts the API router (default `/api/v1`); `config.apiPath` follows it unless given. */
   apiPath?: string;
+  /** The instance's logger (default: the console). */
+  logger?: FormloomOptions['logger'];
 }
 
 export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -79,6 +81,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
     clock: opts.clock,
     mailer: opts.mailer,
     signedDocuments: opts.signedDocuments,
+    ...(opts.logger ? { logger: opts.logger } : {}),
     plugins: opts.plugins,
     speechEngines: opts.speechEngines,
     ...(opts.audio ? { audio: opts.audio } : {}),
