@@ -23,6 +23,7 @@ export const signerLinkOut = named(
     viewed_at: timestamp.nullable(),
     signed_at: timestamp.nullable(),
     declined_at: timestamp.nullable(),
+    decline_reason: nullableText.optional().describe('The reason the signer gave, on a declined link (null when none was given)'),
   }),
 );
 
@@ -83,15 +84,18 @@ export const signingAuditEntryOut = named(
   'SigningAuditEntry',
   z.object({
     id: z.string(),
+    session_id: z.string(),
+    seq: int,
     action: z.string(),
     timestamp,
+    slot_number: int.nullable(),
     actor_email: nullableText,
-    actor_name: nullableText.optional(),
-    slot_number: int.optional(),
+    actor_name: nullableText,
     ip_address: nullableText,
     user_agent: nullableText,
+    details: z.record(z.string(), z.unknown()).describe('What the action recorded (a decline or void reason, a sealed document\'s hash, ...)'),
     prev_hash: nullableText,
-    hash: z.string(),
+    hash: z.string().describe('SHA-256 hex of the canonical JSON of every other field, followed by prev_hash (docs/signing.md)'),
   }),
 );
 
