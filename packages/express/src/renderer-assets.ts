@@ -19,6 +19,11 @@ export const SIGNING_CSS_PATH = `${ASSET_PREFIX}/signing.css`;
 /** Path of the team invitation page's module under the pages router's mount. */
 export const INVITATION_ENTRY_PATH = `${ASSET_PREFIX}/${rendererAssets().invitationEntry}`;
 
+const SIGNATURE_FONTS: Record<string, string> = {
+  'signature-latin.woff2': '@fontsource/dancing-script/files/dancing-script-latin-400-normal.woff2',
+  'signature-latin-ext.woff2': '@fontsource/dancing-script/files/dancing-script-latin-ext-400-normal.woff2',
+};
+
 /** Public, cacheable for a few minutes (file names carry no hash, so a release shows within that time). */
 const CACHE = 'public, max-age=300';
 
@@ -49,6 +54,13 @@ export function rendererAssetsRouter(embed: EmbedOrigins): Router {
     res.setHeader('Cache-Control', CACHE);
     res.type('text/css').send(signingCss);
   });
+  // The typed signature's face on the signer's page: the same Dancing Script the sealed PDF uses.
+  for (const [name, file] of Object.entries(SIGNATURE_FONTS)) {
+    router.get(`${ASSET_PREFIX}/${name}`, (_req, res, next) => {
+      res.setHeader('Cache-Control', CACHE);
+      res.type('font/woff2').sendFile(require.resolve(file), (err) => err && next());
+    });
+  }
   router.get(`${ASSET_PREFIX}/*path`, (req, res, next) => {
     const parts = ([] as string[]).concat((req.params as { path: string | string[] }).path);
     const rel = normalize(parts.join(sep));

@@ -119,6 +119,9 @@ export const signerContextOut = named(
     documents: z
       .array(z.object({ id: z.string(), question_id: z.string(), question_title: z.string() }))
       .describe('The sealed copies this signer may download (once the session is completed, unless copy_mode is disabled)'),
+    still_to_sign: z
+      .array(z.object({ slot_number: int, slot_label: z.string() }))
+      .describe('The roles (slot labels) that have not signed yet, in slot order'),
   }),
 );
 

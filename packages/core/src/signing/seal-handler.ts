@@ -12,6 +12,7 @@ import type { SignedDocumentRenderer, SignedDocumentSigner } from '../ports/sign
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { errorText, failedAttempt } from '../outbox/retry';
+import { signingUrl } from './presenters';
 import { notificationMail, signedCopyMail } from './signing-mails';
 import { SEAL_JOB, SigningKit } from './signing-support';
 
@@ -150,8 +151,12 @@ export class SigningSealHandler implements OutboxHandler {
       const docs = await tx.signing.listDocuments(session.id, 'signed');
       for (const slot of slots) {
         if (!slot.email || (session.copy_mode === 'ask' && !slot.send_copy)) continue;
-        const base = `${apiBase(this.config)}/s/${slot.short_code}/signed-documents`;
-        await this.kit.mail(tx, signedCopyMail(slot, docs[0]?.question_title ?? 'your contract', docs.map((d) => `${d.question_title}: ${base}/${d.id}`)));
+        // A mail link cannot send the access token a password-protected session asks for: those signers get
+        // their signing page, which asks for the password and then offers the downloads.
+        const links = session.password_hash
+          ? [`${signingUrl(this.config.publicUrl, slot.short_code)} (enter the session password to download)`]
+          : docs.map((d) => `${d.question_title}: ${apiBase(this.config)}/s/${slot.short_code}/signed-documents/${d.id}`);
+        await this.kit.mail(tx, signedCopyMail(slot, docs[0]?.question_title ?? 'your contract', links));
         sent = true;
       }
     });

@@ -13,7 +13,7 @@ import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { publicStatus } from './presenters';
 import { contractsOf } from './seal-handler';
-import { declineSchema, signSchema, verifyPasswordSchema } from './schemas';
+import { declineSchema, ESIGN_CONSENT, signSchema, verifyPasswordSchema } from './schemas';
 import * as access from './signer-access';
 import { codeMail, notificationMail } from './signing-mails';
 import { SigningKit } from './signing-support';
@@ -84,6 +84,8 @@ export class SignerService {
       slot_status: slot.status,
       copy_mode: session.copy_mode,
       documents: documents.map((d) => ({ id: d.id, question_id: d.question_id, question_title: d.question_title })),
+      // Roles only (no names): what a signer who signed is told is still missing.
+      still_to_sign: slots.filter((s) => s.status === 'pending').map((s) => ({ slot_number: s.slot_number, slot_label: s.slot_label })),
     };
   }
 
@@ -171,7 +173,7 @@ export class SignerService {
     const tooMany = () => new FormloomError('RATE_LIMITED', 'Too many wrong codes: request a new one');
     if (slot.code_attempts >= access.MAX_CODE_ATTEMPTS) throw tooMany();
     const invalid = () => badRequest('email_code: wrong or expired code', { field: 'email_code', reason: 'invalid_email_code' });
-    if (!given) throw invalid();
+    if (!given) throw badRequest('email_code: this session requires the code emailed to the signer (send-code)', { field: 'email_code', reason: 'email_code_required' });
     if (!(await this.storage.signing.countSlotAttempt(session.id, slot.slot_number, 'code_attempts', access.MAX_CODE_ATTEMPTS))) throw tooMany();
     const fresh = slot.code_expires_at !== null && Date.parse(slot.code_expires_at) > now.getTime();
     if (!fresh || !access.codeMatches(given, slot.short_code, slot.code_hash)) throw invalid();
@@ -205,7 +207,7 @@ export class SignerService {
       });
       if (!won) throw conflict('This slot has already signed', { reason: 'slot_not_pending' });
       const name = [signer.first_name, signer.last_name].filter(Boolean).join(' ') || null;
-      await this.kit.audit(tx, session.id, { action: 'signed', slot_number: slot.slot_number, actor_email: signer.email, actor_name: name, ip_address: meta.ip, user_agent: meta.user_agent, details: { signature_type: input.signature.type } });
+      await this.kit.audit(tx, session.id, { action: 'signed', slot_number: slot.slot_number, actor_email: signer.email, actor_name: name, ip_address: meta.ip, user_agent: meta.user_agent, details: { signature_type: input.signature.type, ...(input.esign_consent ? { esign_consent: ESIGN_CONSENT } : {}) } });
       await this.kit.notify(tx, session, 'each_signature', (to) => notificationMail(to, 'each_signature', title, session.id, `${slot.slot_label} (${name ?? 'unnamed'}) signed.`));
       return this.completeIfAllSigned(tx, session, title, at);
     });

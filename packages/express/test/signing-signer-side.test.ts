@@ -1,0 +1,71 @@
+import test from 'ava';
+import { forEachDb } from './helpers/app';
+import { contractForm, eventually, lazyRenderer, memoryMailer, testRenderer } from './helpers/signing';
+
+/* Issue 23, the signer's side through the API: the signed-copy mail of a password-protected session, the
+   recorded e-sign consent, and signing without the emailed code. */
+
+const mailer = memoryMailer();
+const typed = (value: string) => ({ signature: { type: 'typed', value } });
+
+test.before(async () => {
+  await testRenderer();
+});
+
+forEachDb(test, (t) => {
+  t('a password-protected session mails the signing page, which asks the password and then serves the copy', async (tt, app) => {
+    app.formloom.worker.start({ pollMs: 50 });
+    const { user, form } = await contractForm(app);
+    const tag = `${app.kind}-${Date.now()}`;
+    const created = (await app.api('POST', `/forms/${form.id}/signing-sessions`, {
+      key: user.key,
+      body: { password: 'pw-123456', copy_mode: 'always', signers: [{ slot_number: 1, email: `a-${tag}@example.com` }, { slot_number: 2, email: `b-${tag}@example.com` }] },
+    })).body;
+    const token = async (code: string) => (await app.api('POST', `/s/${code}/verify-password`, { body: { password: 'pw-123456' } })).body.access_token as string;
+    for (const link of created.signer_links) {
+      const signed = await app.api('POST', `/s/${link.short_code}/sign`, { headers: { 'x-access-token': await token(link.short_code) }, body: typed('Someone') });
+      tt.is(signed.status, 200, signed.text);
+    }
+    const code = created.signer_links[0].short_code;
+    const mail = await eventually(async () => mailer.sent.find((m) => m.to === `a-${tag}@example.com` && m.subject.startsWith('Signed:')));
+    const links = [...(mail.text ?? '').matchAll(/https?:\/\/\S+/g)].map((m) => m[0]);
+    tt.deepEqual(links, [`${app.url}/s/${code}`], 'the signing page, not an API link that needs a header');
+    const page = await fetch(links[0]);
+    tt.is(page.status, 200);
+    tt.regex(page.headers.get('content-type') ?? '', /text\/html/);
+    const context = (await app.api('GET', `/s/${code}`)).body;
+    tt.is(context.documents.length, 1);
+    tt.is((await fetch(`${app.url}/api/v1/s/${code}/signed-documents/${context.documents[0].id}`)).status, 401);
+    const pdf = await fetch(`${app.url}/api/v1/s/${code}/signed-documents/${context.documents[0].id}`, { headers: { 'x-access-token': await token(code) } });
+    tt.is(pdf.status, 200);
+    tt.is(pdf.headers.get('content-type'), 'application/pdf');
+  });
+
+  t('signing without the emailed code is 400 email_code_required; a wrong one invalid_email_code', async (tt, app) => {
+    const { user, form } = await contractForm(app);
+    const created = (await app.api('POST', `/forms/${form.id}/signing-sessions`, {
+      key: user.key,
+      body: { require_email_verification: true, signers: [{ slot_number: 1, email: `c-${app.kind}@example.com` }, { slot_number: 2 }] },
+    })).body;
+    const code = created.signer_links[0].short_code;
+    const none = await app.api('POST', `/s/${code}/sign`, { body: typed('Cleo') });
+    tt.is(none.status, 400);
+    tt.like(none.body.error, { code: 'BAD_REQUEST', reason: 'email_code_required', field: 'email_code' });
+    tt.is((await app.api('POST', `/s/${code}/send-code`, { body: {} })).status, 200);
+    const wrong = await app.api('POST', `/s/${code}/sign`, { body: { ...typed('Cleo'), email_code: '000000x' } });
+    tt.is(wrong.status, 400);
+    tt.is(wrong.body.error.reason, 'invalid_email_code');
+  });
+
+  t('the e-sign consent is recorded in the signed entry of the audit trail; only true is accepted', async (tt, app) => {
+    const { user, form } = await contractForm(app);
+    const created = (await app.api('POST', `/forms/${form.id}/signing-sessions`, { key: user.key, body: { signers: [{ slot_number: 1 }, { slot_number: 2 }] } })).body;
+    const [a, b] = created.signer_links.map((l: { short_code: string }) => l.short_code);
+    tt.is((await app.api('POST', `/s/${a}/sign`, { body: { ...typed('Dana'), esign_consent: false } })).status, 400);
+    tt.is((await app.api('POST', `/s/${a}/sign`, { body: { ...typed('Dana'), esign_consent: true } })).status, 200);
+    tt.is((await app.api('POST', `/s/${b}/decline`, { body: {} })).status, 200);
+    const entries = (await app.api('GET', `/signing-sessions/${created.id}/audit`, { key: user.key })).body.entries;
+    const signed = entries.find((e: { action: string }) => e.action === 'signed');
+    tt.deepEqual(signed.details, { signature_type: 'typed', esign_consent: 'I agree to sign electronically and to receive the records electronically.' });
+  });
+}, { mailer, signedDocuments: lazyRenderer() });
