@@ -68,4 +68,19 @@ forEachDb(test, (t) => {
     const signed = entries.find((e: { action: string }) => e.action === 'signed');
     tt.deepEqual(signed.details, { signature_type: 'typed', esign_consent: 'I agree to sign electronically and to receive the records electronically.' });
   });
+
+  t('a contract with characters no shipped font prints is refused at save (400 naming them), on create and update', async (tt, app) => {
+    const user = await app.user('pro');
+    const question = (document: string) => ({ type: 'contract', title: 'Contract', properties: { document, signer_slots: [{ slot_number: 1, label: 'Signer' }] } });
+    const ok = await app.api('POST', '/forms', { key: user.key, body: { title: 'Scripts', questions: [question('Łódź 北京 東京 서울 القاهرة ירושלים दिल्ली Αθήνα Москва')] } });
+    tt.is(ok.status, 201, ok.text);
+    const refused = await app.api('POST', '/forms', { key: user.key, body: { title: 'Glyphs', questions: [question('Signed by 𓀀 and \uf8d0')] } });
+    tt.is(refused.status, 400);
+    tt.like(refused.body.error, { code: 'BAD_REQUEST', reason: 'unsupported_characters', field: 'questions[0].properties.document', characters: ['𓀀', '\uf8d0'] });
+    tt.regex(refused.body.error.message, /𓀀 \(U\+13000\), \uf8d0 \(U\+F8D0\)/);
+    const patched = await app.api('PUT', `/forms/${ok.body.id}`, { key: user.key, body: { questions: [question('Now 𓀀')] } });
+    tt.is(patched.status, 400);
+    tt.is(patched.body.error.reason, 'unsupported_characters');
+    tt.is((await app.api('GET', `/forms/${ok.body.id}`, { key: user.key })).body.questions[0].properties.document, 'Łódź 北京 東京 서울 القاهرة ירושלים दिल्ली Αθήνα Москва', 'nothing half-written');
+  });
 }, { mailer, signedDocuments: lazyRenderer() });

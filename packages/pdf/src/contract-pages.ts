@@ -1,5 +1,5 @@
 import type { SignedDocumentInput, SignedDocumentSigner } from '@formloom/core';
-import { type DocumentFonts, fontRuns } from './fonts';
+import { type DocumentFonts, fontRuns, SIGNATURE_FONTS } from './fonts';
 import { BODY_SIZE, drawInlines, drawText, ensureSpace, formatTime, MUTED, rule } from './layout';
 import { type Block, markdownBlocks } from './markdown';
 import { decodeDrawnSignature, SignatureImageError } from './signature-check';
@@ -94,7 +94,7 @@ function drawSignerBlock(doc: PDFKit.PDFDocument, fonts: DocumentFonts, signer: 
 
 function drawTypedSignature(doc: PDFKit.PDFDocument, fonts: DocumentFonts, value: string, x: number, y: number, width: number): void {
   // The script font covers Latin; other scripts fall back to the text font rather than failing.
-  const runs = fontRuns(value.replace(/\s+/g, ' ').trim(), ['script', 'scriptExt', 'regular'], fonts);
+  const runs = fontRuns(value.replace(/\s+/g, ' ').trim(), SIGNATURE_FONTS, fonts);
   let size = 30;
   const measure = () => runs.reduce((sum, run) => sum + doc.font(run.font).fontSize(size).widthOfString(run.text), 0);
   while (size > 12 && measure() > width) size -= 2;

@@ -9,7 +9,7 @@ import type {
 } from '@formloom/core';
 import { drawCertificatePage } from './certificate-page';
 import { drawContractPages } from './contract-pages';
-import { type DocumentFonts, loadDocumentFonts } from './fonts';
+import { type DocumentFonts, loadDocumentFonts, unsupportedCharacters } from './fonts';
 import { type DocumentMeta, finishPages, openDocument } from './layout';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import forge from 'node-forge';
@@ -54,6 +54,7 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
   readonly trustFingerprint: string;
   readonly trustAnchorPem: string;
   readonly level: PadesLevel;
+  unsupportedCharacters(text: string): Promise<string[]>;
 } {
   const password = options.password ?? '';
   const p12 = Uint8Array.from(options.p12);
@@ -158,6 +159,9 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
     },
     checkSignature(signature: SignatureInput) {
       return checkSignature(signature);
+    },
+    async unsupportedCharacters(text: string) {
+      return unsupportedCharacters(text, await fonts());
     },
   };
 }

@@ -160,4 +160,9 @@ export interface SignedDocumentRenderer {
    * drawn one that is not a PNG data URL of acceptable size. Lets the signing endpoint answer 400 up front.
    */
   checkSignature(signature: SignatureInput): string | null;
+  /**
+   * The characters of `text` that no font of the document can draw (distinct, in order); forms with such a
+   * contract are refused at save. Optional: without it, no check is made.
+   */
+  unsupportedCharacters?(text: string): Promise<string[]>;
 }
