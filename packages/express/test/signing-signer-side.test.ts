@@ -1,10 +1,16 @@
 import test from 'ava';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { forEachDb } from './helpers/app';
 import { contractForm, eventually, lazyRenderer, memoryMailer, testRenderer } from './helpers/signing';
 
 /* Issue 23, the signer's side through the API: the signed-copy mail of a password-protected session, the
    recorded e-sign consent, and signing without the emailed code. */
 
+const run = promisify(execFile);
 const mailer = memoryMailer();
 const typed = (value: string) => ({ signature: { type: 'typed', value } });
 
@@ -82,5 +88,51 @@ forEachDb(test, (t) => {
     tt.is(patched.status, 400);
     tt.is(patched.body.error.reason, 'unsupported_characters');
     tt.is((await app.api('GET', `/forms/${ok.body.id}`, { key: user.key })).body.questions[0].properties.document, 'Łódź 北京 東京 서울 القاهرة ירושלים दिल्ली Αθήνα Москва', 'nothing half-written');
+  });
+
+  t('each contract\'s signer_slots decide who reads and signs it: a slot not named neither reads it nor signs its PDF', async (tt, app) => {
+    app.formloom.worker.start({ pollMs: 50 });
+    const user = await app.user('pro');
+    const both = [{ slot_number: 1, label: 'Tenant' }, { slot_number: 2, label: 'Landlord' }];
+    const form = (await app.api('POST', '/forms', {
+      key: user.key,
+      body: {
+        title: 'Two contracts',
+        questions: [
+          { type: 'contract', title: 'Lease', properties: { document: '# Lease\n\nBoth parties sign the lease.', signer_slots: both } },
+          { type: 'contract', title: 'Landlord declaration', properties: { document: '# Declaration\n\nOnly the landlord declares this.', signer_slots: [{ slot_number: 2, label: 'Landlord' }] } },
+        ],
+      },
+    })).body;
+    const session = (await app.api('POST', `/forms/${form.id}/signing-sessions`, { key: user.key, body: { copy_mode: 'always', signers: [{ slot_number: 1, first_name: 'Tina', last_name: 'Tenant' }, { slot_number: 2, first_name: 'Lars', last_name: 'Landlord' }] } })).body;
+    const [tenant, landlord] = session.signer_links.map((l: { short_code: string }) => l.short_code);
+    const titles = async (code: string) => (await app.api('GET', `/s/${code}/document`)).body.contracts.map((c: { title: string }) => c.title);
+    tt.deepEqual(await titles(tenant), ['Lease']);
+    tt.deepEqual(await titles(landlord), ['Lease', 'Landlord declaration']);
+    for (const code of [tenant, landlord]) tt.is((await app.api('POST', `/s/${code}/sign`, { body: typed('Someone') })).status, 200);
+    const docs = await eventually(async () => {
+      const list = (await app.api('GET', `/signing-sessions/${session.id}/documents`, { key: user.key })).body.documents;
+      return list.length === 2 && list;
+    });
+    const text = async (docId: string) => {
+      const pdf = Buffer.from(await (await fetch(`${app.url}/api/v1/signing-sessions/${session.id}/documents/${docId}`, { headers: { authorization: `Bearer ${user.key}` } })).arrayBuffer());
+      const dir = mkdtempSync(join(tmpdir(), 'formloom-slots-'));
+      tt.teardown(() => rmSync(dir, { recursive: true, force: true }));
+      writeFileSync(join(dir, 'doc.pdf'), pdf);
+      return (await run('pdftotext', ['-enc', 'UTF-8', join(dir, 'doc.pdf'), '-'])).stdout;
+    };
+    const lease = docs.find((d: { question_title: string }) => d.question_title === 'Lease');
+    const declaration = docs.find((d: { question_title: string }) => d.question_title === 'Landlord declaration');
+    const leaseText = await text(lease.id);
+    tt.true(leaseText.includes('Tenant (slot 1)') && leaseText.includes('Landlord (slot 2)'));
+    const declarationText = await text(declaration.id);
+    tt.true(declarationText.includes('Landlord (slot 2)'));
+    tt.false(declarationText.includes('Tenant (slot 1)'), 'the tenant has no signature on the declaration');
+    tt.false(declarationText.includes('Tina Tenant'), 'nor a line on its certificate page');
+    // The copies follow: the tenant gets the lease only.
+    const context = (await app.api('GET', `/s/${tenant}`)).body;
+    tt.deepEqual(context.documents.map((d: { question_title: string }) => d.question_title), ['Lease']);
+    tt.is((await fetch(`${app.url}/api/v1/s/${tenant}/signed-documents/${declaration.id}`)).status, 404);
+    tt.is((await fetch(`${app.url}/api/v1/s/${landlord}/signed-documents/${declaration.id}`)).status, 200);
   });
 }, { mailer, signedDocuments: lazyRenderer() });

@@ -21,7 +21,12 @@ export interface ContractSnapshot {
   question_id: string;
   title: string;
   document: string;
+  /** The slots its `signer_slots` name: they alone read and sign it. Absent (older sessions) or empty: every slot. */
+  slot_numbers?: number[];
 }
+
+/** Whether a slot reads and signs this contract (docs/signing.md: each contract's `signer_slots` decide). */
+export const contractIncludesSlot = (c: ContractSnapshot, slotNumber: number) => !c.slot_numbers?.length || c.slot_numbers.includes(slotNumber);
 
 export async function contractsOf(storage: Storage, sessionId: string): Promise<ContractSnapshot[]> {
   const created = (await storage.signing.listAudit(sessionId)).find((e) => e.action === 'session_created');
@@ -118,7 +123,7 @@ export class SigningSealHandler implements OutboxHandler {
         question_id: c.question_id,
         question_title: c.title,
         contract: c.document,
-        signers: slots.map((s) => signerOf(session, s)),
+        signers: slots.filter((s) => contractIncludesSlot(c, s.slot_number)).map((s) => signerOf(session, s)),
         audit_head_hash: audit[audit.length - 1]?.hash ?? '',
         generated_at: this.clock.now().toISOString(),
       };
@@ -148,9 +153,13 @@ export class SigningSealHandler implements OutboxHandler {
       if (!(await tx.signing.transitionSession(session.id, ['completing'], 'completed', { completed_at: at, updated_at: at }))) return;
       await this.kit.audit(tx, session.id, { action: 'session_completed' });
       if (session.copy_mode === 'disabled') return;
-      const docs = await tx.signing.listDocuments(session.id, 'signed');
+      const all = await tx.signing.listDocuments(session.id, 'signed');
+      const contracts = await contractsOf(tx, session.id);
       for (const slot of slots) {
         if (!slot.email || (session.copy_mode === 'ask' && !slot.send_copy)) continue;
+        // Each signer gets the contracts their slot signed.
+        const docs = all.filter((d) => contractIncludesSlot(contracts.find((c) => c.question_id === d.question_id) ?? { question_id: '', title: '', document: '' }, slot.slot_number));
+        if (docs.length === 0) continue;
         // A mail link cannot send the access token a password-protected session asks for: those signers get
         // their signing page, which asks for the password and then offers the downloads.
         const links = session.password_hash

@@ -102,7 +102,7 @@ export class SigningSessionService {
     });
     await this.storage.transaction(async (tx) => {
       await tx.signing.insertSession(session, slots);
-      await this.kit.audit(tx, session.id, { action: 'session_created', ...actor, details: { created_by: principal.user_id, contracts: contracts.map((q) => ({ question_id: q.id, title: q.title, document: String(q.properties.document ?? '') })) } });
+      await this.kit.audit(tx, session.id, { action: 'session_created', ...actor, details: { created_by: principal.user_id, contracts: contracts.map((q) => ({ question_id: q.id, title: q.title, document: String(q.properties.document ?? ''), slot_numbers: ((q.properties.signer_slots as { slot_number: number }[] | undefined) ?? []).map((x) => x.slot_number) })) } });
       if (input.send_signing_emails) {
         for (const slot of slots) if (slot.email) await this.kit.mail(tx, signingRequestMail(session, slot, form.title, this.config.publicUrl));
       }

@@ -12,7 +12,7 @@ import type { SignedDocumentRenderer } from '../ports/signed-documents';
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { publicStatus } from './presenters';
-import { contractsOf } from './seal-handler';
+import { contractIncludesSlot, contractsOf } from './seal-handler';
 import { declineSchema, ESIGN_CONSENT, signSchema, verifyPasswordSchema } from './schemas';
 import * as access from './signer-access';
 import { codeMail, notificationMail } from './signing-mails';
@@ -70,7 +70,9 @@ export class SignerService {
     const { slot, session } = await this.resolve(code);
     const slots = await this.storage.signing.listSlots(session.id);
     const copies = session.status === 'completed' && session.copy_mode !== 'disabled';
-    const documents = copies ? await this.storage.signing.listDocuments(session.id, 'signed') : [];
+    const contracts = copies ? await contractsOf(this.storage, session.id) : [];
+    const mine = new Set(contracts.filter((c) => contractIncludesSlot(c, slot.slot_number)).map((c) => c.question_id));
+    const documents = copies ? (await this.storage.signing.listDocuments(session.id, 'signed')).filter((d) => mine.has(d.question_id)) : [];
     return {
       form_id: session.form_id,
       session_id: session.id,
@@ -133,7 +135,8 @@ export class SignerService {
     return {
       session_id: session.id,
       slot_number: slot.slot_number,
-      contracts: (await contractsOf(this.storage, session.id)).map((c) => ({ question_id: c.question_id, title: c.title, document: c.document })),
+      // Only the contracts whose signer_slots name this link's slot (or that name none).
+      contracts: (await contractsOf(this.storage, session.id)).filter((c) => contractIncludesSlot(c, slot.slot_number)).map((c) => ({ question_id: c.question_id, title: c.title, document: c.document })),
       signers: slots
         .filter((s) => !session.hide_other_signers || s.slot_number === slot.slot_number)
         .map((s) => ({ slot_number: s.slot_number, slot_label: s.slot_label, first_name: s.first_name, last_name: s.last_name, status: s.status })),
@@ -262,11 +265,17 @@ export class SignerService {
   }
 
   /** A signer's sealed copy (the link in the copy mail): the short code is the credential. */
+  /** Whether the slot is one of those that sign this contract (its `signer_slots`). */
+  private async slotSigns(sessionId: string, questionId: string, slotNumber: number): Promise<boolean> {
+    const contract = (await contractsOf(this.storage, sessionId)).find((c) => c.question_id === questionId);
+    return !contract || contractIncludesSlot(contract, slotNumber);
+  }
+
   async signedDocument(code: string, docId: string, meta: SignerMeta) {
-    const { session } = await this.authorized(code, meta);
+    const { session, slot } = await this.authorized(code, meta);
     if (session.copy_mode === 'disabled') throw forbidden('This session gives signers no copies', { reason: 'copies_disabled' });
     const doc = await this.storage.signing.findDocument(session.id, docId);
-    if (!doc) throw notFound('Signed document');
+    if (!doc || !(await this.slotSigns(session.id, doc.question_id, slot.slot_number))) throw notFound('Signed document');
     return doc;
   }
 }
