@@ -61,6 +61,23 @@ export interface SignedDocumentInput {
    * the caller (from its clock), so that a render can be repeated byte for byte.
    */
   generated_at: string;
+  /** The session's own record for the certificate page (older callers may leave it out). */
+  session?: SessionFacts;
+}
+
+/** Who started the session and what it sent, from the session and its audit trail. */
+export interface SessionFacts {
+  created_at: string;
+  expires_at: string;
+  /** The team member's email who created the session (or their user id when no email is known). */
+  created_by: string | null;
+  form_title: string | null;
+  /** The form's published version when the session was created; null for a draft. */
+  form_version_id: string | null;
+  /** Every email the session sent before the document was generated (the address and what kind of mail). */
+  emails: Array<{ at: string; to: string; kind: string }>;
+  /** Who voided it (a voided session). */
+  voided_by?: string | null;
 }
 
 /** A session voided before completion: what was signed so far, watermarked `VOIDED`. */

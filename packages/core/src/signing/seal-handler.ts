@@ -117,7 +117,17 @@ export class SigningSealHandler implements OutboxHandler {
     for (const c of await contractsOf(this.storage, sessionId)) {
       if (have.has(c.question_id)) continue;
       const audit = await this.storage.signing.listAudit(sessionId);
+      const created = audit.find((e) => e.action === 'session_created');
       const input = {
+        session: {
+          created_at: session.created_at,
+          expires_at: session.expires_at,
+          created_by: created?.actor_email ?? (created?.details.created_by as string | undefined) ?? null,
+          form_title: (created?.details.form_title as string | undefined) ?? null,
+          form_version_id: (created?.details.form_version_id as string | null | undefined) ?? null,
+          emails: audit.filter((e) => e.action === 'email_sent').map((e) => ({ at: e.timestamp, to: String(e.details.to ?? ''), kind: String(e.details.kind ?? '') })),
+          voided_by: audit.find((e) => e.action === 'session_voided')?.actor_email ?? null,
+        },
         session_id: sessionId,
         form_id: session.form_id,
         question_id: c.question_id,
@@ -165,7 +175,7 @@ export class SigningSealHandler implements OutboxHandler {
         const links = session.password_hash
           ? [`${signingUrl(this.config.publicUrl, slot.short_code)} (enter the session password to download)`]
           : docs.map((d) => `${d.question_title}: ${apiBase(this.config)}/s/${slot.short_code}/signed-documents/${d.id}`);
-        await this.kit.mail(tx, signedCopyMail(slot, docs[0]?.question_title ?? 'your contract', links));
+        await this.kit.mail(tx, signedCopyMail(slot, docs[0]?.question_title ?? 'your contract', links), { sessionId: session.id, kind: 'signed_copy', slot_number: slot.slot_number });
         sent = true;
       }
     });

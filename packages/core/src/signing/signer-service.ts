@@ -164,7 +164,7 @@ export class SignerService {
         code_attempts: 0, email: to.toLowerCase(), updated_at: now.toISOString(),
       });
       if (!updated) throw notActive('no longer pending for this signer');
-      await this.kit.mail(tx, codeMail(to, digits, form?.title ?? 'your contract'));
+      await this.kit.mail(tx, codeMail(to, digits, form?.title ?? 'your contract'), { sessionId: session.id, kind: 'email_code', slot_number: slot.slot_number });
     });
     this.events.emit('outbox.enqueued', { kind: 'mail' });
     return { success: true, sent_to: to };
