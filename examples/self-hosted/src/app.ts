@@ -11,7 +11,7 @@ import { createAudioCodecs } from '@formloom/audio';
 import { createEspeakEngine } from '@formloom/speech-espeak';
 import { createFliteEngine } from '@formloom/speech-flite';
 import { createHttpWebhookTransport } from '@formloom/webhook-http';
-import { createPdfDocumentRenderer, loadOrCreateSigningP12 } from '@formloom/pdf';
+import { createSealFromEnv } from './signing-seal';
 import { checkSecretKey, loadSecretKey } from './secret-key';
 import { openBlobStore, type OpenedBlobStore } from './blob-store';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
@@ -137,11 +137,10 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
     throw e;
   }
   const mailer = provided.has('mailer') ? null : createMailerFromEnv(env, config.dataDir);
-  // The sealing certificate (docs/signing.md): the operator's P12, else a self-signed one kept in the data dir.
+  // The seal (docs/signing.md): the operator's P12, else the instance CA kept in the data dir; the PAdES level.
   const signedDocuments = provided.has('signedDocuments')
     ? null
-    : await loadOrCreateSigningP12({ dataDir: config.dataDir, p12Path: env.FORMLOOM_SIGNING_P12, password: env.FORMLOOM_SIGNING_P12_PASSWORD })
-        .then((c) => createPdfDocumentRenderer({ p12: c.p12, password: c.password }))
+    : await createSealFromEnv(env, config.dataDir, config.publicUrl)
         .catch(async (e) => {
           await mailer?.close();
           blobs?.close();

@@ -25,6 +25,12 @@ export interface AssetPaths {
 /** Whether `path` (relative to the pages router's mount) is one of the renderer's files. */
 export const isAssetPath = (path: string) => path === '/embed.js' || path === '/favicon.ico' || path.startsWith(`${ASSET_PREFIX}/`);
 
+/** The typed signature's face on the signer's page: the same Dancing Script the sealed PDF uses. */
+const SIGNATURE_FONTS: Record<string, string> = {
+  'signature-latin.woff2': '@fontsource/dancing-script/files/dancing-script-latin-400-normal.woff2',
+  'signature-latin-ext.woff2': '@fontsource/dancing-script/files/dancing-script-latin-ext-400-normal.woff2',
+};
+
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Names without a hash: a release shows within this time. */
 const SHORT = 'public, max-age=300';
@@ -85,6 +91,7 @@ export function rendererAssetsRouter(embed: EmbedOrigins): { router: Router; pat
     words.set(lang, raw.toString('utf8'));
     files.set(`${ASSET_PREFIX}/${name}`, asset('application/json', IMMUTABLE, raw));
   }
+  for (const [name, file] of Object.entries(SIGNATURE_FONTS)) files.set(`${ASSET_PREFIX}/${name}`, asset('font/woff2', SHORT, readFileSync(require.resolve(file))));
   files.set('/embed.js', { ...files.get(`${ASSET_PREFIX}/${bundles.files.form}`)!, cache: SHORT });
 
   const router = express.Router();

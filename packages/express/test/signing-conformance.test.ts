@@ -118,14 +118,18 @@ forEachDb(test, (t) => {
     const entries = (await app.api('GET', `/signing-sessions/${created.id}/audit`, { key: user.key })).body.entries as any[];
     const by = (action: string) => entries.find((e) => e.action === action);
     tt.deepEqual(entries.map((e) => e.action), ['session_created', 'signing_request_resent', 'document_viewed', 'signed', 'declined']);
-    const tail = ['ip_address', 'user_agent', 'prev_hash', 'hash'];
-    tt.deepEqual(Object.keys(by('session_created')), ['id', 'action', 'timestamp', 'actor_email', ...tail]);
-    tt.deepEqual(Object.keys(by('document_viewed')), ['id', 'action', 'timestamp', 'actor_email', 'slot_number', ...tail]);
-    tt.deepEqual(Object.keys(by('signed')), ['id', 'action', 'timestamp', 'actor_email', 'actor_name', 'slot_number', ...tail]);
-    tt.deepEqual(Object.keys(by('declined')), ['id', 'action', 'timestamp', 'actor_email', 'slot_number', ...tail]);
+    // Every field that goes into the hash, on every entry (docs/signing.md, the canonical form).
+    const fields = ['id', 'session_id', 'seq', 'action', 'timestamp', 'slot_number', 'actor_email', 'actor_name', 'ip_address', 'user_agent', 'details', 'prev_hash', 'hash'];
+    for (const e of entries) tt.deepEqual(Object.keys(e), fields, e.action);
+    tt.deepEqual(entries.map((e) => e.seq), [1, 2, 3, 4, 5]);
+    tt.true(entries.every((e) => e.session_id === created.id));
     tt.like(by('signed'), { actor_email: 'ann@example.com', actor_name: 'Ann Lee', slot_number: 1, user_agent: 'AuditAgent/2' });
-    tt.like(by('document_viewed'), { actor_email: 'ann@example.com', slot_number: 1, user_agent: 'AuditAgent/2' });
-    tt.like(by('declined'), { slot_number: 2 });
+    tt.like(by('document_viewed'), { actor_email: 'ann@example.com', actor_name: null, slot_number: 1, user_agent: 'AuditAgent/2' });
+    tt.like(by('session_created'), { slot_number: null, actor_name: null });
+    // The owner reads a decline's reason through the API: in the audit entry and on the signer link.
+    tt.like(by('declined'), { slot_number: 2, details: { reason: 'No' } });
+    const declinedLink = (await app.api('GET', `/signing-sessions/${created.id}`, { key: user.key })).body.signer_links.find((l: any) => l.slot_number === 2);
+    tt.like(declinedLink, { status: 'declined', decline_reason: 'No' });
     tt.is(by('session_created').actor_email, user.email, 'who created the session');
     tt.is(by('signing_request_resent').actor_email, user.email, 'who resent');
     for (const e of entries) tt.regex(e.ip_address, /127\.0\.0\.1/);

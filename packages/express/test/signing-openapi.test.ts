@@ -42,6 +42,7 @@ const EXPECTED: Expected[] = [
   signer('post', '/s/{shortCode}/decline', 'declineToSign', [400, 401, 404, 409], JSON_BODY),
   signer('get', '/s/{shortCode}/signed-documents/{docId}', 'downloadSignerCopy', [401, 403, 404], { file: 'application/pdf' }),
   signer('post', '/signing/verify', 'verifySignedPdf', [400, 413], { body: ['application/pdf', 'application/json'] }),
+  signer('get', '/signing/certificate', 'getSealCertificate', [404], { file: 'application/x-pem-file' }),
 ];
 
 const isSigningPath = (p: string) => /^\/(signing-sessions|s|signing)\/|\/signing-sessions$/.test(p);

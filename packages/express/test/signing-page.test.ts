@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from './helpers/app';
 import { AXE_SOURCE, launchBrowser, openPage } from './helpers/browser';
 import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from './helpers/signing';
 
+const CONSENT = 'I agree to sign electronically and to receive the records electronically.';
 /*
  * The signer's page `/s/<short_code>` in a real browser (docs/signing.md "The signer's page"), on SQLite
  * (the API underneath runs on PostgreSQL too in signing-signer.test.ts): a sequential contract signed by
@@ -107,14 +108,26 @@ test('two signers sign a sequential contract through the page (typed, then drawn
     await first.page.goto(`${app.url}/s/${a}`);
     await heading(first.page, 'Sign as Tenant').waitFor();
     t.is(await first.page.getByLabel('First name').inputValue(), 'Tom');
-    t.is(await first.page.getByLabel('Type your full name').inputValue(), 'Tom Tenant');
-    await first.page.getByLabel('Type your full name').fill('');
+    // The typed signature starts empty: the signer writes it; it shows on a signature line as typed.
+    t.is(await first.page.getByLabel('Type your full name').inputValue(), '');
     await first.page.getByRole('button', { name: 'Sign', exact: true }).click();
     t.is(await alert(first.page).innerText(), 'Type your name to sign');
     t.is(await first.page.getByLabel('Type your full name').getAttribute('aria-invalid'), 'true');
     await first.page.getByLabel('Type your full name').fill('Tom Tenant');
+    t.is(await first.page.locator('.fls-signature-line').innerText(), 'Tom Tenant');
+    t.regex(await first.page.locator('.fls-signature-line').evaluate((e) => (globalThis as any).getComputedStyle(e).fontFamily), /Formloom Signature/);
+    t.true(await first.page.evaluate(async () => { await (globalThis as any).document.fonts.ready; return (globalThis as any).document.fonts.check('16px "Formloom Signature"', 'Tom'); }), 'the signature face loaded');
+    // The e-sign consent is explicit: no signature without it.
+    await first.page.getByRole('button', { name: 'Sign', exact: true }).click();
+    t.is(await alert(first.page).innerText(), 'Tick the box to agree to sign electronically');
+    await first.page.getByLabel(CONSENT).check();
     await first.page.getByRole('button', { name: 'Sign', exact: true }).click();
     await heading(first.page, 'You have signed').waitFor();
+    // Who is still to sign, and the contract to read again.
+    t.regex(await first.page.locator('.fls-still').innerText(), /Still to sign:\s*Landlord/);
+    await first.page.getByText('Read the contract again').click();
+    await first.page.locator('.fls-reread .fls-contract').first().waitFor();
+    t.regex(await first.page.locator('.fls-reread').innerText(), /tenant/i);
 
     // Now the landlord's turn: they draw.
     await second.page.getByRole('button', { name: 'Check again' }).click();
@@ -123,6 +136,7 @@ test('two signers sign a sequential contract through the page (typed, then drawn
     await second.page.getByLabel('First name').fill('Lena');
     await second.page.getByLabel('Last name').fill('Landlord');
     await second.page.getByText('Draw', { exact: true }).click();
+    await second.page.getByLabel(CONSENT).check();
     await second.page.getByRole('button', { name: 'Sign', exact: true }).click();
     t.is(await alert(second.page).innerText(), 'Draw your signature in the box, or choose Type', 'an empty pad is not a signature');
     await drawWithMouse(second.page, second.page.locator('canvas'));
@@ -188,6 +202,13 @@ test('a password-protected session: a wrong password is refused on the page, the
     // Keyboard only: Tab to the typed name, type, Enter submits.
     await page.getByLabel('Type your full name').focus();
     await page.keyboard.type('Tina Tenant');
+    await page.keyboard.press('Enter');
+    // The consent is missing: the error moves focus to its box; Space ticks it, Tab reaches Sign.
+    await alert(page).filter({ hasText: 'Tick the box' }).waitFor();
+    await page.keyboard.press('Space');
+    t.true(await page.getByLabel(CONSENT).isChecked());
+    await page.keyboard.press('Tab');
+    t.is(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent), 'Sign');
     await page.keyboard.press('Enter');
     await heading(page, 'You have signed').waitFor();
     // The access token outlives a reload (the tab's session storage): no second password prompt.
@@ -272,6 +293,7 @@ test('email verification on the page: the code is mailed, a wrong code is refuse
     await page.goto(`${app.url}/s/${a}`);
     await page.getByRole('group', { name: 'Confirm your email address' }).waitFor();
     await page.getByLabel('Type your full name').fill('Vera Verified');
+    await page.getByLabel(CONSENT).check();
     await page.getByRole('button', { name: 'Sign', exact: true }).click();
     t.regex(await alert(page).innerText(), /Enter the 6-digit code/);
     await page.getByRole('button', { name: 'Email me a code' }).click();
@@ -337,6 +359,7 @@ test('at 360 px on a touch screen: no horizontal scroll, a signature drawn by to
     await touch('touchEnd', 10, 21);
     t.is(await page.evaluate(() => (globalThis as any).scrollX), 0);
     await page.getByText('Email me a copy of the signed document').tap();
+    await page.getByText(CONSENT).tap();
     await page.getByRole('button', { name: 'Sign', exact: true }).tap();
     await heading(page, 'You have signed').waitFor();
     const [slot] = await app.raw(`SELECT signature, send_copy FROM signing_slots WHERE session_id = ${ph(app, 1)} AND slot_number = 1`, [id]);

@@ -3,6 +3,16 @@ import type { DocumentFonts } from './fonts';
 import { drawText, ensureSpace, formatTime, MUTED, rule } from './layout';
 
 const LABEL_WIDTH = 110;
+const MAIL_KINDS: Record<string, string> = {
+  signing_request: 'Signing request',
+  email_code: 'Verification code',
+  void_notice: 'Void notice',
+  signed_copy: 'Signed copy',
+  notification_each_signature: 'Notification (a signature)',
+  notification_all_complete: 'Notification (all signed)',
+  notification_decline: 'Notification (declined)',
+  notification_expiry: 'Notification (expired)',
+};
 const VERIFICATION_NAMES: Record<string, string> = {
   link: 'signing link',
   password: 'session password',
@@ -16,7 +26,19 @@ export interface CertificateFacts {
   /** Pages of the contract before the certificate page. */
   contractPages: number;
   voided: boolean;
+  /** `sha256:<hex>` of the certificate a relying party trusts: the instance CA, or the top of the operator's chain. */
+  trustFingerprint: string;
 }
+
+/** Where the visible seal goes: the widget's rectangle, drawn by the signature's own appearance. */
+export interface SealBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const SEAL_HEIGHT = 62;
 
 /**
  * The certificate of completion: the ids, the hash of the unsigned rendering, the audit chain's head, and per
@@ -27,7 +49,7 @@ export function drawCertificatePage(
   fonts: DocumentFonts,
   input: SignedDocumentInput | VoidedDocumentInput,
   facts: CertificateFacts,
-): void {
+): SealBox {
   doc.addPage();
   const { voided } = facts;
   drawText(doc, fonts, voided ? 'Certificate of voided signing' : 'Certificate of completion', { size: 17, bold: true, after: 0.3 });
@@ -42,6 +64,15 @@ export function drawCertificatePage(
     ['Session ID', input.session_id],
   ];
   if (input.form_id) rows.push(['Form ID', input.form_id]);
+  const session = input.session;
+  if (session) {
+    rows.push(
+      ['Form', `${session.form_title ?? '-'}  \u00b7  ${session.form_version_id ? `version ${session.form_version_id}` : 'draft'}`],
+      ['Originator', session.created_by ?? '-'],
+      ['Created', formatTime(session.created_at)],
+      ['Expires', formatTime(session.expires_at)],
+    );
+  }
   rows.push(
     ['Question ID', input.question_id],
     ['Generated', formatTime(input.generated_at)],
@@ -51,9 +82,10 @@ export function drawCertificatePage(
   // Hashes in a smaller size, so each stays on one line and can be copied whole.
   row(doc, fonts, 'Unsigned SHA-256', facts.unsignedHash, 7);
   row(doc, fonts, 'Audit chain head', input.audit_head_hash, 7);
+  row(doc, fonts, 'Seal CA SHA-256', facts.trustFingerprint, 7);
   if (voided) {
     const { voided_at, void_reason } = input as VoidedDocumentInput;
-    rows.push(['Status', 'VOIDED'], ['Voided', formatTime(voided_at)], ['Void reason', void_reason || '-']);
+    rows.push(['Status', 'VOIDED'], ['Voided', formatTime(voided_at)], ['Voided by', session?.voided_by ?? '-'], ['Void reason', void_reason || '-']);
   } else {
     rows.push(['Status', completionStatus(input.signers)]);
   }
@@ -63,6 +95,22 @@ export function drawCertificatePage(
   for (const signer of [...input.signers].sort((a, b) => a.slot_number - b.slot_number)) {
     drawSignerRecord(doc, fonts, signer);
   }
+  if (session) {
+    ensureSpace(doc, 60);
+    doc.moveDown(0.6);
+    drawText(doc, fonts, 'Emails sent', { size: 13, bold: true, after: 0.3 });
+    if (session.emails.length === 0) drawText(doc, fonts, 'none', { size: 9 });
+    for (const mail of session.emails) {
+      ensureSpace(doc, 14);
+      drawText(doc, fonts, `${formatTime(mail.at)}  \u00b7  ${MAIL_KINDS[mail.kind] ?? mail.kind} to ${mail.to}`, { size: 8.5, after: 0.15 });
+    }
+  }
+  // The seal's widget: its appearance belongs to the signature, so the page only keeps the room free.
+  ensureSpace(doc, SEAL_HEIGHT + 16);
+  doc.moveDown(0.6);
+  const box = { x: doc.page.margins.left, y: doc.y, width: Math.min(360, doc.page.width - doc.page.margins.left - doc.page.margins.right), height: SEAL_HEIGHT };
+  doc.y += SEAL_HEIGHT;
+  return box;
 }
 
 function completionStatus(signers: SignedDocumentSigner[]): string {

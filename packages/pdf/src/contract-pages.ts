@@ -1,5 +1,5 @@
 import type { SignedDocumentInput, SignedDocumentSigner } from '@formloom/core';
-import { type DocumentFonts, fontRuns } from './fonts';
+import { type DocumentFonts, fontRuns, SIGNATURE_FONTS } from './fonts';
 import { BODY_SIZE, drawInlines, drawText, ensureSpace, formatTime, MUTED, rule } from './layout';
 import { type Block, markdownBlocks } from './markdown';
 import { decodeDrawnSignature, SignatureImageError } from './signature-check';
@@ -11,10 +11,13 @@ const SIGNATURE_HEIGHT = 56;
 
 /** The contract pages: title, the contract text, then one block per signer. */
 export function drawContractPages(doc: PDFKit.PDFDocument, fonts: DocumentFonts, input: SignedDocumentInput): void {
-  drawText(doc, fonts, input.question_title || 'Contract', { size: 20, bold: true, after: 0.2 });
+  const blocks = markdownBlocks(typeof input.contract === 'string' ? input.contract : '');
+  // A contract that opens with its own heading is not given the question's title again above it.
+  const ownHeading = blocks[0]?.kind === 'heading';
+  if (!ownHeading) drawText(doc, fonts, input.question_title || 'Contract', { size: 20, bold: true, after: 0.2 });
   drawText(doc, fonts, `Signing session ${input.session_id}`, { size: 8.5, color: MUTED, after: 0.6 });
   rule(doc);
-  for (const block of markdownBlocks(typeof input.contract === 'string' ? input.contract : '')) drawBlock(doc, fonts, block);
+  for (const block of blocks) drawBlock(doc, fonts, block);
   drawSignatures(doc, fonts, input.signers);
 }
 
@@ -36,11 +39,20 @@ function drawBlock(doc: PDFKit.PDFDocument, fonts: DocumentFonts, block: Block):
         drawText(doc, fonts, block.marker, { x: x - (block.indent > 0 ? INDENT : 0), width: MARKER_WIDTH + INDENT });
         doc.y = y;
         drawInlines(doc, fonts, block.inlines, { x: x - (block.indent > 0 ? INDENT : 0) + MARKER_WIDTH, after: 0.25 });
+      } else if (block.quote) {
+        // A quote: set in from its bar, in the muted colour, so it never reads as part of a list above it.
+        const top = doc.y;
+        drawInlines(doc, fonts, block.inlines, { x: x + 14, color: '#333333', after: 0.5 });
+        const bottom = doc.y - BODY_SIZE * 0.5;
+        if (doc.y > top) doc.save().moveTo(x + 2, top).lineTo(x + 2, bottom).lineWidth(2).strokeColor('#9aa5b8').stroke().restore();
       } else {
         drawInlines(doc, fonts, block.inlines, { x, after: 0.5 });
       }
       return;
     }
+    case 'table':
+      drawTable(doc, fonts, block, left + block.indent * INDENT);
+      return;
     case 'code':
       drawText(doc, fonts, block.text, { x: left + block.indent * INDENT + 8, size: 9, color: '#333333', after: 0.5 });
       return;
@@ -48,6 +60,37 @@ function drawBlock(doc: PDFKit.PDFDocument, fonts: DocumentFonts, block: Block):
       rule(doc);
       return;
   }
+}
+
+/** A table as a grid: equal columns, the header row bold on a tint, every cell wrapping in its column. */
+function drawTable(doc: PDFKit.PDFDocument, fonts: DocumentFonts, table: Extract<Block, { kind: 'table' }>, x: number): void {
+  const width = doc.page.width - doc.page.margins.right - x;
+  const rows = [...(table.header ? [table.header] : []), ...table.rows];
+  const columns = Math.max(1, ...rows.map((row) => row.length));
+  const cell = width / columns;
+  const pad = 4;
+  doc.moveDown(0.2);
+  rows.forEach((row, r) => {
+    const header = r === 0 && table.header !== null;
+    // The row is as tall as its tallest cell (measured in the cell's width).
+    const heights = row.map((inlines) => {
+      doc.font(header ? 'bold' : 'regular').fontSize(9.5);
+      return doc.heightOfString(inlines.map((i) => i.text).join('') || ' ', { width: cell - 2 * pad });
+    });
+    const height = Math.max(...heights, 12) + 2 * pad;
+    ensureSpace(doc, height + 4);
+    const top = doc.y;
+    if (header) doc.save().rect(x, top, width, height).fill('#eef1f6').restore();
+    for (let c = 0; c < columns; c++) {
+      doc.save().rect(x + c * cell, top, cell, height).lineWidth(0.5).strokeColor('#9aa5b8').stroke().restore();
+      const inlines = row[c] ?? [];
+      doc.y = top + pad;
+      drawInlines(doc, fonts, header ? inlines.map((i) => ({ ...i, bold: true })) : inlines, { x: x + c * cell + pad, width: cell - 2 * pad, size: 9.5 });
+    }
+    doc.y = top + height;
+  });
+  doc.x = doc.page.margins.left;
+  doc.moveDown(0.6);
 }
 
 function signerName(signer: SignedDocumentSigner): string {
@@ -94,7 +137,7 @@ function drawSignerBlock(doc: PDFKit.PDFDocument, fonts: DocumentFonts, signer: 
 
 function drawTypedSignature(doc: PDFKit.PDFDocument, fonts: DocumentFonts, value: string, x: number, y: number, width: number): void {
   // The script font covers Latin; other scripts fall back to the text font rather than failing.
-  const runs = fontRuns(value.replace(/\s+/g, ' ').trim(), ['script', 'scriptExt', 'regular'], fonts);
+  const runs = fontRuns(value.replace(/\s+/g, ' ').trim(), SIGNATURE_FONTS, fonts);
   let size = 30;
   const measure = () => runs.reduce((sum, run) => sum + doc.font(run.font).fontSize(size).widthOfString(run.text), 0);
   while (size > 12 && measure() > width) size -= 2;

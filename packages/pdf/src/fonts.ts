@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import * as fontkit from 'fontkit';
 
@@ -7,7 +9,10 @@ import * as fontkit from 'fontkit';
  * DejaVu Sans (Bitstream Vera licence; Latin, Greek, Cyrillic and more) for text, and Dancing Script (SIL OFL
  * 1.1) for typed signatures. Standard PDF fonts are not used: they cannot draw most of Unicode.
  */
-export type FontName = 'regular' | 'bold' | 'italic' | 'boldItalic' | 'script' | 'scriptExt';
+export type FontName =
+  | 'regular' | 'bold' | 'italic' | 'boldItalic' | 'script' | 'scriptExt'
+  | 'arabic' | 'arabicBold' | 'hebrew' | 'hebrewBold' | 'devanagari' | 'devanagariBold'
+  | 'han' | 'hanBold' | 'hangul' | 'hangulBold';
 
 const FONT_FILES: Record<FontName, string> = {
   regular: 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf',
@@ -16,7 +21,60 @@ const FONT_FILES: Record<FontName, string> = {
   boldItalic: 'dejavu-fonts-ttf/ttf/DejaVuSans-BoldOblique.ttf',
   script: '@fontsource/dancing-script/files/dancing-script-latin-400-normal.woff',
   scriptExt: '@fontsource/dancing-script/files/dancing-script-latin-ext-400-normal.woff',
+  // Noto (SIL OFL 1.1) for the scripts DejaVu does not draw well or at all: shaped Arabic, Hebrew,
+  // Devanagari (with its conjuncts), Chinese and Japanese (Noto Sans Hans: GB2312 with kana), Korean.
+  arabic: '@embedpdf/fonts-arabic/fonts/NotoNaskhArabic-Regular.ttf',
+  arabicBold: '@embedpdf/fonts-arabic/fonts/NotoNaskhArabic-Bold.ttf',
+  hebrew: '@embedpdf/fonts-hebrew/fonts/NotoSansHebrew-Regular.ttf',
+  hebrewBold: '@embedpdf/fonts-hebrew/fonts/NotoSansHebrew-Bold.ttf',
+  devanagari: '@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff',
+  devanagariBold: '@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-700-normal.woff',
+  han: '@embedpdf/fonts-sc/fonts/NotoSansHans-Regular.otf',
+  hanBold: '@embedpdf/fonts-sc/fonts/NotoSansHans-Bold.otf',
+  hangul: '@embedpdf/fonts-kr/fonts/NotoSansKR-Regular.otf',
+  hangulBold: '@embedpdf/fonts-kr/fonts/NotoSansKR-Bold.otf',
 };
+
+/** The Noto fallbacks after the style's own fonts, regular or bold. */
+const FALLBACKS: FontName[] = ['arabic', 'hebrew', 'devanagari', 'han', 'hangul'];
+const BOLD_FALLBACKS: FontName[] = ['arabicBold', 'hebrewBold', 'devanagariBold', 'hanBold', 'hangulBold'];
+
+/** Arabic and Hebrew go to their Noto fonts first (DejaVu has some of their letters, unshaped). */
+function scriptFonts(codePoint: number, bold: boolean): FontName[] | null {
+  if ((codePoint >= 0x0600 && codePoint <= 0x08ff) || (codePoint >= 0xfb50 && codePoint <= 0xfdff) || (codePoint >= 0xfe70 && codePoint <= 0xfeff)) {
+    return bold ? ['arabicBold', 'arabic'] : ['arabic'];
+  }
+  if ((codePoint >= 0x0590 && codePoint <= 0x05ff) || (codePoint >= 0xfb1d && codePoint <= 0xfb4f)) return bold ? ['hebrewBold', 'hebrew'] : ['hebrew'];
+  return null;
+}
+
+/** Whether a character is written right to left (Hebrew, Arabic and their presentation forms). */
+export function isRtl(codePoint: number): boolean {
+  return (codePoint >= 0x0590 && codePoint <= 0x08ff) || (codePoint >= 0xfb1d && codePoint <= 0xfdff) || (codePoint >= 0xfe70 && codePoint <= 0xfeff);
+}
+
+/** The direction of a paragraph: that of its first strongly directional letter. */
+export function paragraphIsRtl(text: string): boolean {
+  for (const char of text) {
+    const codePoint = char.codePointAt(0)!;
+    if (isRtl(codePoint)) return true;
+    if (/\p{L}/u.test(char)) return false;
+  }
+  return false;
+}
+
+/** The characters of `text` that no shipped font can draw (distinct, in order of appearance). */
+export function unsupportedCharacters(text: string, fonts: DocumentFonts): string[] {
+  const missing = new Set<string>();
+  for (const char of text.normalize('NFC')) {
+    const codePoint = char.codePointAt(0)!;
+    if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint < 0xa0) || isZeroWidth(codePoint)) continue;
+    if (!ALL_TEXT_FONTS.some((font) => fonts.has(font, codePoint))) missing.add(char);
+  }
+  return [...missing];
+}
+
+const ALL_TEXT_FONTS: FontName[] = ['regular', ...FALLBACKS];
 
 /**
  * The parsed fonts plus a glyph-coverage check, loaded once per renderer. pdfkit takes the parsed fontkit
@@ -33,14 +91,56 @@ export interface FontRun {
   text: string;
 }
 
+/**
+ * The path of a file inside an installed package, also when the package's `exports` map does not list it
+ * (the @embedpdf font packages export only their index): found from the package's resolved entry.
+ */
+function resolveFontFile(spec: string): string {
+  try {
+    return require.resolve(spec);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') throw error;
+  }
+  const parts = spec.split('/');
+  const name = spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+  const rest = parts.slice(name.split('/').length).join('/');
+  let dir = dirname(require.resolve(name));
+  while (!existsSync(join(dir, 'package.json')) || basename(dir) !== basename(name)) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`cannot find the package folder of ${name}`);
+    dir = up;
+  }
+  return join(dir, rest);
+}
+
+/**
+ * Text extraction reads a right-to-left run in visual order and reverses it, glyph by glyph; a ligature
+ * (lam-alef) stands for several characters, which would come out swapped. Its characters are therefore
+ * recorded (ToUnicode) in visual order too, so the reversal gives the logical text back.
+ */
+function reverseRtlLigatures(font: fontkit.Font): void {
+  const layout = font.layout.bind(font);
+  font.layout = ((...args: Parameters<typeof font.layout>) => {
+    const run = layout(...args);
+    if (run.direction === 'rtl') {
+      // fontkit caches glyph objects: a copy carries the reversed characters, the cached one stays as it is.
+      run.glyphs = run.glyphs.map((glyph) =>
+        glyph.codePoints.length > 1 ? (Object.create(glyph, { codePoints: { value: [...glyph.codePoints].reverse() } }) as typeof glyph) : glyph,
+      );
+    }
+    return run;
+  }) as typeof font.layout;
+}
+
 /** Reads the font files and parses them for glyph coverage. */
 export async function loadDocumentFonts(): Promise<DocumentFonts> {
   const names = Object.keys(FONT_FILES) as FontName[];
-  const buffers = await Promise.all(names.map((name) => readFile(require.resolve(FONT_FILES[name]))));
+  const buffers = await Promise.all(names.map((name) => readFile(resolveFontFile(FONT_FILES[name]))));
   const parsed = new Map<FontName, fontkit.Font>();
   names.forEach((name, i) => {
     const font = fontkit.create(woffToSfnt(buffers[i]));
     if (!('hasGlyphForCodePoint' in font)) throw new Error(`font ${FONT_FILES[name]} is a collection`);
+    if (name === 'arabic' || name === 'arabicBold') reverseRtlLigatures(font);
     parsed.set(name, font);
   });
   const cache = new Map<string, boolean>();
@@ -103,7 +203,15 @@ export function fontRuns(text: string, candidates: FontName[], fonts: DocumentFo
       if (fonts.has(current.font, codePoint)) current.text += char;
       continue;
     }
-    const font = candidates.find((name) => fonts.has(name, codePoint));
+    // Spaces and punctuation stay in the run they are in when its font has them: a right-to-left run is then
+    // one piece that fontkit shapes and orders as a whole.
+    const current = runs[runs.length - 1];
+    if (current && /[\s\p{P}]/u.test(char) && !/[A-Za-z0-9]/.test(char) && FALLBACKS.concat(BOLD_FALLBACKS).includes(current.font) && fonts.has(current.font, codePoint)) {
+      current.text += char;
+      continue;
+    }
+    const bold = candidates[0] === 'bold' || candidates[0] === 'boldItalic';
+    const font = (scriptFonts(codePoint, bold) ?? candidates).find((name) => fonts.has(name, codePoint)) ?? candidates.find((name) => fonts.has(name, codePoint));
     if (font) push(font, char);
     else push(last, fonts.has(last, REPLACEMENT) ? String.fromCodePoint(REPLACEMENT) : '?');
   }
@@ -112,11 +220,14 @@ export function fontRuns(text: string, candidates: FontName[], fonts: DocumentFo
 
 /** The fonts to try, in order, for text of a given style. */
 export function styleFonts(style: { bold?: boolean; italic?: boolean }): FontName[] {
-  if (style.bold && style.italic) return ['boldItalic', 'bold', 'regular'];
-  if (style.bold) return ['bold', 'regular'];
-  if (style.italic) return ['italic', 'regular'];
-  return ['regular'];
+  if (style.bold && style.italic) return ['boldItalic', 'bold', 'regular', ...BOLD_FALLBACKS, ...FALLBACKS];
+  if (style.bold) return ['bold', 'regular', ...BOLD_FALLBACKS, ...FALLBACKS];
+  if (style.italic) return ['italic', 'regular', ...FALLBACKS];
+  return ['regular', ...FALLBACKS];
 }
+
+/** Typed signatures: the handwriting face where it has the letters, else the text fonts. */
+export const SIGNATURE_FONTS: FontName[] = ['script', 'scriptExt', 'regular', ...FALLBACKS];
 
 /**
  * Unwraps a WOFF 1.0 font into the plain TrueType/OpenType (sfnt) it carries (W3C WOFF, section 5). fontkit

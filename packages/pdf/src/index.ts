@@ -8,6 +8,7 @@ export { documentHash, SealError } from './seal';
 export {
   createSelfSignedP12,
   loadOrCreateSigningP12,
+  trustAnchorOf,
   SigningCertificateError,
   unlockP12,
   type LoadedSigningP12,
@@ -17,3 +18,6 @@ export {
 } from './signing-certificate';
 export { checkSignature, decodeDrawnSignature, SignatureImageError, SIGNATURE_LIMITS } from './signature-check';
 export { INFO_KEYS } from './layout';
+export { createInstanceCa, type InstanceCa, type InstanceCaOptions } from './instance-ca';
+export { createTimestampClient, TimestampError, type TimestampClient, type TimestampClientOptions } from './pades/timestamp';
+export { PADES_LEVELS, type PadesLevel } from './pades/seal-pdf';

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { type DocumentFonts, fontRuns, registerFonts, styleFonts } from './fonts';
+import { type DocumentFonts, fontRuns, paragraphIsRtl, registerFonts, styleFonts } from './fonts';
 import type { Inline } from './markdown';
 
 export const PAGE_MARGIN = 64;
@@ -85,12 +85,24 @@ export function drawInlines(doc: PDFKit.PDFDocument, fonts: DocumentFonts, inlin
   const pieces = inlines.flatMap((inline) => fontRuns(inline.text, styleFonts(inline), fonts)).filter((run) => run.text);
   doc.fillColor(options.color ?? 'black').fontSize(size);
   if (pieces.length === 0) pieces.push({ font: 'regular', text: ' ' });
+  // A right-to-left paragraph (Arabic, Hebrew): fontkit shapes each run and lays it out right to left; the
+  // runs themselves go right to left too, and the paragraph is set flush right. (Runs that wrap over several
+  // lines keep this order per paragraph, not per line: a simplification of the Unicode bidi algorithm.)
+  const rtl = paragraphIsRtl(inlines.map((inline) => inline.text).join(''));
+  if (rtl) pieces.reverse();
+  // Scripts whose glyphs are reordered or combined (Devanagari) carry their text as ActualText, so copying and
+  // search give the characters back as written (the marked span holds exactly the paragraph's glyphs).
+  const text = pieces.map((piece) => piece.text).join('');
+  const actual = !rtl && /[\u0900-\u097f]/.test(text) ? text : null;
+  if (actual) doc.markContent('Span', { actual });
   pieces.forEach((piece, i) => {
     const continued = i < pieces.length - 1;
     doc.font(piece.font);
-    if (i === 0) doc.text(piece.text, x, doc.y, { width, continued, align: options.align ?? 'left', lineGap: 2 });
+    // (A word spacing makes pdfkit place right-to-left words one by one, keeping every space.)
+    if (i === 0) doc.text(piece.text, x, doc.y, { width, continued, align: options.align ?? (rtl ? 'right' : 'left'), lineGap: 2, ...(rtl ? { wordSpacing: 0.0001 } : {}) });
     else doc.text(piece.text, { continued });
   });
+  if (actual) doc.endMarkedContent();
   doc.fillColor('black');
   if (options.after) doc.moveDown(options.after);
 }

@@ -17,7 +17,10 @@ export type Block =
       indent: number;
       /** A list item's bullet or number, on its first paragraph only. */
       marker?: string;
+      /** Inside a block quote: drawn with a bar beside it. */
+      quote?: boolean;
     }
+  | { kind: 'table'; header: Inline[][] | null; rows: Inline[][][]; indent: number }
   | { kind: 'code'; text: string; indent: number }
   | { kind: 'rule' };
 
@@ -35,6 +38,7 @@ export function markdownBlocks(markdown: string): Block[] {
   let quoteDepth = 0;
   let pendingMarker: string | undefined;
   let tableRow: Inline[][] | null = null;
+  let table: { header: Inline[][] | null; rows: Inline[][][]; inHead: boolean } | null = null;
 
   const indent = () => lists.length + quoteDepth;
   tokens.forEach((token, index) => {
@@ -78,11 +82,27 @@ export function markdownBlocks(markdown: string): Block[] {
       case 'html_block':
         blocks.push({ kind: 'paragraph', inlines: plain(token.content.trim()), indent: indent() });
         break;
+      case 'table_open':
+        table = { header: null, rows: [], inHead: false };
+        break;
+      case 'thead_open':
+        if (table) table.inHead = true;
+        break;
+      case 'thead_close':
+        if (table) table.inHead = false;
+        break;
+      case 'table_close':
+        if (table) blocks.push({ kind: 'table', header: table.header, rows: table.rows, indent: indent() });
+        table = null;
+        break;
       case 'tr_open':
         tableRow = [];
         break;
       case 'tr_close':
-        if (tableRow) blocks.push({ kind: 'paragraph', inlines: joinCells(tableRow), indent: indent() });
+        if (tableRow && table) {
+          if (table.inHead) table.header = tableRow;
+          else table.rows.push(tableRow);
+        }
         tableRow = null;
         break;
       case 'inline': {
@@ -95,7 +115,7 @@ export function markdownBlocks(markdown: string): Block[] {
         if (opener?.type === 'heading_open') {
           blocks.push({ kind: 'heading', level: Number(opener.tag.slice(1)), inlines });
         } else {
-          blocks.push({ kind: 'paragraph', inlines, indent: indent(), marker: pendingMarker });
+          blocks.push({ kind: 'paragraph', inlines, indent: indent(), marker: pendingMarker, ...(quoteDepth > 0 ? { quote: true } : {}) });
           pendingMarker = undefined;
         }
         break;
@@ -116,15 +136,6 @@ export function markdownBlocks(markdown: string): Block[] {
 
 function plain(text: string): Inline[] {
   return [{ text, bold: false, italic: false }];
-}
-
-function joinCells(cells: Inline[][]): Inline[] {
-  const out: Inline[] = [];
-  cells.forEach((cell, i) => {
-    if (i > 0) out.push({ text: '  |  ', bold: false, italic: false });
-    out.push(...cell);
-  });
-  return out;
 }
 
 /** Flattens inline tokens into runs; links keep their text and show their address after it. */

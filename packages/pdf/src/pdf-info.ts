@@ -79,25 +79,3 @@ function decodeTextString(bytes: string): string {
   }
   return bytes;
 }
-
-/** The signature dictionary's byte range and the offsets of its `/Contents` hex string. */
-export interface SignatureLocation {
-  byteRange: [number, number, number, number];
-  /** The DER bytes of the PKCS#7 blob, trailing zero padding included. */
-  contents: Buffer;
-  count: number;
-}
-
-/** Finds the last `/ByteRange [a b c d]` and the hex string that fills its gap, or `null`. */
-export function locateSignature(pdf: Buffer): SignatureLocation | null {
-  const text = pdf.toString('latin1');
-  const ranges = [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
-  const last = ranges[ranges.length - 1];
-  if (!last) return null;
-  const byteRange = last.slice(1, 5).map(Number) as [number, number, number, number];
-  const [, start, end] = byteRange;
-  if (start >= end || end > pdf.length || pdf[start] !== 0x3c || pdf[end - 1] !== 0x3e) return null;
-  const hex = text.slice(start + 1, end - 1);
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return null;
-  return { byteRange, contents: Buffer.from(hex, 'hex'), count: ranges.length };
-}

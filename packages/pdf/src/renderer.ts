@@ -9,11 +9,16 @@ import type {
 } from '@formloom/core';
 import { drawCertificatePage } from './certificate-page';
 import { drawContractPages } from './contract-pages';
-import { type DocumentFonts, loadDocumentFonts } from './fonts';
+import { type DocumentFonts, loadDocumentFonts, unsupportedCharacters } from './fonts';
 import { type DocumentMeta, finishPages, openDocument } from './layout';
-import { addSealPlaceholder, documentHash, sealPdf, signatureLengthFor } from './seal';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import forge from 'node-forge';
+import { addSealPlaceholder } from './pades/placeholder';
+import { type PadesLevel, sealPades } from './pades/seal-pdf';
+import type { TimestampClient } from './pades/timestamp';
+import { documentHash, signatureLengthFor } from './seal';
 import { checkSignature, SignatureImageError } from './signature-check';
-import { certificateDer, unlockP12 } from './signing-certificate';
+import { certificateDer, describeCertificate, unlockP12 } from './signing-certificate';
 import { verifyPdf } from './verify';
 
 export interface PdfRendererOptions {
@@ -21,6 +26,15 @@ export interface PdfRendererOptions {
   p12: Uint8Array;
   /** The P12's password; default empty. */
   password?: string;
+  /**
+   * The PAdES level of every seal (docs/signing.md, "The seal"): default `B-LTA` with a timestamp authority,
+   * `B-B` without one. From `B-T` on, `timestamps` is required.
+   */
+  level?: PadesLevel;
+  /** An RFC 3161 client (`createTimestampClient`), e.g. for `FORMLOOM_SIGNING_TSA_URL`. */
+  timestamps?: TimestampClient;
+  /** CRLs (DER) of the certificate chain, put into the DSS from B-LT on. */
+  crls?: Uint8Array[];
 }
 
 /** Raised for input that cannot be rendered (bad dates, a signature that cannot be drawn). */
@@ -36,13 +50,32 @@ export class DocumentInputError extends Error {
 export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDocumentRenderer & {
   /** `sha256:<hex>` of this renderer's sealing certificate. */
   readonly certificateFingerprint: string;
+  /** `sha256:<hex>` of the certificate relying parties trust: the chain's root (the instance CA by default). */
+  readonly trustFingerprint: string;
+  readonly trustAnchorPem: string;
+  readonly level: PadesLevel;
+  unsupportedCharacters(text: string): Promise<string[]>;
 } {
   const password = options.password ?? '';
   const p12 = Uint8Array.from(options.p12);
   const unlocked = unlockP12(p12, password);
-  const chainBytes = unlocked.chain.reduce((sum, cert) => sum + certificateDer(cert).length, 0);
-  const signatureLength = signatureLengthFor(chainBytes);
+  const level: PadesLevel = options.level ?? (options.timestamps ? 'B-LTA' : 'B-B');
+  if (level !== 'B-B' && !options.timestamps) throw new DocumentInputError(`PAdES ${level} needs a timestamp authority`);
+  const certificate = certificateDer(unlocked.certificate);
+  const issuers = unlocked.chain.filter((cert) => cert !== unlocked.certificate).map(certificateDer);
+  const chainBytes = [certificate, ...issuers].reduce((sum, der) => sum + der.length, 0);
+  const signatureLength = signatureLengthFor(chainBytes, level !== 'B-B');
   const sealName = unlocked.certificate.subject.getField('CN')?.value ?? 'Formloom';
+  const sealOrg = unlocked.certificate.subject.getField('O')?.value ?? sealName;
+  const root = issuers.find((der) => { const d = describeCertificate(der); return d.subject === d.issuer; }) ?? issuers[issuers.length - 1];
+  const trustFingerprint = root ? describeCertificate(root).fingerprint : unlocked.identity.fingerprint;
+  const trustAnchorPem = new X509Certificate(root ?? certificate).toString();
+  const signer = {
+    key: createPrivateKey(forge.pki.privateKeyToPem(unlocked.key)),
+    certificate,
+    chain: issuers,
+  };
+  const crls = (options.crls ?? []).map((crl) => Buffer.from(crl));
   let fontsLoading: Promise<DocumentFonts> | null = null;
   const fonts = () => {
     fontsLoading ??= loadDocumentFonts().catch((error: unknown) => {
@@ -83,11 +116,24 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
 
     const full = openDocument(meta, loaded);
     drawSafely(() => drawContractPages(full.doc, loaded, input));
-    drawCertificatePage(full.doc, loaded, input, { unsignedHash, contractPages, voided });
+    const box = drawCertificatePage(full.doc, loaded, input, { unsignedHash, contractPages, voided, trustFingerprint });
     finishPages(full.doc, loaded, footer, voidedAt);
     const pageCount = full.doc.bufferedPageRange().count;
     full.doc.switchToPage(pageCount - 1);
-    addSealPlaceholder(full.doc, { signingTime: date, signatureLength, name: sealName });
+    addSealPlaceholder(full.doc, {
+      signingTime: date,
+      signatureLength,
+      name: sealName,
+      appearance: {
+        ...box,
+        lines: [
+          `Sealed by ${sealOrg}`,
+          `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC  -  PAdES ${level}`,
+          'Seal certificate SHA-256:',
+          unlocked.identity.fingerprint.replace(/^sha256:/, ''),
+        ],
+      },
+    });
     full.doc.end();
     const pdf = await full.bytes;
     return { pdf: new Uint8Array(pdf), unsigned_hash: unsignedHash, generated_at: date.toISOString(), page_count: pageCount };
@@ -95,11 +141,13 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
 
   return {
     certificateFingerprint: unlocked.identity.fingerprint,
+    trustFingerprint,
+    trustAnchorPem,
+    level,
     renderSigned: (input) => render(input, false),
     renderVoided: (input) => render(input, true),
     async seal(document): Promise<SealedDocument> {
-      const signingTime = parseDate(document.generated_at, 'generated_at');
-      const sealed = await sealPdf(document.pdf, p12, password, signingTime);
+      const sealed = await sealPades(document.pdf, { signer, level, timestamps: options.timestamps, crls });
       return {
         pdf: new Uint8Array(sealed),
         document_hash: documentHash(sealed),
@@ -111,6 +159,9 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
     },
     checkSignature(signature: SignatureInput) {
       return checkSignature(signature);
+    },
+    async unsupportedCharacters(text: string) {
+      return unsupportedCharacters(text, await fonts());
     },
   };
 }

@@ -2,6 +2,7 @@ import { createHash, generateKeyPairSync, randomBytes, X509Certificate } from 'n
 import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import forge from 'node-forge';
+import { createInstanceCa } from './instance-ca';
 
 /** A P12 that cannot be used for sealing: unreadable, not PKCS#12, wrong password, or no key/certificate. */
 export class SigningCertificateError extends Error {
@@ -124,8 +125,8 @@ export interface LoadSigningP12Options {
   p12Path?: string;
   /** Its password (`FORMLOOM_SIGNING_P12_PASSWORD`); also protects a self-signed one made here. */
   password?: string;
-  /** Common name of a self-signed certificate; default `Formloom signed documents`. */
-  commonName?: string;
+  /** `O` of a generated instance CA and its sealing certificate (`FORMLOOM_SIGNING_ORG`); default `Formloom`. */
+  organization?: string;
 }
 
 export interface LoadedSigningP12 {
@@ -133,11 +134,25 @@ export interface LoadedSigningP12 {
   password: string;
   /** Where it was read from (or written to). */
   path: string;
-  /** `operator` for `p12Path`; `self-signed` for the data-dir default. */
+  /** `operator` for `p12Path`; `self-signed` for the data-dir default (an instance CA since PAdES seals). */
   source: 'operator' | 'self-signed';
-  /** True when this call made the self-signed certificate. */
+  /** True when this call made the certificate. */
   created: boolean;
   identity: SigningIdentity;
+  /** PEM of the certificate a relying party trusts: the root of the P12's chain (the instance CA). */
+  trustAnchorPem: string;
+  /** CRLs (DER) of the chain that this instance holds: the instance CA's. */
+  crls: Uint8Array[];
+}
+
+/** The root of a P12's chain (a self-issued certificate), else the top one; the certificate itself if alone. */
+export function trustAnchorOf(unlocked: UnlockedP12): forge.pki.Certificate {
+  const issuers = unlocked.chain.filter((cert) => cert !== unlocked.certificate);
+  return issuers.find((cert) => cert.isIssuer(cert)) ?? issuers[issuers.length - 1] ?? unlocked.certificate;
+}
+
+function crlPath(dataDir: string, anchorDer: Buffer): string {
+  return join(dataDir, `signing-ca-${createHash('sha256').update(anchorDer).digest('hex').slice(0, 16)}.crl`);
 }
 
 /**
@@ -149,15 +164,19 @@ export async function loadOrCreateSigningP12(options: LoadSigningP12Options): Pr
   const password = options.password ?? '';
   if (options.p12Path) {
     const p12 = await readP12(options.p12Path);
-    const { identity } = unlockP12(p12, password);
-    return { p12, password, path: options.p12Path, source: 'operator', created: false, identity };
+    const unlocked = unlockP12(p12, password);
+    const anchor = trustAnchorOf(unlocked);
+    return { p12, password, path: options.p12Path, source: 'operator', created: false, identity: unlocked.identity, trustAnchorPem: forge.pki.certificateToPem(anchor), crls: [] };
   }
   const path = join(options.dataDir, 'signing.p12');
   let created = false;
   let p12 = await readP12(path, true);
   if (!p12) {
     await mkdir(options.dataDir, { recursive: true });
-    const fresh = createSelfSignedP12({ commonName: options.commonName ?? 'Formloom signed documents', password });
+    const ca = createInstanceCa({ organization: options.organization || 'Formloom', password });
+    const fresh = ca.p12;
+    // The CRL is named after its CA, so whichever P12 wins below finds its own CRL.
+    await writeFile(crlPath(options.dataDir, ca.caCertificate), ca.crl, { mode: 0o600 });
     // Written beside the target, then linked into place: a crash leaves no half-written P12, and when two
     // processes start at once exactly one link wins and both use its certificate.
     const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
@@ -173,8 +192,19 @@ export async function loadOrCreateSigningP12(options: LoadSigningP12Options): Pr
     p12 = (await readP12(path))!;
   }
   await chmod(path, 0o600);
-  const { identity } = unlockP12(p12, password);
-  return { p12, password, path, source: 'self-signed', created, identity };
+  const unlocked = unlockP12(p12, password);
+  const anchor = trustAnchorOf(unlocked);
+  const crl = await readFile(crlPath(options.dataDir, certificateDer(anchor))).catch(() => null);
+  return {
+    p12,
+    password,
+    path,
+    source: 'self-signed',
+    created,
+    identity: unlocked.identity,
+    trustAnchorPem: forge.pki.certificateToPem(anchor),
+    crls: crl ? [crl] : [],
+  };
 }
 
 async function readP12(path: string, missingOk: true): Promise<Uint8Array | null>;

@@ -2,7 +2,8 @@ import { createHash, verify as verifySignature, X509Certificate } from 'node:cry
 import type { SealCertificate, SignedDocumentVerification } from '@formloom/core';
 import forge from 'node-forge';
 import { INFO_KEYS } from './layout';
-import { locateSignature, readInfoString } from './pdf-info';
+import { readInfoString } from './pdf-info';
+import { appendedIsRevisions, appendedIsValidationDataOnly, documentTimestampMatches, locateSignatures } from './pades/revisions';
 import { documentHash } from './seal';
 import { describeCertificate } from './signing-certificate';
 
@@ -29,6 +30,8 @@ interface ParsedSignature {
   signingTime: Date | null;
   certificate: X509Certificate;
   certificateDer: Buffer;
+  /** The other certificates the blob carries (the chain). */
+  others: X509Certificate[];
 }
 
 /**
@@ -58,18 +61,29 @@ export function verifyPdf(bytes: Uint8Array, ownFingerprint?: string): SignedDoc
     result.problems.push('not a PDF file');
     return result;
   }
-  const location = locateSignature(pdf);
+  const all = locateSignatures(pdf);
+  const location = all.find((found) => !found.documentTimestamp);
   if (!location) {
     result.problems.push('the PDF carries no signature (no byte range with signature contents)');
     return result;
   }
   result.signed = true;
   const [a, b, c, d] = location.byteRange;
-  result.covers_whole_document = a === 0 && c + d === pdf.length && location.count === 1;
-  if (!result.covers_whole_document) {
-    result.problems.push(
-      location.count > 1 ? 'the PDF carries more than one signature' : 'the signature does not cover the whole document',
-    );
+  const sealEnd = c + d;
+  const later = all.slice(all.indexOf(location) + 1);
+  if (later.some((found) => !found.documentTimestamp)) {
+    result.problems.push('the PDF carries more than one signature');
+  } else if (a !== 0 || sealEnd > pdf.length || (sealEnd < pdf.length && !appendedIsRevisions(pdf, sealEnd))) {
+    result.problems.push('the signature does not cover the whole document');
+  } else if (sealEnd === pdf.length) {
+    result.covers_whole_document = true;
+  } else if (!appendedIsValidationDataOnly(pdf, sealEnd)) {
+    result.problems.push('the document was changed after sealing (a later revision changes more than validation data)');
+  } else if (later.some((found) => !documentTimestampMatches(pdf, found))) {
+    result.problems.push('a document timestamp does not match the bytes it covers');
+  } else {
+    // PAdES B-LT/B-LTA: the DSS and document timestamps come after the seal and may only add validation data.
+    result.covers_whole_document = true;
   }
   let parsed: ParsedSignature;
   try {
@@ -80,7 +94,8 @@ export function verifyPdf(bytes: Uint8Array, ownFingerprint?: string): SignedDoc
   }
   result.certificate = certificateFacts(parsed.certificateDer);
   result.sealed_by_this_instance = ownFingerprint !== undefined && result.certificate.fingerprint === ownFingerprint;
-  result.signed_at = parsed.signingTime ? parsed.signingTime.toISOString() : null;
+  const claimed = parsed.signingTime ?? location.claimedTime;
+  result.signed_at = claimed ? claimed.toISOString() : null;
 
   const digest = createHash(parsed.digestAlgorithm)
     .update(pdf.subarray(a, a + b))
@@ -107,6 +122,12 @@ export function verifyPdf(bytes: Uint8Array, ownFingerprint?: string): SignedDoc
   if (parsed.certificate.subject === parsed.certificate.issuer) {
     certificateSound = safe(() => parsed.certificate.verify(parsed.certificate.publicKey)) ?? false;
     if (!certificateSound) result.problems.push("the self-signed certificate's own signature does not verify");
+  } else {
+    const issuer = parsed.others.find((other) => other.subject === parsed.certificate.issuer);
+    if (issuer) {
+      certificateSound = safe(() => parsed.certificate.verify(issuer.publicKey)) ?? false;
+      if (!certificateSound) result.problems.push("the signing certificate does not verify with its issuer's key");
+    }
   }
   result.valid = result.covers_whole_document && result.intact && result.signature_verified && certificateSound;
   return result;
@@ -191,9 +212,11 @@ function parseSignature(der: Buffer): ParsedSignature {
   const signedAttributes = Buffer.from(forge.asn1.toDer(asSet).getBytes(), 'binary');
 
   const candidates = certificates ? children(certificates, 'certificates') : [];
-  for (const node of candidates) {
-    const certificateDer = Buffer.from(forge.asn1.toDer(node).getBytes(), 'binary');
-    const certificate = new X509Certificate(certificateDer);
+  const all = candidates.map((node) => {
+    const der = Buffer.from(forge.asn1.toDer(node).getBytes(), 'binary');
+    return { der, certificate: new X509Certificate(der) };
+  });
+  for (const { der: certificateDer, certificate } of all) {
     if (serialHex(certificate.serialNumber) === serial) {
       return {
         digestAlgorithm: digestName,
@@ -203,6 +226,7 @@ function parseSignature(der: Buffer): ParsedSignature {
         signingTime,
         certificate,
         certificateDer,
+        others: all.filter((other) => other.certificate !== certificate).map((other) => other.certificate),
       };
     }
   }

@@ -1,19 +1,43 @@
+import { execFile } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { chmod, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import test from 'ava';
 import { createPdfDocumentRenderer, createSelfSignedP12, loadOrCreateSigningP12, SigningCertificateError, unlockP12 } from '../src';
+import { certificateDer } from '../src/signing-certificate';
+
+const run = promisify(execFile);
 import { signedInput } from './helpers/fixtures';
 import { opensslP12, pdfsig, tempDir, writePdf } from './helpers/pdf-tools';
 
-test('without an operator P12 a self-signed one is made once in the data dir (mode 0600) and reused', async (t) => {
+test('without an operator P12 an instance CA and a sealing certificate under it are made once (mode 0600) and reused', async (t) => {
   const dataDir = join(await tempDir(t), 'data');
-  const first = await loadOrCreateSigningP12({ dataDir, commonName: 'Formloom at forms.example.com' });
+  const first = await loadOrCreateSigningP12({ dataDir, organization: 'forms.example.com' });
   t.is(first.source, 'self-signed');
   t.true(first.created);
   t.is(first.path, join(dataDir, 'signing.p12'));
   t.is((await stat(first.path)).mode & 0o777, 0o600);
-  t.is(first.identity.subject, 'CN=Formloom at forms.example.com');
+  t.is(first.identity.subject, 'CN=forms.example.com Formloom seal, O=forms.example.com');
+  t.is(first.identity.issuer, 'CN=forms.example.com Formloom seal CA, O=forms.example.com');
   t.regex(first.identity.fingerprint, /^sha256:[0-9a-f]{64}$/);
+  // OpenSSL, not our code, checks the chain and the CA's CRL.
+  const dir = await tempDir(t);
+  const caPath = join(dir, 'ca.pem');
+  await writeFile(caPath, first.trustAnchorPem);
+  const sealPem = new X509Certificate(certificateDer(unlockP12(first.p12).certificate)).toString();
+  await writeFile(join(dir, 'seal.pem'), sealPem);
+  const verified = await run('openssl', ['verify', '-CAfile', caPath, join(dir, 'seal.pem')]);
+  t.regex(verified.stdout, /seal\.pem: OK/);
+  t.is(first.crls.length, 1);
+  await writeFile(join(dir, 'ca.crl'), first.crls[0]);
+  const crl = await run('openssl', ['crl', '-inform', 'DER', '-in', join(dir, 'ca.crl'), '-CAfile', caPath, '-noout', '-text']);
+  t.regex(crl.stderr + crl.stdout, /verify OK/);
+  t.regex(crl.stdout, /No Revoked Certificates/);
+  // Another installation gets another CA and serial.
+  const other = await loadOrCreateSigningP12({ dataDir: join(dir, 'other'), organization: 'forms.example.com' });
+  t.not(new X509Certificate(other.trustAnchorPem).serialNumber, new X509Certificate(first.trustAnchorPem).serialNumber);
+  t.not(other.identity.fingerprint, first.identity.fingerprint);
 
   const second = await loadOrCreateSigningP12({ dataDir });
   t.false(second.created);

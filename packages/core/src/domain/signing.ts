@@ -12,6 +12,7 @@ export const SIGNING_AUDIT_ACTIONS = [
   'session_voided',
   'session_expired',
   'signing_request_resent',
+  'email_sent',
 ] as const;
 export type SigningAuditAction = (typeof SIGNING_AUDIT_ACTIONS)[number];
 

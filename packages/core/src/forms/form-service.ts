@@ -17,6 +17,8 @@ import { applyOptions, buildQuestions, linkLogic, logicProblem, snapshotOf } fro
 import { PublishingService, publishConflict } from './publishing-service';
 import { AuditService } from '../teams/audit-service';
 import { newOutboxItem } from '../outbox/outbox-worker';
+import type { SignedDocumentRenderer } from '../ports/signed-documents';
+import { assertContractsRenderable } from '../signing/contract-glyphs';
 
 /** Creating, reading, updating, deleting and duplicating forms with their questions. */
 @injectable()
@@ -29,11 +31,13 @@ export class FormService {
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(PublishingService) private readonly publishing: PublishingService,
     @inject(AuditService) private readonly audit: AuditService,
+    @inject(TOKENS.SignedDocuments) private readonly signedDocuments: SignedDocumentRenderer,
   ) {}
 
   /** POST /forms: 201 body. A failed publish check leaves a draft with `publish_error`. */
   async create(principal: Principal, body: unknown) {
     const input = parseBody(createFormSchema, body, FORM_READ_ONLY_FIELDS);
+    await assertContractsRenderable(this.signedDocuments, input.questions);
     const teamId = input.team_id ?? null;
     const team = teamId ? await authorizeTeamFormCreation(this.storage, principal, teamId) : null;
     const features = await this.plans.featuresFor(team?.owner_id ?? principal.user_id);
@@ -95,6 +99,7 @@ export class FormService {
   async update(principal: Principal, formId: string, body: unknown) {
     const current = await authorizeForm(this.storage, principal, formId, 'edit');
     const input = parseBody(updateFormSchema, body, FORM_READ_ONLY_FIELDS);
+    await assertContractsRenderable(this.signedDocuments, input.questions);
     if (input.team_id !== undefined && input.team_id !== current.team_id) {
       throw badRequest('team_id: a form cannot be moved to another team', { field: 'team_id' });
     }

@@ -61,6 +61,23 @@ export interface SignedDocumentInput {
    * the caller (from its clock), so that a render can be repeated byte for byte.
    */
   generated_at: string;
+  /** The session's own record for the certificate page (older callers may leave it out). */
+  session?: SessionFacts;
+}
+
+/** Who started the session and what it sent, from the session and its audit trail. */
+export interface SessionFacts {
+  created_at: string;
+  expires_at: string;
+  /** The team member's email who created the session (or their user id when no email is known). */
+  created_by: string | null;
+  form_title: string | null;
+  /** The form's published version when the session was created; null for a draft. */
+  form_version_id: string | null;
+  /** Every email the session sent before the document was generated (the address and what kind of mail). */
+  emails: Array<{ at: string; to: string; kind: string }>;
+  /** Who voided it (a voided session). */
+  voided_by?: string | null;
 }
 
 /** A session voided before completion: what was signed so far, watermarked `VOIDED`. */
@@ -146,7 +163,12 @@ export interface SignedDocumentRenderer {
   renderSigned(input: SignedDocumentInput): Promise<RenderedDocument>;
   /** What was signed so far, with a diagonal `VOIDED` watermark on every page and the void on the certificate. */
   renderVoided(input: VoidedDocumentInput): Promise<RenderedDocument>;
-  /** Signs the byte range (`adbe.pkcs7.detached`) with the instance's certificate. */
+  /**
+   * PEM of the certificate a relying party should trust for these seals (the instance CA, or the root of the
+   * operator's chain); served at `GET /signing/certificate`. Absent when the implementation has none to offer.
+   */
+  readonly trustAnchorPem?: string;
+  /** Seals the byte range (PAdES, `ETSI.CAdES.detached`) with the instance's certificate. */
   seal(document: Pick<RenderedDocument, 'pdf' | 'generated_at'>): Promise<SealedDocument>;
   /** Checks a PDF's seal and reads the ids the renderer embedded. Never throws on bad input: reports it. */
   verify(pdf: Uint8Array): Promise<SignedDocumentVerification>;
@@ -155,4 +177,9 @@ export interface SignedDocumentRenderer {
    * drawn one that is not a PNG data URL of acceptable size. Lets the signing endpoint answer 400 up front.
    */
   checkSignature(signature: SignatureInput): string | null;
+  /**
+   * The characters of `text` that no font of the document can draw (distinct, in order); forms with such a
+   * contract are refused at save. Optional: without it, no check is made.
+   */
+  unsupportedCharacters?(text: string): Promise<string[]>;
 }

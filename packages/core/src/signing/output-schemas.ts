@@ -24,6 +24,7 @@ export const signerLinkOut = named(
     viewed_at: timestamp.nullable(),
     signed_at: timestamp.nullable(),
     declined_at: timestamp.nullable(),
+    decline_reason: nullableText.optional().describe('The reason the signer gave, on a declined link (null when none was given)'),
   }),
 );
 
@@ -84,15 +85,18 @@ export const signingAuditEntryOut = named(
   'SigningAuditEntry',
   z.object({
     id: z.string(),
+    session_id: z.string(),
+    seq: int,
     action: z.enum(SIGNING_AUDIT_ACTIONS),
     timestamp,
+    slot_number: int.nullable(),
     actor_email: nullableText,
-    actor_name: nullableText.optional(),
-    slot_number: int.optional(),
+    actor_name: nullableText,
     ip_address: nullableText,
     user_agent: nullableText,
+    details: z.record(z.string(), z.unknown()).describe('What the action recorded (a decline or void reason, a sealed document\'s hash, ...)'),
     prev_hash: nullableText,
-    hash: z.string(),
+    hash: z.string().describe('SHA-256 hex of the canonical JSON of every other field, followed by prev_hash (docs/signing.md)'),
   }),
 );
 
@@ -116,6 +120,9 @@ export const signerContextOut = named(
     documents: z
       .array(z.object({ id: z.string(), question_id: z.string(), question_title: z.string() }))
       .describe('The sealed copies this signer may download (once the session is completed, unless copy_mode is disabled)'),
+    still_to_sign: z
+      .array(z.object({ slot_number: int, slot_label: z.string() }))
+      .describe('The roles (slot labels) that have not signed yet, in slot order'),
   }),
 );
 

@@ -32,6 +32,7 @@ export function presentSlot(slot: SigningSlotRecord, publicUrl: string): z.infer
     viewed_at: slot.viewed_at,
     signed_at: slot.signed_at,
     declined_at: slot.declined_at,
+    ...(slot.status === 'declined' ? { decline_reason: slot.decline_reason } : {}),
   };
 }
 
@@ -77,15 +78,23 @@ export function presentDocument(d: SignedDocumentRecord, publicUrl: string, base
   };
 }
 
+/**
+ * Every field that goes into the entry's hash, and the hash: recomputing the chain needs nothing else
+ * (docs/signing.md, "The audit chain's canonical form").
+ */
 export function presentAuditEntry(e: SigningAuditEntry): z.infer<typeof signingAuditEntryOut> {
   return {
     id: e.id,
+    session_id: e.session_id,
+    seq: e.seq,
     action: e.action as SigningAuditAction,
     timestamp: e.timestamp,
-    ...(e.action === 'signed' ? { actor_email: e.actor_email, actor_name: e.actor_name } : { actor_email: e.actor_email }),
-    ...(e.slot_number !== null ? { slot_number: e.slot_number } : {}),
+    slot_number: e.slot_number,
+    actor_email: e.actor_email,
+    actor_name: e.actor_name,
     ip_address: e.ip_address,
     user_agent: e.user_agent,
+    details: e.details,
     prev_hash: e.prev_hash,
     hash: e.hash,
   };

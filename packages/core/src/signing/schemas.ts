@@ -68,8 +68,13 @@ export const signSchema = z
     email: emailAddress().optional(),
     email_code: z.string().max(20).optional(),
     send_copy: z.boolean().optional(),
+    /** The signer ticked the consent to sign and receive records electronically; recorded in the audit trail. */
+    esign_consent: z.literal(true).optional(),
   })
   .strict();
+
+/** What a signer agrees to with `esign_consent` (the signer's page shows this very sentence). */
+export const ESIGN_CONSENT = 'I agree to sign electronically and to receive the records electronically.';
 
 export const declineSchema = z.object({ reason: z.string().trim().max(1000).optional() }).strict();
 

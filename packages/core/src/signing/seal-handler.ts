@@ -3,6 +3,7 @@ import type { SecretBox } from '../crypto-box';
 import type { SigningSessionRecord, SigningSlotRecord } from '../domain/signing';
 import type { OutboxItem } from '../domain/types';
 import type { FormloomEvents } from '../events';
+import type { Logger } from '../logger';
 import { apiBase, type FormloomConfig } from '../config';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
@@ -11,6 +12,7 @@ import type { SignedDocumentRenderer, SignedDocumentSigner } from '../ports/sign
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { errorText, failedAttempt } from '../outbox/retry';
+import { signingUrl } from './presenters';
 import { notificationMail, signedCopyMail } from './signing-mails';
 import { SEAL_JOB, SigningKit } from './signing-support';
 
@@ -19,7 +21,12 @@ export interface ContractSnapshot {
   question_id: string;
   title: string;
   document: string;
+  /** The slots its `signer_slots` name: they alone read and sign it. Absent (older sessions) or empty: every slot. */
+  slot_numbers?: number[];
 }
+
+/** Whether a slot reads and signs this contract (docs/signing.md: each contract's `signer_slots` decide). */
+export const contractIncludesSlot = (c: ContractSnapshot, slotNumber: number) => !c.slot_numbers?.length || c.slot_numbers.includes(slotNumber);
 
 export async function contractsOf(storage: Storage, sessionId: string): Promise<ContractSnapshot[]> {
   const created = (await storage.signing.listAudit(sessionId)).find((e) => e.action === 'session_created');
@@ -60,6 +67,7 @@ export class SigningSealHandler implements OutboxHandler {
     @inject(TOKENS.SignedDocuments) private readonly renderer: SignedDocumentRenderer,
     @inject(TOKENS.Config) private readonly config: FormloomConfig,
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {
     this.kit = new SigningKit(ids, clock, box);
   }
@@ -69,7 +77,14 @@ export class SigningSealHandler implements OutboxHandler {
       await this.seal(String(item.payload.session_id), item.payload.mode === 'void' ? 'void' : 'complete');
       return { status: 'delivered' };
     } catch (e) {
-      return failedAttempt(this.clock.now(), item.attempts, errorText(e));
+      // E.g. a timestamp authority that is down: the session stays `completing` (never `completed` unsealed)
+      // and the outbox tries again on its schedule.
+      const outcome = failedAttempt(this.clock.now(), item.attempts, errorText(e));
+      this.logger.error(`formloom signing: sealing session ${String(item.payload.session_id)} failed (${outcome.status === 'pending' ? 'will retry' : 'gave up'}): ${errorText(e)}`, {
+        session_id: String(item.payload.session_id),
+        error: errorText(e),
+      });
+      return outcome;
     }
   }
 
@@ -102,13 +117,23 @@ export class SigningSealHandler implements OutboxHandler {
     for (const c of await contractsOf(this.storage, sessionId)) {
       if (have.has(c.question_id)) continue;
       const audit = await this.storage.signing.listAudit(sessionId);
+      const created = audit.find((e) => e.action === 'session_created');
       const input = {
+        session: {
+          created_at: session.created_at,
+          expires_at: session.expires_at,
+          created_by: created?.actor_email ?? (created?.details.created_by as string | undefined) ?? null,
+          form_title: (created?.details.form_title as string | undefined) ?? null,
+          form_version_id: (created?.details.form_version_id as string | null | undefined) ?? null,
+          emails: audit.filter((e) => e.action === 'email_sent').map((e) => ({ at: e.timestamp, to: String(e.details.to ?? ''), kind: String(e.details.kind ?? '') })),
+          voided_by: audit.find((e) => e.action === 'session_voided')?.actor_email ?? null,
+        },
         session_id: sessionId,
         form_id: session.form_id,
         question_id: c.question_id,
         question_title: c.title,
         contract: c.document,
-        signers: slots.map((s) => signerOf(session, s)),
+        signers: slots.filter((s) => contractIncludesSlot(c, s.slot_number)).map((s) => signerOf(session, s)),
         audit_head_hash: audit[audit.length - 1]?.hash ?? '',
         generated_at: this.clock.now().toISOString(),
       };
@@ -138,11 +163,19 @@ export class SigningSealHandler implements OutboxHandler {
       if (!(await tx.signing.transitionSession(session.id, ['completing'], 'completed', { completed_at: at, updated_at: at }))) return;
       await this.kit.audit(tx, session.id, { action: 'session_completed' });
       if (session.copy_mode === 'disabled') return;
-      const docs = await tx.signing.listDocuments(session.id, 'signed');
+      const all = await tx.signing.listDocuments(session.id, 'signed');
+      const contracts = await contractsOf(tx, session.id);
       for (const slot of slots) {
         if (!slot.email || (session.copy_mode === 'ask' && !slot.send_copy)) continue;
-        const base = `${apiBase(this.config)}/s/${slot.short_code}/signed-documents`;
-        await this.kit.mail(tx, signedCopyMail(slot, docs[0]?.question_title ?? 'your contract', docs.map((d) => `${d.question_title}: ${base}/${d.id}`)));
+        // Each signer gets the contracts their slot signed.
+        const docs = all.filter((d) => contractIncludesSlot(contracts.find((c) => c.question_id === d.question_id) ?? { question_id: '', title: '', document: '' }, slot.slot_number));
+        if (docs.length === 0) continue;
+        // A mail link cannot send the access token a password-protected session asks for: those signers get
+        // their signing page, which asks for the password and then offers the downloads.
+        const links = session.password_hash
+          ? [`${signingUrl(this.config.publicUrl, slot.short_code)} (enter the session password to download)`]
+          : docs.map((d) => `${d.question_title}: ${apiBase(this.config)}/s/${slot.short_code}/signed-documents/${d.id}`);
+        await this.kit.mail(tx, signedCopyMail(slot, docs[0]?.question_title ?? 'your contract', links), { sessionId: session.id, kind: 'signed_copy', slot_number: slot.slot_number });
         sent = true;
       }
     });

@@ -105,9 +105,9 @@ export class SigningSessionService {
     });
     await this.storage.transaction(async (tx) => {
       await tx.signing.insertSession(session, slots);
-      await this.kit.audit(tx, session.id, { action: 'session_created', ...actor, details: { created_by: principal.user_id, contracts: contracts.map((q) => ({ question_id: q.id, title: q.title, document: String(q.properties.document ?? '') })) } });
+      await this.kit.audit(tx, session.id, { action: 'session_created', ...actor, details: { created_by: principal.user_id, form_title: form.title, form_version_id: form.published_version_id ?? null, contracts: contracts.map((q) => ({ question_id: q.id, title: q.title, document: String(q.properties.document ?? ''), slot_numbers: ((q.properties.signer_slots as { slot_number: number }[] | undefined) ?? []).map((x) => x.slot_number) })) } });
       if (input.send_signing_emails) {
-        for (const slot of slots) if (slot.email) await this.kit.mail(tx, signingRequestMail(session, slot, form.title, this.config.publicUrl));
+        for (const slot of slots) if (slot.email) await this.kit.mail(tx, signingRequestMail(session, slot, form.title, this.config.publicUrl), { sessionId: session.id, kind: 'signing_request', slot_number: slot.slot_number });
       }
     });
     if (input.send_signing_emails) this.events.emit('outbox.enqueued', { kind: 'mail' });
@@ -171,7 +171,7 @@ export class SigningSessionService {
       }
       await this.kit.audit(tx, session.id, { action: 'session_voided', ...actor, details: { reason } });
       for (const slot of await tx.signing.listSlots(session.id)) {
-        if (slot.status === 'signed' && slot.email) await this.kit.mail(tx, voidNoticeMail(slot, form.title, reason));
+        if (slot.status === 'signed' && slot.email) await this.kit.mail(tx, voidNoticeMail(slot, form.title, reason), { sessionId: session.id, kind: 'void_notice', slot_number: slot.slot_number });
       }
       await this.kit.sealJob(tx, session, 'void');
     });
@@ -189,7 +189,7 @@ export class SigningSessionService {
     if (slot.status !== 'pending') throw conflict(`Slot ${slot.slot_number} has already ${slot.status}`, { reason: 'slot_not_pending' });
     const actor = await this.actor(principal);
     await this.storage.transaction(async (tx) => {
-      await this.kit.mail(tx, signingRequestMail(session, slot, form.title, this.config.publicUrl));
+      await this.kit.mail(tx, signingRequestMail(session, slot, form.title, this.config.publicUrl), { sessionId: session.id, kind: 'signing_request', slot_number: slot.slot_number });
       await this.kit.audit(tx, session.id, { action: 'signing_request_resent', slot_number: slot.slot_number, ...actor });
     });
     this.events.emit('outbox.enqueued', { kind: 'mail' });

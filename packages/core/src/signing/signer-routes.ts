@@ -67,5 +67,14 @@ export function signerRoutes(ctx: PluginContext): PluginRoute<Formloom>[] {
       summary: 'Verify a signed PDF (body: the PDF as application/pdf, or JSON {pdf_base64})', errors: [400, 413],
       handler: async (req) => ({ body: await ctx.service(SigningVerificationService).verify(req.body) }),
     },
+    {
+      method: 'get', path: '/signing/certificate', operationId: 'getSealCertificate', scope: 'public', tags: ['Signing sessions'],
+      summary: 'The certificate to trust for this instance\'s seals (PEM): the instance CA, or the root of the operator\'s chain',
+      success: { status: 200, description: 'The CA certificate, PEM', media: ['application/x-pem-file'] }, errors: [404],
+      handler: async () => {
+        const pem = ctx.service(SigningVerificationService).trustAnchorPem();
+        return { contentType: 'application/x-pem-file', stream: [pem] };
+      },
+    },
   ];
 }

@@ -12,8 +12,8 @@ import type { SignedDocumentRenderer } from '../ports/signed-documents';
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { publicStatus } from './presenters';
-import { contractsOf } from './seal-handler';
-import { declineSchema, signSchema, verifyPasswordSchema } from './schemas';
+import { contractIncludesSlot, contractsOf } from './seal-handler';
+import { declineSchema, ESIGN_CONSENT, signSchema, verifyPasswordSchema } from './schemas';
 import * as access from './signer-access';
 import { codeMail, notificationMail } from './signing-mails';
 import { SigningKit } from './signing-support';
@@ -70,7 +70,9 @@ export class SignerService {
     const { slot, session } = await this.resolve(code);
     const slots = await this.storage.signing.listSlots(session.id);
     const copies = session.status === 'completed' && session.copy_mode !== 'disabled';
-    const documents = copies ? await this.storage.signing.listDocuments(session.id, 'signed') : [];
+    const contracts = copies ? await contractsOf(this.storage, session.id) : [];
+    const mine = new Set(contracts.filter((c) => contractIncludesSlot(c, slot.slot_number)).map((c) => c.question_id));
+    const documents = copies ? (await this.storage.signing.listDocuments(session.id, 'signed')).filter((d) => mine.has(d.question_id)) : [];
     return {
       form_id: session.form_id,
       session_id: session.id,
@@ -84,6 +86,8 @@ export class SignerService {
       slot_status: slot.status,
       copy_mode: session.copy_mode,
       documents: documents.map((d) => ({ id: d.id, question_id: d.question_id, question_title: d.question_title })),
+      // Roles only (no names): what a signer who signed is told is still missing.
+      still_to_sign: slots.filter((s) => s.status === 'pending').map((s) => ({ slot_number: s.slot_number, slot_label: s.slot_label })),
     };
   }
 
@@ -131,7 +135,8 @@ export class SignerService {
     return {
       session_id: session.id,
       slot_number: slot.slot_number,
-      contracts: (await contractsOf(this.storage, session.id)).map((c) => ({ question_id: c.question_id, title: c.title, document: c.document })),
+      // Only the contracts whose signer_slots name this link's slot (or that name none).
+      contracts: (await contractsOf(this.storage, session.id)).filter((c) => contractIncludesSlot(c, slot.slot_number)).map((c) => ({ question_id: c.question_id, title: c.title, document: c.document })),
       signers: slots
         .filter((s) => !session.hide_other_signers || s.slot_number === slot.slot_number)
         .map((s) => ({ slot_number: s.slot_number, slot_label: s.slot_label, first_name: s.first_name, last_name: s.last_name, status: s.status })),
@@ -165,7 +170,7 @@ export class SignerService {
         code_attempts: 0, email: to.toLowerCase(), updated_at: now.toISOString(),
       });
       if (!updated) throw await this.refusal(tx, slot, () => notActive('no longer pending for this signer'));
-      await this.kit.mail(tx, codeMail(to, digits, form?.title ?? 'your contract'));
+      await this.kit.mail(tx, codeMail(to, digits, form?.title ?? 'your contract'), { sessionId: session.id, kind: 'email_code', slot_number: slot.slot_number });
     });
     this.events.emit('outbox.enqueued', { kind: 'mail' });
     return { success: true, sent_to: to };
@@ -186,7 +191,7 @@ export class SignerService {
     const tooMany = () => new FormloomError('RATE_LIMITED', 'Too many wrong codes: request a new one', { retry_after: 0 });
     if (slot.code_attempts >= access.MAX_CODE_ATTEMPTS) throw tooMany();
     const invalid = () => badRequest('email_code: wrong or expired code', { field: 'email_code', reason: 'invalid_email_code' });
-    if (!given) throw invalid();
+    if (!given) throw badRequest('email_code: this session requires the code emailed to the signer (send-code)', { field: 'email_code', reason: 'email_code_required' });
     if (!(await this.storage.signing.countSlotAttempt(session.id, slot.slot_number, 'code_attempts', access.MAX_CODE_ATTEMPTS))) throw await this.refusal(this.storage, slot, tooMany);
     const fresh = slot.code_expires_at !== null && Date.parse(slot.code_expires_at) > now.getTime();
     if (!fresh || !access.codeMatches(given, slot.short_code, slot.code_hash)) throw invalid();
@@ -220,7 +225,7 @@ export class SignerService {
       });
       if (!won) throw conflict('This slot has already signed', { reason: 'slot_not_pending' });
       const name = [signer.first_name, signer.last_name].filter(Boolean).join(' ') || null;
-      await this.kit.audit(tx, session.id, { action: 'signed', slot_number: slot.slot_number, actor_email: signer.email, actor_name: name, ip_address: meta.ip, user_agent: meta.user_agent, details: { signature_type: input.signature.type } });
+      await this.kit.audit(tx, session.id, { action: 'signed', slot_number: slot.slot_number, actor_email: signer.email, actor_name: name, ip_address: meta.ip, user_agent: meta.user_agent, details: { signature_type: input.signature.type, ...(input.esign_consent ? { esign_consent: ESIGN_CONSENT } : {}) } });
       await this.kit.notify(tx, session, 'each_signature', (to) => notificationMail(to, 'each_signature', title, session.id, `${slot.slot_label} (${name ?? 'unnamed'}) signed.`));
       return this.completeIfAllSigned(tx, session, title, at);
     });
@@ -275,11 +280,17 @@ export class SignerService {
   }
 
   /** A signer's sealed copy (the link in the copy mail): the short code is the credential. */
+  /** Whether the slot is one of those that sign this contract (its `signer_slots`). */
+  private async slotSigns(sessionId: string, questionId: string, slotNumber: number): Promise<boolean> {
+    const contract = (await contractsOf(this.storage, sessionId)).find((c) => c.question_id === questionId);
+    return !contract || contractIncludesSlot(contract, slotNumber);
+  }
+
   async signedDocument(code: string, docId: string, meta: SignerMeta) {
-    const { session } = await this.authorized(code, meta);
+    const { session, slot } = await this.authorized(code, meta);
     if (session.copy_mode === 'disabled') throw forbidden('This session gives signers no copies', { reason: 'copies_disabled' });
     const doc = await this.storage.signing.findDocument(session.id, docId);
-    if (!doc) throw notFound('Signed document');
+    if (!doc || !(await this.slotSigns(session.id, doc.question_id, slot.slot_number))) throw notFound('Signed document');
     return doc;
   }
 }

@@ -75,8 +75,15 @@ export class SigningKit {
     );
   }
 
-  mail(tx: Storage, message: MailMessage) {
-    return enqueueMail(tx, this.ids, this.clock, this.box, message);
+  /**
+   * Queues a mail; with `evidence`, the session's audit trail records it (`email_sent`: the address and what
+   * kind of mail, never its text: a code mail carries the code), for the certificate page.
+   */
+  async mail(tx: Storage, message: MailMessage, evidence?: { sessionId: string; kind: string; slot_number?: number }) {
+    await enqueueMail(tx, this.ids, this.clock, this.box, message);
+    if (evidence) {
+      await this.audit(tx, evidence.sessionId, { action: 'email_sent', slot_number: evidence.slot_number ?? null, details: { to: message.to, kind: evidence.kind } });
+    }
   }
 
   /** Queues the seal job; completing and voiding each queue one, and the job is idempotent. */
@@ -87,6 +94,6 @@ export class SigningKit {
   /** Status notification mails of `event` to the session's `notify_emails`, when subscribed. */
   async notify(tx: Storage, session: SigningSessionRecord, event: string, message: (to: string) => MailMessage) {
     if (!session.notify_events.includes(event)) return;
-    for (const to of session.notify_emails) await this.mail(tx, message(to));
+    for (const to of session.notify_emails) await this.mail(tx, message(to), { sessionId: session.id, kind: `notification_${event}` });
   }
 }

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { badRequest } from '../errors';
+import { badRequest, notFound } from '../errors';
 import type { SignedDocumentRenderer } from '../ports/signed-documents';
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
@@ -19,6 +19,13 @@ export class SigningVerificationService {
     @inject(TOKENS.Storage) private readonly storage: Storage,
     @inject(TOKENS.SignedDocuments) private readonly renderer: SignedDocumentRenderer,
   ) {}
+
+  /** PEM of the certificate relying parties trust for this instance's seals (docs/signing.md). */
+  trustAnchorPem(): string {
+    const pem = this.renderer.trustAnchorPem;
+    if (!pem) throw notFound('Seal certificate');
+    return pem;
+  }
 
   /** `body` is the PDF's bytes, or `{pdf_base64}`. */
   async verify(body: unknown) {

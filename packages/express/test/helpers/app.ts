@@ -67,6 +67,8 @@ export interface TestAppOptions {
   apiPath?: string;
   /** The router's `sessions` options: sign-in endpoints and the session cookie (docs/accounts.md). */
   sessions?: SessionOptions;
+  /** The instance's logger (default: the console). */
+  logger?: FormloomOptions['logger'];
 }
 
 export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -81,6 +83,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
     clock: opts.clock,
     mailer: opts.mailer,
     signedDocuments: opts.signedDocuments,
+    ...(opts.logger ? { logger: opts.logger } : {}),
     plugins: opts.plugins,
     speechEngines: opts.speechEngines,
     ...(opts.audio ? { audio: opts.audio } : {}),

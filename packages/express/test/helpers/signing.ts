@@ -21,6 +21,7 @@ export function lazyRenderer(): SignedDocumentRenderer {
     seal: async (d) => (await testRenderer()).seal(d),
     verify: async (pdf) => (await testRenderer()).verify(pdf),
     checkSignature,
+    unsupportedCharacters: async (text) => (await testRenderer()).unsupportedCharacters!(text),
   };
 }
 

@@ -33,6 +33,7 @@ export interface SignerContext {
   slot_status: 'pending' | 'signed' | 'declined';
   copy_mode: 'ask' | 'always' | 'disabled';
   documents: SignerDocument[];
+  still_to_sign: { slot_number: number; slot_label: string }[];
 }
 
 export interface Signer {

@@ -1,5 +1,6 @@
 import { h } from '../dom.js';
-import type { SignerApi, SignerContext, SignerDocument } from './api.js';
+import type { SignerApi, SignerContext, SignerDocument, SignerError } from './api.js';
+import { markdown } from './markdown.js';
 import { button, section } from './ui.js';
 
 /** How often, and how many times, the page looks again while the signed document is being sealed. */
@@ -21,13 +22,37 @@ export function outcome(api: SignerApi, ctx: SignerContext, reload: () => void):
       return section('This contract was cancelled', h('p', {}, 'The sender voided this signing session: it can no longer be signed.'));
     case 'expired':
       return section('This signing link has expired', h('p', {}, 'Ask the sender for a new one.'));
-    default:
+    default: {
+      const still = ctx.still_to_sign.map((s) => s.slot_label);
       return section(
         'You have signed',
-        h('p', { role: 'status' }, 'Thank you. The other parties still have to sign; the signed document is ready once everyone has.'),
+        h('p', { role: 'status' }, 'Thank you. The signed document is ready once everyone has signed.'),
+        still.length ? h('p', { class: 'fls-still' }, h('strong', {}, 'Still to sign: '), still.join(', ')) : null,
+        reread(api),
         button('Check again', reload),
       );
+    }
   }
+}
+
+/** The contract as signed, loaded when the signer opens it (each reading is recorded as a view). */
+function reread(api: SignerApi): HTMLElement {
+  const body = h('div', { class: 'fls-reread' });
+  const details = h('details', { class: 'fls-details' }, h('summary', {}, 'Read the contract again'), body);
+  let loaded = false;
+  details.addEventListener('toggle', () => {
+    if (!details.open || loaded) return;
+    loaded = true;
+    body.textContent = 'Loading…';
+    api.document().then(
+      (doc) => body.replaceChildren(...doc.contracts.map((c) => h('article', { class: 'fls-contract', 'aria-label': c.title }, h('h3', {}, c.title), markdown(c.document)))),
+      (err: SignerError) => {
+        loaded = false;
+        body.replaceChildren(h('p', { class: 'fls-error', role: 'alert' }, err.message));
+      },
+    );
+  });
+  return details;
 }
 
 function completed(api: SignerApi, ctx: SignerContext, reload: () => void): HTMLElement {
@@ -35,7 +60,12 @@ function completed(api: SignerApi, ctx: SignerContext, reload: () => void): HTML
   if (ctx.copy_mode === 'disabled') return section(title, h('p', {}, 'The contract is complete. The sender keeps the signed document.'));
   if (ctx.documents.length) {
     polls = 0;
-    return section(title, h('p', { role: 'status' }, 'The contract is complete and sealed.'), h('ul', { class: 'fls-downloads' }, ctx.documents.map((d) => h('li', {}, download(api, ctx, d)))));
+    return section(
+      title,
+      h('p', { role: 'status' }, 'The contract is complete and sealed.'),
+      h('ul', { class: 'fls-downloads' }, ctx.documents.map((d) => h('li', {}, download(api, ctx, d)))),
+      ctx.slot_status === 'signed' ? reread(api) : null,
+    );
   }
   // The last signature landed; the seal job (the outbox) has not finished yet.
   if (polls++ < SEAL_POLLS) setTimeout(reload, SEAL_POLL_MS);

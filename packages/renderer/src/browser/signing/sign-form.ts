@@ -3,6 +3,9 @@ import { SignerError, type SignerApi, type SignerContext, type Signer } from './
 import { signaturePad } from './signature-pad.js';
 import { busy, button, errorLine, field } from './ui.js';
 
+/** The consent the API records with the signature (the same sentence as the core's `ESIGN_CONSENT`). */
+const ESIGN_CONSENT = 'I agree to sign electronically and to receive the records electronically.';
+
 /*
  * The signing form: the signer's name, the signature (typed or drawn), the emailed code when the session
  * requires one, the copy choice (`copy_mode` `ask`), and declining with a reason. `done` runs once the
@@ -12,10 +15,13 @@ export function signForm(api: SignerApi, ctx: SignerContext, me: Signer | undefi
   const error = errorLine();
   const first = field('First name', { autocomplete: 'given-name', maxlength: '200', value: me?.first_name ?? '' });
   const last = field('Last name', { autocomplete: 'family-name', maxlength: '200', value: me?.last_name ?? '' });
-  const pad = signaturePad([me?.first_name, me?.last_name].filter(Boolean).join(' '));
+  // The signature starts empty: the signer writes it, it is not filled in for them.
+  const pad = signaturePad();
   const code = ctx.requires_email_verification ? emailCode(api) : null;
   const copyId = uid('copy');
   const copy = h('input', { type: 'checkbox', id: copyId });
+  const consentId = uid('consent');
+  const consent = h('input', { type: 'checkbox', id: consentId, required: true });
   const form = h(
     'form',
     { class: 'fls-form', novalidate: true, 'aria-label': 'Sign' },
@@ -23,6 +29,7 @@ export function signForm(api: SignerApi, ctx: SignerContext, me: Signer | undefi
     pad.element,
     code?.element,
     ctx.copy_mode === 'ask' ? h('p', { class: 'fls-check' }, copy, h('label', { for: copyId }, 'Email me a copy of the signed document')) : null,
+    h('p', { class: 'fls-check fls-consent' }, consent, h('label', { for: consentId }, ESIGN_CONSENT)),
     error.element,
     h('div', { class: 'fls-actions' }, button('Sign', null, 'fls-button', 'submit'), button('Decline to sign…', () => openDecline(), 'fls-link')),
   );
@@ -33,7 +40,8 @@ export function signForm(api: SignerApi, ctx: SignerContext, me: Signer | undefi
     if (typeof signature === 'string') return error.show(signature, pad.focusTarget());
     const emailCode = code?.input.value.trim();
     if (code && !/^\d{6}$/.test(emailCode ?? '')) return error.show('Enter the 6-digit code we emailed you (press "Email me a code" first)', code.input);
-    const body: Record<string, unknown> = { signature };
+    if (!consent.checked) return error.show('Tick the box to agree to sign electronically', consent);
+    const body: Record<string, unknown> = { signature, esign_consent: true };
     if (first.input.value.trim()) body.first_name = first.input.value.trim();
     if (last.input.value.trim()) body.last_name = last.input.value.trim();
     if (code) body.email_code = emailCode;
@@ -44,7 +52,7 @@ export function signForm(api: SignerApi, ctx: SignerContext, me: Signer | undefi
       .catch((err: SignerError) => {
         if (err.reason === 'session_not_active' || err.reason === 'slot_not_pending') return done();
         if (err.reason === 'not_your_turn') return error.show('It is not your turn yet: earlier signers must sign first.');
-        error.show(err.message, err.reason === 'invalid_email_code' ? code?.input : undefined);
+        error.show(err.message, err.reason === 'invalid_email_code' || err.reason === 'email_code_required' ? code?.input : undefined);
       });
   });
 

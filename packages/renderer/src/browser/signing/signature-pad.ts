@@ -18,9 +18,12 @@ export interface SignaturePad {
   focusTarget(): HTMLElement;
 }
 
-export function signaturePad(defaultName: string): SignaturePad {
+export function signaturePad(): SignaturePad {
   const typedId = uid('typed');
-  const typed = h('input', { id: typedId, class: 'fls-input fls-typed', type: 'text', autocomplete: 'name', maxlength: '200', value: defaultName });
+  const typed = h('input', { id: typedId, class: 'fls-input fls-typed', type: 'text', autocomplete: 'off', maxlength: '200', value: '' });
+  // What is typed, as it will stand on the document: in the signature face, on a signature line.
+  const preview = h('p', { class: 'fls-signature-line', 'aria-hidden': 'true' });
+  typed.addEventListener('input', () => (preview.textContent = typed.value));
   const canvas = h('canvas', { width: String(WIDTH), height: String(HEIGHT), class: 'fls-canvas', role: 'img', 'aria-label': 'Signature pad: draw your signature with a mouse, pen or finger' });
   const clear = h('button', { type: 'button', class: 'fls-link' }, 'Clear the drawing');
   let strokes = 0;
@@ -68,7 +71,7 @@ export function signaturePad(defaultName: string): SignaturePad {
     const id = uid('kind');
     return h('span', { class: 'fls-option' }, h('input', { type: 'radio', name, id, value, checked, onchange: show }), h('label', { for: id }, text));
   };
-  const typedPanel = h('div', { class: 'fls-panel' }, h('label', { for: typedId }, 'Type your full name'), typed);
+  const typedPanel = h('div', { class: 'fls-panel' }, h('label', { for: typedId }, 'Type your full name'), typed, preview);
   const drawnPanel = h('div', { class: 'fls-panel', hidden: true }, h('p', { class: 'fls-hint' }, 'Draw your signature in the box.'), canvas, clear);
   const fieldset = h('fieldset', { class: 'fls-signature' }, h('legend', {}, 'Your signature'), h('div', { class: 'fls-options' }, option('typed', 'Type', true), option('drawn', 'Draw', false)), typedPanel, drawnPanel);
   const kind = () => (fieldset.querySelector<HTMLInputElement>('input[type=radio]:checked')?.value === 'drawn' ? 'drawn' : 'typed');
