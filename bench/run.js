@@ -16,6 +16,7 @@ const { startCpuWindow } = require('./lib/cpu');
 const { requestJson } = require('./lib/http');
 const { startBaseline, startFormloom } = require('./lib/apps');
 const report = require('./lib/report');
+const { startRssSampler } = require('./lib/rss');
 
 /**
  * Scenario families, in run order (each module: see "Adding scenarios" in docs/benchmarks.md):
@@ -64,7 +65,8 @@ const config = {
   echo: env.BENCH_ECHO === '1',
 };
 /** Targets of compared scenarios that give `compareToBaseline: true` (others give their own). */
-const DEFAULT_TARGETS = { minRpsRatio: 0.6, maxP99Ratio: 1.5, p99AtConnections: 10 };
+// Issue 21: at least the baseline's throughput, and no worse a p99 at 10 connections.
+const DEFAULT_TARGETS = { minRpsRatio: 1.0, maxP99Ratio: 1.0, p99AtConnections: 10 };
 const targetsOf = (s) => (s.compareToBaseline === true ? DEFAULT_TARGETS : { ...DEFAULT_TARGETS, ...s.compareToBaseline });
 const OTHER_CPU_WARN_PCT = 10;
 
@@ -82,6 +84,7 @@ const wantedPhase = (ph) => !baselineOnly && selects(ph.name, ph.family);
 async function measure(app, scenario, connections, apps, label = '') {
   log(`${app.name}: ${scenario.name} @ ${connections} connections${label} (${config.warmup}s warm-up + ${config.duration}s)`);
   const cpu = startCpuWindow(apps.map((a) => a.proc.pid));
+  const rss = startRssSampler(app.proc.pid, 100);
   const result = await runLoad({
     url: app.url,
     connections,
@@ -94,8 +97,24 @@ async function measure(app, scenario, connections, apps, label = '') {
   // bench/profile-summary.js keep only the samples of this run (BENCH_APP_NODE_ARGS=--cpu-prof).
   result.window_us = [result.ended_us - Math.round(result.duration_s * 1e6), result.ended_us];
   Object.assign(result, cpu.end(result.load_cpu_ms));
+  result.peak_rss_mb = rss.stop().peak_kb / 1024;
   if (app.proc.exitInfo) throw new Error(`${app.name} died during ${scenario.name}:\n${app.proc.output()}`);
   return result;
+}
+
+/** Issue 21: resident memory at rest and at its peak under the GET /forms/:id load (every run of it). */
+const MEMORY_TARGETS = { restMb: 80, getLoadMb: 120 };
+function memoryChecks(formloomRuns, restRssMb) {
+  const out = [];
+  if (restRssMb != null) {
+    out.push({ family: 'memory', check: 'resident memory at rest', value: `${restRssMb.toFixed(1)} MB`, target: `< ${MEMORY_TARGETS.restMb} MB`, pass: restRssMb < MEMORY_TARGETS.restMb });
+  }
+  const gets = Object.values(formloomRuns['GET /forms/:id'] ?? {}).flat();
+  if (gets.length) {
+    const peak = Math.max(...gets.map((r) => r.peak_rss_mb));
+    out.push({ family: 'memory', check: 'peak resident memory under the GET /forms/:id load', value: `${peak.toFixed(1)} MB`, target: `< ${MEMORY_TARGETS.getLoadMb} MB`, pass: peak < MEMORY_TARGETS.getLoadMb });
+  }
+  return out;
 }
 
 async function main() {
@@ -206,6 +225,7 @@ async function main() {
     process.stdout.write(`\nTarget (${c}): ${rowsC.every((x) => x.pass) ? 'PASS' : 'FAIL'}\n`);
     checks.push(...report.comparisonChecks(scenario.family, c, rowsC, targets));
   }
+  checks.push(...memoryChecks(runs.formloom, apps.find((a) => a.name === 'formloom')?.restRssMb));
   for (const [name, ph] of Object.entries(phaseResults)) {
     report.printTable(ph.table.title, ph.table.columns, ph.table.rows);
     for (const e of ph.errors) log(`${name}: ${e}`);

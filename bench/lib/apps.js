@@ -9,6 +9,7 @@ const path = require('node:path');
 const { freePort, startProcess, waitForHttp, runJsonCommand } = require('./process');
 const { seedForms } = require('../scenarios/forms');
 const { formId, INGEST_FORM_ID } = require('../baseline-app');
+const { memoryOf } = require('./rss');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const APP_MAIN = path.join(ROOT, 'examples/self-hosted/dist/src/main.js');
@@ -63,7 +64,11 @@ async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, { proc, timeoutMs: 60000 });
-  log(`formloom up on ${url}`);
+  // Resident memory at rest: after start, before any request but the health check (issue 21: < 80 MB).
+  await new Promise((r) => setTimeout(r, 1000));
+  const rest = memoryOf(proc.pid);
+  const restRssMb = rest ? rest.rss_kb / 1024 : null;
+  log(`formloom up on ${url}${restRssMb ? ` (RSS at rest ${restRssMb.toFixed(1)} MB)` : ''}`);
   const cli = (...args) => runJsonCommand([CLI_BIN, ...args], { env: appEnv, cwd: dataDir });
   await cli('user', 'create', '--email', 'bench@example.com', '--plan', 'pro');
   const key = await cli('key', 'create', '--user', 'bench@example.com');
@@ -71,7 +76,7 @@ async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [
   const t0 = Date.now();
   const ids = await seedForms(url, key.api_key, { count: forms, concurrency: seedConcurrency });
   if (ids.length) log(`formloom: seeded ${ids.length} forms through POST /api/v1/forms in ${Date.now() - t0} ms`);
-  return { name: 'formloom', proc, url, apiKey: key.api_key, ids, dataDir, dbFile, cli };
+  return { name: 'formloom', proc, url, apiKey: key.api_key, ids, dataDir, dbFile, cli, restRssMb };
 }
 
 module.exports = { startBaseline, startFormloom };
