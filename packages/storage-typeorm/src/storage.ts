@@ -16,6 +16,7 @@ import { SqlVoiceGenerationRepository } from './repositories/voice';
 import { SqlResponseRepository } from './repositories/responses';
 import { SqlTeamRepository } from './repositories/teams';
 import { SqlSigningRepository } from './repositories/signing';
+import { SqlCacheRevisionRepository } from './repositories/cache-revision';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
 import { type Scope, statementCache } from './scope';
 import { type Db, guardedDb, lockedDb, pooledDb, queryRunnerDb, type Row, sqliteDb } from './sql/db';
@@ -197,6 +198,7 @@ function makeStorage(
     auditLogs: new SqlAuditLogRepository(scope),
     rateLimits: new SqlRateLimitRepository(scope),
     signing: new SqlSigningRepository(scope),
+    cacheRevision: new SqlCacheRevisionRepository(scope),
     transaction: transaction ?? ((work) => work(storage)),
   };
   return storage;

@@ -18,6 +18,7 @@ import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { visiblePath } from '../logic/jumps';
 import { isClosed } from '../forms/form-model';
 import { uploadKeysIn } from './upload-service';
+import { ReadCaches } from '../cache/read-caches';
 
 
 export interface RequestMeta {
@@ -64,6 +65,7 @@ export class SubmissionService {
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(WebhookDispatcher) private readonly webhooks: WebhookDispatcher,
     @inject(TOKENS.Config) private readonly config: FormloomConfig,
+    @inject(ReadCaches) private readonly caches: ReadCaches,
   ) {}
 
   /** File answers must name uploads of this form on this instance. */
@@ -71,12 +73,11 @@ export class SubmissionService {
     return { isUploadUrl: (url) => isUploadUrlOf(this.config.publicUrl, formId, url) };
   }
 
+  /** The published form and version, from memory while the cache revision holds (docs/decisions.md). */
   private async published(slug: string): Promise<{ form: FormRecord; version: Version }> {
-    const form = await this.storage.forms.findBySlug(slug);
-    if (!form || !form.published || !form.published_version_id) throw notFound('Form');
-    const version = await this.storage.versions.findById(form.published_version_id);
-    if (!version) throw notFound('Form');
-    return { form, version };
+    const found = await this.caches.publishedForm(this.storage, slug);
+    if (!found) throw notFound('Form');
+    return found;
   }
 
   /** POST /public/forms/:slug/responses: 201 with the response (and `resume_token` for a partial one). */

@@ -14,6 +14,7 @@ import { uploadTests } from './storage/uploads';
 import { webhookTests } from './storage/webhooks';
 import { signingTests } from './storage/signing';
 import { voiceLibraryTests } from './storage/voice-library';
+import { cacheRevisionTests } from './storage/cache-revision';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
 export type { Probe, StorageProbes, StoredRow } from './storage/probes';
@@ -53,4 +54,5 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   rateLimitTests(storageTest);
   signingTests(storageTest);
   voiceLibraryTests(storageTest);
+  cacheRevisionTests(storageTest);
 }

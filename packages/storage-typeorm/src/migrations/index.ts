@@ -11,6 +11,7 @@ import { FormloomResponseDays1737100000000 } from './1737100000000-response-days
 import { FormloomVoiceRetention1738300000100 } from './1738300000100-voice-retention';
 import { FormloomBlobs1738400000000 } from './1738400000000-blobs';
 import { FormloomFormListOrder1738500000100 } from './1738500000100-form-list-order';
+import { FormloomCacheRevision1739500000000 } from './1739500000000-cache-revision';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -27,4 +28,5 @@ export const formloomMigrations = [
   FormloomVoiceRetention1738300000100,
   FormloomBlobs1738400000000,
   FormloomFormListOrder1738500000100,
+  FormloomCacheRevision1739500000000,
 ];

@@ -17,6 +17,7 @@ import type { UserRepository } from './users';
 import type { VersionRepository } from './versions';
 import type { WebhookRepository } from './webhooks';
 import type { SigningRepository } from './signing';
+import type { CacheRevisionRepository } from './cache-revision';
 
 export type { Page } from './page';
 export type { UserRepository } from './users';
@@ -38,6 +39,7 @@ export type { PackedResponses, QuestionDropOff, ResponseAnalytics, ResponseListQ
 export type { WebhookRepository } from './webhooks';
 export type { DeliveryRepository } from './deliveries';
 export type { AuditEntryBuilder, SigningRepository } from './signing';
+export type { CacheRevisionRead, CacheRevisionRepository } from './cache-revision';
 
 /**
  * Persistence of every entity: one repository per aggregate (each documented in its own file of this
@@ -77,6 +79,7 @@ export interface Storage {
   readonly auditLogs: AuditLogRepository;
   readonly rateLimits: RateLimitRepository;
   readonly signing: SigningRepository;
+  readonly cacheRevision: CacheRevisionRepository;
   /**
    * Runs `work` in one transaction and resolves with its result: committed when `work` resolves, rolled
    * back when it throws (the error is rethrown as is). Calls outside never see its uncommitted writes.
