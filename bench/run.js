@@ -12,7 +12,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { sleep } = require('./lib/process');
 const { runLoad } = require('./lib/load');
-const { startCpuWindow } = require('./lib/cpu');
+const { startCpuWindow, processCpuMs } = require('./lib/cpu');
 const { requestJson } = require('./lib/http');
 const { startBaseline, startFormloom } = require('./lib/apps');
 const report = require('./lib/report');
@@ -85,6 +85,7 @@ async function measure(app, scenario, connections, apps, label = '') {
   log(`${app.name}: ${scenario.name} @ ${connections} connections${label} (${config.warmup}s warm-up + ${config.duration}s)`);
   const cpu = startCpuWindow(apps.map((a) => a.proc.pid));
   const rss = startRssSampler(app.proc.pid, 100);
+  const appCpu0 = processCpuMs(app.proc.pid);
   const result = await runLoad({
     url: app.url,
     connections,
@@ -98,6 +99,11 @@ async function measure(app, scenario, connections, apps, label = '') {
   result.window_us = [result.ended_us - Math.round(result.duration_s * 1e6), result.ended_us];
   Object.assign(result, cpu.end(result.load_cpu_ms));
   result.peak_rss_mb = rss.stop().peak_kb / 1024;
+  // The app's CPU (all threads) per request over warm-up and measurement: a figure a busy machine disturbs
+  // far less than req/s, since CPU time is charged only while the app runs.
+  const appCpu1 = processCpuMs(app.proc.pid);
+  const served = result.requests_total + (result.warmup_requests || 0);
+  result.cpu_us_per_req = appCpu0 !== null && appCpu1 !== null && served ? Math.round((1000 * (appCpu1 - appCpu0)) / served) : null;
   if (app.proc.exitInfo) throw new Error(`${app.name} died during ${scenario.name}:\n${app.proc.output()}`);
   return result;
 }

@@ -10,7 +10,7 @@ import { createAudioCodecs } from '@formloom/audio';
 import { createEspeakEngine } from '@formloom/speech-espeak';
 import { createFliteEngine } from '@formloom/speech-flite';
 import { createHttpWebhookTransport } from '@formloom/webhook-http';
-import { createPdfDocumentRenderer, loadOrCreateSigningP12 } from '@formloom/pdf';
+import { lazySignedDocuments } from './lazy-signing';
 import { checkSecretKey, loadSecretKey } from './secret-key';
 import { openBlobStore, type OpenedBlobStore } from './blob-store';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
@@ -133,16 +133,18 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
   }
   const mailer = provided.has('mailer') ? null : createMailerFromEnv(env, config.dataDir);
   // The sealing certificate (docs/signing.md): the operator's P12, else a self-signed one kept in the data dir.
+  // @formloom/pdf loads at the first signing (docs/benchmarks.md, "Memory"); an operator's P12 is checked now.
   const signedDocuments = provided.has('signedDocuments')
     ? null
-    : await loadOrCreateSigningP12({ dataDir: config.dataDir, p12Path: env.FORMLOOM_SIGNING_P12, password: env.FORMLOOM_SIGNING_P12_PASSWORD })
-        .then((c) => createPdfDocumentRenderer({ p12: c.p12, password: c.password }))
-        .catch(async (e) => {
-          await mailer?.close();
-          blobs?.close();
-          await storage.close();
-          throw e;
-        });
+    : lazySignedDocuments({ dataDir: config.dataDir, p12Path: env.FORMLOOM_SIGNING_P12, password: env.FORMLOOM_SIGNING_P12_PASSWORD });
+  if (signedDocuments && env.FORMLOOM_SIGNING_P12) {
+    await signedDocuments.ready().catch(async (e) => {
+      await mailer?.close();
+      blobs?.close();
+      await storage.close();
+      throw e;
+    });
+  }
   // The voice API's engines start on first use (a voice list or a generation), not here.
   const engines = [createEspeakEngine(), createFliteEngine()];
   const closeAdapters = async () => {
