@@ -35,17 +35,19 @@ export class ReadCaches {
    * memory while the revision holds, else from storage.
    */
   async publishedForm(storage: Storage, slug: string): Promise<{ form: FormRecord; version: Version } | null> {
-    const hint = this.published.peek(slug)?.form.id;
-    const read = await this.gate.check(hint);
-    const { value, fresh } = await this.published.get(slug, read.revision, async () => {
+    const load = async () => {
       const form = await storage.forms.findBySlug(slug);
       if (!form || !form.published || !form.published_version_id) return null;
       const version = await storage.versions.findById(form.published_version_id);
       return version ? { form, version } : null;
-    });
+    };
+    const hint = this.published.peek(slug)?.form.id;
+    const read = await this.gate.check(hint);
+    const { value, fresh } = await this.published.get(slug, read.revision, load);
     if (!value || fresh) return value;
+    // A kept form is current but for its count, read with the revision. Without one (the form was kept by
+    // a concurrent request after this one asked), it is read again.
     const count = read.responseCounts.get(value.form.id);
-    // A kept form is current but for its count, read with the revision (a deleted form changes the revision).
-    return count === undefined ? null : { form: { ...value.form, response_count: count }, version: value.version };
+    return count === undefined ? load() : { form: { ...value.form, response_count: count }, version: value.version };
   }
 }

@@ -19,6 +19,7 @@ import { visiblePath } from '../logic/jumps';
 import { isClosed } from '../forms/form-model';
 import { uploadKeysIn } from './upload-service';
 import { ReadCaches } from '../cache/read-caches';
+import { GroupCommit } from './group-commit';
 
 
 export interface RequestMeta {
@@ -66,7 +67,11 @@ export class SubmissionService {
     @inject(WebhookDispatcher) private readonly webhooks: WebhookDispatcher,
     @inject(TOKENS.Config) private readonly config: FormloomConfig,
     @inject(ReadCaches) private readonly caches: ReadCaches,
-  ) {}
+  ) {
+    this.commits = new GroupCommit(storage);
+  }
+
+  private readonly commits: GroupCommit;
 
   /** File answers must name uploads of this form on this instance. */
   private answerContext(formId: string): AnswerContext {
@@ -121,7 +126,8 @@ export class SubmissionService {
     };
     const targets = complete ? await this.webhooks.targetsFor(form) : [];
     const limit = typeof version.snapshot.response_limit === 'number' ? version.snapshot.response_limit : null;
-    await this.storage.transaction(async (tx) => {
+    // Committed with the submissions that arrive meanwhile (group-commit.ts); answered once committed.
+    await this.commits.run(async (tx) => {
       await tx.responses.insert(response).catch((e) => {
         throw e instanceof FormloomError && e.code === 'CONFLICT'
           ? conflict('This visitor has already responded to this form', { reason: 'already_responded' })
