@@ -22,6 +22,7 @@ import { type Scope, statementCache } from './scope';
 import { type Db, guardedDb, lockedDb, pooledDb, queryRunnerDb, type Row, sqliteDb } from './sql/db';
 import { type Dialect, dialectOf } from './sql/dialect';
 import { ReadWriteLock } from './sql/rw-lock';
+import { pgOutboxListener } from './sql/pg-listen';
 import { openSqliteReader, type SqliteReader, withReader } from './sql/sqlite-reader';
 
 export type TypeormStorage = Storage & {
@@ -163,6 +164,8 @@ export function openStorage(dataSource: DataSource): StorageInternals {
       if (dataSource.isInitialized) await dataSource.destroy();
     },
   });
+  // Other instances' new outbox items wake this one's worker (migration 1739500000000's NOTIFY trigger).
+  if (d.kind === 'postgres') Object.assign(root.outbox, { listen: pgOutboxListener(dataSource) });
   return { storage, raw: (sql, params) => rootDb.all(sql, params), dialect: d };
 }
 

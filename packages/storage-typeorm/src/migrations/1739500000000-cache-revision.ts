@@ -9,6 +9,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - questions, team_members: every insert, update and delete; api_keys: every update and delete.
  * On PostgreSQL the triggers are deferred to the commit, so the counter row is the last lock a transaction
  * takes (held only while it commits): two writers can never wait for each other through it.
+ * On PostgreSQL, it also adds the outbox's NOTIFY (channel `formloom_outbox`, sent at commit, once per
+ * transaction), which wakes the workers of other instances at once (sql/pg-listen.ts).
  * Frozen once released, like the others.
  */
 const BUMPS: Array<{ table: string; events: Array<'INSERT' | 'UPDATE' | 'DELETE'>; whenCountOnly?: boolean }> = [
@@ -32,6 +34,12 @@ export class FormloomCacheRevision1739500000000 implements MigrationInterface {
     if (postgres) {
       await queryRunner.query(
         `CREATE FUNCTION ${qualified('formloom_cache_revision_bump')}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${bump}; RETURN NULL; END $$`,
+      );
+      await queryRunner.query(
+        `CREATE FUNCTION ${qualified('formloom_outbox_notify')}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('formloom_outbox', ''); RETURN NULL; END $$`,
+      );
+      await queryRunner.query(
+        `CREATE TRIGGER ${q('TRG_outbox_notify')} AFTER INSERT ON ${qualified('outbox')} FOR EACH STATEMENT EXECUTE PROCEDURE ${qualified('formloom_outbox_notify')}()`,
       );
     }
     for (const { table, events, whenCountOnly } of BUMPS) {
@@ -59,7 +67,11 @@ export class FormloomCacheRevision1739500000000 implements MigrationInterface {
         await queryRunner.query(`DROP TRIGGER ${q(triggerName(table, event))}${postgres ? ` ON ${qualified(table)}` : ''}`);
       }
     }
-    if (postgres) await queryRunner.query(`DROP FUNCTION ${qualified('formloom_cache_revision_bump')}()`);
+    if (postgres) {
+      await queryRunner.query(`DROP TRIGGER ${q('TRG_outbox_notify')} ON ${qualified('outbox')}`);
+      await queryRunner.query(`DROP FUNCTION ${qualified('formloom_outbox_notify')}()`);
+      await queryRunner.query(`DROP FUNCTION ${qualified('formloom_cache_revision_bump')}()`);
+    }
     await queryRunner.query(`DROP TABLE ${qualified('cache_revision')}`);
   }
 }
