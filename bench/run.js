@@ -61,6 +61,8 @@ const config = {
   sqlite3: env.BENCH_SQLITE3 || '/usr/bin/sqlite3',
   appNodeArgs: args(env.BENCH_APP_NODE_ARGS), // e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'
   baselineNodeArgs: args(env.BENCH_BASELINE_NODE_ARGS),
+  // Extra environment of Formloom, e.g. 'FORMLOOM_RATE_LIMITS=off FORMLOOM_LOG_LEVEL=warn' (cost of limits and logs).
+  appEnv: Object.fromEntries(args(env.BENCH_APP_ENV).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
   keepData: env.BENCH_KEEP_DATA === '1',
   echo: env.BENCH_ECHO === '1',
 };

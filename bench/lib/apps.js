@@ -48,8 +48,8 @@ async function startBaseline(dataDir, { forms, nodeArgs = [], echo = false }) {
   return { name: 'baseline', proc, url, apiKey, ids: Array.from({ length: forms }, (_, i) => formId(i)), ingestFormId: INGEST_FORM_ID };
 }
 
-/** opts: { forms, seedConcurrency, nodeArgs, echo } */
-async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [], echo = false }) {
+/** opts: { forms, seedConcurrency, nodeArgs, echo, appEnv } */
+async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [], echo = false, appEnv: extraEnv = {} }) {
   if (!fs.existsSync(APP_MAIN)) throw new Error(`${APP_MAIN} is missing: run \`npm run build\` first`);
   const port = await freePort();
   const dbFile = path.join(dataDir, 'formloom.sqlite');
@@ -58,7 +58,7 @@ async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [
     name: 'formloom',
     args: [...nodeArgs, APP_MAIN],
     // Webhook receivers of the bench listen on 127.0.0.1, which the delivery guard refuses by default.
-    env: { ...appEnv, PORT: String(port), NODE_ENV: 'production', FORMLOOM_WEBHOOK_ALLOW_PRIVATE: '1', ...BENCH_RATE_LIMITS },
+    env: { ...appEnv, PORT: String(port), NODE_ENV: 'production', FORMLOOM_WEBHOOK_ALLOW_PRIVATE: '1', ...BENCH_RATE_LIMITS, ...extraEnv },
     cwd: dataDir,
     echo,
   });

@@ -15,6 +15,7 @@ import { webhookTests } from './storage/webhooks';
 import { signingTests } from './storage/signing';
 import { voiceLibraryTests } from './storage/voice-library';
 import { cacheRevisionTests } from './storage/cache-revision';
+import { formListDepthTests } from './storage/form-list-depth';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
 export type { Probe, StorageProbes, StoredRow } from './storage/probes';
@@ -55,4 +56,5 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   signingTests(storageTest);
   voiceLibraryTests(storageTest);
   cacheRevisionTests(storageTest);
+  formListDepthTests(storageTest);
 }
