@@ -1,6 +1,7 @@
-import type { Database as SqliteConnection, RunResult, Statement } from 'sqlite3';
+import type { Database as SqliteConnection, Statement } from 'sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
 import type { ReadWriteLock } from './rw-lock';
+import { cachedStatements } from './sqlite-statements';
 
 export type Row = Record<string, any>;
 
@@ -42,6 +43,8 @@ export function sqliteDb(dataSource: DataSource): SqliteDb {
     return handle;
   };
   const open = new Set<Statement>();
+  // Plain calls run on statements prepared once and kept (sqlite-statements.ts).
+  const kept = cachedStatements(conn);
   const finalize = (stmt: Statement) =>
     new Promise<void>((resolve) => {
       if (!open.delete(stmt)) return resolve();
@@ -67,18 +70,10 @@ export function sqliteDb(dataSource: DataSource): SqliteDb {
     },
     releaseAll: async () => {
       await Promise.all([...open].map(finalize));
+      await kept.releaseAll();
     },
-    all: <T>(sql: string, params: readonly unknown[] = []) =>
-      new Promise<T[]>((resolve, reject) => {
-        conn().all(sql, params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)));
-      }),
-    run: (sql, params = []) =>
-      new Promise<number>((resolve, reject) => {
-        conn().run(sql, params, function (this: RunResult, err: Error | null) {
-          if (err) reject(err);
-          else resolve(this.changes);
-        });
-      }),
+    all: kept.all,
+    run: kept.run,
   };
 }
 
