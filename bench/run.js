@@ -64,6 +64,9 @@ const config = {
   // Extra environment of Formloom, e.g. 'FORMLOOM_RATE_LIMITS=off FORMLOOM_LOG_LEVEL=warn' (cost of limits and logs).
   appEnv: Object.fromEntries(args(env.BENCH_APP_ENV).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
   keepData: env.BENCH_KEEP_DATA === '1',
+  // 'sqlite' (default) or 'postgres': both apps on the database at BENCH_PG_URL, each in a schema of its own.
+  database: env.BENCH_DATABASE || 'sqlite',
+  pgUrl: env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test',
   echo: env.BENCH_ECHO === '1',
 };
 /** Targets of compared scenarios that give `compareToBaseline: true` (others give their own). */
@@ -110,6 +113,29 @@ async function measure(app, scenario, connections, apps, label = '') {
   return result;
 }
 
+/** Two fresh schemas on PostgreSQL, one per app, and how to drop them. */
+async function pgSchemas(url) {
+  const { Client } = require('pg');
+  const tag = `${Date.now().toString(36)}_${process.pid}`;
+  const names = { formloom: `formloom_bench_${tag}`, baseline: `baseline_bench_${tag}` };
+  const run = async (sql) => {
+    const c = new Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await run(`CREATE SCHEMA ${names.formloom}; CREATE SCHEMA ${names.baseline}`);
+  log(`PostgreSQL: schemas ${names.formloom} and ${names.baseline} on ${url.replace(/\/\/[^@/]*@/, '//***@')}`);
+  return {
+    formloom: { url, schema: names.formloom },
+    baseline: { url, schema: names.baseline },
+    drop: () => run(`DROP SCHEMA ${names.formloom} CASCADE; DROP SCHEMA ${names.baseline} CASCADE`).catch((e) => log(`dropping the schemas failed: ${e.message}`)),
+  };
+}
+
 /** Issue 21: resident memory at rest and at its peak under the GET /forms/:id load (every run of it). */
 const MEMORY_TARGETS = { restMb: 80, getLoadMb: 120 };
 function memoryChecks(formloomRuns, restRssMb) {
@@ -133,18 +159,25 @@ async function main() {
   const phaseResults = {}; // phase name -> { family, table, checks, result, errors }
   const plan = families
     .map((f) => ({ ...f, scenarios: f.scenarios.filter(wantedScenario), phases: f.phases.filter(wantedPhase) }))
-    .filter((f) => f.scenarios.length || f.phases.length);
+    .filter((f) => f.scenarios.length || f.phases.length)
+    .filter((f) => {
+      // These seed Formloom's SQLite file directly: on PostgreSQL only the compared scenarios and webhooks run.
+      const sqliteOnly = ['stored-responses', 'scale', 'voice'].includes(f.name);
+      if (sqliteOnly && config.database === 'postgres') log(`${f.name}: skipped on PostgreSQL (it seeds the SQLite file)`);
+      return !(sqliteOnly && config.database === 'postgres');
+    });
   const compared = plan.flatMap((f) => f.scenarios.filter((s) => s.compareToBaseline));
   let failed = false;
+  const pg = config.database === 'postgres' ? await pgSchemas(config.pgUrl) : null;
   try {
     if (!plan.length) throw new Error(`BENCH_ONLY=${config.only} selects nothing`);
     // Only the forms family reads the 1,000 seeded forms; the others create the forms they use.
     const forms = plan.some((f) => f.name === 'forms') ? config.forms : 0;
     const baseline = compared.length
-      ? await startBaseline(dataDir, { forms, nodeArgs: config.baselineNodeArgs, echo: config.echo })
+      ? await startBaseline(dataDir, { forms, nodeArgs: config.baselineNodeArgs, echo: config.echo, pg: pg && pg.baseline })
       : null;
     if (baseline) apps.push(baseline);
-    const formloom = baselineOnly ? null : await startFormloom(dataDir, { ...config, forms, nodeArgs: config.appNodeArgs });
+    const formloom = baselineOnly ? null : await startFormloom(dataDir, { ...config, forms, nodeArgs: config.appNodeArgs, pg: pg && pg.formloom });
     if (formloom) apps.push(formloom);
     for (const app of apps) app.ctx = {};
     for (const app of apps.filter((a) => a.ids.length)) {
@@ -205,6 +238,7 @@ async function main() {
       if (info.code !== 0 && info.signal !== 'SIGTERM') log(`${app.name} stopped with ${JSON.stringify(info)}`);
     }
     if (!config.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
+    if (pg && !config.keepData) await pg.drop();
     else log(`data kept in ${dataDir}`);
   }
 
@@ -262,6 +296,7 @@ async function main() {
 
   const out = {
     date: new Date().toISOString(),
+    database: config.database,
     machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}` },
     config: { ...config, targets: Object.fromEntries(compared.map((s) => [s.name, targetsOf(s)])) },
     results,

@@ -25,8 +25,8 @@ const BENCH_RATE_LIMITS = Object.fromEntries(
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
-/** opts: { forms, nodeArgs, echo } */
-async function startBaseline(dataDir, { forms, nodeArgs = [], echo = false }) {
+/** opts: { forms, nodeArgs, echo, pg } where `pg` is { url, schema } to run on PostgreSQL. */
+async function startBaseline(dataDir, { forms, nodeArgs = [], echo = false, pg = null }) {
   const port = await freePort();
   const apiKey = `fl_${crypto.randomBytes(12).toString('hex')}_${crypto.randomBytes(32).toString('hex')}`;
   const proc = startProcess({
@@ -35,7 +35,7 @@ async function startBaseline(dataDir, { forms, nodeArgs = [], echo = false }) {
     env: {
       PORT: String(port),
       NODE_ENV: 'production',
-      BASELINE_DB: path.join(dataDir, 'baseline.sqlite'),
+      ...(pg ? { BASELINE_PG_URL: pg.url, BASELINE_PG_SCHEMA: pg.schema } : { BASELINE_DB: path.join(dataDir, 'baseline.sqlite') }),
       BASELINE_API_KEY: apiKey,
       BASELINE_FORMS: String(forms),
     },
@@ -48,12 +48,13 @@ async function startBaseline(dataDir, { forms, nodeArgs = [], echo = false }) {
   return { name: 'baseline', proc, url, apiKey, ids: Array.from({ length: forms }, (_, i) => formId(i)), ingestFormId: INGEST_FORM_ID };
 }
 
-/** opts: { forms, seedConcurrency, nodeArgs, echo, appEnv } */
-async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [], echo = false, appEnv: extraEnv = {} }) {
+/** opts: { forms, seedConcurrency, nodeArgs, echo, appEnv, pg } where `pg` is { url, schema } to run on PostgreSQL. */
+async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [], echo = false, appEnv: extraEnv = {}, pg = null }) {
   if (!fs.existsSync(APP_MAIN)) throw new Error(`${APP_MAIN} is missing: run \`npm run build\` first`);
   const port = await freePort();
-  const dbFile = path.join(dataDir, 'formloom.sqlite');
-  const appEnv = { FORMLOOM_DATABASE_URL: `sqlite:${dbFile}`, FORMLOOM_DATA_DIR: dataDir };
+  const dbFile = pg ? null : path.join(dataDir, 'formloom.sqlite');
+  const databaseUrl = pg ? `${pg.url}${pg.url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${pg.schema}`)}` : `sqlite:${dbFile}`;
+  const appEnv = { FORMLOOM_DATABASE_URL: databaseUrl, FORMLOOM_DATA_DIR: dataDir };
   const proc = startProcess({
     name: 'formloom',
     args: [...nodeArgs, APP_MAIN],
