@@ -15,10 +15,12 @@ interface Pending {
  * transaction. Each caller's promise settles only once the transaction holding its work committed, so an
  * answer sent after it is never lost to a crash. A write arriving when nothing runs starts at once.
  *
- * The works of a batch run one after another on one transaction, so a conditional write (a response
- * limit, a unique visitor) sees the ones before it exactly as if each had its own transaction. When one
- * throws, the whole transaction rolls back and every work of the batch runs again in a transaction of its
- * own: the failing one fails alone. So a work must touch nothing but `tx` (it may run twice).
+ * The works of a batch run together on one transaction, their statements in the order they reach the
+ * connection, which runs them one at a time: a conditional write (a response limit's claim, a unique
+ * visitor's insert) is one statement, so it sees the ones before it exactly as with a transaction each.
+ * When one throws, the whole transaction rolls back and every work of the batch runs again in a
+ * transaction of its own: the failing one fails alone. So a work must touch nothing but `tx` (it may run
+ * twice), and must not depend on another work of its batch having ended.
  */
 export class GroupCommit {
   private queue: Pending[] = [];
@@ -47,9 +49,12 @@ export class GroupCommit {
     let results: unknown[];
     try {
       results = await this.storage.transaction(async (tx) => {
-        const out: unknown[] = [];
-        for (const p of batch) out.push(await p.work(tx));
-        return out;
+        // All the works' statements are sent at once (the connection runs them in turn, without waiting
+        // for this process between them); every work settles before the transaction ends either way.
+        const settled = await Promise.allSettled(batch.map((p) => p.work(tx)));
+        const failed = settled.find((r) => r.status === 'rejected');
+        if (failed) throw (failed as PromiseRejectedResult).reason;
+        return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
       });
     } catch {
       // Rolled back as a whole: each again on its own, so only the failing work fails.
