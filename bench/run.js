@@ -237,9 +237,10 @@ async function main() {
       const info = await app.proc.stop();
       if (info.code !== 0 && info.signal !== 'SIGTERM') log(`${app.name} stopped with ${JSON.stringify(info)}`);
     }
-    if (!config.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
-    if (pg && !config.keepData) await pg.drop();
-    else log(`data kept in ${dataDir}`);
+    if (!config.keepData) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (pg) await pg.drop();
+    } else log(`data kept in ${dataDir}`);
   }
 
   const { rows, results } = report.summarise(runs);
