@@ -110,13 +110,29 @@ export function pooledDb(dataSource: DataSource): Db {
       await qr.release();
     }
   };
+  // Straight on the driver's pg pool once it exists: a query runner per call (made, queried, released)
+  // cost more CPU than many of the queries (docs/benchmarks.md). Errors are pg's own (codes unchanged).
+  const pool = (): PgPool | undefined => (dataSource.driver as unknown as { master?: PgPool }).master;
   return {
-    all: (sql, params) => withRunner(async (qr) => (await qr.query(sql, params as unknown[], true)).records),
-    run: (sql, params) => withRunner(async (qr) => (await qr.query(sql, params as unknown[], true)).affected ?? 0),
+    all: async (sql, params) => {
+      const p = pool();
+      if (p) return (await p.query(sql, params as unknown[])).rows;
+      return withRunner(async (qr) => (await qr.query(sql, params as unknown[], true)).records);
+    },
+    run: async (sql, params) => {
+      const p = pool();
+      if (p) return (await p.query(sql, params as unknown[])).rowCount ?? 0;
+      return withRunner(async (qr) => (await qr.query(sql, params as unknown[], true)).affected ?? 0);
+    },
     prepare(sql) {
       return unprepared(this, sql);
     },
   };
+}
+
+/** The part of pg's Pool used here. */
+interface PgPool {
+  query(sql: string, params?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
 }
 
 /** Refuses calls once `isOpen()` is false: a transaction's storage used after it ended, or a closed storage. */
