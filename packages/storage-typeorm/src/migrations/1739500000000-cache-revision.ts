@@ -33,10 +33,10 @@ export class FormloomCacheRevision1739500000000 implements MigrationInterface {
     const bump = `UPDATE ${qualified('cache_revision')} SET ${q('value')} = ${q('value')} + 1 WHERE ${q('id')} = 1`;
     if (postgres) {
       await queryRunner.query(
-        `CREATE FUNCTION ${qualified('formloom_cache_revision_bump')}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${bump}; RETURN NULL; END $$`,
+        `CREATE OR REPLACE FUNCTION ${qualified('formloom_cache_revision_bump')}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ${bump}; RETURN NULL; END $$`,
       );
       await queryRunner.query(
-        `CREATE FUNCTION ${qualified('formloom_outbox_notify')}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('formloom_outbox', ''); RETURN NULL; END $$`,
+        `CREATE OR REPLACE FUNCTION ${qualified('formloom_outbox_notify')}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('formloom_outbox', ''); RETURN NULL; END $$`,
       );
       await queryRunner.query(
         `CREATE TRIGGER ${q('TRG_outbox_notify')} AFTER INSERT ON ${qualified('outbox')} FOR EACH STATEMENT EXECUTE PROCEDURE ${qualified('formloom_outbox_notify')}()`,
