@@ -4,6 +4,7 @@
 // (users, api_keys with a SHA-256 hashed secret, forms, questions, responses). It is what "fast" looks like
 // on this machine; bench/run.js compares Formloom's GET and response ingest against it.
 //
+// On PostgreSQL (BASELINE_PG_URL, BASELINE_PG_SCHEMA) the same routes run on `pg` (bench/lib/baseline-pg.js).
 // Env: PORT, BASELINE_DB (SQLite file), BASELINE_API_KEY (`fl_<suffix>_<64 hex>`), BASELINE_FORMS (count).
 // Seeds itself when the database is empty. Form ids are `formId(i)`, exported for the orchestrator, plus
 // one published form for the ingest, `INGEST_FORM_ID` (not among the GET's forms).
@@ -11,6 +12,7 @@ const crypto = require('node:crypto');
 const express = require('express');
 const sqlite3 = require('sqlite3');
 const { questions: benchQuestions, formBody } = require('./scenarios/forms');
+const { openPg } = require('./lib/baseline-pg');
 
 const KEY_PATTERN = /^fl_([A-Za-z0-9]{8,40})_([0-9a-f]{64})$/;
 const sha256 = (s) => crypto.createHash('sha256').update(s).digest();
@@ -56,32 +58,40 @@ CREATE UNIQUE INDEX IF NOT EXISTS UQ_responses_form_unique_visitor ON responses 
 const p = (db, method, sql, params = []) =>
   new Promise((resolve, reject) => db[method](sql, params, (err, res) => (err ? reject(err) : resolve(res))));
 
+/** `true`/`false` for PostgreSQL's booleans, 1/0 for SQLite's. */
+const bool = (db, v) => (db.isPg ? !!v : v ? 1 : 0);
+
 async function seed(db, apiKey, count) {
+  if (db.isPg) return db.transaction((tx) => seedRows(tx, apiKey, count));
+  await p(db, 'run', 'BEGIN');
+  await seedRows(db, apiKey, count);
+  await p(db, 'run', 'COMMIT');
+}
+
+async function seedRows(db, apiKey, count) {
   const m = KEY_PATTERN.exec(apiKey);
   if (!m) throw new Error('BASELINE_API_KEY must look like fl_<suffix>_<64 hex>');
   const now = new Date().toISOString();
   const userId = 'usr_benchbaseline0000000';
   const options = {};
   for (const f of OPTION_FIELDS) if (f !== 'theme_color' && f !== 'background_color') options[f] = DEFAULTS[f] ?? null;
-  await p(db, 'run', 'BEGIN');
-  await p(db, 'run', 'INSERT INTO users VALUES (?, ?, ?, NULL, NULL, ?, 1, ?, ?)', [userId, 'bench@example.com', 'bench@example.com', 'pro', now, now]);
+  await p(db, 'run', 'INSERT INTO users VALUES (?, ?, ?, NULL, NULL, ?, ?, ?, ?)', [userId, 'bench@example.com', 'bench@example.com', 'pro', bool(db, 1), now, now]);
   await p(db, 'run', 'INSERT INTO api_keys VALUES (?, ?, ?, ?, NULL, ?, NULL, NULL)', [`key_${m[1]}`, userId, sha256(m[2]).toString('hex'), 'forms', now]);
   const insertForm = async (id, body, published) => {
-    await p(db, 'run', 'INSERT INTO forms VALUES (?, ?, NULL, ?, ?, ?, ?, ?, 0, NULL, 0, ?, ?, ?, ?, ?)', [
-      id, userId, crypto.randomBytes(5).toString('hex'), body.title, body.title.toLowerCase(), body.description, published ? 1 : 0,
+    await p(db, 'run', 'INSERT INTO forms VALUES (?, ?, NULL, ?, ?, ?, ?, ?, ?, NULL, 0, ?, ?, ?, ?, ?)', [
+      id, userId, crypto.randomBytes(5).toString('hex'), body.title, body.title.toLowerCase(), body.description, bool(db, published), bool(db, 0),
       body.theme_color, '#0a0a0a', JSON.stringify(options), now, now,
     ]);
     let order = 0;
     for (const q of benchQuestions()) {
       await p(db, 'run', 'INSERT INTO questions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-        id, `q_${crypto.randomBytes(10).toString('hex')}`, q.type, q.title, q.description ?? null, q.required ? 1 : 0, order++,
+        id, `q_${crypto.randomBytes(10).toString('hex')}`, q.type, q.title, q.description ?? null, bool(db, q.required), order++,
         JSON.stringify(q.properties), '[]', '{}',
       ]);
     }
   };
   for (let i = 0; i < count; i++) await insertForm(formId(i), formBody(i), false);
   await insertForm(INGEST_FORM_ID, formBody('ingest'), true);
-  await p(db, 'run', 'COMMIT');
 }
 
 function presentForm(form, rows) {
@@ -166,6 +176,7 @@ function randomId(prefix) {
 
 /** One write transaction at a time on the single connection (BEGIN IMMEDIATE ... COMMIT, or ROLLBACK). */
 function transactions(db) {
+  if (db.isPg) return (work) => db.transaction(work);
   let tail = Promise.resolve();
   return (work) => {
     const result = tail.then(async () => {
@@ -218,12 +229,12 @@ function submitHandler(db) {
       version: form.published_version_id ? 1 : null,
       version_id: form.published_version_id,
     };
-    await transaction(async () => {
-      await p(db, 'run', INSERT_RESPONSE, [
+    await transaction(async (tx = db) => {
+      await p(tx, 'run', INSERT_RESPONSE, [
         response.id, form.id, response.visitor_id, response.version_id, response.version, JSON.stringify(answers),
         JSON.stringify(response.metadata), now, now, now, null,
       ]);
-      await p(db, 'run', 'UPDATE forms SET response_count = response_count + 1 WHERE id = ?', [form.id]);
+      await p(tx, 'run', 'UPDATE forms SET response_count = response_count + 1 WHERE id = ?', [form.id]);
     });
     res.status(201).json(response);
   };
@@ -255,15 +266,22 @@ function createApp(db) {
 
 async function main() {
   const file = process.env.BASELINE_DB;
-  if (!file || !process.env.BASELINE_API_KEY) throw new Error('BASELINE_DB and BASELINE_API_KEY are required');
-  const db = new sqlite3.Database(file);
-  await p(db, 'run', 'PRAGMA journal_mode = WAL');
-  await p(db, 'run', 'PRAGMA synchronous = NORMAL');
-  await p(db, 'run', 'PRAGMA busy_timeout = 5000');
-  await p(db, 'run', 'PRAGMA foreign_keys = ON');
-  await new Promise((resolve, reject) => db.exec(SCHEMA, (e) => (e ? reject(e) : resolve())));
+  const pgUrl = process.env.BASELINE_PG_URL;
+  if ((!file && !pgUrl) || !process.env.BASELINE_API_KEY) throw new Error('BASELINE_DB (or BASELINE_PG_URL) and BASELINE_API_KEY are required');
+  let db;
+  if (pgUrl) {
+    db = openPg(pgUrl, process.env.BASELINE_PG_SCHEMA);
+    await db.exec(SCHEMA);
+  } else {
+    db = new sqlite3.Database(file);
+    await p(db, 'run', 'PRAGMA journal_mode = WAL');
+    await p(db, 'run', 'PRAGMA synchronous = NORMAL');
+    await p(db, 'run', 'PRAGMA busy_timeout = 5000');
+    await p(db, 'run', 'PRAGMA foreign_keys = ON');
+    await new Promise((resolve, reject) => db.exec(SCHEMA, (e) => (e ? reject(e) : resolve())));
+  }
   const { n } = await p(db, 'get', 'SELECT count(*) AS n FROM forms');
-  if (n === 0) await seed(db, process.env.BASELINE_API_KEY, Number(process.env.BASELINE_FORMS || 1000));
+  if (Number(n) === 0) await seed(db, process.env.BASELINE_API_KEY, Number(process.env.BASELINE_FORMS || 1000));
   const server = createApp(db).listen(Number(process.env.PORT || 0), () => {
     console.log(`baseline listening on http://localhost:${server.address().port}`);
   });

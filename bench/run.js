@@ -12,10 +12,11 @@ const os = require('node:os');
 const path = require('node:path');
 const { sleep } = require('./lib/process');
 const { runLoad } = require('./lib/load');
-const { startCpuWindow } = require('./lib/cpu');
+const { startCpuWindow, processCpuMs } = require('./lib/cpu');
 const { requestJson } = require('./lib/http');
 const { startBaseline, startFormloom } = require('./lib/apps');
 const report = require('./lib/report');
+const { startRssSampler } = require('./lib/rss');
 
 /**
  * Scenario families, in run order (each module: see "Adding scenarios" in docs/benchmarks.md):
@@ -60,11 +61,17 @@ const config = {
   sqlite3: env.BENCH_SQLITE3 || '/usr/bin/sqlite3',
   appNodeArgs: args(env.BENCH_APP_NODE_ARGS), // e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'
   baselineNodeArgs: args(env.BENCH_BASELINE_NODE_ARGS),
+  // Extra environment of Formloom, e.g. 'FORMLOOM_RATE_LIMITS=off FORMLOOM_LOG_LEVEL=warn' (cost of limits and logs).
+  appEnv: Object.fromEntries(args(env.BENCH_APP_ENV).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
   keepData: env.BENCH_KEEP_DATA === '1',
+  // 'sqlite' (default) or 'postgres': both apps on the database at BENCH_PG_URL, each in a schema of its own.
+  database: env.BENCH_DATABASE || 'sqlite',
+  pgUrl: env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test',
   echo: env.BENCH_ECHO === '1',
 };
 /** Targets of compared scenarios that give `compareToBaseline: true` (others give their own). */
-const DEFAULT_TARGETS = { minRpsRatio: 0.6, maxP99Ratio: 1.5, p99AtConnections: 10 };
+// Issue 21: at least the baseline's throughput, and no worse a p99 at 10 connections.
+const DEFAULT_TARGETS = { minRpsRatio: 1.0, maxP99Ratio: 1.0, p99AtConnections: 10 };
 const targetsOf = (s) => (s.compareToBaseline === true ? DEFAULT_TARGETS : { ...DEFAULT_TARGETS, ...s.compareToBaseline });
 const OTHER_CPU_WARN_PCT = 10;
 
@@ -82,6 +89,8 @@ const wantedPhase = (ph) => !baselineOnly && selects(ph.name, ph.family);
 async function measure(app, scenario, connections, apps, label = '') {
   log(`${app.name}: ${scenario.name} @ ${connections} connections${label} (${config.warmup}s warm-up + ${config.duration}s)`);
   const cpu = startCpuWindow(apps.map((a) => a.proc.pid));
+  const rss = startRssSampler(app.proc.pid, 100);
+  const appCpu0 = processCpuMs(app.proc.pid);
   const result = await runLoad({
     url: app.url,
     connections,
@@ -94,8 +103,52 @@ async function measure(app, scenario, connections, apps, label = '') {
   // bench/profile-summary.js keep only the samples of this run (BENCH_APP_NODE_ARGS=--cpu-prof).
   result.window_us = [result.ended_us - Math.round(result.duration_s * 1e6), result.ended_us];
   Object.assign(result, cpu.end(result.load_cpu_ms));
+  result.peak_rss_mb = rss.stop().peak_kb / 1024;
+  // The app's CPU (all threads) per request over warm-up and measurement: a figure a busy machine disturbs
+  // far less than req/s, since CPU time is charged only while the app runs.
+  const appCpu1 = processCpuMs(app.proc.pid);
+  const served = result.requests_total + (result.warmup_requests || 0);
+  result.cpu_us_per_req = appCpu0 !== null && appCpu1 !== null && served ? Math.round((1000 * (appCpu1 - appCpu0)) / served) : null;
   if (app.proc.exitInfo) throw new Error(`${app.name} died during ${scenario.name}:\n${app.proc.output()}`);
   return result;
+}
+
+/** Two fresh schemas on PostgreSQL, one per app, and how to drop them. */
+async function pgSchemas(url) {
+  const { Client } = require('pg');
+  const tag = `${Date.now().toString(36)}_${process.pid}`;
+  const names = { formloom: `formloom_bench_${tag}`, baseline: `baseline_bench_${tag}` };
+  const run = async (sql) => {
+    const c = new Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await run(`CREATE SCHEMA ${names.formloom}; CREATE SCHEMA ${names.baseline}`);
+  log(`PostgreSQL: schemas ${names.formloom} and ${names.baseline} on ${url.replace(/\/\/[^@/]*@/, '//***@')}`);
+  return {
+    formloom: { url, schema: names.formloom },
+    baseline: { url, schema: names.baseline },
+    drop: () => run(`DROP SCHEMA ${names.formloom} CASCADE; DROP SCHEMA ${names.baseline} CASCADE`).catch((e) => log(`dropping the schemas failed: ${e.message}`)),
+  };
+}
+
+/** Issue 21: resident memory at rest and at its peak under the GET /forms/:id load (every run of it). */
+const MEMORY_TARGETS = { restMb: 80, getLoadMb: 120 };
+function memoryChecks(formloomRuns, restRssMb) {
+  const out = [];
+  if (restRssMb != null) {
+    out.push({ family: 'memory', check: 'resident memory at rest', value: `${restRssMb.toFixed(1)} MB`, target: `< ${MEMORY_TARGETS.restMb} MB`, pass: restRssMb < MEMORY_TARGETS.restMb });
+  }
+  const gets = Object.values(formloomRuns['GET /forms/:id'] ?? {}).flat();
+  if (gets.length) {
+    const peak = Math.max(...gets.map((r) => r.peak_rss_mb));
+    out.push({ family: 'memory', check: 'peak resident memory under the GET /forms/:id load', value: `${peak.toFixed(1)} MB`, target: `< ${MEMORY_TARGETS.getLoadMb} MB`, pass: peak < MEMORY_TARGETS.getLoadMb });
+  }
+  return out;
 }
 
 async function main() {
@@ -106,18 +159,25 @@ async function main() {
   const phaseResults = {}; // phase name -> { family, table, checks, result, errors }
   const plan = families
     .map((f) => ({ ...f, scenarios: f.scenarios.filter(wantedScenario), phases: f.phases.filter(wantedPhase) }))
-    .filter((f) => f.scenarios.length || f.phases.length);
+    .filter((f) => f.scenarios.length || f.phases.length)
+    .filter((f) => {
+      // These seed Formloom's SQLite file directly: on PostgreSQL only the compared scenarios and webhooks run.
+      const sqliteOnly = ['stored-responses', 'scale', 'voice'].includes(f.name);
+      if (sqliteOnly && config.database === 'postgres') log(`${f.name}: skipped on PostgreSQL (it seeds the SQLite file)`);
+      return !(sqliteOnly && config.database === 'postgres');
+    });
   const compared = plan.flatMap((f) => f.scenarios.filter((s) => s.compareToBaseline));
   let failed = false;
+  const pg = config.database === 'postgres' ? await pgSchemas(config.pgUrl) : null;
   try {
     if (!plan.length) throw new Error(`BENCH_ONLY=${config.only} selects nothing`);
     // Only the forms family reads the 1,000 seeded forms; the others create the forms they use.
     const forms = plan.some((f) => f.name === 'forms') ? config.forms : 0;
     const baseline = compared.length
-      ? await startBaseline(dataDir, { forms, nodeArgs: config.baselineNodeArgs, echo: config.echo })
+      ? await startBaseline(dataDir, { forms, nodeArgs: config.baselineNodeArgs, echo: config.echo, pg: pg && pg.baseline })
       : null;
     if (baseline) apps.push(baseline);
-    const formloom = baselineOnly ? null : await startFormloom(dataDir, { ...config, forms, nodeArgs: config.appNodeArgs });
+    const formloom = baselineOnly ? null : await startFormloom(dataDir, { ...config, forms, nodeArgs: config.appNodeArgs, pg: pg && pg.formloom });
     if (formloom) apps.push(formloom);
     for (const app of apps) app.ctx = {};
     for (const app of apps.filter((a) => a.ids.length)) {
@@ -177,8 +237,10 @@ async function main() {
       const info = await app.proc.stop();
       if (info.code !== 0 && info.signal !== 'SIGTERM') log(`${app.name} stopped with ${JSON.stringify(info)}`);
     }
-    if (!config.keepData) fs.rmSync(dataDir, { recursive: true, force: true });
-    else log(`data kept in ${dataDir}`);
+    if (!config.keepData) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (pg) await pg.drop();
+    } else log(`data kept in ${dataDir}`);
   }
 
   const { rows, results } = report.summarise(runs);
@@ -206,6 +268,7 @@ async function main() {
     process.stdout.write(`\nTarget (${c}): ${rowsC.every((x) => x.pass) ? 'PASS' : 'FAIL'}\n`);
     checks.push(...report.comparisonChecks(scenario.family, c, rowsC, targets));
   }
+  checks.push(...memoryChecks(runs.formloom, apps.find((a) => a.name === 'formloom')?.restRssMb));
   for (const [name, ph] of Object.entries(phaseResults)) {
     report.printTable(ph.table.title, ph.table.columns, ph.table.rows);
     for (const e of ph.errors) log(`${name}: ${e}`);
@@ -234,6 +297,7 @@ async function main() {
 
   const out = {
     date: new Date().toISOString(),
+    database: config.database,
     machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}` },
     config: { ...config, targets: Object.fromEntries(compared.map((s) => [s.name, targetsOf(s)])) },
     results,

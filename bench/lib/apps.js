@@ -9,6 +9,7 @@ const path = require('node:path');
 const { freePort, startProcess, waitForHttp, runJsonCommand } = require('./process');
 const { seedForms } = require('../scenarios/forms');
 const { formId, INGEST_FORM_ID } = require('../baseline-app');
+const { memoryOf } = require('./rss');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const APP_MAIN = path.join(ROOT, 'examples/self-hosted/dist/src/main.js');
@@ -24,8 +25,8 @@ const BENCH_RATE_LIMITS = Object.fromEntries(
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
-/** opts: { forms, nodeArgs, echo } */
-async function startBaseline(dataDir, { forms, nodeArgs = [], echo = false }) {
+/** opts: { forms, nodeArgs, echo, pg } where `pg` is { url, schema } to run on PostgreSQL. */
+async function startBaseline(dataDir, { forms, nodeArgs = [], echo = false, pg = null }) {
   const port = await freePort();
   const apiKey = `fl_${crypto.randomBytes(12).toString('hex')}_${crypto.randomBytes(32).toString('hex')}`;
   const proc = startProcess({
@@ -34,7 +35,7 @@ async function startBaseline(dataDir, { forms, nodeArgs = [], echo = false }) {
     env: {
       PORT: String(port),
       NODE_ENV: 'production',
-      BASELINE_DB: path.join(dataDir, 'baseline.sqlite'),
+      ...(pg ? { BASELINE_PG_URL: pg.url, BASELINE_PG_SCHEMA: pg.schema } : { BASELINE_DB: path.join(dataDir, 'baseline.sqlite') }),
       BASELINE_API_KEY: apiKey,
       BASELINE_FORMS: String(forms),
     },
@@ -47,23 +48,28 @@ async function startBaseline(dataDir, { forms, nodeArgs = [], echo = false }) {
   return { name: 'baseline', proc, url, apiKey, ids: Array.from({ length: forms }, (_, i) => formId(i)), ingestFormId: INGEST_FORM_ID };
 }
 
-/** opts: { forms, seedConcurrency, nodeArgs, echo } */
-async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [], echo = false }) {
+/** opts: { forms, seedConcurrency, nodeArgs, echo, appEnv, pg } where `pg` is { url, schema } to run on PostgreSQL. */
+async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [], echo = false, appEnv: extraEnv = {}, pg = null }) {
   if (!fs.existsSync(APP_MAIN)) throw new Error(`${APP_MAIN} is missing: run \`npm run build\` first`);
   const port = await freePort();
-  const dbFile = path.join(dataDir, 'formloom.sqlite');
-  const appEnv = { FORMLOOM_DATABASE_URL: `sqlite:${dbFile}`, FORMLOOM_DATA_DIR: dataDir };
+  const dbFile = pg ? null : path.join(dataDir, 'formloom.sqlite');
+  const databaseUrl = pg ? `${pg.url}${pg.url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${pg.schema}`)}` : `sqlite:${dbFile}`;
+  const appEnv = { FORMLOOM_DATABASE_URL: databaseUrl, FORMLOOM_DATA_DIR: dataDir };
   const proc = startProcess({
     name: 'formloom',
     args: [...nodeArgs, APP_MAIN],
     // Webhook receivers of the bench listen on 127.0.0.1, which the delivery guard refuses by default.
-    env: { ...appEnv, PORT: String(port), NODE_ENV: 'production', FORMLOOM_WEBHOOK_ALLOW_PRIVATE: '1', ...BENCH_RATE_LIMITS },
+    env: { ...appEnv, PORT: String(port), NODE_ENV: 'production', FORMLOOM_WEBHOOK_ALLOW_PRIVATE: '1', ...BENCH_RATE_LIMITS, ...extraEnv },
     cwd: dataDir,
     echo,
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, { proc, timeoutMs: 60000 });
-  log(`formloom up on ${url}`);
+  // Resident memory at rest: after start, before any request but the health check (issue 21: < 80 MB).
+  await new Promise((r) => setTimeout(r, 1000));
+  const rest = memoryOf(proc.pid);
+  const restRssMb = rest ? rest.rss_kb / 1024 : null;
+  log(`formloom up on ${url}${restRssMb ? ` (RSS at rest ${restRssMb.toFixed(1)} MB)` : ''}`);
   const cli = (...args) => runJsonCommand([CLI_BIN, ...args], { env: appEnv, cwd: dataDir });
   await cli('user', 'create', '--email', 'bench@example.com', '--plan', 'pro');
   const key = await cli('key', 'create', '--user', 'bench@example.com');
@@ -71,7 +77,7 @@ async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [
   const t0 = Date.now();
   const ids = await seedForms(url, key.api_key, { count: forms, concurrency: seedConcurrency });
   if (ids.length) log(`formloom: seeded ${ids.length} forms through POST /api/v1/forms in ${Date.now() - t0} ms`);
-  return { name: 'formloom', proc, url, apiKey: key.api_key, ids, dataDir, dbFile, cli };
+  return { name: 'formloom', proc, url, apiKey: key.api_key, ids, dataDir, dbFile, cli, restRssMb };
 }
 
 module.exports = { startBaseline, startFormloom };

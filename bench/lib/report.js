@@ -38,6 +38,7 @@ function aggregate(rounds) {
     errors: sum(rounds.map((r) => r.errors)),
     timeouts: sum(rounds.map((r) => r.timeouts)),
     other_cpu_pct: round(median(rounds.map((r) => r.other_cpu_pct)), 1),
+    cpu_us_per_req: round(median(rounds.map((r) => r.cpu_us_per_req)), 0),
     runs: rounds,
   };
 }
@@ -65,6 +66,7 @@ function summarise(runs) {
           non2xx: a.non2xx,
           errors: a.errors + a.timeouts,
           other_cpu: a.other_cpu_pct,
+          cpu_us: a.cpu_us_per_req,
         });
       }
     }
@@ -88,6 +90,7 @@ const RESULT_COLUMNS = [
   { key: 'non2xx', title: 'non-2xx', right: true },
   { key: 'errors', title: 'errors', right: true },
   { key: 'other_cpu', title: 'other CPU %', right: true },
+  { key: 'cpu_us', title: 'app CPU µs/req', right: true },
 ];
 
 /**

@@ -16,7 +16,8 @@ const { answersFor } = require('./ingest');
 
 const API = '/api/v1';
 const RECEIVERS = path.join(__dirname, '..', 'webhook-receivers.js');
-const TARGETS = { p99Ms: 1000 };
+// Issue 21: a new outbox item is picked up at once, not at the next poll.
+const TARGETS = { p99Ms: 200 };
 
 /** Forks the receivers process; resolves with { pid, ports, call(cmd, extra), stop() }. */
 async function startReceivers(count) {

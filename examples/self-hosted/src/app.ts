@@ -11,7 +11,8 @@ import { createAudioCodecs } from '@formloom/audio';
 import { createEspeakEngine } from '@formloom/speech-espeak';
 import { createFliteEngine } from '@formloom/speech-flite';
 import { createHttpWebhookTransport } from '@formloom/webhook-http';
-import { createSealFromEnv } from './signing-seal';
+import { readSealSettings } from './signing-seal';
+import { lazySignedDocuments } from './lazy-signing';
 import { checkSecretKey, loadSecretKey } from './secret-key';
 import { openBlobStore, type OpenedBlobStore } from './blob-store';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
@@ -138,15 +139,17 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
   }
   const mailer = provided.has('mailer') ? null : createMailerFromEnv(env, config.dataDir);
   // The seal (docs/signing.md): the operator's P12, else the instance CA kept in the data dir; the PAdES level.
-  const signedDocuments = provided.has('signedDocuments')
-    ? null
-    : await createSealFromEnv(env, config.dataDir, config.publicUrl)
-        .catch(async (e) => {
-          await mailer?.close();
-          blobs?.close();
-          await storage.close();
-          throw e;
-        });
+  // @formloom/pdf loads at the first signing (docs/benchmarks.md, "Memory"); an operator's P12 is checked now.
+  let signedDocuments: ReturnType<typeof lazySignedDocuments> | null = null;
+  try {
+    signedDocuments = provided.has('signedDocuments') ? null : lazySignedDocuments(readSealSettings(env, config.dataDir, config.publicUrl));
+    if (signedDocuments && env.FORMLOOM_SIGNING_P12) await signedDocuments.ready();
+  } catch (e) {
+    await mailer?.close();
+    blobs?.close();
+    await storage.close();
+    throw e;
+  }
   // The voice API's engines start on first use (a voice list or a generation), not here.
   const engines = [createEspeakEngine(), createFliteEngine()];
   const closeAdapters = async () => {

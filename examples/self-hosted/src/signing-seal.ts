@@ -1,27 +1,42 @@
 import { hostname } from 'node:os';
-import { createPdfDocumentRenderer, createTimestampClient, loadOrCreateSigningP12, PADES_LEVELS, type PadesLevel } from '@formloom/pdf';
+import type * as PdfModule from '@formloom/pdf';
+
+/** The PAdES levels of docs/signing.md (the same list as `@formloom/pdf`'s, which loads only at first use). */
+const LEVELS = ['B-B', 'B-T', 'B-LT', 'B-LTA'] as const;
+
+export interface SealSettings {
+  dataDir: string;
+  p12Path: string | undefined;
+  password: string | undefined;
+  organization: string;
+  tsaUrl: string | undefined;
+  level: (typeof LEVELS)[number] | undefined;
+}
 
 /**
- * The seal of signed PDFs from the environment (docs/signing.md, "The seal"): the operator's P12 or the
- * instance CA made once in the data dir (`O = FORMLOOM_SIGNING_ORG`, default the public URL's host), and the
- * PAdES level: B-LTA when `FORMLOOM_SIGNING_TSA_URL` names a timestamp authority, B-B without one, or
- * `FORMLOOM_SIGNING_PADES_LEVEL`.
+ * The seal of signed PDFs from the environment (docs/signing.md, "The seal"), checked at start: the
+ * operator's P12 or the instance CA made once in the data dir (`O = FORMLOOM_SIGNING_ORG`, default the public
+ * URL's host), and the PAdES level: B-LTA when `FORMLOOM_SIGNING_TSA_URL` names a timestamp authority, B-B
+ * without one, or `FORMLOOM_SIGNING_PADES_LEVEL`.
  */
-export async function createSealFromEnv(env: NodeJS.ProcessEnv, dataDir: string, publicUrl: string | null) {
+export function readSealSettings(env: NodeJS.ProcessEnv, dataDir: string, publicUrl: string | null): SealSettings {
   const organization = env.FORMLOOM_SIGNING_ORG?.trim() || (publicUrl ? new URL(publicUrl).host : hostname());
-  const tsaUrl = env.FORMLOOM_SIGNING_TSA_URL?.trim();
-  const level = env.FORMLOOM_SIGNING_PADES_LEVEL?.trim().toUpperCase();
-  if (level && !(PADES_LEVELS as readonly string[]).includes(level)) {
-    throw new Error(`FORMLOOM_SIGNING_PADES_LEVEL must be one of ${PADES_LEVELS.join(', ')}`);
-  }
+  const tsaUrl = env.FORMLOOM_SIGNING_TSA_URL?.trim() || undefined;
+  const level = env.FORMLOOM_SIGNING_PADES_LEVEL?.trim().toUpperCase() || undefined;
+  if (level && !(LEVELS as readonly string[]).includes(level)) throw new Error(`FORMLOOM_SIGNING_PADES_LEVEL must be one of ${LEVELS.join(', ')}`);
   if (level && level !== 'B-B' && !tsaUrl) throw new Error(`FORMLOOM_SIGNING_PADES_LEVEL=${level} needs FORMLOOM_SIGNING_TSA_URL`);
   if (tsaUrl && !/^https?:\/\//.test(tsaUrl)) throw new Error('FORMLOOM_SIGNING_TSA_URL must be an http(s) URL');
-  const certificate = await loadOrCreateSigningP12({ dataDir, p12Path: env.FORMLOOM_SIGNING_P12, password: env.FORMLOOM_SIGNING_P12_PASSWORD, organization });
-  return createPdfDocumentRenderer({
+  return { dataDir, p12Path: env.FORMLOOM_SIGNING_P12, password: env.FORMLOOM_SIGNING_P12_PASSWORD, organization, tsaUrl, level: level as SealSettings['level'] };
+}
+
+/** The renderer for those settings, with the certificate loaded (or made) now. */
+export async function createSeal(pdf: typeof PdfModule, s: SealSettings) {
+  const certificate = await pdf.loadOrCreateSigningP12({ dataDir: s.dataDir, p12Path: s.p12Path, password: s.password, organization: s.organization });
+  return pdf.createPdfDocumentRenderer({
     p12: certificate.p12,
     password: certificate.password,
-    level: level as PadesLevel | undefined,
-    timestamps: tsaUrl ? createTimestampClient({ url: tsaUrl }) : undefined,
+    level: s.level,
+    timestamps: s.tsaUrl ? pdf.createTimestampClient({ url: s.tsaUrl }) : undefined,
     crls: certificate.crls,
   });
 }

@@ -16,6 +16,7 @@ import { attachListeners, attachTransactionalListeners, checkPlugins, chooseAdap
 import { BUILT_IN_AREAS } from './areas';
 import { localPayments, storedPlans } from './accounts/plans';
 import { AccountService } from './accounts/account-service';
+import { ReadCaches } from './cache/read-caches';
 import { FormService } from './forms/form-service';
 import { FormListService } from './forms/form-list-service';
 import { PublishingService } from './forms/publishing-service';
@@ -128,6 +129,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
   c.register(TOKENS.Config, { useValue: config });
   c.register(TOKENS.SecretBox, { useValue: new SecretBox(config.secretKey) });
   c.register(TOKENS.Logger, { useValue: logger });
+  c.register(ReadCaches, { useClass: ReadCaches }, { lifecycle: Lifecycle.ContainerScoped });
   for (const plugin of plugins) {
     for (const S of plugin.services ?? []) c.register(S, { useClass: S }, { lifecycle: Lifecycle.ContainerScoped });
   }

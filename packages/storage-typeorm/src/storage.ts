@@ -17,12 +17,14 @@ import { SqlResponseRepository } from './repositories/responses';
 import { SqlTeamRepository } from './repositories/teams';
 import { SqlSigningRepository } from './repositories/signing';
 import { SqlCredentialRepository, SqlOneTimeTokenRepository, SqlPasskeyRepository, SqlSignInSessionRepository } from './repositories/sign-in';
+import { SqlCacheRevisionRepository } from './repositories/cache-revision';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
 import { type Scope, statementCache } from './scope';
 import { retryDeadlocks } from './sql/deadlocks';
 import { type Db, guardedDb, lockedDb, pooledDb, queryRunnerDb, type Row, sqliteDb } from './sql/db';
 import { type Dialect, dialectOf } from './sql/dialect';
 import { ReadWriteLock } from './sql/rw-lock';
+import { pgOutboxListener } from './sql/pg-listen';
 import { openSqliteReader, type SqliteReader, withReader } from './sql/sqlite-reader';
 
 export type TypeormStorage = Storage & {
@@ -166,6 +168,8 @@ export function openStorage(dataSource: DataSource): StorageInternals {
       if (dataSource.isInitialized) await dataSource.destroy();
     },
   });
+  // Other instances' new outbox items wake this one's worker (migration 1739500000000's NOTIFY trigger).
+  if (d.kind === 'postgres') Object.assign(root.outbox, { listen: pgOutboxListener(dataSource) });
   return { storage, raw: (sql, params) => rootDb.all(sql, params), dialect: d };
 }
 
@@ -205,6 +209,7 @@ function makeStorage(
     signInSessions: new SqlSignInSessionRepository(scope),
     oneTimeTokens: new SqlOneTimeTokenRepository(scope),
     passkeys: new SqlPasskeyRepository(scope),
+    cacheRevision: new SqlCacheRevisionRepository(scope),
     transaction: transaction ?? ((work) => work(storage)),
   };
   return storage;

@@ -9,6 +9,7 @@ import type { Page, Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { sha256Hex } from '../hashing';
 import { isEmailAddress } from '../email-address';
+import { ReadCaches } from '../cache/read-caches';
 
 /** API keys look like `fl_<key id suffix>_<64 hex secret>`; only a hash of the secret is stored. */
 const KEY_PATTERN = /^fl_([A-Za-z0-9]{8,40})_([0-9a-f]{64})$/;
@@ -40,16 +41,20 @@ export class AccountService {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.Payments) private readonly payments: Payments,
+    @inject(ReadCaches) private readonly caches: ReadCaches,
   ) {}
 
   /**
    * The principal of a bearer token, or `null` when the key is malformed, unknown, revoked or expired.
-   * The secret is compared in constant time against the stored hash.
+   * The secret is compared in constant time against the stored hash. The key's record is kept in memory
+   * while the cache revision holds (a revocation, on any instance, changes it: docs/decisions.md).
    */
   async authenticate(token: string): Promise<Principal | null> {
     const m = KEY_PATTERN.exec(token);
     if (!m) return null;
-    const key = await this.storage.apiKeys.findById(`key_${m[1]}`);
+    const keyId = `key_${m[1]}`;
+    const { revision } = await this.caches.gate.check();
+    const { value: key } = await this.caches.keys.get(keyId, revision, () => this.storage.apiKeys.findById(keyId));
     if (!key) return null;
     const stored = Buffer.from(key.secret_hash, 'hex');
     const given = Buffer.from(sha256Hex(m[2]!), 'hex');

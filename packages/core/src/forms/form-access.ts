@@ -1,5 +1,5 @@
 import { forbidden, notFound } from '../errors';
-import type { FormRecord, Principal, TeamRole } from '../domain/types';
+import type { FormRecord, Principal, TeamMember, TeamRole } from '../domain/types';
 import type { Storage } from '../ports/storage';
 
 /** What a caller wants to do with a form. */
@@ -32,11 +32,21 @@ export async function authorizeForm(
 ): Promise<FormRecord> {
   const form = await storage.forms.findById(formId);
   if (!form) throw notFound('Form');
+  return assertFormAccess(form, principal, action, (teamId, userId) => storage.teams.findMember(teamId, userId));
+}
+
+/** The rules of `authorizeForm` on a form already loaded; `findMember` is asked for team forms only. */
+export async function assertFormAccess(
+  form: FormRecord,
+  principal: Principal,
+  action: FormAction,
+  findMember: (teamId: string, userId: string) => Promise<Pick<TeamMember, 'role'> | null>,
+): Promise<FormRecord> {
   if (!form.team_id) {
     if (form.owner_id !== principal.user_id) throw forbidden('You do not have access to this form');
     return form;
   }
-  const member = await storage.teams.findMember(form.team_id, principal.user_id);
+  const member = await findMember(form.team_id, principal.user_id);
   if (!member) throw notFound('Form');
   if (!roleAllows(member.role, action)) {
     throw forbidden(`Your team role (${member.role}) does not allow this`, { reason: 'insufficient_role' });

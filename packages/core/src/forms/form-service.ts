@@ -6,7 +6,8 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Plans } from '../ports/plans';
 import type { Storage } from '../ports/storage';
-import { authorizeForm, authorizeTeamFormCreation } from './form-access';
+import { assertFormAccess, authorizeForm, authorizeTeamFormCreation } from './form-access';
+import { ReadCaches } from '../cache/read-caches';
 import { stableJson } from './changelog';
 import { createFormSchema, updateFormSchema, type UpdateFormInput } from './form-schemas';
 import { parseBody } from '../parse';
@@ -32,6 +33,7 @@ export class FormService {
     @inject(PublishingService) private readonly publishing: PublishingService,
     @inject(AuditService) private readonly audit: AuditService,
     @inject(TOKENS.SignedDocuments) private readonly signedDocuments: SignedDocumentRenderer,
+    @inject(ReadCaches) private readonly caches: ReadCaches,
   ) {}
 
   /** POST /forms: 201 body. A failed publish check leaves a draft with `publish_error`. */
@@ -87,9 +89,24 @@ export class FormService {
     return out;
   }
 
+  /**
+   * GET /forms/:id. The form, its questions and the caller's membership come from memory while the cache
+   * revision holds; the response count is read with the revision (docs/decisions.md).
+   */
   async get(principal: Principal, formId: string) {
-    const form = await authorizeForm(this.storage, principal, formId, 'read');
-    return presentForm(form, await this.storage.questions.listByForm(formId));
+    const read = await this.caches.gate.check(formId);
+    const count = read.responseCounts.get(formId);
+    if (count === undefined) throw notFound('Form');
+    const { value } = await this.caches.forms.get(formId, read.revision, async () => {
+      const form = await this.storage.forms.findById(formId);
+      return form ? { form, questions: await this.storage.questions.listByForm(formId) } : null;
+    });
+    if (!value) throw notFound('Form');
+    await assertFormAccess(value.form, principal, 'read', async (teamId, userId) => {
+      const member = await this.caches.members.get(`${teamId}\u0000${userId}`, read.revision, async () => (await this.storage.teams.findMember(teamId, userId)) ?? false);
+      return member.value || null;
+    });
+    return presentForm({ ...value.form, response_count: count }, value.questions);
   }
 
   /**

@@ -15,6 +15,7 @@ import { isClosed, snapshotOf } from './form-model';
 import { publicSnapshot } from './public-view';
 import { AuditService } from '../teams/audit-service';
 import { RESTORED_FROM, restoredEntry } from './version-restore';
+import { ReadCaches } from '../cache/read-caches';
 
 export type PublishOutcome =
   | { ok: true; form: FormRecord; questions: Question[]; version: Version }
@@ -30,6 +31,7 @@ export class PublishingService {
     @inject(TOKENS.Plans) private readonly plans: Plans,
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(AuditService) private readonly audit: AuditService,
+    @inject(ReadCaches) private readonly caches: ReadCaches,
   ) {}
 
   /** The features of the plan that governs the form. Call outside transactions: plans read storage. */
@@ -149,10 +151,9 @@ export class PublishingService {
    * allow-listed public view (forms/public-view.ts): never the webhook URL nor quiz scoring.
    */
   async publicForm(slug: string) {
-    const form = await this.storage.forms.findBySlug(slug);
-    if (!form || !form.published || !form.published_version_id) throw notFound('Form');
-    const version = await this.storage.versions.findById(form.published_version_id);
-    if (!version) throw notFound('Form');
+    const found = await this.caches.publishedForm(this.storage, slug);
+    if (!found) throw notFound('Form');
+    const { form, version } = found;
     const snap = version.snapshot as Snapshot;
     const theme = presentTheme({
       ...form,

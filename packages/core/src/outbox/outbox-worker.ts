@@ -91,6 +91,8 @@ export class OutboxWorker {
   private backoffMs: number | null = null;
   private readonly handlers: Map<string, OutboxHandler>;
   private readonly wake = () => this.kick();
+  /** Stops listening for other instances' items (`storage.outbox.listen`). */
+  private unlisten: Promise<() => Promise<void>> | null = null;
   /** Claimed items waiting for a free slot of their destination (`''`: no destination, no limit). */
   private readonly waiting = new Map<string, Held[]>();
   private readonly runningPer = new Map<string, number>();
@@ -119,6 +121,12 @@ export class OutboxWorker {
     this.opts = { ...this.opts, ...options };
     this.stopped = false;
     this.events.on('outbox.enqueued', this.wake);
+    // Items other instances enqueue wake this one too, where the storage can tell (PostgreSQL NOTIFY).
+    const listening = this.storage.outbox.listen?.(this.wake);
+    this.unlisten = listening?.catch((err) => {
+      this.logger.warn("Listening for other instances' outbox items failed; polling alone", { error: String(err) });
+      return async () => undefined;
+    }) ?? null;
     this.kick();
   }
 
@@ -126,6 +134,9 @@ export class OutboxWorker {
   async stop() {
     this.stopped = true;
     this.events.off('outbox.enqueued', this.wake);
+    const unlisten = this.unlisten;
+    this.unlisten = null;
+    if (unlisten) await (await unlisten)();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.filling;

@@ -168,6 +168,8 @@ export interface SignedDocumentRenderer {
    * operator's chain); served at `GET /signing/certificate`. Absent when the implementation has none to offer.
    */
   readonly trustAnchorPem?: string;
+  /** The same PEM for a renderer that loads its certificate on first use (`null`: none to offer). */
+  trustAnchor?(): Promise<string | null>;
   /** Seals the byte range (PAdES, `ETSI.CAdES.detached`) with the instance's certificate. */
   seal(document: Pick<RenderedDocument, 'pdf' | 'generated_at'>): Promise<SealedDocument>;
   /** Checks a PDF's seal and reads the ids the renderer embedded. Never throws on bad input: reports it. */

@@ -18,6 +18,8 @@ import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { visiblePath } from '../logic/jumps';
 import { isClosed } from '../forms/form-model';
 import { uploadKeysIn } from './upload-service';
+import { ReadCaches } from '../cache/read-caches';
+import { GroupCommit } from './group-commit';
 
 
 export interface RequestMeta {
@@ -69,19 +71,23 @@ export class SubmissionService {
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(WebhookDispatcher) private readonly webhooks: WebhookDispatcher,
     @inject(TOKENS.Config) private readonly config: FormloomConfig,
-  ) {}
+    @inject(ReadCaches) private readonly caches: ReadCaches,
+  ) {
+    this.commits = new GroupCommit(storage);
+  }
+
+  private readonly commits: GroupCommit;
 
   /** File answers must name uploads of this form on this instance. */
   private answerContext(formId: string): AnswerContext {
     return { isUploadUrl: (url) => isUploadUrlOf(this.config.publicUrl, formId, url) };
   }
 
+  /** The published form and version, from memory while the cache revision holds (docs/decisions.md). */
   private async published(slug: string): Promise<{ form: FormRecord; version: Version }> {
-    const form = await this.storage.forms.findBySlug(slug);
-    if (!form || !form.published || !form.published_version_id) throw notFound('Form');
-    const version = await this.storage.versions.findById(form.published_version_id);
-    if (!version) throw notFound('Form');
-    return { form, version };
+    const found = await this.caches.publishedForm(this.storage, slug);
+    if (!found) throw notFound('Form');
+    return found;
   }
 
   /** POST /public/forms/:slug/responses: 201 with the response (and `resume_token` for a partial one). */
@@ -127,7 +133,8 @@ export class SubmissionService {
     const targets = complete ? await this.webhooks.targetsFor(form) : [];
     const limit = typeof version.snapshot.response_limit === 'number' ? version.snapshot.response_limit : null;
     let queued = false;
-    await this.storage.transaction(async (tx) => {
+    // Committed with the submissions that arrive meanwhile (group-commit.ts); answered once committed.
+    await this.commits.run(async (tx) => {
       await tx.responses.insert(response).catch((e) => {
         throw e instanceof FormloomError && e.code === 'CONFLICT'
           ? conflict('This visitor has already responded to this form', { reason: 'already_responded' })

@@ -72,7 +72,7 @@ export function signerRoutes(ctx: PluginContext): PluginRoute<Formloom>[] {
       summary: 'The certificate to trust for this instance\'s seals (PEM): the instance CA, or the root of the operator\'s chain',
       success: { status: 200, description: 'The CA certificate, PEM', media: ['application/x-pem-file'] }, errors: [404],
       handler: async () => {
-        const pem = ctx.service(SigningVerificationService).trustAnchorPem();
+        const pem = await ctx.service(SigningVerificationService).trustAnchorPem();
         return { contentType: 'application/x-pem-file', stream: [pem] };
       },
     },

@@ -21,8 +21,8 @@ export class SigningVerificationService {
   ) {}
 
   /** PEM of the certificate relying parties trust for this instance's seals (docs/signing.md). */
-  trustAnchorPem(): string {
-    const pem = this.renderer.trustAnchorPem;
+  async trustAnchorPem(): Promise<string> {
+    const pem = this.renderer.trustAnchorPem ?? (await this.renderer.trustAnchor?.());
     if (!pem) throw notFound('Seal certificate');
     return pem;
   }

@@ -15,6 +15,8 @@ import { webhookTests } from './storage/webhooks';
 import { signingTests } from './storage/signing';
 import { voiceLibraryTests } from './storage/voice-library';
 import { signInTests } from './storage/sign-in';
+import { cacheRevisionTests } from './storage/cache-revision';
+import { formListDepthTests } from './storage/form-list-depth';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
 export type { Probe, StorageProbes, StoredRow } from './storage/probes';
@@ -55,4 +57,6 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   signingTests(storageTest);
   voiceLibraryTests(storageTest);
   signInTests(storageTest);
+  cacheRevisionTests(storageTest);
+  formListDepthTests(storageTest);
 }

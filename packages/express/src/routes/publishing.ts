@@ -70,6 +70,11 @@ export const publishingRoutes: RouteSpec[] = [
     scope: null,
     success: { status: 200, description: '{form_id, slug, version, published_at, title, description, theme, snapshot}', schema: publicFormOut },
     errors: [404],
-    handler: async ({ formloom, req }) => json(await formloom.publishing.publicForm(String(req.params.slug))),
+    handler: async ({ formloom, req }) => {
+      const body = await formloom.publishing.publicForm(String(req.params.slug));
+      // The body is a function of the version and whether the form is closed: a cheap validator, so a
+      // repeated read is answered 304 (Express compares If-None-Match) without hashing the body.
+      return { status: 200, body, headers: { ETag: `W/"${body.form_id}.${body.version}.${body.snapshot.closed ? 'c' : 'o'}"` } };
+    },
   },
 ];

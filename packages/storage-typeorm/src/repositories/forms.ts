@@ -33,6 +33,12 @@ export const formStatements = (d: Dialect) => {
   };
 };
 
+/** The forms list's order, and its reverse (the same index read backwards). */
+const FORWARD = 'updated_at DESC, id ASC';
+const BACKWARD = 'updated_at ASC, id DESC';
+/** Below this offset a page is read forwards, alongside the count; past it the shorter way from either end. */
+const DEEP_OFFSET = 200;
+
 /** `!` escapes LIKE's wildcards: unlike a backslash it means the same in SQLite and PostgreSQL literals. */
 const likeContains = (s: string) => `%${s.replace(/[!%_]/g, (c) => `!${c}`)}%`;
 
@@ -74,17 +80,30 @@ export class SqlFormRepository implements FormRepository {
     const filterValues = [...params.values];
     // The page's ids first, then its rows: for an owner's personal forms (or one team's), the ids come
     // from IDX_forms_owner_list (IDX_forms_team_list) alone, an index in this very order (migration
-    // 1738500000100), so a deep page walks index entries instead of sorting the owner's forms (the last
-    // page of 100,000 forms: 16 ms instead of 170 ms). Several teams at once still sort (id, updated_at)
-    // only, far cheaper than whole rows with their options.
-    const page =
-      `SELECT id ${filter} ORDER BY updated_at DESC, id ASC ` +
-      `LIMIT ${bind(Math.max(0, Math.floor(query.limit)))} OFFSET ${bind(Math.max(0, Math.floor(query.offset)))}`;
-    const [ids, [count]] = await Promise.all([
-      db.all<{ id: string }>(page, params.values),
-      db.all<{ n: number | string }>(`SELECT COUNT(*) AS n ${filter}`, filterValues),
-    ]);
-    if (!ids.length) return { items: [], total: Number(count.n) };
+    // 1738500000100), so a deep page walks index entries instead of sorting the owner's forms. Several
+    // teams at once still sort (id, updated_at) only, far cheaper than whole rows with their options.
+    const n = filterValues.length;
+    const pageSql = (order: string) => `SELECT id ${filter} ORDER BY ${order} LIMIT ${d.p(n + 1)} OFFSET ${d.p(n + 2)}`;
+    const limit = Math.max(0, Math.floor(query.limit));
+    const offset = Math.max(0, Math.floor(query.offset));
+    const countOf = async () => Number((await db.all<{ n: number | string }>(`SELECT COUNT(*) AS n ${filter}`, filterValues))[0]!.n);
+    let ids: Array<{ id: string }>;
+    let total: number;
+    if (offset < DEEP_OFFSET) {
+      [ids, total] = await Promise.all([db.all<{ id: string }>(pageSql(FORWARD), [...filterValues, limit, offset]), countOf()]);
+    } else {
+      // A page past the middle is walked to from the end, the index read backwards: the last page costs
+      // what the first does (docs/benchmarks.md, "Scale"). That needs the total first.
+      total = await countOf();
+      const rest = total - offset;
+      if (rest <= 0) ids = [];
+      else if (offset <= total / 2) ids = await db.all<{ id: string }>(pageSql(FORWARD), [...filterValues, limit, offset]);
+      else {
+        const take = Math.min(limit, rest);
+        ids = (await db.all<{ id: string }>(pageSql(BACKWARD), [...filterValues, take, rest - take])).reverse();
+      }
+    }
+    if (!ids.length) return { items: [], total };
     const rowsParams = new Params(d);
     const rows = await db.all<FormRow>(
       `SELECT * FROM ${st.table} WHERE id IN (${rowsParams.list(ids.map((r) => r.id))})`,
@@ -92,7 +111,7 @@ export class SqlFormRepository implements FormRepository {
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
     const items = ids.map((r) => byId.get(r.id)).filter((r): r is FormRow => !!r);
-    return { items: items.map(formFromRow), total: Number(count.n) };
+    return { items: items.map(formFromRow), total };
   }
 
   async update(id: string, patch: Partial<Omit<FormRecord, 'id'>>): Promise<FormRecord | null> {

@@ -1,8 +1,9 @@
-import type { Database as SqliteConnection, RunResult, Statement } from 'sqlite3';
+import type { Database as SqliteConnection, Statement } from 'sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { FormloomError } from '@formloom/core';
 import type { ReadWriteLock } from './rw-lock';
 import { isForeignKeyViolation } from './dialect';
+import { cachedStatements } from './sqlite-statements';
 
 export type Row = Record<string, any>;
 
@@ -44,6 +45,8 @@ export function sqliteDb(dataSource: DataSource): SqliteDb {
     return handle;
   };
   const open = new Set<Statement>();
+  // Plain calls run on statements prepared once and kept (sqlite-statements.ts).
+  const kept = cachedStatements(conn);
   const finalize = (stmt: Statement) =>
     new Promise<void>((resolve) => {
       if (!open.delete(stmt)) return resolve();
@@ -69,18 +72,10 @@ export function sqliteDb(dataSource: DataSource): SqliteDb {
     },
     releaseAll: async () => {
       await Promise.all([...open].map(finalize));
+      await kept.releaseAll();
     },
-    all: <T>(sql: string, params: readonly unknown[] = []) =>
-      new Promise<T[]>((resolve, reject) => {
-        conn().all(sql, params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)));
-      }),
-    run: (sql, params = []) =>
-      new Promise<number>((resolve, reject) => {
-        conn().run(sql, params, function (this: RunResult, err: Error | null) {
-          if (err) reject(err);
-          else resolve(this.changes);
-        });
-      }),
+    all: kept.all,
+    run: kept.run,
   };
 }
 
@@ -117,13 +112,29 @@ export function pooledDb(dataSource: DataSource): Db {
       await qr.release();
     }
   };
+  // Straight on the driver's pg pool once it exists: a query runner per call (made, queried, released)
+  // cost more CPU than many of the queries (docs/benchmarks.md). Errors are pg's own (codes unchanged).
+  const pool = (): PgPool | undefined => (dataSource.driver as unknown as { master?: PgPool }).master;
   return {
-    all: (sql, params) => withRunner(async (qr) => (await qr.query(sql, params as unknown[], true)).records),
-    run: (sql, params) => withRunner(async (qr) => (await qr.query(sql, params as unknown[], true)).affected ?? 0),
+    all: async (sql, params) => {
+      const p = pool();
+      if (p) return (await p.query(sql, params as unknown[])).rows;
+      return withRunner(async (qr) => (await qr.query(sql, params as unknown[], true)).records);
+    },
+    run: async (sql, params) => {
+      const p = pool();
+      if (p) return (await p.query(sql, params as unknown[])).rowCount ?? 0;
+      return withRunner(async (qr) => (await qr.query(sql, params as unknown[], true)).affected ?? 0);
+    },
     prepare(sql) {
       return unprepared(this, sql);
     },
   };
+}
+
+/** The part of pg's Pool used here. */
+interface PgPool {
+  query(sql: string, params?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Database as SqliteConnection, Statement } from 'sqlite3';
 import type { DataSource } from 'typeorm';
 import type { Db, Prepared } from './db';
+import { cachedStatements } from './sqlite-statements';
 
 /**
  * A second, read-only connection to the SQLite file for SELECTs made outside transactions.
@@ -53,12 +54,10 @@ export function openSqliteReader(dataSource: DataSource, busyTimeoutMs: number):
     p.then(done, done);
     return p;
   };
+  // Statements prepared once and kept (sqlite-statements.ts), made once the connection is open.
+  let kept: ReturnType<typeof cachedStatements> | null = null;
   const all = <T>(sql: string, params: readonly unknown[] = []) =>
-    track(
-      connection().then(
-        (db) => new Promise<T[]>((resolve, reject) => db.all(sql, params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)))),
-      ),
-    );
+    track(connection().then((db) => (kept ??= cachedStatements(() => db)).all<T>(sql, params)));
   return {
     all,
     prepare<T>(sql: string): Prepared<T> {
@@ -88,6 +87,8 @@ export function openSqliteReader(dataSource: DataSource, busyTimeoutMs: number):
       while (running.size) await Promise.allSettled([...running]);
       await Promise.all([...open].map((s) => new Promise<void>((resolve) => s.finalize(() => resolve()))));
       open.clear();
+      await kept?.releaseAll();
+      kept = null;
       const db = handle ?? (opening ? await opening.catch(() => null) : null);
       handle = null;
       opening = null;

@@ -2,6 +2,7 @@ import type { EntitySchema } from 'typeorm';
 import { ApiKeyEntity, UserEntity } from './accounts';
 import { AuditLogEntity } from './audit-logs';
 import { BrandingEntity } from './branding';
+import { CacheRevisionEntity } from './cache-revision';
 import { CreditBalanceEntity, CreditEntryEntity } from './credits';
 import { VoiceGenerationEntity, VoiceRetakeEntity } from './voice';
 import { QuestionEntity, VersionEntity } from './form-content';
@@ -56,4 +57,5 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   SignInSessionEntity,
   OneTimeTokenEntity,
   PasskeyEntity,
+  CacheRevisionEntity,
 ];

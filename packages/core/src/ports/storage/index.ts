@@ -21,6 +21,7 @@ import type { CredentialRepository } from './credentials';
 import type { SignInSessionRepository } from './sign-in-sessions';
 import type { OneTimeTokenRepository } from './one-time-tokens';
 import type { PasskeyRepository } from './passkeys';
+import type { CacheRevisionRepository } from './cache-revision';
 
 export type { Page } from './page';
 export type { UserRepository } from './users';
@@ -46,6 +47,7 @@ export type { CredentialRepository } from './credentials';
 export type { SignInSessionRepository } from './sign-in-sessions';
 export type { OneTimeTokenRepository } from './one-time-tokens';
 export type { PasskeyRepository } from './passkeys';
+export type { CacheRevisionRead, CacheRevisionRepository } from './cache-revision';
 
 /**
  * Persistence of every entity: one repository per aggregate (each documented in its own file of this
@@ -90,6 +92,7 @@ export interface Storage {
   readonly signInSessions: SignInSessionRepository;
   readonly oneTimeTokens: OneTimeTokenRepository;
   readonly passkeys: PasskeyRepository;
+  readonly cacheRevision: CacheRevisionRepository;
   /**
    * Runs `work` in one transaction and resolves with its result: committed when `work` resolves, rolled
    * back when it throws (the error is rethrown as is). Calls outside never see its uncommitted writes.

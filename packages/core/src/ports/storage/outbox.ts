@@ -58,4 +58,10 @@ export interface OutboxRepository {
    * @returns how many were deleted.
    */
   purge(query: { before: string; limit: number; kinds?: string[] }): Promise<number>;
+  /**
+   * Optional, on the root storage only: calls `wake` soon after another process committed an `enqueue`
+   * (e.g. PostgreSQL `LISTEN/NOTIFY`), so its worker need not wait for its next poll. A wake may be spurious
+   * or lost: it only shortens a wait, the poll still runs. Resolves with a function that stops listening.
+   */
+  listen?(wake: () => void): Promise<() => Promise<void>>;
 }

@@ -1,0 +1,53 @@
+import { inject, injectable } from 'tsyringe';
+import type { ApiKey, FormRecord, Question, TeamMember, Version } from '../domain/types';
+import type { Storage } from '../ports/storage';
+import { TOKENS } from '../tokens';
+import { RevisionCache } from './revision-cache';
+import { RevisionGate } from './revision-gate';
+
+/** How many of each kind an instance keeps (a few MB at most: forms of 10 questions take about 10 kB). */
+const MAX_KEYS = 10_000;
+const MAX_FORMS = 2_000;
+const MAX_MEMBERS = 10_000;
+
+/**
+ * What an instance keeps in memory of what rarely changes, each checked against the cache revision at
+ * every use (docs/decisions.md, "Caches checked against a revision"). One per instance (container scoped).
+ */
+@injectable()
+export class ReadCaches {
+  readonly gate: RevisionGate;
+  /** API keys by key id, as stored (the secret is still verified against the hash at every request). */
+  readonly keys = new RevisionCache<string, ApiKey>(MAX_KEYS);
+  /** Forms with their questions by form id (the response count is read fresh with the revision). */
+  readonly forms = new RevisionCache<string, { form: FormRecord; questions: Question[] }>(MAX_FORMS);
+  /** Published forms with their published version, by slug. */
+  readonly published = new RevisionCache<string, { form: FormRecord; version: Version }>(MAX_FORMS);
+  /** Team memberships by `team id + user id`; `false` for none. */
+  readonly members = new RevisionCache<string, TeamMember | false>(MAX_MEMBERS);
+
+  constructor(@inject(TOKENS.Storage) storage: Storage) {
+    this.gate = new RevisionGate(storage);
+  }
+
+  /**
+   * The published form of `slug` with its current response count, or `null` when there is none: from
+   * memory while the revision holds, else from storage.
+   */
+  async publishedForm(storage: Storage, slug: string): Promise<{ form: FormRecord; version: Version } | null> {
+    const load = async () => {
+      const form = await storage.forms.findBySlug(slug);
+      if (!form || !form.published || !form.published_version_id) return null;
+      const version = await storage.versions.findById(form.published_version_id);
+      return version ? { form, version } : null;
+    };
+    const hint = this.published.peek(slug)?.form.id;
+    const read = await this.gate.check(hint);
+    const { value, fresh } = await this.published.get(slug, read.revision, load);
+    if (!value || fresh) return value;
+    // A kept form is current but for its count, read with the revision. Without one (the form was kept by
+    // a concurrent request after this one asked), it is read again.
+    const count = read.responseCounts.get(value.form.id);
+    return count === undefined ? load() : { form: { ...value.form, response_count: count }, version: value.version };
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Values kept in memory with the cache revision they were loaded under: one is served only while a
+ * revision read issued after the request arrived still gives that revision. The revision must have been
+ * read before the value was loaded, so a change committed in between makes the value look stale, never
+ * fresh. Bounded: past `max` entries the least recently stored goes.
+ */
+export class RevisionCache<K, V> {
+  private readonly entries = new Map<K, { revision: number; value: V }>();
+
+  constructor(private readonly max: number) {}
+
+  /** The value under `key` whatever its revision (a hint, e.g. which form a slug named last time). */
+  peek(key: K): V | undefined {
+    return this.entries.get(key)?.value;
+  }
+
+  /**
+   * The value of `key` at `revision`: the kept one when it was loaded under that revision, else `load()`'s
+   * (kept unless `null`). `fresh` tells which.
+   */
+  async get(key: K, revision: number, load: () => Promise<V | null>): Promise<{ value: V | null; fresh: boolean }> {
+    const kept = this.entries.get(key);
+    if (kept && kept.revision === revision) return { value: kept.value, fresh: false };
+    const value = await load();
+    this.entries.delete(key);
+    if (value !== null) {
+      this.entries.set(key, { revision, value });
+      if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as K);
+    }
+    return { value, fresh: true };
+  }
+}

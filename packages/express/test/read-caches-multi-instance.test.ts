@@ -1,0 +1,110 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import express from 'express';
+import { createFormloom, type Formloom } from '@formloom/core';
+import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
+import { createTestDatabase, type TestDatabaseKind } from '@formloom/storage-typeorm/testing';
+import { createFormloomRouter } from '../src';
+
+/*
+ * Two instances over one database, each with its own connections and its own in-memory caches
+ * (docs/decisions.md, "Caches checked against a revision"): what one changes, the other serves at the
+ * very next request: form edits, response counts, publications, key revocations, team memberships.
+ */
+
+async function twoInstances(kind: TestDatabaseKind) {
+  const db = await createTestDatabase(kind);
+  const second =
+    kind === 'postgres' ? createDataSource(db.url.split('?')[0]!, { schema: db.schema, poolSize: 5 }) : createDataSource(db.url);
+  await runMigrations(second);
+  const storages = [db.storage, createTypeormStorage(second)];
+  const instances = storages.map((storage) => createFormloom({ storage, config: { secretKey: 'shared-key' } }));
+  const servers = await Promise.all(
+    instances.map(
+      (formloom) =>
+        new Promise<Server>((resolve) => {
+          const app = express();
+          app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: false }));
+          const s = app.listen(0, '127.0.0.1', () => resolve(s));
+        }),
+    ),
+  );
+  const urls = servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}/api/v1`);
+  const close = async () => {
+    for (const s of servers) await new Promise((r) => s.close(r));
+    await storages[1]!.close();
+    await db.close();
+  };
+  return { instances: instances as [Formloom, Formloom], urls: urls as [string, string], close };
+}
+
+// fetch() adds `Cache-Control: no-cache` to a conditional request unless the caller sets Cache-Control.
+const call = async (url: string, method: string, path: string, key: string | null, body?: unknown, headers: Record<string, string> = {}) => {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, etag: res.headers.get('etag'), body: text ? (JSON.parse(text) as any) : null };
+};
+
+for (const kind of ['postgres', 'sqlite'] as const) {
+  test(`${kind}: an edit, a submission, a publication, a revocation and a membership on one instance show at the other's next request`, async (t) => {
+    const { instances, urls, close } = await twoInstances(kind);
+    const [a, b] = urls;
+    try {
+      const owner = await instances[0].accounts.createUser({ email: `cache-${kind}-${Date.now()}@example.com`, plan: 'pro' });
+      const { api_key: key } = await instances[0].accounts.createKey(owner.id);
+      const created = await call(a, 'POST', '/forms', key, { title: 'First', published: true, questions: [{ type: 'short_text', title: 'Name' }] });
+      t.is(created.status, 201);
+      const id = created.body.id as string;
+      const slug = created.body.slug as string;
+      // Both instances now keep the form, the key and the public form in memory.
+      for (const url of urls) {
+        t.is((await call(url, 'GET', `/forms/${id}`, key)).body.title, 'First');
+        t.is((await call(url, 'GET', `/public/forms/${slug}`, null)).status, 200);
+      }
+
+      t.is((await call(b, 'PUT', `/forms/${id}`, key, { title: 'Second' })).status, 200);
+      t.is((await call(a, 'GET', `/forms/${id}`, key)).body.title, 'Second', 'an edit on B is served by A at once');
+
+      const question = created.body.questions[0].id as string;
+      t.is((await call(b, 'POST', `/public/forms/${slug}/responses`, null, { answers: [{ question_id: question, value: 'Ada' }] })).status, 201);
+      t.is((await call(a, 'GET', `/forms/${id}`, key)).body.response_count, 1, 'a submission on B counts on A at once');
+
+      // The public form: an ETag, 304 while it holds, and the new version at once after a publication on B.
+      const pub = await call(a, 'GET', `/public/forms/${slug}`, null);
+      t.is(pub.body.title, 'First');
+      t.truthy(pub.etag);
+      const again = await call(a, 'GET', `/public/forms/${slug}`, null, undefined, { 'if-none-match': pub.etag!, 'cache-control': 'max-age=0' });
+      t.is(again.status, 304);
+      t.is((await call(b, 'POST', `/forms/${id}/publish`, key)).status, 200);
+      const republished = await call(a, 'GET', `/public/forms/${slug}`, null, undefined, { 'if-none-match': pub.etag!, 'cache-control': 'max-age=0' });
+      t.is(republished.status, 200, 'a publication on B changes what A answers');
+      t.is(republished.body.title, 'Second');
+      t.not(republished.etag, pub.etag);
+      t.is((await call(b, 'DELETE', `/forms/${id}/publish`, key)).status, 200);
+      t.is((await call(a, 'GET', `/public/forms/${slug}`, null)).status, 404, 'an unpublication on B shows on A at once');
+      t.is((await call(a, 'POST', `/public/forms/${slug}/responses`, null, { answers: [{ question_id: question, value: 'Bo' }] })).status, 404);
+
+      // A team form read by a member; the membership removed on B refuses the next read on A.
+      const member = await instances[0].accounts.createUser({ email: `cache-m-${kind}-${Date.now()}@example.com`, plan: 'pro' });
+      const { api_key: memberKey } = await instances[0].accounts.createKey(member.id);
+      const team = await call(a, 'POST', '/teams', key, { name: 'Cachers' });
+      t.is(team.status, 201, JSON.stringify(team.body));
+      const teamForm = await call(a, 'POST', '/forms', key, { title: 'Team form', team_id: team.body.id, questions: [] });
+      t.is(teamForm.status, 201, JSON.stringify(teamForm.body));
+      t.is((await call(a, 'GET', `/forms/${teamForm.body.id}`, memberKey)).status, 404, 'not a member yet');
+      // As an accepted invitation would (the invitation flow is tested in teams.test.ts).
+      await instances[1].storage.teams.insertMember({ id: `tm_${Date.now()}`, team_id: team.body.id, user_id: member.id, role: 'viewer', joined_at: new Date().toISOString() });
+      t.is((await call(a, 'GET', `/forms/${teamForm.body.id}`, memberKey)).status, 200, 'a membership added on B lets A serve the form');
+
+      await instances[1].accounts.revokeKey(`key_${key.split('_')[1]}`);
+      t.is((await call(a, 'GET', `/forms/${id}`, key)).status, 401, 'a key revoked on B is refused by A at its next request');
+    } finally {
+      await close();
+    }
+  });
+}
