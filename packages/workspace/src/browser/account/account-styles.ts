@@ -17,6 +17,7 @@ export const sectionStyles = css`
   .secret { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.8125rem; overflow-wrap: anywhere; padding: 0.6rem; border-radius: var(--_radius); background: var(--_bg); border: 1px dashed var(--_border); }
   .notice { padding: 0.75rem; border-radius: var(--_radius); background: color-mix(in srgb, var(--_primary) 10%, transparent); }
   .error-text.on::before { content: '⚠ '; }
+  .error-text:not(.on) { display: none; }
   .ok-text { color: var(--_success); }
 `;
 

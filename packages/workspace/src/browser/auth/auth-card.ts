@@ -24,6 +24,7 @@ export const cardStyles = css`
   [role='alert'], [role='status'] { min-height: 1.25rem; }
   .notice { padding: 0.75rem; border-radius: var(--_radius); background: color-mix(in srgb, var(--_primary) 10%, transparent); }
   .error-text.on::before { content: '⚠ '; }
+  .error-text:not(.on) { display: none; }
   .hint { font-size: 0.8125rem; font-weight: 400; color: var(--_muted); }
 `;
 
