@@ -58,6 +58,7 @@ export class FormloomBuilder extends LitElement {
   /** Publish-check problems by question id (set by the publish panel through `fl-problems`). */
   problems = new Map<string, string[]>();
   store: FormStore | null = null;
+  private readonly keyOf = (id: string) => this.store?.keyOf(id) ?? id;
   /** The owner's other forms, for Fuse and composite questions. */
   otherForms: Array<{ id: string; title: string }> = [];
 
@@ -170,7 +171,7 @@ export class FormloomBuilder extends LitElement {
     const q = f.questions[index];
     const endings = ((f.quiz_settings as { endings?: Array<{ id: string; title: string }> } | null)?.endings ?? []).filter((e) => e && e.id);
     return html`<div class="edit">
-      <fl-question-list class="sticky" .questions=${f.questions} selected=${this.selected} .problems=${new Set(this.problems.keys())}
+      <fl-question-list class="sticky" .questions=${f.questions} .keyOf=${this.keyOf} selected=${this.selected} .problems=${new Set(this.problems.keys())}
         @fl-select=${(e: CustomEvent) => { this.selected = e.detail.id; this.focusEditor(); }}
         @fl-add=${(e: CustomEvent) => this.add(e.detail.type)} @fl-move=${(e: CustomEvent) => this.move(e.detail.from, e.detail.to)}
         @fl-duplicate=${(e: CustomEvent) => this.duplicate(e.detail.id)} @fl-delete=${(e: CustomEvent) => this.deleteQuestion(e.detail.id)}></fl-question-list>
