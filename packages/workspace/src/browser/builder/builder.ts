@@ -83,6 +83,7 @@ export class FormloomBuilder extends LitElement {
     store.addEventListener('state', () => this.tick++);
     try {
       await store.load();
+      if (store.formId !== this.formId) return;
       this.store = store;
       this.selected = store.draft.questions[0]?.id ?? '';
       this.ready = true;
@@ -96,7 +97,14 @@ export class FormloomBuilder extends LitElement {
     }
   }
 
-  override willUpdate() {
+  override willUpdate(changed: Map<string, unknown>) {
+    // Another form in the same element (a host page that reuses it): load that one.
+    if (changed.has('formId') && this.store && this.store.formId !== this.formId) {
+      this.store = null;
+      this.ready = false;
+      this.error = '';
+      void this.start();
+    }
     const tab = (BUILDER_TABS as readonly string[]).includes(this.tab) ? (this.tab as BuilderTab) : 'questions';
     if (tab !== 'questions' && !this.panelsLoaded.has(tab)) {
       void PANELS[tab][1]().then(() => (this.panelsLoaded = new Set([...this.panelsLoaded, tab])));
