@@ -62,10 +62,14 @@ export class FormloomBuilder extends LitElement {
   /** The owner's other forms, for Fuse and composite questions. */
   otherForms: Array<{ id: string; title: string }> = [];
 
+  constructor() {
+    super();
+    this.addEventListener('fl-problems', (e) => (this.problems = (e as CustomEvent).detail as Map<string, string[]>));
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     if (!this.store) void this.start();
-    this.addEventListener('fl-problems', (e) => (this.problems = (e as CustomEvent).detail as Map<string, string[]>));
   }
 
   private get pages(): string {
