@@ -65,6 +65,11 @@ export class FormloomBuilder extends LitElement {
   constructor() {
     super();
     this.addEventListener('fl-problems', (e) => (this.problems = (e as CustomEvent).detail as Map<string, string[]>));
+    this.addEventListener('fl-goto-question', (e) => {
+      this.selected = (e as CustomEvent).detail.id as string;
+      this.goTab('questions', e);
+      void this.updateComplete.then(() => this.focusEditor());
+    });
   }
 
   override connectedCallback(): void {
@@ -116,13 +121,9 @@ export class FormloomBuilder extends LitElement {
   }
 
   private goTab(tab: BuilderTab, e?: Event) {
-    if (this.base === null) {
-      e?.preventDefault();
-      this.tab = tab;
-    } else if (e) {
-      e.preventDefault();
-      navigate(formPath(this.base, this.formId, tab));
-    }
+    e?.preventDefault();
+    if (this.base === null) this.tab = tab;
+    else navigate(formPath(this.base, this.formId, tab));
   }
 
   private add(type: QuestionType) {
@@ -137,9 +138,14 @@ export class FormloomBuilder extends LitElement {
     void this.updateComplete.then(() => this.focusEditor());
   }
 
-  private focusEditor() {
-    const editor = this.renderRoot.querySelector('fl-question-editor');
-    void (editor as LitElement | null)?.updateComplete.then(() => editor?.shadowRoot?.querySelector<HTMLInputElement>('.title-input')?.focus());
+  /** Focuses the selected question's title, once the editor is on screen (a tab change may come first). */
+  private focusEditor(tries = 10) {
+    const editor = this.renderRoot.querySelector('fl-question-editor') as LitElement | null;
+    if (!editor) {
+      if (tries > 0) requestAnimationFrame(() => this.focusEditor(tries - 1));
+      return;
+    }
+    void editor.updateComplete.then(() => editor.shadowRoot?.querySelector<HTMLInputElement>('.title-input')?.focus());
   }
 
   private duplicate(id: string) {
