@@ -136,9 +136,11 @@ test('an owner builds every question type, a logic jump and a theme by the UI, p
     // The booking question is not ready: publishing is refused and the problem shows beside it.
     await publish(page);
     await page.getByRole('alert').filter({ hasText: 'A booking question has no connected calendar' }).first().waitFor();
-    await page.getByRole('link', { name: 'Questions', exact: true }).click();
-    await page.getByRole('button', { name: /Booking question needs attention/ }).click();
+    // Its link opens the question, and the list marks it too.
+    await page.getByRole('link', { name: 'Question 22: Booking question' }).click();
+    await page.getByRole('button', { name: /Booking question needs attention/ }).waitFor();
     await page.getByRole('alert').filter({ hasText: 'A booking question has no connected calendar' }).waitFor();
+    t.is(await page.getByLabel('Question 22', { exact: true }).inputValue(), 'Booking question');
     await page.getByLabel('A calendar is connected', { exact: true }).check();
     await page.getByLabel('Monday', { exact: true }).check();
     await page.getByLabel('Time zone', { exact: true }).fill('Europe/Paris');

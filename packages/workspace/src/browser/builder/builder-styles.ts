@@ -15,6 +15,7 @@ export const builderStyles = css`
   .badge { font-size: 0.8125rem; padding: 0.1rem 0.5rem; border-radius: 999px; border: 1px solid var(--_border); color: var(--_muted); }
   .badge.live { color: var(--_success); border-color: currentColor; }
   nav.tabs { display: flex; gap: 0.25rem; overflow-x: auto; scrollbar-width: thin; }
+  @media (max-width: 520px) { nav.tabs { flex-wrap: wrap; column-gap: 0; } nav.tabs a, nav.tabs button { padding: 0.55rem 0.6rem; } }
   nav.tabs a, nav.tabs button { all: unset; cursor: pointer; padding: 0.6rem 0.75rem; border-bottom: 3px solid transparent; white-space: nowrap; color: var(--_muted); font-size: 0.9375rem; }
   nav.tabs [aria-current='page'] { color: var(--_text); border-bottom-color: var(--_primary); font-weight: 600; }
   nav.tabs a:focus-visible, nav.tabs button:focus-visible { outline: 2px solid var(--_primary); outline-offset: -2px; }

@@ -58,13 +58,23 @@ export class FormloomBuilder extends LitElement {
   /** Publish-check problems by question id (set by the publish panel through `fl-problems`). */
   problems = new Map<string, string[]>();
   store: FormStore | null = null;
+  private readonly keyOf = (id: string) => this.store?.keyOf(id) ?? id;
   /** The owner's other forms, for Fuse and composite questions. */
   otherForms: Array<{ id: string; title: string }> = [];
+
+  constructor() {
+    super();
+    this.addEventListener('fl-problems', (e) => (this.problems = (e as CustomEvent).detail as Map<string, string[]>));
+    this.addEventListener('fl-goto-question', (e) => {
+      this.selected = (e as CustomEvent).detail.id as string;
+      this.goTab('questions', e);
+      void this.updateComplete.then(() => this.focusEditor());
+    });
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
     if (!this.store) void this.start();
-    this.addEventListener('fl-problems', (e) => (this.problems = (e as CustomEvent).detail as Map<string, string[]>));
   }
 
   private get pages(): string {
@@ -82,6 +92,7 @@ export class FormloomBuilder extends LitElement {
     store.addEventListener('state', () => this.tick++);
     try {
       await store.load();
+      if (store.formId !== this.formId) return;
       this.store = store;
       this.selected = store.draft.questions[0]?.id ?? '';
       this.ready = true;
@@ -95,7 +106,14 @@ export class FormloomBuilder extends LitElement {
     }
   }
 
-  override willUpdate() {
+  override willUpdate(changed: Map<string, unknown>) {
+    // Another form in the same element (a host page that reuses it): load that one.
+    if (changed.has('formId') && this.store && this.store.formId !== this.formId) {
+      this.store = null;
+      this.ready = false;
+      this.error = '';
+      void this.start();
+    }
     const tab = (BUILDER_TABS as readonly string[]).includes(this.tab) ? (this.tab as BuilderTab) : 'questions';
     if (tab !== 'questions' && !this.panelsLoaded.has(tab)) {
       void PANELS[tab][1]().then(() => (this.panelsLoaded = new Set([...this.panelsLoaded, tab])));
@@ -103,13 +121,9 @@ export class FormloomBuilder extends LitElement {
   }
 
   private goTab(tab: BuilderTab, e?: Event) {
-    if (this.base === null) {
-      e?.preventDefault();
-      this.tab = tab;
-    } else if (e) {
-      e.preventDefault();
-      navigate(formPath(this.base, this.formId, tab));
-    }
+    e?.preventDefault();
+    if (this.base === null) this.tab = tab;
+    else navigate(formPath(this.base, this.formId, tab));
   }
 
   private add(type: QuestionType) {
@@ -124,9 +138,14 @@ export class FormloomBuilder extends LitElement {
     void this.updateComplete.then(() => this.focusEditor());
   }
 
-  private focusEditor() {
-    const editor = this.renderRoot.querySelector('fl-question-editor');
-    void (editor as LitElement | null)?.updateComplete.then(() => editor?.shadowRoot?.querySelector<HTMLInputElement>('.title-input')?.focus());
+  /** Focuses the selected question's title, once the editor is on screen (a tab change may come first). */
+  private focusEditor(tries = 10) {
+    const editor = this.renderRoot.querySelector('fl-question-editor') as LitElement | null;
+    if (!editor) {
+      if (tries > 0) requestAnimationFrame(() => this.focusEditor(tries - 1));
+      return;
+    }
+    void editor.updateComplete.then(() => editor.shadowRoot?.querySelector<HTMLInputElement>('.title-input')?.focus());
   }
 
   private duplicate(id: string) {
@@ -170,7 +189,7 @@ export class FormloomBuilder extends LitElement {
     const q = f.questions[index];
     const endings = ((f.quiz_settings as { endings?: Array<{ id: string; title: string }> } | null)?.endings ?? []).filter((e) => e && e.id);
     return html`<div class="edit">
-      <fl-question-list class="sticky" .questions=${f.questions} selected=${this.selected} .problems=${new Set(this.problems.keys())}
+      <fl-question-list class="sticky" .questions=${f.questions} .keyOf=${this.keyOf} selected=${this.selected} .problems=${new Set(this.problems.keys())}
         @fl-select=${(e: CustomEvent) => { this.selected = e.detail.id; this.focusEditor(); }}
         @fl-add=${(e: CustomEvent) => this.add(e.detail.type)} @fl-move=${(e: CustomEvent) => this.move(e.detail.from, e.detail.to)}
         @fl-duplicate=${(e: CustomEvent) => this.duplicate(e.detail.id)} @fl-delete=${(e: CustomEvent) => this.deleteQuestion(e.detail.id)}></fl-question-list>

@@ -14,8 +14,6 @@ export function previewOf(form: Form, themeExtras: Record<string, unknown> = {})
   return { form_id: form.id, slug: form.slug, version: 0, title: form.title, description: form.description, theme, snapshot: { ...publicSnapshot(f), closed: false } };
 }
 
-const loaded = new Map<string, Promise<unknown>>();
-
 /**
  * `<fl-preview>`: the respondent's own `<formloom-form>` element (from @formloom/renderer, loaded from the
  * pages router's `/embed.js`) in preview mode, at phone or desktop width, repainted as the draft changes.
@@ -52,9 +50,8 @@ export class FlPreview extends LitElement {
 
   override connectedCallback() {
     super.connectedCallback();
-    const url = `${this.pagesBase.replace(/\/+$/, '')}/embed.js`;
-    if (!loaded.has(url)) loaded.set(url, import(/* @vite-ignore */ url));
-    loaded.get(url)!.then(
+    // The browser loads a module once, however often it is imported.
+    import(`${this.pagesBase.replace(/\/+$/, '')}/embed.js`).then(
       () => this.paint(),
       () => (this.failed = true),
     );

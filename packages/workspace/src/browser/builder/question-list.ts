@@ -34,15 +34,17 @@ export class FlQuestionList extends LitElement {
       .warn { color: var(--_danger); font-size: 0.75rem; }
     `,
   ];
-  static override properties = { questions: { attribute: false }, selected: {}, problems: { attribute: false }, addType: { state: true } };
+  static override properties = { questions: { attribute: false }, selected: {}, problems: { attribute: false }, addType: { state: true }, keyOf: { attribute: false } };
   questions: Question[] = [];
+  /** A question's stable key (its id survives the server's renaming of new questions under it). */
+  keyOf: (id: string) => string = (id) => id;
   selected = '';
   /** Question ids with publish-check problems. */
   problems: Set<string> = new Set();
   addType: QuestionType = 'short_text';
   private sortable: Sortable | null = null;
   private dragNext: Node | null = null;
-  private pendingFocus: { id: string; what: 'up' | 'down' | 'pick' } | null = null;
+  private pendingFocus: { key: string; what: 'up' | 'down' | 'pick' } | null = null;
 
   private emit(name: string, detail: unknown) {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
@@ -80,14 +82,15 @@ export class FlQuestionList extends LitElement {
     this.emit('fl-move', { from, to });
     this.say(`“${q.title || 'Untitled'}” moved to position ${to + 1} of ${this.questions.length}.`);
     // The builder hands back the new order in a later update: the focus is placed then (see updated()).
-    if (focus) this.pendingFocus = { id: q.id, what: focus };
+    if (focus) this.pendingFocus = { key: this.keyOf(q.id), what: focus };
   }
 
   override updated() {
     const f = this.pendingFocus;
     if (!f) return;
-    const li = this.renderRoot.querySelector(`li[data-id="${CSS.escape(f.id)}"]`);
-    if (!li || li !== this.renderRoot.querySelectorAll('li')[this.questions.findIndex((q) => q.id === f.id)]) return;
+    const index = this.questions.findIndex((q) => this.keyOf(q.id) === f.key);
+    const li = this.renderRoot.querySelectorAll('li')[index];
+    if (!li || li.getAttribute('data-key') !== f.key) return;
     this.pendingFocus = null;
     const target = li.querySelector<HTMLButtonElement>(f.what === 'pick' ? '.pick' : `[data-act="${f.what}"]`);
     (target && !target.disabled ? target : li.querySelector<HTMLElement>('.pick'))?.focus();
@@ -112,7 +115,7 @@ export class FlQuestionList extends LitElement {
     const n = this.questions.length;
     const groups = [...new Set(KINDS.map((k) => k.group))];
     return html`<ol aria-label="Questions" aria-describedby="how">
-        ${repeat(this.questions, (q) => q.id, (q, i) => html`<li data-id=${q.id} aria-current=${q.id === this.selected ? 'true' : 'false'} class=${this.problems.has(q.id) ? 'problem' : ''}>
+        ${repeat(this.questions, (q) => this.keyOf(q.id), (q, i) => html`<li data-id=${q.id} data-key=${this.keyOf(q.id)} aria-current=${q.id === this.selected ? 'true' : 'false'} class=${this.problems.has(q.id) ? 'problem' : ''}>
           <span class="handle" aria-hidden="true" title="Drag to reorder">⠿</span>
           <button class="pick" type="button" @click=${() => this.emit('fl-select', { id: q.id })} @keydown=${(e: KeyboardEvent) => this.onKey(e, i)}>
             <span class="num">${i + 1} · ${kindOf(q.type).label}</span>

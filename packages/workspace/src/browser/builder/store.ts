@@ -14,9 +14,9 @@ export type SaveState = 'saved' | 'saving' | 'pending' | 'failed' | 'conflict';
 const READ_ONLY = ['id', 'slug', 'created_at', 'updated_at', 'has_unpublished_changes', 'published_version_id', 'response_count', 'published', 'team_id', 'questions', 'show_question_nav', 'version', 'publish_error'];
 const SAVE_DELAY_MS = 700;
 
-let tempSeq = 0;
 /** A temporary id for a question made in the browser; the first save replaces it. */
-export const tempId = () => `new_${Date.now().toString(36)}_${++tempSeq}`;
+// getRandomValues, not randomUUID: the latter exists only in secure contexts (not on plain http over a LAN).
+export const tempId = () => `new_${[...crypto.getRandomValues(new Uint8Array(10))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 
 /** The body of `PUT /forms/:id` for a draft: every writable field and the whole question list. */
 export function saveBody(draft: Form): Record<string, unknown> {
@@ -50,6 +50,8 @@ export class FormStore extends EventTarget {
   private revision = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | null = null;
+  /** Stable keys of questions across their renaming (temporary id -> server id), for keyed lists. */
+  private keys = new Map<string, string>();
 
   constructor(
     readonly api: Api,
@@ -74,6 +76,11 @@ export class FormStore extends EventTarget {
     this.set('pending');
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.save(), SAVE_DELAY_MS);
+  }
+
+  /** A key that stays the same for a question when the server renames its temporary id. */
+  keyOf(id: string): string {
+    return this.keys.get(id) ?? id;
   }
 
   updateQuestion(id: string, patch: Partial<Question>): void {
@@ -145,6 +152,7 @@ export class FormStore extends EventTarget {
   }
 
   private emitChange(renamed = new Map<string, string>()) {
+    for (const [from, to] of renamed) this.keys.set(to, this.keyOf(from));
     this.dispatchEvent(new CustomEvent('change', { detail: { renamed } }));
   }
 }

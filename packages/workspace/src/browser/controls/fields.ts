@@ -1,10 +1,10 @@
 import { html, nothing } from 'lit';
 
-let seq = 0;
 /** A hint below a field, read as its description (not part of its name). */
 function hinted(hint: string | undefined) {
   if (!hint) return { id: nothing, el: nothing };
-  const id = `hint-${++seq}`;
+  // Unique within the shadow root, and stable across renders of the same hint.
+  const id = `hint-${[...hint].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7).toString(36)}`;
   return { id, el: html`<span id=${id} class="muted hint">${hint}</span>` };
 }
 

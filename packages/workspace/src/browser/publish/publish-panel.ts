@@ -101,13 +101,19 @@ export class FlPublishPanel extends BuilderPanel {
     }
   }
 
+  /** Opens the Questions tab on that question (the builder listens for `fl-goto-question`). */
+  private goTo(e: Event, id: string) {
+    e.preventDefault();
+    this.dispatchEvent(new CustomEvent('fl-goto-question', { detail: { id }, bubbles: true, composed: true }));
+  }
+
   private renderBlock(b: Block) {
     const named = this.form.questions.map((q, i) => ({ q, i })).filter(({ q }) => b.question_ids.includes(q.id));
     return html`<div class="card" role="alert" style="border-color:var(--_danger)">
       <h3 class="error-text">It cannot be published yet</h3>
       <p>${b.message}${b.upgrade_required ? ' (needs a higher plan)' : ''}</p>
       ${named.length
-        ? html`<ul>${named.map(({ q, i }) => html`<li><a href=${this.base === null ? '#' : formPath(this.base, this.store.formId)} @click=${(e: Event) => this.base === null && e.preventDefault()}>Question ${i + 1}: ${q.title || 'Untitled'}</a></li>`)}</ul>
+        ? html`<ul>${named.map(({ q, i }) => html`<li><a href=${this.base === null ? '#' : formPath(this.base, this.store.formId)} @click=${(e: Event) => this.goTo(e, q.id)}>Question ${i + 1}: ${q.title || 'Untitled'}</a></li>`)}</ul>
           <p class="muted">These questions are marked in the Questions tab, with this message beside them.</p>`
         : nothing}
     </div>`;
