@@ -1,21 +1,8 @@
-import type { ParseArgsConfig } from 'node:util';
-import type { AccountService, Storage } from '@formloom/core';
+import type { Command, Values } from './command';
 import { UsageError } from './usage-error';
+import { OUTBOX_COMMANDS } from './outbox-commands';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
-type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
-
-/** One `formloom` command: its words, its flags, its help, and what it does with the account service (or the storage). */
-export interface Command {
-  name: string;
-  usage: string;
-  /** One line for the command lists of `--help`. */
-  summary: string;
-  options: Options;
-  /** What each flag means, for `formloom <command> --help`. */
-  flags: Record<string, string>;
-  run(accounts: AccountService, values: Values, storage: Storage): Promise<Record<string, unknown>>;
-}
+export type { Command } from './command';
 
 const str = { type: 'string' } as const;
 
@@ -164,6 +151,7 @@ export const COMMANDS: Command[] = [
       return { rebuilt: true, form_id: form ?? null };
     },
   },
+  ...OUTBOX_COMMANDS,
 ];
 
 /** The command named by the leading words of `argv` (one or two), with the rest of `argv`. */

@@ -9,7 +9,7 @@ import type { FormloomConfig } from '../config';
 import { TOKENS } from '../tokens';
 import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
 import type { Logger } from '../logger';
-import { errorText, failedAttempt } from './retry';
+import { errorText, failedAttempt, notSentWarning } from './retry';
 
 export interface WorkerOptions {
   /** How often to look for due items when not woken by a new one (ms). */
@@ -256,6 +256,8 @@ export class OutboxWorker {
     this.runningPer.set(destination, (this.runningPer.get(destination) ?? 0) + 1);
     const task = this.run(h.item)
       .then((outcome) => {
+        const unsent = notSentWarning(h.item, outcome);
+        if (unsent) this.logger.warn(...unsent);
         this.release(destination);
         // The slot is free once the item ran: its settlement joins the next shared commit (its lease keeps
         // it from being claimed again meanwhile), so waiting for the database does not hold up new work.

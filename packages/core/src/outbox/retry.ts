@@ -1,3 +1,4 @@
+import type { OutboxItem } from '../domain/types';
 import type { OutboxOutcome } from '../ports/outbox-handler';
 
 /** Seconds before each retry: about a day in all, then the item fails for good. */
@@ -26,3 +27,18 @@ export function failedAttempt(
 }
 
 export const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * A delivery or mail that did not go out is an operator's business (docs/operations.md "Outbox"): the warn
+ * line of an attempt, with the item's kind, id, attempt and next retry (null once it failed for good) and
+ * the error, never its payload; null when it was delivered. `formloom outbox list` shows the same items.
+ */
+export function notSentWarning(item: OutboxItem, outcome: OutboxOutcome): [string, Record<string, unknown>] | null {
+  if (outcome.status === 'delivered') return null;
+  const retry = outcome.status === 'pending' ? outcome.nextAttemptAt : null;
+  const what = retry ? `next try at ${retry}` : 'failed for good';
+  return [
+    `formloom outbox: ${item.kind} ${item.id} not sent (attempt ${item.attempts}); ${what}`,
+    { kind: item.kind, id: item.id, attempt: item.attempts, next_attempt_at: retry, error: outcome.error },
+  ];
+}

@@ -9,6 +9,7 @@ import { responseTests } from './storage/responses';
 import { responseExportTests } from './storage/response-export';
 import { teamAdminTests } from './storage/team-admin';
 import { teamAndOutboxTests } from './storage/teams-outbox';
+import { outboxOperatorTests } from './storage/outbox-operator';
 import { transactionTests } from './storage/transactions';
 import { uploadTests } from './storage/uploads';
 import { webhookTests } from './storage/webhooks';
@@ -46,6 +47,7 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   creditLedgerTests(storageTest);
   formTests(storageTest);
   teamAndOutboxTests(storageTest);
+  outboxOperatorTests(storageTest);
   teamAdminTests(storageTest);
   uploadTests(storageTest);
   responseTests(storageTest);

@@ -21,6 +21,11 @@ export const outboxStatements = (d: Dialect) => {
     settleFinal:
       `UPDATE ${outbox} SET status = ${d.p(3)}, last_error = ${d.p(4)}, ${release}, updated_at = ${d.p(5)} ` +
       `WHERE ${leasedBy}`,
+    // Not while a worker holds it: its settlement would then find nothing, or undo the operator's change.
+    requeue:
+      `UPDATE ${outbox} SET status = 'pending', next_attempt_at = ${d.p(2)}, ${release}, updated_at = ${d.p(2)} ` +
+      `WHERE id = ${d.p(1)} AND status IN ('pending', 'failed') AND (locked_until IS NULL OR locked_until <= ${d.p(2)})`,
+    drop: `DELETE FROM ${outbox} WHERE id = ${d.p(1)} AND status IN ('pending', 'failed') AND (locked_until IS NULL OR locked_until <= ${d.p(2)})`,
     settleRetry:
       `UPDATE ${outbox} SET next_attempt_at = ${d.p(3)}, last_error = ${d.p(4)}, ${release}, updated_at = ${d.p(5)} ` +
       `WHERE ${leasedBy}`,
@@ -105,6 +110,25 @@ export class SqlOutboxRepository implements OutboxRepository {
       `SELECT id FROM ${st.table} WHERE status IN ('delivered', 'failed') AND updated_at < ${bind(query.before)}${kinds} ` +
       `ORDER BY updated_at LIMIT ${bind(Math.floor(query.limit))}`;
     return db.run(`DELETE FROM ${st.table} WHERE id IN (${old})`, params.values);
+  }
+
+  async listStuck(query: { limit: number; kinds?: string[] }): Promise<OutboxItem[]> {
+    if (query.limit <= 0 || (query.kinds && query.kinds.length === 0)) return [];
+    const { d, db } = this.scope;
+    const params = new Params(d);
+    const kinds = query.kinds ? ` AND kind IN (${params.list(query.kinds)})` : '';
+    const sql =
+      `SELECT * FROM ${this.st.table} WHERE (status = 'failed' OR (status = 'pending' AND last_error IS NOT NULL))${kinds} ` +
+      `ORDER BY next_attempt_at, id LIMIT ${params.bind(Math.floor(query.limit))}`;
+    return (await db.all<OutboxRow>(sql, params.values)).map(outboxFromRow);
+  }
+
+  async requeue(id: string, now: string): Promise<boolean> {
+    return (await this.scope.db.run(this.st.requeue, [id, now])) > 0;
+  }
+
+  async drop(id: string, now: string): Promise<boolean> {
+    return (await this.scope.db.run(this.st.drop, [id, now])) > 0;
   }
 
   async findById(id: string): Promise<OutboxItem | null> {

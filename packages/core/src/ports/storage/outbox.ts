@@ -64,4 +64,20 @@ export interface OutboxRepository {
    * or lost: it only shortens a wait, the poll still runs. Resolves with a function that stops listening.
    */
   listen?(wake: () => void): Promise<() => Promise<void>>;
+  /**
+   * Items an operator may have to act on (`formloom outbox list`, docs/cli.md): failed ones, and pending
+   * ones whose last attempt failed (`last_error` set), of `kinds` when given, earliest due first.
+   * @returns at most `limit` items.
+   */
+  listStuck(query: { limit: number; kinds?: string[] }): Promise<OutboxItem[]>;
+  /**
+   * An operator's retry: a pending or failed item becomes pending and due at `now`, its attempts kept.
+   * @returns `false` (nothing changes) for an unknown or delivered item, or one a worker holds at `now`.
+   */
+  requeue(id: string, now: string): Promise<boolean>;
+  /**
+   * An operator's drop: deletes a pending or failed item.
+   * @returns `false` (nothing changes) for an unknown or delivered item, or one a worker holds at `now`.
+   */
+  drop(id: string, now: string): Promise<boolean>;
 }

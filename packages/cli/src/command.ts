@@ -1,0 +1,17 @@
+import type { ParseArgsConfig } from 'node:util';
+import type { AccountService, Storage } from '@formloom/core';
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+/** One `formloom` command: its words, its flags, its help, and what it does with the account service (or the storage). */
+export interface Command {
+  name: string;
+  usage: string;
+  /** One line for the command lists of `--help`. */
+  summary: string;
+  options: Options;
+  /** What each flag means, for `formloom <command> --help`. */
+  flags: Record<string, string>;
+  run(accounts: AccountService, values: Values, storage: Storage): Promise<Record<string, unknown>>;
+}

@@ -1,0 +1,4 @@
+import test from 'ava';
+import { outboxSuite } from './outbox-suite';
+
+outboxSuite(test, 'sqlite');
