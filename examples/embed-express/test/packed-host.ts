@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -49,16 +50,21 @@ export interface Packed {
 /** `git status --porcelain` of the checkout: `npm pack` must leave it as it was. */
 export const checkoutStatus = () => execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: ROOT, encoding: 'utf8' });
 
-/** Packs `names` (each package's prepack builds it) into a new folder; what `npm pack` reported. */
-export function pack(names: string[]): { dir: string; packed: Packed[] } {
+const run = promisify(execFile);
+
+/**
+ * Packs `names` (each package's prepack builds it) into a new folder; what `npm pack` reported. Asynchronous,
+ * like the install: a test worker blocked for a minute could not tell AVA that it is still alive.
+ */
+export async function pack(names: string[]): Promise<{ dir: string; packed: Packed[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'formloom-packed-'));
   const all = workspacePackages();
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir, ...names.flatMap((n) => ['-w', all.get(n)!.dir])], {
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir, ...names.flatMap((n) => ['-w', all.get(n)!.dir])], {
     cwd: ROOT,
     encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
   });
-  return { dir, packed: JSON.parse(out) as Packed[] };
+  return { dir, packed: JSON.parse(stdout) as Packed[] };
 }
 
 /**
@@ -66,16 +72,11 @@ export function pack(names: string[]): { dir: string; packed: Packed[] } {
  * and installed by npm (extracted, their declared dependencies resolved from the registry or npm's cache),
  * nothing linked from this checkout. Returns the app folder.
  */
-export function installApp(dir: string, tarballs: string[], args: string[]): string {
+export async function installApp(dir: string, tarballs: string[], args: string[]): Promise<string> {
   const app = join(dir, 'app');
   mkdirSync(app);
   for (const t of tarballs) copyFileSync(join(dir, t), join(app, t));
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'packed-host', version: '1.0.0', private: true }));
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...args], {
-    cwd: app,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 240_000,
-  });
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...args], { cwd: app, encoding: 'utf8', timeout: 300_000 });
   return app;
 }

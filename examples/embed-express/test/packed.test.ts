@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { checkoutStatus, closure, installApp, pack, ROOT } from './packed-host';
@@ -49,7 +50,7 @@ test('npm install of the tarballs the guide names makes an app that runs the sma
   const args = installFromGuide();
   const named = args.filter((a) => a.endsWith('.tgz')).map((a) => a.replace(/^\.\//, ''));
   const before = checkoutStatus();
-  const { dir, packed } = pack(closure(['@formloom/express', '@formloom/storage-typeorm', '@formloom/cli']));
+  const { dir, packed } = await pack(closure(['@formloom/express', '@formloom/storage-typeorm', '@formloom/cli']));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   t.is(checkoutStatus(), before, 'npm pack leaves the checkout as it was');
   // The guide names every tarball the packages need, and only those.
@@ -66,7 +67,7 @@ test('npm install of the tarballs the guide names makes an app that runs the sma
     t.deepEqual(relative, [], `packages/${folder}/README.md links by absolute URL`);
   }
 
-  const app = installApp(dir, named, args);
+  const app = await installApp(dir, named, args);
   const installed = (name: string) => existsSync(join(app, 'node_modules', name, 'package.json'));
   t.true(['@formloom/core', '@formloom/express', 'zod', 'typeorm', 'express', 'pg'].every(installed));
   t.false(installed('@formloom/pdf') || installed('pdfkit'), 'the admin CLI does not pull the PDF stack');
@@ -123,4 +124,41 @@ test('npm install of the tarballs the guide names makes an app that runs the sma
 
   child.kill('SIGTERM'); // the guide's shutdown: close the server, stop the worker, close the storage
   t.is(await exited, 0, stderr);
+
+  // A plugin project in the same app compiles against the installed declarations with TypeScript's defaults
+  // (no `types`, no skipLibCheck): core brings node's types for its Buffer and streams.
+  writeFileSync(join(app, 'plugin.ts'), PLUGIN);
+  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', target: 'es2022' }, files: ['plugin.ts'] }));
+  const tscBin = join(dirname(require.resolve('typescript/package.json', { paths: [ROOT] })), 'bin', 'tsc');
+  const tsc = await promisify(execFile)(process.execPath, [tscBin, '-p', app], { cwd: app, encoding: 'utf8' }).then(
+    () => '',
+    (e: { stdout?: string; stderr?: string }) => `${e.stdout ?? ''}${e.stderr ?? ''}` || String(e),
+  );
+  t.is(tsc, '', 'the plugin compiles');
 });
+
+const PLUGIN = `
+import { z } from 'zod';
+import { definePlugin, defineRoute, type OutboxItem } from '@formloom/core';
+
+export const plugin = definePlugin({
+  name: 'typed',
+  version: '1.0.0',
+  inTransaction: {
+    'response.submitted': async ({ form_id }, tx, ctx) => ctx.enqueue('typed.job', { form_id }, tx),
+  },
+  outboxHandlers: (ctx) => [{ kind: 'typed.job', handle: async (item: OutboxItem) => {
+    const form = await ctx.ports.storage.forms.findById(String(item.payload.form_id));
+    const questions = form ? await ctx.ports.storage.questions.listByForm(form.id) : [];
+    ctx.logger.info('job', { title: form?.title, questions: questions.map((q) => q.type) });
+    return { status: 'delivered' as const };
+  } }],
+  routes: () => [
+    defineRoute({
+      method: 'post', path: '/typed/:id', scope: 'forms', summary: 'Typed', tags: ['Typed'],
+      body: z.object({ count: z.number() }),
+      handler: async (req) => ({ body: { doubled: req.body.count * 2, by: req.principal.user_id } }),
+    }),
+  ],
+});
+`;
