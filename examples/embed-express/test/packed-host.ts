@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -76,7 +76,9 @@ export function makePackedHost(packages: string[], hostDeps: string[]): PackedHo
   for (const dep of third) {
     const link = join(host, 'node_modules', dep);
     mkdirSync(dirname(link), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules', dep), link, 'dir');
+    // npm may keep a package under the workspace that declares it rather than hoist it (altcha-lib).
+    const nested = packed.map((q) => join(ROOT, 'packages', q.name.replace('@formloom/', ''), 'node_modules', dep)).find((d) => existsSync(d));
+    symlinkSync(existsSync(join(ROOT, 'node_modules', dep)) ? join(ROOT, 'node_modules', dep) : (nested ?? join(ROOT, 'node_modules', dep)), link, 'dir');
   }
   writeFileSync(join(host, 'package.json'), JSON.stringify({ name: 'packed-host', private: true }));
   return { dir, packed };
