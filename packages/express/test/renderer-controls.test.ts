@@ -26,6 +26,8 @@ test.after.always(async () => {
 
 async function open(opts: BrowserContextOptions = {}) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, ...opts });
+  // A busy machine: give navigation and waits room (nothing here is timed).
+  context.setDefaultTimeout(90_000);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -49,6 +51,7 @@ async function axe(page: Page): Promise<string[]> {
 }
 
 test('the dropdown is a searchable combobox: typing filters, arrows and Enter pick, a tap picks', async (t) => {
+  t.timeout(240_000);
   const countries = ['Austria', 'Belgium', 'France', 'Germany', 'Spain', 'Sweden'];
   const f = await publish({ title: 'Where', questions: [{ type: 'dropdown', title: 'Country', properties: { choices: countries.map((label) => ({ label })) } }, { type: 'dropdown', title: 'Again', properties: { choices: countries.map((label) => ({ label })) } }] });
   const { page, errors, close } = await open();
@@ -79,6 +82,7 @@ test('the dropdown is a searchable combobox: typing filters, arrows and Enter pi
 });
 
 test('the upload drop zone says what it takes in words, previews an image, and a file can be removed', async (t) => {
+  t.timeout(240_000);
   const f = await publish({ title: 'Photo', questions: [{ type: 'file_upload', title: 'Your photo', required: true, properties: { max_size_mb: 5, allowed_types: ['image/png', 'image/jpeg'] } }] });
   const { page, errors, close } = await open();
   try {
@@ -100,7 +104,7 @@ test('the upload drop zone says what it takes in words, previews an image, and a
     await form(page).getByRole('button', { name: 'Submit' }).click();
     t.is(await form(page).locator('.fl-error').innerText(), 'This type of file is not accepted: PNG or JPEG up to 5 MB');
     await form(page).locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png(4, 4) });
-    await form(page).getByRole('button', { name: 'Remove' }).waitFor();
+    await form(page).getByRole('status').filter({ hasText: 'me.png: uploaded' }).waitFor({ state: 'attached' });
     await form(page).getByRole('button', { name: 'Submit' }).click();
     await heading(page, 'Thank you!');
     const list = await app.api('GET', `/forms/${f.id}/responses`, { key });
@@ -112,6 +116,7 @@ test('the upload drop zone says what it takes in words, previews an image, and a
 });
 
 test('a quiz ends on its matched ending (title, description, score) and can be retaken when allowed', async (t) => {
+  t.timeout(240_000);
   const f = await publish({
     title: 'Quiz',
     mode: 'knowledge_quiz',
@@ -146,6 +151,7 @@ test('a quiz ends on its matched ending (title, description, score) and can be r
 });
 
 test('picked options carry a check mark; with reduced motion nothing animates', async (t) => {
+  t.timeout(240_000);
   const f = await publish({ title: 'Marks', questions: [{ type: 'multiple_choice', title: 'Fruits', properties: { allow_multiple: true, choices: [{ label: 'Apple' }, { label: 'Pear' }] } }] });
   const still = await open({ reducedMotion: 'reduce' });
   const moving = await open();

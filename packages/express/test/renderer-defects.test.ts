@@ -17,6 +17,8 @@ test.after.always(async () => {
 
 async function open(opts: BrowserContextOptions = {}) {
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, ...opts });
+  // A busy machine: give navigation and waits room (nothing here is timed).
+  context.setDefaultTimeout(90_000);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -72,6 +74,7 @@ test.after.always(async () => {
 });
 
 test('1. a tapped star or scale number shows as selected, and arrows move the selection', async (t) => {
+  t.timeout(240_000);
   const f = await publish(app, key, {
     title: 'Scales',
     questions: [
@@ -104,6 +107,7 @@ test('1. a tapped star or scale number shows as selected, and arrows move the se
 
 for (const kind of DB_KINDS) {
   test(`2. [${kind}] the thank-you screen has no question arrows and a completed response is never sent twice`, async (t) => {
+    t.timeout(240_000);
     const db = kind === 'sqlite' ? app : await startTestApp(kind);
     const { page, errors, close } = await open();
     try {
@@ -128,6 +132,7 @@ for (const kind of DB_KINDS) {
 }
 
 test('3. errors are visibly errors in the form colours, with an icon, in whole sentences', async (t) => {
+  t.timeout(240_000);
   const questions = [
     { type: 'short_text', title: 'Code', validations: { pattern: '[A-Z]{2}-\\d{4}', pattern_message: 'Use the format AB-1234' } },
     { type: 'multiple_choice', title: 'Pick', properties: { allow_multiple: true, choices: [{ label: 'A' }, { label: 'B' }, { label: 'C' }] }, validations: { max_selections: 2 } },
@@ -162,6 +167,7 @@ test('3. errors are visibly errors in the form colours, with an icon, in whole s
 });
 
 test('4. the text shown before the script runs is readable, and a light form never flashes dark while loading', async (t) => {
+  t.timeout(240_000);
   const f = await publish(app, key, { title: 'Light', description: 'A light form', background_color: '#ffffff', questions: [{ type: 'short_text', title: 'Name' }] });
   const noJs = await open({ javaScriptEnabled: false });
   try {
@@ -199,6 +205,7 @@ test('4. the text shown before the script runs is readable, and a light form nev
 });
 
 test('5. a tap on a single-choice option moves on', async (t) => {
+  t.timeout(240_000);
   const f = await publish(app, key, {
     title: 'Tap',
     questions: [
@@ -220,6 +227,7 @@ test('5. a tap on a single-choice option moves on', async (t) => {
 });
 
 test('6. Enter on the welcome screen starts the form', async (t) => {
+  t.timeout(240_000);
   const f = await publish(app, key, { title: 'Hello', welcome_title: 'Welcome', questions: [{ type: 'short_text', title: 'Name' }] });
   const { page, close } = await open();
   try {
@@ -234,6 +242,7 @@ test('6. Enter on the welcome screen starts the form', async (t) => {
 });
 
 test('7. the 0-10 scale stays on one row at 390 px with its end labels under its ends', async (t) => {
+  t.timeout(240_000);
   const f = await publish(app, key, { title: 'NPS', questions: [{ type: 'opinion_scale', title: 'Recommend?', properties: { min: 0, max: 10, min_label: 'Never', max_label: 'Surely' } }] });
   const { page, close } = await open({ viewport: { width: 390, height: 800 } });
   try {
@@ -252,6 +261,7 @@ test('7. the 0-10 scale stays on one row at 390 px with its end labels under its
 });
 
 test('8. a plain <script src=".../embed.js"> works as well as type="module"', async (t) => {
+  t.timeout(240_000);
   const f = await publish(app, key, { title: 'Plain', questions: [{ type: 'short_text', title: 'Name' }] });
   const host = await hostSite();
   const { page, errors, close } = await open();
@@ -267,6 +277,7 @@ test('8. a plain <script src=".../embed.js"> works as well as type="module"', as
 });
 
 test('9. the popup keeps its result screen open after submitting', async (t) => {
+  t.timeout(240_000);
   const f = await publish(app, key, { title: 'Pop', thank_you_title: 'All done', questions: [{ type: 'yes_no', title: 'Happy?' }] });
   const host = await hostSite();
   const { page, close } = await open();
@@ -288,6 +299,7 @@ test('9. the popup keeps its result screen open after submitting', async (t) => 
 });
 
 test('10. an embedded form adds no <h1> to the host page', async (t) => {
+  t.timeout(240_000);
   const f = await publish(app, key, { title: 'Embedded', welcome_title: 'Hi there', questions: [{ type: 'yes_no', title: 'Happy?' }] });
   const host = await hostSite();
   const { page, close } = await open();
@@ -308,6 +320,7 @@ test('10. an embedded form adds no <h1> to the host page', async (t) => {
 });
 
 test('11. no "press Enter" on touch screens; long text says Shift+Enter makes a new line', async (t) => {
+  t.timeout(240_000);
   const f = await publish(app, key, { title: 'Hints', questions: [{ type: 'short_text', title: 'Name' }, { type: 'long_text', title: 'Story' }] });
   const touch = await open({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 800 } });
   const desk = await open();
@@ -329,6 +342,7 @@ test('11. no "press Enter" on touch screens; long text says Shift+Enter makes a 
 });
 
 test('12. the progress bar and counter follow the questions logic leaves on the path', async (t) => {
+  t.timeout(240_000);
   const created = await publish(app, key, {
     published: false,
     title: 'Skips',
@@ -360,6 +374,7 @@ test('12. the progress bar and counter follow the questions logic leaves on the 
 
 for (const kind of DB_KINDS) {
   test(`13. [${kind}] contact_info sub-fields are required one by one`, async (t) => {
+    t.timeout(240_000);
     const db = kind === 'sqlite' ? app : await startTestApp(kind);
     const { page, errors, close } = await open();
     try {
@@ -394,6 +409,7 @@ for (const kind of DB_KINDS) {
 }
 
 test('14. a favicon, a description, and noindex on links that carry credentials', async (t) => {
+  t.timeout(240_000);
   const f = await publish(app, key, { title: 'Meta', description: 'Tell us', questions: [{ type: 'short_text', title: 'Name' }] });
   const icon = await fetch(`${app.url}/favicon.ico`);
   t.is(icon.status, 200);

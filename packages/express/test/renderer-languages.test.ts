@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, launchBrowser } from './helpers/browser';
+import { AXE_SOURCE, hostSite, launchBrowser } from './helpers/browser';
 
 /*
  * The page in the respondent's language (docs/respondents.md "Languages"): the form's `language`, else the
@@ -23,6 +23,8 @@ test.after.always(async () => {
 
 async function open(opts: BrowserContextOptions = {}) {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, ...opts });
+  // A busy machine: give navigation and waits room (nothing here is timed).
+  context.setDefaultTimeout(90_000);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -46,6 +48,7 @@ const REQUIRED: Record<string, string> = {
 };
 
 test("each language's words on the buttons, errors and progress; Arabic and Hebrew right to left", async (t) => {
+  t.timeout(240_000);
   const { page, errors, close } = await open();
   try {
     for (const lang of Object.keys(SUBMIT)) {
@@ -75,6 +78,7 @@ test("each language's words on the buttons, errors and progress; Arabic and Hebr
 });
 
 test("without a language the page speaks the browser's, or English when it has no such words", async (t) => {
+  t.timeout(240_000);
   const f = await publish(app, key, { title: 'Any', welcome_title: 'Hi', questions: QUESTIONS });
   for (const [locale, start, lang] of [['de-DE', 'Los geht’s', 'de'], ['pt-BR', 'Começar', 'pt'], ['sv-SE', 'Start', 'en']] as const) {
     const { page, close } = await open({ locale });
@@ -88,7 +92,27 @@ test("without a language the page speaks the browser's, or English when it has n
   }
 });
 
+test('an embedded form fetches its language\'s words beside the script (cached immutable)', async (t) => {
+  t.timeout(240_000);
+  const f = await publish(app, key, { title: 'Embedded', language: 'fr', questions: QUESTIONS });
+  const host = await hostSite();
+  const { page, errors, close } = await open();
+  const fetched: string[] = [];
+  page.on('response', (r) => /formloom-lang-fr\.\w+\.json$/.test(r.url()) && fetched.push(`${r.status()} ${r.headers()['cache-control']}`));
+  try {
+    host.html = `<!doctype html><html lang="en"><head><title>Host</title><script src="${app.url}/embed.js"></script></head><body><formloom-form slug="${f.slug}"></formloom-form></body></html>`;
+    await page.goto(host.url);
+    await form(page).getByRole('button', { name: 'Envoyer' }).waitFor();
+    t.deepEqual(fetched, ['200 public, max-age=31536000, immutable']);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+    await host.close();
+  }
+});
+
 test("the owner's strings replace the page's own words, in any language", async (t) => {
+  t.timeout(240_000);
   const f = await publish(app, key, { title: 'Own', language: 'es', strings: { submit: 'Mandar ya', error_required: 'Falta esta respuesta' }, questions: QUESTIONS });
   const { page, close } = await open();
   try {
@@ -103,6 +127,7 @@ test("the owner's strings replace the page's own words, in any language", async 
 
 for (const kind of DB_KINDS) {
   test(`[${kind}] language and strings: checked, stored, published and public`, async (t) => {
+    t.timeout(240_000);
     const a = kind === 'sqlite' ? app : await startTestApp(kind);
     try {
       const k = kind === 'sqlite' ? key : (await a.user()).key;

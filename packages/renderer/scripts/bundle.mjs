@@ -4,7 +4,7 @@
 // dist/bundle/manifest.json ({entry name: file name, languages: {lang: file name}}); stale files are removed.
 // Scripts are IIFEs: the same file works from `<script src>` and `<script type="module" src>`.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -18,6 +18,12 @@ const ENTRIES = {
   invitation: 'src/browser/invitation/index.ts',
 };
 
+// Every file appears whole or not at all: test processes may read the bundle while another process rebuilds it.
+const writeAtomic = (file, contents) => {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, contents);
+  renameSync(tmp, file);
+};
 const hashOf = (contents) => createHash('sha256').update(contents).digest('base64url').slice(0, 12).replace(/[-_]/g, 'x');
 mkdirSync(out, { recursive: true });
 
@@ -29,7 +35,7 @@ const languages = {};
 for (const [lang, words] of Object.entries(mod.exports.PACKS)) {
   const json = Buffer.from(JSON.stringify(words));
   const fileName = `formloom-lang-${lang}.${hashOf(json)}.json`;
-  writeFileSync(join(out, fileName), json);
+  writeAtomic(join(out, fileName), json);
   languages[lang] = fileName;
 }
 
@@ -53,10 +59,10 @@ for (const file of result.outputFiles) {
   const name = file.path.slice(out.length + 1).replace(/\.js$/, '');
   const hash = hashOf(file.contents);
   const fileName = `${name === 'form' ? 'formloom-form' : `formloom-${name}`}.${hash}.js`;
-  writeFileSync(join(out, fileName), file.contents);
+  writeAtomic(join(out, fileName), file.contents);
   manifest[name] = fileName;
 }
 manifest.languages = languages;
 const kept = new Set([...Object.values(manifest).filter((v) => typeof v === 'string'), ...Object.values(languages), 'manifest.json']);
-for (const f of readdirSync(out)) if (!kept.has(f)) rmSync(join(out, f));
-writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+for (const f of readdirSync(out)) if (!kept.has(f) && !f.endsWith('.tmp')) rmSync(join(out, f), { force: true });
+writeAtomic(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);

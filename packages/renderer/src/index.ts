@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -33,12 +34,49 @@ export interface RendererBundles {
   languages: Record<string, string>;
 }
 
+/** The newest modification time of the files under `dir` (0 when it does not exist). */
+function newest(dir: string): number {
+  let max = 0;
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    max = Math.max(max, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return max;
+}
+
+/**
+ * In a checkout of the repository (sources beside the build), a bundle older than its sources is rebuilt
+ * here, so that `npx tsc -b` followed by the tests serves the code just written. An installed package has no
+ * sources and never rebuilds: `npm run build` (and `prepack`) made its bundle.
+ */
+function refreshInCheckout(dir: string): void {
+  const pkg = join(__dirname, '..', '..');
+  const script = join(pkg, 'scripts', 'bundle.mjs');
+  if (!existsSync(script) || !existsSync(join(pkg, 'src', 'browser'))) return;
+  let built = 0;
+  try {
+    built = statSync(join(dir, 'manifest.json')).mtimeMs;
+  } catch {
+    // Not built yet.
+  }
+  const sources = Math.max(newest(join(pkg, 'src')), newest(join(pkg, 'assets')), newest(join(pkg, '..', 'core', 'src', 'logic')));
+  if (built > sources) return;
+  execFileSync(process.execPath, [script], { stdio: 'inherit' });
+}
+
 /**
  * Where the bundles are and which files they are, or null when they were not built (`npm run build` bundles
  * after `tsc -b`).
  */
 export function rendererBundles(): { dir: string; files: RendererBundles } | null {
   const dir = join(__dirname, '..', 'bundle');
+  refreshInCheckout(dir);
   try {
     return { dir, files: JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as RendererBundles };
   } catch {

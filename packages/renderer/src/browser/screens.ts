@@ -16,10 +16,9 @@ function quizResults(t: Translate, form: PublicForm, r: SubmittedResponse): { en
   const endings = (form.snapshot.quiz_settings?.endings ?? []) as Array<{ id: string; title?: string; description?: string }>;
   const ending = endings.find((e) => e.id === q.matched_ending_id) ?? null;
   const score = q.form_mode !== 'match_quiz' ? h('p', { class: 'fl-score' }, `${q.score} / ${q.max_score}`, h('span', { class: 'fl-sr' }, ` ${t('score')}`)) : null;
+  // The score is shown large and the ending is the screen's title: the rows add only what those do not say.
   const rows: Array<[string, string]> = [];
   if (q.form_mode === 'knowledge_quiz') rows.push([t('correct_answers'), t('of', { n: q.correct_answers, max: q.total_scorable_questions })]);
-  if (q.form_mode !== 'match_quiz') rows.push([t('score'), t('of', { n: q.score, max: q.max_score })]);
-  if (ending?.title) rows.push([t('your_result'), ending.title]);
   return { ending, score, rows: rows.length ? h('dl', { class: 'fl-results' }, rows.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]).flat()) : null };
 }
 

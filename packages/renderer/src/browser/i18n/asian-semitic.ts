@@ -27,7 +27,7 @@ export const JA: Strings = {
   pick_option: '入力するか選択してください', show_options: '選択肢を表示', no_match: '該当なし',
   choose_file: 'ファイルを選択', or_drag: 'またはここにドラッグ', up_to: '最大 {mb} MB', or: 'または', uploading: 'アップロード中…', uploaded: 'アップロード完了',
   upload_progress: 'アップロードの進捗', remove: '削除', correct_answers: '正解数', score: 'スコア', of: '{max}中{n}',
-  your_result: 'あなたの結果', retake: 'もう一度挑戦する',
+  retake: 'もう一度挑戦する',
   first_name: '名', last_name: '姓', email: 'メールアドレス', phone: '電話番号', company: '会社名', address_line1: '住所',
   address_line2: '住所（建物名など）', city: '市区町村', state: '都道府県', zip: '郵便番号', country: '国',
 };
@@ -57,7 +57,7 @@ export const ZH: Strings = {
   pick_option: '输入或选择一个选项', show_options: '显示选项', no_match: '无匹配项',
   choose_file: '选择文件', or_drag: '或拖到此处', up_to: '最大 {mb} MB', or: '或', uploading: '上传中…', uploaded: '已上传',
   upload_progress: '上传进度', remove: '移除', correct_answers: '答对题数', score: '得分', of: '{n} / {max}',
-  your_result: '你的结果', retake: '重新作答',
+  retake: '重新作答',
   first_name: '名', last_name: '姓', email: '电子邮箱', phone: '电话', company: '公司', address_line1: '地址',
   address_line2: '地址（第二行）', city: '城市', state: '省 / 地区', zip: '邮政编码', country: '国家/地区',
 };
@@ -87,7 +87,7 @@ export const AR: Strings = {
   pick_option: 'اكتب أو اختر خيارًا', show_options: 'اعرض الخيارات', no_match: 'لا توجد نتائج',
   choose_file: 'اختر ملفًا', or_drag: 'أو اسحبه إلى هنا', up_to: 'حتى {mb} ميغابايت', or: 'أو', uploading: 'جارٍ الرفع…', uploaded: 'تم الرفع',
   upload_progress: 'تقدّم الرفع', remove: 'إزالة', correct_answers: 'الإجابات الصحيحة', score: 'النتيجة', of: '{n} من {max}',
-  your_result: 'نتيجتك', retake: 'أعد الاختبار',
+  retake: 'أعد الاختبار',
   first_name: 'الاسم الأول', last_name: 'اسم العائلة', email: 'البريد الإلكتروني', phone: 'الهاتف', company: 'الشركة', address_line1: 'العنوان',
   address_line2: 'العنوان (سطر 2)', city: 'المدينة', state: 'الولاية / المنطقة', zip: 'الرمز البريدي', country: 'البلد',
 };
@@ -117,7 +117,7 @@ export const HE: Strings = {
   pick_option: 'יש להקליד או לבחור אפשרות', show_options: 'הצגת האפשרויות', no_match: 'אין תוצאות',
   choose_file: 'בחירת קובץ', or_drag: 'או גרירה לכאן', up_to: 'עד {mb} MB', or: 'או', uploading: 'מעלה…', uploaded: 'הועלה',
   upload_progress: 'התקדמות ההעלאה', remove: 'הסרה', correct_answers: 'תשובות נכונות', score: 'ניקוד', of: '{n} מתוך {max}',
-  your_result: 'התוצאה שלך', retake: 'לנסות שוב',
+  retake: 'לנסות שוב',
   first_name: 'שם פרטי', last_name: 'שם משפחה', email: 'אימייל', phone: 'טלפון', company: 'חברה', address_line1: 'כתובת',
   address_line2: 'כתובת (שורה 2)', city: 'עיר', state: 'מחוז / אזור', zip: 'מיקוד', country: 'מדינה',
 };

@@ -73,7 +73,6 @@ export const EN = {
   correct_answers: 'Correct answers',
   score: 'Score',
   of: '{n} of {max}',
-  your_result: 'Your result',
   retake: 'Retake the quiz',
   first_name: 'First name',
   last_name: 'Last name',

@@ -27,7 +27,7 @@ export const DE: Strings = {
   pick_option: 'Tippen oder Option wählen', show_options: 'Optionen anzeigen', no_match: 'Keine Treffer',
   choose_file: 'Datei auswählen', or_drag: 'oder hierher ziehen', up_to: 'bis {mb} MB', or: 'oder', uploading: 'wird hochgeladen…', uploaded: 'hochgeladen',
   upload_progress: 'Upload-Fortschritt', remove: 'Entfernen', correct_answers: 'Richtige Antworten', score: 'Punkte', of: '{n} von {max}',
-  your_result: 'Ihr Ergebnis', retake: 'Quiz wiederholen',
+  retake: 'Quiz wiederholen',
   first_name: 'Vorname', last_name: 'Nachname', email: 'E-Mail', phone: 'Telefon', company: 'Firma', address_line1: 'Adresse',
   address_line2: 'Adresszusatz', city: 'Ort', state: 'Bundesland / Region', zip: 'Postleitzahl', country: 'Land',
 };
@@ -57,7 +57,7 @@ export const NL: Strings = {
   pick_option: 'Typ of kies een optie', show_options: 'Opties tonen', no_match: 'Geen resultaten',
   choose_file: 'Kies een bestand', or_drag: 'of sleep het hierheen', up_to: 'tot {mb} MB', or: 'of', uploading: 'uploaden…', uploaded: 'geüpload',
   upload_progress: 'Uploadvoortgang', remove: 'Verwijderen', correct_answers: 'Goede antwoorden', score: 'Score', of: '{n} van {max}',
-  your_result: 'Je resultaat', retake: 'Quiz opnieuw doen',
+  retake: 'Quiz opnieuw doen',
   first_name: 'Voornaam', last_name: 'Achternaam', email: 'E-mail', phone: 'Telefoon', company: 'Bedrijf', address_line1: 'Adres',
   address_line2: 'Adres (regel 2)', city: 'Plaats', state: 'Provincie / regio', zip: 'Postcode', country: 'Land',
 };
@@ -87,7 +87,7 @@ export const PL: Strings = {
   pick_option: 'Wpisz lub wybierz opcję', show_options: 'Pokaż opcje', no_match: 'Brak wyników',
   choose_file: 'Wybierz plik', or_drag: 'lub przeciągnij go tutaj', up_to: 'do {mb} MB', or: 'lub', uploading: 'przesyłanie…', uploaded: 'przesłano',
   upload_progress: 'Postęp przesyłania', remove: 'Usuń', correct_answers: 'Poprawne odpowiedzi', score: 'Wynik', of: '{n} z {max}',
-  your_result: 'Twój wynik', retake: 'Rozwiąż quiz ponownie',
+  retake: 'Rozwiąż quiz ponownie',
   first_name: 'Imię', last_name: 'Nazwisko', email: 'E-mail', phone: 'Telefon', company: 'Firma', address_line1: 'Adres',
   address_line2: 'Adres (linia 2)', city: 'Miejscowość', state: 'Województwo / region', zip: 'Kod pocztowy', country: 'Kraj',
 };

@@ -27,7 +27,7 @@ export const ES: Strings = {
   pick_option: 'Escribe o elige una opción', show_options: 'Mostrar opciones', no_match: 'Sin coincidencias',
   choose_file: 'Elige un archivo', or_drag: 'o arrástralo aquí', up_to: 'hasta {mb} MB', or: 'o', uploading: 'subiendo…', uploaded: 'subido',
   upload_progress: 'Progreso de la subida', remove: 'Quitar', correct_answers: 'Respuestas correctas', score: 'Puntuación', of: '{n} de {max}',
-  your_result: 'Tu resultado', retake: 'Repetir el cuestionario',
+  retake: 'Repetir el cuestionario',
   first_name: 'Nombre', last_name: 'Apellidos', email: 'Correo electrónico', phone: 'Teléfono', company: 'Empresa', address_line1: 'Dirección',
   address_line2: 'Dirección (línea 2)', city: 'Ciudad', state: 'Provincia / región', zip: 'Código postal', country: 'País',
 };
@@ -57,7 +57,7 @@ export const FR: Strings = {
   pick_option: 'Tapez ou choisissez une option', show_options: 'Afficher les options', no_match: 'Aucun résultat',
   choose_file: 'Choisissez un fichier', or_drag: 'ou déposez-le ici', up_to: "jusqu'à {mb} Mo", or: 'ou', uploading: 'envoi…', uploaded: 'envoyé',
   upload_progress: "Progression de l'envoi", remove: 'Retirer', correct_answers: 'Bonnes réponses', score: 'Score', of: '{n} sur {max}',
-  your_result: 'Votre résultat', retake: 'Refaire le quiz',
+  retake: 'Refaire le quiz',
   first_name: 'Prénom', last_name: 'Nom', email: 'E-mail', phone: 'Téléphone', company: 'Entreprise', address_line1: 'Adresse',
   address_line2: "Complément d'adresse", city: 'Ville', state: 'Région', zip: 'Code postal', country: 'Pays',
 };
@@ -87,7 +87,7 @@ export const PT: Strings = {
   pick_option: 'Escreva ou escolha uma opção', show_options: 'Mostrar opções', no_match: 'Sem resultados',
   choose_file: 'Escolha um ficheiro', or_drag: 'ou arraste-o para aqui', up_to: 'até {mb} MB', or: 'ou', uploading: 'a enviar…', uploaded: 'enviado',
   upload_progress: 'Progresso do envio', remove: 'Remover', correct_answers: 'Respostas certas', score: 'Pontuação', of: '{n} de {max}',
-  your_result: 'O seu resultado', retake: 'Repetir o questionário',
+  retake: 'Repetir o questionário',
   first_name: 'Nome', last_name: 'Apelido', email: 'Email', phone: 'Telefone', company: 'Empresa', address_line1: 'Morada',
   address_line2: 'Morada (linha 2)', city: 'Cidade', state: 'Distrito / região', zip: 'Código postal', country: 'País',
 };
@@ -117,7 +117,7 @@ export const IT: Strings = {
   pick_option: "Scrivi o scegli un'opzione", show_options: 'Mostra le opzioni', no_match: 'Nessun risultato',
   choose_file: 'Scegli un file', or_drag: 'o trascinalo qui', up_to: 'fino a {mb} MB', or: 'o', uploading: 'caricamento…', uploaded: 'caricato',
   upload_progress: 'Avanzamento del caricamento', remove: 'Rimuovi', correct_answers: 'Risposte corrette', score: 'Punteggio', of: '{n} su {max}',
-  your_result: 'Il tuo risultato', retake: 'Rifai il quiz',
+  retake: 'Rifai il quiz',
   first_name: 'Nome', last_name: 'Cognome', email: 'Email', phone: 'Telefono', company: 'Azienda', address_line1: 'Indirizzo',
   address_line2: 'Indirizzo (riga 2)', city: 'Città', state: 'Provincia / regione', zip: 'CAP', country: 'Paese',
 };
