@@ -8,7 +8,7 @@ import { createPdfDocumentRenderer, createTimestampClient, loadOrCreateSigningP1
  * `FORMLOOM_SIGNING_PADES_LEVEL`.
  */
 export async function createSealFromEnv(env: NodeJS.ProcessEnv, dataDir: string, publicUrl: string | null) {
-  const organization = env.FORMLOOM_SIGNING_ORG?.trim() || (publicUrl ? new URL(publicUrl).host : hostname());
+  const organization = env.FORMLOOM_SIGNING_ORG?.trim() || (publicUrl ? new URL(publicUrl).hostname : hostname());
   const tsaUrl = env.FORMLOOM_SIGNING_TSA_URL?.trim();
   const level = env.FORMLOOM_SIGNING_PADES_LEVEL?.trim().toUpperCase();
   if (level && !(PADES_LEVELS as readonly string[]).includes(level)) {
