@@ -20,7 +20,7 @@ export interface SealSettings {
  * without one, or `FORMLOOM_SIGNING_PADES_LEVEL`.
  */
 export function readSealSettings(env: NodeJS.ProcessEnv, dataDir: string, publicUrl: string | null): SealSettings {
-  const organization = env.FORMLOOM_SIGNING_ORG?.trim() || (publicUrl ? new URL(publicUrl).host : hostname());
+  const organization = env.FORMLOOM_SIGNING_ORG?.trim() || (publicUrl ? new URL(publicUrl).hostname : hostname());
   const tsaUrl = env.FORMLOOM_SIGNING_TSA_URL?.trim() || undefined;
   const level = env.FORMLOOM_SIGNING_PADES_LEVEL?.trim().toUpperCase() || undefined;
   if (level && !(LEVELS as readonly string[]).includes(level)) throw new Error(`FORMLOOM_SIGNING_PADES_LEVEL must be one of ${LEVELS.join(', ')}`);
@@ -39,4 +39,10 @@ export async function createSeal(pdf: typeof PdfModule, s: SealSettings) {
     timestamps: s.tsaUrl ? pdf.createTimestampClient({ url: s.tsaUrl }) : undefined,
     crls: certificate.crls,
   });
+}
+
+/** Settings and renderer at once (tests, and hosts that want the seal ready at start). */
+export async function createSealFromEnv(env: NodeJS.ProcessEnv, dataDir: string, publicUrl: string | null) {
+  const settings = readSealSettings(env, dataDir, publicUrl);
+  return createSeal(require('@formloom/pdf') as typeof PdfModule, settings);
 }

@@ -33,7 +33,8 @@ async function certificatePages(tt: { teardown(fn: () => void): void }, app: Tes
   return text.slice(text.search(/Certificate of (completion|voided signing)/)).replace(/[ \t]+/g, ' ');
 }
 
-forEachDb(test, (t) => {
+// One test at a time: each seals PDFs in the same process as its server.
+forEachDb(test.serial as typeof test, (t) => {
   t('a completed session: originator, form version, times, every email sent and the seal CA', async (tt, app) => {
     app.formloom.worker.start({ pollMs: 50 });
     const { user, form } = await contractForm(app);

@@ -117,11 +117,12 @@ forEachDb(test, (t) => {
     await app.api('POST', `/s/${b}/decline`, { body: { reason: 'No' } });
     const entries = (await app.api('GET', `/signing-sessions/${created.id}/audit`, { key: user.key })).body.entries as any[];
     const by = (action: string) => entries.find((e) => e.action === action);
-    tt.deepEqual(entries.map((e) => e.action), ['session_created', 'signing_request_resent', 'document_viewed', 'signed', 'declined']);
+    tt.deepEqual(entries.map((e) => e.action), ['session_created', 'signing_request_resent', 'email_sent', 'document_viewed', 'signed', 'declined']);
     // Every field that goes into the hash, on every entry (docs/signing.md, the canonical form).
     const fields = ['id', 'session_id', 'seq', 'action', 'timestamp', 'slot_number', 'actor_email', 'actor_name', 'ip_address', 'user_agent', 'details', 'prev_hash', 'hash'];
     for (const e of entries) tt.deepEqual(Object.keys(e), fields, e.action);
-    tt.deepEqual(entries.map((e) => e.seq), [1, 2, 3, 4, 5]);
+    tt.deepEqual(entries.map((e) => e.seq), [1, 2, 3, 4, 5, 6]);
+    tt.like(by('email_sent'), { slot_number: 1, actor_email: null, details: { to: 'ann@example.com', kind: 'signing_request' } });
     tt.true(entries.every((e) => e.session_id === created.id));
     tt.like(by('signed'), { actor_email: 'ann@example.com', actor_name: 'Ann Lee', slot_number: 1, user_agent: 'AuditAgent/2' });
     tt.like(by('document_viewed'), { actor_email: 'ann@example.com', actor_name: null, slot_number: 1, user_agent: 'AuditAgent/2' });
@@ -132,7 +133,7 @@ forEachDb(test, (t) => {
     tt.like(declinedLink, { status: 'declined', decline_reason: 'No' });
     tt.is(by('session_created').actor_email, user.email, 'who created the session');
     tt.is(by('signing_request_resent').actor_email, user.email, 'who resent');
-    for (const e of entries) tt.regex(e.ip_address, /127\.0\.0\.1/);
+    for (const e of entries.filter((x) => x.action !== 'email_sent')) tt.regex(e.ip_address, /127\.0\.0\.1/);
   });
 
   t('team forms follow document 1\'s roles: viewers read, editors and up act, outsiders get 404', async (tt, app) => {

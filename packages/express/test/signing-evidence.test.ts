@@ -109,10 +109,14 @@ forEachDb(test, (t) => {
     const { doc, pdf } = await download(app, user.key, created.id);
     const session = (await app.api('GET', `/signing-sessions/${created.id}`, { key: user.key })).body;
     const n = await pages(pdf);
+    const texts = await Promise.all(Array.from({ length: n }, (_, i) => pageText(pdf, i + 1)));
+    // The certificate starts on a page of its own and may run over several (its emails, the seal's widget).
+    const k = texts.findIndex((text) => text.includes('Certificate of completion')) + 1;
+    tt.true(k > 1, 'a certificate page after the contract');
     // Words as pdftotext lays them out, one space between each (a list marker sits in its own column).
-    const contract = (await Promise.all(Array.from({ length: n - 1 }, (_, i) => pageText(pdf, i + 1)))).join('\n').replace(/\s+/g, ' ');
-    const certificate = await pageText(pdf, n);
-    const rows = (await pageText(pdf, n, true)).replace(/[ \t]+/g, ' ');
+    const contract = texts.slice(0, k - 1).join('\n').replace(/\s+/g, ' ');
+    const certificate = texts.slice(k - 1).join('\n');
+    const rows = (await Promise.all(Array.from({ length: n - k + 1 }, (_, i) => pageText(pdf, k + i, true)))).join('\n').replace(/[ \t]+/g, ' ');
 
     // The contract text: markdown rendered (no markers printed), headings larger than the paragraphs.
     for (const s of ['Tenancy terms', 'The tenant pays the rent monthly in advance.', 'Obligations', '\u2022 Keep the flat clean', '\u2022 Report damage promptly', '1. First numbered duty', '2. Second numbered duty']) {

@@ -84,6 +84,15 @@ forEachDb(test, (t) => {
     tt.is(refused.status, 400);
     tt.like(refused.body.error, { code: 'BAD_REQUEST', reason: 'unsupported_characters', field: 'questions[0].properties.document', characters: ['𓀀', '\uf8d0'] });
     tt.regex(refused.body.error.message, /𓀀 \(U\+13000\), \uf8d0 \(U\+F8D0\)/);
+    // The signer's own name and typed signature: refused the same way when signing.
+    const session = (await app.api('POST', `/forms/${ok.body.id}/signing-sessions`, { key: user.key, body: {} })).body;
+    const code = session.signer_links[0].short_code;
+    const badName = await app.api('POST', `/s/${code}/sign`, { body: { ...typed('Ok Name'), last_name: 'Pharaoh 𓀀' } });
+    tt.is(badName.status, 400);
+    tt.like(badName.body.error, { reason: 'unsupported_characters', field: 'last_name', characters: ['𓀀'] });
+    const badTyped = await app.api('POST', `/s/${code}/sign`, { body: typed('𓀀 𓀁') });
+    tt.like(badTyped.body.error, { reason: 'unsupported_characters', field: 'signature', characters: ['𓀀', '𓀁'] });
+    tt.is((await app.api('POST', `/s/${code}/sign`, { body: { ...typed('Łukasz Żółć 王'), first_name: 'Łukasz', last_name: 'Żółć' } })).status, 200);
     const patched = await app.api('PUT', `/forms/${ok.body.id}`, { key: user.key, body: { questions: [question('Now 𓀀')] } });
     tt.is(patched.status, 400);
     tt.is(patched.body.error.reason, 'unsupported_characters');

@@ -160,6 +160,32 @@ test('B-LTA: a document timestamp (ETSI.RFC3161) covers the whole file including
   t.regex(report, /Signature #2:[\s\S]*?Total document signed/);
 });
 
+test('the seal certifies the document (DocMDP, no changes) and has a visible widget with its own appearance on the last page', async (t) => {
+  const path = await writePdf(await tempDir(t), 'bb.pdf', t.context.sealed['B-B']);
+  const { stdout } = await run('qpdf', ['--json', '--json-key=qpdf', path], { maxBuffer: 32 << 20 });
+  const objects = JSON.parse(stdout).qpdf[1] as Record<string, { value?: any; stream?: { dict: any } }>;
+  const get = (ref: string) => objects[`obj:${ref}`];
+  const catalog = get((objects.trailer.value as { '/Root': string })['/Root']).value;
+  const sigRef = catalog['/Perms']['/DocMDP'];
+  const sig = get(sigRef).value;
+  t.is(sig['/SubFilter'], '/ETSI.CAdES.detached');
+  const reference = sig['/Reference'][0];
+  t.is(reference['/TransformMethod'], '/DocMDP');
+  t.is(reference['/TransformParams']['/P'], 1);
+  const fields = get(catalog['/AcroForm']).value['/Fields'] as string[];
+  const widget = fields.map((ref) => get(ref).value).find((w) => w['/V'] === sigRef);
+  t.truthy(widget, 'the seal field');
+  const [x1, y1, x2, y2] = widget['/Rect'] as number[];
+  t.true(x2 - x1 > 200 && y2 - y1 > 40, `a real rectangle: ${widget['/Rect']}`);
+  const appearance = get(widget['/AP']['/N']);
+  t.is(appearance.stream?.dict['/Subtype'], '/Form');
+  // The widget sits on the last page, and its appearance names the organisation.
+  const pages = Number(/Pages:\s+(\d+)/.exec((await run('pdfinfo', [path])).stdout)![1]);
+  const last = (await run('pdftotext', ['-f', String(pages), '-l', String(pages), path, '-'])).stdout;
+  t.regex(last, /Sealed by forms\.example\.com/);
+  t.regex(last, /PAdES B-B/);
+});
+
 test('an edit appended after a B-LTA seal (a page redefined) is a modification, not validation data', async (t) => {
   const pdf = t.context.sealed['B-LTA'];
   const text = pdf.toString('latin1');

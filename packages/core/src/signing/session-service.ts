@@ -189,8 +189,8 @@ export class SigningSessionService {
     if (slot.status !== 'pending') throw conflict(`Slot ${slot.slot_number} has already ${slot.status}`, { reason: 'slot_not_pending' });
     const actor = await this.actor(principal);
     await this.storage.transaction(async (tx) => {
-      await this.kit.mail(tx, signingRequestMail(session, slot, form.title, this.config.publicUrl), { sessionId: session.id, kind: 'signing_request', slot_number: slot.slot_number });
       await this.kit.audit(tx, session.id, { action: 'signing_request_resent', slot_number: slot.slot_number, ...actor });
+      await this.kit.mail(tx, signingRequestMail(session, slot, form.title, this.config.publicUrl), { sessionId: session.id, kind: 'signing_request', slot_number: slot.slot_number });
     });
     this.events.emit('outbox.enqueued', { kind: 'mail' });
     return { success: true, sent_to: slot.email, slot_number: slot.slot_number };

@@ -202,6 +202,7 @@ export class SignerService {
     const input = parseBody(signSchema, body ?? {});
     const problem = this.renderer.checkSignature(input.signature);
     if (problem) throw badRequest(`signature: ${problem}`, { field: 'signature' });
+    await this.assertPrintable({ first_name: input.first_name, last_name: input.last_name, signature: input.signature.type === 'typed' ? input.signature.value : undefined });
     const status = publicStatus(session, this.clock.now());
     if (status !== 'active') throw notActive(status);
     if (slot.status !== 'pending') throw conflict(`This slot has already ${slot.status}`, { reason: 'slot_not_pending' });
@@ -280,6 +281,16 @@ export class SignerService {
   }
 
   /** A signer's sealed copy (the link in the copy mail): the short code is the credential. */
+  /** A name or typed signature with characters no font of the PDF has would be sealed differently: 400. */
+  private async assertPrintable(fields: Record<string, string | null | undefined>) {
+    if (!this.renderer.unsupportedCharacters) return;
+    for (const [field, value] of Object.entries(fields)) {
+      if (!value) continue;
+      const missing = await this.renderer.unsupportedCharacters(value);
+      if (missing.length) throw badRequest(`${field}: these characters cannot be printed in the signed PDF: ${missing.join(' ')}`, { field, reason: 'unsupported_characters', characters: missing });
+    }
+  }
+
   /** Whether the slot is one of those that sign this contract (its `signer_slots`). */
   private async slotSigns(sessionId: string, questionId: string, slotNumber: number): Promise<boolean> {
     const contract = (await contractsOf(this.storage, sessionId)).find((c) => c.question_id === questionId);
