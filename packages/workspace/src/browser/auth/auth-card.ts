@@ -1,4 +1,5 @@
-import { css, html, type TemplateResult } from 'lit';
+import { LitElement, css, html, type TemplateResult } from 'lit';
+import { tokens, controls } from '../controls/styles';
 import type { Api } from '../../data/client';
 import { ApiError } from '../../data/client';
 import type { SessionInfo } from '../../data/session';
@@ -27,6 +28,44 @@ export const cardStyles = css`
   .error-text:not(.on) { display: none; }
   .hint { font-size: 0.8125rem; font-weight: 400; color: var(--_muted); }
 `;
+
+/**
+ * What every sign-in screen has: the API, where the workspace is mounted, the URL's query (`invite`, `next`),
+ * and one call at a time whose failure becomes the error line.
+ */
+export class AuthScreen extends LitElement {
+  static override styles = [tokens, controls, cardStyles];
+  static override properties = {
+    api: { attribute: false },
+    base: {},
+    query: { attribute: false },
+    busy: { state: true },
+    error: { state: true },
+  };
+  api!: Api;
+  base = '';
+  query?: URLSearchParams;
+  busy = false;
+  error: string | null = null;
+
+  /** Runs `work` with the screen busy; its failure, in words a person can act on, is the error line. */
+  protected async run(work: () => Promise<void>): Promise<void> {
+    this.busy = true;
+    this.error = null;
+    try {
+      await work();
+    } catch (e) {
+      this.error = messageOf(e);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** The trimmed value of the screen's input named `name`. */
+  protected field(name: string): string {
+    return (this.renderRoot.querySelector<HTMLInputElement>(`input[name="${name}"]`)?.value ?? '').trim();
+  }
+}
 
 /** The error line under a form: an `alert`, so it is read out as soon as it appears. */
 export function errorLine(message: string | null): TemplateResult {

@@ -1,44 +1,23 @@
-import { LitElement, html } from 'lit';
-import { tokens, controls } from '../controls/styles';
-import type { Api } from '../../data/client';
+import { html } from 'lit';
 import { requestPasswordReset } from '../../data/auth';
-import { cardStyles, carry, errorLine, messageOf } from './auth-card';
+import { AuthScreen, carry, errorLine } from './auth-card';
 
 /**
  * `<fl-forgot>` at `/forgot`: asks for a password-reset mail. The answer is the same whether or not the
  * address has an account, so the screen never tells who is registered (docs/security.md).
  */
-export class FlForgot extends LitElement {
-  static override styles = [tokens, controls, cardStyles];
-  static override properties = {
-    api: { attribute: false },
-    base: {},
-    query: { attribute: false },
-    busy: { state: true },
-    error: { state: true },
-    sent: { state: true },
-  };
-  api!: Api;
-  base = '';
-  query?: URLSearchParams;
-  busy = false;
-  error: string | null = null;
+export class FlForgot extends AuthScreen {
+  static override properties = { ...AuthScreen.properties, sent: { state: true } };
   sent: string | null = null;
 
-  private async onSubmit(e: Event) {
+  private onSubmit(e: Event) {
     e.preventDefault();
-    const email = (this.renderRoot.querySelector<HTMLInputElement>('input[name="email"]')?.value ?? '').trim();
+    const email = this.field('email');
     if (!email) return void (this.error = 'Enter your email.');
-    this.busy = true;
-    this.error = null;
-    try {
+    void this.run(async () => {
       await requestPasswordReset(this.api, email);
       this.sent = email;
-    } catch (err) {
-      this.error = messageOf(err);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   override render() {

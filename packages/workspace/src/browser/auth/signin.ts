@@ -1,31 +1,14 @@
-import { LitElement, html, nothing } from 'lit';
-import { tokens, controls } from '../controls/styles';
-import type { Api } from '../../data/client';
+import { html, nothing } from 'lit';
 import { authConfig, requestEmailLink, signIn, signInWithPasskey, type AuthConfig } from '../../data/auth';
-import { afterSignIn, cardStyles, carry, errorLine, messageOf } from './auth-card';
+import { afterSignIn, AuthScreen, carry, errorLine } from './auth-card';
 
 /**
  * `<fl-signin>` at `/signin`: email and password, a one-time link by email, or a passkey (docs/workspace.md,
  * "Signing in"). `?invite=<token>` comes from a team invitation mail and is accepted once signed in.
  */
-export class FlSignin extends LitElement {
-  static override styles = [tokens, controls, cardStyles];
-  static override properties = {
-    api: { attribute: false },
-    base: {},
-    query: { attribute: false },
-    mode: { state: true },
-    busy: { state: true },
-    error: { state: true },
-    sent: { state: true },
-    config: { state: true },
-  };
-  api!: Api;
-  base = '';
-  query?: URLSearchParams;
+export class FlSignin extends AuthScreen {
+  static override properties = { ...AuthScreen.properties, mode: { state: true }, sent: { state: true }, config: { state: true } };
   mode: 'password' | 'link' = 'password';
-  busy = false;
-  error: string | null = null;
   sent: string | null = null;
   config: AuthConfig | null = null;
 
@@ -35,22 +18,6 @@ export class FlSignin extends LitElement {
       (c) => (this.config = c),
       () => (this.config = null),
     );
-  }
-
-  private field(name: string): string {
-    return (this.renderRoot.querySelector<HTMLInputElement>(`input[name="${name}"]`)?.value ?? '').trim();
-  }
-
-  private async run(work: () => Promise<void>) {
-    this.busy = true;
-    this.error = null;
-    try {
-      await work();
-    } catch (e) {
-      this.error = messageOf(e);
-    } finally {
-      this.busy = false;
-    }
   }
 
   private onPassword(e: Event) {

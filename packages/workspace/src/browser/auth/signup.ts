@@ -1,8 +1,6 @@
-import { LitElement, html, nothing } from 'lit';
-import { tokens, controls } from '../controls/styles';
-import type { Api } from '../../data/client';
+import { html, nothing } from 'lit';
 import { authConfig, signUp, type AuthConfig } from '../../data/auth';
-import { afterSignIn, cardStyles, carry, errorLine, messageOf } from './auth-card';
+import { afterSignIn, AuthScreen, carry, errorLine } from './auth-card';
 
 const MIN_PASSWORD = 10;
 
@@ -10,21 +8,8 @@ const MIN_PASSWORD = 10;
  * `<fl-signup>` at `/signup`: a new account with email and password (docs/accounts.md, "Signing up"). Who
  * may sign up follows `FORMLOOM_SIGNUP`; with `?invite=<token>` the invited address may, and joins the team.
  */
-export class FlSignup extends LitElement {
-  static override styles = [tokens, controls, cardStyles];
-  static override properties = {
-    api: { attribute: false },
-    base: {},
-    query: { attribute: false },
-    busy: { state: true },
-    error: { state: true },
-    config: { state: true },
-  };
-  api!: Api;
-  base = '';
-  query?: URLSearchParams;
-  busy = false;
-  error: string | null = null;
+export class FlSignup extends AuthScreen {
+  static override properties = { ...AuthScreen.properties, config: { state: true } };
   config: AuthConfig | null = null;
 
   override connectedCallback(): void {
@@ -35,32 +20,23 @@ export class FlSignup extends LitElement {
     );
   }
 
-  private value(name: string): string {
-    return this.renderRoot.querySelector<HTMLInputElement>(`input[name="${name}"]`)?.value ?? '';
-  }
-
-  private async onSubmit(e: Event) {
+  private onSubmit(e: Event) {
     e.preventDefault();
-    const email = this.value('email').trim();
-    const password = this.value('password');
+    const email = this.field('email');
+    // Passwords are taken as typed: spaces at either end are part of them.
+    const password = this.renderRoot.querySelector<HTMLInputElement>('input[name="password"]')?.value ?? '';
     if (!email) return void (this.error = 'Enter your email.');
     if (password.length < MIN_PASSWORD) return void (this.error = `Choose a password of at least ${MIN_PASSWORD} characters.`);
-    this.busy = true;
-    this.error = null;
-    try {
+    void this.run(async () => {
       const invite = this.query?.get('invite') ?? undefined;
-      const first = this.value('first_name').trim();
-      const last = this.value('last_name').trim();
+      const first = this.field('first_name');
+      const last = this.field('last_name');
       const info = await signUp(this.api, { email, password, ...(first ? { first_name: first } : {}), ...(last ? { last_name: last } : {}), ...(invite ? { invitation_token: invite } : {}) });
       // The invitation was accepted by the sign-up itself; the forms list says so.
       const rest = new URLSearchParams(this.query);
       rest.delete('invite');
       await afterSignIn(this, this.api, this.base, info, rest);
-    } catch (err) {
-      this.error = messageOf(err);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   private closedText() {

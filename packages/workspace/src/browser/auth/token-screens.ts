@@ -1,8 +1,6 @@
-import { LitElement, html, nothing } from 'lit';
-import { tokens, controls } from '../controls/styles';
-import type { Api } from '../../data/client';
+import { html, nothing } from 'lit';
 import { completePasswordReset, verifyEmail, verifyEmailLink } from '../../data/auth';
-import { afterSignIn, cardStyles, errorLine, fragmentToken, messageOf } from './auth-card';
+import { afterSignIn, AuthScreen, errorLine, fragmentToken, messageOf } from './auth-card';
 
 /*
  * The pages that mail links open (docs/accounts.md, "Links by email"): `/auth/link` signs in, `/auth/verify`
@@ -16,21 +14,8 @@ function takeToken(): string | null {
   return token;
 }
 
-class TokenScreen extends LitElement {
-  static override styles = [tokens, controls, cardStyles];
-  static override properties = {
-    api: { attribute: false },
-    base: {},
-    query: { attribute: false },
-    busy: { state: true },
-    error: { state: true },
-    done: { state: true },
-  };
-  api!: Api;
-  base = '';
-  query?: URLSearchParams;
-  busy = false;
-  error: string | null = null;
+class TokenScreen extends AuthScreen {
+  static override properties = { ...AuthScreen.properties, done: { state: true } };
   done = false;
   protected token: string | null = null;
 
