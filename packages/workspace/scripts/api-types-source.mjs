@@ -1,4 +1,4 @@
-// The generated text of src/data/api-types.ts, shared by the generator and its freshness test.
+// The generated text of src/data/api-types.d.ts, shared by the generator and its freshness test.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
