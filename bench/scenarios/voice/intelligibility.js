@@ -19,7 +19,7 @@ const { round } = require('../../lib/stats');
 const { findPocketsphinx, transcribe } = require('../../lib/pocketsphinx');
 const { parseWav, wavFile } = require('../../lib/voice-audio');
 const { normaliseWords, wordErrorRate } = require('../../lib/wer');
-const { PROSE } = require('../../lib/voice-text');
+const { INTELLIGIBILITY_PROSE } = require('../../lib/voice-text');
 const { BARS, levelOf, readTable, writeQuality } = require('../../lib/voice-quality-table');
 const HARVARD = require('../../data/harvard-sentences.json');
 
@@ -27,7 +27,7 @@ const RECOGNISER_RATE = 16000;
 /** Harvard lists spoken (10 sentences each, one request per list): enough words, a few minutes in all. */
 const HARVARD_LISTS = 2;
 const TEXT_SETS = {
-  prose: PROSE,
+  prose: INTELLIGIBILITY_PROSE,
   harvard: HARVARD.lists.slice(0, HARVARD_LISTS).map((list) => list.join(' ')),
 };
 
@@ -152,7 +152,7 @@ async function intelligibilityPhase(h, state) {
     else fs.rmSync(dir, { recursive: true, force: true });
   }
   if (process.env.BENCH_VOICE_QUALITY_WRITE !== '0' && Object.keys(measured).length) {
-    const run = { recogniser: `pocketsphinx ${ps.kind === 'continuous' ? '0.8 (pocketsphinx_continuous)' : '5 (pocketsphinx single)'}, en-US model`, proseWords: words.prose, proseParagraphs: TEXT_SETS.prose.length, harvardWords: words.harvard, harvardLists: `1-${HARVARD_LISTS}` };
+    const run = { recogniser: `pocketsphinx ${ps.kind === 'continuous' ? '0.8, `pocketsphinx_continuous`' : '5, `pocketsphinx single`'}, US English model`, proseWords: words.prose, proseParagraphs: TEXT_SETS.prose.length, harvardWords: words.harvard, harvardLists: `1-${HARVARD_LISTS}` };
     const written = writeQuality(measured, run);
     h.log(`voice intelligibility: wrote ${written.map((f) => path.relative(process.cwd(), f)).join(', ')} (rebuild for the catalog to read them)`);
   }
