@@ -4,55 +4,55 @@
 
 export const MEASURED_VOICES = {
   "espeak:en-gb+klatt4": {
-    "prose_wer": 0.6471,
-    "harvard_wer": 0.805,
+    "prose_wer": 0.6654,
+    "harvard_wer": 0.8365,
     "language": "en-GB",
     "measured_at": "2026-11-27"
   },
   "espeak:en-us": {
-    "prose_wer": 0.8015,
-    "harvard_wer": 0.805,
+    "prose_wer": 0.7835,
+    "harvard_wer": 0.7799,
     "language": "en-US",
     "measured_at": "2026-11-27"
   },
   "espeak:en-us+edward": {
-    "prose_wer": 0.4118,
-    "harvard_wer": 0.5723,
+    "prose_wer": 0.3819,
+    "harvard_wer": 0.6038,
     "language": "en-US",
     "measured_at": "2026-11-27"
   },
   "espeak:en-us+f3": {
-    "prose_wer": 0.7794,
-    "harvard_wer": 0.8365,
+    "prose_wer": 0.815,
+    "harvard_wer": 0.8931,
     "language": "en-US",
     "measured_at": "2026-11-27"
   },
   "espeak:en-us+klatt4": {
-    "prose_wer": 0.5074,
-    "harvard_wer": 0.6352,
+    "prose_wer": 0.4921,
+    "harvard_wer": 0.6101,
     "language": "en-US",
     "measured_at": "2026-11-27"
   },
   "flite:awb": {
-    "prose_wer": 0.1765,
+    "prose_wer": 0.2008,
     "harvard_wer": 0.3019,
     "language": "en-GB-scotland",
     "measured_at": "2026-11-27"
   },
   "flite:kal16": {
-    "prose_wer": 0.1324,
+    "prose_wer": 0.1496,
     "harvard_wer": 0.434,
     "language": "en-US",
     "measured_at": "2026-11-27"
   },
   "flite:rms": {
-    "prose_wer": 0.1029,
+    "prose_wer": 0.1024,
     "harvard_wer": 0.2013,
     "language": "en-US",
     "measured_at": "2026-11-27"
   },
   "flite:slt": {
-    "prose_wer": 0.1912,
+    "prose_wer": 0.185,
     "harvard_wer": 0.3648,
     "language": "en-US",
     "measured_at": "2026-11-27"
