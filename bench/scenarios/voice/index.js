@@ -49,7 +49,7 @@ async function setup(h) {
   h.log(`formloom: voice key ready; the voice list took ${Date.now() - t0} ms (starts the engines)`);
   // The app's Flite children: their CPU is the bench's own, not "other".
   const enginePids = () => childPids(app.proc.pid);
-  return { apiKey, enginePids, defaultVoice: { ...DEFAULT_VOICE, id: voiceIdOf(DEFAULT_VOICE.engine, DEFAULT_VOICE.voice) }, voices };
+  return { apiKey, enginePids, voiceIdOf, defaultVoice: { ...DEFAULT_VOICE, id: voiceIdOf(DEFAULT_VOICE.engine, DEFAULT_VOICE.voice) }, voices };
 }
 
 const phases = [

@@ -39,15 +39,24 @@ test('assignVoices: line voice, then cast, then a voice the speaker had earlier;
   t.is(noDefault.names.get(NARRATOR), 'narrator');
 });
 
-const voice = (id: string, gender: string | null, featured = false) => ({ id, gender, featured });
+const voice = (id: string, gender: string | null, intelligibility = 'unmeasured') => ({ id, gender, quality: { intelligibility } });
 
-test('castingOrder: featured first, genders in turns within each group', (t) => {
-  const order = castingOrder([voice('m1', 'male', true), voice('m2', 'male', true), voice('f1', 'female', true), voice('m3', 'male'), voice('n1', 'neutral'), voice('f2', 'female')]);
-  t.deepEqual(order.map((v) => v.id), ['m1', 'f1', 'm2', 'm3', 'n1', 'f2']);
+test('castingOrder: by intelligibility level, genders in turns within each level, catalog order kept', (t) => {
+  const order = castingOrder([
+    voice('m1', 'male', 'high'),
+    voice('m2', 'male', 'high'),
+    voice('f1', 'female', 'high'),
+    voice('u1', 'male'),
+    voice('l1', 'female', 'low'),
+    voice('fm', 'female', 'medium'),
+    voice('m3', 'male', 'medium'),
+    voice('n1', 'neutral', 'medium'),
+  ]);
+  t.deepEqual(order.map((v) => v.id), ['m1', 'f1', 'm2', 'fm', 'm3', 'n1', 'l1', 'u1'], 'a medium voice never comes before a high one of another gender');
 });
 
 test('autoCast: deterministic, avoids voices already in use, reuses when speakers outnumber voices', (t) => {
-  const candidates = [voice('m1', 'male', true), voice('f1', 'female', true), voice('m2', 'male')];
+  const candidates = [voice('m1', 'male', 'high'), voice('f1', 'female', 'high'), voice('m2', 'male', 'medium')];
   const picked = autoCast(['anna', 'ben', NARRATOR], candidates, new Set(['m1']));
   t.deepEqual([...picked], [['anna', 'f1'], ['ben', 'm2'], [NARRATOR, 'm1']]);
   t.deepEqual([...autoCast(['anna', 'ben', NARRATOR], candidates, new Set(['m1']))], [...picked], 'the same script is cast the same way');

@@ -1,7 +1,15 @@
 import test from 'ava';
+import { createAudioCodecs } from '@formloom/audio';
 import { voiceIdOf } from '@formloom/core';
+import { createEspeakEngine } from '@formloom/speech-espeak';
+import { createFliteEngine } from '@formloom/speech-flite';
 import { forEachDb } from './helpers/app';
-import { voiceAppOptions, voiceUser } from './helpers/voice';
+import { voiceUser } from './helpers/voice';
+
+// Both embedded engines, as the self-hosted app serves them. Listing voices starts no Flite child (its voices
+// are a fixed list); eSpeak reads its voice data in a worker thread.
+const engines = () => [createEspeakEngine(), createFliteEngine()];
+const rank = (wer: number | null) => (wer === null ? Infinity : wer);
 
 forEachDb(
   test,
@@ -13,8 +21,8 @@ forEachDb(
       const voices: any[] = all.body.data;
       tt.true(voices.length > 100);
       const klatt = voices.find((v) => v.id === voiceIdOf('espeak', 'en-us+klatt4'));
-      tt.like(klatt, { object: 'voice', source: 'stock', language: 'English', language_code: 'en-US', engine: 'espeak', featured: true });
-      tt.true(klatt.styles.includes('clear'));
+      tt.like(klatt, { object: 'voice', source: 'stock', language: 'English', language_code: 'en-US', engine: 'espeak', name: 'eSpeak English (America), Klatt 4' });
+      tt.true(klatt.styles.includes('klatt'));
       tt.true(voices.every((v) => /^nv_[0-9a-f]{20}$/.test(v.id)));
       tt.is(new Set(voices.map((v) => v.id)).size, voices.length, 'ids are unique');
       tt.deepEqual((await app.api('GET', '/voice/voices', { key })).body.data.map((v: any) => v.id), voices.map((v) => v.id), 'stable');
@@ -29,12 +37,53 @@ forEachDb(
       const female = (await app.api('GET', '/voice/voices?gender=female', { key })).body.data;
       tt.true(female.length >= 1 && female.every((v: any) => v.gender === 'female'));
       const clear = (await app.api('GET', '/voice/voices?q=CLEAR', { key })).body.data;
-      tt.true(clear.length >= 2 && clear.every((v: any) => v.styles.includes('clear')));
+      tt.deepEqual(clear.map((v: any) => v.id), voices.filter((v) => v.quality.intelligibility === 'high').map((v) => v.id), '`clear` is the style of voices measured high');
       const featured = (await app.api('GET', '/voice/voices?featured=true', { key })).body.data;
-      tt.true(featured.length >= 1 && featured.length < voices.length && featured.every((v: any) => v.featured));
+      tt.deepEqual(featured.map((v: any) => v.id), voices.filter((v) => v.featured).map((v) => v.id));
+      tt.true(featured.every((v: any) => v.quality.intelligibility === 'high'));
+      tt.deepEqual((await app.api('GET', '/voice/voices?featured=false', { key })).body.data.length, voices.length - featured.length);
       tt.deepEqual((await app.api('GET', '/voice/voices?source=mine', { key })).body.data, []);
       tt.is((await app.api('GET', '/voice/voices?source=stock', { key })).body.data.length, voices.length);
       tt.is((await app.api('GET', '/voice/voices?source=theirs', { key })).status, 400);
+    });
+
+    t('voices: each language best first by measured intelligibility; featured only at the bar; honest names', async (tt, app) => {
+      const { key } = await voiceUser(app);
+      const all: any[] = (await app.api('GET', '/voice/voices', { key })).body.data;
+      const english: any[] = (await app.api('GET', '/voice/voices?language=en', { key })).body.data;
+      const measured = english.filter((v) => v.quality.wer !== null).map((v) => v.quality.wer);
+      tt.is(english[0].quality.wer, Math.min(...measured), 'the first English voice is the one understood best');
+      tt.like(english[0], { engine: 'flite', quality: { measured_with: 'plain prose' } }, "Flite's, not eSpeak's");
+      const featuredCount = all.filter((v) => v.featured).length;
+      tt.true(all.slice(0, featuredCount).every((v) => v.featured), 'featured voices lead the whole list');
+      for (let i = 1; i < english.length; i++) {
+        tt.true(rank(english[i - 1].quality.wer) <= rank(english[i].quality.wer), `${english[i - 1].name} (${english[i - 1].quality.wer}) before ${english[i].name} (${english[i].quality.wer})`);
+      }
+      tt.true(english.some((v) => v.quality.intelligibility === 'unmeasured'), 'English varieties the bench did not measure are listed, last');
+      for (const v of all) {
+        tt.is(v.featured, v.quality.intelligibility === 'high', v.name);
+        tt.is(v.featured, v.quality.wer !== null && v.quality.wer <= 0.1, v.name);
+        if (v.quality.wer === null) tt.deepEqual(v.quality, { intelligibility: 'unmeasured', wer: null, measured_with: null });
+        tt.false(/clear/i.test(v.name), `no voice calls itself clear: ${v.name}`);
+        tt.regex(v.name, v.engine === 'flite' ? /^Flite / : /^eSpeak /, 'the engine is in the name as well as in `engine`');
+        tt.is(v.preview_url, `/api/v1/voice/voices/${v.id}/preview`);
+      }
+      const german: any[] = (await app.api('GET', '/voice/voices?language=de', { key })).body.data;
+      tt.true(german.length >= 1 && german.every((v) => v.engine === 'espeak' && v.quality.intelligibility === 'unmeasured' && !v.featured), 'only English is measured');
+      const featuredEnglish = (await app.api('GET', '/voice/voices?language=en&featured=true', { key })).body.data;
+      tt.deepEqual(featuredEnglish.map((v: any) => v.id), english.filter((v) => v.featured).map((v) => v.id), 'featured=true keeps the order');
+    });
+
+    t('auto_cast casts the best English voices: the first speaker the first voice, the next none of a worse level than needed', async (tt, app) => {
+      const u = await voiceUser(app, { credits: 100 });
+      const english: any[] = (await app.api('GET', '/voice/voices?language=en', { key: u.key })).body.data;
+      const res = await app.api('POST', '/voice', { key: u.key, body: { mode: 'script', script: '[Alice] Ready?\n[Bob] Almost.', auto_cast: true, language: 'en' } });
+      tt.is(res.status, 200, res.text);
+      const [alice, bob] = res.body.data.lines.map((l: any) => english.find((v) => v.id === l.voice.id));
+      tt.is(alice.id, english[0].id);
+      const LEVELS = ['high', 'medium', 'low', 'unmeasured'];
+      tt.true(LEVELS.indexOf(bob.quality.intelligibility) <= LEVELS.indexOf(english[1].quality.intelligibility), `${bob.name} is as clear as the second-best voice's level`);
+      tt.not(bob.id, alice.id);
     });
 
     t('voices: a forms key gets 403 wrong_key_scope, no key 401', async (tt, app) => {
@@ -46,5 +95,5 @@ forEachDb(
       tt.is((await app.api('GET', '/voice/voices')).status, 401);
     });
   },
-  voiceAppOptions(),
+  { speechEngines: engines(), audio: createAudioCodecs() },
 );

@@ -8,15 +8,21 @@ export interface VoiceEntry {
   identifier: string;
   /** An eSpeak variant (`klatt4`, `f3`, ...) or undefined for the language's own voice. */
   variant: string | undefined;
+  /** eSpeak NG's own name of the language voice (`English (America)`): what a request `language` may name. */
+  languageName: string;
 }
 
+/** Every voice's name starts with the engine's, as Flite's do (`eSpeak English (America), Klatt 4`). */
+const NAME_PREFIX = 'eSpeak ';
+
 /**
- * Extra English voices. eSpeak NG's Klatt synthesizer (`+klatt4`) is markedly clearer than its default
- * formant voice, so every English variety gets a Klatt voice; the main two also get Edward (Klatt, lower
- * and smoother) and a female voice. docs/voice.md ("Speech engines") lists them.
+ * Extra English voices: eSpeak NG's Klatt synthesizer variants, which a speech recogniser understands better
+ * than the default formant voice (docs/voice.md, "Voice quality", has the figures; none of them is clear
+ * enough to be featured), and a female voice for the main two varieties. Labels name what a voice is, not
+ * how good it is.
  */
 const ENGLISH_VARIANTS: Array<{ variant: string; label: string; gender: 'female' | 'male'; only?: string[] }> = [
-  { variant: 'klatt4', label: 'clear', gender: 'male' },
+  { variant: 'klatt4', label: 'Klatt 4', gender: 'male' },
   { variant: 'edward', label: 'Edward', gender: 'male', only: ['en-us', 'en-gb'] },
   { variant: 'f3', label: 'female', gender: 'female', only: ['en-us', 'en-gb'] },
 ];
@@ -50,9 +56,10 @@ export function buildVoices(raw: RawVoice[], sampleRate: number): VoiceEntry[] {
     const language = toBcp47(id === first ? first : (voice.identifier.split('/').pop() ?? id));
     const gender = GENDERS[voice.gender];
     entries.push({
-      voice: { id, name: voice.name, language, ...(gender ? { gender } : {}), sampleRate },
+      voice: { id, name: `${NAME_PREFIX}${voice.name}`, language, ...(gender ? { gender } : {}), sampleRate },
       identifier: voice.identifier,
       variant: undefined,
+      languageName: voice.name,
     });
     if (!id.startsWith('en')) continue;
     for (const extra of ENGLISH_VARIANTS) {
@@ -60,13 +67,14 @@ export function buildVoices(raw: RawVoice[], sampleRate: number): VoiceEntry[] {
       entries.push({
         voice: {
           id: `${id}+${extra.variant}`,
-          name: `${voice.name}, ${extra.label}`,
+          name: `${NAME_PREFIX}${voice.name}, ${extra.label}`,
           language,
           gender: extra.gender,
           sampleRate,
         },
         identifier: voice.identifier,
         variant: extra.variant,
+        languageName: voice.name,
       });
     }
   }
@@ -105,9 +113,9 @@ export function voiceForLanguage(entries: VoiceEntry[], current: VoiceEntry, lan
   const match =
     plain.find((e) => e.voice.language.toLowerCase() === wanted || e.voice.id === wanted) ??
     plain.find((e) => primary(e.voice.language) === wanted) ??
-    plain.find((e) => e.voice.name.toLowerCase() === wanted) ??
-    plain.find((e) => e.voice.name.toLowerCase().split(' (')[0] === wanted) ??
-    (displayName ? plain.find((e) => e.voice.name.toLowerCase().split(' (')[0] === displayName) : undefined);
+    plain.find((e) => e.languageName.toLowerCase() === wanted) ??
+    plain.find((e) => e.languageName.toLowerCase().split(' (')[0] === wanted) ??
+    (displayName ? plain.find((e) => e.languageName.toLowerCase().split(' (')[0] === displayName) : undefined);
   if (!match || match.identifier === current.identifier) return undefined;
   return current.variant ? `${match.identifier}+${current.variant}` : match.identifier;
 }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { PcmChunk, SynthesisRequest } from '@formloom/core';
 import { createEspeakEngine, EspeakWorkerCrashedError, type EspeakEngine } from '../src';
+import { buildVoices, voiceForLanguage } from '../src/voices';
 
 async function collect(engine: EspeakEngine, request: Partial<SynthesisRequest>): Promise<PcmChunk[]> {
   const chunks: PcmChunk[] = [];
@@ -133,4 +134,22 @@ test('warmUp starts every thread; close stops them and the engine starts again o
   const chunks = await collect(engine, { text: 'Back again.' });
   t.true(rms(chunks) > 0.01);
   await engine.close();
+});
+
+test('names say engine, language and variant; a request language is still found by eSpeak NG\'s own name', async (t) => {
+  const raw = [
+    { name: 'English (America)', identifier: 'gmw/en-US', languages: ['en-us'], gender: 1 },
+    { name: 'German', identifier: 'gmw/de', languages: ['de'], gender: 1 },
+  ];
+  const entries = buildVoices(raw, 22050);
+  const byId = new Map(entries.map((e) => [e.voice.id, e]));
+  t.is(byId.get('en-us')?.voice.name, 'eSpeak English (America)');
+  t.is(byId.get('en-us+klatt4')?.voice.name, 'eSpeak English (America), Klatt 4');
+  t.is(byId.get('de')?.voice.name, 'eSpeak German');
+  t.false(entries.some((e) => /clear/i.test(e.voice.name)), 'no name claims clarity');
+  const klatt = byId.get('en-us+klatt4')!;
+  t.is(voiceForLanguage(entries, klatt, 'German'), 'gmw/de+klatt4');
+  t.is(voiceForLanguage(entries, klatt, 'de'), 'gmw/de+klatt4');
+  t.is(voiceForLanguage(entries, byId.get('de')!, 'English (America)'), 'gmw/en-US');
+  t.is(voiceForLanguage(entries, klatt, 'Martian'), undefined);
 });

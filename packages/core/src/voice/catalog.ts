@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { sha256Hex } from '../hashing';
 import type { EngineVoice, SpeechEngine } from '../ports/speech-engine';
 import { TOKENS } from '../tokens';
+import { type MeasuredVoice, qualityOf, qualityRank, type VoiceQuality } from './voice-quality';
 
 /** A public stock voice: an engine voice under a stable `nv_` id (docs/voice.md, "Voices"). */
 export interface StockVoice {
@@ -14,7 +15,10 @@ export interface StockVoice {
   gender: 'female' | 'male' | 'neutral' | null;
   engine: string;
   styles: string[];
+  /** Shown first and listed by `featured=true`: only voices whose measured intelligibility is `high`. */
   featured: boolean;
+  /** What the voice bench measured (voice-quality.ts). */
+  quality: VoiceQuality;
   sample_rate: number;
   /** The engine's own voice id. */
   engine_voice: string;
@@ -31,14 +35,11 @@ export interface VoiceFilter {
 /** The id of an engine voice: a hash of engine id and engine voice id, so it survives restarts and re-orderings. */
 export const voiceIdOf = (engine: string, engineVoice: string) => `nv_${sha256Hex(`${engine}\u0000${engineVoice}`).slice(0, 20)}`;
 
-/** The clearest voices of each engine, shown first and listed by `featured=true`. */
-const FEATURED: Record<string, readonly string[]> = {
-  espeak: ['en-us+klatt4', 'en-gb+klatt4', 'en-us+f3', 'de', 'fr-fr', 'es'],
-  flite: ['slt', 'rms', 'awb'],
-};
-
-/** eSpeak's variant suffixes, as the style labels a person would search for. */
-const VARIANT_STYLES: Record<string, string[]> = { klatt4: ['clear'], edward: ['deep', 'smooth'], f3: ['female'] };
+/**
+ * eSpeak's variant suffixes, as the style labels a person would search for. Nothing here claims clarity:
+ * `clear` is the style of voices measured `high` (docs/voice.md, "Voice quality").
+ */
+const VARIANT_STYLES: Record<string, string[]> = { edward: ['deep'], f3: ['female'] };
 
 /** English name of a BCP 47 tag's language (`de-AT` -> `German`); anything else (a name) as given. */
 export function languageName(code: string): string {
@@ -52,17 +53,21 @@ export function languageName(code: string): string {
   }
 }
 
-function stylesOf(engine: string, v: EngineVoice): string[] {
+function stylesOf(engine: string, v: EngineVoice, quality: VoiceQuality): string[] {
   const styles = new Set<string>([engine]);
   const variant = v.id.split('+')[1];
+  if (variant?.startsWith('klatt')) styles.add('klatt');
   for (const s of (variant && VARIANT_STYLES[variant]) || []) styles.add(s);
+  if (quality.intelligibility === 'high') styles.add('clear');
   // Flite names carry their description in parentheses: "Flite RMS (American English, male)".
   const described = /\(([^)]*)\)/.exec(v.name)?.[1];
   for (const part of described?.split(',') ?? []) if (part.trim()) styles.add(part.trim().toLowerCase());
   return [...styles];
 }
 
-export function toStockVoice(engine: string, v: EngineVoice): StockVoice {
+/** An engine voice as a stock voice; `measured` is the bench's table (a test may give its own). */
+export function toStockVoice(engine: string, v: EngineVoice, measured?: Readonly<Record<string, MeasuredVoice>>): StockVoice {
+  const quality = qualityOf(engine, v.id, measured);
   return {
     id: voiceIdOf(engine, v.id),
     name: v.name,
@@ -70,8 +75,9 @@ export function toStockVoice(engine: string, v: EngineVoice): StockVoice {
     language_code: v.language,
     gender: v.gender ?? null,
     engine,
-    styles: stylesOf(engine, v),
-    featured: (FEATURED[engine] ?? []).includes(v.id),
+    styles: stylesOf(engine, v, quality),
+    featured: quality.intelligibility === 'high',
+    quality,
     sample_rate: v.sampleRate,
     engine_voice: v.id,
   };
@@ -96,6 +102,20 @@ export function filterVoices(voices: readonly StockVoice[], f: VoiceFilter): Sto
   );
 }
 
+/**
+ * The list's order: featured voices first, then by language, and within a language the most intelligible
+ * first (measured word error rate; unmeasured voices last), then by name. So the first voice of a language
+ * is the one a person understands best, and `auto_cast` takes voices in this order.
+ */
+export function catalogOrder(a: StockVoice, b: StockVoice): number {
+  return (
+    Number(b.featured) - Number(a.featured) ||
+    a.language.localeCompare(b.language) ||
+    qualityRank(a.quality) - qualityRank(b.quality) ||
+    a.name.localeCompare(b.name)
+  );
+}
+
 /** Every engine's voices under public ids, loaded once per instance on first use. */
 @injectable()
 export class VoiceCatalog {
@@ -114,7 +134,7 @@ export class VoiceCatalog {
           byId.set(voice.id, { voice, engine });
         }
       }
-      list.sort((a, b) => Number(b.featured) - Number(a.featured) || a.language.localeCompare(b.language) || a.name.localeCompare(b.name));
+      list.sort(catalogOrder);
       return { list, byId };
     })().catch((e) => {
       this.loaded = undefined; // An engine that failed to start is tried again next time.

@@ -9,8 +9,12 @@ import { VoiceScriptService } from './script/script-service';
 import { VoiceGenerationFlow } from './generation-flow';
 import { VoiceRetakes } from './retakes';
 import { VoiceRetentionHandler } from './retention';
+import { VoicePreviews } from './previews';
 
 export * from './catalog';
+export * from './voice-quality';
+export { previewText } from './preview-text';
+export { VoicePreviews, previewKey, type VoicePreview } from './previews';
 export * from './pricing';
 export * from './billing';
 export * from './presenters';
@@ -30,7 +34,7 @@ export * from './reuse';
 export const voiceArea = definePlugin({
   name: 'voice',
   version: CORE_VERSION,
-  services: [VoiceCatalog, VoiceBilling, VoiceService, VoiceStreamService, VoiceScriptService, VoiceRetakes, VoiceGenerationFlow, VoiceRetentionHandler],
+  services: [VoiceCatalog, VoiceBilling, VoiceService, VoiceStreamService, VoiceScriptService, VoiceRetakes, VoiceGenerationFlow, VoiceRetentionHandler, VoicePreviews],
   outboxHandlers: (ctx) => [ctx.service(VoiceRetentionHandler)],
   routes: (ctx) => voiceRoutes(ctx),
 });

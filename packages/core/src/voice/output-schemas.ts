@@ -5,6 +5,17 @@ import { int, named, timestamp } from '../api-schemas';
 
 const meta = z.object({ rate_card: z.string().describe('The rate card version the credits follow') });
 
+export const voiceQualityOut = named(
+  'VoiceQuality',
+  z
+    .object({
+      intelligibility: z.enum(['high', 'medium', 'low', 'unmeasured']).describe('`high`: at most 10% of words misheard; `medium`: at most 25%; `unmeasured`: no measurement (every language but English)'),
+      wer: z.number().nullable().describe('Word error rate of a speech recogniser on the voice (0.05 = 5%); null when unmeasured'),
+      measured_with: z.string().nullable().describe('The text set `wer` was measured on (`plain prose`); null when unmeasured'),
+    })
+    .describe('How well the voice is understood, as the voice bench measured it (docs/voice.md, "Voice quality")'),
+);
+
 export const voiceOut = named(
   'Voice',
   z.object({
@@ -16,10 +27,12 @@ export const voiceOut = named(
     language: z.string(),
     language_code: z.string(),
     gender: z.enum(['female', 'male', 'neutral']).nullable(),
-    engine: z.string(),
+    engine: z.string().describe('The speech engine that speaks it (`espeak`, `flite`, or a host engine\'s id)'),
     styles: z.array(z.string()),
-    featured: z.boolean(),
+    featured: z.boolean().describe('Measured `high` intelligibility; listed first'),
+    quality: voiceQualityOut,
     sample_rate: int,
+    preview_url: z.string().describe('A short sample sentence in the voice\'s language (mp3): free, counted against no limit; relative to the API mount'),
   }),
 );
 

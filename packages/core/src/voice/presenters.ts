@@ -4,8 +4,8 @@ import { RATE_CARD } from './pricing';
 import type { z } from 'zod';
 import type { generationOut, voiceOut } from './output-schemas';
 
-/** A catalog voice as a list item of `GET /api/v1/voice/voices`. */
-export const presentVoice = (v: StockVoice): z.infer<typeof voiceOut> => ({
+/** A catalog voice as a list item of `GET /api/v1/voice/voices`; `preview_url` is relative to the API mount (`baseUrl`). */
+export const presentVoice = (v: StockVoice, baseUrl: string): z.infer<typeof voiceOut> => ({
   id: v.id,
   object: 'voice',
   name: v.name,
@@ -17,7 +17,9 @@ export const presentVoice = (v: StockVoice): z.infer<typeof voiceOut> => ({
   engine: v.engine,
   styles: v.styles,
   featured: v.featured,
+  quality: { ...v.quality },
   sample_rate: v.sample_rate,
+  preview_url: `${baseUrl}/voice/voices/${v.id}/preview`,
 });
 
 /** What one answer adds to a generation's body: this request's charge, reuse, and the clip's free retakes. */

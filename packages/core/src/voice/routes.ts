@@ -12,6 +12,7 @@ import { VoiceStreamService } from './stream-service';
 import { type GenerationOutcome, VoiceGenerationFlow } from './generation-flow';
 import { countVoiceRequest } from './request-limits';
 import { retakesRemaining } from './retakes';
+import { voicePreviewRoute } from './preview-route';
 
 const principalOf = (req: RouteRequest) => req.principal!;
 
@@ -180,9 +181,10 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
           const q = req.query as { source?: 'all' | 'stock' | 'mine'; language?: string; gender?: string; q?: string; featured?: string };
           const featured = queryBoolean(q.featured);
           const voices = await service().catalog.list({ ...q, featured: featured instanceof Error ? undefined : featured });
-          return { body: { data: voices.map(presentVoice), meta: voiceMeta() } };
+          return { body: { data: voices.map((v) => presentVoice(v, req.baseUrl)), meta: voiceMeta() } };
         }),
     },
+    voicePreviewRoute(ctx, withAccountHeaders),
     {
       method: 'get',
       path: '/voice/generations',

@@ -70,17 +70,25 @@ export function assignVoices(items: readonly ScriptItem[], cast: ReadonlyMap<str
   return { voices, missing, names };
 }
 
-/** A voice `auto_cast` may pick: already filtered to the script's language, in catalog order (featured first). */
+/** A voice `auto_cast` may pick: already filtered to the script's language, in catalog order (best first). */
 export interface CastCandidate {
   id: string;
   gender: string | null;
-  featured: boolean;
+  quality: { intelligibility: string };
 }
 
+/** Intelligibility levels from best to unknown (voice-quality.ts); anything else after them. */
+const TIERS = ['high', 'medium', 'low', 'unmeasured'];
+const tierOf = (c: CastCandidate) => {
+  const i = TIERS.indexOf(c.quality.intelligibility);
+  return i < 0 ? TIERS.length : i;
+};
+
 /**
- * Orders candidates for casting: featured voices before the rest, and within each group the genders taken
- * in turns (first voice of the first gender seen, first of the next, ...), so that consecutive speakers
- * sound different.
+ * Orders candidates for casting: by measured intelligibility level (the `high` voices, then `medium`, ...),
+ * and within each level the genders taken in turns (first voice of the first gender seen, first of the next,
+ * ...), so that consecutive speakers sound different without a less intelligible voice coming before a
+ * clearer one of another level. Within a gender the catalog order (best first) stays.
  */
 export function castingOrder(candidates: readonly CastCandidate[]): CastCandidate[] {
   const interleave = (group: readonly CastCandidate[]) => {
@@ -94,7 +102,8 @@ export function castingOrder(candidates: readonly CastCandidate[]): CastCandidat
     for (let i = 0; out.length < group.length; i++) for (const q of queues) if (q[i]) out.push(q[i]!);
     return out;
   };
-  return [...interleave(candidates.filter((c) => c.featured)), ...interleave(candidates.filter((c) => !c.featured))];
+  const tiers = [...new Set(candidates.map(tierOf))].sort((a, b) => a - b);
+  return tiers.flatMap((tier) => interleave(candidates.filter((c) => tierOf(c) === tier)));
 }
 
 /**
