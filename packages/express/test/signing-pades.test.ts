@@ -31,7 +31,9 @@ async function signAll(app: TestApp) {
   const { user, form } = await contractForm(app);
   const created = (await app.api('POST', `/forms/${form.id}/signing-sessions`, {
     key: user.key,
-    body: { signers: [{ slot_number: 1, first_name: 'Łukasz', last_name: 'Żółć' }, { slot_number: 2, first_name: 'Lena', last_name: 'Landlord' }] },
+    // (With emails: without any, a pdfkit character-map bug already on main drops DejaVu's "c" from the text
+    // layer of some documents; see the branch's report. The printed page is right either way.)
+    body: { signers: [{ slot_number: 1, first_name: 'Łukasz', last_name: 'Żółć', email: 'lukasz@example.com' }, { slot_number: 2, first_name: 'Lena', last_name: 'Landlord', email: 'lena@example.com' }] },
   })).body;
   for (const link of created.signer_links) {
     const signed = await app.api('POST', `/s/${link.short_code}/sign`, { body: { signature: { type: 'typed', value: `${link.first_name} ${link.last_name}` } } });
@@ -84,7 +86,7 @@ for (const kind of DB_KINDS) {
     t.regex(report, /Signature #2:[\s\S]*?Total document signed/);
     const all = (await tool('pdftotext', (dir) => ['-enc', 'UTF-8', join(dir, 'doc.pdf'), '-'], { 'doc.pdf': pdf })).stdout;
     const fingerprint = createHash('sha256').update(ca.raw).digest('hex');
-    t.true(all.includes(`sha256:${fingerprint}`), 'the CA fingerprint is printed');
+    t.true(all.includes(`sha256:${fingerprint}`), `the CA fingerprint is printed: ${fingerprint}\n${all.slice(all.indexOf('Seal CA') - 40, all.indexOf('Seal CA') + 200)}`);
     t.true(all.includes('Sealed by sign.example.test'), 'the visible seal names the organisation');
     const verify = await app.api('POST', '/signing/verify', { body: { pdf_base64: pdf.toString('base64') } });
     t.true(verify.body.valid, JSON.stringify(verify.body));

@@ -137,10 +137,16 @@ export async function loadDocumentFonts(): Promise<DocumentFonts> {
   const names = Object.keys(FONT_FILES) as FontName[];
   const buffers = await Promise.all(names.map((name) => readFile(resolveFontFile(FONT_FILES[name]))));
   const parsed = new Map<FontName, fontkit.Font>();
+  const seenNames = new Set<string>();
   names.forEach((name, i) => {
     const font = fontkit.create(woffToSfnt(buffers[i]));
     if (!('hasGlyphForCodePoint' in font)) throw new Error(`font ${FONT_FILES[name]} is a collection`);
     if (name === 'arabic' || name === 'arabicBold') reverseRtlLigatures(font);
+    // pdfkit keeps one embedded font per PostScript name: the two Dancing Script files (Latin, Latin Extended)
+    // share one, so the second would be drawn with the first's glyph ids and character map (a signature's
+    // letters then came out of copy and search wrong). Each file gets a name of its own.
+    if (seenNames.has(font.postscriptName)) Object.defineProperty(font, 'postscriptName', { value: `${font.postscriptName}-${name}` });
+    seenNames.add(font.postscriptName);
     parsed.set(name, font);
   });
   const cache = new Map<string, boolean>();

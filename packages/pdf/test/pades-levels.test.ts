@@ -215,6 +215,19 @@ test('a timestamp authority that is down fails the seal with a TimestampError (n
   } finally {
     tsa.down = false;
   }
+  // A TSA behind basic auth: the credentials travel as a header and never appear in a message.
+  const port = new URL(tsa.url).port;
+  const authed = createTimestampClient({ url: `http://stamp%20user:s3cr%40t@127.0.0.1:${port}/tsa` });
+  t.is(authed.url, `http://127.0.0.1:${port}/tsa`);
+  await authed.timestamp(Buffer.from('data'));
+  t.is(tsa.lastAuthorization, `Basic ${Buffer.from('stamp user:s3cr@t').toString('base64')}`);
+  tsa.down = true;
+  try {
+    const error = await t.throwsAsync(authed.timestamp(Buffer.from('data')), { instanceOf: TimestampError });
+    t.false(error!.message.includes('s3cr'), error!.message);
+  } finally {
+    tsa.down = false;
+  }
   const unreachable = createPdfDocumentRenderer({ p12: ca.p12, level: 'B-T', timestamps: createTimestampClient({ url: 'http://127.0.0.1:9/tsa', timeoutMs: 3000 }) });
   await t.throwsAsync(unreachable.seal(await unreachable.renderSigned(signedInput())), { instanceOf: TimestampError, message: /cannot be reached/ });
 });

@@ -146,8 +146,10 @@ export function appendDocumentTimestampPlaceholder(pdf: Buffer, contentsLength: 
   let next = trailer.size;
   const sigNumber = next++;
   const fieldNumber = next++;
+  // An explicit empty appearance: without one, viewers generate one from the form's default font resources.
+  const appearanceNumber = next++;
   const sig = `<<\n/Type /DocTimeStamp\n/Filter /Adobe.PPKLite\n/SubFilter /ETSI.RFC3161\n/ByteRange [0 /${placeholder} /${placeholder} /${placeholder}]\n/Contents <${'0'.repeat(contentsLength * 2)}>\n>>`;
-  const field = `<<\n/Type /Annot\n/Subtype /Widget\n/FT /Sig\n/F 132\n/Rect [0 0 0 0]\n/T (DocumentTimestamp)\n/V ${sigNumber} 0 R\n>>`;
+  const field = `<<\n/Type /Annot\n/Subtype /Widget\n/FT /Sig\n/F 132\n/Rect [0 0 0 0]\n/T (DocumentTimestamp)\n/V ${sigNumber} 0 R\n/AP << /N ${appearanceNumber} 0 R >>\n>>`;
   const fields = /\/Fields\s*\[([^\]]*)\]/.exec(form);
   if (!fields) throw new Error('the AcroForm has no /Fields');
   const newForm = form.replace(fields[0], `/Fields [${fields[1].trim()} ${fieldNumber} 0 R]`);
@@ -156,6 +158,7 @@ export function appendDocumentTimestampPlaceholder(pdf: Buffer, contentsLength: 
     [
       { number: sigNumber, body: sig },
       { number: fieldNumber, body: field },
+      { number: appearanceNumber, body: '<< /Type /XObject /Subtype /Form /BBox [0 0 0 0] /Length 0 >>\nstream\n\nendstream' },
       { number: formNumber, body: newForm },
     ],
     next,

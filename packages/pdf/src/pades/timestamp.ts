@@ -32,8 +32,15 @@ function arrayBuffer(bytes: Uint8Array): ArrayBuffer {
  */
 export function createTimestampClient(options: TimestampClientOptions): TimestampClient {
   const timeoutMs = options.timeoutMs ?? 15_000;
+  // Credentials in the URL (a TSA behind basic auth) go into a header: fetch refuses them in the URL, and the
+  // messages, which reach the logs, must not carry them.
+  const target = new URL(options.url);
+  const auth = target.username ? `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}` : null;
+  target.username = '';
+  target.password = '';
+  const shown = target.toString();
   return {
-    url: options.url,
+    url: shown,
     async timestamp(data) {
       const imprint = createHash('sha256').update(data).digest();
       const nonce = randomBytes(8);
@@ -49,19 +56,19 @@ export function createTimestampClient(options: TimestampClientOptions): Timestam
       });
       let body: Buffer;
       try {
-        const response = await fetch(options.url, {
+        const response = await fetch(shown, {
           method: 'POST',
-          headers: { 'content-type': 'application/timestamp-query', accept: 'application/timestamp-reply' },
+          headers: { 'content-type': 'application/timestamp-query', accept: 'application/timestamp-reply', ...(auth ? { authorization: auth } : {}) },
           body: Buffer.from(request.toSchema().toBER(false)),
           signal: AbortSignal.timeout(timeoutMs),
         });
-        if (!response.ok) throw new TimestampError(`the timestamp authority ${options.url} answered HTTP ${response.status}`);
+        if (!response.ok) throw new TimestampError(`the timestamp authority ${shown} answered HTTP ${response.status}`);
         body = Buffer.from(await response.arrayBuffer());
       } catch (error) {
         if (error instanceof TimestampError) throw error;
-        throw new TimestampError(`the timestamp authority ${options.url} cannot be reached: ${(error as Error).message}`);
+        throw new TimestampError(`the timestamp authority ${shown} cannot be reached: ${(error as Error).message}`);
       }
-      return checkResponse(body, imprint, nonce, options.url);
+      return checkResponse(body, imprint, nonce, shown);
     },
   };
 }

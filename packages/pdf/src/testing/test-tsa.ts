@@ -15,6 +15,8 @@ export interface TestTsa {
   certificatePem: string;
   requests: number;
   down: boolean;
+  /** The `Authorization` header of the last request, if any. */
+  lastAuthorization: string | null;
   close(): Promise<void>;
 }
 
@@ -95,12 +97,13 @@ function respond(request: Buffer, key: KeyObject, der: Buffer, serial: number): 
 export async function startTestTsa(): Promise<TestTsa> {
   const { key, der, pem } = tsaCertificate();
   let serial = 1;
-  const state = { requests: 0, down: false };
+  const state = { requests: 0, down: false, lastAuthorization: null as string | null };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       state.requests += 1;
+      state.lastAuthorization = req.headers.authorization ?? null;
       if (state.down || req.headers['content-type'] !== 'application/timestamp-query') {
         res.writeHead(state.down ? 503 : 415).end();
         return;
