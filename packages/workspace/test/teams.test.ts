@@ -122,3 +122,122 @@ test.serial('an owner creates a team, invites, changes a role, cancels, reads th
     await close();
   }
 });
+
+test.serial('a viewer at phone width sees no edit controls; a free plan shows the upgrade message', async (t) => {
+  t.timeout(180_000);
+  const owner = await app.user('free');
+  const created = await app.api('POST', '/teams', { key: owner.key, body: { name: 'Field notes' } });
+  const teamId = created.body.id as string;
+  const viewer = await join(teamId, owner.key, 'viewer');
+  await app.api('POST', `/teams/${teamId}/invitations`, { key: owner.key, body: { email: 'sam@example.com', role: 'editor' } });
+  const v = await openPage(browser, { width: 390, cookie: viewer.cookie });
+  try {
+    await v.page.goto(`${app.url}/teams`);
+    await v.page.getByRole('link', { name: 'Field notes' }).click();
+    await team(v.page).getByRole('heading', { level: 1, name: 'Field notes' }).waitFor();
+    await v.page.getByText('sam@example.com').waitFor();
+    await v.page.getByText('of 3 seats used').waitFor();
+    for (const name of ['Rename', 'Send invitation', 'Save branding', 'Delete team…', 'Cancel']) {
+      t.is(await v.page.getByRole('button', { name, exact: true }).count(), 0, `a viewer has no ${name} button`);
+    }
+    t.is(await v.page.getByRole('combobox').count(), 0, 'no role menus for a viewer');
+    t.is(await v.page.getByRole('heading', { name: 'Audit log' }).count(), 0);
+    await v.page.getByText('Only the owner and admins change roles').waitFor();
+    t.is(await v.page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth), 390, 'nothing scrolls sideways');
+    await shot(v.page, 'team-viewer');
+    t.deepEqual(await axeViolations(v.page), []);
+    t.deepEqual(v.errors, []);
+  } finally {
+    await v.close();
+  }
+  const o = await openPage(browser, { width: 390, cookie: owner.cookie });
+  try {
+    await o.page.goto(`${app.url}/teams/${teamId}`);
+    await o.page.getByText('Audit logs need the Enterprise plan').waitFor();
+    await o.page.getByText('upgrade to the Enterprise plan').waitFor();
+    await shot(o.page, 'team-free-owner');
+    t.deepEqual(await axeViolations(o.page), []);
+    // The fourth seat: 2 members and 1 pending invitation leave one; then the API's message shows.
+    await o.page.getByLabel('Email address').fill('lin@example.com');
+    await o.page.getByRole('button', { name: 'Send invitation' }).click();
+    await o.page.getByText('3 of 3 seats used').waitFor();
+    await o.page.getByText('All seats are taken').waitFor();
+    await o.page.getByLabel('Email address').fill('kim@example.com');
+    await o.page.getByRole('button', { name: 'Send invitation' }).click();
+    await o.page.getByRole('alert').filter({ hasText: 'No seat left' }).waitFor();
+    t.deepEqual(o.errors, []);
+  } finally {
+    await o.close();
+  }
+});
+
+test.serial('a demoted admin meets the 403; a team deleted in another tab says so', async (t) => {
+  t.timeout(180_000);
+  const owner = await app.user('pro');
+  const teamId = (await app.api('POST', '/teams', { key: owner.key, body: { name: 'Ops' } })).body.id as string;
+  const admin = await join(teamId, owner.key, 'admin');
+  const { page, errors, close } = await openPage(browser, { cookie: admin.cookie });
+  try {
+    await page.goto(`${app.url}/teams/${teamId}`);
+    await page.getByRole('button', { name: 'Rename' }).waitFor();
+    t.is(await page.getByRole('button', { name: 'Delete team…' }).count(), 0, 'only the owner deletes');
+    // In another tab, the owner makes them a viewer: the open screen's next write is refused with the API's reason.
+    const members = (await app.api('GET', `/teams/${teamId}/members`, { key: owner.key })).body.members;
+    const mine = members.find((m: any) => m.user_id === admin.id);
+    t.is((await app.api('PUT', `/teams/${teamId}/members/${mine.id}`, { key: owner.key, body: { role: 'viewer' } })).status, 200);
+    await page.getByLabel('Name', { exact: true }).fill('Operations');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Your team role (viewer) does not allow this' }).waitFor();
+    t.is((await app.api('GET', `/teams/${teamId}`, { key: owner.key })).body.name, 'Ops');
+    await page.reload();
+    await team(page).getByRole('heading', { level: 1, name: 'Ops' }).waitFor();
+    t.is(await page.getByRole('button', { name: 'Rename' }).count(), 0, 'after a reload the viewer sees no rename');
+
+    // Another team, open as an admin, is deleted by its owner in another tab: the next write says it is gone.
+    const other = (await app.api('POST', '/teams', { key: owner.key, body: { name: 'Ops two' } })).body.id as string;
+    await join(other, owner.key, 'editor');
+    const mine2 = (await app.api('GET', `/teams/${other}/members`, { key: owner.key })).body.members.find((m: any) => m.role === 'editor');
+    const inv = await app.api('POST', `/teams/${other}/invitations`, { key: owner.key, body: { email: admin.email, role: 'admin' } });
+    t.is((await app.api('POST', `/invitations/${inv.body.token}/accept`, { key: admin.key })).status, 200);
+    await page.goto(`${app.url}/teams/${other}`);
+    await page.getByRole('combobox', { name: /^Role of / }).first().waitFor();
+    t.is((await app.api('DELETE', `/teams/${other}`, { key: owner.key })).status, 200);
+    t.truthy(mine2);
+    await page.getByLabel('Email address').fill('late@example.com');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByRole('heading', { name: 'This team is no longer available' }).waitFor();
+    await shot(page, 'team-gone');
+    t.deepEqual(await axeViolations(page), []);
+    await page.getByRole('link', { name: 'Back to your teams' }).click();
+    await page.waitForURL(`${app.url}/teams`);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test.serial('keyboard only: create a team and send an invitation', async (t) => {
+  t.timeout(180_000);
+  const owner = await app.user('pro');
+  const { page, errors, close } = await openPage(browser, { cookie: owner.cookie });
+  try {
+    await page.goto(`${app.url}/teams`);
+    await page.getByText('You are not in a team yet').waitFor();
+    await tabTo(page, (el) => el.label === 'Team name');
+    await page.keyboard.type('Keyboard club');
+    await page.keyboard.press('Enter');
+    await team(page).getByRole('heading', { level: 1, name: 'Keyboard club' }).waitFor();
+    await tabTo(page, (el) => el.label === 'Email address');
+    await page.keyboard.type('ken@example.com');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Invitation sent to ken@example.com.' }).waitFor();
+    await tabTo(page, (el) => el.label === 'Cancel the invitation to ken@example.com');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    await page.keyboard.press('Escape');
+    t.is(await page.getByText('ken@example.com', { exact: true }).count(), 1, 'Escape keeps the invitation');
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

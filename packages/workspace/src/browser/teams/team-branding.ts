@@ -27,6 +27,7 @@ export class FlTeamBranding extends LitElement {
     css`
       .layout { display: grid; gap: 1rem; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); align-items: start; }
       @media (max-width: 700px) { .layout { grid-template-columns: minmax(0, 1fr); } }
+      div.field { display: grid; gap: 0.3rem; font-size: 0.875rem; font-weight: 600; }
       .color { display: grid; grid-template-columns: 2.5rem 1fr; gap: 0.5rem; align-items: center; }
       .color input[type='color'] { width: 2.5rem; }
       .preview { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 1rem; display: grid; gap: 0.6rem; min-height: 12rem; }

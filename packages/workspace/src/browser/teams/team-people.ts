@@ -186,8 +186,8 @@ export class FlTeamPeople extends LitElement {
                   </li>`,
                 )}
               </ul>`}
+        <fl-confirm></fl-confirm>
       </section>
-      <fl-confirm></fl-confirm>
     </div>`;
   }
 }

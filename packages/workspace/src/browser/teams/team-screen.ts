@@ -175,8 +175,8 @@ export class FlTeam extends LitElement {
             ${errorLine(this.deleteError)}
           </section>`
         : nothing}
-      <fl-confirm></fl-confirm>
-    </div>`;
+    </div>
+    <fl-confirm></fl-confirm>`;
   }
 }
 customElements.get('fl-team') || customElements.define('fl-team', FlTeam);
