@@ -22,7 +22,13 @@ test.after.always(async () => {
 
 async function shot(page: Page, name: string) {
   const dir = process.env.TEAM_SHOTS;
-  if (dir) await page.screenshot({ path: `${dir}/${name}-${page.viewportSize()!.width}.png`, fullPage: true });
+  if (!dir) return;
+  const size = page.viewportSize()!;
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: size.height });
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(size);
 }
 
 const team = (page: Page) => page.locator('fl-team');

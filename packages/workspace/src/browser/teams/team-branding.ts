@@ -30,7 +30,8 @@ export class FlTeamBranding extends LitElement {
       div.field { display: grid; gap: 0.3rem; font-size: 0.875rem; font-weight: 600; }
       .color { display: grid; grid-template-columns: 2.5rem 1fr; gap: 0.5rem; align-items: center; }
       .color input[type='color'] { width: 2.5rem; }
-      .preview { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 1rem; display: grid; gap: 0.6rem; min-height: 12rem; }
+      .idle { display: none; }
+      .preview { margin: 0; border: 1px solid var(--_border); border-radius: var(--_radius); padding: 1rem; display: grid; gap: 0.6rem; min-height: 12rem; }
       .preview img { max-height: 2.5rem; max-width: 10rem; object-fit: contain; }
       .preview .q { font-weight: 600; }
       .preview .a { border-bottom: 2px solid currentColor; opacity: 0.7; padding: 0.3rem 0; }
@@ -137,7 +138,7 @@ export class FlTeamBranding extends LitElement {
             ${this.renderPreview(d)}
           </div>`}
       ${errorLine(this.error)}
-      <p class="ok-text" role="status">${this.msg ?? ''}</p>
+      <p class="ok-text ${this.msg ? '' : 'idle'}" role="status">${this.msg ?? ''}</p>
     </section>`;
   }
 }

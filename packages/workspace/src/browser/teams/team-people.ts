@@ -18,6 +18,7 @@ export class FlTeamPeople extends LitElement {
     sectionStyles,
     css`
       .page { display: grid; gap: 1rem; }
+      .idle { display: none; }
       form.invite { grid-template-columns: 2fr 1fr auto; align-items: end; }
       @media (max-width: 600px) { form.invite { grid-template-columns: 1fr; } }
       .actions { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
@@ -159,7 +160,7 @@ export class FlTeamPeople extends LitElement {
           ? html`<p class="muted" role="status">Loading…</p>`
           : html`<ul class="rows">${this.members.map((m) => this.renderMember(m, manage))}</ul>`}
         ${errorLine(this.memberError)}
-        <p class="ok-text" role="status">${this.memberMsg ?? ''}</p>
+        <p class="ok-text ${this.memberMsg ? '' : 'idle'}" role="status">${this.memberMsg ?? ''}</p>
         ${manage ? nothing : html`<p class="meta">Only the owner and admins change roles and invite people.</p>`}
       </section>
       <section class="card" aria-labelledby="inv-h">
@@ -172,7 +173,7 @@ export class FlTeamPeople extends LitElement {
             </form>`
           : nothing}
         ${errorLine(this.inviteError)}
-        <p class="ok-text" role="status">${this.inviteMsg ?? ''}</p>
+        <p class="ok-text ${this.inviteMsg ? '' : 'idle'}" role="status">${this.inviteMsg ?? ''}</p>
         ${this.lastLink ? html`<div class="link"><span class="meta">The invitation link (also in the email):</span><span class="secret">${this.lastLink}</span></div>` : nothing}
         ${this.invitations === null
           ? html`<p class="muted" role="status">Loading…</p>`

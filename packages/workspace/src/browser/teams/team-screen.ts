@@ -24,6 +24,7 @@ export class FlTeam extends LitElement {
     css`
       :host { max-width: 56rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
       .page { display: grid; gap: 1rem; }
+      .idle { display: none; }
       .head { display: flex; justify-content: space-between; align-items: center; gap: 0.75rem; flex-wrap: wrap; }
       .head h1 { overflow-wrap: anywhere; }
       form.rename { grid-template-columns: 1fr auto; align-items: end; }
@@ -160,7 +161,7 @@ export class FlTeam extends LitElement {
               <button class="btn primary" type="submit">Rename</button>
             </form>
             ${errorLine(this.renameError)}
-            <p class="ok-text" role="status">${this.renameMsg ?? ''}</p>
+            <p class="ok-text ${this.renameMsg ? '' : 'idle'}" role="status">${this.renameMsg ?? ''}</p>
           </section>`
         : nothing}
       ${this.renderSeats(t)}
