@@ -187,9 +187,9 @@ export class FlTeamPeople extends LitElement {
                   </li>`,
                 )}
               </ul>`}
-        <fl-confirm></fl-confirm>
       </section>
-    </div>`;
+    </div>
+    <fl-confirm></fl-confirm>`;
   }
 }
 customElements.get('fl-team-people') || customElements.define('fl-team-people', FlTeamPeople);

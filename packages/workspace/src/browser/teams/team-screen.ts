@@ -31,7 +31,7 @@ export class FlTeam extends LitElement {
       @media (max-width: 480px) { form.rename { grid-template-columns: 1fr; } }
       .bar { height: 0.5rem; border-radius: 999px; background: var(--_bg); border: 1px solid var(--_border); overflow: hidden; }
       .bar span { display: block; height: 100%; background: var(--_primary); }
-      .gone { text-align: center; padding: 2rem 1rem; }
+      .gone { text-align: center; padding: 2rem 1rem; display: grid; gap: 0.75rem; justify-items: center; }
     `,
   ];
   static override properties = {
