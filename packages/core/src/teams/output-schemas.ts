@@ -27,7 +27,6 @@ export const teamDetailOut = named(
   z.object({
     ...teamShape,
     member_count: int,
-    your_role: teamRole.optional().describe('The caller\'s role (GET only)'),
     seats: z
       .object({ used: int.describe('members plus unexpired pending invitations'), limit: int.nullable().describe("the team owner's plan's seats; null: unlimited") })
       .optional()

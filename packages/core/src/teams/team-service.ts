@@ -85,7 +85,7 @@ export class TeamService {
     // Seats as the invitation check counts them (members plus unexpired pending invitations, docs/teams.md).
     const pending = await this.storage.invitations.countPending(teamId, this.clock.now().toISOString());
     const { seats } = await this.plans.featuresFor(team.owner_id);
-    return this.withSecrets(team, member.role, { member_count, your_role: member.role, seats: { used: member_count + pending, limit: seats } });
+    return this.withSecrets(team, member.role, { member_count, seats: { used: member_count + pending, limit: seats } });
   }
 
   async rename(principal: Principal, teamId: string, body: unknown) {

@@ -1757,11 +1757,6 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             member_count: number;
-            /**
-             * @description The caller's role (GET only)
-             * @enum {string}
-             */
-            your_role?: "owner" | "admin" | "editor" | "viewer";
             /** @description Seats of the plan (GET only) */
             seats?: {
                 /** @description members plus unexpired pending invitations */

@@ -1,7 +1,7 @@
 import { LitElement, html, css, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
 import { ApiError, type Api } from '../../data/client';
-import { canManage, deleteTeam, getTeam, renameTeam, type TeamDetail } from '../../data/teams';
+import { canManage, deleteTeam, getTeam, listTeams, renameTeam, type TeamDetail, type TeamRole } from '../../data/teams';
 import { errorLine, messageOf } from '../auth/auth-card';
 import { sectionStyles } from '../account/account-styles';
 import { navigate } from '../shell/routes';
@@ -39,6 +39,7 @@ export class FlTeam extends LitElement {
     base: {},
     teamId: { attribute: 'team-id' },
     team: { state: true },
+    yourRole: { state: true },
     error: { state: true },
     gone: { state: true },
     renameMsg: { state: true },
@@ -49,6 +50,8 @@ export class FlTeam extends LitElement {
   base = '';
   teamId = '';
   team: TeamDetail | null = null;
+  /** The caller's role: the API gives it in the list of teams only (document 1). */
+  yourRole: TeamRole = 'viewer';
   error: string | null = null;
   gone = false;
   renameMsg: string | null = null;
@@ -84,7 +87,9 @@ export class FlTeam extends LitElement {
 
   private async load() {
     try {
-      this.team = await getTeam(this.api, this.teamId);
+      const [team, list] = await Promise.all([getTeam(this.api, this.teamId), listTeams(this.api)]);
+      this.yourRole = list.teams.find((x) => x.id === team.id)?.your_role ?? 'viewer';
+      this.team = team;
       this.error = null;
     } catch (e) {
       this.error = this.fail(e);
@@ -146,7 +151,7 @@ export class FlTeam extends LitElement {
     if (this.error) return html`<div class="card" role="alert"><p class="error-text on">${this.error}</p><button class="btn" @click=${() => void this.load()}>Retry</button></div>`;
     const t = this.team;
     if (!t) return html`<p class="muted" role="status">Loading…</p>`;
-    const role = t.your_role;
+    const role = this.yourRole;
     return html`<div class="page">
       <div class="head">
         <h1>${t.name}</h1>
@@ -165,8 +170,8 @@ export class FlTeam extends LitElement {
           </section>`
         : nothing}
       ${this.renderSeats(t)}
-      <fl-team-people .api=${this.api} team-id=${t.id} your-role=${role ?? 'viewer'}></fl-team-people>
-      <fl-team-branding .api=${this.api} team-id=${t.id} your-role=${role ?? 'viewer'}></fl-team-branding>
+      <fl-team-people .api=${this.api} team-id=${t.id} your-role=${role}></fl-team-people>
+      <fl-team-branding .api=${this.api} team-id=${t.id} your-role=${role}></fl-team-branding>
       ${canManage(role) ? html`<fl-team-audit .api=${this.api} team-id=${t.id}></fl-team-audit>` : nothing}
       ${role === 'owner'
         ? html`<section class="card" aria-labelledby="danger-h">
