@@ -12,7 +12,7 @@ test.after.always(() => app?.close());
 
 test('every workspace URL answers the single page with the shell element and its entry script', async (t) => {
   const manifest = readWorkspaceManifest();
-  for (const path of ['/', '/signin', '/signup', '/forgot', '/auth/link', '/auth/reset', '/auth/verify', '/account', '/forms/abc', '/forms/abc/versions', '/forms/abc/share']) {
+  for (const path of ['/', '/signin', '/signup', '/forgot', '/auth/link', '/auth/reset', '/auth/verify', '/account', '/teams', '/teams/team_abc', '/forms/abc', '/forms/abc/versions', '/forms/abc/share']) {
     const res = await fetch(app.url + path);
     t.is(res.status, 200, path);
     t.regex(res.headers.get('content-type') ?? '', /text\/html/);
@@ -38,6 +38,10 @@ test('hashed files are served immutable; unknown ones 404; other URLs fall throu
   t.is((await fetch(`${app.url}/nothing-here`)).status, 404);
   // The public pages keep their URLs.
   t.is((await fetch(`${app.url}/embed.js`)).status, 200);
+  // `/teams/:id` is one segment: the invitation page `/teams/invite/<token>` stays the public pages' (404 here).
+  const invite = await fetch(`${app.url}/teams/invite/not-a-token`);
+  t.is(invite.status, 404);
+  t.false((await invite.text()).includes('<formloom-workspace'));
 });
 
 test('builder.js names the current hashed entry for host pages', async (t) => {

@@ -22,7 +22,18 @@ export const teamOut = named('Team', z.object(teamShape));
 export const createdTeamOut = named('CreatedTeam', z.object({ ...teamShape, sso_domain_verify_token: z.string() }));
 
 /** GET/PUT /teams/:teamId. */
-export const teamDetailOut = named('TeamDetail', z.object({ ...teamShape, member_count: int, sso_domain_verify_token: ssoToken.optional() }));
+export const teamDetailOut = named(
+  'TeamDetail',
+  z.object({
+    ...teamShape,
+    member_count: int,
+    seats: z
+      .object({ used: int.describe('members plus unexpired pending invitations'), limit: int.nullable().describe("the team owner's plan's seats; null: unlimited") })
+      .optional()
+      .describe('Seats of the plan (GET only)'),
+    sso_domain_verify_token: ssoToken.optional(),
+  }),
+);
 
 export const teamListItemOut = named(
   'TeamListItem',

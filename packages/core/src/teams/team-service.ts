@@ -4,6 +4,7 @@ import type { Principal, Team, TeamBranding, TeamRole } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
+import type { Plans } from '../ports/plans';
 import { MANAGERS, requireTeamRole } from './team-access';
 import { brandingSchema, createTeamSchema, memberRoleSchema, TEAM_READ_ONLY_FIELDS, updateTeamSchema } from './team-schemas';
 import { parseBody } from '../parse';
@@ -40,6 +41,7 @@ export class TeamService {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(AuditService) private readonly audit: AuditService,
+    @inject(TOKENS.Plans) private readonly plans: Plans,
   ) {}
 
   /** `sso_domain_verify_token` goes only to owners and admins. */
@@ -79,7 +81,11 @@ export class TeamService {
 
   async get(principal: Principal, teamId: string) {
     const { team, member } = await requireTeamRole(this.storage, principal, teamId, 'any');
-    return this.withSecrets(team, member.role, { member_count: await this.storage.teams.memberCount(teamId) });
+    const member_count = await this.storage.teams.memberCount(teamId);
+    // Seats as the invitation check counts them (members plus unexpired pending invitations, docs/teams.md).
+    const pending = await this.storage.invitations.countPending(teamId, this.clock.now().toISOString());
+    const { seats } = await this.plans.featuresFor(team.owner_id);
+    return this.withSecrets(team, member.role, { member_count, seats: { used: member_count + pending, limit: seats } });
   }
 
   async rename(principal: Principal, teamId: string, body: unknown) {

@@ -1757,6 +1757,13 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             member_count: number;
+            /** @description Seats of the plan (GET only) */
+            seats?: {
+                /** @description members plus unexpired pending invitations */
+                used: number;
+                /** @description the team owner's plan's seats; null: unlimited */
+                limit: number | null;
+            };
             /** @description Only for owners and admins */
             sso_domain_verify_token?: string | null;
         };

@@ -26,6 +26,8 @@ export const WORKSPACE_PATHS = [
   '/auth/reset',
   '/auth/verify',
   '/account',
+  '/teams',
+  '/teams/:id',
   '/forms/:id',
   '/forms/:id/:tab',
 ];

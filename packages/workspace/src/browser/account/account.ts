@@ -7,6 +7,7 @@ import { navigate } from '../shell/routes';
 import { sectionStyles } from './account-styles';
 import './account-security';
 import './api-keys';
+import './account-plan';
 
 /**
  * `<fl-account>` at `/account` (docs/workspace.md, "Your account"): profile, address confirmation, password,
@@ -133,6 +134,7 @@ export class FlAccount extends LitElement {
         </section>
         <fl-account-security .api=${this.api} base=${this.base}></fl-account-security>
         <fl-api-keys .api=${this.api}></fl-api-keys>
+        <fl-account-plan .api=${this.api} base=${this.base} plan=${u.plan}></fl-account-plan>
       </div>`;
   }
 }

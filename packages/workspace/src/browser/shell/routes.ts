@@ -3,7 +3,7 @@
  * screen. The server answers the same page for all of them (src/server/router.ts, WORKSPACE_PATHS).
  */
 
-export type RouteName = 'forms' | 'form' | 'signin' | 'signup' | 'forgot' | 'auth-link' | 'auth-reset' | 'auth-verify' | 'account' | 'not-found';
+export type RouteName = 'forms' | 'form' | 'signin' | 'signup' | 'forgot' | 'auth-link' | 'auth-reset' | 'auth-verify' | 'account' | 'teams' | 'team' | 'not-found';
 
 export interface Route {
   name: RouteName;
@@ -11,6 +11,8 @@ export interface Route {
   formId?: string;
   /** The builder's tab: `questions` (default), `settings`, `theme`, `publish`, `versions`, `share`. */
   tab?: string;
+  /** The team id of `/teams/:id`. */
+  teamId?: string;
   query: URLSearchParams;
 }
 
@@ -26,6 +28,7 @@ const FIXED: Record<string, RouteName> = {
   '/auth/reset': 'auth-reset',
   '/auth/verify': 'auth-verify',
   '/account': 'account',
+  '/teams': 'teams',
 };
 
 /** The route of a location, relative to where the workspace is mounted (`base`, '' at the root). */
@@ -40,12 +43,20 @@ export function matchRoute(pathname: string, search: string, base: string): Rout
   if (m && (!m[2] || (BUILDER_TABS as readonly string[]).includes(m[2]))) {
     return { name: 'form', formId: decodeURIComponent(m[1]!), tab: m[2] ?? 'questions', query };
   }
+  // `/teams/invite/<token>` is the public accept page (docs/teams.md), one segment deeper: never a team.
+  const t = /^\/teams\/([^/]+)$/.exec(path);
+  if (t) return { name: 'team', teamId: decodeURIComponent(t[1]!), query };
   return { name: 'not-found', query };
 }
 
 /** The path of a form's tab under `base`. */
 export function formPath(base: string, id: string, tab: string = 'questions'): string {
   return `${base}/forms/${encodeURIComponent(id)}${tab === 'questions' ? '' : `/${tab}`}`;
+}
+
+/** The path of a team's screen under `base`. */
+export function teamPath(base: string, id: string): string {
+  return `${base}/teams/${encodeURIComponent(id)}`;
 }
 
 /** Moves to a workspace URL without reloading (the shell listens for `popstate`). */

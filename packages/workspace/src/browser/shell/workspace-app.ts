@@ -85,7 +85,7 @@ export class FormloomWorkspace extends LitElement {
     const before = this.route;
     this.route = matchRoute(location.pathname, location.search, this.base);
     // A new screen (not a tab of the same form) takes the focus, so keyboard and screen-reader users start there.
-    if (this.hasUpdated && (before.name !== this.route.name || before.formId !== this.route.formId)) {
+    if (this.hasUpdated && (before.name !== this.route.name || before.formId !== this.route.formId || before.teamId !== this.route.teamId)) {
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('main')?.focus());
     }
     const screen = SCREENS[this.route.name];
@@ -132,7 +132,7 @@ export class FormloomWorkspace extends LitElement {
     }
     if (!this.loaded.has(screen.tag)) return html`<p class="status muted" role="status">Loading…</p>`;
     const tag = unsafeStatic(screen.tag);
-    return staticHtml`<${tag} .api=${this.api} base=${this.base} pages-base=${this.pagesBase} form-id=${this.route.formId ?? nothing} tab=${this.route.tab ?? nothing} .query=${this.route.query}></${tag}>`;
+    return staticHtml`<${tag} .api=${this.api} base=${this.base} pages-base=${this.pagesBase} form-id=${this.route.formId ?? nothing} team-id=${this.route.teamId ?? nothing} tab=${this.route.tab ?? nothing} .query=${this.route.query}></${tag}>`;
   }
 
   override render() {
@@ -142,7 +142,8 @@ export class FormloomWorkspace extends LitElement {
         <button class="skip btn" type="button" @click=${() => (this.renderRoot.querySelector('main') as HTMLElement).focus()}>Skip to content</button>
         <a class="brand" href="${this.base}/"><span class="logo" aria-hidden="true"></span>Formloom</a>
         <nav aria-label="Workspace">
-          ${this.auth === 'in' ? html`<a href="${this.base}/" aria-current=${r === 'forms' ? 'page' : nothing}>Forms</a>` : nothing}
+          ${this.auth === 'in' ? html`<a href="${this.base}/" aria-current=${r === 'forms' ? 'page' : nothing}>Forms</a>
+            <a href="${this.base}/teams" aria-current=${r === 'teams' || r === 'team' ? 'page' : nothing}>Teams</a>` : nothing}
           ${this.session ? html`<a href="${this.base}/account" aria-current=${r === 'account' ? 'page' : nothing}><span class="who">${this.session.user.email}</span><span class="short">Account</span></a>` : nothing}
         </nav>
       </header>
