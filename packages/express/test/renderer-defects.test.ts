@@ -319,6 +319,26 @@ test('10. an embedded form adds no <h1> to the host page', async (t) => {
   }
 });
 
+test('10b. an embedded form leaves the host page\'s focus where it is until the respondent uses it', async (t) => {
+  t.timeout(240_000);
+  const f = await publish(app, key, { title: 'Quiet', questions: [{ type: 'short_text', title: 'Name' }] });
+  const host = await hostSite();
+  const { page, close } = await open();
+  try {
+    host.html = `<!doctype html><html lang="en"><head><title>Host</title><script src="${app.url}/embed.js"></script></head><body><input id="search" aria-label="Search" autofocus><formloom-form slug="${f.slug}"></formloom-form></body></html>`;
+    await page.goto(host.url);
+    await heading(page, 'Name');
+    t.is(await page.evaluate(() => (globalThis as any).document.activeElement?.id), 'search');
+    await form(page).getByRole('textbox', { name: 'Name' }).click();
+    await page.keyboard.type('Ada');
+    await page.keyboard.press('Enter');
+    await heading(page, 'Thank you!');
+  } finally {
+    await close();
+    await host.close();
+  }
+});
+
 test('11. no "press Enter" on touch screens; long text says Shift+Enter makes a new line', async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, { title: 'Hints', questions: [{ type: 'short_text', title: 'Name' }, { type: 'long_text', title: 'Story' }] });

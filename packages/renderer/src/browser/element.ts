@@ -122,7 +122,8 @@ export class FormloomForm extends HTMLElement {
       if (sheet) shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, sheet];
       box.classList.remove('fl-pending');
       box.setAttribute('aria-busy', 'false');
-      new FormView(box, this, api, form, location.search, this.hasAttribute('standalone') ? 1 : 2, t).start();
+      const standalone = this.hasAttribute('standalone');
+      new FormView(box, this, api, form, location.search, standalone ? 1 : 2, t, standalone || this.getAttribute('mode') === 'popup').start();
       // For hosts' own measurements and bench/renderer.js: the first screen is in the DOM.
       performance.mark('formloom:first-render');
     } catch (e) {

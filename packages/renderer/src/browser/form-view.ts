@@ -48,6 +48,12 @@ export class FormView {
     /** 1 on the `/f/` page (the form is the page), 2 embedded (below the host page's own `<h1>`). */
     private readonly level: 1 | 2,
     private readonly t: Translate,
+    /**
+     * Whether showing a screen may move the focus into the form: on the `/f/` page and in an opened popup
+     * from the start; embedded in a host page only once the respondent is using the form, so that loading
+     * the host page never scrolls it to the form nor takes the focus away from what they were doing.
+     */
+    private focusOk: boolean,
   ) {
     this.progress = h('div', { class: 'fl-progress', role: 'progressbar', 'aria-label': t('progress'), 'aria-valuemin': 0, 'aria-valuemax': 100 }, h('div', { class: 'fl-bar' }));
     this.nav = h('nav', { class: 'fl-nav', 'aria-label': t('navigation') });
@@ -62,6 +68,7 @@ export class FormView {
     this.progress.hidden = theme.show_progress_bar === false;
     this.nav.hidden = true;
     root.addEventListener('keydown', (e) => this.onKey(e));
+    for (const type of ['pointerdown', 'keydown', 'focusin']) root.addEventListener(type, () => (this.focusOk = true));
   }
 
   private get ctx(): LogicContext {
@@ -104,7 +111,7 @@ export class FormView {
     this.control = null;
     this.nav.hidden = true;
     this.main.replaceChildren(el);
-    el.querySelector<HTMLElement>('h1, button')?.focus();
+    if (this.focusOk) el.querySelector<HTMLElement>('.fl-title, button')?.focus();
   }
 
   private emit(name: string, detail: unknown): void {
@@ -146,7 +153,7 @@ export class FormView {
     this.main.replaceChildren(section);
     this.error(errId, problem);
     this.paintChrome();
-    this.control.focus();
+    if (this.focusOk) this.control.focus();
     this.emit('formloom:page', { index: i, question_id: q.id, total: this.questions.length });
   }
 
