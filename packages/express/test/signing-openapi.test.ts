@@ -80,7 +80,8 @@ test('openapi.json documents every signing endpoint with its operationId, tags, 
 
   const body = (path: string, method = 'post', type = 'application/json') => doc.paths[path][method].requestBody.content[type].schema;
   t.deepEqual(body('/s/{shortCode}/sign').required, ['signature']);
-  t.deepEqual(body('/s/{shortCode}/sign').properties.signature.properties.type.enum, ['typed', 'drawn']);
+  // A signature by its type: typed (a name) or drawn (a PNG data URL).
+  t.deepEqual(body('/s/{shortCode}/sign').properties.signature.oneOf.map((v: any) => v.properties.type.const), ['typed', 'drawn']);
   t.deepEqual(body('/signing-sessions/{sessionId}/void').required, ['reason']);
   t.deepEqual(body('/signing/verify').required, ['pdf_base64']);
   t.like(doc.paths['/signing/verify'].post.requestBody.content['application/pdf'].schema, { type: 'string', format: 'binary' });
