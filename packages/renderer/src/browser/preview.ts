@@ -52,7 +52,7 @@ export function paintPreview(host: HTMLElement, shadow: ShadowRoot, box: HTMLEle
     box.replaceChildren(h('div', { class: 'fl-main' }, thankYou(translator(null, form.snapshot.strings), 2, form, { id: 'preview', completed_at: null, quiz_results: null }, null)));
     return;
   }
-  const view = new FormView(box, host, new NoNetworkApi(), form, '', 2, translator(null, form.snapshot.strings));
+  const view = new FormView(box, host, new NoNetworkApi(), form, '', 2, translator(null, form.snapshot.strings), false);
   const index = form.snapshot.questions.findIndex((q) => q.id === at);
   if (index >= 0) view.showQuestion(index);
   else if (at === 'welcome' || !form.snapshot.questions.length) view.start();
