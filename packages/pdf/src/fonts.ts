@@ -132,6 +132,27 @@ function reverseRtlLigatures(font: fontkit.Font): void {
   }) as typeof font.layout;
 }
 
+/**
+ * fontkit caches one glyph object per glyph id for the life of the font, with the characters of the first
+ * request. Subsetting a document's font at its end asks for the parts of composite glyphs (the "c" inside
+ * "ć") with no characters, so when a part was not drawn on its own first, the cache keeps it characterless
+ * and every later document that shares these parsed fonts maps it to nothing in its ToUnicode map: text
+ * extraction, copy and search lose the letter. A glyph asked for with characters therefore always carries
+ * them (a copy when the cached one differs; the cached object stays as it is).
+ */
+function keepGlyphCharacters(font: fontkit.Font): void {
+  const getGlyph = font.getGlyph.bind(font);
+  font.getGlyph = ((id: number, codePoints?: number[]) => {
+    const glyph = getGlyph(id, codePoints);
+    if (!codePoints || codePoints.length === 0 || sameCodePoints(glyph.codePoints, codePoints)) return glyph;
+    return Object.create(glyph, { codePoints: { value: codePoints } }) as typeof glyph;
+  }) as typeof font.getGlyph;
+}
+
+function sameCodePoints(a: number[], b: number[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
 /** Reads the font files and parses them for glyph coverage. */
 export async function loadDocumentFonts(): Promise<DocumentFonts> {
   const names = Object.keys(FONT_FILES) as FontName[];
@@ -141,6 +162,7 @@ export async function loadDocumentFonts(): Promise<DocumentFonts> {
   names.forEach((name, i) => {
     const font = fontkit.create(woffToSfnt(buffers[i]));
     if (!('hasGlyphForCodePoint' in font)) throw new Error(`font ${FONT_FILES[name]} is a collection`);
+    keepGlyphCharacters(font);
     if (name === 'arabic' || name === 'arabicBold') reverseRtlLigatures(font);
     // pdfkit keeps one embedded font per PostScript name: the two Dancing Script files (Latin, Latin Extended)
     // share one, so the second would be drawn with the first's glyph ids and character map (a signature's
