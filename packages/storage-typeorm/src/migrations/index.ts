@@ -12,6 +12,7 @@ import { FormloomVoiceRetention1738300000100 } from './1738300000100-voice-reten
 import { FormloomBlobs1738400000000 } from './1738400000000-blobs';
 import { FormloomFormListOrder1738500000100 } from './1738500000100-form-list-order';
 import { FormloomSignIn1739000000000 } from './1739000000000-sign-in';
+import { FormloomQuestionValues1739800000000 } from './1739800000000-question-values';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -29,4 +30,5 @@ export const formloomMigrations = [
   FormloomBlobs1738400000000,
   FormloomFormListOrder1738500000100,
   FormloomSignIn1739000000000,
+  FormloomQuestionValues1739800000000,
 ];
