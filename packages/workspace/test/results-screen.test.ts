@@ -198,7 +198,6 @@ test('a viewer reads results without delete controls; a stranger gets a clear 40
     await o.page.getByRole('heading', { name: 'Responses per day' }).waitFor();
     t.is((await app.api('DELETE', `/forms/${form.id}`, { key: owner.key })).status, 200);
     await o.page.getByLabel('From').fill('2020-01-01');
-    await o.page.getByLabel('From').dispatchEvent('change');
     await o.page.getByRole('alert').getByText(/does not exist any more/).waitFor();
     await shot(o.page, 'results-deleted-desktop');
   } finally {

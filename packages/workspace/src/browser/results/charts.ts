@@ -34,6 +34,7 @@ export function drawChart(canvas: HTMLCanvasElement, kind: 'bar' | 'line' | 'hba
         backgroundColor: colours[i % colours.length],
         borderColor: colours[i % colours.length],
         pointRadius: labels.length > 60 ? 0 : 2,
+        maxBarThickness: 48,
       })),
     },
     options: {

@@ -24,7 +24,7 @@ export class FlResultsSummary extends LitElement {
     const s = this.summaries;
     if (!a || !s) return [];
     const out: Bars[] = [
-      { id: 'by-day', kind: 'line', labels: a.responses_by_day.map((d) => d.date), series: [
+      { id: 'by-day', kind: a.responses_by_day.length > 14 ? 'line' : 'bar', labels: a.responses_by_day.map((d) => d.date), series: [
         { label: 'Responses', values: a.responses_by_day.map((d) => d.total) },
         { label: 'Completed', values: a.responses_by_day.map((d) => d.completed) },
       ] },
@@ -101,7 +101,7 @@ export class FlResultsSummary extends LitElement {
       </div>
       <section class="card qcard" aria-labelledby="h-days"><h2 id="h-days">Responses per day</h2>
         ${a.responses_by_day.length
-          ? html`${this.canvas('by-day', 'Line chart of responses and completed responses per day; the numbers are in the table below')}
+          ? html`${this.canvas('by-day', 'Chart of responses and completed responses per day; the numbers are in the table below')}
             ${this.table('Responses per day', ['Day', 'Responses', 'Completed'], a.responses_by_day.map((d) => [d.date, d.total, d.completed]))}`
           : html`<p class="muted">No responses in this period.</p>`}
       </section>

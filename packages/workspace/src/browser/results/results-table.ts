@@ -23,9 +23,10 @@ export class FlResultsTable extends LitElement {
     css`
       .layout { display: grid; gap: 1rem; grid-template-columns: minmax(0, 1fr); }
       .layout.open { grid-template-columns: minmax(0, 1fr) minmax(18rem, 24rem); }
-      .scroll { overflow-x: auto; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); }
+      .scroll { align-self: start; overflow-x: auto; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); }
       table { min-width: 40rem; }
-      thead th { background: var(--_bg); white-space: nowrap; }
+      thead th { background: var(--_bg); min-width: 7rem; max-width: 16rem; vertical-align: bottom; }
+      thead th:first-child { min-width: 0; }
       tbody tr { cursor: pointer; }
       tbody tr[aria-selected='true'] { background: color-mix(in srgb, var(--_primary) 12%, transparent); }
       td { max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }

@@ -150,7 +150,7 @@ export class FormloomResults extends LitElement {
   }
 
   override render() {
-    if (this.error && !this.questions) return this.renderError(this.error);
+    if (this.error && (!this.questions || this.error.status === 404)) return this.renderError(this.error);
     if (!this.questions) return html`<div class="wrap"><p class="muted" role="status">Loading results…</p></div>`;
     const filters = { ...this.range, ...(this.completed ? { completed: this.completed === 'true' } : {}) };
     return html`<div class="wrap">
