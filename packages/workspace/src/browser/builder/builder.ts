@@ -19,6 +19,7 @@ const PANELS: Record<Exclude<BuilderTab, 'questions'>, [string, () => Promise<un
   versions: ['fl-versions-panel', () => import('../versions/versions-panel')],
   share: ['fl-share-panel', () => import('../share/share-panel')],
   results: ['formloom-results', () => import('../results/results')],
+  integrations: ['fl-integrations-panel', () => import('../integrations/integrations-panel')],
 };
 
 /**

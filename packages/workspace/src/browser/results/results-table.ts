@@ -23,7 +23,7 @@ export class FlResultsTable extends LitElement {
     css`
       .layout { display: grid; gap: 1rem; grid-template-columns: minmax(0, 1fr); }
       .layout.open { grid-template-columns: minmax(0, 1fr) minmax(18rem, 24rem); }
-      .scroll { align-self: start; overflow-x: auto; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); }
+      .scroll { position: relative; align-self: start; overflow-x: auto; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); }
       table { min-width: 40rem; }
       thead th { background: var(--_bg); min-width: 7rem; max-width: 16rem; vertical-align: bottom; }
       thead th:first-child { min-width: 0; }

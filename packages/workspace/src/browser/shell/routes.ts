@@ -9,12 +9,12 @@ export interface Route {
   name: RouteName;
   /** The form id of `/forms/:id...`. */
   formId?: string;
-  /** The builder's tab: `questions` (default), `settings`, `theme`, `publish`, `versions`, `share`, `results`. */
+  /** The builder's tab: `questions` (default), `settings`, `theme`, `publish`, `versions`, `share`, `results`, `integrations`. */
   tab?: string;
   query: URLSearchParams;
 }
 
-export const BUILDER_TABS = ['questions', 'settings', 'theme', 'publish', 'versions', 'share', 'results'] as const;
+export const BUILDER_TABS = ['questions', 'settings', 'theme', 'publish', 'versions', 'share', 'results', 'integrations'] as const;
 export type BuilderTab = (typeof BUILDER_TABS)[number];
 
 const FIXED: Record<string, RouteName> = {
