@@ -73,6 +73,9 @@ for (const width of [1280, 390]) {
       await app.api('POST', `/public/forms/${f.slug}/responses`, { body: { answers: [{ question_id: f.questions[0].id, value: true }] } });
       await page.getByRole('button', { name: 'Refresh' }).click();
       await page.getByRole('cell', { name: 'https://hooks.example.com/orders' }).waitFor();
+      await page.getByRole('button', { name: 'Send a test delivery' }).click();
+      await page.getByRole('status').filter({ hasText: 'Test delivery queued to 1 webhook.' }).waitFor();
+      await page.getByRole('cell', { name: 'test', exact: true }).waitFor();
       t.deepEqual(await axeViolations(page), [], 'axe, everything set');
       await shot(page, `integrations-${width}`);
       if (width < 500) t.true(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 392), `no sideways scroll: ${await page.evaluate(() => {

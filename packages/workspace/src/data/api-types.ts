@@ -450,6 +450,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/forms/{id}/webhooks/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test delivery (event webhook.test) to every current target of the form
+         * @description Needs a `forms` key.
+         */
+        post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -1929,7 +1949,7 @@ export interface components {
             response_id: string | null;
             url: string;
             /** @enum {string} */
-            event: "response.submitted";
+            event: "response.submitted" | "webhook.test";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -1958,6 +1978,15 @@ export interface components {
         WebhookSecret: {
             /** @description Signs every delivery (X-Service-Signature, HMAC-SHA256 of the body) */
             secret: string;
+        };
+        WebhookTest: {
+            /** @description One test delivery per current target, in the delivery log */
+            deliveries: {
+                id: string;
+                url: string;
+                /** @constant */
+                status: "pending";
+            }[];
         };
     };
     responses: {
@@ -5022,6 +5051,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryRetry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {deliveries: [{id, url, status}]} */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTest"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -16,3 +16,4 @@ export const listGlobalWebhooks = (api: Api) => call(api.client.GET('/webhooks',
 export const replaceGlobalWebhooks = (api: Api, webhooks: GlobalWebhook[]) => call(api.client.PUT('/webhooks', { body: { webhooks } }));
 export const getWebhookSecret = (api: Api) => call(api.client.GET('/webhooks/secret', {}));
 export const rotateWebhookSecret = (api: Api) => call(api.client.POST('/webhooks/secret', {}));
+export const sendTestWebhook = (api: Api, id: string) => call(api.client.POST('/forms/{id}/webhooks/test', { params: { path: { id } } }));

@@ -2,7 +2,7 @@ import { LitElement, html, css, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
 import { ApiError, type Api } from '../../data/client';
 import {
-  getFormWebhook, getWebhookSecret, listDeliveries, listGlobalWebhooks, replaceGlobalWebhooks, resendDelivery, rotateWebhookSecret, setFormWebhook,
+  getFormWebhook, getWebhookSecret, listDeliveries, listGlobalWebhooks, replaceGlobalWebhooks, resendDelivery, rotateWebhookSecret, sendTestWebhook, setFormWebhook,
   type Delivery, type GlobalWebhook,
 } from '../../data/webhooks';
 import '../controls/confirm-dialog';
@@ -125,6 +125,14 @@ export class FlIntegrationsPanel extends LitElement {
     });
   }
 
+  private sendTest() {
+    return this.guard(async () => {
+      const r = await sendTestWebhook(this.api, this.formId);
+      this.deliveries = (await listDeliveries(this.api, this.formId)).deliveries;
+      this.say(`Test delivery queued to ${r.deliveries.length} webhook${r.deliveries.length === 1 ? '' : 's'}.`);
+    });
+  }
+
   private resend(d: Delivery) {
     return this.guard(async () => {
       await resendDelivery(this.api, this.formId, d.id);
@@ -137,10 +145,11 @@ export class FlIntegrationsPanel extends LitElement {
     const list = this.deliveries ?? [];
     if (!list.length) return html`<p class="muted">No deliveries yet. Each response is sent to the form's webhook and to the enabled global webhooks.</p>`;
     return html`<div class="scroll" tabindex="0" role="region" aria-label="Deliveries"><table><caption class="sr-only">Deliveries, newest first</caption>
-      <thead><tr><th scope="col">When</th><th scope="col">Webhook</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Code</th><th scope="col">Next retry / error</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+      <thead><tr><th scope="col">When</th><th scope="col">Webhook</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Code</th><th scope="col">Next retry / error</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
       <tbody>${list.map((d) => html`<tr>
         <td>${new Date(d.created_at).toLocaleString()}</td>
         <td class="url">${d.url}</td>
+        <td>${d.event === 'webhook.test' ? 'test' : 'response'}</td>
         <td class="st-${d.status}">${d.status}</td>
         <td>${d.attempts}</td>
         <td>${d.response_code ?? '—'}</td>
@@ -196,7 +205,8 @@ export class FlIntegrationsPanel extends LitElement {
       </section>
       <section class="card stack" aria-labelledby="h-log">
         <div class="row" style="justify-content: space-between"><h3 id="h-log">Delivery log</h3>
-          <button class="btn small" type="button" @click=${() => void this.load()}>Refresh</button></div>
+          <div class="row"><button class="btn small" type="button" ?disabled=${!this.formUrl && !this.globals.some((g) => g.enabled)} @click=${() => void this.sendTest()}>Send a test delivery</button>
+          <button class="btn small" type="button" @click=${() => void this.load()}>Refresh</button></div></div>
         ${this.renderLog()}
       </section>
       <fl-confirm></fl-confirm>
