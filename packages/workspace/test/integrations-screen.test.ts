@@ -106,3 +106,27 @@ test('a plan without webhooks gets a clear message instead of controls', async (
     await close();
   }
 });
+
+test('a team viewer sees the webhook and its deliveries but no controls', async (t) => {
+  t.timeout(120_000);
+  const owner = await app.user('enterprise');
+  const team = (await app.api('POST', '/teams', { key: owner.key, body: { name: 'Acme' } })).body;
+  const viewer = await app.user();
+  const inv = await app.api('POST', `/teams/${team.id}/invitations`, { key: owner.key, body: { email: viewer.email, role: 'viewer' } });
+  t.is((await app.api('POST', `/invitations/${inv.body.token}/accept`, { key: viewer.key })).status, 200);
+  const f = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Team hooks', team_id: team.id, questions: [{ type: 'yes_no', title: 'Ok?' }] } })).body;
+  t.is((await app.api('PUT', `/forms/${f.id}/webhooks`, { key: owner.key, body: { url: 'https://hooks.example.com/team' } })).status, 200);
+  const { page, errors, close } = await openPage(browser, { cookie: viewer.cookie });
+  try {
+    await page.goto(`${app.url}/forms/${f.id}/integrations`);
+    await page.getByText('https://hooks.example.com/team').waitFor();
+    await page.getByRole('heading', { name: 'Delivery log' }).waitFor();
+    for (const name of ['Save', 'Remove', 'Add', 'Show secret', 'Rotate secret', 'Send a test delivery']) {
+      t.is(await page.getByRole('button', { name, exact: true }).count(), 0, `no ${name} button`);
+    }
+    t.deepEqual(await axeViolations(page), []);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

@@ -1,6 +1,7 @@
 import { LitElement, html, css, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
 import { ApiError, type Api } from '../../data/client';
+import { listTeams } from '../../data/forms';
 import {
   getFormWebhook, getWebhookSecret, listDeliveries, listGlobalWebhooks, replaceGlobalWebhooks, resendDelivery, rotateWebhookSecret, sendTestWebhook, setFormWebhook,
   type Delivery, type GlobalWebhook,
@@ -43,8 +44,11 @@ export class FlIntegrationsPanel extends LitElement {
     error: { state: true },
     blocked: { state: true },
     notice: { state: true },
+    canEdit: { state: true },
   };
-  store: { api: Api; formId: string } | null = null;
+  store: { api: Api; formId: string; draft?: { team_id?: string | null } } | null = null;
+  /** False for a team viewer: the log and the URL only, no controls (the API would refuse them). */
+  canEdit = false;
   formUrl = '';
   globals: GlobalWebhook[] = [];
   secret: string | null = null;
@@ -81,10 +85,14 @@ export class FlIntegrationsPanel extends LitElement {
 
   private load() {
     return this.guard(async () => {
-      const [form, globals, deliveries] = await Promise.all([getFormWebhook(this.api, this.formId), listGlobalWebhooks(this.api), listDeliveries(this.api, this.formId)]);
+      const teamId = this.store!.draft?.team_id ?? null;
+      const role = teamId ? (await listTeams(this.api).catch(() => null))?.teams.find((t) => t.id === teamId)?.your_role : 'owner';
+      this.canEdit = role !== undefined && role !== 'viewer';
+      const [form, deliveries] = await Promise.all([getFormWebhook(this.api, this.formId), listDeliveries(this.api, this.formId)]);
       this.formUrl = form.webhook_url ?? '';
-      this.globals = globals.webhooks;
       this.deliveries = deliveries.deliveries;
+      // Global webhooks and the secret are the signed-in account's own: shown to those who may edit.
+      if (this.canEdit) this.globals = (await listGlobalWebhooks(this.api)).webhooks;
     });
   }
 
@@ -154,7 +162,7 @@ export class FlIntegrationsPanel extends LitElement {
         <td>${d.attempts}</td>
         <td>${d.response_code ?? '—'}</td>
         <td>${d.next_attempt_at ? new Date(d.next_attempt_at).toLocaleString() : ''}${d.error ? html`<div class="muted">${d.error.slice(0, 200)}</div>` : nothing}</td>
-        <td>${d.status === 'failed' ? html`<button class="btn small" type="button" @click=${() => void this.resend(d)}>Resend</button>` : nothing}</td>
+        <td>${d.status === 'failed' && this.canEdit ? html`<button class="btn small" type="button" @click=${() => void this.resend(d)}>Resend</button>` : nothing}</td>
       </tr>`)}</tbody></table></div>`;
   }
 
@@ -168,7 +176,9 @@ export class FlIntegrationsPanel extends LitElement {
       <h2 class="sr-only">Integrations</h2>
       ${this.error ? html`<p class="error-text" role="alert">${this.error}</p>` : nothing}
       <p class="sr-only" role="status" aria-live="polite">${this.notice}</p>
-      <section class="card stack" aria-labelledby="h-form">
+      ${this.canEdit ? nothing : html`<section class="card stack" aria-labelledby="h-form"><h3 id="h-form">This form's webhook</h3>
+        <p>${this.formUrl || html`<span class="muted">None set.</span>`}</p><p class="muted">Your role can read the webhook and its deliveries; editors and admins change them.</p></section>`}
+      ${this.canEdit ? html`<section class="card stack" aria-labelledby="h-form">
         <h3 id="h-form">This form's webhook</h3>
         <p class="muted">Each response to this form is sent here as a signed POST.</p>
         <form class="row" @submit=${(e: Event) => { e.preventDefault(); const v = (this.renderRoot.querySelector('#form-url') as HTMLInputElement).value.trim(); void this.saveForm(v || null); }}>
@@ -202,10 +212,10 @@ export class FlIntegrationsPanel extends LitElement {
             : html`<button class="btn" type="button" @click=${() => void this.guard(async () => void (this.secret = (await getWebhookSecret(this.api)).secret))}>Show secret</button>`}
           <button class="btn danger" type="button" @click=${() => void this.rotate()}>Rotate secret</button>
         </div>
-      </section>
+      </section>` : nothing}
       <section class="card stack" aria-labelledby="h-log">
         <div class="row" style="justify-content: space-between"><h3 id="h-log">Delivery log</h3>
-          <div class="row"><button class="btn small" type="button" ?disabled=${!this.formUrl && !this.globals.some((g) => g.enabled)} @click=${() => void this.sendTest()}>Send a test delivery</button>
+          <div class="row">${this.canEdit ? html`<button class="btn small" type="button" ?disabled=${!this.formUrl && !this.globals.some((g) => g.enabled)} @click=${() => void this.sendTest()}>Send a test delivery</button>` : nothing}
           <button class="btn small" type="button" @click=${() => void this.load()}>Refresh</button></div></div>
         ${this.renderLog()}
       </section>
