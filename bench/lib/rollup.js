@@ -7,7 +7,7 @@
  * recount `formloom analytics rebuild` runs, and the per-question counters from the rows' answers (every
  * answer `answersFor` makes is non-empty; the furthest is the last one, answers follow question order).
  */
-const { valueKeys } = require('../../packages/storage-typeorm/dist/src/repositories/question-values');
+const { ALL_TIME, valueKeys } = require('../../packages/storage-typeorm/dist/src/repositories/question-values');
 
 async function fillRollup(q, form, count, rowOf) {
   const seconds = 'CASE WHEN completed_at IS NOT NULL THEN completion_seconds END';
@@ -28,8 +28,10 @@ async function fillRollup(q, form, count, rowOf) {
     const answers = JSON.parse(row[5]);
     for (const a of answers) {
       for (const v of valueKeys(kinds.get(a.question_id), a.value)) {
-        const key = `${day}\u0000${a.question_id}\u0000${v}`;
-        values.set(key, (values.get(key) ?? 0) + 1);
+        for (const d of [day, ALL_TIME]) {
+          const key = `${d}\u0000${a.question_id}\u0000${v}`;
+          values.set(key, (values.get(key) ?? 0) + 1);
+        }
       }
     }
     answers.forEach((a, k) => {

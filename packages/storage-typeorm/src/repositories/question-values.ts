@@ -10,7 +10,7 @@ import { tableOf } from '../sql/statements';
  * counted (choices, yes/no, dropdown, rating, opinion scale, dates, and numbers rounded to 3 significant
  * digits, which bounds a number question to about 2,700 keys per day whatever is typed). Kept in step with
  * `responses` by the same signed upsert-increments as `question_days`, in the same transaction, so a summary
- * reads one row per (day, question, value) and never a response.
+ * reads one row per (question, value) — per day too when a date range is asked — and never a response.
  */
 
 type Num = number | string;
@@ -41,6 +41,13 @@ export function valueKeys(type: string | undefined, value: unknown): string[] {
   }
 }
 
+/**
+ * The `day` of the all-time rows: each count is kept under its UTC day (for date ranges) and under this key,
+ * so a summary of a form's whole life reads one row per (question, value), not one per day as well. It sorts
+ * before every YYYY-MM-DD, and ranged reads exclude it.
+ */
+export const ALL_TIME = '*';
+
 /** Count deltas keyed by `day \u0000 question \u0000 value`. */
 export type ValueDeltas = Map<string, number>;
 
@@ -57,8 +64,10 @@ export function addValueDeltas(into: ValueDeltas, day: string, answers: unknown,
   for (const a of list as Array<{ question_id?: unknown; value?: unknown }>) {
     if (!a || typeof a.question_id !== 'string') continue;
     for (const key of valueKeys(kinds.get(a.question_id), a.value)) {
-      const k = `${day}\u0000${a.question_id}\u0000${key}`;
-      into.set(k, (into.get(k) ?? 0) + sign);
+      for (const d of [day, ALL_TIME]) {
+        const k = `${d}\u0000${a.question_id}\u0000${key}`;
+        into.set(k, (into.get(k) ?? 0) + sign);
+      }
     }
   }
 }
@@ -94,6 +103,8 @@ export async function readValueCounts(db: Db, d: Dialect, formId: string, firstD
   const table = tableOf(d, QuestionValueEntity);
   const params = new Params(d);
   let where = `form_id = ${params.bind(formId)}`;
+  if (firstDay === undefined && lastDay === undefined) where += ` AND day = ${params.bind(ALL_TIME)}`;
+  else where += ` AND day <> ${params.bind(ALL_TIME)}`;
   if (firstDay !== undefined) where += ` AND day >= ${params.bind(firstDay)}`;
   if (lastDay !== undefined) where += ` AND day <= ${params.bind(lastDay)}`;
   const rows = await db.all<{ question_id: string; value: string; n: Num }>(

@@ -5,6 +5,7 @@ import type { FormRow } from './forms';
 
 export interface QuestionValueRow {
   form_id: string;
+  /** The UTC day (YYYY-MM-DD), or '*' for the form's whole life (repositories/question-values.ts, ALL_TIME). */
   day: string;
   question_id: string;
   /** The counted value's key (repositories/question-values.ts, `valueKeys`). */
