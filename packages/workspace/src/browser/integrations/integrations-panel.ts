@@ -23,6 +23,7 @@ export class FlIntegrationsPanel extends LitElement {
       .wrap { max-width: 60rem; margin: 0 auto; padding: 1rem; display: grid; gap: 1rem; }
       .hooks { display: grid; gap: 0.5rem; }
       .hook .url { overflow-wrap: anywhere; min-width: 0; }
+      .hook .btn { justify-self: start; }
       .hook { display: grid; grid-template-columns: minmax(0, 1fr) auto auto; gap: 0.5rem; align-items: center; }
       code.secret { overflow-wrap: anywhere; background: var(--_bg); padding: 0.4rem 0.5rem; border-radius: var(--_radius); display: block; }
       .scroll { overflow-x: auto; position: relative; }
