@@ -1,7 +1,7 @@
 'use strict';
 // Scale family (BENCH_ONLY=scale): the same measures on a form of 100,000 responses and on one of
 // 1,000,000 (BENCH_SCALE_SIZES), in one database, to show which costs grow with the data. For each
-// size: GET /forms/:id/analytics, and GET /forms/:id/responses page 1 and a deep page (9,000 at
+// size: GET /forms/:id/analytics, GET /forms/:id/analytics/questions, and GET /forms/:id/responses page 1 and a deep page (9,000 at
 // per_page 10: the 89,991st response onwards), with and without `completed=true`. Prints each measure's
 // growth ratio (large / small) and checks the targets at the largest size. Seeding is direct SQL in one
 // transaction (stored-responses.js), with the analytics rollup filled as Formloom keeps it. The second
@@ -14,7 +14,7 @@ const { publishedForm, seedResponses } = require('./stored-responses');
 const { formsListPhase } = require('./scale-forms');
 
 const API = '/api/v1';
-const TARGETS = { analyticsP95Ms: 25, page1Ms: 15, deepPageRatio: 2 };
+const TARGETS = { analyticsP95Ms: 25, summariesP95Ms: 50, page1Ms: 15, deepPageRatio: 2 };
 const DEEP_PAGE = 9000;
 const PER_PAGE = 10;
 
@@ -41,6 +41,11 @@ async function scalePhase(h) {
     record('analytics', size, await timeGets(app, `${base}/analytics`, n, errors, (b) => {
       if (b.total_responses !== size) errors.push(`analytics counts ${b.total_responses}, expected ${size}`);
     }));
+    record('question summaries', size, await timeGets(app, `${base}/analytics/questions`, n, errors, (b) => {
+      if (b.total_responses !== size) errors.push(`question summaries count ${b.total_responses}, expected ${size}`);
+      const choice = b.questions.find((q) => q.kind === 'choices');
+      if (!choice || choice.answered === 0) errors.push('question summaries: no counted choices');
+    }));
     for (const [label, filter] of [['', ''], [' completed=true', '&completed=true']]) {
       record(`list page 1${label}`, size, await timeGets(app, `${base}/responses?per_page=${PER_PAGE}&page=1${filter}`, n, errors));
       record(`list page ${DEEP_PAGE}${label}`, size, await timeGets(app, `${base}/responses?per_page=${PER_PAGE}&page=${DEEP_PAGE}${filter}`, n, errors, (b) => {
@@ -59,6 +64,7 @@ async function scalePhase(h) {
   const at = (what) => measures[what][large];
   const checks = [
     { check: `scale: analytics p95 at ${large}`, value: `${at('analytics').p95.toFixed(1)} ms`, target: `< ${TARGETS.analyticsP95Ms} ms`, pass: at('analytics').p95 < TARGETS.analyticsP95Ms },
+    { check: `scale: question summaries p95 at ${large}`, value: `${at('question summaries').p95.toFixed(1)} ms`, target: `< ${TARGETS.summariesP95Ms} ms`, pass: at('question summaries').p95 < TARGETS.summariesP95Ms },
   ];
   for (const label of ['', ' completed=true']) {
     const first = at(`list page 1${label}`);

@@ -12,6 +12,7 @@ const outdir = `${root}dist/browser`;
 const entries = {
   workspace: `${root}src/browser/workspace.ts`,
   builder: `${root}src/browser/builder-entry.ts`,
+  results: `${root}src/browser/results-entry.ts`,
 };
 
 rmSync(outdir, { recursive: true, force: true });

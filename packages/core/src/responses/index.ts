@@ -14,6 +14,7 @@ export * from './submission-service';
 export * from './response-service';
 export * from './upload-service';
 export * from './output-schemas';
+export * from './question-summaries';
 
 /** Respondents' submissions and uploads, owners' responses, exports and analytics. */
 export const responsesArea = definePlugin({

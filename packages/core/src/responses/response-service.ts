@@ -11,6 +11,7 @@ import { parseBody } from '../parse';
 import { presentResponse } from './response-presenter';
 import { TOKENS } from '../tokens';
 import { inclusiveRange, isDate } from '../date-range';
+import { LATEST_SCAN, summarizeQuestions } from './question-summaries';
 
 /** Responses per page read: large enough that per-query costs vanish, small enough to stay a few MB. */
 const EXPORT_PAGE = 2000;
@@ -99,5 +100,26 @@ export class ResponseService {
       responses_by_day: a.by_day,
       question_drop_off: a.questions,
     };
+  }
+
+  /**
+   * Per-question summaries over whole days [since, until] (docs/responses-and-webhooks.md, "Question
+   * summaries"): distributions from the storage's counters, text answers from the newest responses.
+   */
+  async questionSummaries(principal: Principal, formId: string, query: { since?: unknown; until?: unknown }) {
+    await authorizeForm(this.storage, principal, formId, 'read');
+    for (const f of ['since', 'until'] as const) {
+      const v = query[f];
+      if (v !== undefined && !isDate(v)) throw badRequest(`${f}: must be a date YYYY-MM-DD`, { field: f });
+    }
+    const range = inclusiveRange(query);
+    const [questions, counts, a, newest] = await Promise.all([
+      this.storage.questions.listByForm(formId),
+      this.storage.responses.questionValues(formId, range.since?.slice(0, 10), range.until?.slice(0, 10)),
+      this.storage.responses.analytics(formId, range.since, range.until),
+      this.storage.responses.list({ formId, ...range, offset: 0, limit: LATEST_SCAN }),
+    ]);
+    const answered = new Map(a.questions.map((q) => [q.question_id, q.answered]));
+    return { form_id: formId, total_responses: a.total, questions: summarizeQuestions(questions, counts, newest.items, answered) };
   }
 }

@@ -1,6 +1,7 @@
 import type { TestFn } from 'ava';
 import { accountTests } from './storage/accounts';
 import { analyticsRollupTests } from './storage/analytics-rollup';
+import { questionValueTests } from './storage/question-values';
 import { creditLedgerTests } from './storage/credits-ledger';
 import type { StorageHarness, StorageHarnessInstance, StorageTest } from './storage/fixtures';
 import { formTests } from './storage/forms';
@@ -53,6 +54,7 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   responseTests(storageTest);
   responseExportTests(storageTest);
   analyticsRollupTests(storageTest);
+  questionValueTests(storageTest);
   webhookTests(storageTest);
   transactionTests(storageTest);
   rateLimitTests(storageTest);

@@ -12,7 +12,7 @@ export const globalWebhooksOut = named('GlobalWebhookList', z.object({ webhooks:
 export const webhookSecretOut = named('WebhookSecret', z.object({ secret: z.string().describe('Signs every delivery (X-Service-Signature, HMAC-SHA256 of the body)') }));
 
 /** The events a webhook delivers (docs/responses-and-webhooks.md). */
-export const WEBHOOK_EVENTS = ['response.submitted'] as const;
+export const WEBHOOK_EVENTS = ['response.submitted', 'webhook.test'] as const;
 
 export const deliveryStatus = z.enum(['pending', 'delivered', 'failed']);
 
@@ -37,3 +37,10 @@ export const deliveryOut = named(
 export const deliveryListOut = named('WebhookDeliveryList', pageOf('deliveries', deliveryOut));
 
 export const deliveryRetryOut = named('WebhookDeliveryRetry', z.object({ id: z.string(), status: z.literal('pending'), next_attempt_at: timestamp }));
+
+export const webhookTestOut = named(
+  'WebhookTest',
+  z.object({
+    deliveries: z.array(z.object({ id: z.string(), url: z.string(), status: z.literal('pending') })).describe('One test delivery per current target, in the delivery log'),
+  }),
+);

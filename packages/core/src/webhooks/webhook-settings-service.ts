@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
-import { forbidden, notFound } from '../errors';
+import { badRequest, forbidden, notFound } from '../errors';
 import type { Principal } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
@@ -124,6 +124,31 @@ export class WebhookSettingsService {
       page,
       per_page,
     };
+  }
+
+  /**
+   * A test delivery (event `webhook.test`) to each of the form's current targets: its webhook and the
+   * account's enabled global ones (docs/responses-and-webhooks.md, "Test deliveries"). Logged and retried
+   * like any delivery. 400 when there is no target.
+   */
+  async sendTest(principal: Principal, formId: string) {
+    const form = await this.formFor(principal, formId, 'edit');
+    const targets = await this.dispatcher.targetsFor(form);
+    if (!targets.length) throw badRequest('The form has no webhook and the account no enabled global webhook to test', { field: 'url' });
+    const now = this.clock.now().toISOString();
+    const body = JSON.stringify({ event: 'webhook.test', form_id: form.id, form_title: form.title, sent_at: now });
+    const deliveries = targets.map((t) => ({ id: this.ids.id('whd'), url: t.url, user_id: t.user_id }));
+    await this.storage.transaction(async (tx) => {
+      for (const d of deliveries) {
+        await tx.deliveries.insert({
+          id: d.id, form_id: form.id, response_id: null, user_id: d.user_id, url: d.url, event: 'webhook.test', body, status: 'pending',
+          attempts: 0, last_status_code: null, last_duration_ms: null, last_error: null, next_attempt_at: now, created_at: now, updated_at: now,
+        });
+        await this.dispatcher.enqueueAttempt(tx, d.id, now, d.url);
+      }
+    });
+    this.events.emit('outbox.enqueued', { kind: 'webhook' });
+    return { deliveries: deliveries.map((d) => ({ id: d.id, url: d.url, status: 'pending' as const })) };
   }
 
   /** Sends a delivery again now, whatever its state. */

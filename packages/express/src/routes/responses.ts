@@ -1,4 +1,4 @@
-import { analyticsOut, bulkDeleteOut, bulkDeleteSchema, patchResponseSchema, respondentResponseOut, responseListOut, responseOut, submitResponseSchema, successOut } from '@formloom/core';
+import { analyticsOut, questionSummariesOut, bulkDeleteOut, bulkDeleteSchema, patchResponseSchema, respondentResponseOut, responseListOut, responseOut, submitResponseSchema, successOut } from '@formloom/core';
 import { json, param, type RouteContext, type RouteSpec } from '../route-table';
 import { TIME_RANGE_PARAMS } from './query-params';
 import { SpamGuard } from '../spam-protection';
@@ -127,5 +127,20 @@ export const responseRoutes: RouteSpec[] = [
     success: { status: 200, description: 'the analytics object', schema: analyticsOut },
     errors: [400, 401, 403, 404],
     handler: async (ctx) => json(await ctx.formloom.responses.analytics(ctx.principal, p(ctx, 'id'), ctx.req.query)),
+  },
+  {
+    method: 'get',
+    path: '/forms/:id/analytics/questions',
+    operationId: 'getQuestionSummaries',
+    summary: 'Per-question answer summaries (distributions, mean, NPS, median, latest text answers) from the analytics rollup',
+    tag: 'Analytics',
+    scope: 'forms',
+    query: [
+      { name: 'since', description: 'YYYY-MM-DD, inclusive', schema: { type: 'string', format: 'date' } },
+      { name: 'until', description: 'YYYY-MM-DD, inclusive', schema: { type: 'string', format: 'date' } },
+    ],
+    success: { status: 200, description: 'the summaries, one per current question in order', schema: questionSummariesOut },
+    errors: [400, 401, 403, 404],
+    handler: async (ctx) => json(await ctx.formloom.responses.questionSummaries(ctx.principal, p(ctx, 'id'), ctx.req.query)),
   },
 ];

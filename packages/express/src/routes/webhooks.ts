@@ -1,4 +1,4 @@
-import { deliveryListOut, deliveryRetryOut, formWebhookOut, formWebhookSchema, globalWebhooksOut, globalWebhooksSchema, webhookSecretOut } from '@formloom/core';
+import { deliveryListOut, deliveryRetryOut, webhookTestOut, formWebhookOut, formWebhookSchema, globalWebhooksOut, globalWebhooksSchema, webhookSecretOut } from '@formloom/core';
 import { json, param, type RouteContext, type RouteSpec } from '../route-table';
 
 const p = param;
@@ -25,6 +25,11 @@ export const webhookRoutes: RouteSpec[] = [
     method: 'post', path: '/forms/:id/webhooks/deliveries/:deliveryId/retry', operationId: 'retryWebhookDelivery', summary: 'Send a delivery again now', tag: 'Webhooks', scope: 'forms',
     success: { status: 202, description: '{id, status, next_attempt_at}', schema: deliveryRetryOut }, errors: [...pro, 404],
     handler: async (ctx) => json(await ctx.formloom.webhooks.retry(ctx.principal, p(ctx, 'id'), p(ctx, 'deliveryId')), 202),
+  },
+  {
+    method: 'post', path: '/forms/:id/webhooks/test', operationId: 'sendTestWebhook', summary: 'Send a test delivery (event webhook.test) to every current target of the form', tag: 'Webhooks', scope: 'forms',
+    success: { status: 202, description: '{deliveries: [{id, url, status}]}', schema: webhookTestOut }, errors: [400, ...pro, 404],
+    handler: async (ctx) => json(await ctx.formloom.webhooks.sendTest(ctx.principal, p(ctx, 'id')), 202),
   },
   {
     method: 'get', path: '/webhooks', operationId: 'listGlobalWebhooks', summary: 'Global webhooks of the account', tag: 'Webhooks', scope: 'forms',

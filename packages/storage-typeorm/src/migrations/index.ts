@@ -13,6 +13,7 @@ import { FormloomBlobs1738400000000 } from './1738400000000-blobs';
 import { FormloomFormListOrder1738500000100 } from './1738500000100-form-list-order';
 import { FormloomSignIn1739000000000 } from './1739000000000-sign-in';
 import { FormloomCacheRevision1739500000000 } from './1739500000000-cache-revision';
+import { FormloomQuestionValues1739800000000 } from './1739800000000-question-values';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -31,4 +32,5 @@ export const formloomMigrations = [
   FormloomFormListOrder1738500000100,
   FormloomSignIn1739000000000,
   FormloomCacheRevision1739500000000,
+  FormloomQuestionValues1739800000000,
 ];

@@ -63,10 +63,20 @@ export function answeredOf(answers: unknown, order: Map<string, number>): { answ
   return { answered: [...answered], furthest };
 }
 
-export async function questionOrder(db: Db, d: Dialect, formId: string): Promise<Map<string, number>> {
+/** Question positions by id, and their types (`kinds`, for the answer distributions: question-values.ts). */
+export class QuestionOrder extends Map<string, number> {
+  readonly kinds = new Map<string, string>();
+}
+
+export async function questionOrder(db: Db, d: Dialect, formId: string): Promise<QuestionOrder> {
   const { questions } = questionDayStatements(d);
-  const rows = await db.all<{ id: string; sort_order: Num }>(`SELECT id, sort_order FROM ${questions} WHERE form_id = ${d.p(1)}`, [formId]);
-  return new Map(rows.map((r) => [r.id, Number(r.sort_order)]));
+  const rows = await db.all<{ id: string; sort_order: Num; type: string }>(`SELECT id, sort_order, type FROM ${questions} WHERE form_id = ${d.p(1)}`, [formId]);
+  const order = new QuestionOrder();
+  for (const r of rows) {
+    order.set(r.id, Number(r.sort_order));
+    order.kinds.set(r.id, r.type);
+  }
+  return order;
 }
 
 /** Counter deltas keyed by `day \u0000 question`, for responses added (+1) or removed (-1). */

@@ -3,7 +3,8 @@ import { ResponseDayEntity } from '../tables/response-days';
 import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
 import { tableOf } from '../sql/statements';
-import { addQuestionDeltas, applyQuestionDeltas, type QuestionDeltas, questionDayStatements, questionOrder, readDropOff } from './question-days';
+import { addQuestionDeltas, applyQuestionDeltas, type QuestionDeltas, type QuestionOrder, questionDayStatements, questionOrder, readDropOff } from './question-days';
+import { addValueDeltas, applyValueDeltas, deleteValueCounts, type ValueDeltas } from './question-values';
 
 /*
  * The analytics rollup (docs/responses-and-webhooks.md, "Analytics"): `response_days` holds, per form and
@@ -70,7 +71,7 @@ export async function applyToRollup(
   formId: string,
   added: DayKey[],
   removed: DayKey[],
-  order?: Promise<Map<string, number>>,
+  order?: Promise<QuestionOrder>,
 ): Promise<void> {
   const byDay = new Map<string, Delta>();
   const add = (r: DayKey, sign: 1 | -1) => {
@@ -89,8 +90,11 @@ export async function applyToRollup(
   const questions: QuestionDeltas = new Map();
   for (const r of added) addQuestionDeltas(questions, r.submitted_at.slice(0, 10), r.answers, positions, 1);
   for (const r of removed) addQuestionDeltas(questions, r.submitted_at.slice(0, 10), r.answers, positions, -1);
+  const values: ValueDeltas = new Map();
+  for (const r of added) addValueDeltas(values, r.submitted_at.slice(0, 10), r.answers, positions.kinds, 1);
+  for (const r of removed) addValueDeltas(values, r.submitted_at.slice(0, 10), r.answers, positions.kinds, -1);
   const { bump } = rollupStatements(d);
-  const writes: Promise<unknown>[] = [applyQuestionDeltas(db, d, formId, questions)];
+  const writes: Promise<unknown>[] = [applyQuestionDeltas(db, d, formId, questions), applyValueDeltas(db, d, formId, values)];
   for (const day of [...byDay.keys()].sort()) {
     const s = byDay.get(day)!;
     if (s.total === 0 && s.completed === 0 && s.seconds_sum === 0 && s.seconds_count === 0) continue;
@@ -106,7 +110,8 @@ export async function applyToRollup(
 export async function rebuildQuestionDays(db: Db, d: Dialect, responses: string, formId?: string): Promise<void> {
   const { table } = questionDayStatements(d);
   await db.run(`DELETE FROM ${table}${formId === undefined ? '' : ` WHERE form_id = ${d.p(1)}`}`, formId === undefined ? [] : [formId]);
-  const orders = new Map<string, Map<string, number>>();
+  await deleteValueCounts(db, d, formId);
+  const orders = new Map<string, QuestionOrder>();
   let after: { form_id: string; id: string } | null = null;
   for (;;) {
     const params = new Params(d);
@@ -117,14 +122,19 @@ export async function rebuildQuestionDays(db: Db, d: Dialect, responses: string,
       params.values,
     );
     if (rows.length === 0) return;
-    const byForm = new Map<string, QuestionDeltas>();
+    const byForm = new Map<string, { questions: QuestionDeltas; values: ValueDeltas }>();
     for (const r of rows) {
       if (!orders.has(r.form_id)) orders.set(r.form_id, await questionOrder(db, d, r.form_id));
-      const deltas = byForm.get(r.form_id) ?? new Map();
+      const deltas = byForm.get(r.form_id) ?? { questions: new Map(), values: new Map() };
       byForm.set(r.form_id, deltas);
-      addQuestionDeltas(deltas, r.submitted_at.slice(0, 10), r.answers, orders.get(r.form_id)!, 1);
+      const order = orders.get(r.form_id)!;
+      addQuestionDeltas(deltas.questions, r.submitted_at.slice(0, 10), r.answers, order, 1);
+      addValueDeltas(deltas.values, r.submitted_at.slice(0, 10), r.answers, order.kinds, 1);
     }
-    for (const [form, deltas] of byForm) await applyQuestionDeltas(db, d, form, deltas);
+    for (const [form, deltas] of byForm) {
+      await applyQuestionDeltas(db, d, form, deltas.questions);
+      await applyValueDeltas(db, d, form, deltas.values);
+    }
     const last = rows[rows.length - 1]!;
     after = { form_id: last.form_id, id: last.id };
   }

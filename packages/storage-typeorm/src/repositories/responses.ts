@@ -1,6 +1,7 @@
 import {
   FormloomError,
   type PackedResponses,
+  type QuestionValueCount,
   type Page,
   type ResponseAnalytics,
   type ResponseListQuery,
@@ -15,6 +16,7 @@ import { insertIgnoring, tableOf } from '../sql/statements';
 import { rollupPage } from './response-pages';
 import { applyToRollup, type DayKey, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
 import { questionOrder } from './question-days';
+import { readValueCounts } from './question-values';
 
 export const responseStatements = (d: Dialect) => {
   const responses = tableOf(d, ResponseEntity);
@@ -217,6 +219,10 @@ export class SqlResponseRepository implements ResponseRepository {
       for (const [sql, values] of rebuildSql(d, this.st.table, formId)) await db.run(sql, values);
       await rebuildQuestionDays(db, d, this.st.table, formId);
     });
+  }
+
+  async questionValues(formId: string, firstDay?: string, lastDay?: string): Promise<QuestionValueCount[]> {
+    return readValueCounts(this.scope.db, this.scope.d, formId, firstDay, lastDay);
   }
 
   async scan(formId: string, after: { submitted_at: string; id: string } | null, limit: number): Promise<ResponseRecord[]> {

@@ -12,6 +12,7 @@ import { InvitationEntity } from './invitations';
 import { OutboxEntity } from './outbox';
 import { RateLimitEntity } from './rate-limits';
 import { QuestionDayEntity } from './question-days';
+import { QuestionValueEntity } from './question-values';
 import { ResponseDayEntity } from './response-days';
 import { ResponseEntity } from './responses';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './teams';
@@ -45,6 +46,7 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   RateLimitEntity,
   ResponseDayEntity,
   QuestionDayEntity,
+  QuestionValueEntity,
   SigningSessionEntity,
   SigningSlotEntity,
   SignedDocumentEntity,

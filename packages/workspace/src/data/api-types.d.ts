@@ -315,6 +315,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/forms/{id}/analytics/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per-question answer summaries (distributions, mean, NPS, median, latest text answers) from the analytics rollup
+         * @description Needs a `forms` key.
+         */
+        get: operations["getQuestionSummaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/forms/{slug}/uploads": {
         parameters: {
             query?: never;
@@ -424,6 +444,26 @@ export interface paths {
          * @description Needs a `forms` key.
          */
         post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/webhooks/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test delivery (event webhook.test) to every current target of the form
+         * @description Needs a `forms` key.
+         */
+        post: operations["sendTestWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1659,6 +1699,55 @@ export interface components {
                 composite_ids?: string[];
             };
         };
+        QuestionSummaries: {
+            form_id: string;
+            total_responses: number;
+            questions: {
+                question_id: string;
+                type: string;
+                title: string;
+                /**
+                 * @description Which of the fields below are set
+                 * @enum {string}
+                 */
+                kind: "choices" | "scale" | "number" | "date" | "text" | "none";
+                /** @description Responses with an answer counted here (choices: responses, not choices picked) */
+                answered: number;
+                /** @description choices, yes/no, dropdown: every choice (also those never picked, then 0), then "other" answers */
+                choices?: {
+                    value: string;
+                    count: number;
+                    /** @description Percent of the answered responses, two decimals */
+                    share: number;
+                }[];
+                /** @description rating, opinion scale: every step from min to max */
+                histogram?: {
+                    value: number;
+                    count: number;
+                    /** @description Percent of the answered responses, two decimals */
+                    share: number;
+                }[];
+                mean?: number | null;
+                /** @description opinion scale 0 to 10: % promoters (9-10) minus % detractors (0-6) */
+                nps?: number | null;
+                /** @description number: smallest value, to 3 significant digits */
+                min?: number | null;
+                /** @description number: the median, to 3 significant digits */
+                median?: number | null;
+                max?: number | null;
+                /** @description date: answers per day answered, ascending */
+                by_day?: {
+                    date: string;
+                    count: number;
+                }[];
+                /** @description text: the newest answers (search them with the responses list) */
+                latest?: {
+                    response_id: string;
+                    submitted_at: string;
+                    value: string;
+                }[];
+            }[];
+        };
         Response: {
             id: string;
             form_id: string;
@@ -1867,7 +1956,7 @@ export interface components {
             response_id: string | null;
             url: string;
             /** @enum {string} */
-            event: "response.submitted";
+            event: "response.submitted" | "webhook.test";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -1896,6 +1985,15 @@ export interface components {
         WebhookSecret: {
             /** @description Signs every delivery (X-Service-Signature, HMAC-SHA256 of the body) */
             secret: string;
+        };
+        WebhookTest: {
+            /** @description One test delivery per current target, in the delivery log */
+            deliveries: {
+                id: string;
+                url: string;
+                /** @constant */
+                status: "pending";
+            }[];
         };
     };
     responses: {
@@ -4692,6 +4790,38 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getQuestionSummaries: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM-DD, inclusive */
+                since?: string;
+                /** @description YYYY-MM-DD, inclusive */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the summaries, one per current question in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionSummaries"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     uploadFile: {
         parameters: {
             query?: {
@@ -4928,6 +5058,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryRetry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {deliveries: [{id, url, status}]} */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTest"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -9,7 +9,7 @@ export interface WorkspaceEntry {
 
 /** What scripts/bundle.mjs wrote to dist/browser/manifest.json. */
 export interface WorkspaceManifest {
-  entries: { workspace: WorkspaceEntry; builder: WorkspaceEntry };
+  entries: { workspace: WorkspaceEntry; builder: WorkspaceEntry; results: WorkspaceEntry };
   /** Chunks loaded on demand, by their source under src/browser (e.g. `builder/builder`). */
   screens: Record<string, WorkspaceEntry>;
   files: string[];

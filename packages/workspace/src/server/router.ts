@@ -38,8 +38,8 @@ const trim = (p: string) => p.replace(/\/+$/, '');
 /**
  * The owners' workspace as an Express router (docs/workspace.md). Mount it after the API and the public
  * pages routers: `app.use('/', createWorkspaceRouter({ apiBase: '/api/v1' }))`. It serves
- * `workspace/assets/*` (hashed, immutable), `workspace/builder.js` (the stable entry for host pages that
- * place `<formloom-builder>`), and the single page for the workspace URLs.
+ * `workspace/assets/*` (hashed, immutable), `workspace/builder.js` and `workspace/results.js` (the stable
+ * entries for host pages that place `<formloom-builder>` or `<formloom-results>`), and the single page for the workspace URLs.
  */
 export function createWorkspaceRouter(options: WorkspaceRouterOptions = {}): Router {
   const dir = workspaceAssetsDir();
@@ -61,7 +61,7 @@ export function createWorkspaceRouter(options: WorkspaceRouterOptions = {}): Rou
     next();
   });
   router.use('/workspace/assets', express.static(dir, { immutable: true, maxAge: '365d', index: false, dotfiles: 'deny', fallthrough: false, setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE) }));
-  for (const name of ['builder', 'workspace'] as const) {
+  for (const name of ['builder', 'results', 'workspace'] as const) {
     router.get(`/workspace/${name}.js`, (_req, res) => {
       // Short-lived: it names the hashed entry of the current release.
       res.setHeader('Cache-Control', 'public, max-age=300');

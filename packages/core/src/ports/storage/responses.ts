@@ -25,6 +25,13 @@ export interface ResponseAnalytics {
   questions: QuestionDropOff[];
 }
 
+/** How many responses gave `value` (a counted key: docs/responses-and-webhooks.md, "Question summaries") to a question. */
+export interface QuestionValueCount {
+  question_id: string;
+  value: string;
+  count: number;
+}
+
 /**
  * How far respondents (partial ones included) got: `answered` counts responses with a non-empty answer to
  * the question; `reached` those whose furthest answered question (by position when the response was
@@ -114,6 +121,12 @@ export interface ResponseRepository {
    * analytics rebuild`): a repair after responses were changed behind the storage's back.
    */
   rebuildAnalytics(formId?: string): Promise<void>;
+  /**
+   * Answer distributions over the whole UTC days [firstDay, lastDay] (YYYY-MM-DD, either optional): per
+   * question and counted value, the responses that gave it, only counts above 0. Like `analytics`, read from
+   * counters kept in step with every write, at a cost independent of the responses stored.
+   */
+  questionValues(formId: string, firstDay?: string, lastDay?: string): Promise<QuestionValueCount[]>;
   /** Whether the form has a completed response with this `unique_visitor`. */
   hasUniqueVisitor(formId: string, visitor: string): Promise<boolean>;
 }

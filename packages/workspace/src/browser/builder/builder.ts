@@ -18,6 +18,8 @@ const PANELS: Record<Exclude<BuilderTab, 'questions'>, [string, () => Promise<un
   publish: ['fl-publish-panel', () => import('../publish/publish-panel')],
   versions: ['fl-versions-panel', () => import('../versions/versions-panel')],
   share: ['fl-share-panel', () => import('../share/share-panel')],
+  results: ['formloom-results', () => import('../results/results')],
+  integrations: ['fl-integrations-panel', () => import('../integrations/integrations-panel')],
 };
 
 /**
@@ -218,7 +220,7 @@ export class FormloomBuilder extends LitElement {
   }
 
   override render() {
-    if (this.error) return html`<div class="body"><p class="error-text" role="alert">${this.error}</p></div>`;
+    if (this.error) return html`<div class="body"><h1>This form cannot be opened</h1><p class="error-text" role="alert">${this.error}</p></div>`;
     if (!this.ready || !this.store) return html`<div class="body"><p class="muted" role="status">Loading the form…</p></div>`;
     const s = this.store;
     const f = s.draft;

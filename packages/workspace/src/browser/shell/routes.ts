@@ -9,14 +9,14 @@ export interface Route {
   name: RouteName;
   /** The form id of `/forms/:id...`. */
   formId?: string;
-  /** The builder's tab: `questions` (default), `settings`, `theme`, `publish`, `versions`, `share`. */
+  /** The builder's tab: `questions` (default), `settings`, `theme`, `publish`, `versions`, `share`, `results`, `integrations`. */
   tab?: string;
   /** The team id of `/teams/:id`. */
   teamId?: string;
   query: URLSearchParams;
 }
 
-export const BUILDER_TABS = ['questions', 'settings', 'theme', 'publish', 'versions', 'share'] as const;
+export const BUILDER_TABS = ['questions', 'settings', 'theme', 'publish', 'versions', 'share', 'results', 'integrations'] as const;
 export type BuilderTab = (typeof BUILDER_TABS)[number];
 
 const FIXED: Record<string, RouteName> = {

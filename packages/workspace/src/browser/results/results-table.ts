@@ -1,0 +1,215 @@
+import { LitElement, html, css, nothing } from 'lit';
+import { tokens, controls } from '../controls/styles';
+import { resultsStyles } from './results-styles';
+import type { Api } from '../../data/client';
+import type { Question } from '../../data/forms';
+import { bulkDeleteResponses, deleteResponse, listResponses, type ResponseItem } from '../../data/results';
+import { answerDetail, cellValue, columnsOf, subFields } from './answer-format';
+import '../controls/confirm-dialog';
+import type { FlConfirm } from '../controls/confirm-dialog';
+
+const PER_PAGE = 25;
+
+/**
+ * `<fl-results-table>`: the responses, newest first, one column per question (sub-columns for groups), a
+ * page at a time from the list endpoint, with the chosen response's detail beside the table and deletion
+ * for those allowed (docs/workspace.md, "Results"). Filters come from `<formloom-results>`.
+ */
+export class FlResultsTable extends LitElement {
+  static override styles = [
+    tokens,
+    controls,
+    resultsStyles,
+    css`
+      .layout { display: grid; gap: 1rem; grid-template-columns: minmax(0, 1fr); }
+      .layout.open { grid-template-columns: minmax(0, 1fr) minmax(18rem, 24rem); }
+      .scroll { position: relative; align-self: start; overflow-x: auto; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); }
+      table { min-width: 40rem; }
+      thead th { background: var(--_bg); min-width: 7rem; max-width: 16rem; vertical-align: bottom; }
+      thead th:first-child { min-width: 0; }
+      tbody tr { cursor: pointer; }
+      tbody tr[aria-selected='true'] { background: color-mix(in srgb, var(--_primary) 12%, transparent); }
+      td { max-width: 16rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+      td.when { max-width: none; }
+      td button.open { font: inherit; background: none; border: 0; color: var(--_primary); text-decoration: underline; cursor: pointer; padding: 0.25rem 0; min-height: 2rem; }
+      .pill { font-size: 0.75rem; padding: 0.1rem 0.45rem; border-radius: 999px; border: 1px solid var(--_border); background: var(--_surface); }
+      .pill.done { color: var(--_success); border-color: currentColor; }
+      aside { align-self: start; display: grid; gap: 0.75rem; }
+      aside dl { margin: 0; display: grid; gap: 0.5rem; }
+      aside dt { font-weight: 600; font-size: 0.875rem; }
+      aside dd { margin: 0; overflow-wrap: anywhere; }
+      .preview { display: block; max-width: 100%; max-height: 12rem; border-radius: var(--_radius); margin-bottom: 0.3rem; }
+      .pager { display: flex; gap: 0.5rem; align-items: center; justify-content: space-between; flex-wrap: wrap; }
+      @media (max-width: 900px) { .layout.open { grid-template-columns: minmax(0, 1fr); } }
+    `,
+  ];
+  static override properties = {
+    api: { attribute: false },
+    formId: { attribute: 'form-id' },
+    questions: { attribute: false },
+    filters: { attribute: false },
+    canDelete: { type: Boolean, attribute: 'can-delete' },
+    items: { state: true },
+    total: { state: true },
+    page: { state: true },
+    selected: { state: true },
+    checked: { state: true },
+    error: { state: true },
+    loading: { state: true },
+  };
+  api!: Api;
+  formId = '';
+  questions: Question[] = [];
+  filters: { since?: string; until?: string; completed?: boolean } = {};
+  canDelete = false;
+  items: ResponseItem[] = [];
+  total = 0;
+  page = 1;
+  selected: ResponseItem | null = null;
+  checked = new Set<string>();
+  error = '';
+  loading = true;
+
+  override willUpdate(changed: Map<string, unknown>) {
+    if (changed.has('filters') && changed.get('filters') !== undefined) this.page = 1;
+  }
+
+  override updated(changed: Map<string, unknown>) {
+    if (changed.has('filters') || changed.has('page') || changed.has('formId')) void this.load();
+  }
+
+  /** Reloads the current page (also called when new responses arrive). */
+  async load() {
+    this.loading = true;
+    try {
+      const r = await listResponses(this.api, this.formId, { ...this.filters, page: this.page, per_page: PER_PAGE });
+      this.items = r.responses;
+      this.total = r.total;
+      this.error = '';
+      if (this.selected) this.selected = r.responses.find((x) => x.id === this.selected!.id) ?? this.selected;
+    } catch (e) {
+      this.error = (e as Error).message;
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  private get confirm() {
+    return this.renderRoot.querySelector('fl-confirm') as FlConfirm;
+  }
+
+  private async deleteIds(ids: string[]) {
+    const one = ids.length === 1;
+    const ok = await this.confirm.ask({
+      heading: one ? 'Delete this response?' : `Delete ${ids.length} responses?`,
+      body: 'Deleted responses cannot be recovered. Analytics and exports will no longer count them.',
+      confirmText: one ? 'Delete response' : `Delete ${ids.length} responses`,
+      danger: true,
+    });
+    if (!ok) return;
+    try {
+      if (one) await deleteResponse(this.api, this.formId, ids[0]!);
+      else await bulkDeleteResponses(this.api, this.formId, ids);
+      this.checked = new Set();
+      if (this.selected && ids.includes(this.selected.id)) this.selected = null;
+      this.dispatchEvent(new CustomEvent('fl-responses-changed', { bubbles: true, composed: true }));
+      await this.load();
+      this.announce(one ? 'Response deleted.' : `${ids.length} responses deleted.`);
+    } catch (e) {
+      this.error = (e as Error).message;
+    }
+  }
+
+  private announce(text: string) {
+    const live = this.renderRoot.querySelector('#live');
+    if (live) live.textContent = text;
+  }
+
+  private toggle(id: string, on: boolean) {
+    const next = new Set(this.checked);
+    if (on) next.add(id);
+    else next.delete(id);
+    this.checked = next;
+  }
+
+  private renderDetail(r: ResponseItem) {
+    const q = r.quiz_results;
+    return html`<aside class="card" aria-labelledby="detail-h">
+      <div class="qhead"><h2 id="detail-h" tabindex="-1">Response</h2><button class="btn small" type="button" @click=${() => (this.selected = null)}>Close</button></div>
+      <dl>
+        ${this.questions.map((question) => {
+          const a = r.answers.find((x) => x.question_id === question.id);
+          const subs = subFields(question);
+          return html`<div><dt>${question.title}</dt><dd>${subs.length && a && typeof a.value === 'object' && a.value
+            ? subs.map((s) => html`<div><span class="muted">${s.label}:</span> ${answerDetail((a.value as Record<string, unknown>)[s.key])}</div>`)
+            : answerDetail(a?.value)}</dd></div>`;
+        })}
+      </dl>
+      ${q ? html`<h3>Quiz</h3><p>Score ${q.score} of ${q.max_score} · ${q.correct_answers} of ${q.total_scorable_questions} correct${q.matched_ending_id ? ` · ending ${q.matched_ending_id}` : ''}</p>` : nothing}
+      <h3>Details</h3>
+      <dl>
+        <div><dt>Submitted</dt><dd>${new Date(r.submitted_at).toLocaleString()}</dd></div>
+        <div><dt>Completed</dt><dd>${r.completed_at ? new Date(r.completed_at).toLocaleString() : 'Partial'}</dd></div>
+        <div><dt>Browser</dt><dd>${r.metadata.user_agent ?? '—'}</dd></div>
+        <div><dt>Referrer</dt><dd>${r.metadata.referrer ?? '—'}</dd></div>
+        ${Object.entries(r.metadata.hidden ?? {}).map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}
+        <div><dt>Response id</dt><dd><code>${r.id}</code></dd></div>
+      </dl>
+      ${this.canDelete ? html`<button class="btn danger" type="button" @click=${() => void this.deleteIds([r.id])}>Delete response</button>` : nothing}
+    </aside>`;
+  }
+
+  private open(r: ResponseItem) {
+    this.selected = r;
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('#detail-h')?.focus());
+  }
+
+  override render() {
+    const cols = columnsOf(this.questions);
+    const groups = this.questions.map((q) => ({ q, span: Math.max(1, subFields(q).length) }));
+    const hasGroups = groups.some((g) => g.span > 1);
+    const pages = Math.max(1, Math.ceil(this.total / PER_PAGE));
+    return html`<div class="stack">
+      ${this.error ? html`<p class="error-text" role="alert">${this.error}</p>` : nothing}
+      ${this.canDelete && this.checked.size
+        ? html`<div class="row"><span>${this.checked.size} selected</span><button class="btn danger" type="button" @click=${() => void this.deleteIds([...this.checked])}>Delete selected</button></div>`
+        : nothing}
+      <div class="layout ${this.selected ? 'open' : ''}">
+        <div class="scroll">
+          <table aria-busy=${this.loading ? 'true' : 'false'}>
+            <caption class="sr-only">Responses, newest first</caption>
+            <thead>
+              <tr>
+                ${this.canDelete ? html`<th scope="col" rowspan=${hasGroups ? 2 : 1}><span class="sr-only">Select</span></th>` : nothing}
+                <th scope="col" rowspan=${hasGroups ? 2 : 1}>Submitted</th>
+                ${groups.map((g) => html`<th scope="col" colspan=${g.span} rowspan=${hasGroups && g.span === 1 ? 2 : 1}>${g.q.title}</th>`)}
+              </tr>
+              ${hasGroups ? html`<tr>${cols.filter((c) => c.sub !== undefined).map((c) => html`<th scope="col">${c.label}</th>`)}</tr>` : nothing}
+            </thead>
+            <tbody>
+              ${this.items.map(
+                (r) => html`<tr aria-selected=${this.selected?.id === r.id ? 'true' : 'false'} @click=${(e: Event) => (e.target as HTMLElement).closest('input,button') ? undefined : this.open(r)}>
+                  ${this.canDelete ? html`<td><input type="checkbox" aria-label="Select the response of ${new Date(r.submitted_at).toLocaleString()}" .checked=${this.checked.has(r.id)} @change=${(e: Event) => this.toggle(r.id, (e.target as HTMLInputElement).checked)} /></td>` : nothing}
+                  <td class="when"><button class="open" type="button" @click=${() => this.open(r)}>${new Date(r.submitted_at).toLocaleString()}</button> ${r.completed_at ? html`<span class="pill done">Completed</span>` : html`<span class="pill">Partial</span>`}</td>
+                  ${cols.map((c) => html`<td title=${cellValue(r.answers, c)}>${cellValue(r.answers, c)}</td>`)}
+                </tr>`,
+              )}
+            </tbody>
+          </table>
+          ${!this.loading && this.items.length === 0 ? html`<p class="muted" style="padding: 1rem">No responses match these filters.</p>` : nothing}
+        </div>
+        ${this.selected ? this.renderDetail(this.selected) : nothing}
+      </div>
+      <div class="pager">
+        <span class="muted">${this.total} response${this.total === 1 ? '' : 's'} · page ${this.page} of ${pages}</span>
+        <div class="row">
+          <button class="btn small" type="button" ?disabled=${this.page <= 1} @click=${() => this.page--}>Newer</button>
+          <button class="btn small" type="button" ?disabled=${this.page >= pages} @click=${() => this.page++}>Older</button>
+        </div>
+      </div>
+      <p id="live" class="sr-only" role="status" aria-live="polite"></p>
+      <fl-confirm></fl-confirm>
+    </div>`;
+  }
+}
+customElements.get('fl-results-table') || customElements.define('fl-results-table', FlResultsTable);

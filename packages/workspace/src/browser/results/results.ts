@@ -1,0 +1,180 @@
+import { LitElement, html, nothing } from 'lit';
+import { tokens, controls } from '../controls/styles';
+import { resultsStyles } from './results-styles';
+import { ApiError, createApi, type Api } from '../../data/client';
+import { getForm, listTeams, type Question } from '../../data/forms';
+import { exportUrl, getAnalytics, getQuestionSummaries, type Analytics, type QuestionSummaries } from '../../data/results';
+import './results-summary';
+import './results-table';
+import type { FlResultsTable } from './results-table';
+
+/** How often an open results screen asks whether responses arrived (any instance may have stored them). */
+const POLL_MS = 10_000;
+const DELETE_ROLES = new Set(['owner', 'admin', 'editor']);
+
+type View = 'summary' | 'responses';
+
+/**
+ * `<formloom-results form-id="...">`: a form's results (docs/workspace.md, "Results"): the summary first,
+ * then the responses table. Alone in a host page it calls the API at `api-base` (default `/api/v1`); as the
+ * builder's "Results" tab it gets the builder's store. While open it polls the analytics totals, which
+ * every instance keeps in the database, and refreshes when they change.
+ */
+export class FormloomResults extends LitElement {
+  static override styles = [tokens, controls, resultsStyles];
+  static override properties = {
+    formId: { attribute: 'form-id' },
+    apiBase: { attribute: 'api-base' },
+    api: { attribute: false },
+    store: { attribute: false },
+    view: { state: true },
+    questions: { state: true },
+    analytics: { state: true },
+    summaries: { state: true },
+    canDelete: { state: true },
+    since: { state: true },
+    until: { state: true },
+    completed: { state: true },
+    error: { state: true },
+    fresh: { state: true },
+  };
+  formId = '';
+  apiBase = '/api/v1';
+  api: Api | null = null;
+  /** Set when the builder shows this as its tab: its API and form id. */
+  store: { api: Api; formId: string } | null = null;
+  view: View = 'summary';
+  questions: Question[] | null = null;
+  analytics: Analytics | null = null;
+  summaries: QuestionSummaries | null = null;
+  canDelete = false;
+  since = '';
+  until = '';
+  completed: '' | 'true' | 'false' = '';
+  error: { status: number; message: string } | null = null;
+  fresh = '';
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private started = false;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.timer = setInterval(() => void this.poll(), POLL_MS);
+    if (this.started) void this.refresh();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  override willUpdate(): void {
+    if (this.store) {
+      this.api = this.store.api;
+      this.formId = this.store.formId;
+    }
+    if (!this.started && this.formId) {
+      this.started = true;
+      this.api ??= createApi(this.apiBase);
+      void this.start();
+    }
+  }
+
+  private get range() {
+    return { ...(this.since ? { since: this.since } : {}), ...(this.until ? { until: this.until } : {}) };
+  }
+
+  private async start() {
+    try {
+      const { form } = await getForm(this.api!, this.formId);
+      this.questions = form.questions;
+      if (!form.team_id) this.canDelete = true;
+      else {
+        const teams = await listTeams(this.api!).catch(() => null);
+        const role = teams?.teams.find((t) => t.id === form.team_id)?.your_role;
+        this.canDelete = role !== undefined && DELETE_ROLES.has(role);
+      }
+      await this.refresh();
+      performance.mark('formloom:results-ready');
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  private fail(e: unknown) {
+    const status = e instanceof ApiError ? e.status : 0;
+    this.error = { status, message: (e as Error).message };
+  }
+
+  private async refresh() {
+    try {
+      const [analytics, summaries] = await Promise.all([getAnalytics(this.api!, this.formId, this.range), getQuestionSummaries(this.api!, this.formId, this.range)]);
+      this.analytics = analytics;
+      this.summaries = summaries;
+      this.error = null;
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  /** Refreshes when the totals changed since the last read (a new, completed or deleted response). */
+  private async poll() {
+    if (!this.analytics || document.hidden || this.error) return;
+    const before = this.analytics;
+    try {
+      const now = await getAnalytics(this.api!, this.formId, this.range);
+      if (now.total_responses === before.total_responses && now.completed_responses === before.completed_responses) return;
+      const added = now.total_responses - before.total_responses;
+      await this.refresh();
+      await (this.renderRoot.querySelector('fl-results-table') as FlResultsTable | null)?.load();
+      if (added > 0) this.fresh = `${added} new response${added === 1 ? '' : 's'}`;
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  private setFilter(e: Event, field: 'since' | 'until' | 'completed') {
+    (this as unknown as Record<string, string>)[field] = (e.target as HTMLInputElement).value;
+    if (field !== 'completed') void this.refresh();
+  }
+
+  private renderError(err: { status: number; message: string }) {
+    const text =
+      err.status === 404
+        ? 'This form does not exist any more. It may have been deleted in another tab or by someone else.'
+        : err.status === 403
+          ? 'You do not have access to the results of this form.'
+          : err.message;
+    return html`<div class="wrap"><div class="card" role="alert"><h2>Results are not available</h2><p>${text}</p>
+      ${err.status === 0 || err.status >= 500 ? html`<button class="btn" type="button" @click=${() => { this.error = null; this.started = false; this.requestUpdate(); }}>Retry</button>` : nothing}</div></div>`;
+  }
+
+  override render() {
+    if (this.error && (!this.questions || this.error.status === 404)) return this.renderError(this.error);
+    if (!this.questions) return html`<div class="wrap"><p class="muted" role="status">Loading results…</p></div>`;
+    const filters = { ...this.range, ...(this.completed ? { completed: this.completed === 'true' } : {}) };
+    return html`<div class="wrap">
+      <h1 class="sr-only">Results</h1>
+      ${this.error ? html`<p class="error-text" role="alert">${this.error.status === 404 ? 'This form does not exist any more. It may have been deleted in another tab.' : this.error.message}</p>` : nothing}
+      <div class="views" role="group" aria-label="Results view">
+        <button type="button" aria-pressed=${this.view === 'summary' ? 'true' : 'false'} @click=${() => (this.view = 'summary')}>Summary</button>
+        <button type="button" aria-pressed=${this.view === 'responses' ? 'true' : 'false'} @click=${() => (this.view = 'responses')}>Responses${this.analytics ? ` (${this.analytics.total_responses})` : ''}</button>
+      </div>
+      <div class="bar" role="search" aria-label="Filter results">
+        <label class="field">From<input type="date" .value=${this.since} max=${this.until || nothing} @change=${(e: Event) => this.setFilter(e, 'since')} /></label>
+        <label class="field">To<input type="date" .value=${this.until} min=${this.since || nothing} @change=${(e: Event) => this.setFilter(e, 'until')} /></label>
+        ${this.view === 'responses'
+          ? html`<label class="field">Show<select .value=${this.completed} @change=${(e: Event) => this.setFilter(e, 'completed')}>
+              <option value="">All responses</option><option value="true">Completed</option><option value="false">Partial</option></select></label>`
+          : nothing}
+        <a class="btn" href=${exportUrl(this.api!, this.formId)} download>Download CSV</a>
+        <span class="live muted" role="status" aria-live="polite">${this.fresh}</span>
+      </div>
+      ${this.view === 'summary'
+        ? html`<fl-results-summary .analytics=${this.analytics} .summaries=${this.summaries}></fl-results-summary>`
+        : html`<fl-results-table .api=${this.api} form-id=${this.formId} .questions=${this.questions} .filters=${filters} ?can-delete=${this.canDelete}
+            @fl-responses-changed=${() => void this.refresh()}></fl-results-table>`}
+    </div>`;
+  }
+}
+customElements.get('formloom-results') || customElements.define('formloom-results', FormloomResults);
