@@ -95,9 +95,10 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
   const logging = requestLogging(isHttpLogger(options.logger) ? options.logger : undefined);
   const assets = rendererAssetsRouter(embed);
   router.use(assets.router);
-  // Pages (the assets above are compressed once, at start).
-  router.use(compression());
-  router.get('/f/:slug', logging, async (req, res) => {
+  // Pages are compressed as they are sent (the assets above once, at start); only these paths: mounted at a
+  // host's root, nothing of the host's own is touched (docs/embedding.md).
+  const compress = compression();
+  router.get('/f/:slug', compress, logging, async (req, res) => {
     setPageHeaders(res, embed);
     await limits.enforce('publicReads', clientIp(req), res);
     // PostgreSQL cannot even compare a text with a NUL in it: a 400 page, as under /api/v1.
@@ -130,8 +131,8 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
 </head><body><main><formloom-form standalone slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}"><div class="fl-page"><h1>${escape(form.title)}</h1>${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? '<p>This form is closed.</p>' : `<ol>${items}</ol><p>This form needs JavaScript.</p>`}</div><script type="application/json" data-formloom-form>${inlineJson(form)}</script>${words ? `<script type="application/json" data-formloom-strings="${lang}">${words.replace(/</g, '\\u003c')}</script>` : ''}</formloom-form></main></body></html>`);
   });
   // Their addresses carry credentials: no search engine may keep them, whatever the outcome.
-  router.get('/s/:code', noIndex, logging, signingPage(options.formloom, embed, limits, apiPath, assets.paths));
-  if (options.invitations !== false) router.get('/teams/invite/:token', noIndex, logging, invitationRoute(options.formloom, embed, limits, apiPath, assets.paths, options.invitations));
+  router.get('/s/:code', noIndex, compress, logging, signingPage(options.formloom, embed, limits, apiPath, assets.paths));
+  if (options.invitations !== false) router.get('/teams/invite/:token', noIndex, compress, logging, invitationRoute(options.formloom, embed, limits, apiPath, assets.paths, options.invitations));
   router.use(pageErrorHandler(errorLoggerOf(options.logger)));
   return router;
 }
