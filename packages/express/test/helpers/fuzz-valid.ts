@@ -28,6 +28,8 @@ const SEMANTIC_400: Array<{ op?: string; field?: RegExp; reason?: string; why: s
   { op: 'POST /forms/{id}/responses/bulk-delete', field: /^response_ids$/, why: 'the ids must be responses of this form' },
   { op: 'POST /signing/verify', field: /^pdf_base64$/, why: 'the bytes must be a PDF' },
   { op: 'POST /s/{shortCode}/sign', field: /^signature$/, why: 'a drawn signature must decode to a PNG within the size limits' },
+  { op: 'POST /s/{shortCode}/sign', reason: 'invalid_email_code', why: 'the code must be the one mailed to the signer' },
+  { op: 'POST /s/{shortCode}/sign', reason: 'email_code_required', why: 'an email-verification session needs the mailed code' },
   { reason: 'no_seats_left', why: "the team owner's plan has no seat left" },
   { reason: 'unknown_slot', why: 'the slot must exist in the contract' },
   { reason: 'email_verification_off', why: 'the session must use email verification' },
@@ -120,7 +122,7 @@ function fromPattern(pattern: string): string {
   if (pattern.includes('#(?:[0-9a-fA-F]')) return '#123456';
   if (pattern.includes('px|rem')) return '24px';
   if (pattern.includes('\\p{L}')) return 'Arial';
-  if (pattern.startsWith('^[a-z]{2}')) return 'en';
+  if (pattern.startsWith('^[a-z]{2')) return 'en';
   if (pattern.startsWith('^[A-Za-z_]')) return 'field_a';
   if (pattern.startsWith('^bytes=')) return 'bytes=0-0';
   if (pattern.startsWith('^data:image\\/png;base64,')) return `data:image/png;base64,${PNG_1X1}`;
