@@ -127,9 +127,10 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
       tags: opTags,
       parameters: [...params, ...query, ...headerParams],
       responses,
-      security: r.scope ? schemes.map((s) => ({ [s.name]: [] })) : [],
+      security: r.scope ? (r.sessionOnly && options.alternatives?.length ? options.alternatives : schemes).map((s) => ({ [s.name]: [] })) : [],
     };
     if (r.scope) op.description = security === API_KEY_SECURITY ? `Needs a \`${r.scope}\` key.` : `Needs a principal of scope \`${r.scope}\`.`;
+    if (r.scope && r.sessionOnly) op.description = 'Needs a signed-in session (the `formloom_session` cookie); keys get 401.';
     const bodies: Record<string, unknown> = {};
     if (r.body) bodies['application/json'] = { schema: input(r.body) };
     for (const [type, schema] of Object.entries(r.accepts ?? {})) bodies[type] ??= { schema: input(schema) };

@@ -42,6 +42,8 @@ export interface RouteSpec {
   tags?: string[];
   /** `null` for public routes; else the key scope the route needs. */
   scope: KeyScope | null;
+  /** Only a signed-in session may call it, not a key (docs/accounts.md); documented with the cookie scheme alone. */
+  sessionOnly?: boolean;
   body?: z.ZodType;
   /** Bodies the handler reads itself, by content type (documented only), e.g. a multipart upload. */
   accepts?: Record<string, z.ZodType>;

@@ -213,7 +213,9 @@ forEachDb(
       t.like(doc.components.securitySchemes, { apiKey: { type: 'http', scheme: 'bearer' }, sessionCookie: { type: 'apiKey', in: 'cookie', name: 'formloom_session' } });
       t.deepEqual(doc.paths['/forms'].get.security, [{ apiKey: [] }, { sessionCookie: [] }]);
       t.deepEqual(doc.paths['/auth/signin'].post.security, []);
-      t.truthy(doc.paths['/account/api-keys'].post);
+      t.deepEqual(doc.paths['/account/api-keys'].post.security, [{ sessionCookie: [] }], 'keys cannot mint keys');
+      t.deepEqual(doc.paths['/account'].get.security, [{ apiKey: [] }, { sessionCookie: [] }]);
+      t.deepEqual(doc.paths['/auth/session'].get.security, [{ sessionCookie: [] }]);
     });
   },
   { sessions: { signup: 'open' }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } } },

@@ -51,6 +51,7 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       summary: 'Change the first and last name',
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       body: profilePatchSchema,
       success: { status: 200, description: '{user, is_admin}', schema: accountOut },
       errors: [400],
@@ -63,6 +64,7 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       summary: 'Change the password; every other session of the user ends, this one continues',
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       body: passwordChangeSchema,
       success: { status: 200, description: '{csrf_token}', schema: csrfOut },
       errors: [400],
@@ -78,6 +80,7 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       summary: "The user's sessions, the current one marked",
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       success: { status: 200, description: '{sessions[]}', schema: sessionListOut },
       handler: withSession(async (ctx) => ({ body: await profile().sessions(ctx.principal) })),
     },
@@ -88,6 +91,7 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       summary: 'End one of the user\'s sessions',
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       success: { status: 204, description: 'the session ended' },
       handler: withSession(async (ctx) => {
         await profile().endSession(ctx.principal, param(ctx, 'sessionId'));
@@ -101,6 +105,7 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       summary: "The user's API keys, revoked ones too (never a secret)",
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       success: { status: 200, description: '{api_keys[]}', schema: apiKeyListOut },
       handler: withSession(async (ctx) => ({ body: await profile().apiKeys(ctx.principal) })),
     },
@@ -111,6 +116,7 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       summary: 'Create an API key with a name, scope and monthly limit; its secret is shown only in this answer',
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       body: apiKeyCreateSchema,
       success: { status: 201, description: '{key_id, api_key, name, scope, monthly_limit, created_at}', schema: apiKeyCreatedOut },
       errors: [400],
@@ -123,6 +129,7 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       summary: 'Revoke one of the user\'s API keys',
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       success: { status: 204, description: 'revoked' },
       handler: withSession(async (ctx) => {
         await profile().revokeApiKey(ctx.principal, param(ctx, 'keyId'));
@@ -136,6 +143,7 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       summary: 'WebAuthn registration options (for startRegistration) and the id of their challenge',
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       body: passkeyOptionsSchema,
       success: { status: 200, description: '{challenge_id, options}', schema: passkeyOptionsOut },
       handler: withSession(async (ctx) => ({ body: await passkeys().registrationOptions(ctx.principal) })),
@@ -147,6 +155,7 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       summary: "Register a passkey: the authenticator's answer to the registration challenge",
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       body: passkeyFinishSchema,
       success: { status: 201, description: 'the passkey', schema: passkeyOut },
       errors: [400, 409],
@@ -159,6 +168,7 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       summary: "The user's passkeys",
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       success: { status: 200, description: '{passkeys[]}', schema: passkeyListOut },
       handler: withSession(async (ctx) => ({ body: await passkeys().list(ctx.principal) })),
     },
@@ -169,6 +179,7 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       summary: 'Remove one of the user\'s passkeys',
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       success: { status: 204, description: 'removed' },
       handler: withSession(async (ctx) => {
         await passkeys().remove(ctx.principal, param(ctx, 'passkeyId'));

@@ -90,6 +90,7 @@ export function authRoutes(mount: SessionMount): RouteSpec[] {
       summary: 'The signed-in user, the CSRF token and the session',
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       success: { status: 200, description: '{user, csrf_token, session}', schema: sessionOut },
       handler: async (ctx) => ({ body: mount.issuer.view(mount.sessionOf(ctx.req)) }),
     },
@@ -100,6 +101,7 @@ export function authRoutes(mount: SessionMount): RouteSpec[] {
       summary: 'End this session and clear its cookie',
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       success: { status: 204, description: 'signed out' },
       handler: async (ctx) => {
         mount.sessionOf(ctx.req);
@@ -114,6 +116,7 @@ export function authRoutes(mount: SessionMount): RouteSpec[] {
       summary: 'End every session of the user, on every device',
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       success: { status: 204, description: 'every session ended' },
       handler: async (ctx) => {
         mount.sessionOf(ctx.req);
@@ -177,6 +180,7 @@ export function authRoutes(mount: SessionMount): RouteSpec[] {
       summary: 'Mail a new verification link to the signed-in user',
       tag: TAG,
       scope: 'forms',
+      sessionOnly: true,
       success: { status: 202, description: '{sent: true}', schema: sentOut },
       handler: async (ctx) => {
         mount.sessionOf(ctx.req);
