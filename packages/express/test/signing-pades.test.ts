@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createPdfDocumentRenderer, createTimestampClient, loadOrCreateSigningP12 } from '@formloom/pdf';
-import { startTestTsa, type TestTsa } from '@formloom/pdf/testing';
+import { derFromContents, startTestTsa, type TestTsa } from '@formloom/pdf/testing';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
 import { contractForm, eventually, memoryMailer, ph } from './helpers/signing';
 
@@ -71,7 +71,7 @@ for (const kind of DB_KINDS) {
     const pdf = Buffer.from(await (await fetch(docs[0].document_url, { headers: { authorization: `Bearer ${user.key}` } })).arrayBuffer());
     const text = pdf.toString('latin1');
     const [, a, b, c, d] = /\/ByteRange \[(\d+) (\d+) (\d+) (\d+)/.exec(text)!.map(Number);
-    const blob = Buffer.from(text.slice(b + 1, c - 1).replace(/(00)+$/, ''), 'hex');
+    const blob = derFromContents(text.slice(b + 1, c - 1));
     const covered = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
     const verified = await tool('openssl', (dir) => ['cms', '-verify', '-binary', '-inform', 'DER', '-in', join(dir, 's.der'), '-content', join(dir, 'd.bin'), '-CAfile', join(dir, 'ca.pem'), '-purpose', 'any', '-out', '/dev/null'], {
       's.der': blob,

@@ -10,6 +10,7 @@ import { createInstanceCa, type InstanceCa } from '../src/instance-ca';
 import { signedInput } from './helpers/fixtures';
 import { pdfsig, tempDir, writePdf } from './helpers/pdf-tools';
 import { startTestTsa, type TestTsa } from '../src/testing/test-tsa';
+import { derFromContents } from '../src/testing/der';
 
 const run = promisify(execFile);
 const LEVELS = ['B-B', 'B-T', 'B-LT', 'B-LTA'] as const;
@@ -36,9 +37,9 @@ function signatures(pdf: Buffer): Array<{ range: number[]; blob: Buffer; covered
   const text = pdf.toString('latin1');
   return [...text.matchAll(/\/ByteRange \[(\d+) (\d+) (\d+) (\d+)\s*\]/g)].map((m) => {
     const [a, b, c, d] = m.slice(1, 5).map(Number);
-    const hex = text.slice(b + 1, c - 1).replace(/(00)+$/, '');
+    const der = derFromContents(text.slice(b + 1, c - 1));
     const dictionary = text.slice(text.lastIndexOf(' obj', m.index), text.indexOf('endobj', m.index));
-    return { range: [a, b, c, d], blob: Buffer.from(hex, 'hex'), covered: Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]), dictionary };
+    return { range: [a, b, c, d], blob: der, covered: Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]), dictionary };
   });
 }
 

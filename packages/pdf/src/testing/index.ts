@@ -3,3 +3,4 @@
  * Not imported by the package itself.
  */
 export { startTestTsa, type TestTsa } from './test-tsa';
+export { derFromContents } from './der';
