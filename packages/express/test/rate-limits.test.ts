@@ -46,16 +46,18 @@ const submit = (app: TestApp, slug: string, headers: Record<string, string> = {}
 
 for (const kind of DB_KINDS) {
   test(`[${kind}] per-key limit: X-RateLimit headers on every authenticated answer, then 429 with Retry-After`, async (t) => {
-    await withApp(kind, { rateLimits: { perKey: { limit: 3, windowSeconds: 60 } } }, async (app) => {
+    // The window is read on the app's own clock, never against the machine's: a busy start cannot move it.
+    const clock = slowClock();
+    await withApp(kind, { clock, rateLimits: { perKey: { limit: 3, windowSeconds: 60 } } }, async (app) => {
       const u = await app.user();
-      const before = Date.now();
+      const before = clock.now().getTime();
       const answers = [await app.api('GET', '/forms', { key: u.key }), await app.api('GET', '/forms/frm_nope', { key: u.key }), await app.api('GET', '/forms', { key: u.key })];
       t.deepEqual(answers.map((r) => r.status), [200, 404, 200]);
       t.deepEqual(answers.map((r) => r.headers.get('x-ratelimit-limit')), ['3', '3', '3'], 'also on an error answer');
       t.deepEqual(answers.map((r) => r.headers.get('x-ratelimit-remaining')), ['2', '1', '0']);
       const reset = answers[0]!.headers.get('x-ratelimit-reset')!;
       t.regex(reset, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'ISO 8601');
-      t.true(Date.parse(reset) > before && Date.parse(reset) <= Date.now() + 60_000);
+      t.true(Date.parse(reset) > before && Date.parse(reset) <= clock.now().getTime() + 60_000);
       t.is(answers[2]!.headers.get('x-ratelimit-reset'), reset, 'one window');
       const limited = await app.api('GET', '/forms', { key: u.key });
       assertRateLimited(t, limited, 'fourth request');
