@@ -1,35 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import test from 'ava';
+import { freePort, startAppProcess } from './helpers/app-process';
 import { runCli } from '@formloom/cli';
 
-const MAIN = resolve(__dirname, '../src/main.js');
-
-function start(env: Record<string, string | undefined>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((ok, fail) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /Formloom listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) ok({ child, url: m[1]! });
-    });
-    child.once('exit', () => fail(new Error(`exited early: ${out}`)));
-  });
-}
-
-/** A port that refuses connections now and that a receiver can listen on later. */
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 test('deliveries pending when the app is killed are delivered after a restart', async (t) => {
   t.timeout(60_000);
@@ -47,7 +23,7 @@ test('deliveries pending when the app is killed are delivered after a restart', 
   const { api_key } = await cli('key', 'create', '--user', 'crash@example.com');
   const port = await freePort();
 
-  let app = await start(env);
+  let app = await startAppProcess(env);
   const api = (path: string, body: unknown, key?: string) =>
     fetch(`${app.url}/api/v1${path}`, {
       method: 'POST',
@@ -73,7 +49,7 @@ test('deliveries pending when the app is killed are delivered after a restart', 
     });
   });
   await new Promise<void>((r) => receiver.listen(port, '127.0.0.1', () => r()));
-  app = await start(env);
+  app = await startAppProcess(env);
   t.teardown(() => {
     app.child.kill('SIGKILL');
     receiver.close();

@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import test from 'ava';
+import { startAppProcess } from './helpers/app-process';
 import sqlite3 from 'sqlite3';
 import { runCli } from '@formloom/cli';
 
@@ -12,20 +12,6 @@ import { runCli } from '@formloom/cli';
  * rollups and counters written in the same transactions still equal a recount of the stored responses.
  */
 
-const MAIN = resolve(__dirname, '../src/main.js');
-
-function start(env: Record<string, string | undefined>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((ok, fail) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /Formloom listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) ok({ child, url: m[1]! });
-    });
-    child.once('exit', () => fail(new Error(`exited early: ${out}`)));
-  });
-}
 
 const query = (file: string, sql: string, params: unknown[] = []) =>
   new Promise<any[]>((ok, fail) => {
@@ -44,7 +30,7 @@ test('kill -9 under concurrent submissions: no answered response lost, rollups a
   const cli = async (...argv: string[]) => JSON.parse((await runCli(argv, env)).stdout);
   await cli('user', 'create', '--email', 'kill@example.com', '--plan', 'pro');
   const { api_key } = await cli('key', 'create', '--user', 'kill@example.com');
-  const app = await start(env);
+  const app = await startAppProcess(env);
   t.teardown(() => void app.child.kill('SIGKILL'));
   const questions = [
     { type: 'short_text', title: 'Name', required: true },

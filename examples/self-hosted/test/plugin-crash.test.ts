@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'ava';
+import { freePort, startAppProcess } from './helpers/app-process';
 import { runCli } from '@formloom/cli';
 import { parseMessage } from '@formloom/mailer-smtp/testing';
 
@@ -14,30 +12,7 @@ import { parseMessage } from '@formloom/mailer-smtp/testing';
  * before any mail could go out, the app loses none of them.
  */
 
-const MAIN = resolve(__dirname, '../src/main.js');
 const NOTIFY = resolve(__dirname, '../../../plugin-notify/dist/src/index.js');
-
-function start(env: Record<string, string | undefined>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((ok, fail) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /Formloom listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (m) ok({ child, url: m[1]! });
-    });
-    child.once('exit', () => fail(new Error(`exited early: ${out}`)));
-  });
-}
-
-/** A port nothing listens on: the SMTP server of the first run, so every send fails and waits for a retry. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 test('notify mails queued in the response transaction survive a kill -9 between commit and delivery', async (t) => {
   t.timeout(120_000);
@@ -52,12 +27,12 @@ test('notify mails queued in the response transaction survive a kill -9 between 
     FORMLOOM_DATA_DIR: dir,
     FORMLOOM_DATABASE_URL: `sqlite:${join(dir, 'formloom.sqlite')}`,
   };
-  const down = { ...base, FORMLOOM_SMTP_URL: `smtp://127.0.0.1:${await closedPort()}` };
+  const down = { ...base, FORMLOOM_SMTP_URL: `smtp://127.0.0.1:${await freePort()}` };
   const cli = async (...argv: string[]) => JSON.parse((await runCli(argv, base)).stdout);
   await cli('user', 'create', '--email', 'owner@example.com');
   const { api_key } = await cli('key', 'create', '--user', 'owner@example.com');
 
-  let app = await start(down);
+  let app = await startAppProcess(down);
   t.teardown(() => app.child.kill('SIGKILL'));
   const post = (path: string, body: unknown, key?: string) =>
     fetch(`${app.url}/api/v1${path}`, {
@@ -75,7 +50,7 @@ test('notify mails queued in the response transaction survive a kill -9 between 
   t.deepEqual(readdirSync(dir).filter((n) => n === 'outbox'), [], 'nothing was delivered before the kill');
 
   // Restarted with the file outbox as the mailer: every queued mail goes out, once.
-  app = await start(base);
+  app = await startAppProcess(base);
   const outbox = join(dir, 'outbox');
   const mails = () => {
     try {
