@@ -1,12 +1,4 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type WebAuthnCredential,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, WebAuthnCredential, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { inject, injectable } from 'tsyringe';
 import type { FormloomConfig } from '../config';
 import type { OneTimeTokenPurpose, PasskeyRecord } from '../domain/sign-in';
@@ -20,6 +12,13 @@ import { TOKENS } from '../tokens';
 import { passkeyFinishSchema } from './schemas';
 import { isToken, newToken, tokenHash } from './secrets';
 import { type ClientMeta, type OpenedSession, SessionIssuer } from './session-issuer';
+
+/**
+ * The WebAuthn library (and the ASN.1 stack under it, some 300 modules) is loaded at the first passkey
+ * ceremony, not at start: most instances never see one, and it weighed 15 MB of the resident memory at
+ * rest (docs/benchmarks.md, "Memory").
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** How long a WebAuthn ceremony may take between its options and its answer. */
 const CHALLENGE_MS = 5 * 60_000;
@@ -66,7 +65,7 @@ export class PasskeyService {
     const user = await this.storage.users.findById(principal.user_id);
     if (!user) throw notFound('User');
     const existing = await this.storage.passkeys.listByUser(user.id);
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName: 'Formloom',
       rpID: this.rp.id,
       userName: user.email,
@@ -87,7 +86,7 @@ export class PasskeyService {
     if (!challenge || challenge.user_id !== principal.user_id) throw badRequest('The passkey challenge is unknown, used or expired', { reason: 'invalid_challenge' });
     let info;
     try {
-      const result = await verifyRegistrationResponse({
+      const result = await (await webauthn()).verifyRegistrationResponse({
         response: input.response as unknown as RegistrationResponseJSON,
         expectedChallenge: challenge.data,
         expectedOrigin: this.rp.origin,
@@ -131,7 +130,7 @@ export class PasskeyService {
 
   /** `POST /auth/passkeys/options`: authentication options for `startAuthentication` (any of the instance's passkeys). */
   async authenticationOptions() {
-    const options = await generateAuthenticationOptions({ rpID: this.rp.id, userVerification: 'preferred' });
+    const options = await (await webauthn()).generateAuthenticationOptions({ rpID: this.rp.id, userVerification: 'preferred' });
     const challenge_id = await this.keepChallenge('passkey_authentication', null, options.challenge);
     return { challenge_id, options: options as unknown as Record<string, unknown> };
   }
@@ -144,7 +143,7 @@ export class PasskeyService {
     if (!challenge || !passkey) throw refused();
     let newCounter: number;
     try {
-      const result = await verifyAuthenticationResponse({
+      const result = await (await webauthn()).verifyAuthenticationResponse({
         response: input.response as unknown as AuthenticationResponseJSON,
         expectedChallenge: challenge.data,
         expectedOrigin: this.rp.origin,
