@@ -11,15 +11,17 @@ import { actionLabel, when } from './signing-format';
  */
 export class FlAuditTrail extends LitElement {
   static override styles = [tokens, controls, signingStyles];
-  static override properties = { entries: { attribute: false }, check: { attribute: false } };
+  static override properties = { entries: { attribute: false }, check: { attribute: false }, labels: { attribute: false } };
   entries: AuditEntry[] = [];
   check: ChainCheck | null = null;
+  /** The session's slot labels by slot number (Tenant, Landlord, ...). */
+  labels = new Map<number, string>();
 
   private renderCheck() {
     const c = this.check;
     if (!c) return html`<p class="muted" role="status">Checking the chain…</p>`;
     if (c.state === 'intact') {
-      return html`<div class="card check-ok stack" role="status"><p><strong>Chain verified:</strong> all ${c.count} entries hash and link correctly (checked in this browser).</p>
+      return html`<div class="card check-ok stack" role="status"><p><strong>Chain verified:</strong> ${c.count === 1 ? 'the entry hashes' : `all ${c.count} entries hash and link`} correctly (checked in this browser).</p>
         ${c.head ? html`<p class="muted hint">Head hash (printed on the sealed PDFs' certificate page): <span class="hash">${c.head}</span></p>` : nothing}</div>`;
     }
     if (c.state === 'broken') {
@@ -37,10 +39,11 @@ export class FlAuditTrail extends LitElement {
         <caption class="sr-only">Audit entries, oldest first</caption>
         <thead><tr><th scope="col">#</th><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">IP address</th></tr></thead>
         <tbody>${this.entries.map((e) => {
-          const who = e.actor_name ?? e.actor_email ?? (e.action === 'email_sent' ? `to ${String(e.details.to ?? '')}` : 'System');
+          const slot = e.slot_number === null ? null : (this.labels.get(e.slot_number) ?? `Signer ${e.slot_number}`);
+          const who = e.actor_name ?? e.actor_email ?? (e.action === 'email_sent' ? `to ${String(e.details.to ?? '')}` : (slot ?? 'System'));
           return html`<tr>
             <td class="num">${e.seq}</td><td>${when(e.timestamp)}</td>
-            <td>${actionLabel(e.action)}${e.slot_number !== null ? html` <span class="muted">(signer ${e.slot_number})</span>` : nothing}${typeof e.details.reason === 'string' ? html`<div class="muted">${e.details.reason}</div>` : nothing}</td>
+            <td>${actionLabel(e.action)}${slot ? html` <span class="muted">(${slot})</span>` : nothing}${typeof e.details.reason === 'string' ? html`<div class="muted">${e.details.reason}</div>` : nothing}</td>
             <td>${who}${e.actor_name && e.actor_email ? html`<div class="muted">${e.actor_email}</div>` : nothing}</td>
             <td>${e.ip_address ?? '—'}</td></tr>`;
         })}</tbody></table></div>

@@ -32,7 +32,8 @@ export class FlNewSession extends LitElement {
       dialog { border: 1px solid var(--_border); border-radius: calc(var(--_radius) * 1.5); padding: 0; width: min(40rem, calc(100vw - 1rem)); max-height: calc(100vh - 2rem); background: var(--_surface); color: var(--_text); }
       dialog::backdrop { background: rgb(0 0 0 / 0.45); }
       form { display: grid; gap: 0.9rem; padding: 1.25rem; }
-      .actions { display: flex; gap: 0.5rem; justify-content: flex-end; flex-wrap: wrap; position: sticky; bottom: 0; background: var(--_surface); padding-top: 0.5rem; }
+      .actions { display: flex; gap: 0.5rem; justify-content: flex-end; flex-wrap: wrap; position: sticky; bottom: 0; background: var(--_surface); padding: 0.75rem 0 0.25rem; border-top: 1px solid var(--_border); }
+      .with-hint { display: grid; gap: 0.3rem; }
       @media (max-width: 480px) { form { padding: 0.9rem 0.75rem; } }
     `,
   ];
@@ -127,22 +128,22 @@ export class FlNewSession extends LitElement {
             <option value="sequential" ?selected=${order === 'sequential'}>In slot order (sequential)</option></select></label>
           <label class="field">Expires after (days)<input name="expiry_days" type="number" inputmode="numeric" min="1" max="365" step="1" value="30" required /></label>
         </div>
-        <label class="field">Password (optional)<input name="password" type="text" autocomplete="off" minlength="4" maxlength="200" aria-describedby="pw-hint" /></label>
-        <span id="pw-hint" class="muted hint">Signers must enter it before they can read the contract. Tell them separately; at least 4 characters.</span>
+        <div class="with-hint"><label class="field">Password (optional)<input name="password" type="text" autocomplete="off" minlength="4" maxlength="200" aria-describedby="pw-hint" /></label>
+          <span id="pw-hint" class="muted hint">Signers must enter it before they can read the contract. Tell them separately; at least 4 characters.</span></div>
         <label class="check"><input type="checkbox" name="require_email_verification" />Require email verification (a code mailed to the signer)</label>
         <label class="check"><input type="checkbox" name="hide_other_signers" />Hide the other signers from each signer</label>
         <label class="field">Signed copies<select name="copy_mode">
           <option value="ask">Ask each signer</option><option value="always">Always email a copy</option><option value="disabled">Never</option></select></label>
         <fieldset>
           <legend>Notifications</legend>
-          <label class="field">Notify these addresses<input name="notify_emails" type="text" inputmode="email" autocomplete="off" placeholder="you@example.com, legal@example.com" aria-describedby="notify-hint" /></label>
-          <span id="notify-hint" class="muted hint">Separated by commas; at most 20.</span>
+          <div class="with-hint"><label class="field">Notify these addresses<input name="notify_emails" type="text" inputmode="email" autocomplete="off" placeholder="you@example.com, legal@example.com" aria-describedby="notify-hint" /></label>
+            <span id="notify-hint" class="muted hint">Separated by commas; at most 20.</span></div>
           <div class="row">${NOTIFY_EVENTS.map(([v, text]) => html`<label class="check"><input type="checkbox" name="event_${v}" />${text}</label>`)}</div>
         </fieldset>
         <label class="check"><input type="checkbox" name="send_signing_emails" @change=${(e: Event) => (this.sendEmails = (e.target as HTMLInputElement).checked)} />Email each signer their link now</label>
         ${this.sendEmails
-          ? html`<label class="field">Email text (optional)<textarea name="custom_email_body" rows="5" maxlength="10000" aria-describedby="body-hint"></textarea></label>
-              <span id="body-hint" class="muted hint">Without it a standard text is sent. You may use {slot_firstName}, {slot_lastName}, {slot_link} and {expiryDate}.</span>`
+          ? html`<div class="with-hint"><label class="field">Email text (optional)<textarea name="custom_email_body" rows="5" maxlength="10000" aria-describedby="body-hint"></textarea></label>
+              <span id="body-hint" class="muted hint">Without it a standard text is sent. You may use {slot_firstName}, {slot_lastName}, {slot_link} and {expiryDate}.</span></div>`
           : nothing}
         ${this.error ? html`<p class="error-text" role="alert" tabindex="-1">${this.error}</p>` : nothing}
         <div class="actions">

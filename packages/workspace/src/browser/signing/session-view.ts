@@ -1,4 +1,4 @@
-import { LitElement, html, nothing } from 'lit';
+import { LitElement, html, css, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
 import { ApiError, type Api } from '../../data/client';
 import { documentUrl, getAudit, getSession, listDocuments, resendRequest, statusLabel, voidSession, type AuditEntry, type SignedDocument, type SignerLink, type SigningSession } from '../../data/signing';
@@ -18,7 +18,7 @@ const POLL_MS = 5_000;
  * PDFs, and the audit trail with the browser's own check of its hash chain.
  */
 export class FlSessionView extends LitElement {
-  static override styles = [tokens, controls, signingStyles];
+  static override styles = [tokens, controls, signingStyles, css`:host { display: grid; gap: 1rem; } h4 { margin: 0; font-size: 1rem; }`];
   static override properties = {
     api: { attribute: false },
     sessionId: { attribute: 'session-id' },
@@ -138,6 +138,8 @@ export class FlSessionView extends LitElement {
   private renderSigner(l: SignerLink, s: SigningSession) {
     const name = [l.first_name, l.last_name].filter(Boolean).join(' ');
     const canResend = this.canEdit && s.status === 'active' && l.status === 'pending' && !!l.email;
+    // A link still does something while the session is open, and for a signer of a completed one (their copies).
+    const live = s.status === 'active' || (s.status === 'fully_signed' && l.status === 'signed');
     return html`<li class="signer">
       <div class="who"><h4>${l.slot_label}${name ? html` · ${name}` : nothing}</h4><span class="badge st-${l.status}">${l.status === 'pending' ? 'Not signed yet' : l.status === 'signed' ? 'Signed' : 'Declined'}</span></div>
       ${l.email ? html`<p class="muted">${l.email}</p>` : nothing}
@@ -147,13 +149,13 @@ export class FlSessionView extends LitElement {
         ${l.declined_at ? html`<li>Declined: ${when(l.declined_at)}</li>` : nothing}
       </ul>
       ${l.status === 'declined' && l.decline_reason ? html`<p>Reason: ${l.decline_reason}</p>` : nothing}
-      <div class="link">
+      ${live ? html`<div class="link">
         <label class="field">Signing link for ${l.slot_label}<input type="text" readonly .value=${l.signing_url} @focus=${(e: Event) => (e.target as HTMLInputElement).select()} /></label>
         <div class="row">
           <button class="btn" type="button" aria-label="Copy link for ${l.slot_label}" @click=${(e: Event) => void this.copy(l, e)}>Copy link</button>
           ${canResend ? html`<button class="btn" type="button" aria-label="Resend email to ${l.slot_label}" @click=${() => void this.resend(l)}>Resend email</button>` : nothing}
         </div>
-      </div>
+      </div>` : nothing}
     </li>`;
   }
 
@@ -181,7 +183,7 @@ export class FlSessionView extends LitElement {
       <div class="head"><h2 tabindex="-1">Signing session <span class="badge st-${s.status}">${statusLabel(s.status)}</span></h2>
         <div class="row"><button class="btn" type="button" @click=${() => void this.load()}>Refresh</button>
         ${this.canEdit && s.status === 'active' ? html`<button class="btn danger" type="button" @click=${() => void this.voidIt()}>Void session…</button>` : nothing}</div></div>
-      ${this.created?.id === s.id ? html`<section class="card notice" role="status"><p><strong>Session created.</strong> Send each signer their link below${s.signer_links.some((l) => l.email) ? ' (or let the email do it, if you chose so)' : ''}.</p></section>` : nothing}
+      ${this.created?.id === s.id && s.status === 'active' ? html`<section class="card notice" role="status"><p><strong>Session created.</strong> Send each signer their link below${s.signer_links.some((l) => l.email) ? ' (or let the email do it, if you chose so)' : ''}.</p></section>` : nothing}
       <p class="sr-only" role="status" aria-live="polite">${this.notice}</p>
       ${this.actionError ? html`<p class="error-text" role="alert">${this.actionError}</p>` : nothing}
       ${this.error ? html`<p class="error-text" role="alert">${this.error.message}</p>` : nothing}
@@ -196,7 +198,7 @@ export class FlSessionView extends LitElement {
       <section class="card stack" aria-labelledby="signers-h"><h3 id="signers-h">Signers</h3>
         <ul class="signers">${s.signer_links.map((l) => this.renderSigner(l, s))}</ul></section>
       ${this.renderDocuments(s)}
-      <fl-audit-trail .entries=${this.audit} .check=${this.chain}></fl-audit-trail>
+      <fl-audit-trail .entries=${this.audit} .check=${this.chain} .labels=${new Map(s.signer_links.map((l) => [l.slot_number, l.slot_label]))}></fl-audit-trail>
       ${this.canEdit ? html`<fl-void-session></fl-void-session>` : nothing}`;
   }
 }

@@ -18,7 +18,7 @@ export const signingStyles = css`
   .st-declined, .st-voided { color: var(--_danger); }
   .st-expired { color: var(--_warning); }
   .pager { display: flex; gap: 0.5rem; align-items: center; justify-content: space-between; flex-wrap: wrap; }
-  .meta { display: grid; gap: 0.4rem 1.5rem; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); margin: 0; }
+  .meta { display: grid; gap: 0.6rem 1.5rem; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); margin: 0; }
   .meta div { display: grid; gap: 0.1rem; }
   .meta dt { font-size: 0.8125rem; color: var(--_muted); }
   .meta dd { margin: 0; overflow-wrap: anywhere; }
