@@ -111,6 +111,7 @@ test('an owner creates a session, copies and resends links, follows the signatur
     await page.getByText('Page 1 of 2 · 21 sessions').waitFor();
     await page.getByRole('button', { name: 'Next page' }).click();
     await page.getByText('Page 2 of 2 · 21 sessions').waitFor();
+    await shot(page, 'signing-list');
     t.is(await page.getByRole('row', { name: /Fully signed/ }).count(), 1, 'the oldest session is on page 2');
     await page.getByLabel('Status').selectOption('fully_signed');
     await page.getByText('Page 1 of 1 · 1 session').waitFor();
