@@ -30,6 +30,7 @@ export const WORKSPACE_PATHS = [
   '/teams/:id',
   '/forms/:id',
   '/forms/:id/:tab',
+  '/forms/:id/signing/:sessionId',
 ];
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createFormloom, type Formloom, type PlanName, type Principal } from '@formloom/core';
+import { createFormloom, type Formloom, type FormloomOptions, type PlanName, type Principal } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { apiKeyAuthenticator, createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
 import { createWorkspaceRouter } from '../../src/server';
@@ -14,6 +14,8 @@ export const HOST_COOKIE = 'test_host_user';
 export interface WorkspaceTestApp {
   url: string;
   formloom: Formloom;
+  /** SQL on the test database, bypassing the API (to change what a test must see changed behind its back). */
+  raw(sql: string, params?: unknown[]): Promise<any[]>;
   /** A new Formloom user and a forms key for it; `cookie` signs the browser in as that user. */
   user(plan?: PlanName): Promise<{ id: string; email: string; key: string; cookie: { name: string; value: string; url: string } }>;
   api(method: string, path: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
@@ -26,9 +28,9 @@ let seq = 0;
  * The API, the public pages and the workspace in one host app over a fresh database, on an ephemeral port.
  * Until sessions exist, the browser signs in through the host's `authenticate` hook: a cookie naming a user.
  */
-export async function startWorkspaceApp(kind: DbKind = 'sqlite'): Promise<WorkspaceTestApp> {
+export async function startWorkspaceApp(kind: DbKind = 'sqlite', adapters: Omit<FormloomOptions, 'storage' | 'config'> = {}): Promise<WorkspaceTestApp> {
   const db = await createTestDatabase(kind);
-  const formloom = createFormloom({ storage: db.storage, config: { secretKey: 'test-secret-key' } });
+  const formloom = createFormloom({ ...adapters, storage: db.storage, config: { secretKey: 'test-secret-key' } });
   const tokens = new Map<string, string>();
   const byKey = apiKeyAuthenticator(formloom);
   const authenticate = async (req: express.Request): Promise<Principal | null> => {
@@ -51,6 +53,7 @@ export async function startWorkspaceApp(kind: DbKind = 'sqlite'): Promise<Worksp
   return {
     url,
     formloom,
+    raw: (sql, params) => db.raw(sql, params),
     async user(plan: PlanName = 'free') {
       const email = `owner${process.pid}_${Date.now()}_${++seq}@example.com`;
       const user = await formloom.accounts.createUser({ email, plan, first_name: 'Ada', last_name: 'Owner' });

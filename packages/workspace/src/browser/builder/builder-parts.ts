@@ -2,7 +2,7 @@ import { html, nothing } from 'lit';
 import type { FormStore } from './store';
 import type { BuilderTab } from '../shell/routes';
 
-const TAB_LABELS: Record<BuilderTab, string> = { questions: 'Questions', settings: 'Settings', theme: 'Theme', publish: 'Publish', versions: 'Versions', share: 'Share', results: 'Results', integrations: 'Integrations' };
+const TAB_LABELS: Record<BuilderTab, string> = { questions: 'Questions', settings: 'Settings', theme: 'Theme', publish: 'Publish', versions: 'Versions', share: 'Share', results: 'Results', signing: 'Signing', integrations: 'Integrations' };
 export const tabLabel = (t: BuilderTab) => TAB_LABELS[t];
 
 /** The autosave indicator: saved, saving, failed (with retry) or in conflict. */

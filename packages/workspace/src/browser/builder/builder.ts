@@ -20,6 +20,7 @@ const PANELS: Record<Exclude<BuilderTab, 'questions'>, [string, () => Promise<un
   share: ['fl-share-panel', () => import('../share/share-panel')],
   results: ['formloom-results', () => import('../results/results')],
   integrations: ['fl-integrations-panel', () => import('../integrations/integrations-panel')],
+  signing: ['fl-signing-panel', () => import('../signing/signing-panel')],
 };
 
 /**
@@ -36,6 +37,7 @@ export class FormloomBuilder extends LitElement {
     pagesBase: { attribute: 'pages-base' },
     base: {},
     tab: {},
+    sessionId: { attribute: 'session-id' },
     api: { attribute: false },
     ready: { state: true },
     error: { state: true },
@@ -51,6 +53,8 @@ export class FormloomBuilder extends LitElement {
   /** Set by the workspace shell: tabs become URLs under it. */
   base: string | null = null;
   tab: string = 'questions';
+  /** The signing session open under the Signing tab (`/forms/:id/signing/:sessionId`). */
+  sessionId: string | null = null;
   api: Api | null = null;
   ready = false;
   error = '';
@@ -209,13 +213,14 @@ export class FormloomBuilder extends LitElement {
   private renderPanel(tab: Exclude<BuilderTab, 'questions'>) {
     const [tag] = PANELS[tab];
     if (!this.panelsLoaded.has(tab)) return html`<p class="muted" role="status">Loading…</p>`;
-    const el = document.createElement(tag) as HTMLElement & { store: FormStore; pagesBase: string; tick: number; base: string | null };
+    const el = document.createElement(tag) as HTMLElement & { store: FormStore; pagesBase: string; tick: number; base: string | null; sessionId?: string | null };
     const existing = this.renderRoot.querySelector(tag) as typeof el | null;
     const panel = existing ?? el;
     panel.store = this.store!;
     panel.pagesBase = this.pages;
     panel.base = this.base;
     panel.tick = this.tick;
+    if (tab === 'signing') panel.sessionId = this.sessionId;
     return panel;
   }
 
@@ -233,7 +238,7 @@ export class FormloomBuilder extends LitElement {
           ${saveStatus(s)}
         </div>
         <nav class="tabs" aria-label="Form sections">
-          ${BUILDER_TABS.map((t) =>
+          ${BUILDER_TABS.filter((t) => t !== 'signing' || tab === 'signing' || f.questions.some((q) => q.type === 'contract')).map((t) =>
             this.base === null
               ? html`<button type="button" aria-current=${t === tab ? 'page' : nothing} @click=${(e: Event) => this.goTab(t, e)}>${tabLabel(t)}</button>`
               : html`<a href=${formPath(this.base, this.formId, t)} aria-current=${t === tab ? 'page' : nothing} @click=${(e: Event) => this.goTab(t, e)}>${tabLabel(t)}</a>`,

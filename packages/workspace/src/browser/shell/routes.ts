@@ -9,14 +9,16 @@ export interface Route {
   name: RouteName;
   /** The form id of `/forms/:id...`. */
   formId?: string;
-  /** The builder's tab: `questions` (default), `settings`, `theme`, `publish`, `versions`, `share`, `results`, `integrations`. */
+  /** The builder's tab: `questions` (default), `settings`, `theme`, `publish`, `versions`, `share`, `results`, `signing`, `integrations`. */
   tab?: string;
+  /** The signing session of `/forms/:id/signing/:sessionId`. */
+  sessionId?: string;
   /** The team id of `/teams/:id`. */
   teamId?: string;
   query: URLSearchParams;
 }
 
-export const BUILDER_TABS = ['questions', 'settings', 'theme', 'publish', 'versions', 'share', 'results', 'integrations'] as const;
+export const BUILDER_TABS = ['questions', 'settings', 'theme', 'publish', 'versions', 'share', 'results', 'signing', 'integrations'] as const;
 export type BuilderTab = (typeof BUILDER_TABS)[number];
 
 const FIXED: Record<string, RouteName> = {
@@ -39,9 +41,10 @@ export function matchRoute(pathname: string, search: string, base: string): Rout
   if (path.length > 1) path = path.replace(/\/+$/, '');
   const fixed = FIXED[path];
   if (fixed) return { name: fixed, query };
-  const m = /^\/forms\/([^/]+)(?:\/([a-z]+))?$/.exec(path);
-  if (m && (!m[2] || (BUILDER_TABS as readonly string[]).includes(m[2]))) {
-    return { name: 'form', formId: decodeURIComponent(m[1]!), tab: m[2] ?? 'questions', query };
+  // A tab may have one level below it: a signing session (`/forms/:id/signing/:sessionId`).
+  const m = /^\/forms\/([^/]+)(?:\/([a-z]+)(?:\/([^/]+))?)?$/.exec(path);
+  if (m && (!m[2] || (BUILDER_TABS as readonly string[]).includes(m[2])) && (!m[3] || m[2] === 'signing')) {
+    return { name: 'form', formId: decodeURIComponent(m[1]!), tab: m[2] ?? 'questions', ...(m[3] ? { sessionId: decodeURIComponent(m[3]) } : {}), query };
   }
   // `/teams/invite/<token>` is the public accept page (docs/teams.md), one segment deeper: never a team.
   const t = /^\/teams\/([^/]+)$/.exec(path);
@@ -52,6 +55,11 @@ export function matchRoute(pathname: string, search: string, base: string): Rout
 /** The path of a form's tab under `base`. */
 export function formPath(base: string, id: string, tab: string = 'questions'): string {
   return `${base}/forms/${encodeURIComponent(id)}${tab === 'questions' ? '' : `/${tab}`}`;
+}
+
+/** The path of one signing session of a form under `base`. */
+export function signingSessionPath(base: string, formId: string, sessionId: string): string {
+  return `${formPath(base, formId, 'signing')}/${encodeURIComponent(sessionId)}`;
 }
 
 /** The path of a team's screen under `base`. */

@@ -132,7 +132,7 @@ export class FormloomWorkspace extends LitElement {
     }
     if (!this.loaded.has(screen.tag)) return html`<p class="status muted" role="status">Loading…</p>`;
     const tag = unsafeStatic(screen.tag);
-    return staticHtml`<${tag} .api=${this.api} base=${this.base} pages-base=${this.pagesBase} form-id=${this.route.formId ?? nothing} team-id=${this.route.teamId ?? nothing} tab=${this.route.tab ?? nothing} .query=${this.route.query}></${tag}>`;
+    return staticHtml`<${tag} .api=${this.api} base=${this.base} pages-base=${this.pagesBase} form-id=${this.route.formId ?? nothing} team-id=${this.route.teamId ?? nothing} tab=${this.route.tab ?? nothing} session-id=${this.route.sessionId ?? nothing} .query=${this.route.query}></${tag}>`;
   }
 
   override render() {
