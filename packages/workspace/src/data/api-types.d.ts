@@ -747,6 +747,467 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/forms/{id}/signing-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List signing sessions
+         * @description Needs a `forms` key.
+         */
+        get: operations["listSigningSessions"];
+        put?: never;
+        /**
+         * Create a signing session
+         * @description Needs a `forms` key.
+         */
+        post: operations["createSigningSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signing-sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a signing session
+         * @description Needs a `forms` key.
+         */
+        get: operations["getSigningSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signing-sessions/{sessionId}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void a signing session
+         * @description Needs a `forms` key.
+         */
+        post: operations["voidSigningSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signing-sessions/{sessionId}/resend/{slotNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend a signing request
+         * @description Needs a `forms` key.
+         */
+        post: operations["resendSigningRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signing-sessions/{sessionId}/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List signed documents
+         * @description Needs a `forms` key.
+         */
+        get: operations["listSignedDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signing-sessions/{sessionId}/documents/{docId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a signed document (PDF)
+         * @description Needs a `forms` key.
+         */
+        get: operations["downloadSignedDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signing-sessions/{sessionId}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail of a session
+         * @description Needs a `forms` key.
+         */
+        get: operations["getSigningAuditTrail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{shortCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signing link's context */
+        get: operations["getSignerContext"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{shortCode}/verify-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange the password for an access token */
+        post: operations["verifySignerPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{shortCode}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The contracts to read (records the view) */
+        get: operations["getSignerDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{shortCode}/send-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email a 6-digit verification code */
+        post: operations["sendSignerCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{shortCode}/sign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign */
+        post: operations["sign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{shortCode}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline to sign */
+        post: operations["declineToSign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/s/{shortCode}/signed-documents/{docId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signer's sealed copy (PDF); 403 when `copy_mode` is `disabled` */
+        get: operations["downloadSignerCopy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signing/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Verify a signed PDF (body: the PDF as application/pdf, or JSON {pdf_base64}) */
+        post: operations["verifySignedPdf"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/signing/certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The certificate to trust for this instance's seals (PEM): the instance CA, or the root of the operator's chain */
+        get: operations["getSealCertificate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate speech in one voice (speak) or several (script), or quote its cost (estimate)
+         * @description Needs a `voice` key.
+         */
+        post: operations["generateSpeech"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/voice/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stream speech while it is generated (chunked audio)
+         * @description Needs a `voice` key.
+         */
+        post: operations["streamSpeech"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/voice/voices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List voices (free)
+         * @description Needs a `voice` key.
+         */
+        get: operations["listVoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/voice/voices/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A voice's preview: a short sentence in its language (free, cached)
+         * @description Needs a `voice` key.
+         */
+        get: operations["getVoicePreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/voice/generations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's library of generations, newest first
+         * @description Needs a `voice` key.
+         */
+        get: operations["listVoiceGenerations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/voice/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's credit balance and a page of its ledger (purchases, spends, credit-backs), newest first
+         * @description Needs a `voice` key.
+         */
+        get: operations["getVoiceCredits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/voice/generations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A generation
+         * @description Needs a `voice` key.
+         */
+        get: operations["getVoiceGeneration"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a generation and its audio
+         * @description Needs a `voice` key.
+         */
+        delete: operations["deleteVoiceGeneration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/voice/generations/{id}/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A generation's audio in any format (default: the one it was made in)
+         * @description Needs a `voice` key.
+         */
+        get: operations["downloadVoiceAudio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -929,6 +1390,13 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             sso_domain_verify_token: string;
+        };
+        DeclineResult: {
+            slot_number: number;
+            /** @constant */
+            status: "declined";
+            /** @constant */
+            session_status: "declined";
         };
         /** @description Every error: a stable code, a message for people, the HTTP status and details */
         Error: {
@@ -1781,6 +2249,189 @@ export interface components {
             page: number;
             per_page: number;
         };
+        SignedDocument: {
+            id: string;
+            question_id: string;
+            question_title: string;
+            document_url: string;
+            /** @description sha256:<hex> of the PDF */
+            document_hash: string;
+            /** Format: date-time */
+            generated_at: string;
+        };
+        SignedDocumentList: {
+            documents: components["schemas"]["SignedDocument"][];
+        };
+        SignedPdfVerification: {
+            /** @description The one answer that matters; the other fields say why */
+            valid: boolean;
+            sealed_by_this_instance: boolean;
+            signature_valid: boolean;
+            intact: boolean;
+            covers_whole_document: boolean;
+            document_hash: string;
+            known_document: boolean;
+            session_id: string | null;
+            document_id: string | null;
+            question_id: string | null;
+            kind: ("signed" | "voided") | null;
+            audit_chain_intact: boolean | null;
+            signed_at: string | null;
+            certificate: {
+                fingerprint: string;
+                subject: string;
+                issuer: string;
+                not_before: string;
+                not_after: string;
+            } | null;
+            problems: string[];
+        };
+        SignerAccessToken: {
+            /** @constant */
+            success: true;
+            /** @description Send as X-Access-Token */
+            access_token: string;
+        };
+        SignerContext: {
+            form_id: string;
+            session_id: string;
+            slot_number: number;
+            slot_label: string;
+            /** @enum {string} */
+            status: "active" | "fully_signed" | "declined" | "voided" | "expired";
+            requires_password: boolean;
+            requires_email_verification: boolean;
+            /** @enum {string} */
+            signing_order: "sequential" | "any";
+            is_turn: boolean;
+            /**
+             * @description This link's own state
+             * @enum {string}
+             */
+            slot_status: "pending" | "signed" | "declined";
+            /** @enum {string} */
+            copy_mode: "ask" | "always" | "disabled";
+            /** @description The sealed copies this signer may download (once the session is completed, unless copy_mode is disabled) */
+            documents: {
+                id: string;
+                question_id: string;
+                question_title: string;
+            }[];
+            /** @description The roles (slot labels) that have not signed yet, in slot order */
+            still_to_sign: {
+                slot_number: number;
+                slot_label: string;
+            }[];
+        };
+        SignerDocument: {
+            session_id: string;
+            slot_number: number;
+            contracts: {
+                question_id: string;
+                title: string;
+                document: string;
+            }[];
+            signers: {
+                slot_number: number;
+                slot_label: string;
+                first_name: string | null;
+                last_name: string | null;
+                /** @enum {string} */
+                status: "pending" | "signed" | "declined";
+            }[];
+        };
+        SignerLink: {
+            slot_number: number;
+            slot_label: string;
+            short_code: string;
+            signing_url: string;
+            first_name: string | null;
+            last_name: string | null;
+            email: string | null;
+            /** @enum {string} */
+            status: "pending" | "signed" | "declined";
+            viewed_at: string | null;
+            signed_at: string | null;
+            declined_at: string | null;
+            /** @description The reason the signer gave, on a declined link (null when none was given) */
+            decline_reason?: string | null;
+        };
+        SigningAuditEntry: {
+            id: string;
+            session_id: string;
+            seq: number;
+            /** @enum {string} */
+            action: "session_created" | "document_viewed" | "signed" | "declined" | "all_signed" | "session_completed" | "document_sealed" | "session_voided" | "session_expired" | "signing_request_resent" | "email_sent";
+            /** Format: date-time */
+            timestamp: string;
+            slot_number: number | null;
+            actor_email: string | null;
+            actor_name: string | null;
+            ip_address: string | null;
+            user_agent: string | null;
+            /** @description What the action recorded (a decline or void reason, a sealed document's hash, ...) */
+            details: {
+                [key: string]: unknown;
+            };
+            prev_hash: string | null;
+            /** @description SHA-256 hex of the canonical JSON of every other field, followed by prev_hash (docs/signing.md) */
+            hash: string;
+        };
+        SigningAuditTrail: {
+            entries: components["schemas"]["SigningAuditEntry"][];
+        };
+        SigningRequestResent: {
+            /** @constant */
+            success: true;
+            sent_to: string;
+            slot_number: number;
+        };
+        SigningSession: {
+            id: string;
+            form_id: string;
+            /** @enum {string} */
+            status: "active" | "fully_signed" | "declined" | "voided" | "expired";
+            /** @enum {string} */
+            signing_order: "sequential" | "any";
+            total_slots: number;
+            total_signed: number;
+            /** Format: date-time */
+            expires_at: string;
+            hide_other_signers: boolean;
+            /** @enum {string} */
+            copy_mode: "ask" | "always" | "disabled";
+            signer_links: components["schemas"]["SignerLink"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            voided_at?: string;
+            void_reason?: string | null;
+        };
+        SigningSessionList: {
+            sessions: {
+                id: string;
+                /** @enum {string} */
+                status: "active" | "fully_signed" | "declined" | "voided" | "expired";
+                total_slots: number;
+                total_signed: number;
+                /** @enum {string} */
+                signing_order: "sequential" | "any";
+                /** Format: date-time */
+                expires_at: string;
+                /** Format: date-time */
+                created_at: string;
+            }[];
+            total: number;
+            page: number;
+            per_page: number;
+        };
+        SignResult: {
+            slot_number: number;
+            /** @constant */
+            status: "signed";
+            /** @enum {string} */
+            session_status: "active" | "fully_signed" | "declined" | "voided" | "expired";
+        };
         SubmittedResponse: {
             id: string;
             form_id: string;
@@ -1930,6 +2581,11 @@ export interface components {
             url: string;
             name: string;
         };
+        VerificationCodeSent: {
+            /** @constant */
+            success: true;
+            sent_to: string;
+        };
         Version: {
             id: string;
             form_id: string;
@@ -1950,6 +2606,200 @@ export interface components {
         };
         VersionList: {
             versions: components["schemas"]["Version"][];
+        };
+        Voice: {
+            /** @description nv_ id to send as `voice` */
+            id: string;
+            /** @constant */
+            object: "voice";
+            name: string;
+            /** @constant */
+            source: "stock";
+            /** @constant */
+            type: "stock";
+            language: string;
+            language_code: string;
+            gender: ("female" | "male" | "neutral") | null;
+            /** @description The speech engine that speaks it (`espeak`, `flite`, or a host engine's id) */
+            engine: string;
+            styles: string[];
+            /** @description Measured `high` intelligibility; listed first */
+            featured: boolean;
+            quality: components["schemas"]["VoiceQuality"];
+            sample_rate: number;
+            /** @description A short sample sentence in the voice's language (mp3): free, counted against no limit; relative to the API mount */
+            preview_url: string;
+        };
+        VoiceCreditEntry: {
+            id: string;
+            /** @constant */
+            object: "voice.credit_entry";
+            /**
+             * @description `purchase`: credits bought; `spend`: a generation's charge; `credit_back`: what a failed generation (or a script's failed lines) gave back
+             * @enum {string}
+             */
+            kind: "purchase" | "spend" | "credit_back";
+            /** @description Signed: positive for purchases and credit-backs, negative for spends */
+            amount: number;
+            /** @description The generation a spend paid for (and its credit-back); null for purchases */
+            generation_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        VoiceCredits: {
+            data: {
+                /** @constant */
+                object: "voice.credits";
+                /** @description Credits left: the sum of every entry */
+                balance: number;
+                /** @description A page of the ledger, newest first */
+                entries: components["schemas"]["VoiceCreditEntry"][];
+            };
+            meta: {
+                page: number;
+                per_page: number;
+                /** @description Entries in the whole ledger */
+                total: number;
+                total_pages: number;
+                /** @description The rate card version the credits follow */
+                rate_card: string;
+            };
+        };
+        VoiceEstimate: {
+            /** @constant */
+            object: "voice.estimate";
+            characters: number;
+            credits: number;
+            seconds_estimated: number;
+            balance: number;
+            enough: boolean;
+            /** @description With `retake_of`: whether the retake would cost nothing; also `true` (with `credits: 0`) when an identical earlier request would be reused */
+            free?: boolean;
+        };
+        VoiceEstimateBody: {
+            data: components["schemas"]["VoiceEstimate"];
+            meta: {
+                /** @description The rate card version the credits follow */
+                rate_card: string;
+            };
+        };
+        VoiceGeneration: {
+            id: string;
+            /** @constant */
+            object: "voice.generation";
+            /** @enum {string} */
+            status: "ready" | "rendering" | "partial" | "failed";
+            /** @enum {string} */
+            mode: "speak" | "script";
+            /**
+             * @description Origin of the request: `api` for every request of this API, streams included
+             * @constant
+             */
+            source: "api";
+            voice: {
+                id: string;
+                name: string;
+            };
+            language: string;
+            characters: number;
+            title: string | null;
+            audio: {
+                /** @description Relative to the API mount */
+                url: string;
+                format: string;
+                sample_rate: number;
+                duration_seconds: number | null;
+                retained_until: string | null;
+            } | null;
+            credits: {
+                estimated: number;
+                charged: number;
+                remaining: number;
+            };
+            /** @description Script generations: every line in request order, pauses included */
+            lines?: components["schemas"]["VoiceScriptLine"][];
+            /** @description Free retakes left on this clip (0 for scripts, and after 24 hours) */
+            retakes_remaining: number;
+            /** @description The clip a charged retake retakes; null otherwise */
+            retake_of: string | null;
+            /** @description This answer is the audio of an identical earlier request, for 0 credits */
+            reused: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        VoiceGenerationBody: {
+            data: components["schemas"]["VoiceGeneration"];
+            meta: {
+                /** @description The rate card version the credits follow */
+                rate_card: string;
+            };
+        };
+        VoiceGenerationDeleted: {
+            data: {
+                id: string;
+                /** @constant */
+                object: "voice.generation";
+                /** @constant */
+                deleted: true;
+            };
+            meta: {
+                /** @description The rate card version the credits follow */
+                rate_card: string;
+            };
+        };
+        VoiceGenerationList: {
+            data: components["schemas"]["VoiceGeneration"][];
+            meta: {
+                page: number;
+                per_page: number;
+                total: number;
+                total_pages: number;
+                /** @description The rate card version the credits follow */
+                rate_card: string;
+            };
+        };
+        VoiceList: {
+            data: components["schemas"]["Voice"][];
+            meta: {
+                /** @description The rate card version the credits follow */
+                rate_card: string;
+            };
+        };
+        /** @description How well the voice is understood, as the voice bench measured it (docs/voice.md, "Voice quality") */
+        VoiceQuality: {
+            /**
+             * @description `high`: at most 10% of words misheard; `medium`: at most 25%; `unmeasured`: no measurement (every language but English)
+             * @enum {string}
+             */
+            intelligibility: "high" | "medium" | "low" | "unmeasured";
+            /** @description Word error rate of a speech recogniser on the voice (0.05 = 5%); null when unmeasured */
+            wer: number | null;
+            /** @description The text set `wer` was measured on (`plain prose`); null when unmeasured */
+            measured_with: string | null;
+        };
+        VoiceScriptLine: {
+            speaker: string | null;
+            /** @description null for a pause (its length: `end_ms - start_ms`) */
+            voice: {
+                id: string;
+                name: string | null;
+            } | null;
+            /** @description null for a pause */
+            text: string | null;
+            /** @enum {string} */
+            status: "rendering" | "ready" | "failed";
+            start_ms: number | null;
+            end_ms: number | null;
+            /** @description The line's share: 0.4 per spoken character (0 for a pause or a failed line) */
+            credits: number;
+        };
+        VoidedSigningSession: {
+            id: string;
+            /** @constant */
+            status: "voided";
+            /** Format: date-time */
+            voided_at: string;
+            void_reason: string;
         };
         WebhookDelivery: {
             id: string;
@@ -5751,6 +6601,1075 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSigningSessions: {
+        parameters: {
+            query?: {
+                /** @description Only sessions in this status */
+                status?: "active" | "fully_signed" | "declined" | "voided" | "expired";
+                /** @description 1-based page (default 1; below 1 or not a number: 1) */
+                page?: number;
+                /** @description Items per page (default 20; clamped to 1-100; not a number: 20) */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sessions, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningSessionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createSigningSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    signers?: {
+                        slot_number: number;
+                        first_name?: string | null;
+                        last_name?: string | null;
+                        email?: string | null;
+                    }[];
+                    /** @enum {string} */
+                    signing_order?: "sequential" | "any";
+                    /** @default 30 */
+                    expiry_days?: number;
+                    password?: string;
+                    /** @default false */
+                    hide_other_signers?: boolean;
+                    /** @default false */
+                    require_email_verification?: boolean;
+                    /**
+                     * @default ask
+                     * @enum {string}
+                     */
+                    copy_mode?: "ask" | "always" | "disabled";
+                    /** @default [] */
+                    notify_emails?: string[];
+                    /** @default [] */
+                    notify_events?: ("each_signature" | "all_complete" | "decline" | "expiry")[];
+                    /** @default false */
+                    send_signing_emails?: boolean;
+                    custom_email_body?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The session with its signer links */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSigningSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session with its signer links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    voidSigningSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The voided session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoidedSigningSession"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    resendSigningRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+                slotNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the request was sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningRequestResent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSignedDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sealed documents of the session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedDocumentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    downloadSignedDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+                docId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sealed PDF, byte for byte */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSigningAuditTrail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hash-chained entries, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningAuditTrail"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSignerContext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session and slot of the link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignerContext"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifySignerPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The access token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignerAccessToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Missing, malformed, revoked or expired credentials (UNAUTHORIZED) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    } | components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSignerDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `access_token` from verify-password; needed when the session has a password */
+                "X-Access-Token"?: string;
+            };
+            path: {
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contracts and signers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignerDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendSignerCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `access_token` from verify-password; needed when the session has a password */
+                "X-Access-Token"?: string;
+            };
+            path: {
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Where the code was sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationCodeSent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `access_token` from verify-password; needed when the session has a password */
+                "X-Access-Token"?: string;
+            };
+            path: {
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    signature: {
+                        /** @constant */
+                        type: "typed";
+                        /** @description The name as typed */
+                        value: string;
+                    } | {
+                        /** @constant */
+                        type: "drawn";
+                        /** @description A PNG data URL from the signing pad: at most 512 KiB and 2000 pixels a side */
+                        value: string;
+                    };
+                    first_name?: string | null;
+                    last_name?: string | null;
+                    /** Format: email */
+                    email?: string;
+                    email_code?: string;
+                    send_copy?: boolean;
+                    /** @constant */
+                    esign_consent?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description The signature landed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    declineToSign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `access_token` from verify-password; needed when the session has a password */
+                "X-Access-Token"?: string;
+            };
+            path: {
+                shortCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The session is declined */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeclineResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    downloadSignerCopy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `access_token` from verify-password; needed when the session has a password */
+                "X-Access-Token"?: string;
+            };
+            path: {
+                shortCode: string;
+                docId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sealed PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifySignedPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/pdf": string;
+                "application/json": {
+                    pdf_base64: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What verification found */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedPdfVerification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSealCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CA certificate, PEM */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    generateSpeech: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 characters; remembered 24 hours per API key: a retry with the same key and body answers the first result */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    mode: "speak";
+                    text: string;
+                    /** @description An nv_ id from GET /voice/voices */
+                    voice: string;
+                    language?: string;
+                    /** @enum {string} */
+                    quality?: "standard" | "studio" | "phone";
+                    speed?: number;
+                    /** @enum {string} */
+                    format?: "mp3" | "wav" | "ogg_opus" | "mulaw_8k";
+                    max_credits?: number;
+                    reuse?: boolean;
+                    save?: boolean;
+                    title?: string;
+                } | {
+                    /** @constant */
+                    mode: "estimate";
+                    text: string;
+                    /** @description An nv_ id from GET /voice/voices */
+                    voice: string;
+                    language?: string;
+                    /** @enum {string} */
+                    quality?: "standard" | "studio" | "phone";
+                    speed?: number;
+                    /** @enum {string} */
+                    format?: "mp3" | "wav" | "ogg_opus" | "mulaw_8k";
+                    max_credits?: number;
+                    reuse?: boolean;
+                    save?: boolean;
+                    title?: string;
+                } | {
+                    /** @constant */
+                    mode: "script";
+                    lines: ({
+                        speaker?: string | null;
+                        /** @description An nv_ id; default: the speaker's cast voice, else the request's voice */
+                        voice?: string | null;
+                        text: string;
+                    } | {
+                        /** @description A silence, in milliseconds */
+                        pause_ms: number;
+                    })[];
+                    /** @description The voice of lines without a speaker */
+                    voice?: string;
+                    /** @description A voice for each speaker */
+                    cast?: {
+                        /** @description Who says it; lines of one speaker share a voice */
+                        speaker: string;
+                        /** @description An nv_ id */
+                        voice: string;
+                    }[];
+                    /** @description Pick voices for speakers without one */
+                    auto_cast?: boolean;
+                    language?: string;
+                    /** @enum {string} */
+                    quality?: "standard" | "studio" | "phone";
+                    speed?: number;
+                    /** @enum {string} */
+                    format?: "mp3" | "wav" | "ogg_opus" | "mulaw_8k";
+                    max_credits?: number;
+                    reuse?: boolean;
+                    save?: boolean;
+                    title?: string;
+                } | {
+                    /** @constant */
+                    mode: "script";
+                    /** @description Script text, one `Speaker: words` line each */
+                    script: string;
+                    auto_convert?: boolean;
+                    /** @description The voice of lines without a speaker */
+                    voice?: string;
+                    /** @description A voice for each speaker */
+                    cast?: {
+                        /** @description Who says it; lines of one speaker share a voice */
+                        speaker: string;
+                        /** @description An nv_ id */
+                        voice: string;
+                    }[];
+                    /** @description Pick voices for speakers without one */
+                    auto_cast?: boolean;
+                    language?: string;
+                    /** @enum {string} */
+                    quality?: "standard" | "studio" | "phone";
+                    speed?: number;
+                    /** @enum {string} */
+                    format?: "mp3" | "wav" | "ogg_opus" | "mulaw_8k";
+                    max_credits?: number;
+                    reuse?: boolean;
+                    save?: boolean;
+                    title?: string;
+                } | {
+                    /** @constant */
+                    mode: "estimate";
+                    lines: ({
+                        speaker?: string | null;
+                        /** @description An nv_ id; default: the speaker's cast voice, else the request's voice */
+                        voice?: string | null;
+                        text: string;
+                    } | {
+                        /** @description A silence, in milliseconds */
+                        pause_ms: number;
+                    })[];
+                    /** @description The voice of lines without a speaker */
+                    voice?: string;
+                    /** @description A voice for each speaker */
+                    cast?: {
+                        /** @description Who says it; lines of one speaker share a voice */
+                        speaker: string;
+                        /** @description An nv_ id */
+                        voice: string;
+                    }[];
+                    /** @description Pick voices for speakers without one */
+                    auto_cast?: boolean;
+                    language?: string;
+                    /** @enum {string} */
+                    quality?: "standard" | "studio" | "phone";
+                    speed?: number;
+                    /** @enum {string} */
+                    format?: "mp3" | "wav" | "ogg_opus" | "mulaw_8k";
+                    max_credits?: number;
+                    reuse?: boolean;
+                    save?: boolean;
+                    title?: string;
+                } | {
+                    /** @constant */
+                    mode: "estimate";
+                    /** @description Script text, one `Speaker: words` line each */
+                    script: string;
+                    auto_convert?: boolean;
+                    /** @description The voice of lines without a speaker */
+                    voice?: string;
+                    /** @description A voice for each speaker */
+                    cast?: {
+                        /** @description Who says it; lines of one speaker share a voice */
+                        speaker: string;
+                        /** @description An nv_ id */
+                        voice: string;
+                    }[];
+                    /** @description Pick voices for speakers without one */
+                    auto_cast?: boolean;
+                    language?: string;
+                    /** @enum {string} */
+                    quality?: "standard" | "studio" | "phone";
+                    speed?: number;
+                    /** @enum {string} */
+                    format?: "mp3" | "wav" | "ogg_opus" | "mulaw_8k";
+                    max_credits?: number;
+                    reuse?: boolean;
+                    save?: boolean;
+                    title?: string;
+                } | {
+                    /** @enum {string} */
+                    mode: "speak" | "script";
+                    /** @description The generation to make again */
+                    retake_of: string;
+                    /** @enum {string} */
+                    format?: "mp3" | "wav" | "ogg_opus" | "mulaw_8k";
+                    max_credits?: number;
+                    save?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The generation (speak, script) or the quote (estimate) as JSON; the audio itself when `Accept` asks for audio */
+            200: {
+                headers: {
+                    /** @description This key's generation (or estimate) requests allowed a minute */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in the current minute */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description When the current minute ends (ISO 8601) */
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceGenerationBody"] | components["schemas"]["VoiceEstimateBody"];
+                    "audio/mpeg": string;
+                    "audio/wav": string;
+                    "audio/ogg": string;
+                    "audio/basic": string;
+                };
+            };
+            /** @description Charged, but the audio was not ready within the sync budget: the generation (`rendering`, JSON even when `Accept` asks for audio); fetch it from `Location` */
+            202: {
+                headers: {
+                    /** @description The generation (`GET /voice/generations/{id}`) */
+                    Location?: string;
+                    /** @description This key's generation (or estimate) requests allowed a minute */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in the current minute */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description When the current minute ends (ISO 8601) */
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceGenerationBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamSpeech: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 characters; remembered 24 hours per API key: a retry with the same key and body answers the first result */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    voice: string;
+                    text: string;
+                    /** @enum {string} */
+                    format?: "mp3" | "pcm_24k" | "mulaw_8k" | "ulaw_8000";
+                    language?: string;
+                    /** @enum {string} */
+                    quality?: "standard" | "studio" | "phone";
+                    max_credits?: number;
+                    save?: boolean;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The audio as it is made (format in `Service-Audio-Format`); a replayed `Idempotency-Key` answers the generation as JSON */
+            200: {
+                headers: {
+                    /** @description This key's generation (or estimate) requests allowed a minute */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Requests left in the current minute */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description When the current minute ends (ISO 8601) */
+                    "X-RateLimit-Reset"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceGenerationBody"];
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listVoices: {
+        parameters: {
+            query?: {
+                source?: "all" | "stock" | "mine";
+                language?: string;
+                gender?: string;
+                q?: string;
+                featured?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voices */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getVoicePreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preview as MP3 (24 kHz); the same bytes for every caller until the service is upgraded */
+            200: {
+                headers: {
+                    /** @description private, max-age=86400 */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listVoiceGenerations: {
+        parameters: {
+            query?: {
+                /** @description 1-based page (default 1; below 1 or not a number: 1) */
+                page?: number;
+                /** @description Items per page (default 20; clamped to 1-100; not a number: 20) */
+                per_page?: number;
+                /** @description Keeps generations whose title, words or voice name contain it, ignoring case (blank: no filter) */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of generations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceGenerationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getVoiceCredits: {
+        parameters: {
+            query?: {
+                /** @description 1-based page (default 1; below 1 or not a number: 1) */
+                page?: number;
+                /** @description Items per page (default 20; clamped to 1-100; not a number: 20) */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance and a page of ledger entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceCredits"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getVoiceGeneration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The generation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceGenerationBody"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteVoiceGeneration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted generation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceGenerationDeleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    downloadVoiceAudio: {
+        parameters: {
+            query?: {
+                format?: "mp3" | "wav" | "ogg_opus" | "mulaw_8k" | "pcm_24k" | "ulaw_8000";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audio, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/mpeg": string;
+                    "audio/wav": string;
+                    "audio/ogg": string;
+                    "audio/basic": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
