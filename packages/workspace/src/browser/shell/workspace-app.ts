@@ -33,7 +33,7 @@ export class FormloomWorkspace extends LitElement {
       main:focus { outline: none; }
       .status { padding: 3rem 1rem; text-align: center; }
       .short { display: none; }
-      @media (max-width: 480px) { .who { display: none; } .short { display: inline; } }
+      @media (max-width: 480px) { .who { display: none; } .short { display: inline; } header { flex-wrap: wrap; row-gap: 0; } nav a { padding: 0.5rem 0.45rem; } }
     `,
   ];
   static override properties = {

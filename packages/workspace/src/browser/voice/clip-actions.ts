@@ -28,8 +28,12 @@ export class FlClipActions extends LitElement {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }
 
-  private get confirm(): FlConfirm {
-    return this.renderRoot.querySelector('fl-confirm') as FlConfirm;
+  /** Asks, then gives the focus back to the button that asked (the dialog lives in another shadow root). */
+  private async ask(o: Parameters<FlConfirm['ask']>[0]): Promise<boolean> {
+    const opener = (this.renderRoot as ShadowRoot).activeElement as HTMLElement | null;
+    const ok = await (this.renderRoot.querySelector('fl-confirm') as FlConfirm).ask(o);
+    if (!ok) opener?.focus();
+    return ok;
   }
 
   private async act(work: () => Promise<void>) {
@@ -51,7 +55,7 @@ export class FlClipActions extends LitElement {
     return this.act(async () => {
       const q = (await estimateRetake(this.api, g.id)).data;
       if (!q.enough) throw new Error(`A retake costs ${plural(q.credits, 'credit')}; the balance is ${plural(q.balance, 'credit')}.`);
-      const ok = await this.confirm.ask({
+      const ok = await this.ask({
         heading: `Retake “${clipName(g)}”?`,
         body: q.free ? `Free: the same words and voice made again, the clip keeps its place (${plural(g.retakes_remaining, 'free retake')} left).` : `This retake is a new clip and costs ${plural(q.credits, 'credit')}. Balance: ${plural(q.balance, 'credit')}.`,
         confirmText: q.free ? 'Retake for free' : `Retake for ${plural(q.credits, 'credit')}`,
@@ -67,7 +71,7 @@ export class FlClipActions extends LitElement {
   private onDelete() {
     const g = this.generation;
     return this.act(async () => {
-      const ok = await this.confirm.ask({ heading: `Delete “${clipName(g)}”?`, body: 'The clip and its audio in every format are deleted. Credits are not given back.', confirmText: 'Delete clip', danger: true });
+      const ok = await this.ask({ heading: `Delete “${clipName(g)}”?`, body: 'The clip and its audio in every format are deleted. Credits are not given back.', confirmText: 'Delete clip', danger: true });
       if (!ok) return;
       await deleteGeneration(this.api, g.id);
       this.fire('fl-clip-removed', { id: g.id, gone: false });

@@ -17,6 +17,8 @@ export class FlScriptEditor extends LitElement {
       li { display: grid; grid-template-columns: 9rem 1fr auto; gap: 0.5rem; align-items: end; }
       li.pause { grid-template-columns: 9rem auto; justify-content: start; }
       @media (max-width: 560px) { li { grid-template-columns: 1fr auto; } li .speaker { grid-column: 1 / -1; } li.pause { grid-template-columns: 1fr auto; } }
+      label.field, select, fieldset { min-width: 0; }
+      select { max-width: 100%; }
       fieldset { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.75rem; margin: 0; display: grid; gap: 0.6rem; }
       legend { font-weight: 600; font-size: 0.875rem; padding: 0 0.25rem; }
       .cast { display: grid; gap: 0.6rem; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); }

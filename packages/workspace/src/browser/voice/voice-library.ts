@@ -120,7 +120,7 @@ export class FlVoiceLibrary extends LitElement {
         <label class="field">Search clips<input type="search" name="search" .value=${this.search} placeholder="Title, words or voice" @input=${this.onSearchInput} /></label>
         <button class="btn" type="submit">Search</button>
       </form>
-      <p class=${this.noticeIsError ? 'error-text' : 'ok-text'} role="status">${this.notice ?? ''}</p>
+      <p class=${this.noticeIsError ? 'error-text on' : 'ok-text'} role="status">${this.notice ?? ''}</p>
       ${this.renderList()}
     </section>`;
   }

@@ -109,8 +109,10 @@ export class FlVoiceStudio extends LitElement {
   }
 
   private sendable(): VoiceRequest {
-    const speakers = new Set((this.req.lines ?? []).filter((l) => l.kind === 'line').map((l) => (l as { speaker: string }).speaker.trim()));
-    const cast = Object.fromEntries(Object.entries(this.req.cast ?? {}).filter(([s]) => speakers.has(s)));
+    // The request's `voice` speaks only untagged lines (docs/voice.md, "Scripts"): a speaker left on "the main
+    // voice" is cast to it explicitly, and names no longer in the script are dropped.
+    const speakers = new Set((this.req.lines ?? []).flatMap((l) => (l.kind === 'line' && l.speaker.trim() ? [l.speaker.trim()] : [])));
+    const cast = Object.fromEntries([...speakers].map((s) => [s, this.req.cast?.[s] || this.req.voice]));
     const title = this.req.title?.trim() || (this.req.mode === 'speak' ? this.req.text : (this.req.lines ?? []).map((l) => (l.kind === 'line' ? l.text : '')).join(' '))?.trim().replace(/\s+/g, ' ').slice(0, 60);
     return { ...this.req, cast, title };
   }

@@ -5,6 +5,11 @@ import { messageOf } from '../auth/auth-card';
 /** The voice screens' shared look: cards, a generation's player row, the cost line (docs/workspace.md, "Voice"). */
 export const voiceStyles = css`
   :host { display: block; }
+  /* A select is as wide as its longest voice name unless a grid lets it shrink: nothing may scroll sideways. */
+  label.field { min-width: 0; }
+  select { min-width: 0; max-width: 100%; text-overflow: ellipsis; }
+  fieldset { min-width: 0; }
+  label.check input[type='radio'] { width: 1.15rem; height: 1.15rem; min-height: 0; padding: 0; margin: 0; flex: none; accent-color: var(--_primary); }
   p { margin: 0; line-height: 1.5; }
   section.card { display: grid; gap: 0.85rem; }
   .meta { font-size: 0.8125rem; color: var(--_muted); }
