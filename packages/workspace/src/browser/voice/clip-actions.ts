@@ -28,15 +28,13 @@ export class FlClipActions extends LitElement {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }
 
-  /** Asks, then gives the focus back to the button that asked (the dialog lives in another shadow root). */
-  private async ask(o: Parameters<FlConfirm['ask']>[0]): Promise<boolean> {
-    const opener = (this.renderRoot as ShadowRoot).activeElement as HTMLElement | null;
-    const ok = await (this.renderRoot.querySelector('fl-confirm') as FlConfirm).ask(o);
-    if (!ok) opener?.focus();
-    return ok;
+  private ask(o: Parameters<FlConfirm['ask']>[0]): Promise<boolean> {
+    return (this.renderRoot.querySelector('fl-confirm') as FlConfirm).ask(o);
   }
 
   private async act(work: () => Promise<void>) {
+    // The buttons are disabled while busy, which drops the focus: it goes back to the one pressed afterwards.
+    const opener = (this.renderRoot as ShadowRoot).activeElement as HTMLElement | null;
     this.busy = true;
     this.error = null;
     this.done = null;
@@ -47,6 +45,8 @@ export class FlClipActions extends LitElement {
       if (gone(e)) this.fire('fl-clip-removed', { id: this.generation.id, gone: true, message: this.error });
     } finally {
       this.busy = false;
+      await this.updateComplete;
+      if (opener?.isConnected) opener.focus();
     }
   }
 
@@ -83,7 +83,7 @@ export class FlClipActions extends LitElement {
     const name = clipName(g);
     const canRetake = g.status === 'ready' || g.status === 'partial' || g.status === 'failed';
     return html`<div class="row">
-        ${canRetake ? html`<button class="btn small" type="button" ?disabled=${this.busy} aria-label=${`Retake ${name}`} @click=${() => void this.onRetake()}>Retake${g.retakes_remaining > 0 ? ` (${g.retakes_remaining} free)` : ''}</button>` : nothing}
+        ${canRetake ? html`<button class="btn small" type="button" ?disabled=${this.busy} aria-label=${`Retake ${name}`} @click=${() => void this.onRetake()}>Retake</button>` : nothing}
         ${this.deletable ? html`<button class="btn small danger" type="button" ?disabled=${this.busy || g.status === 'rendering'} aria-label=${`Delete ${name}`} @click=${() => void this.onDelete()}>Delete</button>` : nothing}
         <slot></slot>
       </div>

@@ -126,7 +126,10 @@ export class FlVoiceStudio extends LitElement {
     const seq = ++this.quoteSeq;
     try {
       const q = (await estimate(this.api, this.sendable())).data;
-      if (seq === this.quoteSeq) this.quote = q;
+      if (seq !== this.quoteSeq) return;
+      this.quote = q;
+      this.balanceChanged(q.balance); // spent in another tab meanwhile: the header follows the API
+
     } catch (e) {
       if (seq === this.quoteSeq) this.quoteError = voiceMessage(e);
     }

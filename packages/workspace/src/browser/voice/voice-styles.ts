@@ -14,7 +14,7 @@ export const voiceStyles = css`
   section.card { display: grid; gap: 0.85rem; }
   .meta { font-size: 0.8125rem; color: var(--_muted); }
   .gen { display: grid; gap: 0.5rem; padding: 0.75rem 0; border-top: 1px solid var(--_border); min-width: 0; }
-  .gen:first-child { border-top: 0; }
+  .gen:first-of-type { border-top: 0; }
   .gen h3 { overflow-wrap: anywhere; }
   audio { width: 100%; max-width: 32rem; height: 2.5rem; }
   .downloads { display: flex; flex-wrap: wrap; gap: 0.25rem 0.75rem; align-items: center; font-size: 0.875rem; margin: 0; padding: 0; list-style: none; }
