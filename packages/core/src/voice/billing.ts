@@ -39,6 +39,11 @@ export class VoiceBilling {
     return this.storage.credits.balance(userId);
   }
 
+  /** A page of the user's ledger, newest first (`GET /voice/credits`, docs/voice.md "Credits and the ledger"). */
+  ledger(userId: string, page: { limit: number; offset: number }) {
+    return this.storage.credits.entryPage(userId, page);
+  }
+
   /** The key's monthly limit and what it has left this month; null when the key has no limit. */
   async keyAllowance(principal: Principal): Promise<{ limit: number; left: number } | null> {
     if (!principal.key_id) return null;

@@ -111,5 +111,29 @@ export const generationDeletedOut = named(
   z.object({ data: z.object({ id: z.string(), object: z.literal('voice.generation'), deleted: z.literal(true) }), meta }),
 );
 
+export const creditEntryOut = named(
+  'VoiceCreditEntry',
+  z.object({
+    id: z.string(),
+    object: z.literal('voice.credit_entry'),
+    kind: z.enum(['purchase', 'spend', 'credit_back']).describe('`purchase`: credits bought; `spend`: a generation\'s charge; `credit_back`: what a failed generation (or a script\'s failed lines) gave back'),
+    amount: int.describe('Signed: positive for purchases and credit-backs, negative for spends'),
+    generation_id: z.string().nullable().describe('The generation a spend paid for (and its credit-back); null for purchases'),
+    created_at: timestamp,
+  }),
+);
+
+export const creditsOut = named(
+  'VoiceCredits',
+  z.object({
+    data: z.object({
+      object: z.literal('voice.credits'),
+      balance: int.describe('Credits left: the sum of every entry'),
+      entries: z.array(creditEntryOut).describe('A page of the ledger, newest first'),
+    }),
+    meta: z.object({ page: int, per_page: int, total: int.describe('Entries in the whole ledger'), total_pages: int, rate_card: meta.shape.rate_card }),
+  }),
+);
+
 /** Audio media types a generation is served in (by `format`, or the `Accept` of POST /voice). */
 export const AUDIO_MEDIA_TYPES = ['audio/mpeg', 'audio/wav', 'audio/ogg', 'audio/basic', 'application/octet-stream'];

@@ -1,8 +1,9 @@
 import type { GenerationLine, VoiceGeneration } from '../ports/storage/voice-generations';
+import type { CreditEntry } from '../ports/storage/credits';
 import type { StockVoice } from './catalog';
 import { RATE_CARD } from './pricing';
 import type { z } from 'zod';
-import type { generationOut, voiceOut } from './output-schemas';
+import type { creditEntryOut, generationOut, voiceOut } from './output-schemas';
 
 /** A catalog voice as a list item of `GET /api/v1/voice/voices`; `preview_url` is relative to the API mount (`baseUrl`). */
 export const presentVoice = (v: StockVoice, baseUrl: string): z.infer<typeof voiceOut> => ({
@@ -106,3 +107,13 @@ export const dataBody = (data: unknown) => ({ data, meta: { rate_card: RATE_CARD
 
 /** `meta` of every successful JSON answer of the voice API (document 3: `{data, meta: {rate_card}}`), with a list's paging. */
 export const voiceMeta = <T extends object>(more?: T) => ({ ...more, rate_card: RATE_CARD });
+
+/** A ledger entry of `GET /voice/credits`: the key it was spent with stays out (a key's spending is the account page's). */
+export const presentCreditEntry = (e: CreditEntry): z.infer<typeof creditEntryOut> => ({
+  id: e.id,
+  object: 'voice.credit_entry',
+  kind: e.kind,
+  amount: e.amount,
+  generation_id: e.generation_id,
+  created_at: e.created_at,
+});

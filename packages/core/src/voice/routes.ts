@@ -4,9 +4,9 @@ import type { HeaderParam, PluginRoute, RouteAnswer, RouteRequest } from '../plu
 import { paging, queryBoolean } from '../pagination';
 import { audioAccept, generationAnswer, withVoiceHeaders } from './answers';
 import { claimIdempotency } from './idempotency';
-import { dataBody, presentGeneration, presentVoice, serviceHeaders, voiceMeta } from './presenters';
-import { audioQuery, libraryQuery, parseOr400, streamRequestSchema, voiceListQuery, voiceRequestSchema } from './schemas';
-import { AUDIO_MEDIA_TYPES, generationBodyOut, generationDeletedOut, generationListOut, voiceAnswerOut, voiceListOut } from './output-schemas';
+import { dataBody, presentCreditEntry, presentGeneration, presentVoice, serviceHeaders, voiceMeta } from './presenters';
+import { audioQuery, creditsQuery, libraryQuery, parseOr400, streamRequestSchema, voiceListQuery, voiceRequestSchema } from './schemas';
+import { AUDIO_MEDIA_TYPES, creditsOut, generationBodyOut, generationDeletedOut, generationListOut, voiceAnswerOut, voiceListOut } from './output-schemas';
 import { VoiceService } from './voice-service';
 import { VoiceStreamService } from './stream-service';
 import { type GenerationOutcome, VoiceGenerationFlow } from './generation-flow';
@@ -198,12 +198,31 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
       handler: (req) =>
         withAccountHeaders(req, async (principal) => {
           const { page, per_page, offset } = paging(req.query, 20);
-          const { items, total } = await service().list(principal, { limit: per_page, offset });
+          const search = (req.query as { search?: string }).search?.trim() || undefined;
+          const { items, total } = await service().list(principal, { limit: per_page, offset }, { search });
           const balance = await service().billing.balance(principal.user_id);
           const now = service().clock.now();
           const data = items.map((g) => presentGeneration(g, balance, req.baseUrl, { retakesRemaining: retakesRemaining(g, now) }));
           // The generic list wrapper of document 1, section 8.
           return { body: { data, meta: voiceMeta({ page, per_page, total, total_pages: Math.ceil(total / per_page) }) } };
+        }),
+    },
+    {
+      method: 'get',
+      path: '/voice/credits',
+      operationId: 'getVoiceCredits',
+      scope: 'voice',
+      summary: "The caller's credit balance and a page of its ledger (purchases, spends, credit-backs), newest first",
+      tags,
+      success: { status: 200, description: 'The balance and a page of ledger entries', schema: creditsOut },
+      query: creditsQuery,
+      errors: [401, 403],
+      handler: (req) =>
+        withAccountHeaders(req, async (principal) => {
+          const { page, per_page, offset } = paging(req.query, 20);
+          const { items, total } = await service().billing.ledger(principal.user_id, { limit: per_page, offset });
+          const balance = await service().billing.balance(principal.user_id);
+          return { body: { data: { object: 'voice.credits', balance, entries: items.map(presentCreditEntry) }, meta: voiceMeta({ page, per_page, total, total_pages: Math.ceil(total / per_page) }) } };
         }),
     },
     {

@@ -107,7 +107,11 @@ export const voiceListQuery = z.object({
 export const libraryQuery = z.object({
   page: z.string().optional().catch(undefined).meta({ type: 'integer', minimum: 1, description: '1-based page (default 1; below 1 or not a number: 1)' }),
   per_page: z.string().optional().catch(undefined).meta({ type: 'integer', minimum: 1, maximum: 100, description: 'Items per page (default 20; clamped to 1-100; not a number: 20)' }),
+  search: z.string().max(200).optional().describe("Keeps generations whose title, words or voice name contain it, ignoring case (blank: no filter)"),
 });
+
+/** GET /voice/credits: the ledger's paging, clamped like the library's. */
+export const creditsQuery = libraryQuery.pick({ page: true, per_page: true });
 
 export const audioQuery = z.object({ format: z.enum(['mp3', 'wav', 'ogg_opus', 'mulaw_8k', 'pcm_24k', 'ulaw_8000']).optional() });
 

@@ -201,8 +201,8 @@ export class VoiceService {
     return g;
   }
 
-  async list(principal: Principal, page: { limit: number; offset: number }) {
-    return this.storage.voiceGenerations.listByUser(principal.user_id, page);
+  async list(principal: Principal, page: { limit: number; offset: number }, filter: { search?: string } = {}) {
+    return this.storage.voiceGenerations.listByUser(principal.user_id, page, filter);
   }
 
   /**

@@ -34,6 +34,8 @@ export const creditStatements = (d: Dialect) => {
       `SELECT COALESCE(SUM(amount), 0) AS total FROM ${entries} ` +
       `WHERE key_id = ${d.p(1)} AND created_at >= ${d.p(2)} AND kind IN ('spend', 'credit_back')`,
     entries: `SELECT * FROM ${entries} WHERE user_id = ${d.p(1)} ORDER BY created_at, id`,
+    entryPage: `SELECT * FROM ${entries} WHERE user_id = ${d.p(1)} ORDER BY created_at DESC, id DESC LIMIT ${d.p(2)} OFFSET ${d.p(3)}`,
+    entryCount: `SELECT COUNT(*) AS n FROM ${entries} WHERE user_id = ${d.p(1)}`,
   };
 };
 
@@ -120,6 +122,12 @@ export class SqlCreditRepository implements CreditRepository {
 
   async entries(userId: string): Promise<CreditEntry[]> {
     return (await this.scope.db.all<CreditEntryRow>(this.st.entries, [userId])).map(creditEntryFromRow);
+  }
+
+  async entryPage(userId: string, page: { limit: number; offset: number }): Promise<{ items: CreditEntry[]; total: number }> {
+    const rows = await this.scope.db.all<CreditEntryRow>(this.st.entryPage, [userId, page.limit, page.offset]);
+    const [count] = await this.scope.db.all<{ n: number | string }>(this.st.entryCount, [userId]);
+    return { items: rows.map(creditEntryFromRow), total: Number(count?.n ?? 0) };
   }
 
   private async balanceIn(db: Scope['db'], userId: string): Promise<number> {

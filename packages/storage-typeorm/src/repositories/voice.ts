@@ -22,6 +22,9 @@ export const voiceStatements = (d: Dialect) => {
       `audio_deleted_at = ${p(7)}, billed_characters = ${p(8)} WHERE id = ${p(2)}`,
     list: `SELECT * FROM ${t} WHERE user_id = ${p(1)} ORDER BY created_at DESC, id DESC LIMIT ${p(2)} OFFSET ${p(3)}`,
     count: `SELECT COUNT(*) AS n FROM ${t} WHERE user_id = ${p(1)}`,
+    /** The library's search (`p(4)`: a lower-case LIKE pattern) reads the record's JSON: no column to keep in step. */
+    search: `SELECT * FROM ${t} WHERE user_id = ${p(1)} AND ${searched(d, p(4))} ORDER BY created_at DESC, id DESC LIMIT ${p(2)} OFFSET ${p(3)}`,
+    searchCount: `SELECT COUNT(*) AS n FROM ${t} WHERE user_id = ${p(1)} AND ${searched(d, p(2))}`,
     delete: `DELETE FROM ${t} WHERE id = ${p(1)}`,
     reusable:
       `SELECT * FROM ${t} WHERE user_id = ${p(1)} AND request_hash = ${p(2)} AND created_at >= ${p(3)} AND status = 'ready' AND ${kept} ` +
@@ -41,6 +44,13 @@ export const voiceStatements = (d: Dialect) => {
     deleteRetake: `DELETE FROM ${r} WHERE id = ${p(1)}`,
   };
 };
+
+/** A record field as text (JSON null: SQL NULL, which LIKE never matches). */
+const field = (d: Dialect, name: string) => (d.kind === 'postgres' ? `(record::json ->> '${name}')` : `json_extract(record, '$.${name}')`);
+/** Title, words or voice name contain the pattern, ignoring case; `!` escapes LIKE's wildcards (forms.ts). */
+const searched = (d: Dialect, pattern: string) =>
+  `(${['title', 'text', 'voice_name'].map((f) => `LOWER(${field(d, f)}) LIKE ${pattern} ESCAPE '!'`).join(' OR ')})`;
+const likeContains = (s: string) => `%${s.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
 
 const count = async (db: Db, sql: string, params: unknown[]) => Number((await db.all<{ n: number | string }>(sql, params))[0]?.n ?? 0);
 
@@ -80,7 +90,12 @@ export class SqlVoiceGenerationRepository implements VoiceGenerationRepository {
     return row ? generationFromRow(row) : null;
   }
 
-  async listByUser(userId: string, page: { limit: number; offset: number }) {
+  async listByUser(userId: string, page: { limit: number; offset: number }, filter: { search?: string } = {}) {
+    if (filter.search) {
+      const pattern = likeContains(filter.search);
+      const rows = await this.scope.db.all<VoiceGenerationRow>(this.st.search, [userId, page.limit, page.offset, pattern]);
+      return { items: rows.map(generationFromRow), total: await count(this.scope.db, this.st.searchCount, [userId, pattern]) };
+    }
     const rows = await this.scope.db.all<VoiceGenerationRow>(this.st.list, [userId, page.limit, page.offset]);
     const [total] = await this.scope.db.all<{ n: number }>(this.st.count, [userId]);
     return { items: rows.map(generationFromRow), total: Number(total?.n ?? 0) };

@@ -1144,6 +1144,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/voice/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's credit balance and a page of its ledger (purchases, spends, credit-backs), newest first
+         * @description Needs a `voice` key.
+         */
+        get: operations["getVoiceCredits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/voice/generations/{id}": {
         parameters: {
             query?: never;
@@ -2609,6 +2629,41 @@ export interface components {
             sample_rate: number;
             /** @description A short sample sentence in the voice's language (mp3): free, counted against no limit; relative to the API mount */
             preview_url: string;
+        };
+        VoiceCreditEntry: {
+            id: string;
+            /** @constant */
+            object: "voice.credit_entry";
+            /**
+             * @description `purchase`: credits bought; `spend`: a generation's charge; `credit_back`: what a failed generation (or a script's failed lines) gave back
+             * @enum {string}
+             */
+            kind: "purchase" | "spend" | "credit_back";
+            /** @description Signed: positive for purchases and credit-backs, negative for spends */
+            amount: number;
+            /** @description The generation a spend paid for (and its credit-back); null for purchases */
+            generation_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        VoiceCredits: {
+            data: {
+                /** @constant */
+                object: "voice.credits";
+                /** @description Credits left: the sum of every entry */
+                balance: number;
+                /** @description A page of the ledger, newest first */
+                entries: components["schemas"]["VoiceCreditEntry"][];
+            };
+            meta: {
+                page: number;
+                per_page: number;
+                /** @description Entries in the whole ledger */
+                total: number;
+                total_pages: number;
+                /** @description The rate card version the credits follow */
+                rate_card: string;
+            };
         };
         VoiceEstimate: {
             /** @constant */
@@ -7478,6 +7533,8 @@ export interface operations {
                 page?: number;
                 /** @description Items per page (default 20; clamped to 1-100; not a number: 20) */
                 per_page?: number;
+                /** @description Keeps generations whose title, words or voice name contain it, ignoring case (blank: no filter) */
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -7492,6 +7549,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VoiceGenerationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getVoiceCredits: {
+        parameters: {
+            query?: {
+                /** @description 1-based page (default 1; below 1 or not a number: 1) */
+                page?: number;
+                /** @description Items per page (default 20; clamped to 1-100; not a number: 20) */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance and a page of ledger entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceCredits"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -28,6 +28,8 @@ export const WORKSPACE_PATHS = [
   '/account',
   '/teams',
   '/teams/:id',
+  '/voice',
+  '/voice/:tab',
   '/forms/:id',
   '/forms/:id/:tab',
   '/forms/:id/signing/:sessionId',

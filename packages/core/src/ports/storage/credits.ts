@@ -71,4 +71,6 @@ export interface CreditRepository {
   keySpent(keyId: string, since: string): Promise<number>;
   /** The user's entries, oldest first. */
   entries(userId: string): Promise<CreditEntry[]>;
+  /** One page of the user's entries, newest first (ties by id, descending), and how many there are in all. */
+  entryPage(userId: string, page: { limit: number; offset: number }): Promise<{ items: CreditEntry[]; total: number }>;
 }

@@ -95,8 +95,11 @@ export interface VoiceGenerationRepository {
   /** Applies `patch`; `false` when there is no such generation. */
   update(id: string, patch: Partial<Omit<VoiceGeneration, 'id' | 'user_id'>>): Promise<boolean>;
   findById(id: string): Promise<VoiceGeneration | null>;
-  /** The user's generations, newest first (ties by id), and how many there are. */
-  listByUser(userId: string, page: { limit: number; offset: number }): Promise<{ items: VoiceGeneration[]; total: number }>;
+  /**
+   * The user's generations, newest first (ties by id), and how many there are. `filter.search` keeps those
+   * whose title, words or voice name contain it, ignoring case (ASCII letters at least: SQLite's `LOWER`).
+   */
+  listByUser(userId: string, page: { limit: number; offset: number }, filter?: { search?: string }): Promise<{ items: VoiceGeneration[]; total: number }>;
   /** `false` when there was no such generation. */
   delete(id: string): Promise<boolean>;
   /**

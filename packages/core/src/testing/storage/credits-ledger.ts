@@ -119,6 +119,46 @@ export function creditLedgerTests(test: StorageTest): void {
     t.is(Number(balance.balance), 82);
   });
 
+  test('credit ledger: entryPage pages one user\'s entries newest first, with the total', async (t, db) => {
+    const credits = db.storage.credits;
+    const user = uid('usr');
+    await credits.add(user, 50, { id: uid('cre'), created_at: at(10) });
+    const spend = spendOf(user, 20, { created_at: at(20) });
+    await credits.spendFor(spend);
+    await credits.creditBack(spend.generation_id, { id: uid('cre'), created_at: at(30), amount: 5 });
+    await credits.add(uid('usr'), 7, { id: uid('cre'), created_at: at(25) });
+    const first = await credits.entryPage(user, { limit: 2, offset: 0 });
+    t.is(first.total, 3);
+    t.deepEqual(first.items.map((e) => [e.kind, e.amount, e.generation_id]), [['credit_back', 5, spend.generation_id], ['spend', -20, spend.generation_id]]);
+    const second = await credits.entryPage(user, { limit: 2, offset: 2 });
+    t.deepEqual(second.items.map((e) => [e.kind, e.amount, e.created_at]), [['purchase', 50, at(10)]]);
+    t.is(second.total, 3);
+    t.deepEqual(await credits.entryPage(uid('usr'), { limit: 10, offset: 0 }), { items: [], total: 0 });
+    const all = await credits.entries(user);
+    t.deepEqual([...first.items, ...second.items].reverse(), all, 'the same entries as the whole ledger');
+  });
+
+  test('voice generations: the library search matches title, words or voice name, ignoring case', async (t, db) => {
+    const repo = db.storage.voiceGenerations;
+    const user = uid('usr');
+    const a = makeGeneration({ user_id: user, created_at: at(1), title: 'Welcome Message', text: 'Hello there.' });
+    const b = makeGeneration({ user_id: user, created_at: at(2), title: null, text: 'The WELCOME desk opens at nine.' });
+    const c = makeGeneration({ user_id: user, created_at: at(3), title: 'Outro', text: 'Goodbye.', voice_name: 'Flite SLT (welcome)' });
+    const d = makeGeneration({ user_id: user, created_at: at(4), title: '100% sure', text: 'Bye_now.' });
+    const other = makeGeneration({ user_id: uid('usr'), created_at: at(5), title: 'Welcome' });
+    for (const g of [a, b, c, d, other]) await repo.insert(g);
+    const found = await repo.listByUser(user, { limit: 10, offset: 0 }, { search: 'welcome' });
+    t.deepEqual(found.items.map((g) => g.id), [c.id, b.id, a.id]);
+    t.is(found.total, 3);
+    const paged = await repo.listByUser(user, { limit: 1, offset: 1 }, { search: 'WeLcOmE' });
+    t.deepEqual(paged.items.map((g) => g.id), [b.id]);
+    t.is(paged.total, 3);
+    t.deepEqual((await repo.listByUser(user, { limit: 10, offset: 0 }, { search: '%' })).items.map((g) => g.id), [d.id], 'wildcards are literal');
+    t.deepEqual((await repo.listByUser(user, { limit: 10, offset: 0 }, { search: '_' })).items.map((g) => g.id), [d.id]);
+    t.deepEqual(await repo.listByUser(user, { limit: 10, offset: 0 }, { search: 'nothing like it' }), { items: [], total: 0 });
+    t.is((await repo.listByUser(user, { limit: 10, offset: 0 }, {})).total, 4, 'no search: every generation');
+  });
+
   test('voice generations: insert, patch, list newest first, delete', async (t, db) => {
     const repo = db.storage.voiceGenerations;
     const user = uid('usr');

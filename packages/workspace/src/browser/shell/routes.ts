@@ -3,13 +3,13 @@
  * screen. The server answers the same page for all of them (src/server/router.ts, WORKSPACE_PATHS).
  */
 
-export type RouteName = 'forms' | 'form' | 'signin' | 'signup' | 'forgot' | 'auth-link' | 'auth-reset' | 'auth-verify' | 'account' | 'teams' | 'team' | 'not-found';
+export type RouteName = 'forms' | 'form' | 'signin' | 'signup' | 'forgot' | 'auth-link' | 'auth-reset' | 'auth-verify' | 'account' | 'teams' | 'team' | 'voice' | 'not-found';
 
 export interface Route {
   name: RouteName;
   /** The form id of `/forms/:id...`. */
   formId?: string;
-  /** The builder's tab: `questions` (default), `settings`, `theme`, `publish`, `versions`, `share`, `results`, `signing`, `integrations`. */
+  /** The builder's tab: `questions` (default), `settings`, `theme`, `publish`, `versions`, `share`, `results`, `signing`, `integrations`; the voice screen's: `studio`, `library`, `credits`. */
   tab?: string;
   /** The signing session of `/forms/:id/signing/:sessionId`. */
   sessionId?: string;
@@ -31,6 +31,7 @@ const FIXED: Record<string, RouteName> = {
   '/auth/verify': 'auth-verify',
   '/account': 'account',
   '/teams': 'teams',
+  '/voice': 'voice',
 };
 
 /** The route of a location, relative to where the workspace is mounted (`base`, '' at the root). */
@@ -46,6 +47,8 @@ export function matchRoute(pathname: string, search: string, base: string): Rout
   if (m && (!m[2] || (BUILDER_TABS as readonly string[]).includes(m[2])) && (!m[3] || m[2] === 'signing')) {
     return { name: 'form', formId: decodeURIComponent(m[1]!), tab: m[2] ?? 'questions', ...(m[3] ? { sessionId: decodeURIComponent(m[3]) } : {}), query };
   }
+  const v = /^\/voice\/(library|credits)$/.exec(path);
+  if (v) return { name: 'voice', tab: v[1], query };
   // `/teams/invite/<token>` is the public accept page (docs/teams.md), one segment deeper: never a team.
   const t = /^\/teams\/([^/]+)$/.exec(path);
   if (t) return { name: 'team', teamId: decodeURIComponent(t[1]!), query };

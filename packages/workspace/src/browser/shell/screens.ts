@@ -24,5 +24,6 @@ export const SCREENS: Record<RouteName, ScreenEntry> = {
   account: { tag: 'fl-account', needsAuth: true, load: () => import('../account/account') },
   teams: { tag: 'fl-teams', needsAuth: true, load: () => import('../teams/teams-list') },
   team: { tag: 'fl-team', needsAuth: true, load: () => import('../teams/team-screen') },
+  voice: { tag: 'fl-voice', needsAuth: true, load: () => import('../voice/voice-screen') },
   'not-found': { tag: 'fl-not-found', needsAuth: false, load: () => import('./not-found') },
 };

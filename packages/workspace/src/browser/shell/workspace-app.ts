@@ -33,7 +33,7 @@ export class FormloomWorkspace extends LitElement {
       main:focus { outline: none; }
       .status { padding: 3rem 1rem; text-align: center; }
       .short { display: none; }
-      @media (max-width: 480px) { .who { display: none; } .short { display: inline; } }
+      @media (max-width: 480px) { .who { display: none; } .short { display: inline; } header { flex-wrap: wrap; row-gap: 0; } nav a { padding: 0.5rem 0.45rem; } }
     `,
   ];
   static override properties = {
@@ -143,7 +143,8 @@ export class FormloomWorkspace extends LitElement {
         <a class="brand" href="${this.base}/"><span class="logo" aria-hidden="true"></span>Formloom</a>
         <nav aria-label="Workspace">
           ${this.auth === 'in' ? html`<a href="${this.base}/" aria-current=${r === 'forms' ? 'page' : nothing}>Forms</a>
-            <a href="${this.base}/teams" aria-current=${r === 'teams' || r === 'team' ? 'page' : nothing}>Teams</a>` : nothing}
+            <a href="${this.base}/teams" aria-current=${r === 'teams' || r === 'team' ? 'page' : nothing}>Teams</a>
+            <a href="${this.base}/voice" aria-current=${r === 'voice' ? 'page' : nothing}>Voice</a>` : nothing}
           ${this.session ? html`<a href="${this.base}/account" aria-current=${r === 'account' ? 'page' : nothing}><span class="who">${this.session.user.email}</span><span class="short">Account</span></a>` : nothing}
         </nav>
       </header>
