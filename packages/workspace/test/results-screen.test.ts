@@ -199,6 +199,7 @@ test('at 390 px by keyboard: the summary and the table fit, the view switch and 
     await tabTo(page, (el) => el.tag === 'button' && el.text.startsWith('Responses'));
     await page.keyboard.press('Enter');
     await page.getByRole('columnheader', { name: 'Contact' }).waitFor();
+    await shot(page, 'results-table-390');
     await tabTo(page, (el) => el.tag === 'button' && el.text.includes('Completed') === false && /\d{1,2}:\d{2}/.test(el.text));
     await page.keyboard.press('Enter');
     await page.getByRole('complementary').getByRole('heading', { name: 'Response' }).waitFor();
