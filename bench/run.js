@@ -23,7 +23,7 @@ const { startRssSampler } = require('./lib/rss');
  * `scenarios` ({ name, factory, args(ctx), compareToBaseline? }) run with autocannon, `prepare(app)` gives
  * them per-app context, `setup(h)` + `phases` ({ name, run(h, state) }) are measurements of their own.
  */
-const FAMILIES = ['./scenarios/forms', './scenarios/ingest', './scenarios/stored-responses', './scenarios/webhooks', './scenarios/scale', './scenarios/voice', './scenarios/workspace', './scenarios/renderer'];
+const FAMILIES = ['./scenarios/forms', './scenarios/ingest', './scenarios/stored-responses', './scenarios/webhooks', './scenarios/scale', './scenarios/voice', './scenarios/workspace', './scenarios/results', './scenarios/renderer'];
 const families = FAMILIES.map((p) => {
   const file = require.resolve(p);
   const m = require(file);
@@ -162,7 +162,7 @@ async function main() {
     .filter((f) => f.scenarios.length || f.phases.length)
     .filter((f) => {
       // These seed Formloom's SQLite file directly: on PostgreSQL only the compared scenarios and webhooks run.
-      const sqliteOnly = ['stored-responses', 'scale', 'voice'].includes(f.name);
+      const sqliteOnly = ['stored-responses', 'scale', 'voice', 'results'].includes(f.name);
       if (sqliteOnly && config.database === 'postgres') log(`${f.name}: skipped on PostgreSQL (it seeds the SQLite file)`);
       return !(sqliteOnly && config.database === 'postgres');
     });

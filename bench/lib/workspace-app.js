@@ -15,7 +15,8 @@ const COOKIE = 'bench_user';
 
 async function startWorkspaceBenchApp() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'formloom-bench-workspace-'));
-  const dataSource = createDataSource(`sqlite:${path.join(dir, 'bench.sqlite')}`);
+  const dbFile = path.join(dir, 'bench.sqlite');
+  const dataSource = createDataSource(`sqlite:${dbFile}`);
   const storage = createTypeormStorage(dataSource);
   await runMigrations(dataSource);
   const formloom = createFormloom({ storage, config: { secretKey: 'bench-secret-key' } });
@@ -30,14 +31,25 @@ async function startWorkspaceBenchApp() {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${server.address().port}`;
+  /** Calls the API as the bench user (through the same router, with the cookie); resolves with status and JSON. */
+  async function api(method, apiPath, body) {
+    const res = await fetch(`${url}/api/v1${apiPath}`, {
+      method,
+      headers: { cookie: `${COOKIE}=${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  }
   return {
     url,
+    dbFile,
     cookie: { name: COOKIE, value: token, url },
-    /** Creates a form as the bench user (through the same router, with the cookie). */
+    api,
+    /** Creates a form as the bench user. */
     async createForm(body) {
-      const res = await fetch(`${url}/api/v1/forms`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: `${COOKIE}=${token}` }, body: JSON.stringify(body) });
-      if (res.status !== 201) throw new Error(`create form: ${res.status} ${await res.text()}`);
-      return res.json();
+      const res = await api('POST', '/forms', body);
+      if (res.status !== 201) throw new Error(`create form: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
     },
     async close() {
       await formloom.worker.stop();

@@ -143,6 +143,42 @@ forEachDb(
       await Promise.all([flaky.close(), gone.close()]);
     });
 
+    it("the delivery log keeps the start of each receiver's answer (response_excerpt), also after a resend", async (t, app) => {
+      app.formloom.worker.start({ pollMs: 100 });
+      const u = await app.user('pro');
+      // First a 503 with a long multi-byte body, then a short 200, then an empty 204.
+      const answers: Array<[number, string]> = [[503, `busy: ${'é€'.repeat(3000)}`], [200, '{"thanks":true}'], [204, '']];
+      const server = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          const [status, body] = answers.shift() ?? [200, 'ok'];
+          res.statusCode = status;
+          res.end(body);
+        });
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      const form = await formWithHook(app, u.key, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`);
+      const log = async () => (await app.api('GET', `/forms/${form.id}/webhooks/deliveries`, { key: u.key })).body.deliveries[0];
+      await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [] } });
+      const failed = await until(async () => ((await log())?.attempts === 1 ? log() : undefined));
+      t.like(failed, { status: 'pending', response_code: 503 });
+      t.is(failed.response_excerpt.length, 500, 'at most 500 characters');
+      t.true(failed.response_excerpt.startsWith('busy: é€é€'));
+      t.true(`busy: ${'é€'.repeat(3000)}`.startsWith(failed.response_excerpt), 'a prefix of what was answered, no broken character');
+      t.is((await app.api('POST', `/forms/${form.id}/webhooks/deliveries/${failed.id}/retry`, { key: u.key })).status, 202);
+      const delivered = await until(async () => ((await log())?.status === 'delivered' ? log() : undefined));
+      t.like(delivered, { response_code: 200, attempts: 2, response_excerpt: '{"thanks":true}' });
+      const attempts = await app.formloom.storage.deliveries.listAttempts(failed.id);
+      t.deepEqual(attempts.map((a) => [a.status_code, a.response_excerpt?.length]), [[503, 500], [200, 15]], 'kept per attempt');
+      await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [] } });
+      const empty = await until(async () => {
+        const b = (await app.api('GET', `/forms/${form.id}/webhooks/deliveries`, { key: u.key })).body;
+        return b.deliveries.length === 2 && b.deliveries[0].status === 'delivered' ? b.deliveries[0] : undefined;
+      });
+      t.like(empty, { response_code: 204, response_excerpt: null });
+      await new Promise((r) => server.close(r));
+    });
+
     it('a redirect is not followed: the delivery fails at once, saying why', async (t, app) => {
       app.formloom.worker.start({ pollMs: 100 });
       const u = await app.user('pro');

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { DestinationRefusedError, type TransportResult, type WebhookTransport } from '@formloom/core';
+import { DestinationRefusedError, RESPONSE_EXCERPT_BYTES, type TransportResult, type WebhookTransport } from '@formloom/core';
 import { AddressGuard } from './address-guard';
 
 export { isPrivateAddress } from './address-guard';
@@ -54,8 +54,15 @@ export function createHttpWebhookTransport(options: HttpWebhookTransportOptions 
         target,
         { method: 'POST', agent, headers: { ...headers, 'Content-Length': Buffer.byteLength(body).toString() }, lookup: guardedLookup as never, timeout: timeoutMs },
         (res) => {
-          res.resume();
-          res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+          // The start of the answer, for the delivery log; the rest is read and dropped.
+          const head: Buffer[] = [];
+          let kept = 0;
+          res.on('data', (chunk: Buffer) => {
+            if (kept >= RESPONSE_EXCERPT_BYTES) return;
+            head.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - kept));
+            kept += Math.min(chunk.length, RESPONSE_EXCERPT_BYTES - kept);
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(head).toString('utf8') }));
           res.on('error', reject);
         },
       );

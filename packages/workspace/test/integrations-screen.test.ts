@@ -91,6 +91,39 @@ for (const width of [1280, 390]) {
   });
 }
 
+test("the delivery log shows the start of the receiver's answer, and a failed delivery is resent", async (t) => {
+  t.timeout(200_000);
+  const owner = await app.user('pro');
+  const f = await form(owner.key);
+  await app.api('PUT', `/forms/${f.id}/webhooks`, { key: owner.key, body: { url: 'https://hooks.example.com/orders' } });
+  // A delivery whose one attempt the receiver refused, as the worker records it (the answer's storage has its own HTTP tests).
+  const now = new Date().toISOString();
+  const answer = '{"error":"invalid_signature","detail":"the <b>secret</b> is not the one we know"}';
+  await app.formloom.storage.deliveries.insert({
+    id: 'whd_excerpt_test', form_id: f.id, response_id: null, user_id: owner.id, url: 'https://hooks.example.com/orders', event: 'response.submitted',
+    body: '{}', status: 'failed', attempts: 1, last_status_code: 401, last_duration_ms: 40, last_error: 'HTTP 401', last_response_excerpt: answer,
+    next_attempt_at: null, created_at: now, updated_at: now,
+  });
+  const { page, errors, close } = await openPage(browser, { cookie: owner.cookie, width: 1280 });
+  try {
+    await page.goto(`${app.url}/forms/${f.id}/integrations`);
+    const row = page.getByRole('row').filter({ hasText: 'hooks.example.com/orders' });
+    await row.getByRole('cell', { name: '401', exact: true }).waitFor();
+    t.false(await row.getByText(answer).isVisible(), 'folded until asked for');
+    await row.getByText('Response body').click();
+    await row.getByText(answer).waitFor();
+    t.true(await row.getByText(answer).isVisible(), 'shown as text, markup and all');
+    t.deepEqual(await axeViolations(page), [], 'axe with the answer open');
+    await shot(page, 'integrations-response-body');
+    await row.getByRole('button', { name: 'Resend' }).click();
+    await row.getByText('pending').waitFor();
+    t.is((await app.api('GET', `/forms/${f.id}/webhooks/deliveries`, { key: owner.key })).body.deliveries[0].status, 'pending');
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('a plan without webhooks gets a clear message instead of controls', async (t) => {
   t.timeout(120_000);
   const owner = await app.user('free');

@@ -127,6 +127,64 @@ test('an owner reads the summary, sees a new response arrive, and works the resp
   }
 });
 
+test('the responses table searches the answers, pages by cursor, and downloads the CSV of its filter', async (t) => {
+  t.timeout(300_000);
+  const owner = await app.user('pro');
+  const created = await app.api('POST', '/forms', {
+    key: owner.key,
+    body: { title: 'Many', published: true, incremental_submission: true, questions: [{ type: 'short_text', title: 'Name' }] },
+  });
+  const form = created.body;
+  // 60 responses, one after another so the order is theirs; every 10th mentions the needle, every 20th is partial.
+  for (let i = 1; i <= 60; i++) {
+    const body = { answers: [{ question_id: form.questions[0].id, value: i % 10 === 0 ? `Person ${i} found the NeEdLe` : `Person ${i}` }], ...(i % 20 === 0 ? { completed: false } : {}) };
+    const res = await app.api('POST', `/public/forms/${form.slug}/responses`, { body });
+    if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+  }
+  const { page, errors, close } = await openPage(browser, { cookie: owner.cookie });
+  try {
+    await page.goto(`${app.url}/forms/${form.id}/results`);
+    await page.getByRole('button', { name: /^Responses/ }).click();
+    await page.getByText('60 responses · page 1 of 3').waitFor();
+    const names = () => page.locator('tbody tr td:last-child').allInnerTexts();
+    t.is((await names())[0], 'Person 60 found the NeEdLe', 'newest first');
+    const older = page.getByRole('button', { name: 'Older' });
+    const newer = page.getByRole('button', { name: 'Newer' });
+    t.true(await newer.isDisabled());
+    await older.click();
+    await page.getByText('60 responses · page 2 of 3').waitFor();
+    t.is((await names())[0], 'Person 35');
+    await older.click();
+    await page.getByText('60 responses · page 3 of 3').waitFor();
+    t.deepEqual(await names(), Array.from({ length: 10 }, (_, i) => `Person ${10 - i}${i === 0 ? ' found the NeEdLe' : ''}`));
+    t.true(await older.isDisabled(), 'no page after the last');
+    await newer.click();
+    await page.getByText('60 responses · page 2 of 3').waitFor();
+    t.is((await names())[0], 'Person 35');
+
+    // Typing searches once it pauses, from the first page; the CSV link follows the filters.
+    await page.getByLabel('Search answers').fill('needle');
+    await page.getByText('6 responses · page 1 of 1').waitFor();
+    t.deepEqual(await names(), [60, 50, 40, 30, 20, 10].map((i) => `Person ${i} found the NeEdLe`));
+    await page.getByLabel('Show').selectOption('true');
+    await page.getByText('3 responses · page 1 of 1').waitFor();
+    t.deepEqual(await names(), [50, 30, 10].map((i) => `Person ${i} found the NeEdLe`));
+    t.deepEqual(await axeViolations(page), [], 'axe with a search');
+    await shot(page, 'results-search-desktop');
+    const href = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
+    t.is(href, `/api/v1/forms/${form.id}/responses/export?completed=true&search=needle`);
+    const csv = await page.evaluate(async (url) => (await fetch(url)).text(), href!);
+    const lines = csv.split('\r\n').filter(Boolean);
+    t.is(lines.length, 4, 'the header and the 3 responses the table shows');
+    t.true(lines.slice(1).every((l) => /NeEdLe/.test(l)));
+    await page.getByLabel('Search answers').fill('nobody says this');
+    await page.getByText('No responses match these filters.').waitFor();
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('at 390 px by keyboard: the summary and the table fit, the view switch and a response open by keys', async (t) => {
   t.timeout(200_000);
   const owner = await app.user('pro');
@@ -141,6 +199,7 @@ test('at 390 px by keyboard: the summary and the table fit, the view switch and 
     await tabTo(page, (el) => el.tag === 'button' && el.text.startsWith('Responses'));
     await page.keyboard.press('Enter');
     await page.getByRole('columnheader', { name: 'Contact' }).waitFor();
+    await shot(page, 'results-table-390');
     await tabTo(page, (el) => el.tag === 'button' && el.text.includes('Completed') === false && /\d{1,2}:\d{2}/.test(el.text));
     await page.keyboard.press('Enter');
     await page.getByRole('complementary').getByRole('heading', { name: 'Response' }).waitFor();

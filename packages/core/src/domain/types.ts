@@ -224,6 +224,8 @@ export interface WebhookDelivery {
   last_status_code: number | null;
   last_duration_ms: number | null;
   last_error: string | null;
+  /** The start of what the receiver answered to the last attempt (docs/responses-and-webhooks.md). */
+  last_response_excerpt: string | null;
   next_attempt_at: string | null;
   created_at: string;
   updated_at: string;
@@ -236,6 +238,8 @@ export interface DeliveryAttempt {
   status_code: number | null;
   duration_ms: number;
   error: string | null;
+  /** The start of the receiver's response body (at most RESPONSE_EXCERPT_CHARS), or null without a response. */
+  response_excerpt: string | null;
   created_at: string;
 }
 

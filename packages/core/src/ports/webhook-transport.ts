@@ -2,7 +2,15 @@
 export interface TransportResult {
   /** The response's HTTP status, whatever it is (a redirect is not followed). */
   status: number;
+  /**
+   * The start of the response body as UTF-8 text: at least the first RESPONSE_EXCERPT_BYTES bytes when the
+   * body is that long (a transport need read no further), for the delivery log. Absent: not read.
+   */
+  body?: string;
 }
+
+/** How many bytes of a receiver's answer a transport reads for the delivery log (the rest is discarded). */
+export const RESPONSE_EXCERPT_BYTES = 2048;
 
 /**
  * Thrown (rejected) by a transport that will not connect to a destination at all (a private address, an

@@ -60,7 +60,15 @@ export const respondentResponseOut = named(
   z.object({ ...respondentShape, resume_token: z.string().optional().describe('Send it as X-Resume-Token to add answers later') }),
 );
 
-export const responseListOut = named('ResponseList', pageOf('responses', responseOut));
+export const responseListOut = named(
+  'ResponseList',
+  pageOf('responses', responseOut).extend({
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe('Pass as `cursor` for the next page (same filters and per_page), read by keyset at any depth; null on the last page'),
+  }),
+);
 
 export const analyticsOut = named(
   'Analytics',

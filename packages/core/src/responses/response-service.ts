@@ -5,7 +5,8 @@ import type { Storage } from '../ports/storage';
 import { authorizeForm } from '../forms/form-access';
 import { csvLayout } from './codecs/csv';
 import { CsvPageWriter } from './codecs/csv-page';
-import { paging, queryBoolean } from '../pagination';
+import { paging } from '../pagination';
+import { decodeCursor, encodeCursor, responseFilter, totalIsCostly } from './response-query';
 import { bulkDeleteSchema } from './response-schemas';
 import { parseBody } from '../parse';
 import { presentResponse } from './response-presenter';
@@ -21,13 +22,34 @@ const EXPORT_PAGE = 2000;
 export class ResponseService {
   constructor(@inject(TOKENS.Storage) private readonly storage: Storage) {}
 
+  /**
+   * A page by number, or after `cursor` (a `next_cursor` of the same filters): one row more than the page
+   * is read to know whether another follows (docs/responses-and-webhooks.md, "Cursor paging").
+   */
   async list(principal: Principal, formId: string, query: Record<string, unknown>) {
     await authorizeForm(this.storage, principal, formId, 'read');
-    const { page, per_page, offset } = paging(query, 50);
-    const completed = queryBoolean(query.completed);
-    if (completed instanceof Error) throw badRequest(`completed: ${completed.message}`, { field: 'completed' });
-    const { items, total } = await this.storage.responses.list({ formId, ...inclusiveRange(query), completed, offset, limit: per_page });
-    return { responses: items.map(presentResponse), total, page, per_page };
+    const numbered = paging(query, 50);
+    const { per_page } = numbered;
+    const filter = responseFilter(query);
+    const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor, filter);
+    const offset = cursor ? cursor.offset : numbered.offset;
+    const read = await this.storage.responses.list({
+      formId,
+      ...filter,
+      ...(cursor ? { after: cursor.after, ...(cursor.total === undefined ? {} : { total: cursor.total }) } : {}),
+      offset,
+      limit: per_page + 1,
+    });
+    const items = read.items.slice(0, per_page);
+    const last = items[items.length - 1];
+    const next_cursor =
+      read.items.length > per_page && last
+        ? encodeCursor(
+            { after: { submitted_at: last.submitted_at, id: last.id }, offset: offset + per_page, ...(totalIsCostly(filter) ? { total: read.total } : {}) },
+            filter,
+          )
+        : null;
+    return { responses: items.map(presentResponse), total: read.total, page: Math.floor(offset / per_page) + 1, per_page, next_cursor };
   }
 
   async get(principal: Principal, formId: string, responseId: string) {
@@ -66,15 +88,17 @@ export class ResponseService {
   /**
    * The CSV export as chunks, read in packed pages so memory stays constant whatever the size. Columns
    * follow the current questions, then the form's current hidden fields; answers to deleted questions and
-   * values of hidden fields no longer declared are not exported.
+   * values of hidden fields no longer declared are not exported. The list's filters apply (`since`,
+   * `until`, `completed`, `search`), so the workspace's "Download CSV" exports what its table shows.
    */
-  async export(principal: Principal, formId: string): Promise<AsyncIterable<string | Uint8Array>> {
+  async export(principal: Principal, formId: string, query: Record<string, unknown> = {}): Promise<AsyncIterable<string | Uint8Array>> {
     const form = await authorizeForm(this.storage, principal, formId, 'read');
+    const filter = responseFilter(query);
     const questions: Question[] = await this.storage.questions.listByForm(formId);
     const declared = form.options.hidden_fields;
     const hiddenFields = Array.isArray(declared) ? declared.filter((n): n is string => typeof n === 'string') : [];
     const layout = csvLayout(questions, hiddenFields);
-    const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE, { hidden: hiddenFields.length > 0 });
+    const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE, { hidden: hiddenFields.length > 0, filter });
     return (async function* () {
       yield layout.header;
       const writer = new CsvPageWriter(layout);

@@ -28,6 +28,10 @@ export const deliveryOut = named(
     response_code: int.nullable(),
     duration_ms: int.nullable(),
     error: z.string().nullable(),
+    response_excerpt: z
+      .string()
+      .nullable()
+      .describe("The start of the receiver's answer to the last attempt (at most 500 characters); null before an answer or without one"),
     next_attempt_at: timestamp.nullable(),
     created_at: timestamp,
     updated_at: timestamp,

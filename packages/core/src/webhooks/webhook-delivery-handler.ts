@@ -14,6 +14,20 @@ import { signatureHeaders } from './standard-webhooks';
 
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
 
+/** Characters of the receiver's answer the delivery log keeps per attempt (docs/responses-and-webhooks.md). */
+export const RESPONSE_EXCERPT_CHARS = 500;
+
+/**
+ * The log's excerpt of a response body: at most RESPONSE_EXCERPT_CHARS characters, never a half of a
+ * surrogate pair; null when empty.
+ */
+export function responseExcerpt(body: string | undefined): string | null {
+  if (!body) return null;
+  let text = body.length > RESPONSE_EXCERPT_CHARS ? body.slice(0, RESPONSE_EXCERPT_CHARS) : body;
+  if (/[\uD800-\uDBFF]$/.test(text)) text = text.slice(0, -1);
+  return text || null;
+}
+
 /** `host[:port]` of a URL, lower-case; the URL itself when it does not parse. */
 export function destinationHost(url: string): string {
   try {
@@ -53,6 +67,7 @@ export class WebhookDeliveryHandler implements OutboxHandler {
     const secret = await this.settings.secretOf(delivery.user_id);
     const started = Date.now();
     let status: number | null = null;
+    let excerpt: string | null = null;
     let error: string | null = null;
     let refused = false;
     try {
@@ -63,7 +78,9 @@ export class WebhookDeliveryHandler implements OutboxHandler {
         'X-Service-Event': delivery.event,
         'X-Service-Delivery': delivery.id,
       };
-      status = (await this.transport.post(delivery.url, delivery.body, headers, this.config.webhookTimeoutMs)).status;
+      const answer = await this.transport.post(delivery.url, delivery.body, headers, this.config.webhookTimeoutMs);
+      status = answer.status;
+      excerpt = responseExcerpt(answer.body);
     } catch (e) {
       error = errorText(e);
       // A refused destination (private address, bad scheme) will be refused again: fail now, with why.
@@ -85,6 +102,7 @@ export class WebhookDeliveryHandler implements OutboxHandler {
       status_code: status,
       duration_ms: duration,
       error,
+      response_excerpt: excerpt,
       created_at: now.toISOString(),
     };
     const patch = {
@@ -93,6 +111,7 @@ export class WebhookDeliveryHandler implements OutboxHandler {
       last_status_code: status,
       last_duration_ms: duration,
       last_error: ok ? null : error,
+      last_response_excerpt: excerpt,
       next_attempt_at: next,
       updated_at: now.toISOString(),
     } as const;

@@ -74,6 +74,7 @@ export class WebhookDispatcher {
         attempts: 0,
         last_status_code: null,
         last_duration_ms: null,
+        last_response_excerpt: null,
         last_error: null,
         next_attempt_at: now,
         created_at: now,

@@ -116,6 +116,7 @@ export class WebhookSettingsService {
         response_code: d.last_status_code,
         duration_ms: d.last_duration_ms,
         error: d.last_error,
+        response_excerpt: d.last_response_excerpt,
         next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
         created_at: d.created_at,
         updated_at: d.updated_at,
@@ -142,7 +143,7 @@ export class WebhookSettingsService {
       for (const d of deliveries) {
         await tx.deliveries.insert({
           id: d.id, form_id: form.id, response_id: null, user_id: d.user_id, url: d.url, event: 'webhook.test', body, status: 'pending',
-          attempts: 0, last_status_code: null, last_duration_ms: null, last_error: null, next_attempt_at: now, created_at: now, updated_at: now,
+          attempts: 0, last_status_code: null, last_duration_ms: null, last_error: null, last_response_excerpt: null, next_attempt_at: now, created_at: now, updated_at: now,
         });
         await this.dispatcher.enqueueAttempt(tx, d.id, now, d.url);
       }

@@ -1,9 +1,20 @@
 import { analyticsOut, questionSummariesOut, bulkDeleteOut, bulkDeleteSchema, patchResponseSchema, respondentResponseOut, responseListOut, responseOut, submitResponseSchema, successOut } from '@formloom/core';
-import { json, param, type RouteContext, type RouteSpec } from '../route-table';
+import { json, param, type QueryParam, type RouteContext, type RouteSpec } from '../route-table';
 import { TIME_RANGE_PARAMS } from './query-params';
 import { SpamGuard } from '../spam-protection';
 
 const p = param;
+
+/** The filters the list and the CSV export share (docs/responses-and-webhooks.md). */
+const RESPONSE_FILTER_PARAMS: QueryParam[] = [
+  ...TIME_RANGE_PARAMS,
+  { name: 'completed', description: 'true: completed only; false: partial only', schema: { type: 'boolean' } },
+  {
+    name: 'search',
+    description: 'only responses with an answer containing this text, ignoring case (at most 200 characters); reads every response of the range',
+    schema: { type: 'string', maxLength: 200 },
+  },
+];
 const header = (ctx: RouteContext, name: string) => {
   const v = ctx.req.headers[name];
   return (Array.isArray(v) ? v[0] : v) ?? null;
@@ -54,12 +65,12 @@ export const responseRoutes: RouteSpec[] = [
     tag: 'Responses',
     scope: 'forms',
     query: [
-      { name: 'page', description: 'page (1)', schema: { type: 'integer' } },
+      { name: 'page', description: 'page (1); ignored with `cursor`', schema: { type: 'integer' } },
       { name: 'per_page', description: 'per page (50, max 100)', schema: { type: 'integer' } },
-      ...TIME_RANGE_PARAMS,
-      { name: 'completed', description: 'true: completed only; false: partial only', schema: { type: 'boolean' } },
+      ...RESPONSE_FILTER_PARAMS,
+      { name: 'cursor', description: 'the `next_cursor` of the previous page (same filters): the next page by keyset, as fast at any depth', schema: { type: 'string' } },
     ],
-    success: { status: 200, description: '{responses[], total, page, per_page}', schema: responseListOut },
+    success: { status: 200, description: '{responses[], total, page, per_page, next_cursor}', schema: responseListOut },
     errors: [400, 401, 403, 404],
     handler: async (ctx) => json(await ctx.formloom.responses.list(ctx.principal, p(ctx, 'id'), ctx.req.query)),
   },
@@ -67,15 +78,16 @@ export const responseRoutes: RouteSpec[] = [
     method: 'get',
     path: '/forms/:id/responses/export',
     operationId: 'exportResponses',
-    summary: 'Export responses as CSV (streamed)',
+    summary: 'Export responses as CSV (streamed), filtered like the list',
     tag: 'Responses',
     scope: 'forms',
+    query: RESPONSE_FILTER_PARAMS,
     success: { status: 200, description: 'The responses as CSV (UTF-8, one row per response, a column per question), streamed', media: ['text/csv'] },
-    errors: [401, 403, 404],
+    errors: [400, 401, 403, 404],
     handler: async (ctx) => ({
       contentType: 'text/csv; charset=utf-8',
       // A client that goes away stops the export: the router ends the iteration, which releases its pages.
-      stream: await ctx.formloom.responses.export(ctx.principal, p(ctx, 'id')),
+      stream: await ctx.formloom.responses.export(ctx.principal, p(ctx, 'id'), ctx.req.query),
       headers: { 'Content-Disposition': `attachment; filename="responses-${p(ctx, 'id')}.csv"` },
     }),
   },

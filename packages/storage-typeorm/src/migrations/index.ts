@@ -14,6 +14,7 @@ import { FormloomFormListOrder1738500000100 } from './1738500000100-form-list-or
 import { FormloomSignIn1739000000000 } from './1739000000000-sign-in';
 import { FormloomCacheRevision1739500000000 } from './1739500000000-cache-revision';
 import { FormloomQuestionValues1739800000000 } from './1739800000000-question-values';
+import { FormloomWebhookExcerpts1740000000000 } from './1740000000000-webhook-excerpts';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -33,4 +34,5 @@ export const formloomMigrations = [
   FormloomSignIn1739000000000,
   FormloomCacheRevision1739500000000,
   FormloomQuestionValues1739800000000,
+  FormloomWebhookExcerpts1740000000000,
 ];

@@ -19,11 +19,12 @@ const END = 'T23:59:59.999Z';
 
 type Num = number | string;
 
-/** `null` when the range has a bound inside a day: the caller then counts and pages the plain way. */
-export async function rollupPage(db: Db, d: Dialect, responses: string, q: ResponseListQuery): Promise<Page<ResponseRecord> | null> {
-  if ((q.since !== undefined && !q.since.endsWith(START)) || (q.until !== undefined && !q.until.endsWith(END))) return null;
-  const offset = Math.max(0, Math.floor(q.offset));
-  const limit = Math.max(0, Math.floor(q.limit));
+/** Whether the rollup can count for `q`: no search, and a range of whole UTC days (or open). */
+const countable = (q: ResponseListQuery) =>
+  q.search === undefined && (q.since === undefined || q.since.endsWith(START)) && (q.until === undefined || q.until.endsWith(END));
+
+/** The rollup's days of the range, newest first, with the count of each under `completed`. */
+async function rollupDays(db: Db, d: Dialect, q: ResponseListQuery): Promise<Array<{ day: string; n: number }>> {
   const { table } = rollupStatements(d);
   const params = new Params(d);
   let where = `form_id = ${params.bind(q.formId)} AND total > 0`;
@@ -35,12 +36,25 @@ export async function rollupPage(db: Db, d: Dialect, responses: string, q: Respo
   );
   const countOf = (r: { total: Num; completed: Num }) =>
     q.completed === undefined ? Number(r.total) : q.completed ? Number(r.completed) : Number(r.total) - Number(r.completed);
+  return days.map((r) => ({ day: r.day, n: countOf(r) }));
+}
+
+/** The list's total from the rollup, or `null` when it cannot count these filters (the caller counts rows). */
+export async function rollupTotal(db: Db, d: Dialect, q: ResponseListQuery): Promise<number | null> {
+  if (!countable(q)) return null;
+  return (await rollupDays(db, d, q)).reduce((a, r) => a + r.n, 0);
+}
+
+/** `null` when the rollup cannot serve the filters: the caller then counts and pages the plain way. */
+export async function rollupPage(db: Db, d: Dialect, responses: string, q: ResponseListQuery): Promise<Page<ResponseRecord> | null> {
+  if (!countable(q)) return null;
+  const offset = Math.max(0, Math.floor(q.offset));
+  const limit = Math.max(0, Math.floor(q.limit));
   let total = 0;
   let target: { day: string; skip: number } | null = null;
-  for (const r of days) {
-    const n = countOf(r);
-    if (!target && offset < total + n) target = { day: r.day, skip: offset - total };
-    total += n;
+  for (const r of await rollupDays(db, d, q)) {
+    if (!target && offset < total + r.n) target = { day: r.day, skip: offset - total };
+    total += r.n;
   }
   if (!target || limit === 0) return { items: [], total };
 

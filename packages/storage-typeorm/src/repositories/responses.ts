@@ -4,6 +4,7 @@ import {
   type QuestionValueCount,
   type Page,
   type ResponseAnalytics,
+  type ResponseFilter,
   type ResponseListQuery,
   type ResponseRecord,
   type ResponseRepository,
@@ -13,7 +14,8 @@ import type { Scope } from '../scope';
 import type { Db } from '../sql/db';
 import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
-import { rollupPage } from './response-pages';
+import { rollupPage, rollupTotal } from './response-pages';
+import { filterConditions } from './response-search';
 import { applyToRollup, type DayKey, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
 import { questionOrder } from './question-days';
 import { readValueCounts } from './question-values';
@@ -52,8 +54,8 @@ export const responseStatements = (d: Dialect) => {
  * filter the form's rows from the start on every page), the rest drops the rows of the same instant up to
  * the key.
  */
-const keysetPage = (d: Dialect) =>
-  `form_id = ${d.p(1)} AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)}) ` +
+const keysetPage = (d: Dialect, filter = '') =>
+  `form_id = ${d.p(1)} AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)})${filter} ` +
   `ORDER BY submitted_at, id LIMIT ${d.p(4)}`;
 
 /**
@@ -63,10 +65,10 @@ const keysetPage = (d: Dialect) =>
  * next cursor is read by `exportNextKey`, not aggregated here: a per-row `max(submitted_at || id)` cost a
  * quarter of the database's time for the export (docs/benchmarks.md, "CSV export").
  */
-function exportPageSql(d: Dialect, responses: string, hidden: boolean): string {
+function exportPageSql(d: Dialect, responses: string, hidden: boolean, filter = ''): string {
   // metadata is JSON text; `hidden` its object of hidden field values, written by JSON.stringify.
   const values = !hidden ? `''` : d.kind === 'sqlite' ? `(metadata -> '$.hidden')` : `(metadata::json -> 'hidden')::text`;
-  const page = `SELECT id, submitted_at, completed_at, answers, coalesce(${values}, '') AS hidden FROM ${responses} WHERE ${keysetPage(d)}`;
+  const page = `SELECT id, submitted_at, completed_at, answers, coalesce(${values}, '') AS hidden FROM ${responses} WHERE ${keysetPage(d, filter)}`;
   if (d.kind === 'sqlite') {
     // group_concat takes the rows in the order the subquery yields them (its index order); the cursor
     // does not depend on that, so a page can never skip or repeat a response.
@@ -81,10 +83,10 @@ function exportPageSql(d: Dialect, responses: string, hidden: boolean): string {
  * The key of the ?4-th row (from 0) after the keyset (?2, ?3): with ?4 = page size - 1, the last row of
  * that page, which is the next page's cursor whatever order the page was packed in. An index-only walk.
  */
-function exportNextKeySql(d: Dialect, responses: string): string {
+function exportNextKeySql(d: Dialect, responses: string, filter = ''): string {
   return (
     `SELECT submitted_at, id FROM ${responses} ` +
-    `WHERE form_id = ${d.p(1)} AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)}) ` +
+    `WHERE form_id = ${d.p(1)} AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)})${filter} ` +
     `ORDER BY submitted_at, id LIMIT 1 OFFSET ${d.p(4)}`
   );
 }
@@ -161,25 +163,35 @@ export class SqlResponseRepository implements ResponseRepository {
     });
   }
 
-  /** From the rollup and a keyset seek when the range is whole days (response-pages.ts), else by COUNT and OFFSET. */
+  /**
+   * From the rollup and a keyset seek when the range is whole days (response-pages.ts), after `after` by
+   * keyset, else by OFFSET; the total from `query.total`, the rollup, or a COUNT (a search's is a scan).
+   */
   async list(query: ResponseListQuery): Promise<Page<ResponseRecord>> {
     const { db, d } = this.scope;
-    const fast = await rollupPage(db, d, this.st.table, query);
-    if (fast) return fast;
-    const st = this.st;
+    if (!query.after && query.total === undefined) {
+      const fast = await rollupPage(db, d, this.st.table, query);
+      if (fast) return fast;
+    }
     const params = new Params(d);
-    const filter = `FROM ${st.table} WHERE ${window(params, query.formId, query.since, query.until)}${
-      query.completed === undefined ? '' : ` AND completed_at IS ${query.completed ? 'NOT NULL' : 'NULL'}`
-    }`;
+    const filter = `FROM ${this.st.table} WHERE form_id = ${params.bind(query.formId)}${filterConditions(d, query, params.bind)}`;
     const filterValues = [...params.values];
+    const limit = params.bind(Math.max(0, Math.floor(query.limit)));
+    const keyset = query.after
+      ? ` AND submitted_at <= ${params.bind(query.after.submitted_at)} AND (submitted_at < ${params.bind(query.after.submitted_at)} OR id < ${params.bind(query.after.id)})`
+      : '';
     const page =
-      `SELECT * ${filter} ORDER BY submitted_at DESC, id DESC ` +
-      `LIMIT ${params.bind(Math.max(0, Math.floor(query.limit)))} OFFSET ${params.bind(Math.max(0, Math.floor(query.offset)))}`;
-    const [rows, [count]] = await Promise.all([
-      db.all<ResponseRow>(page, params.values),
-      db.all<{ n: number | string }>(`SELECT COUNT(*) AS n ${filter}`, filterValues),
-    ]);
-    return { items: rows.map(responseFromRow), total: Number(count.n) };
+      `SELECT * ${filter}${keyset} ORDER BY submitted_at DESC, id DESC LIMIT ${limit}` +
+      (query.after ? '' : ` OFFSET ${params.bind(Math.max(0, Math.floor(query.offset)))}`);
+    const count = async () => {
+      if (query.total !== undefined) return query.total;
+      const fromRollup = await rollupTotal(db, d, query);
+      if (fromRollup !== null) return fromRollup;
+      const [row] = await db.all<{ n: number | string }>(`SELECT COUNT(*) AS n ${filter}`, filterValues);
+      return Number(row.n);
+    };
+    const [rows, total] = await Promise.all([db.all<ResponseRow>(page, params.values), count()]);
+    return { items: rows.map(responseFromRow), total };
   }
 
   async delete(formId: string, id: string): Promise<boolean> {
@@ -244,13 +256,21 @@ export class SqlResponseRepository implements ResponseRepository {
   }
 
   /** Pages read one ahead with one prepared statement, released when the iteration ends either way. */
-  async *exportPages(formId: string, pageSize: number, options: { hidden?: boolean } = {}): AsyncIterable<PackedResponses> {
+  async *exportPages(formId: string, pageSize: number, options: { hidden?: boolean; filter?: ResponseFilter } = {}): AsyncIterable<PackedResponses> {
     const size = Math.max(1, Math.floor(pageSize));
-    const sql = options.hidden ? this.st.exportPageHidden : this.st.exportPage;
+    // The list's filters after the keyset's four parameters (docs/responses-and-webhooks.md).
+    const filterValues: unknown[] = [];
+    const filter = options.filter ? filterConditions(this.scope.d, options.filter, (v) => (filterValues.push(v), this.scope.d.p(4 + filterValues.length))) : '';
+    const sql = filter
+      ? exportPageSql(this.scope.d, this.st.table, !!options.hidden, filter)
+      : options.hidden ? this.st.exportPageHidden : this.st.exportPage;
     const stmt = this.scope.db.prepare<{ packed: Buffer | string | null; n: Num }>(sql);
-    const keyStmt = this.scope.db.prepare<{ submitted_at: string; id: string }>(this.st.exportNextKey);
+    const keyStmt = this.scope.db.prepare<{ submitted_at: string; id: string }>(filter ? exportNextKeySql(this.scope.d, this.st.table, filter) : this.st.exportNextKey);
     const read = async (after: string, afterId: string) => {
-      const [[row], [key]] = await Promise.all([stmt.all([formId, after, afterId, size]), keyStmt.all([formId, after, afterId, size - 1])]);
+      const [[row], [key]] = await Promise.all([
+        stmt.all([formId, after, afterId, size, ...filterValues]),
+        keyStmt.all([formId, after, afterId, size - 1, ...filterValues]),
+      ]);
       const count = Number(row?.n ?? 0);
       const bytes = !row?.packed ? Buffer.alloc(0) : typeof row.packed === 'string' ? Buffer.from(row.packed, 'utf8') : row.packed;
       return { count, bytes, next: key ? ([key.submitted_at, key.id] as const) : null };
@@ -290,14 +310,6 @@ export class SqlResponseRepository implements ResponseRepository {
     const sql = `${head} FROM ${this.st.table} WHERE form_id = ${params.bind(formId)} AND id IN (${params.list(ids)})`;
     return [sql, params.values];
   }
-}
-
-/** `form_id = ? [AND submitted_at >= since] [AND submitted_at <= until]`: ISO-8601 strings compare as text. */
-function window(params: Params, formId: string, since?: string, until?: string): string {
-  let where = `form_id = ${params.bind(formId)}`;
-  if (since !== undefined) where += ` AND submitted_at >= ${params.bind(since)}`;
-  if (until !== undefined) where += ` AND submitted_at <= ${params.bind(until)}`;
-  return where;
 }
 
 /** The distinct ids in statement-sized batches (none for no ids). */

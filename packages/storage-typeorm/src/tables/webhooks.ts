@@ -42,6 +42,7 @@ export interface DeliveryRow {
   last_status_code: number | null;
   last_duration_ms: number | null;
   last_error: string | null;
+  last_response_excerpt: string | null;
   next_attempt_at: string | null;
   created_at: string;
   updated_at: string;
@@ -63,6 +64,7 @@ export const DeliveryEntity = new EntitySchema<DeliveryRow & { form?: FormRow }>
     last_status_code: optInt,
     last_duration_ms: optInt,
     last_error: optText,
+    last_response_excerpt: optText,
     next_attempt_at: optStr,
     created_at: str,
     updated_at: str,
@@ -85,6 +87,7 @@ export interface DeliveryAttemptRow {
   status_code: number | null;
   duration_ms: number;
   error: string | null;
+  response_excerpt: string | null;
   created_at: string;
 }
 
@@ -98,6 +101,7 @@ export const DeliveryAttemptEntity = new EntitySchema<DeliveryAttemptRow & { del
     status_code: optInt,
     duration_ms: int,
     error: optText,
+    response_excerpt: optText,
     created_at: str,
   },
   relations: {
@@ -126,6 +130,7 @@ export const deliveryFromRow = (r: DeliveryRow): WebhookDelivery => ({
   last_status_code: optNumber(r.last_status_code),
   last_duration_ms: optNumber(r.last_duration_ms),
   last_error: r.last_error,
+  last_response_excerpt: r.last_response_excerpt ?? null,
   next_attempt_at: r.next_attempt_at,
   created_at: r.created_at,
   updated_at: r.updated_at,
@@ -146,6 +151,7 @@ export const deliveryToRow = (d: Partial<WebhookDelivery>): Partial<DeliveryRow>
     last_status_code: d.last_status_code,
     last_duration_ms: d.last_duration_ms,
     last_error: d.last_error,
+    last_response_excerpt: d.last_response_excerpt,
     next_attempt_at: d.next_attempt_at,
     created_at: d.created_at,
     updated_at: d.updated_at,
@@ -158,6 +164,7 @@ export const attemptFromRow = (r: DeliveryAttemptRow): DeliveryAttempt => ({
   status_code: optNumber(r.status_code),
   duration_ms: Number(r.duration_ms),
   error: r.error,
+  response_excerpt: r.response_excerpt ?? null,
   created_at: r.created_at,
 });
 
@@ -168,5 +175,6 @@ export const attemptToRow = (a: DeliveryAttempt): DeliveryAttemptRow => ({
   status_code: orNull(a.status_code),
   duration_ms: a.duration_ms,
   error: orNull(a.error),
+  response_excerpt: orNull(a.response_excerpt),
   created_at: a.created_at,
 });

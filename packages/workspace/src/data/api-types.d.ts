@@ -239,7 +239,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export responses as CSV (streamed)
+         * Export responses as CSV (streamed), filtered like the list
          * @description Needs a `forms` key.
          */
         get: operations["exportResponses"];
@@ -2248,6 +2248,8 @@ export interface components {
             total: number;
             page: number;
             per_page: number;
+            /** @description Pass as `cursor` for the next page (same filters and per_page), read by keyset at any depth; null on the last page */
+            next_cursor: string | null;
         };
         SignedDocument: {
             id: string;
@@ -2813,6 +2815,8 @@ export interface components {
             response_code: number | null;
             duration_ms: number | null;
             error: string | null;
+            /** @description The start of the receiver's answer to the last attempt (at most 500 characters); null before an answer or without one */
+            response_excerpt: string | null;
             next_attempt_at: string | null;
             /** Format: date-time */
             created_at: string;
@@ -5456,7 +5460,7 @@ export interface operations {
     listResponses: {
         parameters: {
             query?: {
-                /** @description page (1) */
+                /** @description page (1); ignored with `cursor` */
                 page?: number;
                 /** @description per page (50, max 100) */
                 per_page?: number;
@@ -5466,6 +5470,10 @@ export interface operations {
                 until?: string | unknown | unknown;
                 /** @description true: completed only; false: partial only */
                 completed?: boolean;
+                /** @description only responses with an answer containing this text, ignoring case (at most 200 characters); reads every response of the range */
+                search?: string;
+                /** @description the `next_cursor` of the previous page (same filters): the next page by keyset, as fast at any depth */
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -5475,7 +5483,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description {responses[], total, page, per_page} */
+            /** @description {responses[], total, page, per_page, next_cursor} */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5493,7 +5501,16 @@ export interface operations {
     };
     exportResponses: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description ISO 8601 date-time, or a date (YYYY-MM-DD: from the start of that UTC day); inclusive */
+                since?: string | unknown | unknown;
+                /** @description ISO 8601 date-time, or a date (YYYY-MM-DD: to the end of that UTC day); inclusive */
+                until?: string | unknown | unknown;
+                /** @description true: completed only; false: partial only */
+                completed?: boolean;
+                /** @description only responses with an answer containing this text, ignoring case (at most 200 characters); reads every response of the range */
+                search?: string;
+            };
             header?: never;
             path: {
                 id: string;

@@ -7,12 +7,20 @@ export type QuestionSummaries = Schemas['QuestionSummaries'];
 export type QuestionSummary = QuestionSummaries['questions'][number];
 export type ResponseItem = Schemas['ResponseList']['responses'][number];
 
-export interface ResponseFilters {
+/** The filters the list and the CSV export share. */
+export interface ResponseFilter {
   since?: string;
   until?: string;
   completed?: boolean;
+  /** Text in any answer, ignoring case. */
+  search?: string;
+}
+
+export interface ResponseFilters extends ResponseFilter {
   page?: number;
   per_page?: number;
+  /** A `next_cursor`: the page after it, by keyset (fast at any depth). */
+  cursor?: string;
 }
 
 export function getAnalytics(api: Api, id: string, range: { since?: string; until?: string } = {}) {
@@ -37,5 +45,10 @@ export function bulkDeleteResponses(api: Api, id: string, ids: string[]) {
   return call(api.client.POST('/forms/{id}/responses/bulk-delete', { params: { path: { id } }, body: { response_ids: ids } }));
 }
 
-/** The CSV export's URL (a plain link: the browser streams the download). */
-export const exportUrl = (api: Api, id: string) => `${api.base.replace(/\/+$/, '')}/forms/${encodeURIComponent(id)}/responses/export`;
+/** The CSV export's URL for the filter (a plain link: the browser streams the download). */
+export function exportUrl(api: Api, id: string, filter: ResponseFilter = {}) {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(filter)) if (v !== undefined && v !== '') query.set(k, String(v));
+  const q = query.toString();
+  return `${api.base.replace(/\/+$/, '')}/forms/${encodeURIComponent(id)}/responses/export${q ? `?${q}` : ''}`;
+}

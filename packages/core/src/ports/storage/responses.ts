@@ -9,9 +9,25 @@ export interface ResponseListQuery {
   until?: string;
   /** Only completed (`true`) or partial (`false`) responses. */
   completed?: boolean;
+  /**
+   * Only responses with an answer value (a string or number, at any depth of the answer) that contains
+   * this text, ignoring case (on SQLite for ASCII letters only). Not an index lookup: the database reads
+   * every response of the range (docs/responses-and-webhooks.md, "Searching the answers").
+   */
+  search?: string;
+  /**
+   * Keyset: only responses after this one in the list's order (older `submitted_at`, or the same and a
+   * smaller id); `offset` is then ignored. Deep pages cost what the first one does.
+   */
+  after?: { submitted_at: string; id: string };
+  /** The total the caller already knows for these filters: returned as is, nothing is counted. */
+  total?: number;
   offset: number;
   limit: number;
 }
+
+/** The filters the CSV export applies (the list's, without paging). */
+export type ResponseFilter = Pick<ResponseListQuery, 'since' | 'until' | 'completed' | 'search'>;
 
 /** Aggregates of a form's responses, computed by the storage (never by reading every response). */
 export interface ResponseAnalytics {
@@ -107,9 +123,9 @@ export interface ResponseRepository {
    * export of 100,000 responses near the database's own speed. The adapter may read the next page while
    * the caller formats the current one; it releases what it holds when iteration ends or is abandoned
    * (`return()`). `options.hidden`: pack each response's hidden field values too (otherwise that field is
-   * left empty, at no cost).
+   * left empty, at no cost). `options.filter`: only the responses the list would show with those filters.
    */
-  exportPages(formId: string, pageSize: number, options?: { hidden?: boolean }): AsyncIterable<PackedResponses>;
+  exportPages(formId: string, pageSize: number, options?: { hidden?: boolean; filter?: ResponseFilter }): AsyncIterable<PackedResponses>;
   /**
    * Aggregates over `submitted_at` in [since, until] (either bound optional), at a cost that depends on
    * the days asked for, not on the responses stored: adapters keep per-day counters in step with every

@@ -193,6 +193,7 @@ export const makeDelivery = (formId: string, over: Partial<WebhookDelivery> = {}
   last_status_code: null,
   last_duration_ms: null,
   last_error: null,
+  last_response_excerpt: null,
   next_attempt_at: at(0),
   created_at: at(0),
   updated_at: at(0),
@@ -206,6 +207,7 @@ export const makeAttempt = (deliveryId: string, attempt: number, over: Partial<D
   status_code: 500,
   duration_ms: 12,
   error: null,
+  response_excerpt: null,
   created_at: at(attempt),
   ...over,
 });

@@ -95,6 +95,7 @@ export function webhookTests(test: StorageTest): void {
       last_status_code: 200,
       last_duration_ms: 35,
       last_error: null,
+      last_response_excerpt: '{"ok":true,"note":"ünïcode"}',
       next_attempt_at: null,
       updated_at: at(20),
     };
@@ -123,6 +124,9 @@ export function webhookTests(test: StorageTest): void {
     t.deepEqual(await db.storage.deliveries.listAttempts(uid('dlv')), []);
     const [row] = await db.probes.deliveryAttempts({ id: attempts[0].id });
     t.deepEqual([row.error, row.status_code], ['ECONNRESET', null]);
+    const answered = makeAttempt(delivery.id, 4, { status_code: 500, response_excerpt: 'upstream down: ünïcode' });
+    await db.storage.deliveries.insertAttempt(answered);
+    t.deepEqual((await db.storage.deliveries.listAttempts(delivery.id)).at(-1), answered, 'the response excerpt is kept');
   });
 
   test('forms: delete takes the responses, deliveries and their attempts with it', async (t, db) => {

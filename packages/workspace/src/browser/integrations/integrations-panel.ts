@@ -32,6 +32,8 @@ export class FlIntegrationsPanel extends LitElement {
       td.url { max-width: 14rem; overflow-wrap: anywhere; }
       .st-delivered { color: var(--_success); font-weight: 600; }
       .st-failed { color: var(--_danger); font-weight: 600; }
+      .excerpt summary { cursor: pointer; color: var(--_primary); white-space: nowrap; }
+      .excerpt pre { margin: 0.25rem 0 0; max-width: 18rem; max-height: 10rem; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.8rem; background: var(--_bg); padding: 0.35rem; border-radius: var(--_radius); }
       p { margin: 0; line-height: 1.45; }
       @media (max-width: 480px) { .wrap { padding: 0.75rem 0.5rem; } .hook { grid-template-columns: minmax(0, 1fr) auto; } }
     `,
@@ -154,14 +156,16 @@ export class FlIntegrationsPanel extends LitElement {
     const list = this.deliveries ?? [];
     if (!list.length) return html`<p class="muted">No deliveries yet. Each response is sent to the form's webhook and to the enabled global webhooks.</p>`;
     return html`<div class="scroll" tabindex="0" role="region" aria-label="Deliveries"><table><caption class="sr-only">Deliveries, newest first</caption>
-      <thead><tr><th scope="col">When</th><th scope="col">Webhook</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Code</th><th scope="col">Next retry / error</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+      <thead><tr><th scope="col">When</th><th scope="col">Webhook</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Answer</th><th scope="col">Next retry / error</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
       <tbody>${list.map((d) => html`<tr>
         <td>${new Date(d.created_at).toLocaleString()}</td>
         <td class="url">${d.url}</td>
         <td>${d.event === 'webhook.test' ? 'test' : 'response'}</td>
         <td class="st-${d.status}">${d.status}</td>
         <td>${d.attempts}</td>
-        <td>${d.response_code ?? '—'}</td>
+        <td>${d.response_code ?? '—'}${d.response_excerpt
+          ? html`<details class="excerpt"><summary>Response body</summary><pre tabindex="0" aria-label="Start of the response body">${d.response_excerpt}</pre></details>`
+          : nothing}</td>
         <td>${d.next_attempt_at ? new Date(d.next_attempt_at).toLocaleString() : ''}${d.error ? html`<div class="muted">${d.error.slice(0, 200)}</div>` : nothing}</td>
         <td>${d.status === 'failed' && this.canEdit ? html`<button class="btn small" type="button" @click=${() => void this.resend(d)}>Resend</button>` : nothing}</td>
       </tr>`)}</tbody></table></div>`;

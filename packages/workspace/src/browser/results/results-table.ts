@@ -3,7 +3,7 @@ import { tokens, controls } from '../controls/styles';
 import { resultsStyles } from './results-styles';
 import type { Api } from '../../data/client';
 import type { Question } from '../../data/forms';
-import { bulkDeleteResponses, deleteResponse, listResponses, type ResponseItem } from '../../data/results';
+import { bulkDeleteResponses, deleteResponse, listResponses, type ResponseFilter, type ResponseItem } from '../../data/results';
 import { answerDetail, cellValue, columnsOf, subFields } from './answer-format';
 import '../controls/confirm-dialog';
 import type { FlConfirm } from '../controls/confirm-dialog';
@@ -52,6 +52,8 @@ export class FlResultsTable extends LitElement {
     items: { state: true },
     total: { state: true },
     page: { state: true },
+    cursors: { state: true },
+    next: { state: true },
     selected: { state: true },
     checked: { state: true },
     error: { state: true },
@@ -60,31 +62,38 @@ export class FlResultsTable extends LitElement {
   api!: Api;
   formId = '';
   questions: Question[] = [];
-  filters: { since?: string; until?: string; completed?: boolean } = {};
+  filters: ResponseFilter = {};
   canDelete = false;
   items: ResponseItem[] = [];
   total = 0;
   page = 1;
+  /** The cursor of each page shown so far, the current one last (`''`: the first page): "Newer" goes back. */
+  cursors: string[] = [''];
+  /** The current page's `next_cursor`: "Older" reads the page after it by keyset, fast at any depth. */
+  next: string | null = null;
   selected: ResponseItem | null = null;
   checked = new Set<string>();
   error = '';
   loading = true;
 
   override willUpdate(changed: Map<string, unknown>) {
-    if (changed.has('filters') && changed.get('filters') !== undefined) this.page = 1;
+    if (changed.has('filters') && changed.get('filters') !== undefined) this.cursors = [''];
   }
 
   override updated(changed: Map<string, unknown>) {
-    if (changed.has('filters') || changed.has('page') || changed.has('formId')) void this.load();
+    if (changed.has('filters') || changed.has('cursors') || changed.has('formId')) void this.load();
   }
 
   /** Reloads the current page (also called when new responses arrive). */
   async load() {
     this.loading = true;
     try {
-      const r = await listResponses(this.api, this.formId, { ...this.filters, page: this.page, per_page: PER_PAGE });
+      const cursor = this.cursors[this.cursors.length - 1];
+      const r = await listResponses(this.api, this.formId, { ...this.filters, per_page: PER_PAGE, ...(cursor ? { cursor } : {}) });
       this.items = r.responses;
       this.total = r.total;
+      this.page = r.page;
+      this.next = r.next_cursor;
       this.error = '';
       if (this.selected) this.selected = r.responses.find((x) => x.id === this.selected!.id) ?? this.selected;
     } catch (e) {
@@ -203,8 +212,8 @@ export class FlResultsTable extends LitElement {
       <div class="pager">
         <span class="muted">${this.total} response${this.total === 1 ? '' : 's'} · page ${this.page} of ${pages}</span>
         <div class="row">
-          <button class="btn small" type="button" ?disabled=${this.page <= 1} @click=${() => this.page--}>Newer</button>
-          <button class="btn small" type="button" ?disabled=${this.page >= pages} @click=${() => this.page++}>Older</button>
+          <button class="btn small" type="button" ?disabled=${this.cursors.length <= 1} @click=${() => (this.cursors = this.cursors.slice(0, -1))}>Newer</button>
+          <button class="btn small" type="button" ?disabled=${!this.next} @click=${() => (this.cursors = [...this.cursors, this.next!])}>Older</button>
         </div>
       </div>
       <p id="live" class="sr-only" role="status" aria-live="polite"></p>

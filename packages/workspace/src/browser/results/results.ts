@@ -11,6 +11,8 @@ import type { FlResultsTable } from './results-table';
 /** How often an open results screen asks whether responses arrived (any instance may have stored them). */
 const POLL_MS = 10_000;
 const DELETE_ROLES = new Set(['owner', 'admin', 'editor']);
+/** Typing pauses this long before the table searches: a search reads every response of the range. */
+const SEARCH_DEBOUNCE_MS = 350;
 
 type View = 'summary' | 'responses';
 
@@ -35,6 +37,7 @@ export class FormloomResults extends LitElement {
     since: { state: true },
     until: { state: true },
     completed: { state: true },
+    search: { state: true },
     error: { state: true },
     fresh: { state: true },
   };
@@ -51,9 +54,12 @@ export class FormloomResults extends LitElement {
   since = '';
   until = '';
   completed: '' | 'true' | 'false' = '';
+  /** The applied search (the box's text once typing paused). */
+  search = '';
   error: { status: number; message: string } | null = null;
   fresh = '';
   private timer: ReturnType<typeof setInterval> | null = null;
+  private searchTimer: ReturnType<typeof setTimeout> | null = null;
   private started = false;
 
   override connectedCallback(): void {
@@ -65,6 +71,7 @@ export class FormloomResults extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     if (this.timer) clearInterval(this.timer);
+    if (this.searchTimer) clearTimeout(this.searchTimer);
     this.timer = null;
   }
 
@@ -138,6 +145,18 @@ export class FormloomResults extends LitElement {
     if (field !== 'completed') void this.refresh();
   }
 
+  private typed(e: Event) {
+    const text = (e.target as HTMLInputElement).value.trim();
+    if (this.searchTimer) clearTimeout(this.searchTimer);
+    // Enter (a `search` event from the box) applies at once; typing waits for a pause.
+    const apply = () => {
+      this.searchTimer = null;
+      this.search = text;
+    };
+    if (e.type === 'search') apply();
+    else this.searchTimer = setTimeout(apply, SEARCH_DEBOUNCE_MS);
+  }
+
   private renderError(err: { status: number; message: string }) {
     const text =
       err.status === 404
@@ -152,7 +171,7 @@ export class FormloomResults extends LitElement {
   override render() {
     if (this.error && (!this.questions || this.error.status === 404)) return this.renderError(this.error);
     if (!this.questions) return html`<div class="wrap"><p class="muted" role="status">Loading results…</p></div>`;
-    const filters = { ...this.range, ...(this.completed ? { completed: this.completed === 'true' } : {}) };
+    const filters = { ...this.range, ...(this.completed ? { completed: this.completed === 'true' } : {}), ...(this.search ? { search: this.search } : {}) };
     return html`<div class="wrap">
       <h1 class="sr-only">Results</h1>
       ${this.error ? html`<p class="error-text" role="alert">${this.error.status === 404 ? 'This form does not exist any more. It may have been deleted in another tab.' : this.error.message}</p>` : nothing}
@@ -165,9 +184,11 @@ export class FormloomResults extends LitElement {
         <label class="field">To<input type="date" .value=${this.until} min=${this.since || nothing} @change=${(e: Event) => this.setFilter(e, 'until')} /></label>
         ${this.view === 'responses'
           ? html`<label class="field">Show<select .value=${this.completed} @change=${(e: Event) => this.setFilter(e, 'completed')}>
-              <option value="">All responses</option><option value="true">Completed</option><option value="false">Partial</option></select></label>`
+              <option value="">All responses</option><option value="true">Completed</option><option value="false">Partial</option></select></label>
+            <label class="field">Search answers<input type="search" .value=${this.search} maxlength="200" @input=${this.typed} @search=${this.typed} /></label>`
           : nothing}
-        <a class="btn" href=${exportUrl(this.api!, this.formId)} download>Download CSV</a>
+        <a class="btn" href=${exportUrl(this.api!, this.formId, this.view === 'responses' ? filters : this.range)} download
+          title=${this.view === 'responses' ? 'The responses these filters show, as CSV' : 'The responses of these dates, as CSV'}>Download CSV</a>
         <span class="live muted" role="status" aria-live="polite">${this.fresh}</span>
       </div>
       ${this.view === 'summary'
