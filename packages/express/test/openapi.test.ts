@@ -86,7 +86,7 @@ test.serial('CSV is text/csv, uploads declare their multipart body, PDFs and aud
   for (const v of voiceBody) if (v.properties.format) t.deepEqual(v.properties.format.enum, ['mp3', 'wav', 'ogg_opus', 'mulaw_8k']);
   t.true(voiceBody.some((v) => v.properties.mode.const === 'speak' && ['text', 'voice'].every((k) => v.required.includes(k))));
   t.true(voiceBody.some((v) => v.properties.mode.const === 'script' && v.required.includes('lines') && !('text' in v.properties)));
-  t.deepEqual(doc.paths['/voice/generations'].get.parameters.map((p: { name: string }) => p.name).sort(), ['page', 'per_page']);
+  t.deepEqual(doc.paths['/voice/generations'].get.parameters.map((p: { name: string }) => p.name).sort(), ['page', 'per_page', 'search']);
   for (const path of ['/voice', '/voice/stream']) t.truthy(doc.paths[path].post.responses['503'], path);
   t.truthy(doc.paths['/voice/generations/{id}'].delete.responses['409']);
   for (const name of ['VoiceList', 'VoiceGenerationDeleted']) t.true(doc.components.schemas[name].required.includes('meta'), name);
