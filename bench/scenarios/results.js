@@ -46,6 +46,8 @@ const WAIT_IN_PAGE = `(probeSrc) => new Promise((resolve, reject) => {
 const summaryDrawn = `(deep) => !!deep('fl-results-summary')?.shadowRoot?.querySelector('canvas[data-chart="by-day"]')`;
 const rowsShown = `(deep) => { const t = deep('fl-results-table')?.shadowRoot; return !!t && t.querySelector('table')?.getAttribute('aria-busy') === 'false' && t.querySelectorAll('tbody tr').length > 0; }`;
 
+const pressResponses = `(deep) => { const b = [...(deep('formloom-results')?.shadowRoot?.querySelectorAll('.views button') ?? [])].find((x) => x.textContent.trim().startsWith('Responses')); if (!b) return false; b.click(); return true; }`;
+
 /** One cold load: ms from navigation start to the summary drawn, and to the table's first rows. */
 async function openOnce(browser, app, formId) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -54,8 +56,9 @@ async function openOnce(browser, app, formId) {
   try {
     await page.goto(`${app.url}/forms/${formId}/results`, { waitUntil: 'commit' });
     const summaryMs = await page.evaluate(`(${WAIT_IN_PAGE})(${JSON.stringify(summaryDrawn)})`);
-    // The view switch, pressed as soon as the summary is there (a person could not be quicker).
-    await page.getByRole('button', { name: /^Responses/ }).click();
+    // The view switch, pressed in the page as soon as the summary is there (a person could not be quicker):
+    // Playwright's own click (actionability checks and a round trip) is not the screen's time.
+    await page.evaluate(`(${WAIT_IN_PAGE})(${JSON.stringify(pressResponses)})`);
     const rowsMs = await page.evaluate(`(${WAIT_IN_PAGE})(${JSON.stringify(rowsShown)})`);
     return { page, context, summaryMs, rowsMs };
   } catch (e) {

@@ -8,7 +8,11 @@ import { answerDetail, cellValue, columnsOf, subFields } from './answer-format';
 import '../controls/confirm-dialog';
 import type { FlConfirm } from '../controls/confirm-dialog';
 
-const PER_PAGE = 25;
+/** Responses per page of the table; `<formloom-results>` reads the first page ahead with the same size. */
+export const PER_PAGE = 25;
+
+/** The answer of the list endpoint, as the table reads it. */
+export type ResponsePage = Awaited<ReturnType<typeof listResponses>>;
 
 /**
  * `<fl-results-table>`: the responses, newest first, one column per question (sub-columns for groups), a
@@ -75,6 +79,11 @@ export class FlResultsTable extends LitElement {
   checked = new Set<string>();
   error = '';
   loading = true;
+  /**
+   * The unfiltered first page, read by `<formloom-results>` while the summary loads, so opening the
+   * Responses view shows rows at once; used once, and only for that page (null: none).
+   */
+  prefetched: Promise<ResponsePage | null> | null = null;
 
   override willUpdate(changed: Map<string, unknown>) {
     if (changed.has('filters') && changed.get('filters') !== undefined) this.cursors = [''];
@@ -89,7 +98,9 @@ export class FlResultsTable extends LitElement {
     this.loading = true;
     try {
       const cursor = this.cursors[this.cursors.length - 1];
-      const r = await listResponses(this.api, this.formId, { ...this.filters, per_page: PER_PAGE, ...(cursor ? { cursor } : {}) });
+      const ahead = !cursor && Object.keys(this.filters).length === 0 ? await this.prefetched : null;
+      this.prefetched = null;
+      const r = ahead ?? await listResponses(this.api, this.formId, { ...this.filters, per_page: PER_PAGE, ...(cursor ? { cursor } : {}) });
       this.items = r.responses;
       this.total = r.total;
       this.page = r.page;

@@ -3,10 +3,10 @@ import { tokens, controls } from '../controls/styles';
 import { resultsStyles } from './results-styles';
 import { ApiError, createApi, type Api } from '../../data/client';
 import { getForm, listTeams, type Question } from '../../data/forms';
-import { exportUrl, getAnalytics, getQuestionSummaries, type Analytics, type QuestionSummaries } from '../../data/results';
+import { exportUrl, getAnalytics, getQuestionSummaries, listResponses, type Analytics, type QuestionSummaries } from '../../data/results';
 import './results-summary';
 import './results-table';
-import type { FlResultsTable } from './results-table';
+import { PER_PAGE, type FlResultsTable, type ResponsePage } from './results-table';
 
 /** How often an open results screen asks whether responses arrived (any instance may have stored them). */
 const POLL_MS = 10_000;
@@ -91,7 +91,19 @@ export class FormloomResults extends LitElement {
     return { ...(this.since ? { since: this.since } : {}), ...(this.until ? { until: this.until } : {}) };
   }
 
+  /** The first page read ahead by `start`, handed to the table once. */
+  private firstPage: Promise<ResponsePage | null> | null = null;
+
+  private takeFirstPage() {
+    const page = this.firstPage;
+    this.firstPage = null;
+    return page;
+  }
+
   private async start() {
+    // The form, the summary's numbers and the table's first page are read at once: one round trip to open.
+    const summary = this.refresh();
+    this.firstPage = listResponses(this.api!, this.formId, { per_page: PER_PAGE }).catch(() => null);
     try {
       const { form } = await getForm(this.api!, this.formId);
       this.questions = form.questions;
@@ -101,7 +113,7 @@ export class FormloomResults extends LitElement {
         const role = teams?.teams.find((t) => t.id === form.team_id)?.your_role;
         this.canDelete = role !== undefined && DELETE_ROLES.has(role);
       }
-      await this.refresh();
+      await summary;
       performance.mark('formloom:results-ready');
     } catch (e) {
       this.fail(e);
@@ -132,6 +144,8 @@ export class FormloomResults extends LitElement {
       const now = await getAnalytics(this.api!, this.formId, this.range);
       if (now.total_responses === before.total_responses && now.completed_responses === before.completed_responses) return;
       const added = now.total_responses - before.total_responses;
+      // The page read ahead at open is out of date now.
+      this.firstPage = null;
       await this.refresh();
       await (this.renderRoot.querySelector('fl-results-table') as FlResultsTable | null)?.load();
       if (added > 0) this.fresh = `${added} new response${added === 1 ? '' : 's'}`;
@@ -193,7 +207,7 @@ export class FormloomResults extends LitElement {
       </div>
       ${this.view === 'summary'
         ? html`<fl-results-summary .analytics=${this.analytics} .summaries=${this.summaries}></fl-results-summary>`
-        : html`<fl-results-table .api=${this.api} form-id=${this.formId} .questions=${this.questions} .filters=${filters} ?can-delete=${this.canDelete}
+        : html`<fl-results-table .prefetched=${this.takeFirstPage()} .api=${this.api} form-id=${this.formId} .questions=${this.questions} .filters=${filters} ?can-delete=${this.canDelete}
             @fl-responses-changed=${() => void this.refresh()}></fl-results-table>`}
     </div>`;
   }
