@@ -90,11 +90,8 @@ export class OutboxWorker {
   /** While the last poll failed: the wait before the next one (docs/operations.md, "Storage outages"). */
   private backoffMs: number | null = null;
   private readonly handlers: Map<string, OutboxHandler>;
-  // A wake-up while storage is failing waits for the backoff's own timer: a burst of notifications must not
-  // turn into a burst of claims against a database that is down (docs/operations.md, "Storage outages").
-  private readonly wake = () => {
-    if (this.backoffMs === null) this.kick();
-  };
+  // While storage fails, the backoff's timer claims next: wake-ups must not hammer a database that is down.
+  private readonly wake = () => this.backoffMs === null && this.kick();
   /** Stops listening for other instances' items (`storage.outbox.listen`). */
   private unlisten: Promise<() => Promise<void>> | null = null;
   /** Claimed items waiting for a free slot of their destination (`''`: no destination, no limit). */
