@@ -44,7 +44,9 @@ export function createTimestampClient(options: TimestampClientOptions): Timestam
     async timestamp(data) {
       const imprint = createHash('sha256').update(data).digest();
       const nonce = randomBytes(8);
-      nonce[0] &= 0x7f; // a positive INTEGER
+      // A positive INTEGER in minimal DER: a first byte of 0x40-0x7f (0x00 there can be illegal padding, refused by
+      // OpenSSL when it reads the token's TSTInfo; one nonce in 512 had it).
+      nonce[0] = (nonce[0]! & 0x3f) | 0x40;
       const request = new pkijs.TimeStampReq({
         version: 1,
         messageImprint: new pkijs.MessageImprint({
