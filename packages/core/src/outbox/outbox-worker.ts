@@ -87,10 +87,9 @@ export class OutboxWorker {
     housekeepingMs: 10 * 60_000,
     maxBackoffMs: 30_000,
   };
-  /** While the last poll failed: the wait before the next one (docs/operations.md, "Storage outages"). */
+  /** While the last poll failed: the wait before the next one, which no wake-up cuts short (docs/operations.md, "Storage outages"). */
   private backoffMs: number | null = null;
   private readonly handlers: Map<string, OutboxHandler>;
-  // While storage fails, the backoff's timer claims next: wake-ups must not hammer a database that is down.
   private readonly wake = () => this.backoffMs === null && this.kick();
   /** Stops listening for other instances' items (`storage.outbox.listen`). */
   private unlisten: Promise<() => Promise<void>> | null = null;
