@@ -18,7 +18,6 @@ export function randomIds(): IdGenerator {
       }
       let s = '';
       for (let i = used; i < used + 20; i++) s += ALPHABET[pool[i]! % 62];
-      pool.fill(0, used, used + 20);
       used += 20;
       return `${prefix}_${s}`;
     },

@@ -54,9 +54,12 @@ export const responseStatements = (d: Dialect) => {
  * filter the form's rows from the start on every page), the rest drops the rows of the same instant up to
  * the key.
  */
-const keysetPage = (d: Dialect, filter = '') =>
+const keysetPage = (d: Dialect, filter = '') => `${keysetAfter(d, filter)} LIMIT ${d.p(4)}`;
+
+/** The form's (?1) rows after the keyset (?2, ?3) and `filter`, in key order: what a page and its next key walk. */
+const keysetAfter = (d: Dialect, filter: string) =>
   `form_id = ${d.p(1)} AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)})${filter} ` +
-  `ORDER BY submitted_at, id LIMIT ${d.p(4)}`;
+  `ORDER BY submitted_at, id`;
 
 /**
  * One packed export page (see PackedResponses) after the keyset (?2, ?3), '' before the first row, with
@@ -84,11 +87,7 @@ function exportPageSql(d: Dialect, responses: string, hidden: boolean, filter = 
  * that page, which is the next page's cursor whatever order the page was packed in. An index-only walk.
  */
 function exportNextKeySql(d: Dialect, responses: string, filter = ''): string {
-  return (
-    `SELECT submitted_at, id FROM ${responses} ` +
-    `WHERE form_id = ${d.p(1)} AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)})${filter} ` +
-    `ORDER BY submitted_at, id LIMIT 1 OFFSET ${d.p(4)}`
-  );
+  return `SELECT submitted_at, id FROM ${responses} WHERE ${keysetAfter(d, filter)} LIMIT 1 OFFSET ${d.p(4)}`;
 }
 
 /** PostgreSQL returns COUNT and SUM as strings (bigint). */

@@ -85,12 +85,23 @@ export class FlResultsTable extends LitElement {
    */
   prefetched: Promise<ResponsePage | null> | null = null;
 
+  /** The filters the table last read with: the parent hands a new but equal object at each of its renders. */
+  private filtersKey: string | null = null;
+  private filtersChanged = false;
+
   override willUpdate(changed: Map<string, unknown>) {
-    if (changed.has('filters') && changed.get('filters') !== undefined) this.cursors = [''];
+    if (!changed.has('filters')) return;
+    const key = JSON.stringify(this.filters);
+    if (key === this.filtersKey) return;
+    if (this.filtersKey !== null) this.cursors = [''];
+    this.filtersKey = key;
+    this.filtersChanged = true;
   }
 
   override updated(changed: Map<string, unknown>) {
-    if (changed.has('filters') || changed.has('cursors') || changed.has('formId')) void this.load();
+    if (!this.filtersChanged && !changed.has('cursors') && !changed.has('formId')) return;
+    this.filtersChanged = false;
+    void this.load();
   }
 
   /** Reloads the current page (also called when new responses arrive). */
