@@ -32,16 +32,26 @@ const ETAG_DESCRIPTION = "The form's entity tag: send it back as `If-Match` with
  * The entity tag of a presented form: a hash of everything the owner can change. `response_count` is left
  * out, so that responses arriving while an owner edits a live form are not a conflict.
  */
-export function formEtag(form: Record<string, unknown>): string {
+export function formEtag(form: Record<string, unknown>, memo?: EtagMemo): string {
+  // Reads of one cached revision share the presentation's `questions` array (FormService.get), and a
+  // presentation is never changed once built: one hash per revision rather than one per read.
+  const questions = typeof form.questions === 'object' && form.questions !== null ? form.questions : null;
+  const known = questions && memo?.get(questions);
+  if (known) return known;
   const { response_count: _count, version: _version, publish_error: _err, ...content } = form;
-  return `"${createHash('sha256').update(stableJson(content)).digest('base64url').slice(0, 32)}"`;
+  const tag = `"${createHash('sha256').update(stableJson(content)).digest('base64url').slice(0, 32)}"`;
+  if (questions) memo?.set(questions, tag);
+  return tag;
 }
 
+/** Entity tags by the `questions` array of the presentation they were computed from. */
+type EtagMemo = WeakMap<object, string>;
+
 /** Refuses the write when `If-Match` names none of the form's current tags (`*` matches any existing form). */
-async function checkIfMatch(ctx: RouteContext): Promise<void> {
+async function checkIfMatch(ctx: RouteContext, memo: EtagMemo): Promise<void> {
   const header = ctx.req.get('if-match');
   if (header === undefined) return;
-  const current = formEtag((await ctx.formloom.forms.get(ctx.principal, param(ctx, 'id'))) as unknown as Record<string, unknown>);
+  const current = formEtag((await ctx.formloom.forms.get(ctx.principal, param(ctx, 'id'))) as unknown as Record<string, unknown>, memo);
   const given = header.split(',').map((t) => t.trim().replace(/^W\//, ''));
   if (given.includes('*') || given.includes(current)) return;
   throw new FormloomError('PRECONDITION_FAILED', 'The form changed since it was read: read it again (its ETag), then retry', {
@@ -49,18 +59,19 @@ async function checkIfMatch(ctx: RouteContext): Promise<void> {
   });
 }
 
-async function withEtagHeader(ctx: RouteContext, key: string, result: RouteResult): Promise<RouteResult> {
+async function withEtagHeader(ctx: RouteContext, key: string, result: RouteResult, memo: EtagMemo): Promise<RouteResult> {
   if (!('body' in result) || (result.status ?? 200) >= 300) return result;
   const form = ANSWERS_FORM.has(key)
     ? (result.body as Record<string, unknown>)
     : key === 'delete /forms/:id'
       ? null
       : ((await ctx.formloom.forms.get(ctx.principal, param(ctx, 'id'))) as unknown as Record<string, unknown>);
-  return form ? { ...result, headers: { ...result.headers, ETag: formEtag(form) } } : result;
+  return form ? { ...result, headers: { ...result.headers, ETag: formEtag(form, memo) } } : result;
 }
 
 /** The forms area's routes with ETags on reads and `If-Match` on writes, documented as such. */
 export function withFormEtags(routes: RouteSpec[]): RouteSpec[] {
+  const memo: EtagMemo = new WeakMap();
   return routes.map((r) => {
     const key = `${r.method} ${r.path}`;
     const conditional = CONDITIONAL.has(key);
@@ -71,8 +82,8 @@ export function withFormEtags(routes: RouteSpec[]): RouteSpec[] {
       ...(conditional ? { headers: [...(r.headers ?? []), IF_MATCH], errors: [...(r.errors ?? []), 412] } : {}),
       success: key === 'delete /forms/:id' ? r.success : { ...r.success, headers: { ...r.success.headers, ETag: ETAG_DESCRIPTION } },
       handler: async (ctx: RouteContext) => {
-        if (conditional) await checkIfMatch(ctx);
-        return withEtagHeader(ctx, key, await handler(ctx));
+        if (conditional) await checkIfMatch(ctx, memo);
+        return withEtagHeader(ctx, key, await handler(ctx), memo);
       },
     };
   });

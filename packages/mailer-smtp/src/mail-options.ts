@@ -1,5 +1,5 @@
 import type { Mailer, MailMessage } from '@formloom/core';
-import { createTransport, type SendMailOptions, type Transporter } from 'nodemailer';
+import type { SendMailOptions, SentMessageInfo, Transporter } from 'nodemailer';
 
 /** The sender used when neither the message nor the configuration names one (FORMLOOM_MAIL_FROM's default). */
 export const DEFAULT_MAIL_FROM = 'Formloom <no-reply@localhost>';
@@ -56,6 +56,22 @@ export function errorMessage(err: unknown): string {
  * transport here must have, file and URL access disabled, so no message can make nodemailer read a local
  * file or fetch a URL.
  */
-export function nodemailerTransport(settings: Record<string, unknown>): Transporter {
-  return createTransport({ ...settings, disableFileAccess: true, disableUrlAccess: true });
+export function nodemailerTransport(settings: Record<string, unknown>): LazyTransport {
+  // nodemailer (about 40 modules) loads with the first message, not with the server (docs/benchmarks.md,
+  // "where memory goes"): most instances send mail rarely, and some never.
+  let transport: Transporter | null = null;
+  const open = (): Transporter => {
+    const { createTransport } = require('nodemailer') as typeof import('nodemailer');
+    return (transport ??= createTransport({ ...settings, disableFileAccess: true, disableUrlAccess: true }));
+  };
+  return {
+    sendMail: (mail) => open().sendMail(mail),
+    close: () => transport?.close(),
+  };
+}
+
+/** What the mailers use of a nodemailer transport, opened at the first message. */
+export interface LazyTransport {
+  sendMail(mail: SendMailOptions): Promise<SentMessageInfo>;
+  close(): void;
 }

@@ -24,6 +24,9 @@ import { assertContractsRenderable } from '../signing/contract-glyphs';
 /** Creating, reading, updating, deleting and duplicating forms with their questions. */
 @injectable()
 export class FormService {
+  /** The presented form of each cached revision, dropped with it (its `questions` array is shared by its reads). */
+  private readonly presented = new WeakMap<object, Record<string, unknown>>();
+
   constructor(
     @inject(TOKENS.Storage) private readonly storage: Storage,
     @inject(TOKENS.Clock) private readonly clock: Clock,
@@ -106,7 +109,10 @@ export class FormService {
       const member = await this.caches.members.get(`${teamId}\u0000${userId}`, read.revision, async () => (await this.storage.teams.findMember(teamId, userId)) ?? false);
       return member.value || null;
     });
-    return presentForm({ ...value.form, response_count: count }, value.questions);
+    // One presentation per cached revision: reads differ only in the count (docs/benchmarks.md, "Session 7").
+    let presented = this.presented.get(value);
+    if (!presented) this.presented.set(value, (presented = presentForm({ ...value.form, response_count: 0 }, value.questions)));
+    return { ...presented, response_count: count };
   }
 
   /**
