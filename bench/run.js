@@ -59,6 +59,7 @@ const config = {
   webhookWaitS: num(env.BENCH_WEBHOOK_WAIT, 30),
   voiceStreams: num(env.BENCH_VOICE_STREAMS, 50), // streams per format, voice family
   sqlite3: env.BENCH_SQLITE3 || '/usr/bin/sqlite3',
+  psql: env.BENCH_PSQL || '/usr/bin/psql', // the export's reference with BENCH_DATABASE=postgres
   appNodeArgs: args(env.BENCH_APP_NODE_ARGS), // e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof'
   baselineNodeArgs: args(env.BENCH_BASELINE_NODE_ARGS),
   // Extra environment of Formloom, e.g. 'FORMLOOM_RATE_LIMITS=off FORMLOOM_LOG_LEVEL=warn' (cost of limits and logs).
@@ -161,8 +162,9 @@ async function main() {
     .map((f) => ({ ...f, scenarios: f.scenarios.filter(wantedScenario), phases: f.phases.filter(wantedPhase) }))
     .filter((f) => f.scenarios.length || f.phases.length)
     .filter((f) => {
-      // These seed Formloom's SQLite file directly: on PostgreSQL only the compared scenarios and webhooks run.
-      const sqliteOnly = ['stored-responses', 'scale', 'voice', 'results'].includes(f.name);
+      // These seed Formloom's SQLite file directly: on PostgreSQL they are skipped (stored-responses seeds
+      // either database).
+      const sqliteOnly = ['scale', 'voice', 'results'].includes(f.name);
       if (sqliteOnly && config.database === 'postgres') log(`${f.name}: skipped on PostgreSQL (it seeds the SQLite file)`);
       return !(sqliteOnly && config.database === 'postgres');
     });

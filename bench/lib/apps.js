@@ -2,7 +2,8 @@
 // The two servers under bench, started as child processes on a data directory: the self-hosted Formloom
 // app (seeded through its API) and the bare Express + sqlite3 baseline (seeding itself with SQL).
 // Each resolves with { name, proc, url, apiKey, ids } where `ids` are the seeded form ids; the baseline adds
-// `ingestFormId` (its published form for the ingest), Formloom adds `dataDir`, `dbFile` and `cli(...args)`.
+// `ingestFormId` (its published form for the ingest), Formloom adds `dataDir`, `dbFile` (null on PostgreSQL),
+// `pg` ({ url, schema } on PostgreSQL, else null) and `cli(...args)`.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -77,7 +78,7 @@ async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [
   const t0 = Date.now();
   const ids = await seedForms(url, key.api_key, { count: forms, concurrency: seedConcurrency });
   if (ids.length) log(`formloom: seeded ${ids.length} forms through POST /api/v1/forms in ${Date.now() - t0} ms`);
-  return { name: 'formloom', proc, url, apiKey: key.api_key, ids, dataDir, dbFile, cli, restRssMb };
+  return { name: 'formloom', proc, url, apiKey: key.api_key, ids, dataDir, dbFile, pg, cli, restRssMb };
 }
 
 module.exports = { startBaseline, startFormloom };

@@ -1,5 +1,6 @@
 'use strict';
-// The analytics rollup of a form seeded by direct SQL (bench/scenarios/stored-responses.js).
+// The analytics rollup of a form seeded by direct SQL (bench/scenarios/stored-responses.js), on SQLite or
+// PostgreSQL: `q(method, sql, params)` runs one statement with `?` placeholders on the seeding transaction.
 
 /**
  * The analytics rollup of the seeded form, in the seeding transaction, as Formloom keeps it
@@ -16,7 +17,7 @@ async function fillRollup(q, form, count, rowOf) {
     'run',
     'INSERT INTO response_days (form_id, day, total, completed, seconds_sum, seconds_count) ' +
       `SELECT form_id, substr(submitted_at, 1, 10), COUNT(*), COUNT(completed_at), COALESCE(SUM(${seconds}), 0), COUNT(${seconds}) ` +
-      'FROM responses WHERE form_id = ? GROUP BY substr(submitted_at, 1, 10)',
+      'FROM responses WHERE form_id = ? GROUP BY form_id, substr(submitted_at, 1, 10)',
     [form.id],
   );
   const counters = new Map();
@@ -42,20 +43,27 @@ async function fillRollup(q, form, count, rowOf) {
       counters.set(key, c);
     });
   }
-  for (const [key, c] of counters) {
-    const [day, question] = key.split('\u0000');
-    await q(
-      'run',
-      'INSERT INTO question_days (form_id, day, question_id, answered, furthest) VALUES (?, ?, ?, ?, ?) ' +
-        'ON CONFLICT (form_id, day, question_id) DO UPDATE SET answered = answered + excluded.answered, furthest = furthest + excluded.furthest',
-      [form.id, day, question, c.answered, c.furthest],
-    );
-  }
+  const dayRows = [...counters].map(([key, c]) => [form.id, ...key.split('\u0000'), c.answered, c.furthest]);
+  // Qualified on the left of `+`: PostgreSQL finds a bare `answered` ambiguous with `excluded.answered`.
+  await insertRows(
+    q,
+    'question_days (form_id, day, question_id, answered, furthest)',
+    dayRows,
+    ' ON CONFLICT (form_id, day, question_id) DO UPDATE SET answered = question_days.answered + excluded.answered, ' +
+      'furthest = question_days.furthest + excluded.furthest',
+  );
   // The answer distributions (question_values), by the adapter's own keys, as submissions would have made them.
   await q('run', 'DELETE FROM question_values WHERE form_id = ?', [form.id]);
-  for (const [key, n] of values) {
-    const [day, question, value] = key.split('\u0000');
-    await q('run', 'INSERT INTO question_values (form_id, day, question_id, value, count) VALUES (?, ?, ?, ?, ?)', [form.id, day, question, value, n]);
+  await insertRows(q, 'question_values (form_id, day, question_id, value, count)', [...values].map(([key, n]) => [form.id, ...key.split('\u0000'), n]));
+}
+
+/** Multi-row INSERTs of `rows` (arrays of one length) into `into` (table and columns): one round trip per 200 rows. */
+async function insertRows(q, into, rows, tail = '') {
+  const ROWS = 200;
+  for (let i = 0; i < rows.length; i += ROWS) {
+    const chunk = rows.slice(i, i + ROWS);
+    const tuple = `(${chunk[0].map(() => '?').join(', ')})`;
+    await q('run', `INSERT INTO ${into} VALUES ${chunk.map(() => tuple).join(', ')}${tail}`, chunk.flat());
   }
 }
 

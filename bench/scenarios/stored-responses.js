@@ -1,16 +1,17 @@
 'use strict';
 // Stored-responses family: reading many responses back. `setup` seeds 100,000 responses of one published
-// 10-question form straight into Formloom's SQLite file (one transaction, one prepared INSERT); then
+// 10-question form straight into Formloom's database (one transaction: a prepared INSERT on the SQLite
+// file, multi-row INSERTs in the PostgreSQL schema with BENCH_DATABASE=postgres); then
 //   - "CSV export": GET /forms/:id/responses/export streamed over HTTP (time, peak RSS of the app, line
-//     count), against the sqlite3 CLI dumping the same rows as CSV;
+//     count), against the database's CLI dumping the same rows as CSV (`sqlite3 -csv`, `psql \copy`);
 //   - "analytics": sequential GET /forms/:id/analytics, against GET /forms/:id of the same form (the HTTP
-//     floor: auth, one form read, JSON) and against the aggregate query alone on the same file.
+//     floor: auth, one form read, JSON) and against the aggregate query alone on the same database.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
-const { spawn } = require('node:child_process');
 const sqlite3 = require('sqlite3');
 const { requestJson, timedRequest } = require('../lib/http');
+const { seedResponsesPg, schemaBytes, csvCli, cliOnce, cliOutput, countNewlines, statementAlone } = require('../lib/responses-db');
 const { startRssSampler } = require('../lib/rss');
 const { describe, round, monoMs } = require('../lib/stats');
 const { formBody } = require('./forms');
@@ -68,7 +69,6 @@ const insertOf = (rows) =>
   Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, NULL)').join(', ');
 const ROWS_PER_INSERT = 100;
 
-/** Writes `count` responses of `form` into the SQLite file in one transaction, and their count on the form. */
 /** Creates and publishes a bench form through the API; resolves with what `seedResponses` needs of it. */
 async function publishedForm(app, title) {
   const { body: created } = await requestJson(app.url, 'POST', `${API}/forms`, { apiKey: app.apiKey, body: formBody(title) });
@@ -81,6 +81,7 @@ async function publishedForm(app, title) {
   };
 }
 
+/** Writes `count` responses of `form` into the SQLite file in one transaction, and their count on the form. */
 async function seedResponses(dbFile, form, count) {
   const db = new sqlite3.Database(dbFile);
   try {
@@ -126,20 +127,20 @@ async function setup(h) {
   const count = h.config.responses;
   const form = await publishedForm(app, 'export');
   const t0 = monoMs();
-  await seedResponses(app.dbFile, form, count);
+  const now = Date.now();
+  if (app.pg) await seedResponsesPg(app.pg, form, count, (i) => responseRow(form, i, count, now));
+  else await seedResponses(app.dbFile, form, count);
   const seedMs = Math.round(monoMs() - t0);
-  const bytes = fs.statSync(app.dbFile).size;
-  h.log(`formloom: seeded ${count} responses of form ${form.id} with one SQL transaction in ${seedMs} ms (database ${(bytes / 2 ** 20).toFixed(0)} MB)`);
+  const bytes = app.pg ? await schemaBytes(app.pg) : fs.statSync(app.dbFile).size;
+  const where = app.pg ? `schema ${app.pg.schema}` : 'database';
+  h.log(`formloom: seeded ${count} responses of form ${form.id} with one SQL transaction in ${seedMs} ms (${where} ${(bytes / 2 ** 20).toFixed(0)} MB)`);
+  // The app sees them: the form's count comes from the database at each request (the revision read).
+  const { body: read } = await requestJson(app.url, 'GET', `${API}/forms/${form.id}`, { apiKey: app.apiKey });
+  if (read.response_count !== count) throw new Error(`GET /forms/:id counts ${read.response_count} responses after seeding ${count}`);
   return { form, count, seed_ms: seedMs, db_bytes: bytes };
 }
 
 // ---- CSV export ----
-
-function countNewlines(buf) {
-  let n = 0;
-  for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) n++;
-  return n;
-}
 
 /** One streamed export: time to first and last byte, bytes, lines, the app's RSS before and at peak. */
 async function exportOnce(h, state) {
@@ -178,39 +179,6 @@ async function exportOnce(h, state) {
   };
 }
 
-/** The sqlite3 CLI writing the same rows as CSV to /dev/null; resolves with its wall time. */
-function sqliteCliOnce(h, state) {
-  const sql = `SELECT id, submitted_at, completed_at, answers FROM responses WHERE form_id='${state.form.id}' ORDER BY submitted_at, id`;
-  return new Promise((resolve, reject) => {
-    const devNull = fs.openSync('/dev/null', 'w');
-    const cpu = h.cpuWindow([], { reapedChildren: true });
-    const t0 = monoMs();
-    const child = spawn(h.config.sqlite3, ['-csv', h.formloom.dbFile, sql], { stdio: ['ignore', devNull, 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (c) => (stderr += c));
-    child.once('error', (e) => (fs.closeSync(devNull), reject(e)));
-    child.once('exit', (code) => {
-      const ms = monoMs() - t0;
-      fs.closeSync(devNull);
-      if (code !== 0) return reject(new Error(`${h.config.sqlite3} exited with ${code}: ${stderr}`));
-      resolve({ ms: round(ms, 1), ...cpu.end() });
-    });
-  });
-}
-
-/** The sqlite3 CLI's CSV of the same query, counted (not timed): its size, for the table. */
-function sqliteCliBytes(h, state) {
-  const sql = `SELECT id, submitted_at, completed_at, answers FROM responses WHERE form_id='${state.form.id}' ORDER BY submitted_at, id`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(h.config.sqlite3, ['-csv', h.formloom.dbFile, sql], { stdio: ['ignore', 'pipe', 'ignore'] });
-    let bytes = 0;
-    let lines = 0;
-    child.stdout.on('data', (c) => ((bytes += c.length), (lines += countNewlines(c))));
-    child.once('error', reject);
-    child.once('close', () => resolve({ bytes, lines }));
-  });
-}
-
 const median = (xs) => describe(xs, 1).p50;
 
 async function exportPhase(h, state) {
@@ -231,13 +199,14 @@ async function exportPhase(h, state) {
       errors.push(`CSV export header is unexpected: ${r.header.slice(0, 200)}`);
     }
   }
+  const tool = csvCli(h, state.form.id);
   let cli = [];
   let cliOut = null;
-  if (!fs.existsSync(h.config.sqlite3)) errors.push(`the sqlite3 CLI (${h.config.sqlite3}) is missing: set BENCH_SQLITE3`);
+  if (!fs.existsSync(tool.bin)) errors.push(`the ${tool.name} CLI (${tool.bin}) is missing: set ${tool.knob}`);
   else {
-    h.log(`sqlite3 CLI: the same rows as CSV, ${h.config.exportRuns} runs`);
-    cliOut = await sqliteCliBytes(h, state); // also warms the page cache, as the exports did
-    for (let i = 0; i < h.config.exportRuns; i++) cli.push(await sqliteCliOnce(h, state));
+    h.log(`${tool.name} CLI: the same rows as CSV, ${h.config.exportRuns} runs`);
+    cliOut = await cliOutput(tool); // also warms the page cache, as the exports did
+    for (let i = 0; i < h.config.exportRuns; i++) cli.push(await cliOnce(h, tool));
   }
   const ms = median(runs.map((r) => r.ms));
   const cliMs = cli.length ? median(cli.map((r) => r.ms)) : null;
@@ -258,7 +227,7 @@ async function exportPhase(h, state) {
       other_cpu: r.other_cpu_pct,
     })),
     ...cli.map((r, i) => ({
-      what: `sqlite3 -csv, run ${i + 1}`,
+      what: `${tool.label}, run ${i + 1}`,
       ms: r.ms.toFixed(0),
       rows_s: Math.round((state.count / r.ms) * 1000),
       mb: cliOut ? (cliOut.bytes / 2 ** 20).toFixed(1) : null,
@@ -268,7 +237,7 @@ async function exportPhase(h, state) {
   ];
   return {
     table: {
-      title: `CSV export of ${state.count} responses (GET /forms/:id/responses/export over HTTP, body discarded) vs the sqlite3 CLI`,
+      title: `CSV export of ${state.count} responses (GET /forms/:id/responses/export over HTTP, body discarded) vs the ${tool.name} CLI`,
       columns: [
         { key: 'what', title: 'run' },
         { key: 'ms', title: 'time ms', right: true },
@@ -286,7 +255,7 @@ async function exportPhase(h, state) {
       { check: 'CSV export: lines (header + one per response)', value: lines.join(' '), target: `= ${state.count + 1}`, pass: lines.every((n) => n === state.count + 1) },
       { check: 'CSV export: peak RSS of the app', value: `${peak.toFixed(1)} MB`, target: `< ${TARGETS.exportPeakRssMb} MB`, pass: peak < TARGETS.exportPeakRssMb },
       {
-        check: 'CSV export: time / sqlite3 CLI time (medians)',
+        check: `CSV export: time / ${tool.name} CLI time (medians)`,
         value: ratio === null ? null : `${ratio}x (${ms.toFixed(0)} / ${cliMs.toFixed(0)} ms)`,
         target: `<= ${TARGETS.exportTimeRatio}x`,
         pass: ratio !== null && ratio <= TARGETS.exportTimeRatio,
@@ -297,7 +266,7 @@ async function exportPhase(h, state) {
       seed_ms: state.seed_ms,
       db_bytes: state.db_bytes,
       export: { median_ms: ms, peak_rss_mb: peak, warm_up: warmUp, runs },
-      sqlite3_cli: { median_ms: cliMs, bytes: cliOut && cliOut.bytes, lines: cliOut && cliOut.lines, runs: cli },
+      [`${tool.name}_cli`]: { median_ms: cliMs, bytes: cliOut && cliOut.bytes, lines: cliOut && cliOut.lines, runs: cli },
       time_ratio: ratio,
       targets: TARGETS,
     },
@@ -309,7 +278,7 @@ async function exportPhase(h, state) {
 
 /**
  * The rollup read of SqlResponseRepository.analytics (no since/until: storage-typeorm
- * repositories/response-days.ts, copied here: keep the two in step), run alone on the same file.
+ * repositories/response-days.ts, copied here: keep the two in step), run alone on the same database.
  */
 const ANALYTICS_SQL =
   'SELECT day, total, completed, seconds_sum, seconds_count FROM response_days WHERE form_id = ? AND total > 0';
@@ -349,21 +318,21 @@ async function analyticsPhase(h, state) {
   }
   if (parsed && parsed.total_responses !== state.count) errors.push(`analytics counts ${parsed.total_responses} responses, expected ${state.count}`);
 
-  // The aggregate query alone, on a connection of this process (the app's own sqlite3 binding).
-  const db = new sqlite3.Database(app.dbFile, sqlite3.OPEN_READONLY);
+  // The aggregate query alone, on a connection of this process (the app's own driver: sqlite3 or pg).
+  const db = await statementAlone(app, ANALYTICS_SQL);
   const query = [];
   let queryCpu = null;
   try {
-    for (let i = 0; i < 2; i++) await p(db, 'all', ANALYTICS_SQL, [state.form.id]);
+    for (let i = 0; i < 2; i++) await db.run(state.form.id);
     const qcpu = h.cpuWindow();
     for (let i = 0; i < n; i++) {
       const q0 = monoMs();
-      await p(db, 'all', ANALYTICS_SQL, [state.form.id]);
+      await db.run(state.form.id);
       query.push(monoMs() - q0);
     }
     queryCpu = qcpu.end();
   } finally {
-    await new Promise((resolve) => db.close(resolve));
+    await db.close();
   }
   const A = describe(analytics);
   const F = describe(floor);
@@ -384,7 +353,7 @@ async function analyticsPhase(h, state) {
         row('GET /forms/:id/analytics', A, { other_cpu: cpuEnd.other_cpu_pct }),
         row('GET /forms/:id (HTTP floor: auth, form read, JSON)', F),
         { what: 'analytics - floor (p50): server-side aggregate work', p50: (A.p50 - F.p50).toFixed(2) },
-        row('the aggregate query alone (sqlite3, same file)', Q, { other_cpu: queryCpu.other_cpu_pct }),
+        row(`the aggregate query alone (${db.label})`, Q, { other_cpu: queryCpu.other_cpu_pct }),
       ],
     },
     checks: [
