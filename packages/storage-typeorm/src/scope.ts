@@ -16,6 +16,32 @@ export interface Scope {
   statements<T>(build: (d: Dialect) => T): T;
   /** Runs `work` in a transaction: a new one from the root, the current one inside a transaction. */
   atomic<T>(work: (db: Db) => Promise<T>): Promise<T>;
+  /** In a transaction's scope, what it runs just before committing; `null` on the root. */
+  readonly beforeCommit: BeforeCommit | null;
+}
+
+/** Work a transaction defers to its end, once (e.g. the rollup of every response it inserted). */
+export interface CommitTask {
+  flush(db: Db): Promise<void>;
+}
+
+/**
+ * The deferred work of one transaction, run in the order first asked for, just before it commits. A task
+ * that fails fails the transaction, which is then rolled back like any other.
+ */
+export class BeforeCommit {
+  private readonly tasks = new Map<unknown, CommitTask>();
+
+  /** The task under `key`, made by `make` when this transaction has none yet. */
+  task<T extends CommitTask>(key: unknown, make: () => T): T {
+    let task = this.tasks.get(key) as T | undefined;
+    if (!task) this.tasks.set(key, (task = make()));
+    return task;
+  }
+
+  async run(db: Db): Promise<void> {
+    for (const task of this.tasks.values()) await task.flush(db);
+  }
 }
 
 /** One storage's statement cache, keyed by the repository's builder function. */

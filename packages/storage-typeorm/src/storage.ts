@@ -19,7 +19,7 @@ import { SqlSigningRepository } from './repositories/signing';
 import { SqlCredentialRepository, SqlOneTimeTokenRepository, SqlPasskeyRepository, SqlSignInSessionRepository } from './repositories/sign-in';
 import { SqlCacheRevisionRepository } from './repositories/cache-revision';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
-import { type Scope, statementCache } from './scope';
+import { BeforeCommit, type Scope, statementCache } from './scope';
 import { retryDeadlocks } from './sql/deadlocks';
 import { type Db, guardedDb, lockedDb, pooledDb, queryRunnerDb, type Row, sqliteDb } from './sql/db';
 import { type Dialect, dialectOf } from './sql/dialect';
@@ -133,15 +133,18 @@ export function openStorage(dataSource: DataSource): StorageInternals {
     const joined = ambient();
     if (joined) return work(joined);
     if (closed) return Promise.reject(new Error('The storage (closed) is no longer usable'));
-    return runInTransaction((db) => {
-      const ctx: TxContext = { db, storage: makeStorage(d, st, db, (inner) => inner(db), null), active: true };
-      return context.run(ctx, async () => {
+    return runInTransaction(async (db) => {
+      const beforeCommit = new BeforeCommit();
+      const ctx: TxContext = { db, storage: makeStorage(d, st, db, (inner) => inner(db), null, beforeCommit), active: true };
+      const result = await context.run(ctx, async () => {
         try {
           return await work(ctx);
         } finally {
           ctx.active = false;
         }
       });
+      await beforeCommit.run(db);
+      return result;
     });
   };
 
@@ -157,6 +160,7 @@ export function openStorage(dataSource: DataSource): StorageInternals {
     rootDb,
     (work) => withTransaction((ctx) => work(ctx.db)),
     (work) => withTransaction((ctx) => work(ctx.storage)),
+    null,
   );
   const storage: TypeormStorage = Object.assign(root, {
     async close() {
@@ -183,8 +187,9 @@ function makeStorage(
   db: Db,
   atomic: RunInTransaction,
   transaction: (<T>(work: (tx: Storage) => Promise<T>) => Promise<T>) | null,
+  beforeCommit: BeforeCommit | null,
 ): Storage {
-  const scope: Scope = { db, d, statements: st, atomic };
+  const scope: Scope = { db, d, statements: st, atomic, beforeCommit };
   const storage: Storage = {
     users: new SqlUserRepository(scope),
     apiKeys: new SqlApiKeyRepository(scope),

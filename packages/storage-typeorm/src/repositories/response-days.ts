@@ -1,6 +1,7 @@
 import { allSettledOrThrow, type ResponseAnalytics } from '@formloom/core';
 import { ResponseDayEntity } from '../tables/response-days';
 import type { Db } from '../sql/db';
+import type { CommitTask } from '../scope';
 import { type Dialect, Params } from '../sql/dialect';
 import { tableOf } from '../sql/statements';
 import { addQuestionDeltas, applyQuestionDeltas, type QuestionDeltas, type QuestionOrder, questionDayStatements, questionOrder, readDropOff } from './question-days';
@@ -101,6 +102,28 @@ export async function applyToRollup(
     writes.push(db.run(bump, [formId, day, s.total, s.completed, s.seconds_sum, s.seconds_count]));
   }
   await allSettledOrThrow(writes);
+}
+
+/**
+ * The rollup of the responses one transaction inserted, applied once just before it commits: per form (in
+ * id order, a fixed lock order across transactions on PostgreSQL), one statement per counter table. The
+ * rows stay in the transaction's own connection until then, so nothing outside it can see the difference.
+ */
+export class PendingRollups implements CommitTask {
+  private readonly added = new Map<string, DayKey[]>();
+
+  constructor(private readonly d: Dialect) {}
+
+  add(formId: string, row: DayKey): void {
+    const rows = this.added.get(formId);
+    if (rows) rows.push(row);
+    else this.added.set(formId, [row]);
+  }
+
+  async flush(db: Db): Promise<void> {
+    for (const formId of [...this.added.keys()].sort()) await applyToRollup(db, this.d, formId, this.added.get(formId)!, []);
+    this.added.clear();
+  }
 }
 
 /**

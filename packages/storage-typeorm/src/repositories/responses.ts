@@ -16,7 +16,7 @@ import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
 import { rollupPage, rollupTotal } from './response-pages';
 import { filterConditions } from './response-search';
-import { applyToRollup, type DayKey, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
+import { applyToRollup, type DayKey, PendingRollups, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
 import { questionOrder } from './question-days';
 import { readValueCounts } from './question-values';
 
@@ -113,6 +113,13 @@ export class SqlResponseRepository implements ResponseRepository {
   async insert(response: ResponseRecord): Promise<void> {
     const { sql, values } = this.st.insert;
     const row = responseToRow(response);
+    // Inside a transaction the rollup is applied once for all its inserts, just before it commits: a group
+    // commit of many submissions then updates each counter row once (docs/benchmarks.md, "Session 7").
+    const deferred = this.scope.beforeCommit?.task(PendingRollups, () => new PendingRollups(this.scope.d));
+    if (deferred) {
+      if ((await this.scope.db.run(sql, values(row))) === 0) throw await this.insertConflict(response.id);
+      return deferred.add(response.form_id, row);
+    }
     await this.scope.atomic(async (db) => {
       // The questions' order (for drop-off) is read alongside the insert: one round trip fewer while the
       // write transaction is held.
@@ -120,12 +127,15 @@ export class SqlResponseRepository implements ResponseRepository {
       order.catch(() => undefined);
       const [inserted] = await Promise.allSettled([db.run(sql, values(row)), order]);
       if (inserted.status === 'rejected') throw inserted.reason;
-      if (inserted.value === 0) {
-        const idTaken = await db.all(this.st.idTaken, [response.id]);
-        throw idTaken.length > 0 ? new FormloomError('CONFLICT', `Response ${response.id} already exists`) : conflictingVisitor();
-      }
+      if (inserted.value === 0) throw await this.insertConflict(response.id, db);
       await applyToRollup(db, this.scope.d, response.form_id, [row], [], order);
     });
+  }
+
+  /** Why an insert changed no row: its id is taken, or its visitor has already responded. */
+  private async insertConflict(id: string, db = this.scope.db): Promise<FormloomError> {
+    const idTaken = await db.all(this.st.idTaken, [id]);
+    return idTaken.length > 0 ? new FormloomError('CONFLICT', `Response ${id} already exists`) : conflictingVisitor();
   }
 
   async findById(formId: string, id: string): Promise<ResponseRecord | null> {
