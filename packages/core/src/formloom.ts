@@ -17,6 +17,7 @@ import { BUILT_IN_AREAS } from './areas';
 import { localPayments, storedPlans } from './accounts/plans';
 import { AccountService } from './accounts/account-service';
 import { ReadCaches } from './cache/read-caches';
+import { GroupCommit } from './responses/group-commit';
 import { FormService } from './forms/form-service';
 import { FormListService } from './forms/form-list-service';
 import { PublishingService } from './forms/publishing-service';
@@ -130,6 +131,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
   c.register(TOKENS.SecretBox, { useValue: new SecretBox(config.secretKey) });
   c.register(TOKENS.Logger, { useValue: logger });
   c.register(ReadCaches, { useClass: ReadCaches }, { lifecycle: Lifecycle.ContainerScoped });
+  c.register(GroupCommit, { useClass: GroupCommit }, { lifecycle: Lifecycle.ContainerScoped });
   for (const plugin of plugins) {
     for (const S of plugin.services ?? []) c.register(S, { useClass: S }, { lifecycle: Lifecycle.ContainerScoped });
   }

@@ -10,6 +10,7 @@ import { TOKENS } from '../tokens';
 import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
 import type { Logger } from '../logger';
 import { errorText, failedAttempt, notSentWarning } from './retry';
+import { GroupCommit } from '../responses/group-commit';
 
 export interface WorkerOptions {
   /** How often to look for due items when not woken by a new one (ms). */
@@ -111,6 +112,7 @@ export class OutboxWorker {
     @injectAll(TOKENS.OutboxHandler) handlers: OutboxHandler[],
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Config) private readonly config: FormloomConfig,
+    @inject(GroupCommit) private readonly commits: GroupCommit,
   ) {
     this.workerId = ids.id('wrk');
     this.handlers = new Map(handlers.map((h) => [h.kind, h]));
@@ -330,9 +332,9 @@ export class OutboxWorker {
 
   private async settleAll(batch: Settlement[]) {
     const now = this.clock.now().toISOString();
-    await this.storage.transaction(async (tx) => {
-      // Items touch rows of their own only, so their statements are sent together: a batch costs a few
-      // round trips of the (single-writer) database rather than three or four per item.
+    // In the instance's group commit, with the submissions of the moment. Items touch rows of their own
+    // only, so their statements are sent together (an adapter may run each kind as one statement).
+    await this.commits.run(async (tx) => {
       const settleOne = async ({ item, outcome }: Settlement) => {
         const settlement =
           outcome.status === 'pending'

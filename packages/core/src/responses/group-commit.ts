@@ -1,4 +1,6 @@
+import { inject, injectable } from 'tsyringe';
 import type { Storage } from '../ports/storage';
+import { TOKENS } from '../tokens';
 
 /** Most submissions one transaction commits (a bound on the time one batch holds the write lock). */
 const MAX_BATCH = 128;
@@ -21,12 +23,16 @@ interface Pending {
  * When one throws, the whole transaction rolls back and every work of the batch runs again in a
  * transaction of its own: the failing one fails alone. So a work must touch nothing but `tx` (it may run
  * twice), and must not depend on another work of its batch having ended.
+ *
+ * One per instance (container scoped): submissions and the outbox worker's settlements share it, so a
+ * settlement never holds the single SQLite writer in a transaction of its own while submissions wait.
  */
+@injectable()
 export class GroupCommit {
   private queue: Pending[] = [];
   private running = false;
 
-  constructor(private readonly storage: Pick<Storage, 'transaction'>) {}
+  constructor(@inject(TOKENS.Storage) private readonly storage: Pick<Storage, 'transaction'>) {}
 
   run<T>(work: (tx: Storage) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {

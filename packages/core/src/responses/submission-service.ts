@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { badRequest, conflict, FormloomError, notFound } from '../errors';
+import { allSettledOrThrow, badRequest, conflict, FormloomError, notFound } from '../errors';
 import type { Answer, FormRecord, Question, ResponseRecord, Version } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
@@ -72,11 +72,8 @@ export class SubmissionService {
     @inject(WebhookDispatcher) private readonly webhooks: WebhookDispatcher,
     @inject(TOKENS.Config) private readonly config: FormloomConfig,
     @inject(ReadCaches) private readonly caches: ReadCaches,
-  ) {
-    this.commits = new GroupCommit(storage);
-  }
-
-  private readonly commits: GroupCommit;
+    @inject(GroupCommit) private readonly commits: GroupCommit,
+  ) {}
 
   /** File answers must name uploads of this form on this instance. */
   private answerContext(formId: string): AnswerContext {
@@ -135,16 +132,21 @@ export class SubmissionService {
     let queued = false;
     // Committed with the submissions that arrive meanwhile (group-commit.ts); answered once committed.
     await this.commits.run(async (tx) => {
-      await tx.responses.insert(response).catch((e) => {
+      const inserted = tx.responses.insert(response).catch((e) => {
         throw e instanceof FormloomError && e.code === 'CONFLICT'
           ? conflict('This visitor has already responded to this form', { reason: 'already_responded' })
           : e;
       });
       // With a limit, the count goes up only below it, in one conditional update: a submission past the
       // limit (concurrent ones, in this process or another instance) is refused and its insert rolled back.
-      // The form's row is written after the response, in the order deletions take them (no deadlock).
-      if (limit === null) await tx.forms.addResponseCount(form.id, 1);
-      else if ((await tx.forms.claimResponseSlot(form.id, limit)) === null) throw conflict('This form is closed', { reason: 'form_closed' });
+      // Sent with the insert, after it (one round trip while the transaction is held): a connection runs
+      // them in that order, the order deletions take the rows in (no deadlock on PostgreSQL).
+      const counted = limit === null
+        ? tx.forms.addResponseCount(form.id, 1)
+        : tx.forms.claimResponseSlot(form.id, limit).then((n) => {
+            if (n === null) throw conflict('This form is closed', { reason: 'form_closed' });
+          });
+      await allSettledOrThrow([inserted, counted]);
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, response.answers), response.id);
       if (complete) await this.webhooks.enqueue(tx, form, response, targets, snapshot.questions);
       if (complete) queued = await this.events.runWithinTransaction(tx, 'response.submitted', { form_id: form.id, response_id: response.id });

@@ -14,6 +14,7 @@ import { outboxOperatorTests } from './storage/outbox-operator';
 import { transactionTests } from './storage/transactions';
 import { uploadTests } from './storage/uploads';
 import { webhookTests } from './storage/webhooks';
+import { batchedWriteTests } from './storage/batched-writes';
 import { signingTests } from './storage/signing';
 import { voiceLibraryTests } from './storage/voice-library';
 import { signInTests } from './storage/sign-in';
@@ -56,6 +57,7 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   analyticsRollupTests(storageTest);
   questionValueTests(storageTest);
   webhookTests(storageTest);
+  batchedWriteTests(storageTest);
   transactionTests(storageTest);
   rateLimitTests(storageTest);
   signingTests(storageTest);

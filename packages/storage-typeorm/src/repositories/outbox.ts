@@ -8,6 +8,8 @@ import { type OutboxRow, OutboxEntity, outboxFromRow, outboxToRow } from '../tab
 import type { Scope } from '../scope';
 import { type Dialect, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
+import type { Row } from '../sql/db';
+import { Coalescer, insertCoalescer, returnedKeys, updateFromRows } from '../sql/coalesce';
 
 export const outboxStatements = (d: Dialect) => {
   const outbox = tableOf(d, OutboxEntity);
@@ -39,11 +41,32 @@ export class SqlOutboxRepository implements OutboxRepository {
     return this.scope.statements(outboxStatements);
   }
 
+  // In a transaction, rows sent together go in one statement each kind (sql/coalesce.ts).
+  private coalesced: { enqueue: Coalescer<Row, boolean>; settle: Coalescer<Row, boolean> | null } | null = null;
+
+  private get together() {
+    if (!this.scope.beforeCommit) return null;
+    const { d, db } = this.scope;
+    const enqueueOne = async (row: Row) => (await db.run(this.st.enqueue.sql, this.st.enqueue.values(row))) > 0;
+    // Settlements in one statement on SQLite only: PostgreSQL would need a type for each bound value there.
+    const settleMany = async (rows: Row[]) => {
+      const set =
+        `status = coalesce(v.status, t.status), next_attempt_at = coalesce(v.next_attempt_at, t.next_attempt_at), ` +
+        `last_error = v.last_error, locked_by = NULL, locked_until = NULL, updated_at = v.updated_at`;
+      const done = await returnedKeys(db, updateFromRows(d, this.st.table, rows, 'id', set, `t.locked_by = v.worker AND t.status = 'pending'`));
+      return rows.map((r) => done.has(String(r.id)));
+    };
+    return (this.coalesced ??= {
+      enqueue: insertCoalescer(d, db, OutboxEntity, enqueueOne),
+      settle: d.kind === 'sqlite' ? new Coalescer(settleMany, (row) => this.settleOne(row)) : null,
+    });
+  }
+
   async enqueue(item: OutboxItem): Promise<void> {
     const { sql, values } = this.st.enqueue;
-    if ((await this.scope.db.run(sql, values(outboxToRow(item)))) === 0) {
-      throw new FormloomError('CONFLICT', `Outbox item ${item.id} already exists`);
-    }
+    const row = outboxToRow(item);
+    const inserted = this.together ? await this.together.enqueue.call(row) : (await this.scope.db.run(sql, values(row))) > 0;
+    if (!inserted) throw new FormloomError('CONFLICT', `Outbox item ${item.id} already exists`);
   }
 
   /**
@@ -84,13 +107,24 @@ export class SqlOutboxRepository implements OutboxRepository {
       | { status: 'pending'; nextAttemptAt: string; error?: string | null },
     now: string,
   ): Promise<boolean> {
+    const row: Row = {
+      id,
+      worker: workerId,
+      status: outcome.status === 'pending' ? null : outcome.status,
+      next_attempt_at: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
+      last_error: outcome.error ?? null,
+      updated_at: now,
+    };
+    const settle = this.together?.settle;
+    return settle ? settle.call(row) : this.settleOne(row);
+  }
+
+  private async settleOne(row: Row): Promise<boolean> {
     const { db } = this.scope;
-    const st = this.st;
-    const error = outcome.error ?? null;
     const changed =
-      outcome.status === 'pending'
-        ? await db.run(st.settleRetry, [id, workerId, outcome.nextAttemptAt, error, now])
-        : await db.run(st.settleFinal, [id, workerId, outcome.status, error, now]);
+      row.status === null
+        ? await db.run(this.st.settleRetry, [row.id, row.worker, row.next_attempt_at, row.last_error, row.updated_at])
+        : await db.run(this.st.settleFinal, [row.id, row.worker, row.status, row.last_error, row.updated_at]);
     return changed > 0;
   }
 

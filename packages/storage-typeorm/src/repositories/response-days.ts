@@ -110,18 +110,27 @@ export async function applyToRollup(
  * rows stay in the transaction's own connection until then, so nothing outside it can see the difference.
  */
 export class PendingRollups implements CommitTask {
-  private readonly added = new Map<string, DayKey[]>();
+  private readonly added = new Map<string, { rows: DayKey[]; order: Promise<QuestionOrder> }>();
 
-  constructor(private readonly d: Dialect) {}
+  constructor(
+    private readonly d: Dialect,
+    private readonly db: Db,
+  ) {}
 
   add(formId: string, row: DayKey): void {
-    const rows = this.added.get(formId);
-    if (rows) rows.push(row);
-    else this.added.set(formId, [row]);
+    const pending = this.added.get(formId);
+    if (pending) return void pending.rows.push(row);
+    // The form's question order is read now, beside the transaction's other statements, not at the end.
+    const order = questionOrder(this.db, this.d, formId);
+    order.catch(() => undefined);
+    this.added.set(formId, { rows: [row], order });
   }
 
-  async flush(db: Db): Promise<void> {
-    for (const formId of [...this.added.keys()].sort()) await applyToRollup(db, this.d, formId, this.added.get(formId)!, []);
+  async flush(): Promise<void> {
+    for (const formId of [...this.added.keys()].sort()) {
+      const { rows, order } = this.added.get(formId)!;
+      await applyToRollup(this.db, this.d, formId, rows, [], order);
+    }
     this.added.clear();
   }
 }

@@ -115,7 +115,7 @@ export class SqlResponseRepository implements ResponseRepository {
     const row = responseToRow(response);
     // Inside a transaction the rollup is applied once for all its inserts, just before it commits: a group
     // commit of many submissions then updates each counter row once (docs/benchmarks.md, "Session 7").
-    const deferred = this.scope.beforeCommit?.task(PendingRollups, () => new PendingRollups(this.scope.d));
+    const deferred = this.scope.beforeCommit?.task(PendingRollups, () => new PendingRollups(this.scope.d, this.scope.db));
     if (deferred) {
       if ((await this.scope.db.run(sql, values(row))) === 0) throw await this.insertConflict(response.id);
       return deferred.add(response.form_id, row);

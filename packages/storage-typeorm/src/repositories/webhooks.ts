@@ -11,6 +11,8 @@ import { type DeliveryAttemptRow, DeliveryAttemptEntity, type DeliveryRow, Deliv
 import type { Scope } from '../scope';
 import { type Dialect, Params } from '../sql/dialect';
 import { insertIgnoring, insertMany, tableOf } from '../sql/statements';
+import type { Row } from '../sql/db';
+import { Coalescer, insertCoalescer, sqlOf, updateFromRows } from '../sql/coalesce';
 
 export const webhookStatements = (d: Dialect) => {
   const hooks = tableOf(d, GlobalWebhookEntity);
@@ -89,11 +91,25 @@ export class SqlDeliveryRepository implements DeliveryRepository {
     return this.scope.statements(webhookStatements);
   }
 
+  // In a transaction, rows sent together go in one statement each kind (sql/coalesce.ts).
+  private coalesced: { deliveries: Coalescer<Row, boolean>; attempts: Coalescer<Row, boolean>; updates: Map<string, Coalescer<Row, void>> } | null = null;
+
+  private get together() {
+    if (!this.scope.beforeCommit) return null;
+    const { d, db } = this.scope;
+    const one = (st: { sql: string; values: (row: Row) => unknown[] }) => async (row: Row) => (await db.run(st.sql, st.values(row))) > 0;
+    return (this.coalesced ??= {
+      deliveries: insertCoalescer(d, db, DeliveryEntity, one(this.st.insertDelivery)),
+      attempts: insertCoalescer(d, db, DeliveryAttemptEntity, one(this.st.insertAttempt)),
+      updates: new Map(),
+    });
+  }
+
   async insert(delivery: WebhookDelivery): Promise<void> {
     const { sql, values } = this.st.insertDelivery;
-    if ((await this.scope.db.run(sql, values(deliveryToRow(delivery)))) === 0) {
-      throw new FormloomError('CONFLICT', `Webhook delivery ${delivery.id} already exists`);
-    }
+    const row = deliveryToRow(delivery);
+    const inserted = this.together ? await this.together.deliveries.call(row) : (await this.scope.db.run(sql, values(row))) > 0;
+    if (!inserted) throw new FormloomError('CONFLICT', `Webhook delivery ${delivery.id} already exists`);
   }
 
   async findById(id: string): Promise<WebhookDelivery | null> {
@@ -105,6 +121,24 @@ export class SqlDeliveryRepository implements DeliveryRepository {
     const { id: _id, ...set } = deliveryToRow(patch);
     const columns = Object.keys(set) as (keyof typeof set)[];
     if (columns.length === 0) return;
+    const together = this.scope.d.kind === 'sqlite' ? this.together : null;
+    if (together) {
+      // Updates of the same columns sent together (the worker's settlements) go in one statement.
+      const key = columns.join(',');
+      let updates = together.updates.get(key);
+      if (!updates) {
+        const { d, db } = this.scope;
+        const assignments = columns.map((c) => `"${c}" = v."${c}"`).join(', ');
+        const many = async (rows: Row[]) => void (await db.all(...sqlOf(updateFromRows(d, this.st.deliveries, rows, 'id', assignments))));
+        together.updates.set(key, (updates = new Coalescer<Row, void>(async (rows) => (await many(rows), rows.map(() => undefined)), (row) => this.updateOne(row))));
+      }
+      return updates.call({ id, ...set });
+    }
+    return this.updateOne({ id, ...set });
+  }
+
+  private async updateOne({ id, ...set }: Row): Promise<void> {
+    const columns = Object.keys(set);
     const params = new Params(this.scope.d);
     const assignments = columns.map((c) => `"${c}" = ${params.bind(set[c])}`).join(', ');
     await this.scope.db.run(
@@ -126,9 +160,9 @@ export class SqlDeliveryRepository implements DeliveryRepository {
 
   async insertAttempt(attempt: DeliveryAttempt): Promise<void> {
     const { sql, values } = this.st.insertAttempt;
-    if ((await this.scope.db.run(sql, values(attemptToRow(attempt)))) === 0) {
-      throw new FormloomError('CONFLICT', `Delivery attempt ${attempt.id} already exists`);
-    }
+    const row = attemptToRow(attempt);
+    const inserted = this.together ? await this.together.attempts.call(row) : (await this.scope.db.run(sql, values(row))) > 0;
+    if (!inserted) throw new FormloomError('CONFLICT', `Delivery attempt ${attempt.id} already exists`);
   }
 
   async listAttempts(deliveryId: string): Promise<DeliveryAttempt[]> {
