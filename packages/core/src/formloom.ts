@@ -18,6 +18,7 @@ import { localPayments, storedPlans } from './accounts/plans';
 import { AccountService } from './accounts/account-service';
 import { ReadCaches } from './cache/read-caches';
 import { GroupCommit } from './responses/group-commit';
+import { OutboxBirths } from './outbox/outbox-items';
 import { FormService } from './forms/form-service';
 import { FormListService } from './forms/form-list-service';
 import { PublishingService } from './forms/publishing-service';
@@ -132,6 +133,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
   c.register(TOKENS.Logger, { useValue: logger });
   c.register(ReadCaches, { useClass: ReadCaches }, { lifecycle: Lifecycle.ContainerScoped });
   c.register(GroupCommit, { useClass: GroupCommit }, { lifecycle: Lifecycle.ContainerScoped });
+  c.register(OutboxBirths, { useClass: OutboxBirths }, { lifecycle: Lifecycle.ContainerScoped });
   for (const plugin of plugins) {
     for (const S of plugin.services ?? []) c.register(S, { useClass: S }, { lifecycle: Lifecycle.ContainerScoped });
   }

@@ -11,40 +11,9 @@ import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
 import type { Logger } from '../logger';
 import { errorText, failedAttempt, notSentWarning } from './retry';
 import { GroupCommit } from '../responses/group-commit';
+import { type BirthLease, type BirthWorker, OutboxBirths, type WorkerOptions } from './outbox-items';
 
-export interface WorkerOptions {
-  /** How often to look for due items when not woken by a new one (ms). */
-  pollMs?: number;
-  /** How long a claimed item stays leased to this worker; a crashed worker's items return after it (ms). */
-  leaseMs?: number;
-  /** Most items claimed at once. */
-  batchSize?: number;
-  /** Most items this worker holds (running or waiting for their destination) at once. */
-  concurrency?: number;
-  /** Most items of one destination running at once. */
-  perDestination?: number;
-  /** How often housekeeping (purging settled items, handlers' sweeps) runs, by the instance's clock (ms). */
-  housekeepingMs?: number;
-  /** Longest wait between polls while storage fails; the wait doubles from `pollMs` up to it (ms). */
-  maxBackoffMs?: number;
-}
-
-/** A new pending outbox item of `kind`, due at `now`. */
-export function newOutboxItem(ids: IdGenerator, now: string, kind: string, payload: Record<string, unknown>): OutboxItem {
-  return {
-    id: ids.id('obx'),
-    kind,
-    payload,
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: now,
-    locked_by: null,
-    locked_until: null,
-    last_error: null,
-    created_at: now,
-    updated_at: now,
-  };
-}
+export { newOutboxItem, type WorkerOptions } from './outbox-items';
 
 interface Held {
   item: OutboxItem;
@@ -73,7 +42,7 @@ const HELD_PER_DESTINATION_FACTOR = 16;
  * item (`outbox.enqueued`) wakes the worker at once.
  */
 @injectable()
-export class OutboxWorker {
+export class OutboxWorker implements BirthWorker {
   readonly workerId: string;
   private timer: NodeJS.Timeout | null = null;
   private filling: Promise<void> | null = null;
@@ -113,6 +82,7 @@ export class OutboxWorker {
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Config) private readonly config: FormloomConfig,
     @inject(GroupCommit) private readonly commits: GroupCommit,
+    @inject(OutboxBirths) private readonly births: OutboxBirths,
   ) {
     this.workerId = ids.id('wrk');
     this.handlers = new Map(handlers.map((h) => [h.kind, h]));
@@ -123,6 +93,7 @@ export class OutboxWorker {
     this.opts = { ...this.opts, ...options };
     this.stopped = false;
     this.events.on('outbox.enqueued', this.wake);
+    this.births.attach(this);
     // Items other instances enqueue wake this one too, where the storage can tell (PostgreSQL NOTIFY).
     const listening = this.storage.outbox.listen?.(this.wake);
     this.unlisten = listening?.catch((err) => {
@@ -211,6 +182,24 @@ export class OutboxWorker {
       kinds: [...this.handlers.keys()],
     });
     this.storageBack();
+    return { claimed: items.length, kept: await this.hold(items) };
+  }
+
+  /** A lease for an item this instance is about to commit, while this worker has room (outbox-items.ts). */
+  birthLease(kind: string): BirthLease | null {
+    if (this.stopped || !this.handlers.has(kind) || this.held >= this.opts.concurrency) return null;
+    return { workerId: this.workerId, leaseUntil: new Date(this.clock.now().getTime() + this.opts.leaseMs).toISOString() };
+  }
+
+  /** Carries out committed items leased to this worker at birth, as if just claimed; stopped, it puts them back. */
+  adopt(items: OutboxItem[]): void {
+    const mine = items.filter((i) => i.locked_by === this.workerId);
+    if (this.stopped) return mine.forEach((i) => this.putBack(i, 0));
+    this.hold(mine).catch((e) => this.report('formloom outbox worker', e));
+  }
+
+  /** Queues leased items by destination and starts what has a free slot; returns how many it kept. */
+  private async hold(items: OutboxItem[]): Promise<number> {
     const claimedAt = performance.now();
     const heldPerDestination = this.opts.perDestination * HELD_PER_DESTINATION_FACTOR;
     let kept = 0;
@@ -228,7 +217,7 @@ export class OutboxWorker {
       kept += 1;
     }
     this.pump();
-    return { claimed: items.length, kept };
+    return kept;
   }
 
   private async destinationOf(item: OutboxItem): Promise<string> {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { allSettledOrThrow, badRequest, conflict, FormloomError, notFound } from '../errors';
-import type { Answer, FormRecord, Question, ResponseRecord, Version } from '../domain/types';
+import type { Answer, FormRecord, OutboxItem, Question, ResponseRecord, Version } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
@@ -130,6 +130,7 @@ export class SubmissionService {
     const targets = complete ? await this.webhooks.targetsFor(form) : [];
     const limit = typeof version.snapshot.response_limit === 'number' ? version.snapshot.response_limit : null;
     let queued = false;
+    let items: OutboxItem[] = [];
     // Committed with the submissions that arrive meanwhile (group-commit.ts); answered once committed.
     await this.commits.run(async (tx) => {
       const inserted = tx.responses.insert(response).catch((e) => {
@@ -148,12 +149,18 @@ export class SubmissionService {
           });
       await allSettledOrThrow([inserted, counted]);
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, response.answers), response.id);
-      if (complete) await this.webhooks.enqueue(tx, form, response, targets, snapshot.questions);
+      if (complete) items = await this.webhooks.enqueue(tx, form, response, targets, snapshot.questions);
       if (complete) queued = await this.events.runWithinTransaction(tx, 'response.submitted', { form_id: form.id, response_id: response.id });
     });
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: response.id });
-    if (targets.length || queued) this.events.emit('outbox.enqueued', { kind: targets.length ? 'webhook' : 'plugin' });
+    this.announce(items, queued);
     return { ...presentResponse(response), ...(resumeToken ? { resume_token: resumeToken } : {}) };
+  }
+
+  /** After a commit: its webhook items go to the worker that leased them, the rest wake the worker to claim. */
+  private announce(items: OutboxItem[], queued: boolean) {
+    const allLeased = this.webhooks.started(items);
+    if (queued || !allLeased) this.events.emit('outbox.enqueued', { kind: items.length && !allLeased ? 'webhook' : 'plugin' });
   }
 
   /** PATCH a partial response with `X-Resume-Token`: adds answers and may complete it. */
@@ -196,15 +203,16 @@ export class SubmissionService {
     const updated = { ...existing, ...patch };
     const targets = complete ? await this.webhooks.targetsFor(form) : [];
     let queued = false;
+    let items: OutboxItem[] = [];
     await this.storage.transaction(async (tx) => {
       const ok = await tx.responses.updatePartial(form.id, responseId, patch);
       if (!ok) throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, patch.answers), responseId);
-      if (complete) await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
+      if (complete) items = await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
       if (complete) queued = await this.events.runWithinTransaction(tx, 'response.submitted', { form_id: form.id, response_id: responseId });
     });
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: responseId });
-    if (targets.length || queued) this.events.emit('outbox.enqueued', { kind: targets.length ? 'webhook' : 'plugin' });
+    this.announce(items, queued);
     return presentResponse(updated);
   }
 }

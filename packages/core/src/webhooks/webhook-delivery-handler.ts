@@ -1,6 +1,6 @@
 import { allSettledOrThrow } from '../errors';
 import { inject, injectable } from 'tsyringe';
-import type { OutboxItem } from '../domain/types';
+import type { OutboxItem, WebhookDelivery } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
@@ -11,6 +11,7 @@ import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
 import { errorText, failedAttempt } from '../outbox/retry';
 import { WebhookSettingsService } from './webhook-settings-service';
 import { signatureHeaders } from './standard-webhooks';
+import { BORN_WITH } from './webhook-dispatcher';
 
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
 
@@ -62,7 +63,8 @@ export class WebhookDeliveryHandler implements OutboxHandler {
   }
 
   async handle(item: OutboxItem): Promise<OutboxOutcome> {
-    const delivery = await this.storage.deliveries.findById(String(item.payload.delivery_id));
+    const born = item.payload[BORN_WITH] as WebhookDelivery | undefined;
+    const delivery = born ?? (await this.storage.deliveries.findById(String(item.payload.delivery_id)));
     if (!delivery) return { status: 'failed', error: 'delivery deleted' };
     const secret = await this.settings.secretOf(delivery.user_id);
     const started = Date.now();

@@ -1,13 +1,16 @@
 import { allSettledOrThrow } from '../errors';
 import { inject, injectable } from 'tsyringe';
-import type { FormRecord, Question, ResponseRecord } from '../domain/types';
+import type { FormRecord, OutboxItem, Question, ResponseRecord, WebhookDelivery } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Plans } from '../ports/plans';
 import type { Storage } from '../ports/storage';
 import { planHolderOf } from '../forms/form-access';
 import { TOKENS } from '../tokens';
-import { newOutboxItem } from '../outbox/outbox-worker';
+import { newOutboxItem, OutboxBirths } from '../outbox/outbox-items';
+
+/** The payload key, in memory only, of the delivery an item leased at birth carries (never stored). */
+export const BORN_WITH = 'born_with_delivery';
 
 export interface WebhookTarget {
   url: string;
@@ -23,6 +26,7 @@ export class WebhookDispatcher {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.Plans) private readonly plans: Plans,
+    @inject(OutboxBirths) private readonly births: OutboxBirths,
   ) {}
 
   /** The form URL and the account's enabled global URLs, when the plan includes webhooks. Call outside transactions. */
@@ -53,8 +57,13 @@ export class WebhookDispatcher {
   }
 
   /** Records one delivery per target and its outbox item, in `tx`. */
-  async enqueue(tx: Storage, form: FormRecord, response: ResponseRecord, targets: WebhookTarget[], questions: Question[]) {
-    if (!targets.length) return;
+  /**
+   * Writes the deliveries and their outbox items; returns the items, to be handed to this instance's worker
+   * once the transaction committed (`started`): they are leased to it at birth when it has room.
+   */
+  async enqueue(tx: Storage, form: FormRecord, response: ResponseRecord, targets: WebhookTarget[], questions: Question[]): Promise<OutboxItem[]> {
+    if (!targets.length) return [];
+    const items: OutboxItem[] = [];
     const body = this.body(form, response, questions);
     const now = this.clock.now().toISOString();
     // New rows only, independent of each other: sent together rather than one round trip each, so the
@@ -62,7 +71,7 @@ export class WebhookDispatcher {
     const writes: Promise<void>[] = [];
     for (const t of targets) {
       const id = this.ids.id('whd');
-      writes.push(tx.deliveries.insert({
+      const delivery: WebhookDelivery = {
         id,
         form_id: form.id,
         response_id: response.id,
@@ -79,10 +88,21 @@ export class WebhookDispatcher {
         next_attempt_at: now,
         created_at: now,
         updated_at: now,
-      }));
-      writes.push(this.enqueueAttempt(tx, id, now, t.url));
+      };
+      writes.push(tx.deliveries.insert(delivery));
+      const item = newOutboxItem(this.ids, now, 'webhook', { delivery_id: id, url: t.url }, this.births.lease('webhook'));
+      writes.push(tx.outbox.enqueue(item));
+      // The worker gets the delivery as committed with the item it leased at birth: no read to find it again.
+      items.push(item.locked_by ? { ...item, payload: { ...item.payload, [BORN_WITH]: delivery } } : item);
     }
     await allSettledOrThrow(writes);
+    return items;
+  }
+
+  /** Hands the committed items of `enqueue` to the worker that leased them; true when none is left to claim. */
+  started(items: readonly OutboxItem[]): boolean {
+    this.births.adopt(items);
+    return items.every((i) => i.locked_by !== null);
   }
 
   /** An outbox item that makes a worker (re)send the delivery (to `url`) at `at`. */

@@ -91,11 +91,26 @@ export class WebhookSettingsService {
     await this.requireWebhooks(principal.user_id);
     const secret = this.ids.secret(32);
     await this.storage.webhooks.setSecret(principal.user_id, this.box.seal(secret));
+    this.secretReads.delete(principal.user_id);
     return { secret };
   }
 
-  /** The plain secret that signs the account's deliveries; created when missing. */
-  async secretOf(userId: string): Promise<string> {
+  /**
+   * The plain secret that signs the account's deliveries; created when missing. Deliveries starting together
+   * (a submission's webhooks) share one read in flight: it began no earlier than each of them was due.
+   */
+  secretOf(userId: string): Promise<string> {
+    let read = this.secretReads.get(userId);
+    if (!read) {
+      read = this.readSecret(userId).finally(() => this.secretReads.delete(userId));
+      this.secretReads.set(userId, read);
+    }
+    return read;
+  }
+
+  private readonly secretReads = new Map<string, Promise<string>>();
+
+  private async readSecret(userId: string): Promise<string> {
     const stored = await this.storage.webhooks.getSecret(userId);
     if (stored) return this.box.open(stored);
     return this.box.open(await this.storage.webhooks.createSecretIfAbsent(userId, this.box.seal(this.ids.secret(32))));

@@ -1,0 +1,77 @@
+import { injectable } from 'tsyringe';
+import type { OutboxItem } from '../domain/types';
+import type { IdGenerator } from '../ports/id-generator';
+
+export interface WorkerOptions {
+  /** How often to look for due items when not woken by a new one (ms). */
+  pollMs?: number;
+  /** How long a claimed item stays leased to this worker; a crashed worker's items return after it (ms). */
+  leaseMs?: number;
+  /** Most items claimed at once. */
+  batchSize?: number;
+  /** Most items this worker holds (running or waiting for their destination) at once. */
+  concurrency?: number;
+  /** Most items of one destination running at once. */
+  perDestination?: number;
+  /** How often housekeeping (purging settled items, handlers' sweeps) runs, by the instance's clock (ms). */
+  housekeepingMs?: number;
+  /** Longest wait between polls while storage fails; the wait doubles from `pollMs` up to it (ms). */
+  maxBackoffMs?: number;
+}
+
+/** A worker's lease on an item from its birth: the item is committed already leased to that worker. */
+export interface BirthLease {
+  workerId: string;
+  leaseUntil: string;
+}
+
+/** A new outbox item due at `now`; with a birth lease it is leased to that worker, its first attempt counted. */
+export function newOutboxItem(ids: IdGenerator, now: string, kind: string, payload: Record<string, unknown>, lease: BirthLease | null = null): OutboxItem {
+  return {
+    id: ids.id('obx'),
+    kind,
+    payload,
+    status: 'pending',
+    attempts: lease ? 1 : 0,
+    next_attempt_at: now,
+    locked_by: lease?.workerId ?? null,
+    locked_until: lease?.leaseUntil ?? null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** What the worker of this instance offers to items born here (OutboxWorker). */
+export interface BirthWorker {
+  birthLease(kind: string): BirthLease | null;
+  adopt(items: OutboxItem[]): void;
+}
+
+/**
+ * Items leased at birth (docs/decisions.md, "Outbox items leased at birth"): an item committed by this
+ * instance is leased to this instance's worker in the same transaction, and handed to it once committed,
+ * so it starts without waiting for a claim, a second write on the database. Without a running worker (or
+ * with a full one) an item is born unleased and claimed as before. After a crash between the commit and
+ * the hand-over, a leased item waits for its lease to end and is claimed then: never lost, never twice.
+ * One per instance (container scoped); the worker attaches itself when it starts.
+ */
+@injectable()
+export class OutboxBirths {
+  private worker: BirthWorker | null = null;
+
+  attach(worker: BirthWorker) {
+    this.worker = worker;
+  }
+
+  /** A lease for an item of `kind` about to be committed, or `null` for an item to be claimed as usual. */
+  lease(kind: string): BirthLease | null {
+    return this.worker?.birthLease(kind) ?? null;
+  }
+
+  /** Hands committed items to the worker that leased them (the others are claimed as usual). */
+  adopt(items: readonly OutboxItem[]) {
+    const leased = items.filter((i) => i.locked_by !== null);
+    if (leased.length) this.worker?.adopt(leased);
+  }
+}
