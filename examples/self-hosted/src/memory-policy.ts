@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8';
  */
 
 /** The old generation may grow this far (percent) past what was live after the last full collection. */
-export const HEAP_GROWING_PERCENT = 20;
+export const HEAP_GROWING_PERCENT = 60;
 
 /** V8's own growth factor of the young generation, restored once the server listens. */
 const YOUNG_GROWTH_FACTOR = 2;
