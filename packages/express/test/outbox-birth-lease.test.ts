@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { forEachDb, type TestApp } from './helpers/app';
+import { until } from './helpers/session-client';
 
 /*
  * Outbox items leased at birth (docs/decisions.md): a submission's webhook items are committed leased to
@@ -21,16 +22,6 @@ async function receiver() {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, close: () => new Promise((r) => server.close(r)) };
-}
-
-async function until<T>(fn: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function hookedForm(app: TestApp, url: string) {
@@ -61,8 +52,8 @@ forEachDb(
       const hook = await receiver();
       const { key, form } = await hookedForm(app, hook.url);
       for (const name of ['Ada', 'Grace', 'Edsger']) t.is((await submit(app, form, name)).status, 201);
-      await until(() => hook.got.length === 3);
-      await until(async () => (await webhookItems(app, key, form.id)).every((r: any) => r.status === 'delivered'));
+      await until(() => hook.got.length === 3, 60_000);
+      await until(async () => (await webhookItems(app, key, form.id)).every((r: any) => r.status === 'delivered'), 60_000);
       const items = await webhookItems(app, key, form.id);
       t.is(items.length, 3);
       for (const r of items) t.like({ status: r.status, attempts: Number(r.attempts), locked_by: r.locked_by }, { status: 'delivered', attempts: 1, locked_by: null });
@@ -80,8 +71,8 @@ forEachDb(
       const [born] = await webhookItems(app, key, form.id);
       t.like({ status: born.status, attempts: Number(born.attempts), locked_by: born.locked_by }, { status: 'pending', attempts: 0, locked_by: null });
       app.formloom.worker.start({ pollMs: 100 });
-      await until(() => hook.got.length === 1);
-      await until(async () => (await webhookItems(app, key, form.id))[0].status === 'delivered');
+      await until(() => hook.got.length === 1, 60_000);
+      await until(async () => (await webhookItems(app, key, form.id))[0].status === 'delivered', 60_000);
       t.is(hook.got.length, 1);
       await app.formloom.worker.stop();
       await hook.close();
