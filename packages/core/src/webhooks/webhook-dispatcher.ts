@@ -7,7 +7,7 @@ import type { Plans } from '../ports/plans';
 import type { Storage } from '../ports/storage';
 import { planHolderOf } from '../forms/form-access';
 import { TOKENS } from '../tokens';
-import { newOutboxItem, OutboxBirths } from '../outbox/outbox-items';
+import { type BirthLease, newOutboxItem, OutboxBirths } from '../outbox/outbox-items';
 
 /** The payload key, in memory only, of the delivery an item leased at birth carries (never stored). */
 export const BORN_WITH = 'born_with_delivery';
@@ -56,10 +56,9 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Records one delivery per target and its outbox item, in `tx`. */
   /**
-   * Writes the deliveries and their outbox items; returns the items, to be handed to this instance's worker
-   * once the transaction committed (`started`): they are leased to it at birth when it has room.
+   * Records one delivery per target and its outbox item, in `tx`; returns the items, to be handed to this
+   * instance's worker once the transaction committed (`started`): they are leased to it at birth when it has room.
    */
   async enqueue(tx: Storage, form: FormRecord, response: ResponseRecord, targets: WebhookTarget[], questions: Question[]): Promise<OutboxItem[]> {
     if (!targets.length) return [];
@@ -68,7 +67,7 @@ export class WebhookDispatcher {
     const now = this.clock.now().toISOString();
     // New rows only, independent of each other: sent together rather than one round trip each, so the
     // submission's write transaction is held for less time.
-    const writes: Promise<void>[] = [];
+    const writes: Promise<unknown>[] = [];
     for (const t of targets) {
       const id = this.ids.id('whd');
       const delivery: WebhookDelivery = {
@@ -90,10 +89,9 @@ export class WebhookDispatcher {
         updated_at: now,
       };
       writes.push(tx.deliveries.insert(delivery));
-      const item = newOutboxItem(this.ids, now, 'webhook', { delivery_id: id, url: t.url }, this.births.lease('webhook'));
-      writes.push(tx.outbox.enqueue(item));
+      const item = this.enqueueAttempt(tx, id, now, t.url, this.births.lease('webhook'));
       // The worker gets the delivery as committed with the item it leased at birth: no read to find it again.
-      items.push(item.locked_by ? { ...item, payload: { ...item.payload, [BORN_WITH]: delivery } } : item);
+      writes.push(item.then((i) => items.push(i.locked_by ? { ...i, payload: { ...i.payload, [BORN_WITH]: delivery } } : i)));
     }
     await allSettledOrThrow(writes);
     return items;
@@ -105,8 +103,10 @@ export class WebhookDispatcher {
     return items.every((i) => i.locked_by !== null);
   }
 
-  /** An outbox item that makes a worker (re)send the delivery (to `url`) at `at`. */
-  async enqueueAttempt(tx: Storage, deliveryId: string, at: string, url: string) {
-    await tx.outbox.enqueue(newOutboxItem(this.ids, at, 'webhook', { delivery_id: deliveryId, url }));
+  /** An outbox item that makes a worker (re)send the delivery (to `url`) at `at`, leased to it with `lease`. */
+  async enqueueAttempt(tx: Storage, deliveryId: string, at: string, url: string, lease: BirthLease | null = null): Promise<OutboxItem> {
+    const item = newOutboxItem(this.ids, at, 'webhook', { delivery_id: deliveryId, url }, lease);
+    await tx.outbox.enqueue(item);
+    return item;
   }
 }

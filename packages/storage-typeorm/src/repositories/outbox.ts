@@ -47,25 +47,20 @@ export class SqlOutboxRepository implements OutboxRepository {
   private get together() {
     if (!this.scope.beforeCommit) return null;
     const { d, db } = this.scope;
-    const enqueueOne = async (row: Row) => (await db.run(this.st.enqueue.sql, this.st.enqueue.values(row))) > 0;
-    // Settlements in one statement on SQLite only: PostgreSQL would need a type for each bound value there.
-    const settleMany = async (rows: Row[]) => {
-      const set =
-        `status = coalesce(v.status, t.status), next_attempt_at = coalesce(v.next_attempt_at, t.next_attempt_at), ` +
-        `last_error = v.last_error, locked_by = NULL, locked_until = NULL, updated_at = v.updated_at`;
-      const done = await returnedKeys(db, updateFromRows(d, this.st.table, rows, 'id', set, `t.locked_by = v.worker AND t.status = 'pending'`));
-      return rows.map((r) => done.has(String(r.id)));
-    };
     return (this.coalesced ??= {
-      enqueue: insertCoalescer(d, db, OutboxEntity, enqueueOne),
-      settle: d.kind === 'sqlite' ? new Coalescer(settleMany, (row) => this.settleOne(row)) : null,
+      enqueue: insertCoalescer(d, db, OutboxEntity, (row) => this.enqueueOne(row)),
+      // Settlements in one statement on SQLite only: PostgreSQL would need a type for each bound value there.
+      settle: d.kind === 'sqlite' ? new Coalescer((rows) => this.settleMany(rows), (row) => this.settleOne(row)) : null,
     });
   }
 
+  private async enqueueOne(row: Row): Promise<boolean> {
+    return (await this.scope.db.run(this.st.enqueue.sql, this.st.enqueue.values(row))) > 0;
+  }
+
   async enqueue(item: OutboxItem): Promise<void> {
-    const { sql, values } = this.st.enqueue;
     const row = outboxToRow(item);
-    const inserted = this.together ? await this.together.enqueue.call(row) : (await this.scope.db.run(sql, values(row))) > 0;
+    const inserted = await (this.together?.enqueue.call(row) ?? this.enqueueOne(row));
     if (!inserted) throw new FormloomError('CONFLICT', `Outbox item ${item.id} already exists`);
   }
 
@@ -117,6 +112,16 @@ export class SqlOutboxRepository implements OutboxRepository {
     };
     const settle = this.together?.settle;
     return settle ? settle.call(row) : this.settleOne(row);
+  }
+
+  /** Settlements of one transaction in one statement (SQLite); which of them were still leased as given. */
+  private async settleMany(rows: Row[]): Promise<boolean[]> {
+    const set =
+      `status = coalesce(v.status, t.status), next_attempt_at = coalesce(v.next_attempt_at, t.next_attempt_at), ` +
+      `last_error = v.last_error, locked_by = NULL, locked_until = NULL, updated_at = v.updated_at`;
+    const where = `t.locked_by = v.worker AND t.status = 'pending'`;
+    const done = await returnedKeys(this.scope.db, updateFromRows(this.scope.d, this.st.table, rows, 'id', set, where));
+    return rows.map((r) => done.has(String(r.id)));
   }
 
   private async settleOne(row: Row): Promise<boolean> {

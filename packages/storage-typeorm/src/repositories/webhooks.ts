@@ -10,7 +10,7 @@ import {
 import { type DeliveryAttemptRow, DeliveryAttemptEntity, type DeliveryRow, DeliveryEntity, type GlobalWebhookRow, GlobalWebhookEntity, WebhookSecretEntity, attemptFromRow, attemptToRow, deliveryFromRow, deliveryToRow, globalWebhookFromRow } from '../tables/webhooks';
 import type { Scope } from '../scope';
 import { type Dialect, Params } from '../sql/dialect';
-import { insertIgnoring, insertMany, tableOf } from '../sql/statements';
+import { type InsertStatement, insertIgnoring, insertMany, tableOf } from '../sql/statements';
 import type { Row } from '../sql/db';
 import { Coalescer, insertCoalescer, sqlOf, updateFromRows } from '../sql/coalesce';
 
@@ -97,18 +97,21 @@ export class SqlDeliveryRepository implements DeliveryRepository {
   private get together() {
     if (!this.scope.beforeCommit) return null;
     const { d, db } = this.scope;
-    const one = (st: { sql: string; values: (row: Row) => unknown[] }) => async (row: Row) => (await db.run(st.sql, st.values(row))) > 0;
     return (this.coalesced ??= {
-      deliveries: insertCoalescer(d, db, DeliveryEntity, one(this.st.insertDelivery)),
-      attempts: insertCoalescer(d, db, DeliveryAttemptEntity, one(this.st.insertAttempt)),
+      deliveries: insertCoalescer(d, db, DeliveryEntity, (row) => this.insertRow(this.st.insertDelivery, row)),
+      attempts: insertCoalescer(d, db, DeliveryAttemptEntity, (row) => this.insertRow(this.st.insertAttempt, row)),
       updates: new Map(),
     });
   }
 
+  /** One row; true when it went in (not refused by a conflict). */
+  private async insertRow(st: InsertStatement, row: Row): Promise<boolean> {
+    return (await this.scope.db.run(st.sql, st.values(row))) > 0;
+  }
+
   async insert(delivery: WebhookDelivery): Promise<void> {
-    const { sql, values } = this.st.insertDelivery;
     const row = deliveryToRow(delivery);
-    const inserted = this.together ? await this.together.deliveries.call(row) : (await this.scope.db.run(sql, values(row))) > 0;
+    const inserted = await (this.together?.deliveries.call(row) ?? this.insertRow(this.st.insertDelivery, row));
     if (!inserted) throw new FormloomError('CONFLICT', `Webhook delivery ${delivery.id} already exists`);
   }
 
@@ -159,9 +162,8 @@ export class SqlDeliveryRepository implements DeliveryRepository {
   }
 
   async insertAttempt(attempt: DeliveryAttempt): Promise<void> {
-    const { sql, values } = this.st.insertAttempt;
     const row = attemptToRow(attempt);
-    const inserted = this.together ? await this.together.attempts.call(row) : (await this.scope.db.run(sql, values(row))) > 0;
+    const inserted = await (this.together?.attempts.call(row) ?? this.insertRow(this.st.insertAttempt, row));
     if (!inserted) throw new FormloomError('CONFLICT', `Delivery attempt ${attempt.id} already exists`);
   }
 
