@@ -69,9 +69,8 @@ export class OutboxBirths {
     return this.worker?.birthLease(kind) ?? null;
   }
 
-  /** Hands committed items to the worker that leased them (the others are claimed as usual). */
+  /** Hands committed items to the worker, which takes those it leased (the others are claimed as usual). */
   adopt(items: readonly OutboxItem[]) {
-    const leased = items.filter((i) => i.locked_by !== null);
-    if (leased.length) this.worker?.adopt(leased);
+    if (items.length) this.worker?.adopt([...items]);
   }
 }

@@ -194,6 +194,7 @@ export class OutboxWorker implements BirthWorker {
   /** Carries out committed items leased to this worker at birth, as if just claimed; stopped, it puts them back. */
   adopt(items: OutboxItem[]): void {
     const mine = items.filter((i) => i.locked_by === this.workerId);
+    if (!mine.length) return;
     if (this.stopped) return mine.forEach((i) => this.putBack(i, 0));
     this.hold(mine).catch((e) => this.report('formloom outbox worker', e));
   }

@@ -37,8 +37,11 @@ export class Coalescer<I, R> {
     this.pending = [];
     for (let i = 0; i < calls.length; i += MAX_ROWS) {
       const chunk = calls.slice(i, i + MAX_ROWS);
-      const run = chunk.length === 1 ? this.one(chunk[0]!.item).then((r) => [r]) : this.many(chunk.map((c) => c.item));
-      run.then(
+      if (chunk.length === 1) {
+        this.one(chunk[0]!.item).then(chunk[0]!.resolve, chunk[0]!.reject);
+        continue;
+      }
+      this.many(chunk.map((c) => c.item)).then(
         (results) => chunk.forEach((c, j) => c.resolve(results[j]!)),
         // The statement changed nothing (it is atomic): each call is tried alone for its own outcome.
         () => chunk.forEach((c) => this.one(c.item).then(c.resolve, c.reject)),
