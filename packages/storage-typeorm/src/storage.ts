@@ -21,7 +21,7 @@ import { SqlCacheRevisionRepository } from './repositories/cache-revision';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
 import { BeforeCommit, type Scope, statementCache } from './scope';
 import { retryDeadlocks } from './sql/deadlocks';
-import { type Db, guardedDb, lockedDb, pooledDb, queryRunnerDb, type Row, sqliteDb } from './sql/db';
+import { type Db, guardedDb, lockedDb, pooledDb, type Prepared, queryRunnerDb, type Row, sqliteDb } from './sql/db';
 import { type Dialect, dialectOf } from './sql/dialect';
 import { ReadWriteLock } from './sql/rw-lock';
 import { pgOutboxListener } from './sql/pg-listen';
@@ -48,6 +48,11 @@ interface TxContext {
   readonly storage: Storage;
   /** False once the callback has settled: work it left running goes back to the root's own calls. */
   active: boolean;
+  /**
+   * Until the transaction has committed or rolled back, what work it left running waits for before its
+   * root calls: they then see what it committed, never a state from before it; `null` once it has ended.
+   */
+  ending: Promise<void> | null;
 }
 
 /**
@@ -127,15 +132,30 @@ export function openStorage(dataSource: DataSource): StorageInternals {
     const ctx = context.getStore();
     return ctx?.active ? ctx : undefined;
   };
+  /** Where a root call runs: the ambient transaction, or the root once the one it was made in has ended. */
+  const onRoot = <R>(call: (db: Db) => Promise<R>): Promise<R> => {
+    const ctx = context.getStore();
+    if (!ctx) return call(ownDb);
+    if (ctx.active) return call(ctx.db);
+    return ctx.ending ? ctx.ending.then(() => call(ownDb)) : call(ownDb);
+  };
 
   /** Joins the ambient transaction, or opens one whose callback runs in its own async context. */
   const withTransaction = <T>(work: (ctx: TxContext) => Promise<T>): Promise<T> => {
-    const joined = ambient();
-    if (joined) return work(joined);
+    const ctx = context.getStore();
+    if (ctx?.active) return work(ctx);
+    if (ctx?.ending) return ctx.ending.then(() => withTransaction(work));
     if (closed) return Promise.reject(new Error('The storage (closed) is no longer usable'));
+    let ended!: () => void;
+    const ending = new Promise<void>((resolve) => (ended = resolve));
     return runInTransaction(async (db) => {
       const beforeCommit = new BeforeCommit();
-      const ctx: TxContext = { db, storage: makeStorage(d, st, db, (inner) => inner(db), null, beforeCommit), active: true };
+      const ctx: TxContext = {
+        db,
+        storage: makeStorage(d, st, db, (inner) => inner(db), null, beforeCommit),
+        active: true,
+        ending,
+      };
       const result = await context.run(ctx, async () => {
         try {
           return await work(ctx);
@@ -144,15 +164,29 @@ export function openStorage(dataSource: DataSource): StorageInternals {
         }
       });
       await beforeCommit.run(db);
-      return result;
-    });
+      return { ctx, result };
+    }).then(
+      ({ ctx, result }) => {
+        ctx.ending = null;
+        ended();
+        return result;
+      },
+      (err) => {
+        ended();
+        throw err;
+      },
+    );
   };
 
   // Root calls run on the ambient transaction when there is one, else each on its own.
   const rootDb: Db = {
-    all: (sql, params) => (ambient()?.db ?? ownDb).all(sql, params),
-    run: (sql, params) => (ambient()?.db ?? ownDb).run(sql, params),
-    prepare: (sql) => (ambient()?.db ?? ownDb).prepare(sql),
+    all: (sql, params) => onRoot((db) => db.all(sql, params)),
+    run: (sql, params) => onRoot((db) => db.run(sql, params)),
+    prepare: (sql) => {
+      const ctx = context.getStore();
+      if (!ctx?.ending || ctx.active) return (ctx?.active ? ctx.db : ownDb).prepare(sql);
+      return preparedAfter(ctx.ending, () => ownDb.prepare(sql));
+    },
   };
   const root = makeStorage(
     d,
@@ -218,4 +252,14 @@ function makeStorage(
     transaction: transaction ?? ((work) => work(storage)),
   };
   return storage;
+}
+
+/** A statement prepared on the root once `ending` has settled (for work a transaction left running). */
+function preparedAfter<T>(ending: Promise<void>, prepare: () => Prepared<T>): Prepared<T> {
+  let prepared: Prepared<T> | undefined;
+  const ready = ending.then(() => (prepared = prepare()));
+  return {
+    all: (params) => ready.then((p) => p.all(params)),
+    close: () => ready.then((p) => p.close()),
+  };
 }

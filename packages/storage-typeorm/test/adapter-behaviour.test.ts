@@ -89,6 +89,23 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     t.deepEqual(await within(30_000, later), user, 'not refused as a finished transaction');
   });
 
+  test(`${kind}: a root call made while the transaction commits waits for it and sees what it committed`, async (t) => {
+    const db = await createTestDatabase(kind);
+    t.teardown(() => db.close());
+    const user = makeUser();
+    let later!: Promise<unknown>;
+    let inTx!: Promise<unknown>;
+    await db.storage.transaction(async (tx) => {
+      await tx.users.insert(user);
+      // setImmediate runs once the callback has returned, while its COMMIT is still on its way.
+      const afterCallback = new Promise((resolve) => setImmediate(resolve));
+      later = afterCallback.then(() => db.storage.users.findById(user.id));
+      inTx = afterCallback.then(() => db.storage.transaction((again) => again.users.findById(user.id)));
+    });
+    t.deepEqual(await within(30_000, later), user);
+    t.deepEqual(await within(30_000, inTx), user, 'a transaction opened then starts after the commit');
+  });
+
   test(`${kind}: another storage used inside a transaction does not join it`, async (t) => {
     const [a, b] = await Promise.all([createTestDatabase(kind), createTestDatabase(kind)]);
     t.teardown(() => Promise.all([a.close(), b.close()]));
