@@ -143,7 +143,7 @@ test('questions reorder by dragging their handle', async (t) => {
   }
 });
 
-test('a save that cannot reach the server says so, and Retry saves it', async (t) => {
+test('a save that cannot reach the server says so, and is tried again by itself once it can', async (t) => {
   t.timeout(120_000);
   const owner = await app.user();
   const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Offline', questions: [{ type: 'short_text', title: 'Name' }] } })).body.id;
@@ -157,11 +157,47 @@ test('a save that cannot reach the server says so, and Retry saves it', async (t
     await page.getByRole('status').filter({ hasText: 'Not saved' }).waitFor();
     await page.getByText('The server could not be reached.').first().waitFor();
     t.is((await app.api('GET', `/forms/${id}`, { key: owner.key })).body.title, 'Offline');
+    await page.getByRole('button', { name: 'Retry' }).waitFor();
     await context.setOffline(false);
-    await page.getByRole('button', { name: 'Retry' }).click();
     await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
     t.is((await app.api('GET', `/forms/${id}`, { key: owner.key })).body.title, 'Typed while offline');
     t.deepEqual(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(e)), []);
+  } finally {
+    await close();
+  }
+});
+
+test('a save refused while the owner kept editing is followed by the newer draft, which is saved', async (t) => {
+  t.timeout(120_000);
+  const owner = await app.user();
+  const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Busy', questions: [{ type: 'short_text', title: 'Name' }] } })).body.id;
+  const { page, errors, close } = await openPage(browser, { cookie: owner.cookie });
+  try {
+    // The first save is held until the owner has typed again, then refused (as the server refuses a
+    // draft caught half-edited); every later save goes through.
+    let first = true;
+    let seen!: () => void;
+    const firstSaveSent = new Promise<void>((resolve) => (seen = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/api/v1/forms/${id}`, async (route) => {
+      if (route.request().method() !== 'PUT' || !first) return route.continue();
+      first = false;
+      seen();
+      await released;
+      await route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: { code: 'VALIDATION_ERROR', message: 'title: refused for the test', status: 400 } }) });
+    });
+    await page.goto(`${app.url}/forms/${id}`);
+    const title = page.getByRole('textbox', { name: 'Form title' });
+    await title.fill('Half typed');
+    await firstSaveSent;
+    await title.fill('Typed in full');
+    // Past the autosave delay: the newer draft's save is already waiting on the first when it is refused.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    release();
+    await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
+    t.is((await app.api('GET', `/forms/${id}`, { key: owner.key })).body.title, 'Typed in full');
+    t.deepEqual(errors, []);
   } finally {
     await close();
   }

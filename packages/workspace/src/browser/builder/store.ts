@@ -13,6 +13,10 @@ export type SaveState = 'saved' | 'saving' | 'pending' | 'failed' | 'conflict';
 /** Fields of the full form that are never sent back (read-only, or changed by their own endpoints). */
 const READ_ONLY = ['id', 'slug', 'created_at', 'updated_at', 'has_unpublished_changes', 'published_version_id', 'response_count', 'published', 'team_id', 'questions', 'show_question_nav', 'version', 'publish_error'];
 const SAVE_DELAY_MS = 700;
+/** How long after each transient failure in a row a save is tried again by itself. */
+const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 15000];
+/** No answer (status 0), too many requests, or a server or gateway that is briefly unavailable. */
+const TRANSIENT = (status: number) => status === 0 || status === 429 || status === 502 || status === 503 || status === 504;
 
 /** A temporary id for a question made in the browser; the first save replaces it. */
 // getRandomValues, not randomUUID: the latter exists only in secure contexts (not on plain http over a LAN).
@@ -50,6 +54,8 @@ export class FormStore extends EventTarget {
   private revision = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running: Promise<void> | null = null;
+  /** Transient failures in a row of the current draft (reset by a save that succeeds). */
+  private retries = 0;
   /** Stable keys of questions across their renaming (temporary id -> server id), for keyed lists. */
   private keys = new Map<string, string>();
 
@@ -73,9 +79,7 @@ export class FormStore extends EventTarget {
     this.revision += 1;
     this.emitChange();
     if (this.state === 'conflict') return;
-    this.set('pending');
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.save(), SAVE_DELAY_MS);
+    this.schedule(SAVE_DELAY_MS);
   }
 
   /** A key that stays the same for a question when the server renames its temporary id. */
@@ -113,14 +117,34 @@ export class FormStore extends EventTarget {
         // The owner kept typing: keep their newer draft, with the server's names for new questions.
         this.draft = { ...renameIds(this.draft, ids), has_unpublished_changes: form.has_unpublished_changes, updated_at: form.updated_at };
         this.emitChange(ids);
-        this.set('pending');
-        this.timer = setTimeout(() => void this.save(), SAVE_DELAY_MS);
+        this.schedule(SAVE_DELAY_MS);
       }
+      this.retries = 0;
     } catch (e) {
       const err = e as ApiError;
+      if (err.status === 412) {
+        this.error = err.message;
+        return this.set('conflict');
+      }
+      // The owner kept editing while this save ran: the newer draft may well be valid, so it is sent next
+      // instead of stopping at this failure (whose draft is already out of date).
+      if (this.revision !== sentRevision) return this.schedule(0);
       this.error = err.message;
-      this.set(err.status === 412 ? 'conflict' : 'failed');
+      this.set('failed');
+      // A failure of the network or of a busy server passes: tried again, later each time, while shown.
+      if (TRANSIENT(err.status) && this.retries < RETRY_DELAYS_MS.length) this.saveIn(RETRY_DELAYS_MS[this.retries++]!);
     }
+  }
+
+  /** Marks the draft pending and saves it after `delayMs`. */
+  private schedule(delayMs: number) {
+    this.set('pending');
+    this.saveIn(delayMs);
+  }
+
+  private saveIn(delayMs: number) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.save(), delayMs);
   }
 
   /** After another save, the form as it is now and its tag; the caller confirms first when edits would be lost. */
