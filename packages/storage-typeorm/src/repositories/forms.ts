@@ -9,6 +9,7 @@ import { type FormRow, FormEntity, formFromRow, formToRow } from '../tables/form
 import type { Scope } from '../scope';
 import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf, updateReturning } from '../sql/statements';
+import { Coalescer } from '../sql/coalesce';
 
 export const formStatements = (d: Dialect) => {
   const forms = tableOf(d, FormEntity);
@@ -127,7 +128,26 @@ export class SqlFormRepository implements FormRepository {
     }
   }
 
+  // In a transaction, counts added together (a group commit's submissions) go in one update a form.
+  private counts: Coalescer<{ id: string; delta: number }, number | null> | null = null;
+
   async addResponseCount(id: string, delta: number): Promise<number | null> {
+    if (!this.scope.beforeCommit) return this.addCount(id, delta);
+    this.counts ??= new Coalescer(
+      async (calls) => {
+        // The deltas of each form summed; every caller of a form gets its count after them all.
+        const sums = new Map<string, number>();
+        for (const c of calls) sums.set(c.id, (sums.get(c.id) ?? 0) + c.delta);
+        const after = new Map<string, number | null>();
+        await Promise.all([...sums].map(async ([form, sum]) => after.set(form, await this.addCount(form, sum))));
+        return calls.map((c) => after.get(c.id) ?? null);
+      },
+      (c) => this.addCount(c.id, c.delta),
+    );
+    return this.counts.call({ id, delta });
+  }
+
+  private async addCount(id: string, delta: number): Promise<number | null> {
     const [row] = await this.scope.db.all<{ response_count: number }>(this.st.addResponses, [delta, id]);
     return row ? Number(row.response_count) : null;
   }

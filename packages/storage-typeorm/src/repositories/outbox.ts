@@ -42,15 +42,14 @@ export class SqlOutboxRepository implements OutboxRepository {
   }
 
   // In a transaction, rows sent together go in one statement each kind (sql/coalesce.ts).
-  private coalesced: { enqueue: Coalescer<Row, boolean>; settle: Coalescer<Row, boolean> | null } | null = null;
+  private coalesced: { enqueue: Coalescer<Row, boolean>; settle: Coalescer<Row, boolean> } | null = null;
 
   private get together() {
     if (!this.scope.beforeCommit) return null;
     const { d, db } = this.scope;
     return (this.coalesced ??= {
       enqueue: insertCoalescer(d, db, OutboxEntity, (row) => this.enqueueOne(row)),
-      // Settlements in one statement on SQLite only: PostgreSQL would need a type for each bound value there.
-      settle: d.kind === 'sqlite' ? new Coalescer((rows) => this.settleMany(rows), (row) => this.settleOne(row)) : null,
+      settle: new Coalescer((rows) => this.settleMany(rows), (row) => this.settleOne(row)),
     });
   }
 
@@ -114,14 +113,14 @@ export class SqlOutboxRepository implements OutboxRepository {
     return settle ? settle.call(row) : this.settleOne(row);
   }
 
-  /** Settlements of one transaction in one statement (SQLite); which of them were still leased as given. */
+  /** Settlements of one transaction in one statement; which of them were still leased as given. */
   private async settleMany(rows: Row[]): Promise<boolean[]> {
     const set =
       `status = coalesce(v.status, t.status), next_attempt_at = coalesce(v.next_attempt_at, t.next_attempt_at), ` +
       `last_error = v.last_error, locked_by = NULL, locked_until = NULL, updated_at = v.updated_at`;
     const where = `t.locked_by = v.worker AND t.status = 'pending'`;
-    const done = await returnedKeys(this.scope.db, updateFromRows(this.scope.d, this.st.table, rows, 'id', set, where));
-    return rows.map((r) => done.has(String(r.id)));
+    const done = await returnedKeys(this.scope.db, updateFromRows(this.scope.d, this.st.table, OutboxEntity, rows, 'id', set, where));
+    return rows.map((r) => done.delete(String(r.id))); // a repeated settlement: only its first took the lease
   }
 
   private async settleOne(row: Row): Promise<boolean> {

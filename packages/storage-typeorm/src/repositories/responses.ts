@@ -11,7 +11,8 @@ import {
 } from '@formloom/core';
 import { type ResponseRow, ResponseEntity, partialResponseToRow, responseFromRow, responseToRow } from '../tables/responses';
 import type { Scope } from '../scope';
-import type { Db } from '../sql/db';
+import type { Db, Row } from '../sql/db';
+import { type Coalescer, insertCoalescer } from '../sql/coalesce';
 import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
 import { rollupPage, rollupTotal } from './response-pages';
@@ -107,6 +108,8 @@ const conflictingVisitor = () =>
 export class SqlResponseRepository implements ResponseRepository {
   constructor(private readonly scope: Scope) {}
 
+  private inserts: Coalescer<Row, boolean> | null = null;
+
   private get st() {
     return this.scope.statements(responseStatements);
   }
@@ -119,7 +122,9 @@ export class SqlResponseRepository implements ResponseRepository {
     // commit of many submissions then updates each counter row once (docs/benchmarks.md, "Session 7").
     const deferred = this.scope.beforeCommit?.task(PendingRollups, () => new PendingRollups(this.scope.d, this.scope.db));
     if (deferred) {
-      if ((await this.scope.db.run(sql, values(row))) === 0) throw await this.insertConflict(response.id);
+      // Inserts sent together (a group commit's submissions) go in one statement (sql/coalesce.ts).
+      this.inserts ??= insertCoalescer(this.scope.d, this.scope.db, ResponseEntity, async (one) => (await this.scope.db.run(sql, values(one))) > 0);
+      if (!(await this.inserts.call(row))) throw await this.insertConflict(response.id);
       return deferred.add(response.form_id, row);
     }
     await this.scope.atomic(async (db) => {

@@ -124,7 +124,7 @@ export class SqlDeliveryRepository implements DeliveryRepository {
     const { id: _id, ...set } = deliveryToRow(patch);
     const columns = Object.keys(set) as (keyof typeof set)[];
     if (columns.length === 0) return;
-    const together = this.scope.d.kind === 'sqlite' ? this.together : null;
+    const together = this.together;
     if (together) {
       // Updates of the same columns sent together (the worker's settlements) go in one statement.
       const key = columns.join(',');
@@ -132,7 +132,7 @@ export class SqlDeliveryRepository implements DeliveryRepository {
       if (!updates) {
         const { d, db } = this.scope;
         const assignments = columns.map((c) => `"${c}" = v."${c}"`).join(', ');
-        const many = async (rows: Row[]) => void (await db.all(...sqlOf(updateFromRows(d, this.st.deliveries, rows, 'id', assignments))));
+        const many = async (rows: Row[]) => void (await db.all(...sqlOf(updateFromRows(d, this.st.deliveries, DeliveryEntity, rows, 'id', assignments))));
         together.updates.set(key, (updates = new Coalescer<Row, void>(async (rows) => (await many(rows), rows.map(() => undefined)), (row) => this.updateOne(row))));
       }
       return updates.call({ id, ...set });

@@ -52,12 +52,14 @@ export class Coalescer<I, R> {
 
 /**
  * `UPDATE table AS t SET ... FROM (rows) AS v WHERE t.key = v.key AND <where>` over `rows` (objects of the
- * same columns, `key` among them), on SQLite, returning the keys of the rows it changed. `set` maps each
- * updated column to its expression over `t` and `v`.
+ * same columns, `key` among them), returning the keys of the rows it changed. `set` maps each updated
+ * column to its expression over `t` and `v`. PostgreSQL types a bound value it cannot infer as text, so
+ * there each value is cast to its column's type in `entity` (text for a name that is not a column).
  */
 export function updateFromRows(
   d: Dialect,
   table: string,
+  entity: EntitySchema<any>,
   rows: Array<Record<string, unknown>>,
   key: string,
   set: string,
@@ -65,11 +67,20 @@ export function updateFromRows(
 ): { sql: string; values: unknown[] } {
   const params = new Params(d);
   const columns = Object.keys(rows[0]!);
-  const selects = rows.map((row, i) => `SELECT ${columns.map((c) => `${params.bind(row[c] ?? null)}${i === 0 ? ` AS "${c}"` : ''}`).join(', ')}`);
+  const casts = columns.map((c) => (d.kind === 'postgres' ? `::${pgTypeOf(entity, c)}` : ''));
+  const selects = rows.map(
+    (row, i) => `SELECT ${columns.map((c, j) => `${params.bind(row[c] ?? null)}${casts[j]}${i === 0 ? ` AS "${c}"` : ''}`).join(', ')}`,
+  );
   return {
-    sql: `UPDATE ${table} AS t SET ${set} FROM (${selects.join(' UNION ALL ')}) AS v WHERE t."${key}" = v."${key}"${where ? ` AND ${where}` : ''} RETURNING "${key}" AS k`,
+    sql: `UPDATE ${table} AS t SET ${set} FROM (${selects.join(' UNION ALL ')}) AS v WHERE t."${key}" = v."${key}"${where ? ` AND ${where}` : ''} RETURNING ${d.kind === 'postgres' ? 't.' : ''}"${key}" AS k`,
     values: params.values,
   };
+}
+
+/** The PostgreSQL type a bound value of `column` is cast to: the repositories' columns are text, integers or booleans. */
+function pgTypeOf(entity: EntitySchema<any>, column: string): string {
+  const type = (entity.options.columns as Record<string, { type?: unknown } | undefined>)[column]?.type;
+  return type === 'integer' ? 'integer' : type === 'boolean' ? 'boolean' : 'text';
 }
 
 /** A statement as `db.all`'s arguments. */
@@ -94,6 +105,7 @@ export function insertCoalescer(
   return new Coalescer<Row, boolean>(async (rows) => {
     const statement = insertMany(d, entity, rows, 'ON CONFLICT DO NOTHING RETURNING id AS k');
     const keys = await returnedKeys(db, { sql: statement.sql, values: statement.values });
-    return rows.map((r) => keys.has(String(r.id)));
+    // A row repeated in one statement went in once, as the first of them: the later ones are refused.
+    return rows.map((r) => keys.delete(String(r.id)));
   }, one);
 }

@@ -1,4 +1,4 @@
-import { at, makeAttempt, makeDelivery, makeForm, makeOutboxItem, rejectsWithConflict, type StorageTest, uid } from './fixtures';
+import { at, makeAttempt, makeDelivery, makeForm, makeOutboxItem, makeResponse, rejectsWithConflict, type StorageTest, uid } from './fixtures';
 
 /**
  * Writes a transaction sends together (the outbox worker settling a batch, a submission enqueueing a
@@ -72,5 +72,28 @@ export function batchedWriteTests(test: StorageTest): void {
     t.like(failed, { status: 'failed', last_error: 'gave up', locked_by: null });
     t.like(untouched, { status: 'pending', locked_by: null, updated_at: items.find((i) => i.id === notMine)!.updated_at });
     for (const [n, d] of deliveries.entries()) t.deepEqual(await db.storage.deliveries.findById(d.id), { ...d, ...patch(n) });
+  });
+
+  test('transactions: responses and counts sent together (a group commit) each answer for themselves', async (t, db) => {
+    const [a, b] = [makeForm(), makeForm()];
+    await db.storage.forms.insert(a);
+    await db.storage.forms.insert(b);
+    const visitor = uid('vis');
+    const first = makeResponse(a.id, 1, { visitor_id: visitor, unique_visitor: visitor });
+    const sameVisitor = makeResponse(a.id, 2, { visitor_id: visitor, unique_visitor: visitor });
+    const others = [makeResponse(a.id, 3), makeResponse(b.id, 4), makeResponse(a.id, 5)];
+    const [outcomes, counts] = await db.storage.transaction(async (tx) =>
+      Promise.all([
+        Promise.allSettled([first, sameVisitor, ...others, first].map((r) => tx.responses.insert(r))),
+        Promise.all([tx.forms.addResponseCount(a.id, 1), tx.forms.addResponseCount(b.id, 1), tx.forms.addResponseCount(a.id, 2), tx.forms.addResponseCount(uid('frm'), 1)]),
+      ]),
+    );
+    t.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+    await rejectsWithConflict(t, Promise.reject((outcomes[1] as PromiseRejectedResult).reason), 'the visitor\'s second response alone is refused');
+    await rejectsWithConflict(t, Promise.reject((outcomes[5] as PromiseRejectedResult).reason), 'the taken id alone is refused');
+    t.deepEqual(counts, [3, 1, 3, null], 'each count after every delta of its form; none for a missing form');
+    for (const r of [first, ...others]) t.truthy(await db.storage.responses.findById(r.form_id, r.id));
+    t.is(await db.storage.responses.findById(a.id, sameVisitor.id), null);
+    t.is((await db.storage.forms.findById(a.id))!.response_count, a.response_count + 3);
   });
 }
