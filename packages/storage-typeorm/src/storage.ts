@@ -50,9 +50,15 @@ interface TxContext {
   active: boolean;
   /**
    * Until the transaction has committed or rolled back, what work it left running waits for before its
-   * root calls: they then see what it committed, never a state from before it; `null` once it has ended.
+   * root calls: they then see what it committed, never a state from before it.
    */
-  ending: Promise<void> | null;
+  readonly ending: TxEnd;
+}
+
+/** The end of a transaction: settled once it has committed or rolled back (whichever attempt ran last). */
+interface TxEnd {
+  readonly promise: Promise<void>;
+  done: boolean;
 }
 
 /**
@@ -137,17 +143,21 @@ export function openStorage(dataSource: DataSource): StorageInternals {
     const ctx = context.getStore();
     if (!ctx) return call(ownDb);
     if (ctx.active) return call(ctx.db);
-    return ctx.ending ? ctx.ending.then(() => call(ownDb)) : call(ownDb);
+    return ctx.ending.done ? call(ownDb) : ctx.ending.promise.then(() => call(ownDb));
   };
 
   /** Joins the ambient transaction, or opens one whose callback runs in its own async context. */
   const withTransaction = <T>(work: (ctx: TxContext) => Promise<T>): Promise<T> => {
     const ctx = context.getStore();
     if (ctx?.active) return work(ctx);
-    if (ctx?.ending) return ctx.ending.then(() => withTransaction(work));
+    if (ctx && !ctx.ending.done) return ctx.ending.promise.then(() => withTransaction(work));
     if (closed) return Promise.reject(new Error('The storage (closed) is no longer usable'));
     let ended!: () => void;
-    const ending = new Promise<void>((resolve) => (ended = resolve));
+    const ending: TxEnd = { promise: new Promise<void>((resolve) => (ended = resolve)), done: false };
+    const end = () => {
+      ending.done = true;
+      ended();
+    };
     return runInTransaction(async (db) => {
       const beforeCommit = new BeforeCommit();
       const ctx: TxContext = {
@@ -164,15 +174,11 @@ export function openStorage(dataSource: DataSource): StorageInternals {
         }
       });
       await beforeCommit.run(db);
-      return { ctx, result };
+      return result;
     }).then(
-      ({ ctx, result }) => {
-        ctx.ending = null;
-        ended();
-        return result;
-      },
+      (result) => (end(), result),
       (err) => {
-        ended();
+        end();
         throw err;
       },
     );
@@ -184,8 +190,8 @@ export function openStorage(dataSource: DataSource): StorageInternals {
     run: (sql, params) => onRoot((db) => db.run(sql, params)),
     prepare: (sql) => {
       const ctx = context.getStore();
-      if (!ctx?.ending || ctx.active) return (ctx?.active ? ctx.db : ownDb).prepare(sql);
-      return preparedAfter(ctx.ending, () => ownDb.prepare(sql));
+      if (!ctx || ctx.active || ctx.ending.done) return (ctx?.active ? ctx.db : ownDb).prepare(sql);
+      return preparedAfter(ctx.ending.promise, () => ownDb.prepare(sql));
     },
   };
   const root = makeStorage(

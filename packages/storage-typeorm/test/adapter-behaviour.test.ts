@@ -104,6 +104,21 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     });
     t.deepEqual(await within(30_000, later), user);
     t.deepEqual(await within(30_000, inTx), user, 'a transaction opened then starts after the commit');
+
+    // After a rollback the same calls run too, on what was there before it.
+    const rolledBack = makeUser();
+    await t.throwsAsync(
+      db.storage.transaction(async (tx) => {
+        await tx.users.insert(rolledBack);
+        const afterCallback = new Promise((resolve) => setImmediate(resolve));
+        later = afterCallback.then(() => db.storage.users.findById(rolledBack.id));
+        inTx = afterCallback.then(() => db.storage.transaction((again) => again.users.findById(rolledBack.id)));
+        throw new Error('roll back');
+      }),
+      { message: 'roll back' },
+    );
+    t.is(await within(30_000, later), null);
+    t.is(await within(30_000, inTx), null);
   });
 
   test(`${kind}: another storage used inside a transaction does not join it`, async (t) => {
