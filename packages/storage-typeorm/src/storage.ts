@@ -134,16 +134,15 @@ export function openStorage(dataSource: DataSource): StorageInternals {
   // The transaction whose async context the caller runs in: per storage, so another storage (another
   // database) used inside a transaction never joins it.
   const context = new AsyncLocalStorage<TxContext>();
-  const ambient = (): TxContext | undefined => {
-    const ctx = context.getStore();
-    return ctx?.active ? ctx : undefined;
-  };
-  /** Where a root call runs: the ambient transaction, or the root once the one it was made in has ended. */
+  /**
+   * Where a root call made in `ctx` runs now: the ambient transaction, else the root; `null` while the
+   * transaction it was made in is still ending (the call then waits for `ctx.ending`, then runs on the root).
+   */
+  const rootNow = (ctx: TxContext | undefined): Db | null => (!ctx ? ownDb : ctx.active ? ctx.db : ctx.ending.done ? ownDb : null);
   const onRoot = <R>(call: (db: Db) => Promise<R>): Promise<R> => {
     const ctx = context.getStore();
-    if (!ctx) return call(ownDb);
-    if (ctx.active) return call(ctx.db);
-    return ctx.ending.done ? call(ownDb) : ctx.ending.promise.then(() => call(ownDb));
+    const db = rootNow(ctx);
+    return db ? call(db) : ctx!.ending.promise.then(() => call(ownDb));
   };
 
   /** Joins the ambient transaction, or opens one whose callback runs in its own async context. */
@@ -152,11 +151,15 @@ export function openStorage(dataSource: DataSource): StorageInternals {
     if (ctx?.active) return work(ctx);
     if (ctx && !ctx.ending.done) return ctx.ending.promise.then(() => withTransaction(work));
     if (closed) return Promise.reject(new Error('The storage (closed) is no longer usable'));
-    let ended!: () => void;
-    const ending: TxEnd = { promise: new Promise<void>((resolve) => (ended = resolve)), done: false };
-    const end = () => {
-      ending.done = true;
-      ended();
+    let end!: () => void;
+    const ending: TxEnd = {
+      promise: new Promise<void>((resolve) => {
+        end = () => {
+          ending.done = true;
+          resolve();
+        };
+      }),
+      done: false,
     };
     return runInTransaction(async (db) => {
       const beforeCommit = new BeforeCommit();
@@ -175,13 +178,7 @@ export function openStorage(dataSource: DataSource): StorageInternals {
       });
       await beforeCommit.run(db);
       return result;
-    }).then(
-      (result) => (end(), result),
-      (err) => {
-        end();
-        throw err;
-      },
-    );
+    }).finally(end);
   };
 
   // Root calls run on the ambient transaction when there is one, else each on its own.
@@ -190,8 +187,8 @@ export function openStorage(dataSource: DataSource): StorageInternals {
     run: (sql, params) => onRoot((db) => db.run(sql, params)),
     prepare: (sql) => {
       const ctx = context.getStore();
-      if (!ctx || ctx.active || ctx.ending.done) return (ctx?.active ? ctx.db : ownDb).prepare(sql);
-      return preparedAfter(ctx.ending.promise, () => ownDb.prepare(sql));
+      const db = rootNow(ctx);
+      return db ? db.prepare(sql) : preparedAfter(ctx!.ending.promise, () => ownDb.prepare(sql));
     },
   };
   const root = makeStorage(
@@ -262,8 +259,7 @@ function makeStorage(
 
 /** A statement prepared on the root once `ending` has settled (for work a transaction left running). */
 function preparedAfter<T>(ending: Promise<void>, prepare: () => Prepared<T>): Prepared<T> {
-  let prepared: Prepared<T> | undefined;
-  const ready = ending.then(() => (prepared = prepare()));
+  const ready = ending.then(prepare);
   return {
     all: (params) => ready.then((p) => p.all(params)),
     close: () => ready.then((p) => p.close()),
