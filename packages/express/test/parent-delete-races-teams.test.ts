@@ -40,8 +40,8 @@ forEachDb(test, (it) => {
       ['team form', (app, c) => app.api('POST', '/forms', { key: c.key, body: { title: 'T', team_id: c.team.id } })],
     ],
     after: async (app, c) => {
-      const gone = (await app.api('GET', `/teams/${c.team.id}`, { key: c.key })).status === 404;
-      if (!gone) return 'the team outlived its delete';
+      const read = await app.api('GET', `/teams/${c.team.id}`, { key: c.key });
+      if (read.status !== 404) return `the team outlived its delete: GET answered ${read.status} ${read.text.slice(0, 200)}`;
       const ph = app.kind === 'postgres' ? '$1' : '?';
       const rows = [
         ...(await app.raw(`SELECT id FROM team_invitations WHERE team_id = ${ph}`, [c.team.id])),
@@ -50,4 +50,7 @@ forEachDb(test, (it) => {
       return rows.length ? `${rows.length} rows of the deleted team remain` : null;
     },
   });
-});
+  // The accept child's unknown tokens (after the delete) are failed authentications by design (docs/security.md):
+  // 16 of them from one address, with the other tests' requests in flight reserving slots, reached the limit
+  // of 20 and turned the checks' reads into 429s. Races, not limits, are what this file tests.
+}, { rateLimits: { failedAuth: false } });
