@@ -7,12 +7,10 @@ import { createFormloomRouter, createPublicPagesRouter, requestLogging, type Htt
 import { createWorkspaceRouter } from '@formloom/workspace';
 import { openMigratedStorage, type ClosableStorage } from '@formloom/storage-typeorm';
 import type { DestinationStream, Logger as Pino } from 'pino';
-import { createAudioCodecs } from '@formloom/audio';
-import { createEspeakEngine } from '@formloom/speech-espeak';
-import { createFliteEngine } from '@formloom/speech-flite';
 import { createHttpWebhookTransport } from '@formloom/webhook-http';
 import { readSealSettings } from './signing-seal';
 import { lazySignedDocuments } from './lazy-signing';
+import { lazyAudioCodecs, lazyEngines } from './lazy-voice';
 import { checkSecretKey, loadSecretKey } from './secret-key';
 import { openBlobStore, type OpenedBlobStore } from './blob-store';
 import { createMailerFromEnv } from '@formloom/mailer-smtp';
@@ -150,8 +148,8 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
     await storage.close();
     throw e;
   }
-  // The voice API's engines start on first use (a voice list or a generation), not here.
-  const engines = [createEspeakEngine(), createFliteEngine()];
+  // The voice API's packages load, and its engines start, on first use (a voice list or a generation), not here.
+  const engines = lazyEngines();
   const closeAdapters = async () => {
     await mailer?.close();
     blobs?.close();
@@ -182,7 +180,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
       plugins: file.plugins,
       logger: coreLogger(logger),
       speechEngines: engines,
-      ...(provided.has('audio') ? {} : { audio: createAudioCodecs() }),
+      ...(provided.has('audio') ? {} : { audio: lazyAudioCodecs() }),
       ...(provided.has('webhookTransport') ? {} : { webhookTransport: createHttpWebhookTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }) }),
       ...(blobs ? { blobStore: blobs.store } : {}),
       ...(mailer ? { mailer } : {}),
