@@ -3,13 +3,13 @@ import type { RequestHandler } from 'express';
 
 /**
  * gzip/brotli for the public endpoints' JSON answers (docs/respondents.md "Speed"): a published form's JSON
- * shrinks by about four fifths. Only `/public/` paths and only `application/json`: the owners' endpoints
- * (some answer JSON after long work, such as signing and voice) and streamed exports, audio and PDFs keep
- * their own framing, lengths and timing.
+ * shrinks by about four fifths. Mounted on `/public` only (the router does): the owners' endpoints (some
+ * answer JSON after long work, such as signing and voice) and streamed exports, audio and PDFs keep their own
+ * framing, lengths and timing, and their requests skip the middleware's per-request set-up altogether (about
+ * 4 kB of allocation per request, docs/benchmarks.md "Session 9"). Only `application/json` answers.
  */
 export function jsonCompression(): RequestHandler {
   return compression({
-    filter: (req, res) =>
-      req.path.startsWith('/public/') && /^application\/json\b/.test(String(res.getHeader('Content-Type') ?? '')) && compression.filter(req, res),
+    filter: (req, res) => /^application\/json\b/.test(String(res.getHeader('Content-Type') ?? '')) && compression.filter(req, res),
   });
 }

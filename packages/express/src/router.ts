@@ -100,7 +100,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   // Every answer, errors included, carries X-Request-Id; a host that mounted requestLogging already keeps its id.
   router.use(requestLogging(isHttpLogger(options.logger) ? options.logger : undefined));
   router.use(apiSecurityHeaders);
-  router.use(jsonCompression());
+  router.use('/public', jsonCompression());
   router.use(publicCors(checkEmbedOrigins(options.embedOrigins ?? '*')));
 
   const security = options.authenticate ? { ...HOST_SECURITY, scheme: options.securityScheme ?? HOST_SECURITY.scheme, ...(options.apiKeys ? { alsoApiKeys: true } : {}) } : API_KEY_SECURITY;
