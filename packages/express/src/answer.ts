@@ -61,8 +61,20 @@ async function sendStream(res: Response, answer: StreamAnswer, signal: AbortSign
 export async function sendAnswer(res: Response, answer: RouteResult, signal: AbortSignal, logger: ErrorLogger) {
   if (isStreamAnswer(answer)) return sendStream(res, answer, signal, logger);
   if (answer.headers) res.set(answer.headers);
-  res.status(answer.status ?? 200).json(answer.body);
+  res.status(answer.status ?? 200);
+  // Bytes serialized beforehand are `JSON.stringify(body)`: what res.json writes unless the host app set
+  // its own JSON formatting, which then wins.
+  if (answer.serialized && !customJson(res)) {
+    res.set('Content-Type', 'application/json; charset=utf-8').send(Buffer.from(answer.serialized.buffer, answer.serialized.byteOffset, answer.serialized.byteLength));
+    return;
+  }
+  res.json(answer.body);
 }
+
+const customJson = (res: Response) => {
+  const app = res.app;
+  return app.get('json spaces') !== undefined || app.get('json replacer') !== undefined || !!app.get('json escape');
+};
 
 /**
  * `createFormloom({ strictResponses: true })`: an answer that differs from what its route documents is an

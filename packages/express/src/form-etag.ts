@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { FormloomError, stableJson } from '@formloom/core';
 import { param, type RouteContext, type RouteResult, type RouteSpec } from './route-table';
+import { FormJsonMemo } from './form-json';
 
 /*
  * Optimistic concurrency for the owner's form endpoints (docs/decisions.md, "Form ETags"): `GET /forms/:id`
@@ -59,8 +60,13 @@ async function checkIfMatch(ctx: RouteContext, memo: EtagMemo): Promise<void> {
   });
 }
 
-async function withEtagHeader(ctx: RouteContext, key: string, result: RouteResult, memo: EtagMemo): Promise<RouteResult> {
+async function withEtagHeader(ctx: RouteContext, key: string, result: RouteResult, memo: EtagMemo, json: FormJsonMemo): Promise<RouteResult> {
   if (!('body' in result) || (result.status ?? 200) >= 300) return result;
+  if (key === 'get /forms/:id') {
+    const form = result.body as Record<string, unknown>;
+    const serialized = json.serialize(form);
+    return { ...result, headers: { ...result.headers, ETag: formEtag(form, memo) }, ...(serialized ? { serialized } : {}) };
+  }
   const form = ANSWERS_FORM.has(key)
     ? (result.body as Record<string, unknown>)
     : key === 'delete /forms/:id'
@@ -72,6 +78,7 @@ async function withEtagHeader(ctx: RouteContext, key: string, result: RouteResul
 /** The forms area's routes with ETags on reads and `If-Match` on writes, documented as such. */
 export function withFormEtags(routes: RouteSpec[]): RouteSpec[] {
   const memo: EtagMemo = new WeakMap();
+  const json = new FormJsonMemo();
   return routes.map((r) => {
     const key = `${r.method} ${r.path}`;
     const conditional = CONDITIONAL.has(key);
@@ -83,7 +90,7 @@ export function withFormEtags(routes: RouteSpec[]): RouteSpec[] {
       success: key === 'delete /forms/:id' ? r.success : { ...r.success, headers: { ...r.success.headers, ETag: ETAG_DESCRIPTION } },
       handler: async (ctx: RouteContext) => {
         if (conditional) await checkIfMatch(ctx, memo);
-        return withEtagHeader(ctx, key, await handler(ctx), memo);
+        return withEtagHeader(ctx, key, await handler(ctx), memo, json);
       },
     };
   });

@@ -29,6 +29,11 @@ export interface JsonAnswer {
   status?: number;
   body: unknown;
   headers?: Record<string, string>;
+  /**
+   * `body` already serialized: exactly `JSON.stringify(body)` in UTF-8. The server writes these bytes rather
+   * than serializing `body` again (a hot read whose JSON is kept between requests); `body` stays the answer.
+   */
+  serialized?: Uint8Array;
 }
 
 /**
