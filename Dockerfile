@@ -24,6 +24,7 @@ COPY packages/renderer/package.json packages/renderer/
 COPY packages/speech-flite/package.json packages/speech-flite/
 COPY packages/speech-espeak/package.json packages/speech-espeak/
 COPY packages/speech-openai/package.json packages/speech-openai/
+COPY packages/test-browser/package.json packages/test-browser/
 COPY packages/express/package.json packages/express/
 COPY packages/workspace/package.json packages/workspace/
 COPY packages/cli/package.json packages/cli/

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startSelfHosted, type SelfHosted } from '../../src';
 import { freePort } from './app-process';
 
@@ -12,52 +12,7 @@ import { freePort } from './app-process';
  * party must be a domain; `localhost` is one, 127.0.0.1 is not).
  */
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-
-export async function launchBrowser(): Promise<Browser> {
-  return steadyNavigation(await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS }));
-}
-
-/*
- * On a loaded CI machine Chromium once aborted every navigation of one browser for a while (`net::ERR_ABORTED`
- * on page.goto to two unrelated local servers, while the same servers answered other pages). A navigation the
- * browser aborted is tried again, a few times; any other failure, and a third abort, fail the test as before.
- */
-const ABORTED = /net::ERR_ABORTED/;
-const steadied = new WeakSet<Page>();
-
-function steadyPage(page: Page): Page {
-  if (steadied.has(page)) return page;
-  steadied.add(page);
-  const goto = page.goto.bind(page);
-  page.goto = async (url, opts) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await goto(url, opts);
-      } catch (e) {
-        if (attempt >= 3 || !ABORTED.test(String(e)) || page.isClosed()) throw e;
-        await new Promise((r) => setTimeout(r, 500 * attempt));
-      }
-    }
-  };
-  return page;
-}
-
-function steadyContext(context: BrowserContext): BrowserContext {
-  context.on('page', steadyPage);
-  const newPage = context.newPage.bind(context);
-  context.newPage = async () => steadyPage(await newPage());
-  return context;
-}
-
-function steadyNavigation(browser: Browser): Browser {
-  const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (opts) => steadyContext(await newContext(opts));
-  const newPage = browser.newPage.bind(browser);
-  browser.newPage = async (opts) => steadyPage(await newPage(opts));
-  return browser;
-}
-
+export { CHROMIUM_ARGS, launchBrowser } from '@formloom/test-browser';
 
 export interface WorkspaceApp {
   app: SelfHosted;

@@ -1,56 +1,8 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-/** Debian's Chromium (`.ci/run` installs it), headless and quiet (DESIGN.md, stack: browser tests). */
-export async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  return steadyNavigation(browser);
-}
-
-/*
- * On a loaded CI machine Chromium once aborted every navigation of one browser for a while (`net::ERR_ABORTED`
- * on page.goto to two unrelated local servers, while the same servers answered other pages). A navigation the
- * browser aborted is tried again, a few times; any other failure, and a third abort, fail the test as before.
- */
-const ABORTED = /net::ERR_ABORTED/;
-const steadied = new WeakSet<Page>();
-
-function steadyPage(page: Page): Page {
-  if (steadied.has(page)) return page;
-  steadied.add(page);
-  const goto = page.goto.bind(page);
-  page.goto = async (url, opts) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await goto(url, opts);
-      } catch (e) {
-        if (attempt >= 3 || !ABORTED.test(String(e)) || page.isClosed()) throw e;
-        await new Promise((r) => setTimeout(r, 500 * attempt));
-      }
-    }
-  };
-  return page;
-}
-
-function steadyContext(context: BrowserContext): BrowserContext {
-  context.on('page', steadyPage);
-  const newPage = context.newPage.bind(context);
-  context.newPage = async () => steadyPage(await newPage());
-  return context;
-}
-
-function steadyNavigation(browser: Browser): Browser {
-  const newContext = browser.newContext.bind(browser);
-  browser.newContext = async (opts) => steadyContext(await newContext(opts));
-  const newPage = browser.newPage.bind(browser);
-  browser.newPage = async (opts) => steadyPage(await newPage(opts));
-  return browser;
-}
-
+export { launchBrowser } from '@formloom/test-browser';
 
 /** A page that collects the errors its scripts throw or log (answers the test provoked aside). */
 export async function openPage(browser: Browser, opts: { width?: number; cookie?: { name: string; value: string; url: string } } = {}): Promise<{ page: Page; context: BrowserContext; errors: string[]; close(): Promise<void> }> {

@@ -1,0 +1,66 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/*
+ * The browser of Formloom's own browser tests (DESIGN.md, stack: browser tests): Debian's Chromium, headless
+ * and quiet (`.ci/run` installs it), shared by the express, workspace and self-hosted test helpers.
+ */
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export async function launchBrowser(): Promise<Browser> {
+  return steadyNavigation(await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }));
+}
+
+/*
+ * On a loaded CI machine Chromium once aborted every navigation of one browser for a while (`net::ERR_ABORTED`
+ * on page.goto to two unrelated local servers, while the same servers answered other pages; docs/decisions.md,
+ * "Session 9"). A navigation the browser aborted is tried again, a few times; any other failure, and a third
+ * abort, fail the test as before.
+ */
+const ABORTED = /net::ERR_ABORTED/;
+export const NAVIGATION_ATTEMPTS = 3;
+
+function steadyPage(page: Page, steadied: WeakSet<Page>): Page {
+  if (steadied.has(page)) return page;
+  steadied.add(page);
+  const goto = page.goto.bind(page);
+  page.goto = async (url, opts) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await goto(url, opts);
+      } catch (e) {
+        if (attempt >= NAVIGATION_ATTEMPTS || !ABORTED.test(String(e)) || page.isClosed()) throw e;
+        await new Promise((r) => setTimeout(r, 500 * attempt));
+      }
+    }
+  };
+  return page;
+}
+
+function steadyContext(context: BrowserContext, steadied: WeakSet<Page>): BrowserContext {
+  context.on('page', (page) => steadyPage(page, steadied));
+  const newPage = context.newPage.bind(context);
+  context.newPage = async () => steadyPage(await newPage(), steadied);
+  return context;
+}
+
+/** `browser` with every page it opens (in any context, popups included) trying aborted navigations again. */
+export function steadyNavigation(browser: Browser): Browser {
+  const steadied = new WeakSet<Page>();
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (opts) => steadyContext(await newContext(opts), steadied);
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (opts) => steadyPage(await newPage(opts), steadied);
+  return browser;
+}
