@@ -5,8 +5,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
  * and quiet (`.ci/run` installs it), shared by the express, workspace and self-hosted test helpers.
  */
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

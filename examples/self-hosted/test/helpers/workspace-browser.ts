@@ -12,7 +12,7 @@ import { freePort } from './app-process';
  * party must be a domain; `localhost` is one, 127.0.0.1 is not).
  */
 
-export { CHROMIUM_ARGS, launchBrowser } from '@formloom/test-browser';
+export { launchBrowser } from '@formloom/test-browser';
 
 export interface WorkspaceApp {
   app: SelfHosted;

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 
-export { CHROMIUM, CHROMIUM_ARGS, launchBrowser } from '@formloom/test-browser';
+export { launchBrowser } from '@formloom/test-browser';
 
 /** A page that fails the test on any error the page's scripts throw or log. */
 export async function openPage(browser: Browser, opts: { width?: number } = {}): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
