@@ -62,17 +62,15 @@ async function checkIfMatch(ctx: RouteContext, memo: EtagMemo): Promise<void> {
 
 async function withEtagHeader(ctx: RouteContext, key: string, result: RouteResult, memo: EtagMemo, json: FormJsonMemo): Promise<RouteResult> {
   if (!('body' in result) || (result.status ?? 200) >= 300) return result;
-  if (key === 'get /forms/:id') {
-    const form = result.body as Record<string, unknown>;
-    const serialized = json.serialize(form);
-    return { ...result, headers: { ...result.headers, ETag: formEtag(form, memo) }, ...(serialized ? { serialized } : {}) };
-  }
   const form = ANSWERS_FORM.has(key)
     ? (result.body as Record<string, unknown>)
     : key === 'delete /forms/:id'
       ? null
       : ((await ctx.formloom.forms.get(ctx.principal, param(ctx, 'id'))) as unknown as Record<string, unknown>);
-  return form ? { ...result, headers: { ...result.headers, ETag: formEtag(form, memo) } } : result;
+  if (!form) return result;
+  // The read's JSON is kept per cached revision (form-json.ts); writes answer fresh presentations.
+  const serialized = key === 'get /forms/:id' ? json.serialize(form) : null;
+  return { ...result, headers: { ...result.headers, ETag: formEtag(form, memo) }, ...(serialized ? { serialized } : {}) };
 }
 
 /** The forms area's routes with ETags on reads and `If-Match` on writes, documented as such. */
