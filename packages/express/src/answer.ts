@@ -43,7 +43,9 @@ async function sendStream(res: Response, answer: StreamAnswer, signal: AbortSign
     res.end();
     return release(answer.stream).catch((err) => logger.error('Releasing a streamed answer failed', err));
   }
-  const source = answer.stream instanceof Readable ? answer.stream : Readable.from(answer.stream);
+  // One chunk read ahead of the socket, not Readable.from's default of 16: an export's chunks are pages of
+  // CSV, and sixteen of them waiting are memory held for nothing.
+  const source = answer.stream instanceof Readable ? answer.stream : Readable.from(answer.stream, { highWaterMark: 1 });
   try {
     // pipeline pulls the next chunk only when the socket took the last one, and on abort destroys the
     // source, which ends a generator's iteration (its `finally` releases what it holds).

@@ -102,6 +102,22 @@ forEachDb(test, (it) => {
     t.is((await rows('until=2000-01-01')).length, 0);
     const today = new Date().toISOString().slice(0, 10);
     t.is((await rows(`since=${today}&search=blue`)).length, 3);
+    // Quotes and backslashes in a filter: on PostgreSQL the export's COPY carries them as literals
+    // (storage-typeorm/src/sql/pg-copy.ts), and a NUL, which no literal can hold, reads by pages instead.
+    const [name, colours] = form.questions.map((q: { id: string }) => q.id) as string[];
+    const tricky = "O'Brien \\ said ''hi'' \\' E'x'";
+    const sent = await app.api('POST', `/public/forms/${form.slug}/responses`, {
+      body: { answers: [{ question_id: name, value: tricky }, { question_id: colours, value: ['Red'] }] },
+    });
+    t.is(sent.status, 201);
+    for (const search of ["o'brien \\", "''hi''", "\\' e'x'", tricky]) {
+      const found = await rows(`search=${encodeURIComponent(search)}`);
+      t.is(found.length, 1, search);
+      t.true(found[0]!.includes(tricky), search);
+    }
+    const list = await app.api('GET', `/forms/${form.id}/responses?search=%00`, { key: u.key });
+    const exported = await app.api('GET', `/forms/${form.id}/responses/export?search=%00`, { key: u.key });
+    t.is(exported.status, list.status, 'a NUL in the search: the export answers as the list does');
     for (const bad of ['completed=maybe', 'since=yesterday', `search=${'y'.repeat(201)}`]) {
       const res = await app.api('GET', `/forms/${form.id}/responses/export?${bad}`, { key: u.key });
       t.is(res.status, 400, bad);

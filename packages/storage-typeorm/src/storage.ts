@@ -190,6 +190,10 @@ export function openStorage(dataSource: DataSource): StorageInternals {
       const db = rootNow(ctx);
       return db ? db.prepare(sql) : preparedAfter(ctx!.ending.promise, () => ownDb.prepare(sql));
     },
+    // Only outside any transaction: a copy runs on a connection of its own, which would not see it.
+    get copyOut() {
+      return context.getStore() ? undefined : ownDb.copyOut;
+    },
   };
   const root = makeStorage(
     d,

@@ -17,6 +17,7 @@ import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
 import { rollupPage, rollupTotal } from './response-pages';
 import { filterConditions } from './response-search';
+import { copiedExportPages, copyExportSelect } from './response-export-copy';
 import { applyToRollup, type DayKey, PendingRollups, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
 import { questionOrder } from './question-days';
 import { readValueCounts } from './question-values';
@@ -274,6 +275,11 @@ export class SqlResponseRepository implements ResponseRepository {
   /** Pages read one ahead with one prepared statement, released when the iteration ends either way. */
   async *exportPages(formId: string, pageSize: number, options: { hidden?: boolean; filter?: ResponseFilter } = {}): AsyncIterable<PackedResponses> {
     const size = Math.max(1, Math.floor(pageSize));
+    const db = this.scope.db;
+    if (this.scope.d.kind === 'postgres' && db.copyOut) {
+      const select = copyExportSelect(this.scope.d, this.st.table, formId, !!options.hidden, options.filter);
+      if (select) return yield* copiedExportPages({ copyOut: db.copyOut.bind(db) }, select, size);
+    }
     // The list's filters after the keyset's four parameters (docs/responses-and-webhooks.md).
     const filterValues: unknown[] = [];
     const filter = options.filter ? filterConditions(this.scope.d, options.filter, (v) => (filterValues.push(v), this.scope.d.p(4 + filterValues.length))) : '';

@@ -4,6 +4,7 @@ import { FormloomError } from '@formloom/core';
 import type { ReadWriteLock } from './rw-lock';
 import { isForeignKeyViolation } from './dialect';
 import { cachedStatements } from './sqlite-statements';
+import { copyOut, type CopyPool } from './pg-copy';
 
 export type Row = Record<string, any>;
 
@@ -15,6 +16,11 @@ export interface Db {
   run(sql: string, params?: readonly unknown[]): Promise<number>;
   /** One SELECT run many times; `close()` releases it. */
   prepare<T = Row>(sql: string): Prepared<T>;
+  /**
+   * PostgreSQL outside a transaction only: the bytes of `COPY (select) TO STDOUT (FORMAT binary)` as they
+   * arrive (pg-copy.ts). Absent where it does not apply; callers then read with `all`.
+   */
+  copyOut?(select: string): AsyncIterable<Buffer>;
 }
 
 export interface Prepared<T = Row> {
@@ -88,7 +94,20 @@ export function lockedDb(db: Db, lock: ReadWriteLock): Db {
       const stmt = db.prepare<T>(sql);
       return { all: (params?: readonly unknown[]) => lock.shared(() => stmt.all(params)), close: () => stmt.close() };
     },
+    ...(db.copyOut && { copyOut: (select: string) => lockedCopy(db.copyOut!.bind(db), lock, select) }),
   };
+}
+
+/** A copy holds the lock's shared side from its start to its end, as one long query would. */
+async function* lockedCopy(copy: (select: string) => AsyncIterable<Buffer>, lock: ReadWriteLock, select: string) {
+  let release!: () => void;
+  const released = new Promise<void>((done) => (release = done));
+  await new Promise<void>((granted) => void lock.shared(() => (granted(), released)));
+  try {
+    yield* copy(select);
+  } finally {
+    release();
+  }
 }
 
 /** SQL on one query runner: a transaction's, on PostgreSQL. */
@@ -129,11 +148,16 @@ export function pooledDb(dataSource: DataSource): Db {
     prepare(sql) {
       return unprepared(this, sql);
     },
+    copyOut: (select: string) => {
+      const p = pool();
+      if (!p) throw new Error('The PostgreSQL pool is not connected yet');
+      return copyOut(p, select);
+    },
   };
 }
 
 /** The part of pg's Pool used here. */
-interface PgPool {
+interface PgPool extends CopyPool {
   query(sql: string, params?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
 }
 
@@ -163,5 +187,12 @@ export function guardedDb(db: Db, isOpen: () => boolean, what: string): Db {
       const stmt = db.prepare<T>(sql);
       return { all: async (params?: readonly unknown[]) => (check(), stmt.all(params)), close: () => stmt.close() };
     },
+    ...(db.copyOut && { copyOut: (select: string) => guardedCopy(db.copyOut!.bind(db), check, select) }),
   };
+}
+
+/** A copy checks once, before it starts; a copy under way ends as its connection does. */
+async function* guardedCopy(copy: (select: string) => AsyncIterable<Buffer>, check: () => void, select: string) {
+  check();
+  yield* copy(select);
 }

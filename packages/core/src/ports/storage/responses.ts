@@ -69,6 +69,7 @@ export interface QuestionDropOff {
 export interface PackedResponses {
   /** Responses in `bytes`. */
   count: number;
+  /** Valid until the next page is asked for: an adapter may reuse one buffer for every page. */
   bytes: Uint8Array;
 }
 

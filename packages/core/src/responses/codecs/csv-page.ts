@@ -76,9 +76,13 @@ class Output {
   bytes(src: Buffer, s: number, e: number) {
     const out = this.buf;
     let n = this.n;
-    // Cells are short: a loop beats the cost of a native call for each.
-    if (e - s < 48) for (let i = s; i < e; i++) out[n++] = src[i]!;
-    else n += src.copy(out, n, s, e);
+    // Cells are short: a loop beats the cost of a native call for each; a long one is copied by
+    // TypedArray#set, which (unlike Buffer#copy) runs without leaving JavaScript.
+    if (e - s < 64) for (let i = s; i < e; i++) out[n++] = src[i]!;
+    else {
+      out.set(new Uint8Array(src.buffer, src.byteOffset + s, e - s), n);
+      n += e - s;
+    }
     this.n = n;
   }
   text(s: string) {

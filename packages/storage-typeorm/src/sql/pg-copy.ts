@@ -1,0 +1,186 @@
+import type { Readable } from 'node:stream';
+
+/*
+ * Reading a SELECT through PostgreSQL's `COPY (...) TO STDOUT (FORMAT binary)`: the rows stream from one
+ * statement, with no per-row messages, no text parsing in the driver and no page boundaries to re-plan,
+ * which is how `psql \copy` reads them. The CSV export reads its rows this way (docs/benchmarks.md,
+ * "CSV export on PostgreSQL").
+ */
+
+/** The part of a pg client used for COPY. */
+export interface CopyClient {
+  query(stream: Readable): Readable;
+  release(err?: Error | boolean): void;
+}
+
+/** The part of pg's Pool used for COPY. */
+export interface CopyPool {
+  connect(): Promise<CopyClient>;
+}
+
+/**
+ * Bytes a copy may hold before it stops reading the connection. With the stream's default of 16 kB the
+ * server stopped at every pause of the export's CSV writing, and both sides waited in turn.
+ */
+const COPY_BUFFER = 1024 * 1024;
+
+/**
+ * The bytes `COPY (select) TO STDOUT (FORMAT binary)` writes, on a connection of its own for the whole
+ * copy. A copy left before its end (the client went away, an error) ends its connection: a connection in
+ * the middle of a COPY cannot go back to the pool, and closing it stops the statement on the server.
+ */
+export async function* copyOut(pool: CopyPool, select: string): AsyncGenerator<Buffer> {
+  // pg-copy-streams is loaded by the export that needs it, not at start (docs/decisions.md, "Lazy loading").
+  const { to } = (await import('pg-copy-streams')) as typeof import('pg-copy-streams');
+  const client = await pool.connect();
+  let finished = false;
+  try {
+    const stream = client.query(to(`COPY (${select}) TO STDOUT (FORMAT binary)`, { highWaterMark: COPY_BUFFER }));
+    for await (const chunk of stream) yield chunk as Buffer;
+    finished = true;
+  } finally {
+    client.release(finished ? undefined : new Error('COPY left before its end'));
+  }
+}
+
+/** A string as a PostgreSQL literal, safe whatever `standard_conforming_strings` says (pg's own rule). */
+export function pgLiteral(s: string): string {
+  let backslash = false;
+  let out = "'";
+  for (const c of s) {
+    if (c === "'") out += "''";
+    else if (c === '\\') {
+      out += '\\\\';
+      backslash = true;
+    } else out += c;
+  }
+  out += "'";
+  return backslash ? ` E${out}` : out;
+}
+
+const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+/** Signature, flags and the header extension's length. */
+const HEADER = SIGNATURE.length + 8;
+
+/** Rows packed one after the other: each row's fields separated by US (0x1f) and ended by RS (0x1e). */
+export interface PackedRows {
+  /** Rows in `bytes`. */
+  count: number;
+  /** Valid until the next rows are asked for: every page is packed into the same buffer. */
+  bytes: Buffer;
+}
+
+/**
+ * `k` bytes of `src` at `i` into `dst` at `n`. Buffer#copy costs some 700 ns a call, which over the five
+ * fields of 100,000 rows was a sixth of the export's time: short fields are copied by a loop, longer ones by
+ * TypedArray#set, which V8 runs without leaving JavaScript.
+ */
+export function copyBytes(src: Buffer, i: number, k: number, dst: Buffer, n: number): void {
+  if (k < 64) for (let j = 0; j < k; j++) dst[n + j] = src[i + j]!;
+  else dst.set(new Uint8Array(src.buffer, src.byteOffset + i, k), n);
+}
+
+const US = 0x1f;
+const RS = 0x1e;
+
+/**
+ * The rows of a binary COPY, packed `per` rows to a buffer (fewer in the last): the PackedResponses format
+ * when the SELECT reads a response's packed fields in order. A field's bytes are copied once, straight
+ * from the chunk they arrive in (a `text` value's binary form is its UTF-8 text); a NULL packs as an empty
+ * field. Only the few bytes of a header that a chunk cuts are put back together.
+ */
+export async function* copyPacked(chunks: AsyncIterable<Buffer>, per: number): AsyncGenerator<PackedRows> {
+  let head: Buffer = Buffer.alloc(0); // bytes of a header (the file's, a row's or a field's) cut by a chunk
+  let headerRead = false;
+  let extension = 0;
+  let page = Buffer.allocUnsafe(64 * 1024);
+  let n = 0;
+  let count = 0;
+  /** Fields of the current row still to read; 0 between rows. */
+  let fieldsLeft = 0;
+  /** Bytes of the current field still to copy. */
+  let rest = 0;
+  let ended = false;
+  const room = (extra: number) => {
+    if (n + extra <= page.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(page.length * 2, n + extra));
+    page.copy(bigger, 0, 0, n);
+    page = bigger;
+  };
+  /**
+   * The rows packed so far. The next rows reuse the buffer: a fresh one per page left the allocator holding
+   * memory after the export (docs/benchmarks.md, "Session 10").
+   */
+  const take = (): PackedRows => {
+    const done = { count, bytes: page.subarray(0, n) };
+    n = 0;
+    count = 0;
+    return done;
+  };
+  /** Ends the current field; true when that ended the row. */
+  const fieldEnd = (): boolean => {
+    if (--fieldsLeft > 0) {
+      page[n++] = US;
+      return false;
+    }
+    page[n++] = RS;
+    return true;
+  };
+  for await (const chunk of chunks) {
+    if (ended) throw new Error('COPY: bytes after the end of the data');
+    let b = chunk;
+    let i = 0;
+    if (head.length) {
+      b = Buffer.concat([head, chunk]);
+      head = Buffer.alloc(0);
+    }
+    while (i < b.length) {
+      if (!headerRead) {
+        if (b.length - i < HEADER) break;
+        if (!b.subarray(i, i + SIGNATURE.length).equals(SIGNATURE)) throw new Error('COPY: not a binary COPY stream');
+        extension = b.readUInt32BE(i + SIGNATURE.length + 4);
+        i += HEADER;
+        headerRead = true;
+      }
+      if (extension > 0) {
+        const skip = Math.min(extension, b.length - i);
+        extension -= skip;
+        i += skip;
+        continue;
+      }
+      if (rest > 0) {
+        const k = Math.min(rest, b.length - i);
+        copyBytes(b, i, k, page, n);
+        n += k;
+        i += k;
+        rest -= k;
+        if (rest > 0) break;
+        if (fieldEnd() && ++count === per) yield take();
+        continue;
+      }
+      if (fieldsLeft === 0) {
+        if (b.length - i < 2) break;
+        const fields = b.readInt16BE(i);
+        i += 2;
+        if (fields === -1) {
+          ended = true;
+          if (i < b.length) throw new Error('COPY: bytes after the end of the data');
+          break;
+        }
+        if (fields < 1) throw new Error(`COPY: a row of ${fields} fields`);
+        fieldsLeft = fields;
+        continue;
+      }
+      if (b.length - i < 4) break;
+      const length = b.readInt32BE(i);
+      i += 4;
+      // The field and the separator after it.
+      room(Math.max(length, 0) + 1);
+      if (length > 0) rest = length;
+      else if (fieldEnd() && ++count === per) yield take();
+    }
+    if (i < b.length) head = Buffer.from(b.subarray(i));
+  }
+  if (!ended || head.length || rest > 0 || fieldsLeft > 0) throw new Error('COPY: the data ended in the middle of a row');
+  if (count > 0) yield { count, bytes: page.subarray(0, n) };
+}
