@@ -156,7 +156,9 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
     tags: tags.map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name })),
     components: {
       securitySchemes: Object.fromEntries(schemes.map((s) => [s.name, s.scheme])),
-      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
+      // By code unit, not localeCompare: the collator's ICU data is some 2.6 MB of resident memory, paid at
+      // every start for the order of ASCII names (docs/benchmarks.md, "Session 10").
+      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
       responses: errorResponses,
     },
     paths,
