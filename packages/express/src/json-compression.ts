@@ -6,10 +6,15 @@ import type { RequestHandler } from 'express';
  * shrinks by about four fifths. Mounted on `/public` only (the router does): the owners' endpoints (some
  * answer JSON after long work, such as signing and voice) and streamed exports, audio and PDFs keep their own
  * framing, lengths and timing, and their requests skip the middleware's per-request set-up altogether (about
- * 4 kB of allocation per request, docs/benchmarks.md "Session 9"). Only `application/json` answers.
+ * 4 kB of allocation per request, docs/benchmarks.md "Session 9"). Only `application/json` answers to GET and
+ * HEAD.
  */
 export function jsonCompression(): RequestHandler {
-  return compression({
+  const compress = compression({
     filter: (req, res) => /^application\/json\b/.test(String(res.getHeader('Content-Type') ?? '')) && compression.filter(req, res),
   });
+  // Reads only: a form's definition is what is worth compressing. A submission's answer is its own
+  // response, a kilobyte or two, and the middleware's set-up cost each submission about 60 µs of CPU for
+  // nothing (docs/benchmarks.md, "Session 10").
+  return (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? compress(req, res, next) : next());
 }

@@ -29,6 +29,17 @@ test('a published form is gzip or brotli as asked; the owner\'s read of it is pl
   t.deepEqual(await encodingOf(pub, { 'accept-encoding': 'gzip' }), { status: 200, encoding: 'gzip' });
   t.deepEqual(await encodingOf(pub, { 'accept-encoding': 'br' }), { status: 200, encoding: 'br' });
   t.deepEqual(await encodingOf(pub, {}), { status: 200, encoding: null });
+  // A submission's answer (a write) is plain whatever the client accepts.
+  const sent = await new Promise<{ status: number; encoding: string | null }>((resolve, reject) => {
+    const body = JSON.stringify({ answers: [{ question_id: form.questions[0].id, value: 'x'.repeat(3000) }] });
+    const req = request(`${pub}/responses`, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip, br' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, encoding: (res.headers['content-encoding'] as string | undefined) ?? null }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+  t.deepEqual(sent, { status: 201, encoding: null });
   const own = { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip, br' };
   t.deepEqual(await encodingOf(`${app.url}/api/v1/forms/${form.id}`, own), { status: 200, encoding: null });
   t.deepEqual(await encodingOf(`${app.url}/api/v1/forms`, own), { status: 200, encoding: null });
