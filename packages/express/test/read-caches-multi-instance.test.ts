@@ -10,7 +10,8 @@ import { createFormloomRouter } from '../src';
 /*
  * Two instances over one database, each with its own connections and its own in-memory caches
  * (docs/decisions.md, "Caches checked against a revision"): what one changes, the other serves at the
- * very next request: form edits, response counts, publications, key revocations, team memberships.
+ * very next request: form edits, response counts, publications, key revocations, team memberships, and a
+ * completed response's webhook targets (global webhooks, the owner's plan).
  */
 
 async function twoInstances(kind: TestDatabaseKind) {
@@ -103,6 +104,49 @@ for (const kind of ['postgres', 'sqlite'] as const) {
 
       await instances[1].accounts.revokeKey(`key_${key.split('_')[1]}`);
       t.is((await call(a, 'GET', `/forms/${id}`, key)).status, 401, 'a key revoked on B is refused by A at its next request');
+    } finally {
+      await close();
+    }
+  });
+
+  test(`${kind}: a completed response's webhook targets follow global webhooks and the plan changed on the other instance`, async (t) => {
+    const { instances, urls, close } = await twoInstances(kind);
+    const [a, b] = urls;
+    try {
+      const owner = await instances[0].accounts.createUser({ email: `targets-${kind}-${Date.now()}@example.com`, plan: 'pro' });
+      const { api_key: key } = await instances[0].accounts.createKey(owner.id);
+      const created = await call(a, 'POST', '/forms', key, { title: 'Hooks', published: true, questions: [{ type: 'short_text', title: 'Name' }] });
+      const { id, slug } = created.body as { id: string; slug: string };
+      const question = created.body.questions[0].id as string;
+      const submit = async () => {
+        const res = await call(a, 'POST', `/public/forms/${slug}/responses`, null, { answers: [{ question_id: question, value: 'Ada' }] });
+        t.is(res.status, 201);
+        return res.body.id as string;
+      };
+      /** The URLs the response's deliveries were recorded for (they are never sent here: no transport). */
+      const targetsOf = async (responseId: string) => {
+        const list = await call(b, 'GET', `/forms/${id}/webhooks/deliveries?limit=100`, key);
+        t.is(list.status, 200, JSON.stringify(list.body));
+        return (list.body.deliveries as Array<{ response_id: string; url: string }>).filter((d) => d.response_id === responseId).map((d) => d.url).sort();
+      };
+      // Two submissions on A: the second is served from A's memory (no webhooks yet).
+      t.deepEqual(await targetsOf(await submit()), []);
+      t.deepEqual(await targetsOf(await submit()), []);
+
+      const hooks = { webhooks: [{ url: 'https://hooks.example.com/one', enabled: true }, { url: 'https://hooks.example.com/off', enabled: false }] };
+      t.is((await call(b, 'PUT', '/webhooks', key, hooks)).status, 200);
+      t.deepEqual(await targetsOf(await submit()), ['https://hooks.example.com/one'], 'global webhooks set on B are used by A at once');
+      t.deepEqual(await targetsOf(await submit()), ['https://hooks.example.com/one']);
+
+      // The delivery log needs the Pro plan too: the free plan's submission is looked at once back on Pro.
+      await instances[1].accounts.setPlan(owner.id, 'free');
+      const onFree = await submit();
+      await instances[1].accounts.setPlan(owner.id, 'pro');
+      t.deepEqual(await targetsOf(onFree), [], 'a plan without webhooks, set on B, stops them on A at once');
+      t.deepEqual(await targetsOf(await submit()), ['https://hooks.example.com/one'], 'and the plan back brings them back');
+
+      t.is((await call(b, 'PUT', '/webhooks', key, { webhooks: [] })).status, 200);
+      t.deepEqual(await targetsOf(await submit()), [], 'global webhooks removed on B are gone on A at once');
     } finally {
       await close();
     }

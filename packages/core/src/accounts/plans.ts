@@ -6,6 +6,7 @@ import { DEFAULT_PLAN_FEATURES } from './plan-features';
 /** Plans read from the plan stored on the user; a user the storage does not know (a host's own) is on `free`. */
 export function storedPlans(storage: Storage, table: Record<string, PlanFeatures> = DEFAULT_PLAN_FEATURES): Plans {
   return {
+    fromStoredPlan: true,
     async featuresFor(userId) {
       const user = await storage.users.findById(userId);
       return table[user?.plan ?? 'free'] ?? table.free!;

@@ -25,6 +25,8 @@ export class ReadCaches {
   readonly published = new RevisionCache<string, { form: FormRecord; version: Version }>(MAX_FORMS);
   /** Team memberships by `team id + user id`; `false` for none. */
   readonly members = new RevisionCache<string, TeamMember | false>(MAX_MEMBERS);
+  /** A completed response's webhook targets by form id (webhook-dispatcher.ts), with a stored-plan provider only. */
+  readonly targets = new RevisionCache<string, Array<{ url: string; user_id: string }>>(MAX_FORMS);
 
   constructor(@inject(TOKENS.Storage) storage: Storage) {
     this.gate = new RevisionGate(storage);
@@ -32,9 +34,10 @@ export class ReadCaches {
 
   /**
    * The published form of `slug` with its current response count, or `null` when there is none: from
-   * memory while the revision holds, else from storage.
+   * memory while the revision holds, else from storage. `revision` is the one it was checked against, read
+   * after the call began: what else the request keeps under it is as current as the form.
    */
-  async publishedForm(storage: Storage, slug: string): Promise<{ form: FormRecord; version: Version } | null> {
+  async publishedForm(storage: Storage, slug: string): Promise<{ form: FormRecord; version: Version; revision: number } | null> {
     const load = async () => {
       const form = await storage.forms.findBySlug(slug);
       if (!form || !form.published || !form.published_version_id) return null;
@@ -44,10 +47,14 @@ export class ReadCaches {
     const hint = this.published.peek(slug)?.form.id;
     const read = await this.gate.check(hint);
     const { value, fresh } = await this.published.get(slug, read.revision, load);
-    if (!value || fresh) return value;
+    const { revision } = read;
+    if (!value) return null;
+    if (fresh) return { ...value, revision };
     // A kept form is current but for its count, read with the revision. Without one (the form was kept by
     // a concurrent request after this one asked), it is read again.
     const count = read.responseCounts.get(value.form.id);
-    return count === undefined ? load() : { form: { ...value.form, response_count: count }, version: value.version };
+    if (count !== undefined) return { form: { ...value.form, response_count: count }, version: value.version, revision };
+    const again = await load();
+    return again && { ...again, revision };
   }
 }

@@ -22,4 +22,10 @@ export interface Plans {
    * (docs/decisions.md, "Plans"). Rejects only when the provider itself fails.
    */
   featuresFor(userId: string): Promise<PlanFeatures>;
+  /**
+   * True when `featuresFor` answers from the plan stored on the user (as `storedPlans` does), which the cache
+   * revision covers: instances may then keep what depends on it (a form's webhook targets) while the revision
+   * holds. A provider that answers from elsewhere leaves it unset, and is asked every time.
+   */
+  readonly fromStoredPlan?: boolean;
 }

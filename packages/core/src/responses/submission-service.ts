@@ -81,7 +81,7 @@ export class SubmissionService {
   }
 
   /** The published form and version, from memory while the cache revision holds (docs/decisions.md). */
-  private async published(slug: string): Promise<{ form: FormRecord; version: Version }> {
+  private async published(slug: string): Promise<{ form: FormRecord; version: Version; revision: number }> {
     const found = await this.caches.publishedForm(this.storage, slug);
     if (!found) throw notFound('Form');
     return found;
@@ -90,7 +90,7 @@ export class SubmissionService {
   /** POST /public/forms/:slug/responses: 201 with the response (and `resume_token` for a partial one). */
   async submit(slug: string, body: unknown, meta: RequestMeta) {
     const input = parseBody(submitResponseSchema, body);
-    const { form, version } = await this.published(slug);
+    const { form, version, revision } = await this.published(slug);
     await meta.screen?.(version.snapshot, form.id, input.spam_check);
     const snapshot = version.snapshot as { questions: Question[]; mode?: string; quiz_settings?: unknown; start_logic_jumps?: unknown };
     const complete = input.completed ?? true;
@@ -127,7 +127,7 @@ export class SubmissionService {
       resume_token_hash: resumeToken ? sha256(resumeToken) : null,
       unique_visitor: complete && limitOne ? input.visitor_id! : null,
     };
-    const targets = complete ? await this.webhooks.targetsFor(form) : [];
+    const targets = complete ? await this.webhooks.targetsFor(form, revision) : [];
     const limit = typeof version.snapshot.response_limit === 'number' ? version.snapshot.response_limit : null;
     let queued = false;
     let items: OutboxItem[] = [];

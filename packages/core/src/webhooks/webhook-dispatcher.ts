@@ -8,6 +8,7 @@ import type { Storage } from '../ports/storage';
 import { planHolderOf } from '../forms/form-access';
 import { TOKENS } from '../tokens';
 import { type BirthLease, newOutboxItem, OutboxBirths } from '../outbox/outbox-items';
+import { ReadCaches } from '../cache/read-caches';
 
 /** The payload key, in memory only, of the delivery an item leased at birth carries (never stored). */
 export const BORN_WITH = 'born_with_delivery';
@@ -27,10 +28,21 @@ export class WebhookDispatcher {
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.Plans) private readonly plans: Plans,
     @inject(OutboxBirths) private readonly births: OutboxBirths,
+    @inject(ReadCaches) private readonly caches: ReadCaches,
   ) {}
 
-  /** The form URL and the account's enabled global URLs, when the plan includes webhooks. Call outside transactions. */
-  async targetsFor(form: FormRecord): Promise<WebhookTarget[]> {
+  /**
+   * The form URL and the account's enabled global URLs, when the plan includes webhooks. Call outside
+   * transactions. With the cache `revision` the form was read under, they are kept in memory while it holds
+   * (the revision covers the form, its team's owner, the owner's plan and global webhooks), so submissions
+   * to a form read none of that; not when the plan provider answers from outside storage.
+   */
+  async targetsFor(form: FormRecord, revision?: number): Promise<WebhookTarget[]> {
+    if (revision === undefined || !this.plans.fromStoredPlan) return this.readTargets(form);
+    return (await this.caches.targets.get(form.id, revision, () => this.readTargets(form))).value ?? [];
+  }
+
+  private async readTargets(form: FormRecord): Promise<WebhookTarget[]> {
     const holder = await planHolderOf(this.storage, form);
     if (!(await this.plans.featuresFor(holder)).webhooks) return [];
     const urls: string[] = [];

@@ -15,6 +15,7 @@ import { FormloomSignIn1739000000000 } from './1739000000000-sign-in';
 import { FormloomCacheRevision1739500000000 } from './1739500000000-cache-revision';
 import { FormloomQuestionValues1739800000000 } from './1739800000000-question-values';
 import { FormloomWebhookExcerpts1740000000000 } from './1740000000000-webhook-excerpts';
+import { FormloomCacheRevisionTargets1740200000000 } from './1740200000000-cache-revision-targets';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -35,4 +36,5 @@ export const formloomMigrations = [
   FormloomCacheRevision1739500000000,
   FormloomQuestionValues1739800000000,
   FormloomWebhookExcerpts1740000000000,
+  FormloomCacheRevisionTargets1740200000000,
 ];

@@ -6,7 +6,7 @@ import { makeApiKey, makeForm, makeMember, makeQuestion, makeTeam, makeUser, typ
  * "changes" is checked as "went up" and "stays" is only checked through the counts it reads.
  */
 export function cacheRevisionTests(test: StorageTest): void {
-  test('cacheRevision: goes up with form edits, questions, deletions, key revocations and memberships', async (t, db) => {
+  test('cacheRevision: goes up with form edits, questions, deletions, key revocations, memberships, global webhooks and plans', async (t, db) => {
     const s = db.storage;
     const rev = async () => (await s.cacheRevision.read([])).revision;
     const user = makeUser();
@@ -24,6 +24,10 @@ export function cacheRevisionTests(test: StorageTest): void {
         await s.teams.insert(team);
         await s.teams.insertMember(makeMember(team.id, user.id));
       }],
+      ['global webhooks replaced', () => s.webhooks.replaceGlobal(user.id, [{ url: 'https://hooks.example.com/a', enabled: true }])],
+      ['global webhook disabled', () => s.webhooks.replaceGlobal(user.id, [{ url: 'https://hooks.example.com/a', enabled: false }])],
+      ['global webhooks removed', () => s.webhooks.replaceGlobal(user.id, [])],
+      ['plan changed', () => s.users.update(user.id, { plan: user.plan === 'pro' ? 'free' : 'pro' })],
       ['form deleted', () => s.forms.delete(form.id)],
     ];
     for (const [what, step] of steps) {
