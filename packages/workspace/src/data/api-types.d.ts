@@ -2251,6 +2251,13 @@ export interface components {
             /** @description Pass as `cursor` for the next page (same filters and per_page), read by keyset at any depth; null on the last page */
             next_cursor: string | null;
         };
+        SignResult: {
+            slot_number: number;
+            /** @constant */
+            status: "signed";
+            /** @enum {string} */
+            session_status: "active" | "fully_signed" | "declined" | "voided" | "expired";
+        };
         SignedDocument: {
             id: string;
             question_id: string;
@@ -2426,13 +2433,6 @@ export interface components {
             total: number;
             page: number;
             per_page: number;
-        };
-        SignResult: {
-            slot_number: number;
-            /** @constant */
-            status: "signed";
-            /** @enum {string} */
-            session_status: "active" | "fully_signed" | "declined" | "voided" | "expired";
         };
         SubmittedResponse: {
             id: string;
