@@ -2,9 +2,9 @@ import type { Readable } from 'node:stream';
 
 /*
  * Reading a SELECT through PostgreSQL's `COPY (...) TO STDOUT (FORMAT binary)`: the rows stream from one
- * statement, with no per-row messages, no text parsing in the driver and no page boundaries to re-plan,
- * which is how `psql \copy` reads them. The CSV export reads its rows this way (docs/benchmarks.md,
- * "CSV export on PostgreSQL").
+ * statement as the server's own bytes, with no row objects or text parsing in the driver and no statement
+ * per page, which is how `psql \copy` reads them. The CSV export reads its rows this way (docs/benchmarks.md,
+ * "Session 10").
  */
 
 /** The part of a pg client used for COPY. */
@@ -30,7 +30,7 @@ const COPY_BUFFER = 1024 * 1024;
  * the middle of a COPY cannot go back to the pool, and closing it stops the statement on the server.
  */
 export async function* copyOut(pool: CopyPool, select: string): AsyncGenerator<Buffer> {
-  // pg-copy-streams is loaded by the export that needs it, not at start (docs/decisions.md, "Lazy loading").
+  // pg-copy-streams is loaded by the first export, not at start (docs/decisions.md, "Session 10").
   const { to } = (await import('pg-copy-streams')) as typeof import('pg-copy-streams');
   const client = await pool.connect();
   let finished = false;
