@@ -1,15 +1,13 @@
-import type { PackedResponses, ResponseFilter } from '@formloom/core';
-import type { Db } from '../sql/db';
+import type { ResponseFilter } from '@formloom/core';
 import type { Dialect } from '../sql/dialect';
-import { copyPacked, pgLiteral } from '../sql/pg-copy';
+import { pgLiteral } from '../sql/pg-copy';
 import { filterConditions } from './response-search';
 
 /*
- * The CSV export's packed pages on PostgreSQL, read with one `COPY (SELECT ...) TO STDOUT` instead of a
- * statement per page: the rows stream in the response order in COPY's binary format, and are packed here
- * (the format of PackedResponses) `pageSize` responses to a page. One statement also means one snapshot: an export made while responses arrive or
- * are deleted is the form's responses at one instant. Measured against the paged statements in
- * docs/benchmarks.md ("CSV export on PostgreSQL").
+ * The SELECT of the CSV export's rows on PostgreSQL, read with one `COPY (SELECT ...) TO STDOUT` instead of
+ * a statement per page (sql/pg-copy.ts packs its rows into pages). One statement also means one snapshot:
+ * an export made while responses arrive or are deleted is the form's responses at one instant. Measured
+ * in docs/benchmarks.md, "Session 10".
  */
 
 /** A filter value COPY cannot carry as a literal (COPY takes no bound parameters). */
@@ -37,9 +35,4 @@ export function copyExportSelect(d: Dialect, responses: string, formId: string, 
   // packs as an empty field. Packing them here, not in SQL: concat() per row doubled the server's time.
   const values = hidden ? `(metadata::json -> 'hidden')::text` : `''::text`;
   return `SELECT id, submitted_at, completed_at, ${values}, answers FROM ${responses} WHERE ${where} ORDER BY submitted_at, id`;
-}
-
-/** The packed pages of `select` (copyExportSelect), `pageSize` responses each (fewer in the last). */
-export async function* copiedExportPages(db: Required<Pick<Db, 'copyOut'>>, select: string, pageSize: number): AsyncGenerator<PackedResponses> {
-  for await (const page of copyPacked(db.copyOut(select), pageSize)) yield { count: page.count, bytes: page.bytes };
 }

@@ -17,7 +17,8 @@ import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
 import { rollupPage, rollupTotal } from './response-pages';
 import { filterConditions } from './response-search';
-import { copiedExportPages, copyExportSelect } from './response-export-copy';
+import { copyExportSelect } from './response-export-copy';
+import { copyPacked } from '../sql/pg-copy';
 import { applyToRollup, type DayKey, PendingRollups, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
 import { questionOrder } from './question-days';
 import { readValueCounts } from './question-values';
@@ -278,7 +279,7 @@ export class SqlResponseRepository implements ResponseRepository {
     const db = this.scope.db;
     if (this.scope.d.kind === 'postgres' && db.copyOut) {
       const select = copyExportSelect(this.scope.d, this.st.table, formId, !!options.hidden, options.filter);
-      if (select) return yield* copiedExportPages({ copyOut: db.copyOut.bind(db) }, select, size);
+      if (select) return yield* copyPacked(db.copyOut(select), size);
     }
     // The list's filters after the keyset's four parameters (docs/responses-and-webhooks.md).
     const filterValues: unknown[] = [];
