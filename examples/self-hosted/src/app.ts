@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express, { type Express } from 'express';
 import { createFormloom, PluginConfigError, type Formloom } from '@formloom/core';
-import { createFormloomRouter, createPublicPagesRouter, requestLogging, type HttpLogger } from '@formloom/express';
+import { createFormloomRouter, createPublicPagesRouter, expressServerClasses, requestLogging, type HttpLogger } from '@formloom/express';
 import { createWorkspaceRouter } from '@formloom/workspace';
 import { openMigratedStorage, type ClosableStorage } from '@formloom/storage-typeorm';
 import type { DestinationStream, Logger as Pino } from 'pino';
@@ -158,7 +158,14 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
   // Listen before the instance exists: with PORT=0 its public URL (upload URLs, signing and invitation
   // links) needs the port the system gave. The app is attached in the same tick, before any request is read.
   // Node checks the time-outs every `connectionsCheckingInterval` (30 s by default): check more often.
-  const server = createServer({ ...SERVER_TIMEOUTS, connectionsCheckingInterval: 5_000 });
+  // Requests are born with the app's prototypes (docs/embedding.md, "Serving an Express app fast").
+  const classes = expressServerClasses();
+  const server: Server = createServer({
+    ...SERVER_TIMEOUTS,
+    connectionsCheckingInterval: 5_000,
+    IncomingMessage: classes.IncomingMessage,
+    ServerResponse: classes.ServerResponse,
+  });
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeout;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -199,7 +206,9 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
     throw e instanceof PluginConfigError && file.path ? new ConfigFileError(file.path, e.message, e) : e;
   }
   const inFlight = new InFlight();
-  server.on('request', createApp(formloom, { inFlight, http, logger, notReadyReason: () => storage.notReadyReason() }));
+  const app = createApp(formloom, { inFlight, http, logger, notReadyReason: () => storage.notReadyReason() });
+  classes.attach(app);
+  server.on('request', app);
   formloom.worker.start();
   let closing: Promise<void> | undefined;
   return {

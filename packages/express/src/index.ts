@@ -19,6 +19,7 @@ export { SESSION_SECURITY } from './openapi-security';
 export { buildOpenApi, operationIdOf, API_KEY_SECURITY, HOST_SECURITY, type OpenApiOptions, type OpenApiSecurity } from './openapi';
 export { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 export { createFormloomErrorHandler } from './host-parsed-body';
+export { expressServerClasses, type ExpressServerClasses } from './server-classes';
 export { requestLogging, requestIdOf, REQUEST_ID_HEADER, type HttpLogger, type RouterLogger } from './request-log';
 export { json, type RouteSpec, type RouteContext, type RouteResult } from './route-table';
 // Adapters that have their own packages now, re-exported so hosts that import them from here keep working.

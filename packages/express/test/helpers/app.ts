@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import express from 'express';
 import { createFormloom, type AudioEncoding, type BlobStore, type FormloomOptions, type Clock, type Formloom, type FormloomPlugin, type Mailer, type PlanName, type SignedDocumentRenderer, type SpeechEngine } from '@formloom/core';
 import { createPostgresBlobStore } from '@formloom/storage-typeorm';
@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { responseChecker } from './schema-check';
-import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter, type EmbedOrigins, type RateLimitOptions, type SessionOptions } from '../../src';
+import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter, expressServerClasses, type EmbedOrigins, type RateLimitOptions, type SessionOptions } from '../../src';
 
 export type DbKind = 'sqlite' | 'postgres';
 export const DB_KINDS: DbKind[] = ['sqlite', 'postgres'];
@@ -95,8 +95,12 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
   const { rateLimits, embedOrigins } = opts;
   app.use(apiPath, createFormloomRouter({ formloom, rateLimits, embedOrigins, sessions: opts.sessions, logger: { error: (m, e) => console.error(m, e) } }));
   app.use(createPublicPagesRouter({ formloom, rateLimits, embedOrigins }));
+  // Served as the self-hosted app serves it: requests born with the app's prototypes (server-classes.ts).
+  const classes = expressServerClasses();
+  classes.attach(app);
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createServer({ IncomingMessage: classes.IncomingMessage, ServerResponse: classes.ServerResponse }, app);
+    s.listen(0, '127.0.0.1', () => resolve(s));
     // Longer than any pause under load: a reused keep-alive connection is never closed under a request.
     s.keepAliveTimeout = 60_000;
   });
