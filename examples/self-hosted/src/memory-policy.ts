@@ -1,18 +1,27 @@
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { PerformanceObserver } from 'node:perf_hooks';
 
 /*
  * How the self-hosted server's JavaScript heap grows (docs/decisions.md, "The server's memory policy"; figures
- * in docs/benchmarks.md, "Session 7"). V8's defaults suit a short, busy program: they let the heap grow to
- * several times what is live before collecting it, and they keep the young generation at the size a burst
- * once needed. A server that runs for months beside other programs is better served by a heap that stays
- * close to what it holds. Both settings are V8 flags that V8 reads at each collection, so they apply when
- * set at start, before anything is loaded; an operator's own flag (command line or NODE_OPTIONS) wins.
+ * in docs/benchmarks.md, "Session 7" and "Session 11"). V8's defaults suit a short, busy program: they let the
+ * heap grow to several times what is live before collecting it, and they keep the young generation at the
+ * size a burst once needed. A server that runs for months beside other programs is better served by a heap
+ * that stays close to what it holds. The settings are V8 flags that V8 reads at each collection, so they
+ * apply when set at start, before anything is loaded; an operator's own flag (command line or NODE_OPTIONS)
+ * wins.
  */
 
 /** The old generation may grow this far (percent) past what was live after the last full collection. */
-export const HEAP_GROWING_PERCENT = 60;
+export const HEAP_GROWING_PERCENT = 20;
 
-/** V8's own growth factor of the young generation, restored once the server listens. */
+/**
+ * The young generation grows up to this size (V8's `new_space`), not V8's 16 MB. Since requests are born
+ * with the app's prototypes (`expressServerClasses`), almost nothing a request allocates outlives a
+ * young collection, so a small young generation costs few promotions and no throughput.
+ */
+export const YOUNG_GENERATION_BYTES = 4 * 1024 * 1024;
+
+/** V8's own growth factor of the young generation, while it is under `YOUNG_GENERATION_BYTES`. */
 const YOUNG_GROWTH_FACTOR = 2;
 
 /** The flags given to this process by its operator, whichever way (command line or NODE_OPTIONS). */
@@ -22,15 +31,40 @@ function operatorFlags(execArgv: readonly string[], nodeOptions: string | undefi
 
 const given = (flags: string[], name: string) => flags.some((f) => f === `--${name}` || f.startsWith(`--${name}=`));
 
+const youngGenerationBytes = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+
+/**
+ * Keeps the young generation at or under `limit`. V8 sizes it once, from `--max-semi-space-size` on the
+ * command line, which a server started as `node main.js` cannot give itself; its growth factor, though, V8
+ * reads at each collection. So after every collection the factor is V8's while the young generation is
+ * smaller than `limit` and 1 (no growth) once it is that big. V8 grows it only after the bytes surviving
+ * young collections add up to its whole size, many collections apart: the check after each one is in time.
+ * Returns what stops the watch.
+ */
+export function capYoungGeneration(limit: number, size: () => number = youngGenerationBytes): () => void {
+  let factor = 0;
+  const adjust = () => {
+    const wanted = size() >= limit ? 1 : YOUNG_GROWTH_FACTOR;
+    if (wanted === factor) return;
+    factor = wanted;
+    setFlagsFromString(`--semi-space-growth-factor=${wanted}`);
+  };
+  adjust();
+  const observer = new PerformanceObserver(adjust);
+  observer.observe({ entryTypes: ['gc'] });
+  return () => observer.disconnect();
+}
+
 /**
  * Applies the policy to this process; returns what to call once the server listens. Startup (loading
  * modules, migrating, building metadata) allocates a great deal once: the young generation does not grow
- * for it, so it does not stay at its largest size afterwards. It grows again for requests.
+ * for it, so it does not stay at its largest size afterwards. It grows again for requests, up to
+ * `YOUNG_GENERATION_BYTES`.
  */
 export function applyMemoryPolicy(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS): () => void {
   const flags = operatorFlags(execArgv, nodeOptions);
   if (!given(flags, 'heap-growing-percent')) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  if (given(flags, 'semi-space-growth-factor')) return () => {};
+  if (given(flags, 'semi-space-growth-factor') || given(flags, 'max-semi-space-size')) return () => {};
   setFlagsFromString('--semi-space-growth-factor=1');
-  return () => setFlagsFromString(`--semi-space-growth-factor=${YOUNG_GROWTH_FACTOR}`);
+  return () => void capYoungGeneration(YOUNG_GENERATION_BYTES);
 }
