@@ -79,3 +79,22 @@ test('the kept JSON is JSON.stringify of the read, for every count; a read it ca
   t.is(memo.serialize({ ...form, response_count: 1.5 }), null, 'not a count');
   t.is(memo.serialize({ id: 'frm_2', response_count: 3 }), null, 'no questions to stand for the revision');
 });
+
+test('bodies cut from the memo\'s slabs stay intact while later reads are written, at every size', (t) => {
+  const memo = new FormJsonMemo();
+  // From a few bytes to past a quarter of a slab (those get a buffer of their own), many reads per slab.
+  const forms = [10, 900, 4_000, 4_500, 15_000, 17_000, 40_000].map((n, i) => ({
+    id: `frm_${i}`,
+    title: 'é'.repeat(n % 7) + 'x'.repeat(n),
+    response_count: 0,
+    questions: [{ id: `q${i}`, title: 'ü' }],
+  }));
+  const sent: Array<{ body: Buffer; expected: string }> = [];
+  for (let round = 0; round < 60; round++) {
+    for (const form of forms) {
+      const read = { ...form, response_count: round * 1_000 + form.title.length };
+      sent.push({ body: memo.serialize(read)!, expected: JSON.stringify(read) });
+    }
+  }
+  for (const { body, expected } of sent) t.is(body.toString('utf8'), expected);
+});
