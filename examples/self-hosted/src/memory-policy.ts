@@ -41,10 +41,10 @@ const youngGenerationBytes = () => getHeapSpaceStatistics().find((s) => s.space_
  * young collections add up to its whole size, many collections apart: the check after each one is in time.
  * Returns what stops the watch.
  */
-export function capYoungGeneration(limit: number, size: () => number = youngGenerationBytes): () => void {
+export function capYoungGeneration(limit: number): () => void {
   let factor = 0;
   const adjust = () => {
-    const wanted = size() >= limit ? 1 : YOUNG_GROWTH_FACTOR;
+    const wanted = youngGenerationBytes() >= limit ? 1 : YOUNG_GROWTH_FACTOR;
     if (wanted === factor) return;
     factor = wanted;
     setFlagsFromString(`--semi-space-growth-factor=${wanted}`);
