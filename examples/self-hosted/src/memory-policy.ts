@@ -55,16 +55,39 @@ export function capYoungGeneration(limit: number): () => void {
   return () => observer.disconnect();
 }
 
+/** V8's flags that choose its compilers; an operator who gives any of them chooses for the whole run. */
+const COMPILER_FLAGS = ['opt', 'no-opt', 'turbofan', 'no-turbofan', 'sparkplug', 'no-sparkplug', 'jitless', 'lite-mode'];
+
+/**
+ * Keeps V8's compilers of machine code (TurboFan, Sparkplug) off until the server listens; returns what
+ * turns them back on. Startup code runs once: compiling it to machine code only leaves that code, and the
+ * compilers' own pages, in memory at rest (docs/benchmarks.md, "Session 12"). Functions that requests run
+ * often are compiled as usual once the compilers are back.
+ */
+export function deferMachineCode(flags: string[]): () => void {
+  if (COMPILER_FLAGS.some((name) => given(flags, name))) return () => {};
+  setFlagsFromString('--no-opt');
+  setFlagsFromString('--no-sparkplug');
+  return () => {
+    setFlagsFromString('--opt');
+    setFlagsFromString('--sparkplug');
+  };
+}
+
 /**
  * Applies the policy to this process; returns what to call once the server listens. Startup (loading
  * modules, migrating, building metadata) allocates a great deal once: the young generation does not grow
  * for it, so it does not stay at its largest size afterwards. It grows again for requests, up to
- * `YOUNG_GENERATION_BYTES`.
+ * `YOUNG_GENERATION_BYTES`. Machine code waits for the requests too (`deferMachineCode`).
  */
 export function applyMemoryPolicy(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS): () => void {
   const flags = operatorFlags(execArgv, nodeOptions);
   if (!given(flags, 'heap-growing-percent')) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  if (given(flags, 'semi-space-growth-factor') || given(flags, 'max-semi-space-size')) return () => {};
+  const compilers = deferMachineCode(flags);
+  if (given(flags, 'semi-space-growth-factor') || given(flags, 'max-semi-space-size')) return compilers;
   setFlagsFromString('--semi-space-growth-factor=1');
-  return () => void capYoungGeneration(YOUNG_GENERATION_BYTES);
+  return () => {
+    compilers();
+    capYoungGeneration(YOUNG_GENERATION_BYTES);
+  };
 }

@@ -52,3 +52,37 @@ test('the server\'s policy caps the young generation once it listens, unless the
   t.true(policy <= YOUNG_GENERATION_BYTES, `young generation under the policy ${policy}`);
   t.true(operator > YOUNG_GENERATION_BYTES, `young generation with the operator's flag ${operator}`);
 });
+
+/**
+ * A child process that applies the policy and reports whether a hot function is compiled by TurboFan
+ * (V8's status bit 16) while the server starts and after it listens (`started()`), after many calls and
+ * pauses for V8's background compiler.
+ */
+async function optimizedBeforeAndAfterListen(nodeArgs: string[] = []): Promise<{ starting: boolean; listening: boolean }> {
+  const script = `
+    const policy = require(${JSON.stringify(POLICY)});
+    const started = policy.applyMemoryPolicy(process.execArgv, '');
+    function hot(values) { let s = 0; for (let i = 0; i < values.length; i++) s += values[i] * 2; return s; }
+    const values = Array.from({ length: 1000 }, (_, i) => i);
+    const optimized = () => (%GetOptimizationStatus(hot) & 16) !== 0;
+    (async () => {
+      for (let i = 0; i < 20000; i++) hot(values);
+      await new Promise((r) => setTimeout(r, 50));
+      const starting = optimized();
+      started();
+      // Bounded by calls, not time: V8 tiers up on calls, and its background compiler gets each pause.
+      for (let round = 0; round < 200 && !optimized(); round++) {
+        for (let i = 0; i < 2000; i++) hot(values);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      process.stdout.write(JSON.stringify({ starting, listening: optimized() }));
+    })();`;
+  const { stdout } = await run(process.execPath, ['--allow-natives-syntax', ...nodeArgs, '-e', script], { timeout: 120_000 });
+  return JSON.parse(stdout) as { starting: boolean; listening: boolean };
+}
+
+test('machine code waits until the server listens, unless the operator chose V8\'s compilers', async (t) => {
+  const [policy, operator] = await Promise.all([optimizedBeforeAndAfterListen(), optimizedBeforeAndAfterListen(['--no-opt'])]);
+  t.deepEqual(policy, { starting: false, listening: true });
+  t.deepEqual(operator, { starting: false, listening: false });
+});

@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
-import type { Formloom } from '@formloom/core';
+import { BUILT_IN_AREAS, type Formloom } from '@formloom/core';
 import { apiKeyAuthenticator, hostOrApiKey, requirePrincipal, type AuthenticateHook } from './auth';
 import { errorHandler, notFoundHandler } from './errors';
 import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
@@ -82,6 +82,13 @@ export function routeTable(formloom: Formloom, extra: readonly RouteSpec[] = [])
   return table;
 }
 
+const BUILT_IN_AREA_NAMES = new Set(BUILT_IN_AREAS.map((a) => a.name));
+
+/** Whether the instance serves routes besides the built-in ones: a plugin's or the host's. */
+function hasOwnRoutes(formloom: Formloom, hostRoutes: readonly RouteSpec[] | undefined): boolean {
+  return !!hostRoutes?.length || formloom.routes.some((r) => !BUILT_IN_AREA_NAMES.has(r.plugin));
+}
+
 /**
  * The documented HTTP API as a Router to mount at `/api/v1`. It parses JSON only for its own routes
  * and answers every error in the structured shape; it starts nothing in the background.
@@ -104,8 +111,10 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   router.use(publicCors(checkEmbedOrigins(options.embedOrigins ?? '*')));
 
   const security = options.authenticate ? { ...HOST_SECURITY, scheme: options.securityScheme ?? HOST_SECURITY.scheme, ...(options.apiKeys ? { alsoApiKeys: true } : {}) } : API_KEY_SECURITY;
-  // Built once now so that a route that cannot be documented stops the mount, not GET /openapi.json later.
-  buildOpenApi(routes, '/', { security });
+  // A plugin's or a host's route that cannot be documented stops the mount, not GET /openapi.json later, so
+  // the document is built once now when there are any. The built-in routes' document is checked by the test
+  // suite; building it at every start would only hold memory (docs/benchmarks.md, "Session 12").
+  if (hasOwnRoutes(formloom, options.routes)) buildOpenApi(routes, '/', { security });
   let openapi: unknown;
   router.get('/openapi.json', (req: Request, res) => {
     openapi ??= buildOpenApi(routes, req.baseUrl || '/', { security, ...(mount ? { alternatives: [SESSION_SECURITY] } : {}) });
