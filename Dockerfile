@@ -30,6 +30,8 @@ COPY packages/workspace/package.json packages/workspace/
 COPY packages/cli/package.json packages/cli/
 COPY examples/self-hosted/package.json examples/self-hosted/
 COPY examples/embed-express/package.json examples/embed-express/
+# npm ci applies these to node_modules (patch-package): dependencies' modules loaded only when used.
+COPY patches/ patches/
 RUN npm ci
 COPY . .
 # tsc -b, then the browser bundles of the workspace and the renderer (esbuild, a dev dependency: before the prune).
@@ -55,5 +57,6 @@ EXPOSE 3000
 # Ready, not only alive: /readyz answers 503 while the app cannot serve (database unreachable, shutting down).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# Exec form, no npm or shell in between: SIGTERM from `docker stop` reaches node, which drains and closes.
-CMD ["node", "examples/self-hosted/dist/src/main.js"]
+# Exec form, and the launcher execs node (as `npm start` does, with the same malloc setting: docs/operations.md):
+# SIGTERM from `docker stop` reaches node, which drains and closes.
+CMD ["examples/self-hosted/bin/formloom-server"]

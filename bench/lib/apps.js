@@ -14,6 +14,9 @@ const { memoryOf } = require('./rss');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const APP_MAIN = path.join(ROOT, 'examples/self-hosted/dist/src/main.js');
+// Formloom runs as `npm start` and the Docker image start it: through its launcher, which sets malloc's
+// arenas (MALLOC_ARENA_MAX=2 unless the environment gives one: BENCH_APP_ENV) and execs node.
+const APP_LAUNCHER = path.join(ROOT, 'examples/self-hosted/bin/formloom-server');
 const CLI_BIN = path.join(ROOT, 'packages/cli/bin/formloom.js');
 const BASELINE_MAIN = path.join(ROOT, 'bench/baseline-app.js');
 
@@ -49,6 +52,16 @@ async function startBaseline(dataDir, { forms, nodeArgs = [], echo = false, pg =
   return { name: 'baseline', proc, url, apiKey, ids: Array.from({ length: forms }, (_, i) => formId(i)), ingestFormId: INGEST_FORM_ID };
 }
 
+/** MALLOC_ARENA_MAX in the environment of process `pid` (Linux /proc), or null. */
+function arenasOf(pid) {
+  try {
+    const entry = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((e) => e.startsWith('MALLOC_ARENA_MAX='));
+    return entry ? entry.slice('MALLOC_ARENA_MAX='.length) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** opts: { forms, seedConcurrency, nodeArgs, echo, appEnv, pg } where `pg` is { url, schema } to run on PostgreSQL. */
 async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [], echo = false, appEnv: extraEnv = {}, pg = null }) {
   if (!fs.existsSync(APP_MAIN)) throw new Error(`${APP_MAIN} is missing: run \`npm run build\` first`);
@@ -58,9 +71,10 @@ async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [
   const appEnv = { FORMLOOM_DATABASE_URL: databaseUrl, FORMLOOM_DATA_DIR: dataDir };
   const proc = startProcess({
     name: 'formloom',
-    args: [...nodeArgs, APP_MAIN],
+    cmd: APP_LAUNCHER,
+    args: nodeArgs,
     // Webhook receivers of the bench listen on 127.0.0.1, which the delivery guard refuses by default.
-    env: { ...appEnv, PORT: String(port), NODE_ENV: 'production', FORMLOOM_WEBHOOK_ALLOW_PRIVATE: '1', ...BENCH_RATE_LIMITS, ...extraEnv },
+    env: { ...appEnv, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH || ''}`, PORT: String(port), NODE_ENV: 'production', FORMLOOM_WEBHOOK_ALLOW_PRIVATE: '1', ...BENCH_RATE_LIMITS, ...extraEnv },
     cwd: dataDir,
     echo,
   });
@@ -70,7 +84,7 @@ async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [
   await new Promise((r) => setTimeout(r, 1000));
   const rest = memoryOf(proc.pid);
   const restRssMb = rest ? rest.rss_kb / 1024 : null;
-  log(`formloom up on ${url}${restRssMb ? ` (RSS at rest ${restRssMb.toFixed(1)} MB)` : ''}`);
+  log(`formloom up on ${url}${restRssMb ? ` (RSS at rest ${restRssMb.toFixed(1)} MB)` : ''}, started by ${path.relative(ROOT, APP_LAUNCHER)} with MALLOC_ARENA_MAX=${arenasOf(proc.pid) ?? '?'}`);
   const cli = (...args) => runJsonCommand([CLI_BIN, ...args], { env: appEnv, cwd: dataDir });
   await cli('user', 'create', '--email', 'bench@example.com', '--plan', 'pro');
   const key = await cli('key', 'create', '--user', 'bench@example.com');

@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import test from 'ava';
 
 /**
@@ -53,13 +53,17 @@ test('the runtime files hold no sources or test builds, and the app runs from th
   t.deepEqual(kept.filter((f) => (f.endsWith('.ts') && !f.endsWith('.d.ts')) || /(^|\/)test\//.test(f) || f.endsWith('.tsbuildinfo') || f.endsWith('tsconfig.json')), []);
   t.deepEqual(kept.filter((f) => /^(packages|examples)\/[^/]+\/src\//.test(f)), []);
   t.true(kept.includes('examples/self-hosted/dist/src/main.js'));
+  t.true(kept.includes('examples/self-hosted/bin/formloom-server'));
   t.true(kept.includes('packages/renderer/assets/formloom.css'));
   t.true(kept.includes('packages/cli/bin/formloom.js'));
 
   const data = join(dir, 'data');
-  const child = spawn(process.execPath, ['examples/self-hosted/dist/src/main.js'], {
+  // As the image's CMD runs it: the launcher, which execs node (PATH as in the image).
+  const env: Record<string, string | undefined> = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, PORT: '0', FORMLOOM_DATA_DIR: data, FORMLOOM_DATABASE_URL: `sqlite:${join(data, 'f.sqlite')}` };
+  delete env.MALLOC_ARENA_MAX;
+  const child = spawn('examples/self-hosted/bin/formloom-server', [], {
     cwd: out,
-    env: { ...process.env, PORT: '0', FORMLOOM_DATA_DIR: data, FORMLOOM_DATABASE_URL: `sqlite:${join(data, 'f.sqlite')}` },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   t.teardown(() => child.kill('SIGKILL'));
@@ -73,6 +77,9 @@ test('the runtime files hold no sources or test builds, and the app runs from th
     child.once('exit', (code) => fail(new Error(`exited ${code}: ${text}`)));
   });
   t.deepEqual(await (await fetch(`${url}/readyz`)).json(), { status: 'ready' });
+  // The launcher replaced itself with node (one process, which gets the signals) and set malloc's arenas.
+  t.regex(readFileSync(`/proc/${child.pid}/cmdline`, 'utf8'), /node\0.*examples\/self-hosted\/bin\/\.\.\/dist\/src\/main\.js/);
+  t.true(readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0').includes('MALLOC_ARENA_MAX=2'));
   t.is((await fetch(`${url}/formloom/assets/formloom.css`)).status, 200);
   child.kill('SIGTERM');
   t.is(await new Promise((r) => child.once('exit', r)), 0);

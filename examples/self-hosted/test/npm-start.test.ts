@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'ava';
@@ -20,6 +20,7 @@ test('`npm start` stops cleanly on SIGTERM sent to npm: the server gets it, exit
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const env: Record<string, string | undefined> = { ...process.env, PORT: '0', FORMLOOM_DATA_DIR: dir };
   delete env.FORMLOOM_DATABASE_URL;
+  delete env.MALLOC_ARENA_MAX;
   const npm = spawn('npm', ['start'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   npm.stderr.on('data', (d) => (out += d));
@@ -45,6 +46,8 @@ test('`npm start` stops cleanly on SIGTERM sent to npm: the server gets it, exit
   });
   t.not(serverPid, npm.pid, 'the server is its own process under npm');
   t.is((await fetch(`${url}/healthz`)).status, 200);
+  // Started by the launcher, with its malloc setting (docs/operations.md, "Memory").
+  t.true(readFileSync(`/proc/${serverPid}/environ`, 'utf8').split('\0').includes('MALLOC_ARENA_MAX=2'));
 
   npm.kill('SIGTERM');
   await npmExited;

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import type { ApiKey, FormRecord, Question, TeamMember, Version } from '../domain/types';
+import type { ApiKey, FormRecord, TeamMember, Version } from '../domain/types';
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { RevisionCache } from './revision-cache';
@@ -10,6 +10,11 @@ const MAX_KEYS = 10_000;
 const MAX_FORMS = 2_000;
 const MAX_MEMBERS = 10_000;
 
+/** A form as `GET /forms/:id` presents it (count 0), and what its access is checked with. */
+export interface PresentedForm extends Pick<FormRecord, 'owner_id' | 'team_id'> {
+  presented: Record<string, unknown>;
+}
+
 /**
  * What an instance keeps in memory of what rarely changes, each checked against the cache revision at
  * every use (docs/decisions.md, "Caches checked against a revision"). One per instance (container scoped).
@@ -19,8 +24,12 @@ export class ReadCaches {
   readonly gate: RevisionGate;
   /** API keys by key id, as stored (the secret is still verified against the hash at every request). */
   readonly keys = new RevisionCache<string, ApiKey>(MAX_KEYS);
-  /** Forms with their questions by form id (the response count is read fresh with the revision). */
-  readonly forms = new RevisionCache<string, { form: FormRecord; questions: Question[] }>(MAX_FORMS);
+  /**
+   * Forms as `GET /forms/:id` presents them, by form id, with whose they are (the response count is read
+   * fresh with the revision). Only the presentation is kept, not the records it was made of: they would
+   * double what each kept form holds (docs/benchmarks.md, "Session 12").
+   */
+  readonly forms = new RevisionCache<string, PresentedForm>(MAX_FORMS);
   /** Published forms with their published version, by slug. */
   readonly published = new RevisionCache<string, { form: FormRecord; version: Version }>(MAX_FORMS);
   /** Team memberships by `team id + user id`; `false` for none. */

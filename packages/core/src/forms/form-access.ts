@@ -36,12 +36,12 @@ export async function authorizeForm(
 }
 
 /** The rules of `authorizeForm` on a form already loaded; `findMember` is asked for team forms only. */
-export async function assertFormAccess(
-  form: FormRecord,
+export async function assertFormAccess<F extends Pick<FormRecord, 'owner_id' | 'team_id'>>(
+  form: F,
   principal: Principal,
   action: FormAction,
   findMember: (teamId: string, userId: string) => Promise<Pick<TeamMember, 'role'> | null>,
-): Promise<FormRecord> {
+): Promise<F> {
   if (!form.team_id) {
     if (form.owner_id !== principal.user_id) throw forbidden('You do not have access to this form');
     return form;

@@ -24,9 +24,6 @@ import { assertContractsRenderable } from '../signing/contract-glyphs';
 /** Creating, reading, updating, deleting and duplicating forms with their questions. */
 @injectable()
 export class FormService {
-  /** The presented form of each cached revision, dropped with it (its `questions` array is shared by its reads). */
-  private readonly presented = new WeakMap<object, Record<string, unknown>>();
-
   constructor(
     @inject(TOKENS.Storage) private readonly storage: Storage,
     @inject(TOKENS.Clock) private readonly clock: Clock,
@@ -100,19 +97,19 @@ export class FormService {
     const read = await this.caches.gate.check(formId);
     const count = read.responseCounts.get(formId);
     if (count === undefined) throw notFound('Form');
+    // One presentation per cached revision: reads differ only in the count (docs/benchmarks.md, "Session 7").
     const { value } = await this.caches.forms.get(formId, read.revision, async () => {
       const form = await this.storage.forms.findById(formId);
-      return form ? { form, questions: await this.storage.questions.listByForm(formId) } : null;
+      if (!form) return null;
+      const presented = presentForm({ ...form, response_count: 0 }, await this.storage.questions.listByForm(formId));
+      return { owner_id: form.owner_id, team_id: form.team_id, presented };
     });
     if (!value) throw notFound('Form');
-    await assertFormAccess(value.form, principal, 'read', async (teamId, userId) => {
+    await assertFormAccess(value, principal, 'read', async (teamId, userId) => {
       const member = await this.caches.members.get(`${teamId}\u0000${userId}`, read.revision, async () => (await this.storage.teams.findMember(teamId, userId)) ?? false);
       return member.value || null;
     });
-    // One presentation per cached revision: reads differ only in the count (docs/benchmarks.md, "Session 7").
-    let presented = this.presented.get(value);
-    if (!presented) this.presented.set(value, (presented = presentForm({ ...value.form, response_count: 0 }, value.questions)));
-    return { ...presented, response_count: count };
+    return { ...value.presented, response_count: count };
   }
 
   /**
