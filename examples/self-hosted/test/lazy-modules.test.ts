@@ -23,9 +23,9 @@ test('an app on SQLite loads TypeORM\'s SQLite driver only, and neither glob nor
   // Other drivers' small shared files (parameter and type helpers) may load; their drivers and query runners may not.
   const drivers = typeormModules().map((path) => /\/typeorm\/driver\/[^/]+\/(\w+(Driver|QueryRunner))\.js$/.exec(path)?.[1]).filter(Boolean);
   t.deepEqual(drivers.sort(), ['AbstractSqliteDriver', 'AbstractSqliteQueryRunner', 'SqliteDriver', 'SqliteQueryRunner']);
-  const loaded = typeormModules().filter((path) => /\/node_modules\/typeorm\/node_modules\/(glob|minimatch)\/|\/@sqltools\/formatter\/|\/node_modules\/ansis\//.test(path));
+  // Wherever npm placed them: under typeorm's own node_modules or beside it.
+  const loaded = Object.keys(require.cache).filter((path) => /\/node_modules\/(glob|minimatch|@sqltools\/formatter|ansis)\//.test(path));
   t.deepEqual(loaded, []);
-  t.false(Object.keys(require.cache).some((path) => path.includes('/@sqltools/formatter/') || path.includes('/node_modules/ansis/')));
 
   // The API's document is built at its first request.
   const res = await fetch(`${app.url}/api/v1/openapi.json`);
