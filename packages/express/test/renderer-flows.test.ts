@@ -32,7 +32,7 @@ const THREE = [
 ];
 
 for (const kind of DB_KINDS) {
-  test(`[${kind}] incremental_submission saves each answer, a reload resumes, completion fires the webhook once`, async (t) => {
+  test.serial(`[${kind}] incremental_submission saves each answer, a reload resumes, completion fires the webhook once`, async (t) => {
     t.timeout(180_000);
     const app = await startTestApp(kind, { allowPrivateWebhooks: true });
     const hook = await webhookReceiver();
@@ -84,7 +84,7 @@ for (const kind of DB_KINDS) {
     }
   });
 
-  test(`[${kind}] limit_one_response: a second visit says the form was answered, also when only the server knows`, async (t) => {
+  test.serial(`[${kind}] limit_one_response: a second visit says the form was answered, also when only the server knows`, async (t) => {
     t.timeout(180_000);
     const app = await startTestApp(kind);
     const { page, errors, close } = await openPage(browser);
@@ -111,7 +111,7 @@ for (const kind of DB_KINDS) {
     }
   });
 
-  test(`[${kind}] a lost connection keeps the answers for a retry; an unpublished form says so`, async (t) => {
+  test.serial(`[${kind}] a lost connection keeps the answers for a retry; an unpublished form says so`, async (t) => {
     t.timeout(180_000);
     const app = await startTestApp(kind);
     const { page, errors, close } = await openPage(browser);
@@ -144,7 +144,7 @@ for (const kind of DB_KINDS) {
     }
   });
 
-  test(`[${kind}] the URL's hidden fields and prefill reach the response and the start jumps; redirect after completion; a closed form says so`, async (t) => {
+  test.serial(`[${kind}] the URL's hidden fields and prefill reach the response and the start jumps; redirect after completion; a closed form says so`, async (t) => {
     t.timeout(180_000);
     const app = await startTestApp(kind);
     const done = await hostSite();

@@ -30,7 +30,7 @@ async function fitsWidth(page: Page) {
   return page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth);
 }
 
-test('at 390 px with the keyboard only: create a form, add and reorder questions, publish', async (t) => {
+test.serial('at 390 px with the keyboard only: create a form, add and reorder questions, publish', async (t) => {
   t.timeout(240_000);
   const owner = await app.user();
   const { page, errors, close } = await openPage(browser, { width: 390, cookie: owner.cookie });
@@ -89,7 +89,7 @@ test('at 390 px with the keyboard only: create a form, add and reorder questions
   }
 });
 
-test('two tabs editing one form: the later save is shown as a conflict, never an overwrite', async (t) => {
+test.serial('two tabs editing one form: the later save is shown as a conflict, never an overwrite', async (t) => {
   t.timeout(120_000);
   const owner = await app.user();
   const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Shared', questions: [{ type: 'short_text', title: 'Name' }] } })).body.id;
@@ -121,7 +121,7 @@ test('two tabs editing one form: the later save is shown as a conflict, never an
   }
 });
 
-test('questions reorder by dragging their handle', async (t) => {
+test.serial('questions reorder by dragging their handle', async (t) => {
   t.timeout(120_000);
   const owner = await app.user();
   const questions = ['First', 'Second', 'Third'].map((title) => ({ type: 'short_text', title }));
@@ -143,7 +143,7 @@ test('questions reorder by dragging their handle', async (t) => {
   }
 });
 
-test('a save that cannot reach the server says so, and is tried again by itself once it can', async (t) => {
+test.serial('a save that cannot reach the server says so, and is tried again by itself once it can', async (t) => {
   t.timeout(120_000);
   const owner = await app.user();
   const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Offline', questions: [{ type: 'short_text', title: 'Name' }] } })).body.id;
@@ -167,7 +167,7 @@ test('a save that cannot reach the server says so, and is tried again by itself 
   }
 });
 
-test('a save refused while the owner kept editing is followed by the newer draft, which is saved', async (t) => {
+test.serial('a save refused while the owner kept editing is followed by the newer draft, which is saved', async (t) => {
   t.timeout(120_000);
   const owner = await app.user();
   const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Busy', questions: [{ type: 'short_text', title: 'Name' }] } })).body.id;
@@ -203,7 +203,7 @@ test('a save refused while the owner kept editing is followed by the newer draft
   }
 });
 
-test('moving a jump target before its question asks for another target before saving', async (t) => {
+test.serial('moving a jump target before its question asks for another target before saving', async (t) => {
   t.timeout(120_000);
   const owner = await app.user();
   const created = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Jumps', questions: [{ type: 'yes_no', title: 'Skip?' }, { type: 'short_text', title: 'Middle' }, { type: 'short_text', title: 'Target' }] } })).body;

@@ -32,7 +32,7 @@ async function form(key: string) {
 }
 
 for (const width of [1280, 390]) {
-  test(`at ${width} px an owner sets the form and global webhooks, sees and rotates the secret, and reads the delivery log`, async (t) => {
+  test.serial(`at ${width} px an owner sets the form and global webhooks, sees and rotates the secret, and reads the delivery log`, async (t) => {
     t.timeout(200_000);
     const owner = await app.user('pro');
     const f = await form(owner.key);
@@ -91,7 +91,7 @@ for (const width of [1280, 390]) {
   });
 }
 
-test("the delivery log shows the start of the receiver's answer, and a failed delivery is resent", async (t) => {
+test.serial("the delivery log shows the start of the receiver's answer, and a failed delivery is resent", async (t) => {
   t.timeout(200_000);
   const owner = await app.user('pro');
   const f = await form(owner.key);
@@ -124,7 +124,7 @@ test("the delivery log shows the start of the receiver's answer, and a failed de
   }
 });
 
-test('a plan without webhooks gets a clear message instead of controls', async (t) => {
+test.serial('a plan without webhooks gets a clear message instead of controls', async (t) => {
   t.timeout(120_000);
   const owner = await app.user('free');
   const f = await form(owner.key);
@@ -140,7 +140,7 @@ test('a plan without webhooks gets a clear message instead of controls', async (
   }
 });
 
-test('a team viewer sees the webhook and its deliveries but no controls', async (t) => {
+test.serial('a team viewer sees the webhook and its deliveries but no controls', async (t) => {
   t.timeout(120_000);
   const owner = await app.user('enterprise');
   const team = (await app.api('POST', '/teams', { key: owner.key, body: { name: 'Acme' } })).body;

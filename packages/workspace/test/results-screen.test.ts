@@ -57,7 +57,7 @@ async function surveyWithResponses(key: string) {
   return { form, submit };
 }
 
-test('an owner reads the summary, sees a new response arrive, and works the responses table', async (t) => {
+test.serial('an owner reads the summary, sees a new response arrive, and works the responses table', async (t) => {
   t.timeout(300_000);
   const owner = await app.user('pro');
   const { form, submit } = await surveyWithResponses(owner.key);
@@ -127,7 +127,7 @@ test('an owner reads the summary, sees a new response arrive, and works the resp
   }
 });
 
-test('the responses table searches the answers, pages by cursor, and downloads the CSV of its filter', async (t) => {
+test.serial('the responses table searches the answers, pages by cursor, and downloads the CSV of its filter', async (t) => {
   t.timeout(300_000);
   const owner = await app.user('pro');
   const created = await app.api('POST', '/forms', {
@@ -185,7 +185,7 @@ test('the responses table searches the answers, pages by cursor, and downloads t
   }
 });
 
-test('at 390 px by keyboard: the summary and the table fit, the view switch and a response open by keys', async (t) => {
+test.serial('at 390 px by keyboard: the summary and the table fit, the view switch and a response open by keys', async (t) => {
   t.timeout(200_000);
   const owner = await app.user('pro');
   const { form } = await surveyWithResponses(owner.key);
@@ -212,7 +212,7 @@ test('at 390 px by keyboard: the summary and the table fit, the view switch and 
   }
 });
 
-test('a viewer reads results without delete controls; a stranger gets a clear 403; a deleted form says so', async (t) => {
+test.serial('a viewer reads results without delete controls; a stranger gets a clear 403; a deleted form says so', async (t) => {
   t.timeout(200_000);
   const owner = await app.user('enterprise');
   const team = (await app.api('POST', '/teams', { key: owner.key, body: { name: 'Acme' } })).body;

@@ -31,7 +31,7 @@ async function shot(page: Page, name: string) {
 /** True when nothing sticks out sideways at a 390 px width. */
 const fits = (page: Page) => page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 392);
 
-test('an owner creates a session, copies and resends links, follows the signatures to the sealed PDFs and a verified audit trail', async (t) => {
+test.serial('an owner creates a session, copies and resends links, follows the signatures to the sealed PDFs and a verified audit trail', async (t) => {
   t.timeout(240_000);
   const owner = await app.user('pro');
   const form = await app.contractForm(owner.key);
@@ -133,7 +133,7 @@ test('an owner creates a session, copies and resends links, follows the signatur
   }
 });
 
-test('voiding asks for a reason, and an audit trail changed behind the API is shown as broken', async (t) => {
+test.serial('voiding asks for a reason, and an audit trail changed behind the API is shown as broken', async (t) => {
   t.timeout(200_000);
   const owner = await app.user('business');
   const form = await app.contractForm(owner.key);
@@ -169,7 +169,7 @@ test('voiding asks for a reason, and an audit trail changed behind the API is sh
   }
 });
 
-test('at 390 px with the keyboard alone an owner creates a session and copies a link', async (t) => {
+test.serial('at 390 px with the keyboard alone an owner creates a session and copies a link', async (t) => {
   t.timeout(200_000);
   const owner = await app.user('pro');
   const form = await app.contractForm(owner.key);
@@ -205,7 +205,7 @@ test('at 390 px with the keyboard alone an owner creates a session and copies a 
   }
 });
 
-test('a viewer reads sessions without controls; a refused save and a plan without contracts say why', async (t) => {
+test.serial('a viewer reads sessions without controls; a refused save and a plan without contracts say why', async (t) => {
   t.timeout(200_000);
   const owner = await app.user('enterprise');
   const team = (await app.api('POST', '/teams', { key: owner.key, body: { name: 'Lettings' } })).body;
