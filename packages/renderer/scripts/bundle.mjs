@@ -3,8 +3,12 @@
 // dist/bundle/<name>.<hash>.js, one dist/bundle/formloom-lang-<lang>.<hash>.json per language but English, and
 // dist/bundle/manifest.json ({entry name: file name, languages: {lang: file name}}); stale files are removed.
 // Scripts are IIFEs: the same file works from `<script src>` and `<script type="module" src>`.
+// Each file gets its compressed copies beside it, `<file>.br` and `<file>.gz`, which servers send as they are:
+// compressing at every start cost 300 ms of CPU and left 3 MB of the compressor's memory resident
+// (docs/decisions.md, "Session 13").
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -24,6 +28,17 @@ const writeAtomic = (file, contents) => {
   writeFileSync(tmp, contents);
   renameSync(tmp, file);
 };
+/**
+ * The file and its compressed copies (brotli at its best quality, gzip at 9), each written atomically. Names
+ * carry their content's hash: a file already there with its copies is this one, and is left as it is.
+ */
+const writeCompressed = (file, contents) => {
+  if (existsSync(file) && existsSync(`${file}.br`) && existsSync(`${file}.gz`)) return;
+  writeAtomic(`${file}.gz`, gzipSync(contents, { level: 9 }));
+  const params = { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: contents.length };
+  writeAtomic(`${file}.br`, brotliCompressSync(contents, { params }));
+  writeAtomic(file, contents);
+};
 const hashOf = (contents) => createHash('sha256').update(contents).digest('base64url').slice(0, 12).replace(/[-_]/g, 'x');
 mkdirSync(out, { recursive: true });
 
@@ -35,7 +50,7 @@ const languages = {};
 for (const [lang, words] of Object.entries(mod.exports.PACKS)) {
   const json = Buffer.from(JSON.stringify(words));
   const fileName = `formloom-lang-${lang}.${hashOf(json)}.json`;
-  writeAtomic(join(out, fileName), json);
+  writeCompressed(join(out, fileName), json);
   languages[lang] = fileName;
 }
 
@@ -59,10 +74,11 @@ for (const file of result.outputFiles) {
   const name = file.path.slice(out.length + 1).replace(/\.js$/, '');
   const hash = hashOf(file.contents);
   const fileName = `${name === 'form' ? 'formloom-form' : `formloom-${name}`}.${hash}.js`;
-  writeAtomic(join(out, fileName), file.contents);
+  writeCompressed(join(out, fileName), Buffer.from(file.contents));
   manifest[name] = fileName;
 }
 manifest.languages = languages;
-const kept = new Set([...Object.values(manifest).filter((v) => typeof v === 'string'), ...Object.values(languages), 'manifest.json']);
+const files = [...Object.values(manifest).filter((v) => typeof v === 'string'), ...Object.values(languages)];
+const kept = new Set([...files.flatMap((f) => [f, `${f}.br`, `${f}.gz`]), 'manifest.json']);
 for (const f of readdirSync(out)) if (!kept.has(f) && !f.endsWith('.tmp')) rmSync(join(out, f), { force: true });
 writeAtomic(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Bundles the workspace's browser code (src/browser, TypeScript with Lit) with esbuild into
 // dist/browser/: hashed chunk names, so the server can mark them immutable, and manifest.json naming the
-// entry files (docs/workspace.md, "How it is served"). Chained after `tsc -b` in the root build script.
+// entry files (docs/workspace.md, "How it is served"), with each file's brotli and gzip copies beside it.
+// Chained after `tsc -b` in the root build script.
 import { build } from 'esbuild';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, relative } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -15,11 +17,20 @@ const entries = {
   results: `${root}src/browser/results-entry.ts`,
 };
 
-rmSync(outdir, { recursive: true, force: true });
+// The folder is never emptied while a server may read it (tests run `npm start`, which builds, beside servers
+// of the same checkout): files are written whole under their hashed names, the manifest last, and only then
+// are files of earlier builds removed.
+const writeAtomic = (file, contents) => {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, contents);
+  renameSync(tmp, file);
+};
 mkdirSync(outdir, { recursive: true });
 const result = await build({
   entryPoints: entries,
   outdir,
+  write: false,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -48,5 +59,22 @@ for (const [file, out] of Object.entries(result.metafile.outputs)) {
   else manifest.screens[out.entryPoint.replace(/^.*src\/browser\//, '').replace(/\.ts$/, '')] = item;
 }
 manifest.files.sort();
-writeFileSync(`${outdir}/manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);
+// Each file with its compressed copies beside it, sent as they are by the server
+// (src/server/compressed-assets.ts). A name carries its content's hash: a file already there with its
+// copies is this one, and is left as it is.
+for (const out of result.outputFiles) {
+  const file = out.path;
+  if (existsSync(file) && existsSync(`${file}.br`) && existsSync(`${file}.gz`)) continue;
+  const contents = Buffer.from(out.contents);
+  writeAtomic(`${file}.gz`, gzipSync(contents, { level: 9 }));
+  writeAtomic(`${file}.br`, brotliCompressSync(contents, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: contents.length } }));
+  writeAtomic(file, contents);
+}
+writeAtomic(`${outdir}/manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);
+const kept = new Set(['manifest.json', ...manifest.files.flatMap((f) => [f, `${f}.br`, `${f}.gz`])]);
+for (const entry of readdirSync(outdir, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile()) continue;
+  const name = relative(outdir, join(entry.parentPath ?? entry.path, entry.name)).split('\\').join('/');
+  if (!kept.has(name) && !name.endsWith('.tmp')) rmSync(join(outdir, name), { force: true });
+}
 console.log(`workspace: bundled ${manifest.files.length} files into ${basename(root)}/dist/browser`);

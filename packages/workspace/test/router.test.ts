@@ -1,4 +1,6 @@
 import test from 'ava';
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startWorkspaceApp, type WorkspaceTestApp } from './helpers/app';
 import { readWorkspaceManifest } from '../src/server';
 
@@ -42,6 +44,50 @@ test('hashed files are served immutable; unknown ones 404; other URLs fall throu
   const invite = await fetch(`${app.url}/teams/invite/not-a-token`);
   t.is(invite.status, 404);
   t.false((await invite.text()).includes('<formloom-workspace'));
+});
+
+/** A request's raw answer, without a client decoding it. */
+function raw(url: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('every file travels in brotli or gzip as the client accepts, the same bytes as without', async (t) => {
+  const manifest = readWorkspaceManifest();
+  let plainBytes = 0;
+  let brBytes = 0;
+  for (const file of manifest.files) {
+    const url = `${app.url}/workspace/assets/${file}`;
+    const plain = await raw(url, {});
+    t.is(plain.status, 200, file);
+    t.is(plain.headers['content-encoding'], undefined, file);
+    const br = await raw(url, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    t.is(br.headers['content-encoding'], 'br', `${file}: brotli wins a tie`);
+    t.is(br.headers.vary, 'Accept-Encoding');
+    t.is(br.headers['cache-control'], 'public, max-age=31536000, immutable');
+    t.is(br.headers['x-content-type-options'], 'nosniff');
+    t.regex(String(br.headers['content-type']), /javascript/);
+    t.deepEqual(brotliDecompressSync(br.body), plain.body, `${file}: brotli decodes to the file`);
+    const gz = await raw(url, { 'accept-encoding': 'gzip' });
+    t.is(gz.headers['content-encoding'], 'gzip', file);
+    t.deepEqual(gunzipSync(gz.body), plain.body, `${file}: gzip decodes to the file`);
+    const head = await raw(url, { 'accept-encoding': 'br' }, 'HEAD');
+    t.is(head.status, 200);
+    t.is(head.body.length, 0);
+    t.is(head.headers['content-length'], String(br.body.length));
+    plainBytes += plain.body.length;
+    brBytes += br.body.length;
+  }
+  t.true(brBytes < plainBytes / 2, `the bundle crosses the network in ${brBytes} bytes, not ${plainBytes}`);
+  t.is((await raw(`${app.url}/workspace/assets/%E0%A4%A`, { 'accept-encoding': 'br' })).status, 400, 'a malformed escape is a 400');
 });
 
 test('builder.js names the current hashed entry for host pages', async (t) => {

@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import { indexPage } from './index-page';
 import { readWorkspaceManifest, workspaceAssetsDir, type WorkspaceManifest } from './assets';
+import { compressedAssets } from './compressed-assets';
 
 export interface WorkspaceRouterOptions {
   /** Where the Formloom API router is mounted, as the browser sees it (default `/api/v1`). */
@@ -63,6 +64,7 @@ export function createWorkspaceRouter(options: WorkspaceRouterOptions = {}): Rou
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+  router.use('/workspace/assets', compressedAssets(dir, manifest.files, IMMUTABLE));
   router.use('/workspace/assets', express.static(dir, { immutable: true, maxAge: '365d', index: false, dotfiles: 'deny', fallthrough: false, setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE) }));
   for (const name of ['builder', 'results', 'workspace'] as const) {
     router.get(`/workspace/${name}.js`, (_req, res) => {
