@@ -1,8 +1,8 @@
 import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { rendererBundles } from '@formloom/renderer';
+import { undecodedRequest } from '@formloom/test-browser';
 import { startTestApp, type TestApp } from './helpers/app';
 import { preferredEncoding } from '../src/renderer-assets';
 
@@ -19,19 +19,8 @@ test.after.always(async () => {
   await app?.close();
 });
 
-/** The raw bytes of a GET and its headers: no client-side decoding. */
-function get(path: string, acceptEncoding?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${app.url}${path}`, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** The answer as it crossed the wire: the test decodes it. */
+const get = (path: string, acceptEncoding?: string) => undecodedRequest(`${app.url}${path}`, acceptEncoding ? { 'accept-encoding': acceptEncoding } : {});
 
 const bundles = () => rendererBundles()!;
 

@@ -64,3 +64,4 @@ export function steadyNavigation(browser: Browser): Browser {
   browser.newPage = async (opts) => steadyPage(await newPage(opts), steadied);
   return browser;
 }
+export { undecodedRequest, type UndecodedAnswer } from './undecoded';

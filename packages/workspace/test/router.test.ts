@@ -1,5 +1,5 @@
 import test from 'ava';
-import { request } from 'node:http';
+import { undecodedRequest as raw } from '@formloom/test-browser';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startWorkspaceApp, type WorkspaceTestApp } from './helpers/app';
 import { readWorkspaceManifest } from '../src/server';
@@ -45,20 +45,6 @@ test('hashed files are served immutable; unknown ones 404; other URLs fall throu
   t.is(invite.status, 404);
   t.false((await invite.text()).includes('<formloom-workspace'));
 });
-
-/** A request's raw answer, without a client decoding it. */
-function raw(url: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 test('every file travels in brotli or gzip as the client accepts, the same bytes as without', async (t) => {
   const manifest = readWorkspaceManifest();

@@ -1,0 +1,25 @@
+import { request } from 'node:http';
+
+/** What a server sent, byte for byte: status, headers and the body as it crossed the wire. */
+export interface UndecodedAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/**
+ * A request whose answer is not decoded (fetch undoes `Content-Encoding` by itself), for tests of what the
+ * server compresses: send `accept-encoding` in `headers` and decode the body yourself.
+ */
+export function undecodedRequest(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<UndecodedAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
