@@ -44,8 +44,8 @@ const FAVICON = Buffer.from(
 /**
  * A file's bytes and, unless it is compressed already (fonts), its brotli and gzip copies: read from beside
  * it where the build wrote them (`<file>.br`, `<file>.gz`: the renderer's bundles), else made at the first
- * request that asks for them and kept. Compressing every file at start cost 300 ms of CPU and left 3 MB of
- * the compressor's memory resident (docs/decisions.md, "Session 13").
+ * request that asks for them and kept. Compressing every file at start cost 300 ms of CPU and left about
+ * 2.5 MB of the compressor's memory resident (docs/decisions.md, "Session 13").
  */
 class Asset {
   private copies: { br: Buffer | null; gzip: Buffer | null };

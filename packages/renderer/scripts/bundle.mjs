@@ -4,8 +4,8 @@
 // dist/bundle/manifest.json ({entry name: file name, languages: {lang: file name}}); stale files are removed.
 // Scripts are IIFEs: the same file works from `<script src>` and `<script type="module" src>`.
 // Each file gets its compressed copies beside it, `<file>.br` and `<file>.gz`, which servers send as they are:
-// compressing at every start cost 300 ms of CPU and left 3 MB of the compressor's memory resident
-// (docs/decisions.md, "Session 13").
+// compressing at every start cost 300 ms of CPU and left about 2.5 MB of the compressor's memory
+// resident (docs/decisions.md, "Session 13").
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
