@@ -138,7 +138,13 @@ test.serial('an owner makes a clip and a script, plays, downloads, retakes, sear
     await page.getByRole('combobox', { name: 'Voice for Anna' }).selectOption(rms!);
     await page.getByRole('textbox', { name: 'Title in the library' }).fill('Dialogue');
     // 9 + 12 spoken characters: 8.4, rounded up.
-    await page.getByText('Costs 9 credits (21 spoken characters').waitFor();
+    await page
+      .getByText('Costs 9 credits (21 spoken characters')
+      .waitFor()
+      .catch(async (e: Error) => {
+        // Say what the page showed instead: a wrong count, an error, or a price still being worked out.
+        throw new Error(`${e.message}\nThe page's price and status lines: ${JSON.stringify(await page.locator('p.cost, [role=alert]').allTextContents())}`);
+      });
     await shot(page, 'voice-script');
     t.deepEqual(await axeViolations(page), []);
     await generateButton(page).click();

@@ -104,6 +104,8 @@ export class FlVoiceStudio extends LitElement {
     this.req = { ...this.req, ...patch };
     this.quote = null;
     this.quoteError = null;
+    // A price asked for before this change no longer applies: its answer, when it comes, is dropped.
+    this.quoteSeq++;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.requote(), ESTIMATE_DELAY_MS);
   }
