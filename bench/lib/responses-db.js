@@ -28,16 +28,16 @@ const numbered = (sql) => {
 
 const COLUMNS =
   'id, form_id, visitor_id, version_id, version, answers, metadata, quiz_results, started_at, submitted_at, ' +
-  'completed_at, completion_seconds, resume_token_hash, unique_visitor';
-/** Rows per INSERT: 12 parameters each, far under PostgreSQL's 65,535 per statement. */
+  'completed_at, completion_seconds, resume_token_hash, unique_visitor, csv_layout, csv_line';
+/** Rows per INSERT: 14 parameters each, far under PostgreSQL's 65,535 per statement. */
 const ROWS_PER_INSERT = 500;
 
 function insertOf(rows) {
   const tuples = [];
   for (let r = 0; r < rows; r++) {
-    const b = r * 12;
+    const b = r * 14;
     const $ = (k) => `$${b + k}`;
-    tuples.push(`(${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)}, NULL, ${$(8)}, ${$(9)}, ${$(10)}, ${$(11)}, ${$(12)}, NULL)`);
+    tuples.push(`(${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)}, NULL, ${$(8)}, ${$(9)}, ${$(10)}, ${$(11)}, ${$(12)}, NULL, ${$(13)}, ${$(14)})`);
   }
   return `INSERT INTO responses (${COLUMNS}) VALUES ${tuples.join(', ')}`;
 }

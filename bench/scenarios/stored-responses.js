@@ -17,6 +17,7 @@ const { describe, round, monoMs } = require('../lib/stats');
 const { formBody } = require('./forms');
 const { answersFor } = require('./ingest');
 const { fillRollup } = require('../lib/rollup');
+const { CsvLines } = require('@formloom/core');
 
 const API = '/api/v1';
 const DAY_MS = 86400000;
@@ -46,38 +47,50 @@ function responseRow(form, i, count, now) {
   const partial = i % 10 === 9;
   const seconds = 30 + ((i * 7919) % 600);
   const answers = answersFor(form.questions, i);
+  const id = randomId('rsp');
+  const stored = partial ? answers.slice(0, 4) : answers;
+  const metadata = { user_agent: USER_AGENT, referrer: i % 3 ? null : 'https://example.com/landing' };
+  const submittedAt = submitted.toISOString();
+  const completedAt = partial ? null : submittedAt;
+  // The export line Formloom writes with each response, by Formloom's own code (core's CsvLines).
+  const csv = form.csvLines.of(form.snapshot, { id, submitted_at: submittedAt, completed_at: completedAt, answers: stored, metadata });
   return [
-    randomId('rsp'),
+    id,
     form.id,
     `visitor-${i}`,
     form.versionId,
     form.version,
-    JSON.stringify(partial ? answers.slice(0, 4) : answers),
-    JSON.stringify({ user_agent: USER_AGENT, referrer: i % 3 ? null : 'https://example.com/landing' }),
-    partial ? submitted.toISOString() : new Date(submitted.getTime() - seconds * 1000).toISOString(),
-    submitted.toISOString(),
-    partial ? null : submitted.toISOString(),
+    JSON.stringify(stored),
+    JSON.stringify(metadata),
+    partial ? submittedAt : new Date(submitted.getTime() - seconds * 1000).toISOString(),
+    submittedAt,
+    completedAt,
     partial ? null : seconds,
     partial ? crypto.createHash('sha256').update(`token-${i}`).digest('hex') : null,
+    csv.layout,
+    csv.line,
   ];
 }
 
 /** A prepared INSERT of `rows` rows at once (one round trip to sqlite3's thread per 100 rows, not per row). */
 const insertOf = (rows) =>
   'INSERT INTO responses (id, form_id, visitor_id, version_id, version, answers, metadata, quiz_results, started_at, ' +
-  'submitted_at, completed_at, completion_seconds, resume_token_hash, unique_visitor) VALUES ' +
-  Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, NULL)').join(', ');
+  'submitted_at, completed_at, completion_seconds, resume_token_hash, unique_visitor, csv_layout, csv_line) VALUES ' +
+  Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, NULL, ?, ?)').join(', ');
 const ROWS_PER_INSERT = 100;
 
 /** Creates and publishes a bench form through the API; resolves with what `seedResponses` needs of it. */
 async function publishedForm(app, title) {
   const { body: created } = await requestJson(app.url, 'POST', `${API}/forms`, { apiKey: app.apiKey, body: formBody(title) });
   const { body: published } = await requestJson(app.url, 'POST', `${API}/forms/${created.id}/publish`, { apiKey: app.apiKey });
+  const questions = published.questions.map((q) => ({ id: q.id, type: q.type, title: q.title, properties: q.properties }));
   return {
     id: created.id,
-    questions: published.questions.map((q) => ({ id: q.id, type: q.type, title: q.title, properties: q.properties })),
+    questions,
     versionId: published.published_version_id,
     version: published.version.version,
+    snapshot: { questions, hidden_fields: published.hidden_fields },
+    csvLines: new CsvLines(),
   };
 }
 

@@ -76,6 +76,40 @@ test('copyPacked packs each row as fields separated by US and ended by RS, per r
   t.deepEqual(await pagesOf(chunksOf(binaryCopy([]), []), 10), [], 'no rows, no page');
 });
 
+/** Pages of `copyPacked` with `lines`: [count, lines?, text]. */
+async function linePagesOf(chunks: AsyncIterable<Buffer>, per: number) {
+  const out: Array<[number, boolean, string]> = [];
+  for await (const page of copyPacked(chunks, per, { lines: true })) out.push([page.count, page.lines === true, page.bytes.toString('utf8')]);
+  return out;
+}
+
+test('copyPacked with lines gives a row\'s first field as its line, packs a row without one from the rest, and never mixes them in a page', async (t) => {
+  const line = (id: string) => `${id},"a \u001e\u001f ""b""\r\nc",😀\r\n`;
+  const rows: Row[] = [
+    [line('rsp_1'), 'rsp_1', '2026-01-01T00:00:00.000Z', '2026-01-01T00:01:00.000Z', null, null],
+    [line('rsp_2'), 'rsp_2', '2026-01-02T00:00:00.000Z', null, null, null],
+    [null, 'rsp_3', '2026-01-03T00:00:00.000Z', '', '{"utm":"x"}', '[]'],
+    [null, 'rsp_4', '2026-01-04T00:00:00.000Z', null, '', '[{"question_id":"q","value":1}]'],
+    [null, 'rsp_5', '2026-01-05T00:00:00.000Z', null, '', '[]'],
+    [line('rsp_6'), 'rsp_6', '2026-01-06T00:00:00.000Z', null, null, null],
+  ];
+  const expected: Array<[number, boolean, string]> = [
+    [2, true, line('rsp_1') + line('rsp_2')],
+    [2, false, packed(rows.slice(2, 4).map((r) => r.slice(1)))],
+    [1, false, packed(rows.slice(4, 5).map((r) => r.slice(1)))],
+    [1, true, line('rsp_6')],
+  ];
+  const bytes = binaryCopy(rows);
+  t.deepEqual(await linePagesOf(chunksOf(bytes, []), 2), expected, 'one chunk');
+  for (let cut = 1; cut < bytes.length; cut++) t.deepEqual(await linePagesOf(chunksOf(bytes, [cut]), 2), expected, `cut at ${cut}`);
+  const everyByte = Array.from({ length: bytes.length }, (_, i) => i);
+  t.deepEqual(await linePagesOf(chunksOf(bytes, everyByte), 2), expected, 'one byte per chunk');
+  // A page of lines is the caller's to keep: the pages after it do not write over it.
+  const kept: Buffer[] = [];
+  for await (const page of copyPacked(chunksOf(bytes, []), 2, { lines: true })) kept.push(page.bytes);
+  t.is(kept[0]!.toString('utf8'), line('rsp_1') + line('rsp_2'));
+});
+
 test('copyPacked refuses what is not a whole binary COPY', async (t) => {
   const bytes = binaryCopy(ROWS);
   await t.throwsAsync(pagesOf(chunksOf(Buffer.from('id,name,email\r\n1,Ada,ada@example.com\r\n'), []), 2), { message: /not a binary COPY stream/ });

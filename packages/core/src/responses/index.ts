@@ -10,6 +10,7 @@ export * from './answer-validation';
 export * from './quiz';
 export * from './codecs/csv';
 export * from './codecs/csv-page';
+export * from './codecs/csv-lines';
 export * from './submission-service';
 export * from './response-service';
 export * from './upload-service';

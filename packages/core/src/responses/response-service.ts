@@ -4,6 +4,7 @@ import type { Principal, Question } from '../domain/types';
 import type { Storage } from '../ports/storage';
 import { authorizeForm } from '../forms/form-access';
 import { csvLayout } from './codecs/csv';
+import { declaredHiddenFields } from './codecs/csv-lines';
 import { CsvPageWriter } from './codecs/csv-page';
 import { paging } from '../pagination';
 import { decodeCursor, encodeCursor, responseFilter, totalIsCostly } from './response-query';
@@ -99,14 +100,18 @@ export class ResponseService {
     const form = await authorizeForm(this.storage, principal, formId, 'read');
     const filter = responseFilter(query);
     const questions: Question[] = await this.storage.questions.listByForm(formId);
-    const declared = form.options.hidden_fields;
-    const hiddenFields = Array.isArray(declared) ? declared.filter((n): n is string => typeof n === 'string') : [];
+    const hiddenFields = declaredHiddenFields(form.options.hidden_fields);
     const layout = csvLayout(questions, hiddenFields);
-    const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE, { hidden: hiddenFields.length > 0, filter });
+    // Lines stored for these columns come as they are; only responses written for other columns (or
+    // before lines were stored) are formatted here (docs/responses-and-webhooks.md, "How the CSV export is fast").
+    const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE, { hidden: hiddenFields.length > 0, filter, lines: layout.key });
     return (async function* () {
       yield layout.header;
-      const writer = new CsvPageWriter(layout);
-      for await (const page of pages) yield writer.write(page.bytes).csv;
+      let writer: CsvPageWriter | null = null;
+      for await (const page of pages) {
+        if (page.lines) yield page.bytes;
+        else yield (writer ??= new CsvPageWriter(layout)).write(page.bytes).csv;
+      }
     })();
   }
 

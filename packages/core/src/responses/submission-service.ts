@@ -20,6 +20,7 @@ import { isClosed } from '../forms/form-model';
 import { uploadKeysIn } from './upload-service';
 import { ReadCaches } from '../cache/read-caches';
 import { GroupCommit } from './group-commit';
+import { CsvLines } from './codecs/csv-lines';
 
 
 export interface RequestMeta {
@@ -75,6 +76,8 @@ export class SubmissionService {
     @inject(GroupCommit) private readonly commits: GroupCommit,
   ) {}
 
+  private readonly csvLines = new CsvLines();
+
   /** File answers must name uploads of this form on this instance. */
   private answerContext(formId: string): AnswerContext {
     return { isUploadUrl: (url) => isUploadUrlOf(this.config.publicUrl, formId, url) };
@@ -127,13 +130,14 @@ export class SubmissionService {
       resume_token_hash: resumeToken ? sha256(resumeToken) : null,
       unique_visitor: complete && limitOne ? input.visitor_id! : null,
     };
+    const csv = this.csvLines.of(snapshot, response);
     const targets = complete ? await this.webhooks.targetsFor(form, revision) : [];
     const limit = typeof version.snapshot.response_limit === 'number' ? version.snapshot.response_limit : null;
     let queued = false;
     let items: OutboxItem[] = [];
     // Committed with the submissions that arrive meanwhile (group-commit.ts); answered once committed.
     await this.commits.run(async (tx) => {
-      const inserted = tx.responses.insert(response).catch((e) => {
+      const inserted = tx.responses.insert(response, csv).catch((e) => {
         throw e instanceof FormloomError && e.code === 'CONFLICT'
           ? conflict('This visitor has already responded to this form', { reason: 'already_responded' })
           : e;
@@ -205,7 +209,7 @@ export class SubmissionService {
     let queued = false;
     let items: OutboxItem[] = [];
     await this.storage.transaction(async (tx) => {
-      const ok = await tx.responses.updatePartial(form.id, responseId, patch);
+      const ok = await tx.responses.updatePartial(form.id, responseId, patch, this.csvLines.of(snapshot, updated));
       if (!ok) throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, patch.answers), responseId);
       if (complete) items = await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);

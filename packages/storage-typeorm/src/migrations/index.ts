@@ -16,6 +16,7 @@ import { FormloomCacheRevision1739500000000 } from './1739500000000-cache-revisi
 import { FormloomQuestionValues1739800000000 } from './1739800000000-question-values';
 import { FormloomWebhookExcerpts1740000000000 } from './1740000000000-webhook-excerpts';
 import { FormloomCacheRevisionTargets1740200000000 } from './1740200000000-cache-revision-targets';
+import { FormloomResponseCsvLines1740400000000 } from './1740400000000-response-csv-lines';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -37,4 +38,5 @@ export const formloomMigrations = [
   FormloomQuestionValues1739800000000,
   FormloomWebhookExcerpts1740000000000,
   FormloomCacheRevisionTargets1740200000000,
+  FormloomResponseCsvLines1740400000000,
 ];

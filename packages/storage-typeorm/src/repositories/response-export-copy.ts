@@ -23,10 +23,19 @@ function literal(value: unknown): string {
  * The SELECT whose rows are the packed responses of `formId` matching `filter`, in (submitted_at, id)
  * order, or null when a filter value cannot be written as a literal (the caller reads pages instead).
  */
-export function copyExportSelect(d: Dialect, responses: string, formId: string, hidden: boolean, filter?: ResponseFilter): string | null {
+export function copyExportSelect(
+  d: Dialect,
+  responses: string,
+  formId: string,
+  hidden: boolean,
+  filter?: ResponseFilter,
+  lines?: string,
+): string | null {
   let where: string;
+  let fresh: string;
   try {
     where = `form_id = ${literal(formId)}${filter ? filterConditions(d, filter, literal) : ''}`;
+    fresh = lines === undefined ? '' : `csv_layout = ${literal(lines)}`;
   } catch (err) {
     if (err instanceof NotALiteral) return null;
     throw err;
@@ -34,5 +43,13 @@ export function copyExportSelect(d: Dialect, responses: string, formId: string, 
   // The fields of a packed response, in order; a NULL (completed_at of a partial response, no hidden values)
   // packs as an empty field. Packing them here, not in SQL: concat() per row doubled the server's time.
   const values = hidden ? `(metadata::json -> 'hidden')::text` : `''::text`;
-  return `SELECT id, submitted_at, completed_at, ${values}, answers FROM ${responses} WHERE ${where} ORDER BY submitted_at, id`;
+  const fields = `id, submitted_at, completed_at, ${values}, answers`;
+  if (!fresh) return `SELECT ${fields} FROM ${responses} WHERE ${where} ORDER BY submitted_at, id`;
+  // With the key of the export's columns, a row's stored line first (sql/pg-copy.ts), and the big fields
+  // only for a row without: the rest of a row with a line is dropped.
+  return (
+    `SELECT CASE WHEN ${fresh} THEN csv_line END, id, submitted_at, completed_at, ` +
+    `CASE WHEN ${fresh} THEN NULL ELSE ${values} END, CASE WHEN ${fresh} THEN NULL ELSE answers END ` +
+    `FROM ${responses} WHERE ${where} ORDER BY submitted_at, id`
+  );
 }

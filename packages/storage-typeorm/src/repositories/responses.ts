@@ -1,4 +1,5 @@
 import {
+  type CsvLine,
   FormloomError,
   type PackedResponses,
   type QuestionValueCount,
@@ -33,7 +34,7 @@ export const responseStatements = (d: Dialect) => {
     /** The check (still partial) and the write are one statement, so only one of concurrent completions wins. */
     updatePartial:
       `UPDATE ${responses} SET answers = ${d.p(3)}, completed_at = ${d.p(4)}, completion_seconds = ${d.p(5)}, ` +
-      `quiz_results = ${d.p(6)}, unique_visitor = ${d.p(7)}, submitted_at = ${d.p(8)} ` +
+      `quiz_results = ${d.p(6)}, unique_visitor = ${d.p(7)}, submitted_at = ${d.p(8)}, csv_layout = ${d.p(9)}, csv_line = ${d.p(10)} ` +
       `WHERE form_id = ${d.p(1)} AND id = ${d.p(2)} AND completed_at IS NULL`,
     /** The row a completion replaces, locked on PostgreSQL until the transaction ends. */
     lockPartial:
@@ -71,20 +72,39 @@ const keysetAfter = (d: Dialect, filter: string) =>
  * next cursor is read by `exportNextKey`, not aggregated here: a per-row `max(submitted_at || id)` cost a
  * quarter of the database's time for the export (docs/benchmarks.md, "CSV export").
  */
-function exportPageSql(d: Dialect, responses: string, hidden: boolean, filter = ''): string {
+function exportPageSql(d: Dialect, responses: string, hidden: boolean, filter = '', key?: string): string {
   // metadata is JSON text; `hidden` its object of hidden field values, written by JSON.stringify.
   const values = !hidden ? `''` : d.kind === 'sqlite' ? `(metadata -> '$.hidden')` : `(metadata::json -> 'hidden')::text`;
-  const page = `SELECT id, submitted_at, completed_at, answers, coalesce(${values}, '') AS hidden FROM ${responses} WHERE ${keysetPage(d, filter)}`;
+  const page = `SELECT id, submitted_at, completed_at, answers, coalesce(${values}, '') AS hidden, csv_layout FROM ${responses} WHERE ${keysetPage(d, filter)}`;
+  // With the key of the export's columns: how many of the page's rows have a stored line for them.
+  const fresh = key ? `, ${freshCount(key)}` : '';
   if (d.kind === 'sqlite') {
     // group_concat takes the rows in the order the subquery yields them (its index order); the cursor
     // does not depend on that, so a page can never skip or repeat a response.
     const packed = `id || char(31) || submitted_at || char(31) || coalesce(completed_at, '') || char(31) || hidden || char(31) || answers || char(30)`;
-    return `SELECT CAST(group_concat(${packed}, '') AS BLOB) AS packed, count(*) AS n FROM (${page})`;
+    return `SELECT CAST(group_concat(${packed}, '') AS BLOB) AS packed, count(*) AS n${fresh} FROM (${page})`;
   }
   // As on SQLite, the aggregate takes the rows in the order the subquery yields them (its index order). An
   // ORDER BY in string_agg made PostgreSQL 15 sort each page again: 21 ms a page instead of 13 (docs/benchmarks.md).
   const packed = `id || chr(31) || submitted_at || chr(31) || coalesce(completed_at, '') || chr(31) || hidden || chr(31) || answers || chr(30)`;
-  return `SELECT string_agg(${packed}, '') AS packed, count(*) AS n FROM (${page}) p`;
+  return `SELECT string_agg(${packed}, '') AS packed, count(*) AS n${fresh} FROM (${page}) p`;
+}
+
+/** The rows of a page whose stored line is for the columns of `key` (a bound parameter). */
+const freshCount = (key: string) => `count(CASE WHEN csv_layout = ${key} THEN 1 END) AS fresh`;
+
+/**
+ * One export page as the CSV lines stored with its rows, when they were written for the columns of `key`
+ * (a bound parameter), with the count of such rows: when that is short of the page's, the caller reads the
+ * page packed instead. Concatenating stored lines is the least the database can do for an export: the
+ * same work as its CLI's dump of the rows (docs/benchmarks.md, "Session 14").
+ */
+function exportLinesSql(d: Dialect, responses: string, key: string, filter = ''): string {
+  const page = `SELECT csv_layout, csv_line FROM ${responses} WHERE ${keysetPage(d, filter)}`;
+  const lines = `CASE WHEN csv_layout = ${key} THEN csv_line END`;
+  return d.kind === 'sqlite'
+    ? `SELECT CAST(group_concat(${lines}, '') AS BLOB) AS packed, count(*) AS n, ${freshCount(key)} FROM (${page})`
+    : `SELECT string_agg(${lines}, '') AS packed, count(*) AS n, ${freshCount(key)} FROM (${page}) p`;
 }
 
 /**
@@ -117,9 +137,9 @@ export class SqlResponseRepository implements ResponseRepository {
   }
 
   /** ON CONFLICT DO NOTHING: a repeated id or unique_visitor changes no row and leaves a PostgreSQL transaction usable. */
-  async insert(response: ResponseRecord): Promise<void> {
+  async insert(response: ResponseRecord, csv?: CsvLine | null): Promise<void> {
     const { sql, values } = this.st.insert;
-    const row = responseToRow(response);
+    const row = responseToRow(response, csv);
     // Inside a transaction the rollup is applied once for all its inserts, just before it commits: a group
     // commit of many submissions then updates each counter row once (docs/benchmarks.md, "Session 7").
     const deferred = this.scope.beforeCommit?.task(PendingRollups, () => new PendingRollups(this.scope.d, this.scope.db));
@@ -160,10 +180,12 @@ export class SqlResponseRepository implements ResponseRepository {
     formId: string,
     id: string,
     patch: Pick<ResponseRecord, 'answers' | 'completed_at' | 'completion_seconds' | 'quiz_results' | 'unique_visitor' | 'submitted_at'>,
+    csv?: CsvLine | null,
   ): Promise<boolean> {
-    const row = partialResponseToRow(patch);
+    const row = partialResponseToRow(patch, csv);
     const params = [
       formId, id, row.answers, row.completed_at, row.completion_seconds, row.quiz_results, row.unique_visitor, row.submitted_at,
+      row.csv_layout, row.csv_line,
     ];
     return this.scope.atomic(async (db) => {
       const [old] = await db.all<DayKey>(this.st.lockPartial, [formId, id]);
@@ -273,49 +295,64 @@ export class SqlResponseRepository implements ResponseRepository {
     return rows.map(responseFromRow);
   }
 
-  /** Pages read one ahead with one prepared statement, released when the iteration ends either way. */
-  async *exportPages(formId: string, pageSize: number, options: { hidden?: boolean; filter?: ResponseFilter } = {}): AsyncIterable<PackedResponses> {
+  /**
+   * Pages read one ahead with prepared statements, released when the iteration ends either way. With
+   * `options.lines`, a page whose rows all have a line for those columns comes as those lines; the first
+   * page without is read again packed, and the pages after it are read packed until one has lines again.
+   */
+  async *exportPages(
+    formId: string,
+    pageSize: number,
+    options: { hidden?: boolean; filter?: ResponseFilter; lines?: string } = {},
+  ): AsyncIterable<PackedResponses> {
     const size = Math.max(1, Math.floor(pageSize));
-    const db = this.scope.db;
-    if (this.scope.d.kind === 'postgres' && db.copyOut) {
-      const select = copyExportSelect(this.scope.d, this.st.table, formId, !!options.hidden, options.filter);
-      if (select) return yield* copyPacked(db.copyOut(select), size);
+    const { db, d } = this.scope;
+    if (d.kind === 'postgres' && db.copyOut) {
+      const select = copyExportSelect(d, this.st.table, formId, !!options.hidden, options.filter, options.lines);
+      if (select) return yield* copyPacked(db.copyOut(select), size, { lines: options.lines !== undefined });
     }
-    // The list's filters after the keyset's four parameters (docs/responses-and-webhooks.md).
+    // The list's filters after the keyset's four parameters (docs/responses-and-webhooks.md), then the key.
     const filterValues: unknown[] = [];
-    const filter = options.filter ? filterConditions(this.scope.d, options.filter, (v) => (filterValues.push(v), this.scope.d.p(4 + filterValues.length))) : '';
-    const sql = filter
-      ? exportPageSql(this.scope.d, this.st.table, !!options.hidden, filter)
+    const filter = options.filter ? filterConditions(d, options.filter, (v) => (filterValues.push(v), d.p(4 + filterValues.length))) : '';
+    const key = options.lines;
+    const keyParam = key === undefined ? undefined : d.p(5 + filterValues.length);
+    const sql = filter || keyParam
+      ? exportPageSql(d, this.st.table, !!options.hidden, filter, keyParam)
       : options.hidden ? this.st.exportPageHidden : this.st.exportPage;
-    const stmt = this.scope.db.prepare<{ packed: Buffer | string | null; n: Num }>(sql);
-    const keyStmt = this.scope.db.prepare<{ submitted_at: string; id: string }>(filter ? exportNextKeySql(this.scope.d, this.st.table, filter) : this.st.exportNextKey);
-    const read = async (after: string, afterId: string) => {
-      const [[row], [key]] = await Promise.all([
-        stmt.all([formId, after, afterId, size, ...filterValues]),
-        keyStmt.all([formId, after, afterId, size - 1, ...filterValues]),
-      ]);
+    type PageRow = { packed: Buffer | string | null; n: Num; fresh?: Num };
+    const stmt = db.prepare<PageRow>(sql);
+    const linesStmt = keyParam ? db.prepare<PageRow>(exportLinesSql(d, this.st.table, keyParam, filter)) : null;
+    const keyStmt = db.prepare<{ submitted_at: string; id: string }>(filter ? exportNextKeySql(d, this.st.table, filter) : this.st.exportNextKey);
+    const withKey = key === undefined ? [] : [key];
+    const bytesOf = (row: PageRow | undefined) =>
+      !row?.packed ? Buffer.alloc(0) : typeof row.packed === 'string' ? Buffer.from(row.packed, 'utf8') : row.packed;
+    const read = async (after: string, afterId: string, lines: boolean) => {
+      const at = [formId, after, afterId, size, ...filterValues];
+      const [[first], [next]] = await Promise.all([(lines ? linesStmt! : stmt).all([...at, ...withKey]), keyStmt.all([formId, after, afterId, size - 1, ...filterValues])]);
+      let row = first;
       const count = Number(row?.n ?? 0);
-      const bytes = !row?.packed ? Buffer.alloc(0) : typeof row.packed === 'string' ? Buffer.from(row.packed, 'utf8') : row.packed;
-      return { count, bytes, next: key ? ([key.submitted_at, key.id] as const) : null };
+      const fresh = Number(row?.fresh ?? 0) === count;
+      if (lines && !fresh) [row] = await stmt.all([...at, ...withKey]);
+      return { count: Number(row?.n ?? 0), bytes: bytesOf(row), lines: lines && fresh, fresh, next: next ? ([next.submitted_at, next.id] as const) : null };
     };
     let pending: ReturnType<typeof read> | null = null;
     try {
-      pending = read('', '');
+      pending = read('', '', !!linesStmt);
       for (;;) {
         const page: Awaited<ReturnType<typeof read>> = await pending;
         pending = null;
         if (page.count === 0) return;
         if (page.count === size && page.next) {
-          pending = read(page.next[0], page.next[1]);
+          pending = read(page.next[0], page.next[1], !!linesStmt && page.fresh);
           // Nobody awaits it if the consumer stops at this page: its failure must not go unhandled.
           pending.catch(() => undefined);
         }
-        yield { count: page.count, bytes: page.bytes };
+        yield page.lines ? { count: page.count, bytes: page.bytes, lines: true } : { count: page.count, bytes: page.bytes };
         if (!pending) return;
       }
     } finally {
       if (pending) await pending.catch(() => undefined);
-      await Promise.all([stmt.close(), keyStmt.close()]);
+      await Promise.all([stmt.close(), keyStmt.close(), linesStmt?.close()]);
     }
   }
 

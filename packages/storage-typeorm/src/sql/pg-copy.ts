@@ -66,8 +66,10 @@ const HEADER = SIGNATURE.length + 8;
 export interface PackedRows {
   /** Rows in `bytes`. */
   count: number;
-  /** Valid until the next rows are asked for: every page is packed into the same buffer. */
+  /** Valid until the next rows are asked for (every page is packed into the same buffer), unless `lines`. */
   bytes: Buffer;
+  /** With `copyPacked`'s `lines`: `bytes` is the rows' first fields one after the other, the caller's to keep. */
+  lines?: boolean;
 }
 
 /**
@@ -83,21 +85,37 @@ export function copyBytes(src: Buffer, i: number, k: number, dst: Buffer, n: num
 const US = 0x1f;
 const RS = 0x1e;
 
+/** What becomes of a field's bytes. */
+const PACK = 0; // copied, then US (or RS after a row's last field)
+const LINE = 1; // copied as they are
+const DROP = 2; // skipped
+
 /**
  * The rows of a binary COPY, packed `per` rows to a buffer (fewer in the last): the PackedResponses format
  * when the SELECT reads a response's packed fields in order. A field's bytes are copied once, straight
  * from the chunk they arrive in (a `text` value's binary form is its UTF-8 text); a NULL packs as an empty
  * field. Only the few bytes of a header that a chunk cuts are put back together.
+ *
+ * With `lines`, a row's first field is its CSV line or NULL: a row with a line gives that line (the rest
+ * of the row is dropped), a row without is packed from its other fields. Rows of the two kinds never share
+ * a page, so a page may end early where the kind changes: the order stays the SELECT's.
  */
-export async function* copyPacked(chunks: AsyncIterable<Buffer>, per: number): AsyncGenerator<PackedRows> {
+export async function* copyPacked(chunks: AsyncIterable<Buffer>, per: number, options: { lines?: boolean } = {}): AsyncGenerator<PackedRows> {
+  const withLines = options.lines === true;
   let head: Buffer = Buffer.alloc(0); // bytes of a header (the file's, a row's or a field's) cut by a chunk
   let headerRead = false;
   let extension = 0;
   let page = Buffer.allocUnsafe(64 * 1024);
   let n = 0;
   let count = 0;
-  /** Fields of the current row still to read; 0 between rows. */
+  /** Whether the rows in `page` are lines. */
+  let pageOfLines = false;
+  /** Fields of the current row, and of those still to read; 0 between rows. */
+  let fields = 0;
   let fieldsLeft = 0;
+  /** Whether the current row is a line; what becomes of the current field. */
+  let rowIsLine = false;
+  let mode = PACK;
   /** Bytes of the current field still to copy. */
   let rest = 0;
   let ended = false;
@@ -109,22 +127,19 @@ export async function* copyPacked(chunks: AsyncIterable<Buffer>, per: number): A
   };
   /**
    * The rows packed so far. The next rows reuse the buffer: a fresh one per page left the allocator holding
-   * memory after the export (docs/benchmarks.md, "Session 10").
+   * memory after the export (docs/benchmarks.md, "Session 10"). Lines are handed over as a copy.
    */
   const take = (): PackedRows => {
-    const done = { count, bytes: page.subarray(0, n) };
+    const done: PackedRows = pageOfLines ? { count, bytes: Buffer.from(page.subarray(0, n)), lines: true } : { count, bytes: page.subarray(0, n) };
     n = 0;
     count = 0;
     return done;
   };
   /** Ends the current field; true when that ended the row. */
   const fieldEnd = (): boolean => {
-    if (--fieldsLeft > 0) {
-      page[n++] = US;
-      return false;
-    }
-    page[n++] = RS;
-    return true;
+    const last = --fieldsLeft === 0;
+    if (mode === PACK) page[n++] = last ? RS : US;
+    return last;
   };
   for await (const chunk of chunks) {
     if (ended) throw new Error('COPY: bytes after the end of the data');
@@ -150,8 +165,10 @@ export async function* copyPacked(chunks: AsyncIterable<Buffer>, per: number): A
       }
       if (rest > 0) {
         const k = Math.min(rest, b.length - i);
-        copyBytes(b, i, k, page, n);
-        n += k;
+        if (mode !== DROP) {
+          copyBytes(b, i, k, page, n);
+          n += k;
+        }
         i += k;
         rest -= k;
         if (rest > 0) break;
@@ -160,27 +177,34 @@ export async function* copyPacked(chunks: AsyncIterable<Buffer>, per: number): A
       }
       if (fieldsLeft === 0) {
         if (b.length - i < 2) break;
-        const fields = b.readInt16BE(i);
+        fields = b.readInt16BE(i);
         i += 2;
         if (fields === -1) {
           ended = true;
           if (i < b.length) throw new Error('COPY: bytes after the end of the data');
           break;
         }
-        if (fields < 1) throw new Error(`COPY: a row of ${fields} fields`);
+        if (fields < (withLines ? 2 : 1)) throw new Error(`COPY: a row of ${fields} fields`);
         fieldsLeft = fields;
         continue;
       }
       if (b.length - i < 4) break;
       const length = b.readInt32BE(i);
       i += 4;
+      if (withLines && fieldsLeft === fields) {
+        rowIsLine = length >= 0;
+        // A page holds rows of one kind: one of the other kind ends it here.
+        if (count > 0 && pageOfLines !== rowIsLine) yield take();
+        pageOfLines = rowIsLine;
+        mode = rowIsLine ? LINE : DROP;
+      } else mode = withLines && rowIsLine ? DROP : PACK;
       // The field and the separator after it.
-      room(Math.max(length, 0) + 1);
+      if (mode !== DROP) room(Math.max(length, 0) + 1);
       if (length > 0) rest = length;
       else if (fieldEnd() && ++count === per) yield take();
     }
     if (i < b.length) head = Buffer.from(b.subarray(i));
   }
   if (!ended || head.length || rest > 0 || fieldsLeft > 0) throw new Error('COPY: the data ended in the middle of a row');
-  if (count > 0) yield { count, bytes: page.subarray(0, n) };
+  if (count > 0) yield take();
 }

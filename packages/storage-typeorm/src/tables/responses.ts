@@ -1,4 +1,4 @@
-import type { ResponseRecord } from '@formloom/core';
+import type { CsvLine, ResponseRecord } from '@formloom/core';
 import { EntitySchema } from 'typeorm';
 import { id, str, optStr, text, optText, optInt, fromJson, toJson, orNull, optNumber } from './columns';
 import type { FormRow } from './forms';
@@ -21,6 +21,9 @@ export interface ResponseRow {
   resume_token_hash: string | null;
   /** Unique per form; NULLs never collide (on SQLite nor PostgreSQL), so only limited forms set it. */
   unique_visitor: string | null;
+  /** The response's CSV export line and the key of its columns (core's CsvLine); null before they were stored. */
+  csv_layout: string | null;
+  csv_line: string | null;
 }
 
 export const ResponseEntity = new EntitySchema<ResponseRow & { form?: FormRow }>({
@@ -41,6 +44,8 @@ export const ResponseEntity = new EntitySchema<ResponseRow & { form?: FormRow }>
     completion_seconds: optInt,
     resume_token_hash: optStr,
     unique_visitor: optStr,
+    csv_layout: optStr,
+    csv_line: optText,
   },
   relations: {
     form: {
@@ -78,7 +83,7 @@ export const responseFromRow = (r: ResponseRow): ResponseRecord => ({
   unique_visitor: r.unique_visitor,
 });
 
-export const responseToRow = (r: ResponseRecord): ResponseRow => ({
+export const responseToRow = (r: ResponseRecord, csv?: CsvLine | null): ResponseRow => ({
   id: r.id,
   form_id: r.form_id,
   visitor_id: orNull(r.visitor_id),
@@ -93,11 +98,14 @@ export const responseToRow = (r: ResponseRecord): ResponseRow => ({
   completion_seconds: orNull(r.completion_seconds),
   resume_token_hash: orNull(r.resume_token_hash),
   unique_visitor: orNull(r.unique_visitor),
+  csv_layout: csv?.layout ?? null,
+  csv_line: csv?.line ?? null,
 });
 
 /** The columns `updatePartial` writes. */
 export const partialResponseToRow = (
   p: Pick<ResponseRecord, 'answers' | 'completed_at' | 'completion_seconds' | 'quiz_results' | 'unique_visitor' | 'submitted_at'>,
+  csv?: CsvLine | null,
 ) => ({
   answers: toJson(p.answers, []),
   completed_at: orNull(p.completed_at),
@@ -105,4 +113,6 @@ export const partialResponseToRow = (
   quiz_results: p.quiz_results == null ? null : toJson(p.quiz_results, null),
   unique_visitor: orNull(p.unique_visitor),
   submitted_at: p.submitted_at,
+  csv_layout: csv?.layout ?? null,
+  csv_line: csv?.line ?? null,
 });

@@ -69,8 +69,26 @@ export interface QuestionDropOff {
 export interface PackedResponses {
   /** Responses in `bytes`. */
   count: number;
-  /** Valid until the next page is asked for: an adapter may reuse one buffer for every page. */
+  /**
+   * Valid until the next page is asked for: an adapter may reuse one buffer for every page. A page of
+   * `lines` is the caller's to keep.
+   */
   bytes: Uint8Array;
+  /**
+   * True when `bytes` is not packed but the CSV lines stored with the page's responses (`CsvLine.line`,
+   * one after the other in order), which the export was asked for with `options.lines`.
+   */
+  lines?: boolean;
+}
+
+/**
+ * A response's line in the CSV export, CRLF included, computed when the response is written
+ * (docs/responses-and-webhooks.md, "How the CSV export is fast"). `layout` is the key of the columns it was
+ * written for (`CsvLayout.key`): an export with other columns formats that response from its answers.
+ */
+export interface CsvLine {
+  layout: string;
+  line: string;
 }
 
 /**
@@ -81,9 +99,10 @@ export interface ResponseRepository {
   /**
    * Inserts a response. The refused insert leaves a surrounding transaction usable.
    * @throws `FormloomError` CONFLICT when the id is taken or `unique_visitor` repeats one of the same form
-   * (of concurrent inserts with one value exactly one is stored); nothing is written.
+   * (of concurrent inserts with one value exactly one is stored); nothing is written. `csv`: the
+   * response's export line, stored with it for `exportPages`' `lines` (none: the export formats it).
    */
-  insert(response: ResponseRecord): Promise<void>;
+  insert(response: ResponseRecord, csv?: CsvLine | null): Promise<void>;
   /** The form's response, or `null` (also when the response belongs to another form). */
   findById(formId: string, id: string): Promise<ResponseRecord | null>;
   /**
@@ -91,12 +110,13 @@ export interface ResponseRepository {
    * update: of concurrent completions exactly one returns `true`.
    * @returns `false` when it is missing, another form's or already completed (nothing is written).
    * @throws `FormloomError` CONFLICT when the new `unique_visitor` repeats one of the same form; nothing is
-   * written.
+   * written. `csv` replaces the stored export line (none: the response has none after the update).
    */
   updatePartial(
     formId: string,
     id: string,
     patch: Pick<ResponseRecord, 'answers' | 'completed_at' | 'completion_seconds' | 'quiz_results' | 'unique_visitor' | 'submitted_at'>,
+    csv?: CsvLine | null,
   ): Promise<boolean>;
   /** Newest `submitted_at` first (ties by id descending), with the total before paging. */
   list(query: ResponseListQuery): Promise<Page<ResponseRecord>>;
@@ -125,8 +145,14 @@ export interface ResponseRepository {
    * the caller formats the current one; it releases what it holds when iteration ends or is abandoned
    * (`return()`). `options.hidden`: pack each response's hidden field values too (otherwise that field is
    * left empty, at no cost). `options.filter`: only the responses the list would show with those filters.
+   * `options.lines`, a layout key: a page whose every response was stored with a `CsvLine` of that key
+   * may come as those lines (`lines: true`); any other page comes packed.
    */
-  exportPages(formId: string, pageSize: number, options?: { hidden?: boolean; filter?: ResponseFilter }): AsyncIterable<PackedResponses>;
+  exportPages(
+    formId: string,
+    pageSize: number,
+    options?: { hidden?: boolean; filter?: ResponseFilter; lines?: string },
+  ): AsyncIterable<PackedResponses>;
   /**
    * Aggregates over `submitted_at` in [since, until] (either bound optional), at a cost that depends on
    * the days asked for, not on the responses stored: adapters keep per-day counters in step with every

@@ -1,4 +1,5 @@
 import type { Question, ResponseRecord } from '../../domain/types';
+import { sha256Hex } from '../../hashing';
 import { GROUP_QUESTION_TYPES, type QuestionType } from '../../forms/question-types';
 
 /** A response as the export reads it: `hidden` is its hidden field values (`metadata.hidden`). */
@@ -55,6 +56,12 @@ export interface CsvLayout {
   place: CsvPlacement;
   /** Each hidden field's name and its column, after the questions' columns. */
   hidden: Array<[string, number]>;
+  /**
+   * What a row's cells depend on (each question's id and sub-fields in order, the hidden fields' names),
+   * hashed: two layouts with one key write any response the same line. Titles are not in it, as they are
+   * only in the header.
+   */
+  key: string;
   /** One response's line, CRLF included. */
   row(r: CsvResponse): string;
 }
@@ -105,6 +112,8 @@ export function csvLayout(questions: Question[], hiddenFields: readonly string[]
     hidden.push([name, headers.length]);
     headers.push(name);
   }
+  const shape = [...place].map(([id, at]) => [id, typeof at === 'number' ? null : at.map(([sub]) => sub)]);
+  const key = sha256Hex(JSON.stringify([shape, hidden.map(([name]) => name)])).slice(0, 20);
   const cells: unknown[] = new Array(headers.length);
   const setCell = (col: number, value: unknown) => {
     cells[col] = value;
@@ -114,6 +123,7 @@ export function csvLayout(questions: Question[], hiddenFields: readonly string[]
     width: headers.length,
     place,
     hidden,
+    key,
     row(r: CsvResponse): string {
       cells.fill(undefined);
       cells[0] = r.id;

@@ -1,4 +1,5 @@
 import type { ResponseRecord } from '../../domain/types';
+import type { CsvLine } from '../../ports/storage/responses';
 import { makeForm, makeResponse, type StorageHarnessInstance, type StorageTest, uid } from './fixtures';
 
 async function newForm(db: StorageHarnessInstance) {
@@ -105,5 +106,82 @@ export function responseExportTests(test: StorageTest): void {
     let total = 0;
     for await (const page of db.storage.responses.exportPages(form.id, 5)) total += page.count;
     t.is(total, 13);
+  });
+
+  test('responses: exportPages with `lines` gives the stored lines of pages written for those columns, and packs the others', async (t, db) => {
+    const form = await newForm(db);
+    const base = uid('rsp');
+    // Lines are opaque to the storage: separators, quotes and line breaks inside one go through untouched.
+    const lineOf = (id: string, layout: string): CsvLine => ({ layout, line: `${id},"x\u001e\u001f ""q""\r\n",Zoë\r\n` });
+    const rows = Array.from({ length: 18 }, (_, i) => makeResponse(form.id, i, { id: `${base}_${String(i).padStart(2, '0')}` }));
+    // Page 2 holds a line for other columns; page 5 a response stored without a line.
+    const layoutOf = (i: number) => (i === 5 ? 'k2' : i === 17 ? null : 'k1');
+    await db.storage.transaction(async (tx) => {
+      for (const [i, r] of rows.entries()) {
+        const layout = layoutOf(i);
+        await tx.responses.insert(r, layout ? lineOf(r.id, layout) : null);
+      }
+    });
+    // Pages are walked against the responses in order: a page of lines must be exactly the next responses'
+    // lines, each written for these columns; a packed page exactly the next responses. An adapter may end a
+    // page early where the kind changes.
+    let next = 0;
+    const asLines = new Set<number>();
+    for await (const page of db.storage.responses.exportPages(form.id, 4, { lines: 'k1' })) {
+      t.true(page.count >= 1 && page.count <= 4);
+      const these = rows.slice(next, next + page.count).map((r, k) => ({ id: r.id, i: next + k }));
+      if (page.lines) {
+        for (const { i } of these) {
+          t.is(layoutOf(i), 'k1', `response ${i} comes as a line only with a line for these columns`);
+          asLines.add(i);
+        }
+        t.is(Buffer.from(page.bytes).toString('utf8'), these.map(({ id }) => lineOf(id, 'k1').line).join(''));
+      } else t.deepEqual(unpack(page.bytes).map((r) => r.id), these.map(({ id }) => id));
+      next += page.count;
+    }
+    t.is(next, rows.length, 'every response once');
+    // After a page without, an adapter may read one more page packed before it tries lines again.
+    for (const i of [0, 1, 2, 3, 12, 13, 14, 15]) t.true(asLines.has(i), `response ${i}, in a page of lines for these columns, comes as its line`);
+
+    const other: Array<[boolean, number]> = [];
+    for await (const page of db.storage.responses.exportPages(form.id, 4, { lines: 'k3' })) other.push([page.lines === true, page.count]);
+    t.deepEqual(other, [[false, 4], [false, 4], [false, 4], [false, 4], [false, 2]], 'no line for these columns: every page packed');
+    const plain: Array<[boolean, number]> = [];
+    for await (const page of db.storage.responses.exportPages(form.id, 4)) plain.push([page.lines === true, page.count]);
+    t.deepEqual(plain, [[false, 4], [false, 4], [false, 4], [false, 4], [false, 2]], 'lines only when asked for');
+  });
+
+  test('responses: updatePartial replaces the stored line, and a filtered export gives the lines of what it keeps', async (t, db) => {
+    const form = await newForm(db);
+    const done = makeResponse(form.id, 1);
+    const open = partial(form.id, 2);
+    const line = (id: string, tag: string): CsvLine => ({ layout: 'k1', line: `${id},${tag}\r\n` });
+    await db.storage.responses.insert(done, line(done.id, 'done'));
+    await db.storage.responses.insert(open, line(open.id, 'partial'));
+    const exported = async (options: { completed?: boolean } = {}) => {
+      let text = '';
+      for await (const page of db.storage.responses.exportPages(form.id, 10, { lines: 'k1', filter: options })) {
+        t.true(page.lines, 'every response has its line');
+        text += Buffer.from(page.bytes).toString('utf8');
+      }
+      return text;
+    };
+    t.is(await exported(), `${done.id},done\r\n${open.id},partial\r\n`);
+    const completedAt = new Date(Date.parse(open.submitted_at) + 5000).toISOString();
+    const patch = { answers: open.answers, completed_at: completedAt, completion_seconds: 5, quiz_results: null, unique_visitor: null, submitted_at: open.submitted_at };
+    t.true(await db.storage.responses.updatePartial(form.id, open.id, patch, line(open.id, 'completed')));
+    t.is(await exported(), `${done.id},done\r\n${open.id},completed\r\n`);
+    t.is(await exported({ completed: true }), `${done.id},done\r\n${open.id},completed\r\n`);
+    t.is(await exported({ completed: false }), '');
+
+    const again = partial(form.id, 3);
+    await db.storage.responses.insert(again, line(again.id, 'partial'));
+    t.true(await db.storage.responses.updatePartial(form.id, again.id, { ...patch, completed_at: null, completion_seconds: null, submitted_at: again.submitted_at }));
+    const packed: string[] = [];
+    for await (const page of db.storage.responses.exportPages(form.id, 10, { lines: 'k1', filter: { completed: false } })) {
+      t.falsy(page.lines, 'an update without a line leaves the response none');
+      packed.push(...unpack(page.bytes).map((r) => r.id!));
+    }
+    t.deepEqual(packed, [again.id]);
   });
 }
