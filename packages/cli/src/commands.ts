@@ -1,6 +1,7 @@
 import type { Command, Values } from './command';
 import { UsageError } from './usage-error';
 import { OUTBOX_COMMANDS } from './outbox-commands';
+import { writeExportLines } from '@formloom/core';
 
 export type { Command } from './command';
 
@@ -149,6 +150,21 @@ export const COMMANDS: Command[] = [
       if (form !== undefined && !(await storage.forms.findById(form))) throw new Error(`unknown form: ${form}`);
       await storage.responses.rebuildAnalytics(form);
       return { rebuilt: true, form_id: form ?? null };
+    },
+  },
+  {
+    name: 'export lines',
+    usage: 'export lines --form <id>',
+    summary: "write the CSV export line of each of a form's responses for its current columns",
+    options: { form: str },
+    flags: { form: 'the form (required)' },
+    // The export sends a response's stored line only while the form's columns are those it was written for
+    // (docs/responses-and-webhooks.md, "How the CSV export is fast"); this brings old responses up to date.
+    async run(_accounts, v, storage) {
+      const form = required(v, 'form');
+      const written = await writeExportLines(storage, form);
+      if (written === null) throw new Error(`unknown form: ${form}`);
+      return { form_id: form, written };
     },
   },
   ...OUTBOX_COMMANDS,

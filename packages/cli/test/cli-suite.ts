@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TestFn } from 'ava';
 import { createFormloom } from '@formloom/core';
-import { at, makeForm, uid } from '@formloom/core/testing';
+import { at, makeForm, makeResponse, uid } from '@formloom/core/testing';
 import { describeDatabase, openMigratedStorage, runCli, sqliteFile } from '../src';
 import { emptyDatabase, scratchDatabase, type DatabaseKind, type ScratchDatabase } from './databases';
 
@@ -290,6 +290,31 @@ export function cliSuite(anyTest: TestFn, kind: DatabaseKind): void {
       t.deepEqual(await days(b.id), [{ day: at(0).slice(0, 10), total: 1, completed: 1, seconds_sum: 40, seconds_count: 1 }]);
       t.is((await days(a.id)).length, 2);
       t.is((await fails(db, ['analytics', 'rebuild', '--form', 'frm_missing'])).code, 1);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  test('export lines writes the CSV line of each response of a form for its current columns, once', async (t) => {
+    const { db } = t.context;
+    const storage = await openMigratedStorage(db.url);
+    const form = { ...makeForm(), options: { hidden_fields: ['utm'] } };
+    try {
+      await storage.forms.insert(form);
+      const done = makeResponse(form.id, 1, { metadata: { user_agent: null, referrer: null, hidden: { utm: 'news, "x"' } } });
+      const open = makeResponse(form.id, 2, { completed_at: null, completion_seconds: null });
+      // Stored before lines existed (or for other columns): the export formats them until this command runs.
+      await storage.responses.insert(done);
+      await storage.responses.insert(open, { layout: 'other', line: 'stale\r\n' });
+      t.deepEqual(await run(db, ['export', 'lines', '--form', form.id]), { form_id: form.id, written: 2 });
+      const lines = await db.query<{ csv_line: string }>('SELECT csv_line FROM responses WHERE form_id = $1 ORDER BY submitted_at', [form.id]);
+      t.deepEqual(lines.map((r) => r.csv_line), [
+        `${done.id},${done.submitted_at},${done.completed_at},"news, ""x"""\r\n`,
+        `${open.id},${open.submitted_at},,\r\n`,
+      ]);
+      t.deepEqual(await run(db, ['export', 'lines', '--form', form.id]), { form_id: form.id, written: 0 }, 'nothing left to write');
+      t.is((await fails(db, ['export', 'lines', '--form', 'frm_missing'])).code, 1);
+      t.is((await fails(db, ['export', 'lines'])).code, 2, '--form is required');
     } finally {
       await storage.close();
     }

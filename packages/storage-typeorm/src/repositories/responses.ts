@@ -18,8 +18,7 @@ import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
 import { rollupPage, rollupTotal } from './response-pages';
 import { filterConditions } from './response-search';
-import { copyExportSelect } from './response-export-copy';
-import { copyPacked } from '../sql/pg-copy';
+import { exportNextKeySql, exportPageSql, keysetPage, readExportPages, writeCsvLines } from './response-export';
 import { applyToRollup, type DayKey, PendingRollups, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
 import { questionOrder } from './question-days';
 import { readValueCounts } from './question-values';
@@ -51,72 +50,6 @@ export const responseStatements = (d: Dialect) => {
     exportNextKey: exportNextKeySql(d, responses),
   };
 };
-
-/**
- * The form's (?1) rows after the keyset `(submitted_at, id) > (?2, ?3)`, at most ?4, without row values:
- * `submitted_at >= ?` starts a range on IDX_responses_form_submitted (an OR alone would make the database
- * filter the form's rows from the start on every page), the rest drops the rows of the same instant up to
- * the key.
- */
-const keysetPage = (d: Dialect, filter = '') => `${keysetAfter(d, filter)} LIMIT ${d.p(4)}`;
-
-/** The form's (?1) rows after the keyset (?2, ?3) and `filter`, in key order: what a page and its next key walk. */
-const keysetAfter = (d: Dialect, filter: string) =>
-  `form_id = ${d.p(1)} AND submitted_at >= ${d.p(2)} AND (submitted_at > ${d.p(2)} OR id > ${d.p(3)})${filter} ` +
-  `ORDER BY submitted_at, id`;
-
-/**
- * One packed export page (see PackedResponses) after the keyset (?2, ?3), '' before the first row, with
- * each response's hidden field values when `hidden` (read from `metadata` only then). The
- * packing happens in the database, so a page reaches JavaScript as one value, not an object per row. The
- * next cursor is read by `exportNextKey`, not aggregated here: a per-row `max(submitted_at || id)` cost a
- * quarter of the database's time for the export (docs/benchmarks.md, "CSV export").
- */
-function exportPageSql(d: Dialect, responses: string, hidden: boolean, filter = '', key?: string): string {
-  // metadata is JSON text; `hidden` its object of hidden field values, written by JSON.stringify.
-  const values = !hidden ? `''` : d.kind === 'sqlite' ? `(metadata -> '$.hidden')` : `(metadata::json -> 'hidden')::text`;
-  const page = `SELECT id, submitted_at, completed_at, answers, coalesce(${values}, '') AS hidden, csv_layout FROM ${responses} WHERE ${keysetPage(d, filter)}`;
-  // With the key of the export's columns: how many of the page's rows have a stored line for them.
-  const fresh = key ? `, ${freshCount(key)}` : '';
-  if (d.kind === 'sqlite') {
-    // group_concat takes the rows in the order the subquery yields them (its index order); the cursor
-    // does not depend on that, so a page can never skip or repeat a response.
-    const packed = `id || char(31) || submitted_at || char(31) || coalesce(completed_at, '') || char(31) || hidden || char(31) || answers || char(30)`;
-    return `SELECT CAST(group_concat(${packed}, '') AS BLOB) AS packed, count(*) AS n${fresh} FROM (${page})`;
-  }
-  // As on SQLite, the aggregate takes the rows in the order the subquery yields them (its index order). An
-  // ORDER BY in string_agg made PostgreSQL 15 sort each page again: 21 ms a page instead of 13 (docs/benchmarks.md).
-  const packed = `id || chr(31) || submitted_at || chr(31) || coalesce(completed_at, '') || chr(31) || hidden || chr(31) || answers || chr(30)`;
-  return `SELECT string_agg(${packed}, '') AS packed, count(*) AS n${fresh} FROM (${page}) p`;
-}
-
-/** The rows of a page whose stored line is for the columns of `key` (a bound parameter). */
-const freshCount = (key: string) => `count(CASE WHEN csv_layout = ${key} THEN 1 END) AS fresh`;
-
-/**
- * One export page as the CSV lines stored with its rows, when they were written for the columns of `key`
- * (a bound parameter), with the count of such rows: when that is short of the page's, the caller reads the
- * page packed instead. Concatenating stored lines is the least the database can do for an export: the
- * same work as its CLI's dump of the rows (docs/benchmarks.md, "Session 14").
- */
-function exportLinesSql(d: Dialect, responses: string, key: string, filter = ''): string {
-  const page = `SELECT csv_layout, csv_line FROM ${responses} WHERE ${keysetPage(d, filter)}`;
-  const lines = `CASE WHEN csv_layout = ${key} THEN csv_line END`;
-  return d.kind === 'sqlite'
-    ? `SELECT CAST(group_concat(${lines}, '') AS BLOB) AS packed, count(*) AS n, ${freshCount(key)} FROM (${page})`
-    : `SELECT string_agg(${lines}, '') AS packed, count(*) AS n, ${freshCount(key)} FROM (${page}) p`;
-}
-
-/**
- * The key of the ?4-th row (from 0) after the keyset (?2, ?3): with ?4 = page size - 1, the last row of
- * that page, which is the next page's cursor whatever order the page was packed in. An index-only walk.
- */
-function exportNextKeySql(d: Dialect, responses: string, filter = ''): string {
-  return `SELECT submitted_at, id FROM ${responses} WHERE ${keysetAfter(d, filter)} LIMIT 1 OFFSET ${d.p(4)}`;
-}
-
-/** PostgreSQL returns COUNT and SUM as strings (bigint). */
-type Num = number | string;
 
 /** What a deleted row hands back so its day in the rollup can be corrected. */
 const ROLLUP_COLUMNS = 'submitted_at, completed_at, completion_seconds, answers';
@@ -295,65 +228,22 @@ export class SqlResponseRepository implements ResponseRepository {
     return rows.map(responseFromRow);
   }
 
-  /**
-   * Pages read one ahead with prepared statements, released when the iteration ends either way. With
-   * `options.lines`, a page whose rows all have a line for those columns comes as those lines; the first
-   * page without is read again packed, and the pages after it are read packed until one has lines again.
-   */
-  async *exportPages(
+  /** See response-export.ts. */
+  exportPages(
     formId: string,
     pageSize: number,
     options: { hidden?: boolean; filter?: ResponseFilter; lines?: string } = {},
   ): AsyncIterable<PackedResponses> {
-    const size = Math.max(1, Math.floor(pageSize));
-    const { db, d } = this.scope;
-    if (d.kind === 'postgres' && db.copyOut) {
-      const select = copyExportSelect(d, this.st.table, formId, !!options.hidden, options.filter, options.lines);
-      if (select) return yield* copyPacked(db.copyOut(select), size, { lines: options.lines !== undefined });
-    }
-    // The list's filters after the keyset's four parameters (docs/responses-and-webhooks.md), then the key.
-    const filterValues: unknown[] = [];
-    const filter = options.filter ? filterConditions(d, options.filter, (v) => (filterValues.push(v), d.p(4 + filterValues.length))) : '';
-    const key = options.lines;
-    const keyParam = key === undefined ? undefined : d.p(5 + filterValues.length);
-    const sql = filter || keyParam
-      ? exportPageSql(d, this.st.table, !!options.hidden, filter, keyParam)
-      : options.hidden ? this.st.exportPageHidden : this.st.exportPage;
-    type PageRow = { packed: Buffer | string | null; n: Num; fresh?: Num };
-    const stmt = db.prepare<PageRow>(sql);
-    const linesStmt = keyParam ? db.prepare<PageRow>(exportLinesSql(d, this.st.table, keyParam, filter)) : null;
-    const keyStmt = db.prepare<{ submitted_at: string; id: string }>(filter ? exportNextKeySql(d, this.st.table, filter) : this.st.exportNextKey);
-    const withKey = key === undefined ? [] : [key];
-    const bytesOf = (row: PageRow | undefined) =>
-      !row?.packed ? Buffer.alloc(0) : typeof row.packed === 'string' ? Buffer.from(row.packed, 'utf8') : row.packed;
-    const read = async (after: string, afterId: string, lines: boolean) => {
-      const at = [formId, after, afterId, size, ...filterValues];
-      const [[first], [next]] = await Promise.all([(lines ? linesStmt! : stmt).all([...at, ...withKey]), keyStmt.all([formId, after, afterId, size - 1, ...filterValues])]);
-      let row = first;
-      const count = Number(row?.n ?? 0);
-      const fresh = Number(row?.fresh ?? 0) === count;
-      if (lines && !fresh) [row] = await stmt.all([...at, ...withKey]);
-      return { count: Number(row?.n ?? 0), bytes: bytesOf(row), lines: lines && fresh, fresh, next: next ? ([next.submitted_at, next.id] as const) : null };
-    };
-    let pending: ReturnType<typeof read> | null = null;
-    try {
-      pending = read('', '', !!linesStmt);
-      for (;;) {
-        const page: Awaited<ReturnType<typeof read>> = await pending;
-        pending = null;
-        if (page.count === 0) return;
-        if (page.count === size && page.next) {
-          pending = read(page.next[0], page.next[1], !!linesStmt && page.fresh);
-          // Nobody awaits it if the consumer stops at this page: its failure must not go unhandled.
-          pending.catch(() => undefined);
-        }
-        yield page.lines ? { count: page.count, bytes: page.bytes, lines: true } : { count: page.count, bytes: page.bytes };
-        if (!pending) return;
-      }
-    } finally {
-      if (pending) await pending.catch(() => undefined);
-      await Promise.all([stmt.close(), keyStmt.close(), linesStmt?.close()]);
-    }
+    return readExportPages(this.scope, this.st, formId, pageSize, options);
+  }
+
+  /** See response-export.ts. */
+  writeCsvLines(
+    formId: string,
+    layout: string,
+    line: (response: Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers' | 'metadata'>) => string,
+  ): Promise<number> {
+    return writeCsvLines(this.scope, this.st.table, formId, layout, line);
   }
 
   /** From the rollup: the cost depends on the days asked for, not on the responses stored (response-days.ts). */

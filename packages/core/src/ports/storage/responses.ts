@@ -154,6 +154,17 @@ export interface ResponseRepository {
     options?: { hidden?: boolean; filter?: ResponseFilter; lines?: string },
   ): AsyncIterable<PackedResponses>;
   /**
+   * Stores `line(response)` as the export line for the columns of key `layout` of each of the form's
+   * responses that has none for them, in batches (`formloom export lines`). A response changed between its
+   * read and its write (a partial one completed meanwhile) keeps what that change wrote.
+   * @returns how many lines were written.
+   */
+  writeCsvLines(
+    formId: string,
+    layout: string,
+    line: (response: Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers' | 'metadata'>) => string,
+  ): Promise<number>;
+  /**
    * Aggregates over `submitted_at` in [since, until] (either bound optional), at a cost that depends on
    * the days asked for, not on the responses stored: adapters keep per-day counters in step with every
    * insert, completion and deletion in the same transaction (docs/responses-and-webhooks.md).

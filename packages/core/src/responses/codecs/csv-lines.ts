@@ -1,4 +1,5 @@
 import type { Question, ResponseRecord } from '../../domain/types';
+import type { Storage } from '../../ports/storage';
 import type { CsvLine } from '../../ports/storage/responses';
 import { type CsvLayout, csvLayout } from './csv';
 
@@ -33,4 +34,18 @@ export class CsvLines {
     const { id, submitted_at, completed_at, answers, metadata } = response;
     return { layout: layout.key, line: layout.row({ id, submitted_at, completed_at, answers, hidden: metadata.hidden ?? null }) };
   }
+}
+
+/**
+ * Writes the export line of each of a form's responses for the columns its export has now (`formloom
+ * export lines`): for responses stored before lines existed, or before the form's questions changed. Null
+ * for an unknown form; else how many lines were written.
+ */
+export async function writeExportLines(storage: Storage, formId: string): Promise<number | null> {
+  const form = await storage.forms.findById(formId);
+  if (!form) return null;
+  const layout = csvLayout(await storage.questions.listByForm(formId), declaredHiddenFields(form.options.hidden_fields));
+  return storage.responses.writeCsvLines(formId, layout.key, ({ id, submitted_at, completed_at, answers, metadata }) =>
+    layout.row({ id, submitted_at, completed_at, answers, hidden: metadata.hidden ?? null }),
+  );
 }

@@ -184,4 +184,36 @@ export function responseExportTests(test: StorageTest): void {
     }
     t.deepEqual(packed, [again.id]);
   });
+
+  test('responses: writeCsvLines writes a line for each response without one for those columns, from its stored fields', async (t, db) => {
+    const form = await newForm(db);
+    const hidden = { utm: 'x, "y"' };
+    const rows = [
+      makeResponse(form.id, 1, { metadata: { user_agent: 'ua', referrer: null, hidden } }),
+      partial(form.id, 2),
+      makeResponse(form.id, 3),
+      makeResponse(form.id, 4),
+    ];
+    await db.storage.responses.insert(rows[0]!);
+    await db.storage.responses.insert(rows[1]!, { layout: 'k1', line: 'old\r\n' });
+    await db.storage.responses.insert(rows[2]!, { layout: 'k2', line: `${rows[2]!.id},already\r\n` });
+    await db.storage.responses.insert(rows[3]!, { layout: 'k1', line: 'old\r\n' });
+    await db.storage.responses.insert(makeResponse((await newForm(db)).id, 1)); // another form's
+    const seen: string[] = [];
+    const line = (r: Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers' | 'metadata'>) => {
+      seen.push(r.id);
+      return `${r.id},${r.completed_at ?? ''},${JSON.stringify(r.answers).length},${JSON.stringify(r.metadata.hidden ?? null)}\r\n`;
+    };
+    t.is(await db.storage.responses.writeCsvLines(form.id, 'k2', line), 3);
+    t.deepEqual(seen, [rows[0]!.id, rows[1]!.id, rows[3]!.id], 'only responses without a line for these columns, in key order');
+    let text = '';
+    for await (const page of db.storage.responses.exportPages(form.id, 10, { lines: 'k2' })) {
+      t.true(page.lines);
+      text += Buffer.from(page.bytes).toString('utf8');
+    }
+    const expect = (r: ResponseRecord) => line(r);
+    t.is(text, [expect(rows[0]!), expect(rows[1]!), `${rows[2]!.id},already\r\n`, expect(rows[3]!)].join(''));
+    t.is(await db.storage.responses.writeCsvLines(form.id, 'k2', line), 0, 'nothing left to write');
+    t.is(await db.storage.responses.writeCsvLines(uid('frm'), 'k2', line), 0, 'an unknown form has none');
+  });
 }
