@@ -79,7 +79,9 @@ test('copyPacked packs each row as fields separated by US and ended by RS, per r
 /** Pages of `copyPacked` with `lines`: [count, lines?, text]. */
 async function linePagesOf(chunks: AsyncIterable<Buffer>, per: number) {
   const out: Array<[number, boolean, string]> = [];
-  for await (const page of copyPacked(chunks, per, { lines: true })) out.push([page.count, page.lines === true, page.bytes.toString('utf8')]);
+  for await (const page of copyPacked(chunks, per, { lines: true })) {
+    out.push([page.count, page.lines !== undefined, page.lines ?? page.bytes.toString('utf8')]);
+  }
   return out;
 }
 
@@ -104,10 +106,6 @@ test('copyPacked with lines gives a row\'s first field as its line, packs a row 
   for (let cut = 1; cut < bytes.length; cut++) t.deepEqual(await linePagesOf(chunksOf(bytes, [cut]), 2), expected, `cut at ${cut}`);
   const everyByte = Array.from({ length: bytes.length }, (_, i) => i);
   t.deepEqual(await linePagesOf(chunksOf(bytes, everyByte), 2), expected, 'one byte per chunk');
-  // A page of lines is the caller's to keep: the pages after it do not write over it.
-  const kept: Buffer[] = [];
-  for await (const page of copyPacked(chunksOf(bytes, []), 2, { lines: true })) kept.push(page.bytes);
-  t.is(kept[0]!.toString('utf8'), line('rsp_1') + line('rsp_2'));
 });
 
 test('copyPacked refuses what is not a whole binary COPY', async (t) => {

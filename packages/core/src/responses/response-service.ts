@@ -109,7 +109,7 @@ export class ResponseService {
       yield layout.header;
       let writer: CsvPageWriter | null = null;
       for await (const page of pages) {
-        if (page.lines) yield page.bytes;
+        if (page.lines !== undefined) yield page.lines;
         else yield (writer ??= new CsvPageWriter(layout)).write(page.bytes).csv;
       }
     })();

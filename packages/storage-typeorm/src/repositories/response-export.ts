@@ -15,6 +15,8 @@ import { filterConditions } from './response-search';
 /** PostgreSQL returns COUNT and SUM as strings (bigint). */
 type Num = number | string;
 
+const EMPTY = Buffer.alloc(0);
+
 /** Responses per transaction of `writeCsvLines`. */
 const LINES_BATCH = 500;
 
@@ -77,7 +79,7 @@ function exportLinesSql(d: Dialect, responses: string, key: string, filter = '')
   const page = `SELECT csv_layout, csv_line FROM ${responses} WHERE ${keysetPage(d, filter)}`;
   const lines = `CASE WHEN csv_layout = ${key} THEN csv_line END`;
   return d.kind === 'sqlite'
-    ? `SELECT CAST(group_concat(${lines}, '') AS BLOB) AS packed, count(*) AS n, ${freshCount(key)} FROM (${page})`
+    ? `SELECT group_concat(${lines}, '') AS packed, count(*) AS n, ${freshCount(key)} FROM (${page})`
     : `SELECT string_agg(${lines}, '') AS packed, count(*) AS n, ${freshCount(key)} FROM (${page}) p`;
 }
 
@@ -95,8 +97,8 @@ export function exportNextKeySql(d: Dialect, responses: string, filter = ''): st
  * page without is read again packed, and the pages after it are read packed until one has lines again.
  */
 export async function* readExportPages(
-scope: Scope,
-st: ExportStatements,
+  scope: Scope,
+  st: ExportStatements,
   formId: string,
   pageSize: number,
   options: { hidden?: boolean; filter?: ResponseFilter; lines?: string } = {},
@@ -124,12 +126,17 @@ st: ExportStatements,
     !row?.packed ? Buffer.alloc(0) : typeof row.packed === 'string' ? Buffer.from(row.packed, 'utf8') : row.packed;
   const read = async (after: string, afterId: string, lines: boolean) => {
     const at = [formId, after, afterId, size, ...filterValues];
-    const [[first], [next]] = await Promise.all([(lines ? linesStmt! : stmt).all([...at, ...withKey]), keyStmt.all([formId, after, afterId, size - 1, ...filterValues])]);
+    const [[first], [next]] = await Promise.all([
+      (lines ? linesStmt! : stmt).all([...at, ...withKey]),
+      keyStmt.all([formId, after, afterId, size - 1, ...filterValues]),
+    ]);
     let row = first;
     const count = Number(row?.n ?? 0);
     const fresh = Number(row?.fresh ?? 0) === count;
     if (lines && !fresh) [row] = await stmt.all([...at, ...withKey]);
-    return { count: Number(row?.n ?? 0), bytes: bytesOf(row), lines: lines && fresh, fresh, next: next ? ([next.submitted_at, next.id] as const) : null };
+    // Lines stay text (PackedResponses.lines); a packed page is bytes.
+    const text = lines && fresh ? (typeof row?.packed === 'string' ? row.packed : bytesOf(row).toString('utf8')) : null;
+    return { count: Number(row?.n ?? 0), bytes: text === null ? bytesOf(row) : EMPTY, text, fresh, next: next ? ([next.submitted_at, next.id] as const) : null };
   };
   let pending: ReturnType<typeof read> | null = null;
   try {
@@ -143,7 +150,7 @@ st: ExportStatements,
         // Nobody awaits it if the consumer stops at this page: its failure must not go unhandled.
         pending.catch(() => undefined);
       }
-      yield page.lines ? { count: page.count, bytes: page.bytes, lines: true } : { count: page.count, bytes: page.bytes };
+      yield page.text !== null ? { count: page.count, bytes: EMPTY, lines: page.text } : { count: page.count, bytes: page.bytes };
       if (!pending) return;
     }
   } finally {
@@ -152,20 +159,19 @@ st: ExportStatements,
   }
 }
 
-
 /**
  * Batches of 500 in key order, each written in one transaction. A write applies only while the answers
  * and the completion are those the line was made from.
  */
 export async function writeCsvLines(
-scope: Scope,
-table: string,
+  scope: Scope,
+  table: string,
   formId: string,
   layout: string,
   line: (response: Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers' | 'metadata'>) => string,
 ): Promise<number> {
   const { d } = scope;
-    const read =
+  const read =
     `SELECT id, submitted_at, completed_at, answers, metadata FROM ${table} WHERE ${keysetAfter(d, ` AND (csv_layout IS NULL OR csv_layout <> ${d.p(4)})`)} ` +
     `LIMIT ${LINES_BATCH}`;
   const sameCompletion = d.kind === 'sqlite' ? `completed_at IS ${d.p(6)}` : `completed_at IS NOT DISTINCT FROM ${d.p(6)}`;
@@ -180,7 +186,8 @@ table: string,
     if (rows.length === 0) return written;
     const lines = rows.map((r) => {
       const { id, submitted_at, completed_at } = r;
-      return line({ id, submitted_at, completed_at, answers: fromJson(r.answers, []), metadata: fromJson(r.metadata, { user_agent: null, referrer: null }) });
+      const metadata = fromJson(r.metadata, { user_agent: null, referrer: null });
+      return line({ id, submitted_at, completed_at, answers: fromJson(r.answers, []), metadata });
     });
     written += await scope.atomic(async (db) => {
       let n = 0;

@@ -66,10 +66,10 @@ const HEADER = SIGNATURE.length + 8;
 export interface PackedRows {
   /** Rows in `bytes`. */
   count: number;
-  /** Valid until the next rows are asked for (every page is packed into the same buffer), unless `lines`. */
+  /** Valid until the next rows are asked for (every page is packed into the same buffer); empty with `lines`. */
   bytes: Buffer;
-  /** With `copyPacked`'s `lines`: `bytes` is the rows' first fields one after the other, the caller's to keep. */
-  lines?: boolean;
+  /** With `copyPacked`'s `lines`: the rows' first fields one after the other, as text (PackedResponses.lines). */
+  lines?: string;
 }
 
 /**
@@ -84,6 +84,7 @@ export function copyBytes(src: Buffer, i: number, k: number, dst: Buffer, n: num
 
 const US = 0x1f;
 const RS = 0x1e;
+const EMPTY = Buffer.alloc(0);
 
 /** What becomes of a field's bytes. */
 const PACK = 0; // copied, then US (or RS after a row's last field)
@@ -127,10 +128,10 @@ export async function* copyPacked(chunks: AsyncIterable<Buffer>, per: number, op
   };
   /**
    * The rows packed so far. The next rows reuse the buffer: a fresh one per page left the allocator holding
-   * memory after the export (docs/benchmarks.md, "Session 10"). Lines are handed over as a copy.
+   * memory after the export (docs/benchmarks.md, "Session 10"). Lines are handed over as text.
    */
   const take = (): PackedRows => {
-    const done: PackedRows = pageOfLines ? { count, bytes: Buffer.from(page.subarray(0, n)), lines: true } : { count, bytes: page.subarray(0, n) };
+    const done: PackedRows = pageOfLines ? { count, bytes: EMPTY, lines: page.toString('utf8', 0, n) } : { count, bytes: page.subarray(0, n) };
     n = 0;
     count = 0;
     return done;

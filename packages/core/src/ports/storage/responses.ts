@@ -69,16 +69,15 @@ export interface QuestionDropOff {
 export interface PackedResponses {
   /** Responses in `bytes`. */
   count: number;
-  /**
-   * Valid until the next page is asked for: an adapter may reuse one buffer for every page. A page of
-   * `lines` is the caller's to keep.
-   */
+  /** Valid until the next page is asked for: an adapter may reuse one buffer for every page. Empty with `lines`. */
   bytes: Uint8Array;
   /**
-   * True when `bytes` is not packed but the CSV lines stored with the page's responses (`CsvLine.line`,
-   * one after the other in order), which the export was asked for with `options.lines`.
+   * Instead of packed responses, the CSV lines stored with the page's responses (`CsvLine.line`, one after
+   * the other in order), when the export asked for them with `options.lines`. Text, not bytes: it lives in
+   * the JavaScript heap, which the garbage collector sizes by itself, where 200 pages of bytes outside it
+   * (external memory) piled up to 15 MB between collections (docs/benchmarks.md, "Session 14").
    */
-  lines?: boolean;
+  lines?: string;
 }
 
 /**
@@ -146,7 +145,7 @@ export interface ResponseRepository {
    * (`return()`). `options.hidden`: pack each response's hidden field values too (otherwise that field is
    * left empty, at no cost). `options.filter`: only the responses the list would show with those filters.
    * `options.lines`, a layout key: a page whose every response was stored with a `CsvLine` of that key
-   * may come as those lines (`lines: true`); any other page comes packed.
+   * may come as those lines (`lines`); any other page comes packed.
    */
   exportPages(
     formId: string,
