@@ -3,6 +3,8 @@ import type { Scope } from '../scope';
 import type { Dialect } from '../sql/dialect';
 import { copyPacked } from '../sql/pg-copy';
 import { fromJson } from '../tables/columns';
+import { ResponseEntity } from '../tables/responses';
+import { returnedKeys, updateFromRows } from '../sql/coalesce';
 import { copyExportSelect } from './response-export-copy';
 import { filterConditions } from './response-search';
 
@@ -17,8 +19,9 @@ type Num = number | string;
 
 const EMPTY = Buffer.alloc(0);
 
-/** Responses per transaction of `writeCsvLines`. */
+/** Responses per transaction of `writeCsvLines`, and per statement. */
 const LINES_BATCH = 500;
+const ROWS_PER_UPDATE = 100;
 
 /** The statements of responses.ts the export reads with. */
 export interface ExportStatements {
@@ -160,8 +163,8 @@ export async function* readExportPages(
 }
 
 /**
- * Batches of 500 in key order, each written in one transaction. A write applies only while the answers
- * and the completion are those the line was made from.
+ * Batches of 500 in key order, each written in one transaction by statements of 100 rows. A write applies
+ * only while the answers and the completion are those the line was made from.
  */
 export async function writeCsvLines(
   scope: Scope,
@@ -174,28 +177,29 @@ export async function writeCsvLines(
   const read =
     `SELECT id, submitted_at, completed_at, answers, metadata FROM ${table} WHERE ${keysetAfter(d, ` AND (csv_layout IS NULL OR csv_layout <> ${d.p(4)})`)} ` +
     `LIMIT ${LINES_BATCH}`;
-  const sameCompletion = d.kind === 'sqlite' ? `completed_at IS ${d.p(6)}` : `completed_at IS NOT DISTINCT FROM ${d.p(6)}`;
-  const write =
-    `UPDATE ${table} SET csv_layout = ${d.p(1)}, csv_line = ${d.p(2)} ` +
-    `WHERE form_id = ${d.p(3)} AND id = ${d.p(4)} AND answers = ${d.p(5)} AND ${sameCompletion}`;
+  const same = d.kind === 'sqlite' ? 'IS' : 'IS NOT DISTINCT FROM';
+  const set = 'csv_layout = v."csv_layout", csv_line = v."csv_line"';
+  const where = `t."form_id" = v."form_id" AND t."answers" = v."answers" AND t."completed_at" ${same} v."completed_at"`;
   type Row = { id: string; submitted_at: string; completed_at: string | null; answers: string; metadata: string };
   let after: [string, string] = ['', ''];
   let written = 0;
   for (;;) {
     const rows = await scope.db.all<Row>(read, [formId, after[0], after[1], layout]);
     if (rows.length === 0) return written;
-    const lines = rows.map((r) => {
+    const updates = rows.map((r) => {
       const { id, submitted_at, completed_at } = r;
       const metadata = fromJson(r.metadata, { user_agent: null, referrer: null });
-      return line({ id, submitted_at, completed_at, answers: fromJson(r.answers, []), metadata });
+      const csv_line = line({ id, submitted_at, completed_at, answers: fromJson(r.answers, []), metadata });
+      return { id, form_id: formId, answers: r.answers, completed_at, csv_layout: layout, csv_line };
     });
     written += await scope.atomic(async (db) => {
       let n = 0;
-      for (const [i, r] of rows.entries()) n += await db.run(write, [layout, lines[i], formId, r.id, r.answers, r.completed_at]);
+      for (let i = 0; i < updates.length; i += ROWS_PER_UPDATE) {
+        n += (await returnedKeys(db, updateFromRows(d, table, ResponseEntity, updates.slice(i, i + ROWS_PER_UPDATE), 'id', set, where))).size;
+      }
       return n;
     });
     const last = rows[rows.length - 1]!;
     after = [last.submitted_at, last.id];
   }
 }
-

@@ -1,6 +1,6 @@
 import type { ResponseRecord } from '../../domain/types';
 import type { CsvLine } from '../../ports/storage/responses';
-import { makeForm, makeResponse, type StorageHarnessInstance, type StorageTest, uid } from './fixtures';
+import { at, makeForm, makeResponse, type StorageHarnessInstance, type StorageTest, uid } from './fixtures';
 
 async function newForm(db: StorageHarnessInstance) {
   const form = makeForm();
@@ -215,5 +215,24 @@ export function responseExportTests(test: StorageTest): void {
     t.is(text, [expect(rows[0]!), expect(rows[1]!), `${rows[2]!.id},already\r\n`, expect(rows[3]!)].join(''));
     t.is(await db.storage.responses.writeCsvLines(form.id, 'k2', line), 0, 'nothing left to write');
     t.is(await db.storage.responses.writeCsvLines(uid('frm'), 'k2', line), 0, 'an unknown form has none');
+  });
+
+  test('responses: writeCsvLines leaves the line a completion wrote while it ran', async (t, db) => {
+    const form = await newForm(db);
+    const open = partial(form.id, 1);
+    const other = makeResponse(form.id, 2);
+    await db.storage.responses.insert(open);
+    await db.storage.responses.insert(other);
+    const done = { ...open, answers: [{ question_id: 'q1', value: 'finished' }], completed_at: at(5), completion_seconds: 4, quiz_results: null, unique_visitor: null };
+    let completion: Promise<boolean> | null = null;
+    await db.storage.responses.writeCsvLines(form.id, 'k1', (r) => {
+      // The completion starts between the read of the response and the write of its line.
+      if (r.id === open.id) completion ??= db.storage.responses.updatePartial(form.id, open.id, done, { layout: 'k1', line: `${open.id},completed\r\n` });
+      return `${r.id},${r.completed_at ?? 'partial'}\r\n`;
+    });
+    t.true(await completion!);
+    let text = '';
+    for await (const page of db.storage.responses.exportPages(form.id, 10, { lines: 'k1' })) text += page.lines ?? '';
+    t.is(text, `${open.id},completed\r\n${other.id},${other.completed_at}\r\n`, 'the completion\'s line, not the one made from the partial answers');
   });
 }
