@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /*
  * Each response's CSV export line, written with the response (docs/responses-and-webhooks.md, "How the
- * export stays fast"): `csv_line` is the line as the export writes it for the columns named by the key
+ * CSV export is fast"): `csv_line` is the line as the export writes it for the columns named by the key
  * `csv_layout`. Null for what was stored before, which the export formats from the answers as it always
  * did. Frozen once released, like the others.
  */

@@ -1,4 +1,4 @@
-import type { PackedResponses, ResponseFilter, ResponseRecord } from '@formloom/core';
+import type { CsvLineSource, PackedResponses, ResponseFilter } from '@formloom/core';
 import type { Scope } from '../scope';
 import type { Dialect } from '../sql/dialect';
 import { copyPacked } from '../sql/pg-copy';
@@ -54,9 +54,10 @@ const keysetAfter = (d: Dialect, filter: string) =>
 export function exportPageSql(d: Dialect, responses: string, hidden: boolean, filter = '', key?: string): string {
   // metadata is JSON text; `hidden` its object of hidden field values, written by JSON.stringify.
   const values = !hidden ? `''` : d.kind === 'sqlite' ? `(metadata -> '$.hidden')` : `(metadata::json -> 'hidden')::text`;
-  const page = `SELECT id, submitted_at, completed_at, answers, coalesce(${values}, '') AS hidden, csv_layout FROM ${responses} WHERE ${keysetPage(d, filter)}`;
   // With the key of the export's columns: how many of the page's rows have a stored line for them.
   const fresh = key ? `, ${freshCount(key)}` : '';
+  const layout = key ? ', csv_layout' : '';
+  const page = `SELECT id, submitted_at, completed_at, answers, coalesce(${values}, '') AS hidden${layout} FROM ${responses} WHERE ${keysetPage(d, filter)}`;
   if (d.kind === 'sqlite') {
     // group_concat takes the rows in the order the subquery yields them (its index order); the cursor
     // does not depend on that, so a page can never skip or repeat a response.
@@ -171,7 +172,7 @@ export async function writeCsvLines(
   table: string,
   formId: string,
   layout: string,
-  line: (response: Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers' | 'metadata'>) => string,
+  line: (response: CsvLineSource) => string,
 ): Promise<number> {
   const { d } = scope;
   const read =

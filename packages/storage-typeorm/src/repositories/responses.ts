@@ -1,5 +1,6 @@
 import {
   type CsvLine,
+  type CsvLineSource,
   FormloomError,
   type PackedResponses,
   type QuestionValueCount,
@@ -241,7 +242,7 @@ export class SqlResponseRepository implements ResponseRepository {
   writeCsvLines(
     formId: string,
     layout: string,
-    line: (response: Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers' | 'metadata'>) => string,
+    line: (response: CsvLineSource) => string,
   ): Promise<number> {
     return writeCsvLines(this.scope, this.st.table, formId, layout, line);
   }

@@ -90,6 +90,9 @@ export interface CsvLine {
   line: string;
 }
 
+/** The fields of a response its CSV line is made of. */
+export type CsvLineSource = Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers' | 'metadata'>;
+
 /**
  * A form's responses. Every method takes the form id and never sees another form's responses. A form that
  * sets `unique_visitor` on its responses has at most one response per value (limit-one-response).
@@ -161,7 +164,7 @@ export interface ResponseRepository {
   writeCsvLines(
     formId: string,
     layout: string,
-    line: (response: Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers' | 'metadata'>) => string,
+    line: (response: CsvLineSource) => string,
   ): Promise<number>;
   /**
    * Aggregates over `submitted_at` in [since, until] (either bound optional), at a cost that depends on

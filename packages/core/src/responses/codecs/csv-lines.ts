@@ -1,6 +1,6 @@
-import type { Question, ResponseRecord } from '../../domain/types';
+import type { Question } from '../../domain/types';
 import type { Storage } from '../../ports/storage';
-import type { CsvLine } from '../../ports/storage/responses';
+import type { CsvLine, CsvLineSource } from '../../ports/storage/responses';
 import { type CsvLayout, csvLayout } from './csv';
 
 /*
@@ -17,22 +17,22 @@ export function declaredHiddenFields(declared: unknown): string[] {
   return Array.isArray(declared) ? declared.filter((n): n is string => typeof n === 'string') : [];
 }
 
-/** The fields of a response its line is made of. */
-export type LineSource = Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers' | 'metadata'>;
+/** The line of `response` in the columns of `layout`, its hidden field values among them. */
+const lineOf = (layout: CsvLayout, { id, submitted_at, completed_at, answers, metadata }: CsvLineSource) =>
+  layout.row({ id, submitted_at, completed_at, answers, hidden: metadata.hidden ?? null });
 
 /** Layouts per published snapshot, kept as long as the snapshot itself is (the read cache holds it). */
 export class CsvLines {
   private readonly layouts = new WeakMap<object, CsvLayout>();
 
   /** The line of `response` for the columns of `snapshot` (its questions, then its hidden fields). */
-  of(snapshot: { questions: Question[]; hidden_fields?: unknown }, response: LineSource): CsvLine {
+  of(snapshot: { questions: Question[]; hidden_fields?: unknown }, response: CsvLineSource): CsvLine {
     let layout = this.layouts.get(snapshot);
     if (!layout) {
       layout = csvLayout(snapshot.questions, declaredHiddenFields(snapshot.hidden_fields));
       this.layouts.set(snapshot, layout);
     }
-    const { id, submitted_at, completed_at, answers, metadata } = response;
-    return { layout: layout.key, line: layout.row({ id, submitted_at, completed_at, answers, hidden: metadata.hidden ?? null }) };
+    return { layout: layout.key, line: lineOf(layout, response) };
   }
 }
 
@@ -45,7 +45,5 @@ export async function writeExportLines(storage: Storage, formId: string): Promis
   const form = await storage.forms.findById(formId);
   if (!form) return null;
   const layout = csvLayout(await storage.questions.listByForm(formId), declaredHiddenFields(form.options.hidden_fields));
-  return storage.responses.writeCsvLines(formId, layout.key, ({ id, submitted_at, completed_at, answers, metadata }) =>
-    layout.row({ id, submitted_at, completed_at, answers, hidden: metadata.hidden ?? null }),
-  );
+  return storage.responses.writeCsvLines(formId, layout.key, (response) => lineOf(layout, response));
 }

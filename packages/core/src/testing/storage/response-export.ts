@@ -1,5 +1,5 @@
 import type { ResponseRecord } from '../../domain/types';
-import type { CsvLine } from '../../ports/storage/responses';
+import type { CsvLine, CsvLineSource } from '../../ports/storage/responses';
 import { at, makeForm, makeResponse, type StorageHarnessInstance, type StorageTest, uid } from './fixtures';
 
 async function newForm(db: StorageHarnessInstance) {
@@ -200,7 +200,7 @@ export function responseExportTests(test: StorageTest): void {
     await db.storage.responses.insert(rows[3]!, { layout: 'k1', line: 'old\r\n' });
     await db.storage.responses.insert(makeResponse((await newForm(db)).id, 1)); // another form's
     const seen: string[] = [];
-    const line = (r: Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers' | 'metadata'>) => {
+    const line = (r: CsvLineSource) => {
       seen.push(r.id);
       return `${r.id},${r.completed_at ?? ''},${JSON.stringify(r.answers).length},${JSON.stringify(r.metadata.hidden ?? null)}\r\n`;
     };
