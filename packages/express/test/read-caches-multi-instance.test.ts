@@ -152,3 +152,39 @@ for (const kind of ['postgres', 'sqlite'] as const) {
     }
   });
 }
+
+for (const kind of ['postgres', 'sqlite'] as const) {
+  test(`${kind}: a forms list's total kept by one instance follows forms created, published and deleted on the other`, async (t) => {
+    const { instances, urls, close } = await twoInstances(kind);
+    const [a, b] = urls;
+    try {
+      const owner = await instances[0].accounts.createUser({ email: `totals-${kind}-${Date.now()}@example.com`, plan: 'pro' });
+      const { api_key: key } = await instances[0].accounts.createKey(owner.id);
+      const list = async (query = '') => {
+        const res = await call(a, 'GET', `/forms?per_page=2${query}`, key);
+        t.is(res.status, 200, JSON.stringify(res.body));
+        return { total: res.body.total as number, ids: (res.body.forms as Array<{ id: string }>).map((f) => f.id) };
+      };
+      t.is((await list()).total, 0);
+      // A form without questions: only the forms table changes.
+      const first = await call(b, 'POST', '/forms', key, { title: 'One', questions: [] });
+      t.is(first.status, 201);
+      t.deepEqual(await list(), { total: 1, ids: [first.body.id] }, 'a form created on B counts on A at once');
+      t.is((await list('&published=true')).total, 0);
+      const second = await call(b, 'POST', '/forms', key, { title: 'Two', questions: [] });
+      const third = await call(b, 'POST', '/forms', key, { title: 'Three', questions: [] });
+      t.is((await list()).total, 3);
+      t.deepEqual((await list('&page=2')).ids, [first.body.id], 'the last page is placed from the kept total');
+      t.is((await call(b, 'POST', `/forms/${second.body.id}/publish`, key)).status, 200);
+      t.is((await list('&published=true')).total, 1, 'a publication on B moves the filtered total on A');
+      t.is((await list('&search=thr')).total, 1);
+      t.is((await call(b, 'PUT', `/forms/${third.body.id}`, key, { title: 'Renamed' })).status, 200);
+      t.is((await list('&search=thr')).total, 0, 'a rename on B changes a search total on A');
+      t.is((await call(b, 'DELETE', `/forms/${first.body.id}`, key)).status, 200);
+      const after = await list('&page=2');
+      t.deepEqual(after, { total: 2, ids: [] }, 'a deletion on B shows on A at once');
+    } finally {
+      await close();
+    }
+  });
+}

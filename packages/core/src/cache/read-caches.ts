@@ -36,6 +36,11 @@ export class ReadCaches {
   readonly members = new RevisionCache<string, TeamMember | false>(MAX_MEMBERS);
   /** A completed response's webhook targets by form id (webhook-dispatcher.ts), with a stored-plan provider only. */
   readonly targets = new RevisionCache<string, Array<{ url: string; user_id: string }>>(MAX_FORMS);
+  /**
+   * How many forms a forms list's filters match (forms/form-list-service.ts), by its filters: a deep page
+   * is placed from the end without counting first, and no page counts an owner's forms again.
+   */
+  readonly formTotals = new RevisionCache<string, number>(MAX_KEYS);
 
   constructor(@inject(TOKENS.Storage) storage: Storage) {
     this.gate = new RevisionGate(storage);

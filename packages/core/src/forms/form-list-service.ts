@@ -1,7 +1,8 @@
 import { inject, injectable } from 'tsyringe';
+import { ReadCaches } from '../cache/read-caches';
 import { badRequest } from '../errors';
-import type { Principal, Team } from '../domain/types';
-import type { Storage } from '../ports/storage';
+import type { FormRecord, Principal, Team } from '../domain/types';
+import type { FormListQuery, Page, Storage } from '../ports/storage';
 import { paging, queryBoolean } from '../pagination';
 import { presentFormListItem } from './presenters';
 import { TOKENS } from '../tokens';
@@ -17,7 +18,10 @@ export interface FormListParams {
 /** GET /forms: the caller's personal forms and the forms of their teams. */
 @injectable()
 export class FormListService {
-  constructor(@inject(TOKENS.Storage) private readonly storage: Storage) {}
+  constructor(
+    @inject(TOKENS.Storage) private readonly storage: Storage,
+    @inject(ReadCaches) private readonly caches: ReadCaches,
+  ) {}
 
   async list(principal: Principal, params: FormListParams) {
     const { page, per_page, offset } = paging(params, 50);
@@ -33,7 +37,7 @@ export class FormListService {
     const { items, total } =
       teamId && !teamIds.includes(teamId)
         ? { items: [], total: 0 }
-        : await this.storage.forms.list({ ownerId: principal.user_id, teamIds, search, teamId, published, offset, limit: per_page });
+        : await this.page({ ownerId: principal.user_id, teamIds, search, teamId, published, offset, limit: per_page });
     const teams = new Map<string, Team | null>();
     for (const id of new Set(items.map((f) => f.team_id).filter((t): t is string => !!t))) {
       teams.set(id, await this.storage.teams.findById(id));
@@ -44,5 +48,21 @@ export class FormListService {
       page,
       per_page,
     };
+  }
+
+  /**
+   * A page of forms, with the total counted once per cache revision: counting an owner's 100,000 forms
+   * is most of a page's cost (docs/decisions.md, "Session 15"). Every change to forms (inserts too, since
+   * migration 1740600000000) and memberships bumps the revision, so a kept total is always current.
+   */
+  private async page(query: FormListQuery): Promise<Page<FormRecord>> {
+    const key = JSON.stringify([query.ownerId, [...query.teamIds].sort(), query.search ?? null, query.teamId ?? null, query.published ?? null]);
+    const { revision } = await this.caches.gate.check();
+    let page: Page<FormRecord> | undefined;
+    const { value: total } = await this.caches.formTotals.get(key, revision, async () => {
+      page = await this.storage.forms.list(query);
+      return page.total;
+    });
+    return page ?? this.storage.forms.list(total === null ? query : { ...query, total });
   }
 }

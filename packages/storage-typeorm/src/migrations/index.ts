@@ -17,6 +17,7 @@ import { FormloomQuestionValues1739800000000 } from './1739800000000-question-va
 import { FormloomWebhookExcerpts1740000000000 } from './1740000000000-webhook-excerpts';
 import { FormloomCacheRevisionTargets1740200000000 } from './1740200000000-cache-revision-targets';
 import { FormloomResponseCsvLines1740400000000 } from './1740400000000-response-csv-lines';
+import { FormloomCacheRevisionFormInserts1740600000000 } from './1740600000000-cache-revision-form-inserts';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -39,4 +40,5 @@ export const formloomMigrations = [
   FormloomWebhookExcerpts1740000000000,
   FormloomCacheRevisionTargets1740200000000,
   FormloomResponseCsvLines1740400000000,
+  FormloomCacheRevisionFormInserts1740600000000,
 ];

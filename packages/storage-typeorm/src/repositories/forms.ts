@@ -87,7 +87,9 @@ export class SqlFormRepository implements FormRepository {
     const pageSql = (order: string) => `SELECT id ${filter} ORDER BY ${order} LIMIT ${d.p(n + 1)} OFFSET ${d.p(n + 2)}`;
     const limit = Math.max(0, Math.floor(query.limit));
     const offset = Math.max(0, Math.floor(query.offset));
-    const countOf = async () => Number((await db.all<{ n: number | string }>(`SELECT COUNT(*) AS n ${filter}`, filterValues))[0]!.n);
+    const known = query.total;
+    const countOf = async () =>
+      known !== undefined ? known : Number((await db.all<{ n: number | string }>(`SELECT COUNT(*) AS n ${filter}`, filterValues))[0]!.n);
     let ids: Array<{ id: string }>;
     let total: number;
     if (offset < DEEP_OFFSET) {

@@ -17,6 +17,11 @@ export interface FormListQuery {
   offset: number;
   /** Page size; 0 gives an empty page with the total. */
   limit: number;
+  /**
+   * The number of forms matching the filters, when the caller knows it (kept from an earlier call under the
+   * same cache revision): not counted again, returned as the page's `total` and used to place the page.
+   */
+  total?: number;
 }
 
 /** Forms. Their questions, versions, responses and deliveries hang off them (see `delete`). */

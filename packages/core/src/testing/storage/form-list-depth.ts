@@ -20,8 +20,23 @@ export function formListDepthTests(test: StorageTest): void {
           const page = await s.forms.list({ ownerId: user.id, teamIds: [], offset, limit, ...(published !== undefined ? { published } : {}) });
           t.is(page.total, expected.length);
           t.deepEqual(page.items.map((f) => f.id), expected.slice(offset, offset + limit), `${label}, ${limit} from ${offset}`);
+          // The same page when the caller already knows the total (kept under the cache revision).
+          const told = await s.forms.list({ ownerId: user.id, teamIds: [], offset, limit, total: expected.length, ...(published !== undefined ? { published } : {}) });
+          t.is(told.total, expected.length);
+          t.deepEqual(told.items.map((f) => f.id), expected.slice(offset, offset + limit), `${label}, ${limit} from ${offset}, total given`);
         }
       }
     }
+  });
+
+  test('forms.list: a given total is returned as is, not counted again', async (t, db) => {
+    const s = db.storage;
+    const user = makeUser();
+    await s.users.insert(user);
+    for (let i = 0; i < 3; i++) await s.forms.insert(makeForm({ owner_id: user.id }));
+    const page = await s.forms.list({ ownerId: user.id, teamIds: [], offset: 0, limit: 10, total: 7 });
+    t.is(page.total, 7);
+    t.is(page.items.length, 3);
+    t.is((await s.forms.list({ ownerId: user.id, teamIds: [], offset: 0, limit: 10 })).total, 3);
   });
 }
