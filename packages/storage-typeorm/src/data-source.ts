@@ -129,6 +129,10 @@ const MIGRATION_WAIT_MS = 10 * 60_000;
  * inside a transaction), as table rebuilds need, and checked before the commit.
  */
 async function runSqliteMigrations(dataSource: DataSource): Promise<string[]> {
+  // Up to date (every `formloom` command on a running server's file): no write lock is asked for. Under a
+  // steady stream of submissions the lock is free only between two of their transactions, and SQLite's busy
+  // handler polls for it, so a command could wait long for a lock it had no use for.
+  if (await sqliteUpToDate(dataSource)) return [];
   const busyTimeout = (dataSource.options as { busyTimeout?: number }).busyTimeout ?? 5000;
   await dataSource.query('PRAGMA foreign_keys = OFF');
   try {
@@ -154,6 +158,16 @@ async function runSqliteMigrations(dataSource: DataSource): Promise<string[]> {
     // The cascades the storage relies on would silently stop with foreign keys left off.
     if (dataSource.isInitialized) await dataSource.query('PRAGMA foreign_keys = ON');
   }
+}
+
+/** Whether every migration of the data source is recorded as applied (a read: no lock taken). */
+async function sqliteUpToDate(dataSource: DataSource): Promise<boolean> {
+  const table = dataSource.options.migrationsTableName ?? 'migrations';
+  const found = (await dataSource.query(`SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = ?`, [table])) as unknown[];
+  if (found.length === 0) return false;
+  const rows = (await dataSource.query(`SELECT name FROM "${table.replace(/"/g, '""')}"`)) as Array<{ name: string }>;
+  const applied = new Set(rows.map((r) => r.name));
+  return dataSource.migrations.every((m) => applied.has(m.name ?? m.constructor.name));
 }
 
 /**

@@ -50,6 +50,41 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
   t.false(dataSource.isInitialized, 'close() destroys the data source');
 });
 
+/*
+ * Every `formloom` command opens the server's file and runs the migrations: when none is pending, it must
+ * not ask for the write lock, which a busy server holds almost all the time (docs/decisions.md, "Session 15").
+ */
+test('sqlite: an up-to-date database opens while another process holds the write lock', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'formloom-ds-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const url = `sqlite:${join(dir, 'db.sqlite')}`;
+  const first = createDataSource(url);
+  await runMigrations(first);
+  const holder = createDataSource(url);
+  await holder.initialize();
+  const runner = holder.createQueryRunner();
+  await runner.query('BEGIN IMMEDIATE');
+  let held = true;
+  const release = async () => {
+    if (!held) return;
+    held = false;
+    await runner.query('ROLLBACK');
+  };
+  // Released after a while whatever happens, so a regression fails the assertion instead of hanging.
+  const fallback = setTimeout(() => void release(), 30_000);
+  t.teardown(async () => {
+    clearTimeout(fallback);
+    await release();
+    await runner.release();
+    await holder.destroy();
+  });
+  const second = createDataSource(url);
+  t.deepEqual(await runMigrations(second), []);
+  t.true(held, 'opened while the write lock was still held');
+  await second.destroy();
+  await first.destroy();
+});
+
 test('sqlite::memory: works, the storage may be made before the data source is initialized', async (t) => {
   const dataSource = createDataSource('sqlite::memory:');
   const storage = createTypeormStorage(dataSource);
