@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { createDataSource, createTypeormStorage, formloomEntities, parseDatabaseUrl, runMigrations } from '../src';
 import { createTestDatabase, postgresTestUrl, type TestDatabaseKind } from '../src/testing';
+import { exportLinesSql } from '../src/repositories/response-export';
+import { dialectOf } from '../src/sql/dialect';
 
 test('parseDatabaseUrl reads sqlite and postgres URLs', (t) => {
   t.deepEqual(parseDatabaseUrl('sqlite:./data/formloom.sqlite'), { kind: 'sqlite', path: './data/formloom.sqlite' });
@@ -37,7 +39,7 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
     'FormloomVoiceRetention1738300000100',
     'FormloomBlobs1738400000000',
     'FormloomFormListOrder1738500000100',
-    'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000',
+    'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000',
   ]);
   t.deepEqual(await runMigrations(dataSource), [], 'already applied');
   t.true(existsSync(join(dir, 'nested', 'deeper', 'db.sqlite')));
@@ -120,7 +122,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const ds = db.dataSource;
     const p = db.placeholder;
     const third = 'FormloomTeamAdministration1734000000000';
-    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000', 'FormloomInstanceSettings1737000000000', 'FormloomSigning1737020000000', 'FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000'];
+    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000', 'FormloomInstanceSettings1737000000000', 'FormloomSigning1737020000000', 'FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000'];
     const undoThroughThird = async () => {
       for (let i = 0; i <= later.length; i++) await ds.undoLastMigration();
     };
@@ -173,8 +175,8 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     t.teardown(() => db.close());
     const ds = db.dataSource;
     const p = db.placeholder;
-    // Back to before the rollup migration (the voice-retention, blobs, form-list order and sign-in, cache-revision, question-values, webhook-excerpts, cache-revision-targets, response CSV lines and form-insert revision migrations come after it).
-    for (let i = 0; i < 10; i++) await ds.undoLastMigration();
+    // Back to before the rollup migration (the voice-retention, blobs, form-list order and sign-in, cache-revision, question-values, webhook-excerpts, cache-revision-targets, response CSV lines, form-insert revision and response lines index migrations come after it).
+    for (let i = 0; i < 11; i++) await ds.undoLastMigration();
     await ds.undoLastMigration();
     await t.throwsAsync(ds.query('SELECT 1 FROM response_days'), undefined, 'the table is gone');
     const form = makeForm();
@@ -194,7 +196,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
         [uid('rsp'), form.id, answers, '{}', at(seconds), completed ? at(seconds) : null, duration],
       );
     }
-    t.deepEqual(await runMigrations(ds), ['FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000']);
+    t.deepEqual(await runMigrations(ds), ['FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000']);
     // The per-question counters the migration's frozen fill wrote, and the same after the live rebuild.
     const byKey = (a: unknown[], b: unknown[]) => (`${a[0]} ${a[1]}` < `${b[0]} ${b[1]}` ? -1 : 1);
     const counters = async () =>
@@ -234,7 +236,8 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
       t.false(plan.some((r: any) => /TEMP B-TREE/.test(r.detail)), JSON.stringify(plan));
       t.true(plan.some((r: any) => /COVERING INDEX IDX_forms_owner_list/.test(r.detail)), JSON.stringify(plan));
     }
-    // The form-insert revision, response CSV lines, cache-revision targets, webhook excerpts, question values, cache revision and sign-in migrations, then the form-list order.
+    // The response lines index, form-insert revision, response CSV lines, cache-revision targets, webhook excerpts, question values, cache revision and sign-in migrations, then the form-list order.
+    await db.dataSource.undoLastMigration();
     await db.dataSource.undoLastMigration();
     await db.dataSource.undoLastMigration();
     await db.dataSource.undoLastMigration();
@@ -244,9 +247,26 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     await db.dataSource.undoLastMigration();
     await db.dataSource.undoLastMigration();
     t.notRegex(await definition(), /DESC/);
-    t.deepEqual(await runMigrations(db.dataSource), ['FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000']);
+    t.deepEqual(await runMigrations(db.dataSource), ['FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000']);
   });
 }
+
+/* The export's pages of stored lines come from one index, without a lookup of each row in the table (docs/decisions.md, "Session 15"). */
+test('sqlite: the export reads its pages of lines from IDX_responses_form_lines alone; PostgreSQL has no such index', async (t) => {
+  const sqlite = await createTestDatabase('sqlite');
+  t.teardown(() => sqlite.close());
+  const d = dialectOf(sqlite.dataSource);
+  for (const filter of ['', ' AND completed_at IS NOT NULL']) {
+    const plan = await sqlite.raw(`EXPLAIN QUERY PLAN ${exportLinesSql(d, '"responses"', d.p(5), filter)}`, ['frm_x', '', '', 500, 'key']);
+    // Covering when the filter reads only what the index holds; completed_at is read from the row.
+    const used = filter ? /USING INDEX IDX_responses_form_lines/ : /USING COVERING INDEX IDX_responses_form_lines/;
+    t.true(plan.some((r: any) => used.test(r.detail)), JSON.stringify(plan));
+    t.false(plan.some((r: any) => /TEMP B-TREE/.test(r.detail)), JSON.stringify(plan));
+  }
+  const pg = await createTestDatabase('postgres');
+  t.teardown(() => pg.close());
+  t.deepEqual(await pg.raw(`SELECT indexname FROM pg_indexes WHERE indexname = 'IDX_responses_form_lines' AND schemaname = $1`, [pg.schema]), []);
+});
 
 test('postgres: the test URL reaches the same schema, and close() drops it', async (t) => {
   const db = await createTestDatabase('postgres');
@@ -282,13 +302,13 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const db = await createTestDatabase(kind);
     t.teardown(() => db.close());
     const p = db.placeholder;
-    // Back to before the voice migration (the response-days, voice-retention, blobs, form-list order and sign-in, cache-revision, question-values, webhook-excerpts, cache-revision-targets, response CSV lines and form-insert revision migrations come after it).
-    for (let i = 0; i < 12; i++) await db.dataSource.undoLastMigration();
+    // Back to before the voice migration (the response-days, voice-retention, blobs, form-list order and sign-in, cache-revision, question-values, webhook-excerpts, cache-revision-targets, response CSV lines, form-insert revision and response lines index migrations come after it).
+    for (let i = 0; i < 13; i++) await db.dataSource.undoLastMigration();
     const [rich, empty] = [uid('usr'), uid('usr')];
     for (const [user, balance] of [[rich, 42], [empty, 0]] as const) {
       await db.raw(`INSERT INTO credit_balances (user_id, balance) VALUES (${p(1)}, ${p(2)})`, [user, balance]);
     }
-    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000']);
+    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000']);
     const entries = await db.raw(`SELECT kind, amount FROM credit_entries WHERE user_id = ${p(1)}`, [rich]);
     t.deepEqual(entries.map((e: any) => [e.kind, Number(e.amount)]), [['purchase', 42]]);
     t.deepEqual(await db.raw(`SELECT * FROM credit_entries WHERE user_id = ${p(1)}`, [empty]), []);
@@ -304,8 +324,8 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const db = await createTestDatabase(kind);
     t.teardown(() => db.close());
     const p = db.placeholder;
-    // Back to before the voice-retention migration (the blobs, form-list order and sign-in, cache-revision, question-values, webhook-excerpts, cache-revision-targets, response CSV lines and form-insert revision migrations come after it).
-    for (let i = 0; i < 10; i++) await db.dataSource.undoLastMigration();
+    // Back to before the voice-retention migration (the blobs, form-list order and sign-in, cache-revision, question-values, webhook-excerpts, cache-revision-targets, response CSV lines, form-insert revision and response lines index migrations come after it).
+    for (let i = 0; i < 11; i++) await db.dataSource.undoLastMigration();
     const base = { status: 'ready', characters: 75, credits_charged: 30, retained_until: at(86_400), key_id: 'key_a' };
     const rows = [
       { id: uid('gen'), ...base },
@@ -314,7 +334,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     for (const r of rows) {
       await db.raw(`INSERT INTO voice_generations (id, user_id, created_at, record) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)})`, [r.id, 'usr_1', at(0), JSON.stringify({ ...r, user_id: 'usr_1' })]);
     }
-    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000']);
+    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000']);
     const got = await db.raw(`SELECT id, key_ref, status, retained_until, billed_characters, request_hash FROM voice_generations ORDER BY status DESC`);
     t.deepEqual(
       got.map((r: any) => [r.id, r.key_ref, r.status, r.retained_until, Number(r.billed_characters), r.request_hash]),

@@ -18,6 +18,7 @@ import { FormloomWebhookExcerpts1740000000000 } from './1740000000000-webhook-ex
 import { FormloomCacheRevisionTargets1740200000000 } from './1740200000000-cache-revision-targets';
 import { FormloomResponseCsvLines1740400000000 } from './1740400000000-response-csv-lines';
 import { FormloomCacheRevisionFormInserts1740600000000 } from './1740600000000-cache-revision-form-inserts';
+import { FormloomResponseLinesIndex1740800000000 } from './1740800000000-response-lines-index';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -41,4 +42,5 @@ export const formloomMigrations = [
   FormloomCacheRevisionTargets1740200000000,
   FormloomResponseCsvLines1740400000000,
   FormloomCacheRevisionFormInserts1740600000000,
+  FormloomResponseLinesIndex1740800000000,
 ];

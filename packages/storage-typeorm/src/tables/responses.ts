@@ -63,6 +63,8 @@ export const ResponseEntity = new EntitySchema<ResponseRow & { form?: FormRow }>
       columns: ['form_id', 'submitted_at', 'id', 'completed_at', 'completion_seconds'],
     },
     { name: 'UQ_responses_form_unique_visitor', columns: ['form_id', 'unique_visitor'], unique: true },
+    // SQLite only (migration 1740800000000): the export's pages of stored lines are read from it alone.
+    { name: 'IDX_responses_form_lines', columns: ['form_id', 'submitted_at', 'id', 'csv_layout', 'csv_line'], synchronize: false },
   ],
 });
 
