@@ -56,7 +56,10 @@ export class FormListService {
    * migration 1740600000000) and memberships bumps the revision, so a kept total is always current.
    */
   private async page(query: FormListQuery): Promise<Page<FormRecord>> {
-    const key = JSON.stringify([query.ownerId, [...query.teamIds].sort(), query.search ?? null, query.teamId ?? null, query.published ?? null]);
+    // A search is counted each time: its text would make the kept keys as large as a client's URLs, and
+    // its page scans the owner's titles anyway, so a kept count would save little.
+    if (query.search !== undefined) return this.storage.forms.list(query);
+    const key = JSON.stringify([query.ownerId, [...query.teamIds].sort(), query.teamId ?? null, query.published ?? null]);
     const { revision } = await this.caches.gate.check();
     let page: Page<FormRecord> | undefined;
     const { value: total } = await this.caches.formTotals.get(key, revision, async () => {
