@@ -38,8 +38,8 @@ export class ReadCaches {
   readonly targets = new RevisionCache<string, Array<{ url: string; user_id: string }>>(MAX_FORMS);
   /**
    * How many forms a forms list's filters match (forms/form-list-service.ts), by its filters (searches are
-   * not kept): a deep page
-   * is placed from the end without counting first, and no page counts an owner's forms again.
+   * not kept): a deep page is placed from the end without counting first, and no page counts an owner's
+   * forms again.
    */
   readonly formTotals = new RevisionCache<string, number>(MAX_KEYS);
 
