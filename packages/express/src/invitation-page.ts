@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { Formloom, PublicInvitation } from '@formloom/core';
 import { assertNoNulCharacters } from './input-guard';
 import { clientIp, type RateLimits } from './rate-limit';
-import { setPageHeaders, type EmbedOrigins } from './security-headers';
+import { NO_FRAMING, setPageHeaders } from './security-headers';
 import type { AssetPaths } from './renderer-assets';
 
 /*
@@ -60,9 +60,10 @@ function acceptLinks(pages: InvitationAcceptPages, token: string): string {
   );
 }
 
-export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string, assets: AssetPaths, accept?: InvitationAcceptPages) {
+/** Never framed (`NO_FRAMING`, whatever the pages' `embedOrigins`): its accept button must not be clickable through a decoy. */
+export function invitationPage(formloom: Formloom, limits: RateLimits, apiPath: string, assets: AssetPaths, accept?: InvitationAcceptPages) {
   return async (req: Request, res: Response) => {
-    setPageHeaders(res, embed);
+    setPageHeaders(res, NO_FRAMING);
     await limits.enforce('publicReads', clientIp(req), res);
     assertNoNulCharacters({ params: req.params });
     const token = String(req.params.token);
@@ -70,7 +71,7 @@ export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: 
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('Cache-Control', 'no-store');
     const inv: PublicInvitation = await formloom.invitations.publicView(token);
-    const nonce = setPageHeaders(res, embed);
+    const nonce = setPageHeaders(res, NO_FRAMING);
     if (inv.status !== 'pending') {
       res.status(410);
       return shell(res, nonce, 'Invitation no longer valid', `<h1>This invitation is no longer valid</h1><p>${escape(WHY[inv.status] ?? WHY.expired)}</p>`);
@@ -100,8 +101,8 @@ export function invitationPage(formloom: Formloom, embed: EmbedOrigins, limits: 
 export type InvitationPageOption = false | { acceptUrl: (token: string) => string } | InvitationAcceptPages | undefined;
 
 /** The route of `/teams/invite/:token`: the page, or a redirect to the host's own accept page. */
-export function invitationRoute(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string, assets: AssetPaths, option: InvitationPageOption) {
-  if (!option || !('acceptUrl' in option)) return invitationPage(formloom, embed, limits, apiPath, assets, option || undefined);
+export function invitationRoute(formloom: Formloom, limits: RateLimits, apiPath: string, assets: AssetPaths, option: InvitationPageOption) {
+  if (!option || !('acceptUrl' in option)) return invitationPage(formloom, limits, apiPath, assets, option || undefined);
   return async (req: Request, res: Response) => {
     await limits.enforce('publicReads', clientIp(req), res);
     assertNoNulCharacters({ params: req.params });

@@ -65,7 +65,7 @@ function pageErrorHandler(logger: (req: Request) => ErrorLogger): ErrorRequestHa
 
 export interface PublicPagesOptions {
   formloom: Formloom;
-  /** Origins allowed to frame the pages (CSP `frame-ancestors`): `*` (default) or e.g. `['https://example.com']`. */
+  /** Origins allowed to frame the `/f/` pages (CSP `frame-ancestors`): `*` (default) or e.g. `['https://example.com']`. The signer's and invitation pages are never framed. */
   embedOrigins?: EmbedOrigins;
   /** The pages count against `publicReads` per client IP (docs/security.md); `false` turns it off. */
   rateLimits?: RateLimitOptions | false;
@@ -131,8 +131,8 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
 </head><body><main><formloom-form standalone slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}"><div class="fl-page"><h1>${escape(form.title)}</h1>${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? '<p>This form is closed.</p>' : `<ol>${items}</ol><p>This form needs JavaScript.</p>`}</div><script type="application/json" data-formloom-form>${inlineJson(form)}</script>${words ? `<script type="application/json" data-formloom-strings="${lang}">${words.replace(/</g, '\\u003c')}</script>` : ''}</formloom-form></main></body></html>`);
   });
   // Their addresses carry credentials: no search engine may keep them, whatever the outcome.
-  router.get('/s/:code', noIndex, compress, logging, signingPage(options.formloom, embed, limits, apiPath, assets.paths));
-  if (options.invitations !== false) router.get('/teams/invite/:token', noIndex, compress, logging, invitationRoute(options.formloom, embed, limits, apiPath, assets.paths, options.invitations));
+  router.get('/s/:code', noIndex, compress, logging, signingPage(options.formloom, limits, apiPath, assets.paths));
+  if (options.invitations !== false) router.get('/teams/invite/:token', noIndex, compress, logging, invitationRoute(options.formloom, limits, apiPath, assets.paths, options.invitations));
   router.use(pageErrorHandler(errorLoggerOf(options.logger)));
   return router;
 }

@@ -21,6 +21,12 @@ export const apiSecurityHeaders: RequestHandler = (req, res, next) => {
 /** Who may frame the pages: `*` (anyone, the default) or a list of origins such as `https://example.com`. */
 export type EmbedOrigins = '*' | readonly string[];
 
+/**
+ * The framing policy of pages that must never be framed: the signer's page and the invitation page, whose
+ * buttons sign or join (a framed button can be clicked through a decoy page). Embedding is for `/f/` only.
+ */
+export const NO_FRAMING = 'none';
+
 // A CSP source for frame-ancestors: `'self'`, `https:`/`http:`, or http(s)://host[:port] with an optional
 // leading `*.` label. Nothing that could end the directive (`;`, `,`, spaces) gets through.
 const ORIGIN = /^(?:'self'|https?:|https?:\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d{1,5})?)$/i;
@@ -42,7 +48,8 @@ export function checkEmbedOrigins(origins: EmbedOrigins): EmbedOrigins {
   return origins;
 }
 
-const frameAncestors = (origins: EmbedOrigins) => `frame-ancestors ${origins === '*' ? '*' : origins.join(' ')}`;
+const frameAncestors = (origins: EmbedOrigins | typeof NO_FRAMING) =>
+  `frame-ancestors ${origins === '*' ? '*' : origins === NO_FRAMING ? "'none'" : origins.join(' ')}`;
 
 /** The http(s) origins of image URLs (a form's logos), for `img-src`. */
 export function imageOrigins(urls: unknown[]): string[] {
@@ -61,11 +68,13 @@ export function imageOrigins(urls: unknown[]): string[] {
 
 /**
  * Headers of a public page: nothing but our own scripts, styles and images (plus `images` origins), its one
- * inline style block allowed by the returned nonce, and framing limited to `embed`.
+ * inline style block allowed by the returned nonce, and framing limited to `embed` (`NO_FRAMING`: none at
+ * all, also said by `X-Frame-Options: DENY` for browsers that predate `frame-ancestors`).
  */
-export function setPageHeaders(res: Response, embed: EmbedOrigins, images: string[] = []): string {
+export function setPageHeaders(res: Response, embed: EmbedOrigins | typeof NO_FRAMING, images: string[] = []): string {
   const nonce = randomBytes(16).toString('base64');
   res.setHeader('X-Content-Type-Options', 'nosniff');
+  if (embed === NO_FRAMING) res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader(
     'Content-Security-Policy',
     [

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { SignerService, STYLE_PATTERNS, type Formloom } from '@formloom/core';
 import { assertNoNulCharacters } from './input-guard';
 import { clientIp, type RateLimits } from './rate-limit';
-import { setPageHeaders, type EmbedOrigins } from './security-headers';
+import { NO_FRAMING, setPageHeaders } from './security-headers';
 import type { AssetPaths } from './renderer-assets';
 
 /*
@@ -24,14 +24,15 @@ function pageTheme(theme: Record<string, unknown>) {
   return Object.fromEntries(pick.filter(([k, p]) => typeof theme[k] === 'string' && p.test(theme[k] as string)).map(([k]) => [k, theme[k]]));
 }
 
-export function signingPage(formloom: Formloom, embed: EmbedOrigins, limits: RateLimits, apiPath: string, assets: AssetPaths) {
+/** Never framed (`NO_FRAMING`, whatever the pages' `embedOrigins`): a framed signing button could be clicked through a decoy. */
+export function signingPage(formloom: Formloom, limits: RateLimits, apiPath: string, assets: AssetPaths) {
   return async (req: Request, res: Response) => {
-    setPageHeaders(res, embed);
+    setPageHeaders(res, NO_FRAMING);
     await limits.enforce('publicReads', clientIp(req), res);
     assertNoNulCharacters({ params: req.params });
     const code = String(req.params.code);
     const { form_title, theme } = await formloom.service(SignerService).page(code);
-    const nonce = setPageHeaders(res, embed);
+    const nonce = setPageHeaders(res, NO_FRAMING);
     // The short code in the address is the signer's credential: no Referer carries it off, no cache keeps the page.
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('Cache-Control', 'no-store');
