@@ -110,14 +110,31 @@ async function* lockedCopy(copy: (select: string) => AsyncIterable<Buffer>, lock
   }
 }
 
-/** SQL on one query runner: a transaction's, on PostgreSQL. */
+/**
+ * SQL on one query runner: a transaction's, on PostgreSQL. Callers send a transaction's statements together
+ * (a group commit's works, an insert with its count); they go to the connection one at a time, in the order
+ * they were sent, each once the one before it settled. pg would queue them itself the same way, but handing
+ * pg a query while its connection runs another is deprecated and goes away in pg 9 (docs/decisions.md).
+ */
 export function queryRunnerDb(queryRunner: QueryRunner): Db {
+  const inTurn = oneAtATime();
+  const query = (sql: string, params?: readonly unknown[]) => inTurn(() => queryRunner.query(sql, params as unknown[], true));
   return {
-    all: async (sql, params) => (await queryRunner.query(sql, params as unknown[], true)).records,
-    run: async (sql, params) => (await queryRunner.query(sql, params as unknown[], true)).affected ?? 0,
+    all: async (sql, params) => (await query(sql, params)).records,
+    run: async (sql, params) => (await query(sql, params)).affected ?? 0,
     prepare(sql) {
       return unprepared(this, sql);
     },
+  };
+}
+
+/** Runs each call after every call made before it settled (failed ones too), in the order they were made. */
+export function oneAtATime(): <T>(call: () => Promise<T>) => Promise<T> {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(call: () => Promise<T>) => {
+    const next = last.then(call, call);
+    last = next.catch(() => undefined);
+    return next;
   };
 }
 
