@@ -1,20 +1,42 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { ResourceLimits } from 'node:worker_threads';
 import { splitSentences, UnknownVoiceError } from '@formloom/core';
 import type { EngineVoice, PcmChunk, SpeechEngine, SynthesisRequest } from '@formloom/core';
-import { WorkerPool, type FromWorker, type Job } from './pool';
+import type { EngineLogger, FromChild } from './messages';
+import { type ChildInfo, type Job, ProcessPool } from './pool';
 import { buildVoices, espeakName, voiceForLanguage, type VoiceEntry } from './voices';
 
 export interface EspeakEngineOptions {
-  /** Worker threads (each synthesizes one sentence at a time). Default: 2, or 1 on a single core. */
-  threads?: number;
+  /** Child processes (each synthesizes one sentence at a time). Default: 2, or 1 on a single core. */
+  processes?: number;
+  /** A child idle this long exits, giving its memory (~60 MB) back; the next request starts one. Default 30,000. */
+  idleMs?: number;
   /** About how much audio each chunk holds, in milliseconds. Default 1000. */
   chunkMs?: number;
-  /** Limits for each worker thread (a worker that exceeds them dies and is replaced). */
-  resourceLimits?: ResourceLimits;
-  /** The worker script; default this package's own. For tests and custom builds. */
-  workerPath?: string;
+  /** Where a child's death is reported (a pino logger fits): one `error` line each. */
+  logger?: EngineLogger;
+  /** The child script; default this package's own. For tests and custom builds. */
+  childScript?: string;
+  /** Hooks for tests; not for production use. */
+  testing?: EspeakTestingOptions;
+}
+
+export interface EspeakTestingOptions {
+  /**
+   * Milliseconds the child blocks before synthesizing a sentence (a stuck engine), so a test can find the
+   * busy child in `stats().children` and kill it mid-request.
+   */
+  stallMs?(sentence: { index: number; text: string }): number;
+}
+
+/** What {@link EspeakEngine.stats} reports. */
+export interface EspeakStats {
+  /** The running child processes (pid and whether one is synthesizing). */
+  children: ChildInfo[];
+  /** Sentences being synthesized or waiting for a child. */
+  pending: number;
+  /** Children that died unexpectedly (not those ended when idle or by `close()`). */
+  crashes: number;
 }
 
 /** eSpeak NG's default speaking rate in words per minute: speed 1. */
@@ -32,44 +54,50 @@ interface VoiceTable {
 /**
  * eSpeak NG as a {@link SpeechEngine}: every language and voice of its voice data (about 140), plus clearer
  * Klatt variants for English. Nothing starts on construction; the first `voices()` or `synthesize()`
- * starts a worker thread (loading eSpeak NG's WebAssembly and 24 MB of voice data takes about a second).
- * Call {@link warmUp} at server start to pay that up front, and {@link close} at shutdown.
+ * starts a child process (loading eSpeak NG's WebAssembly and 24 MB of voice data takes about a second).
+ * Children exit after `idleMs` without work. Call {@link warmUp} to pay the start up front, and
+ * {@link close} at shutdown.
  */
 export class EspeakEngine implements SpeechEngine {
   readonly id = 'espeak';
-  private readonly pool: WorkerPool;
+  private readonly pool: ProcessPool;
   private readonly chunkMs: number;
+  private readonly testing?: EspeakTestingOptions;
   private table: Promise<VoiceTable> | undefined;
 
   constructor(options: EspeakEngineOptions = {}) {
-    const threads = options.threads ?? Math.min(2, availableParallelism());
-    if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`threads must be a positive integer`);
+    const processes = options.processes ?? Math.min(2, availableParallelism());
+    if (!Number.isInteger(processes) || processes < 1) throw new RangeError(`processes must be a positive integer`);
+    const idleMs = options.idleMs ?? 30_000;
+    if (!(idleMs > 0)) throw new RangeError(`idleMs must be positive`);
     this.chunkMs = options.chunkMs ?? 1000;
-    this.pool = new WorkerPool({
-      size: threads,
-      workerPath: options.workerPath ?? join(__dirname, 'worker.js'),
-      resourceLimits: options.resourceLimits,
+    this.testing = options.testing;
+    this.pool = new ProcessPool({
+      size: processes,
+      childScript: options.childScript ?? join(__dirname, 'child.js'),
+      idleMs,
+      logger: options.logger,
     });
   }
 
-  /** Starts every worker thread, loads eSpeak NG in each and speaks a word, so the first request is fast. */
+  /** Starts every child process, loads eSpeak NG in each and speaks a word, so the next request is fast. */
   async warmUp(): Promise<void> {
     const table = await this.voiceTable();
     this.pool.fill();
     const voice = table.entries.find((e) => e.voice.id === 'en-us+klatt4') ?? table.entries[0];
     if (!voice) return;
-    const jobs = Array.from({ length: this.pool.threads }, () =>
+    const jobs = Array.from({ length: this.pool.stats().children.length }, () =>
       this.pool.run({ type: 'synth', voice: espeakName(voice), rate: ESPEAK_DEFAULT_RATE, text: 'Ready.', chunkSamples: 1 << 20 }),
     );
     await Promise.all(jobs.map((job) => job.finished));
   }
 
-  /** Work running or queued: sentences being synthesized or waiting for a worker thread. */
-  stats(): { threads: number; pending: number } {
-    return { threads: this.pool.threads, pending: this.pool.pending };
+  /** The child processes, the sentences running or queued, and how many children died unexpectedly. */
+  stats(): EspeakStats {
+    return this.pool.stats();
   }
 
-  /** Stops the worker threads; requests in flight fail. The engine starts again on its next use. */
+  /** Stops the child processes; requests in flight fail. The engine starts again on its next use. */
   async close(): Promise<void> {
     this.table = undefined;
     await this.pool.close();
@@ -94,14 +122,15 @@ export class EspeakEngine implements SpeechEngine {
     const launch = (index: number) => {
       const sentence = sentences[index];
       if (stopped || !sentence || jobs[index]) return;
-      jobs[index] = this.pool.run({ type: 'synth', voice, rate, text: sentence.text, chunkSamples });
+      const stallMs = this.testing?.stallMs?.({ index: sentence.index, text: sentence.text });
+      jobs[index] = this.pool.run({ type: 'synth', voice, rate, text: sentence.text, chunkSamples, ...(stallMs ? { stallMs } : {}) });
     };
     try {
       for (const [index, sentence] of sentences.entries()) {
         launch(index);
         const job = jobs[index] as Job;
         // Read ahead one sentence once this one is made, so the next is ready when the consumer wants it
-        // without one request holding two threads.
+        // without one request holding two processes.
         job.finished.then(() => launch(index + 1), () => undefined);
         let first = true;
         for await (const samples of job.samples(signal)) {
@@ -120,12 +149,12 @@ export class EspeakEngine implements SpeechEngine {
 
   private voiceTable(): Promise<VoiceTable> {
     if (!this.table) {
-      const loading = this.pool.run({ type: 'voices' }).finished.then((message: FromWorker) => {
+      const loading = this.pool.run({ type: 'voices' }).finished.then((message: FromChild) => {
         if (message.type !== 'voices') throw new Error(`unexpected answer ${message.type} to a voice listing`);
         const entries = buildVoices(message.voices, message.sampleRate);
         return { entries, byId: new Map(entries.map((e) => [e.voice.id, e])), sampleRate: message.sampleRate };
       });
-      // A failed start (a worker that died while loading) is retried on the next call.
+      // A failed start (a child that died while loading) is retried on the next call.
       loading.catch(() => {
         if (this.table === loading) this.table = undefined;
       });

@@ -1,2 +1,2 @@
-// The package ships no types; worker.ts describes the part of its API it uses.
+// The package ships no types; child.ts describes the part of its API it uses.
 declare module '@echogarden/espeak-ng-emscripten';

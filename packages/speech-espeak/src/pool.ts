@@ -1,141 +1,48 @@
-import { Worker, type ResourceLimits } from 'node:worker_threads';
-
-// Messages between the pool (main thread) and its eSpeak NG worker threads.
-
-/** A voice as eSpeak NG's voice data describes it. */
-export interface RawVoice {
-  /** For example `English (America)`. */
-  name: string;
-  /** The voice file, for example `gmw/en-US`; `set_voice` accepts it. */
-  identifier: string;
-  /** 0 unknown, 1 male, 2 female. */
-  gender: number;
-  /** eSpeak language names, preferred first, for example `en-us`, `en`. */
-  languages: string[];
-}
-
-export type ToWorker =
-  | { type: 'warm'; id: number }
-  | { type: 'voices'; id: number }
-  | {
-      type: 'synth';
-      id: number;
-      /** An eSpeak voice name, optionally with a variant: `gmw/en-US+klatt4`. */
-      voice: string;
-      /** Words per minute. */
-      rate: number;
-      text: string;
-      /** Post PCM once this many samples are buffered. */
-      chunkSamples: number;
-    };
-
-export type FromWorker =
-  | { type: 'ready'; id: number; sampleRate: number }
-  | { type: 'voices'; id: number; voices: RawVoice[]; sampleRate: number }
-  | { type: 'pcm'; id: number; samples: Int16Array }
-  | { type: 'done'; id: number }
-  | { type: 'error'; id: number; message: string };
-
-/** The in-flight request failed because its eSpeak NG worker thread died; the pool has replaced it. */
-export class EspeakWorkerCrashedError extends Error {
-  constructor(detail: string) {
-    super(`the eSpeak NG worker thread stopped unexpectedly (${detail}); the request was not completed`);
-    this.name = 'EspeakWorkerCrashedError';
-  }
-}
-
-/** eSpeak NG reported an error for one job (for example a voice it cannot load). */
-export class EspeakSynthesisError extends Error {
-  constructor(message: string) {
-    super(`eSpeak NG failed: ${message}`);
-    this.name = 'EspeakSynthesisError';
-  }
-}
-
-type Request = ToWorker extends infer T ? (T extends unknown ? Omit<T, 'id'> : never) : never;
-
 /**
- * One message to a worker and its answers. PCM arrives in `chunks` as the worker posts it; `finished`
- * settles with the final message (or the failure). A job belongs to one pool slot while it runs.
+ * A small pool of child processes running eSpeak NG (see child.ts). eSpeak is WebAssembly compiled from C:
+ * a fault in it (or in V8 under it) can end the process it runs in with a signal, which no JavaScript can
+ * catch. In a child, that ends one request: the pool fails the job it was serving, logs the death, and the
+ * next job starts a fresh child. Children that have been idle for `idleMs` exit, so the ~60 MB each holds
+ * (the wasm memory and 24 MB of voice data) goes back to the system; the next job starts one again (about
+ * a second). See docs/voice.md ("Speech engines") and docs/decisions.md ("Voice").
  */
-export class Job {
-  readonly finished: Promise<FromWorker>;
-  private settle!: { resolve: (m: FromWorker) => void; reject: (e: Error) => void };
-  private readonly chunks: Int16Array[] = [];
-  private wake: (() => void) | undefined;
-  private failure: Error | undefined;
-  private done = false;
-  /** Set once nobody wants the result: queued jobs are dropped, a running one is left to finish. */
-  cancelled = false;
+import { type ChildProcess, fork } from 'node:child_process';
+import { Job } from './job';
+import { EspeakWorkerCrashedError, type EngineLogger, type FromChild, type ToChild } from './messages';
 
-  constructor(readonly id: number, readonly message: ToWorker) {
-    this.finished = new Promise((resolve, reject) => {
-      this.settle = { resolve, reject };
-    });
-    this.finished.catch(() => {}); // observed through chunks(); never an unhandled rejection
-  }
+export { Job } from './job';
 
-  receive(message: FromWorker): void {
-    if (message.type === 'pcm') this.chunks.push(message.samples);
-    else if (message.type === 'error') return this.fail(new EspeakSynthesisError(message.message));
-    else {
-      this.done = true;
-      this.settle.resolve(message);
-    }
-    this.wake?.();
-  }
-
-  fail(error: Error): void {
-    if (this.done || this.failure) return;
-    this.failure = error;
-    this.settle.reject(error);
-    this.wake?.();
-  }
-
-  /** PCM in order as it arrives; rejects with `signal.reason` as soon as the signal aborts. */
-  async *samples(signal?: AbortSignal): AsyncGenerator<Int16Array> {
-    for (;;) {
-      signal?.throwIfAborted();
-      const next = this.chunks.shift();
-      if (next) {
-        yield next;
-        continue;
-      }
-      if (this.failure) throw this.failure;
-      if (this.done) return;
-      await new Promise<void>((resolve, reject) => {
-        const onAbort = () => reject(signal?.reason);
-        signal?.addEventListener('abort', onAbort, { once: true });
-        this.wake = () => {
-          signal?.removeEventListener('abort', onAbort);
-          this.wake = undefined;
-          resolve();
-        };
-      });
-    }
-  }
+/** One child as `stats()` shows it. */
+export interface ChildInfo {
+  pid: number;
+  state: 'idle' | 'busy';
 }
 
 interface Slot {
-  worker: Worker;
+  child: ChildProcess;
+  pid: number;
   job: Job | undefined;
+  idleTimer: NodeJS.Timeout | undefined;
+  /** Taken out of service (idle, closed, or its channel failed): its exit is expected. */
+  retired: boolean;
+  stderr: string;
 }
 
 export interface PoolOptions {
   size: number;
-  workerPath: string;
-  resourceLimits?: ResourceLimits;
+  childScript: string;
+  /** An idle child exits after this many ms. */
+  idleMs: number;
+  logger?: EngineLogger;
 }
 
-/**
- * A small pool of eSpeak NG worker threads, started on demand. A worker that dies is dropped and its job
- * fails with {@link EspeakWorkerCrashedError}; the next job starts a fresh worker, so one crash never stops
- * the server. Idle workers are unref'd: an engine nobody closed does not keep a process alive.
- */
-export class WorkerPool {
+type Request = ToChild extends infer T ? (T extends unknown ? Omit<T, 'id'> : never) : never;
+
+export class ProcessPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;
+  private crashes = 0;
 
   constructor(private readonly options: PoolOptions) {}
 
@@ -144,13 +51,17 @@ export class WorkerPool {
     return this.queue.length + this.slots.filter((s) => s.job).length;
   }
 
-  get threads(): number {
-    return this.slots.length;
+  stats(): { children: ChildInfo[]; pending: number; crashes: number } {
+    return {
+      children: this.slots.map((s) => ({ pid: s.pid, state: s.job ? 'busy' : 'idle' })),
+      pending: this.pending,
+      crashes: this.crashes,
+    };
   }
 
   run(request: Request): Job {
     const id = this.nextId++;
-    const job = new Job(id, { ...request, id } as ToWorker);
+    const job = new Job(id, { ...request, id } as ToChild);
     this.queue.push(job);
     this.dispatch();
     return job;
@@ -163,16 +74,21 @@ export class WorkerPool {
     if (at >= 0) this.queue.splice(at, 1);
   }
 
-  /** Starts workers up to the pool size (their eSpeak NG loads on their first job). */
+  /** Starts children up to the pool size (eSpeak NG loads in each on its first job). */
   fill(): void {
-    while (this.slots.length < this.options.size) this.spawn();
+    while (this.slots.length < this.options.size) this.idle(this.spawn());
   }
 
+  /** Stops every child; queued and running jobs fail. Resolves once all have exited. */
   async close(): Promise<void> {
-    const slots = this.slots.splice(0);
-    for (const job of this.queue.splice(0)) job.fail(new Error('the eSpeak NG engine was closed'));
-    for (const slot of slots) slot.job?.fail(new Error('the eSpeak NG engine was closed'));
-    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+    const closing = new Error('the eSpeak NG engine was closed');
+    for (const job of this.queue.splice(0)) job.fail(closing);
+    await Promise.all(
+      this.slots.slice().map((slot) => {
+        slot.job?.fail(closing);
+        return this.retire(slot);
+      })
+    );
   }
 
   private dispatch(): void {
@@ -180,37 +96,95 @@ export class WorkerPool {
       const slot = this.slots.find((s) => !s.job) ?? (this.slots.length < this.options.size ? this.spawn() : undefined);
       if (!slot) return;
       const job = this.queue.shift() as Job;
+      clearTimeout(slot.idleTimer);
       slot.job = job;
-      slot.worker.ref();
-      slot.worker.postMessage(job.message);
+      hold(slot.child, true);
+      slot.child.send(job.message, (error) => {
+        if (error) void this.retire(slot, `could not reach the eSpeak NG process: ${error.message}`);
+      });
     }
   }
 
+  /** A slot without a job: it no longer keeps the server's process alive, and exits after `idleMs`. */
+  private idle(slot: Slot): void {
+    slot.job = undefined;
+    hold(slot.child, false);
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => {
+      if (!slot.job) void this.retire(slot);
+    }, this.options.idleMs);
+    slot.idleTimer.unref();
+  }
+
   private spawn(): Slot {
-    const worker = new Worker(this.options.workerPath, { resourceLimits: this.options.resourceLimits });
-    const slot: Slot = { worker, job: undefined };
-    worker.unref();
-    worker.on('message', (message: FromWorker) => {
+    const child = fork(this.options.childScript, [], {
+      // The server's own flags (an inspector, a heap limit) are not the child's.
+      execArgv: ['--no-warnings'],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    const slot: Slot = { child, pid: child.pid ?? -1, job: undefined, idleTimer: undefined, retired: false, stderr: '' };
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => (slot.stderr = (slot.stderr + text).slice(-1000)));
+    child.on('message', (message: FromChild) => {
       const job = slot.job;
       if (!job || message.id !== job.id) return;
       job.receive(message);
       if (message.type !== 'pcm') {
-        slot.job = undefined;
-        worker.unref();
+        this.idle(slot);
         this.dispatch();
       }
     });
-    const die = (detail: string) => {
-      const at = this.slots.indexOf(slot);
-      if (at < 0) return; // closed, or already handled
-      this.slots.splice(at, 1);
-      slot.job?.fail(new EspeakWorkerCrashedError(detail));
-      slot.job = undefined;
-      this.dispatch();
-    };
-    worker.on('error', (error) => die(error.message));
-    worker.on('exit', (code) => die(`exit code ${code}`));
+    child.once('exit', (code, signal) => this.exited(slot, signal ? `signal ${signal}` : `exit code ${code}`));
+    child.on('error', (error) => {
+      // A failed spawn has no exit event; failing to reach a running child is settled by its exit.
+      if (child.pid === undefined) this.exited(slot, `spawn failed: ${error.message}`);
+    });
     this.slots.push(slot);
     return slot;
   }
+
+  private exited(slot: Slot, how: string): void {
+    clearTimeout(slot.idleTimer);
+    const at = this.slots.indexOf(slot);
+    if (at >= 0) this.slots.splice(at, 1);
+    const job = slot.job;
+    slot.job = undefined;
+    if (!slot.retired) {
+      this.crashes++;
+      const stderr = slot.stderr.trim().split('\n').slice(-3).join(' / ');
+      this.options.logger?.error(
+        { engine: 'espeak', pid: slot.pid, exit: how, job: job ? job.message.type : null, ...(stderr ? { stderr } : {}) },
+        'speech engine process died; its request fails and the next one starts a new process'
+      );
+    }
+    job?.fail(new EspeakWorkerCrashedError(how));
+    this.dispatch();
+  }
+
+  /** Takes a slot out of service and ends its process; resolves once it has exited. */
+  private retire(slot: Slot, failure?: string): Promise<void> {
+    if (!slot.retired) {
+      slot.retired = !failure; // a lost channel is a failure: logged when the process goes
+      clearTimeout(slot.idleTimer);
+      hold(slot.child, true); // until its exit is seen, so close() resolves before the host may exit
+      const at = this.slots.indexOf(slot);
+      if (at >= 0) this.slots.splice(at, 1); // no job is sent to it any more
+    }
+    const exited = new Promise<void>((resolve) => {
+      if (slot.child.exitCode !== null || slot.child.signalCode !== null) resolve();
+      else slot.child.once('exit', () => resolve());
+    });
+    slot.child.kill('SIGKILL');
+    return exited;
+  }
+}
+
+/**
+ * A busy child keeps the server's process alive (a request must not be dropped at exit); an idle one does
+ * not, so a host that forgets `close()` still exits.
+ */
+function hold(child: ChildProcess, busy: boolean): void {
+  const handles = [child, child.channel, child.stderr] as ({ ref?(): unknown; unref?(): unknown } | null | undefined)[];
+  for (const handle of handles) (busy ? handle?.ref : handle?.unref)?.call(handle);
 }

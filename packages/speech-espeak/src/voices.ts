@@ -1,5 +1,5 @@
 import type { EngineVoice } from '@formloom/core';
-import type { RawVoice } from './pool';
+import type { RawVoice } from './messages';
 
 /** A listed voice and the eSpeak NG voice string (`identifier+variant`) that speaks it. */
 export interface VoiceEntry {

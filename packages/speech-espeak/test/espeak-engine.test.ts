@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { PcmChunk, SynthesisRequest } from '@formloom/core';
 import { createEspeakEngine, EspeakWorkerCrashedError, type EspeakEngine } from '../src';
+import { until, gone } from './helpers/wait';
 import { buildVoices, voiceForLanguage } from '../src/voices';
 
 async function collect(engine: EspeakEngine, request: Partial<SynthesisRequest>): Promise<PcmChunk[]> {
@@ -10,7 +11,7 @@ async function collect(engine: EspeakEngine, request: Partial<SynthesisRequest>)
   return chunks;
 }
 
-// One engine for the tests that need no special set-up: every engine loads 24 MB of voice data per thread.
+// One engine for the tests that need no special set-up: every engine loads 24 MB of voice data per process.
 let shared: EspeakEngine | undefined;
 test.before(() => {
   shared = createEspeakEngine();
@@ -85,14 +86,17 @@ test('a request language other than the voice language switches the language, ke
   t.true(rms(unknown) > 0.01, 'an unknown language keeps the voice language');
 });
 
-test('a worker that dies fails only its request, with a clear error, and is replaced', async (t) => {
+test('a child process that dies (SIGSEGV) fails only its request, is logged, and is replaced', async (t) => {
+  const logged: Array<{ details: Record<string, unknown>; message: string }> = [];
   const engine = createEspeakEngine({
-    threads: 1,
-    workerPath: join(__dirname, 'fixtures', 'crashing-worker.js'),
+    processes: 1,
+    childScript: join(__dirname, 'fixtures', 'crashing-child.js'),
+    logger: { error: (details, message) => logged.push({ details, message }) },
   });
   t.teardown(() => engine.close());
   const before = await collect(engine, { text: 'First request.' });
   t.true(rms(before) > 0.01);
+  const pid = engine.stats().children[0]?.pid;
   const chunks: PcmChunk[] = [];
   const error = await t.throwsAsync(async () => {
     for await (const chunk of engine.synthesize({ text: 'One sentence. CRASH-NOW here.', voice: 'en-us', speed: 1 })) {
@@ -100,11 +104,30 @@ test('a worker that dies fails only its request, with a clear error, and is repl
     }
   });
   t.true(error instanceof EspeakWorkerCrashedError, String(error));
-  t.regex(error?.message ?? '', /worker thread stopped unexpectedly/);
+  t.regex(error?.message ?? '', /process stopped unexpectedly \(signal SIGSEGV\)/);
   t.is(chunks[0]?.marker?.index, 0, 'audio made before the crash stays delivered');
+  t.is(engine.stats().crashes, 1);
+  t.like(logged[0]?.details, { engine: 'espeak', pid, exit: 'signal SIGSEGV', job: 'synth' });
   const after = await collect(engine, { text: 'Still here after a crash.' });
-  t.true(rms(after) > 0.01, 'the next request gets a fresh worker');
+  t.true(rms(after) > 0.01, 'the next request gets a fresh process');
+  t.not(engine.stats().children[0]?.pid, pid);
   t.is(engine.stats().pending, 0);
+  t.is(logged.length, 1, 'one line per death');
+});
+
+test('idle children exit (their memory goes back) and the next request starts one again', async (t) => {
+  const engine = createEspeakEngine({ processes: 2, idleMs: 150 });
+  t.teardown(() => engine.close());
+  // Every child seen while the engine works (one may already have rested and left by the end).
+  const pids = new Set<number>();
+  const watch = setInterval(() => engine.stats().children.forEach((c) => pids.add(c.pid)), 5);
+  await Promise.all([collect(engine, { text: 'One. Two.' }), collect(engine, { text: 'Three. Four.' })]);
+  clearInterval(watch);
+  t.true(pids.size >= 1);
+  await until(() => engine.stats().children.length === 0, 'the idle children leave the pool');
+  await until(() => [...pids].every(gone), 'their processes have exited');
+  t.true(rms(await collect(engine, { text: 'Back after a rest.' })) > 0.01);
+  t.is(engine.stats().crashes, 0, 'an idle exit is not a crash');
 });
 
 test('the event loop keeps running while a long text is synthesized', async (t) => {
@@ -120,17 +143,19 @@ test('the event loop keeps running while a long text is synthesized', async (t) 
     clearInterval(timer);
   }
   t.is(chunks, 40);
-  // Synthesis on the main thread would hold it for whole sentences; in the workers, timers keep firing.
+  // Synthesis in this process would hold it for whole sentences; in the children, timers keep firing.
   t.true(ticks >= 40, `${ticks} timer ticks during 40 sentences`);
 });
 
-test('warmUp starts every thread; close stops them and the engine starts again on next use', async (t) => {
-  const engine = createEspeakEngine({ threads: 2 });
-  t.is(engine.stats().threads, 0, 'nothing starts on construction');
+test('warmUp starts every process; close stops them and the engine starts again on next use', async (t) => {
+  const engine = createEspeakEngine({ processes: 2 });
+  t.is(engine.stats().children.length, 0, 'nothing starts on construction');
   await engine.warmUp();
-  t.is(engine.stats().threads, 2);
+  const pids = engine.stats().children.map((c) => c.pid);
+  t.is(pids.length, 2);
   await engine.close();
-  t.is(engine.stats().threads, 0);
+  t.is(engine.stats().children.length, 0);
+  t.true(pids.every(gone), 'close() resolves once the processes have exited');
   const chunks = await collect(engine, { text: 'Back again.' });
   t.true(rms(chunks) > 0.01);
   await engine.close();

@@ -1,11 +1,10 @@
 /**
- * The worker thread that runs eSpeak NG. Its synthesis call is synchronous and holds the thread for the
- * whole sentence, so it never runs on the main thread (docs/voice.md, "Speech engines"). One job at a time:
- * the pool sends a job only to an idle worker.
+ * The child process that runs eSpeak NG, forked by the pool (pool.ts). Its synthesis call is synchronous and
+ * holds the process for a whole sentence, and a fault in its WebAssembly can end the process: neither may
+ * happen in the server's own process (docs/voice.md, "Speech engines"). One job at a time: the pool sends a
+ * job only to an idle child.
  */
-import { parentPort } from 'node:worker_threads';
-import type { ToWorker, FromWorker, RawVoice } from './pool';
-
+import type { ToChild, FromChild, RawVoice } from './messages';
 interface EspeakVoiceStruct {
   ptr: number;
   get_name(): string;
@@ -24,8 +23,7 @@ interface EspeakModule {
   eSpeakNGWorker: new () => EspeakWorker;
 }
 
-const port = parentPort;
-if (!port) throw new Error('@formloom/speech-espeak: worker.js runs only as a worker thread');
+if (!process.send) throw new Error('@formloom/speech-espeak: child.js runs only as a child process with an IPC channel');
 
 let engine: Promise<EspeakWorker> | undefined;
 
@@ -41,8 +39,8 @@ function load(): Promise<EspeakWorker> {
   return engine;
 }
 
-function send(message: FromWorker, transfer: ArrayBuffer[] = []): void {
-  port?.postMessage(message, transfer);
+function send(message: FromChild): void {
+  process.send?.(message);
 }
 
 function listVoices(worker: EspeakWorker): RawVoice[] {
@@ -67,16 +65,13 @@ function listVoices(worker: EspeakWorker): RawVoice[] {
   return voices;
 }
 
-async function handle(message: ToWorker): Promise<void> {
+async function handle(message: ToChild): Promise<void> {
   const worker = await load();
-  if (message.type === 'warm') {
-    send({ type: 'ready', id: message.id, sampleRate: worker.get_samplerate() });
-    return;
-  }
   if (message.type === 'voices') {
     send({ type: 'voices', id: message.id, voices: listVoices(worker), sampleRate: worker.get_samplerate() });
     return;
   }
+  if (message.stallMs) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, message.stallMs);
   if (worker.set_voice(message.voice) !== 0) throw new VoiceError(`eSpeak NG cannot load voice ${message.voice}`);
   worker.set_rate(message.rate);
   let parts: Int16Array[] = [];
@@ -91,7 +86,7 @@ async function handle(message: ToWorker): Promise<void> {
     }
     parts = [];
     buffered = 0;
-    send({ type: 'pcm', id: message.id, samples }, [samples.buffer as ArrayBuffer]);
+    send({ type: 'pcm', id: message.id, samples });
   };
   // eSpeak calls back every ~90 ms of audio; posting about a second at a time keeps messages few.
   worker.synthesize(message.text, (samples) => {
@@ -109,11 +104,14 @@ async function handle(message: ToWorker): Promise<void> {
 /** A voice eSpeak NG cannot load: the job fails, the engine is fine. */
 class VoiceError extends Error {}
 
-port.on('message', (message: ToWorker) => {
+process.on('message', (message: ToChild) => {
   handle(message).catch((error: unknown) => {
     send({ type: 'error', id: message.id, message: error instanceof Error ? error.message : String(error) });
     // Anything else thrown from inside eSpeak NG (a WebAssembly trap) leaves its memory in an unknown
-    // state: end this thread so the pool starts a fresh one.
+    // state: end this process so the pool starts a fresh one.
     if (!(error instanceof VoiceError) && engine) process.exit(1);
   });
 });
+
+// The server's death closes the channel: leave with it rather than linger.
+process.on('disconnect', () => process.exit(0));
