@@ -26,3 +26,11 @@ export {
 export { frameCount, msToSamples, SampleClock, samplesToMs, silence, toMonoFloat } from './pcm';
 export { linearToMulaw, wavHeader } from './encoders/pcm-codecs';
 export { opusHead } from './encoders/ogg-opus';
+export {
+  createIsolatedAudioCodecs,
+  type FinishedStream,
+  IsolatedAudioCodecs,
+  type IsolatedAudioCodecsOptions,
+} from './isolated/codecs';
+export { AudioEncoderCrashedError, type EncoderLogger } from './isolated/messages';
+export type { EncoderChildInfo } from './isolated/pool';
