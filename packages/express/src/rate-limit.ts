@@ -63,6 +63,8 @@ const TOKEN_ROUTES: Record<string, number[] | 'all'> = {
   'post /auth/password-reset/complete': [400],
   'post /auth/verify-email': [400],
   'post /auth/passkeys/signin': [400, 401],
+  // A signed-in session guessing its own password (a stolen cookie before a takeover): the same budget.
+  'post /account/password': [403],
   'post /invitations/:token/accept': [404],
   'get /invitations/:token': [404],
   'patch /public/forms/:slug/responses/:responseId': [401, 404],
@@ -125,8 +127,8 @@ export class RateLimits {
   async enforce(name: RateLimitName, subject: string, res: Response, headers = true): Promise<void> {
     const d = await this.consume(name, subject);
     if (!d) return;
+    if (d.exceeded) throw refuse(res, name, d);
     if (headers) setLimitHeaders(res, d);
-    if (d.exceeded) throw tooManyRequests(name, d);
   }
 
   /**
@@ -146,47 +148,57 @@ export class RateLimits {
     if (this.counters.knownHits(key, now) <= 0) return { reserved: false };
     const seen = await this.counters.peek(key, now);
     if (!seen || seen.hits <= 0) return { reserved: false };
-    if (seen.hits >= rule.limit) throw tooManyRequests('failedAuth', decide(rule, seen.hits + 1, seen.resets_at, now));
+    if (seen.hits >= rule.limit) throw refuse(res, 'failedAuth', decide(rule, seen.hits + 1, seen.resets_at, now));
     await this.enforce('failedAuth', ip, res, false);
     return { reserved: true };
   }
 
   /** Ends an attempt begun by `beginAttempt`: a failure stays counted (429 past the limit), a success counts nothing. */
-  private async endAttempt(ip: string, attempt: { reserved: boolean }, failed: boolean): Promise<void> {
+  private async endAttempt(ip: string, attempt: { reserved: boolean }, failed: boolean, res: Response): Promise<void> {
     if (failed && !attempt.reserved) {
       const d = await this.consume('failedAuth', ip);
-      if (d?.exceeded) throw tooManyRequests('failedAuth', d);
+      if (d?.exceeded) throw refuse(res, 'failedAuth', d);
     }
     if (!failed && attempt.reserved) await this.release('failedAuth', ip);
   }
 
   /**
-   * Wraps authentication: an attempt that carries credentials counts against the client IP's failed
-   * authentication limit when it fails (`beginAttempt`); an authenticated caller then counts against its
-   * key's limit, whose X-RateLimit-* headers go on every authenticated answer.
+   * Wraps authentication: an attempt that carries credentials (an `Authorization` header) counts against
+   * the client IP's failed authentication limit when it fails (`beginAttempt`); an authenticated caller then
+   * counts against its key's limit, whose X-RateLimit-* headers go on every authenticated answer. A request
+   * without credentials guesses nothing and counts nothing, also with a host's own hook (`custom`), whose
+   * `null` may mean "not signed in"; such a hook reports wrong credentials it finds elsewhere (a cookie of
+   * its own) by throwing a 401 FormloomError, which counts.
    */
   authenticate(hook: AuthenticateHook, custom: boolean): AuthenticateHook {
     if (!this.rules.failedAuth && !this.rules.perKey) return hook;
     return async (req) => {
       const ip = clientIp(req);
-      // Without an Authorization header the default authentication guesses nothing: a plain 401, or a
-      // session cookie (a 256-bit token: not worth a guess), whose user counts against the per-key limit.
-      if (!custom && !req.headers.authorization) {
-        const principal = await hook(req);
-        if (principal && this.rules.perKey) await this.enforce('perKey', `user:${principal.user_id}`, req.res!);
+      const res = req.res!;
+      // Without an Authorization header nothing is guessed: a plain 401, the default's session cookie (a
+      // 256-bit token: not worth a guess) or a host's own session, whose user counts against the per-key limit.
+      if (!req.headers.authorization) {
+        let principal;
+        try {
+          principal = await hook(req);
+        } catch (e) {
+          if (custom && isFormloomError(e) && e.status === 401) await this.endAttempt(ip, { reserved: false }, true, res);
+          throw e;
+        }
+        if (principal) await this.enforce('perKey', principal.key_id ?? `user:${principal.user_id}`, res);
         return principal;
       }
-      const attempt = await this.beginAttempt(ip, req.res!);
+      const attempt = await this.beginAttempt(ip, res);
       let principal;
       try {
         principal = await hook(req);
       } catch (e) {
-        await this.endAttempt(ip, attempt, false);
+        await this.endAttempt(ip, attempt, isFormloomError(e) && e.status === 401, res);
         throw e;
       }
-      await this.endAttempt(ip, attempt, !principal);
+      await this.endAttempt(ip, attempt, !principal, res);
       if (!principal) return null;
-      await this.enforce('perKey', principal.key_id ?? `user:${principal.user_id}`, req.res!);
+      await this.enforce('perKey', principal.key_id ?? `user:${principal.user_id}`, res);
       return principal;
     };
   }
@@ -220,7 +232,7 @@ export class RateLimits {
           wrongGuess = isFormloomError(e) && failures.includes(e.status);
           throw e;
         } finally {
-          await this.endAttempt(ip, attempt, wrongGuess);
+          await this.endAttempt(ip, attempt, wrongGuess, ctx.req.res!);
         }
       },
     };
@@ -265,7 +277,13 @@ const MESSAGES: Record<RateLimitName, string> = {
   publicReads: 'Too many requests from this address',
 };
 
-function tooManyRequests(name: RateLimitName, d: Decision): FormloomError {
+/**
+ * The 429 of limit `name`. Its X-RateLimit-* headers are that limit's own (replacing any another limit set
+ * earlier on the answer, such as the per-key or public-reads counter that let the request in): a client
+ * reads the budget that refused it.
+ */
+function refuse(res: Response, name: RateLimitName, d: Decision): FormloomError {
+  setLimitHeaders(res, d);
   // The error handler turns `retry_after` into the Retry-After header (seconds).
   return new FormloomError('RATE_LIMITED', `${MESSAGES[name]}; retry after ${d.retryAfter} s`, { retry_after: d.retryAfter });
 }

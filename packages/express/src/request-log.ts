@@ -51,11 +51,37 @@ export function requestIdOf(req: Request): string | undefined {
 
 /**
  * The route pattern that answered (`/api/v1/invitations/:token`), never the path itself; `(unmatched)`
- * when no route did (a 404 of an unknown path could carry anything).
+ * when no route did (a 404 of an unknown path could carry anything). A route of several patterns
+ * (`router.get(['/', '/signup'], ...)`, as the workspace and the pages' assets are served) logs the one
+ * the path matches, else all of them.
  */
 function routeOf(req: Request): string {
   const path = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? `${req.baseUrl}${path}` : '(unmatched)';
+  if (typeof path === 'string') return `${req.baseUrl}${path}`;
+  if (!Array.isArray(path)) return '(unmatched)';
+  const patterns = path.filter((p): p is string => typeof p === 'string');
+  if (patterns.length === 0) return '(unmatched)';
+  const hit = patterns.find((p) => patternMatches(p, req.path));
+  return hit !== undefined ? `${req.baseUrl}${hit}` : patterns.map((p) => `${req.baseUrl}${p}`).join('|');
+}
+
+/**
+ * Whether `path` fits an Express pattern made of literal segments, `:name` (one segment) and `*name` (the
+ * rest), as Express matches them (case-insensitive, one trailing slash allowed). Other syntax (`{...}`
+ * optional parts) is not read here: such a pattern never matches, and the route logs all its patterns.
+ */
+function patternMatches(pattern: string, path: string): boolean {
+  if (pattern.includes('{')) return false;
+  const want = pattern.split('/');
+  const got = path.replace(/(.)\/$/, '$1').split('/');
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i]!;
+    if (w.startsWith('*')) return got.slice(i).join('/') !== '';
+    const g = got[i];
+    if (g === undefined) return false;
+    if (w.startsWith(':') ? g === '' : w.toLowerCase() !== g.toLowerCase()) return false;
+  }
+  return got.length === want.length;
 }
 
 /**

@@ -92,7 +92,8 @@ for (const kind of DB_KINDS) {
       t.is(guesses.filter((r) => r.status === 401).length, 4, 'exactly the rest of the budget is checked');
       t.is(guesses.filter((r) => r.status === 429).length, 26);
       assertRateLimited(t, guesses.find((r) => r.status === 429)!, 'guess');
-      t.is(guesses.find((r) => r.status === 429)!.headers.get('x-ratelimit-limit'), null, 'no per-key headers on a failed attempt');
+      t.is(guesses.find((r) => r.status === 429)!.headers.get('x-ratelimit-limit'), '5', "the failed-authentication limit's own headers");
+      t.is(guesses.find((r) => r.status === 429)!.headers.get('x-ratelimit-remaining'), '0');
       assertRateLimited(t, await app.api('GET', '/forms', { key: u.key }), 'a right key from the same address is not checked');
     });
   });

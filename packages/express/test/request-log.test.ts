@@ -3,7 +3,7 @@ import test from 'ava';
 import express from 'express';
 import { createFormloom } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { createFormloomRouter, type FormloomRouterOptions } from '../src';
+import { createFormloomRouter, createPublicPagesRouter, requestLogging, type FormloomRouterOptions } from '../src';
 
 /** A host app mounting the router with `options`, on an ephemeral port. */
 async function host(t: import('ava').ExecutionContext, options: Omit<FormloomRouterOptions, 'formloom'>) {
@@ -42,4 +42,39 @@ test('without a `logger` the router writes no request lines but still answers wi
   const res = await fetch(`${url}/forms`, { headers: { authorization: `Bearer ${key}` } });
   t.is(res.status, 200);
   t.regex(res.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+});
+
+test('routes of several patterns (the workspace screens, the pages assets) log the pattern that answered', async (t) => {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = { info: (f: Record<string, unknown>) => void lines.push(f), warn: (f: Record<string, unknown>) => void lines.push(f), error: () => undefined };
+  const db = await createTestDatabase('sqlite');
+  const formloom = createFormloom({ storage: db.storage, config: { secretKey: 'k' } });
+  // As the self-hosted app mounts them: one request line for the app, the pages router, then the workspace's
+  // screens, served by one route of many patterns (as `createWorkspaceRouter` serves them).
+  const app = express().use(requestLogging(logger)).use('/', createPublicPagesRouter({ formloom, logger }));
+  const screens = express.Router().get(['/', '/signup', '/forms/:id', '/forms/:id/:tab', '/workspace/*path'], (_req, res) => void res.type('html').send('<!doctype html>'));
+  app.use('/', screens);
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  t.teardown(async () => {
+    await new Promise((r) => server.close(r));
+    await db.close();
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const routeOf = async (path: string) => {
+    const res = await fetch(`${base}${path}`);
+    await res.arrayBuffer();
+    const id = res.headers.get('x-request-id');
+    let line: Record<string, unknown> | undefined;
+    for (let i = 0; i < 400 && !(line = lines.find((l) => l.request_id === id)); i++) await new Promise((r) => setTimeout(r, 10));
+    return { status: res.status, route: line?.route };
+  };
+  t.deepEqual(await routeOf('/'), { status: 200, route: '/' });
+  t.deepEqual(await routeOf('/signup'), { status: 200, route: '/signup' });
+  t.deepEqual(await routeOf('/signup/'), { status: 200, route: '/signup' });
+  t.deepEqual(await routeOf('/forms/frm_secretish/results'), { status: 200, route: '/forms/:id/:tab' });
+  t.deepEqual(await routeOf('/workspace/assets/x/y.js'), { status: 200, route: '/workspace/*path' });
+  t.deepEqual(await routeOf('/embed.js'), { status: 200, route: '/embed.js' });
+  t.like(await routeOf('/no/such/page'), { status: 404, route: '(unmatched)' });
+  t.false(JSON.stringify(lines).includes('frm_secretish'));
 });
