@@ -16,6 +16,12 @@ export interface InstanceCaOptions {
   password?: string;
   /** Default 10 years. */
   validityDays?: number;
+  /**
+   * Where the CA's CRL is published (`<public URL>/api/v1/signing/ca.crl`): named in the sealing certificate's
+   * CRL distribution points, so a validator can check it for revocation at any level. Omitted, the
+   * certificate names none.
+   */
+  crlUrl?: string;
   now?: Date;
 }
 
@@ -86,6 +92,7 @@ export function createInstanceCa(options: InstanceCaOptions): InstanceCa {
     { name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true },
     { name: 'subjectKeyIdentifier' },
     { name: 'authorityKeyIdentifier', keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
+    ...(options.crlUrl ? [{ name: 'cRLDistributionPoints', altNames: [{ type: 6, value: options.crlUrl }] }] : []),
   ]);
   seal.sign(caForgeKey, forge.md.sha256.create());
 
@@ -99,7 +106,7 @@ export function createInstanceCa(options: InstanceCaOptions): InstanceCa {
 }
 
 /** A v2 CRL with no revoked certificates, a CRL number and the CA's key identifier (RFC 5280, 5.1). */
-function emptyCrl(caDer: Buffer, caKey: KeyObject, keyId: string, thisUpdate: Date, nextUpdate: Date): Buffer {
+export function emptyCrl(caDer: Buffer, caKey: KeyObject, keyId: string, thisUpdate: Date, nextUpdate: Date): Buffer {
   const ca = pkijs.Certificate.fromBER(ab(caDer));
   const algorithm = () => new pkijs.AlgorithmIdentifier({ algorithmId: '1.2.840.113549.1.1.11', algorithmParams: new asn1js.Null() });
   const crl = new pkijs.CertificateRevocationList({

@@ -15,6 +15,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import forge from 'node-forge';
 import { addSealPlaceholder } from './pades/placeholder';
 import { type PadesLevel, sealPades } from './pades/seal-pdf';
+import type { RevocationFetcher } from './pades/revocation';
 import type { TimestampClient } from './pades/timestamp';
 import { documentHash, signatureLengthFor } from './seal';
 import { checkSignature, SignatureImageError } from './signature-check';
@@ -35,6 +36,11 @@ export interface PdfRendererOptions {
   timestamps?: TimestampClient;
   /** CRLs (DER) of the certificate chain, put into the DSS from B-LT on. */
   crls?: Uint8Array[];
+  /**
+   * From B-LT on, fetches the CRLs that the TSA's certificates (and an operator's chain) name for the DSS;
+   * default a plain HTTP GET with a 15 s limit. A failure fails the seal, which is retried.
+   */
+  fetchRevocation?: RevocationFetcher;
 }
 
 /** Raised for input that cannot be rendered (bad dates, a signature that cannot be drawn). */
@@ -147,7 +153,7 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
     renderSigned: (input) => render(input, false),
     renderVoided: (input) => render(input, true),
     async seal(document): Promise<SealedDocument> {
-      const sealed = await sealPades(document.pdf, { signer, level, timestamps: options.timestamps, crls });
+      const sealed = await sealPades(document.pdf, { signer, level, timestamps: options.timestamps, crls, fetchRevocation: options.fetchRevocation });
       return {
         pdf: new Uint8Array(sealed),
         document_hash: documentHash(sealed),

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import anyTest, { type TestFn } from 'ava';
 import * as pkijs from 'pkijs';
-import { createPdfDocumentRenderer, createTimestampClient, TimestampError, verifyPdf } from '../src';
+import { createPdfDocumentRenderer, createTimestampClient, RevocationError, TimestampError, verifyPdf } from '../src';
+import { dict, objectAt, type PdfDict, type PdfValue, refOf, revisions } from './helpers/incremental-updates';
 import { createInstanceCa, type InstanceCa } from '../src/instance-ca';
 import { signedInput } from './helpers/fixtures';
 import { pdfsig, tempDir, writePdf } from './helpers/pdf-tools';
@@ -124,27 +125,128 @@ test('B-B carries no timestamp; B-T and up carry one over the signature value th
   }
 });
 
-test('B-LT and B-LTA: a DSS in a later revision holds the CA, the sealing and TSA certificates and the CA CRL', async (t) => {
+/** The DER streams a DSS array names, read from the final revision. */
+function dssStreams(pdf: Buffer, refs: PdfValue | undefined): Buffer[] {
+  return ((refs ?? []) as PdfValue[]).map((value) => {
+    const number = refOf(value)!;
+    const text = pdf.toString('latin1');
+    const at = [...text.matchAll(new RegExp(`(?:^|[\\r\\n])${number} 0 obj\\s*<<\\s*/Length (\\d+)\\s*>>\\s*stream\\r?\\n`, 'g'))].pop()!;
+    const start = at.index! + at[0].length;
+    return pdf.subarray(start, start + Number(at[1]));
+  });
+}
+
+/**
+ * What pyHanko's difference analysis asks of the updates after a DocMDP P=1 certification (its
+ * `ModificationLevel.LTA_UPDATES`, the only level P=1 permits): one revision per step, each with only the
+ * objects the step needs, nothing earlier redefined but the catalog (a `/DSS` added) and the AcroForm (one
+ * field appended to `/Fields`), and a document timestamp field that is invisible and has no appearance.
+ */
+for (const level of LEVELS) {
+  test(`${level}: the updates after the certifying seal are only those a DocMDP P=1 certification allows`, (t) => {
+    const pdf = t.context.sealed[level];
+    const all = revisions(pdf);
+    t.is(all.length, { 'B-B': 1, 'B-T': 1, 'B-LT': 2, 'B-LTA': 3 }[level]);
+    t.is(all[all.length - 1]!.end, pdf.length, 'nothing after the last %%EOF');
+    const sealedRevision = all[0]!;
+    const rootNumber = Number(/\/Root (\d+) 0 R/.exec(pdf.toString('latin1'))![1]);
+    const catalog = dict(sealedRevision.objects.get(rootNumber));
+    const permsRef = refOf(catalog.Perms);
+    const perms = permsRef === undefined ? (catalog.Perms as PdfDict) : dict(objectAt(all, 0, permsRef));
+    const seal = dict(objectAt(all, 0, refOf(perms.DocMDP)!));
+    t.is(((seal.Reference as PdfDict[])[0]!.TransformParams as PdfDict).P, 1);
+    const formNumber = refOf(catalog.AcroForm)!;
+    for (let index = 1; index < all.length; index++) {
+      const revision = all[index]!;
+      const added = [...revision.objects.keys()].filter((n) => objectAt(all, index - 1, n) === undefined);
+      const redefined = [...revision.objects.keys()].filter((n) => !added.includes(n));
+      if (index === 1) {
+        // The DSS revision: certificate and CRL streams, the VRI and the DSS; the catalog gains /DSS only.
+        t.deepEqual(redefined, [rootNumber], `${level}: the DSS revision redefines the catalog only`);
+        const before = dict(objectAt(all, 0, rootNumber));
+        const after = dict(revision.objects.get(rootNumber));
+        const { DSS, ...rest } = after;
+        t.deepEqual(rest, before, 'the catalog is unchanged but for /DSS');
+        t.true(added.includes(refOf(DSS)!));
+        for (const number of added) {
+          const body = revision.objects.get(number)!;
+          const type = /^<<\s*\/Length \d+\s*>>\s*stream/.test(body) ? 'stream' : dict(body).Type;
+          t.true(['stream', '/DSS', '/VRI'].includes(type as string), `${level}: object ${number} of the DSS revision is ${String(type)}`);
+        }
+      } else {
+        // The document timestamp revision: its signature dictionary, its field, the AcroForm with the field added.
+        t.deepEqual(redefined, [formNumber], 'the timestamp revision redefines the AcroForm only');
+        t.is(added.length, 2, 'a signature dictionary and its field, and nothing else (no appearance stream)');
+        const field = added.map((n) => dict(revision.objects.get(n))).find((d) => d.FT === '/Sig')!;
+        t.truthy(field, 'a signature field');
+        t.false('AP' in field, 'no /AP: an appearance is form filling, which P=1 forbids');
+        t.false('Kids' in field, 'the field is its own widget');
+        const [x1, y1, x2, y2] = field.Rect as number[];
+        t.is(Math.abs(x2! - x1!) * Math.abs(y2! - y1!), 0, 'invisible: a zero-size /Rect');
+        const stamp = dict(revision.objects.get(refOf(field.V)!));
+        t.true(added.includes(refOf(field.V)!), '/V is a new object');
+        t.is(stamp.Type, '/DocTimeStamp');
+        t.is(stamp.SubFilter, '/ETSI.RFC3161');
+        const oldForm = dict(objectAt(all, index - 1, formNumber));
+        const newForm = dict(revision.objects.get(formNumber));
+        const { Fields: oldFields, ...oldRest } = oldForm;
+        const { Fields: newFields, ...newRest } = newForm;
+        t.deepEqual(newRest, oldRest, 'the AcroForm is unchanged but for /Fields');
+        t.deepEqual(newFields, [...(oldFields as PdfValue[]), { ref: added.find((n) => dict(revision.objects.get(n)).FT === '/Sig')! }]);
+      }
+    }
+  });
+}
+
+test('B-LT and B-LTA: the DSS holds both chains, the CRLs of both (the TSA root\'s fetched over HTTP) and a VRI for the seal', async (t) => {
+  const { ca, tsa } = t.context;
   t.notRegex(t.context.sealed['B-T'].toString('latin1'), /\/DSS/);
+  t.true(tsa.crlRequests >= 2, 'the TSA root CRL was fetched from the URL its certificate names');
   for (const level of ['B-LT', 'B-LTA'] as const) {
-    const path = await writePdf(await tempDir(t), 'lt.pdf', t.context.sealed[level]);
-    const { stdout } = await run('qpdf', ['--json', '--json-key=qpdf', path], { maxBuffer: 32 << 20 });
-    const objects = JSON.parse(stdout).qpdf[1] as Record<string, { value?: Record<string, unknown>; stream?: { dict: Record<string, unknown> } }>;
-    const trailer = objects.trailer.value as { '/Root': string };
-    const dssRef = (objects[`obj:${trailer['/Root']}`].value as Record<string, string>)['/DSS'];
-    t.truthy(dssRef, `${level}: the catalog has a /DSS`);
-    const dss = objects[`obj:${dssRef}`].value as { '/Certs': string[]; '/CRLs': string[] };
-    const streamBytes = async (ref: string) =>
-      (await run('qpdf', [`--show-object=${ref.replace(/ 0 R$/, '')}`, '--raw-stream-data', path], { encoding: 'buffer', maxBuffer: 8 << 20 })).stdout as unknown as Buffer;
-    const certs = await Promise.all(dss['/Certs'].map(streamBytes));
+    const pdf = t.context.sealed[level];
+    const all = revisions(pdf);
+    const rootNumber = Number(/\/Root (\d+) 0 R/.exec(pdf.toString('latin1'))![1]);
+    const dss = dict(objectAt(all, all.length - 1, refOf(dict(objectAt(all, all.length - 1, rootNumber)).DSS)!));
+    const certs = dssStreams(pdf, dss.Certs);
     const subjects = certs.map((der) => new X509Certificate(der).subject.replace(/\n/g, ', '));
-    t.true(certs.some((der) => der.equals(t.context.ca.caCertificate)), 'the CA certificate');
+    t.true(certs.some((der) => der.equals(ca.caCertificate)), 'the CA certificate');
     t.true(subjects.some((s) => s.includes('Formloom seal') && !s.includes('CA')), 'the sealing certificate');
-    t.true(subjects.some((s) => s.includes('Formloom Test TSA')), "the TSA's certificate");
-    const crls = await Promise.all(dss['/CRLs'].map(streamBytes));
-    t.is(crls.length, 1);
-    t.true(crls[0].equals(t.context.ca.crl));
+    t.true(certs.some((der) => der.equals(tsa.leafCertificate)), "the TSA's certificate");
+    t.true(subjects.some((s) => s.includes('Formloom Test TSA Root')), "the TSA's root");
+    const crls = dssStreams(pdf, dss.CRLs);
+    t.is(crls.length, 2);
+    t.true(crls.some((crl) => crl.equals(ca.crl)), "the instance CA's CRL");
+    t.true(crls.some((crl) => crl.equals(tsa.crl)), "the TSA root's CRL, which the TSA certificate names");
+    // The VRI key is the SHA-1 of the seal's whole /Contents value (PAdES, EN 319 142-1 5.4.2.2).
+    const text = pdf.toString('latin1');
+    const [, start, end] = signatures(pdf)[0]!.range;
+    const contents = Buffer.from(text.slice(start! + 1, end! - 1), 'hex');
+    const key = createHash('sha1').update(contents).digest('hex').toUpperCase();
+    const vri = dict(objectAt(all, all.length - 1, refOf((dss.VRI as PdfDict)[key])!));
+    t.is(vri.Type, '/VRI');
+    t.deepEqual(vri.CRL, dss.CRLs);
+    t.deepEqual(vri.Cert, dss.Certs);
   }
+});
+
+test('B-LT: a CRL that cannot be fetched fails the seal (RevocationError); the fetcher is injectable', async (t) => {
+  const { ca, tsa } = t.context;
+  const asked: string[] = [];
+  const renderer = createPdfDocumentRenderer({
+    p12: ca.p12,
+    level: 'B-LT',
+    timestamps: createTimestampClient({ url: tsa.url }),
+    crls: [ca.crl],
+    fetchRevocation: async (url) => {
+      asked.push(url);
+      throw new Error('offline');
+    },
+  });
+  const rendered = await renderer.renderSigned(signedInput());
+  await t.throwsAsync(renderer.seal(rendered), { instanceOf: RevocationError, message: /the CRL at http:\/\/127\.0\.0\.1:\d+\/root\.crl cannot be fetched: offline/ });
+  t.deepEqual(asked, [tsa.crlUrl], "only the TSA's CRL: the instance CA's is at hand");
+  const wrong = createPdfDocumentRenderer({ p12: ca.p12, level: 'B-LT', timestamps: createTimestampClient({ url: tsa.url }), crls: [ca.crl], fetchRevocation: async () => ca.crl });
+  await t.throwsAsync(wrong.seal(rendered), { instanceOf: RevocationError, message: /not one of the certificate's issuer/ });
 });
 
 test('B-LTA: a document timestamp (ETSI.RFC3161) covers the whole file including the DSS; openssl ts verifies it', async (t) => {

@@ -4,6 +4,8 @@
  * cross-reference tables, uncompressed object dictionaries); not a general PDF writer.
  */
 
+import { createHash } from 'node:crypto';
+
 export interface Trailer {
   size: number;
   root: string;
@@ -96,9 +98,10 @@ function refNumber(ref: string): number {
 
 /**
  * PAdES B-LT: a Document Security Store in a new revision, with every certificate a validator needs (the
- * signer's chain and the timestamp authority's) and the CRLs and OCSP responses at hand.
+ * signer's chain and the timestamp authority's) and the CRLs and OCSP responses at hand. With `signature` (the
+ * seal's whole `/Contents` value), a `/VRI` entry keyed by its SHA-1 names the same data for that signature.
  */
-export function appendDss(pdf: Buffer, material: { certificates: Buffer[]; crls: Buffer[]; ocsps: Buffer[] }): Buffer {
+export function appendDss(pdf: Buffer, material: { certificates: Buffer[]; crls: Buffer[]; ocsps: Buffer[] }, signature?: Buffer): Buffer {
   const trailer = readTrailer(pdf);
   let next = trailer.size;
   const objects: NewObject[] = [];
@@ -115,6 +118,14 @@ export function appendDss(pdf: Buffer, material: { certificates: Buffer[]; crls:
   const entries = [`/Type /DSS`, `/Certs [${certs.join(' ')}]`];
   if (crls.length) entries.push(`/CRLs [${crls.join(' ')}]`);
   if (ocsps.length) entries.push(`/OCSPs [${ocsps.join(' ')}]`);
+  if (signature) {
+    const vriNumber = next++;
+    const vri = [`/Type /VRI`, `/Cert [${certs.join(' ')}]`];
+    if (crls.length) vri.push(`/CRL [${crls.join(' ')}]`);
+    if (ocsps.length) vri.push(`/OCSP [${ocsps.join(' ')}]`);
+    objects.push({ number: vriNumber, body: `<<\n${vri.join('\n')}\n>>` });
+    entries.push(`/VRI << /${createHash('sha1').update(signature).digest('hex').toUpperCase()} ${vriNumber} 0 R >>`);
+  }
   objects.push({ number: dssNumber, body: `<<\n${entries.join('\n')}\n>>` });
   const rootNumber = refNumber(trailer.root);
   objects.push({ number: rootNumber, body: setKey(objectText(pdf, rootNumber), 'DSS', `${dssNumber} 0 R`) });
@@ -133,7 +144,11 @@ function unique(items: Buffer[]): Buffer[] {
 
 /**
  * PAdES B-LTA: a new revision with an invisible `/DocTimeStamp` field whose `/Contents` is left empty for
- * `fillSignature` (an RFC 3161 token over the byte range).
+ * `fillSignature` (an RFC 3161 token over the byte range). The revision holds only what a DocMDP P=1
+ * certification allows after it (ISO 32000-2, 12.8.2.2; pyHanko's difference analysis classes it as an LTA
+ * update): the signature dictionary, a signature field that is its own widget with a zero-size `/Rect`, no
+ * `/AP` (an appearance is form filling, which P=1 forbids), in no page's `/Annots`, and the AcroForm with only
+ * that field added to `/Fields`.
  */
 export function appendDocumentTimestampPlaceholder(pdf: Buffer, contentsLength: number, placeholder: string): Buffer {
   const trailer = readTrailer(pdf);
@@ -146,10 +161,10 @@ export function appendDocumentTimestampPlaceholder(pdf: Buffer, contentsLength: 
   let next = trailer.size;
   const sigNumber = next++;
   const fieldNumber = next++;
-  // An explicit empty appearance: without one, viewers generate one from the form's default font resources.
-  const appearanceNumber = next++;
   const sig = `<<\n/Type /DocTimeStamp\n/Filter /Adobe.PPKLite\n/SubFilter /ETSI.RFC3161\n/ByteRange [0 /${placeholder} /${placeholder} /${placeholder}]\n/Contents <${'0'.repeat(contentsLength * 2)}>\n>>`;
-  const field = `<<\n/Type /Annot\n/Subtype /Widget\n/FT /Sig\n/F 132\n/Rect [0 0 0 0]\n/T (DocumentTimestamp)\n/V ${sigNumber} 0 R\n/AP << /N ${appearanceNumber} 0 R >>\n>>`;
+  // Hidden and without an appearance: a viewer draws nothing for a zero-size rectangle, and generating one
+  // later would be a modification of the certified document.
+  const field = `<<\n/Type /Annot\n/Subtype /Widget\n/FT /Sig\n/F 132\n/Rect [0 0 0 0]\n/T (DocumentTimestamp)\n/V ${sigNumber} 0 R\n>>`;
   const fields = /\/Fields\s*\[([^\]]*)\]/.exec(form);
   if (!fields) throw new Error('the AcroForm has no /Fields');
   const newForm = form.replace(fields[0], `/Fields [${fields[1].trim()} ${fieldNumber} 0 R]`);
@@ -158,7 +173,6 @@ export function appendDocumentTimestampPlaceholder(pdf: Buffer, contentsLength: 
     [
       { number: sigNumber, body: sig },
       { number: fieldNumber, body: field },
-      { number: appearanceNumber, body: '<< /Type /XObject /Subtype /Form /BBox [0 0 0 0] /Length 0 >>\nstream\n\nendstream' },
       { number: formNumber, body: newForm },
     ],
     next,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { addSignatureTimestamp, buildCadesSignature, type CadesSigner, encodeSignedData, signatureValue } from './cms';
 import { appendDocumentTimestampPlaceholder, appendDss } from './incremental';
 import { BYTE_RANGE_PLACEHOLDER } from './placeholder';
+import { httpRevocationFetcher, type RevocationFetcher, revocationData } from './revocation';
 import { type TimestampClient, tokenCertificates } from './timestamp';
 
 /** PAdES baseline levels (ETSI EN 319 142-1): each adds to the one before. */
@@ -44,9 +45,9 @@ function findPlaceholder(pdf: Buffer): Placeholder {
 
 /**
  * Writes the byte range into the placeholder, asks `sign` for the blob over the covered bytes and puts it,
- * hex and zero-padded, into `/Contents`. Returns the blob too (its hash keys the DSS's VRI).
+ * hex and zero-padded, into `/Contents`. Returns the `/Contents` value too (its SHA-1 keys the DSS's VRI).
  */
-async function fillSignature(pdf: Buffer, sign: (covered: Buffer) => Promise<Buffer>): Promise<Buffer> {
+async function fillSignature(pdf: Buffer, sign: (covered: Buffer) => Promise<Buffer>): Promise<{ pdf: Buffer; contents: Buffer }> {
   const at = findPlaceholder(pdf);
   const range = [0, at.contentsStart, at.contentsEnd, pdf.length - at.contentsEnd];
   const rangeText = `/ByteRange [${range.join(' ')}]`;
@@ -58,8 +59,9 @@ async function fillSignature(pdf: Buffer, sign: (covered: Buffer) => Promise<Buf
   const blob = await sign(covered);
   const room = (at.contentsEnd - at.contentsStart - 2) / 2;
   if (blob.length > room) throw new SealError(`the signature (${blob.length} bytes) does not fit the ${room} bytes reserved for it`);
-  out.write(blob.toString('hex').padEnd(room * 2, '0'), at.contentsStart + 1, 'latin1');
-  return out;
+  const hex = blob.toString('hex').padEnd(room * 2, '0');
+  out.write(hex, at.contentsStart + 1, 'latin1');
+  return { pdf: out, contents: Buffer.from(hex, 'hex') };
 }
 
 export interface PadesSealOptions {
@@ -67,8 +69,13 @@ export interface PadesSealOptions {
   level: PadesLevel;
   /** Needed from B-T on. */
   timestamps?: TimestampClient;
-  /** CRLs (DER) of the chain, for the DSS from B-LT on. */
+  /** CRLs (DER) of the chain that the caller holds (the instance CA's), for the DSS from B-LT on. */
   crls?: Buffer[];
+  /**
+   * Fetches the CRLs that the other certificates (the TSA's chain, an operator's) name, from B-LT on; default
+   * a plain HTTP GET. A CRL that cannot be had fails the seal (`RevocationError`), as a TSA that is down does.
+   */
+  fetchRevocation?: RevocationFetcher;
 }
 
 /**
@@ -81,7 +88,7 @@ export async function sealPades(pdf: Uint8Array, options: PadesSealOptions): Pro
   const timestamps = options.timestamps;
   if (level >= 1 && !timestamps) throw new SealError(`PAdES ${options.level} needs a timestamp authority`);
   const tsaCertificates: Buffer[] = [];
-  let sealed = await fillSignature(Buffer.from(pdf), async (covered) => {
+  const seal = await fillSignature(Buffer.from(pdf), async (covered) => {
     const digest = createHash('sha256').update(covered).digest();
     const { signerInfo, signedData } = buildCadesSignature(digest, options.signer);
     if (level >= 1) {
@@ -91,16 +98,15 @@ export async function sealPades(pdf: Uint8Array, options: PadesSealOptions): Pro
     }
     return encodeSignedData(signedData);
   });
+  let sealed = seal.pdf;
   if (level >= 2) {
-    sealed = appendDss(sealed, {
-      certificates: [Buffer.from(options.signer.certificate), ...options.signer.chain.map((c) => Buffer.from(c)), ...tsaCertificates],
-      crls: options.crls ?? [],
-      ocsps: [],
-    });
+    const certificates = [Buffer.from(options.signer.certificate), ...options.signer.chain.map((c) => Buffer.from(c)), ...tsaCertificates];
+    const crls = await revocationData(certificates, options.crls ?? [], options.fetchRevocation ?? httpRevocationFetcher());
+    sealed = appendDss(sealed, { certificates, crls, ocsps: [] }, seal.contents);
   }
   if (level >= 3) {
     const withField = appendDocumentTimestampPlaceholder(sealed, DOCUMENT_TIMESTAMP_LENGTH, BYTE_RANGE_PLACEHOLDER);
-    sealed = await fillSignature(withField, (covered) => timestamps!.timestamp(covered));
+    sealed = (await fillSignature(withField, (covered) => timestamps!.timestamp(covered))).pdf;
   }
   return sealed;
 }

@@ -4,15 +4,26 @@ import type { AddressInfo } from 'node:net';
 import * as asn1js from 'asn1js';
 import forge from 'node-forge';
 import * as pkijs from 'pkijs';
+import { emptyCrl } from '../instance-ca';
 
 /**
  * A timestamp authority of the tests' own (RFC 3161 over HTTP on loopback), written here with pkijs and
- * node-forge so the code under test is checked against an independent implementation. `down` makes it answer
- * 503 like an authority that is out of service.
+ * node-forge so the code under test is checked against an independent implementation. Like a public TSA, its
+ * certificate is issued by a root of its own and names a CRL distribution point, served by the same server
+ * (`GET /root.crl`), so PAdES B-LT has revocation data to fetch. `down` makes it answer 503 like an authority
+ * that is out of service.
  */
 export interface TestTsa {
   url: string;
+  /** The certificate to trust for its tokens: the TSA's root (PEM). */
   certificatePem: string;
+  /** The TSA's own certificate (DER), which its tokens carry with the root. */
+  leafCertificate: Buffer;
+  /** The root's CRL (DER) and where the TSA certificate says it is. */
+  crl: Buffer;
+  crlUrl: string;
+  /** How often the CRL was fetched. */
+  crlRequests: number;
   requests: number;
   down: boolean;
   /** The `Authorization` header of the last request, if any. */
@@ -22,27 +33,57 @@ export interface TestTsa {
 
 const ab = (bytes: Uint8Array) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 
-function tsaCertificate(): { key: KeyObject; der: Buffer; pem: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+function forgeKey(key: KeyObject): forge.pki.rsa.PrivateKey {
+  return forge.pki.privateKeyFromPem(key.export({ type: 'pkcs1', format: 'pem' }).toString());
+}
+
+function derOf(cert: forge.pki.Certificate): Buffer {
+  return Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
+}
+
+/** A root (self-signed) and the TSA's certificate under it, naming `crlUrl`; the root's empty CRL. */
+function tsaCertificates(crlUrl: string): { key: KeyObject; leaf: Buffer; root: Buffer; rootPem: string; crl: Buffer } {
+  const rootKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  const leafKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  const rootForge = forgeKey(rootKey);
+  const leafForge = forgeKey(leafKey);
+  const notBefore = new Date(Date.now() - 86_400_000);
+  const notAfter = new Date(Date.now() + 365 * 86_400_000);
+  const rootName = [{ name: 'commonName', value: 'Formloom Test TSA Root' }, { name: 'organizationName', value: 'Test' }];
+  const root = forge.pki.createCertificate();
+  root.publicKey = forge.pki.setRsaPublicKey(rootForge.n, rootForge.e);
+  root.serialNumber = `01${randomBytes(8).toString('hex')}`;
+  root.validity.notBefore = notBefore;
+  root.validity.notAfter = notAfter;
+  root.setSubject(rootName);
+  root.setIssuer(rootName);
+  root.setExtensions([
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  root.sign(rootForge, forge.md.sha256.create());
+  const keyId = root.generateSubjectKeyIdentifier().getBytes();
   const cert = forge.pki.createCertificate();
-  cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
+  cert.publicKey = forge.pki.setRsaPublicKey(leafForge.n, leafForge.e);
   cert.serialNumber = `01${randomBytes(8).toString('hex')}`;
-  cert.validity.notBefore = new Date(Date.now() - 86_400_000);
-  cert.validity.notAfter = new Date(Date.now() + 365 * 86_400_000);
-  const name = [{ name: 'commonName', value: 'Formloom Test TSA' }, { name: 'organizationName', value: 'Test' }];
-  cert.setSubject(name);
-  cert.setIssuer(name);
+  cert.validity.notBefore = notBefore;
+  cert.validity.notAfter = notAfter;
+  cert.setSubject([{ name: 'commonName', value: 'Formloom Test TSA' }, { name: 'organizationName', value: 'Test' }]);
+  cert.setIssuer(rootName);
   cert.setExtensions([
     { name: 'basicConstraints', cA: false },
     { name: 'keyUsage', digitalSignature: true, nonRepudiation: true },
     { name: 'extKeyUsage', timeStamping: true, critical: true },
+    { name: 'authorityKeyIdentifier', keyIdentifier: keyId },
+    { name: 'cRLDistributionPoints', altNames: [{ type: 6, value: crlUrl }] },
   ]);
-  cert.sign(forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString()), forge.md.sha256.create());
-  const der = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
-  return { key: privateKey, der, pem: forge.pki.certificateToPem(cert) };
+  cert.sign(rootForge, forge.md.sha256.create());
+  const rootDer = derOf(root);
+  return { key: leafKey, leaf: derOf(cert), root: rootDer, rootPem: forge.pki.certificateToPem(root), crl: emptyCrl(rootDer, rootKey, keyId, notBefore, notAfter) };
 }
 
-function respond(request: Buffer, key: KeyObject, der: Buffer, serial: number): Buffer {
+function respond(request: Buffer, key: KeyObject, der: Buffer, root: Buffer, serial: number): Buffer {
   const req = pkijs.TimeStampReq.fromBER(ab(request));
   const info = new pkijs.TSTInfo({
     version: 1,
@@ -79,14 +120,15 @@ function respond(request: Buffer, key: KeyObject, der: Buffer, serial: number): 
     signatureAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: '1.2.840.113549.1.1.11', algorithmParams: new asn1js.Null() }),
     signature: new asn1js.OctetString({ valueHex: ab(sign('sha256', toSign, key)) }),
   });
+  const encapContentInfo = new pkijs.EncapsulatedContentInfo({ eContentType: '1.2.840.113549.1.9.16.1.4' });
+  // Set after construction: pkijs's constructor turns eContent into a constructed (BER) OCTET STRING, which a
+  // real TSA never sends and DER-only readers (asn1crypto, so pyHanko) refuse.
+  encapContentInfo.eContent = new asn1js.OctetString({ valueHex: ab(infoDer) });
   const signedData = new pkijs.SignedData({
     version: 3,
     digestAlgorithms: [new pkijs.AlgorithmIdentifier({ algorithmId: '2.16.840.1.101.3.4.2.1' })],
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({
-      eContentType: '1.2.840.113549.1.9.16.1.4',
-      eContent: new asn1js.OctetString({ valueHex: ab(infoDer) }),
-    }),
-    certificates: req.certReq ? [certificate] : [],
+    encapContentInfo,
+    certificates: req.certReq ? [certificate, pkijs.Certificate.fromBER(ab(root))] : [],
     signerInfos: [signerInfo],
   });
   const token = new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signedData.toSchema(true) });
@@ -95,13 +137,18 @@ function respond(request: Buffer, key: KeyObject, der: Buffer, serial: number): 
 }
 
 export async function startTestTsa(): Promise<TestTsa> {
-  const { key, der, pem } = tsaCertificate();
   let serial = 1;
-  const state = { requests: 0, down: false, lastAuthorization: null as string | null };
+  let issued: ReturnType<typeof tsaCertificates> | null = null;
+  const state = { requests: 0, crlRequests: 0, down: false, lastAuthorization: null as string | null };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (req.method === 'GET' && req.url === '/root.crl') {
+        state.crlRequests += 1;
+        res.writeHead(200, { 'content-type': 'application/pkix-crl' }).end(issued!.crl);
+        return;
+      }
       state.requests += 1;
       state.lastAuthorization = req.headers.authorization ?? null;
       if (state.down || req.headers['content-type'] !== 'application/timestamp-query') {
@@ -109,7 +156,7 @@ export async function startTestTsa(): Promise<TestTsa> {
         return;
       }
       try {
-        const body = respond(Buffer.concat(chunks), key, der, serial++);
+        const body = respond(Buffer.concat(chunks), issued!.key, issued!.leaf, issued!.root, serial++);
         res.writeHead(200, { 'content-type': 'application/timestamp-reply' }).end(body);
       } catch {
         res.writeHead(400).end();
@@ -118,9 +165,14 @@ export async function startTestTsa(): Promise<TestTsa> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const crlUrl = `http://127.0.0.1:${port}/root.crl`;
+  issued = tsaCertificates(crlUrl);
   return Object.assign(state, {
     url: `http://127.0.0.1:${port}/tsa`,
-    certificatePem: pem,
+    certificatePem: issued.rootPem,
+    leafCertificate: issued.leaf,
+    crl: issued.crl,
+    crlUrl,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }) as TestTsa;
 }
