@@ -30,8 +30,6 @@ COPY packages/workspace/package.json packages/workspace/
 COPY packages/cli/package.json packages/cli/
 COPY examples/self-hosted/package.json examples/self-hosted/
 COPY examples/embed-express/package.json examples/embed-express/
-# npm ci applies these to node_modules (patch-package): dependencies' modules loaded only when used.
-COPY patches/ patches/
 RUN npm ci
 COPY . .
 # tsc -b, then the browser bundles of the workspace and the renderer (esbuild, a dev dependency: before the prune).

@@ -1,14 +1,11 @@
-import { applyMemoryPolicy } from './memory-policy';
+import { BUILT_IN_AREAS } from '@formloom/core';
+import { startSelfHosted } from './app';
 
-// Run as `node examples/self-hosted/dist/src/main.js` (what `npm start` runs) so SIGTERM reaches this process
-// (docs/operations.md, "Process managers"). The memory policy comes first: it must hold while the rest loads.
-const started = applyMemoryPolicy();
-const { BUILT_IN_AREAS } = require('@formloom/core') as typeof import('@formloom/core');
-const { startSelfHosted } = require('./app') as typeof import('./app');
+// Run through examples/self-hosted/bin/formloom-server (what `npm start` and the Docker image run) so SIGTERM
+// reaches this process and V8 gets its memory flags at start (docs/operations.md, "Process managers", "Memory").
 
 startSelfHosted(process.env).then(
   (app) => {
-    started();
     const log = app.logger;
     log.info({ url: app.url, public_url: app.publicUrl, blob_store: app.blobStore }, `Formloom listening on ${app.url}`);
     if (app.configPath) {

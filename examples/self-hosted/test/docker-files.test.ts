@@ -19,7 +19,10 @@ test('the Dockerfile installs from the manifests before it copies the sources, a
   const install = at(/^RUN npm ci$/);
   const sources = at(/^COPY \. \.$/);
   t.true(install > 0 && sources > install, 'npm ci runs before the sources are copied');
-  const { workspaces } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] };
+  const { workspaces, scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[]; scripts: Record<string, string> };
+  // Dependencies run as published: nothing rewrites them after npm ci (docs/decisions.md, "Operations").
+  t.notRegex(dockerfile, /patches\//);
+  t.false('postinstall' in scripts);
   for (const ws of workspaces) {
     const copy = at(new RegExp(`^COPY ${ws}/package\\.json ${ws}/$`));
     t.true(copy > 0 && copy < install, `${ws}/package.json is copied before npm ci`);

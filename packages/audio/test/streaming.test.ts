@@ -3,8 +3,6 @@
  * fast as the consumer pulls, stopping early closes everything, an empty input gives a valid (silent)
  * file, bad input is refused clearly, and a long stream does not accumulate memory.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { PcmChunk } from '@formloom/core';
 import test from 'ava';
 import { AUDIO_FORMATS, type AudioFormat, createAudioCodecs } from '../src';
@@ -12,6 +10,13 @@ import { decode, probe, tones } from './helpers/audio';
 
 const RATE = 22_050;
 const codecs = createAudioCodecs();
+
+/** V8's collector: ava starts every test process with `--expose-gc` (package.json, "nodeArguments"). */
+function collector(): () => void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run under node --expose-gc (ava\'s nodeArguments in package.json)');
+  return gc;
+}
 
 /** An engine-like source of `count` chunks of 0.1 s each, recording how far it has been read. */
 function trackedSource(count: number) {
@@ -151,8 +156,7 @@ for (const format of ['ogg_opus', 'mp3'] as const) {
 }
 
 test('encoding a long stream keeps memory bounded (output is handed out, not kept)', async (t) => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
+  const gc = collector();
   const used = () => {
     gc();
     gc(); // a second pass collects what the first one's finalizers released
@@ -186,8 +190,7 @@ test('encoding a long stream keeps memory bounded (output is handed out, not kep
 });
 
 test('many short encodes free their wasm codecs and resamplers', async (t) => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
+  const gc = collector();
   const used = () => {
     gc();
     const m = process.memoryUsage();

@@ -2,8 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { fork } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { TestApp } from './app';
 
 /** A published form with one file_upload question allowing `maxMb` megabytes of anything. */
@@ -122,11 +120,17 @@ export const streamUploadInChild = (app: Pick<TestApp, 'url'>, form: Pick<Upload
 export const streamDownloadInChild = (url: string) =>
   inChild<{ status: number; headers: Record<string, string>; size: number; sha256: string }>(['download', url]);
 
-// The collector, so that a sample counts memory in use rather than garbage waiting for a collection.
-setFlagsFromString('--expose-gc');
-// Buffers' bytes freed by the collection itself, not later by a background thread (which lags on a busy machine).
-setFlagsFromString('--no-concurrent-array-buffer-sweeping');
-const gc = runInNewContext('gc') as (options?: { type: 'minor' }) => void;
+/*
+ * The collector, so that a sample counts memory in use rather than garbage waiting for a collection. ava starts
+ * every test process with `--expose-gc` and `--no-concurrent-array-buffer-sweeping` (package.json,
+ * "nodeArguments"): the second has buffers' bytes freed by the collection itself, not later by a background
+ * thread (which lags on a busy machine).
+ */
+function gc(options?: { type: 'minor' }): void {
+  const collect = (globalThis as { gc?: (options?: { type: 'minor' }) => void }).gc;
+  if (!collect) throw new Error('run under node --expose-gc (ava\'s nodeArguments in package.json)');
+  collect(options);
+}
 
 /** Memory in use by JavaScript: its heap and the buffers' bytes. */
 const inUse = () => {
