@@ -11,6 +11,7 @@ import {
   type SignupMode,
 } from '@formloom/core';
 import type { AuthenticateHook } from './auth';
+import { acceptedOrigins } from './loopback-origins';
 
 /** `createFormloomRouter({ sessions })`: people sign in with the router's own endpoints (docs/accounts.md). */
 export interface SessionOptions {
@@ -92,7 +93,8 @@ export class SessionMount {
 
   /** Sign-in endpoints run without a session: the `Origin` check alone keeps other sites from signing a browser in. */
   requireOrigin(req: Request): void {
-    if (req.headers.origin !== this.origin) throw csrfFailed(`The Origin header must be ${this.origin}`);
+    // A loopback public URL also accepts the other loopback names of its port (loopback-origins.ts).
+    if (!acceptedOrigins(this.origin).has(req.headers.origin ?? '')) throw csrfFailed(`The Origin header must be ${this.origin}`);
   }
 
   meta(req: Request): ClientMeta {
