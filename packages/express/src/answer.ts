@@ -1,5 +1,5 @@
+import { once } from 'node:events';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import { answerProblem, isStreamAnswer, type StreamAnswer } from '@formloom/core';
 import type { RouteResult, RouteSpec } from './route-table';
@@ -47,15 +47,40 @@ async function sendStream(res: Response, answer: StreamAnswer, signal: AbortSign
   // CSV, and sixteen of them waiting are memory held for nothing.
   const source = answer.stream instanceof Readable ? answer.stream : Readable.from(answer.stream, { highWaterMark: 1 });
   try {
-    // pipeline pulls the next chunk only when the socket took the last one, and on abort destroys the
-    // source, which ends a generator's iteration (its `finally` releases what it holds).
-    await pipeline(source, res, { signal });
+    await writeAll(source, res, signal);
   } catch (err) {
     if (clientGone(err, signal)) return;
-    // The source failed: pipeline has already closed the response (an error shape can no longer follow
-    // the status line), so the client sees a cut connection and the cause is logged.
+    // The source failed: the status line is sent, so an error shape can no longer follow; the client sees
+    // a cut connection and the cause is logged.
     logger.error('Streamed answer failed', err);
     res.destroy();
+  }
+}
+
+/**
+ * Writes `source` to the response, the next chunk only once the socket took the last one, and ends it. When
+ * the client goes away the source is destroyed, which ends a generator's iteration (its `finally` releases
+ * what it holds). Not `stream.pipeline`: it puts seven `close` listeners on the response, which with the
+ * host's own (a request log, a count of requests in flight, compression) passed Node's ten and logged a
+ * MaxListenersExceededWarning at every download. This leaves only short-lived `drain`/`finish` listeners.
+ */
+async function writeAll(source: Readable, res: Response, signal: AbortSignal) {
+  const stop = () => source.destroy();
+  if (signal.aborted) stop();
+  signal.addEventListener('abort', stop, { once: true });
+  // An error of the response itself (none is expected from a ServerResponse) ends the source too.
+  const failed = (err: Error) => source.destroy(err);
+  res.on('error', failed);
+  try {
+    for await (const chunk of source) {
+      if (!res.write(chunk)) await once(res, 'drain', { signal });
+    }
+    const finished = once(res, 'finish', { signal });
+    res.end();
+    await finished;
+  } finally {
+    signal.removeEventListener('abort', stop);
+    res.removeListener('error', failed);
   }
 }
 

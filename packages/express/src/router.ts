@@ -17,7 +17,7 @@ import { SessionMount, type SessionOptions } from './session-auth';
 import { sessionRoutes } from './routes/sessions';
 import { SESSION_SECURITY } from './openapi-security';
 import { mountMethodNotAllowed } from './method-not-allowed';
-import { jsonCompression } from './json-compression';
+import { compressionOf, jsonCompression } from './json-compression';
 
 export interface FormloomRouterOptions {
   /** The instance from `createFormloom(...)`. */
@@ -102,12 +102,12 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const keys = hook ?? apiKeyAuthenticator(formloom);
   const authenticate = limits.authenticate(mount ? mount.authenticator(keys) : keys, !!options.authenticate);
   const routes = routeTable(formloom, [...(mount ? sessionRoutes(mount) : []), ...(options.routes ?? [])]).map(limits.guard);
+  const compress = jsonCompression();
   const errorsOf = errorLoggerOf(options.logger);
   const router = express.Router();
   // Every answer, errors included, carries X-Request-Id; a host that mounted requestLogging already keeps its id.
   router.use(requestLogging(isHttpLogger(options.logger) ? options.logger : undefined));
   router.use(apiSecurityHeaders);
-  router.use('/public', jsonCompression());
   router.use(publicCors(checkEmbedOrigins(options.embedOrigins ?? '*')));
 
   const security = options.authenticate ? { ...HOST_SECURITY, scheme: options.securityScheme ?? HOST_SECURITY.scheme, ...(options.apiKeys ? { alsoApiKeys: true } : {}) } : API_KEY_SECURITY;
@@ -132,7 +132,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
       await sendAnswer(res, answer, signal, errorsOf(req));
     };
     // Each route reads only the bodies it declares (body-readers.ts).
-    router[spec.method](spec.path, ...bodyReaders(spec, options.jsonLimit), handler);
+    router[spec.method](spec.path, ...compressionOf(spec, compress), ...bodyReaders(spec, options.jsonLimit), handler);
   }
 
   mountMethodNotAllowed(router, routes, [{ method: 'get', path: '/openapi.json' }]);
