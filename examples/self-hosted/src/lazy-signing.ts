@@ -29,6 +29,7 @@ export function lazySignedDocuments(settings: SealSettings): SignedDocumentRende
       const r = await get();
       return r.trustAnchorPem ?? (await r.trustAnchor?.()) ?? null;
     },
+    caCrl: async () => (await (await get()).caCrl?.()) ?? null,
     unsupportedCharacters: async (text) => (await (await get()).unsupportedCharacters?.(text)) ?? [],
     ready: async () => void (await get()),
   };

@@ -11,6 +11,8 @@ export interface SealSettings {
   organization: string;
   tsaUrl: string | undefined;
   level: (typeof LEVELS)[number] | undefined;
+  /** `<public URL>/api/v1/signing/ca.crl`, named in a new instance CA's sealing certificate. */
+  crlUrl: string | undefined;
 }
 
 /**
@@ -26,12 +28,13 @@ export function readSealSettings(env: NodeJS.ProcessEnv, dataDir: string, public
   if (level && !(LEVELS as readonly string[]).includes(level)) throw new Error(`FORMLOOM_SIGNING_PADES_LEVEL must be one of ${LEVELS.join(', ')}`);
   if (level && level !== 'B-B' && !tsaUrl) throw new Error(`FORMLOOM_SIGNING_PADES_LEVEL=${level} needs FORMLOOM_SIGNING_TSA_URL`);
   if (tsaUrl && !/^https?:\/\//.test(tsaUrl)) throw new Error('FORMLOOM_SIGNING_TSA_URL must be an http(s) URL');
-  return { dataDir, p12Path: env.FORMLOOM_SIGNING_P12, password: env.FORMLOOM_SIGNING_P12_PASSWORD, organization, tsaUrl, level: level as SealSettings['level'] };
+  const crlUrl = publicUrl ? new URL('api/v1/signing/ca.crl', publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`).toString() : undefined;
+  return { dataDir, p12Path: env.FORMLOOM_SIGNING_P12, password: env.FORMLOOM_SIGNING_P12_PASSWORD, organization, tsaUrl, level: level as SealSettings['level'], crlUrl };
 }
 
 /** The renderer for those settings, with the certificate loaded (or made) now. */
 export async function createSeal(pdf: typeof PdfModule, s: SealSettings) {
-  const certificate = await pdf.loadOrCreateSigningP12({ dataDir: s.dataDir, p12Path: s.p12Path, password: s.password, organization: s.organization });
+  const certificate = await pdf.loadOrCreateSigningP12({ dataDir: s.dataDir, p12Path: s.p12Path, password: s.password, organization: s.organization, crlUrl: s.crlUrl });
   return pdf.createPdfDocumentRenderer({
     p12: certificate.p12,
     password: certificate.password,

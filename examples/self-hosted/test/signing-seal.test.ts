@@ -1,8 +1,10 @@
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { crlDistributionUrls } from '@formloom/pdf';
 import { startTestTsa } from '@formloom/pdf/testing';
 import { createSealFromEnv } from '../src/signing-seal';
 
@@ -28,6 +30,12 @@ test('the instance CA is named after the public URL\'s host; a TSA makes the lev
   const seal = await createSealFromEnv({ FORMLOOM_SIGNING_TSA_URL: tsa.url }, dir, 'https://forms.example.org:8443/app');
   t.is(seal.level, 'B-LTA');
   t.regex(new X509Certificate(seal.trustAnchorPem).subject, /O=forms\.example\.org$|O=forms\.example\.org\n/);
+  // The sealing certificate names the CRL the instance serves under its public URL (docs/signing.md).
+  const leaf = execFileSync('openssl', ['pkcs12', '-in', join(dir, 'signing.p12'), '-nokeys', '-clcerts', '-passin', 'pass:'], { encoding: 'utf8' });
+  t.deepEqual(crlDistributionUrls(new X509Certificate(leaf).raw), ['https://forms.example.org:8443/app/api/v1/signing/ca.crl']);
+  const crl = await seal.caCrl();
+  t.truthy(crl);
+  t.is(crl!.length, readFileSync(readdirSync(dir).map((f) => join(dir, f)).find((f) => f.endsWith('.crl'))!).length);
   const bt = await createSealFromEnv({ FORMLOOM_SIGNING_TSA_URL: tsa.url, FORMLOOM_SIGNING_PADES_LEVEL: 'B-T', FORMLOOM_SIGNING_ORG: 'ignored once made' }, dir, null);
   t.is(bt.level, 'B-T');
   t.is(bt.trustFingerprint, seal.trustFingerprint, 'the CA is made once and kept');

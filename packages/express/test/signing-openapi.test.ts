@@ -43,6 +43,7 @@ const EXPECTED: Expected[] = [
   signer('get', '/s/{shortCode}/signed-documents/{docId}', 'downloadSignerCopy', [401, 403, 404], { file: 'application/pdf' }),
   signer('post', '/signing/verify', 'verifySignedPdf', [400, 413], { body: ['application/pdf', 'application/json'] }),
   signer('get', '/signing/certificate', 'getSealCertificate', [404], { file: 'application/x-pem-file' }),
+  signer('get', '/signing/ca.crl', 'getSealCaCrl', [404], { file: 'application/pkix-crl' }),
 ];
 
 const isSigningPath = (p: string) => /^\/(signing-sessions|s|signing)\/|\/signing-sessions$/.test(p);

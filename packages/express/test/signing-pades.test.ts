@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createPdfDocumentRenderer, createTimestampClient, loadOrCreateSigningP12 } from '@formloom/pdf';
+import { createPdfDocumentRenderer, createTimestampClient, crlDistributionUrls, loadOrCreateSigningP12 } from '@formloom/pdf';
 import { derFromContents, startTestTsa, type TestTsa } from '@formloom/pdf/testing';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
 import { contractForm, eventually, memoryMailer, ph } from './helpers/signing';
@@ -17,11 +17,17 @@ import { contractForm, eventually, memoryMailer, ph } from './helpers/signing';
 const run = promisify(execFile);
 let tsa: TestTsa;
 let renderer: ReturnType<typeof createPdfDocumentRenderer>;
+let sealCertificate: Buffer;
+let caCrl: Uint8Array;
+const CRL_URL = 'https://sign.example.test/api/v1/signing/ca.crl';
 
 test.before(async () => {
   tsa = await startTestTsa();
   const dataDir = mkdtempSync(join(tmpdir(), 'formloom-pades-'));
-  const certificate = await loadOrCreateSigningP12({ dataDir, organization: 'sign.example.test' });
+  const certificate = await loadOrCreateSigningP12({ dataDir, organization: 'sign.example.test', crlUrl: CRL_URL });
+  const leaf = await tool('openssl', (dir) => ['pkcs12', '-in', join(dir, 'seal.p12'), '-nokeys', '-clcerts', '-passin', 'pass:'], { 'seal.p12': Buffer.from(certificate.p12) });
+  sealCertificate = new X509Certificate(leaf.stdout).raw;
+  caCrl = certificate.crls[0]!;
   renderer = createPdfDocumentRenderer({ p12: certificate.p12, timestamps: createTimestampClient({ url: tsa.url }), crls: certificate.crls });
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -62,6 +68,15 @@ for (const kind of DB_KINDS) {
     const ca = new X509Certificate(pem);
     t.true(ca.ca, 'a CA certificate');
     t.regex(ca.subject, /O=sign\.example\.test/);
+    // Issue 34 (15): the seal certificate names the instance CA's CRL, and the API serves it, signed by that CA.
+    t.deepEqual(crlDistributionUrls(sealCertificate), [CRL_URL]);
+    const crlAnswer = await fetch(`${app.url}/api/v1/signing/ca.crl`);
+    t.is(crlAnswer.status, 200);
+    t.is(crlAnswer.headers.get('content-type'), 'application/pkix-crl');
+    const crl = Buffer.from(await crlAnswer.arrayBuffer());
+    t.true(crl.equals(Buffer.from(caCrl)));
+    const crlCheck = await tool('openssl', (dir) => ['crl', '-inform', 'DER', '-in', join(dir, 'ca.crl'), '-CAfile', join(dir, 'ca.pem'), '-noout'], { 'ca.crl': crl, 'ca.pem': pem });
+    t.regex(crlCheck.stderr + crlCheck.stdout, /verify OK/);
 
     const { user, session } = await signAll(app);
     const docs = await eventually(async () => {

@@ -21,4 +21,4 @@ export { INFO_KEYS } from './layout';
 export { createInstanceCa, type InstanceCa, type InstanceCaOptions } from './instance-ca';
 export { createTimestampClient, TimestampError, type TimestampClient, type TimestampClientOptions } from './pades/timestamp';
 export { PADES_LEVELS, type PadesLevel } from './pades/seal-pdf';
-export { httpRevocationFetcher, RevocationError, type RevocationFetcher } from './pades/revocation';
+export { crlDistributionUrls, httpRevocationFetcher, RevocationError, type RevocationFetcher } from './pades/revocation';

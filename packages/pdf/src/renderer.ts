@@ -15,7 +15,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import forge from 'node-forge';
 import { addSealPlaceholder } from './pades/placeholder';
 import { type PadesLevel, sealPades } from './pades/seal-pdf';
-import type { RevocationFetcher } from './pades/revocation';
+import { crlIssuedBy, type RevocationFetcher } from './pades/revocation';
 import type { TimestampClient } from './pades/timestamp';
 import { documentHash, signatureLengthFor } from './seal';
 import { checkSignature, SignatureImageError } from './signature-check';
@@ -60,6 +60,8 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
   readonly trustFingerprint: string;
   readonly trustAnchorPem: string;
   readonly level: PadesLevel;
+  /** The trust anchor's CRL when given in `crls` (the instance CA's), else `null`. */
+  caCrl(): Promise<Uint8Array | null>;
   unsupportedCharacters(text: string): Promise<string[]>;
 } {
   const password = options.password ?? '';
@@ -150,6 +152,8 @@ export function createPdfDocumentRenderer(options: PdfRendererOptions): SignedDo
     trustFingerprint,
     trustAnchorPem,
     level,
+    // Served at GET /signing/ca.crl: the instance CA's own CRL, never one of another issuer.
+    caCrl: async () => (root ? crlIssuedBy(crls, root) : null),
     renderSigned: (input) => render(input, false),
     renderVoided: (input) => render(input, true),
     async seal(document): Promise<SealedDocument> {

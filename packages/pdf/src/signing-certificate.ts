@@ -127,6 +127,11 @@ export interface LoadSigningP12Options {
   password?: string;
   /** `O` of a generated instance CA and its sealing certificate (`FORMLOOM_SIGNING_ORG`); default `Formloom`. */
   organization?: string;
+  /**
+   * Where the instance CA's CRL is served (`<public URL>/api/v1/signing/ca.crl`): named in the sealing
+   * certificate of an instance CA made here. A CA made before keeps its certificates as they are.
+   */
+  crlUrl?: string;
 }
 
 export interface LoadedSigningP12 {
@@ -173,7 +178,7 @@ export async function loadOrCreateSigningP12(options: LoadSigningP12Options): Pr
   let p12 = await readP12(path, true);
   if (!p12) {
     await mkdir(options.dataDir, { recursive: true });
-    const ca = createInstanceCa({ organization: options.organization || 'Formloom', password });
+    const ca = createInstanceCa({ organization: options.organization || 'Formloom', password, crlUrl: options.crlUrl });
     const fresh = ca.p12;
     // The CRL is named after its CA, so whichever P12 wins below finds its own CRL.
     await writeFile(crlPath(options.dataDir, ca.caCertificate), ca.crl, { mode: 0o600 });

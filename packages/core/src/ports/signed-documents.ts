@@ -170,6 +170,11 @@ export interface SignedDocumentRenderer {
   readonly trustAnchorPem?: string;
   /** The same PEM for a renderer that loads its certificate on first use (`null`: none to offer). */
   trustAnchor?(): Promise<string | null>;
+  /**
+   * The trust anchor's CRL (DER) when this instance holds it (the instance CA's, which its sealing certificate
+   * names); served at `GET /signing/ca.crl`. `null` or absent: none (an operator's CA publishes its own).
+   */
+  caCrl?(): Promise<Uint8Array | null>;
   /** Seals the byte range (PAdES, `ETSI.CAdES.detached`) with the instance's certificate. */
   seal(document: Pick<RenderedDocument, 'pdf' | 'generated_at'>): Promise<SealedDocument>;
   /** Checks a PDF's seal and reads the ids the renderer embedded. Never throws on bad input: reports it. */

@@ -76,5 +76,14 @@ export function signerRoutes(ctx: PluginContext): PluginRoute<Formloom>[] {
         return { contentType: 'application/x-pem-file', stream: [pem] };
       },
     },
+    {
+      method: 'get', path: '/signing/ca.crl', operationId: 'getSealCaCrl', scope: 'public', tags: ['Signing sessions'],
+      summary: 'The instance CA\'s certificate revocation list (DER), the CRL distribution point its sealing certificate names',
+      success: { status: 200, description: 'The CRL, DER', media: ['application/pkix-crl'] }, errors: [404],
+      handler: async () => {
+        const crl = await ctx.service(SigningVerificationService).caCrl();
+        return { contentType: 'application/pkix-crl', stream: [crl] };
+      },
+    },
   ];
 }

@@ -27,6 +27,13 @@ export class SigningVerificationService {
     return pem;
   }
 
+  /** The instance CA's CRL (DER), which the sealing certificate names as its CRL distribution point. */
+  async caCrl(): Promise<Uint8Array> {
+    const crl = await this.renderer.caCrl?.();
+    if (!crl) throw notFound('CA revocation list');
+    return crl;
+  }
+
   /** `body` is the PDF's bytes, or `{pdf_base64}`. */
   async verify(body: unknown) {
     const pdf = toBytes(body);

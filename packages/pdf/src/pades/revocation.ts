@@ -44,6 +44,12 @@ export function crlDistributionUrls(der: Uint8Array): string[] {
 
 const nameKey = (name: pkijs.RelativeDistinguishedNames) => Buffer.from(name.toSchema().toBER(false)).toString('hex');
 
+/** The CRL among `crls` that `issuerDer` (a CA certificate) issued, by name; `null` when none. */
+export function crlIssuedBy(crls: Uint8Array[], issuerDer: Uint8Array): Uint8Array | null {
+  const subject = nameKey(pkijs.Certificate.fromBER(ab(issuerDer)).subject);
+  return crls.find((der) => nameKey(pkijs.CertificateRevocationList.fromBER(ab(der)).issuer) === subject) ?? null;
+}
+
 function isSelfIssued(certificate: pkijs.Certificate): boolean {
   return nameKey(certificate.issuer) === nameKey(certificate.subject);
 }
