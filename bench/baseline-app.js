@@ -5,6 +5,8 @@
 // on this machine; bench/run.js compares Formloom's GET and response ingest against it.
 //
 // On PostgreSQL (BASELINE_PG_URL, BASELINE_PG_SCHEMA) the same routes run on `pg` (bench/lib/baseline-pg.js).
+// With BASELINE_CEILING=1 it is the ceiling instead: forms answered from memory, submissions inserted with
+// group commit (bench/lib/ceiling.js).
 // Env: PORT, BASELINE_DB (SQLite file), BASELINE_API_KEY (`fl_<suffix>_<64 hex>`), BASELINE_FORMS (count).
 // Seeds itself when the database is empty. Form ids are `formId(i)`, exported for the orchestrator, plus
 // one published form for the ingest, `INGEST_FORM_ID` (not among the GET's forms).
@@ -13,6 +15,7 @@ const express = require('express');
 const sqlite3 = require('sqlite3');
 const { questions: benchQuestions, formBody } = require('./scenarios/forms');
 const { openPg } = require('./lib/baseline-pg');
+const { cachedGetForm, groupCommit } = require('./lib/ceiling');
 
 const KEY_PATTERN = /^fl_([A-Za-z0-9]{8,40})_([0-9a-f]{64})$/;
 const sha256 = (s) => crypto.createHash('sha256').update(s).digest();
@@ -199,8 +202,23 @@ const INSERT_RESPONSE =
   'INSERT INTO responses (id, form_id, visitor_id, version_id, version, answers, metadata, quiz_results, started_at, ' +
   'submitted_at, completed_at, completion_seconds, resume_token_hash, unique_visitor) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, NULL, NULL)';
 
-function submitHandler(db) {
+/** Each submission's row and count in a transaction of its own. */
+function writePerRequest(db) {
   const transaction = transactions(db);
+  return (params, formId) =>
+    transaction(async (tx = db) => {
+      await p(tx, 'run', INSERT_RESPONSE, params);
+      await p(tx, 'run', 'UPDATE forms SET response_count = response_count + 1 WHERE id = ?', [formId]);
+    });
+}
+
+/** The submissions' rows and counts with group commit (the ceiling). */
+function writeGrouped(db) {
+  return groupCommit({ transaction: transactions(db), run: (tx, sql, params) => p(tx || db, 'run', sql, params), insertSql: INSERT_RESPONSE });
+}
+
+/** `write(params, formId)` commits a submission's row and counts it. */
+function submitHandler(db, write) {
   return async (req, res) => {
     const body = req.body;
     if (!body || typeof body !== 'object' || !Array.isArray(body.answers) || body.answers.length > 1000) {
@@ -229,22 +247,24 @@ function submitHandler(db) {
       version: form.published_version_id ? 1 : null,
       version_id: form.published_version_id,
     };
-    await transaction(async (tx = db) => {
-      await p(tx, 'run', INSERT_RESPONSE, [
-        response.id, form.id, response.visitor_id, response.version_id, response.version, JSON.stringify(answers),
-        JSON.stringify(response.metadata), now, now, now, null,
-      ]);
-      await p(tx, 'run', 'UPDATE forms SET response_count = response_count + 1 WHERE id = ?', [form.id]);
-    });
+    await write(
+      [response.id, form.id, response.visitor_id, response.version_id, response.version, JSON.stringify(answers), JSON.stringify(response.metadata), now, now, now, null],
+      form.id,
+    );
     res.status(201).json(response);
   };
 }
 
-function createApp(db) {
+function createApp(db, { ceiling = false } = {}) {
   const app = express();
   app.disable('x-powered-by');
-  app.get('/healthz', (_req, res) => res.json({ ok: true }));
-  app.post('/api/v1/public/forms/:slug/responses', express.json({ limit: '1mb' }), submitHandler(db));
+  app.get('/healthz', (_req, res) => res.json({ ok: true, ceiling }));
+  app.post('/api/v1/public/forms/:slug/responses', express.json({ limit: '1mb' }), submitHandler(db, ceiling ? writeGrouped(db) : writePerRequest(db)));
+  if (ceiling) {
+    const query = (method, sql, params) => p(db, method, sql, params);
+    app.get('/api/v1/forms/:id', cachedGetForm({ query, presentForm, keyPattern: KEY_PATTERN, sha256 }));
+    return app;
+  }
   app.get('/api/v1/forms/:id', async (req, res) => {
     const auth = req.get('authorization') || '';
     const m = KEY_PATTERN.exec(auth.startsWith('Bearer ') ? auth.slice(7) : '');
@@ -282,7 +302,7 @@ async function main() {
   }
   const { n } = await p(db, 'get', 'SELECT count(*) AS n FROM forms');
   if (Number(n) === 0) await seed(db, process.env.BASELINE_API_KEY, Number(process.env.BASELINE_FORMS || 1000));
-  const server = createApp(db).listen(Number(process.env.PORT || 0), () => {
+  const server = createApp(db, { ceiling: process.env.BASELINE_CEILING === '1' }).listen(Number(process.env.PORT || 0), () => {
     console.log(`baseline listening on http://localhost:${server.address().port}`);
   });
   const stop = () => server.close(() => db.close(() => process.exit(0)));

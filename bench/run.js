@@ -1,7 +1,8 @@
 'use strict';
-// `npm run bench`: starts the self-hosted Formloom app and the bare Express + sqlite3 baseline as child
-// processes, then runs each scenario family in turn (FAMILIES): autocannon scenarios driven from a third
-// process, compared with the baseline in rounds where they have a counterpart there, and the families' own
+// `npm run bench`: starts the self-hosted Formloom app, the bare Express + sqlite3 baseline and the ceiling (the
+// baseline answering forms from memory and inserting with group commit) as child processes, then runs each
+// scenario family in turn (FAMILIES): autocannon scenarios driven from another process, compared with the
+// baseline and the ceiling in rounds where they have a counterpart there, and the families' own
 // measurements ("phases": a streamed export, sequential timings, webhook deliveries). Prints every figure
 // with PASS/FAIL against its target and writes a JSON report.
 // Exit code: 0 when every run completed (even if a target FAILs: it is a report), 1 when a server did not
@@ -72,8 +73,17 @@ const config = {
 };
 /** Targets of compared scenarios that give `compareToBaseline: true` (others give their own). */
 // Issue 21: at least the baseline's throughput, and no worse a p99 at 10 connections.
-const DEFAULT_TARGETS = { minRpsRatio: 1.0, maxP99Ratio: 1.0, p99AtConnections: 10 };
-const targetsOf = (s) => (s.compareToBaseline === true ? DEFAULT_TARGETS : { ...DEFAULT_TARGETS, ...s.compareToBaseline });
+const DEFAULT_TARGETS = { minRpsRatio: 1.0, maxP99Ratio: 1.0, p99AtConnections: [10] };
+/**
+ * What a scenario is compared with: the bare baseline (`compareToBaseline`) and the ceiling
+ * (`compareToCeiling`, issue 35), each `true` for DEFAULT_TARGETS or targets of its own.
+ */
+const REFERENCES = [
+  { app: 'baseline', key: 'compareToBaseline' },
+  { app: 'ceiling', key: 'compareToCeiling' },
+];
+const targetsOf = (s, key = 'compareToBaseline') => (s[key] === true ? DEFAULT_TARGETS : { ...DEFAULT_TARGETS, ...s[key] });
+const comparedTo = (s) => REFERENCES.some((r) => s[r.key]);
 const OTHER_CPU_WARN_PCT = 10;
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
@@ -83,7 +93,7 @@ const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 const terms = config.only.split(',').map((t) => t.trim()).filter(Boolean);
 const baselineOnly = terms.length === 1 && terms[0] === 'baseline';
 const selects = (name, family) => !terms.length || terms.some((t) => name.includes(t) || t === family);
-const wantedScenario = (s) => (baselineOnly ? !!s.compareToBaseline : selects(s.name, s.family));
+const wantedScenario = (s) => (baselineOnly ? comparedTo(s) : selects(s.name, s.family));
 const wantedPhase = (ph) => !baselineOnly && selects(ph.name, ph.family);
 
 /** One autocannon run of `scenario` against `app`; fails if the app died meanwhile. */
@@ -114,11 +124,11 @@ async function measure(app, scenario, connections, apps, label = '') {
   return result;
 }
 
-/** Two fresh schemas on PostgreSQL, one per app, and how to drop them. */
+/** Three fresh schemas on PostgreSQL, one per app, and how to drop them. */
 async function pgSchemas(url) {
   const { Client } = require('pg');
   const tag = `${Date.now().toString(36)}_${process.pid}`;
-  const names = { formloom: `formloom_bench_${tag}`, baseline: `baseline_bench_${tag}` };
+  const names = { formloom: `formloom_bench_${tag}`, baseline: `baseline_bench_${tag}`, ceiling: `ceiling_bench_${tag}` };
   const run = async (sql) => {
     const c = new Client({ connectionString: url });
     await c.connect();
@@ -128,17 +138,22 @@ async function pgSchemas(url) {
       await c.end();
     }
   };
-  await run(`CREATE SCHEMA ${names.formloom}; CREATE SCHEMA ${names.baseline}`);
-  log(`PostgreSQL: schemas ${names.formloom} and ${names.baseline} on ${url.replace(/\/\/[^@/]*@/, '//***@')}`);
+  const all = Object.values(names);
+  await run(all.map((n) => `CREATE SCHEMA ${n}`).join('; '));
+  log(`PostgreSQL: schemas ${all.join(', ')} on ${url.replace(/\/\/[^@/]*@/, '//***@')}`);
   return {
     formloom: { url, schema: names.formloom },
     baseline: { url, schema: names.baseline },
-    drop: () => run(`DROP SCHEMA ${names.formloom} CASCADE; DROP SCHEMA ${names.baseline} CASCADE`).catch((e) => log(`dropping the schemas failed: ${e.message}`)),
+    ceiling: { url, schema: names.ceiling },
+    drop: () => run(all.map((n) => `DROP SCHEMA ${n} CASCADE`).join('; ')).catch((e) => log(`dropping the schemas failed: ${e.message}`)),
   };
 }
 
-/** Issue 21: resident memory at rest and at its peak under the GET /forms/:id load (every run of it). */
-const MEMORY_TARGETS = { restMb: 80, getLoadMb: 120 };
+/**
+ * Issue 35: resident memory at rest and at its peak under the GET /forms/:id load (every run of it), with
+ * dependencies as published and V8's flags given at start only (issue 21's 80 / 120 MB took patches).
+ */
+const MEMORY_TARGETS = { restMb: 100, getLoadMb: 160 };
 function memoryChecks(formloomRuns, restRssMb) {
   const out = [];
   if (restRssMb != null) {
@@ -155,7 +170,7 @@ function memoryChecks(formloomRuns, restRssMb) {
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'formloom-bench-'));
   const apps = [];
-  const runs = { baseline: {}, formloom: {} }; // app -> scenario -> connections -> [run per round]
+  const runs = { baseline: {}, ceiling: {}, formloom: {} }; // app -> scenario -> connections -> [run per round]
   const record = (app, scenario, connections, r) => ((runs[app][scenario] ??= {})[connections] ??= []).push(r);
   const phaseResults = {}; // phase name -> { family, table, checks, result, errors }
   const plan = families
@@ -168,17 +183,22 @@ async function main() {
       if (sqliteOnly && config.database === 'postgres') log(`${f.name}: skipped on PostgreSQL (it seeds the SQLite file)`);
       return !(sqliteOnly && config.database === 'postgres');
     });
-  const compared = plan.flatMap((f) => f.scenarios.filter((s) => s.compareToBaseline));
+  const compared = plan.flatMap((f) => f.scenarios.filter(comparedTo));
+  const needs = (key) => compared.some((s) => s[key]);
   let failed = false;
   const pg = config.database === 'postgres' ? await pgSchemas(config.pgUrl) : null;
   try {
     if (!plan.length) throw new Error(`BENCH_ONLY=${config.only} selects nothing`);
     // Only the forms family reads the 1,000 seeded forms; the others create the forms they use.
     const forms = plan.some((f) => f.name === 'forms') ? config.forms : 0;
-    const baseline = compared.length
+    const baseline = needs('compareToBaseline')
       ? await startBaseline(dataDir, { forms, nodeArgs: config.baselineNodeArgs, echo: config.echo, pg: pg && pg.baseline })
       : null;
     if (baseline) apps.push(baseline);
+    const ceiling = needs('compareToCeiling')
+      ? await startBaseline(dataDir, { forms, nodeArgs: config.baselineNodeArgs, echo: config.echo, pg: pg && pg.ceiling, ceiling: true })
+      : null;
+    if (ceiling) apps.push(ceiling);
     const formloom = baselineOnly ? null : await startFormloom(dataDir, { ...config, forms, nodeArgs: config.appNodeArgs, pg: pg && pg.formloom });
     if (formloom) apps.push(formloom);
     for (const app of apps) app.ctx = {};
@@ -190,6 +210,7 @@ async function main() {
     const h = {
       formloom,
       baseline,
+      ceiling,
       config,
       log,
       cpuWindow: (extraPids = [], opts = {}) =>
@@ -200,14 +221,15 @@ async function main() {
       if (family.prepare && family.scenarios.length) {
         for (const app of apps) app.ctx[family.name] = await family.prepare(app, h);
       }
-      // A compared scenario runs in rounds; in each, baseline and Formloom run back to back at each
-      // connection count (order swapped every round), so a burst of other work on the machine hits one
-      // pair, and the median of the per-round ratios shrugs it off.
-      for (const scenario of family.scenarios.filter((s) => s.compareToBaseline)) {
-        const pair = formloom ? [baseline, formloom] : [baseline];
+      // A compared scenario runs in rounds; in each, its references (baseline, ceiling) and Formloom run back
+      // to back at each connection count (the order rotated every round), so a burst of other work on the
+      // machine hits one group, and the median of the per-round ratios shrugs it off.
+      for (const scenario of family.scenarios.filter(comparedTo)) {
+        const group = [scenario.compareToBaseline && baseline, scenario.compareToCeiling && ceiling, formloom].filter(Boolean);
         for (let round = 0; round < config.rounds; round++) {
+          const shift = round % group.length;
           for (const connections of config.connections) {
-            for (const app of round % 2 ? [...pair].reverse() : pair) {
+            for (const app of [...group.slice(shift), ...group.slice(0, shift)]) {
               const r = await measure(app, scenario, connections, apps, `, round ${round + 1}/${config.rounds}`);
               record(app.name, scenario.name, connections, r);
             }
@@ -215,7 +237,7 @@ async function main() {
         }
       }
       if (formloom) {
-        for (const scenario of family.scenarios.filter((s) => !s.compareToBaseline)) {
+        for (const scenario of family.scenarios.filter((s) => !comparedTo(s))) {
           for (const connections of config.connections) {
             record('formloom', scenario.name, connections, await measure(formloom, scenario, connections, apps));
           }
@@ -256,19 +278,21 @@ async function main() {
   const checks = []; // every target of the run: { family, check, value, target, pass }
   const comparisons = {};
   for (const scenario of compared) {
-    const c = scenario.name;
-    if (!runs.formloom[c] || !runs.baseline[c]) continue;
-    const targets = targetsOf(scenario);
-    const rowsC = (comparisons[c] = report.compare(runs.formloom[c], runs.baseline[c], targets));
-    report.printTable(
-      `${c}: Formloom / baseline, median of per-round ratios ` +
-        `(targets: req/s >= ${targets.minRpsRatio}x, p99 @${targets.p99AtConnections} conns <= ${targets.maxP99Ratio}x, ` +
-        `no errors or non-2xx)`,
-      report.COMPARE_COLUMNS,
-      rowsC,
-    );
-    process.stdout.write(`\nTarget (${c}): ${rowsC.every((x) => x.pass) ? 'PASS' : 'FAIL'}\n`);
-    checks.push(...report.comparisonChecks(scenario.family, c, rowsC, targets));
+    const refs = REFERENCES.filter((r) => scenario[r.key]);
+    for (const ref of refs) {
+      const c = scenario.name;
+      if (!runs.formloom[c] || !runs[ref.app][c]) continue;
+      const targets = targetsOf(scenario, ref.key);
+      const rowsC = (comparisons[ref.app === 'baseline' ? c : `${c} vs ${ref.app}`] = report.compare(runs.formloom[c], runs[ref.app][c], targets));
+      const p99 = targets.p99AtConnections.length ? `p99 @${targets.p99AtConnections.join(',')} conns <= ${targets.maxP99Ratio}x, ` : '';
+      report.printTable(
+        `${c}: Formloom / ${ref.app}, median of per-round ratios (targets: req/s >= ${targets.minRpsRatio}x, ${p99}no errors or non-2xx)`,
+        report.COMPARE_COLUMNS,
+        rowsC,
+      );
+      process.stdout.write(`\nTarget (${c} vs ${ref.app}): ${rowsC.every((x) => x.pass) ? 'PASS' : 'FAIL'}\n`);
+      checks.push(...report.comparisonChecks(scenario.family, c, rowsC, targets, ref.app, ref === refs[0]));
+    }
   }
   checks.push(...memoryChecks(runs.formloom, apps.find((a) => a.name === 'formloom')?.restRssMb));
   for (const [name, ph] of Object.entries(phaseResults)) {
@@ -301,7 +325,11 @@ async function main() {
     date: new Date().toISOString(),
     database: config.database,
     machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}` },
-    config: { ...config, targets: Object.fromEntries(compared.map((s) => [s.name, targetsOf(s)])) },
+    config: {
+      ...config,
+      targets: Object.fromEntries(compared.filter((s) => s.compareToBaseline).map((s) => [s.name, targetsOf(s)])),
+      ceiling_targets: Object.fromEntries(compared.filter((s) => s.compareToCeiling).map((s) => [s.name, targetsOf(s, 'compareToCeiling')])),
+    },
     results,
     comparison: comparisons['GET /forms/:id'] ?? null,
     comparisons,

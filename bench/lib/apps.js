@@ -1,6 +1,7 @@
 'use strict';
-// The two servers under bench, started as child processes on a data directory: the self-hosted Formloom
-// app (seeded through its API) and the bare Express + sqlite3 baseline (seeding itself with SQL).
+// The servers under bench, started as child processes on a data directory: the self-hosted Formloom app
+// (seeded through its API), the bare Express + sqlite3 baseline and the ceiling (the baseline with
+// BASELINE_CEILING=1: forms from memory, group commit), each on a database of its own, seeding itself with SQL.
 // Each resolves with { name, proc, url, apiKey, ids } where `ids` are the seeded form ids; the baseline adds
 // `ingestFormId` (its published form for the ingest), Formloom adds `dataDir`, `dbFile` (null on PostgreSQL),
 // `pg` ({ url, schema } on PostgreSQL, else null) and `cli(...args)`.
@@ -15,7 +16,8 @@ const { memoryOf } = require('./rss');
 const ROOT = path.resolve(__dirname, '..', '..');
 const APP_MAIN = path.join(ROOT, 'examples/self-hosted/dist/src/main.js');
 // Formloom runs as `npm start` and the Docker image start it: through its launcher, which sets malloc's
-// arenas (MALLOC_ARENA_MAX=2 unless the environment gives one: BENCH_APP_ENV) and execs node.
+// arenas (MALLOC_ARENA_MAX=2 unless the environment gives one: BENCH_APP_ENV) and V8's memory flags, and
+// execs node (docs/operations.md, "Memory").
 const APP_LAUNCHER = path.join(ROOT, 'examples/self-hosted/bin/formloom-server');
 const CLI_BIN = path.join(ROOT, 'packages/cli/bin/formloom.js');
 const BASELINE_MAIN = path.join(ROOT, 'bench/baseline-app.js');
@@ -29,27 +31,32 @@ const BENCH_RATE_LIMITS = Object.fromEntries(
 
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 
-/** opts: { forms, nodeArgs, echo, pg } where `pg` is { url, schema } to run on PostgreSQL. */
-async function startBaseline(dataDir, { forms, nodeArgs = [], echo = false, pg = null }) {
+/**
+ * opts: { forms, nodeArgs, echo, pg, ceiling } where `pg` is { url, schema } to run on PostgreSQL and
+ * `ceiling` starts the ceiling (named so) instead of the bare baseline.
+ */
+async function startBaseline(dataDir, { forms, nodeArgs = [], echo = false, pg = null, ceiling = false }) {
+  const name = ceiling ? 'ceiling' : 'baseline';
   const port = await freePort();
   const apiKey = `fl_${crypto.randomBytes(12).toString('hex')}_${crypto.randomBytes(32).toString('hex')}`;
   const proc = startProcess({
-    name: 'baseline',
+    name,
     args: [...nodeArgs, BASELINE_MAIN],
     env: {
       PORT: String(port),
       NODE_ENV: 'production',
-      ...(pg ? { BASELINE_PG_URL: pg.url, BASELINE_PG_SCHEMA: pg.schema } : { BASELINE_DB: path.join(dataDir, 'baseline.sqlite') }),
+      ...(pg ? { BASELINE_PG_URL: pg.url, BASELINE_PG_SCHEMA: pg.schema } : { BASELINE_DB: path.join(dataDir, `${name}.sqlite`) }),
       BASELINE_API_KEY: apiKey,
       BASELINE_FORMS: String(forms),
+      BASELINE_CEILING: ceiling ? '1' : '0',
     },
     echo,
   });
   const url = `http://127.0.0.1:${port}`;
   const t0 = Date.now();
   await waitForHttp(`${url}/healthz`, { proc, timeoutMs: 120000 });
-  log(`baseline up on ${url} (seeded ${forms} forms with SQL in ${Date.now() - t0} ms)`);
-  return { name: 'baseline', proc, url, apiKey, ids: Array.from({ length: forms }, (_, i) => formId(i)), ingestFormId: INGEST_FORM_ID };
+  log(`${name} up on ${url} (seeded ${forms} forms with SQL in ${Date.now() - t0} ms)`);
+  return { name, proc, url, apiKey, ids: Array.from({ length: forms }, (_, i) => formId(i)), ingestFormId: INGEST_FORM_ID };
 }
 
 /** MALLOC_ARENA_MAX in the environment of process `pid` (Linux /proc), or null. */
@@ -59,6 +66,16 @@ function arenasOf(pid) {
     return entry ? entry.slice('MALLOC_ARENA_MAX='.length) : null;
   } catch {
     return null;
+  }
+}
+
+/** node's own flags on the command line of process `pid` (Linux /proc), or '?'. */
+function v8FlagsOf(pid) {
+  try {
+    const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    return argv.slice(1).filter((a) => a.startsWith('--')).join(' ') || '(none)';
+  } catch {
+    return '?';
   }
 }
 
@@ -80,11 +97,11 @@ async function startFormloom(dataDir, { forms, seedConcurrency = 8, nodeArgs = [
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, { proc, timeoutMs: 60000 });
-  // Resident memory at rest: after start, before any request but the health check (issue 21: < 80 MB).
+  // Resident memory at rest: after start, before any request but the health check (issue 35: < 100 MB).
   await new Promise((r) => setTimeout(r, 1000));
   const rest = memoryOf(proc.pid);
   const restRssMb = rest ? rest.rss_kb / 1024 : null;
-  log(`formloom up on ${url}${restRssMb ? ` (RSS at rest ${restRssMb.toFixed(1)} MB)` : ''}, started by ${path.relative(ROOT, APP_LAUNCHER)} with MALLOC_ARENA_MAX=${arenasOf(proc.pid) ?? '?'}`);
+  log(`formloom up on ${url}${restRssMb ? ` (RSS at rest ${restRssMb.toFixed(1)} MB)` : ''}, started by ${path.relative(ROOT, APP_LAUNCHER)} with MALLOC_ARENA_MAX=${arenasOf(proc.pid) ?? '?'} and V8 flags ${v8FlagsOf(proc.pid)}`);
   const cli = (...args) => runJsonCommand([CLI_BIN, ...args], { env: appEnv, cwd: dataDir });
   await cli('user', 'create', '--email', 'bench@example.com', '--plan', 'pro');
   const key = await cli('key', 'create', '--user', 'bench@example.com');

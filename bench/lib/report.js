@@ -96,8 +96,8 @@ const RESULT_COLUMNS = [
 /**
  * Ratios of `subject` to `baseline` (connections -> [run per round], paired by round) at each connection
  * count: the median of the per-round ratios, checked against `targets`: `minRpsRatio` (every count) and
- * `maxP99Ratio` (at `p99AtConnections` only); and the subject's errors (non-2xx, errors, timeouts), which
- * must be 0.
+ * `maxP99Ratio` (at the counts listed in `p99AtConnections` only); and the subject's errors (non-2xx,
+ * errors, timeouts), which must be 0. `baseline` is whichever reference the subject is compared with.
  */
 function compare(subject, baseline, targets) {
   const rows = [];
@@ -114,7 +114,7 @@ function compare(subject, baseline, targets) {
     const rpsRatio = median(rpsRatios);
     const p99Ratio = median(p99Ratios);
     const rpsOk = rpsRatio >= targets.minRpsRatio;
-    const checksP99 = Number(conns) === targets.p99AtConnections;
+    const checksP99 = [].concat(targets.p99AtConnections).includes(Number(conns));
     const p99Ok = !checksP99 || p99Ratio <= targets.maxP99Ratio;
     const errors = sum(sRuns.map((r) => r.non2xx + r.errors + r.timeouts));
     rows.push({
@@ -150,15 +150,18 @@ const COMPARE_COLUMNS = [
   { key: 'errors_verdict', title: '' },
 ];
 
-/** The rows of `compare` as entries of the run's list of targets. */
-function comparisonChecks(family, scenario, rows, targets) {
+/**
+ * The rows of `compare` as entries of the run's list of targets; `against` names the reference. The errors
+ * are Formloom's own: a scenario compared with two references lists them with the first (`withErrors`).
+ */
+function comparisonChecks(family, scenario, rows, targets, against = 'baseline', withErrors = true) {
   const out = [];
   for (const r of rows) {
-    out.push({ family, check: `${scenario} @${r.connections}: req/s vs baseline`, value: `${r.rps_ratio}x`, target: `>= ${targets.minRpsRatio}x`, pass: r.rps_verdict === 'PASS' });
+    out.push({ family, check: `${scenario} @${r.connections}: req/s vs ${against}`, value: `${r.rps_ratio}x`, target: `>= ${targets.minRpsRatio}x`, pass: r.rps_verdict === 'PASS' });
     if (r.checks_p99) {
-      out.push({ family, check: `${scenario} @${r.connections}: p99 vs baseline`, value: `${r.p99_ratio}x`, target: `<= ${targets.maxP99Ratio}x`, pass: r.p99_verdict === 'PASS' });
+      out.push({ family, check: `${scenario} @${r.connections}: p99 vs ${against}`, value: `${r.p99_ratio}x`, target: `<= ${targets.maxP99Ratio}x`, pass: r.p99_verdict === 'PASS' });
     }
-    out.push({ family, check: `${scenario} @${r.connections}: errors + non-2xx`, value: String(r.errors), target: '= 0', pass: r.errors === 0 });
+    if (withErrors) out.push({ family, check: `${scenario} @${r.connections}: errors + non-2xx`, value: String(r.errors), target: '= 0', pass: r.errors === 0 });
   }
   return out;
 }
