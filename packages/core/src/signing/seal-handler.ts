@@ -116,6 +116,9 @@ export class SigningSealHandler implements OutboxHandler {
     const have = new Set((await this.storage.signing.listDocuments(sessionId, kind)).map((d) => d.question_id));
     for (const c of await contractsOf(this.storage, sessionId)) {
       if (have.has(c.question_id)) continue;
+      // A voided copy records what was signed before the void: a contract nobody signed has nothing to record,
+      // and no one could download it (docs/decisions.md, "Signing sessions").
+      if (mode === 'void' && !slots.some((s) => s.status === 'signed' && contractIncludesSlot(c, s.slot_number))) continue;
       const audit = await this.storage.signing.listAudit(sessionId);
       const created = audit.find((e) => e.action === 'session_created');
       const input = {

@@ -69,10 +69,10 @@ export class SignerService {
   async context(code: string) {
     const { slot, session } = await this.resolve(code);
     const slots = await this.storage.signing.listSlots(session.id);
-    const copies = session.status === 'completed' && session.copy_mode !== 'disabled';
-    const contracts = copies ? await contractsOf(this.storage, session.id) : [];
+    const kind = copyKind(session, slot);
+    const contracts = kind ? await contractsOf(this.storage, session.id) : [];
     const mine = new Set(contracts.filter((c) => contractIncludesSlot(c, slot.slot_number)).map((c) => c.question_id));
-    const documents = copies ? (await this.storage.signing.listDocuments(session.id, 'signed')).filter((d) => mine.has(d.question_id)) : [];
+    const documents = kind ? (await this.storage.signing.listDocuments(session.id, kind)).filter((d) => mine.has(d.question_id)) : [];
     return {
       form_id: session.form_id,
       session_id: session.id,
@@ -301,7 +301,20 @@ export class SignerService {
     const { session, slot } = await this.authorized(code, meta);
     if (session.copy_mode === 'disabled') throw forbidden('This session gives signers no copies', { reason: 'copies_disabled' });
     const doc = await this.storage.signing.findDocument(session.id, docId);
-    if (!doc || !(await this.slotSigns(session.id, doc.question_id, slot.slot_number))) throw notFound('Signed document');
+    // The same rule as the context's `documents`: a link downloads exactly what its context lists.
+    if (!doc || doc.kind !== copyKind(session, slot) || !(await this.slotSigns(session.id, doc.question_id, slot.slot_number))) throw notFound('Signed document');
     return doc;
   }
+}
+
+/**
+ * Which sealed copies a signer's link may have (docs/decisions.md, "Signing sessions"): the signed ones of a
+ * completed session, the `VOIDED` ones of a voided session only when this signer had signed (what they signed,
+ * marked void), and none otherwise or when the session gives no copies.
+ */
+function copyKind(session: SigningSessionRecord, slot: SigningSlotRecord): 'signed' | 'voided' | null {
+  if (session.copy_mode === 'disabled') return null;
+  if (session.status === 'completed') return 'signed';
+  if (session.status === 'voided' && slot.status === 'signed') return 'voided';
+  return null;
 }
