@@ -149,7 +149,9 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
     throw e;
   }
   // The voice API's packages load, and its engines start, on first use (a voice list or a generation), not here.
-  const engines = lazyEngines();
+  const voiceLogger = logger.child({ component: 'voice' });
+  const engines = lazyEngines(voiceLogger);
+  const audio = provided.has('audio') ? null : lazyAudioCodecs(voiceLogger);
   const closeAdapters = async () => {
     await mailer?.close();
     blobs?.close();
@@ -187,7 +189,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
       plugins: file.plugins,
       logger: coreLogger(logger),
       speechEngines: engines,
-      ...(provided.has('audio') ? {} : { audio: lazyAudioCodecs() }),
+      ...(audio ? { audio } : {}),
       ...(provided.has('webhookTransport') ? {} : { webhookTransport: createHttpWebhookTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }) }),
       ...(blobs ? { blobStore: blobs.store } : {}),
       ...(mailer ? { mailer } : {}),
@@ -230,7 +232,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
         server.closeAllConnections();
         await closed;
         await formloom.worker.stop();
-        await Promise.all(engines.map((e) => e.close()));
+        await Promise.all([...engines.map((e) => e.close()), audio?.close()]);
         await closeAdapters();
       })()),
   };

@@ -36,21 +36,33 @@ export function lazyEngine(id: string, create: () => ClosableEngine): ClosableEn
   };
 }
 
-/** The self-hosted app's engines: eSpeak NG and Flite, both embedded (docs/voice.md). */
-export function lazyEngines(): ClosableEngine[] {
+/** Where the engines' and encoders' processes report a death: a pino logger. */
+export interface VoiceLogger {
+  error(details: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * The self-hosted app's engines: eSpeak NG and Flite, both embedded and both in child processes, so a crash
+ * of their WebAssembly fails one generation, never the server; idle processes exit (docs/voice.md).
+ */
+export function lazyEngines(logger?: VoiceLogger): ClosableEngine[] {
   return [
-    lazyEngine('espeak', () => (require('@formloom/speech-espeak') as typeof EspeakModule).createEspeakEngine()),
-    lazyEngine('flite', () => (require('@formloom/speech-flite') as typeof FliteModule).createFliteEngine()),
+    lazyEngine('espeak', () => (require('@formloom/speech-espeak') as typeof EspeakModule).createEspeakEngine({ logger })),
+    lazyEngine('flite', () => (require('@formloom/speech-flite') as typeof FliteModule).createFliteEngine({ logger })),
   ];
 }
 
-/** The audio encoders, loaded at the first voice request that needs one. */
-export function lazyAudioCodecs(): AudioEncoding {
-  let codecs: AudioEncoding | undefined;
-  const get = () => (codecs ??= (require('@formloom/audio') as typeof AudioModule).createAudioCodecs());
+/**
+ * The audio encoders, loaded at the first voice request that needs one: the codecs run in child processes
+ * (`createIsolatedAudioCodecs`), for the same reason as the engines.
+ */
+export function lazyAudioCodecs(logger?: VoiceLogger): AudioEncoding & { close(): Promise<void> } {
+  let codecs: AudioModule.IsolatedAudioCodecs | undefined;
+  const get = () => (codecs ??= (require('@formloom/audio') as typeof AudioModule).createIsolatedAudioCodecs({ logger }));
   return {
     outputSpec: (options) => get().outputSpec(options),
     encode: (source, options) => get().encode(source, options),
     encodeToBuffer: (source, options) => get().encodeToBuffer(source, options),
+    close: async () => codecs?.close(),
   };
 }

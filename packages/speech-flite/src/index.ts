@@ -5,4 +5,4 @@
 export { createFliteEngine, FliteEngine, type FliteEngineOptions, type FliteTestingOptions } from './engine';
 export { FliteEngineError, isFliteEngineError, type FliteErrorCode } from './errors';
 export { DEFAULT_FLITE_VOICE, FLITE_VOICES, MAX_SPEED, MIN_SPEED, splitText, type TextPiece } from './input';
-export type { ChildInfo, PoolStats } from './pool';
+export type { ChildInfo, FliteLogger, PoolStats } from './pool';

@@ -12,11 +12,17 @@ import { join } from 'node:path';
 import type { ChildMessage, SynthesizeMessage } from './child';
 import { FliteEngineError } from './errors';
 
+/** Where a child's death is reported: a pino logger fits as it is (`logger.error({ pid }, msg)`). */
+export interface FliteLogger {
+  error(details: Record<string, unknown>, message: string): void;
+}
+
 export interface PoolOptions {
   size: number;
   callTimeoutMs: number;
   wasmPath: string;
   childScript: string;
+  logger?: FliteLogger;
 }
 
 export type Job = Omit<SynthesizeMessage, 'type' | 'id'>;
@@ -264,6 +270,12 @@ export class FlitePool {
       const detail = slot.stderr.trim() ? `: ${slot.stderr.trim().split('\n').slice(-3).join(' / ')}` : '';
       const wasStarting = slot.state === 'starting';
       const retired = slot.state === 'dead';
+      if (!retired) {
+        this.options.logger?.error(
+          { engine: 'flite', pid: slot.pid, exit: how, busy: !!slot.call, ...(detail ? { stderr: detail.slice(2) } : {}) },
+          'speech engine process died; its request fails or is retried and a new process starts'
+        );
+      }
       slot.state = 'dead';
       this.slots.delete(slot);
       rmSync(workDir, { recursive: true, force: true });

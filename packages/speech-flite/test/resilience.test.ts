@@ -28,9 +28,11 @@ function busyPid(engine: FliteEngine): number {
 test.serial(
   'a child killed after audio went out fails the request with a crashed FliteEngineError; the next works',
   async (t) => {
+    const logged: Record<string, unknown>[] = [];
     const engine = createFliteEngine({
       poolSize: 1,
       testing: { stallMs: ({ sentence }) => (sentence === 1 ? STUCK_MS : 0) },
+      logger: { error: (details) => void logged.push(details) },
     });
     t.teardown(() => engine.close());
     await engine.start();
@@ -49,6 +51,7 @@ test.serial(
     t.is((error as FliteEngineError).code, 'crashed');
     t.regex(error!.message, /SIGKILL/);
     t.true((await iterator.next()).done, 'nothing after the failure');
+    t.like(logged, [{ engine: 'flite', pid, exit: 'signal SIGKILL', busy: true }], 'the death is logged once');
 
     // A restarted child serves the next request; this process is unharmed.
     const chunks = await collect(engine.synthesize(say('The next request is served by a new child.')));
