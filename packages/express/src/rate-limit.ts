@@ -56,7 +56,8 @@ const PUBLIC_ROUTES: Record<string, { limit: RateLimitName; perForm: boolean }> 
  */
 const TOKEN_ROUTES: Record<string, number[] | 'all'> = {
   'post /auth/signin': [401],
-  'post /auth/signup': [400, 403, 409],
+  'post /auth/signup': 'all',
+  'post /auth/signup/finish': [400, 401, 409],
   'post /auth/email-link': 'all',
   'post /auth/email-link/verify': [400],
   'post /auth/password-reset': 'all',

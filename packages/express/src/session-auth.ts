@@ -91,6 +91,25 @@ export class SessionMount {
     return active;
   }
 
+  /**
+   * The live session of the cookie a sign-in endpoint was sent with, or `null`. Sign-in endpoints take no
+   * session, so no CSRF check: this is only used to end that session (`replaces`) and to tell whether a
+   * mailed link was followed from a session of its own account (the first proof of an address, core
+   * `MailLinkService`).
+   */
+  async presented(req: Request): Promise<ActiveSession | null> {
+    const token = readCookie(req, SESSION_COOKIE);
+    return token ? this.issuer.authenticate(token) : null;
+  }
+
+  /**
+   * A sign-in that presented a session cookie ends that session (any account's): the browser's cookie is
+   * replaced by the new one, and the old token would otherwise stay valid until its idle expiry.
+   */
+  async replaces(presented: ActiveSession | null): Promise<void> {
+    if (presented) await this.issuer.signOut(sessionPrincipal(presented.session));
+  }
+
   /** Sign-in endpoints run without a session: the `Origin` check alone keeps other sites from signing a browser in. */
   requireOrigin(req: Request): void {
     // A loopback public URL also accepts the other loopback names of its port (loopback-origins.ts).

@@ -1,11 +1,13 @@
 import test from 'ava';
 import { forEachDb, type TestApp } from './helpers/app';
-import { Browser, mailbox, newEmail, PASSWORD } from './helpers/session-client';
+import { Browser, mailbox, newEmail, signUpByMail } from './helpers/session-client';
 import { SoftAuthenticator } from './helpers/soft-authenticator';
+
+const mails = mailbox();
 
 async function signedUp(app: TestApp) {
   const b = new Browser(app);
-  const res = await b.call('POST', '/auth/signup', { body: { email: newEmail(), password: PASSWORD } });
+  const res = await signUpByMail(app, mails, b, { email: newEmail() });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   return { b, user: res.body.user };
 }
@@ -83,5 +85,5 @@ forEachDb(
       t.deepEqual((await other.b.call('GET', '/account/passkeys')).body.passkeys, []);
     });
   },
-  { sessions: { signup: 'open' }, mailer: mailbox(), rateLimits: { failedAuth: { limit: 10_000 } } },
+  { sessions: { signup: 'open' }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } } },
 );

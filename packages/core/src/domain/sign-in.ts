@@ -29,7 +29,7 @@ export interface SignInSession {
 }
 
 /** What a one-time token is for. Passkey challenges are one-time tokens too, so any instance can finish them. */
-export type OneTimeTokenPurpose = 'signin_link' | 'password_reset' | 'email_verification' | 'passkey_registration' | 'passkey_authentication';
+export type OneTimeTokenPurpose = 'signin_link' | 'password_reset' | 'email_verification' | 'signup' | 'passkey_registration' | 'passkey_authentication';
 
 /** A single-use secret sent by mail (a link) or handed to a browser (a passkey challenge id). */
 export interface OneTimeToken {

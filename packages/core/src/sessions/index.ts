@@ -5,12 +5,14 @@ import { PasswordSignInService } from './password-sign-in';
 import { SessionIssuer } from './session-issuer';
 import { AccountProfileService } from './account-profile';
 import { PasskeyService } from './passkey-service';
+import { PendingSignUpService } from './pending-signup';
 
 export { PASSWORD_MAX, PASSWORD_MIN, sameSecret } from './secrets';
 export * from './schemas';
 export * from './session-issuer';
 export * from './password-sign-in';
 export * from './mail-links';
+export * from './pending-signup';
 export * from './account-profile';
 export * from './passkey-service';
 
@@ -21,5 +23,5 @@ export * from './passkey-service';
 export const sessionsArea = definePlugin({
   name: 'sessions',
   version: CORE_VERSION,
-  services: [SessionIssuer, MailLinkService, PasswordSignInService, AccountProfileService, PasskeyService],
+  services: [SessionIssuer, MailLinkService, PendingSignUpService, PasswordSignInService, AccountProfileService, PasskeyService],
 });

@@ -9,7 +9,7 @@ import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
-import { passkeyFinishSchema } from './schemas';
+import { passkeyFinishSchema, passkeyOptionsSchema } from './schemas';
 import { isToken, newToken, tokenHash } from './secrets';
 import { type ClientMeta, type OpenedSession, SessionIssuer } from './session-issuer';
 
@@ -38,6 +38,9 @@ export function passkeysAvailable(publicUrl: string): boolean {
   return !ip && (url.protocol === 'https:' || local);
 }
 
+/** The options endpoints take an optional JSON object (no field is read yet); anything else is 400, not ignored. */
+const optionsBody = (body: unknown) => (body === undefined ? {} : parseBody(passkeyOptionsSchema, body));
+
 const present = (p: PasskeyRecord) => ({ id: p.id, name: p.name, created_at: p.created_at, last_used_at: p.last_used_at });
 
 /**
@@ -61,7 +64,8 @@ export class PasskeyService {
   }
 
   /** `POST /account/passkeys/options`: registration options for `startRegistration`, and the challenge's id. */
-  async registrationOptions(principal: Principal) {
+  async registrationOptions(principal: Principal, body: unknown = {}) {
+    optionsBody(body);
     const user = await this.storage.users.findById(principal.user_id);
     if (!user) throw notFound('User');
     const existing = await this.storage.passkeys.listByUser(user.id);
@@ -129,7 +133,8 @@ export class PasskeyService {
   }
 
   /** `POST /auth/passkeys/options`: authentication options for `startAuthentication` (any of the instance's passkeys). */
-  async authenticationOptions() {
+  async authenticationOptions(body: unknown = {}) {
+    optionsBody(body);
     const options = await (await webauthn()).generateAuthenticationOptions({ rpID: this.rp.id, userVerification: 'preferred' });
     const challenge_id = await this.keepChallenge('passkey_authentication', null, options.challenge);
     return { challenge_id, options: options as unknown as Record<string, unknown> };

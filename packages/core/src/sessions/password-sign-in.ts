@@ -11,10 +11,14 @@ import { TOKENS } from '../tokens';
 import { InvitationService } from '../teams/invitation-service';
 import { hashPassword, verifyPassword } from './secrets';
 import { signInSchema, signUpSchema } from './schemas';
-import { MailLinkService } from './mail-links';
+import { type Deferred, MailLinkService } from './mail-links';
+import { PendingSignUpService } from './pending-signup';
 import { passkeysAvailable } from './passkey-service';
 import type { FormloomConfig } from '../config';
 import { type ClientMeta, type OpenedSession, SessionIssuer, sessionPrincipal } from './session-issuer';
+
+/** Thrown inside the sign-up transaction when the instance has an account after all: rolled back, then by mail. */
+class NotFirst extends Error {}
 
 const invalidCredentials = () => new FormloomError('UNAUTHORIZED', 'The email or password is wrong', { reason: 'invalid_credentials' });
 
@@ -29,6 +33,7 @@ export class PasswordSignInService {
     @inject(SessionIssuer) private readonly sessions: SessionIssuer,
     @inject(InvitationService) private readonly invitations: InvitationService,
     @inject(MailLinkService) private readonly links: MailLinkService,
+    @inject(PendingSignUpService) private readonly pending: PendingSignUpService,
   ) {}
 
   /** `GET /auth/config`: what the sign-in screens may offer. */
@@ -38,11 +43,13 @@ export class PasswordSignInService {
   }
 
   /**
-   * Makes an account with a password and opens its session. `open` admits anyone; `invite` admits the
-   * addresses with a pending team invitation; `closed` nobody; the first account of an empty instance is
-   * always admitted and takes the admin slot. With `invitation_token`, the invitation is accepted.
+   * `POST /auth/signup` (docs/accounts.md, "Who may sign up"). The first account of an empty instance and a
+   * sign-up with a pending invitation's token for its address are made at once and signed in (`opened`;
+   * the invitation is accepted). Any other sign-up is by mail (`PendingSignUpService`): `open` answers
+   * `{sent: true}` for every address and makes the account when the mailed link is followed; `invite` and
+   * `closed` refuse it (an invitation's address is claimed with its token only).
    */
-  async signUp(body: unknown, mode: SignupMode, meta: ClientMeta): Promise<OpenedSession & { invitation: Record<string, unknown> | null }> {
+  async signUp(body: unknown, mode: SignupMode, meta: ClientMeta): Promise<{ opened: OpenedSession & { invitation: Record<string, unknown> | null } } | { deferred: Deferred }> {
     const input = parseBody(signUpSchema, body);
     const email = input.email.toLowerCase();
     const now = this.clock.now().toISOString();
@@ -52,6 +59,11 @@ export class PasswordSignInService {
         reason: invitation ? 'email_mismatch' : 'invalid_invitation',
       });
     }
+    const byMail = () => {
+      this.admit(mode, false);
+      return { deferred: this.pending.request(input) };
+    };
+    if (!invitation && (await this.storage.users.list({ offset: 0, limit: 1 })).total > 0) return byMail();
     const passwordHash = await hashPassword(input.password);
     const user: User = {
       id: this.ids.id('usr'),
@@ -63,19 +75,28 @@ export class PasswordSignInService {
       created_at: now,
       updated_at: now,
     };
-    const opened = await this.storage.transaction(async (tx) => {
-      const empty = (await tx.users.list({ offset: 0, limit: 1 })).total === 0;
-      const invited = !!invitation || (mode === 'invite' && (await tx.invitations.hasPendingForEmail(email, now)));
-      if (!empty) this.admit(mode, invited);
-      if (await tx.users.findByEmail(email)) throw conflict('An account with this email exists', { field: 'email' });
-      await tx.users.insert(user);
-      await tx.credentials.setPassword({ user_id: user.id, password_hash: passwordHash, updated_at: now });
-      // Of two first sign-ups racing on an empty instance one takes the admin slot; the other is admitted
-      // only as the mode would admit it anyway.
-      if (empty && !(await tx.credentials.claimAdmin(user.id, now))) this.admit(mode, invited);
-      await this.links.queueVerification(tx, user);
-      return this.sessions.open(tx, user, meta);
-    });
+    let opened: OpenedSession;
+    try {
+      opened = await this.storage.transaction(async (tx) => {
+        const empty = (await tx.users.list({ offset: 0, limit: 1 })).total === 0;
+        if (!empty && !invitation) throw new NotFirst();
+        if (!empty) this.admit(mode, true);
+        if (await tx.users.findByEmail(email)) throw conflict('An account with this email exists', { field: 'email' });
+        await tx.users.insert(user);
+        await tx.credentials.setPassword({ user_id: user.id, password_hash: passwordHash, updated_at: now });
+        // Of two first sign-ups racing on an empty instance one takes the admin slot; the other is admitted
+        // only as the mode would admit it anyway (rolled back, and by mail when it has no invitation).
+        if (empty && !(await tx.credentials.claimAdmin(user.id, now))) {
+          if (!invitation) throw new NotFirst();
+          this.admit(mode, true);
+        }
+        await this.links.queueVerification(tx, user);
+        return this.sessions.open(tx, user, meta);
+      });
+    } catch (e) {
+      if (e instanceof NotFirst) return byMail();
+      throw e;
+    }
     this.links.notify();
     let joined: Record<string, unknown> | null = null;
     if (input.invitation_token) {
@@ -86,13 +107,13 @@ export class PasswordSignInService {
         if (!isFormloomError(e)) throw e;
       }
     }
-    return { ...opened, invitation: joined };
+    return { opened: { ...opened, invitation: joined } };
   }
 
   private admit(mode: SignupMode, invited: boolean) {
     if (mode === 'closed') throw forbidden('Sign-up is closed on this instance: ask its administrator for an account', { reason: 'signup_closed' });
     if (mode === 'invite' && !invited) {
-      throw forbidden('Sign-up is by invitation on this instance: use the address a team invitation was sent to', { reason: 'signup_invite_only' });
+      throw forbidden('Sign-up is by invitation on this instance: use the link of your invitation mail', { reason: 'signup_invite_only' });
     }
   }
 

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { named } from '../api-schemas';
+import { emailAddress } from '../email-address';
 import { PASSWORD_MAX, PASSWORD_MIN } from './secrets';
 
 /* Request and answer bodies of sign-in and the account (docs/accounts.md); the Express routes document them. */
 
-const email = z.string().trim().max(320).email();
+// The API's one address rule (email-address.ts): sign-up refuses what every other email field refuses.
+const email = emailAddress();
 const password = z.string().min(PASSWORD_MIN).max(PASSWORD_MAX);
 const name = z.string().trim().max(100).nullable().optional();
 const token = z.string().max(200);
@@ -20,6 +22,8 @@ export const signInSchema = z.object({ email: z.string().max(320), password: z.s
 export const emailOnlySchema = z.object({ email: z.string().max(320) });
 export const tokenSchema = z.object({ token });
 export const resetCompleteSchema = z.object({ token, password });
+/** The mailed sign-up link's token and the password chosen at sign-up, typed again (docs/accounts.md). */
+export const signUpFinishSchema = z.object({ token, password: z.string().max(1000) });
 export const profilePatchSchema = z.object({ first_name: name, last_name: name });
 export const passwordChangeSchema = z.object({ current_password: z.string().max(1000), new_password: password });
 export const apiKeyCreateSchema = z.object({

@@ -146,7 +146,7 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       sessionOnly: true,
       body: passkeyOptionsSchema,
       success: { status: 200, description: '{challenge_id, options}', schema: passkeyOptionsOut },
-      handler: withSession(async (ctx) => ({ body: await passkeys().registrationOptions(ctx.principal) })),
+      handler: withSession(async (ctx) => ({ body: await passkeys().registrationOptions(ctx.principal, ctx.req.body) })),
     },
     {
       method: 'post',

@@ -7,6 +7,7 @@ import {
   passkeyOptionsOut,
   passkeyOptionsSchema,
   PasswordSignInService,
+  PendingSignUpService,
   presentUser,
   resetCompleteSchema,
   sentOut,
@@ -14,11 +15,14 @@ import {
   signedInOut,
   signedUpOut,
   signInSchema,
+  signUpFinishSchema,
   signUpSchema,
   tokenSchema,
   verifiedOut,
+  type Deferred,
   type OpenedSession,
 } from '@formloom/core';
+import type { Request } from 'express';
 import type { RouteContext, RouteResult, RouteSpec } from '../route-table';
 import type { SessionMount } from '../session-auth';
 
@@ -31,6 +35,27 @@ export const signedIn = (mount: SessionMount, opened: OpenedSession, status = 20
   headers: mount.cookie(opened),
 });
 
+/**
+ * Runs a sign-in that opens a session, then ends the session whose cookie the request presented (the
+ * browser gets a new cookie; docs/security.md "Sessions and CSRF"). `open` is told the presented
+ * session's account, for the first proof of an address.
+ */
+async function signingIn(mount: SessionMount, req: Request, open: (sessionUser: string | null) => Promise<OpenedSession>): Promise<OpenedSession> {
+  const presented = await mount.presented(req);
+  const opened = await open(presented?.user.id ?? null);
+  await mount.replaces(presented);
+  return opened;
+}
+
+/**
+ * Answers `202 {sent: true}` and runs the deferred work once the answer is out: the answer of a request
+ * that may send mail waits for no lookup and no write, whatever the address (docs/security.md).
+ */
+function answerFirst(req: Request, deferred: Deferred): RouteResult {
+  req.res!.once('close', () => void deferred.work());
+  return { status: 202, body: deferred.answer };
+}
+
 const COOKIE_HEADER = { 'Set-Cookie': 'the new `formloom_session` cookie (HttpOnly, SameSite=Lax)' };
 
 /**
@@ -41,6 +66,7 @@ export function authRoutes(mount: SessionMount): RouteSpec[] {
   const passwords = () => mount.formloom.service(PasswordSignInService);
   const links = () => mount.formloom.service(MailLinkService);
   const passkeys = () => mount.formloom.service(PasskeyService);
+  const pendingSignUps = () => mount.formloom.service(PendingSignUpService);
   const publicPost = (path: string, operationId: string, summary: string, rest: Omit<RouteSpec, 'method' | 'path' | 'operationId' | 'summary' | 'tag' | 'scope' | 'handler'>, run: (ctx: RouteContext) => Promise<RouteResult>): RouteSpec => ({
     method: 'post',
     path,
@@ -69,19 +95,47 @@ export function authRoutes(mount: SessionMount): RouteSpec[] {
     publicPost(
       '/auth/signup',
       'signUp',
-      'Make an account with email and password and sign in (signup mode: open, invite or closed)',
-      { body: signUpSchema, success: { status: 201, description: '{user, csrf_token, invitation?} and the session cookie', schema: signedUpOut, headers: COOKIE_HEADER }, errors: [400, 403, 409] },
+      'Make an account with email and password (signup mode: open, invite or closed): at once for the first account and with an invitation token, else by a mailed link (202 for every address)',
+      {
+        body: signUpSchema,
+        success: {
+          status: 201,
+          description: 'The first account of an empty instance, or an invitation token for its address: {user, csrf_token, invitation?} and the session cookie',
+          schema: signedUpOut,
+          headers: COOKIE_HEADER,
+          others: [
+            {
+              status: 202,
+              description:
+                '`open` mode: {sent: true} whether or not the address has an account. A new address gets a link that makes the account (`POST /auth/signup/finish`); the owner of a known one is told by mail',
+              schema: sentOut,
+            },
+          ],
+        },
+        errors: [400, 403, 409],
+      },
       async (ctx) => {
-        const opened = await passwords().signUp(ctx.req.body, mount.signup, mount.meta(ctx.req));
+        const presented = await mount.presented(ctx.req);
+        const result = await passwords().signUp(ctx.req.body, mount.signup, mount.meta(ctx.req));
+        if ('deferred' in result) return answerFirst(ctx.req, result.deferred);
+        await mount.replaces(presented);
+        const { opened } = result;
         return signedIn(mount, opened, 201, opened.invitation ? { invitation: opened.invitation } : {});
       },
+    ),
+    publicPost(
+      '/auth/signup/finish',
+      'finishSignUp',
+      "Make the account of a mailed sign-up link: its token and the password chosen at sign-up; signs in",
+      { body: signUpFinishSchema, success: { status: 201, description: '{user, csrf_token} and the session cookie', schema: signedInOut, headers: COOKIE_HEADER }, errors: [400, 401, 409] },
+      async (ctx) => signedIn(mount, await signingIn(mount, ctx.req, () => pendingSignUps().finish(ctx.req.body, mount.meta(ctx.req))), 201),
     ),
     publicPost(
       '/auth/signin',
       'signIn',
       'Sign in with email and password',
       { body: signInSchema, success: { status: 200, description: '{user, csrf_token} and the session cookie', schema: signedInOut, headers: COOKIE_HEADER }, errors: [400, 401] },
-      async (ctx) => signedIn(mount, await passwords().signIn(ctx.req.body, mount.meta(ctx.req))),
+      async (ctx) => signedIn(mount, await signingIn(mount, ctx.req, () => passwords().signIn(ctx.req.body, mount.meta(ctx.req)))),
     ),
     {
       method: 'get',
@@ -129,49 +183,49 @@ export function authRoutes(mount: SessionMount): RouteSpec[] {
       'requestSignInLink',
       'Mail a one-time sign-in link (answers the same whether or not the address has an account)',
       { body: emailOnlySchema, success: { status: 202, description: '{sent: true}', schema: sentOut }, errors: [400] },
-      async (ctx) => ({ status: 202, body: await links().requestSignInLink(ctx.req.body) }),
+      async (ctx) => answerFirst(ctx.req, links().requestSignInLink(ctx.req.body)),
     ),
     publicPost(
       '/auth/email-link/verify',
       'signInWithLink',
       'Sign in with the token of a mailed link (single use, 15 minutes)',
       { body: tokenSchema, success: { status: 200, description: '{user, csrf_token} and the session cookie', schema: signedInOut, headers: COOKIE_HEADER }, errors: [400] },
-      async (ctx) => signedIn(mount, await links().signInWithLink(ctx.req.body, mount.meta(ctx.req))),
+      async (ctx) => signedIn(mount, await signingIn(mount, ctx.req, (by) => links().signInWithLink(ctx.req.body, mount.meta(ctx.req), by))),
     ),
     publicPost(
       '/auth/password-reset',
       'requestPasswordReset',
       'Mail a password-reset link (answers the same whether or not the address has an account)',
       { body: emailOnlySchema, success: { status: 202, description: '{sent: true}', schema: sentOut }, errors: [400] },
-      async (ctx) => ({ status: 202, body: await links().requestPasswordReset(ctx.req.body) }),
+      async (ctx) => answerFirst(ctx.req, links().requestPasswordReset(ctx.req.body)),
     ),
     publicPost(
       '/auth/password-reset/complete',
       'completePasswordReset',
       "Set a new password with a reset link's token; every other session of the user ends",
       { body: resetCompleteSchema, success: { status: 200, description: '{user, csrf_token} and the session cookie', schema: signedInOut, headers: COOKIE_HEADER }, errors: [400] },
-      async (ctx) => signedIn(mount, await links().completePasswordReset(ctx.req.body, mount.meta(ctx.req))),
+      async (ctx) => signedIn(mount, await signingIn(mount, ctx.req, (by) => links().completePasswordReset(ctx.req.body, mount.meta(ctx.req), by))),
     ),
     publicPost(
       '/auth/verify-email',
       'verifyEmail',
       "Confirm the account's email address with a verification link's token",
       { body: tokenSchema, success: { status: 200, description: '{user}', schema: verifiedOut }, errors: [400] },
-      async (ctx) => ({ body: await links().verifyEmail(ctx.req.body) }),
+      async (ctx) => ({ body: await links().verifyEmail(ctx.req.body, (await mount.presented(ctx.req))?.user.id ?? null) }),
     ),
     publicPost(
       '/auth/passkeys/options',
       'passkeySignInOptions',
       'WebAuthn authentication options (for startAuthentication) and the id of their challenge',
       { body: passkeyOptionsSchema, success: { status: 200, description: '{challenge_id, options}', schema: passkeyOptionsOut } },
-      async () => ({ body: await passkeys().authenticationOptions() }),
+      async (ctx) => ({ body: await passkeys().authenticationOptions(ctx.req.body) }),
     ),
     publicPost(
       '/auth/passkeys/signin',
       'signInWithPasskey',
       "Sign in with a passkey: the authenticator's answer to the challenge",
       { body: passkeyFinishSchema, success: { status: 200, description: '{user, csrf_token} and the session cookie', schema: signedInOut, headers: COOKIE_HEADER }, errors: [400, 401] },
-      async (ctx) => signedIn(mount, await passkeys().signIn(ctx.req.body, mount.meta(ctx.req))),
+      async (ctx) => signedIn(mount, await signingIn(mount, ctx.req, () => passkeys().signIn(ctx.req.body, mount.meta(ctx.req)))),
     ),
     {
       method: 'post',

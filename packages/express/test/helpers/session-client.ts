@@ -63,3 +63,26 @@ export class Browser {
 let seq = 0;
 export const newEmail = (label = 'person') => `${label}${process.pid}_${Date.now()}_${++seq}@example.com`;
 export const PASSWORD = 'correct horse battery';
+
+/**
+ * An open-mode sign-up as a person makes it: `POST /auth/signup` answers 202, the mailed link's token and
+ * the password make the account (`POST /auth/signup/finish`). Returns the finish's answer (201 and the
+ * session in `b`); the first account of an empty instance and invitation sign-ups answer 201 at once.
+ */
+export async function signUpByMail(app: TestApp, mails: ReturnType<typeof mailbox>, b: Browser, body: { email: string; password?: string; [k: string]: unknown }): Promise<ApiResponse> {
+  const password = body.password ?? PASSWORD;
+  const seen = mails.messages.length;
+  const first = await b.call('POST', '/auth/signup', { body: { ...body, password } });
+  if (first.status !== 202) return first;
+  app.formloom.worker.start({ pollMs: 50 });
+  // This sign-up's own link: one mailed after the request, not an earlier sign-up's for the same address.
+  const to = body.email.trim().toLowerCase();
+  const re = /\/auth\/finish#token=([A-Za-z0-9_-]+)/;
+  let token = '';
+  await until(() => {
+    const mail = mails.messages.slice(seen).find((m) => m.to === to && re.test(m.text ?? ''));
+    token = mail ? re.exec(mail.text ?? '')![1]! : '';
+    return !!token;
+  }, 60_000);
+  return b.call('POST', '/auth/signup/finish', { body: { token, password } });
+}

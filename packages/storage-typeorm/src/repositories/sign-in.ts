@@ -40,9 +40,14 @@ export const signInStatements = (d: Dialect) => {
     setPassword:
       `INSERT INTO ${passwords} (user_id, password_hash, updated_at) VALUES (${d.p(1)}, ${d.p(2)}, ${d.p(3)}) ` +
       `ON CONFLICT (user_id) DO UPDATE SET password_hash = excluded.password_hash, updated_at = excluded.updated_at`,
+    deletePassword: `DELETE FROM ${passwords} WHERE user_id = ${d.p(1)}`,
     /** The primary key decides: of concurrent claims one row is inserted, the others change nothing. */
     claim: insertIgnoring(d, InstanceClaimEntity),
     claimOf: `SELECT user_id FROM ${claims} WHERE name = ${d.p(1)}`,
+    grantClaim:
+      `INSERT INTO ${claims} (name, user_id, claimed_at) VALUES (${d.p(1)}, ${d.p(2)}, ${d.p(3)}) ` +
+      `ON CONFLICT (name) DO UPDATE SET user_id = excluded.user_id, claimed_at = excluded.claimed_at`,
+    releaseClaim: `DELETE FROM ${claims} WHERE name = ${d.p(1)} AND user_id = ${d.p(2)}`,
     insertSession: insertIgnoring(d, SignInSessionEntity),
     sessionByToken: `SELECT * FROM ${sessions} WHERE token_hash = ${d.p(1)}`,
     touchSession: `UPDATE ${sessions} SET last_seen_at = ${d.p(2)}, expires_at = ${d.p(3)} WHERE id = ${d.p(1)}`,
@@ -64,6 +69,7 @@ export const signInStatements = (d: Dialect) => {
       `UPDATE ${passkeys} SET counter = ${d.p(2)}, last_used_at = ${d.p(3)} ` +
       `WHERE id = ${d.p(1)} AND (counter < ${d.p(2)} OR (counter = 0 AND ${d.p(2)} = 0))`,
     deletePasskey: `DELETE FROM ${passkeys} WHERE user_id = ${d.p(1)} AND id = ${d.p(2)}`,
+    deleteUserPasskeys: `DELETE FROM ${passkeys} WHERE user_id = ${d.p(1)}`,
   };
 };
 
@@ -85,6 +91,10 @@ export class SqlCredentialRepository implements CredentialRepository {
     await this.scope.db.run(this.st.setPassword, [record.user_id, record.password_hash, record.updated_at]);
   }
 
+  async deletePassword(userId: string): Promise<boolean> {
+    return (await this.scope.db.run(this.st.deletePassword, [userId])) > 0;
+  }
+
   async claimAdmin(userId: string, at: string): Promise<boolean> {
     const { sql, values } = this.st.claim;
     return (await this.scope.db.run(sql, values({ name: ADMIN, user_id: userId, claimed_at: at }))) > 0;
@@ -93,6 +103,14 @@ export class SqlCredentialRepository implements CredentialRepository {
   async adminId(): Promise<string | null> {
     const [row] = await this.scope.db.all<{ user_id: string }>(this.st.claimOf, [ADMIN]);
     return row?.user_id ?? null;
+  }
+
+  async grantAdmin(userId: string, at: string): Promise<void> {
+    await this.scope.db.run(this.st.grantClaim, [ADMIN, userId, at]);
+  }
+
+  async revokeAdmin(userId: string): Promise<boolean> {
+    return (await this.scope.db.run(this.st.releaseClaim, [ADMIN, userId])) > 0;
   }
 }
 
@@ -189,5 +207,9 @@ export class SqlPasskeyRepository implements PasskeyRepository {
 
   async delete(userId: string, id: string): Promise<boolean> {
     return (await this.scope.db.run(this.st.deletePasskey, [userId, id])) > 0;
+  }
+
+  async deleteForUser(userId: string): Promise<number> {
+    return this.scope.db.run(this.st.deleteUserPasskeys, [userId]);
   }
 }

@@ -20,4 +20,9 @@ export interface PasskeyRepository {
   recordUse(id: string, counter: number, at: string): Promise<boolean>;
   /** Deletes one of the user's passkeys. `false` when there is none of that id for that user. */
   delete(userId: string, id: string): Promise<boolean>;
+  /**
+   * Deletes every passkey of the user (the first proof of the address drops those registered before it).
+   * @returns how many were deleted.
+   */
+  deleteForUser(userId: string): Promise<number>;
 }

@@ -49,6 +49,9 @@ export function signInTests(test: StorageTest): void {
     await db.storage.credentials.setPassword({ user_id: userId, password_hash: 'scrypt$aa$bb', updated_at: at(0) });
     await db.storage.credentials.setPassword({ user_id: userId, password_hash: 'scrypt$cc$dd', updated_at: at(5) });
     t.deepEqual(await db.storage.credentials.findPassword(userId), { user_id: userId, password_hash: 'scrypt$cc$dd', updated_at: at(5) });
+    t.true(await db.storage.credentials.deletePassword(userId));
+    t.is(await db.storage.credentials.findPassword(userId), null);
+    t.false(await db.storage.credentials.deletePassword(userId), 'none left');
   });
 
   test('credentials: of concurrent admin claims exactly one wins, and the slot stays its', async (t, db) => {
@@ -60,6 +63,16 @@ export function signInTests(test: StorageTest): void {
     const admin = await db.storage.credentials.adminId();
     t.is(admin, before ?? users[won.indexOf(true)]);
     t.false(await db.storage.credentials.claimAdmin(uid('usr'), at(1)));
+    t.is(await db.storage.credentials.adminId(), admin);
+    // The operator passes the slot on and takes it back; a revoke of someone who does not hold it changes nothing.
+    const next = uid('usr');
+    await db.storage.credentials.grantAdmin(next, at(2));
+    t.is(await db.storage.credentials.adminId(), next);
+    t.false(await db.storage.credentials.revokeAdmin(admin!));
+    t.is(await db.storage.credentials.adminId(), next);
+    t.true(await db.storage.credentials.revokeAdmin(next));
+    t.is(await db.storage.credentials.adminId(), null);
+    t.true(await db.storage.credentials.claimAdmin(admin!, at(3)), 'a free slot can be claimed again');
     t.is(await db.storage.credentials.adminId(), admin);
   });
 
@@ -147,6 +160,12 @@ export function signInTests(test: StorageTest): void {
     t.false(await db.storage.passkeys.delete(uid('usr'), p.id));
     t.true(await db.storage.passkeys.delete(userId, p.id));
     t.is(await db.storage.passkeys.findByCredentialId(p.credential_id), null);
+    const other = makePasskey(uid('usr'));
+    await db.storage.passkeys.insert(other);
+    await db.storage.passkeys.insert(makePasskey(userId));
+    t.is(await db.storage.passkeys.deleteForUser(userId), 2, 'every passkey of the user');
+    t.deepEqual(await db.storage.passkeys.listByUser(userId), []);
+    t.deepEqual((await db.storage.passkeys.listByUser(other.user_id)).map((x) => x.id), [other.id], "another user's stays");
   });
 
   test('invitations: hasPendingForEmail sees unexpired pending invitations of any team, in any case', async (t, db) => {
