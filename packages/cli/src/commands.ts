@@ -23,7 +23,7 @@ export const COMMANDS: Command[] = [
   {
     name: 'user create',
     usage: 'user create --email E [--first-name F] [--last-name L] [--plan free|pro|business|enterprise] [--verified]',
-    summary: 'create a user; prints {"user_id","email","plan"}',
+    summary: 'create a user (the first one of an empty instance is its admin); prints {"user_id","email","plan"}',
     options: { email: str, 'first-name': str, 'last-name': str, plan: str, verified: { type: 'boolean' } },
     flags: {
       email: 'the email address (required; stored lower-case, must be unused)',
@@ -46,10 +46,11 @@ export const COMMANDS: Command[] = [
   {
     name: 'user list',
     usage: 'user list',
-    summary: 'list every user, oldest first; prints {"users":[{"user_id","email",...}]}',
+    summary: 'list every user, oldest first; prints {"users":[{"user_id","email",...,"is_admin"}]}',
     options: {},
     flags: {},
     async run(accounts) {
+      const admin = await accounts.adminId();
       const users = [];
       // Pages of the largest size the service allows, so a big installation is not read in one query.
       for (let offset = 0; ; ) {
@@ -67,8 +68,23 @@ export const COMMANDS: Command[] = [
           plan: u.plan,
           email_verified: u.email_verified,
           created_at: u.created_at,
+          is_admin: u.id === admin,
         })),
       };
+    },
+  },
+  {
+    name: 'user admin',
+    usage: 'user admin --email E [--revoke]',
+    summary: 'make a user the instance\'s admin (the role passes from whoever held it), or take it back; prints {"user_id","email","is_admin"}',
+    options: { email: str, revoke: { type: 'boolean' } },
+    flags: {
+      email: 'the user: email or user id (usr_...) (required)',
+      revoke: 'take the admin role from the user instead (nothing changes when they do not hold it)',
+    },
+    async run(accounts, v) {
+      const r = await accounts.setAdmin(required(v, 'email'), v.revoke !== true);
+      return { user_id: r.user.id, email: r.user.email, is_admin: r.is_admin };
     },
   },
   {

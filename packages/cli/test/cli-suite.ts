@@ -198,7 +198,7 @@ export function cliSuite(anyTest: TestFn, kind: DatabaseKind): void {
     t.deepEqual(users.map((u) => u.user_id).sort(), [ada.user_id, bob.user_id].sort());
     const byCreation = [...users].sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)) || String(a.user_id).localeCompare(String(b.user_id)));
     t.deepEqual(users, byCreation);
-    t.deepEqual(Object.keys(users[0]!), ['user_id', 'email', 'first_name', 'last_name', 'plan', 'email_verified', 'created_at']);
+    t.deepEqual(Object.keys(users[0]!), ['user_id', 'email', 'first_name', 'last_name', 'plan', 'email_verified', 'created_at', 'is_admin']);
     t.like(users.find((u) => u.user_id === ada.user_id), { email: 'ada@example.com', first_name: 'Ada', last_name: null, plan: 'pro', email_verified: true });
     t.like(users.find((u) => u.user_id === bob.user_id), { plan: 'free', email_verified: false });
     t.is((await fails(fresh, ['user', 'list', '--all'])).code, 2);

@@ -58,3 +58,35 @@ test('with apiKeys, people come through the host and scripts with API keys; a ba
   t.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKey', 'hostAuth']);
   t.deepEqual(doc.paths['/forms'].get.security, [{ hostAuth: [] }, { apiKey: [] }]);
 });
+
+for (const kind of DB_KINDS) {
+  test(`[${kind}] a host user is taken as the host names them: ops@intranet works; an unusable identity is a logged 400`, async (t) => {
+    const warnings: Array<{ message: string; details?: Record<string, unknown> }> = [];
+    const app = await startTestApp(kind, {
+      logger: { info: () => undefined, warn: (message, details) => void warnings.push({ message, details }), error: (m, d) => console.error(m, d) },
+    });
+    t.teardown(() => app.close());
+    const server = await host(app, false);
+    t.teardown(server.close);
+    const as = (who: string, init: RequestInit = {}) => fetch(`${server.url}/forms`, { ...init, headers: { 'x-host-user': who, 'content-type': 'application/json' } });
+    // An intranet address Formloom's mail rule refuses: the host's sign-in vouches for the person.
+    for (const who of ['ops@intranet', 'Build.Bot@ci']) {
+      const made = await as(who, { method: 'POST', body: JSON.stringify({ title: `Form of ${who}` }) });
+      t.is(made.status, 201, `${who}: ${await made.clone().text()}`);
+      const list = (await (await as(who)).json()) as { total: number };
+      t.is(list.total, 1, `${who} reads their own form back`);
+      const users = await app.raw(`SELECT email FROM users WHERE email = '${who.toLowerCase()}'`);
+      t.is(users.length, 1, `${who}: one user, kept as given (lower-case)`);
+    }
+    t.deepEqual(warnings, [], 'nothing to warn about');
+    // What cannot name anyone (spaces, no @) is the host's bug: refused with a documented 400, and logged.
+    for (const who of ['not an address', 'nobody', '@intranet']) {
+      const res = await as(who);
+      t.is(res.status, 400, who);
+      t.like(await res.json(), { error: { code: 'BAD_REQUEST', field: 'email', reason: 'invalid_host_user' } }, who);
+    }
+    t.is(warnings.length, 3);
+    t.regex(warnings[0]!.message, /hostUserAuthenticator: the host gave a user identity Formloom cannot keep/);
+    t.false(JSON.stringify(warnings).includes('not an address'), 'the identity itself is not logged');
+  });
+}

@@ -8,12 +8,23 @@ import type { Payments } from '../ports/payments';
 import type { Page, Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { sha256Hex } from '../hashing';
-import { isEmailAddress } from '../email-address';
+import { isEmailAddress, MAX_EMAIL_LENGTH } from '../email-address';
 import { ReadCaches } from '../cache/read-caches';
+import type { Logger } from '../logger';
 
 /** API keys look like `fl_<key id suffix>_<64 hex secret>`; only a hash of the secret is stored. */
 const KEY_PATTERN = /^fl_([A-Za-z0-9]{8,40})_([0-9a-f]{64})$/;
 
+/**
+ * A host's user, as its own sign-in knows them (`ensureUser`, docs/embedding.md): any `name@place` of at
+ * most 254 characters without spaces or control characters, `ops@intranet` included. Formloom mails only
+ * addresses that its stricter rule (`isEmailAddress`) takes, and no mail is ever sent to a host user
+ * as such, so their identity is kept as the host gives it; the `@` keeps it apart from user ids (`usr_...`).
+ */
+export function isHostIdentity(s: string): boolean {
+  const at = s.lastIndexOf('@');
+  return s.length <= MAX_EMAIL_LENGTH && at > 0 && at < s.length - 1 && !/[\s\p{Cc}]/u.test(s);
+}
 
 /** An API key as listed to an operator (docs/cli.md): no secret, no hash. */
 export interface ApiKeySummary {
@@ -42,6 +53,7 @@ export class AccountService {
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.Payments) private readonly payments: Payments,
     @inject(ReadCaches) private readonly caches: ReadCaches,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
   /**
@@ -64,9 +76,45 @@ export class AccountService {
     return { user_id: key.user_id, key_id: key.id, scope: key.scope };
   }
 
+  /** A user with a deliverable address (the CLI's `user create`); the first one of an empty instance is its admin. */
   async createUser(input: CreateUserInput): Promise<User> {
     const email = input.email?.trim().toLowerCase();
     if (!email || !isEmailAddress(email)) throw badRequest('email: must be a valid email address', { field: 'email' });
+    return this.addUser(email, input);
+  }
+
+  /**
+   * The user with `input.email`, created with `input` the first time it is asked for: how a host maps its
+   * own signed-in users to Formloom users (docs/embedding.md). The host's identity is taken as given
+   * (`isHostIdentity`: `ops@intranet` too); one that is not even that is refused with 400 and logged, since
+   * it is the host's code, not its user, that must change. Safe under concurrency: of several first calls
+   * for one email, in this process or another instance, one creates the user (the storage's unique email
+   * refuses the others) and all return that one user.
+   */
+  async ensureUser(input: CreateUserInput): Promise<User> {
+    const email = input.email?.trim().toLowerCase() ?? '';
+    if (!isHostIdentity(email)) {
+      const problem = 'email: a host user needs an identity like name@place (at most 254 characters, no spaces)';
+      this.logger.warn(`ensureUser / hostUserAuthenticator: the host gave a user identity Formloom cannot keep (${problem}); the request was refused with 400`, { length: email.length });
+      throw badRequest(problem, { field: 'email', reason: 'invalid_host_user' });
+    }
+    const existing = await this.storage.users.findByEmail(email);
+    if (existing) return existing;
+    try {
+      return await this.addUser(email, input);
+    } catch (e) {
+      // Lost the race to a concurrent first call: its user is the one.
+      const winner = await this.storage.users.findByEmail(email);
+      if (winner) return winner;
+      throw e;
+    }
+  }
+
+  /**
+   * Stores a new user. The first account of an empty instance takes the admin slot, whichever way it is
+   * made (here, or a browser sign-up: docs/accounts.md); of concurrent first accounts one takes it.
+   */
+  private async addUser(email: string, input: CreateUserInput): Promise<User> {
     const plan = this.plan(input.plan ?? 'free');
     const now = this.clock.now().toISOString();
     const user: User = {
@@ -79,29 +127,29 @@ export class AccountService {
       created_at: now,
       updated_at: now,
     };
-    if (await this.storage.users.findByEmail(email)) throw conflict(`A user with email ${email} exists`);
-    await this.storage.users.insert(user);
+    await this.storage.transaction(async (tx) => {
+      if (await tx.users.findByEmail(email)) throw conflict(`A user with email ${email} exists`);
+      const empty = (await tx.users.list({ offset: 0, limit: 1 })).total === 0;
+      await tx.users.insert(user);
+      if (empty) await tx.credentials.claimAdmin(user.id, now);
+    });
     return user;
   }
 
+  /** The instance's admin (docs/accounts.md), or `null` when nobody holds the role. */
+  async adminId(): Promise<string | null> {
+    return this.storage.credentials.adminId();
+  }
+
   /**
-   * The user with `input.email`, created with `input` the first time it is asked for: how a host maps its
-   * own signed-in users to Formloom users (docs/embedding.md). Safe under concurrency: of several first
-   * calls for one email, in this process or another instance, one creates the user (the storage's unique
-   * email refuses the others) and all return that one user.
+   * `formloom user admin`: gives the instance's one admin role to the user (from whoever held it), or with
+   * `admin: false` takes it from them (nothing changes when they do not hold it).
    */
-  async ensureUser(input: CreateUserInput): Promise<User> {
-    const email = input.email?.trim().toLowerCase() ?? '';
-    const existing = email ? await this.storage.users.findByEmail(email) : null;
-    if (existing) return existing;
-    try {
-      return await this.createUser(input);
-    } catch (e) {
-      // Lost the race to a concurrent first call: its user is the one.
-      const winner = email ? await this.storage.users.findByEmail(email) : null;
-      if (winner) return winner;
-      throw e;
-    }
+  async setAdmin(userRef: string, admin: boolean): Promise<{ user: User; is_admin: boolean }> {
+    const user = await this.findUser(userRef);
+    if (admin) await this.storage.credentials.grantAdmin(user.id, this.clock.now().toISOString());
+    else await this.storage.credentials.revokeAdmin(user.id);
+    return { user, is_admin: (await this.storage.credentials.adminId()) === user.id };
   }
 
   /** A user by id (`usr_...`) or email. */

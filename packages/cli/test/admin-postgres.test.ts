@@ -1,0 +1,4 @@
+import test from 'ava';
+import { adminSuite } from './admin-suite';
+
+adminSuite(test, 'postgres');
