@@ -81,8 +81,17 @@ export async function signIn(api: Api, email: string, password: string) {
   return adopt(api, await request(api, 'POST', '/auth/signin', { email, password }));
 }
 
-export async function signUp(api: Api, input: { email: string; password: string; first_name?: string; last_name?: string; invitation_token?: string }) {
-  return adopt(api, await request(api, 'POST', '/auth/signup', input));
+/**
+ * Signs up: the first account and an invitation's sign-up answer a session at once; any other answers
+ * `{sent: true}` (`null` here): the account is made from the mailed link (`finishSignUp`).
+ */
+export async function signUp(api: Api, input: { email: string; password: string; first_name?: string; last_name?: string; invitation_token?: string }): Promise<SessionInfo | null> {
+  const answer = await request<{ user?: SessionUser; csrf_token?: string; sent?: boolean }>(api, 'POST', '/auth/signup', input);
+  return answer.user && answer.csrf_token ? adopt(api, { user: answer.user, csrf_token: answer.csrf_token }) : null;
+}
+
+export async function finishSignUp(api: Api, token: string, password: string) {
+  return adopt(api, await request(api, 'POST', '/auth/signup/finish', { token, password }));
 }
 
 export const requestEmailLink = (api: Api, email: string) => request<{ sent: boolean }>(api, 'POST', '/auth/email-link', { email });

@@ -26,6 +26,7 @@ export const WORKSPACE_PATHS = [
   '/auth/link',
   '/auth/reset',
   '/auth/verify',
+  '/auth/finish',
   '/account',
   '/teams',
   '/teams/:id',

@@ -9,8 +9,9 @@ const MIN_PASSWORD = 10;
  * may sign up follows `FORMLOOM_SIGNUP`; with `?invite=<token>` the invited address may, and joins the team.
  */
 export class FlSignup extends AuthScreen {
-  static override properties = { ...AuthScreen.properties, config: { state: true } };
+  static override properties = { ...AuthScreen.properties, config: { state: true }, sentTo: { state: true } };
   config: AuthConfig | null = null;
+  sentTo: string | null = null;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -32,6 +33,8 @@ export class FlSignup extends AuthScreen {
       const first = this.field('first_name');
       const last = this.field('last_name');
       const info = await signUp(this.api, { email, password, ...(first ? { first_name: first } : {}), ...(last ? { last_name: last } : {}), ...(invite ? { invitation_token: invite } : {}) });
+      // By mail: the account is made from the link we sent (or its owner is told it exists).
+      if (!info) return void (this.sentTo = email);
       // The invitation was accepted by the sign-up itself; the forms list says so.
       const rest = new URLSearchParams(this.query);
       rest.delete('invite');
@@ -48,6 +51,13 @@ export class FlSignup extends AuthScreen {
   }
 
   override render() {
+    if (this.sentTo) {
+      return html`<section class="card" aria-labelledby="signup-title">
+        <h1 id="signup-title">Check your mail</h1>
+        <p class="notice" role="status">We sent a mail to ${this.sentTo}. Follow its link and type your password again to finish making your account.</p>
+        <div class="links"><a href="${this.base}/signin${carry(this.query)}">Back to sign-in</a></div>
+      </section>`;
+    }
     const closed = this.closedText();
     const first = this.config && !this.config.has_users;
     return html`<section class="card" aria-labelledby="signup-title">

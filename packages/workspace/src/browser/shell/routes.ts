@@ -3,7 +3,7 @@
  * screen. The server answers the same page for all of them (src/server/router.ts, WORKSPACE_PATHS).
  */
 
-export type RouteName = 'forms' | 'form' | 'signin' | 'signup' | 'forgot' | 'auth-link' | 'auth-reset' | 'auth-verify' | 'account' | 'teams' | 'team' | 'voice' | 'not-found';
+export type RouteName = 'forms' | 'form' | 'signin' | 'signup' | 'forgot' | 'auth-link' | 'auth-reset' | 'auth-verify' | 'auth-finish' | 'account' | 'teams' | 'team' | 'voice' | 'not-found';
 
 export interface Route {
   name: RouteName;
@@ -29,6 +29,7 @@ const FIXED: Record<string, RouteName> = {
   '/auth/link': 'auth-link',
   '/auth/reset': 'auth-reset',
   '/auth/verify': 'auth-verify',
+  '/auth/finish': 'auth-finish',
   '/account': 'account',
   '/teams': 'teams',
   '/voice': 'voice',

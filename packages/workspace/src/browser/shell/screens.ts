@@ -21,6 +21,7 @@ export const SCREENS: Record<RouteName, ScreenEntry> = {
   'auth-link': { tag: 'fl-auth-link', needsAuth: false, load: () => import('../auth/token-screens') },
   'auth-reset': { tag: 'fl-auth-reset', needsAuth: false, load: () => import('../auth/token-screens') },
   'auth-verify': { tag: 'fl-auth-verify', needsAuth: false, load: () => import('../auth/token-screens') },
+  'auth-finish': { tag: 'fl-auth-finish', needsAuth: false, load: () => import('../auth/token-screens') },
   account: { tag: 'fl-account', needsAuth: true, load: () => import('../account/account') },
   teams: { tag: 'fl-teams', needsAuth: true, load: () => import('../teams/teams-list') },
   team: { tag: 'fl-team', needsAuth: true, load: () => import('../teams/team-screen') },
