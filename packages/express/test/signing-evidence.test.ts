@@ -136,7 +136,7 @@ forEachDb(test, (t) => {
     // The certificate page.
     const audit = (await app.api('GET', `/signing-sessions/${created.id}/audit`, { key: user.key })).body.entries as any[];
     const sealedAt = audit.findIndex((e) => e.action === 'document_sealed');
-    for (const s of ['Certificate of completion', `Session ID ${created.id}`, `Question ID ${doc.question_id}`, `Form ID ${f.id}`, `Audit chain head ${audit[sealedAt - 1].hash}`, '2 of 2 signed']) {
+    for (const s of ['Certificate of completion', `Session ID ${created.id}`, `Question ID ${doc.question_id}`, `Form ID ${f.id}`, `Audit head at sealing ${audit[sealedAt - 1].hash}`, '2 of 2 signed']) {
       tt.true(rows.includes(s), `certificate: ${s}\n${rows}`);
     }
     const unsigned = /Unsigned SHA-256 (sha256:[0-9a-f]{64})/.exec(rows);

@@ -81,7 +81,8 @@ export function drawCertificatePage(
   for (const [label, value] of rows.splice(0)) row(doc, fonts, label, value);
   // Hashes in a smaller size, so each stays on one line and can be copied whole.
   row(doc, fonts, 'Unsigned SHA-256', facts.unsignedHash, 7);
-  row(doc, fonts, 'Audit chain head', input.audit_head_hash, 7);
+  // The head when this PDF was rendered: sealing and completing add entries after it (docs/signing.md).
+  row(doc, fonts, 'Audit head at sealing', input.audit_head_hash, 7);
   row(doc, fonts, 'Seal CA SHA-256', facts.trustFingerprint, 7);
   if (voided) {
     const { voided_at, void_reason } = input as VoidedDocumentInput;

@@ -156,6 +156,13 @@ test.serial('voiding asks for a reason, and an audit trail changed behind the AP
     t.like((await app.api('GET', `/signing-sessions/${session.id}`, { key: owner.key })).body, { status: 'voided', void_reason: 'Wrong rent amount' });
     await page.getByText('(watermarked VOIDED)').waitFor();
     await page.getByText(/Chain verified/).waitFor();
+    // Issue 34 (17): the head printed on the PDF (before sealing) and the current head, each named for what it is.
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const trail = (await app.api('GET', `/signing-sessions/${session.id}/audit`, { key: owner.key })).body.entries as Array<{ action: string; seq: number; hash: string; prev_hash: string }>;
+    const sealedEntry = trail.find((e) => e.action === 'document_sealed')!;
+    await page.getByText(`Current head (entry ${trail[trail.length - 1]!.seq}, the newest; on no PDF): ${trail[trail.length - 1]!.hash}`).waitFor();
+    await page.getByText(new RegExp(`Printed on the VOIDED PDF doc_\\w+ as "Audit head at sealing" \\(entry ${sealedEntry.seq - 1}, before it was sealed\\): ${sealedEntry.prev_hash}`)).waitFor();
+    t.not(sealedEntry.prev_hash, trail[trail.length - 1]!.hash);
 
     // Someone edits an entry in the database: the browser's own check finds it.
     await app.raw('UPDATE signing_audit_entries SET ip_address = ? WHERE session_id = ? AND seq = 2', ['203.0.113.9', session.id]);

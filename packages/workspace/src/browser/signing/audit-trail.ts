@@ -7,7 +7,9 @@ import { actionLabel, when } from './signing-format';
 
 /**
  * `<fl-audit-trail>`: a session's audit entries, oldest first, and the result of checking their hash chain
- * in this browser (audit-chain.ts). The head hash is the "Audit chain head" printed on every sealed PDF.
+ * in this browser (audit-chain.ts). Two heads, told apart: the current head (the newest entry, which no PDF
+ * carries, since sealing itself adds entries) and, per sealed PDF, the head printed on it ("Audit head at
+ * sealing"): the `prev_hash` of its `document_sealed` entry, the head when it was rendered.
  */
 export class FlAuditTrail extends LitElement {
   static override styles = [tokens, controls, signingStyles];
@@ -22,7 +24,8 @@ export class FlAuditTrail extends LitElement {
     if (!c) return html`<p class="muted" role="status">Checking the chain…</p>`;
     if (c.state === 'intact') {
       return html`<div class="card check-ok stack" role="status"><p><strong>Chain verified:</strong> ${c.count === 1 ? 'the entry hashes' : `all ${c.count} entries hash and link`} correctly (checked in this browser).</p>
-        ${c.head ? html`<p class="muted hint">Head hash (printed on the sealed PDFs' certificate page): <span class="hash">${c.head}</span></p>` : nothing}</div>`;
+        ${c.head ? html`<p class="muted hint">Current head (entry ${this.entries[this.entries.length - 1]?.seq}, the newest; on no PDF): <span class="hash">${c.head}</span></p>` : nothing}
+        ${this.entries.filter((e) => e.action === 'document_sealed' && e.prev_hash).map((e) => html`<p class="muted hint">Printed on the ${e.details.kind === 'voided' ? 'VOIDED ' : ''}PDF ${String(e.details.document_id ?? '')} as "Audit head at sealing" (entry ${e.seq - 1}, before it was sealed): <span class="hash">${e.prev_hash}</span></p>`)}</div>`;
     }
     if (c.state === 'broken') {
       return html`<div class="card check-bad stack" role="alert"><p><strong>Chain broken at entry ${c.entry}</strong> (${actionLabel(c.action)}): ${c.problems.join('; ')}.</p>
