@@ -36,7 +36,9 @@ COPY . .
 RUN npm run build
 # Production dependencies only (the self-hosted example declares pg and sqlite3, so both stay), then what
 # each workspace publishes (its "files": dist/src, assets, bin), without sources or test builds.
-RUN npm prune --omit=dev && node .docker/runtime-files.mjs /runtime
+# --omit=optional too: what only optional edges reach is not needed to run: ava (an optional peer of
+# @formloom/core, for its conformance suites), node-gyp (sqlite3 is built already), pg-cloudflare.
+RUN npm prune --omit=dev --omit=optional && node .docker/runtime-files.mjs /runtime
 
 # ---- runtime: production deps and the compiled output, run as the unprivileged "node" user ----
 FROM node:20-bookworm-slim AS runtime

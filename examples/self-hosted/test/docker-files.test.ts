@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import test from 'ava';
@@ -35,6 +35,25 @@ test('the Dockerfile installs from the manifests before it copies the sources, a
   t.deepEqual(runtime.match(/^COPY .*$/gm), ['COPY --from=build /runtime ./']);
 });
 
+/** Packages only the tests, the build or the type checks use: none may reach the runtime image. */
+const NOT_FOR_RUNTIME = ['playwright-core', 'ava', 'axe-core', 's3rver', '@apidevtools/swagger-parser', 'openapi-typescript', 'typescript', 'esbuild', '@changesets/cli'];
+
+test('npm prune as the Dockerfile runs it keeps no test package (by the lock file\'s flags, as npm reads them)', (t) => {
+  const prune = /^RUN npm prune ((?:--omit=\w+ ?)+) && node \.docker\/runtime-files\.mjs \/runtime$/m.exec(dockerfile);
+  t.truthy(prune, 'the build stage prunes, then stages the runtime files');
+  const omit = new Set([...prune![1]!.matchAll(/--omit=(\w+)/g)].map((m) => m[1]));
+  type Entry = { dev?: boolean; optional?: boolean; devOptional?: boolean; link?: boolean };
+  const { packages } = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, Entry> };
+  // npm removes what is flagged with an omitted type; devOptional (reached by dev and by optional edges
+  // only) goes when both are omitted.
+  const removed = (e: Entry) => (omit.has('dev') && e.dev) || (omit.has('optional') && e.optional) || (omit.has('dev') && omit.has('optional') && e.devOptional);
+  const kept = Object.keys(packages).filter((path) => path.startsWith('node_modules/') && !removed(packages[path]!));
+  const name = (path: string) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+  t.deepEqual(kept.filter((path) => NOT_FOR_RUNTIME.includes(name(path))), []);
+  // What runs stays: the drivers, the web framework, the PDF and audio stacks.
+  for (const needed of ['sqlite3', 'pg', 'express', 'typeorm', 'pdfkit']) t.true(kept.includes(`node_modules/${needed}`), needed);
+});
+
 function files(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     if (name === 'node_modules') continue;
@@ -59,6 +78,10 @@ test('the runtime files hold no sources or test builds, and the app runs from th
   t.true(kept.includes('examples/self-hosted/bin/formloom-server'));
   t.true(kept.includes('packages/renderer/assets/formloom.css'));
   t.true(kept.includes('packages/cli/bin/formloom.js'));
+  // npm keeps every workspace through the prune: the tests' browser launcher is left out with its link.
+  t.deepEqual(kept.filter((f) => f.startsWith('packages/test-browser/')), []);
+  t.false(existsSync(join(out, 'node_modules/@formloom/test-browser')));
+  t.true(existsSync(join(out, 'node_modules/@formloom/core/package.json')));
 
   const data = join(dir, 'data');
   // As the image's CMD runs it: the launcher, which execs node (PATH as in the image).
