@@ -18,6 +18,7 @@ import { type Env, listenUrl, readSelfHostedConfig } from './config';
 import { coreLogger, createAppLogger } from './logging';
 import { ConfigFileError, loadPluginConfig, portsProvided } from './plugin-config';
 import { readHttpConfig, type HttpConfig } from './http-config';
+import { checkConfiguration } from './env-check';
 
 const CLOSE_GRACE_MS = 5000;
 
@@ -115,6 +116,8 @@ export class InFlight {
 
 /** Opens (and migrates) the database, then listens on `HOST`:`PORT`. `logDestination` replaces stdout (tests). */
 export async function startSelfHosted(env: Env = process.env, logDestination?: DestinationStream): Promise<SelfHosted> {
+  // Every variable first, all at once: one line per bad one (docs/configuration.md), before anything opens.
+  checkConfiguration(env);
   const config = readSelfHostedConfig(env);
   const http = readHttpConfig(env);
   const logger = createAppLogger(config.logLevel, logDestination);

@@ -1,3 +1,4 @@
+import express from 'express';
 import type { SignupMode } from '@formloom/core';
 import type { Env } from './config';
 import { readSignupMode } from './sign-in-config';
@@ -33,34 +34,53 @@ export const RATE_LIMIT_VARIABLES: Record<RateLimitName, string> = {
 
 const OFF = /^(0|off|false|no)$/i;
 
+/** The variables above, checked together: a bad one stops the start with one line per bad variable, naming it. */
 export function readHttpConfig(env: Env): HttpConfig {
-  return {
-    trustProxy: readTrustProxy(env.FORMLOOM_TRUST_PROXY),
-    embedOrigins: readEmbedOrigins(env),
-    rateLimits: readRateLimits(env),
-    voiceLimits: readVoiceLimits(env),
-    signup: readSignupMode(env),
+  const problems: string[] = [];
+  // Each reader throws for its own variable; the others are still read, so every bad value shows at once.
+  const read = <T>(fn: () => T, fallback: T): T => {
+    try {
+      return fn();
+    } catch (e) {
+      problems.push(...(e as Error).message.split('\n'));
+      return fallback;
+    }
   };
+  const config: HttpConfig = {
+    trustProxy: read(() => readTrustProxy(env.FORMLOOM_TRUST_PROXY), false),
+    embedOrigins: read(() => readEmbedOrigins(env), '*'),
+    rateLimits: read(() => readRateLimits(env), false),
+    voiceLimits: read(() => readVoiceLimits(env), {}),
+    signup: read(() => readSignupMode(env), 'invite'),
+  };
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+  return config;
 }
 
 function readVoiceLimits(env: Env): HttpConfig['voiceLimits'] {
   const allOff = OFF.test(env.FORMLOOM_RATE_LIMITS?.trim() ?? '');
   const out: HttpConfig['voiceLimits'] = {};
+  const problems: string[] = [];
   for (const [name, variable] of Object.entries(VOICE_LIMIT_VARIABLES) as Array<[keyof HttpConfig['voiceLimits'], string]>) {
-    const v = allOff ? 'off' : readPerMinute(env, variable);
+    const v = allOff ? 'off' : readPerMinute(env, variable, problems);
     if (v === 'off') out[name] = 0;
     else if (v !== undefined) out[name] = v;
   }
+  if (problems.length > 0) throw new Error(problems.join('\n'));
   return out;
 }
 
-/** A limit's variable: requests a minute, `'off'` (`0`, `off`, `false`, `no`), or `undefined` when unset. */
-function readPerMinute(env: Env, variable: string): number | 'off' | undefined {
+/**
+ * A limit's variable: requests a minute, `'off'` (`0`, `off`, `false`, `no`), or `undefined` when unset
+ * or bad (its line then goes to `problems`).
+ */
+function readPerMinute(env: Env, variable: string, problems: string[]): number | 'off' | undefined {
   const v = env[variable]?.trim();
   if (!v) return undefined;
   if (OFF.test(v)) return 'off';
   if (/^\d+$/.test(v)) return Number(v);
-  throw new Error(`${variable}: expected requests a minute (a positive integer) or 0/off, got ${JSON.stringify(v)}`);
+  problems.push(`${variable}: expected requests a minute (a positive integer) or 0/off, got ${JSON.stringify(v)}`);
+  return undefined;
 }
 
 /** `true`/`false`, a hop count, or Express's list of trusted addresses and subnets (`loopback, 10.0.0.0/8`). */
@@ -69,6 +89,12 @@ function readTrustProxy(raw: string | undefined): boolean | number | string {
   if (v === '' || /^(false|no|off)$/i.test(v)) return false;
   if (/^(true|yes|on)$/i.test(v)) return true;
   if (/^\d+$/.test(v)) return Number(v);
+  // Express compiles the list when it is set: a typo would otherwise stop the app only once it is built.
+  try {
+    express().set('trust proxy', v);
+  } catch (e) {
+    throw new Error(`FORMLOOM_TRUST_PROXY: expected true/false, a hop count, or addresses and subnets such as "loopback, 10.0.0.0/8" (${(e as Error).message})`);
+  }
   return v;
 }
 
@@ -81,12 +107,16 @@ function readEmbedOrigins(env: Env): EmbedOrigins {
 }
 
 function readRateLimits(env: Env): RateLimitOptions | false {
-  if (OFF.test(env.FORMLOOM_RATE_LIMITS?.trim() ?? '')) return false;
+  const all = env.FORMLOOM_RATE_LIMITS?.trim() ?? '';
+  if (OFF.test(all)) return false;
+  const problems: string[] = [];
+  if (all !== '' && !/^(on|true|yes|1)$/i.test(all)) problems.push(`FORMLOOM_RATE_LIMITS: expected off (or 0) to turn every limit off, or on, got ${JSON.stringify(all)}`);
   const options: RateLimitOptions = {};
   for (const [name, variable] of Object.entries(RATE_LIMIT_VARIABLES) as Array<[RateLimitName, string]>) {
-    const v = readPerMinute(env, variable);
+    const v = readPerMinute(env, variable, problems);
     if (v === 'off') options[name] = false;
     else if (v !== undefined) options[name] = { limit: v, windowSeconds: DEFAULT_RATE_LIMITS[name].windowSeconds };
   }
+  if (problems.length > 0) throw new Error(problems.join('\n'));
   return options;
 }

@@ -2,3 +2,4 @@ export { startSelfHosted, createApp, SERVER_TIMEOUTS, type SelfHosted } from './
 export { readSelfHostedConfig, type SelfHostedConfig } from './config';
 export { loadPluginConfig, configPath, ConfigFileError, type FormloomFileConfig } from './plugin-config';
 export { readHttpConfig, RATE_LIMIT_VARIABLES, type HttpConfig } from './http-config';
+export { checkConfiguration, configurationProblems, ConfigurationError } from './env-check';

@@ -25,11 +25,21 @@ export function readSealSettings(env: NodeJS.ProcessEnv, dataDir: string, public
   const organization = env.FORMLOOM_SIGNING_ORG?.trim() || (publicUrl ? new URL(publicUrl).hostname : hostname());
   const tsaUrl = env.FORMLOOM_SIGNING_TSA_URL?.trim() || undefined;
   const level = env.FORMLOOM_SIGNING_PADES_LEVEL?.trim().toUpperCase() || undefined;
-  if (level && !(LEVELS as readonly string[]).includes(level)) throw new Error(`FORMLOOM_SIGNING_PADES_LEVEL must be one of ${LEVELS.join(', ')}`);
-  if (level && level !== 'B-B' && !tsaUrl) throw new Error(`FORMLOOM_SIGNING_PADES_LEVEL=${level} needs FORMLOOM_SIGNING_TSA_URL`);
-  if (tsaUrl && !/^https?:\/\//.test(tsaUrl)) throw new Error('FORMLOOM_SIGNING_TSA_URL must be an http(s) URL');
+  const [problem] = sealProblems(env);
+  if (problem) throw new Error(problem);
   const crlUrl = publicUrl ? new URL('api/v1/signing/ca.crl', publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`).toString() : undefined;
   return { dataDir, p12Path: env.FORMLOOM_SIGNING_P12, password: env.FORMLOOM_SIGNING_P12_PASSWORD, organization, tsaUrl, level: level as SealSettings['level'], crlUrl };
+}
+
+/** What is wrong with the seal's variables, one line each naming its variable (none: `[]`). */
+export function sealProblems(env: NodeJS.ProcessEnv | Record<string, string | undefined>): string[] {
+  const tsaUrl = env.FORMLOOM_SIGNING_TSA_URL?.trim() || undefined;
+  const level = env.FORMLOOM_SIGNING_PADES_LEVEL?.trim().toUpperCase() || undefined;
+  const problems: string[] = [];
+  if (level && !(LEVELS as readonly string[]).includes(level)) problems.push(`FORMLOOM_SIGNING_PADES_LEVEL must be one of ${LEVELS.join(', ')}`);
+  else if (level && level !== 'B-B' && !tsaUrl) problems.push(`FORMLOOM_SIGNING_PADES_LEVEL=${level} needs FORMLOOM_SIGNING_TSA_URL`);
+  if (tsaUrl && !/^https?:\/\//.test(tsaUrl)) problems.push('FORMLOOM_SIGNING_TSA_URL must be an http(s) URL');
+  return problems;
 }
 
 /** The renderer for those settings, with the certificate loaded (or made) now. */
