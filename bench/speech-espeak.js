@@ -1,9 +1,9 @@
 'use strict';
 // `node bench/speech-espeak.js [characters]` (after `npx tsc -b`): synthesis speed of @formloom/speech-espeak
-// in x real time (seconds of audio per second), per voice, cold (a fresh engine: worker start, WebAssembly
+// in x real time (seconds of audio per second), per voice, cold (a fresh engine: child process start, WebAssembly
 // compile and 24 MB of voice data, then the text) and warm (the same text again on the started engine).
-// One worker thread, so the figure is per core. Wall time suffers on a busy machine; the CPU figure counts
-// this process and its threads. The voice family of `npm run bench` measures the same way for every English
+// One child process, so the figure is per core. Wall time suffers on a busy machine; the CPU figure counts
+// this process, its threads and its child processes. The voice family of `npm run bench` measures the same way for every English
 // voice (bench/scenarios/voice/speed.js). See docs/voice.md ("Speech engines").
 const { createEspeakEngine } = require('../packages/speech-espeak/dist/src');
 const { synthesize } = require('./lib/engine-speed');
@@ -27,21 +27,21 @@ function textOf(base) {
   return text.slice(0, text.lastIndexOf('.', characters) + 1 || characters);
 }
 
-// Shared with the voice family (bench/lib/engine-speed.js): CPU of this process and its threads.
+// Shared with the voice family (bench/lib/engine-speed.js): CPU of this process, its threads and children.
 const speak = (engine, voice, text) => synthesize(engine, voice, text);
 
 async function run() {
   const rows = [];
   for (const [voice, base] of Object.entries(TEXTS)) {
     const text = textOf(base);
-    const engine = createEspeakEngine({ threads: 1 });
+    const engine = createEspeakEngine({ processes: 1 });
     const cold = await speak(engine, voice, text);
     const warm = await speak(engine, voice, text);
     await engine.close();
     rows.push({ voice, characters: text.length, cold, warm });
   }
   const fmt = (x) => x.toFixed(1).padStart(7);
-  console.log(`eSpeak NG, one worker thread, ${characters} characters per voice (load average ${require('node:os').loadavg()[0].toFixed(1)})`);
+  console.log(`eSpeak NG, one child process, ${characters} characters per voice (load average ${require('node:os').loadavg()[0].toFixed(1)})`);
   console.log('voice          chars  audio s | cold: x wall  x cpu  first ms | warm: x wall  x cpu  first ms');
   for (const { voice, characters: n, cold, warm } of rows) {
     console.log(

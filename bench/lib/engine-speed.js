@@ -2,7 +2,8 @@
 // Speed of the speech engines and the MP3 encoder in this process, in x real time (seconds of audio per
 // second): used by the voice family (bench/scenarios/voice.js) and by the one-engine scripts
 // (bench/speech-flite.js, bench/speech-espeak.js). CPU time counts this process, its threads (eSpeak's
-// workers, the MP3 encoder's LAME worker) and its live child processes (Flite's pool), read from /proc.
+// the MP3 encoder's LAME worker) and its live child processes (Flite's and eSpeak's pools, also those started
+// during the measurement), read from /proc.
 const { processCpuMs, childPids } = require('./cpu');
 
 /** A CPU clock over this process and its children: `stop()` gives seconds used since `start`. */
@@ -14,10 +15,11 @@ function cpuClock() {
     stop() {
       const self = process.cpuUsage(self0);
       let ms = (self.user + self.system) / 1000;
-      kids.forEach((pid, i) => {
+      for (const pid of new Set([...kids, ...childPids(process.pid)])) {
+        const at = kids.indexOf(pid);
         const now = processCpuMs(pid);
-        if (now !== null && kids0[i] !== null) ms += now - kids0[i];
-      });
+        if (now !== null) ms += now - (at >= 0 ? (kids0[at] ?? now) : 0);
+      }
       return ms / 1000;
     },
   };

@@ -12,7 +12,7 @@ import { download, probe, voiceAppOptions, voiceUser } from './helpers/voice';
  */
 
 const syntheses: SynthesisRequest[] = [];
-const espeak = createEspeakEngine();
+const espeak = createEspeakEngine({ processes: 1 });
 const counted: SpeechEngine = {
   id: espeak.id,
   voices: () => espeak.voices(),

@@ -14,7 +14,8 @@ import type { TestApp, TestAppOptions } from './app';
  */
 export function voiceAppOptions(voice: Record<string, unknown> = {}): TestAppOptions {
   return {
-    speechEngines: [createEspeakEngine(), failingEngine()],
+    // One eSpeak process: each loads 24 MB of voice data (~1 s of CPU), and the tests need no parallel synthesis.
+    speechEngines: [createEspeakEngine({ processes: 1 }), failingEngine()],
     audio: createAudioCodecs(),
     // Tests that expect a 200 assert the outcome, not that a busy machine made the audio within the default
     // 25 s budget: the budget is out of their way (voice-rendering.test.ts tests the budget itself).
