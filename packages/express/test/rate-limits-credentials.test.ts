@@ -27,6 +27,10 @@ async function withApp(kind: (typeof DB_KINDS)[number], opts: TestAppOptions, fn
   }
 }
 
+/** Two clients behind the host's proxy (`trustProxy: 'loopback'`): the account's maker and the one who guesses. */
+const OTHER_ADDRESS = { 'x-forwarded-for': '203.0.113.10' };
+const GUESSER = { 'x-forwarded-for': '203.0.113.66' };
+
 const badKey = (i: number) => `Bearer fl_${'a'.repeat(24)}_${i.toString(16).padStart(64, '0')}`;
 
 /** 429 with Retry-After, and the X-RateLimit-* headers of the failed-authentication limit (`limit`), not another's. */
@@ -50,11 +54,13 @@ async function hostWith(t: ExecutionContext, app: TestApp, authenticate: Authent
 
 for (const kind of DB_KINDS) {
   test(`[${kind}] wrong current passwords count as failed sign-ins: 429 with Retry-After and that limit's headers`, async (t) => {
-    await withApp(kind, { sessions: { signup: 'open' }, rateLimits: { failedAuth: { limit: 5 } } }, async (app) => {
-      // The first account of the empty instance, signed in at once.
+    await withApp(kind, { sessions: { signup: 'open' }, trustProxy: 'loopback', rateLimits: { failedAuth: { limit: 5 } } }, async (app) => {
+      // The first account of the empty instance, signed in at once; made from another address, so that whatever
+      // sign-up counts against its own address leaves the guessing address's budget whole.
       const b = new Browser(app);
-      t.is((await b.call('POST', '/auth/signup', { body: { email: newEmail(), password: PASSWORD } })).status, 201);
-      const change = (current: string) => b.call('POST', '/account/password', { body: { current_password: current, new_password: 'a new long password' } });
+      t.is((await b.call('POST', '/auth/signup', { body: { email: newEmail(), password: PASSWORD }, headers: OTHER_ADDRESS })).status, 201);
+      const change = (current: string) =>
+        b.call('POST', '/account/password', { body: { current_password: current, new_password: 'a new long password' }, headers: GUESSER });
       for (let i = 0; i < 5; i++) {
         const res = await change(`wrong guess ${i}`);
         t.is(res.status, 403);
@@ -70,16 +76,16 @@ for (const kind of DB_KINDS) {
   });
 
   test(`[${kind}] a failed sign-in's 429 carries the failed-authentication limit's headers, not the public reads'`, async (t) => {
-    await withApp(kind, { sessions: { signup: 'open' }, rateLimits: { failedAuth: { limit: 3 } } }, async (app) => {
+    await withApp(kind, { sessions: { signup: 'open' }, trustProxy: 'loopback', rateLimits: { failedAuth: { limit: 3 } } }, async (app) => {
       const email = newEmail();
-      t.is((await new Browser(app).call('POST', '/auth/signup', { body: { email, password: PASSWORD } })).status, 201);
+      t.is((await new Browser(app).call('POST', '/auth/signup', { body: { email, password: PASSWORD }, headers: OTHER_ADDRESS })).status, 201);
       const b = new Browser(app);
       for (let i = 0; i < 3; i++) {
-        const res = await b.call('POST', '/auth/signin', { body: { email, password: `not it ${i}` } });
+        const res = await b.call('POST', '/auth/signin', { body: { email, password: `not it ${i}` }, headers: GUESSER });
         t.is(res.status, 401);
         t.is(res.headers.get('x-ratelimit-limit'), '600', 'a wrong password let in shows the public reads budget');
       }
-      assertFailedAuthLimited(t, await b.call('POST', '/auth/signin', { body: { email, password: 'not it 3' } }), 3, 'fourth sign-in');
+      assertFailedAuthLimited(t, await b.call('POST', '/auth/signin', { body: { email, password: 'not it 3' }, headers: GUESSER }), 3, 'fourth sign-in');
     });
   });
 
