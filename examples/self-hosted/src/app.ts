@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { createFormloom, PluginConfigError, type Formloom } from '@formloom/core';
-import { createFormloomRouter, createPublicPagesRouter, expressServerClasses, requestLogging, type HttpLogger } from '@formloom/express';
+import { createFormloomRouter, createPublicPagesRouter, expressServerClasses, gracefulShutdown, requestLogging, type HttpLogger } from '@formloom/express';
 import { createWorkspaceRouter } from '@formloom/workspace';
 import { openMigratedStorage, type ClosableStorage } from '@formloom/storage-typeorm';
 import type { DestinationStream, Logger as Pino } from 'pino';
@@ -19,8 +19,6 @@ import { coreLogger, createAppLogger } from './logging';
 import { ConfigFileError, loadPluginConfig, portsProvided } from './plugin-config';
 import { readHttpConfig, type HttpConfig } from './http-config';
 import { checkConfiguration } from './env-check';
-
-const CLOSE_GRACE_MS = 5000;
 
 /**
  * Server time-outs (docs/security.md, "Input limits"): a client gets 20 s to send its headers and two
@@ -44,17 +42,16 @@ export interface SelfHosted {
   server: Server;
   /** The JSON-lines logger (pino) at `FORMLOOM_LOG_LEVEL`. */
   logger: Pino;
-  /** Stops accepting connections, ends open ones, then closes the database. */
+  /** Stops accepting connections, lets requests in flight finish (5 s at most), then closes the database. */
   close(): Promise<void>;
 }
 
 export interface AppOptions {
-  inFlight?: InFlight;
   http?: HttpConfig;
   /** One JSON line per request (docs/operations.md); none when absent. */
   logger?: HttpLogger;
-  /** `null` when ready to serve, else why not: `/readyz` answers 503 with it. Absent: always ready. */
-  notReadyReason?: () => Promise<string | null>;
+  /** `/readyz`: `gracefulShutdown(...).readiness` of @formloom/express (503 while shutting down). Absent: always ready. */
+  readiness?: RequestHandler;
 }
 
 /** The whole self-hosted app on one Formloom instance. */
@@ -64,16 +61,11 @@ export function createApp(formloom: Formloom, options: AppOptions = {}): Express
   app.disable('x-powered-by');
   app.set('trust proxy', http.trustProxy);
   app.use(requestLogging(options.logger));
-  if (options.inFlight) app.use(options.inFlight.middleware);
   // Liveness and readiness for container health checks and load balancers (docs/operations.md).
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', async (_req, res) => {
-    const reason = (await options.notReadyReason?.()) ?? null;
-    if (reason === null) res.json({ status: 'ready' });
-    else res.status(503).json({ status: 'not_ready', reason });
-  });
+  app.get('/readyz', options.readiness ?? ((_req, res) => void res.json({ status: 'ready' })));
   app.use('/api/v1', createFormloomRouter({ formloom, rateLimits: http.rateLimits, embedOrigins: http.embedOrigins, sessions: { signup: http.signup }, ...(options.logger ? { logger: options.logger } : {}) }));
   // Invitees accept by signing in or signing up in the workspace (docs/teams.md), never by pasting a key.
   const invitations = { signInUrl: '/signin?invite={token}', signUpUrl: '/signup?invite={token}' };
@@ -81,37 +73,6 @@ export function createApp(formloom: Formloom, options: AppOptions = {}): Express
   // The owners' workspace (docs/workspace.md) at `/`, after the public pages, which keep /f, /s and /teams/invite.
   app.use('/', createWorkspaceRouter({ apiBase: '/api/v1' }));
   return app;
-}
-
-/** Counts requests being handled, so that shutdown waits for them before closing the database. */
-export class InFlight {
-  private count = 0;
-  private waiters: Array<() => void> = [];
-  readonly middleware: express.RequestHandler = (_req, res, next) => {
-    this.count += 1;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      this.count -= 1;
-      if (this.count === 0) for (const w of this.waiters.splice(0)) w();
-    };
-    res.once('finish', finish);
-    res.once('close', finish);
-    next();
-  };
-  /** Resolves when no request is being handled, or after `ms`. */
-  idle(ms: number): Promise<void> {
-    if (this.count === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      timer.unref();
-      this.waiters.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
 }
 
 /** Opens (and migrates) the database, then listens on `HOST`:`PORT`. `logDestination` replaces stdout (tests). */
@@ -210,12 +171,20 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
     await closeAdapters();
     throw e instanceof PluginConfigError && file.path ? new ConfigFileError(file.path, e.message, e) : e;
   }
-  const inFlight = new InFlight();
-  const app = createApp(formloom, { inFlight, http, logger, notReadyReason: () => storage.notReadyReason() });
+  // The drain hosts get from @formloom/express too (docs/embedding.md): requests in flight get 5 s to finish,
+  // the database stays open until they have (a stuck client must not hold the stop).
+  const shutdown = gracefulShutdown(server, {
+    formloom,
+    notReadyReason: () => storage.notReadyReason(),
+    close: async () => {
+      await Promise.all([...engines.map((e) => e.close()), audio?.close()]);
+      await closeAdapters();
+    },
+  });
+  const app = createApp(formloom, { http, logger, readiness: shutdown.readiness });
   classes.attach(app);
   server.on('request', app);
   formloom.worker.start();
-  let closing: Promise<void> | undefined;
   return {
     url,
     port,
@@ -225,18 +194,6 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
     configPath: file.path,
     server,
     logger,
-    close: () =>
-      (closing ??= (async () => {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        // Idle keep-alive connections go at once; requests in flight get a few seconds to finish, and the
-        // database stays open until they have (a stuck client must not hold the stop).
-        server.closeIdleConnections();
-        await inFlight.idle(CLOSE_GRACE_MS);
-        server.closeAllConnections();
-        await closed;
-        await formloom.worker.stop();
-        await Promise.all([...engines.map((e) => e.close()), audio?.close()]);
-        await closeAdapters();
-      })()),
+    close: () => shutdown.close(),
   };
 }

@@ -20,6 +20,7 @@ export { buildOpenApi, operationIdOf, API_KEY_SECURITY, HOST_SECURITY, type Open
 export { errorHandler, notFoundHandler, type ErrorLogger } from './errors';
 export { createFormloomErrorHandler } from './host-parsed-body';
 export { expressServerClasses, type ExpressServerClasses } from './server-classes';
+export { gracefulShutdown, DEFAULT_DRAIN_TIMEOUT_MS, type GracefulShutdown, type GracefulShutdownOptions } from './shutdown';
 export { requestLogging, requestIdOf, REQUEST_ID_HEADER, type HttpLogger, type RouterLogger } from './request-log';
 export { json, type RouteSpec, type RouteContext, type RouteResult } from './route-table';
 // Adapters that have their own packages now, re-exported so hosts that import them from here keep working.
