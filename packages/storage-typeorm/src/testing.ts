@@ -9,10 +9,13 @@ import { createDataSource, runMigrations } from './data-source';
 import type { StorageProbes } from '@formloom/core/testing';
 import { openStorage, type TypeormStorage } from './storage';
 import { sqlProbes } from './testing-probes';
+import { copyPostgresTemplate, copySqliteTemplate, dropStaleDatabases, POSTGRES_TEMPLATE_SCHEMA, withClient, withDatabase, type PgClient } from './testing-templates';
 
 /*
- * Throw-away migrated databases for tests: a SQLite file in its own temp dir, or a PostgreSQL schema of
- * its own. Each call is independent, so test files running in parallel processes never share tables.
+ * Throw-away migrated databases for tests: a SQLite file in its own temp dir, or a PostgreSQL database of
+ * its own. Each call is independent, so test files running in parallel processes never share tables. Each
+ * is a copy of a template the migrations ran into once (testing-templates.ts); where the PostgreSQL user
+ * may not create databases, a schema of its own in the test database, migrated.
  */
 
 export type TestDatabaseKind = 'sqlite' | 'postgres';
@@ -20,12 +23,15 @@ export type TestDatabaseKind = 'sqlite' | 'postgres';
 export interface TestDatabase {
   kind: TestDatabaseKind;
   /**
-   * A database URL that reaches the same tables: `sqlite:<file>`, or the PostgreSQL URL with the schema
-   * as its search path (`?options=-c search_path=...`), e.g. for a CLI run as a child process.
+   * A database URL that reaches the same tables: `sqlite:<file>`, or the PostgreSQL URL of the database
+   * with the schema as its search path (`?options=-c search_path=...`), e.g. for a CLI run as a child
+   * process. `url.split('?')[0]` with `schema` as the data source's schema reaches them too.
    */
   url: string;
-  /** The PostgreSQL schema, `undefined` on SQLite. */
+  /** The PostgreSQL schema that holds the tables, `undefined` on SQLite. */
   schema?: string;
+  /** The PostgreSQL database of this test database alone, `undefined` on SQLite and where it has a schema in the shared one. */
+  database?: string;
   dataSource: DataSource;
   storage: TypeormStorage;
   /** The storage conformance suite's reads of the stored rows (raw SQL, bypassing the repositories). */
@@ -34,7 +40,7 @@ export interface TestDatabase {
   raw(sql: string, params?: unknown[]): Promise<any[]>;
   /** The i-th (1-based) parameter placeholder of this database's SQL. */
   placeholder(i: number): string;
-  /** Closes the storage and deletes the file or the schema. */
+  /** Closes the storage and deletes the file, the database or the schema. */
   close(): Promise<void>;
 }
 
@@ -54,20 +60,41 @@ export async function createTestDatabase(
 
 async function createSqlite(): Promise<TestDatabase> {
   const dir = await mkdtemp(join(tmpdir(), 'formloom-test-'));
-  const url = `sqlite:${join(dir, 'formloom.sqlite')}`;
+  const file = join(dir, 'formloom.sqlite');
+  const url = `sqlite:${file}`;
   const dataSource = createDataSource(url);
   try {
+    await copySqliteTemplate(file);
+    // Finds every migration applied (it checks, it does not assume) and opens the file as any app would.
     await runMigrations(dataSource);
   } catch (err) {
+    if (dataSource.isInitialized) await dataSource.destroy();
     await rm(dir, { recursive: true, force: true });
     throw err;
   }
-  return finish('sqlite', url, undefined, dataSource, () => rm(dir, { recursive: true, force: true }));
+  return finish('sqlite', url, undefined, undefined, dataSource, () => rm(dir, { recursive: true, force: true }));
 }
 
 async function createPostgres(opts: TestDatabaseOptions): Promise<TestDatabase> {
   const base = await postgresTestUrl();
-  const schema = `fl_t${Math.floor(Date.now() / 1000).toString(36)}_${randomBytes(5).toString('hex')}`;
+  const name = `fl_t${Math.floor(Date.now() / 1000).toString(36)}_${randomBytes(5).toString('hex')}`;
+  if (!(await copyPostgresTemplate(base, name))) return createPostgresSchema(base, name, opts);
+  const dbUrl = withDatabase(base, name);
+  const dropDatabase = () => withClient(base, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  const dataSource = createDataSource(dbUrl, { schema: POSTGRES_TEMPLATE_SCHEMA, poolSize: opts.poolSize ?? 5 });
+  try {
+    await runMigrations(dataSource);
+  } catch (err) {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await dropDatabase();
+    throw err;
+  }
+  const url = `${dbUrl}${dbUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${POSTGRES_TEMPLATE_SCHEMA}`)}`;
+  return finish('postgres', url, POSTGRES_TEMPLATE_SCHEMA, name, dataSource, dropDatabase);
+}
+
+/** Without the right to create databases: a schema of its own in the test database, migrated there. */
+async function createPostgresSchema(base: string, schema: string, opts: TestDatabaseOptions): Promise<TestDatabase> {
   await withClient(base, (c) => c.query(`CREATE SCHEMA ${schema}`));
   const dropSchema = () => withClient(base, (c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
   const dataSource = createDataSource(base, { schema, poolSize: opts.poolSize ?? 5 });
@@ -79,13 +106,14 @@ async function createPostgres(opts: TestDatabaseOptions): Promise<TestDatabase> 
     throw err;
   }
   const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  return finish('postgres', url, schema, dataSource, dropSchema);
+  return finish('postgres', url, schema, undefined, dataSource, dropSchema);
 }
 
 function finish(
   kind: TestDatabaseKind,
   url: string,
   schema: string | undefined,
+  database: string | undefined,
   dataSource: DataSource,
   dispose: () => Promise<unknown>,
 ): TestDatabase {
@@ -95,6 +123,7 @@ function finish(
     kind,
     url,
     schema,
+    database,
     dataSource,
     storage,
     probes: sqlProbes(raw, dialect.p),
@@ -111,29 +140,12 @@ function finish(
   };
 }
 
-interface PgClient {
-  connect(): Promise<void>;
-  query(sql: string): Promise<{ rows: Record<string, unknown>[] }>;
-  end(): Promise<void>;
-}
-
-async function withClient<T>(url: string, work: (client: PgClient) => Promise<T>): Promise<T> {
-  const { Client } = require('pg') as { Client: new (config: { connectionString: string }) => PgClient };
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 let resolvedUrl: Promise<string> | undefined;
 
 /**
  * The PostgreSQL server for tests: `FORMLOOM_TEST_PG_URL`, else the local `test` database as user
- * `postgres`, else as `root`. Resolved once per process; also drops schemas that crashed test runs left
- * behind (older than six hours, by the time in their name).
+ * `postgres`, else as `root`. Resolved once per process; also drops the databases and schemas that crashed
+ * test runs left behind (older than six hours, by the time in their name).
  */
 export function postgresTestUrl(): Promise<string> {
   resolvedUrl ??= (async () => {
@@ -143,7 +155,10 @@ export function postgresTestUrl(): Promise<string> {
     const errors: string[] = [];
     for (const url of candidates) {
       try {
-        await withClient(url, dropStaleSchemas);
+        await withClient(url, async (c) => {
+          await dropStaleSchemas(c);
+          await dropStaleDatabases(c);
+        });
         return url;
       } catch (err) {
         errors.push(`${url}: ${(err as Error).message}`);

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { createDataSource, createTypeormStorage, formloomEntities, parseDatabaseUrl, runMigrations } from '../src';
+import { createDataSource, createTypeormStorage, formloomEntities, formloomMigrations, parseDatabaseUrl, runMigrations } from '../src';
 import { createTestDatabase, postgresTestUrl, type TestDatabaseKind } from '../src/testing';
 import { exportLinesSql } from '../src/repositories/response-export';
 import { dialectOf } from '../src/sql/dialect';
@@ -268,11 +268,16 @@ test('sqlite: the export reads its pages of lines from IDX_responses_form_lines 
   t.deepEqual(await pg.raw(`SELECT indexname FROM pg_indexes WHERE indexname = 'IDX_responses_form_lines' AND schemaname = $1`, [pg.schema]), []);
 });
 
-test('postgres: the test URL reaches the same schema, and close() drops it', async (t) => {
-  const db = await createTestDatabase('postgres');
-  t.regex(db.schema!, /^fl_t[0-9a-z]+_[0-9a-f]+$/);
+test('postgres: each test database is a copy of the migrated template; the test URL reaches it, and close() drops it', async (t) => {
+  const [db, other] = await Promise.all([createTestDatabase('postgres'), createTestDatabase('postgres')]);
+  t.teardown(() => other.close());
+  t.regex(db.database!, /^fl_t[0-9a-z]+_[0-9a-f]+$/);
+  t.not(db.database, other.database);
+  t.deepEqual(await db.raw('SELECT current_database() AS d, current_schema() AS s'), [{ d: db.database, s: db.schema }]);
+  t.deepEqual(await runMigrations(db.dataSource), [], 'every migration already applied in the copy');
   const user = makeUser();
   await db.storage.users.insert(user);
+  t.is(await other.storage.users.findById(user.id), null, 'copies share nothing');
 
   const viaUrl = createTypeormStorage(await createDataSource(db.url).initialize());
   t.deepEqual(await viaUrl.users.findByEmail(user.email), user);
@@ -282,8 +287,15 @@ test('postgres: the test URL reaches the same schema, and close() drops it', asy
   await db.close();
   const admin = await createDataSource(await postgresTestUrl()).initialize();
   t.teardown(() => admin.destroy());
-  const rows = await admin.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [db.schema]);
-  t.is(rows.length, 0);
+  t.is((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [db.database])).length, 0);
+});
+
+test('sqlite: a test database is a copy of the migrated template, with every migration applied', async (t) => {
+  const db = await createTestDatabase('sqlite');
+  t.teardown(() => db.close());
+  t.deepEqual(await runMigrations(db.dataSource), []);
+  t.is((await db.raw('SELECT COUNT(*) AS n FROM formloom_migrations'))[0].n, formloomMigrations.length);
+  t.deepEqual(await db.raw('PRAGMA journal_mode'), [{ journal_mode: 'wal' }]);
 });
 
 test('sqlite: each test database is its own file, removed on close', async (t) => {
