@@ -7,7 +7,8 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 /**
  * The host's own pages around Formloom's builder (docs/workspace.md, "In your own page"): a demo sign-in that
  * sets the host's cookie, and `/builder/:formId`, a page of the host with one `<formloom-builder>` element.
- * The element calls `/api/v1` with that cookie, which the host's `authenticate` hook reads.
+ * The element calls `/api/v1` with that cookie, which the host's `authenticate` hook reads; when the API
+ * answers 401 the element dispatches `formloom-unauthorized` and the page sends the person to the sign-in.
  */
 export function builderPages(sessions: HostSessions, demoTokens: ReadonlyMap<string, { name: string }>): Router {
   const router = express.Router();
@@ -31,6 +32,10 @@ export function builderPages(sessions: HostSessions, demoTokens: ReadonlyMap<str
     if (!user) return void res.redirect(303, `/login?next=${encodeURIComponent(req.originalUrl)}`);
     res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Edit form · Host app</title>
 <script type="module" src="/workspace/builder.js"></script>
+<script>
+// The builder met a 401: this host's session ended. Its own sign-in, then back here.
+document.addEventListener('formloom-unauthorized', () => location.assign('/login?next=' + encodeURIComponent(location.pathname)), { once: true });
+</script>
 <style>body{margin:0;font-family:system-ui,sans-serif}header{padding:0.75rem 1rem;background:#0f172a;color:#fff}formloom-builder{--fl-color-primary:#0f766e}</style></head>
 <body><header><strong>Host app</strong> · signed in as ${escape(user.name)}</header>
 <main><formloom-builder form-id="${escape(String(req.params.formId))}" api-base="/api/v1"></formloom-builder></main></body></html>`);

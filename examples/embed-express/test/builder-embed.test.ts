@@ -95,3 +95,41 @@ test("the host's page places <formloom-builder> behind its own sign-in; edits re
     await context.close();
   }
 });
+
+test("in the host's page the Share tab names the host's embedOrigins option, and a 401 reaches the host as formloom-unauthorized", async (t) => {
+  t.timeout(120_000);
+  const created = await api('POST', '/forms', 'ada-session', { title: 'Expiring', questions: [{ type: 'short_text', title: 'Name' }] });
+  t.is(created.status, 201);
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${url}/login?next=${encodeURIComponent(`/builder/${created.body.id}`)}`);
+    await page.getByRole('button', { name: 'Sign in as Ada Lovelace' }).click();
+    const title = page.getByRole('textbox', { name: 'Form title' });
+    await title.waitFor();
+
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const hint = page.getByText('Only sites this app allows can show the form');
+    await hint.waitFor();
+    t.regex(await hint.innerText(), /embedOrigins option where they mount Formloom/);
+    t.is(await page.getByText('FORMLOOM_EMBED_ORIGINS').count(), 0, 'the self-hosted setting is not a host\'s');
+
+    // What the event carries, as a host listening on document sees it.
+    await page.evaluate(() => {
+      const g = globalThis as any;
+      g.document.addEventListener('formloom-unauthorized', (e: any) => g.sessionStorage.setItem('unauthorized', JSON.stringify(e.detail)));
+    });
+    // The host's session ends (its cookie is gone); the next save is answered 401.
+    await context.clearCookies();
+    await page.getByRole('button', { name: 'Questions', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Form title' }).fill('Expiring, edited');
+    // The host page's listener sends the person to its own sign-in, to come back here.
+    await page.getByRole('heading', { name: 'Sign in to the host app' }).waitFor({ timeout: 60_000 });
+    t.is(new URL(page.url()).searchParams.get('next'), `/builder/${created.body.id}`);
+    const detail = JSON.parse((await page.evaluate(() => (globalThis as any).sessionStorage.getItem('unauthorized'))) ?? 'null');
+    t.like(detail, { status: 401 });
+    t.regex(detail.url, new RegExp(`/api/v1/forms/${created.body.id}`));
+  } finally {
+    await context.close();
+  }
+});

@@ -43,7 +43,19 @@ export interface Api {
   csrfToken(): string | null;
 }
 
-export function createApi(base: string): Api {
+/**
+ * What an element placed alone in a host page dispatches when the API answers 401 (the host's session ended):
+ * it bubbles out of the element's shadow root (`composed`), so the host listens on `document` and sends the
+ * person to its own sign-in (docs/workspace.md, "In your own page").
+ */
+export const UNAUTHORIZED_EVENT = 'formloom-unauthorized';
+
+/** Dispatches `UNAUTHORIZED_EVENT` from `el` (the element the host placed): `detail` says which call failed. */
+export const unauthorizedNotice = (el: EventTarget) => (request: Request) =>
+  void el.dispatchEvent(new CustomEvent(UNAUTHORIZED_EVENT, { bubbles: true, composed: true, detail: { status: 401, method: request.method, url: request.url } }));
+
+/** `onUnauthorized` is called at every 401 answer (an element in a host page tells the host: `unauthorizedNotice`). */
+export function createApi(base: string, options: { onUnauthorized?: (request: Request) => void } = {}): Api {
   let csrf: string | null = null;
   const csrfHeader: Middleware = {
     onRequest({ request }) {
@@ -53,6 +65,15 @@ export function createApi(base: string): Api {
   };
   const client = createClient<paths>({ baseUrl: base.replace(/\/+$/, ''), credentials: 'same-origin' });
   client.use(csrfHeader);
+  const { onUnauthorized } = options;
+  if (onUnauthorized) {
+    client.use({
+      onResponse({ request, response }) {
+        if (response.status === 401) onUnauthorized(request);
+        return response;
+      },
+    });
+  }
   return { client, base, setCsrfToken: (t) => void (csrf = t), csrfToken: () => csrf };
 }
 

@@ -1,6 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
-import { createApi, type Api } from '../../data/client';
+import { createApi, unauthorizedNotice, type Api } from '../../data/client';
 import { listForms, type Question, type QuestionType } from '../../data/forms';
 import { formPath, navigate, BUILDER_TABS, type BuilderTab } from '../shell/routes';
 import { FormStore, tempId } from './store';
@@ -88,7 +88,8 @@ export class FormloomBuilder extends LitElement {
   }
 
   private async start() {
-    this.api ??= createApi(this.apiBase);
+    // Alone in a host page: a 401 tells the host (`formloom-unauthorized`), which owns the sign-in.
+    this.api ??= createApi(this.apiBase, { onUnauthorized: unauthorizedNotice(this) });
     const store = new FormStore(this.api, this.formId);
     store.addEventListener('change', (e) => {
       const renamed = (e as CustomEvent).detail.renamed as Map<string, string>;

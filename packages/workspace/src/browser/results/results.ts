@@ -1,7 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
 import { resultsStyles } from './results-styles';
-import { ApiError, createApi, type Api } from '../../data/client';
+import { ApiError, createApi, unauthorizedNotice, type Api } from '../../data/client';
 import { getForm, listTeams, type Question } from '../../data/forms';
 import { exportUrl, getAnalytics, getQuestionSummaries, listResponses, type Analytics, type QuestionSummaries } from '../../data/results';
 import './results-summary';
@@ -82,7 +82,8 @@ export class FormloomResults extends LitElement {
     }
     if (!this.started && this.formId) {
       this.started = true;
-      this.api ??= createApi(this.apiBase);
+      // Alone in a host page: a 401 tells the host (`formloom-unauthorized`), which owns the sign-in.
+      this.api ??= createApi(this.apiBase, { onUnauthorized: unauthorizedNotice(this) });
       void this.start();
     }
   }

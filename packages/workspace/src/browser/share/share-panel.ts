@@ -48,6 +48,16 @@ export class FlSharePanel extends BuilderPanel {
     }
   }
 
+  /**
+   * Who lets a site show the form, in the words of where the builder runs: the self-hosted workspace (its
+   * operator's setting) or a host's page (the host's `embedOrigins` option, `base` is null there).
+   */
+  private embedHint() {
+    return this.base === null
+      ? html`Only sites this app allows can show the form: its developers add a site to the <code>embedOrigins</code> option where they mount Formloom (docs/embedding.md).`
+      : html`Only sites this server allows can show the form: whoever runs it adds a site to the <code>FORMLOOM_EMBED_ORIGINS</code> setting (docs/configuration.md).`;
+  }
+
   override render() {
     const f = this.form;
     const link = prefillLink(this.url, this.prefill);
@@ -67,7 +77,7 @@ export class FlSharePanel extends BuilderPanel {
         <div><button class="btn small" type="button" @click=${() => void this.copy(inline, 'Inline snippet')}>Copy inline snippet</button></div>
         <h3 id="sh-popup">Popup button</h3><pre aria-labelledby="sh-popup">${popup}</pre>
         <div><button class="btn small" type="button" @click=${() => void this.copy(popup, 'Popup snippet')}>Copy popup snippet</button></div>
-        <p class="muted hint">The site must be allowed to embed forms (<code>FORMLOOM_EMBED_ORIGINS</code>, docs/configuration.md).</p>
+        <p class="muted hint">${this.embedHint()}</p>
       </section>
       <section class="card" aria-labelledby="sh-prefill"><h2 id="sh-prefill">Prefilled link</h2>
         <p class="muted hint">Answers and hidden fields given in the link (docs/respondents.md, “Prefill and hidden fields”).</p>
