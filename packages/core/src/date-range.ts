@@ -3,9 +3,12 @@ import { badRequest } from './errors';
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** An inclusive bound: a date covers its whole UTC day; a date-time is taken as is. */
+/**
+ * An inclusive bound: a date covers its whole UTC day; a date-time is taken as is. An empty value (`?until=`)
+ * is a bad value, as in analytics: leaving the parameter out is how a range stays open.
+ */
 function bound(v: unknown, field: string, end: boolean): string | undefined {
-  if (v === undefined || v === '') return undefined;
+  if (v === undefined) return undefined;
   if (typeof v !== 'string') throw badRequest(`${field}: must be an ISO 8601 date or date-time`, { field });
   const d = new Date(DATE.test(v) ? `${v}T${end ? '23:59:59.999' : '00:00:00.000'}Z` : v);
   if (!DATE_TIME.test(v) || Number.isNaN(d.getTime()) || (DATE.test(v) && !d.toISOString().startsWith(v))) {
