@@ -30,6 +30,12 @@ function cssValue(v: unknown, pattern: RegExp, fallback: string): string {
   return typeof v === 'string' && pattern.test(v) ? v : fallback;
 }
 
+/** The words of the page itself where no script runs, in English: the renderer's keys (i18n/en.ts). */
+const NO_SCRIPT_WORDS: Record<string, string> = { needs_javascript: 'This form needs JavaScript.', closed: 'This form is closed', closed_text: 'It no longer accepts responses.' };
+
+/** `text` ended as a sentence in `lang` (the renderer's titles have no full stop). */
+const sentence = (text: string, lang: string) => (/[.!?。！？]$/.test(text) ? text : `${text}${lang === 'ja' || lang === 'zh' ? '。' : '.'}`);
+
 /** The paths the pages router serves (docs/embedding.md lists them): its headers and errors stay on these. */
 const PAGE_PATH = /^\/(?:f|s|teams\/invite)\/[^/]+\/?$/;
 const isPagePath = (path: string) => PAGE_PATH.test(path) || isAssetPath(path);
@@ -94,6 +100,13 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
   const router = express.Router();
   const logging = requestLogging(isHttpLogger(options.logger) ? options.logger : undefined);
   const assets = rendererAssetsRouter(embed);
+  // Each language's words, parsed once: the page's own sentences (no JavaScript, closed) speak the form's language.
+  const parsed = new Map<string, Record<string, unknown>>();
+  const wordsOf = (lang: string) => {
+    let w = parsed.get(lang);
+    if (!w) parsed.set(lang, (w = JSON.parse(assets.words(lang) ?? '{}') as Record<string, unknown>));
+    return w;
+  };
   router.use(assets.router);
   // Pages are compressed as they are sent (the assets above once, at start); only these paths: mounted at a
   // host's root, nothing of the host's own is touched (docs/embedding.md).
@@ -124,11 +137,17 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
     const lang = pickLanguage(snapshot.language, req.acceptsLanguages());
     const dir = RTL_LANGUAGES.includes(lang) ? 'rtl' : 'ltr';
     const words = assets.words(lang);
+    // The owner's `strings` first, as in the element, then the language's words, then English.
+    const own = (snapshot.strings && typeof snapshot.strings === 'object' ? snapshot.strings : {}) as Record<string, unknown>;
+    const say = (key: string) => {
+      const v = typeof own[key] === 'string' ? own[key] : wordsOf(lang)[key];
+      return escape(typeof v === 'string' ? v : NO_SCRIPT_WORDS[key]);
+    };
     res.type('html').send(`<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(form.title)}</title>
 <meta name="description" content="${escape(description)}"><link rel="icon" href="${escape(base + assets.paths.favicon)}" type="image/svg+xml">
 <style nonce="${nonce}">html,body{margin:0;background:${bg};color:${text}}body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui, sans-serif')};line-height:1.5}.fl-page{max-width:40rem;margin:0 auto;padding:2rem 1.25rem}h1{color:${title};font-size:1.5rem;margin:0 0 1rem}h2{font-size:1.1rem}</style>
 <script defer src="${escape(base + assets.paths.form)}"></script>
-</head><body><main><formloom-form standalone slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}"><div class="fl-page"><h1>${escape(form.title)}</h1>${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? '<p>This form is closed.</p>' : `<ol>${items}</ol><p>This form needs JavaScript.</p>`}</div><script type="application/json" data-formloom-form>${inlineJson(form)}</script>${words ? `<script type="application/json" data-formloom-strings="${lang}">${words.replace(/</g, '\\u003c')}</script>` : ''}</formloom-form></main></body></html>`);
+</head><body><main><formloom-form standalone slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}"><div class="fl-page"><h1>${escape(form.title)}</h1>${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? `<p>${sentence(say('closed'), lang)} ${say('closed_text')}</p>` : `<ol>${items}</ol><p>${say('needs_javascript')}</p>`}</div><script type="application/json" data-formloom-form>${inlineJson(form)}</script>${words ? `<script type="application/json" data-formloom-strings="${lang}">${words.replace(/</g, '\\u003c')}</script>` : ''}</formloom-form></main></body></html>`);
   });
   // Their addresses carry credentials: no search engine may keep them, whatever the outcome.
   router.get('/s/:code', noIndex, compress, logging, signingPage(options.formloom, limits, apiPath, assets.paths));

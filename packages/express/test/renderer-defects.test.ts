@@ -87,8 +87,12 @@ test.serial('1. a tapped star or scale number shows as selected, and arrows move
   });
   const { page, errors, close } = await open();
   try {
+    // A tap moves on by itself a moment later (docs/respondents.md "Moving on"): the page's clock stands still
+    // here, so that what the tap shows can be looked at first.
+    await page.clock.install();
     await page.goto(`${app.url}/f/${f.slug}`);
     await heading(page, 'Stars');
+    await page.clock.pauseAt(Date.now() + 1000);
     await tapLabel(page, '3 of 5');
     t.true(await form(page).getByRole('radio', { name: '3 of 5' }).isChecked());
     t.is(await form(page).locator('.fl-lit').count(), 3, 'three stars lit');

@@ -14,6 +14,9 @@ import { SpamCheck } from './spam-check.js';
 import type { Translate } from './i18n/index.js';
 import { newSeed, shuffled } from './shuffle.js';
 
+/** How long a tapped answer shows as picked before the page moves on. */
+const ADVANCE_MS = 250;
+
 /**
  * The orchestrator (docs/respondents.md): one question at a time, navigation through the logic jumps,
  * partial saves and the final submission. Rendering is left to the question controls and the checks to
@@ -35,6 +38,9 @@ export class FormView {
   private readonly nav: HTMLElement;
   private control: Control | null = null;
   private busy = false;
+  /** Counts the screens shown: a pending move-on belongs to the screen it was started on. */
+  private shown = 0;
+  private advanceTimer: ReturnType<typeof setTimeout> | undefined;
   /** Set once the response is completed: nothing on the page can send it again (docs/respondents.md). */
   private done = false;
   private readonly spam: SpamCheck;
@@ -103,11 +109,19 @@ export class FormView {
   }
 
   private begin(): void {
-    if (!this.questions.length) return void this.finish();
+    // A form without questions is sent by its button only: the page never submits on its own (issue 34).
+    if (!this.questions.length) return this.show(screen(this.level, this.form.title, this.form.description, button(this.t('submit'), () => void this.finish())));
     this.go(startIndex(this.questions, this.form.snapshot.start_logic_jumps, this.ctx));
   }
 
+  /** Forgets any pending move-on: the screen it belonged to is being replaced. */
+  private newScreen(): number {
+    clearTimeout(this.advanceTimer);
+    return ++this.shown;
+  }
+
   private show(el: HTMLElement): void {
+    this.newScreen();
     this.control = null;
     this.nav.hidden = true;
     this.main.replaceChildren(el);
@@ -120,6 +134,7 @@ export class FormView {
 
   /** Shows the question at `i`, with an optional problem to fix. */
   private go(i: number, problem: string | null = null): void {
+    const screenNo = this.newScreen();
     this.index = i;
     const q = this.questions[i]!;
     const titleId = uid('title');
@@ -133,6 +148,12 @@ export class FormView {
         this.error(errId, null);
       },
       next: () => void this.next(),
+      // The answer shows as picked for a moment, then the page moves on, unless the respondent already moved
+      // (OK, the arrows): a late move-on would act on the screen after, skipping its question.
+      advance: () => {
+        clearTimeout(this.advanceTimer);
+        this.advanceTimer = setTimeout(() => this.shown === screenNo && void this.next(), ADVANCE_MS);
+      },
       upload: (file, onProgress) => this.api.upload(this.form.slug, q.id, file, onProgress),
       labelledBy: titleId,
       describedBy: `${q.description ? descId : ''} ${errId}`.trim(),

@@ -38,8 +38,14 @@ export interface ControlContext {
   t: Translate;
   value: unknown;
   set(value: unknown): void;
-  /** Moves on (Enter, or a single choice picked). */
+  /** Moves on now (Enter). */
   next(): void;
+  /**
+   * A single tap (or its letter key) answered the question: moves on shortly, the same way for every
+   * single-tap question (choices, yes/no, rating, opinion scale, dropdown), and only if this question is still
+   * the one shown when the moment comes (docs/respondents.md "Moving on").
+   */
+  advance(): void;
   upload(file: File, onProgress: (fraction: number) => void): Promise<{ url: string; name: string }>;
   /** The question's title element (controls are labelled by it) and its description/error ids. */
   labelledBy: string;

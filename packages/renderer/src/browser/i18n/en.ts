@@ -32,6 +32,7 @@ export const EN = {
   next: 'Next question',
   thank_you: 'Thank you!',
   powered_by: 'Powered by Formloom',
+  needs_javascript: 'This form needs JavaScript.',
   cannot_complete: 'This step cannot be completed on this page. You can continue with the rest of the form.',
   error_required: 'This question is required',
   error_field_required: '{field}: this field is required',

@@ -19,8 +19,6 @@ export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
   const given: string[] = multiple ? ((ctx.value as string[] | null) ?? []) : ctx.value ? [ctx.value as string] : [];
   const selected = new Set<string>(given.filter((v) => labels.has(v)));
   const inputs: HTMLInputElement[] = [];
-  /** True while a pointer (finger, mouse) is picking: its change moves on, a key's does not. */
-  let pointer = false;
   // `allow_other`: a text field whose answer stands for a choice (docs/decisions.md "Answer values").
   const other =
     q.properties.allow_other === true
@@ -51,8 +49,7 @@ export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
     else selected.delete(label);
     for (const i of inputs) i.checked = selected.has(i.value);
     commit();
-    pointer = false;
-    if (advance && !multiple && on) setTimeout(() => ctx.next(), 250);
+    if (advance && !multiple && on) ctx.advance();
   };
   const list = h(
     'div',
@@ -66,8 +63,9 @@ export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
     shown.slice(0, LETTERS.length).map((c, i) => {
       const id = uid('opt');
       const input = h('input', { type: multiple ? 'checkbox' : 'radio', id, name, value: c.label, class: 'fl-sr', checked: selected.has(c.label) });
-      // A tap or click on a single choice moves on (as Typeform does); arrow keys only move the selection.
-      input.addEventListener('change', () => pick(c.label, input.checked, pointer));
+      // Arrow keys only move the selection; a tap or click on a single choice moves on (as Typeform does),
+      // also on the choice already picked (which changes nothing, so no change event says so).
+      input.addEventListener('change', () => pick(c.label, input.checked, false));
       input.addEventListener('keydown', (e) => {
         if (e.key === 'Enter') {
           e.preventDefault();
@@ -76,11 +74,10 @@ export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
       });
       inputs.push(input);
       const label = h('label', { for: id }, h('span', { class: 'fl-key', 'aria-hidden': 'true' }, LETTERS[i]), h('span', { class: 'fl-label' }, c.label), checkIcon());
-      label.addEventListener('pointerdown', () => (pointer = true));
+      if (!multiple) label.addEventListener('click', () => ctx.advance());
       return h('div', { class: 'fl-choice' }, input, label);
     }),
   );
-  list.addEventListener('keydown', () => (pointer = false));
   if (other) list.append(other);
   return {
     el: list,

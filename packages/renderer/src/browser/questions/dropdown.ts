@@ -70,7 +70,7 @@ export function dropdownControl(q: PublicQuestion, ctx: ControlContext): Control
     ctx.set(label);
     shown = choices;
     open(false);
-    if (advance) setTimeout(() => ctx.next(), 200);
+    if (advance) ctx.advance();
   };
 
   input.addEventListener('input', () => {
@@ -102,7 +102,31 @@ export function dropdownControl(q: PublicQuestion, ctx: ControlContext): Control
       open(false);
     }
   });
-  input.addEventListener('blur', () => open(false));
+  // A press elsewhere while the list is open (OK, the page): the field loses its focus at the press, but
+  // closing the list then would move what is under the finger before the press's click lands, and the
+  // click would be lost (issue 34). The list closes when that press is over: at its click, when it turns
+  // into a scroll, or after a moment when no click comes. (A press on the list or the toggle keeps the focus.)
+  let pressed = false;
+  const press = (e: Event) => (pressed = e.type === 'pointerdown');
+  const PRESS_EVENTS = ['pointerdown', 'pointercancel', 'click', 'keydown'];
+  let late: ReturnType<typeof setTimeout> | undefined;
+  const pressOver = () => {
+    window.removeEventListener('click', pressOver, true);
+    window.removeEventListener('pointercancel', pressOver, true);
+    clearTimeout(late);
+    if (!input.matches(':focus')) open(false);
+  };
+  input.addEventListener('focus', () => {
+    pressed = false;
+    for (const type of PRESS_EVENTS) window.addEventListener(type, press, true);
+  });
+  input.addEventListener('blur', () => {
+    for (const type of PRESS_EVENTS) window.removeEventListener(type, press, true);
+    if (!pressed || list.hidden) return open(false);
+    window.addEventListener('click', pressOver, true);
+    window.addEventListener('pointercancel', pressOver, true);
+    late = setTimeout(pressOver, 1000);
+  });
   input.addEventListener('click', () => {
     if (list.hidden) {
       shown = choices;

@@ -52,12 +52,24 @@ export function fileControl(q: PublicQuestion, ctx: ControlContext): Control {
   });
   const words = allowedInWords(types, maxMb, ctx.t('or'), (mb) => ctx.t('up_to', { mb }));
   const hint = h('span', { id: hintId, class: 'fl-hint' }, words);
-  const zone = h('label', { class: 'fl-drop' }, input, uploadIcon(), h('span', {}, h('strong', {}, ctx.t('choose_file')), ' ', ctx.t('or_drag')), hint);
+  // "or drag it here" is hidden on touch screens (formloom.css): a phone has nothing to drag.
+  const zone = h('label', { class: 'fl-drop' }, input, uploadIcon(), h('span', {}, h('strong', {}, ctx.t('choose_file')), h('span', { class: 'fl-or-drag' }, ` ${ctx.t('or_drag')}`)), hint);
   const card = h('div', { class: 'fl-file-card', hidden: true });
   const status = h('p', { class: 'fl-file-status fl-sr', role: 'status' });
   let preview: string | null = null;
+  const wrap = h('div', { class: 'fl-upload' });
+  /**
+   * Whether the focus is in this control. Hiding the focused drop zone (a file was chosen) or replacing the
+   * focused Remove button (the upload finished) would drop the focus to the top of the page (issue 34):
+   * the control puts it on what replaced them instead.
+   */
+  const hasFocus = () => {
+    const active = (wrap.getRootNode() as Document | ShadowRoot).activeElement;
+    return !!active && wrap.contains(active);
+  };
 
   const showCard = (name: string, detail: string, file: File | null, progress: HTMLProgressElement | null) => {
+    const focused = hasFocus();
     if (preview) URL.revokeObjectURL(preview);
     preview = file && file.type.startsWith('image/') ? URL.createObjectURL(file) : null;
     const remove = h('button', { type: 'button', class: 'fl-remove' }, ctx.t('remove'));
@@ -76,12 +88,15 @@ export function fileControl(q: PublicQuestion, ctx: ControlContext): Control {
     );
     card.hidden = false;
     zone.hidden = true;
+    if (focused) remove.focus();
   };
   const problem = (text: string) => {
+    const focused = hasFocus();
     input.value = '';
     card.hidden = true;
     zone.hidden = false;
     ctx.set({ error: text });
+    if (focused) input.focus();
   };
   const take = async (file: File | undefined) => {
     if (!file) return;
@@ -116,5 +131,6 @@ export function fileControl(q: PublicQuestion, ctx: ControlContext): Control {
   });
   const current = ctx.value as { name?: string; url?: string } | null;
   if (current?.name && current.url) showCard(current.name, ctx.t('uploaded'), null, null);
-  return { el: h('div', { class: 'fl-upload' }, zone, card, status), focus: () => (zone.hidden ? card.querySelector('button')?.focus() : input.focus()) };
+  wrap.append(zone, card, status);
+  return { el: wrap, focus: () => (zone.hidden ? card.querySelector('button')?.focus() : input.focus()) };
 }

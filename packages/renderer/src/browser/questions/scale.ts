@@ -3,7 +3,10 @@ import type { Control, ControlContext, PublicQuestion } from '../types.js';
 
 const SHAPES: Record<string, string> = { star: '★', heart: '♥', thumb: '👍', circle: '●' };
 
-/** A row of radio buttons for the whole numbers `from`..`to`, each drawn by `face(n)` and named `label(n)`. */
+/**
+ * A row of radio buttons for the whole numbers `from`..`to`, each drawn by `face(n)` and named `label(n)`.
+ * A tap moves on, as on a single choice; arrow keys only move the selection.
+ */
 function scale(ctx: ControlContext, from: number, to: number, face: (n: number) => string, label: (n: number) => string, cls: string, ends?: [string?, string?]): Control {
   const name = uid('scale');
   const inputs: HTMLInputElement[] = [];
@@ -35,7 +38,9 @@ function scale(ctx: ControlContext, from: number, to: number, face: (n: number) 
         }
       });
       inputs.push(input);
-      return h('span', { class: 'fl-step' }, input, h('label', { for: id }, h('span', { 'aria-hidden': 'true' }, face(n)), h('span', { class: 'fl-sr' }, label(n))));
+      const tap = h('label', { for: id }, h('span', { 'aria-hidden': 'true' }, face(n)), h('span', { class: 'fl-sr' }, label(n)));
+      tap.addEventListener('click', () => ctx.advance());
+      return h('span', { class: 'fl-step' }, input, tap);
     }),
   );
   paint();
@@ -58,22 +63,29 @@ export function opinionControl(q: PublicQuestion, ctx: ControlContext): Control 
   return scale(ctx, min, max, String, (n) => `${n}${n === min && ends[0] ? ` (${ends[0]})` : ''}${n === max && ends[1] ? ` (${ends[1]})` : ''}`, 'fl-opinion', ends);
 }
 
-/** yes_no: two radio buttons; Y and N pick them. */
+/** yes_no: two radio buttons; Y and N pick them. A tap or a letter moves on; arrow keys only move the selection. */
 export function yesNoControl(_q: PublicQuestion, ctx: ControlContext): Control {
   const name = uid('yn');
   const keys = [ctx.t('key_yes').toLowerCase(), ctx.t('key_no').toLowerCase()];
   const inputs = [true, false].map((v) => {
     const input = h('input', { type: 'radio', id: uid('yn'), name, value: String(v), class: 'fl-sr', checked: ctx.value === v });
-    input.addEventListener('change', () => {
-      ctx.set(v);
-      setTimeout(() => ctx.next(), 250);
+    input.addEventListener('change', () => ctx.set(v));
+    input.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        ctx.next();
+      }
     });
     return input;
   });
   const el = h(
     'div',
     { class: 'fl-choices fl-yesno', role: 'radiogroup', 'aria-labelledby': ctx.labelledBy, 'aria-describedby': ctx.describedBy, 'aria-required': ctx.required ? 'true' : undefined },
-    inputs.map((input, i) => h('div', { class: 'fl-choice' }, input, h('label', { for: input.id }, h('span', { class: 'fl-key', 'aria-hidden': 'true' }, keys[i]!.toUpperCase()), h('span', {}, ctx.t(i ? 'no' : 'yes'))))),
+    inputs.map((input, i) => {
+      const tap = h('label', { for: input.id }, h('span', { class: 'fl-key', 'aria-hidden': 'true' }, keys[i]!.toUpperCase()), h('span', {}, ctx.t(i ? 'no' : 'yes')));
+      tap.addEventListener('click', () => ctx.advance());
+      return h('div', { class: 'fl-choice' }, input, tap);
+    }),
   );
   return {
     el,
@@ -86,6 +98,7 @@ export function yesNoControl(_q: PublicQuestion, ctx: ControlContext): Control {
       inputs[i]!.checked = true;
       inputs[i]!.dispatchEvent(new Event('change'));
       inputs[i]!.focus();
+      ctx.advance();
       return true;
     },
   };
