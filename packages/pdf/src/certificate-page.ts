@@ -156,6 +156,7 @@ function row(doc: PDFKit.PDFDocument, fonts: DocumentFonts, label: string, value
   if (label) drawText(doc, fonts, label, { x: left, width: LABEL_WIDTH - 8, size: 9, color: MUTED });
   const labelBottom = doc.y;
   doc.y = y + (label ? (9 - valueSize) * 0.8 : 0);
-  drawText(doc, fonts, value, { x: left + LABEL_WIDTH, size: valueSize });
+  // Values start at the column's left edge in either direction, as cells of the page's left-to-right table.
+  drawText(doc, fonts, value, { x: left + LABEL_WIDTH, size: valueSize, align: 'left' });
   doc.y = Math.max(doc.y, labelBottom) + 1.5;
 }

@@ -1,6 +1,7 @@
 import type { SignedDocumentInput, SignedDocumentSigner } from '@formloom/core';
-import { type DocumentFonts, fontRuns, SIGNATURE_FONTS } from './fonts';
-import { BODY_SIZE, drawInlines, drawText, ensureSpace, formatTime, MUTED, rule } from './layout';
+import { bidiLines, needsBidi } from './bidi-lines';
+import { type DocumentFonts, fontRuns, paragraphIsRtl, SIGNATURE_FONTS } from './fonts';
+import { BODY_SIZE, drawInlines, drawText, drawVisualLine, ensureSpace, formatTime, measureWith, MUTED, rule } from './layout';
 import { type Block, markdownBlocks } from './markdown';
 import { decodeDrawnSignature, SignatureImageError } from './signature-check';
 
@@ -138,6 +139,18 @@ function drawSignerBlock(doc: PDFKit.PDFDocument, fonts: DocumentFonts, signer: 
 function drawTypedSignature(doc: PDFKit.PDFDocument, fonts: DocumentFonts, value: string, x: number, y: number, width: number): void {
   // The script font covers Latin; other scripts fall back to the text font rather than failing.
   const runs = fontRuns(value.replace(/\s+/g, ' ').trim(), SIGNATURE_FONTS, fonts);
+  const text = runs.map((run) => run.text).join('');
+  if (needsBidi(text)) {
+    // A right-to-left name: one line in display order (bidi-lines.ts), as large as fits.
+    const lineAt = (size: number) => bidiLines(runs, Infinity, paragraphIsRtl(text), measureWith(doc, size))[0];
+    let size = 30;
+    let line = lineAt(size);
+    while (size > 12 && line.width > width) line = lineAt((size -= 2));
+    doc.fillColor('#10245e');
+    drawVisualLine(doc, fonts, line, x, y + 6, size);
+    doc.fillColor('black');
+    return;
+  }
   let size = 30;
   const measure = () => runs.reduce((sum, run) => sum + doc.font(run.font).fontSize(size).widthOfString(run.text), 0);
   while (size > 12 && measure() > width) size -= 2;

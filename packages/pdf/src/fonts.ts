@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import * as fontkit from 'fontkit';
+import { mirrorCharacter } from './bidi-lines';
 
 /**
  * The fonts a document uses, all shipped in npm packages so nothing is downloaded at run time:
@@ -82,6 +83,8 @@ const ALL_TEXT_FONTS: FontName[] = ['regular', ...FALLBACKS];
  */
 export interface DocumentFonts {
   fonts: Record<FontName, fontkit.Font>;
+  /** Each font again, for mirrored brackets (mirroredGlyphFont). */
+  mirrored: Record<FontName, fontkit.Font>;
   has(font: FontName, codePoint: number): boolean;
 }
 
@@ -149,6 +152,32 @@ function keepGlyphCharacters(font: fontkit.Font): void {
   }) as typeof font.getGlyph;
 }
 
+/**
+ * A bracket at a right-to-left level is drawn with its mirror image's glyph: `(` shows as `)`. A font's
+ * character map gives one text per glyph, and that glyph also draws the real `)`, so copy, search and text
+ * extraction would read the bracket reversed. Mirrored characters are therefore drawn from a second
+ * embedding of the font (its own PostScript name, so pdfkit keeps it apart) whose glyphs map back to the
+ * characters they stand for.
+ */
+function mirroredGlyphFont(font: fontkit.Font): fontkit.Font {
+  const mirrored = Object.create(font) as fontkit.Font;
+  Object.defineProperty(mirrored, 'postscriptName', { value: `${font.postscriptName}-Mirrored` });
+  mirrored.layout = ((...args: Parameters<typeof font.layout>) => {
+    const run = font.layout(...args);
+    run.glyphs = run.glyphs.map((glyph) => {
+      const codePoints = (glyph.codePoints ?? []).map((codePoint) => mirrorCharacter(String.fromCodePoint(codePoint)).codePointAt(0)!);
+      return Object.create(glyph, { codePoints: { value: codePoints } }) as typeof glyph;
+    });
+    return run;
+  }) as typeof font.layout;
+  return mirrored;
+}
+
+/** The name under which `registerFonts` registers a font's mirrored-glyph embedding. */
+export function mirroredFontName(font: FontName): string {
+  return `${font}:mirrored`;
+}
+
 function sameCodePoints(a: number[], b: number[]): boolean {
   return a.length === b.length && a.every((value, i) => value === b[i]);
 }
@@ -174,6 +203,7 @@ export async function loadDocumentFonts(): Promise<DocumentFonts> {
   const cache = new Map<string, boolean>();
   return {
     fonts: Object.fromEntries(parsed) as Record<FontName, fontkit.Font>,
+    mirrored: Object.fromEntries([...parsed].map(([name, font]) => [name, mirroredGlyphFont(font)])) as Record<FontName, fontkit.Font>,
     has(font, codePoint) {
       const key = `${font}:${codePoint}`;
       let hit = cache.get(key);
@@ -190,6 +220,8 @@ export async function loadDocumentFonts(): Promise<DocumentFonts> {
 export function registerFonts(doc: PDFKit.PDFDocument, fonts: DocumentFonts): void {
   // pdfkit accepts a fontkit font object where its types say bytes.
   for (const [name, font] of Object.entries(fonts.fonts)) doc.registerFont(name, font as unknown as Buffer);
+  // Embedded only when a mirrored bracket is drawn (pdfkit opens a registered font on first use).
+  for (const [name, font] of Object.entries(fonts.mirrored)) doc.registerFont(mirroredFontName(name as FontName), font as unknown as Buffer);
 }
 
 const REPLACEMENT = 0xfffd;

@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
-import { type DocumentFonts, fontRuns, paragraphIsRtl, registerFonts, styleFonts } from './fonts';
+import { bidiLines, type Measure, needsBidi, type VisualLine } from './bidi-lines';
+import { type DocumentFonts, type FontRun, fontRuns, mirroredFontName, paragraphIsRtl, registerFonts, styleFonts } from './fonts';
 import type { Inline } from './markdown';
 
 export const PAGE_MARGIN = 64;
@@ -85,26 +86,76 @@ export function drawInlines(doc: PDFKit.PDFDocument, fonts: DocumentFonts, inlin
   const pieces = inlines.flatMap((inline) => fontRuns(inline.text, styleFonts(inline), fonts)).filter((run) => run.text);
   doc.fillColor(options.color ?? 'black').fontSize(size);
   if (pieces.length === 0) pieces.push({ font: 'regular', text: ' ' });
-  // A right-to-left paragraph (Arabic, Hebrew): fontkit shapes each run and lays it out right to left; the
-  // runs themselves go right to left too, and the paragraph is set flush right. (Runs that wrap over several
-  // lines keep this order per paragraph, not per line: a simplification of the Unicode bidi algorithm.)
-  const rtl = paragraphIsRtl(inlines.map((inline) => inline.text).join(''));
-  if (rtl) pieces.reverse();
-  // Scripts whose glyphs are reordered or combined (Devanagari) carry their text as ActualText, so copying and
-  // search give the characters back as written (the marked span holds exactly the paragraph's glyphs).
   const text = pieces.map((piece) => piece.text).join('');
-  const actual = !rtl && /[\u0900-\u097f]/.test(text) ? text : null;
-  if (actual) doc.markContent('Span', { actual });
-  pieces.forEach((piece, i) => {
-    const continued = i < pieces.length - 1;
-    doc.font(piece.font);
-    // (A word spacing makes pdfkit place right-to-left words one by one, keeping every space.)
-    if (i === 0) doc.text(piece.text, x, doc.y, { width, continued, align: options.align ?? (rtl ? 'right' : 'left'), lineGap: 2, ...(rtl ? { wordSpacing: 0.0001 } : {}) });
-    else doc.text(piece.text, { continued });
-  });
-  if (actual) doc.endMarkedContent();
+  if (needsBidi(text)) {
+    // Right-to-left letters anywhere: lines are broken and reordered here (bidi-lines.ts), not by pdfkit.
+    const rtl = paragraphIsRtl(text);
+    drawBidiParagraph(doc, fonts, pieces, { x, width, size, align: options.align ?? (rtl ? 'right' : 'left'), rtl });
+  } else {
+    // Scripts whose glyphs are reordered or combined (Devanagari) carry their text as ActualText, so copying and
+    // search give the characters back as written (the marked span holds exactly the paragraph's glyphs).
+    const actual = /[\u0900-\u097f]/.test(text) ? text : null;
+    if (actual) doc.markContent('Span', { actual });
+    pieces.forEach((piece, i) => {
+      const continued = i < pieces.length - 1;
+      doc.font(piece.font);
+      if (i === 0) doc.text(piece.text, x, doc.y, { width, continued, align: options.align ?? 'left', lineGap: 2 });
+      else doc.text(piece.text, { continued });
+    });
+    if (actual) doc.endMarkedContent();
+  }
   doc.fillColor('black');
   if (options.after) doc.moveDown(options.after);
+}
+
+const LINE_GAP = 2;
+
+/** Lays a mixed-direction paragraph out in lines (bidi-lines.ts) and draws them, starting a page where needed. */
+function drawBidiParagraph(
+  doc: PDFKit.PDFDocument,
+  fonts: DocumentFonts,
+  pieces: FontRun[],
+  options: { x: number; width: number; size: number; align: 'left' | 'center' | 'right'; rtl: boolean },
+): void {
+  const { x, width, size } = options;
+  const lines = bidiLines(pieces, width, options.rtl, measureWith(doc, size));
+  let y = doc.y;
+  for (const line of lines) {
+    const used = line.runs.length > 0 ? line.runs : [{ font: pieces[0].font, text: '', width: 0 }];
+    const height = Math.max(...used.map((run) => doc.font(run.font).fontSize(size).currentLineHeight(true))) + LINE_GAP;
+    if (y + height > doc.page.height - doc.page.margins.bottom && y > doc.page.margins.top) {
+      doc.addPage();
+      y = doc.y;
+    }
+    const offset = options.align === 'right' ? width - line.width : options.align === 'center' ? (width - line.width) / 2 : 0;
+    drawVisualLine(doc, fonts, line, x + offset, y, size);
+    y += height;
+  }
+  doc.x = x;
+  doc.y = y;
+}
+
+/** Width of a run of text in one font at `size`, as pdfkit will lay it out. */
+export function measureWith(doc: PDFKit.PDFDocument, size: number): Measure {
+  return (font, text) => doc.font(font).fontSize(size).widthOfString(text);
+}
+
+/**
+ * Draws one line's runs left to right from `x`, the line's top at `top`, on one baseline (that of the font
+ * with the tallest ascender). Devanagari runs carry their text as ActualText, as in left-to-right paragraphs.
+ */
+export function drawVisualLine(doc: PDFKit.PDFDocument, fonts: DocumentFonts, line: VisualLine, x: number, top: number, size: number): void {
+  const ascent = Math.max(0, ...line.runs.map((run) => fonts.fonts[run.font].ascent / fonts.fonts[run.font].unitsPerEm));
+  const baseline = top + ascent * size;
+  let left = x;
+  for (const run of line.runs) {
+    doc.font(run.mirrored ? mirroredFontName(run.font) : run.font).fontSize(size);
+    const actual = /[\u0900-\u097f]/.test(run.text) ? run.text : null;
+    if (actual) doc.markContent('Span', { actual });
+    doc.text(run.text, left, baseline, { lineBreak: false, baseline: 'alphabetic' });
+    if (actual) doc.endMarkedContent();
+    left += run.width;
+  }
 }
 
 /** Draws plain text (one style) the same way. */
@@ -147,7 +198,13 @@ export function finishPages(doc: PDFKit.PDFDocument, fonts: DocumentFonts, foote
     const label = `${footer}  \u00b7  page ${i + 1} of ${range.count}`;
     const text = fontRuns(label, ['regular'], fonts).map((run) => run.text).join('');
     doc.font('regular').fontSize(7.5).fillColor(MUTED);
-    doc.text(text, margins.left, height - bottom / 2 - 4, { width: width - margins.left - margins.right, align: 'center', lineBreak: false });
+    if (needsBidi(label)) {
+      // A right-to-left title: shaped in its own font and set in display order within the left-to-right footer.
+      const line = bidiLines(fontRuns(label, styleFonts({}), fonts), Infinity, false, measureWith(doc, 7.5))[0];
+      drawVisualLine(doc, fonts, line, margins.left + (width - margins.left - margins.right - line.width) / 2, height - bottom / 2 - 4, 7.5);
+    } else {
+      doc.text(text, margins.left, height - bottom / 2 - 4, { width: width - margins.left - margins.right, align: 'center', lineBreak: false });
+    }
     if (voidedAt) {
       doc.font('bold').fontSize(9).fillColor('#cc0000');
       doc.text(`VOIDED ${formatTime(voidedAt)}: this document is not in force.`, margins.left, margins.top / 2 - 4, {
