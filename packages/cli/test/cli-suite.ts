@@ -216,8 +216,9 @@ export function cliSuite(anyTest: TestFn, kind: DatabaseKind): void {
     const out = JSON.parse(r.stdout) as { user_id: string; keys: Record<string, unknown>[] };
     t.is(out.user_id, String(user.user_id));
     t.deepEqual(out.keys.map((k) => k.key_id).sort(), [forms.key_id, voice.key_id].sort());
-    for (const k of out.keys) t.deepEqual(Object.keys(k), ['key_id', 'scope', 'monthly_limit', 'created_at', 'revoked_at', 'expires_at']);
-    t.like(out.keys.find((k) => k.key_id === voice.key_id), { scope: 'voice', monthly_limit: 40, revoked_at: null, expires_at: null });
+    for (const k of out.keys) t.deepEqual(Object.keys(k), ['key_id', 'scope', 'monthly_limit', 'created_at', 'revoked_at', 'expires_at', 'made_by']);
+    // The CLI's keys are the operator's: the owner's first proof of the address leaves them (docs/security.md).
+    t.like(out.keys.find((k) => k.key_id === voice.key_id), { scope: 'voice', monthly_limit: 40, revoked_at: null, expires_at: null, made_by: 'operator' });
     const revoked = out.keys.find((k) => k.key_id === forms.key_id)!;
     t.is(revoked.scope, 'forms');
     t.regex(String(revoked.revoked_at), /^\d{4}-\d\d-\d\dT/);

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { badRequest, conflict, notFound } from '../errors';
-import { PLAN_NAMES, type KeyScope, type PlanName, type Principal, type User } from '../domain/types';
+import { PLAN_NAMES, type ApiKeyMaker, type KeyScope, type PlanName, type Principal, type User } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Payments } from '../ports/payments';
@@ -34,6 +34,7 @@ export interface ApiKeySummary {
   created_at: string;
   revoked_at: string | null;
   expires_at: string | null;
+  made_by: ApiKeyMaker;
 }
 
 export interface CreateUserInput {
@@ -161,8 +162,14 @@ export class AccountService {
     return user;
   }
 
-  /** Creates a key; the returned `api_key` is the only time the secret is visible. */
-  async createKey(userRef: string, opts: { scope?: string; monthly_limit?: number | null; expires_at?: string | null; name?: string | null } = {}) {
+  /**
+   * Creates a key; the returned `api_key` is the only time the secret is visible. `made_by` is `operator`
+   * unless told otherwise: this is the operator's and the host's call; the account page passes `owner`.
+   */
+  async createKey(
+    userRef: string,
+    opts: { scope?: string; monthly_limit?: number | null; expires_at?: string | null; name?: string | null; made_by?: ApiKeyMaker } = {},
+  ) {
     const user = await this.findUser(userRef);
     const scope = (opts.scope ?? 'forms') as KeyScope;
     if (scope !== 'forms' && scope !== 'voice') throw badRequest('scope: must be forms or voice', { field: 'scope' });
@@ -184,6 +191,7 @@ export class AccountService {
       created_at: this.clock.now().toISOString(),
       revoked_at: null,
       expires_at: opts.expires_at ?? null,
+      made_by: opts.made_by ?? 'operator',
     });
     return { key_id: `key_${suffix}`, api_key: `fl_${suffix}_${secret}`, scope };
   }
@@ -203,7 +211,15 @@ export class AccountService {
     const keys = await this.storage.apiKeys.listByUser(user.id);
     return {
       user,
-      keys: keys.map((k) => ({ key_id: k.id, scope: k.scope, monthly_limit: k.monthly_limit, created_at: k.created_at, revoked_at: k.revoked_at, expires_at: k.expires_at })),
+      keys: keys.map((k) => ({
+        key_id: k.id,
+        scope: k.scope,
+        monthly_limit: k.monthly_limit,
+        created_at: k.created_at,
+        revoked_at: k.revoked_at,
+        expires_at: k.expires_at,
+        made_by: k.made_by,
+      })),
     };
   }
 

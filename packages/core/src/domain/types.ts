@@ -28,7 +28,16 @@ export interface ApiKey {
   created_at: string;
   revoked_at: string | null;
   expires_at: string | null;
+  /**
+   * Who made the key: `owner` from a session of the account itself (the account page), `operator` by the
+   * operator or the host's code (`formloom key create`, `AccountService.createKey`). The first proof of the
+   * account's address revokes the `owner` keys made before it, never the operator's (docs/security.md).
+   */
+  made_by: ApiKeyMaker;
 }
+
+/** Who made an API key (see `ApiKey.made_by`). */
+export type ApiKeyMaker = 'owner' | 'operator';
 
 /** The authenticated caller of a request. */
 export interface Principal {

@@ -98,7 +98,8 @@ export class AccountProfileService {
   /** `POST /account/api-keys`: a new key; the answer is the only time its secret is shown. */
   async createApiKey(principal: Principal, body: unknown) {
     const input = parseBody(apiKeyCreateSchema, body);
-    const made = await this.accounts.createKey(principal.user_id, { scope: input.scope, monthly_limit: input.monthly_limit ?? null, name: input.name ?? null });
+    // `owner`: made by a session of the account, so the first proof of its address revokes it (mail-links.ts).
+    const made = await this.accounts.createKey(principal.user_id, { scope: input.scope, monthly_limit: input.monthly_limit ?? null, name: input.name ?? null, made_by: 'owner' });
     const key = await this.storage.apiKeys.findById(made.key_id);
     return {
       key_id: made.key_id,

@@ -125,9 +125,11 @@ export class MailLinkService {
    * The first proof of an address (DESIGN.md section 8, docs/security.md "An address claimed before its
    * owner"): whoever set a password, registered a passkey, made a key or holds a session before the address
    * was proven may not be its owner (anyone may sign up with any address), so the first proof ends every
-   * session of the account, drops its password and passkeys and revokes its API keys. One exception: a
-   * proof presented by a session of this very account. Only someone who set or knows the account's
-   * credentials can hold such a session, and following the mailed link shows they also hold the mailbox.
+   * session of the account, drops its password and passkeys and revokes the API keys made from its
+   * sessions. Keys the operator made (`formloom key create`, `made_by: 'operator'`) stay: the operator,
+   * not a claimant, chose to hand them out. One exception: a proof presented by a session of this very
+   * account. Only someone who set or knows the account's credentials can hold such a session, and
+   * following the mailed link shows they also hold the mailbox.
    */
   private async prove(tx: Storage, user: User, sessionUser: string | null): Promise<User> {
     if (user.email_verified) return user;
@@ -136,7 +138,7 @@ export class MailLinkService {
       await tx.signInSessions.deleteForUser(user.id, null);
       await tx.credentials.deletePassword(user.id);
       await tx.passkeys.deleteForUser(user.id);
-      for (const key of await tx.apiKeys.listByUser(user.id)) if (!key.revoked_at) await tx.apiKeys.revoke(key.id, now);
+      for (const key of await tx.apiKeys.listByUser(user.id)) if (!key.revoked_at && key.made_by !== 'operator') await tx.apiKeys.revoke(key.id, now);
     }
     return (await tx.users.update(user.id, { email_verified: true, updated_at: now })) ?? user;
   }

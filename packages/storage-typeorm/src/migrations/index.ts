@@ -19,6 +19,7 @@ import { FormloomCacheRevisionTargets1740200000000 } from './1740200000000-cache
 import { FormloomResponseCsvLines1740400000000 } from './1740400000000-response-csv-lines';
 import { FormloomCacheRevisionFormInserts1740600000000 } from './1740600000000-cache-revision-form-inserts';
 import { FormloomResponseLinesIndex1740800000000 } from './1740800000000-response-lines-index';
+import { FormloomApiKeyMakers1741000000000 } from './1741000000000-api-key-makers';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -43,4 +44,5 @@ export const formloomMigrations = [
   FormloomResponseCsvLines1740400000000,
   FormloomCacheRevisionFormInserts1740600000000,
   FormloomResponseLinesIndex1740800000000,
+  FormloomApiKeyMakers1741000000000,
 ];

@@ -44,6 +44,7 @@ export interface ApiKeyRow {
   created_at: string;
   revoked_at: string | null;
   expires_at: string | null;
+  made_by: string;
 }
 
 export const ApiKeyEntity = new EntitySchema<ApiKeyRow>({
@@ -59,6 +60,8 @@ export const ApiKeyEntity = new EntitySchema<ApiKeyRow>({
     created_at: str,
     revoked_at: optStr,
     expires_at: optStr,
+    // Migration 1741000000000: who made the key (`ApiKey.made_by`).
+    made_by: { type: 'varchar', default: 'owner' },
   },
   indices: [{ name: 'IDX_api_keys_user_id', columns: ['user_id'] }],
 });
@@ -97,6 +100,7 @@ export const apiKeyFromRow = (r: ApiKeyRow): ApiKey => ({
   created_at: r.created_at,
   revoked_at: r.revoked_at,
   expires_at: r.expires_at,
+  made_by: r.made_by === 'operator' ? 'operator' : 'owner',
 });
 
 export const apiKeyToRow = (k: ApiKey): ApiKeyRow => ({
@@ -109,4 +113,5 @@ export const apiKeyToRow = (k: ApiKey): ApiKeyRow => ({
   created_at: k.created_at,
   revoked_at: orNull(k.revoked_at),
   expires_at: orNull(k.expires_at),
+  made_by: k.made_by,
 });

@@ -63,9 +63,12 @@ export function accountTests(test: StorageTest): void {
   });
 
   test('apiKeys: insert, find, revoke once', async (t, db) => {
-    const key = makeApiKey(uid('usr'), { monthly_limit: 500, scope: 'voice', expires_at: at(3600) });
+    const key = makeApiKey(uid('usr'), { monthly_limit: 500, scope: 'voice', expires_at: at(3600), made_by: 'operator' });
     await db.storage.apiKeys.insert(key);
     t.deepEqual(await db.storage.apiKeys.findById(key.id), key);
+    const owners = makeApiKey(key.user_id, { made_by: 'owner' });
+    await db.storage.apiKeys.insert(owners);
+    t.is((await db.storage.apiKeys.findById(owners.id))!.made_by, 'owner', 'who made each key reads back');
     await rejectsWithConflict(t, db.storage.apiKeys.insert(key), 'same id');
 
     t.true(await db.storage.apiKeys.revoke(key.id, at(10)));

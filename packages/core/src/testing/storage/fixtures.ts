@@ -82,6 +82,7 @@ export const makeApiKey = (userId: string, over: Partial<ApiKey> = {}): ApiKey =
   created_at: at(0),
   revoked_at: null,
   expires_at: null,
+  made_by: 'owner',
   ...over,
 });
 
