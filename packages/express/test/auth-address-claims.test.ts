@@ -228,11 +228,14 @@ for (const kind of DB_KINDS) {
  * lock is still held, and fails after a generous deadline otherwise.
  */
 async function holdWrites(app: TestApp) {
+  // On PostgreSQL a test database may be a database of its own (a template's copy): the app's, named by the server.
+  const where = app.kind === 'postgres' ? (await app.raw('SELECT current_schema() AS s, current_database() AS d'))[0] : undefined;
+  const pgUrl = async () => Object.assign(new URL(await postgresTestUrl()), { pathname: `/${where.d}` }).toString();
   const url =
     app.kind === 'postgres'
-      ? `${await postgresTestUrl()}`
+      ? await pgUrl()
       : `sqlite:${(await app.raw('PRAGMA database_list')).find((r: { name: string }) => r.name === 'main').file}`;
-  const schema = app.kind === 'postgres' ? (await app.raw('SELECT current_schema() AS s'))[0].s : undefined;
+  const schema: string | undefined = where?.s;
   const ds = createDataSource(url, { ...(schema ? { schema, poolSize: 1 } : {}), busyTimeoutMs: 60_000 });
   await ds.initialize();
   const runner = ds.createQueryRunner();
