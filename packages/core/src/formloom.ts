@@ -31,7 +31,7 @@ import { TeamService } from './teams/team-service';
 import { InvitationService } from './teams/invitation-service';
 import { AuditService } from './teams/audit-service';
 import { OutboxWorker, newOutboxItem } from './outbox/outbox-worker';
-import { checkRouteSchemas } from './plugins/route-check';
+import { checkRouteSchemas, routeWarnings } from './plugins/route-check';
 
 export interface FormloomOptions extends Partial<PortAdapters> {
   storage: Storage;
@@ -170,10 +170,13 @@ export function createFormloom(options: FormloomOptions): Formloom {
       handlers.set(h.kind, h);
       c.register(TOKENS.OutboxHandler, { useValue: h });
     }
-    for (const route of plugin.routes?.(ctx) ?? []) {
+    const own = plugin.routes?.(ctx) ?? [];
+    for (const route of own) {
       checkRouteSchemas(plugin.name, route);
       routes.push({ plugin: plugin.name, route });
     }
+    // The built-in areas' routes are held to their schemas by Formloom's own tests.
+    if (!BUILT_IN_AREAS.includes(plugin)) for (const [message, details] of routeWarnings(own, strictResponses)) ctx.logger.warn(message, details);
     attachListeners(events, plugin, ctx);
     attachTransactionalListeners(events, plugin, ctx);
   }

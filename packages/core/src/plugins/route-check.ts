@@ -51,3 +51,35 @@ export function checkRouteSchemas(plugin: string, route: PluginRoute<unknown>): 
     }
   }
 }
+
+/** A success with no body to describe: a 204, a 304. */
+const EMPTY_STATUSES = new Set([204, 304]);
+
+/**
+ * What a plugin's routes leave unchecked, told once while `createFormloom` runs (through the instance's
+ * logger, under the plugin's name): a success without `schema` or `media` is documented as any JSON (`{}`),
+ * so clients get no type for it; and without `strictResponses` no answer is compared with its documented
+ * schema, so drift reaches clients unseen (docs/plugins.md, "Checking answers").
+ */
+export function routeWarnings(routes: readonly PluginRoute<unknown>[], strictResponses: boolean): Array<[string, Record<string, unknown>]> {
+  const out: Array<[string, Record<string, unknown>]> = [];
+  const name = (r: PluginRoute<unknown>) => `${String(r.method).toUpperCase()} ${r.path}`;
+  for (const r of routes) {
+    const successes: Array<{ status: number; schema?: unknown; media?: string[] }> = [r.success ?? { status: 200 }, ...(r.success?.others ?? [])];
+    for (const s of successes) {
+      if (s.schema || s.media?.length || EMPTY_STATUSES.has(s.status)) continue;
+      out.push([
+        `route ${name(r)} declares no success.schema for ${s.status}: the OpenAPI document describes that answer as any JSON ({}). Give success.schema (success.media for a stream).`,
+        { route: name(r), status: s.status },
+      ]);
+    }
+  }
+  const checkable = routes.filter((r) => [r.success, ...(r.success?.others ?? [])].some((s) => s?.schema));
+  if (!strictResponses && checkable.length) {
+    out.push([
+      'the answers of its routes are not checked against their success schemas: createFormloom({ strictResponses: true }) checks them (use it in tests and development).',
+      { routes: checkable.map(name) },
+    ]);
+  }
+  return out;
+}
