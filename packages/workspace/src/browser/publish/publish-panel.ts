@@ -1,4 +1,4 @@
-import { html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import { BuilderPanel } from '../builder/panel';
 import { ApiError } from '../../data/client';
 import { publishForm, unpublishForm } from '../../data/forms';
@@ -22,6 +22,12 @@ interface Block {
  * checks' refusals shown beside the questions they name (the builder's list and editor get `fl-problems`).
  */
 export class FlPublishPanel extends BuilderPanel {
+  static override styles = [
+    ...BuilderPanel.styles,
+    css`
+      .notice { margin: 0; padding: 0.75rem; border-radius: var(--_radius); background: color-mix(in srgb, var(--_warning) 14%, transparent); }
+    `,
+  ];
   static override properties = { ...BuilderPanel.properties, versions: { state: true }, block: { state: true }, busy: { state: true }, done: { state: true }, error: { state: true } };
   versions: Version[] | null = null;
   /** Theme fields the draft lacks, so that the comparison sees the form as the server will snapshot it. */
@@ -55,7 +61,21 @@ export class FlPublishPanel extends BuilderPanel {
     this.dispatchEvent(new CustomEvent('fl-problems', { detail: map, bubbles: true, composed: true }));
   }
 
+  /**
+   * Publishing a form without questions is allowed (document 1): its page is a title and a Submit button,
+   * and each press stores an empty response. The owner is warned and asked first (issue 34).
+   */
+  private async confirmEmpty(): Promise<boolean> {
+    if (this.form.questions.length) return true;
+    return (this.renderRoot.querySelector('fl-confirm') as FlConfirm).ask({
+      heading: 'Publish a form without questions?',
+      body: 'Respondents will see only its title and a Submit button, and each press stores an empty response.',
+      confirmText: 'Publish anyway',
+    });
+  }
+
   private async publish() {
+    if (!(await this.confirmEmpty())) return;
     this.busy = true;
     this.done = '';
     this.error = '';
@@ -129,6 +149,7 @@ export class FlPublishPanel extends BuilderPanel {
         <p class="muted">${f.published
           ? nothingNew ? 'Respondents see the latest version. Edit the questions to prepare the next one.' : 'You have changes that respondents do not see yet.'
           : 'Publish to get a link respondents can open. Drafts are never shown.'}</p>
+        ${f.questions.length ? nothing : html`<p class="notice" role="note"><strong>This form has no questions.</strong> Respondents would see only its title and a Submit button, and each press would store an empty response.</p>`}
         <h3>What the next version changes</h3>
         ${this.versions === null ? html`<p class="muted" role="status">Loading…</p>`
           : nothingNew ? html`<p class="muted">Nothing: the draft is what is live.</p>`
