@@ -24,7 +24,7 @@ const { startRssSampler } = require('./lib/rss');
  * `scenarios` ({ name, factory, args(ctx), compareToBaseline? }) run with autocannon, `prepare(app)` gives
  * them per-app context, `setup(h)` + `phases` ({ name, run(h, state) }) are measurements of their own.
  */
-const FAMILIES = ['./scenarios/forms', './scenarios/ingest', './scenarios/stored-responses', './scenarios/webhooks', './scenarios/scale', './scenarios/voice', './scenarios/workspace', './scenarios/results', './scenarios/renderer'];
+const FAMILIES = ['./scenarios/forms', './scenarios/ingest', './scenarios/stored-responses', './scenarios/webhooks', './scenarios/scale', './scenarios/voice', './scenarios/workspace', './scenarios/results', './scenarios/renderer', './scenarios/scale-out'];
 const families = FAMILIES.map((p) => {
   const file = require.resolve(p);
   const m = require(file);
@@ -33,6 +33,7 @@ const families = FAMILIES.map((p) => {
     name,
     prepare: m.prepare,
     setup: m.setup,
+    teardown: m.teardown,
     scenarios: (m.scenarios || []).map((s) => ({ ...s, module: file, family: name })),
     phases: (m.phases || []).map((ph) => ({ ...ph, family: name })),
   };
@@ -245,9 +246,14 @@ async function main() {
       }
       if (family.phases.length) {
         const state = family.setup ? await family.setup(h) : null;
-        for (const phase of family.phases) {
-          phaseResults[phase.name] = { family: family.name, ...(await phase.run(h, state)) };
-          if (formloom.proc.exitInfo) throw new Error(`formloom died during ${phase.name}:\n${formloom.proc.output()}`);
+        try {
+          for (const phase of family.phases) {
+            phaseResults[phase.name] = { family: family.name, ...(await phase.run(h, state)) };
+            if (formloom.proc.exitInfo) throw new Error(`formloom died during ${phase.name}:\n${formloom.proc.output()}`);
+          }
+        } finally {
+          // `teardown(h, state)` (optional): stops what `setup` started (scale-out's instances and database).
+          if (family.teardown) await family.teardown(h, state);
         }
       }
     }
