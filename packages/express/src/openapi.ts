@@ -80,9 +80,10 @@ function successResponse(success: RouteSpec['success'], out: (s: z.ZodType) => u
   const content: Record<string, unknown> = {};
   if (success.schema) content['application/json'] = { schema: out(success.schema) };
   for (const m of success.media ?? []) content[m] = { schema: m.startsWith('text/') ? { type: 'string' } : { type: 'string', format: 'binary' } };
-  if (!Object.keys(content).length) content['application/json'] = { schema: {} };
+  // A 204 has no body: no content at all (what a generated client then expects), not JSON.
+  if (!Object.keys(content).length && success.status !== 204) content['application/json'] = { schema: {} };
   const headers = Object.entries(success.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]);
-  return { description: success.description, ...(headers.length ? { headers: Object.fromEntries(headers) } : {}), content };
+  return { description: success.description, ...(headers.length ? { headers: Object.fromEntries(headers) } : {}), ...(Object.keys(content).length ? { content } : {}) };
 }
 
 /**
@@ -109,7 +110,7 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
   }
   function describeRoute(r: RouteSpec) {
     const params = [...r.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
-    const query = (r.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: q.schema }));
+    const query = (r.query ?? []).map((q) => ({ name: q.name, in: 'query', required: q.required ?? false, description: q.description, schema: q.schema }));
     const headerParams = (r.headers ?? []).map((h) => ({ name: h.name, in: 'header', required: h.required ?? false, description: h.description, schema: h.schema ?? { type: 'string' } }));
     const responses: Record<string, unknown> = {};
     for (const success of [r.success, ...(r.success.others ?? [])]) responses[success.status] = successResponse(success, out);

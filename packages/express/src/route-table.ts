@@ -24,6 +24,8 @@ export interface QueryParam {
   name: string;
   description: string;
   schema: Record<string, unknown>;
+  /** Whether a request without it is refused (default false). */
+  required?: boolean;
 }
 
 /**

@@ -46,8 +46,9 @@ test.serial('every operation: a unique readable operationId, known tags, a real 
     ids.add(op.operationId);
     t.true(op.tags.length > 0 && op.tags.every((x: string) => topTags.has(x)), where);
     const [status, success] = Object.entries(op.responses).find(([s]) => s.startsWith('2')) as [string, any];
-    const content = Object.entries(success.content as Record<string, { schema: Record<string, unknown> }>);
-    t.true(content.length > 0, where);
+    // A 204 has no body, so no content (issue 34): anything else documents one.
+    const content = Object.entries((success.content ?? {}) as Record<string, { schema: Record<string, unknown> }>);
+    t.is(content.length > 0, status !== '204', `${where} ${status}`);
     for (const [type, { schema }] of content) {
       // No body may be an open object or an empty schema: a typed client would learn nothing from it.
       t.true(Object.keys(schema).length > 0 && !(schema.type === 'object' && !schema.properties), `${where} ${status} ${type}`);
@@ -277,4 +278,54 @@ test.serial('openapi-typescript generates types from the served document that a 
   const [good, control] = await Promise.all([compileClient(t, served), compileClient(t, bare)]);
   t.is(good, '', 'the client compiles against the generated types');
   t.regex(control, /client\.ts\(\d+,\d+\): error TS2339: Property 'title' does not exist on type 'never'/, 'bare object bodies do not compile: the check can fail');
+});
+
+test.serial('204 answers have no content; the upload\'s question_id is required; a submission answers one of two shapes', async (t) => {
+  // The sign-in endpoints (a router with `sessions`) answer the 204s: sign-out, its "everywhere", revoking a
+  // session, removing a passkey, and the account's session.
+  const host = express();
+  host.use('/api/v1', createFormloomRouter({ formloom: app.formloom, sessions: { signup: 'closed' } }));
+  const server = host.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  t.teardown(() => new Promise<void>((r) => server.close(() => r())));
+  const withSessions = (await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/openapi.json`)).json()) as any;
+  await t.notThrowsAsync(SwaggerParser.validate(structuredClone(withSessions)));
+  const noContent = Object.entries(withSessions.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>
+    Object.entries(ops).filter(([, op]) => op.responses?.['204']).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })),
+  );
+  t.is(noContent.length, 5, noContent.map((x) => x.where).join(', '));
+  for (const { where, op } of noContent) t.false('content' in op.responses['204'], where);
+  const questionId = doc.paths['/public/forms/{slug}/uploads'].post.parameters.find((p: any) => p.name === 'question_id');
+  t.like(questionId, { in: 'query', required: true });
+  // SubmittedResponse: completed (a timestamp, no resume_token) or partial (completed_at null, resume_token required).
+  const submitted = doc.components.schemas.SubmittedResponse;
+  const shapes = (submitted.anyOf ?? submitted.oneOf) as any[];
+  t.is(shapes.length, 2);
+  const partial = shapes.find((x) => x.properties.resume_token);
+  const completed = shapes.find((x) => !x.properties.resume_token);
+  t.true(partial.required.includes('resume_token') && partial.required.includes('completed_at'));
+  t.deepEqual(partial.properties.completed_at, { type: 'null' });
+  t.is(completed.properties.completed_at.type, 'string');
+  t.deepEqual(doc.paths['/public/forms/{slug}/responses'].post.responses['201'].content['application/json'].schema, { $ref: '#/components/schemas/SubmittedResponse' });
+  // Continuing a response answers it without a token.
+  const patched = doc.paths['/public/forms/{slug}/responses/{responseId}'].patch.responses['200'].content['application/json'].schema;
+  t.deepEqual(patched, { $ref: '#/components/schemas/RespondentResponse' });
+  t.is(doc.components.schemas.RespondentResponse.properties.resume_token, undefined);
+});
+
+test.serial('what a submission answers matches the document: a token for a partial response, none for a completed one', async (t) => {
+  const u = await app.user();
+  const form = (await app.api('POST', '/forms', { key: u.key, body: { title: 'Two shapes', published: true, incremental_submission: true, questions: [{ type: 'short_text', title: 'Name' }] } })).body;
+  const answers = [{ question_id: form.questions[0].id, value: 'Ada' }];
+  const completed = await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers } });
+  t.is(completed.status, 201);
+  t.false('resume_token' in completed.body);
+  const partial = await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers, completed: false } });
+  t.is(partial.status, 201);
+  t.is(partial.body.completed_at, null);
+  t.is(typeof partial.body.resume_token, 'string');
+  // app.api held both answers to the route's schema (helpers/schema-check.ts).
+  t.true(app.checked.has('submitResponse'), [...app.checked].join(', '));
+  const missing = await fetch(`${app.url}/api/v1/public/forms/${form.slug}/uploads`, { method: 'POST', body: new FormData() });
+  t.is(missing.status, 400, 'the server refuses an upload without question_id, as the document says');
 });

@@ -55,9 +55,24 @@ const respondentShape = {
 export const responseOut = named('Response', z.object({ ...respondentShape, version_id: z.string().nullable() }));
 
 /** A response as its respondent gets it back; `resume_token` once, for a partial response just started. */
-export const respondentResponseOut = named(
+export const respondentResponseOut = named('RespondentResponse', z.object(respondentShape));
+
+/**
+ * What a submission answers: a completed response, or a partial one (`completed_at` null) with the
+ * `resume_token` that only this answer carries. Two shapes, told apart by `completed_at`.
+ */
+export const submittedResponseOut = named(
   'SubmittedResponse',
-  z.object({ ...respondentShape, resume_token: z.string().optional().describe('Send it as X-Resume-Token to add answers later') }),
+  z.union([
+    z.object({ ...respondentShape, completed_at: timestamp }).describe('A completed response'),
+    z
+      .object({
+        ...respondentShape,
+        completed_at: z.null(),
+        resume_token: z.string().describe('Send it as X-Resume-Token to add answers later; given only here, once'),
+      })
+      .describe('A partial response, to be continued with its resume_token'),
+  ]),
 );
 
 export const responseListOut = named(

@@ -1,4 +1,4 @@
-import { analyticsOut, questionSummariesOut, bulkDeleteOut, bulkDeleteSchema, patchResponseSchema, respondentResponseOut, responseListOut, responseOut, submitResponseSchema, successOut } from '@formloom/core';
+import { analyticsOut, questionSummariesOut, bulkDeleteOut, bulkDeleteSchema, patchResponseSchema, respondentResponseOut, responseListOut, responseOut, submitResponseSchema, submittedResponseOut, successOut } from '@formloom/core';
 import { json, param, type QueryParam, type RouteContext, type RouteSpec } from '../route-table';
 import { TIME_RANGE_PARAMS } from './query-params';
 import { SpamGuard } from '../spam-protection';
@@ -30,7 +30,7 @@ export const responseRoutes: RouteSpec[] = [
     tag: 'Public',
     scope: null,
     body: submitResponseSchema,
-    success: { status: 201, description: 'the response; `resume_token` for a partial one', schema: respondentResponseOut },
+    success: { status: 201, description: 'the response; a partial one (`completed_at` null) with its `resume_token`', schema: submittedResponseOut },
     errors: [400, 404, 409],
     handler: async (ctx) =>
       json(

@@ -14,7 +14,7 @@ export const uploadRoutes: RouteSpec[] = [
     summary: 'Upload a file for a file_upload question (multipart/form-data, part "file"; query question_id required)',
     tag: 'Public',
     scope: null,
-    query: [{ name: 'question_id', description: "required: the published file_upload question, whose max_size_mb and allowed_types apply", schema: { type: 'string' } }],
+    query: [{ name: 'question_id', required: true, description: 'the published file_upload question, whose max_size_mb and allowed_types apply', schema: { type: 'string' } }],
     accepts: { 'multipart/form-data': uploadBodySchema },
     success: { status: 201, description: '{url, name}: the answer value for the question', schema: uploadOut },
     errors: [400, 404, 413, 415],

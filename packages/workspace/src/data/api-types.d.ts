@@ -1044,6 +1044,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/signing/ca.crl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The instance CA's certificate revocation list (DER), the CRL distribution point its sealing certificate names */
+        get: operations["getSealCaCrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/voice": {
         parameters: {
             query?: never;
@@ -2216,6 +2233,32 @@ export interface components {
                 }[];
             }[];
         };
+        RespondentResponse: {
+            id: string;
+            form_id: string;
+            visitor_id: string | null;
+            /** Format: date-time */
+            submitted_at: string;
+            completed_at: string | null;
+            metadata: {
+                user_agent: string | null;
+                referrer: string | null;
+                hidden?: {
+                    [key: string]: string;
+                };
+            };
+            answers: components["schemas"]["Answer"][];
+            quiz_results: {
+                score: number;
+                correct_answers: number;
+                total_scorable_questions: number;
+                max_score: number;
+                matched_ending_id: string | null;
+                /** @enum {string} */
+                form_mode: "knowledge_quiz" | "lead_qualification" | "match_quiz";
+            } | null;
+            version: number | null;
+        };
         Response: {
             id: string;
             form_id: string;
@@ -2440,7 +2483,8 @@ export interface components {
             visitor_id: string | null;
             /** Format: date-time */
             submitted_at: string;
-            completed_at: string | null;
+            /** Format: date-time */
+            completed_at: string;
             metadata: {
                 user_agent: string | null;
                 referrer: string | null;
@@ -2459,8 +2503,33 @@ export interface components {
                 form_mode: "knowledge_quiz" | "lead_qualification" | "match_quiz";
             } | null;
             version: number | null;
-            /** @description Send it as X-Resume-Token to add answers later */
-            resume_token?: string;
+        } | {
+            id: string;
+            form_id: string;
+            visitor_id: string | null;
+            /** Format: date-time */
+            submitted_at: string;
+            completed_at: null;
+            metadata: {
+                user_agent: string | null;
+                referrer: string | null;
+                hidden?: {
+                    [key: string]: string;
+                };
+            };
+            answers: components["schemas"]["Answer"][];
+            quiz_results: {
+                score: number;
+                correct_answers: number;
+                total_scorable_questions: number;
+                max_score: number;
+                matched_ending_id: string | null;
+                /** @enum {string} */
+                form_mode: "knowledge_quiz" | "lead_qualification" | "match_quiz";
+            } | null;
+            version: number | null;
+            /** @description Send it as X-Resume-Token to add answers later; given only here, once */
+            resume_token: string;
         };
         Success: {
             /** @constant */
@@ -5394,7 +5463,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the response; `resume_token` for a partial one */
+            /** @description the response; a partial one (`completed_at` null) with its `resume_token` */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -5446,7 +5515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SubmittedResponse"];
+                    "application/json": components["schemas"]["RespondentResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5691,9 +5760,9 @@ export interface operations {
     };
     uploadFile: {
         parameters: {
-            query?: {
-                /** @description required: the published file_upload question, whose max_size_mb and allowed_types apply */
-                question_id?: string;
+            query: {
+                /** @description the published file_upload question, whose max_size_mb and allowed_types apply */
+                question_id: string;
             };
             header?: never;
             path: {
@@ -7197,6 +7266,29 @@ export interface operations {
                 };
                 content: {
                     "application/x-pem-file": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSealCaCrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CRL, DER */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pkix-crl": string;
                 };
             };
             400: components["responses"]["BadRequest"];
