@@ -1,7 +1,7 @@
 import type { SignedDocumentInput, SignedDocumentSigner } from '@formloom/core';
 import { bidiLines, needsBidi } from './bidi-lines';
 import { type DocumentFonts, fontRuns, paragraphIsRtl, SIGNATURE_FONTS } from './fonts';
-import { BODY_SIZE, drawInlines, drawText, drawVisualLine, ensureSpace, formatTime, measureWith, MUTED, rule } from './layout';
+import { BODY_SIZE, drawInlines, drawText, drawVisualLine, ensureSpace, formatTime, inlinesHeight, measureWith, MUTED, rule } from './layout';
 import { type Block, markdownBlocks } from './markdown';
 import { decodeDrawnSignature, SignatureImageError } from './signature-check';
 
@@ -35,6 +35,10 @@ function drawBlock(doc: PDFKit.PDFDocument, fonts: DocumentFonts, block: Block):
     case 'paragraph': {
       const x = left + block.indent * INDENT;
       ensureSpace(doc, BODY_SIZE * 2);
+      if (paragraphIsRtl(block.inlines.map((inline) => inline.text).join(''))) {
+        drawRtlParagraph(doc, fonts, block);
+        return;
+      }
       if (block.marker) {
         const y = doc.y;
         drawText(doc, fonts, block.marker, { x: x - (block.indent > 0 ? INDENT : 0), width: MARKER_WIDTH + INDENT });
@@ -63,21 +67,44 @@ function drawBlock(doc: PDFKit.PDFDocument, fonts: DocumentFonts, block: Block):
   }
 }
 
+/**
+ * A right-to-left paragraph mirrors the left-to-right layout: indented from the right margin, a list marker
+ * to the right of its text, a quote's bar on its right.
+ */
+function drawRtlParagraph(doc: PDFKit.PDFDocument, fonts: DocumentFonts, block: Extract<Block, { kind: 'paragraph' }>): void {
+  const left = doc.page.margins.left;
+  const right = doc.page.width - doc.page.margins.right - block.indent * INDENT;
+  if (block.marker) {
+    const end = right + (block.indent > 0 ? INDENT : 0);
+    const y = doc.y;
+    drawText(doc, fonts, block.marker, { x: end - MARKER_WIDTH, width: MARKER_WIDTH, align: 'right' });
+    doc.y = y;
+    drawInlines(doc, fonts, block.inlines, { x: left, width: end - MARKER_WIDTH - 4 - left, after: 0.25 });
+  } else if (block.quote) {
+    const top = doc.y;
+    drawInlines(doc, fonts, block.inlines, { x: left, width: right - 14 - left, color: '#333333', after: 0.5 });
+    const bottom = doc.y - BODY_SIZE * 0.5;
+    if (doc.y > top) doc.save().moveTo(right - 2, top).lineTo(right - 2, bottom).lineWidth(2).strokeColor('#9aa5b8').stroke().restore();
+  } else {
+    drawInlines(doc, fonts, block.inlines, { x: left, width: right - left, after: 0.5 });
+  }
+}
+
 /** A table as a grid: equal columns, the header row bold on a tint, every cell wrapping in its column. */
 function drawTable(doc: PDFKit.PDFDocument, fonts: DocumentFonts, table: Extract<Block, { kind: 'table' }>, x: number): void {
   const width = doc.page.width - doc.page.margins.right - x;
   const rows = [...(table.header ? [table.header] : []), ...table.rows];
   const columns = Math.max(1, ...rows.map((row) => row.length));
+  // A right-to-left table's first column is on the right.
+  const rtl = paragraphIsRtl(rows.flat(2).map((inline) => inline.text).join(' '));
+  if (rtl) rows.forEach((row, r) => (rows[r] = Array.from({ length: columns }, (_, c) => row[columns - 1 - c] ?? [])));
   const cell = width / columns;
   const pad = 4;
   doc.moveDown(0.2);
   rows.forEach((row, r) => {
     const header = r === 0 && table.header !== null;
     // The row is as tall as its tallest cell (measured in the cell's width).
-    const heights = row.map((inlines) => {
-      doc.font(header ? 'bold' : 'regular').fontSize(9.5);
-      return doc.heightOfString(inlines.map((i) => i.text).join('') || ' ', { width: cell - 2 * pad });
-    });
+    const heights = row.map((inlines) => inlinesHeight(doc, fonts, inlines, cell - 2 * pad, 9.5, header));
     const height = Math.max(...heights, 12) + 2 * pad;
     ensureSpace(doc, height + 4);
     const top = doc.y;

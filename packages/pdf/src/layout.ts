@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { bidiLines, type Measure, needsBidi, type VisualLine } from './bidi-lines';
-import { type DocumentFonts, type FontRun, fontRuns, mirroredFontName, paragraphIsRtl, registerFonts, styleFonts } from './fonts';
+import { type DocumentFonts, type FontName, type FontRun, fontRuns, mirroredFontName, paragraphIsRtl, registerFonts, styleFonts } from './fonts';
 import type { Inline } from './markdown';
 
 export const PAGE_MARGIN = 64;
@@ -121,8 +121,7 @@ function drawBidiParagraph(
   const lines = bidiLines(pieces, width, options.rtl, measureWith(doc, size));
   let y = doc.y;
   for (const line of lines) {
-    const used = line.runs.length > 0 ? line.runs : [{ font: pieces[0].font, text: '', width: 0 }];
-    const height = Math.max(...used.map((run) => doc.font(run.font).fontSize(size).currentLineHeight(true))) + LINE_GAP;
+    const height = lineHeight(doc, line, size, pieces[0].font);
     if (y + height > doc.page.height - doc.page.margins.bottom && y > doc.page.margins.top) {
       doc.addPage();
       y = doc.y;
@@ -133,6 +132,21 @@ function drawBidiParagraph(
   }
   doc.x = x;
   doc.y = y;
+}
+
+/** A line's height: that of its tallest font (an empty line: the paragraph's first font), and the gap. */
+function lineHeight(doc: PDFKit.PDFDocument, line: VisualLine, size: number, emptyFont: FontName): number {
+  const fontNames = line.runs.length > 0 ? line.runs.map((run) => run.font) : [emptyFont];
+  return Math.max(...fontNames.map((font) => doc.font(font).fontSize(size).currentLineHeight(true))) + LINE_GAP;
+}
+
+/** The height `drawInlines` takes for these inlines in `width` (without `after`), for laying out table rows. */
+export function inlinesHeight(doc: PDFKit.PDFDocument, fonts: DocumentFonts, inlines: Inline[], width: number, size: number, bold: boolean): number {
+  const pieces = inlines.flatMap((inline) => fontRuns(inline.text, styleFonts({ ...inline, bold: bold || inline.bold }), fonts)).filter((run) => run.text);
+  const text = pieces.map((piece) => piece.text).join('');
+  if (!needsBidi(text)) return doc.font(bold ? 'bold' : 'regular').fontSize(size).heightOfString(inlines.map((i) => i.text).join('') || ' ', { width });
+  const lines = bidiLines(pieces, width, paragraphIsRtl(text), measureWith(doc, size));
+  return lines.reduce((sum, line) => sum + lineHeight(doc, line, size, pieces[0].font), 0);
 }
 
 /** Width of a run of text in one font at `size`, as pdfkit will lay it out. */
