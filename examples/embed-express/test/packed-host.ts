@@ -1,8 +1,8 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '../../../..');
 
@@ -47,8 +47,16 @@ export interface Packed {
   files: { path: string }[];
 }
 
-/** `git status --porcelain` of the checkout: `npm pack` must leave it as it was. */
-export const checkoutStatus = () => execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: ROOT, encoding: 'utf8' });
+/**
+ * The files at the checkout's root and at the root of each package folder, git-ignored ones included: where
+ * `npm pack` and the packages' prepack and postpack scripts write (a LICENSE copy, a tarball). `npm pack` must
+ * leave them as they were. Not `git status` of the whole tree: it misses ignored files, and it changes under
+ * whoever edits the checkout while the pack runs.
+ */
+export function packWrites(): string[] {
+  const dirs = [ROOT, ...readdirSync(join(ROOT, 'packages')).map((folder) => join(ROOT, 'packages', folder))];
+  return dirs.flatMap((dir) => readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(ROOT, join(dir, e.name)))).sort();
+}
 
 const run = promisify(execFile);
 

@@ -5,7 +5,7 @@ import { get } from 'node:http';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { checkoutStatus, closure, installApp, pack, ROOT } from './packed-host';
+import { closure, installApp, pack, packWrites, ROOT } from './packed-host';
 
 const guide = readFileSync(join(ROOT, 'docs', 'embedding.md'), 'utf8');
 
@@ -49,10 +49,10 @@ test('npm install of the tarballs the guide names makes an app that runs the sma
   t.timeout(600_000);
   const args = installFromGuide();
   const named = args.filter((a) => a.endsWith('.tgz')).map((a) => a.replace(/^\.\//, ''));
-  const before = checkoutStatus();
+  const before = packWrites();
   const { dir, packed } = await pack(closure(['@formloom/express', '@formloom/storage-typeorm', '@formloom/cli']));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  t.is(checkoutStatus(), before, 'npm pack leaves the checkout as it was');
+  t.deepEqual(packWrites(), before, 'npm pack leaves the checkout as it was');
   // The guide names every tarball the packages need, and only those.
   t.deepEqual([...named].sort(), packed.map((p) => p.filename).sort());
   for (const p of packed) {
