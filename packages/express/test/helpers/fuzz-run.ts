@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import type { ExecutionContext } from 'ava';
 import { startTestApp, type DbKind, type TestApp } from './app';
 import { deepBody, fuzzBody, Rng, type FuzzBody } from './fuzz-gen';
@@ -9,8 +11,15 @@ import { sendValidRequests } from './fuzz-valid';
 
 /**
  * The fuzz run: every operation of the served OpenAPI document and every public page, in turn, with
- * seeded hostile input; every answer checked; row counts compared around batches of refused requests.
+ * seeded hostile input; every answer checked; every table's contents compared around batches of refused requests.
  */
+
+/**
+ * Hostile requests in one run: a short budget in `npm test` (each of the ~90 operations and pages reached
+ * five times, in different ways), the full one in `npm run test:deep` (FORMLOOM_TEST_DEEP=1), where the
+ * fuzzers take about two minutes each; FUZZ_REQUESTS sets any other.
+ */
+export const FUZZ_REQUESTS = Number(process.env.FUZZ_REQUESTS ?? (process.env.FORMLOOM_TEST_DEEP ? 2400 : 440));
 
 /** A request without an answer after this long counts as a hang. */
 export const HANG_MS = 60_000;
@@ -134,19 +143,37 @@ export async function send(baseUrl: string, p: Planned): Promise<{ status: numbe
   return { status: res.status, text: res.body, headers: res.headers, timedOut: res.timedOut };
 }
 
-/** Rows in every table, and files in the blob store. */
-export async function snapshot(app: TestApp): Promise<Record<string, number>> {
+/**
+ * What every table holds (its row count and a digest of its rows' contents, in any order) and the blob
+ * store's files (names and sizes): a refused request that inserted, deleted or updated anything changes it.
+ */
+export async function snapshot(app: TestApp): Promise<Record<string, string>> {
   const tables = await app.raw(
     app.kind === 'sqlite'
       ? "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
       : 'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()',
   );
-  const counts: Record<string, number> = {};
+  const state: Record<string, string> = {};
   // Refused requests count against rate limits by design (a flood of bad requests is still a flood), and
   // counters far below their limit are written in batches a moment later: not data the request wrote.
-  for (const { name } of tables) if (name !== 'rate_limits') counts[name] = Number((await app.raw(`SELECT COUNT(*) AS n FROM "${name}"`))[0].n);
-  counts['(blob files)'] = filesUnder(app.blobDir).length;
-  return counts;
+  for (const { name } of tables) if (name !== 'rate_limits') state[name] = await tableDigest(app, name);
+  state['(blob files)'] = filesUnder(app.blobDir)
+    .map((f) => `${f}:${statSync(f).size}`)
+    .sort()
+    .join('|');
+  return state;
+}
+
+/** `<rows> rows, <digest>`: the digest is of the sorted digests of each row's full text. */
+async function tableDigest(app: TestApp, table: string): Promise<string> {
+  if (app.kind === 'postgres') {
+    // Computed by the server: the rows themselves never travel.
+    const [row] = await app.raw(`SELECT COUNT(*) AS n, md5(COALESCE(string_agg(md5(t::text), '' ORDER BY md5(t::text)), '')) AS d FROM "${table}" t`);
+    return `${row.n} rows, ${row.d}`;
+  }
+  const rows = await app.raw(`SELECT * FROM "${table}"`);
+  const digests = rows.map((r: Record<string, unknown>) => createHash('md5').update(JSON.stringify(Object.entries(r), (_k, v) => (Buffer.isBuffer(v) ? v.toString('base64') : v))).digest('hex')).sort();
+  return `${rows.length} rows, ${createHash('md5').update(digests.join('')).digest('hex')}`;
 }
 
 /** What must hold for every answer; the problem found, or none. */
@@ -209,8 +236,8 @@ export async function runFuzz(t: ExecutionContext, kind: DbKind, { seed, request
   let groups = 0;
   const accepted_ = new Set<string>();
   const acceptedDeep = new Set<string>();
-  let last: Record<string, number> | null = null;
-  // One group: row counts before, the requests a few at a time, row counts after unless one was accepted.
+  let last: Record<string, string> | null = null;
+  // One group: every table's contents before, the requests a few at a time, the contents after unless one was accepted.
   const sendGroup = async (group: Array<{ p: Planned; i: number }>, where: string) => {
     const before = last ?? (await snapshot(app));
     let wrote = false;
@@ -254,7 +281,7 @@ export async function runFuzz(t: ExecutionContext, kind: DbKind, { seed, request
     last = after;
     if (JSON.stringify(after) !== JSON.stringify(before)) {
       const diff = Object.keys(after).filter((k) => after[k] !== before[k]).map((k) => `${k}: ${before[k]} -> ${after[k]}`);
-      failures.push(`${where}: refused requests changed the data: ${diff.join(', ')} (${group.map(({ p, i }) => `#${i} ${p.label.slice(0, 200)}`).join(" | ")})`);
+      failures.push(`${where}: refused requests changed the data: ${diff.join('; ')} (${group.map(({ p, i }) => `#${i} ${p.label.slice(0, 200)}`).join(" | ")})`);
     }
   };
   for (let start = 0; start < requests; start += BATCH) {
@@ -266,14 +293,14 @@ export async function runFuzz(t: ExecutionContext, kind: DbKind, { seed, request
     const deep = planned.filter((x) => x.p.deep);
     for (let j = 0; j < deep.length; j += PARALLEL) await sendGroup(deep.slice(j, j + PARALLEL), `nearly valid group of batch #${start}`);
   }
-  t.log(`answers by status ${JSON.stringify(statuses)}; row counts compared for ${compared} of ${groups} groups`);
+  t.log(`answers by status ${JSON.stringify(statuses)}; tables compared for ${compared} of ${groups} groups`);
   t.log(`operations that accepted a hostile request: ${accepted_.size}; a nearly valid one: ${acceptedDeep.size}; forms created by the run: ${world.created.id.length}`);
   if (process.env.FUZZ_VERBOSE) t.log(`nearly valid accepted by: ${[...acceptedDeep].join('; ')}`);
   // Clients generated from the OpenAPI document must know every status an operation can answer.
   t.deepEqual([...undocumented.keys()], [], '4xx statuses not in the operation\'s documented responses');
   t.deepEqual(failures.slice(0, 30), [], `seed ${seed}: ${failures.length} failures`);
   t.deepEqual(valid.failures.slice(0, 30), [], `seed ${seed}: ${valid.failures.length} schema-valid requests refused as malformed`);
-  t.true(compared >= groups * 0.5, `row counts compared for ${compared} of ${groups} groups`);
+  t.true(compared >= groups * 0.5, `tables compared for ${compared} of ${groups} groups`);
   // Every operation and page was refused at least once, but the document itself (nothing to refuse) and /embed.js.
   t.deepEqual(targets.map((x) => `${x.method} ${x.key}`).filter((x) => !refused.has(x)), ['GET /openapi.json', 'GET /embed.js'].filter((x) => targets.some((y) => `${y.method} ${y.key}` === x)));
   // Still alive and well.
