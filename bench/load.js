@@ -2,7 +2,7 @@
 // The load generator: a separate process (forked by lib/load.js) so autocannon never shares an event
 // loop with the server it measures. It receives one job over IPC, runs autocannon, answers with a summary.
 //
-// Job: { url, connections, duration, warmup, headers, requests: { module, export, args } }
+// Job: { url, connections, duration, warmup, overallRate?, headers, requests: { module, export, args } }
 // `requests` names a factory (module path + export) called here with `args`; it returns autocannon's
 // `requests` array (functions such as setupRequest cannot cross the process boundary).
 const autocannon = require('autocannon');
@@ -26,6 +26,7 @@ async function run(job) {
     requests: factory(job.requests.args || {}),
   };
   if (job.warmup) opts.warmup = { connections: job.connections, duration: job.warmup };
+  if (job.overallRate) opts.overallRate = job.overallRate; // requests a second over all connections (a paced load)
   const instance = autocannon(opts);
   // autocannon's histogram holds whole milliseconds; keep the exact 2xx latencies of the measured run too.
   const latencies = [];

@@ -81,7 +81,7 @@ function perRequest(totals, count, background = null) {
     db_cpu_us: r(per('db_cpu_ms', 1000), 0),
     app_cpu_us: r(per('app_cpu_ms', 1000), 0),
     read_share: r(readShare(totals.statements?.statements), 2),
-    top: (totals.statements?.statements ?? []).slice(0, 5).map((s) => ({ calls_per_request: r(s.calls / count, 2), exec_ms: r(s.exec_ms, 1), query: s.query })),
+    top: (totals.statements?.statements ?? []).slice(0, 5).map((s) => ({ calls_per_request: r(s.calls / count, 2), exec_ms: r(s.exec_ms, 1), query: s.query.slice(0, 120) })),
   };
 }
 

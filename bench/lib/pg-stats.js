@@ -95,7 +95,7 @@ function diffStatements(after, before) {
     const d = { calls: a.calls - b.calls, rows: a.rows - b.rows, exec_ms: a.exec_ms - b.exec_ms, plan_ms: a.plan_ms - b.plan_ms, wal_bytes: a.wal_bytes - b.wal_bytes };
     if (d.calls <= 0) continue;
     for (const k of Object.keys(totals)) totals[k] += d[k];
-    statements.push({ ...d, query: a.query.replace(/\s+/g, ' ').slice(0, 120) });
+    statements.push({ ...d, query: a.query.replace(/\s+/g, ' ') });
   }
   statements.sort((x, y) => y.exec_ms - x.exec_ms);
   return { ...totals, statements };

@@ -1,5 +1,5 @@
 'use strict';
-// The scale-out family's "scale-out instances" phase: 1, 2, 3 Formloom instances (BENCH_SCALE_OUT_INSTANCES)
+// The scale-out family's "instances behind a proxy" phase: 1, 2, 3 Formloom instances (BENCH_SCALE_OUT_INSTANCES)
 // of one deployment behind the round-robin proxy (lib/proxy.js), on one PostgreSQL database, each connected to
 // it directly. Per run: req/s and latency through the proxy, the database work per request (pg_stat_statements,
 // backend CPU) and where the machine's CPU went (instances, PostgreSQL, proxy, load generator, others). On a
@@ -34,9 +34,12 @@ async function instancesPhase(h, state) {
   for (const i of state.instances.splice(0)) await i.proc.stop();
   const counts = (process.env.BENCH_SCALE_OUT_INSTANCES || '1,2,3').split(',').map(Number).filter((n) => n > 0);
   const connections = Math.max(...h.config.connections);
+  // Each route twice: as fast as the instances go, then paced at a rate every N serves with room to spare on
+  // this machine, so the work per request compares across N without CPU starvation in it (BENCH_SCALE_OUT_PACE).
+  const [paceGet, paceSubmit] = (process.env.BENCH_SCALE_OUT_PACE || '300,100').split(',').map(Number);
   const routes = [
-    ['GET /forms/:id', SCALE_OUT, 'getFormRequests', { ids: state.ids }],
-    ['POST /public/forms/:slug/responses', INGEST, 'submitResponseRequests', { slug: state.submitForm.slug, questions: state.submitForm.questions }],
+    ['GET /forms/:id', SCALE_OUT, 'getFormRequests', { ids: state.ids }, paceGet],
+    ['POST /public/forms/:slug/responses', INGEST, 'submitResponseRequests', { slug: state.submitForm.slug, questions: state.submitForm.questions }, paceSubmit],
   ];
   const background = state.work?.background_per_s ?? null;
   const errors = [];
@@ -50,8 +53,8 @@ async function instancesPhase(h, state) {
     const group = state.instances.slice(0, n);
     const proxy = await startProxy(group.map((i) => i.url), h.config.echo);
     try {
-      for (const [route, module, factory, args] of routes) {
-        h.log(`scale-out: ${route} through the proxy to ${n} instance(s) @ ${connections} connections (${h.config.warmup}s warm-up + ${h.config.duration}s)`);
+      for (const [route, module, factory, args, rate] of routes.flatMap((r) => [[...r.slice(0, 4), null], [...r.slice(0, 4), r[4]]])) {
+        h.log(`scale-out: ${route} through the proxy to ${n} instance(s) @ ${connections} connections${rate ? `, ${rate} req/s` : ''} (${h.config.warmup}s warm-up + ${h.config.duration}s)`);
         const pids = group.map((i) => i.proc.pid);
         const w = await startWorkWindow({ wire: null, probe: state.probe, pids });
         const busy0 = machineBusyMs();
@@ -65,6 +68,7 @@ async function instancesPhase(h, state) {
           warmup: h.config.warmup,
           headers: { authorization: `Bearer ${state.apiKey}` },
           requests: { module, export: factory, args },
+          overallRate: rate ?? undefined,
         });
         await sleep(400); // the rate-limit counters' write-behind lands inside the window
         const totals = await w.end();
@@ -84,6 +88,7 @@ async function instancesPhase(h, state) {
         const own = totals.app_cpu_ms + (totals.db_cpu_ms ?? 0) + ((processCpuMs(proxy.proc.pid) ?? proxy0) - proxy0) + load.load_cpu_ms + (self.user + self.system) / 1000;
         const run = {
           route,
+          load: rate ? `${rate}/s` : 'max',
           instances: n,
           connections,
           rps: load.rps,
@@ -95,7 +100,7 @@ async function instancesPhase(h, state) {
           cpu_pct: split,
           other_cpu_pct: busy === null ? null : pct(Math.max(0, busy - own)),
         };
-        if (load.non2xx || load.errors) errors.push(`${route} x${n}: ${load.non2xx} non-2xx, ${load.errors} errors`);
+        if (load.non2xx || load.errors) errors.push(`${route} x${n} (${run.load}): ${load.non2xx} non-2xx, ${load.errors} errors`);
         runs.push(run);
       }
     } finally {
@@ -103,12 +108,14 @@ async function instancesPhase(h, state) {
     }
   }
   state.runs = runs;
-  const one = (route) => runs.find((r) => r.route === route && r.instances === counts[0]);
-  const rows = runs.map((r) => ({
+  const one = (r) => runs.find((x) => x.route === r.route && x.load === r.load && x.instances === counts[0]);
+  const order = (r) => `${r.route}|${r.load === 'max' ? 0 : 1}|${r.instances}`;
+  const rows = [...runs].sort((a, b) => (order(a) < order(b) ? -1 : 1)).map((r) => ({
     route: r.route,
+    load: r.load,
     n: r.instances,
     rps: r.rps.toFixed(0),
-    eff: one(r.route) ? efficiency(r.rps, one(r.route).rps / counts[0], r.instances)?.toFixed(2) : null,
+    eff: r.load === 'max' && one(r) ? efficiency(r.rps, one(r).rps / counts[0], r.instances)?.toFixed(2) : null,
     p50: r.p50_ms,
     p99: r.p99_ms,
     stmts: r.per_request.pss_calls,
@@ -122,9 +129,10 @@ async function instancesPhase(h, state) {
       title:
         `Scale-out: N instances behind a round-robin proxy on one PostgreSQL, ${connections} connections (busy ` +
         `${os.cpus().length}-core machine: every process shares the same cores, so req/s cannot grow with N here; ` +
-        `per-request costs can be compared; eff = req/s / (N x req/s of one))`,
+        `per-request costs can be compared, best at the paced load; eff = req/s / (N x req/s of one))`,
       columns: [
         { key: 'route', title: 'route' },
+        { key: 'load', title: 'load', right: true },
         { key: 'n', title: 'N', right: true },
         { key: 'rps', title: 'req/s', right: true },
         { key: 'eff', title: 'eff', right: true },

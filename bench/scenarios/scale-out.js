@@ -7,7 +7,7 @@
 //     rows, bytes, statement time (pg_stat_statements, where the server preloads it), WAL, backend and app
 //     CPU per request, less the idle instance's background. Webhook delivery: the work a webhook adds to a
 //     submission (outbox row, claim, attempt), from two equal series of submissions with and without one.
-//   - "scale-out instances": 1, 2, 3 instances (BENCH_SCALE_OUT_INSTANCES) behind a round-robin proxy
+//   - "instances behind a proxy": 1, 2, 3 instances (BENCH_SCALE_OUT_INSTANCES) behind a round-robin proxy
 //     (lib/proxy.js) on the one database, GET /forms/:id and submissions at the largest connection count.
 //   - "capacity model": lib/capacity-model.js over those figures.
 const fs = require('node:fs');
@@ -255,7 +255,7 @@ const teardown = async (_h, state) => state && !state.skipped && state.close();
 
 const phases = [
   { name: 'database work per request', run: workPhase },
-  { name: 'scale-out instances', run: unlessSkipped(instancesPhase) },
+  { name: 'instances behind a proxy', run: unlessSkipped(instancesPhase) },
   { name: 'capacity model', run: unlessSkipped(modelPhase) },
 ];
 
