@@ -3,6 +3,7 @@ import { engineWarmingUp, type PcmChunk, type SynthesisRequest } from '@formloom
 import { runSpeechEngineConformance } from '@formloom/core/testing';
 import { createOpenAiSpeechEngine, OpenAiSpeechError, type OpenAiSpeechOptions } from '../src';
 import { FAKE_RATE, fakePcm, startFakeSpeechServer, type FakeSpeechServer } from './helpers/fake-speech-server';
+import { waitFor as poll } from '@formloom/core/testing';
 
 const VOICES: OpenAiSpeechOptions['voices'] = [
   { id: 'af_heart', name: 'Heart', language: 'en-US', gender: 'female' },
@@ -194,6 +195,5 @@ test('options are checked when the engine is made', (t) => {
 });
 
 async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  await poll(condition, { intervalMs: 10 });
 }

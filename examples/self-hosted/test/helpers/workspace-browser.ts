@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { startSelfHosted, type SelfHosted } from '../../src';
 import { freePort } from './app-process';
+import { waitFor } from '@formloom/core/testing';
 
 /*
  * The self-hosted app as a newcomer meets it, for browser tests of the workspace (docs/workspace.md): its own
@@ -40,13 +41,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<Worksp
 
 /** Waits for `check` to return a value (not undefined/false), polling; fails after `ms` with `what`. */
 export async function eventually<T>(what: string, check: () => T | Promise<T>, ms = 30_000): Promise<Exclude<T, false | undefined | null>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false && v !== null) return v as Exclude<T, false | undefined | null>;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return waitFor(check, { timeoutMs: ms, intervalMs: 100, what });
 }
 
 /** The decoded text of each `.eml` in the outbox (quoted-printable undone). */

@@ -24,3 +24,4 @@ export * from './blob-store-conformance';
 export * from './webhook-transport-conformance';
 export * from './plans-conformance';
 export * from './speech-engine-conformance';
+export * from './wait-for';

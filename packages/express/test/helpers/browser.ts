@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
+import { waitFor } from '@formloom/core/testing';
 
 export { launchBrowser } from '@formloom/test-browser';
 
@@ -55,11 +56,10 @@ export async function webhookReceiver(): Promise<{ url: string; bodies: any[]; c
   };
 }
 
-/** Waits (without timing anything) until `check` holds, polling; fails after `tries`. */
+/** Whether `check` comes to hold, polled (the shared `waitFor`) for up to `tries` tenths of a second. */
 export async function eventually(check: () => boolean | Promise<boolean>, tries = 600): Promise<boolean> {
-  for (let i = 0; i < tries; i++) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
+  return waitFor(check, { timeoutMs: tries * 100, intervalMs: 100 }).then(
+    () => true,
+    () => false,
+  );
 }

@@ -1,5 +1,6 @@
 import type { MailMessage, Mailer } from '@formloom/core';
 import type { ApiResponse, TestApp } from './app';
+import { waitFor } from '@formloom/core/testing';
 
 /** A mailer that keeps what it is given: the mail server is the boundary these tests stand at. */
 export function mailbox(): Mailer & { messages: MailMessage[]; linkTo(to: string, page: string): Promise<string> } {
@@ -24,12 +25,9 @@ export function mailbox(): Mailer & { messages: MailMessage[]; linkTo(to: string
   };
 }
 
+/** Waits until `fn` holds (the shared `waitFor`); throws after `ms`. */
 export async function until(fn: () => boolean | Promise<boolean>, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await waitFor(fn, { timeoutMs: ms });
 }
 
 /**

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestApp } from './app';
+import { waitFor } from '@formloom/core/testing';
 
 /** One sealing certificate per test file (made once: RSA key generation takes a moment). */
 let renderer: Promise<SignedDocumentRenderer> | undefined;
@@ -57,12 +58,7 @@ export async function contractForm(app: TestApp, plan: 'free' | 'pro' = 'pro', p
   return { user, form: res.body, contract: res.body.questions[1] };
 }
 
-/** Waits (by polling, no fixed delay) until `check` holds or `tries` run out. */
+/** Waits (the shared `waitFor`, no fixed delay) until `check` gives a value, for up to `tries` twentieths of a second. */
 export async function eventually<T>(check: () => Promise<T | undefined | false>, tries = 2400): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const v = await check();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('The condition never held');
+  return (await waitFor(check, { timeoutMs: tries * 50, intervalMs: 50 })) as T;
 }

@@ -3,6 +3,7 @@ import { fork } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import type { TestApp } from './app';
+import { waitFor } from '@formloom/core/testing';
 
 /** A published form with one file_upload question allowing `maxMb` megabytes of anything. */
 export async function uploadForm(app: TestApp, maxMb = 25) {
@@ -168,12 +169,10 @@ export async function memoryGrowth<T>(work: () => Promise<T>): Promise<{ result:
   }
 }
 
-/** Polls `check` until it holds (or a generous 2 minutes pass): for state the server settles after a connection is cut. */
+/** Whether `check` comes to hold within a generous 2 minutes (the shared `waitFor`): for state the server settles after a connection is cut. */
 export async function eventually(check: () => Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return check();
+  return waitFor(check, { timeoutMs: 120_000 }).then(
+    () => true,
+    () => false,
+  );
 }

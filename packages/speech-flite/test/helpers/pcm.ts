@@ -1,4 +1,5 @@
 import type { PcmChunk } from '@formloom/core';
+import { waitFor as poll } from '@formloom/core/testing';
 
 export async function collect(source: AsyncIterable<PcmChunk>): Promise<PcmChunk[]> {
   const chunks: PcmChunk[] = [];
@@ -34,9 +35,5 @@ export function alive(pid: number): boolean {
 
 /** Polls `condition` until it holds; throws after `limitMs` (a hung engine fails the test, not ava's timer). */
 export async function waitFor(condition: () => boolean, limitMs = 30_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await poll(condition, { timeoutMs: limitMs, intervalMs: 20 });
 }

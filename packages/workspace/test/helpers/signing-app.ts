@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { MailMessage, Mailer, SignedDocumentRenderer } from '@formloom/core';
 import { checkSignature, createPdfDocumentRenderer, loadOrCreateSigningP12 } from '@formloom/pdf';
 import { startWorkspaceApp, type DbKind, type WorkspaceTestApp } from './app';
+import { waitFor } from '@formloom/core/testing';
 
 /*
  * The workspace test app with what signing needs (docs/signing.md): `@formloom/pdf`'s renderer with a sealing
@@ -55,20 +56,22 @@ export async function startSigningApp(kind: DbKind = 'sqlite'): Promise<SigningT
       return app.api('POST', `/s/${code}/sign`, { body: { signature: { type: 'typed', value: name }, esign_consent: true } });
     },
     async mailed(match, count = 1) {
-      for (let i = 0; i < 2400; i++) {
-        const found = mails.filter(match);
-        if (found.length >= count) return found;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error('the mail was never sent');
+      return waitFor(
+        () => {
+          const found = mails.filter(match);
+          return found.length >= count && found;
+        },
+        { timeoutMs: 120_000, intervalMs: 50, what: 'the mail' },
+      );
     },
     async sealed(sessionId, key) {
-      for (let i = 0; i < 2400; i++) {
-        const docs = (await app.api('GET', `/signing-sessions/${sessionId}/documents`, { key })).body.documents;
-        if (docs?.length) return docs;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error('the session was never sealed');
+      return waitFor(
+        async () => {
+          const docs = (await app.api('GET', `/signing-sessions/${sessionId}/documents`, { key })).body.documents;
+          return docs?.length ? docs : undefined;
+        },
+        { timeoutMs: 120_000, intervalMs: 50, what: 'the sealed documents' },
+      );
     },
   };
 }
