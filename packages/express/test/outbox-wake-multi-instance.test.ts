@@ -5,6 +5,7 @@ import express from 'express';
 import { createFormloom } from '@formloom/core';
 import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
+import { waitFor } from '@formloom/core/testing';
 import { createFetchTransport, createFormloomRouter } from '../src';
 
 /*
@@ -17,7 +18,31 @@ test('postgres: a webhook enqueued on one instance is sent by another instance\'
   const db = await createTestDatabase('postgres');
   const second = createDataSource(db.url.split('?')[0]!, { schema: db.schema, poolSize: 5 });
   await runMigrations(second);
-  const storages = [db.storage, createTypeormStorage(second)];
+  // Instance A's storage, watched: when its worker's first poll has ended and its LISTEN is in place.
+  const watch = { polls: [] as number[], listening: false };
+  const outbox = new Proxy(db.storage.outbox, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target);
+      if (key === 'claim') return async (...args: unknown[]) => {
+        const items = await value.apply(target, args);
+        watch.polls.push(items.length);
+        return items;
+      };
+      if (key === 'listen') return async (...args: unknown[]) => {
+        const stop = await value.apply(target, args);
+        watch.listening = true;
+        return stop;
+      };
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const watched = new Proxy(db.storage, {
+    get(target, key) {
+      const value = key === 'outbox' ? outbox : Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const storages = [watched, createTypeormStorage(second)];
   const [a, b] = storages.map((storage) =>
     createFormloom({ storage, webhookTransport: createFetchTransport({ allowPrivate: true }), config: { secretKey: 'shared-key' } }),
   );
@@ -47,8 +72,10 @@ test('postgres: a webhook enqueued on one instance is sent by another instance\'
       body: JSON.stringify({ title: 'Wake', published: true, webhook_url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`, questions: [{ type: 'short_text', title: 'Name' }] }),
     }).then((r) => r.json() as Promise<any>);
     a!.worker.start({ pollMs: 600_000 });
-    // Its first poll runs at start; let it find nothing before anything is enqueued.
-    await new Promise((r) => setTimeout(r, 500));
+    // Its first poll runs at start: it must have found nothing, and the LISTEN be in place, before anything
+    // is enqueued; a slow first poll would otherwise deliver by itself and prove nothing about the wake-up.
+    await waitFor(() => watch.polls.length >= 1 && watch.listening, { what: "instance A's first poll and LISTEN" });
+    t.deepEqual(watch.polls, [0], 'the first poll found nothing');
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const res = await fetch(`${url}/public/forms/${created.slug}/responses`, {
@@ -59,11 +86,13 @@ test('postgres: a webhook enqueued on one instance is sent by another instance\'
       t.is(res.status, 201);
       ids.push(((await res.json()) as { id: string }).id);
     }
-    const deadline = Date.now() + 60_000;
-    while (received.size < ids.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 300));
+    // Every item settled: none can be sent again, so the counts below are final (no late duplicate to miss).
+    await waitFor(async () => received.size >= ids.length && Number((await db.raw(`SELECT COUNT(*) AS n FROM outbox WHERE kind = 'webhook' AND status = 'pending'`))[0].n) === 0, {
+      what: 'every webhook delivered and settled',
+    }).catch(() => undefined);
     t.deepEqual([...received.keys()].sort(), [...ids].sort(), 'every submission delivered by the other instance');
     t.true([...received.values()].every((n) => n === 1), 'exactly once');
+    t.true(watch.polls.length > 1, "the items were claimed by wake-ups after the first poll (its next is ten minutes away)");
   } finally {
     await a!.worker.stop();
     await new Promise((r) => server.close(r));

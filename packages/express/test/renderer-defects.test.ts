@@ -1,5 +1,6 @@
 import test from 'ava';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-core';
+import { waitFor } from '@formloom/core/testing';
 import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
 import { hostSite, launchBrowser } from './helpers/browser';
 
@@ -42,6 +43,19 @@ const heading = (page: Page, name: string) => form(page).getByRole('heading', { 
 async function tapLabel(page: Page, name: string) {
   const id = await form(page).getByRole('radio', { name, exact: true }).getAttribute('id');
   await form(page).locator(`label[for="${id}"]`).click();
+}
+
+/** The API writes (any method but GET) the page sends, in order, and how many of its requests are still under way. */
+function watchWrites(page: Page) {
+  const writes: string[] = [];
+  const open = new Set<Request>();
+  page.on('request', (r) => {
+    open.add(r);
+    if (r.method() !== 'GET' && r.url().includes('/api/v1/')) writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
+  });
+  page.on('requestfinished', (r) => open.delete(r));
+  page.on('requestfailed', (r) => open.delete(r));
+  return { writes, inFlight: () => open.size };
 }
 
 /** WCAG contrast of two computed `rgb(...)` colours. */
@@ -118,17 +132,25 @@ for (const kind of DB_KINDS) {
     const db = kind === 'sqlite' ? app : await startTestApp(kind);
     const { page, errors, close } = await open();
     try {
+      // The page's timers run on a clock the test can move: any retry or queued send comes due below.
+      await page.clock.install();
       const k = kind === 'sqlite' ? key : (await db.user()).key;
       const f = await publish(db, k, { title: 'Once', questions: [{ type: 'short_text', title: 'Name' }] });
       await page.goto(`${db.url}/f/${f.slug}`);
       await heading(page, 'Name');
+      const sent = watchWrites(page);
       await page.keyboard.type('Ada');
       await page.keyboard.press('Enter');
       await heading(page, 'Thank you!');
+      const atThanks = sent.writes.length;
       t.false(await form(page).getByRole('button', { name: 'Previous question' }).isVisible(), 'no arrow back into the answered form');
       t.false(await form(page).locator('.fl-nav').isVisible());
       await page.keyboard.press('Enter');
       await page.keyboard.press('ArrowUp');
+      // Counted once the page has finished: a minute of its timers run, and no request of its own in flight.
+      await page.clock.runFor(60_000);
+      await waitFor(() => sent.inFlight() === 0, { what: "the page's requests to end" });
+      t.deepEqual(sent.writes.slice(atThanks), [], 'nothing sent after the thank-you screen');
       t.is((await db.api('GET', `/forms/${f.id}/responses`, { key: k })).body.total, 1);
       t.deepEqual(errors, []);
     } finally {
@@ -289,14 +311,16 @@ test.serial('9. the popup keeps its result screen open after submitting', async 
   const host = await hostSite();
   const { page, close } = await open();
   try {
+    // The page's timers (the popup's and the form's, in every frame) run on a clock the test moves.
+    await page.clock.install();
     host.html = `<!doctype html><html lang="en"><head><title>Host</title><script type="module" src="${app.url}/embed.js"></script></head><body><formloom-form mode="popup" slug="${f.slug}"></formloom-form></body></html>`;
     await page.goto(host.url);
     await form(page).getByRole('button', { name: 'Open form' }).click();
     await heading(page, 'Happy?');
     await page.keyboard.press('y');
     await heading(page, 'All done');
-    // Longer than the popup used to wait before closing itself.
-    await page.waitForTimeout(3500);
+    // A minute of the page's timers, far past the 3 s the popup used to wait before closing itself.
+    await page.clock.runFor(60_000);
     t.true(await form(page).getByRole('dialog').isVisible());
     t.true(await form(page).getByRole('heading', { name: 'All done' }).isVisible());
   } finally {
