@@ -92,7 +92,7 @@ test('a killed encoder process fails only its streams, is logged, and the next s
   t.true(error instanceof AudioEncoderCrashedError, String(error));
   t.regex(error!.message, /signal SIGKILL/);
   t.is((await survivorBytes).durationMs, 3000, 'the other stream is untouched');
-  t.like(logged, [{ component: 'audio-encoder', pid: victim, exit: 'signal SIGKILL', streams: 1 }]);
+  t.like(logged, [{ encoder: 'audio', pid: victim, exit: 'signal SIGKILL', streams: 1 }]);
   t.is((await codecs.encodeToBuffer(tone(1), { format: 'mp3' })).durationMs, 1000);
   t.false(codecs.stats().children.some((c) => c.pid === victim));
 });

@@ -155,7 +155,7 @@ forEachDb(
       await until(() => logged.length > 0, 'the death is logged');
       release();
       await assertFailedAndRecovered(tt, app, user, res);
-      tt.like(logged[0]?.details, { component: 'audio-encoder', pid: encoder.pid, exit: 'signal SIGKILL', streams: 1 });
+      tt.like(logged[0]?.details, { encoder: 'audio', pid: encoder.pid, exit: 'signal SIGKILL', streams: 1 });
     });
 
     t('after streams in every stream format and an ogg_opus generation, idle eSpeak and encoder processes exit', async (tt, app) => {

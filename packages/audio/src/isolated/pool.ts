@@ -183,7 +183,7 @@ export class EncoderPool {
       slot.retired = true;
       const stderr = slot.stderr.trim().split('\n').slice(-3).join(' / ');
       this.options.logger?.error(
-        { component: 'audio-encoder', pid: slot.pid, exit: how, streams: streams.length, ...(stderr ? { stderr } : {}) },
+        { encoder: 'audio', pid: slot.pid, exit: how, streams: streams.length, ...(stderr ? { stderr } : {}) },
         'audio encoder process died; its streams fail and the next one starts a new process'
       );
     }
