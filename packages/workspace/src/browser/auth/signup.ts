@@ -1,4 +1,4 @@
-import { html, nothing } from 'lit';
+import { css, html, nothing } from 'lit';
 import { authConfig, signUp, type AuthConfig } from '../../data/auth';
 import { afterSignIn, AuthScreen, carry, errorLine } from './auth-card';
 
@@ -9,6 +9,8 @@ const MIN_PASSWORD = 10;
  * may sign up follows `FORMLOOM_SIGNUP`; with `?invite=<token>` the invited address may, and joins the team.
  */
 export class FlSignup extends AuthScreen {
+  // A long address breaks anywhere rather than push the card past a phone's width.
+  static override styles = [...AuthScreen.styles, css`.address { font-weight: 600; overflow-wrap: anywhere; }`];
   static override properties = { ...AuthScreen.properties, config: { state: true }, sentTo: { state: true } };
   config: AuthConfig | null = null;
   sentTo: string | null = null;
@@ -42,6 +44,19 @@ export class FlSignup extends AuthScreen {
     });
   }
 
+  /** Back to the empty form (the link would otherwise lead to this same screen). */
+  private startOver = (e: Event) => {
+    e.preventDefault();
+    this.sentTo = null;
+    this.error = null;
+  };
+
+  /** Whether this sign-up makes the account from a mailed link (open mode, not the first account, no invitation). */
+  private byMail(): boolean {
+    const c = this.config;
+    return !!c && c.signup === 'open' && c.has_users && !this.query?.get('invite');
+  }
+
   private closedText() {
     const c = this.config;
     if (!c || this.query?.get('invite')) return null;
@@ -54,8 +69,13 @@ export class FlSignup extends AuthScreen {
     if (this.sentTo) {
       return html`<section class="card" aria-labelledby="signup-title">
         <h1 id="signup-title">Check your mail</h1>
-        <p class="notice" role="status">We sent a mail to ${this.sentTo}. Follow its link and type your password again to finish making your account.</p>
-        <div class="links"><a href="${this.base}/signin${carry(this.query)}">Back to sign-in</a></div>
+        <p class="notice" role="status">We sent a link to <span class="address">${this.sentTo}</span>.</p>
+        <p>Open it within 24 hours and type the same password again: that makes your account.</p>
+        <p class="muted">No mail after a few minutes? Look in your spam folder, or sign up again. If this address already has an account, the mail says how to sign in instead.</p>
+        <div class="links">
+          <a href="${this.base}/signup${carry(this.query)}" @click=${this.startOver}>Use another address</a>
+          <a href="${this.base}/signin${carry(this.query)}">Back to sign-in</a>
+        </div>
       </section>`;
     }
     const closed = this.closedText();
@@ -75,7 +95,7 @@ export class FlSignup extends AuthScreen {
         ${errorLine(this.error)}
         <button class="btn primary block" type="submit" ?disabled=${this.busy}>${this.busy ? 'Creating…' : 'Create account'}</button>
       </form>
-      <p class="muted">We send a link to confirm your address.</p>
+      <p class="muted">${this.byMail() ? 'We mail you a link: your account is made when you open it.' : 'We send a link to confirm your address.'}</p>
       <div class="links"><a href="${this.base}/signin${carry(this.query)}">I already have an account</a></div>
     </section>`;
   }

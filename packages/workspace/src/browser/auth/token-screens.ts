@@ -1,11 +1,12 @@
 import { html, nothing } from 'lit';
-import { completePasswordReset, finishSignUp, verifyEmail, verifyEmailLink } from '../../data/auth';
+import { completePasswordReset, verifyEmail, verifyEmailLink } from '../../data/auth';
 import { afterSignIn, AuthScreen, errorLine, fragmentToken, messageOf } from './auth-card';
 
 /*
  * The pages that mail links open (docs/accounts.md, "Links by email"): `/auth/link` signs in, `/auth/verify`
- * confirms the address, `/auth/reset` sets a new password. The token travels in the URL's fragment; it is
- * removed from the address bar as soon as it is read, so it stays out of history and screenshots.
+ * confirms the address, `/auth/reset` sets a new password (`/auth/finish`, the sign-up link, is in
+ * signup-finish.ts). The token travels in the URL's fragment; it is removed from the address bar as soon as
+ * it is read, so it stays out of history and screenshots.
  */
 
 function takeToken(): string | null {
@@ -14,7 +15,8 @@ function takeToken(): string | null {
   return token;
 }
 
-class TokenScreen extends AuthScreen {
+/** A screen opened by a mailed link: its token, taken from the fragment when the screen appears. */
+export class TokenScreen extends AuthScreen {
   static override properties = { ...AuthScreen.properties, done: { state: true } };
   done = false;
   protected token: string | null = null;
@@ -110,38 +112,6 @@ export class FlAuthReset extends TokenScreen {
   }
 }
 
-/**
- * `<fl-auth-finish>`: the sign-up link makes the account with the password chosen at sign-up, typed again:
- * someone who follows a link they did not ask for makes nothing (docs/accounts.md, "Who may sign up").
- */
-export class FlAuthFinish extends TokenScreen {
-  private async onSubmit(e: Event) {
-    e.preventDefault();
-    const password = this.renderRoot.querySelector<HTMLInputElement>('input[name="password"]')?.value ?? '';
-    if (!password || !this.token) return void (this.error = 'Type the password you chose when signing up.');
-    this.busy = true;
-    this.error = null;
-    try {
-      await afterSignIn(this, this.api, this.base, await finishSignUp(this.api, this.token, password), this.query);
-    } catch (err) {
-      this.error = messageOf(err);
-      this.busy = false;
-    }
-  }
-  override render() {
-    return html`<section class="card" aria-labelledby="t">
-      <h1 id="t">Finish making your account</h1>
-      <form @submit=${this.onSubmit} novalidate>
-        <label class="field">The password you chose<input name="password" type="password" autocomplete="current-password" required /></label>
-        ${errorLine(this.error)}
-        <button class="btn primary block" type="submit" ?disabled=${this.busy || !this.token}>Make my account</button>
-      </form>
-      <p class="muted">If you did not sign up, close this page: no account is made.</p>
-    </section>`;
-  }
-}
-
-customElements.get('fl-auth-finish') || customElements.define('fl-auth-finish', FlAuthFinish);
 customElements.get('fl-auth-link') || customElements.define('fl-auth-link', FlAuthLink);
 customElements.get('fl-auth-verify') || customElements.define('fl-auth-verify', FlAuthVerify);
 customElements.get('fl-auth-reset') || customElements.define('fl-auth-reset', FlAuthReset);
