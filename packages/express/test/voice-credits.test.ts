@@ -1,14 +1,14 @@
 import test from 'ava';
 import { SessionIssuer, voiceIdOf } from '@formloom/core';
 import { forEachDb, type TestApp } from './helpers/app';
-import { voiceAppOptions, voiceUser } from './helpers/voice';
+import { toneVoiceAppOptions, voiceUser } from './helpers/voice';
 
 /*
  * `GET /voice/credits` (the balance and the ledger, docs/voice.md "Credits and the ledger"), the library's
  * `search`, and a signed-in session on the voice endpoints (docs/decisions.md, "Voice studio").
  */
 
-const VOICE = voiceIdOf('espeak', 'en-us+klatt4');
+const VOICE = voiceIdOf('tone', 'en-us');
 const BROKEN = voiceIdOf('failing', 'broken');
 
 /** The `formloom_session` cookie of a new session of the user, and its CSRF token. */
@@ -98,7 +98,7 @@ forEachDb(
       tt.deepEqual(found.body.data.map((g: any) => g.id), [b, a]);
       tt.like(found.body.meta, { total: 2, total_pages: 1, page: 1 });
       tt.deepEqual((await list('?search=welcome&per_page=1&page=2')).body.data.map((g: any) => g.id), [a]);
-      tt.deepEqual((await list('?search=eSpeak%20English')).body.data.length, 3, 'the voice name matches');
+      tt.deepEqual((await list('?search=tONE%20english')).body.data.length, 3, 'the voice name matches');
       tt.deepEqual((await list('?search=%25')).body.data, [], 'a % is a character, not a wildcard');
       tt.is((await list('?search=%20%20')).body.meta.total, 3, 'a blank search is no filter');
       tt.true((await list('')).body.data.some((g: any) => g.id === c));
@@ -133,5 +133,5 @@ forEachDb(
       tt.is(del.status, 200);
     });
   },
-  { ...voiceAppOptions(), sessions: { signup: 'open' } },
+  { ...toneVoiceAppOptions(), sessions: { signup: 'open' } },
 );

@@ -1,9 +1,9 @@
 import test from 'ava';
 import { voiceIdOf } from '@formloom/core';
 import { forEachDb } from './helpers/app';
-import { voiceAppOptions, voiceUser } from './helpers/voice';
+import { toneVoiceAppOptions, voiceUser } from './helpers/voice';
 
-const VOICE = voiceIdOf('espeak', 'en-us+klatt4');
+const VOICE = voiceIdOf('tone', 'en-us');
 
 forEachDb(
   test,
@@ -57,5 +57,5 @@ forEachDb(
       tt.is(await app.formloom.storage.credits.balance(u.id), 7);
     });
   },
-  voiceAppOptions(),
+  toneVoiceAppOptions(),
 );

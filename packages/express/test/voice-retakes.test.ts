@@ -1,7 +1,7 @@
 import test from 'ava';
 import { voiceIdOf } from '@formloom/core';
 import { forEachDb, type TestApp } from './helpers/app';
-import { download, probe, voiceAppOptions, voiceUser, type VoiceUser } from './helpers/voice';
+import { download, probe, toneVoiceAppOptions, voiceUser, type VoiceUser } from './helpers/voice';
 
 /*
  * Retakes (docs/voice.md, "Retakes"): free twice within 24 hours while the key's free retake characters this
@@ -9,7 +9,7 @@ import { download, probe, voiceAppOptions, voiceUser, type VoiceUser } from './h
  * generation naming the retaken one in `retake_of`.
  */
 
-const VOICE = voiceIdOf('espeak', 'en-us+klatt4');
+const VOICE = voiceIdOf('tone', 'en-us');
 const HOUR = 3600_000;
 const clock = { offsetMs: 0, base: Date.parse('2031-05-08T09:00:00.000Z'), started: Date.now(), now: () => new Date(clock.base + (Date.now() - clock.started) + clock.offsetMs) };
 const words = (n: number, seed: string) => `${seed} `.repeat(Math.ceil(n / (seed.length + 1))).slice(0, n).trim().padEnd(n, 'x');
@@ -129,5 +129,5 @@ forEachDb(
       tt.is(await app.formloom.storage.voiceGenerations.freeRetakes(clip.id), 2);
     });
   },
-  { ...voiceAppOptions(), clock, serial: true },
+  { ...toneVoiceAppOptions(), clock, serial: true },
 );

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import test from 'ava';
 import { voiceIdOf } from '@formloom/core';
 import { forEachDb } from './helpers/app';
-import { download, probe, voiceAppOptions, voiceUser } from './helpers/voice';
+import { download, probe, toneVoiceAppOptions, voiceUser } from './helpers/voice';
 
 /* Reuse of identical requests, `save`, and the 30-day retention sweep (docs/voice.md, "Reuse and retention"). */
 
-const VOICE = voiceIdOf('espeak', 'en-us+klatt4');
+const VOICE = voiceIdOf('tone', 'en-us');
 const DAY = 24 * 3600_000;
 // A clock the tests move forward (mid-month, so that month boundaries stay out of the way).
 const clock = { offsetMs: 0, base: Date.parse('2031-03-10T12:00:00.000Z'), started: Date.now(), now: () => new Date(clock.base + (Date.now() - clock.started) + clock.offsetMs) };
@@ -70,7 +70,7 @@ forEachDb(
 
     t('reuse of scripts: an identical script (every line as resolved) is reused; a speak request never reuses one', async (tt, app) => {
       const u = await voiceUser(app, { credits: 100 });
-      const OTHER = voiceIdOf('espeak', 'en-gb+klatt4');
+      const OTHER = voiceIdOf('tone', 'en-gb');
       const lines = [{ speaker: 'Ann', voice: VOICE, text: 'Hello there.' }, { pause_ms: 300 }, { speaker: 'Ben', voice: OTHER, text: 'Hi.' }];
       const script = (body: object) => app.api('POST', '/voice', { key: u.key, body: { mode: 'script', lines, ...body } });
       const first = await script({});
@@ -191,5 +191,5 @@ forEachDb(
       tt.is(after.headers.get('service-credits-charged'), '6');
     });
   },
-  { ...voiceAppOptions(), clock, serial: true },
+  { ...toneVoiceAppOptions(), clock, serial: true },
 );

@@ -1,15 +1,15 @@
 import test from 'ava';
 import { voiceIdOf } from '@formloom/core';
 import { forEachDb, type TestApp } from './helpers/app';
-import { download, probe, voiceAppOptions, voiceUser, type VoiceUser } from './helpers/voice';
+import { download, probe, toneVoiceAppOptions, voiceUser, type VoiceUser } from './helpers/voice';
 
 /*
  * Retakes of script generations (document 3, "Retakes": `{mode: speak, retake_of}` "regenerates with the same
  * words, voices, language, quality and speed"): the same rules as a speak clip's, every line made again.
  */
 
-const US = voiceIdOf('espeak', 'en-us+klatt4');
-const GB = voiceIdOf('espeak', 'en-gb+klatt4');
+const US = voiceIdOf('tone', 'en-us');
+const GB = voiceIdOf('tone', 'en-gb');
 const BROKEN = voiceIdOf('failing', 'broken');
 const HOUR = 3600_000;
 const clock = { offsetMs: 0, base: Date.parse('2031-06-08T09:00:00.000Z'), started: Date.now(), now: () => new Date(clock.base + (Date.now() - clock.started) + clock.offsetMs) };
@@ -89,5 +89,5 @@ forEachDb(
       tt.is(await app.formloom.storage.credits.balance(u.id), balance - 4);
     });
   },
-  { ...voiceAppOptions(), clock, serial: true },
+  { ...toneVoiceAppOptions(), clock, serial: true },
 );

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAudioCodecs } from '@formloom/audio';
-import { EngineWarmingUpError, type PcmChunk, type SpeechEngine } from '@formloom/core';
+import { EngineWarmingUpError, splitSentences, UnknownVoiceError, type PcmChunk, type SpeechEngine } from '@formloom/core';
 import { createEspeakEngine } from '@formloom/speech-espeak';
 import type { TestApp, TestAppOptions } from './app';
 
@@ -20,6 +20,45 @@ export function voiceAppOptions(voice: Record<string, unknown> = {}): TestAppOpt
     // Tests that expect a 200 assert the outcome, not that a busy machine made the audio within the default
     // 25 s budget: the budget is out of their way (voice-rendering.test.ts tests the budget itself).
     config: { voice: { syncBudgetMs: 600_000, ...voice } },
+  };
+}
+
+/**
+ * `voiceAppOptions` with a light engine in eSpeak's place: for tests of what the voice service does around
+ * the audio (credits, retakes, reuse, idempotency), where which words the audio says does not matter. It
+ * spares each such file two eSpeak processes (one per database) loading 24 MB of voice data and
+ * synthesizing every request; the real engines keep their own conformance tests (voice-conformance and
+ * the engines' packages). Its voices: `voiceIdOf('tone', 'en-us')` and `voiceIdOf('tone', 'en-gb')`.
+ */
+export function toneVoiceAppOptions(voice: Record<string, unknown> = {}): TestAppOptions {
+  return { ...voiceAppOptions(voice), speechEngines: [toneEngine(), failingEngine()] };
+}
+
+/**
+ * A speech engine at the port's boundary that speaks each sentence (split as the real engines split them)
+ * as a tone about as long as eSpeak would take to say it, 60 ms a character at normal speed, at eSpeak's
+ * 22,050 Hz, with a marker on each sentence's first chunk. It checks its voice and stops when aborted.
+ */
+export function toneEngine(): SpeechEngine {
+  const voices = [
+    { id: 'en-us', name: 'Tone English (America)', language: 'en-US', gender: 'neutral' as const, sampleRate: 22050 },
+    { id: 'en-gb', name: 'Tone English (Great Britain)', language: 'en-GB', gender: 'neutral' as const, sampleRate: 22050 },
+  ];
+  return {
+    id: 'tone',
+    voices: async () => voices,
+    synthesize: (request) => ({
+      async *[Symbol.asyncIterator](): AsyncGenerator<PcmChunk> {
+        const voice = voices.find((v) => v.id === request.voice);
+        if (!voice) throw new UnknownVoiceError('tone', request.voice);
+        for (const sentence of splitSentences(request.text, request.language ?? voice.language)) {
+          request.signal?.throwIfAborted();
+          const samples = new Int16Array(Math.round((voice.sampleRate * 0.06 * [...sentence.text].length) / request.speed));
+          for (let i = 0; i < samples.length; i++) samples[i] = Math.round(6000 * Math.sin((2 * Math.PI * 220 * i) / voice.sampleRate));
+          yield { samples, sampleRate: voice.sampleRate, channels: 1, marker: { kind: 'sentence', index: sentence.index, text: sentence.text } };
+        }
+      },
+    }),
   };
 }
 
