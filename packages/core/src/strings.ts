@@ -49,14 +49,24 @@ export const fontFamily = z
   .regex(STYLE_PATTERNS.font, 'must be font names (letters, digits, spaces, hyphens, quotes, commas)');
 export const freeCss = (max: number) =>
   z.string().max(max).refine(cssStaysInStyle, 'must not contain </style, <!-- or -->');
-export const httpUrl = documentAs(z
-  .string()
-  .max(2048)
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http(s) URL'), { format: 'uri' });
+const httpUrlWith = (keywords: Record<string, unknown>) =>
+  documentAs(
+    z
+      .string()
+      .max(2048)
+      .refine((v) => {
+        try {
+          const u = new URL(v);
+          return u.protocol === 'http:' || u.protocol === 'https:';
+        } catch {
+          return false;
+        }
+      }, 'must be an absolute http(s) URL'),
+    { format: 'uri', ...keywords },
+  );
+export const httpUrl = httpUrlWith({});
+/** A logo's address: checked as a URL only, since the server never loads it (the document says so). */
+export const logoUrl = httpUrlWith({
+  description:
+    "An absolute http(s) URL of the image, at most 2048 characters. The server never fetches it or checks what it points to (PNG or any other image): respondents' browsers load it, and the form page's `img-src` allows its origin",
+});

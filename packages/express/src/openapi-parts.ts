@@ -3,7 +3,11 @@ import { documented } from '@formloom/core';
 
 /** The shared error responses of the document (`#/components/responses/<name>`), all in the error shape. */
 export const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
-  400: { name: 'BadRequest', description: 'Bad request (BAD_REQUEST and the like): `field` names the first problem' },
+  400: {
+    name: 'BadRequest',
+    description:
+      'Bad request (BAD_REQUEST and the like): `field` names the first problem. Besides each schema, every request is refused when a string anywhere in its path parameters, query or JSON body (object keys included) contains U+0000 (`<field>: must not contain NUL characters`), or when its JSON body nests objects and arrays deeper than 32 levels',
+  },
   401: { name: 'Unauthorized', description: 'Missing, malformed, revoked or expired credentials (UNAUTHORIZED)' },
   402: { name: 'PaymentRequired', description: 'Not enough credits (INSUFFICIENT_CREDITS and the like)' },
   403: { name: 'Forbidden', description: 'Not permitted: role, plan or key scope (FORBIDDEN); `upgrade_required` when a plan would allow it' },

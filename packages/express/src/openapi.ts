@@ -3,6 +3,7 @@ import { apiSchemas, errorBodySchema } from '@formloom/core';
 import type { RouteSpec } from './route-table';
 import { ERROR_RESPONSES, schemaConverter, TAG_DESCRIPTIONS } from './openapi-parts';
 import { readsBody } from './body-readers';
+import { MAX_JSON_DEPTH } from './input-guard';
 
 /** How the document describes authentication: its scheme name and OpenAPI security scheme object. */
 export interface OpenApiSecurity {
@@ -39,6 +40,16 @@ export const HOST_SECURITY: OpenApiSecurity = {
       "Requests are authenticated by the host application that mounts this API (its `authenticate` hook), not by Formloom API keys: send the credentials the host's own documentation asks for",
   },
 };
+
+/**
+ * What the document says once for every operation: the input rules no schema states (input-guard.ts), since
+ * JSON Schema has no constraint on every string of a document.
+ */
+const INFO_DESCRIPTION = [
+  'Forms, publishing, responses, webhooks, teams, signing and voice. Guides: docs/ of the Formloom repository.',
+  '',
+  `Every operation: no string in a path parameter, the query or a JSON body, object keys included, may contain the NUL character U+0000 (PostgreSQL cannot store it): 400 naming the field (\`field\`: its dotted path). A JSON body nests objects and arrays at most ${MAX_JSON_DEPTH} levels deep: 400 past it.`,
+].join('\n');
 
 /** A file in a body (OpenAPI 3.1: raw bytes of the media type). */
 const BINARY = { type: 'string', format: 'binary' };
@@ -151,7 +162,7 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
     info: {
       title: 'Formloom API',
       version: '1.0.0',
-      description: 'Forms, publishing, responses, webhooks, teams, signing and voice. Guides: docs/ of the Formloom repository.',
+      description: INFO_DESCRIPTION,
     },
     servers: [{ url: serverUrl }],
     tags: tags.map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name })),

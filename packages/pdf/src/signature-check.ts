@@ -12,7 +12,8 @@ export const SIGNATURE_LIMITS = {
 } as const;
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const DATA_URL = /^data:image\/png;base64,([A-Za-z0-9+/]*={0,2})$/;
+/** The data URL as a signing pad writes it; white space (MIME line breaks) only inside the base64. */
+const DATA_URL = /^data:image\/png;base64,([A-Za-z0-9+/\s]*(?:=\s*){0,2})$/;
 
 /** A drawn signature that passed the checks: its PNG bytes and size. */
 export interface DrawnSignature {
@@ -36,9 +37,9 @@ export function decodeDrawnSignature(value: string): DrawnSignature {
   if (typeof value !== 'string' || value.length > maxBase64) {
     throw new SignatureImageError(`a drawn signature must be at most ${SIGNATURE_LIMITS.drawnMaxBytes} bytes`);
   }
-  const match = DATA_URL.exec(value.replace(/\s+/g, ''));
+  const match = DATA_URL.exec(value);
   if (!match) throw new SignatureImageError('a drawn signature must be a data URL of the form data:image/png;base64,...');
-  const png = Buffer.from(match[1], 'base64');
+  const png = Buffer.from(match[1].replace(/\s+/g, ''), 'base64');
   if (png.length > SIGNATURE_LIMITS.drawnMaxBytes) {
     throw new SignatureImageError(`a drawn signature must be at most ${SIGNATURE_LIMITS.drawnMaxBytes} bytes`);
   }

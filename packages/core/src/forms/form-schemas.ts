@@ -5,7 +5,7 @@ import { QUESTION_PROPERTY_SCHEMAS, QUESTION_TYPES } from './question-types';
 import { present, typeMessage } from '../parse';
 import { documentAs } from '../api-schemas';
 import { jumpDoc } from './logic-doc';
-import { cssSize, fontFamily, freeCss, hexColor, httpUrl, visibleText } from '../strings';
+import { cssSize, fontFamily, freeCss, hexColor, httpUrl, logoUrl, visibleText } from '../strings';
 
 export { hexColor };
 
@@ -28,10 +28,10 @@ export const themeShape = {
   question_font_size: cssSize.nullable().optional(),
   custom_css: freeCss(100_000).nullable().optional(),
   show_progress_bar: z.boolean().optional(),
-  branding_logo_url: httpUrl.nullable().optional(),
+  branding_logo_url: logoUrl.nullable().optional(),
   branding_footer_text: shortText(1000).optional(),
   hide_branding: z.boolean().optional(),
-  top_logo_url: httpUrl.nullable().optional(),
+  top_logo_url: logoUrl.nullable().optional(),
   top_logo_size: cssSize.nullable().optional(),
   top_logo_alignment: z.enum(['left', 'center', 'right']).nullable().optional(),
   top_logo_css: freeCss(20_000).nullable().optional(),
@@ -148,6 +148,7 @@ const formShape = {
     .array(z.string().regex(HIDDEN_FIELD_NAME, 'a hidden field name is letters, digits, _ and - (at most 64, not starting with - or a digit)'))
     .max(20)
     .refine((names) => new Set(names).size === names.length, 'repeats a name')
+    .meta({ uniqueItems: true })
     .nullable()
     .optional(),
   close_at: z.iso.datetime({ offset: true }).nullable().optional(),

@@ -106,4 +106,10 @@ export const uploadOut = named(
 );
 
 /** The body of an upload: one part named `file`. */
-export const uploadBodySchema = z.object({ file: z.file().describe('The file; at most the question\'s max_size_mb, of its allowed_types') });
+export const uploadBodySchema = z.object({
+  file: z
+    .file()
+    .describe(
+      "The file, the body's only file part: at most the question's max_size_mb (413), its part's Content-Type one of the question's allowed_types (`image/*` covers every image type; without them the instance's list of images, PDF, text and office files; never HTML, SVG or JavaScript) (415), its file name without control characters (400). Only the declared type is checked, not the bytes: a PDF or PNG is stored as sent and served back as an attachment of that type, with `X-Content-Type-Options: nosniff`",
+    ),
+});

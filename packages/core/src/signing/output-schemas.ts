@@ -171,4 +171,10 @@ export const verificationOut = named(
 );
 
 /** Bodies POST /signing/verify reads itself: the PDF as is, or JSON with the PDF in base64. */
-export const verifyBodies = { 'application/pdf': z.file().mime('application/pdf'), 'application/json': verifyPdfSchema };
+export const verifyBodies = {
+  'application/pdf': z
+    .file()
+    .mime('application/pdf')
+    .describe("The PDF as sent: at most 20 MiB (413 past it), not empty, with `%PDF-` in its first 1,024 bytes (else 400, reason `not_a_pdf`); anything else (no signature, a damaged file) is reported in the answer's `problems`, not refused"),
+  'application/json': verifyPdfSchema,
+};

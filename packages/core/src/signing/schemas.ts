@@ -49,13 +49,30 @@ export const listSessionsQuery = z.object({
 
 export const verifyPasswordSchema = z.object({ password: z.string().max(200) }).strict();
 
-/** A signature as documented; the PDF renderer checks the image itself (docs/signing.md, "Signatures"). */
+/**
+ * The longest drawn signature @formloom/pdf takes (its SIGNATURE_LIMITS, which core cannot import): the data
+ * URL prefix and 512 KiB in base64.
+ */
+const DRAWN_MAX_LENGTH = 'data:image/png;base64,'.length + Math.ceil((512 * 1024) / 3) * 4;
+
+/**
+ * A signature as documented: what the PDF renderer (@formloom/pdf, signature-check.ts) checks before the
+ * signature is recorded (docs/signing.md, "Signatures"), as far as a schema can say it, the rest in words.
+ */
 const signatureDoc = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('typed'), value: z.string().min(1).max(200).describe('The name as typed') }).strict(),
+  z
+    .object({ type: z.literal('typed'), value: z.string().min(1).max(200).regex(/\S/).describe('The name as typed: at most 200 characters, not blank') })
+    .strict(),
   z
     .object({
       type: z.literal('drawn'),
-      value: z.string().max(2_000_000).regex(/^data:image\/png;base64,/).describe('A PNG data URL from the signing pad: at most 512 KiB and 2000 pixels a side'),
+      value: z
+        .string()
+        .max(DRAWN_MAX_LENGTH)
+        .regex(/^data:image\/png;base64,[A-Za-z0-9+/\s]*(?:=\s*){0,2}$/)
+        .describe(
+          'A PNG data URL from the signing pad (white space only inside the base64). The PNG itself, checked before the signature is recorded (else 400 `field: signature`): at most 512 KiB; the PNG signature, then IHDR; 1 to 2000 pixels a side; non-interlaced, of a standard colour type and bit depth (a palette image with its PLTE); IDAT data that inflates to exactly its rows, each with a filter type 0 to 4; an IEND',
+        ),
     })
     .strict(),
 ]);
@@ -78,4 +95,12 @@ export const ESIGN_CONSENT = 'I agree to sign electronically and to receive the 
 
 export const declineSchema = z.object({ reason: z.string().trim().max(1000).optional() }).strict();
 
-export const verifyPdfSchema = z.object({ pdf_base64: z.string().min(1).max(70_000_000) }).strict();
+export const verifyPdfSchema = z
+  .object({
+    pdf_base64: z
+      .string()
+      .min(1)
+      .max(70_000_000)
+      .describe('The PDF in standard base64 (padding optional, white space and line breaks ignored): at most 20 MiB once decoded, with `%PDF-` in its first 1,024 bytes (else 400; reason `invalid_base64` or `not_a_pdf`)'),
+  })
+  .strict();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fontFamily, hexColor, httpUrl, visibleText } from '../strings';
+import { fontFamily, hexColor, logoUrl, visibleText } from '../strings';
 import { emailAddress } from '../email-address';
 
 const name = visibleText(200);
@@ -15,7 +15,7 @@ export const memberRoleSchema = z.object({ role }).strict();
 
 export const brandingSchema = z
   .object({
-    logo_url: httpUrl.nullable().optional(),
+    logo_url: logoUrl.nullable().optional(),
     primary_color: hexColor.nullable().optional(),
     background_color: hexColor.nullable().optional(),
     text_color: hexColor.nullable().optional(),

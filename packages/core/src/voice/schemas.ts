@@ -2,21 +2,38 @@ import { z } from 'zod';
 import { badRequest, FormloomError } from '../errors';
 import { documentAs } from '../api-schemas';
 import { MAX_SPEED, MIN_SPEED } from './pricing';
-import { MAX_PAUSE_MS, MAX_SPEAKER_LENGTH } from './script/script-limits';
+import { MAX_PAUSE_MS, MAX_SPEAKER_LENGTH, MAX_TOTAL_PAUSE_MS } from './script/script-limits';
 
-const speakerName = z.string().min(1).max(MAX_SPEAKER_LENGTH).describe('Who says it; lines of one speaker share a voice');
+/** Not blank: script-text.ts and script-cast.ts trim names and text and refuse what is left empty. */
+const notBlank = /\S/;
+const speakerName = z
+  .string()
+  .min(1)
+  .max(MAX_SPEAKER_LENGTH)
+  .regex(notBlank)
+  .describe('Who says it, not blank; lines of one speaker share a voice (speakers match ignoring case and runs of white space: `ANNA` is `Anna`)');
 
 /**
  * A `lines` item as the document shows it. script-text.ts checks items one by one (its 400s name the item
  * and field: `lines.3.pause_ms`); the fuzz test sends samples of this schema and requires them accepted.
  */
 const scriptLineDoc = z.union([
-  z.object({ speaker: speakerName.nullable().optional(), voice: z.string().min(1).max(64).nullable().optional().describe('An nv_ id; default: the speaker\'s cast voice, else the request\'s voice'), text: z.string().min(1) }).strict(),
-  z.object({ pause_ms: z.number().int().min(0).max(MAX_PAUSE_MS).describe('A silence, in milliseconds') }).strict(),
+  z
+    .object({
+      speaker: speakerName.nullable().optional(),
+      voice: z.string().min(1).max(64).regex(notBlank).nullable().optional().describe('An nv_ id; default: the speaker\'s cast voice, else the request\'s voice'),
+      text: z.string().min(1).regex(notBlank).describe('The words, not blank; billed by spoken character (runs of white space count as one)'),
+    })
+    .strict()
+    .describe('A spoken line'),
+  z
+    .object({ pause_ms: z.number().int().min(0).max(MAX_PAUSE_MS).describe(`A silence, in milliseconds; the pauses of a request add up to at most ${MAX_TOTAL_PAUSE_MS}`) })
+    .strict()
+    .describe('A pause: an item with `pause_ms` carries nothing else'),
 ]);
 
 /** A `cast` entry as documented (script-cast.ts checks it, naming the entry at fault). */
-const castEntryDoc = z.object({ speaker: speakerName, voice: z.string().min(1).describe('An nv_ id') }).strict();
+const castEntryDoc = z.object({ speaker: speakerName, voice: z.string().min(1).describe('An nv_ id') }).strict().describe('One speaker\'s voice');
 
 /**
  * The body as the document shows it: one variant per mode and kind of script, so a generated client knows
@@ -26,11 +43,17 @@ const castEntryDoc = z.object({ speaker: speakerName, voice: z.string().min(1).d
 function voiceRequestDoc() {
   const script = {
     voice: requestVoice.optional().describe('The voice of lines without a speaker'),
-    cast: z.array(castEntryDoc).optional().describe('A voice for each speaker'),
+    cast: z
+      .array(castEntryDoc)
+      .optional()
+      .describe('A voice for each speaker; a speaker named again must get the same voice (else 400, reason `cast_conflict`); a line\'s own `voice` wins for that line'),
     auto_cast: z.boolean().optional().describe('Pick voices for speakers without one'),
   };
   const variants = (mode: 'script' | 'estimate') => [
-    z.object({ mode: z.literal(mode), lines: documentAs(z.array(scriptLineDoc).min(1).max(10_000), { contains: { required: ['text'] } }), ...script }).strict(),
+    z.object({ mode: z.literal(mode), lines: documentAs(z.array(scriptLineDoc).min(1).max(10_000), {
+        contains: { required: ['text'] },
+        description: `Spoken lines and pauses in order: at least one spoken line, at most 10,000 items, pauses adding up to at most ${MAX_TOTAL_PAUSE_MS} ms`,
+      }), ...script }).strict(),
     z.object({ mode: z.literal(mode), script: z.string().min(1).describe('Script text, one `Speaker: words` line each'), auto_convert: z.boolean().optional(), ...script }).strict(),
   ];
   // A retake keeps everything of the generation it makes again but these (docs/voice.md, "Retakes").

@@ -94,7 +94,8 @@ export function validOf(r: Rng, schema: Schema | undefined, doc: any, world: Wor
       if (formats.includes('date')) return '2026-01-01';
       if (formats.includes('email')) return `valid${r.int(1_000_000)}@example.com`;
       if (formats.includes('uri')) return 'https://example.com/a.png';
-      if (typeof schema.pattern === 'string') return fromPattern(schema.pattern);
+      // `\S` (not blank) holds for the plain value below.
+      if (typeof schema.pattern === 'string' && schema.pattern !== '\\S') return fromPattern(schema.pattern);
       const len = Math.max(1, schema.minLength ?? 0);
       return 'v'.repeat(Math.min(len, schema.maxLength ?? len));
     }

@@ -2920,7 +2920,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description Bad request (BAD_REQUEST and the like): `field` names the first problem */
+        /** @description Bad request (BAD_REQUEST and the like): `field` names the first problem. Besides each schema, every request is refused when a string anywhere in its path parameters, query or JSON body (object keys included) contains U+0000 (`<field>: must not contain NUL characters`), or when its JSON body nests objects and arrays deeper than 32 levels */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -5775,7 +5775,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description The file; at most the question's max_size_mb, of its allowed_types
+                     * @description The file, the body's only file part: at most the question's max_size_mb (413), its part's Content-Type one of the question's allowed_types (`image/*` covers every image type; without them the instance's list of images, PDF, text and office files; never HTML, SVG or JavaScript) (415), its file name without control characters (400). Only the declared type is checked, not the bytes: a PDF or PNG is stored as sent and served back as an attachment of that type, with `X-Content-Type-Options: nosniff`
                      */
                     file: string;
                 };
@@ -6320,7 +6320,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description A mailbox: a dot-atom local part of at most 64 characters (letters, digits and !#$%&'*+/=?^_`{|}~- in dot-separated runs; no quoted strings), `@`, a host name of two or more labels (letters, digits, inner hyphens, at most 63 characters each; the last one not all digits; no address literals); white space around it is dropped
+                     */
                     email: string;
                     /** @enum {string} */
                     role: "admin" | "editor" | "viewer";
@@ -6450,7 +6453,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description A mailbox: a dot-atom local part of at most 64 characters (letters, digits and !#$%&'*+/=?^_`{|}~- in dot-separated runs; no quoted strings), `@`, a host name of two or more labels (letters, digits, inner hyphens, at most 63 characters each; the last one not all digits; no address literals); white space around it is dropped
+                     */
                     email: string;
                     /** @enum {string} */
                     role: "admin" | "editor" | "viewer";
@@ -7072,7 +7078,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description A mailbox: a dot-atom local part of at most 64 characters (letters, digits and !#$%&'*+/=?^_`{|}~- in dot-separated runs; no quoted strings), `@`, a host name of two or more labels (letters, digits, inner hyphens, at most 63 characters each; the last one not all digits; no address literals); white space around it is dropped
+                     */
                     email?: string;
                 };
             };
@@ -7114,17 +7123,20 @@ export interface operations {
                     signature: {
                         /** @constant */
                         type: "typed";
-                        /** @description The name as typed */
+                        /** @description The name as typed: at most 200 characters, not blank */
                         value: string;
                     } | {
                         /** @constant */
                         type: "drawn";
-                        /** @description A PNG data URL from the signing pad: at most 512 KiB and 2000 pixels a side */
+                        /** @description A PNG data URL from the signing pad (white space only inside the base64). The PNG itself, checked before the signature is recorded (else 400 `field: signature`): at most 512 KiB; the PNG signature, then IHDR; 1 to 2000 pixels a side; non-interlaced, of a standard colour type and bit depth (a palette image with its PLTE); IDAT data that inflates to exactly its rows, each with a filter type 0 to 4; an IEND */
                         value: string;
                     };
                     first_name?: string | null;
                     last_name?: string | null;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description A mailbox: a dot-atom local part of at most 64 characters (letters, digits and !#$%&'*+/=?^_`{|}~- in dot-separated runs; no quoted strings), `@`, a host name of two or more labels (letters, digits, inner hyphens, at most 63 characters each; the last one not all digits; no address literals); white space around it is dropped
+                     */
                     email?: string;
                     email_code?: string;
                     send_copy?: boolean;
@@ -7231,6 +7243,7 @@ export interface operations {
             content: {
                 "application/pdf": string;
                 "application/json": {
+                    /** @description The PDF in standard base64 (padding optional, white space and line breaks ignored): at most 20 MiB once decoded, with `%PDF-` in its first 1,024 bytes (else 400; reason `invalid_base64` or `not_a_pdf`) */
                     pdf_base64: string;
                 };
             };
@@ -7343,20 +7356,22 @@ export interface operations {
                 } | {
                     /** @constant */
                     mode: "script";
+                    /** @description Spoken lines and pauses in order: at least one spoken line, at most 10,000 items, pauses adding up to at most 300000 ms */
                     lines: ({
                         speaker?: string | null;
                         /** @description An nv_ id; default: the speaker's cast voice, else the request's voice */
                         voice?: string | null;
+                        /** @description The words, not blank; billed by spoken character (runs of white space count as one) */
                         text: string;
                     } | {
-                        /** @description A silence, in milliseconds */
+                        /** @description A silence, in milliseconds; the pauses of a request add up to at most 300000 */
                         pause_ms: number;
                     })[];
                     /** @description The voice of lines without a speaker */
                     voice?: string;
-                    /** @description A voice for each speaker */
+                    /** @description A voice for each speaker; a speaker named again must get the same voice (else 400, reason `cast_conflict`); a line's own `voice` wins for that line */
                     cast?: {
-                        /** @description Who says it; lines of one speaker share a voice */
+                        /** @description Who says it, not blank; lines of one speaker share a voice (speakers match ignoring case and runs of white space: `ANNA` is `Anna`) */
                         speaker: string;
                         /** @description An nv_ id */
                         voice: string;
@@ -7381,9 +7396,9 @@ export interface operations {
                     auto_convert?: boolean;
                     /** @description The voice of lines without a speaker */
                     voice?: string;
-                    /** @description A voice for each speaker */
+                    /** @description A voice for each speaker; a speaker named again must get the same voice (else 400, reason `cast_conflict`); a line's own `voice` wins for that line */
                     cast?: {
-                        /** @description Who says it; lines of one speaker share a voice */
+                        /** @description Who says it, not blank; lines of one speaker share a voice (speakers match ignoring case and runs of white space: `ANNA` is `Anna`) */
                         speaker: string;
                         /** @description An nv_ id */
                         voice: string;
@@ -7403,20 +7418,22 @@ export interface operations {
                 } | {
                     /** @constant */
                     mode: "estimate";
+                    /** @description Spoken lines and pauses in order: at least one spoken line, at most 10,000 items, pauses adding up to at most 300000 ms */
                     lines: ({
                         speaker?: string | null;
                         /** @description An nv_ id; default: the speaker's cast voice, else the request's voice */
                         voice?: string | null;
+                        /** @description The words, not blank; billed by spoken character (runs of white space count as one) */
                         text: string;
                     } | {
-                        /** @description A silence, in milliseconds */
+                        /** @description A silence, in milliseconds; the pauses of a request add up to at most 300000 */
                         pause_ms: number;
                     })[];
                     /** @description The voice of lines without a speaker */
                     voice?: string;
-                    /** @description A voice for each speaker */
+                    /** @description A voice for each speaker; a speaker named again must get the same voice (else 400, reason `cast_conflict`); a line's own `voice` wins for that line */
                     cast?: {
-                        /** @description Who says it; lines of one speaker share a voice */
+                        /** @description Who says it, not blank; lines of one speaker share a voice (speakers match ignoring case and runs of white space: `ANNA` is `Anna`) */
                         speaker: string;
                         /** @description An nv_ id */
                         voice: string;
@@ -7441,9 +7458,9 @@ export interface operations {
                     auto_convert?: boolean;
                     /** @description The voice of lines without a speaker */
                     voice?: string;
-                    /** @description A voice for each speaker */
+                    /** @description A voice for each speaker; a speaker named again must get the same voice (else 400, reason `cast_conflict`); a line's own `voice` wins for that line */
                     cast?: {
-                        /** @description Who says it; lines of one speaker share a voice */
+                        /** @description Who says it, not blank; lines of one speaker share a voice (speakers match ignoring case and runs of white space: `ANNA` is `Anna`) */
                         speaker: string;
                         /** @description An nv_ id */
                         voice: string;
