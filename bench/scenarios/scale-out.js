@@ -244,19 +244,19 @@ function row(route, conns, p, rps) {
   };
 }
 
-function skippedResult(reason) {
-  return { table: { title: `Scale-out: skipped (${reason})`, columns: [{ key: 'x', title: '' }], rows: [] }, checks: [], result: { skipped: reason }, errors: [] };
+function skippedResult(reason, phase = 'database work per request') {
+  return { table: { title: `Scale-out, ${phase}: skipped (${reason})`, columns: [{ key: 'x', title: '' }], rows: [] }, checks: [], result: { skipped: reason }, errors: [] };
 }
 
 /** Phases 2 and 3 (lib/scale-out-instances.js, lib/scale-out-model.js), after a skip check. */
-const unlessSkipped = (run) => (h, state) => (state.skipped ? skippedResult(state.skipped) : run(h, state));
+const unlessSkipped = (phase, run) => (h, state) => (state.skipped ? skippedResult('see above', phase) : run(h, state));
 /** Stops the family's instances and relay, drops its database (run.js calls it after the phases). */
 const teardown = async (_h, state) => state && !state.skipped && state.close();
 
 const phases = [
   { name: 'database work per request', run: workPhase },
-  { name: 'instances behind a proxy', run: unlessSkipped(instancesPhase) },
-  { name: 'capacity model', run: unlessSkipped(modelPhase) },
+  { name: 'instances behind a proxy', run: unlessSkipped('instances behind a proxy', instancesPhase) },
+  { name: 'capacity model', run: unlessSkipped('capacity model', modelPhase) },
 ];
 
 module.exports = { family: 'scale-out', setup, teardown, phases, getFormRequests, publicFormRequests, listRequests, exportRequests, fmt, skippedResult, INGEST };
