@@ -1,5 +1,6 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
+import { waitFor } from '@formloom/core/testing';
 import { startVoiceApp, type VoiceTestApp } from './helpers/voice-app';
 import { axeViolations, launchBrowser, openPage, tabTo } from './helpers/browser';
 
@@ -104,6 +105,23 @@ test.serial('an owner makes a clip and a script, plays, downloads, retakes, sear
     }, src);
     t.like(played, { status: 200, type: 'audio/mpeg' });
     t.true(played.size > 1000);
+    // And the player plays it: the browser decodes the clip and its time advances, without a media error
+    // (muted, as a page may start muted media without a gesture).
+    const player = result.locator('audio');
+    await player.evaluate((el: any) => {
+      el.muted = true;
+      return el.play();
+    });
+    const playing = await waitFor(
+      async () => {
+        const state = await player.evaluate((el: any) => ({ time: el.currentTime as number, duration: el.duration as number, error: (el.error?.code as number | undefined) ?? null }));
+        return (state.error !== null || state.time > 0.3) && state;
+      },
+      { what: 'the clip playing in the page' },
+    );
+    t.is(playing.error, null);
+    t.true(playing.duration > 0.5, JSON.stringify(playing));
+    await player.evaluate((el: any) => el.pause());
     const hrefs = await result.getByRole('list', { name: /^Download / }).getByRole('link').evaluateAll((as) => as.map((a) => (a as any).getAttribute('href')));
     t.deepEqual(hrefs.map((h: string) => new URL(h, 'http://x').searchParams.get('format')), ['mp3', 'wav', 'ogg_opus', 'mulaw_8k', 'pcm_24k']);
     const download = page.waitForEvent('download');
