@@ -2,13 +2,10 @@ import test from 'ava';
 import { createSmtpMailer } from '@formloom/mailer-smtp';
 import { smtpReply, startSmtpServer } from '@formloom/mailer-smtp/testing';
 import { DB_KINDS, startTestApp } from './helpers/app';
+import { waitFor } from '@formloom/core/testing';
 
 async function until(fn: () => boolean | Promise<boolean>, ms = 60_000) {
-  const end = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await waitFor(fn, { timeoutMs: ms });
 }
 
 for (const kind of DB_KINDS) {

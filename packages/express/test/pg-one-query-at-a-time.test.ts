@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { startTestApp, type TestApp } from './helpers/app';
+import { waitFor } from '@formloom/core/testing';
 
 /**
  * pg deprecates handing a connection a query while it runs another ("Calling client.query() when the client is
@@ -16,13 +17,7 @@ process.on('warning', (w) => {
 });
 
 async function until<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return (await waitFor(fn, { timeoutMs: ms, intervalMs: 50 })) as T;
 }
 
 /** A webhook receiver on loopback that counts deliveries. */

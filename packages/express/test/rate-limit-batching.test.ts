@@ -1,7 +1,7 @@
 import test from 'ava';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestApp, type TestApp } from './helpers/app';
 import { memoryRateLimitStore, type RateLimitStore } from '../src';
+import { waitFor } from '@formloom/core/testing';
 
 /** A store that records every write it is asked for, around the in-memory one. */
 function countingStore() {
@@ -36,9 +36,9 @@ async function withApp(limit: number, fn: (app: TestApp, key: string, counting: 
 }
 
 /** Polls `check` (every 20 ms, for at most a generous 2 minutes). */
+/** Waits (the shared `waitFor`) until `check` holds; the assertions after it say what did not. */
 async function until(check: () => boolean) {
-  const deadline = Date.now() + 120_000;
-  while (!check() && Date.now() < deadline) await sleep(20);
+  await waitFor(check, { timeoutMs: 120_000, intervalMs: 20 }).catch(() => undefined);
 }
 
 const remaining = (res: { headers: Headers }) => Number(res.headers.get('x-ratelimit-remaining'));

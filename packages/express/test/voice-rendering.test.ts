@@ -5,6 +5,7 @@ import { createAudioCodecs } from '@formloom/audio';
 import { voiceIdOf } from '@formloom/core';
 import { forEachDb, type TestApp } from './helpers/app';
 import { download, gatedEngine, probe, voiceUser } from './helpers/voice';
+import { waitFor } from '@formloom/core/testing';
 
 /*
  * The sync budget (DESIGN.md section 6): audio not ready within `voice.syncBudgetMs` is answered 202 with
@@ -17,12 +18,13 @@ const GATED = voiceIdOf('gated', 'gated');
 const QUICK = voiceIdOf('gated', 'quick');
 
 async function until(app: TestApp, key: string, id: string, status: string) {
-  for (let i = 0; i < 2400; i++) {
-    const got = await app.api('GET', `/voice/generations/${id}`, { key });
-    if (got.body.data.status === status) return got;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`generation ${id} never became ${status}`);
+  return waitFor(
+    async () => {
+      const got = await app.api('GET', `/voice/generations/${id}`, { key });
+      return got.body.data.status === status && got;
+    },
+    { timeoutMs: 60_000, what: `generation ${id} becoming ${status}` },
+  );
 }
 
 forEachDb(

@@ -2,6 +2,7 @@ import test from 'ava';
 import { voiceIdOf } from '@formloom/core';
 import { forEachDb, type TestApp } from './helpers/app';
 import { probe, voiceAppOptions, voiceUser } from './helpers/voice';
+import { waitFor } from '@formloom/core/testing';
 
 const VOICE = voiceIdOf('espeak', 'en-us+klatt4');
 const DEAD = voiceIdOf('failing', 'dead');
@@ -16,12 +17,13 @@ const post = (app: TestApp, key: string, body: object, signal?: AbortSignal) =>
 
 /** Waits (bounded) until the generation is no longer rendering: a stream saves after its last byte. */
 async function settled(app: TestApp, key: string, id: string) {
-  for (let i = 0; i < 480; i++) {
-    const g = (await app.api('GET', `/voice/generations/${id}`, { key })).body.data;
-    if (g.status !== 'rendering') return g;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`generation ${id} still rendering`);
+  return waitFor(
+    async () => {
+      const g = (await app.api('GET', `/voice/generations/${id}`, { key })).body.data;
+      return g.status !== 'rendering' && g;
+    },
+    { timeoutMs: 120_000, intervalMs: 250, what: `generation ${id} to finish rendering` },
+  );
 }
 
 forEachDb(

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { forEachDb, type TestApp } from './helpers/app';
+import { waitFor } from '@formloom/core/testing';
 
 interface Received {
   headers: IncomingMessage['headers'];
@@ -35,13 +36,7 @@ const standardHeaders = (r: Received) => ({
 });
 
 async function until<T>(fn: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return (await waitFor(fn, { timeoutMs: ms, intervalMs: 50 })) as T;
 }
 
 async function formWithHook(app: TestApp, key: string, url: string) {
