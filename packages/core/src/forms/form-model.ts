@@ -6,6 +6,7 @@ import { GROUP_QUESTION_TYPES, type QuestionType } from './question-types';
 import { optionValue } from './presenters';
 import type { Snapshot } from './changelog';
 import { formLogicProblem, remapJumps, variablesProblem, type RuleProblem } from '../logic/rules';
+import { renameQuestionRecalls } from './recall-checks';
 
 /**
  * Turns validated question inputs into questions in array order. An input keeps its id only when it
@@ -57,8 +58,9 @@ export function snapshotOf(form: FormRecord, questions: Question[]): Snapshot {
 
 
 /**
- * Makes jumps follow new question ids: a jump may name a question by the id the client sent (an id it made
- * up for a new question), which `buildQuestions` replaced (docs/decisions.md "Logic and validations").
+ * Makes jumps and recalls follow new question ids: a jump or a recall may name a question by the id the client
+ * sent (an id it made up for a new question), which `buildQuestions` replaced (docs/decisions.md "Logic and
+ * validations", "Recall"). `ids` (old to new) is for the form's own texts (renameFormRecalls).
  */
 export function linkLogic(inputs: Array<{ id?: string }>, questions: Question[], startJumps: unknown) {
   const ids = new Map<string, string>();
@@ -66,8 +68,9 @@ export function linkLogic(inputs: Array<{ id?: string }>, questions: Question[],
     if (q.id && questions[i] && q.id !== questions[i].id) ids.set(q.id, questions[i].id);
   });
   return {
-    questions: questions.map((q) => ({ ...q, logic_jumps: remapJumps(q.logic_jumps, ids) as unknown[] })),
+    questions: questions.map((q) => renameQuestionRecalls({ ...q, logic_jumps: remapJumps(q.logic_jumps, ids) as unknown[] }, ids)),
     startJumps: remapJumps(startJumps, ids),
+    ids,
   };
 }
 

@@ -15,6 +15,7 @@ import { presentForm, presentVersion } from './presenters';
 import { TOKENS } from '../tokens';
 import type { FormloomEvents } from '../events';
 import { applyOptions, buildQuestions, linkLogic, logicProblem, snapshotOf } from './form-model';
+import { renameFormRecalls } from './recall-checks';
 import { PublishingService, publishConflict } from './publishing-service';
 import { AuditService } from '../teams/audit-service';
 import { newOutboxItem } from '../outbox/outbox-worker';
@@ -49,6 +50,7 @@ export class FormService {
     if (!features.auto_translate) cols.options.auto_translate = false;
     const linked = linkLogic(input.questions ?? [], buildQuestions(input.questions ?? [], this.ids), cols.options.start_logic_jumps);
     if (cols.options.start_logic_jumps !== undefined) cols.options.start_logic_jumps = linked.startJumps;
+    cols.options = renameFormRecalls(cols.options, linked.ids);
     assertLogic(cols.options, linked.questions);
     const form: FormRecord = {
       id: this.ids.id('frm'),
@@ -183,6 +185,7 @@ export class FormService {
       const linked = linkLogic(input.questions, buildQuestions(input.questions, this.ids, new Set(beforeQuestions.map((q) => q.id))), form.options.start_logic_jumps);
       questions = linked.questions;
       if (form.options.start_logic_jumps !== undefined) form.options = { ...form.options, start_logic_jumps: linked.startJumps };
+      form.options = renameFormRecalls(form.options, linked.ids);
     }
     // Only a change of the logic is checked, so that a form saved before these rules stays editable.
     if (input.questions || input.start_logic_jumps !== undefined || input.variables !== undefined) assertLogic(form.options, questions);
@@ -243,6 +246,7 @@ export class FormService {
     const linked = linkLogic(questions, fresh, source.options.start_logic_jumps);
     const copies = linked.questions;
     if (source.options.start_logic_jumps !== undefined) copy.options.start_logic_jumps = linked.startJumps;
+    copy.options = renameFormRecalls(copy.options, linked.ids);
     await this.storage.transaction(async (tx) => {
       await tx.forms.insert(copy);
       await tx.questions.replaceForForm(copy.id, copies);

@@ -1,5 +1,6 @@
 import { THEME_FIELDS } from '../domain/form-fields';
 import type { Question } from '../domain/types';
+import { recalledVariables } from './recall-checks';
 
 /**
  * What a respondent's page is given of a published form (docs/decisions.md "Public read",
@@ -99,5 +100,9 @@ export function publicSnapshot(snapshot: Record<string, unknown>): Record<string
   const mode = snapshot.mode;
   out.quiz_settings = mode && mode !== 'standard' ? publicQuizSettings(snapshot.quiz_settings) : null;
   out.questions = ((snapshot.questions as Question[] | undefined) ?? []).map(publicQuestion);
+  // Variables are private, but one a text recalls is shown to respondents anyway: its value is public then.
+  const recalled = recalledVariables(snapshot, (snapshot.questions as Question[] | undefined) ?? []);
+  const vars = (snapshot.variables ?? {}) as Record<string, unknown>;
+  if (recalled.length) out.variables = Object.fromEntries(recalled.filter((n) => Object.hasOwn(vars, n)).map((n) => [n, vars[n]]));
   return out;
 }

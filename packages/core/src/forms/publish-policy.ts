@@ -1,5 +1,6 @@
 import type { FormRecord, Question } from '../domain/types';
 import type { PlanFeatures } from '../ports/plans';
+import { recallBlock } from './recall-checks';
 
 /** Why a form cannot be published (docs/decisions.md, "Publishing"). */
 export interface PublishBlock {
@@ -151,7 +152,10 @@ async function compositeChecks(ctx: PublishContext): Promise<PublishBlock | null
   return null;
 }
 
-/** The plan and readiness checks of docs/decisions.md ("Publishing"); (a), who may publish, is the access policy's. */
+/**
+ * The plan, readiness and recall checks of docs/decisions.md ("Publishing", "Recall"); (a), who may publish, is
+ * the access policy's.
+ */
 export async function checkPublishable(ctx: PublishContext): Promise<PublishBlock | null> {
-  return planChecks(ctx) ?? (await readinessChecks(ctx));
+  return planChecks(ctx) ?? (await readinessChecks(ctx)) ?? recallBlock(ctx.form.options, ctx.questions);
 }

@@ -3,3 +3,4 @@ export * from './conditions.js';
 export * from './jumps.js';
 export * from './validations.js';
 export * from './rules.js';
+export * from './recall.js';
