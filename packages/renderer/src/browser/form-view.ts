@@ -13,6 +13,7 @@ import { prefill } from './prefill.js';
 import { SpamCheck } from './spam-check.js';
 import type { Translate } from './i18n/index.js';
 import { newSeed, shuffled } from './shuffle.js';
+import { recaller, recalledQuestion, type Fill } from './recall-text.js';
 
 /** How long a tapped answer shows as picked before the page moves on. */
 const ADVANCE_MS = 250;
@@ -44,6 +45,8 @@ export class FormView {
   /** Set once the response is completed: nothing on the page can send it again (docs/respondents.md). */
   private done = false;
   private readonly spam: SpamCheck;
+  /** Fills the recalls of a text from the answers so far (recall-text.ts). */
+  private readonly fill: Fill;
 
   constructor(
     private readonly root: HTMLElement,
@@ -70,6 +73,7 @@ export class FormView {
     this.seed = store.sessionSeed(form.slug, newSeed);
     const theme = form.theme;
     this.spam = new SpamCheck(api, form.slug, form.snapshot.spam_protection);
+    this.fill = recaller(() => ({ answers: this.answers, hidden: this.hidden, variables: form.snapshot.variables ?? {} }), t, root.lang);
     root.replaceChildren(topLogo(theme, form.title) ?? '', this.progress, this.banner, this.main, this.nav, footer(theme, t('powered_by')) ?? '', this.spam.trap ?? '');
     this.progress.hidden = theme.show_progress_bar === false;
     this.nav.hidden = true;
@@ -98,7 +102,8 @@ export class FormView {
     }
     const t = this.form.theme;
     if (t.welcome_title || t.welcome_description) {
-      return this.show(screen(this.level, t.welcome_title || this.form.title, t.welcome_description || null, button(t.welcome_button_text && t.welcome_button_text !== 'Start' ? t.welcome_button_text : this.t('start'), () => this.begin())));
+      const f = this.fill;
+      return this.show(screen(this.level, f(t.welcome_title) || this.form.title, f(t.welcome_description) || null, button(t.welcome_button_text && t.welcome_button_text !== 'Start' ? f(t.welcome_button_text) : this.t('start'), () => this.begin())));
     }
     this.begin();
   }
@@ -136,15 +141,16 @@ export class FormView {
   private go(i: number, problem: string | null = null): void {
     const screenNo = this.newScreen();
     this.index = i;
-    const q = this.questions[i]!;
+    const recalled = recalledQuestion(this.questions[i]!, this.fill);
+    const q = recalled.q;
     const titleId = uid('title');
     const descId = uid('desc');
     const errId = uid('err');
     this.control = controlFor(q, {
       t: this.t,
-      value: this.answers[q.id] ?? null,
+      value: recalled.shown(this.answers[q.id] ?? null),
       set: (v) => {
-        this.answers[q.id] = v;
+        this.answers[q.id] = recalled.stored(v);
         this.error(errId, null);
       },
       next: () => void this.next(),
@@ -315,7 +321,7 @@ export class FormView {
       (this.progress.firstChild as HTMLElement).style.width = '100%';
       const snap = this.form.snapshot;
       const retake = snap.quiz_settings?.allow_retake === true && !snap.limit_one_response ? () => this.retake() : null;
-      this.show(thankYou(this.t, this.level, this.form, r, retake));
+      this.show(thankYou(this.t, this.level, this.form, r, retake, this.fill));
       this.emit('formloom:submit', { response_id: r.id, quiz_results: r.quiz_results });
       this.redirect(r.id);
     } catch (e) {
@@ -338,8 +344,15 @@ export class FormView {
 
   private redirect(id: string): void {
     const s = this.form.snapshot;
-    if (typeof s.redirect_url !== 'string' || !/^https?:\/\//i.test(s.redirect_url)) return;
-    const url = new URL(s.redirect_url);
+    // Recalled values go into the address encoded: an answer cannot change where it leads.
+    const to = typeof s.redirect_url === 'string' ? this.fill(s.redirect_url, encodeURIComponent) : '';
+    if (!/^https?:\/\//i.test(to)) return;
+    let url: URL;
+    try {
+      url = new URL(to);
+    } catch {
+      return;
+    }
     if (s.redirect_append_response_id) url.searchParams.set('response_id', id);
     // The element runs in the host's own page (no frame): this navigates that page.
     setTimeout(() => location.assign(url.href), 1500);

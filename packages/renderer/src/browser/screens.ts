@@ -1,6 +1,7 @@
 import { h } from './dom.js';
 import type { PublicForm, SubmittedResponse } from './types.js';
 import type { Translate } from './i18n/index.js';
+import { fallbacksOnly, type Fill } from './recall-text.js';
 
 /** A screen with a heading, optional text and optional actions: welcome, thank-you, closed, errors. */
 export function screen(level: 1 | 2, title: string, text: string | null, ...actions: (HTMLElement | null)[]): HTMLElement {
@@ -26,13 +27,13 @@ function quizResults(t: Translate, form: PublicForm, r: SubmittedResponse): { en
  * The screen after submitting: the quiz ending the server matched (its title and description, the score)
  * or the theme's thank-you text, and a Retake button when the quiz allows it (docs/respondents.md).
  */
-export function thankYou(tr: Translate, level: 1 | 2, form: PublicForm, r: SubmittedResponse, retake: (() => void) | null): HTMLElement {
+export function thankYou(tr: Translate, level: 1 | 2, form: PublicForm, r: SubmittedResponse, retake: (() => void) | null, fill: Fill = fallbacksOnly): HTMLElement {
   const t = form.theme;
   const { ending, rows, score } = quizResults(tr, form, r);
   // The theme's default title is the English one: in another language, the page's own words say it.
   const ownTitle = t.thank_you_title && t.thank_you_title !== 'Thank you!' ? t.thank_you_title : null;
-  const title = ending?.title || ownTitle || tr('thank_you');
-  const text = ending ? ending.description || null : t.thank_you_description || null;
+  const title = fill(ending?.title) || fill(ownTitle) || tr('thank_you');
+  const text = (ending ? fill(ending.description) : fill(t.thank_you_description)) || null;
   const s = screen(level, title, text, retake ? button(tr('retake'), retake) : null);
   const actions = s.lastChild;
   if (score) s.insertBefore(score, actions);
