@@ -1,17 +1,30 @@
 import type { MailMessage, Mailer, SignedDocumentRenderer } from '@formloom/core';
 import { checkSignature, createPdfDocumentRenderer, loadOrCreateSigningP12 } from '@formloom/pdf';
-import { mkdtempSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { TestApp } from './app';
 import { waitFor } from '@formloom/core/testing';
 
-/** One sealing certificate per test file (made once: RSA key generation takes a moment). */
+/**
+ * One sealing certificate for every test file of a run: making one (two RSA keys and a PKCS#12) took about
+ * half a second of CPU in each of some twenty files. It lives in a folder named after the code that makes
+ * certificates, so a change there makes a new one; `loadOrCreateSigningP12` lets exactly one of several
+ * processes starting at once create it.
+ */
 let renderer: Promise<SignedDocumentRenderer> | undefined;
 export function testRenderer(): Promise<SignedDocumentRenderer> {
-  return (renderer ??= loadOrCreateSigningP12({ dataDir: mkdtempSync(join(tmpdir(), 'formloom-p12-')) }).then((c) =>
+  return (renderer ??= loadOrCreateSigningP12({ dataDir: sharedCertificateDir() }).then((c) =>
     createPdfDocumentRenderer({ p12: c.p12, password: c.password }),
   ));
+}
+
+function sharedCertificateDir(): string {
+  const pdf = dirname(require.resolve('@formloom/pdf'));
+  const hash = createHash('sha256');
+  for (const file of ['instance-ca.js', 'signing-certificate.js']) hash.update(readFileSync(join(pdf, file)));
+  return join(tmpdir(), 'formloom-test-templates', `signing-p12-${hash.digest('hex').slice(0, 16)}`);
 }
 
 /** The same renderer, usable before the certificate exists (test apps are configured synchronously). */
