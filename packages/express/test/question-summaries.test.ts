@@ -87,4 +87,74 @@ forEachDb(test, (it) => {
     const other = await app.api('GET', `/forms/${form.id}/analytics/questions`, { key: stranger.key });
     t.true(other.status === 403 || other.status === 404, String(other.status));
   });
+
+  it('question summaries (additive fields): NPS split and weekly trend, number mean and bins, other answers, files, group sub-questions', async (t, app) => {
+    const u = await app.user();
+    const created = await app.api('POST', '/forms', {
+      key: u.key,
+      body: {
+        title: 'Charts',
+        published: true,
+        questions: [
+          { type: 'opinion_scale', title: 'Recommend?' },
+          { type: 'number', title: 'Age' },
+          { type: 'multiple_choice', title: 'Pick', properties: { choices: [{ label: 'A' }, { label: 'B' }], allow_other: true } },
+          { type: 'file_upload', title: 'Upload' },
+          { type: 'question_group', title: 'About you', properties: { questions: [{ id: 'city', type: 'dropdown', title: 'City' }, { id: 'years', type: 'number', title: 'Years' }, { id: 'note', type: 'short_text', title: 'Note' }] } },
+        ],
+      },
+    });
+    t.is(created.status, 201, JSON.stringify(created.body));
+    const form = created.body;
+    const [nps, age, pick, upload, group] = form.questions.map((q: { id: string }) => q.id);
+    const rows: Array<[number, number, string, Record<string, unknown>]> = [
+      [10, 20, 'A', { city: 'Oslo', years: 3, note: 'hi' }],
+      [9, 30, 'A', { city: 'Oslo', years: 5 }],
+      [8, 40, 'B', { city: 'Rome' }],
+      [3, 50, 'Kiwi', {}],
+    ];
+    for (const [score, n, choice, g] of rows) {
+      const answers = [
+        { question_id: nps, value: score },
+        { question_id: age, value: n },
+        { question_id: pick, value: choice },
+        { question_id: group, value: g },
+        ...(score === 10 ? [{ question_id: upload, value: { url: `${app.url}/api/v1/public/uploads/${form.id}/${'ab'.repeat(16)}/cv.pdf`, name: 'cv.pdf' } }] : []),
+      ];
+      const res = await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers } });
+      t.is(res.status, 201, JSON.stringify(res.body));
+    }
+    const res = await app.api('GET', `/forms/${form.id}/analytics/questions`, { key: u.key });
+    t.is(res.status, 200, JSON.stringify(res.body));
+    const [o, n, c, f, g] = res.body.questions;
+    t.deepEqual(o.nps_split, { promoters: { count: 2, share: 50 }, passives: { count: 1, share: 25 }, detractors: { count: 1, share: 25 } });
+    t.is(o.nps, 25);
+    t.is(o.nps_by_week.length, 12, 'the last 12 weeks');
+    const thisWeek = o.nps_by_week[11];
+    t.deepEqual([thisWeek.answered, thisWeek.nps], [4, 25], 'this week holds every response');
+    t.regex(thisWeek.week, /^\d{4}-\d{2}-\d{2}$/);
+    t.is(new Date(`${thisWeek.week}T00:00:00Z`).getUTCDay(), 1, 'weeks start on Monday');
+    t.deepEqual(o.nps_by_week[0], { week: o.nps_by_week[0].week, answered: 0, nps: null });
+    t.is(n.mean, 35);
+    t.is(n.bins.reduce((s: number, b: { count: number }) => s + b.count, 0), 4, 'every answer in a bin');
+    t.is(n.bins[0].from, 20);
+    t.is(n.bins[n.bins.length - 1].to, 50);
+    t.deepEqual(c.choices, [
+      { value: 'A', count: 2, share: 50 },
+      { value: 'B', count: 1, share: 25 },
+      { value: 'Kiwi', count: 1, share: 25, other: true },
+    ]);
+    t.is(f.kind, 'none');
+    t.deepEqual(f.files.map((x: { name: string }) => x.name), ['cv.pdf'], 'the newest files');
+    t.regex(f.files[0].url, /cv\.pdf/);
+    t.is(g.kind, 'none');
+    t.is(g.sub_questions_sample, 4);
+    t.deepEqual(g.sub_questions.map((s: { question_id: string; kind: string; answered: number }) => [s.question_id, s.kind, s.answered]), [['city', 'choices', 3], ['years', 'number', 2], ['note', 'text', 1]]);
+    t.deepEqual(g.sub_questions[0].choices.map((b: { value: string; count: number }) => [b.value, b.count]).sort(), [['Oslo', 2], ['Rome', 1]]);
+    t.deepEqual([g.sub_questions[1].min, g.sub_questions[1].max, g.sub_questions[1].mean], [3, 5, 4]);
+    t.deepEqual(g.sub_questions[2].latest.map((l: { value: string }) => l.value), ['hi']);
+
+    const ranged = await app.api('GET', `/forms/${form.id}/analytics/questions?until=2000-01-09`, { key: u.key });
+    t.deepEqual(ranged.body.questions[0].nps_by_week.at(-1), { week: '2000-01-03', answered: 0, nps: null }, 'weeks end with until');
+  });
 });

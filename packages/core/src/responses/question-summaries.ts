@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { int, named } from '../api-schemas';
 import type { Question, ResponseRecord } from '../domain/types';
 import type { QuestionValueCount } from '../ports/storage';
+import { GROUP_TYPES, latestFiles, npsSplit, numberBins, pct, subQuestionsOf } from './question-summary-extras';
 
 /*
  * Per-question summaries (docs/responses-and-webhooks.md, "Question summaries"): computed from the
@@ -18,9 +19,15 @@ const CHOICE_TYPES = new Set(['multiple_choice', 'dropdown', 'yes_no']);
 const SCALE_TYPES = new Set(['rating', 'opinion_scale']);
 
 const share = z.number().describe('Percent of the answered responses, two decimals');
-const bucket = z.object({ value: z.string(), count: int, share });
+const bucket = z.object({
+  value: z.string(),
+  count: int,
+  share,
+  other: z.literal(true).optional().describe('set on an "other" answer (a value that is not one of the choices)'),
+});
+const part = z.object({ count: int, share });
 
-export const questionSummaryOut = z.object({
+const summaryFields = z.object({
   question_id: z.string(),
   type: z.string(),
   title: z.string(),
@@ -38,6 +45,30 @@ export const questionSummaryOut = z.object({
     .array(z.object({ response_id: z.string(), submitted_at: z.string(), value: z.string() }))
     .optional()
     .describe('text: the newest answers (search them with the responses list)'),
+  nps_split: z
+    .object({ promoters: part, passives: part, detractors: part })
+    .optional()
+    .describe('opinion scale 0 to 10: promoters (9-10), passives (7-8), detractors (0-6), share of the answers'),
+  nps_by_week: z
+    .array(z.object({ week: z.string().describe('the Monday (UTC) starting the week'), answered: int, nps: z.number().nullable() }))
+    .optional()
+    .describe('opinion scale 0 to 10: the NPS of each of the last 12 weeks up to `until` (or today), oldest first'),
+  bins: z
+    .array(z.object({ from: z.number(), to: z.number(), count: int, share }))
+    .optional()
+    .describe('number: up to 10 equal-width bins from min to max (the last includes max); number also sets `mean`'),
+  files: z
+    .array(z.object({ response_id: z.string(), submitted_at: z.string(), name: z.string(), url: z.string() }))
+    .optional()
+    .describe('file upload (kind none): the newest files, up to 8, from the newest 100 responses'),
+});
+
+export const questionSummaryOut = summaryFields.extend({
+  sub_questions: z
+    .array(summaryFields)
+    .optional()
+    .describe('question group, multi-question page (kind none): a summary per sub-question, from the newest 100 responses'),
+  sub_questions_sample: int.optional().describe('groups: how many of the newest responses answered the group (what sub_questions counts)'),
 });
 
 export const questionSummariesOut = named(
@@ -46,8 +77,6 @@ export const questionSummariesOut = named(
 );
 
 export type QuestionSummary = z.infer<typeof questionSummaryOut>;
-
-const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 10000) / 100 : 0);
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** The summaries of `questions` (in order) from the value counts and the newest responses. */
@@ -69,6 +98,11 @@ export function summarizeQuestions(questions: Question[], counts: QuestionValueC
       return { ...base, kind: 'date' as const, by_day };
     }
     if (TEXT_TYPES.has(q.type)) return { ...base, kind: 'text' as const, latest: latestText(q.id, newest) };
+    if (q.type === 'file_upload') return { ...base, kind: 'none' as const, files: latestFiles(q.id, newest) };
+    if (GROUP_TYPES.has(q.type)) {
+      const sub = subQuestionsOf(q, newest);
+      return { ...base, kind: 'none' as const, sub_questions: summarizeQuestions(sub.questions, sub.counts, sub.responses, sub.answered), sub_questions_sample: sub.sample };
+    }
     return { ...base, kind: 'none' as const };
   });
 }
@@ -80,9 +114,10 @@ function choiceBuckets(q: Question, values: Map<string, number>, answered: numbe
       : Array.isArray(q.properties.choices)
         ? (q.properties.choices as Array<{ label?: unknown }>).map((c) => String(c.label ?? '').slice(0, 200))
         : [];
-  const out = labels.map((value) => ({ value, count: values.get(value) ?? 0 }));
+  const out: Array<{ value: string; count: number; other?: true }> = labels.map((value) => ({ value, count: values.get(value) ?? 0 }));
   const known = new Set(labels);
-  for (const [value, count] of values) if (!known.has(value)) out.push({ value, count });
+  // A dropdown inside a group has no choices: its answers are its values, not "other" ones.
+  for (const [value, count] of values) if (!known.has(value)) out.push(labels.length ? { value, count, other: true } : { value, count });
   return out.map((b) => ({ ...b, share: pct(b.count, answered) }));
 }
 
@@ -97,13 +132,14 @@ function scale(q: Question, values: Map<string, number>) {
   }
   const histogram: Array<{ value: number; count: number }> = [];
   for (let v = lo; v <= hi; v++) histogram.push({ value: v, count: values.get(String(v)) ?? 0 });
-  const result: { histogram: Array<{ value: number; count: number; share: number }>; mean: number | null; nps?: number | null } = {
+  const result: { histogram: Array<{ value: number; count: number; share: number }>; mean: number | null; nps?: number | null; nps_split?: ReturnType<typeof npsSplit> } = {
     histogram: histogram.map((b) => ({ ...b, share: pct(b.count, n) })),
     mean: n > 0 ? round2(sum / n) : null,
   };
   if (q.type === 'opinion_scale' && lo === 0 && hi === 10) {
     const count = (from: number, to: number) => histogram.filter((b) => b.value >= from && b.value <= to).reduce((s, b) => s + b.count, 0);
     result.nps = n > 0 ? Math.round(((count(9, 10) - count(0, 6)) / n) * 100) : null;
+    result.nps_split = npsSplit(histogram);
   }
   return result;
 }
@@ -112,7 +148,7 @@ function scale(q: Question, values: Map<string, number>) {
 function numbers(values: Map<string, number>) {
   const sorted = [...values].map(([v, c]) => [Number(v), c] as const).filter(([v]) => Number.isFinite(v)).sort((a, b) => a[0] - b[0]);
   const n = sorted.reduce((s, [, c]) => s + c, 0);
-  if (n === 0) return { min: null, median: null, max: null };
+  if (n === 0) return { min: null, median: null, max: null, mean: null, bins: [] };
   const at = (k: number) => {
     let seen = 0;
     for (const [v, c] of sorted) {
@@ -122,7 +158,7 @@ function numbers(values: Map<string, number>) {
     return sorted[sorted.length - 1]![0];
   };
   const median = n % 2 === 1 ? at((n - 1) / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
-  return { min: sorted[0]![0], median: Number(median.toPrecision(3)), max: sorted[sorted.length - 1]![0] };
+  return { min: sorted[0]![0], median: Number(median.toPrecision(3)), max: sorted[sorted.length - 1]![0], ...numberBins(sorted) };
 }
 
 function latestText(questionId: string, newest: ResponseRecord[]) {

@@ -13,7 +13,9 @@ import { parseBody } from '../parse';
 import { presentResponse } from './response-presenter';
 import { TOKENS } from '../tokens';
 import { inclusiveRange, isDate } from '../date-range';
-import { LATEST_SCAN, summarizeQuestions } from './question-summaries';
+import { LATEST_SCAN, type QuestionSummary, summarizeQuestions } from './question-summaries';
+import { npsOf, trendWeeks } from './question-summary-extras';
+import type { Clock } from '../ports/clock';
 
 /**
  * Responses per page read. Each page is one buffer of some 350 kB; pages of 2,000 (1.4 MB) left the
@@ -25,7 +27,10 @@ const EXPORT_PAGE = 500;
 /** The owner's side of responses: list, read, delete, export and analytics. */
 @injectable()
 export class ResponseService {
-  constructor(@inject(TOKENS.Storage) private readonly storage: Storage) {}
+  constructor(
+    @inject(TOKENS.Storage) private readonly storage: Storage,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {}
 
   /**
    * A page by number, or after `cursor` (a `next_cursor` of the same filters): one row more than the page
@@ -153,6 +158,22 @@ export class ResponseService {
       this.storage.responses.list({ formId, ...range, offset: 0, limit: LATEST_SCAN }),
     ]);
     const answered = new Map(a.questions.map((q) => [q.question_id, q.answered]));
-    return { form_id: formId, total_responses: a.total, questions: summarizeQuestions(questions, counts, newest.items, answered) };
+    const summaries = summarizeQuestions(questions, counts, newest.items, answered);
+    await this.addNpsTrend(formId, summaries, range.since?.slice(0, 10), range.until?.slice(0, 10));
+    return { form_id: formId, total_responses: a.total, questions: summaries };
+  }
+
+  /** `nps_by_week` of the NPS questions: one counter read per week (days x values rows, never a response). */
+  private async addNpsTrend(formId: string, summaries: QuestionSummary[], firstDay?: string, lastDay?: string) {
+    const nps = summaries.filter((q) => q.nps_split !== undefined);
+    if (!nps.length) return;
+    const weeks = trendWeeks(lastDay ?? this.clock.now().toISOString().slice(0, 10), firstDay);
+    const perWeek = await Promise.all(weeks.map((w) => this.storage.responses.questionValues(formId, w.first, w.last)));
+    for (const q of nps) {
+      q.nps_by_week = weeks.map((w, i) => {
+        const values = new Map(perWeek[i]!.filter((c) => c.question_id === q.question_id).map((c) => [c.value, c.count]));
+        return { week: w.week, ...npsOf(values) };
+      });
+    }
   }
 }
