@@ -2204,6 +2204,11 @@ export interface components {
                     count: number;
                     /** @description Percent of the answered responses, two decimals */
                     share: number;
+                    /**
+                     * @description set on an "other" answer (a value that is not one of the choices)
+                     * @constant
+                     */
+                    other?: true;
                 }[];
                 /** @description rating, opinion scale: every step from min to max */
                 histogram?: {
@@ -2231,6 +2236,139 @@ export interface components {
                     submitted_at: string;
                     value: string;
                 }[];
+                /** @description opinion scale 0 to 10: promoters (9-10), passives (7-8), detractors (0-6), share of the answers */
+                nps_split?: {
+                    promoters: {
+                        count: number;
+                        /** @description Percent of the answered responses, two decimals */
+                        share: number;
+                    };
+                    passives: {
+                        count: number;
+                        /** @description Percent of the answered responses, two decimals */
+                        share: number;
+                    };
+                    detractors: {
+                        count: number;
+                        /** @description Percent of the answered responses, two decimals */
+                        share: number;
+                    };
+                };
+                /** @description opinion scale 0 to 10: the NPS of each of the last 12 weeks up to `until` (or today), oldest first */
+                nps_by_week?: {
+                    /** @description the Monday (UTC) starting the week */
+                    week: string;
+                    answered: number;
+                    nps: number | null;
+                }[];
+                /** @description number: up to 10 equal-width bins from min to max (the last includes max); number also sets `mean` */
+                bins?: {
+                    from: number;
+                    to: number;
+                    count: number;
+                    /** @description Percent of the answered responses, two decimals */
+                    share: number;
+                }[];
+                /** @description file upload (kind none): the newest files, up to 8, from the newest 100 responses */
+                files?: {
+                    response_id: string;
+                    submitted_at: string;
+                    name: string;
+                    url: string;
+                }[];
+                /** @description question group, multi-question page (kind none): a summary per sub-question, from the newest 100 responses */
+                sub_questions?: {
+                    question_id: string;
+                    type: string;
+                    title: string;
+                    /**
+                     * @description Which of the fields below are set
+                     * @enum {string}
+                     */
+                    kind: "choices" | "scale" | "number" | "date" | "text" | "none";
+                    /** @description Responses with an answer counted here (choices: responses, not choices picked) */
+                    answered: number;
+                    /** @description choices, yes/no, dropdown: every choice (also those never picked, then 0), then "other" answers */
+                    choices?: {
+                        value: string;
+                        count: number;
+                        /** @description Percent of the answered responses, two decimals */
+                        share: number;
+                        /**
+                         * @description set on an "other" answer (a value that is not one of the choices)
+                         * @constant
+                         */
+                        other?: true;
+                    }[];
+                    /** @description rating, opinion scale: every step from min to max */
+                    histogram?: {
+                        value: number;
+                        count: number;
+                        /** @description Percent of the answered responses, two decimals */
+                        share: number;
+                    }[];
+                    mean?: number | null;
+                    /** @description opinion scale 0 to 10: % promoters (9-10) minus % detractors (0-6) */
+                    nps?: number | null;
+                    /** @description number: smallest value, to 3 significant digits */
+                    min?: number | null;
+                    /** @description number: the median, to 3 significant digits */
+                    median?: number | null;
+                    max?: number | null;
+                    /** @description date: answers per day answered, ascending */
+                    by_day?: {
+                        date: string;
+                        count: number;
+                    }[];
+                    /** @description text: the newest answers (search them with the responses list) */
+                    latest?: {
+                        response_id: string;
+                        submitted_at: string;
+                        value: string;
+                    }[];
+                    /** @description opinion scale 0 to 10: promoters (9-10), passives (7-8), detractors (0-6), share of the answers */
+                    nps_split?: {
+                        promoters: {
+                            count: number;
+                            /** @description Percent of the answered responses, two decimals */
+                            share: number;
+                        };
+                        passives: {
+                            count: number;
+                            /** @description Percent of the answered responses, two decimals */
+                            share: number;
+                        };
+                        detractors: {
+                            count: number;
+                            /** @description Percent of the answered responses, two decimals */
+                            share: number;
+                        };
+                    };
+                    /** @description opinion scale 0 to 10: the NPS of each of the last 12 weeks up to `until` (or today), oldest first */
+                    nps_by_week?: {
+                        /** @description the Monday (UTC) starting the week */
+                        week: string;
+                        answered: number;
+                        nps: number | null;
+                    }[];
+                    /** @description number: up to 10 equal-width bins from min to max (the last includes max); number also sets `mean` */
+                    bins?: {
+                        from: number;
+                        to: number;
+                        count: number;
+                        /** @description Percent of the answered responses, two decimals */
+                        share: number;
+                    }[];
+                    /** @description file upload (kind none): the newest files, up to 8, from the newest 100 responses */
+                    files?: {
+                        response_id: string;
+                        submitted_at: string;
+                        name: string;
+                        url: string;
+                    }[];
+                }[];
+                /** @description groups: how many of the newest responses answered the group (what sub_questions counts) */
+                sub_questions_sample?: number;
             }[];
         };
         RespondentResponse: {
