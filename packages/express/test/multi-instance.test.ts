@@ -6,6 +6,7 @@ import { createFormloom } from '@formloom/core';
 import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { createFetchTransport, createFormloomRouter } from '../src';
+import { waitFor } from '@formloom/core/testing';
 
 /** Two app instances over one PostgreSQL schema, as when several app servers share a database. */
 test('two instances on one PostgreSQL: concurrent ingest, and every delivery sent exactly once', async (t) => {
@@ -73,10 +74,12 @@ test('two instances on one PostgreSQL: concurrent ingest, and every delivery sen
     // An outcome, not a time: every delivery arrives, however busy the machine (a generous deadline only
     // keeps a broken run from hanging; a failed try is retried with backoff, so allow for retries).
     t.timeout(300_000);
-    const deadline = Date.now() + 240_000;
-    while (received.size < 61 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    // Both workers have nothing left to send: whatever arrived is all that will.
-    while (Date.now() < deadline && Number((await db.raw(`SELECT COUNT(*) AS n FROM outbox WHERE kind = 'webhook' AND status = 'pending'`))[0].n) > 0) await new Promise((r) => setTimeout(r, 100));
+    // Every response arrived and both workers have nothing left to send: whatever arrived is all that will.
+    await waitFor(async () => received.size >= 61 && Number((await db.raw(`SELECT COUNT(*) AS n FROM outbox WHERE kind = 'webhook' AND status = 'pending'`))[0].n) === 0, {
+      timeoutMs: 240_000,
+      intervalMs: 100,
+      what: 'every delivery sent and settled',
+    }).catch(() => undefined);
     t.is(received.size, 61, 'every response delivered');
     t.true([...received.values()].every((n) => n === 1), 'no delivery sent twice');
     const rows = await db.raw(`SELECT COUNT(*) AS n FROM webhook_delivery_attempts`);

@@ -2,6 +2,7 @@ import test from 'ava';
 import { createFormloom, definePlugin, type PluginContext, type Storage } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { DB_KINDS } from './helpers/app';
+import { waitFor } from '@formloom/core/testing';
 
 /**
  * A storage that fails every outbox call and transaction while `down` (a database that went away), at the
@@ -32,7 +33,7 @@ function flakyStorage(real: Storage) {
 }
 
 const until = async (check: () => boolean) => {
-  while (!check()) await new Promise((r) => setTimeout(r, 10));
+  await waitFor(check, { intervalMs: 10 });
 };
 
 for (const kind of DB_KINDS) {

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { forEachDb, type TestApp } from './helpers/app';
+import { waitFor } from '@formloom/core/testing';
 
 /** Time under the test's control (a true boundary): invitations expire after 7 days. */
 const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
@@ -75,9 +76,8 @@ forEachDb(
         clock.offsetMs = 0;
       }
       app.formloom.worker.start({ pollMs: 20 });
-      const deadline = Date.now() + 60_000;
       const arrived = () => sent.some((m) => m.to === 'new.person@example.com' && m.text.includes(`/teams/invite/${inv.token}`));
-      while (!arrived() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await waitFor(arrived, { intervalMs: 20 }).catch(() => undefined);
       t.true(arrived());
     });
 

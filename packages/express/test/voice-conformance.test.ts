@@ -2,6 +2,7 @@ import test from 'ava';
 import { voiceIdOf } from '@formloom/core';
 import { forEachDb, type TestApp } from './helpers/app';
 import { download, probe, voiceAppOptions, voiceUser } from './helpers/voice';
+import { waitFor } from '@formloom/core/testing';
 
 /*
  * Document 3 line by line (docs/decisions.md, "Voice conformance audit"): field sets, quality defaults,
@@ -19,12 +20,13 @@ const stream = (app: TestApp, key: string, body: object) =>
   fetch(`${app.url}/api/v1/voice/stream`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 async function settled(app: TestApp, key: string, id: string) {
-  for (let i = 0; i < 1200; i++) {
-    const g = (await app.api('GET', `/voice/generations/${id}`, { key })).body.data;
-    if (g.status !== 'rendering') return g;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`generation ${id} still rendering`);
+  return waitFor(
+    async () => {
+      const g = (await app.api('GET', `/voice/generations/${id}`, { key })).body.data;
+      return g.status !== 'rendering' && g;
+    },
+    { timeoutMs: 120_000, intervalMs: 100, what: `generation ${id} to finish rendering` },
+  );
 }
 
 forEachDb(

@@ -4,6 +4,7 @@ import { voiceIdOf } from '@formloom/core';
 import { createFliteEngine } from '@formloom/speech-flite';
 import { forEachDb, type TestApp } from './helpers/app';
 import { download, probe, voiceUser } from './helpers/voice';
+import { waitFor } from '@formloom/core/testing';
 
 /*
  * "Nothing that ends in an error is charged" (docs/voice.md): the Flite engine's child process is killed
@@ -118,12 +119,13 @@ forEachDb(
       await killed;
       tt.true(cut, 'the client sees an incomplete body');
       tt.true(received > 0, 'the first sentence arrived');
-      let g;
-      for (let i = 0; i < 2400; i++) {
-        g = (await app.api('GET', `/voice/generations/${id}`, { key: u.key })).body.data;
-        if (g.status !== 'rendering') break;
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      const g = await waitFor(
+        async () => {
+          const got = (await app.api('GET', `/voice/generations/${id}`, { key: u.key })).body.data;
+          return got.status !== 'rendering' && got;
+        },
+        { what: 'the generation to end' },
+      );
       tt.like(g, { status: 'failed', credits: { charged: 0 } });
       tt.is(await app.formloom.storage.credits.balance(u.id), 200);
       tt.is((await speak(app, u.key, 'Still here.')).status, 200);

@@ -2,6 +2,7 @@ import test from 'ava';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { forEachDb } from './helpers/app';
+import { waitFor } from '@formloom/core/testing';
 
 /* POST /forms/:id/webhooks/test (docs/responses-and-webhooks.md, "Test deliveries"), on SQLite and PostgreSQL. */
 
@@ -20,11 +21,7 @@ async function receiver() {
 }
 
 const until = async (check: () => Promise<boolean> | boolean, what: string) => {
-  const deadline = Date.now() + 60_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(check, { intervalMs: 100, what });
 };
 
 forEachDb(test, (it) => {
