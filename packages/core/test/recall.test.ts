@@ -1,6 +1,7 @@
 import test from 'ava';
 import { fillRecalls, formatRecallValue, malformedRecalls, parseRecalls, recallParts, recallToken, renameRecalls } from '../src/logic/index';
-import { recallBlock, recalledVariables } from '../src/forms/recall-checks';
+import { recallBlock } from '../src/forms/recall-checks';
+import { recalledVariables } from '../src/logic/recall-texts';
 import { publicSnapshot } from '../src/forms/public-view';
 import type { Question } from '../src/domain/types';
 

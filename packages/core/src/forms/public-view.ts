@@ -1,6 +1,6 @@
 import { THEME_FIELDS } from '../domain/form-fields';
 import type { Question } from '../domain/types';
-import { recalledVariables } from './recall-checks';
+import { recalledVariables } from '../logic/recall-texts';
 
 /**
  * What a respondent's page is given of a published form (docs/decisions.md "Public read",

@@ -1,58 +1,12 @@
 import type { Question } from '../domain/types';
 import { malformedRecalls, parseRecalls, renameRecalls, type Recall } from '../logic/recall';
+import { RECALL_FORM_FIELDS, choicesOf, recallTexts, type RecallText } from '../logic/recall-texts';
 import type { PublishBlock } from './publish-policy';
 
 /**
- * Where a form's texts may recall answers, hidden fields and variables (docs/decisions.md "Recall"), and the
- * publish checks of those recalls. A text on a question may recall only questions before it; the welcome
- * screen comes before every question, the thank-you screen, quiz endings and the redirect URL after all.
+ * The publish checks of recalls (docs/decisions.md "Recall"), and recalled ids following new question ids.
+ * Where texts are and what each may recall: ../logic/recall-texts.ts.
  */
-
-/** A text that may hold recalls: where it is (for messages) and which questions may be recalled in it. */
-export interface RecallText {
-  text: string;
-  /** e.g. "Question 3's title", "The welcome title". */
-  place: string;
-  /** The question the text belongs to, if any. */
-  question_id: string | null;
-  /** Questions at positions below this may be recalled (0 on the welcome screen, all after the last one). */
-  before: number;
-}
-
-/** Form fields holding texts, with their position: `true` after every question, `false` before them. */
-export const RECALL_FORM_FIELDS: ReadonlyArray<[string, string, boolean]> = [
-  ['welcome_title', 'The welcome title', false],
-  ['welcome_description', 'The welcome text', false],
-  ['welcome_button_text', "The welcome screen's button", false],
-  ['thank_you_title', 'The thank-you title', true],
-  ['thank_you_description', 'The thank-you text', true],
-  ['redirect_url', 'The redirect URL', true],
-];
-
-const str = (v: unknown): v is string => typeof v === 'string' && v.includes('{');
-const choicesOf = (q: Question): Array<{ label?: unknown }> => (Array.isArray(q.properties?.choices) ? (q.properties.choices as Array<{ label?: unknown }>) : []);
-
-/** Every text of the form that holds a brace, with where it is. */
-export function recallTexts(options: Record<string, unknown>, questions: Question[]): RecallText[] {
-  const out: RecallText[] = [];
-  const all = questions.length;
-  for (const [field, place, after] of RECALL_FORM_FIELDS) {
-    if (str(options[field])) out.push({ text: options[field], place, question_id: null, before: after ? all : 0 });
-  }
-  const endings = (options.quiz_settings as { endings?: unknown } | null | undefined)?.endings;
-  if (Array.isArray(endings)) {
-    for (const e of endings as Array<Record<string, unknown>>) {
-      for (const f of ['title', 'description']) if (str(e?.[f])) out.push({ text: e[f] as string, place: `A quiz ending's ${f}`, question_id: null, before: all });
-    }
-  }
-  questions.forEach((q, i) => {
-    const at = `Question ${i + 1}'s`;
-    if (str(q.title)) out.push({ text: q.title, place: `${at} title`, question_id: q.id, before: i });
-    if (str(q.description)) out.push({ text: q.description, place: `${at} description`, question_id: q.id, before: i });
-    choicesOf(q).forEach((c, n) => str(c?.label) && out.push({ text: c.label, place: `${at} choice ${n + 1}`, question_id: q.id, before: i }));
-  });
-  return out;
-}
 
 interface Finding {
   reason: string;
@@ -100,12 +54,6 @@ export function recallBlock(options: Record<string, unknown>, questions: Questio
     return { reason, message: found[0]!.message, question_ids: ids, upgrade_required: false };
   }
   return null;
-}
-
-/** The names recalled with `{var.*}` in any text, for the public view (variables are private otherwise). */
-export function recalledVariables(options: Record<string, unknown>, questions: Question[]): string[] {
-  const names = recallTexts(options, questions).flatMap((t) => parseRecalls(t.text).filter((r) => r.kind === 'var').map((r) => r.name));
-  return [...new Set(names)];
 }
 
 /** A question's texts with recalled ids renamed (a new question's id given by the client, then the service's). */

@@ -4,3 +4,4 @@ export * from './jumps.js';
 export * from './validations.js';
 export * from './rules.js';
 export * from './recall.js';
+export * from './recall-texts.js';
