@@ -87,4 +87,33 @@ forEachDb(test, (it) => {
     t.is(good.status, 201, JSON.stringify(good.body));
     t.is((await app.api('GET', `/forms/${f.id}/responses`, { key: u.key })).body.total, 2);
   });
+
+  it('between and is_any_of take a list value: accepted, followed by submissions, a wrong list is a 400', async (t, app) => {
+    const u = await app.user();
+    const bad = await create(app, u.key, { questions: [{ type: 'number', title: 'N', logic_jumps: [{ conditions: [{ op: 'between', value: [1] }], to: 'end' }] }] });
+    t.is(bad.status, 400);
+    t.is(bad.body.error.field, 'questions.0.logic_jumps.0.conditions.0.value');
+    const empty = await create(app, u.key, { questions: [{ type: 'number', title: 'N', logic_jumps: [{ conditions: [{ op: 'is_any_of', value: [] }], to: 'end' }] }] });
+    t.is(empty.body.error.field, 'questions.0.logic_jumps.0.conditions.0.value');
+    const f = (
+      await create(app, u.key, {
+        published: true,
+        questions: [
+          { id: 'tmp_n', type: 'number', title: 'N', logic_jumps: [{ conditions: [{ op: 'between', value: [1, 5] }], to: 'tmp_end' }] },
+          { id: 'tmp_c', type: 'dropdown', title: 'C', required: true, properties: { choices: [{ label: 'Red' }, { label: 'Blue' }, { label: 'Green' }] }, logic_jumps: [{ conditions: [{ op: 'is_any_of', value: ['Red', 'Blue'] }], to: 'end' }] },
+          { id: 'tmp_mid', type: 'short_text', title: 'Mid', required: true },
+          { id: 'tmp_end', type: 'short_text', title: 'Last' },
+        ],
+      })
+    ).body;
+    t.deepEqual(f.questions[0].logic_jumps[0].conditions, [{ op: 'between', value: [1, 5] }]);
+    const [n, c, mid] = f.questions.map((q: any) => q.id);
+    const submit = (answers: unknown[]) => app.api('POST', `/public/forms/${f.slug}/responses`, { body: { answers } });
+    t.is((await submit([{ question_id: n, value: 5 }])).status, 201, '5 is between 1 and 5: C and Mid are skipped');
+    const out = await submit([{ question_id: n, value: 6 }, { question_id: c, value: 'Blue' }]);
+    t.is(out.status, 201, 'Blue is any of Red, Blue: Mid is skipped');
+    const green = await submit([{ question_id: n, value: 6 }, { question_id: c, value: 'Green' }]);
+    t.is(green.status, 400);
+    t.deepEqual(green.body.error.question_ids, [mid]);
+  });
 });

@@ -18,6 +18,9 @@ export const CONDITION_OPS = [
   'less_or_equal',
   'is_answered',
   'is_not_answered',
+  // Added for the builder's per-kind operators: `value` is a list ([low, high] / the choices).
+  'between',
+  'is_any_of',
 ] as const;
 
 export type ConditionOp = (typeof CONDITION_OPS)[number];
@@ -29,7 +32,8 @@ export type ConditionOp = (typeof CONDITION_OPS)[number];
 export interface Condition {
   field?: string;
   op: ConditionOp;
-  value?: string | number | boolean;
+  /** A list only for `between` ([low, high], both included) and `is_any_of` (the values, any one matches). */
+  value?: string | number | boolean | Array<string | number>;
 }
 
 /** What conditions read: answers by question id and hidden fields by name. */
@@ -40,6 +44,9 @@ export interface LogicContext {
 
 /** Ops that take no `value`. */
 export const UNARY_OPS: readonly ConditionOp[] = ['is_answered', 'is_not_answered'];
+
+/** Ops whose `value` is a list: `between` two items, `is_any_of` 1 to 100. */
+export const LIST_OPS: readonly ConditionOp[] = ['between', 'is_any_of'];
 
 /** True when a value is no answer: null, blank text, an empty list, an object of empty sub-fields. */
 export function isUnanswered(v: unknown): boolean {
@@ -106,6 +113,14 @@ export function conditionHolds(c: Condition, self: string, ctx: LogicContext): b
       return !empty && textOf(v).startsWith(lower(c.value));
     case 'ends_with':
       return !empty && textOf(v).endsWith(lower(c.value));
+    case 'is_any_of':
+      return !empty && Array.isArray(c.value) && c.value.some((x) => same(v, x));
+    case 'between': {
+      if (empty || !Array.isArray(c.value) || c.value.length !== 2) return false;
+      const lo = compare(v, c.value[0]);
+      const hi = compare(v, c.value[1]);
+      return lo !== null && hi !== null && lo >= 0 && hi <= 0;
+    }
     default: {
       if (empty) return false;
       const d = compare(v, c.value);

@@ -1,4 +1,4 @@
-import { CONDITION_OPS, UNARY_OPS } from './conditions.js';
+import { CONDITION_OPS, LIST_OPS, UNARY_OPS } from './conditions.js';
 import { END } from './jumps.js';
 import { MAX_PATTERN_LENGTH, VALIDATION_KEYS, compilePattern } from './validations.js';
 
@@ -34,6 +34,12 @@ function conditionsProblem(conditions: unknown, at: string, known: Set<string>):
     if (c.field !== undefined) {
       if (typeof c.field !== 'string') return { field: `${f}.field`, message: 'expected a question id or hidden:<name>' };
       if (!c.field.startsWith('hidden:') && !known.has(c.field)) return { field: `${f}.field`, message: `names no question of this form: ${c.field}` };
+    }
+    if (LIST_OPS.includes(c.op as never)) {
+      const n = c.op === 'between' ? [2, 2] : [1, 100];
+      const ok = Array.isArray(c.value) && c.value.length >= n[0]! && c.value.length <= n[1]! && c.value.every((x) => typeof x === 'number' || (typeof x === 'string' && x.length <= 1000));
+      if (!ok) return { field: `${f}.value`, message: c.op === 'between' ? 'expected [low, high]: two numbers or dates' : 'expected a list of 1 to 100 values' };
+      continue;
     }
     const unary = UNARY_OPS.includes(c.op as never);
     if (!unary && !['string', 'number', 'boolean'].includes(typeof c.value)) return { field: `${f}.value`, message: 'is required: a string, number or boolean' };

@@ -359,7 +359,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download an uploaded file (the URL is the capability); a single byte range (Range: bytes=...) is answered 206 */
+        /**
+         * Download an uploaded file: for whoever may read the form's responses, or with a signed link; a single byte range (Range: bytes=...) is answered 206
+         * @description Needs a `forms` key, or: a signed link (`expires` and `sig`, as webhook payloads carry the file URL) opens the file without credentials until it expires. Without either: 401; a caller who may not read the form's responses, or a forged link: 404; a link past its expiry: 403 `link_expired`.
+         */
         get: operations["downloadUpload"];
         put?: never;
         post?: never;
@@ -3293,6 +3296,22 @@ export interface operations {
                             field?: string;
                             /** @enum {string} */
                             op: "is_answered" | "is_not_answered";
+                        } | {
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @constant */
+                            op: "between";
+                            /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                            value: [
+                                string | number,
+                                string | number
+                            ];
+                        } | {
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @constant */
+                            op: "is_any_of";
+                            value: (string | number)[];
                         })[];
                         /** @description The id of a later question of this form, or `end` */
                         to: string;
@@ -3341,6 +3360,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3379,6 +3414,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3414,6 +3465,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3452,6 +3519,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3490,6 +3573,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3526,6 +3625,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3572,6 +3687,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3614,6 +3745,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3657,6 +3804,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3699,6 +3862,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3735,6 +3914,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3776,6 +3971,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3817,6 +4028,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3862,6 +4089,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3908,6 +4151,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3949,6 +4208,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -3994,6 +4269,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4035,6 +4326,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4073,6 +4380,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4111,6 +4434,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4147,6 +4486,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4182,6 +4537,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4319,6 +4690,22 @@ export interface operations {
                             field?: string;
                             /** @enum {string} */
                             op: "is_answered" | "is_not_answered";
+                        } | {
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @constant */
+                            op: "between";
+                            /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                            value: [
+                                string | number,
+                                string | number
+                            ];
+                        } | {
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @constant */
+                            op: "is_any_of";
+                            value: (string | number)[];
                         })[];
                         /** @description The id of a later question of this form, or `end` */
                         to: string;
@@ -4367,6 +4754,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4405,6 +4808,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4440,6 +4859,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4478,6 +4913,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4516,6 +4967,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4552,6 +5019,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4598,6 +5081,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4640,6 +5139,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4683,6 +5198,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4725,6 +5256,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4761,6 +5308,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4802,6 +5365,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4843,6 +5422,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4888,6 +5483,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4934,6 +5545,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -4975,6 +5602,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -5020,6 +5663,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -5061,6 +5720,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -5099,6 +5774,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -5137,6 +5828,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -5173,6 +5880,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -5208,6 +5931,22 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
                             })[];
                             /** @description The id of a later question of this form, or `end` */
                             to: string;
@@ -5920,7 +6659,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description {url, name}: the answer value for the question */
+            /** @description {url, name}: the answer value for the question. The url opens the file for whoever may read the form's responses (a key or a session), not for anyone who has it */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -5938,7 +6677,12 @@ export interface operations {
     };
     downloadUpload: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A signed link's expiry (Unix seconds) */
+                expires?: string;
+                /** @description A signed link's signature: HMAC-SHA256 of the file and `expires` (base64url) */
+                sig?: string;
+            };
             header?: {
                 /** @description One byte range (`bytes=0-1023`, `bytes=500-`, `bytes=-200`): answered 206 */
                 Range?: string;
@@ -5977,6 +6721,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             416: components["responses"]["RangeNotSatisfiable"];
             500: components["responses"]["InternalError"];

@@ -1,7 +1,9 @@
 import { LitElement, html, css, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
-import { CONDITION_OPS, UNARY_OPS, type Condition, type ConditionOp } from '../../../../core/src/logic/conditions.js';
+import type { Condition, ConditionOp } from '../../../../core/src/logic/conditions.js';
 import type { LogicJump } from '../../../../core/src/logic/jumps.js';
+import { ANY_OP_LABEL, operatorsFor } from './logic/operators';
+import { conditionValue, defaultValue, valueFits, type TestedAnswer } from './logic/condition-value';
 
 /** What the logic editor offers to test and to jump to. */
 export interface LogicQuestion {
@@ -11,38 +13,34 @@ export interface LogicQuestion {
   choices?: string[];
 }
 
-const OP_LABELS: Record<ConditionOp, string> = {
-  equals: 'is',
-  not_equals: 'is not',
-  contains: 'contains',
-  not_contains: 'does not contain',
-  begins_with: 'begins with',
-  ends_with: 'ends with',
-  greater_than: 'is greater than',
-  less_than: 'is less than',
-  greater_or_equal: 'is at least',
-  less_or_equal: 'is at most',
-  is_answered: 'is answered',
-  is_not_answered: 'is not answered',
-};
-
 const short = (s: string, n = 48) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /**
  * `<fl-logic-editor>`: logic jumps (docs/decisions.md, "Logic and validations") of one question, or the form's
  * start jumps when `self` is empty. Tested fields and targets are chosen from lists: earlier questions and
- * hidden fields to test, later questions or the end to jump to. Announces `fl-jumps` with the new list.
+ * hidden fields to test, later questions or the thank-you screen to go to. Each condition offers only the
+ * tests that fit the tested answer's kind (./logic/operators.ts). Announces `fl-jumps` with the new list.
  */
 export class FlLogicEditor extends LitElement {
   static override styles = [
     tokens,
     controls,
     css`
-      :host { display: grid; gap: 0.75rem; }
-      .jump { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.75rem; display: grid; gap: 0.6rem; }
-      .cond { display: grid; grid-template-columns: minmax(0, 1.4fr) minmax(0, 1fr) minmax(0, 1fr) auto; gap: 0.5rem; align-items: end; }
-      @media (max-width: 640px) { .cond { grid-template-columns: 1fr 1fr; } }
+      :host { display: grid; gap: 0.75rem; min-width: 0; }
+      .jump { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.75rem; display: grid; gap: 0.6rem; min-width: 0; }
+      /* Each condition wraps its fields instead of squeezing them: nothing overlaps at 390 px. */
+      .cond { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: flex-end; padding: 0.5rem; border-radius: var(--_radius); background: var(--_surface-2, rgba(127, 127, 127, 0.06)); min-width: 0; }
+      .cond > .field, .cond > .range, .cond > fieldset { flex: 1 1 9rem; min-width: 0; }
+      .cond > button { flex: none; }
+      .range { display: flex; gap: 0.5rem; min-width: 0; }
+      .range > .field { flex: 1 1 0; min-width: 0; }
+      label.field { min-width: 0; }
+      select, input:not([type='checkbox']) { width: 100%; min-width: 0; max-width: 100%; box-sizing: border-box; }
+      fieldset.set { border: 1px solid var(--_border); border-radius: var(--_radius); margin: 0; padding: 0.4rem 0.6rem; display: flex; flex-wrap: wrap; gap: 0.3rem 0.9rem; }
+      fieldset.set legend { font-size: 0.875rem; font-weight: 600; padding: 0 0.2rem; }
+      .check { display: inline-flex; gap: 0.35rem; align-items: center; font-size: 0.875rem; overflow-wrap: anywhere; }
       .head { display: flex; justify-content: space-between; align-items: center; gap: 0.5rem; flex-wrap: wrap; }
+      .join { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
     `,
   ];
   static override properties = { jumps: { attribute: false }, self: {}, tested: { attribute: false }, targets: { attribute: false }, hiddenFields: { attribute: false }, label: {} };
@@ -64,82 +62,77 @@ export class FlLogicEditor extends LitElement {
     this.emit(this.jumps.map((j, k) => (k === i ? { ...j, ...patch } : j)));
   }
 
+  /** The answer a condition's field names: a question's kind and choices, or text for a hidden field. */
+  private answerOf(field: string): TestedAnswer | undefined {
+    if (field.startsWith('hidden:')) return { type: 'hidden' };
+    return this.tested.find((x) => x.id === field);
+  }
+
   private editCond(i: number, c: number, patch: Partial<Condition>) {
     const j = this.jumps[i]!;
     const conditions = (j.conditions ?? []).map((x, k) => {
       if (k !== c) return x;
       const next: Condition = { ...x, ...patch };
-      if (UNARY_OPS.includes(next.op)) delete next.value;
-      else if (next.value === undefined) next.value = this.defaultValue(next.field ?? this.self);
+      if (next.field === undefined) delete next.field;
+      const q = this.answerOf(next.field ?? this.self);
+      // A new field keeps its test only when the field's kind offers it; a test keeps its value only when it fits.
+      if ('field' in patch && !operatorsFor(q?.type ?? '').some((o) => o.op === next.op)) next.op = operatorsFor(q?.type ?? '')[0]!.op;
+      if (!valueFits(q, next.op, next.value)) {
+        const v = defaultValue(q, next.op);
+        if (v === undefined) delete next.value;
+        else next.value = v;
+      }
       return next;
     });
     this.editJump(i, { conditions });
   }
 
-  /** The value a condition starts with when its test needs one: what the lists would show first. */
-  private defaultValue(field: string): string | number | boolean {
-    const q = this.tested.find((x) => x.id === field);
-    if (q?.type === 'yes_no') return true;
-    if (q?.choices?.length) return q.choices[0]!;
-    return '';
-  }
-
   private defaultCondition(): Condition {
-    const field = this.self || this.tested[0]?.id || (this.hiddenFields[0] ? `hidden:${this.hiddenFields[0]}` : undefined);
-    return { ...(field && field !== this.self ? { field } : {}), op: 'is_answered' };
+    const field = this.self || this.tested[0]?.id || (this.hiddenFields[0] ? `hidden:${this.hiddenFields[0]}` : '');
+    const q = this.answerOf(field);
+    const op = operatorsFor(q?.type ?? '')[0]!.op;
+    const value = defaultValue(q, op);
+    return { ...(field && field !== this.self ? { field } : {}), op, ...(value === undefined ? {} : { value }) };
   }
 
-  private valueInput(i: number, c: number, cond: Condition) {
-    if (UNARY_OPS.includes(cond.op)) return html`<span></span>`;
+  private renderCondition(i: number, c: number, cond: Condition, conditions: Condition[]) {
     const field = cond.field ?? this.self;
-    const q = this.tested.find((x) => x.id === field);
-    const label = `Value of condition ${c + 1}`;
-    if (q?.type === 'yes_no') {
-      return html`<label class="field">Value<select aria-label=${label} @change=${(e: Event) => this.editCond(i, c, { value: (e.target as HTMLSelectElement).value === 'true' })}>
-        <option value="true" ?selected=${cond.value === true}>Yes</option><option value="false" ?selected=${cond.value === false}>No</option></select></label>`;
-    }
-    if (q?.choices?.length && (cond.op === 'equals' || cond.op === 'not_equals' || cond.op === 'contains' || cond.op === 'not_contains')) {
-      if (typeof cond.value !== 'string' || !q.choices.includes(cond.value)) queueMicrotask(() => this.editCond(i, c, { value: q.choices![0]! }));
-      return html`<label class="field">Value<select aria-label=${label} @change=${(e: Event) => this.editCond(i, c, { value: (e.target as HTMLSelectElement).value })}>
-        ${q.choices.map((ch) => html`<option value=${ch} ?selected=${ch === cond.value}>${short(ch)}</option>`)}</select></label>`;
-    }
-    const numeric = ['greater_than', 'less_than', 'greater_or_equal', 'less_or_equal'].includes(cond.op) || q?.type === 'number' || q?.type === 'rating' || q?.type === 'opinion_scale';
-    return html`<label class="field">Value<input aria-label=${label} type=${numeric ? 'number' : 'text'} .value=${cond.value === undefined ? '' : String(cond.value)}
-      @input=${(e: Event) => {
-        const t = (e.target as HTMLInputElement).value;
-        this.editCond(i, c, { value: numeric && t !== '' && Number.isFinite(Number(t)) ? Number(t) : t });
-      }} /></label>`;
+    const q = this.answerOf(field);
+    const ops = operatorsFor(q?.type ?? '');
+    const offered = ops.some((o) => o.op === cond.op);
+    const name = `Condition ${c + 1} of jump ${i + 1}`;
+    return html`<div class="cond" role="group" aria-label=${name}>
+      <label class="field">Answer to<select @change=${(e: Event) => { const v = (e.target as HTMLSelectElement).value; this.editCond(i, c, { field: v === this.self ? undefined : v }); }}>
+        ${this.tested.map((t) => html`<option value=${t.id} ?selected=${field === t.id}>${t.id === this.self ? 'This question' : short(t.title)}</option>`)}
+        ${this.hiddenFields.map((h) => html`<option value="hidden:${h}" ?selected=${field === `hidden:${h}`}>Hidden field ${h}</option>`)}
+      </select></label>
+      <label class="field">Test<select @change=${(e: Event) => this.editCond(i, c, { op: (e.target as HTMLSelectElement).value as ConditionOp })}>
+        ${ops.map((o) => html`<option value=${o.op} ?selected=${o.op === cond.op}>${o.label}</option>`)}
+        ${offered ? nothing : html`<option value=${cond.op} selected>${ANY_OP_LABEL[cond.op] ?? cond.op} (set outside the builder)</option>`}
+      </select></label>
+      ${conditionValue(q, cond, name, (value) => this.editCond(i, c, { value }))}
+      <button class="btn icon small danger" type="button" aria-label="Remove condition ${c + 1} of jump ${i + 1}" @click=${() => this.editJump(i, { conditions: conditions.filter((_x, k) => k !== c) })}>✕</button>
+    </div>`;
   }
 
   private renderJump(j: LogicJump, i: number) {
     const conditions = j.conditions ?? [];
+    const lost = j.to !== 'end' && !this.targets.some((q) => q.id === j.to);
     return html`<div class="jump" role="group" aria-label="Jump ${i + 1}">
       <div class="head"><strong>${i === 0 ? 'If' : 'Else if'}</strong>
         <button class="btn small danger" type="button" @click=${() => this.emit(this.jumps.filter((_x, k) => k !== i))}>Remove jump ${i + 1}</button></div>
       ${conditions.length > 1
-        ? html`<label class="field">Conditions to meet<select @change=${(e: Event) => this.editJump(i, { match: (e.target as HTMLSelectElement).value as 'all' | 'any' })}>
-            <option value="all" ?selected=${j.match !== 'any'}>All of them</option><option value="any" ?selected=${j.match === 'any'}>Any of them</option></select></label>`
+        ? html`<label class="field join">Conditions joined by<select aria-label="Jump ${i + 1}: conditions joined by" @change=${(e: Event) => this.editJump(i, { match: (e.target as HTMLSelectElement).value as 'all' | 'any' })}>
+            <option value="all" ?selected=${j.match !== 'any'}>all (every one holds)</option><option value="any" ?selected=${j.match === 'any'}>any (one is enough)</option></select></label>`
         : nothing}
-      ${conditions.map((cond, c) => html`<div class="cond">
-        <label class="field">Answer to test<select @change=${(e: Event) => { const v = (e.target as HTMLSelectElement).value; this.editCond(i, c, { field: v === this.self ? undefined : v, value: undefined }); }}>
-          ${this.tested.map((q) => html`<option value=${q.id} ?selected=${(cond.field ?? this.self) === q.id}>${q.id === this.self ? 'This question' : short(q.title)}</option>`)}
-          ${this.hiddenFields.map((h) => html`<option value="hidden:${h}" ?selected=${cond.field === `hidden:${h}`}>Hidden field ${h}</option>`)}
-        </select></label>
-        <label class="field">Test<select @change=${(e: Event) => this.editCond(i, c, { op: (e.target as HTMLSelectElement).value as ConditionOp })}>
-          ${CONDITION_OPS.map((op) => html`<option value=${op} ?selected=${op === cond.op}>${OP_LABELS[op]}</option>`)}
-        </select></label>
-        ${this.valueInput(i, c, cond)}
-        <button class="btn icon small danger" type="button" aria-label="Remove condition ${c + 1} of jump ${i + 1}" @click=${() => this.editJump(i, { conditions: conditions.filter((_x, k) => k !== c) })}>✕</button>
-      </div>`)}
+      ${conditions.map((cond, c) => this.renderCondition(i, c, cond, conditions))}
       ${conditions.length === 0 ? html`<p class="muted">No condition: this jump always applies.</p>` : nothing}
       <div><button class="btn small" type="button" ?disabled=${conditions.length >= 20} @click=${() => this.editJump(i, { conditions: [...conditions, this.defaultCondition()] })}>Add a condition</button></div>
-      ${j.to !== 'end' && !this.targets.some((q) => q.id === j.to)
-        ? html`<p class="error-text" role="alert">This jump goes to a question that is no longer after this one: choose another target. The form is not saved until then.</p>`
-        : nothing}
-      <label class="field">Then go to<select @change=${(e: Event) => this.editJump(i, { to: (e.target as HTMLSelectElement).value })}>
-        ${j.to !== 'end' && !this.targets.some((q) => q.id === j.to) ? html`<option value="" selected disabled>Choose a target</option>` : nothing}
-        ${this.targets.map((q) => html`<option value=${q.id} ?selected=${q.id === j.to}>${short(q.title)}</option>`)}
-        <option value="end" ?selected=${j.to === 'end'}>The end (submit)</option>
+      ${lost ? html`<p class="error-text" role="alert">This jump goes to a question that is no longer after this one: choose another target. The form is not saved until then.</p>` : nothing}
+      <label class="field">Then<select aria-label="Jump ${i + 1}: then" @change=${(e: Event) => this.editJump(i, { to: (e.target as HTMLSelectElement).value })}>
+        ${lost ? html`<option value="" selected disabled>Choose where to go</option>` : nothing}
+        ${this.targets.map((q) => html`<option value=${q.id} ?selected=${q.id === j.to}>Go to ${short(q.title)}</option>`)}
+        <option value="end" ?selected=${j.to === 'end'}>Show the thank-you screen (submit)</option>
       </select></label>
     </div>`;
   }
