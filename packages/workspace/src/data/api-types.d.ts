@@ -359,10 +359,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Download an uploaded file: for whoever may read the form's responses, or with a signed link; a single byte range (Range: bytes=...) is answered 206
-         * @description Needs a `forms` key, or: a signed link (`expires` and `sig`, as webhook payloads carry the file URL) opens the file without credentials until it expires. Without either: 401; a caller who may not read the form's responses, or a forged link: 404; a link past its expiry: 403 `link_expired`.
-         */
+        /** Download an uploaded file (the URL is the capability); a single byte range (Range: bytes=...) is answered 206 */
         get: operations["downloadUpload"];
         put?: never;
         post?: never;
@@ -3296,6 +3293,9 @@ export interface operations {
                             field?: string;
                             /** @enum {string} */
                             op: "is_answered" | "is_not_answered";
+                        })[];
+                        /** @description The id of a later question of this form, or `end` */
+                        to: string;
                         } | {
                             /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                             field?: string;
@@ -3312,9 +3312,6 @@ export interface operations {
                             /** @constant */
                             op: "is_any_of";
                             value: (string | number)[];
-                        })[];
-                        /** @description The id of a later question of this form, or `end` */
-                        to: string;
                     }[] | null;
                     webhook_url?: string | null;
                     limit_one_response?: boolean;
@@ -3360,6 +3357,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3376,9 +3376,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -3414,6 +3411,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3430,9 +3430,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -3465,6 +3462,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3481,9 +3481,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -3519,6 +3516,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3535,9 +3535,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -3573,6 +3570,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3589,9 +3589,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -3625,6 +3622,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3641,9 +3641,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -3687,6 +3684,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3703,9 +3703,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -3745,6 +3742,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3761,9 +3761,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -3804,6 +3801,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3820,9 +3820,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -3862,6 +3859,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3878,9 +3878,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -3914,6 +3911,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3930,9 +3930,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -3971,6 +3968,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3987,9 +3987,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4028,6 +4025,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4044,9 +4044,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4089,6 +4086,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4105,9 +4105,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4151,6 +4148,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4167,9 +4167,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4208,6 +4205,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4224,9 +4224,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4269,6 +4266,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4285,9 +4285,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4326,6 +4323,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4342,9 +4342,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4380,6 +4377,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4396,9 +4396,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4434,6 +4431,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4450,9 +4450,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4486,6 +4483,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4502,9 +4502,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4537,6 +4534,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4553,9 +4553,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4690,6 +4687,9 @@ export interface operations {
                             field?: string;
                             /** @enum {string} */
                             op: "is_answered" | "is_not_answered";
+                        })[];
+                        /** @description The id of a later question of this form, or `end` */
+                        to: string;
                         } | {
                             /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                             field?: string;
@@ -4706,9 +4706,6 @@ export interface operations {
                             /** @constant */
                             op: "is_any_of";
                             value: (string | number)[];
-                        })[];
-                        /** @description The id of a later question of this form, or `end` */
-                        to: string;
                     }[] | null;
                     webhook_url?: string | null;
                     limit_one_response?: boolean;
@@ -4754,6 +4751,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4770,9 +4770,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4808,6 +4805,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4824,9 +4824,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4859,6 +4856,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4875,9 +4875,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4913,6 +4910,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4929,9 +4929,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -4967,6 +4964,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4983,9 +4983,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5019,6 +5016,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5035,9 +5035,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5081,6 +5078,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5097,9 +5097,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5139,6 +5136,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5155,9 +5155,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5198,6 +5195,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5214,9 +5214,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5256,6 +5253,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5272,9 +5272,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5308,6 +5305,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5324,9 +5324,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5365,6 +5362,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5381,9 +5381,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5422,6 +5419,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5438,9 +5438,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5483,6 +5480,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5499,9 +5499,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5545,6 +5542,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5561,9 +5561,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5602,6 +5599,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5618,9 +5618,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5663,6 +5660,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5679,9 +5679,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5720,6 +5717,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5736,9 +5736,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5774,6 +5771,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5790,9 +5790,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5828,6 +5825,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5844,9 +5844,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5880,6 +5877,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5896,9 +5896,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -5931,6 +5928,9 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5947,9 +5947,6 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                         }[];
                         validations?: {
                             [key: string]: unknown;
@@ -6659,7 +6656,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description {url, name}: the answer value for the question. The url opens the file for whoever may read the form's responses (a key or a session), not for anyone who has it */
+            /** @description {url, name}: the answer value for the question */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6677,12 +6674,7 @@ export interface operations {
     };
     downloadUpload: {
         parameters: {
-            query?: {
-                /** @description A signed link's expiry (Unix seconds) */
-                expires?: string;
-                /** @description A signed link's signature: HMAC-SHA256 of the file and `expires` (base64url) */
-                sig?: string;
-            };
+            query?: never;
             header?: {
                 /** @description One byte range (`bytes=0-1023`, `bytes=500-`, `bytes=-200`): answered 206 */
                 Range?: string;
@@ -6721,8 +6713,6 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             416: components["responses"]["RangeNotSatisfiable"];
             500: components["responses"]["InternalError"];
