@@ -5,6 +5,7 @@ import test from 'ava';
 import { startAppProcess } from './helpers/app-process';
 import sqlite3 from 'sqlite3';
 import { runCli } from '@formloom/cli';
+import { waitFor } from '@formloom/core/testing';
 
 /*
  * Group commit under kill -9 (docs/decisions.md, "Group commit"): submissions are answered 201 only once the
@@ -62,8 +63,7 @@ test('kill -9 under concurrent submissions: no answered response lost, rollups a
     }
   };
   const load = Array.from({ length: 32 }, (_, r) => respondent(r));
-  const deadline = Date.now() + 60_000;
-  while (acknowledged.length < 300 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  await waitFor(() => acknowledged.length >= 300, { intervalMs: 5 }).catch(() => undefined);
   killed = true;
   app.child.kill('SIGKILL');
   const answered = [...acknowledged];

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { waitFor } from '@formloom/core/testing';
 import test, { type ExecutionContext } from 'ava';
 import { runCli } from '@formloom/cli';
 import { parseMessage } from '@formloom/mailer-smtp/testing';
@@ -29,17 +29,18 @@ export default { plugins: [notifyPlugin({ subject: 'New answer: {title}' })] };
 /** The .eml files of the file outbox, waiting (bounded) for the worker to write `count` of them. */
 async function outboxMails(dataDir: string, count: number) {
   const dir = join(dataDir, 'outbox');
-  for (let i = 0; i < 200; i++) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(dir).filter((n) => n.endsWith('.eml'));
-    } catch {
-      // not created yet
-    }
-    if (names.length >= count) return names.map((n) => parseMessage(readFileSync(join(dir, n))));
-    await sleep(50);
-  }
-  return [];
+  const names = await waitFor(
+    () => {
+      try {
+        const found = readdirSync(dir).filter((n) => n.endsWith('.eml'));
+        return found.length >= count && found;
+      } catch {
+        return false; // not created yet
+      }
+    },
+    { intervalMs: 50 },
+  ).catch(() => [] as string[]);
+  return names.map((n) => parseMessage(readFileSync(join(dir, n))));
 }
 
 test('a plugin listed in formloom.config.mjs serves its route and mails the owner on response.submitted', async (t) => {

@@ -5,6 +5,7 @@ import test from 'ava';
 import { freePort, startAppProcess } from './helpers/app-process';
 import { runCli } from '@formloom/cli';
 import { parseMessage } from '@formloom/mailer-smtp/testing';
+import { waitFor } from '@formloom/core/testing';
 
 /**
  * The example plugin queues its mail inside the transaction that stores the response
@@ -59,8 +60,7 @@ test('notify mails queued in the response transaction survive a kill -9 between 
       return [];
     }
   };
-  const deadline = Date.now() + 90_000;
-  while (mails().length < sent.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  await waitFor(() => mails().length >= sent.length, { timeoutMs: 90_000, intervalMs: 200 }).catch(() => undefined);
   const ids = mails().map((m) => /\((rsp_[^)]+)\)/.exec(m.text)?.[1]);
   t.deepEqual([...ids].sort(), sent.map((r) => r.body.id as string).sort(), 'one mail per response, none lost');
 });
