@@ -134,6 +134,11 @@ export function openStorage(dataSource: DataSource): StorageInternals {
   // The transaction whose async context the caller runs in: per storage, so another storage (another
   // database) used inside a transaction never joins it.
   const context = new AsyncLocalStorage<TxContext>();
+  // Transactions not yet ended. While there is none the context is disabled: an enabled AsyncLocalStorage
+  // keeps Node's async hooks on, which tag every promise the process makes (about 3 kB and several µs of
+  // CPU per cached GET: docs/benchmarks.md, "CPU per cached GET"). A context of an ended transaction
+  // behaves as none (`rootNow`), so turning the context off then changes no call's place.
+  let unended = 0;
   /**
    * Where a root call made in `ctx` runs now: the ambient transaction, else the root; `null` while the
    * transaction it was made in is still ending (the call then waits for `ctx.ending`, then runs on the root).
@@ -156,11 +161,13 @@ export function openStorage(dataSource: DataSource): StorageInternals {
       promise: new Promise<void>((resolve) => {
         end = () => {
           ending.done = true;
+          if (--unended === 0) context.disable();
           resolve();
         };
       }),
       done: false,
     };
+    unended++;
     return runInTransaction(async (db) => {
       const beforeCommit = new BeforeCommit();
       const ctx: TxContext = {
@@ -192,7 +199,8 @@ export function openStorage(dataSource: DataSource): StorageInternals {
     },
     // Only outside any transaction: a copy runs on a connection of its own, which would not see it.
     get copyOut() {
-      return context.getStore() ? undefined : ownDb.copyOut;
+      const ctx = context.getStore();
+      return !ctx || ctx.ending.done ? ownDb.copyOut : undefined;
     },
   };
   const root = makeStorage(

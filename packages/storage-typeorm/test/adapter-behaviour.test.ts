@@ -121,6 +121,27 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     t.is(await within(30_000, inTx), null);
   });
 
+  // Serial: a transaction of a concurrent test (another storage) would keep the hooks on meanwhile.
+  test.serial(`${kind}: between transactions no async hooks tag the process's promises`, async (t) => {
+    const db = await createTestDatabase(kind);
+    t.teardown(() => db.close());
+    // Node's async hooks, which an enabled AsyncLocalStorage turns on, tag each new promise with symbols.
+    const tags = () => Object.getOwnPropertySymbols(Promise.resolve()).length;
+    let inside = -1;
+    await db.storage.transaction(async () => {
+      inside = tags();
+    });
+    t.true(inside > 0, 'inside a transaction its context is on');
+    t.is(tags(), 0, 'after it ended, off again');
+    const user = makeUser();
+    const seen = await db.storage.transaction(async (tx) => {
+      await tx.users.insert(user);
+      return db.storage.users.findById(user.id);
+    });
+    t.deepEqual(seen, user, 'the next transaction turns it on: a root call joins it');
+    t.is(tags(), 0);
+  });
+
   test(`${kind}: another storage used inside a transaction does not join it`, async (t) => {
     const [a, b] = await Promise.all([createTestDatabase(kind), createTestDatabase(kind)]);
     t.teardown(() => Promise.all([a.close(), b.close()]));
