@@ -88,11 +88,13 @@ test('FORMLOOM_BLOB_STORE=s3: an upload through the app lands in the bucket, str
   t.is(`${app.url}/api/v1/public/${stored[0]!.key}`, url);
   t.false(existsSync(join(dir, 'blobs')), 'nothing went to the data dir');
 
-  const down = await fetch(url);
+  // The owner's key opens the file (docs/security.md "Uploaded files").
+  const owner = { authorization: `Bearer ${api_key}` };
+  const down = await fetch(url, { headers: owner });
   t.is(down.status, 200);
   t.is(down.headers.get('content-length'), String(content.length));
   t.is(sha256(new Uint8Array(await down.arrayBuffer())), sha256(content), 'downloaded bytes = uploaded bytes');
-  const range = await fetch(url, { headers: { range: `bytes=${9 * MiB}-${9 * MiB + 99}` } });
+  const range = await fetch(url, { headers: { ...owner, range: `bytes=${9 * MiB}-${9 * MiB + 99}` } });
   t.is(range.status, 206);
   t.true(Buffer.from(await range.arrayBuffer()).equals(content.subarray(9 * MiB, 9 * MiB + 100)));
 

@@ -79,7 +79,9 @@ test('[postgres] two instances on one database share uploads: uploaded through A
   const { url } = (await up.json()) as { url: string };
 
   const path = new URL(url).pathname;
-  const down = await fetch(`${b.url}${path}`);
+  // The owner's key opens the file (docs/security.md "Uploaded files"), on either instance.
+  const owner = { headers: { authorization: `Bearer ${api_key}` } };
+  const down = await fetch(`${b.url}${path}`, owner);
   t.is(down.status, 200, 'instance B serves what instance A stored');
   t.true(Buffer.from(await down.arrayBuffer()).equals(content));
   t.regex(down.headers.get('content-type') ?? '', /^application\/pdf/);
@@ -90,7 +92,7 @@ test('[postgres] two instances on one database share uploads: uploaded through A
   await t.throwsAsync(startSelfHosted({ ...env(mkdtempSync(join(tmpdir(), 'formloom-c-'))), FORMLOOM_SECRET_KEY: 'not-the-shared-key-000000' }), {
     message: /^FORMLOOM_SECRET_KEY does not match this database: .*every instance of one deployment needs the same key/,
   });
-  t.is((await fetch(`${a.url}${path}`)).status, 200);
+  t.is((await fetch(`${a.url}${path}`, owner)).status, 200);
 });
 
 test('FORMLOOM_BLOB_STORE=s3 with a bucket that cannot be reached stops the start, naming the bucket', async (t) => {

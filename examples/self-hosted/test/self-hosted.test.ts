@@ -62,10 +62,11 @@ test('with PORT=0 and no FORMLOOM_PUBLIC_URL, links carry the port the system ga
   t.is(up.status, 201);
   const { url } = (await up.json()) as { url: string };
   t.true(url.startsWith(`${t.context.app.url}/api/v1/public/uploads/${created.body.id}/`), url);
-  // The link works: the respondent's file comes back from it.
-  const file = await fetch(url);
+  // The link works for the form's owner (docs/security.md "Uploaded files"), not for anyone who has it.
+  const file = await fetch(url, { headers: { authorization: `Bearer ${t.context.key}` } });
   t.is(file.status, 200);
   t.is(await file.text(), 'hello');
+  t.is((await fetch(url)).status, 401);
 });
 
 test('the HTTP server bounds how long a client may take to send its headers and its request', (t) => {

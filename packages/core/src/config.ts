@@ -24,6 +24,11 @@ export interface FormloomConfig {
   uploadQuotaBytes: number;
   /** How long an upload may stay unattached to a response before the worker's sweep deletes it (ms). */
   uploadUnattachedMs: number;
+  /**
+   * How long a signed link to an uploaded file opens it without a key (ms; default 7 days): the links
+   * webhook payloads and mails carry (docs/security.md "Uploaded files").
+   */
+  fileLinkTtlMs: number;
   /** How long delivered and failed outbox items are kept before the worker purges them (ms). */
   outboxRetentionMs: number;
   /** The voice API's budgets and limits (docs/voice.md); a partial object is merged over the defaults. */

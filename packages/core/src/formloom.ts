@@ -26,6 +26,7 @@ import { ThemeService } from './forms/theme-service';
 import { SubmissionService } from './responses/submission-service';
 import { ResponseService } from './responses/response-service';
 import { DEFAULT_UPLOAD_TYPES, UploadService } from './responses/upload-service';
+import { DEFAULT_FILE_LINK_TTL_MS } from './responses/file-links';
 import { WebhookSettingsService } from './webhooks/webhook-settings-service';
 import { TeamService } from './teams/team-service';
 import { InvitationService } from './teams/invitation-service';
@@ -91,6 +92,7 @@ function instanceConfig(given: FormloomOptions['config']): FormloomConfig {
     uploadTypes: DEFAULT_UPLOAD_TYPES,
     uploadQuotaBytes: 1024 * 1024 * 1024,
     uploadUnattachedMs: 24 * 60 * 60 * 1000,
+    fileLinkTtlMs: DEFAULT_FILE_LINK_TTL_MS,
     outboxRetentionMs: 7 * 24 * 60 * 60 * 1000,
     ...given,
     voice: { ...DEFAULT_VOICE_CONFIG, ...given?.voice },

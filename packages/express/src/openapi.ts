@@ -139,9 +139,11 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
       tags: opTags,
       parameters: [...params, ...query, ...headerParams],
       responses,
-      security: r.scope ? (r.sessionOnly && options.alternatives?.length ? options.alternatives : schemes).map((s) => ({ [s.name]: [] })) : [],
+      // An `anonymous` route also takes no credentials at all (`{}`): the description says what then proves access.
+      security: r.scope ? [...(r.sessionOnly && options.alternatives?.length ? options.alternatives : schemes).map((s) => ({ [s.name]: [] })), ...(r.anonymous ? [{}] : [])] : [],
     };
     if (r.scope) op.description = security === API_KEY_SECURITY ? `Needs a \`${r.scope}\` key.` : `Needs a principal of scope \`${r.scope}\`.`;
+    if (r.scope && r.anonymous) op.description = `${String(op.description).replace(/\.$/, '')}, or: ${r.anonymous}`;
     if (r.scope && r.sessionOnly) op.description = 'Needs a signed-in session (the `formloom_session` cookie); keys get 401.';
     const bodies: Record<string, unknown> = {};
     if (r.body) bodies['application/json'] = { schema: input(r.body) };

@@ -69,6 +69,7 @@ const TOKEN_ROUTES: Record<string, number[] | 'all'> = {
   'post /invitations/:token/accept': [404],
   'get /invitations/:token': [404],
   'patch /public/forms/:slug/responses/:responseId': [401, 404],
+  // A forged or altered signed link, or a file the caller may not read, is a 404 (docs/security.md "Uploaded files").
   'get /public/uploads/:formId/:token/:name': [404],
 };
 
@@ -207,10 +208,12 @@ export class RateLimits {
   /** The route with its public and token limits applied around its handler. */
   guard = (spec: RouteSpec): RouteSpec => {
     const id = `${spec.method} ${spec.path}`;
-    const pub = spec.scope === null ? (PUBLIC_ROUTES[id] ?? { limit: 'publicReads' as const, perForm: false }) : null;
+    // A route that also serves anonymous callers (a signed link) limits those as a public route does.
+    const pub = spec.scope === null || spec.anonymous ? (PUBLIC_ROUTES[id] ?? { limit: 'publicReads' as const, perForm: false }) : null;
     const failures = TOKEN_ROUTES[id];
     // An authenticated route answers 429 for its key or for its address's failures, a public one for its own limit.
-    const limited = pub ? !!this.rules[pub.limit] || (!!failures && !!this.rules.failedAuth) : !!this.rules.perKey || !!this.rules.failedAuth;
+    const limited =
+      (pub ? !!this.rules[pub.limit] || (!!failures && !!this.rules.failedAuth) : false) || (spec.scope !== null && (!!this.rules.perKey || !!this.rules.failedAuth));
     const errors = limited ? [...new Set([...(spec.errors ?? []), 429])] : spec.errors;
     if (!pub && !failures) return { ...spec, errors };
     return {
@@ -218,7 +221,7 @@ export class RateLimits {
       errors,
       handler: async (ctx) => {
         const ip = clientIp(ctx.req);
-        if (pub) await this.enforce(pub.limit, pub.perForm ? `${String(ctx.req.params.slug)}|${ip}` : ip, ctx.req.res!);
+        if (pub && !ctx.principal) await this.enforce(pub.limit, pub.perForm ? `${String(ctx.req.params.slug)}|${ip}` : ip, ctx.req.res!);
         if (!failures) return spec.handler(ctx);
         // Requests that send mail count before they run: past the limit nothing is sent.
         if (failures === 'all') {

@@ -9,6 +9,7 @@ import type { Formloom, HeaderParam, JsonAnswer, KeyScope, Principal, RouteSucce
 export interface RouteContext {
   req: Request;
   formloom: Formloom;
+  /** The caller; null on public routes, and on `anonymous` routes called without credentials. */
   principal: Principal;
   signal: AbortSignal;
 }
@@ -46,6 +47,12 @@ export interface RouteSpec {
   scope: KeyScope | null;
   /** Only a signed-in session may call it, not a key (docs/accounts.md); documented with the cookie scheme alone. */
   sessionOnly?: boolean;
+  /**
+   * With a `scope`: a request without credentials is served too, with a null `principal`, and the handler
+   * proves access another way (a signed link); this sentence says how, in the OpenAPI document. Credentials
+   * that are sent are checked as on any authenticated route (a bad key is still a 401).
+   */
+  anonymous?: string;
   body?: z.ZodType;
   /** Bodies the handler reads itself, by content type (documented only), e.g. a multipart upload. */
   accepts?: Record<string, z.ZodType>;

@@ -121,10 +121,17 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
     res.json(openapi);
   });
 
+  /** The caller of an authenticated route; null on a route that also serves anonymous requests, called without credentials. */
+  const principalOf = async (spec: RouteSpec, req: Request) => {
+    const found = await authenticate(req);
+    if (!found && spec.anonymous) return null;
+    return { ...(await requirePrincipal(() => found, req, spec.scope!, !!options.authenticate)), ip_address: req.ip ?? null };
+  };
+
   for (const spec of routes) {
     const handler: RequestHandler = async (req, res) => {
       assertNoNulCharacters({ params: req.params, query: req.query });
-      const principal = spec.scope ? { ...(await requirePrincipal(authenticate, req, spec.scope, !!options.authenticate)), ip_address: req.ip ?? null } : null;
+      const principal = spec.scope ? await principalOf(spec, req) : null;
       const signal = clientGoneSignal(res);
       const ctx = { req, formloom, principal, signal } as RouteContext;
       const answer = await spec.handler(ctx);

@@ -103,15 +103,15 @@ for (const kind of DB_KINDS) {
     t.is(submitted.status, 201);
 
     for (const encoding of ['gzip, br', 'identity']) {
-      const whole = await get(file.url, { 'accept-encoding': encoding });
+      const whole = await get(file.url, { 'accept-encoding': encoding, authorization: auth.authorization });
       t.is(whole.status, 200);
       t.is(whole.encoding, null, 'a file is sent as stored');
       t.true(whole.body.equals(data));
     }
-    const part = await get(file.url, { range: 'bytes=1000-1999' });
+    const part = await get(file.url, { range: 'bytes=1000-1999', authorization: auth.authorization });
     t.is(part.status, 206);
     t.true(part.body.equals(data.subarray(1000, 2000)));
-    t.is((await get(file.url, {}, 'HEAD')).status, 200);
+    t.is((await get(file.url, { authorization: auth.authorization }, 'HEAD')).status, 200);
     const csv = await get(`${h.url}/api/v1/forms/${form.id}/responses/export`, { authorization: auth.authorization, 'accept-encoding': 'gzip' });
     t.is(csv.status, 200);
     t.true(csv.body.toString().includes('big.pdf'));

@@ -273,7 +273,7 @@ test.serial('PDF and upload content rules are in the document; the server checks
   body.append('file', new Blob([Buffer.from('not a png at all')], { type: 'image/png' }), 'scan.png');
   const up = await fetch(`${app.url}/api/v1/public/forms/${form.slug}/uploads?question_id=${form.questions[0].id}`, { method: 'POST', body });
   t.is(up.status, 201);
-  const back = await fetch(((await up.json()) as any).url);
+  const back = await fetch(((await up.json()) as any).url, { headers: { authorization: `Bearer ${u.key}` } });
   t.is(back.headers.get('content-type'), 'image/png');
   t.is(back.headers.get('x-content-type-options'), 'nosniff');
   t.is(await back.text(), 'not a png at all');

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { BlobStore } from '@formloom/core';
 import { startTestApp, type TestApp } from './helpers/app';
-import { eventually, memoryGrowth, streamDownload, streamUpload, streamUploadInChild, uploadForm } from './helpers/stream-upload';
+import { eventually, fileLink, memoryGrowth, streamDownload, streamUpload, streamUploadInChild, uploadForm } from './helpers/stream-upload';
 
 /*
  * A blob store without the `streams` capability (only put, get and deletePrefix, as a host may write one) keeps
@@ -46,12 +46,12 @@ test.serial('a store without streams: upload, download (and a byte range) give t
   const up = await streamUpload(app, form, 3 * MiB + 17);
   t.is(up.status, 201, JSON.stringify(up.body));
   t.is(minimal.blobs.size, 1);
-  const down = await streamDownload(up.body.url);
+  const down = await streamDownload(fileLink(app, up.body.url));
   t.is(down.status, 200);
   t.is(down.size, 3 * MiB + 17);
   t.is(down.sha256, up.sha256);
   const stored = [...minimal.blobs.values()][0]!.data;
-  const range = await fetch(up.body.url, { headers: { range: 'bytes=100-199' } });
+  const range = await fetch(fileLink(app, up.body.url), { headers: { range: 'bytes=100-199' } });
   t.is(range.status, 206);
   t.true(Buffer.from(await range.arrayBuffer()).equals(Buffer.from(stored.subarray(100, 200))));
 });

@@ -8,7 +8,8 @@ async function uploadForm(app: TestApp) {
   const u = await app.user();
   const res = await app.api('POST', '/forms', { key: u.key, body: { title: 'Uploads', published: true, questions: [{ type: 'file_upload', title: 'Any' }] } });
   if (res.status !== 201) throw new Error(res.text);
-  return { id: res.body.id as string, slug: res.body.slug as string, qid: res.body.questions[0].id as string };
+  // The owner's key opens the form's files (uploads-access.test.ts).
+  return { id: res.body.id as string, slug: res.body.slug as string, qid: res.body.questions[0].id as string, key: u.key };
 }
 
 /** Nothing of this form's uploads on disk. */
@@ -18,6 +19,7 @@ const storedFiles = (app: TestApp, formId: string) => {
 };
 
 type UploadForm = Awaited<ReturnType<typeof uploadForm>>;
+const byOwner = (form: UploadForm) => ({ headers: { authorization: `Bearer ${form.key}` } });
 const uploadPath = (form: UploadForm) => `/api/v1/public/forms/${form.slug}/uploads?question_id=${form.qid}`;
 
 async function send(app: TestApp, form: UploadForm, body: string, boundary = 'B') {
@@ -99,7 +101,7 @@ forEachDb(test, (it) => {
     t.is(res.status, 201, JSON.stringify(body));
     t.is(body.name, name);
     t.true(body.url.endsWith(`/${encodeURIComponent(name)}`), body.url);
-    const dl = await fetch(body.url);
+    const dl = await fetch(body.url, byOwner(form));
     t.is(dl.status, 200);
     const disposition = dl.headers.get('content-disposition') ?? '';
     const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
@@ -118,16 +120,16 @@ forEachDb(test, (it) => {
     const body = (await res.json()) as { url: string; name: string };
     t.is(res.status, 201, JSON.stringify(body));
     t.is(body.name, name);
-    const dl = await fetch(body.url);
+    const dl = await fetch(body.url, byOwner(form));
     t.is(dl.status, 200);
     t.is(await dl.text(), '%PDF-1.4');
     const base = body.url.slice(0, body.url.lastIndexOf('/'));
     for (const overlong of ['a'.repeat(6000), '%F0%9F%98%80'.repeat(300)]) {
-      const miss = await app.api('GET', `${base.slice(`${app.url}/api/v1`.length)}/${overlong}`);
+      const miss = await app.api('GET', `${base.slice(`${app.url}/api/v1`.length)}/${overlong}`, { key: form.key });
       t.is(miss.status, 404, miss.text.slice(0, 200));
       t.is(miss.body?.error?.code, 'NOT_FOUND');
     }
-    const longForm = await app.api('GET', `/public/uploads/${'a'.repeat(6000)}/${'0'.repeat(32)}/x.pdf`);
+    const longForm = await app.api('GET', `/public/uploads/${'a'.repeat(6000)}/${'0'.repeat(32)}/x.pdf`, { key: form.key });
     t.is(longForm.status, 404);
   });
 });
@@ -143,10 +145,10 @@ forEachDb(test, (it) => {
     const base = url.slice(`${app.url}/api/v1`.length, url.lastIndexOf('/'));
     // Sent byte for byte: fetch would resolve the dot segments away before sending.
     for (const name of ['.', '..', '%2e', '%2e%2e', '.%2E']) {
-      const miss = await rawRequest(app.url, `GET /api/v1${base}/${name} HTTP/1.1\nHost: localhost\nConnection: close`);
+      const miss = await rawRequest(app.url, `GET /api/v1${base}/${name} HTTP/1.1\nHost: localhost\nAuthorization: Bearer ${form.key}\nConnection: close`);
       t.is(miss.status, 404, `${name}: ${miss.body.slice(0, 200)}`);
       t.is(JSON.parse(miss.body).error.code, 'NOT_FOUND');
     }
-    t.is((await fetch(url)).status, 200);
+    t.is((await fetch(url, byOwner(form))).status, 200);
   });
 });

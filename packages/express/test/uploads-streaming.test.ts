@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { startTestApp, type DbKind, type TestApp } from './helpers/app';
 import { filesUnder } from './helpers/raw-http';
-import { eventually, memoryGrowth, streamDownload, streamUpload, streamUploadInChild, streamDownloadInChild, uploadForm } from './helpers/stream-upload';
+import { eventually, fileLink, memoryGrowth, streamDownload, streamUpload, streamUploadInChild, streamDownloadInChild, uploadForm } from './helpers/stream-upload';
 
 /*
  * Uploads and downloads stream through the blob store, on SQLite with the file store and on PostgreSQL with
@@ -72,7 +72,7 @@ for (const { kind, blobs } of setups) {
     const [row] = await app.raw(`SELECT size FROM uploads WHERE form_id = '${form.id}' ORDER BY size DESC`);
     t.is(Number(row.size), BIG, 'the recorded size is the streamed size');
 
-    const down = await memoryGrowth(() => streamDownloadInChild(up.result.body.url));
+    const down = await memoryGrowth(() => streamDownloadInChild(fileLink(app, up.result.body.url)));
     t.log(`download of ${BIG / MiB} MiB: RSS rose by ${mib(down.rss)}, memory in use by ${mib(down.inUse)}`);
     t.is(down.result.status, 200);
     t.is(down.result.headers['content-length'], String(BIG));
@@ -118,7 +118,7 @@ for (const { kind, blobs } of setups) {
           }
         }).length;
       const controller = new AbortController();
-      const res = await fetch(up.body.url, { signal: controller.signal });
+      const res = await fetch(fileLink(app, up.body.url), { signal: controller.signal });
       const reader = res.body!.getReader();
       let got = 0;
       while (got < MiB) got += (await reader.read()).value!.byteLength;
@@ -126,7 +126,7 @@ for (const { kind, blobs } of setups) {
       controller.abort();
       await reader.closed.catch(() => undefined);
       t.true(await eventually(async () => openBlobs() === 0), 'released once the client is gone');
-      t.is((await streamDownload(up.body.url)).sha256, up.sha256, 'and the file still downloads whole');
+      t.is((await streamDownload(fileLink(app, up.body.url))).sha256, up.sha256, 'and the file still downloads whole');
     });
   }
 
@@ -165,7 +165,7 @@ for (const { kind, blobs } of setups) {
     fd.append('file', new Blob([data], { type: 'application/pdf' }), 'ranges.pdf');
     const up = await fetch(`${app.url}/api/v1/public/forms/${form.slug}/uploads?question_id=${form.qid}`, { method: 'POST', body: fd });
     t.is(up.status, 201);
-    const { url } = (await up.json()) as { url: string };
+    const url = fileLink(app, ((await up.json()) as { url: string }).url);
     const get = async (range: string, extra: Record<string, string> = {}) => {
       const res = await fetch(url, { headers: { range, ...extra } });
       return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };

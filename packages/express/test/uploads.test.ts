@@ -34,7 +34,8 @@ forEachDb(test, (it) => {
     t.is(ok.status, 201, JSON.stringify(ok.body));
     t.is(ok.body.name, 'cv.pdf');
     t.true(ok.body.url.startsWith(`${app.url}/api/v1/public/uploads/${form.id}/`));
-    const dl = await fetch(ok.body.url);
+    // The file opens for whoever may read the form's responses (uploads-access.test.ts).
+    const dl = await fetch(ok.body.url, { headers: { authorization: `Bearer ${u.key}` } });
     t.is(dl.status, 200);
     t.is(await dl.text(), '%PDF-1.4 tiny');
     t.is(dl.headers.get('x-content-type-options'), 'nosniff');
@@ -58,7 +59,7 @@ forEachDb(test, (it) => {
     t.deepEqual(sub.body.answers[0].value, ok.body);
     const wrong = await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [{ question_id: cv.id, value: 'cv.pdf' }] } });
     t.is(wrong.status, 400);
-    t.is((await fetch(`${app.url}/api/v1/public/uploads/${form.id}/${'0'.repeat(32)}/cv.pdf`)).status, 404);
+    t.is((await fetch(`${app.url}/api/v1/public/uploads/${form.id}/${'0'.repeat(32)}/cv.pdf`, { headers: { authorization: `Bearer ${u.key}` } })).status, 404);
   });
 
   it("a deleted form's uploads are removed by the worker", async (t, app) => {
@@ -135,7 +136,7 @@ for (const kind of DB_KINDS) {
     const sub = await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [{ question_id: cv.id, value: kept }, { question_id: any.id, value: second }] } });
     t.is(sub.status, 201, JSON.stringify(sub.body));
     app.formloom.worker.start({ pollMs: 50 });
-    const status = async (url: string) => (await fetch(url)).status;
+    const status = async (url: string) => (await fetch(url, { headers: { authorization: `Bearer ${u.key}` } })).status;
     t.is(await status(abandoned.url), 200, 'not swept before a day has passed');
     clock.offsetMs = 25 * 3600_000;
     const deadline = Date.now() + 60_000;

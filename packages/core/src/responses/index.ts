@@ -3,6 +3,7 @@ import { CORE_VERSION } from '../version';
 import { ResponseService } from './response-service';
 import { SubmissionService } from './submission-service';
 import { UploadService, UploadsCleanupHandler } from './upload-service';
+import { FileLinks } from './file-links';
 
 export * from './response-presenter';
 export * from './response-schemas';
@@ -14,6 +15,7 @@ export * from './codecs/csv-lines';
 export * from './submission-service';
 export * from './response-service';
 export * from './upload-service';
+export * from './file-links';
 export * from './output-schemas';
 export * from './question-summaries';
 
@@ -21,6 +23,6 @@ export * from './question-summaries';
 export const responsesArea = definePlugin({
   name: 'responses',
   version: CORE_VERSION,
-  services: [SubmissionService, ResponseService, UploadService, UploadsCleanupHandler],
+  services: [SubmissionService, ResponseService, FileLinks, UploadService, UploadsCleanupHandler],
   outboxHandlers: (ctx) => [ctx.service(UploadsCleanupHandler)],
 });

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
-import { badRequest, FormloomError, notFound } from '../errors';
-import type { Answer, FormRecord, OutboxItem, Question } from '../domain/types';
+import { badRequest, forbidden, FormloomError, isFormloomError, notFound, unauthorized } from '../errors';
+import type { Answer, FormRecord, OutboxItem, Principal, Question } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import { openBlobStream, putBlobStream, type BlobReadStream, type BlobStore } from '../ports/blob-store';
 import type { IdGenerator } from '../ports/id-generator';
@@ -8,6 +8,8 @@ import type { Storage } from '../ports/storage';
 import type { FormloomConfig } from '../config';
 import { TOKENS } from '../tokens';
 import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
+import { authorizeForm } from '../forms/form-access';
+import { FileLinks } from './file-links';
 
 /** Types accepted when a question does not narrow them: documents and images, never HTML or SVG. */
 export const DEFAULT_UPLOAD_TYPES = [
@@ -44,6 +46,9 @@ export function safeFileName(name: string): string {
   return cleaned || 'file';
 }
 
+/** A stored upload's blob key; a name of `.` or `..` (as `%2e%2e` decodes) is no file: blob stores refuse such keys outright. */
+const UPLOAD_KEY = /^uploads\/([A-Za-z0-9_]+)\/[0-9a-f]{32}\/(?!\.\.?$)[^/]+$/;
+
 const UPLOAD_PATH = /\/public\/uploads\/([A-Za-z0-9_]+)\/([0-9a-f]{32})\/([^/?#]+)$/;
 
 /** The blob keys of this form's uploads named by answers (`{url, name}` values). */
@@ -75,6 +80,7 @@ export class UploadService {
     @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
     @inject(TOKENS.Config) private readonly config: FormloomConfig,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(FileLinks) readonly links: FileLinks,
   ) {}
 
   /** The limits for an upload to one file_upload question of a published form. */
@@ -143,10 +149,42 @@ export class UploadService {
     return { key, name };
   }
 
-  /** A stored upload by key, for serving: its bytes come as the reader pulls them. */
+  /**
+   * A stored upload for a caller allowed to read it (docs/security.md "Uploaded files"): whoever may read the
+   * form's responses (`caller`, by key or session), or the holder of a signed link (`link`, the query's
+   * `expires` and `sig`). Without either: 401, before anything is looked up. A caller who may not read the
+   * responses, a forged or altered link and an unknown file are all the same 404, so a URL alone reveals
+   * nothing; a genuine link past its expiry is 403 `link_expired`.
+   */
+  async open(key: string, caller: Principal | null, link: { expires?: unknown; sig?: unknown }): Promise<BlobReadStream> {
+    const hasLink = link.expires !== undefined || link.sig !== undefined;
+    if (!caller && !hasLink) {
+      throw unauthorized("This file opens for someone who may read the form's responses (an API key or a signed-in session) or with a signed link");
+    }
+    const formId = UPLOAD_KEY.exec(key)?.[1];
+    if (!formId) throw notFound('File');
+    if (hasLink) {
+      const verdict = this.links.verify(key, link.expires, link.sig);
+      if (verdict === 'ok') return this.read(key);
+      // A caller who may read the responses still gets the file with a link gone stale.
+      if (!caller) {
+        if (verdict === 'expired') throw forbidden('This link to the file has expired; ask for a new one', { reason: 'link_expired' });
+        throw notFound('File');
+      }
+    }
+    try {
+      await authorizeForm(this.storage, caller!, formId, 'read');
+    } catch (e) {
+      // Another account's form or a team the caller is not in: as if the file did not exist.
+      if (isFormloomError(e) && (e.status === 403 || e.status === 404)) throw notFound('File');
+      throw e;
+    }
+    return this.read(key);
+  }
+
+  /** A stored upload by key, for serving: its bytes come as the reader pulls them. Access is `open`'s to check. */
   async read(key: string): Promise<BlobReadStream> {
-    // A name of `.` or `..` (as `%2e%2e` decodes) is no file: blob stores refuse such keys outright.
-    if (!/^uploads\/[A-Za-z0-9_]+\/[0-9a-f]{32}\/(?!\.\.?$)[^/]+$/.test(key)) throw notFound('File');
+    if (!UPLOAD_KEY.test(key)) throw notFound('File');
     const blob = await openBlobStream(this.blobs, key);
     if (!blob) throw notFound('File');
     return blob;

@@ -9,6 +9,7 @@ import { planHolderOf } from '../forms/form-access';
 import { TOKENS } from '../tokens';
 import { type BirthLease, newOutboxItem, OutboxBirths } from '../outbox/outbox-items';
 import { ReadCaches } from '../cache/read-caches';
+import { FileLinks } from '../responses/file-links';
 
 /** The payload key, in memory only, of the delivery an item leased at birth carries (never stored). */
 export const BORN_WITH = 'born_with_delivery';
@@ -29,6 +30,7 @@ export class WebhookDispatcher {
     @inject(TOKENS.Plans) private readonly plans: Plans,
     @inject(OutboxBirths) private readonly births: OutboxBirths,
     @inject(ReadCaches) private readonly caches: ReadCaches,
+    @inject(FileLinks) private readonly links: FileLinks,
   ) {}
 
   /**
@@ -51,9 +53,13 @@ export class WebhookDispatcher {
     return urls.map((url) => ({ url, user_id: holder }));
   }
 
-  /** The `response.submitted` body (docs/responses-and-webhooks.md, "Webhooks"). */
+  /**
+   * The `response.submitted` body (docs/responses-and-webhooks.md, "Webhooks"). A file answer's `url` is a
+   * signed link that opens the file without a key for `config.fileLinkTtlMs` (7 days) from the submission.
+   */
   body(form: FormRecord, response: ResponseRecord, questions: Question[]): string {
     const titles = new Map(questions.map((q) => [q.id, q.title]));
+    const answers = this.links.signAnswers(response.answers, questions);
     return JSON.stringify({
       event: 'response.submitted',
       form_id: form.id,
@@ -62,7 +68,7 @@ export class WebhookDispatcher {
         id: response.id,
         submitted_at: response.submitted_at,
         completed_at: response.completed_at,
-        answers: response.answers.map((a) => ({ question_id: a.question_id, question_title: titles.get(a.question_id) ?? null, value: a.value })),
+        answers: answers.map((a) => ({ question_id: a.question_id, question_title: titles.get(a.question_id) ?? null, value: a.value })),
         ...(response.metadata.hidden ? { hidden: response.metadata.hidden } : {}),
       },
     });

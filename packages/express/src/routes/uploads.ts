@@ -3,9 +3,10 @@ import { json, param, type RouteResult, type RouteSpec } from '../route-table';
 import { discard, requestedRange, sliceBytes } from '../byte-range';
 import { receiveFile } from '../multipart-file';
 
-const FILE_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'", 'Accept-Ranges': 'bytes' };
+/** A file is someone's answer: no shared cache may keep it for the next asker (the URL alone opens nothing). */
+const FILE_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'", 'Accept-Ranges': 'bytes', 'Cache-Control': 'private, no-store' };
 
-/** Respondents' file uploads (public) and serving them back. */
+/** Respondents' file uploads (public) and serving them back to whoever may read the responses (docs/security.md "Uploaded files"). */
 export const uploadRoutes: RouteSpec[] = [
   {
     method: 'post',
@@ -16,7 +17,11 @@ export const uploadRoutes: RouteSpec[] = [
     scope: null,
     query: [{ name: 'question_id', required: true, description: 'the published file_upload question, whose max_size_mb and allowed_types apply', schema: { type: 'string' } }],
     accepts: { 'multipart/form-data': uploadBodySchema },
-    success: { status: 201, description: '{url, name}: the answer value for the question', schema: uploadOut },
+    success: {
+      status: 201,
+      description: "{url, name}: the answer value for the question. The url opens the file for whoever may read the form's responses (a key or a session), not for anyone who has it",
+      schema: uploadOut,
+    },
     errors: [400, 404, 413, 415],
     handler: async (ctx) => {
       const questionId = typeof ctx.req.query.question_id === 'string' ? ctx.req.query.question_id : undefined;
@@ -39,9 +44,16 @@ export const uploadRoutes: RouteSpec[] = [
     method: 'get',
     path: '/public/uploads/:formId/:token/:name',
     operationId: 'downloadUpload',
-    summary: 'Download an uploaded file (the URL is the capability); a single byte range (Range: bytes=...) is answered 206',
-    tag: 'Public',
-    scope: null,
+    summary: "Download an uploaded file: for whoever may read the form's responses, or with a signed link; a single byte range (Range: bytes=...) is answered 206",
+    tag: 'Responses',
+    scope: 'forms',
+    anonymous:
+      'a signed link (`expires` and `sig`, as webhook payloads carry the file URL) opens the file without credentials until it expires. ' +
+      "Without either: 401; a caller who may not read the form's responses, or a forged link: 404; a link past its expiry: 403 `link_expired`.",
+    query: [
+      { name: 'expires', description: "A signed link's expiry (Unix seconds)", schema: { type: 'string', pattern: '^[0-9]{1,12}$' } },
+      { name: 'sig', description: "A signed link's signature: HMAC-SHA256 of the file and `expires` (base64url)", schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' } },
+    ],
     headers: [{ name: 'Range', description: 'One byte range (`bytes=0-1023`, `bytes=500-`, `bytes=-200`): answered 206', schema: { type: 'string', pattern: '^bytes=' } }],
     success: {
       status: 200,
@@ -57,9 +69,10 @@ export const uploadRoutes: RouteSpec[] = [
         },
       ],
     },
-    errors: [404, 416],
+    errors: [401, 403, 404, 416],
     handler: async (ctx): Promise<RouteResult> => {
-      const blob = await ctx.formloom.uploads.read(`uploads/${param(ctx, 'formId')}/${param(ctx, 'token')}/${param(ctx, 'name')}`);
+      const key = `uploads/${param(ctx, 'formId')}/${param(ctx, 'token')}/${param(ctx, 'name')}`;
+      const blob = await ctx.formloom.uploads.open(key, ctx.principal ?? null, { expires: ctx.req.query.expires, sig: ctx.req.query.sig });
       const range = requestedRange(ctx.req.headers, blob.size);
       if (range === 'unsatisfiable') {
         await discard(blob.body);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { TestApp } from './app';
 import { waitFor } from '@formloom/core/testing';
 
-/** A published form with one file_upload question allowing `maxMb` megabytes of anything. */
+/** A published form with one file_upload question allowing `maxMb` megabytes of anything, and its owner's key. */
 export async function uploadForm(app: TestApp, maxMb = 25) {
   const u = await app.user();
   const res = await app.api('POST', '/forms', {
@@ -13,7 +13,8 @@ export async function uploadForm(app: TestApp, maxMb = 25) {
     body: { title: 'Big files', published: true, questions: [{ type: 'file_upload', title: 'File', properties: { max_size_mb: maxMb } }] },
   });
   if (res.status !== 201) throw new Error(res.text);
-  return { id: res.body.id as string, slug: res.body.slug as string, qid: res.body.questions[0].id as string };
+  // The owner's key opens the form's files (docs/security.md "Uploaded files").
+  return { id: res.body.id as string, slug: res.body.slug as string, qid: res.body.questions[0].id as string, key: u.key };
 }
 export type UploadForm = Awaited<ReturnType<typeof uploadForm>>;
 
@@ -89,6 +90,12 @@ export function streamUpload(
     })().catch(reject);
   });
 }
+
+/**
+ * A signed link to an uploaded file: it opens without a key, as webhook receivers get it (the URL alone opens
+ * nothing; docs/security.md "Uploaded files").
+ */
+export const fileLink = (app: Pick<TestApp, 'formloom'>, url: string) => app.formloom.uploads.links.sign(url);
 
 /** Downloads `url` piece by piece: status, headers, size and SHA-256 of the body (never held whole). */
 export async function streamDownload(url: string, headers: Record<string, string> = {}) {
