@@ -7,6 +7,7 @@ import type { Question, QuestionType } from '../../data/forms';
 import type { LogicQuestion } from './logic-editor';
 import './logic-editor';
 import './quiz-answer';
+import './recall-picker';
 
 const VALIDATION_LABELS: Record<string, [string, 'number' | 'text']> = {
   min_length: ['Shortest answer (characters)', 'number'],
@@ -115,7 +116,9 @@ export class FlQuestionEditor extends LitElement {
       <label class="field">Question ${this.index + 1}
         <input class="title-input" type="text" .value=${q.title} maxlength="2000" @input=${(e: Event) => this.emit({ title: (e.target as HTMLInputElement).value })} />
       </label>
+      <fl-recall .value=${q.title} at=${q.id} label="question ${this.index + 1}'s title"></fl-recall>
       ${textField('Description', q.description, (v) => this.emit({ description: v }), { multiline: true, rows: 2, placeholder: 'Optional help shown under the question' })}
+      <fl-recall .value=${q.description} at=${q.id} label="the description"></fl-recall>
       <div class="grid2">
         <label class="field">Kind
           <select @change=${(e: Event) => this.changeType((e.target as HTMLSelectElement).value as QuestionType)}>

@@ -5,6 +5,7 @@ import type { LogicQuestion } from './logic-editor';
 import './logic-editor';
 import './preview-pane';
 import './settings-parts';
+import './recall-picker';
 
 /** A local date-time input's value from an ISO instant, and back (with the browser's offset). */
 const toLocal = (iso: string | null) => {
@@ -36,12 +37,17 @@ export class FlSettingsPanel extends BuilderPanel {
         ${textField('Form description', f.description, (v) => this.patch({ description: v }), { multiline: true, rows: 2 })}
         <fieldset data-at="welcome"><legend>Welcome screen</legend>
           ${textField('Title', f.welcome_title, (v) => this.patch({ welcome_title: v }), { placeholder: 'Shown before the first question; leave empty to start at once' })}
+          <fl-recall .value=${f.welcome_title} at="before" label="the welcome title"></fl-recall>
           ${textField('Text', f.welcome_description, (v) => this.patch({ welcome_description: v }), { multiline: true, rows: 2 })}
+          <fl-recall .value=${f.welcome_description} at="before" label="the welcome text"></fl-recall>
           ${textField('Button', f.welcome_button_text, (v) => this.patch({ welcome_button_text: v }), { placeholder: 'Start' })}
+          <fl-recall .value=${f.welcome_button_text} at="before" label="the welcome button"></fl-recall>
         </fieldset>
         <fieldset data-at="thanks"><legend>Thank-you screen</legend>
           ${textField('Title', f.thank_you_title, (v) => this.patch({ thank_you_title: v }), { placeholder: 'Thank you!' })}
+          <fl-recall .value=${f.thank_you_title} at="after" label="the thank-you title"></fl-recall>
           ${textField('Text', f.thank_you_description, (v) => this.patch({ thank_you_description: v }), { multiline: true, rows: 2 })}
+          <fl-recall .value=${f.thank_you_description} at="after" label="the thank-you text"></fl-recall>
         </fieldset>
       </section>
       <section class="card" aria-labelledby="s-resp">
@@ -62,6 +68,7 @@ export class FlSettingsPanel extends BuilderPanel {
         ${checkField('Save answers as respondents go (partial responses)', f.incremental_submission, (v) => this.patch({ incremental_submission: v }))}
         ${checkField('Translate the form for respondents automatically', f.auto_translate, (v) => this.patch({ auto_translate: v }))}
         ${textField('After submitting, go to', f.redirect_url, (v) => this.patch({ redirect_url: v }), { type: 'url', placeholder: 'https://example.com/thanks' })}
+        <fl-recall .value=${f.redirect_url} at="after" label="the redirect address"></fl-recall>
         ${f.redirect_url ? checkField('Add the response id to that address', f.redirect_append_response_id, (v) => this.patch({ redirect_append_response_id: v })) : nothing}
         ${textField('Webhook URL', f.webhook_url, (v) => this.patch({ webhook_url: v }), { type: 'url', hint: 'Each response is sent there (docs/responses-and-webhooks.md).' })}
       </section>
@@ -72,7 +79,7 @@ export class FlSettingsPanel extends BuilderPanel {
       </section>
       <section class="card" aria-labelledby="s-vars">
         <h2 id="s-vars">Variables</h2>
-        <p class="muted hint">Values kept with the form for your integrations; respondents never see them.</p>
+        <p class="muted hint">Values kept with the form for logic and your integrations; respondents see one only where a text recalls it (<code>{var.name}</code>).</p>
         <fl-variables .variables=${f.variables ?? {}} @fl-variables=${(e: CustomEvent) => this.patch({ variables: Object.keys(e.detail).length ? e.detail : null })}></fl-variables>
       </section>
     </div>

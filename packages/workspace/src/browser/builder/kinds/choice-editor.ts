@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { KindEditor } from './kind-editor';
 import { checkField } from '../../controls/fields';
+import '../recall-picker';
 
 interface Choice {
   id?: string;
@@ -61,7 +62,8 @@ export class FlChoiceEditor extends KindEditor {
         <legend>Choices</legend>
         ${repeat(list, (_c, i) => i, (c, i) => html`<div class="item">
           <div class="grid2">
-            <label class="field">Choice ${i + 1}<input class="choice" type="text" .value=${c.label} @input=${(e: Event) => this.edit(i, { label: (e.target as HTMLInputElement).value })} /></label>
+            <div><label class="field">Choice ${i + 1}<input class="choice" type="text" .value=${c.label} @input=${(e: Event) => this.edit(i, { label: (e.target as HTMLInputElement).value })} /></label>
+              <fl-recall .value=${c.label} at=${this.question.id} label="choice ${i + 1}"></fl-recall></div>
             ${this.mode === 'lead_qualification' ? html`<label class="field">Score<input type="number" step="any" .value=${c.score === undefined ? '' : String(c.score)} @input=${(e: Event) => { const v = (e.target as HTMLInputElement).value; this.edit(i, { score: v === '' ? undefined : Number(v) }); }} /></label>` : nothing}
             ${this.mode === 'match_quiz'
               ? html`<label class="field">Counts toward ending<select @change=${(e: Event) => this.edit(i, { ending_id: (e.target as HTMLSelectElement).value || undefined })}>

@@ -1,0 +1,125 @@
+import test from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { startWorkspaceApp, type WorkspaceTestApp } from './helpers/app';
+import { axeViolations, launchBrowser, openPage } from './helpers/browser';
+
+/*
+ * Recall in the builder (docs/workspace.md, "Recall"): `@` typed in a question's title offers the earlier
+ * questions, hidden fields and variables (not the question itself nor later ones), inserting stores the
+ * id-based token, the line under the field reads it with the question's title, and the "Recall" button does
+ * the same for a field by click; the welcome screen offers no answers.
+ */
+
+let app: WorkspaceTestApp;
+let browser: Browser;
+test.before(async () => {
+  app = await startWorkspaceApp('sqlite');
+  browser = await launchBrowser();
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+async function serverHas(id: string, key: string, check: (form: any) => boolean): Promise<any> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const form = (await app.api('GET', `/forms/${id}`, { key })).body;
+    if (check(form)) return form;
+    if (Date.now() > deadline) throw new Error(`the server never got there: ${JSON.stringify(form.questions.map((q: any) => [q.title, q.description]))}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const options = (page: Page) => page.getByRole('listbox', { name: 'What to recall' }).getByRole('option').allTextContents();
+
+test.serial('typing @ in a title offers earlier questions, hidden fields and variables; inserting stores the token and reads as the title', async (t) => {
+  t.timeout(240_000);
+  const owner = await app.user();
+  const created = await app.api('POST', '/forms', {
+    key: owner.key,
+    body: {
+      title: 'Recall',
+      hidden_fields: ['src'],
+      variables: { score: 0 },
+      questions: [
+        { type: 'short_text', title: 'What is your name?' },
+        { type: 'number', title: 'How many plants?' },
+        { type: 'short_text', title: 'Thanks' },
+        { type: 'short_text', title: 'Later one' },
+      ],
+    },
+  });
+  const id = created.body.id as string;
+  const [name] = created.body.questions as Array<{ id: string }>;
+  const { page, errors, close } = await openPage(browser, { width: 1440, cookie: owner.cookie });
+  try {
+    await page.goto(`${app.url}/forms/${id}`);
+    await page.getByRole('button', { name: /Thanks/ }).first().click();
+    const title = page.getByLabel('Question 3', { exact: true });
+    await title.waitFor();
+    await title.focus();
+    await page.keyboard.press('End');
+    await page.keyboard.type(', @');
+    await page.getByRole('listbox', { name: 'What to recall' }).waitFor();
+    t.deepEqual(await options(page), ['Question 1: What is your name?', 'Question 2: How many plants?', 'Hidden field: src', 'Variable: score'], 'not itself, not a later question');
+    t.deepEqual(await axeViolations(page), []);
+
+    // The typing goes on in the menu's search; Enter inserts the highlighted choice in place of the @.
+    await page.keyboard.type('name');
+    t.deepEqual(await options(page), ['Question 1: What is your name?']);
+    await page.keyboard.press('Enter');
+    t.is(await title.inputValue(), `Thanks, {answer.${name!.id}}`);
+    await page.getByText('Reads: Thanks, What is your name?').waitFor();
+    await page.keyboard.type('!');
+    t.is(await title.inputValue(), `Thanks, {answer.${name!.id}}!`, 'the caret is after the token');
+
+    // The button beside the description, with a fallback, chosen by click.
+    await page.getByRole('button', { name: 'Recall an answer in the description' }).click();
+    await page.getByRole('textbox', { name: 'If it is empty, show' }).fill('zero');
+    await page.getByRole('option', { name: 'Variable: score' }).click();
+    t.is(await page.getByRole('textbox', { name: 'Description', exact: true }).inputValue(), '{var.score|zero}');
+
+    await serverHas(id, owner.key, (f) => f.questions[2].title === `Thanks, {answer.${name!.id}}!` && f.questions[2].description === '{var.score|zero}');
+    const published = await app.api('POST', `/forms/${id}/publish`, { key: owner.key });
+    t.is(published.status, 200, 'the recalls inserted pass the publish checks');
+
+    // Escape closes the menu and leaves the @ typed as it is.
+    await title.focus();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' @');
+    await page.getByRole('listbox', { name: 'What to recall' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('listbox', { name: 'What to recall' }).waitFor({ state: 'detached' });
+    t.is(await title.inputValue(), `Thanks, {answer.${name!.id}}! @`);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test.serial('the welcome screen offers hidden fields and variables but no answers; the thank-you screen offers every question', async (t) => {
+  t.timeout(240_000);
+  const owner = await app.user();
+  const created = await app.api('POST', '/forms', {
+    key: owner.key,
+    body: { title: 'Screens', hidden_fields: ['src'], questions: [{ type: 'short_text', title: 'Name' }, { type: 'email', title: 'Mail' }] },
+  });
+  const { page, errors, close } = await openPage(browser, { width: 390, cookie: owner.cookie });
+  try {
+    await page.goto(`${app.url}/forms/${created.body.id}/settings`);
+    await page.getByRole('button', { name: 'Recall an answer in the welcome title' }).click();
+    t.deepEqual(await options(page), ['Hidden field: src']);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Recall an answer in the thank-you title' }).click();
+    t.deepEqual(await options(page), ['Question 1: Name', 'Question 2: Mail', 'Hidden field: src']);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByText('Reads: Thank you! Mail').waitFor();
+    t.regex(await page.getByRole('group', { name: 'Thank-you screen' }).getByRole('textbox', { name: 'Title', exact: true }).inputValue(), /^Thank you! \{answer\.q_\w+\}$/, 'after the default title, a space first');
+    t.true(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), 'fits 390 px');
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
