@@ -1,5 +1,6 @@
 import test from 'ava';
 import type { PcmChunk } from '@formloom/core';
+import { waitFor } from '@formloom/core/testing';
 import { AUDIO_FORMATS, AUDIO_QUALITIES, AudioEncoderCrashedError, createAudioCodecs, createIsolatedAudioCodecs } from '../src';
 
 /*
@@ -24,14 +25,6 @@ function gone(pid: number): boolean {
     return false;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > 120_000) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -85,7 +78,7 @@ test('a killed encoder process fails only its streams, is logged, and the next s
   // Each stream has its own process; the first opened went to the first.
   const victim = children[0]!.pid;
   process.kill(victim, 'SIGKILL');
-  await until(() => codecs.stats().crashes === 1, 'the death is seen');
+  await waitFor(() => codecs.stats().crashes === 1, { what: 'the death to be seen' });
   doomed.release();
   survivor.release();
   const error = await t.throwsAsync(doomedBytes);
@@ -103,8 +96,8 @@ test('idle encoder processes exit; the next stream starts one again', async (t) 
   await Promise.all([codecs.encodeToBuffer(tone(1), { format: 'mp3' }), codecs.encodeToBuffer(tone(1), { format: 'wav' })]);
   const pids = codecs.stats().children.map((c) => c.pid);
   t.true(pids.length >= 1);
-  await until(() => codecs.stats().children.length === 0, 'the idle processes leave the pool');
-  await until(() => pids.every(gone), 'their processes have exited');
+  await waitFor(() => codecs.stats().children.length === 0, { what: 'the idle processes to leave the pool' });
+  await waitFor(() => pids.every(gone), { what: 'their processes to exit' });
   t.is((await codecs.encodeToBuffer(tone(1), { format: 'ogg_opus' })).durationMs, 1000);
   t.is(codecs.stats().crashes, 0, 'an idle exit is not a crash');
 });

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { PcmChunk, SynthesisRequest } from '@formloom/core';
 import { createEspeakEngine, EspeakWorkerCrashedError, type EspeakEngine } from '../src';
-import { until, gone } from './helpers/wait';
+import { waitFor } from '@formloom/core/testing';
+import { gone } from './helpers/processes';
 import { buildVoices, voiceForLanguage } from '../src/voices';
 
 async function collect(engine: EspeakEngine, request: Partial<SynthesisRequest>): Promise<PcmChunk[]> {
@@ -124,8 +125,8 @@ test('idle children exit (their memory goes back) and the next request starts on
   await Promise.all([collect(engine, { text: 'One. Two.' }), collect(engine, { text: 'Three. Four.' })]);
   clearInterval(watch);
   t.true(pids.size >= 1);
-  await until(() => engine.stats().children.length === 0, 'the idle children leave the pool');
-  await until(() => [...pids].every(gone), 'their processes have exited');
+  await waitFor(() => engine.stats().children.length === 0, { what: 'the idle children to leave the pool' });
+  await waitFor(() => [...pids].every(gone), { what: 'their processes to exit' });
   t.true(rms(await collect(engine, { text: 'Back after a rest.' })) > 0.01);
   t.is(engine.stats().crashes, 0, 'an idle exit is not a crash');
 });
