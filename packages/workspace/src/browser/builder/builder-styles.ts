@@ -12,6 +12,9 @@ export const builderStyles = css`
   .status.saving .dot, .status.pending .dot { background: var(--_warning); }
   .status.failed, .status.conflict { color: var(--_danger); }
   .status.failed .dot, .status.conflict .dot { background: var(--_danger); }
+  .history { display: flex; gap: 0.25rem; }
+  .history .btn { gap: 0.3rem; }
+  @media (max-width: 520px) { .history .label { display: none; } .history .btn { min-width: 2.5rem; justify-content: center; } }
   .badge { font-size: 0.8125rem; padding: 0.1rem 0.5rem; border-radius: 999px; border: 1px solid var(--_border); color: var(--_muted); }
   .badge.live { color: var(--_success); border-color: currentColor; }
   nav.tabs { display: flex; gap: 0.25rem; overflow-x: auto; scrollbar-width: thin; }
@@ -22,10 +25,10 @@ export const builderStyles = css`
   .banner { margin: 0.75rem 1rem 0; padding: 0.75rem 1rem; border-radius: var(--_radius); border: 1px solid var(--_danger); background: color-mix(in srgb, var(--_danger) 8%, var(--_surface)); display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
   .banner p { margin: 0; flex: 1 1 16rem; }
   .body { padding: 1rem; }
-  .edit { display: grid; gap: 1rem; grid-template-columns: minmax(15rem, 20rem) minmax(0, 1fr) minmax(18rem, 26rem); align-items: start; }
+  .edit { display: grid; gap: 1rem; grid-template-columns: minmax(15rem, 22rem) minmax(0, 1fr) minmax(18rem, 26rem); align-items: start; }
   .edit > * { min-width: 0; }
   .sticky { position: sticky; top: 0.75rem; }
-  @media (max-width: 1100px) { .edit { grid-template-columns: minmax(14rem, 18rem) minmax(0, 1fr); } .edit fl-preview { grid-column: 1 / -1; } }
+  @media (max-width: 1100px) { .edit { grid-template-columns: minmax(14rem, 20rem) minmax(0, 1fr); } .edit fl-preview { grid-column: 1 / -1; } }
   @media (max-width: 720px) { .edit { grid-template-columns: minmax(0, 1fr); } .sticky { position: static; } .body { padding: 0.75rem; } }
   .empty { text-align: center; padding: 2rem 1rem; }
   .screens { display: flex; gap: 0.5rem; flex-wrap: wrap; }

@@ -3,7 +3,13 @@ import { repeat } from 'lit/directives/repeat.js';
 import Sortable from 'sortablejs';
 import { tokens, controls } from '../controls/styles';
 import { KINDS, kindOf } from './kinds/registry';
+import { kindIcon } from './kinds/kind-icons';
+import { parseRecalls } from '../../../../core/src/logic/recall.js';
 import type { Question, QuestionType } from '../../data/forms';
+
+/** Whether a question's texts recall an answer, hidden field or variable (core/src/logic/recall.ts). */
+const recalls = (q: Question) =>
+  [q.title, q.description, ...(Array.isArray(q.properties?.choices) ? (q.properties.choices as Array<{ label?: unknown }>).map((c) => c.label) : [])].some((t) => parseRecalls(t).length > 0);
 
 const COPY_ICON = svg`<svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="1.5"><rect x="5" y="5" width="9" height="9" rx="1.5"/><path d="M11 5V3.5A1.5 1.5 0 0 0 9.5 2h-6A1.5 1.5 0 0 0 2 3.5v6A1.5 1.5 0 0 0 3.5 11H5"/></svg>`;
 
@@ -19,28 +25,36 @@ export class FlQuestionList extends LitElement {
     css`
       :host { display: grid; gap: 0.75rem; align-content: start; }
       ol { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.4rem; }
-      li { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; align-items: center; gap: 0.25rem; background: var(--_surface); border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.25rem; }
+      /* The tools sit over the first line (kind and number), so the title below has the item's whole width. */
+      li { position: relative; display: grid; grid-template-columns: auto minmax(0, 1fr); align-items: start; gap: 0.15rem; background: var(--_surface); border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.25rem; }
       li[aria-current='true'] { border-color: var(--_primary); box-shadow: inset 3px 0 0 var(--_primary); }
       li.problem { border-color: var(--_danger); }
-      .handle { cursor: grab; color: var(--_muted); padding: 0 0.35rem; user-select: none; font-size: 1.1rem; }
-      .pick { all: unset; cursor: pointer; display: grid; gap: 0.1rem; padding: 0.35rem 0.4rem; border-radius: calc(var(--_radius) - 2px); min-width: 0; min-height: 2.25rem; }
+      .handle { cursor: grab; color: var(--_muted); padding: 0.45rem 0.3rem; user-select: none; font-size: 1.1rem; line-height: 1; touch-action: none; }
+      .pick { all: unset; cursor: pointer; display: grid; gap: 0.2rem; padding: 0.3rem 0.4rem; border-radius: calc(var(--_radius) - 2px); min-width: 0; min-height: 2.25rem; }
       .pick:focus-visible { outline: 2px solid var(--_primary); outline-offset: 1px; }
-      .num { font-size: 0.75rem; color: var(--_muted); }
-      .title { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-size: 0.9375rem; }
-      .tools { display: flex; gap: 0.15rem; }
-      .tools .btn { min-height: 2rem; min-width: 2rem; padding: 0.2rem; font-size: 0.875rem; }
+      .num { display: flex; align-items: center; gap: 0.35rem; min-height: 1.9rem; padding-right: 8.4rem; font-size: 0.75rem; color: var(--_muted); }
+      .kind-icon { flex: none; color: var(--_text); }
+      .title { display: -webkit-box; -webkit-line-clamp: 2; -webkit-box-orient: vertical; overflow: hidden; overflow-wrap: anywhere; font-size: 0.9375rem; line-height: 1.3; }
+      .title.untitled { color: var(--_muted); font-style: italic; }
+      .badges { display: flex; flex-wrap: wrap; gap: 0.25rem; }
+      .tag { font-size: 0.75rem; line-height: 1.2; padding: 0.05rem 0.45rem; border-radius: 999px; border: 1px solid var(--_border); color: var(--_muted); }
+      .tag.todo { border-color: var(--_warning); color: var(--_warning); }
+      .tag.warn { border-color: var(--_danger); color: var(--_danger); }
+      .tools { position: absolute; top: 0.25rem; right: 0.25rem; display: flex; gap: 0.15rem; }
+      .tools .btn { min-height: 2rem; min-width: 2rem; padding: 0.2rem; font-size: 0.875rem; justify-content: center; }
       .add { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 0.5rem; align-items: end; }
       .sortable-ghost { opacity: 0.4; }
-      .warn { color: var(--_danger); font-size: 0.75rem; }
     `,
   ];
-  static override properties = { questions: { attribute: false }, selected: {}, problems: { attribute: false }, addType: { state: true }, keyOf: { attribute: false } };
+  static override properties = { questions: { attribute: false }, selected: {}, problems: { attribute: false }, unfinished: { attribute: false }, addType: { state: true }, keyOf: { attribute: false } };
   questions: Question[] = [];
   /** A question's stable key (its id survives the server's renaming of new questions under it). */
   keyOf: (id: string) => string = (id) => id;
   selected = '';
   /** Question ids with publish-check problems. */
   problems: Set<string> = new Set();
+  /** Questions kept in the browser until finished, with why ("Needs a title"): a publish check, not an error. */
+  unfinished: Map<string, string> = new Map();
   addType: QuestionType = 'short_text';
   private sortable: Sortable | null = null;
   private dragNext: Node | null = null;
@@ -107,6 +121,18 @@ export class FlQuestionList extends LitElement {
     this.move(i, e.key === 'ArrowUp' ? i - 1 : i + 1, 'pick');
   }
 
+  /** Required, logic and recall at a glance, and what a publish would refuse. */
+  private badges(q: Question) {
+    const tags: Array<[string, string]> = [];
+    const todo = this.unfinished.get(q.id);
+    if (todo) tags.push([todo, 'todo']);
+    if (this.problems.has(q.id)) tags.push(['Needs attention', 'warn']);
+    if (q.required && kindOf(q.type).answerable) tags.push(['Required', '']);
+    if ((q.logic_jumps ?? []).length) tags.push(['Logic', '']);
+    if (recalls(q)) tags.push(['Recall', '']);
+    return tags.length ? html`<span class="badges">${tags.map(([t, c]) => html`<span class="tag ${c}">${t}</span>`)}</span>` : nothing;
+  }
+
   private add() {
     this.emit('fl-add', { type: this.addType });
   }
@@ -117,10 +143,10 @@ export class FlQuestionList extends LitElement {
     return html`<ol aria-label="Questions" aria-describedby="how">
         ${repeat(this.questions, (q) => this.keyOf(q.id), (q, i) => html`<li data-id=${q.id} data-key=${this.keyOf(q.id)} aria-current=${q.id === this.selected ? 'true' : 'false'} class=${this.problems.has(q.id) ? 'problem' : ''}>
           <span class="handle" aria-hidden="true" title="Drag to reorder">⠿</span>
-          <button class="pick" type="button" @click=${() => this.emit('fl-select', { id: q.id })} @keydown=${(e: KeyboardEvent) => this.onKey(e, i)}>
-            <span class="num">${i + 1} · ${kindOf(q.type).label}</span>
-            <span class="title">${q.title || 'Untitled question'}</span>
-            ${this.problems.has(q.id) ? html`<span class="warn">needs attention</span>` : nothing}
+          <button class="pick" type="button" title=${q.title} @click=${() => this.emit('fl-select', { id: q.id })} @keydown=${(e: KeyboardEvent) => this.onKey(e, i)}>
+            <span class="num">${kindIcon(q.type)}<span>${i + 1} · ${kindOf(q.type).label}</span></span>
+            <span class="title ${q.title.trim() ? '' : 'untitled'}">${q.title.trim() ? q.title : 'Untitled question'}</span>
+            ${this.badges(q)}
           </button>
           <span class="tools">
             <button class="btn" type="button" data-act="up" aria-label="Move question ${i + 1} up" ?disabled=${i === 0} @click=${() => this.move(i, i - 1, 'up')}>↑</button>

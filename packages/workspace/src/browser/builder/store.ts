@@ -1,11 +1,21 @@
 import { ApiError, type Api } from '../../data/client';
 import { getForm, updateForm, type Form, type Question } from '../../data/forms';
+import { renameIds } from './form-ids';
+import { History, type EditOptions, type Step } from './history';
+import { graft, savable } from './draft-hold';
+
+export { tempId, renameIds } from './form-ids';
 
 /*
  * The form being edited and its autosave (docs/workspace.md, "Saving"). Every edit changes `draft` at once
  * (screens and the preview follow it) and schedules a save; saves go out one at a time with the ETag last
  * read as `If-Match`, so another tab's save since then is a conflict (412) shown to the owner, never an
  * overwrite. New questions carry temporary ids until the server names them; a save maps them back.
+ *
+ * Edits are recorded in `history` (./history.ts) unless they say `capture: 'never'`; what comes from
+ * elsewhere (the server's answer to a save, `replace`, `reload`) is never recorded, and a save never touches
+ * the stacks. Unfinished parts (a question without a title, an empty choice) stay in the browser until they
+ * are finished (./draft-hold.ts): a save sends the draft without them.
  */
 
 export type SaveState = 'saved' | 'saving' | 'pending' | 'failed' | 'conflict';
@@ -18,31 +28,12 @@ const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 15000];
 /** No answer (status 0), too many requests, or a server or gateway that is briefly unavailable. */
 const TRANSIENT = (status: number) => status === 0 || status === 429 || status === 502 || status === 503 || status === 504;
 
-/** A temporary id for a question made in the browser; the first save replaces it. */
-// getRandomValues, not randomUUID: the latter exists only in secure contexts (not on plain http over a LAN).
-export const tempId = () => `new_${[...crypto.getRandomValues(new Uint8Array(10))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
-
 /** The body of `PUT /forms/:id` for a draft: every writable field and the whole question list. */
 export function saveBody(draft: Form): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(draft)) if (!READ_ONLY.includes(k)) body[k] = v;
   body.questions = draft.questions.map(({ order: _order, ...q }) => q);
   return body;
-}
-
-/** Replaces question ids everywhere they are named: the questions, jump targets, conditions, start jumps. */
-export function renameIds(form: Form, ids: Map<string, string>): Form {
-  if (!ids.size) return form;
-  const fix = (v: unknown): unknown => (typeof v === 'string' && ids.has(v) ? ids.get(v) : v);
-  const jumps = (list: unknown) =>
-    Array.isArray(list)
-      ? list.map((j: { to?: unknown; conditions?: Array<{ field?: unknown }> }) => ({ ...j, to: fix(j.to), ...(j.conditions ? { conditions: j.conditions.map((c) => ({ ...c, ...(c.field !== undefined ? { field: fix(c.field) } : {}) })) } : {}) }))
-      : list;
-  return {
-    ...form,
-    start_logic_jumps: jumps(form.start_logic_jumps) as Form['start_logic_jumps'],
-    questions: form.questions.map((q) => ({ ...q, id: fix(q.id) as string, logic_jumps: jumps(q.logic_jumps) as unknown[] })),
-  };
 }
 
 export class FormStore extends EventTarget {
@@ -66,6 +57,9 @@ export class FormStore extends EventTarget {
     super();
   }
 
+  /** The undo and redo stacks of this draft. */
+  readonly history = new History();
+
   async load(): Promise<void> {
     const { form, etag } = await getForm(this.api, this.formId);
     this.draft = form;
@@ -73,11 +67,36 @@ export class FormStore extends EventTarget {
     this.set('saved');
   }
 
-  /** Applies an edit now and saves it soon. */
-  update(change: (f: Form) => Form): void {
-    this.draft = change(this.draft);
+  /**
+   * Applies an edit now and saves it soon. The edit is a step of the history unless `capture` is 'never';
+   * edits naming the same `group` in a row are one step (see ./history.ts).
+   */
+  update(change: (f: Form) => Form, opts: EditOptions = {}): void {
+    const before = this.draft;
+    const after = change(before);
+    if (after === before) return;
+    if (opts.capture !== 'never') this.history.record(before, after, opts);
+    this.apply(after);
+  }
+
+  /** Takes back the last step; returns it (null when there was none). */
+  undo(): Step | null {
+    const r = this.history.undo(this.draft);
+    if (r) this.apply(r.form, r.step);
+    return r?.step ?? null;
+  }
+
+  /** Makes the last undone step again. */
+  redo(): Step | null {
+    const r = this.history.redo(this.draft);
+    if (r) this.apply(r.form, r.step);
+    return r?.step ?? null;
+  }
+
+  private apply(next: Form, step?: Step) {
+    this.draft = next;
     this.revision += 1;
-    this.emitChange();
+    this.emitChange(new Map(), step);
     if (this.state === 'conflict') return;
     this.schedule(SAVE_DELAY_MS);
   }
@@ -87,8 +106,8 @@ export class FormStore extends EventTarget {
     return this.keys.get(id) ?? id;
   }
 
-  updateQuestion(id: string, patch: Partial<Question>): void {
-    this.update((f) => ({ ...f, questions: f.questions.map((q) => (q.id === id ? { ...q, ...patch } : q)) }));
+  updateQuestion(id: string, patch: Partial<Question>, opts: EditOptions = {}): void {
+    this.update((f) => ({ ...f, questions: f.questions.map((q) => (q.id === id ? { ...q, ...patch } : q)) }), opts);
   }
 
   /** Saves what is pending now (also the retry after a failure). */
@@ -103,14 +122,17 @@ export class FormStore extends EventTarget {
   private async send(): Promise<void> {
     const sentRevision = this.revision;
     const sent = this.draft;
+    const { form: body } = savable(sent);
     this.set('saving');
     try {
-      const { form, etag } = await updateForm(this.api, this.formId, saveBody(sent), this.etag);
+      const { form, etag } = await updateForm(this.api, this.formId, saveBody(body), this.etag);
       this.etag = etag;
       const ids = new Map<string, string>();
-      sent.questions.forEach((q, i) => form.questions[i] && q.id !== form.questions[i].id && ids.set(q.id, form.questions[i].id));
+      body.questions.forEach((q, i) => form.questions[i] && q.id !== form.questions[i].id && ids.set(q.id, form.questions[i].id));
+      this.history.rename(ids);
       if (this.revision === sentRevision) {
-        this.draft = form;
+        // The server's answer, with what was held back (unfinished questions, empty choices) at its places.
+        this.draft = renameIds(graft(sent, form), ids);
         this.emitChange(ids);
         this.set('saved');
       } else {
@@ -175,8 +197,9 @@ export class FormStore extends EventTarget {
     this.dispatchEvent(new Event('state'));
   }
 
-  private emitChange(renamed = new Map<string, string>()) {
+  /** `step`: the history step just undone or redone, when that is what changed the draft. */
+  private emitChange(renamed = new Map<string, string>(), step?: Step) {
     for (const [from, to] of renamed) this.keys.set(to, this.keyOf(from));
-    this.dispatchEvent(new CustomEvent('change', { detail: { renamed } }));
+    this.dispatchEvent(new CustomEvent('change', { detail: { renamed, step } }));
   }
 }

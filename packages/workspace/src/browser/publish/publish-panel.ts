@@ -8,6 +8,7 @@ import { themeOnlyFields } from '../../data/theme';
 import { formPath } from '../shell/routes';
 import '../controls/confirm-dialog';
 import type { FlConfirm } from '../controls/confirm-dialog';
+import { isBlank, unfinishedQuestions } from '../builder/draft-hold';
 
 interface Block {
   reason: string;
@@ -74,7 +75,23 @@ export class FlPublishPanel extends BuilderPanel {
     });
   }
 
+  /** Questions still unfinished in the browser (no title, no choice) block publishing, shown beside them. */
+  private unfinishedBlock(): Block | null {
+    const unfinished = unfinishedQuestions(this.form);
+    if (isBlank(this.form.title)) return { reason: 'unfinished', message: 'The form needs a name (at the top) before it is published.', question_ids: [] };
+    if (!unfinished.size) return null;
+    const [why] = unfinished.values();
+    const message = unfinished.size === 1 ? `One question is not finished (${why!.toLowerCase()}): finish it or delete it before publishing.` : `${unfinished.size} questions are not finished (a title or a choice is missing): finish or delete them before publishing.`;
+    return { reason: 'unfinished', message, question_ids: [...unfinished.keys()] };
+  }
+
   private async publish() {
+    const local = this.unfinishedBlock();
+    if (local) {
+      this.block = local;
+      this.problems(local);
+      return;
+    }
     if (!(await this.confirmEmpty())) return;
     this.busy = true;
     this.done = '';

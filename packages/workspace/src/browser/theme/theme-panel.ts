@@ -47,7 +47,7 @@ export class FlThemePanel extends BuilderPanel {
   private async setNav(on: boolean) {
     this.nav = on;
     try {
-      await this.store.flush();
+      if (!(await this.store.flush())) throw new Error(`Your last changes are not saved yet (${this.store.error}): try again once they are.`);
       await updateTheme(this.store.api, this.store.formId, { show_question_nav: on }, this.store.etag);
       await this.store.reload();
       this.navError = '';
