@@ -1,6 +1,7 @@
 import test from 'ava';
 import { createIsolatedAudioCodecs } from '@formloom/audio';
 import { voiceIdOf, type SpeechEngine } from '@formloom/core';
+import { waitFor } from '@formloom/core/testing';
 import { createEspeakEngine } from '@formloom/speech-espeak';
 import { forEachDb, type TestApp } from './helpers/app';
 import { probe, voiceUser } from './helpers/voice';
@@ -60,16 +61,6 @@ const engine: SpeechEngine = {
   }),
 };
 
-async function until<T>(find: () => T | undefined | false, what: string): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const found = find();
-    if (found) return found;
-    if (Date.now() - started > 120_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 function gone(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -99,12 +90,14 @@ async function read(res: Response): Promise<{ bytes: Uint8Array; cut: boolean }>
 }
 
 /** The generation once it has left `rendering`. */
-async function settled(app: TestApp, key: string, id: string) {
-  for (;;) {
-    const g = (await app.api('GET', `/voice/generations/${id}`, { key })).body.data;
-    if (g.status !== 'rendering') return g;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+function settled(app: TestApp, key: string, id: string) {
+  return waitFor(
+    async () => {
+      const g = (await app.api('GET', `/voice/generations/${id}`, { key })).body.data;
+      return g.status !== 'rendering' && g;
+    },
+    { what: 'the generation to end' },
+  );
 }
 
 /** A stream that failed part-way: cut, marked failed, credited back; the server answers and streams again. */
@@ -133,7 +126,7 @@ forEachDb(
       const hit = new Promise<void>((resolve) => (stall = { sentence: 1, hit: resolve }));
       const res = await stream(app, user.key, {});
       await hit;
-      const busy = await until(() => espeak.stats().children.find((c) => c.state === 'busy'), 'the busy eSpeak child');
+      const busy = await waitFor(() => espeak.stats().children.find((c) => c.state === 'busy'), { what: 'the busy eSpeak child' });
       process.kill(busy.pid, 'SIGKILL');
       await assertFailedAndRecovered(tt, app, user, res);
       tt.is(espeak.stats().crashes, crashes + 1);
@@ -150,9 +143,9 @@ forEachDb(
       });
       const res = await stream(app, user.key, {});
       await reached;
-      const encoder = await until(() => codecs.stats().children.find((c) => c.streams > 0), 'the stream\'s encoder process');
+      const encoder = await waitFor(() => codecs.stats().children.find((c) => c.streams > 0), { what: "the stream's encoder process" });
       process.kill(encoder.pid, 'SIGKILL');
-      await until(() => logged.length > 0, 'the death is logged');
+      await waitFor(() => logged.length > 0, { what: 'the death to be logged' });
       release();
       await assertFailedAndRecovered(tt, app, user, res);
       tt.like(logged[0]?.details, { encoder: 'audio', pid: encoder.pid, exit: 'signal SIGKILL', streams: 1 });
@@ -173,8 +166,8 @@ forEachDb(
       tt.is(opus.status, 200, opus.text);
       clearInterval(watch);
       tt.true(pids.size >= 2, 'an eSpeak and an encoder process were running');
-      await until(() => espeak.stats().children.length === 0 && codecs.stats().children.length === 0, 'the pools to empty');
-      await until(() => [...pids].every(gone), 'every child process to exit');
+      await waitFor(() => espeak.stats().children.length === 0 && codecs.stats().children.length === 0, { what: 'the pools to empty' });
+      await waitFor(() => [...pids].every(gone), { what: 'every child process to exit' });
       tt.pass();
     });
   },
