@@ -128,8 +128,8 @@ test('an owner builds every question type, a logic jump and a theme by the UI, p
     await page.getByText('Logic jumps', { exact: true }).click();
     await page.getByRole('button', { name: 'Add a jump' }).click();
     await page.getByRole('combobox', { name: select('Test') }).selectOption({ label: 'is' });
-    await page.getByRole('combobox', { name: select('Value of condition 1') }).selectOption({ label: 'Yes' });
-    await page.getByRole('combobox', { name: select('Then go to') }).selectOption({ label: 'The end (submit)' });
+    await page.getByRole('combobox', { name: 'Condition 1 of jump 1: answer' }).selectOption({ label: 'Yes' });
+    await page.getByRole('combobox', { name: 'Jump 1: then' }).selectOption({ label: 'Show the thank-you screen (submit)' });
     await saved(page);
     await noViolations(t, page, 'the logic editor');
 

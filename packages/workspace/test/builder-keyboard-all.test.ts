@@ -64,7 +64,7 @@ test('at 390 px by the keyboard alone: every kind, a logic jump, a theme, publis
     await page.keyboard.press('Enter');
     await tabTo(page, (el) => el.tag === 'select' && el.label.startsWith('Test'), { back: true, max: 20 });
     await page.keyboard.press('Home');
-    await tabTo(page, (el) => el.tag === 'select' && el.label.startsWith('Then go to'));
+    await tabTo(page, (el) => el.tag === 'select' && el.label === 'Jump 1: then');
     await page.keyboard.press('End');
     await status(page, 'All changes saved');
 

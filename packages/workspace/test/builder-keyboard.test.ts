@@ -212,12 +212,17 @@ test.serial('moving a jump target before its question asks for another target be
   const { page, errors, close } = await openPage(browser, { cookie: owner.cookie });
   try {
     await page.goto(`${app.url}/forms/${created.id}`);
+    // Each move changes what the jump does: the builder warns, and the owner keeps the target.
     await page.getByRole('button', { name: 'Move question 3 up' }).click();
+    await page.getByRole('dialog', { name: 'This move changes where jumps go' }).getByText('The jump from Q1 “Skip?” to Q3 “Target” would no longer skip Q2 “Middle”.').waitFor();
+    await page.getByRole('button', { name: 'Move and keep the targets' }).click();
     await page.getByRole('button', { name: 'Move question 2 up' }).click();
+    await page.getByRole('dialog').getByText('The jump from Q1 “Skip?” to Q2 “Target” would point backwards', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Move and keep the targets' }).click();
     await page.getByRole('button', { name: /Skip\?/ }).click();
     await page.getByRole('alert').filter({ hasText: 'no longer after this one' }).waitFor();
     await page.getByRole('status').filter({ hasText: 'Not saved' }).waitFor();
-    await page.getByRole('combobox', { name: /^Then go to/ }).selectOption({ label: 'The end (submit)' });
+    await page.getByRole('combobox', { name: 'Jump 1: then' }).selectOption({ label: 'Show the thank-you screen (submit)' });
     await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
     const form = (await app.api('GET', `/forms/${created.id}`, { key: owner.key })).body;
     t.deepEqual(form.questions.map((q: any) => q.title), ['Target', 'Skip?', 'Middle']);

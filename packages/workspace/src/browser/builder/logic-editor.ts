@@ -4,6 +4,8 @@ import type { Condition, ConditionOp } from '../../../../core/src/logic/conditio
 import type { LogicJump } from '../../../../core/src/logic/jumps.js';
 import { ANY_OP_LABEL, operatorsFor } from './logic/operators';
 import { conditionValue, defaultValue, valueFits, type TestedAnswer } from './logic/condition-value';
+import './logic/logic-map';
+import type { MapQuestion } from './logic/logic-map';
 
 /** What the logic editor offers to test and to jump to. */
 export interface LogicQuestion {
@@ -41,9 +43,14 @@ export class FlLogicEditor extends LitElement {
       .check { display: inline-flex; gap: 0.35rem; align-items: center; font-size: 0.875rem; overflow-wrap: anywhere; }
       .head { display: flex; justify-content: space-between; align-items: center; gap: 0.5rem; flex-wrap: wrap; }
       .join { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
+      .actions { display: flex; gap: 0.5rem; flex-wrap: wrap; }
+      dialog { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 1rem; width: min(40rem, calc(100vw - 2rem)); max-height: calc(100vh - 2rem); box-sizing: border-box; color: var(--_text); background: var(--_bg, #fff); }
+      dialog::backdrop { background: rgba(0, 0, 0, 0.35); }
+      dialog h2 { margin: 0 0 0.75rem; font-size: 1.1rem; }
+      dialog .close { display: flex; justify-content: flex-end; margin-top: 0.75rem; }
     `,
   ];
-  static override properties = { jumps: { attribute: false }, self: {}, tested: { attribute: false }, targets: { attribute: false }, hiddenFields: { attribute: false }, label: {} };
+  static override properties = { jumps: { attribute: false }, self: {}, tested: { attribute: false }, targets: { attribute: false }, hiddenFields: { attribute: false }, label: {}, allQuestions: { attribute: false } };
   jumps: LogicJump[] = [];
   /** The question the jumps belong to; '' for start jumps. */
   self = '';
@@ -53,6 +60,8 @@ export class FlLogicEditor extends LitElement {
   targets: LogicQuestion[] = [];
   hiddenFields: string[] = [];
   label = 'Logic jumps';
+  /** Every question of the form with its jumps, for the logic map; empty: no map button. */
+  allQuestions: MapQuestion[] = [];
 
   private emit(jumps: LogicJump[]) {
     this.dispatchEvent(new CustomEvent('fl-jumps', { detail: jumps, bubbles: true, composed: true }));
@@ -137,11 +146,26 @@ export class FlLogicEditor extends LitElement {
     </div>`;
   }
 
+  private get dialog() {
+    return this.renderRoot.querySelector('dialog');
+  }
+
+  private renderMap() {
+    if (this.allQuestions.length === 0) return nothing;
+    return html`<dialog aria-labelledby="map-title" @fl-goto-question=${() => this.dialog?.close()}>
+      <h2 id="map-title">Logic map</h2>
+      <fl-logic-map .questions=${this.allQuestions} current=${this.self}></fl-logic-map>
+      <div class="close"><button class="btn" type="button" @click=${() => this.dialog?.close()}>Close</button></div>
+    </dialog>`;
+  }
+
   override render() {
     return html`${this.jumps.map((j, i) => this.renderJump(j, i))}
       ${this.jumps.length === 0 ? html`<p class="muted">${this.self ? 'Respondents go on to the next question.' : 'Respondents start at the first question.'}</p>` : nothing}
-      <div><button class="btn small" type="button" ?disabled=${this.jumps.length >= 200}
-        @click=${() => this.emit([...this.jumps, { conditions: [this.defaultCondition()], to: this.targets[0]?.id ?? 'end' }])}>Add a jump</button></div>`;
+      <div class="actions"><button class="btn small" type="button" ?disabled=${this.jumps.length >= 200}
+        @click=${() => this.emit([...this.jumps, { conditions: [this.defaultCondition()], to: this.targets[0]?.id ?? 'end' }])}>Add a jump</button>
+        ${this.allQuestions.length ? html`<button class="btn small" type="button" aria-haspopup="dialog" @click=${() => this.dialog?.showModal()}>Show the logic map</button>` : nothing}</div>
+      ${this.renderMap()}`;
   }
 }
 customElements.get('fl-logic-editor') || customElements.define('fl-logic-editor', FlLogicEditor);

@@ -53,7 +53,6 @@ export class FlQuestionEditor extends LitElement {
     endings: { attribute: false },
     forms: { attribute: false },
     problems: { attribute: false },
-    unfinished: {},
   };
   question!: Question;
   index = 0;
@@ -63,8 +62,6 @@ export class FlQuestionEditor extends LitElement {
   endings: Array<{ id: string; title: string }> = [];
   forms: Array<{ id: string; title: string }> = [];
   problems: string[] = [];
-  /** Why the question is kept in the browser for now (draft-hold.ts), e.g. "Needs a title"; '' when saved. */
-  unfinished = '';
 
   private emit(patch: Partial<Question>) {
     this.dispatchEvent(new CustomEvent('fl-question', { detail: { id: this.question.id, patch }, bubbles: true, composed: true }));
@@ -117,11 +114,9 @@ export class FlQuestionEditor extends LitElement {
     return html`
       ${this.problems.length ? html`<div class="problems" role="alert">${this.problems.map((m) => html`<p>${m}</p>`)}</div>` : nothing}
       <label class="field">Question ${this.index + 1}
-        <input class="title-input" type="text" .value=${q.title} maxlength="2000" placeholder="Type the question" aria-describedby=${this.unfinished ? 'unfinished' : nothing}
-          @input=${(e: Event) => this.emit({ title: (e.target as HTMLInputElement).value })} />
+        <input class="title-input" type="text" .value=${q.title} maxlength="2000" @input=${(e: Event) => this.emit({ title: (e.target as HTMLInputElement).value })} />
       </label>
       <fl-recall .value=${q.title} at=${q.id} label="question ${this.index + 1}'s title"></fl-recall>
-      ${this.unfinished ? html`<p id="unfinished" class="muted hint" style="margin:-0.6rem 0 0">${this.unfinished}: it is saved once it has one, and it must have one to publish.</p>` : nothing}
       ${textField('Description', q.description, (v) => this.emit({ description: v }), { multiline: true, rows: 2, placeholder: 'Optional help shown under the question' })}
       <fl-recall .value=${q.description} at=${q.id} label="the description"></fl-recall>
       <div class="grid2">
@@ -139,7 +134,7 @@ export class FlQuestionEditor extends LitElement {
       ${this.renderValidations()}
       ${this.renderQuiz()}
       <details ?open=${(q.logic_jumps ?? []).length > 0}><summary>Logic jumps</summary><div class="section">
-        <fl-logic-editor .jumps=${q.logic_jumps ?? []} self=${q.id} .tested=${tested} .targets=${targets} .hiddenFields=${this.hiddenFields}
+        <fl-logic-editor .jumps=${q.logic_jumps ?? []} self=${q.id} .tested=${tested} .targets=${targets} .hiddenFields=${this.hiddenFields} .allQuestions=${this.questions}
           @fl-jumps=${(e: CustomEvent) => { e.stopPropagation(); this.emit({ logic_jumps: e.detail as unknown[] }); }}></fl-logic-editor>
       </div></details>`;
   }
