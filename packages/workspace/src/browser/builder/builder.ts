@@ -7,12 +7,20 @@ import { FormStore, tempId } from './store';
 import { builderStyles } from './builder-styles';
 import { kindOf } from './kinds/registry';
 import { saveStatus, tabLabel } from './builder-parts';
+import { touchedQuestions } from './history';
+import { reorderEffects } from './logic/reorder-check';
+import { FlReorderWarning } from './logic/reorder-warning';
+import { unfinishedQuestions } from './draft-hold';
+import { editSource, undoButtons, undoKey, wantsNativeUndo } from './undo-controls';
+import '../controls/toast';
+import type { FlToast } from '../controls/toast';
 import './question-list';
 import './question-editor';
 import './preview-pane';
 import './kinds/index';
-import { reorderEffects } from './logic/reorder-check';
-import { FlReorderWarning } from './logic/reorder-warning';
+
+/** Tabs whose edits undo and redo apply to from the keyboard (the others keep the browser's own keys). */
+const EDITING_TABS: BuilderTab[] = ['questions', 'settings', 'theme'];
 
 const PANELS: Record<Exclude<BuilderTab, 'questions'>, [string, () => Promise<unknown>]> = {
   settings: ['fl-settings-panel', () => import('./settings-panel')],
@@ -73,6 +81,13 @@ export class FormloomBuilder extends LitElement {
   constructor() {
     super();
     this.addEventListener('fl-problems', (e) => (this.problems = (e as CustomEvent).detail as Map<string, string[]>));
+    // Undo and redo (./history.ts): the keys, and which field an edit comes from, so keystrokes in one
+    // field make one step. Capture on the host runs before the field's own handler records the edit.
+    for (const type of ['input', 'change']) {
+      this.addEventListener(type, (e) => this.store && (this.store.history.ambient = editSource(e)), { capture: true });
+      this.addEventListener(type, () => this.store && (this.store.history.ambient = null));
+    }
+    this.addEventListener('focusout', () => this.store?.history.seal());
     this.addEventListener('fl-goto-question', (e) => {
       this.selected = (e as CustomEvent).detail.id as string;
       this.goTab('questions', e);
@@ -82,8 +97,27 @@ export class FormloomBuilder extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    document.addEventListener('keydown', this.onUndoKey);
     if (!this.store) void this.start();
   }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    document.removeEventListener('keydown', this.onUndoKey);
+  }
+
+  /**
+   * Ctrl/⌘+Z and redo keys, from inside the builder or from nowhere in particular (the page's body, where
+   * the focus falls when the element it was on goes): not from the host page's own fields.
+   */
+  private readonly onUndoKey = (e: KeyboardEvent) => {
+    const what = undoKey(e);
+    if (!what || !this.store || e.defaultPrevented || !EDITING_TABS.includes(this.currentTab) || wantsNativeUndo(e)) return;
+    const from = e.composedPath()[0];
+    if (!e.composedPath().includes(this) && from !== document.body && from !== document.documentElement && from !== document) return;
+    e.preventDefault();
+    this.runHistory(what);
+  };
 
   private get pages(): string {
     return (this.pagesBase ?? this.apiBase.replace(/\/api\/v1\/?$/, '')).replace(/\/+$/, '');
@@ -99,6 +133,11 @@ export class FormloomBuilder extends LitElement {
       this.tick++;
     });
     store.addEventListener('state', () => this.tick++);
+    // A new step, an undo or a redo: the "Deleted · Undo" offer no longer names the last step.
+    store.history.addEventListener('change', () => {
+      this.toast?.hide();
+      this.tick++;
+    });
     try {
       await store.load();
       if (store.formId !== this.formId) return;
@@ -129,6 +168,31 @@ export class FormloomBuilder extends LitElement {
     }
   }
 
+  private get currentTab(): BuilderTab {
+    return (BUILDER_TABS as readonly string[]).includes(this.tab) ? (this.tab as BuilderTab) : 'questions';
+  }
+
+  private get toast(): FlToast | null {
+    return this.renderRoot.querySelector('fl-toast');
+  }
+
+  /** Undoes or redoes one step, shows the question it changed, and says what was done. */
+  private runHistory(what: 'undo' | 'redo') {
+    const s = this.store!;
+    s.history.seal();
+    const step = what === 'undo' ? s.undo() : s.redo();
+    const live = this.renderRoot.querySelector('#history-live');
+    if (!step) {
+      if (live) live.textContent = what === 'undo' ? 'Nothing to undo.' : 'Nothing to redo.';
+      return;
+    }
+    if (live) live.textContent = `${what === 'undo' ? 'Undone' : 'Redone'}: ${step.label}.`;
+    const ids = new Set(s.draft.questions.map((q) => q.id));
+    const touched = touchedQuestions(step.delta).filter((id) => ids.has(id));
+    if (touched.length && !touched.includes(this.selected)) this.selected = touched[0]!;
+    else if (!ids.has(this.selected)) this.selected = s.draft.questions[0]?.id ?? '';
+  }
+
   private goTab(tab: BuilderTab, e?: Event) {
     e?.preventDefault();
     if (this.base === null) this.tab = tab;
@@ -142,7 +206,7 @@ export class FormloomBuilder extends LitElement {
       const qs = [...f.questions];
       qs.splice(at < 0 ? qs.length : at + 1, 0, q);
       return { ...f, questions: qs };
-    });
+    }, { label: `Add a ${kindOf(type).label.toLowerCase()} question` });
     this.selected = q.id;
     void this.updateComplete.then(() => this.focusEditor());
   }
@@ -161,7 +225,7 @@ export class FormloomBuilder extends LitElement {
     const i = this.store!.draft.questions.findIndex((q) => q.id === id);
     const src = this.store!.draft.questions[i]!;
     const copy = { ...structuredClone(src), id: tempId(), title: `${src.title} (copy)`, logic_jumps: [] } as Question;
-    this.store!.update((f) => ({ ...f, questions: [...f.questions.slice(0, i + 1), copy, ...f.questions.slice(i + 1)] }));
+    this.store!.update((f) => ({ ...f, questions: [...f.questions.slice(0, i + 1), copy, ...f.questions.slice(i + 1)] }), { label: `Duplicate question ${i + 1}` });
     this.selected = copy.id;
   }
 
@@ -170,15 +234,24 @@ export class FormloomBuilder extends LitElement {
     const i = qs.findIndex((q) => q.id === id);
     // Jumps to the deleted question would be refused by the server: they go with it.
     const dropJumps = (list: unknown) => (Array.isArray(list) ? list.filter((j: { to?: string; conditions?: Array<{ field?: string }> }) => j.to !== id && !(j.conditions ?? []).some((c) => c.field === id)) : list);
+    // Only the questions whose jumps change are replaced, so undo leaves the others as they are by then.
+    const fixJumps = (q: Question) => {
+      const kept = dropJumps(q.logic_jumps) as unknown[];
+      return Array.isArray(q.logic_jumps) && kept.length === q.logic_jumps.length ? q : { ...q, logic_jumps: kept };
+    };
+    const starts = this.store!.draft.start_logic_jumps;
+    const keptStarts = dropJumps(starts) as unknown[] | null;
     this.store!.update((f) => ({
       ...f,
-      start_logic_jumps: dropJumps(f.start_logic_jumps) as unknown[] | null,
-      questions: f.questions.filter((q) => q.id !== id).map((q) => ({ ...q, logic_jumps: dropJumps(q.logic_jumps) as unknown[] })),
-    }));
+      ...(Array.isArray(starts) && keptStarts?.length !== starts.length ? { start_logic_jumps: keptStarts } : {}),
+      questions: f.questions.filter((q) => q.id !== id).map(fixJumps),
+    }), { label: `Delete question ${i + 1}` });
     const next = qs[i + 1] ?? qs[i - 1];
     this.selected = next?.id ?? '';
+    // Deleted at once, with an offer to take it back (and Ctrl/⌘+Z).
+    this.toast?.show(`Question ${i + 1} deleted`, { label: 'Undo', run: () => this.runHistory('undo') });
     const list = this.renderRoot.querySelector('fl-question-list');
-    list?.shadowRoot?.querySelector<HTMLElement>('#live')?.replaceChildren(`Question ${i + 1} deleted.`);
+    list?.shadowRoot?.querySelector<HTMLElement>('#live')?.replaceChildren(`Question ${i + 1} deleted. Undo brings it back.`);
     void this.updateComplete.then(() => (next ? list?.shadowRoot?.querySelector<HTMLElement>(`li[data-id="${CSS.escape(next.id)}"] .pick`) : list?.shadowRoot?.querySelector<HTMLElement>('select'))?.focus());
   }
 
@@ -194,8 +267,8 @@ export class FormloomBuilder extends LitElement {
       const qs = [...f.questions];
       const [q] = qs.splice(from, 1);
       qs.splice(to, 0, q!);
-      return { ...f, questions: qs.map((x, i) => ({ ...x, order: i })) };
-    });
+      return { ...f, questions: qs.map((x, i) => (x.order === i ? x : { ...x, order: i })) };
+    }, { label: `Move question ${from + 1} to position ${to + 1}` });
   }
 
   private renderQuestions() {
@@ -203,16 +276,17 @@ export class FormloomBuilder extends LitElement {
     const f = s.draft;
     const index = f.questions.findIndex((q) => q.id === this.selected);
     const q = f.questions[index];
+    const unfinished = unfinishedQuestions(f);
     const endings = ((f.quiz_settings as { endings?: Array<{ id: string; title: string }> } | null)?.endings ?? []).filter((e) => e && e.id);
     return html`<div class="edit">
-      <fl-question-list class="sticky" .questions=${f.questions} .keyOf=${this.keyOf} selected=${this.selected} .problems=${new Set(this.problems.keys())}
+      <fl-question-list class="sticky" .questions=${f.questions} .keyOf=${this.keyOf} selected=${this.selected} .problems=${new Set(this.problems.keys())} .unfinished=${unfinished}
         @fl-select=${(e: CustomEvent) => { this.selected = e.detail.id; this.focusEditor(); }}
         @fl-add=${(e: CustomEvent) => this.add(e.detail.type)} @fl-move=${(e: CustomEvent) => this.move(e.detail.from, e.detail.to)}
         @fl-duplicate=${(e: CustomEvent) => this.duplicate(e.detail.id)} @fl-delete=${(e: CustomEvent) => this.deleteQuestion(e.detail.id)}></fl-question-list>
       <section class="card" aria-label="Question editor">
         ${q
           ? html`<fl-question-editor .question=${q} .index=${index} .questions=${f.questions} .hiddenFields=${f.hidden_fields ?? []} mode=${f.mode}
-              .endings=${endings} .forms=${this.otherForms} .problems=${this.problems.get(q.id) ?? []}
+              .endings=${endings} .forms=${this.otherForms} .problems=${this.problems.get(q.id) ?? []} unfinished=${unfinished.get(q.id) ?? ''}
               @fl-question=${(e: CustomEvent) => s.updateQuestion(e.detail.id, e.detail.patch)}></fl-question-editor>`
           : html`<div class="empty"><h2>Add your first question</h2><p class="muted">Pick a kind under the list and press “Add question”.</p></div>`}
       </section>
@@ -239,13 +313,16 @@ export class FormloomBuilder extends LitElement {
     if (!this.ready || !this.store) return html`<div class="body"><p class="muted" role="status">Loading the form…</p></div>`;
     const s = this.store;
     const f = s.draft;
-    const tab = (BUILDER_TABS as readonly string[]).includes(this.tab) ? (this.tab as BuilderTab) : 'questions';
+    const tab = this.currentTab;
     return html`<div class="top">
         <h1 class="sr-only">Edit form: ${f.title}</h1>
         <div class="titlebar">
-          <label class="name"><span class="sr-only">Form title</span><input type="text" .value=${f.title} maxlength="500" @input=${(e: Event) => s.update((x) => ({ ...x, title: (e.target as HTMLInputElement).value }))} /></label>
+          <label class="name"><span class="sr-only">Form title</span><input type="text" .value=${f.title} maxlength="500" placeholder="Name your form"
+            @input=${(e: Event) => s.update((x) => ({ ...x, title: (e.target as HTMLInputElement).value }))} /></label>
           <span class="badge ${f.published ? 'live' : ''}">${f.published ? (f.has_unpublished_changes ? 'Published · changes not live' : 'Published') : 'Draft'}</span>
+          ${EDITING_TABS.includes(tab) ? undoButtons(s, (what) => this.runHistory(what)) : nothing}
           ${saveStatus(s)}
+          <p id="history-live" class="sr-only" role="status" aria-live="polite"></p>
         </div>
         <nav class="tabs" aria-label="Form sections">
           ${BUILDER_TABS.filter((t) => t !== 'signing' || tab === 'signing' || f.questions.some((q) => q.type === 'contract')).map((t) =>
@@ -259,7 +336,8 @@ export class FormloomBuilder extends LitElement {
         ? html`<div class="banner" role="alert"><p><strong>This form was changed elsewhere</strong> (another tab or person) since you opened it. Your latest edits are not saved.</p>
             <button class="btn primary" type="button" @click=${() => void s.reload()}>Load the latest version</button></div>`
         : nothing}
-      <div class="body">${tab === 'questions' ? this.renderQuestions() : this.renderPanel(tab)}</div>`;
+      <div class="body">${tab === 'questions' ? this.renderQuestions() : this.renderPanel(tab)}</div>
+      <fl-toast></fl-toast>`;
   }
 }
 customElements.get('formloom-builder') || customElements.define('formloom-builder', FormloomBuilder);

@@ -53,6 +53,7 @@ export class FlQuestionEditor extends LitElement {
     endings: { attribute: false },
     forms: { attribute: false },
     problems: { attribute: false },
+    unfinished: {},
   };
   question!: Question;
   index = 0;
@@ -62,6 +63,8 @@ export class FlQuestionEditor extends LitElement {
   endings: Array<{ id: string; title: string }> = [];
   forms: Array<{ id: string; title: string }> = [];
   problems: string[] = [];
+  /** Why the question is kept in the browser for now (draft-hold.ts), e.g. "Needs a title"; '' when saved. */
+  unfinished = '';
 
   private emit(patch: Partial<Question>) {
     this.dispatchEvent(new CustomEvent('fl-question', { detail: { id: this.question.id, patch }, bubbles: true, composed: true }));
@@ -114,9 +117,11 @@ export class FlQuestionEditor extends LitElement {
     return html`
       ${this.problems.length ? html`<div class="problems" role="alert">${this.problems.map((m) => html`<p>${m}</p>`)}</div>` : nothing}
       <label class="field">Question ${this.index + 1}
-        <input class="title-input" type="text" .value=${q.title} maxlength="2000" @input=${(e: Event) => this.emit({ title: (e.target as HTMLInputElement).value })} />
+        <input class="title-input" type="text" .value=${q.title} maxlength="2000" placeholder="Type the question" aria-describedby=${this.unfinished ? 'unfinished' : nothing}
+          @input=${(e: Event) => this.emit({ title: (e.target as HTMLInputElement).value })} />
       </label>
       <fl-recall .value=${q.title} at=${q.id} label="question ${this.index + 1}'s title"></fl-recall>
+      ${this.unfinished ? html`<p id="unfinished" class="muted hint" style="margin:-0.6rem 0 0">${this.unfinished}: it is saved once it has one, and it must have one to publish.</p>` : nothing}
       ${textField('Description', q.description, (v) => this.emit({ description: v }), { multiline: true, rows: 2, placeholder: 'Optional help shown under the question' })}
       <fl-recall .value=${q.description} at=${q.id} label="the description"></fl-recall>
       <div class="grid2">
