@@ -71,7 +71,7 @@ test.serial('an owner reads the summary, sees a new response arrive, and works t
     const fruit = page.locator('section', { has: page.getByRole('heading', { name: 'Which fruit do you buy?' }) });
     await fruit.getByText('Show the numbers').click();
     t.is(await fruit.getByRole('row', { name: /^Apple/ }).innerText().then((s) => s.replace(/\s+/g, ' ')), 'Apple 2 50 %');
-    t.true(await page.getByText('NPS').isVisible());
+    t.true(await page.getByText('NPS 33').isVisible());
     const nps = page.locator('section', { has: page.getByRole('heading', { name: 'How likely are you to recommend us?' }) });
     t.regex(await nps.innerText(), /NPS\s*33/);
     t.true(await page.getByText('More plums please').isVisible(), 'the latest text answers');

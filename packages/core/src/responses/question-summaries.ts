@@ -56,7 +56,7 @@ const summaryFields = z.object({
   bins: z
     .array(z.object({ from: z.number(), to: z.number(), count: int, share }))
     .optional()
-    .describe('number: up to 10 equal-width bins from min to max (the last includes max); number also sets `mean`'),
+    .describe('number: up to 10 equal-width bins from min to max, both ends included (whole numbers: whole bins, e.g. 1-9, 10-18); number also sets `mean`'),
   files: z
     .array(z.object({ response_id: z.string(), submitted_at: z.string(), name: z.string(), url: z.string() }))
     .optional()

@@ -51,19 +51,21 @@ export function trendWeeks(lastDay: string, firstDay?: string): Array<{ week: st
   return out;
 }
 
-/** Mean and up to 10 equal-width bins of a number question, from its counts per value (3 significant digits). */
+/** Mean and up to 10 equal-width bins (whole ones for whole numbers) of a number question, from its counts per value (3 significant digits). */
 export function numberBins(sorted: ReadonlyArray<readonly [number, number]>) {
   const n = sorted.reduce((s, [, c]) => s + c, 0);
   if (n === 0) return { mean: null, bins: [] };
   const mean = Number((sorted.reduce((s, [v, c]) => s + v * c, 0) / n).toPrecision(3));
   const lo = sorted[0]![0];
   const hi = sorted[sorted.length - 1]![0];
-  const distinct = sorted.length;
-  const binCount = lo === hi ? 1 : Math.min(10, distinct);
-  const width = binCount === 1 ? 0 : (hi - lo) / binCount;
+  // Whole numbers get whole bins (1-9, 10-18, ...); others equal widths from min to max.
+  const whole = sorted.every(([v]) => Number.isInteger(v));
+  const wanted = lo === hi ? 1 : Math.min(10, sorted.length);
+  const width = whole ? Math.max(1, Math.ceil((hi - lo + 1) / wanted)) : (hi - lo) / wanted;
+  const binCount = whole ? Math.ceil((hi - lo + 1) / width) : wanted;
   const bins = Array.from({ length: binCount }, (_, i) => ({
     from: Number((lo + i * width).toPrecision(3)),
-    to: Number((i === binCount - 1 ? hi : lo + (i + 1) * width).toPrecision(3)),
+    to: whole ? Math.min(hi, lo + (i + 1) * width - 1) : Number((i === binCount - 1 ? hi : lo + (i + 1) * width).toPrecision(3)),
     count: 0,
     share: 0,
   }));

@@ -1,45 +1,65 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { tokens, controls } from '../controls/styles';
 import { resultsStyles } from './results-styles';
+import { summaryStyles } from './summary-styles';
 import type { Analytics, QuestionSummaries, QuestionSummary } from '../../data/results';
+import { cardBody, numbersTable, type CardContext } from './question-card';
+import { barList } from './summary-bars';
 
-type Bars = { id: string; kind: 'bar' | 'line' | 'hbar'; labels: string[]; series: Array<{ label: string; values: number[] }> };
+type Line = { id: string; kind: 'bar' | 'line' | 'hbar'; labels: string[]; series: Array<{ label: string; values: number[] }> };
+type Sub = NonNullable<QuestionSummary['sub_questions']>[number];
 
 const fmtSeconds = (s: number | null) => (s === null ? '—' : s < 90 ? `${s} s` : `${Math.round(s / 60)} min`);
-const choiceLabel = (q: QuestionSummary, v: string) => (q.type === 'yes_no' ? (v === 'true' ? 'Yes' : 'No') : v);
 
 /**
  * `<fl-results-summary>`: Results > Summary (docs/workspace.md, "Results"): totals, responses per day,
- * the drop-off funnel, and one card per question. Each chart sits beside a table of its numbers (its text
- * alternative, under "Show the numbers"); chart.js loads on first draw (charts.ts).
+ * the drop-off funnel, and one card per question (question-card.ts). Bars are HTML (summary-bars.ts);
+ * the time series (responses per day, NPS by week, date timelines) are chart.js canvases, loaded on first
+ * draw (charts.ts). Each chart has a table of its numbers under "Show the numbers".
  */
 export class FlResultsSummary extends LitElement {
-  static override styles = [tokens, controls, resultsStyles];
-  static override properties = { analytics: { attribute: false }, summaries: { attribute: false } };
+  static override styles = [tokens, controls, resultsStyles, summaryStyles];
+  static override properties = { analytics: { attribute: false }, summaries: { attribute: false }, expanded: { state: true } };
   analytics: Analytics | null = null;
   summaries: QuestionSummaries | null = null;
+  /** Bar lists opened past their top 10, by id. */
+  expanded = new Set<string>();
 
-  private charts(): Bars[] {
+  private readonly ctx: CardContext = {
+    expanded: this.expanded,
+    toggle: (id) => {
+      const next = new Set(this.expanded);
+      if (!next.delete(id)) next.add(id);
+      this.expanded = next;
+    },
+    canvas: (id, label) => this.canvas(id, label),
+    showResponses: () => this.dispatchEvent(new CustomEvent('fl-show-responses', { bubbles: true, composed: true })),
+  };
+
+  /** The canvases to draw: responses per day, and per question its NPS trend or its date timeline. */
+  private charts(): Line[] {
     const a = this.analytics;
     const s = this.summaries;
     if (!a || !s) return [];
-    const out: Bars[] = [
+    const out: Line[] = [
       { id: 'by-day', kind: a.responses_by_day.length > 14 ? 'line' : 'bar', labels: a.responses_by_day.map((d) => d.date), series: [
         { label: 'Responses', values: a.responses_by_day.map((d) => d.total) },
         { label: 'Completed', values: a.responses_by_day.map((d) => d.completed) },
       ] },
     ];
-    const titles = new Map(s.questions.map((q) => [q.question_id, q.title]));
-    out.push({ id: 'funnel', kind: 'hbar', labels: a.question_drop_off.map((q) => titles.get(q.question_id) ?? q.question_id), series: [{ label: 'Reached', values: a.question_drop_off.map((q) => q.reached) }] });
-    for (const q of s.questions) {
-      if (q.kind === 'choices' && q.choices) out.push({ id: q.question_id, kind: 'hbar', labels: q.choices.map((c) => choiceLabel(q, c.value)), series: [{ label: 'Responses', values: q.choices.map((c) => c.count) }] });
-      if (q.kind === 'scale' && q.histogram) out.push({ id: q.question_id, kind: 'bar', labels: q.histogram.map((b) => String(b.value)), series: [{ label: 'Responses', values: q.histogram.map((b) => b.count) }] });
-      if (q.kind === 'date' && q.by_day && q.by_day.length) out.push({ id: q.question_id, kind: 'bar', labels: q.by_day.map((b) => b.date), series: [{ label: 'Answers', values: q.by_day.map((b) => b.count) }] });
-    }
+    const visit = (q: QuestionSummary | Sub, id: string) => {
+      if (q.kind === 'date' && q.by_day?.length) out.push({ id, kind: q.by_day.length > 31 ? 'line' : 'bar', labels: q.by_day.map((b) => b.date), series: [{ label: 'Answers', values: q.by_day.map((b) => b.count) }] });
+      if (q.nps_by_week?.some((w) => w.answered > 0)) {
+        out.push({ id: `trend-${id}`, kind: 'line', labels: q.nps_by_week.map((w) => w.week), series: [{ label: 'NPS', values: q.nps_by_week.map((w) => w.nps ?? Number.NaN) }] });
+      }
+      for (const sub of (q as QuestionSummary).sub_questions ?? []) visit(sub, `${id}-${sub.question_id}`);
+    };
+    for (const q of s.questions) visit(q, q.question_id);
     return out;
   }
 
   protected override async updated(changed: PropertyValues): Promise<void> {
+    this.ctx.expanded = this.expanded;
     if (!changed.has('analytics') && !changed.has('summaries')) return;
     const list = this.charts();
     if (!list.length) return;
@@ -50,41 +70,12 @@ export class FlResultsSummary extends LitElement {
     }
   }
 
-  private table(caption: string, head: string[], rows: Array<Array<string | number>>) {
-    return html`<details><summary>Show the numbers</summary><table><caption class="sr-only">${caption}</caption>
-      <thead><tr>${head.map((h, i) => html`<th scope="col" class=${i ? 'num' : ''}>${h}</th>`)}</tr></thead>
-      <tbody>${rows.map((r) => html`<tr>${r.map((c, i) => (i ? html`<td class="num">${c}</td>` : html`<th scope="row">${c}</th>`))}</tr>`)}</tbody></table></details>`;
+  private canvas(id: string, label: string) {
+    return html`<div class="chart"><canvas data-chart=${id} role="img" aria-label=${label}></canvas></div>`;
   }
 
-  private canvas(id: string, label: string, tall = false) {
-    return html`<div class="chart ${tall ? 'tall' : ''}"><canvas data-chart=${id} role="img" aria-label=${label}></canvas></div>`;
-  }
-
-  private question(q: QuestionSummary) {
-    const head = html`<div class="qhead"><h3>${q.title}</h3><span class="muted">${q.answered} answered</span></div>`;
-    if (q.kind === 'choices' && q.choices) {
-      return html`${head}${this.canvas(q.question_id, `Bar chart of the answers to ${q.title}; the numbers are in the table below`, q.choices.length > 6)}
-        ${this.table(`Answers to ${q.title}`, ['Answer', 'Responses', 'Share'], q.choices.map((c) => [choiceLabel(q, c.value), c.count, `${c.share} %`]))}`;
-    }
-    if (q.kind === 'scale' && q.histogram) {
-      return html`${head}<div class="figures"><span>Mean <b>${q.mean ?? '—'}</b></span>${q.nps !== undefined ? html`<span>NPS <b>${q.nps ?? '—'}</b></span>` : nothing}</div>
-        ${this.canvas(q.question_id, `Histogram of the answers to ${q.title}; the numbers are in the table below`)}
-        ${this.table(`Answers to ${q.title}`, ['Value', 'Responses', 'Share'], q.histogram.map((b) => [b.value, b.count, `${b.share} %`]))}`;
-    }
-    if (q.kind === 'number') {
-      return html`${head}<div class="figures"><span>Min <b>${q.min ?? '—'}</b></span><span>Median <b>${q.median ?? '—'}</b></span><span>Max <b>${q.max ?? '—'}</b></span></div>`;
-    }
-    if (q.kind === 'date' && q.by_day) {
-      if (!q.by_day.length) return html`${head}<p class="muted">No answers yet.</p>`;
-      return html`${head}${this.canvas(q.question_id, `Answers to ${q.title} per date; the numbers are in the table below`)}
-        ${this.table(`Answers to ${q.title} per date`, ['Date', 'Answers'], q.by_day.map((b) => [b.date, b.count]))}`;
-    }
-    if (q.kind === 'text' && q.latest) {
-      return html`${head}${q.latest.length
-        ? html`<p class="muted">Latest answers (search them all in Responses):</p><ul class="latest">${q.latest.map((l) => html`<li>${l.value}<br /><span class="muted">${new Date(l.submitted_at).toLocaleString()}</span></li>`)}</ul>`
-        : html`<p class="muted">No answers yet.</p>`}`;
-    }
-    return head;
+  override willUpdate() {
+    this.ctx.expanded = this.expanded;
   }
 
   override render() {
@@ -92,6 +83,7 @@ export class FlResultsSummary extends LitElement {
     const s = this.summaries;
     if (!a || !s) return html`<p class="muted" role="status">Loading the summary…</p>`;
     const titles = new Map(s.questions.map((q) => [q.question_id, q.title]));
+    const reachedOf = Math.max(1, a.total_responses);
     return html`<div class="stack">
       <div class="stats">
         <div class="card stat"><span class="muted">Responses</span><span class="n">${a.total_responses}</span></div>
@@ -102,16 +94,23 @@ export class FlResultsSummary extends LitElement {
       <section class="card qcard" aria-labelledby="h-days"><h2 id="h-days">Responses per day</h2>
         ${a.responses_by_day.length
           ? html`${this.canvas('by-day', 'Chart of responses and completed responses per day; the numbers are in the table below')}
-            ${this.table('Responses per day', ['Day', 'Responses', 'Completed'], a.responses_by_day.map((d) => [d.date, d.total, d.completed]))}`
+            ${numbersTable('Responses per day', ['Day', 'Responses', 'Completed'], a.responses_by_day.map((d) => [d.date, d.total, d.completed]))}`
           : html`<p class="muted">No responses in this period.</p>`}
       </section>
-      ${a.question_drop_off.length
+      ${a.question_drop_off.length && a.total_responses
         ? html`<section class="card qcard" aria-labelledby="h-funnel"><h2 id="h-funnel">Drop-off</h2>
-            ${this.canvas('funnel', 'Bar chart of how many respondents reached each question; the numbers are in the table below', a.question_drop_off.length > 6)}
-            ${this.table('Drop-off per question', ['Question', 'Reached', 'Answered'], a.question_drop_off.map((q) => [titles.get(q.question_id) ?? q.question_id, q.reached, q.answered]))}</section>`
+            ${barList(
+              a.question_drop_off.map((q) => ({ label: titles.get(q.question_id) ?? q.question_id, count: q.reached, share: Math.round((q.reached / reachedOf) * 10000) / 100 })),
+              { id: 'funnel', expanded: this.expanded.has('funnel'), toggle: () => this.ctx.toggle('funnel'), label: 'How many respondents reached each question, in form order' },
+            )}
+            ${numbersTable('Drop-off per question', ['Question', 'Reached', 'Answered'], a.question_drop_off.map((q) => [titles.get(q.question_id) ?? q.question_id, q.reached, q.answered]))}</section>`
         : nothing}
       <h2>Questions</h2>
-      ${s.questions.map((q) => html`<section class="card qcard">${this.question(q)}</section>`)}
+      ${s.questions.map(
+        (q) => html`<section class="card qcard" aria-labelledby=${`h-${q.question_id}`}>
+          <div class="qhead"><h3 id=${`h-${q.question_id}`}>${q.title}</h3><span class="muted">${q.answered} answered</span></div>
+          ${cardBody(q, this.ctx, q.question_id)}</section>`,
+      )}
     </div>`;
   }
 }

@@ -45,6 +45,18 @@ export class FlResultsTable extends LitElement {
       .preview { display: block; max-width: 100%; max-height: 12rem; border-radius: var(--_radius); margin-bottom: 0.3rem; }
       .pager { display: flex; gap: 0.5rem; align-items: center; justify-content: space-between; flex-wrap: wrap; }
       @media (max-width: 900px) { .layout.open { grid-template-columns: minmax(0, 1fr); } }
+      /* A phone: each response is a card of "question: answer" lines (the header row stays for screen readers). */
+      @media (max-width: 600px) {
+        .scroll { overflow-x: visible; border: 0; background: none; }
+        table { min-width: 0; display: block; }
+        thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+        tbody { display: grid; gap: 0.6rem; }
+        tbody tr { display: grid; gap: 0.15rem; padding: 0.5rem 0.75rem; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); }
+        tbody td { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: 0.5rem; max-width: none; white-space: normal; overflow-wrap: anywhere; border: 0; padding: 0.2rem 0; }
+        tbody td::before { content: attr(data-label); color: var(--_muted); font-size: 0.8125rem; }
+        tbody td.when, tbody td.pick { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem; }
+        tbody td.when::before, tbody td.pick::before { content: none; }
+      }
     `,
   ];
   static override properties = {
@@ -220,9 +232,9 @@ export class FlResultsTable extends LitElement {
             <tbody>
               ${this.items.map(
                 (r) => html`<tr aria-selected=${this.selected?.id === r.id ? 'true' : 'false'} @click=${(e: Event) => (e.target as HTMLElement).closest('input,button') ? undefined : this.open(r)}>
-                  ${this.canDelete ? html`<td><input type="checkbox" aria-label="Select the response of ${new Date(r.submitted_at).toLocaleString()}" .checked=${this.checked.has(r.id)} @change=${(e: Event) => this.toggle(r.id, (e.target as HTMLInputElement).checked)} /></td>` : nothing}
+                  ${this.canDelete ? html`<td class="pick"><input type="checkbox" aria-label="Select the response of ${new Date(r.submitted_at).toLocaleString()}" .checked=${this.checked.has(r.id)} @change=${(e: Event) => this.toggle(r.id, (e.target as HTMLInputElement).checked)} /></td>` : nothing}
                   <td class="when"><button class="open" type="button" @click=${() => this.open(r)}>${new Date(r.submitted_at).toLocaleString()}</button> ${r.completed_at ? html`<span class="pill done">Completed</span>` : html`<span class="pill">Partial</span>`}</td>
-                  ${cols.map((c) => html`<td title=${cellValue(r.answers, c)}>${cellValue(r.answers, c)}</td>`)}
+                  ${cols.map((c) => html`<td title=${cellValue(r.answers, c)} data-label=${c.sub !== undefined ? `${c.question.title}: ${c.label}` : c.label}>${cellValue(r.answers, c)}</td>`)}
                 </tr>`,
               )}
             </tbody>

@@ -207,7 +207,7 @@ export class FormloomResults extends LitElement {
         <span class="live muted" role="status" aria-live="polite">${this.fresh}</span>
       </div>
       ${this.view === 'summary'
-        ? html`<fl-results-summary .analytics=${this.analytics} .summaries=${this.summaries}></fl-results-summary>`
+        ? html`<fl-results-summary .analytics=${this.analytics} .summaries=${this.summaries} @fl-show-responses=${() => (this.view = 'responses')}></fl-results-summary>`
         : html`<fl-results-table .prefetched=${this.takeFirstPage()} .api=${this.api} form-id=${this.formId} .questions=${this.questions} .filters=${filters} ?can-delete=${this.canDelete}
             @fl-responses-changed=${() => void this.refresh()}></fl-results-table>`}
     </div>`;
