@@ -2,6 +2,7 @@ import test from 'ava';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
+import { waitFor } from '@formloom/core/testing';
 import { startSigningApp, type SigningTestApp } from './helpers/signing-app';
 import { axeViolations, launchBrowser, openPage, tabTo } from './helpers/browser';
 
@@ -97,14 +98,9 @@ test.serial('an owner creates a session, copies and resends links, follows the s
     t.is(`sha256:${createHash('sha256').update(pdf).digest('hex')}`, docs[0].document_hash, 'the download is the sealed PDF, byte for byte');
 
     // Completion still appends system entries (the notifications) after the session turns fully signed: the
-    // trail is compared once it has settled, on a fresh load of the page.
-    let audit = (await app.api('GET', `/signing-sessions/${session.id}/audit`, { key: owner.key })).body.entries;
-    for (let settled = 0; settled < 2; ) {
-      await new Promise((r) => setTimeout(r, 1000));
-      const again = (await app.api('GET', `/signing-sessions/${session.id}/audit`, { key: owner.key })).body.entries;
-      settled = again.length === audit.length ? settled + 1 : 0;
-      audit = again;
-    }
+    // trail is compared once every outbox item is sent (nothing left that could append), on a fresh load.
+    await waitFor(async () => Number((await app.raw(`SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending'`))[0].n) === 0, { what: 'every notification sent' });
+    const audit = (await app.api('GET', `/signing-sessions/${session.id}/audit`, { key: owner.key })).body.entries;
     await page.reload();
     await page.getByText(`all ${audit.length} entries hash and link correctly`).waitFor();
     await page.getByText(audit[audit.length - 1].hash).waitFor();
