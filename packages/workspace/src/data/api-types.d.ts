@@ -359,7 +359,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download an uploaded file (the URL is the capability); a single byte range (Range: bytes=...) is answered 206 */
+        /**
+         * Download an uploaded file: for whoever may read the form's responses, or with a signed link; a single byte range (Range: bytes=...) is answered 206
+         * @description Needs a `forms` key, or: a signed link (`expires` and `sig`, as webhook payloads carry the file URL) opens the file without credentials until it expires. Without either: 401; a caller who may not read the form's responses, or a forged link: 404; a link past its expiry: 403 `link_expired`.
+         */
         get: operations["downloadUpload"];
         put?: never;
         post?: never;
@@ -6656,7 +6659,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description {url, name}: the answer value for the question */
+            /** @description {url, name}: the answer value for the question. The url opens the file for whoever may read the form's responses (a key or a session), not for anyone who has it */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6674,7 +6677,12 @@ export interface operations {
     };
     downloadUpload: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A signed link's expiry (Unix seconds) */
+                expires?: string;
+                /** @description A signed link's signature: HMAC-SHA256 of the file and `expires` (base64url) */
+                sig?: string;
+            };
             header?: {
                 /** @description One byte range (`bytes=0-1023`, `bytes=500-`, `bytes=-200`): answered 206 */
                 Range?: string;
