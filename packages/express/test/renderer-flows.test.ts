@@ -12,8 +12,18 @@ let browser: Browser;
 test.before(async () => {
   browser = await launchBrowser();
 });
+/*
+ * One app per database for the whole file (its tests run one at a time, each with its own user and forms):
+ * starting one per test cost eight apps and databases.
+ */
+const apps = new Map<string, Promise<TestApp>>();
+const appOf = (kind: (typeof DB_KINDS)[number]) => {
+  if (!apps.has(kind)) apps.set(kind, startTestApp(kind, { allowPrivateWebhooks: true }));
+  return apps.get(kind)!;
+};
 test.after.always(async () => {
   await browser?.close();
+  for (const app of apps.values()) await (await app).close();
 });
 
 const form = (page: Page) => page.locator('formloom-form');
@@ -34,7 +44,7 @@ const THREE = [
 for (const kind of DB_KINDS) {
   test.serial(`[${kind}] incremental_submission saves each answer, a reload resumes, completion fires the webhook once`, async (t) => {
     t.timeout(180_000);
-    const app = await startTestApp(kind, { allowPrivateWebhooks: true });
+    const app = await appOf(kind);
     const hook = await webhookReceiver();
     const { page, errors, close } = await openPage(browser);
     try {
@@ -80,13 +90,12 @@ for (const kind of DB_KINDS) {
     } finally {
       await close();
       await hook.close();
-      await app.close();
     }
   });
 
   test.serial(`[${kind}] limit_one_response: a second visit says the form was answered, also when only the server knows`, async (t) => {
     t.timeout(180_000);
-    const app = await startTestApp(kind);
+    const app = await appOf(kind);
     const { page, errors, close } = await openPage(browser);
     try {
       const u = await app.user();
@@ -107,13 +116,12 @@ for (const kind of DB_KINDS) {
       t.deepEqual(errors, []);
     } finally {
       await close();
-      await app.close();
     }
   });
 
   test.serial(`[${kind}] a lost connection keeps the answers for a retry; an unpublished form says so`, async (t) => {
     t.timeout(180_000);
-    const app = await startTestApp(kind);
+    const app = await appOf(kind);
     const { page, errors, close } = await openPage(browser);
     try {
       const u = await app.user();
@@ -140,13 +148,12 @@ for (const kind of DB_KINDS) {
       t.deepEqual(errors, []);
     } finally {
       await close();
-      await app.close();
     }
   });
 
   test.serial(`[${kind}] the URL's hidden fields and prefill reach the response and the start jumps; redirect after completion; a closed form says so`, async (t) => {
     t.timeout(180_000);
-    const app = await startTestApp(kind);
+    const app = await appOf(kind);
     const done = await hostSite();
     done.html = '<!doctype html><html lang="en"><head><title>Done</title></head><body><h1>Thanks from the shop</h1></body></html>';
     const { page, errors, close } = await openPage(browser);
@@ -181,7 +188,6 @@ for (const kind of DB_KINDS) {
     } finally {
       await close();
       await done.close();
-      await app.close();
     }
   });
 }
