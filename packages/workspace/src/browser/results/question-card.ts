@@ -93,6 +93,8 @@ function files(q: Summary & { files?: QuestionSummary['files'] }) {
 
 /** The body of a card (after its heading) for a question or a group's sub-question. */
 export function cardBody(q: Summary, ctx: CardContext, id: string): TemplateResult {
+  // Nothing to chart yet: one line, not a card of empty bars.
+  if (q.answered === 0) return html`<p class="muted">No answers yet.</p>`;
   if (q.kind === 'choices') return choices(q, ctx, id);
   if (q.kind === 'scale') return scale(q, ctx, id);
   if (q.kind === 'number') return numbers(q, ctx, id);
