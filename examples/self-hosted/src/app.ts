@@ -163,6 +163,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
         secretKey,
         uploadQuotaBytes: config.uploadQuotaBytes,
         outboxRetentionMs: config.outboxRetentionMs,
+        fileLinkTtlMs: config.fileLinkTtlMs,
         voice: http.voiceLimits,
       },
     });

@@ -22,6 +22,8 @@ export interface SelfHostedConfig {
   uploadQuotaBytes: number;
   /** `FORMLOOM_OUTBOX_RETENTION_DAYS` (default 7): how long sent mails and settled deliveries stay in the outbox. */
   outboxRetentionMs: number;
+  /** `FORMLOOM_FILE_LINK_DAYS` (default 7): how long the signed links to uploaded files in webhooks and mails open them. */
+  fileLinkTtlMs: number;
   /** `FORMLOOM_LOG_LEVEL` (default `info`): pino level of the JSON lines on stdout. */
   logLevel: LogLevel;
   /** `FORMLOOM_BLOB_STORE` and `FORMLOOM_S3_*`: where uploads, audio and signed PDFs go (docs/scaling.md). */
@@ -118,6 +120,7 @@ const schema = z.object({
       .default(false),
   ),
   FORMLOOM_OUTBOX_RETENTION_DAYS: positive(7),
+  FORMLOOM_FILE_LINK_DAYS: positive(7),
   FORMLOOM_LOG_LEVEL: optional(
     z
       .string()
@@ -136,6 +139,7 @@ interface ParsedVariables {
   FORMLOOM_PUBLIC_URL?: string;
   FORMLOOM_UPLOAD_QUOTA_MB: number;
   FORMLOOM_OUTBOX_RETENTION_DAYS: number;
+  FORMLOOM_FILE_LINK_DAYS: number;
   FORMLOOM_LOG_LEVEL: LogLevel;
   FORMLOOM_BLOB_STORE?: (typeof BLOB_STORES)[number];
   FORMLOOM_S3_BUCKET?: string;
@@ -166,6 +170,7 @@ export function readSelfHostedConfig(env: Env, cwd = process.cwd()): SelfHostedC
     publicUrl: v.FORMLOOM_PUBLIC_URL ?? null,
     uploadQuotaBytes: Math.round(v.FORMLOOM_UPLOAD_QUOTA_MB * 1024 * 1024),
     outboxRetentionMs: Math.round(v.FORMLOOM_OUTBOX_RETENTION_DAYS * 24 * 3600_000),
+    fileLinkTtlMs: Math.round(v.FORMLOOM_FILE_LINK_DAYS * 24 * 3600_000),
     logLevel: v.FORMLOOM_LOG_LEVEL,
     blobStore: blobStoreConfig(v),
   };

@@ -158,13 +158,16 @@ test('the data dir is owner-only (0700); the database, its journal files, the se
   for (const p of blobs) t.is(mode(p), statSync(p).isDirectory() ? 0o700 : 0o600, p);
 });
 
-test('the upload quota and the outbox retention are read from the environment', (t) => {
+test('the upload quota, the outbox retention and the file links\' lifetime are read from the environment', (t) => {
   const defaults = readSelfHostedConfig({});
   t.is(defaults.uploadQuotaBytes, 1024 * 1024 * 1024);
   t.is(defaults.outboxRetentionMs, 7 * 24 * 3600_000);
-  const set = readSelfHostedConfig({ FORMLOOM_UPLOAD_QUOTA_MB: '5', FORMLOOM_OUTBOX_RETENTION_DAYS: '0.5' });
+  t.is(defaults.fileLinkTtlMs, 7 * 24 * 3600_000);
+  const set = readSelfHostedConfig({ FORMLOOM_UPLOAD_QUOTA_MB: '5', FORMLOOM_OUTBOX_RETENTION_DAYS: '0.5', FORMLOOM_FILE_LINK_DAYS: '2' });
   t.is(set.uploadQuotaBytes, 5 * 1024 * 1024);
   t.is(set.outboxRetentionMs, 12 * 3600_000);
+  t.is(set.fileLinkTtlMs, 2 * 24 * 3600_000);
+  t.throws(() => readSelfHostedConfig({ FORMLOOM_FILE_LINK_DAYS: '-1' }), { message: /FORMLOOM_FILE_LINK_DAYS/ });
   t.throws(() => readSelfHostedConfig({ FORMLOOM_UPLOAD_QUOTA_MB: 'lots' }), { message: /FORMLOOM_UPLOAD_QUOTA_MB/ });
   t.throws(() => readSelfHostedConfig({ FORMLOOM_OUTBOX_RETENTION_DAYS: '0' }), { message: /FORMLOOM_OUTBOX_RETENTION_DAYS/ });
 });
