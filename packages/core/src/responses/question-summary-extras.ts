@@ -51,6 +51,13 @@ export function trendWeeks(lastDay: string, firstDay?: string): Array<{ week: st
   return out;
 }
 
+/** The UTC days from `first` to `last` (YYYY-MM-DD), both included. */
+export function daysFrom(first: string, last: string): string[] {
+  const out: string[] = [];
+  for (let t = Date.parse(`${first}T00:00:00Z`); t <= Date.parse(`${last}T00:00:00Z`); t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
+  return out;
+}
+
 /** Mean and up to 10 equal-width bins (whole ones for whole numbers) of a number question, from its counts per value (3 significant digits). */
 export function numberBins(sorted: ReadonlyArray<readonly [number, number]>) {
   const n = sorted.reduce((s, [, c]) => s + c, 0);

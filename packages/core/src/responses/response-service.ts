@@ -14,7 +14,7 @@ import { presentResponse } from './response-presenter';
 import { TOKENS } from '../tokens';
 import { inclusiveRange, isDate } from '../date-range';
 import { LATEST_SCAN, type QuestionSummary, summarizeQuestions } from './question-summaries';
-import { npsOf, trendWeeks } from './question-summary-extras';
+import { daysFrom, npsOf, trendWeeks } from './question-summary-extras';
 import type { Clock } from '../ports/clock';
 
 /**
@@ -163,15 +163,18 @@ export class ResponseService {
     return { form_id: formId, total_responses: a.total, questions: summaries };
   }
 
-  /** `nps_by_week` of the NPS questions: one counter read per week (days x values rows, never a response). */
+  /** `nps_by_week` of the NPS questions: their counters on each day of the weeks (one keyed read, never a response). */
   private async addNpsTrend(formId: string, summaries: QuestionSummary[], firstDay?: string, lastDay?: string) {
     const nps = summaries.filter((q) => q.nps_split !== undefined);
     if (!nps.length) return;
     const weeks = trendWeeks(lastDay ?? this.clock.now().toISOString().slice(0, 10), firstDay);
-    const perWeek = await Promise.all(weeks.map((w) => this.storage.responses.questionValues(formId, w.first, w.last)));
+    const rows = await this.storage.responses.questionDayValues(formId, nps.map((q) => q.question_id), weeks.flatMap((w) => daysFrom(w.first, w.last)));
     for (const q of nps) {
-      q.nps_by_week = weeks.map((w, i) => {
-        const values = new Map(perWeek[i]!.filter((c) => c.question_id === q.question_id).map((c) => [c.value, c.count]));
+      q.nps_by_week = weeks.map((w) => {
+        const values = new Map<string, number>();
+        for (const r of rows) {
+          if (r.question_id === q.question_id && r.day >= w.first && r.day <= w.last) values.set(r.value, (values.get(r.value) ?? 0) + r.count);
+        }
         return { week: w.week, ...npsOf(values) };
       });
     }

@@ -113,3 +113,19 @@ export async function readValueCounts(db: Db, d: Dialect, formId: string, firstD
   );
   return rows.map((r) => ({ question_id: r.question_id, value: r.value, count: Number(r.n) })).filter((r) => r.count > 0);
 }
+
+/** Counts of `questionIds` on each of `days` (exact keys: one index seek per day and question). */
+export async function readDayValueCounts(db: Db, d: Dialect, formId: string, questionIds: string[], days: string[]): Promise<Array<QuestionValueCount & { day: string }>> {
+  const wanted = days.filter((x) => x !== ALL_TIME);
+  if (!questionIds.length || !wanted.length) return [];
+  const table = tableOf(d, QuestionValueEntity);
+  const params = new Params(d);
+  const form = params.bind(formId);
+  const dayList = params.list(wanted);
+  const questionList = params.list(questionIds);
+  const rows = await db.all<{ day: string; question_id: string; value: string; count: Num }>(
+    `SELECT day, question_id, value, count FROM ${table} WHERE form_id = ${form} AND day IN (${dayList}) AND question_id IN (${questionList})`,
+    params.values,
+  );
+  return rows.map((r) => ({ day: r.day, question_id: r.question_id, value: r.value, count: Number(r.count) })).filter((r) => r.count > 0);
+}

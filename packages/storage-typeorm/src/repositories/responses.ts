@@ -22,7 +22,7 @@ import { filterConditions } from './response-search';
 import { exportNextKeySql, exportPageSql, keysetPage, readExportPages, writeCsvLines } from './response-export';
 import { applyToRollup, type DayKey, PendingRollups, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
 import { questionOrder } from './question-days';
-import { readValueCounts } from './question-values';
+import { readDayValueCounts, readValueCounts } from './question-values';
 
 export const responseStatements = (d: Dialect) => {
   const responses = tableOf(d, ResponseEntity);
@@ -216,6 +216,10 @@ export class SqlResponseRepository implements ResponseRepository {
 
   async questionValues(formId: string, firstDay?: string, lastDay?: string): Promise<QuestionValueCount[]> {
     return readValueCounts(this.scope.db, this.scope.d, formId, firstDay, lastDay);
+  }
+
+  async questionDayValues(formId: string, questionIds: string[], days: string[]) {
+    return readDayValueCounts(this.scope.db, this.scope.d, formId, questionIds, days);
   }
 
   async scan(formId: string, after: { submitted_at: string; id: string } | null, limit: number): Promise<ResponseRecord[]> {

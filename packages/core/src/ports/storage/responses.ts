@@ -183,6 +183,12 @@ export interface ResponseRepository {
    * counters kept in step with every write, at a cost independent of the responses stored.
    */
   questionValues(formId: string, firstDay?: string, lastDay?: string): Promise<QuestionValueCount[]>;
+  /**
+   * The same counters for the given questions on the given UTC days (YYYY-MM-DD), one row per day, question and
+   * value with a count above 0: a lookup per day and question (the NPS trend reads 84 days of one question), so
+   * its cost is days × those questions' values, not every question's.
+   */
+  questionDayValues(formId: string, questionIds: string[], days: string[]): Promise<Array<QuestionValueCount & { day: string }>>;
   /** Whether the form has a completed response with this `unique_visitor`. */
   hasUniqueVisitor(formId: string, visitor: string): Promise<boolean>;
 }

@@ -58,4 +58,25 @@ export function questionValueTests(test: StorageTest): void {
     t.false(after.some((c) => c.value === '12300'), 'zero counts are left out');
     t.deepEqual(await db.storage.responses.questionValues(uid('frm')), []);
   });
+
+  test('responses: questionDayValues reads the counters of the given questions on the given days only', async (t, db) => {
+    const form = makeForm();
+    await db.storage.forms.insert(form);
+    const score = makeQuestion(0, { type: 'opinion_scale', properties: { min: 0, max: 10 } });
+    const other = makeQuestion(1, { type: 'yes_no' });
+    await db.storage.questions.replaceForForm(form.id, [score, other]);
+    const answer = (n: number) => [{ question_id: score.id, value: n }, { question_id: other.id, value: true }];
+    await db.storage.responses.insert(makeResponse(form.id, 10, { answers: answer(10) }));
+    await db.storage.responses.insert(makeResponse(form.id, 20, { answers: answer(10) }));
+    await db.storage.responses.insert(makeResponse(form.id, DAY + 10, { answers: answer(3) }));
+    await db.storage.responses.insert(makeResponse(form.id, 3 * DAY + 10, { answers: answer(9) }));
+    const [d1, d2, d4] = [at(0), at(DAY), at(3 * DAY)].map((x) => x.slice(0, 10));
+    const rows = await db.storage.responses.questionDayValues(form.id, [score.id], [d1!, d2!, '2999-01-01']);
+    const key = (r: { day: string; value: string; count: number }) => `${r.day} ${r.value} ${r.count}`;
+    t.deepEqual(rows.map(key).sort(), [`${d1} 10 2`, `${d2} 3 1`].sort(), 'per day, only that question, days asked for');
+    t.true(rows.every((r) => r.question_id === score.id));
+    t.deepEqual((await db.storage.responses.questionDayValues(form.id, [score.id], [d4!])).map(key), [`${d4} 9 1`]);
+    t.deepEqual(await db.storage.responses.questionDayValues(form.id, [], [d1!]), []);
+    t.deepEqual(await db.storage.responses.questionDayValues(form.id, [score.id], []), []);
+  });
 }
