@@ -39,7 +39,7 @@ export class FlQuestionList extends LitElement {
       .badges { display: flex; flex-wrap: wrap; gap: 0.25rem; }
       .tag { font-size: 0.75rem; line-height: 1.2; padding: 0.05rem 0.45rem; border-radius: 999px; border: 1px solid var(--_border); color: var(--_muted); }
       .tag.todo { border-color: var(--_warning); color: var(--_warning); }
-      .tag.warn { border-color: var(--_danger); color: var(--_danger); }
+      .warn { color: var(--_danger); font-size: 0.75rem; }
       .tools { position: absolute; top: 0.25rem; right: 0.25rem; display: flex; gap: 0.15rem; }
       .tools .btn { min-height: 2rem; min-width: 2rem; padding: 0.2rem; font-size: 0.875rem; justify-content: center; }
       .add { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 0.5rem; align-items: end; }
@@ -126,7 +126,6 @@ export class FlQuestionList extends LitElement {
     const tags: Array<[string, string]> = [];
     const todo = this.unfinished.get(q.id);
     if (todo) tags.push([todo, 'todo']);
-    if (this.problems.has(q.id)) tags.push(['Needs attention', 'warn']);
     if (q.required && kindOf(q.type).answerable) tags.push(['Required', '']);
     if ((q.logic_jumps ?? []).length) tags.push(['Logic', '']);
     if (recalls(q)) tags.push(['Recall', '']);
@@ -147,6 +146,7 @@ export class FlQuestionList extends LitElement {
             <span class="num">${kindIcon(q.type)}<span>${i + 1} · ${kindOf(q.type).label}</span></span>
             <span class="title ${q.title.trim() ? '' : 'untitled'}">${q.title.trim() ? q.title : 'Untitled question'}</span>
             ${this.badges(q)}
+            ${this.problems.has(q.id) ? html`<span class="warn">needs attention</span>` : nothing}
           </button>
           <span class="tools">
             <button class="btn" type="button" data-act="up" aria-label="Move question ${i + 1} up" ?disabled=${i === 0} @click=${() => this.move(i, i - 1, 'up')}>↑</button>

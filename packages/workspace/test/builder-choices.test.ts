@@ -1,0 +1,118 @@
+import test from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { startWorkspaceApp, type WorkspaceTestApp } from './helpers/app';
+import { axeViolations, launchBrowser, openPage } from './helpers/browser';
+
+/*
+ * Choices typed like a list (docs/workspace.md, "Choices"): 30 pasted lines make 30 choices, Enter adds the
+ * next and Backspace removes an empty one, Alt+Arrow and the drag handle reorder, "Edit as text" replaces
+ * them all, "Other" is the API's `allow_other`; and the builder never scrolls sideways at 390 px.
+ */
+
+let app: WorkspaceTestApp;
+let browser: Browser;
+test.before(async () => {
+  app = await startWorkspaceApp('sqlite');
+  browser = await launchBrowser();
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const saved = (page: Page) => page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
+async function serverHas(id: string, key: string, check: (form: any) => boolean): Promise<any> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const form = (await app.api('GET', `/forms/${id}`, { key })).body;
+    if (check(form)) return form;
+    if (Date.now() > deadline) throw new Error(`the server never got there: ${JSON.stringify(form.questions[0]?.properties)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+const labels = (form: any): string[] => form.questions[0].properties.choices.map((c: any) => c.label);
+const choiceInputs = (page: Page) => page.locator('fl-choice-list input.choice');
+const focusedLabel = (page: Page) =>
+  page.evaluate(() => {
+    let a: any = (globalThis as any).document.activeElement;
+    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+    return (a?.labels?.[0]?.textContent ?? a?.getAttribute('aria-label') ?? '').trim().replace(/\s+/g, ' ');
+  });
+
+for (const width of [390, 1440]) {
+  test.serial(`at ${width} px: paste 30 lines, Enter and Backspace, reorder, edit as text, "Other"`, async (t) => {
+    t.timeout(240_000);
+    const owner = await app.user();
+    const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Choices', questions: [{ type: 'multiple_choice', title: 'Pick a colour', properties: { choices: [{ label: 'Option 1' }, { label: 'Option 2' }] } }] } })).body.id;
+    const { page, errors, close } = await openPage(browser, { width, cookie: owner.cookie });
+    try {
+      await page.goto(`${app.url}/forms/${id}`);
+      await choiceInputs(page).nth(1).waitFor();
+      t.true(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), 'no sideways scrolling');
+      t.deepEqual(await axeViolations(page), []);
+
+      // 30 lines pasted into the first choice: one choice each, in one step.
+      const lines = Array.from({ length: 30 }, (_x, i) => `Colour ${i + 1}`);
+      await page.evaluate((text) => (globalThis as any).navigator.clipboard.writeText(text), `${lines.join('\n')}\n`);
+      await choiceInputs(page).first().selectText();
+      await page.keyboard.press('ControlOrMeta+v');
+      await choiceInputs(page).nth(30).waitFor();
+      t.is(await choiceInputs(page).count(), 31);
+      t.is(await focusedLabel(page), 'Choice 30', 'the caret is in the last pasted choice');
+      await saved(page);
+      let form = await serverHas(id, owner.key, (f) => labels(f).length === 31);
+      t.deepEqual(labels(form), [...lines, 'Option 2']);
+
+      // Backspace empties nothing but an empty choice; Enter adds the next choice and moves to it.
+      await choiceInputs(page).nth(30).focus();
+      await page.keyboard.press('Enter');
+      await choiceInputs(page).nth(31).waitFor();
+      t.is(await focusedLabel(page), 'Choice 32');
+      await page.keyboard.press('Backspace');
+      await choiceInputs(page).nth(31).waitFor({ state: 'detached' });
+      t.is(await focusedLabel(page), 'Choice 31', 'back in the choice before');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('Other blue');
+      await saved(page);
+      t.is(await page.getByText('Not saved').count(), 0, 'an empty choice is no failed save');
+      await serverHas(id, owner.key, (f) => labels(f).at(-1) === 'Other blue' && labels(f).length === 32);
+
+      // Alt+ArrowUp moves it up, the caret stays in it.
+      await page.keyboard.press('Alt+ArrowUp');
+      await page.getByRole('status').filter({ hasText: 'Choice “Other blue” moved to position 31 of 32.' }).waitFor();
+      t.is(await focusedLabel(page), 'Choice 31');
+      await saved(page);
+      form = await serverHas(id, owner.key, (f) => labels(f)[30] === 'Other blue');
+
+      // Drag the first choice below the second by its handle.
+      const rows = page.locator('fl-choice-list li');
+      await rows.nth(0).locator('.handle').dragTo(rows.nth(1), { targetPosition: { x: 10, y: 30 } });
+      await page.getByRole('status').filter({ hasText: 'Choice “Colour 1” moved to position 2 of 32.' }).waitFor();
+      await saved(page);
+      form = await serverHas(id, owner.key, (f) => labels(f)[1] === 'Colour 1');
+      t.is(labels(form)[0], 'Colour 2');
+
+      // Edit as text: one choice per line; a kept line keeps its choice.
+      await page.getByRole('button', { name: 'Edit as text' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit the choices as text' });
+      const text = dialog.getByRole('textbox', { name: 'One choice per line' });
+      t.is((await text.inputValue()).split('\n').length, 32);
+      t.deepEqual(await axeViolations(page), []);
+      await text.fill('Red\n\nGreen\nColour 2\n');
+      await dialog.getByRole('button', { name: 'Save choices' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await saved(page);
+      form = await serverHas(id, owner.key, (f) => labels(f).length === 3);
+      t.deepEqual(labels(form), ['Red', 'Green', 'Colour 2']);
+
+      // "Other" with a text field is the API's allow_other.
+      await page.getByLabel('Offer “Other” with a text field').check();
+      await saved(page);
+      await serverHas(id, owner.key, (f) => f.questions[0].properties.allow_other === true);
+      t.true(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), 'no sideways scrolling');
+      t.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+}
