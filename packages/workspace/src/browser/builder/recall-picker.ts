@@ -22,20 +22,24 @@ interface Choice {
   label: string;
 }
 
-type Host = Node & { store?: { draft?: Form } };
+interface StoreLike {
+  draft?: Form;
+  flush?(): Promise<boolean>;
+  keyOf?(id: string): string;
+}
 
-/** The builder's draft, from the nearest element up the (shadow-crossing) tree that holds the store. */
-function draftOf(from: Node): Form | null {
+/** The builder's store, from the nearest element up the (shadow-crossing) tree that holds it. */
+function storeOf(from: Node): StoreLike | null {
   let n: Node | null = from;
   while (n) {
-    const d = (n as Host).store?.draft;
-    if (d) return d;
+    const s = (n as Node & { store?: StoreLike }).store;
+    if (s?.draft) return s;
     n = n.parentNode ?? (n as ShadowRoot).host ?? null;
   }
   return null;
 }
 
-let seq = 0;
+const draftOf = (from: Node): Form | null => storeOf(from)?.draft ?? null;
 
 /** Puts the caret at `at`; a URL field has none (its selection API throws), so it stays where it is. */
 function caretAt(field: HTMLInputElement | HTMLTextAreaElement | null, at: number) {
@@ -76,7 +80,8 @@ export class FlRecall extends LitElement {
   open = false;
   query = '';
   active = 0;
-  private readonly uid = `recall-${++seq}`;
+  /** Ids are looked up in this element's own shadow root: the same in every instance. */
+  private readonly uid = 'recall';
   /** Where the caret was in the field when the menu opened, and whether an `@` typed there opened it. */
   private caret = 0;
   private typedAt = false;
@@ -154,10 +159,23 @@ export class FlRecall extends LitElement {
     }
   }
 
+  /**
+   * A question made in this tab has a temporary id until its first save: the save goes out first, so that the
+   * token names the id the service gave it (which later saves and reorderings keep).
+   */
+  private async savedName(c: Choice): Promise<string> {
+    if (c.kind !== 'answer' || !c.name.startsWith('new_')) return c.name;
+    const store = storeOf(this);
+    if (!store?.flush || !store.keyOf) return c.name;
+    await store.flush();
+    return store.draft?.questions.find((q) => store.keyOf!(q.id) === c.name)?.id ?? c.name;
+  }
+
   /** Puts the token at the caret (in place of the typed `@`) and tells the field's owner, as typing would. */
-  insert(c: Choice) {
+  async insert(c: Choice) {
     const field = this.field;
     if (!field) return;
+    c = { ...c, name: await this.savedName(c) };
     const v = field.value;
     const start = this.typedAt && v[this.caret - 1] === '@' ? this.caret - 1 : this.caret;
     // From the button, after a word: a space first, as one would type it.
@@ -184,7 +202,7 @@ export class FlRecall extends LitElement {
     } else if (e.key === 'Enter') {
       e.preventDefault();
       const c = list[this.active];
-      if (c) this.insert(c);
+      if (c) void this.insert(c);
     } else if (e.key === 'Escape') {
       e.preventDefault();
       e.stopPropagation();
@@ -223,7 +241,7 @@ export class FlRecall extends LitElement {
               @input=${(e: Event) => { this.query = (e.target as HTMLInputElement).value; this.active = 0; }} @keydown=${(e: KeyboardEvent) => this.onKey(e)} />
             ${list.length
               ? html`<ul role="listbox" id="${this.uid}-list" aria-label="What to recall">${list.map((c, i) => html`<li role="option" id="${this.uid}-${i}" aria-selected=${String(i === active)}
-                  @pointerdown=${(e: Event) => e.preventDefault()} @click=${() => this.insert(c)}>${c.label}</li>`)}</ul>`
+                  @pointerdown=${(e: Event) => e.preventDefault()} @click=${() => void this.insert(c)}>${c.label}</li>`)}</ul>`
               : html`<p class="empty" id="${this.uid}-list">${this.at === 'before' ? 'No question is answered before the welcome screen: add hidden fields or variables to recall them here.' : 'Nothing to recall here: only answers to earlier questions, hidden fields and variables.'}</p>`}
             <label>If it is empty, show<input type="text" maxlength="200" placeholder="e.g. there" @input=${(e: Event) => (this.fallback = (e.target as HTMLInputElement).value)}
               @keydown=${(e: KeyboardEvent) => (e.key === 'Enter' || e.key === 'Escape') && this.onKey(e)} /></label>
