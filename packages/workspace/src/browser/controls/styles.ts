@@ -71,7 +71,7 @@ export const controls = css`
   .muted { color: var(--_muted); }
   .error-text { color: var(--_danger); }
   .row { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
-  .grid2 { display: grid; gap: 0.75rem; grid-template-columns: repeat(auto-fit, minmax(14rem, 1fr)); }
+  .grid2 { display: grid; gap: 0.75rem; grid-template-columns: repeat(auto-fit, minmax(min(14rem, 100%), 1fr)); }
   .stack { display: grid; gap: 0.75rem; }
   .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   h1, h2, h3 { margin: 0; line-height: 1.25; }

@@ -16,7 +16,7 @@ export class KindEditor extends LitElement {
       .hint { font-weight: 400; font-size: 0.8125rem; }
       fieldset { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.75rem; margin: 0; display: grid; gap: 0.5rem; }
       legend { font-weight: 600; font-size: 0.875rem; padding: 0 0.25rem; }
-      .item { display: grid; grid-template-columns: 1fr auto; gap: 0.5rem; align-items: end; }
+      .item { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 0.5rem; align-items: end; }
       .item .btns { display: flex; gap: 0.25rem; }
     `,
   ];
