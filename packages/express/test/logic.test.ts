@@ -116,4 +116,18 @@ forEachDb(test, (it) => {
     t.is(green.status, 400);
     t.deepEqual(green.body.error.question_ids, [mid]);
   });
+
+  it('rules may carry variable actions, with or without a jump; they are public with the jumps; a bad action is a 400', async (t, app) => {
+    const u = await app.user();
+    const bad = await create(app, u.key, { questions: [{ type: 'yes_no', title: 'Y', logic_jumps: [{ actions: [{ op: 'add', variable: 'score', value: 'one' }] }] }] });
+    t.is(bad.status, 400);
+    t.is(bad.body.error.field, 'questions.0.logic_jumps.0.actions.0.value');
+    const rules = [{ conditions: [{ op: 'equals', value: true }], actions: [{ op: 'add', variable: 'score', value: 1 }] }, { actions: [{ op: 'set', variable: 'seen', value: 'yes' }], to: 'end' }];
+    const f = (await create(app, u.key, { published: true, variables: { score: 0 }, questions: [{ type: 'yes_no', title: 'Y', logic_jumps: rules }, { type: 'short_text', title: 'Never', required: true }] })).body;
+    t.deepEqual(f.questions[0].logic_jumps, rules);
+    const pub = await app.api('GET', `/public/forms/${f.slug}`);
+    t.deepEqual(pub.body.snapshot.questions[0].logic_jumps, rules);
+    const res = await app.api('POST', `/public/forms/${f.slug}/responses`, { body: { answers: [{ question_id: f.questions[0].id, value: true }] } });
+    t.is(res.status, 201, 'the second rule jumps to the end: the required question is off the path');
+  });
 });

@@ -19,10 +19,19 @@ export const conditionDoc = z.union([
   z.object({ field: conditionField, op: z.literal('is_any_of'), value: z.array(listItem).min(1).max(100) }).strict(),
 ]);
 
-export const jumpDoc = z
-  .object({
-    match: z.enum(['all', 'any']).optional(),
-    conditions: z.array(conditionDoc).max(20).optional(),
-    to: z.string().min(1).describe(`The id of a later question of this form, or \`${END}\``),
-  })
-  .strict();
+const actionDoc = z.union([
+  z.object({ op: z.literal('set'), variable: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).describe("A variable name (declare it in `variables` to give it a start value or recall it)"), value: z.union([z.number(), z.string().max(1000)]) }).strict(),
+  z.object({ op: z.literal('add'), variable: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).describe("A variable name (declare it in `variables` to give it a start value or recall it)"), value: z.number().describe('Negative to subtract') }).strict(),
+]);
+const ruleFields = {
+  match: z.enum(['all', 'any']).optional(),
+  conditions: z.array(conditionDoc).max(20).optional(),
+};
+const target = z.string().min(1).describe(`The id of a later question of this form, or \`${END}\``);
+const actionsDescription = 'Run in order when the rule holds (up to the first holding rule that jumps)';
+
+/** A rule that jumps (with actions or not), or one that only runs actions. */
+export const jumpDoc = z.union([
+  z.object({ ...ruleFields, to: target, actions: z.array(actionDoc).max(20).optional().describe(actionsDescription) }).strict(),
+  z.object({ ...ruleFields, actions: z.array(actionDoc).min(1).max(20).describe(actionsDescription) }).strict(),
+]);

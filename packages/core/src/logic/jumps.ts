@@ -1,4 +1,5 @@
 import { type Condition, conditionHolds, type LogicContext } from './conditions.js';
+import type { VariableAction } from './actions.js';
 
 /**
  * Logic jumps (docs/decisions.md "Logic and validations"): after a question is answered, its `logic_jumps`
@@ -11,7 +12,10 @@ export interface LogicJump {
   /** `all` (default): every condition must hold; `any`: one is enough. No conditions: always. */
   match?: 'all' | 'any';
   conditions?: Condition[];
-  to: string;
+  /** Where to go; absent on a rule that only runs `actions` (it does not decide where to go). */
+  to?: string;
+  /** Variable actions (./actions.ts). */
+  actions?: VariableAction[];
 }
 
 /** The target meaning "finish the form". */

@@ -1,5 +1,6 @@
 import { CONDITION_OPS, LIST_OPS, UNARY_OPS } from './conditions.js';
 import { END } from './jumps.js';
+import { ACTION_OPS, MAX_ACTIONS } from './actions.js';
 import { MAX_PATTERN_LENGTH, VALIDATION_KEYS, compilePattern } from './validations.js';
 
 /**
@@ -48,9 +49,35 @@ function conditionsProblem(conditions: unknown, at: string, known: Set<string>):
   return null;
 }
 
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/**
+ * A rule's variable actions: `{op: set|add, variable, value}`. The variable need not be declared in
+ * `variables` (an undeclared one starts empty, which `add` counts as 0), so a form's rules and its variables
+ * can be saved in either order; recalling it is what needs the declaration (a publish check).
+ */
+function actionsProblem(actions: unknown, at: string): RuleProblem | null {
+  if (actions === undefined) return null;
+  if (!Array.isArray(actions)) return { field: at, message: 'expected an array of actions' };
+  if (actions.length > MAX_ACTIONS) return { field: at, message: `at most ${MAX_ACTIONS} actions` };
+  for (const [i, a] of actions.entries()) {
+    const f = `${at}.${i}`;
+    if (!isObject(a)) return { field: f, message: 'expected an object {op, variable, value}' };
+    const extra = Object.keys(a).find((k) => !['op', 'variable', 'value'].includes(k));
+    if (extra) return { field: `${f}.${extra}`, message: 'is not an action field (op, variable, value)' };
+    if (!ACTION_OPS.includes(a.op as never)) return { field: `${f}.op`, message: `must be one of ${ACTION_OPS.join(', ')}` };
+    if (typeof a.variable !== 'string' || !VARIABLE_NAME.test(a.variable)) return { field: `${f}.variable`, message: 'a variable name is letters, digits and _ (not first), at most 64' };
+    if (a.op === 'add' && (typeof a.value !== 'number' || !Number.isFinite(a.value))) return { field: `${f}.value`, message: 'expected a number to add' };
+    if (a.op === 'set' && !(typeof a.value === 'number' && Number.isFinite(a.value)) && !(typeof a.value === 'string' && a.value.length <= 1000)) {
+      return { field: `${f}.value`, message: 'expected a number or a text of at most 1000 characters' };
+    }
+  }
+  return null;
+}
+
 /**
  * Jumps of the question at `index` (or the start jumps with `index` -1): each `to` must be `end` or the id of
- * a question after it.
+ * a question after it; a rule with `actions` may have no `to`.
  */
 export function jumpsProblem(jumps: unknown, at: string, index: number, ids: (string | undefined)[]): RuleProblem | null {
   if (jumps === undefined || jumps === null) return null;
@@ -59,12 +86,15 @@ export function jumpsProblem(jumps: unknown, at: string, index: number, ids: (st
   for (const [i, j] of jumps.entries()) {
     const f = `${at}.${i}`;
     if (!isObject(j)) return { field: f, message: 'expected an object {match?, conditions?, to}' };
-    const extra = Object.keys(j).find((k) => !['match', 'conditions', 'to'].includes(k));
-    if (extra) return { field: `${f}.${extra}`, message: 'is not a jump field (match, conditions, to)' };
+    const extra = Object.keys(j).find((k) => !['match', 'conditions', 'to', 'actions'].includes(k));
+    if (extra) return { field: `${f}.${extra}`, message: 'is not a jump field (match, conditions, to, actions)' };
     if (j.match !== undefined && j.match !== 'all' && j.match !== 'any') return { field: `${f}.match`, message: 'must be all or any' };
     const c = conditionsProblem(j.conditions, `${f}.conditions`, known);
     if (c) return c;
-    if (typeof j.to !== 'string' || !j.to) return { field: `${f}.to`, message: 'is required: a question id or end' };
+    const a = actionsProblem(j.actions, `${f}.actions`);
+    if (a) return a;
+    if (j.to === undefined && Array.isArray(j.actions) && j.actions.length > 0) continue;
+    if (typeof j.to !== 'string' || !j.to) return { field: `${f}.to`, message: 'is required: a question id or end (optional only with actions)' };
     if (j.to === END) continue;
     const target = ids.indexOf(j.to);
     if (target < 0) return { field: `${f}.to`, message: `names no question of this form: ${j.to}` };
@@ -115,7 +145,7 @@ export function formLogicProblem(startJumps: unknown, questions: RuleQuestion[])
   return null;
 }
 
-/** `variables`: names of letters, digits and `_`; values are any JSON (the jumps do not read them yet). */
+/** `variables`: names of letters, digits and `_`; values are any JSON (rules' actions set them; conditions do not read them yet). */
 export function variablesProblem(variables: unknown): RuleProblem | null {
   if (variables === undefined || variables === null) return null;
   if (!isObject(variables)) return { field: 'variables', message: 'expected an object of name: value' };

@@ -1,5 +1,6 @@
 import { nextIndex, startIndex, visiblePath } from '../../../core/src/logic/jumps.js';
 import type { LogicContext } from '../../../core/src/logic/conditions.js';
+import { computeVariables } from '../../../core/src/logic/actions.js';
 import { ApiError, type PublicApi } from './api.js';
 import { answerProblem } from './answer-check.js';
 import { h, uid } from './dom.js';
@@ -73,7 +74,7 @@ export class FormView {
     this.seed = store.sessionSeed(form.slug, newSeed);
     const theme = form.theme;
     this.spam = new SpamCheck(api, form.slug, form.snapshot.spam_protection);
-    this.fill = recaller(() => ({ answers: this.answers, hidden: this.hidden, variables: form.snapshot.variables ?? {} }), t, root.lang);
+    this.fill = recaller(() => ({ answers: this.answers, hidden: this.hidden, variables: this.variables() }), t, root.lang);
     root.replaceChildren(topLogo(theme, form.title) ?? '', this.progress, this.banner, this.main, this.nav, footer(theme, t('powered_by')) ?? '', this.spam.trap ?? '');
     this.progress.hidden = theme.show_progress_bar === false;
     this.nav.hidden = true;
@@ -83,6 +84,12 @@ export class FormView {
 
   private get ctx(): LogicContext {
     return { answers: this.answers, hidden: this.hidden };
+  }
+
+  /** The variables after the rules' actions of the questions left so far (all of the path once submitted). */
+  private variables(): Record<string, unknown> {
+    const passed = this.done ? undefined : new Set(this.history.map((i) => this.questions[i]?.id ?? ''));
+    return computeVariables(this.questions, this.form.snapshot.start_logic_jumps, this.ctx, this.form.snapshot.variables ?? {}, passed);
   }
 
   start(): void {

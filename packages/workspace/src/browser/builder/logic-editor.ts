@@ -5,6 +5,7 @@ import type { LogicJump } from '../../../../core/src/logic/jumps.js';
 import { ANY_OP_LABEL, operatorsFor } from './logic/operators';
 import { conditionValue, defaultValue, valueFits, type TestedAnswer } from './logic/condition-value';
 import './logic/logic-map';
+import { actionRows } from './logic/action-rows';
 import type { MapQuestion } from './logic/logic-map';
 
 /** What the logic editor offers to test and to jump to. */
@@ -44,13 +45,14 @@ export class FlLogicEditor extends LitElement {
       .head { display: flex; justify-content: space-between; align-items: center; gap: 0.5rem; flex-wrap: wrap; }
       .join { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
       .actions { display: flex; gap: 0.5rem; flex-wrap: wrap; }
+      .sub { margin: 0; font-weight: 600; font-size: 0.875rem; }
       dialog { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 1rem; width: min(40rem, calc(100vw - 2rem)); max-height: calc(100vh - 2rem); box-sizing: border-box; color: var(--_text); background: var(--_bg, #fff); }
       dialog::backdrop { background: rgba(0, 0, 0, 0.35); }
       dialog h2 { margin: 0 0 0.75rem; font-size: 1.1rem; }
       dialog .close { display: flex; justify-content: flex-end; margin-top: 0.75rem; }
     `,
   ];
-  static override properties = { jumps: { attribute: false }, self: {}, tested: { attribute: false }, targets: { attribute: false }, hiddenFields: { attribute: false }, label: {}, allQuestions: { attribute: false } };
+  static override properties = { jumps: { attribute: false }, self: {}, tested: { attribute: false }, targets: { attribute: false }, hiddenFields: { attribute: false }, label: {}, allQuestions: { attribute: false }, variables: { attribute: false } };
   jumps: LogicJump[] = [];
   /** The question the jumps belong to; '' for start jumps. */
   self = '';
@@ -62,6 +64,8 @@ export class FlLogicEditor extends LitElement {
   label = 'Logic jumps';
   /** Every question of the form with its jumps, for the logic map; empty: no map button. */
   allQuestions: MapQuestion[] = [];
+  /** The form's declared variable names, offered to the rules' actions. */
+  variables: string[] = [];
 
   private emit(jumps: LogicJump[]) {
     this.dispatchEvent(new CustomEvent('fl-jumps', { detail: jumps, bubbles: true, composed: true }));
@@ -69,6 +73,20 @@ export class FlLogicEditor extends LitElement {
 
   private editJump(i: number, patch: Partial<LogicJump>) {
     this.emit(this.jumps.map((j, k) => (k === i ? { ...j, ...patch } : j)));
+  }
+
+  /** "Go on" (value '') leaves the rule without `to`: it only runs its actions. */
+  private setTarget(i: number, to: string) {
+    const { to: _old, ...rest } = this.jumps[i]!;
+    this.emit(this.jumps.map((j, k) => (k === i ? (to ? { ...rest, to } : rest) : j)));
+  }
+
+  /** A rule without actions must jump (the API requires `to` then): removing the last action brings one back. */
+  private setActions(i: number, actions: NonNullable<LogicJump['actions']>) {
+    const { actions: _old, ...rest } = this.jumps[i]!;
+    const next: LogicJump = actions.length ? { ...rest, actions } : rest;
+    if (!actions.length && next.to === undefined) next.to = this.targets[0]?.id ?? 'end';
+    this.emit(this.jumps.map((j, k) => (k === i ? next : j)));
   }
 
   /** The answer a condition's field names: a question's kind and choices, or text for a hidden field. */
@@ -126,7 +144,7 @@ export class FlLogicEditor extends LitElement {
 
   private renderJump(j: LogicJump, i: number) {
     const conditions = j.conditions ?? [];
-    const lost = j.to !== 'end' && !this.targets.some((q) => q.id === j.to);
+    const lost = j.to !== undefined && j.to !== 'end' && !this.targets.some((q) => q.id === j.to);
     return html`<div class="jump" role="group" aria-label="Jump ${i + 1}">
       <div class="head"><strong>${i === 0 ? 'If' : 'Else if'}</strong>
         <button class="btn small danger" type="button" @click=${() => this.emit(this.jumps.filter((_x, k) => k !== i))}>Remove jump ${i + 1}</button></div>
@@ -137,9 +155,11 @@ export class FlLogicEditor extends LitElement {
       ${conditions.map((cond, c) => this.renderCondition(i, c, cond, conditions))}
       ${conditions.length === 0 ? html`<p class="muted">No condition: this jump always applies.</p>` : nothing}
       <div><button class="btn small" type="button" ?disabled=${conditions.length >= 20} @click=${() => this.editJump(i, { conditions: [...conditions, this.defaultCondition()] })}>Add a condition</button></div>
+      ${actionRows(j.actions ?? [], i, this.variables, (actions) => this.setActions(i, actions))}
       ${lost ? html`<p class="error-text" role="alert">This jump goes to a question that is no longer after this one: choose another target. The form is not saved until then.</p>` : nothing}
-      <label class="field">Then<select aria-label="Jump ${i + 1}: then" @change=${(e: Event) => this.editJump(i, { to: (e.target as HTMLSelectElement).value })}>
+      <label class="field">Then<select aria-label="Jump ${i + 1}: then" @change=${(e: Event) => this.setTarget(i, (e.target as HTMLSelectElement).value)}>
         ${lost ? html`<option value="" selected disabled>Choose where to go</option>` : nothing}
+        ${(j.actions ?? []).length ? html`<option value="" ?selected=${j.to === undefined}>Go on (no jump): only the actions</option>` : nothing}
         ${this.targets.map((q) => html`<option value=${q.id} ?selected=${q.id === j.to}>Go to ${short(q.title)}</option>`)}
         <option value="end" ?selected=${j.to === 'end'}>Show the thank-you screen (submit)</option>
       </select></label>

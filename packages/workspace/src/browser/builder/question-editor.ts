@@ -49,6 +49,7 @@ export class FlQuestionEditor extends LitElement {
     index: { type: Number },
     questions: { attribute: false },
     hiddenFields: { attribute: false },
+    variables: { attribute: false },
     mode: {},
     endings: { attribute: false },
     forms: { attribute: false },
@@ -59,6 +60,8 @@ export class FlQuestionEditor extends LitElement {
   index = 0;
   questions: Question[] = [];
   hiddenFields: string[] = [];
+  /** The form's declared variable names, for the logic's actions. */
+  variables: string[] = [];
   mode = 'standard';
   endings: Array<{ id: string; title: string }> = [];
   forms: Array<{ id: string; title: string }> = [];
@@ -139,7 +142,7 @@ export class FlQuestionEditor extends LitElement {
       ${this.renderValidations()}
       ${this.renderQuiz()}
       <details ?open=${(q.logic_jumps ?? []).length > 0}><summary>Logic jumps</summary><div class="section">
-        <fl-logic-editor .jumps=${q.logic_jumps ?? []} self=${q.id} .tested=${tested} .targets=${targets} .hiddenFields=${this.hiddenFields} .allQuestions=${this.questions}
+        <fl-logic-editor .jumps=${q.logic_jumps ?? []} self=${q.id} .tested=${tested} .targets=${targets} .hiddenFields=${this.hiddenFields} .allQuestions=${this.questions} .variables=${this.variables}
           @fl-jumps=${(e: CustomEvent) => { e.stopPropagation(); this.emit({ logic_jumps: e.detail as unknown[] }); }}></fl-logic-editor>
       </div></details>`;
   }

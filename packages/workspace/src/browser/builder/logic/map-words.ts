@@ -26,8 +26,9 @@ export function jumpWords(q: MapQuestion, at: number, questions: MapQuestion[], 
   const parts = jumps.map((j, k) => {
     const n = j.conditions?.length ?? 0;
     const when = n === 0 ? 'Always' : `${k === 0 ? 'If' : 'Else if'} ${n === 1 ? '1 condition' : `${j.match === 'any' ? 'any' : 'all'} of ${n} conditions`}`;
-    return `${when}: ${targetWords(j.to, at, questions, names)}`;
+    const acts = j.actions?.length ? ` (${j.actions.length === 1 ? '1 action' : `${j.actions.length} actions`})` : '';
+    return `${when}: ${j.to === undefined ? 'go on' : targetWords(j.to, at, questions, names)}${acts}`;
   });
-  const always = jumps.some((j) => (j.conditions?.length ?? 0) === 0);
+  const always = jumps.some((j) => (j.conditions?.length ?? 0) === 0 && j.to !== undefined);
   return `${parts.join('; ')}${always ? '' : `; otherwise ${next}`}`;
 }
