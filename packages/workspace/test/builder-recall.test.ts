@@ -7,7 +7,8 @@ import { axeViolations, launchBrowser, openPage } from './helpers/browser';
  * Recall in the builder (docs/workspace.md, "Recall"): `@` typed in a question's title offers the earlier
  * questions, hidden fields and variables (not the question itself nor later ones), inserting stores the
  * id-based token, the line under the field reads it with the question's title, and the "Recall" button does
- * the same for a field by click; the welcome screen offers no answers.
+ * the same for a field by click; the welcome screen offers no answers. FORMLOOM_SHOTS=<dir> saves the
+ * open list's screenshot there (docs/images/workspace-recall.png).
  */
 
 let app: WorkspaceTestApp;
@@ -29,6 +30,11 @@ async function serverHas(id: string, key: string, check: (form: any) => boolean)
     if (Date.now() > deadline) throw new Error(`the server never got there: ${JSON.stringify(form.questions.map((q: any) => [q.title, q.description]))}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+async function shot(page: Page, name: string) {
+  const dir = process.env.FORMLOOM_SHOTS;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png` });
 }
 
 const options = (page: Page) => page.getByRole('listbox', { name: 'What to recall' }).getByRole('option').allTextContents();
@@ -68,6 +74,7 @@ test.serial('typing @ in a title offers earlier questions, hidden fields and var
     // The typing goes on in the menu's search; Enter inserts the highlighted choice in place of the @.
     await page.keyboard.type('name');
     t.deepEqual(await options(page), ['Question 1: What is your name?']);
+    await shot(page, 'workspace-recall');
     await page.keyboard.press('Enter');
     t.is(await title.inputValue(), `Thanks, {answer.${name!.id}}`);
     await page.getByText('Reads: Thanks, What is your name?').waitFor();
