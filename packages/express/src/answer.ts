@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Readable } from 'node:stream';
-import type { Response } from 'express';
-import { answerProblem, isStreamAnswer, type StreamAnswer } from '@formloom/core';
+import type { Request, Response } from 'express';
+import { answerProblem, isStreamAnswer, type Formloom, type StreamAnswer } from '@formloom/core';
 import type { RouteResult, RouteSpec } from './route-table';
 import type { ErrorLogger } from './errors';
 
@@ -11,10 +11,33 @@ import type { ErrorLogger } from './errors';
  */
 export function clientGoneSignal(res: Response): AbortSignal {
   const controller = new AbortController();
+  // Made after the answer closed (a handler asking late): aborted at once if the client went away.
+  if ((res as { closed?: boolean }).closed) {
+    if (!res.writableFinished) controller.abort(new Error('The client went away'));
+    return controller.signal;
+  }
   res.once('close', () => {
     if (!res.writableFinished) controller.abort(new Error('The client went away'));
   });
   return controller.signal;
+}
+
+/**
+ * A route's context whose `signal` is made when first read: most handlers never read it, and a controller
+ * with its listener was about 1.5 kB of allocation per request (docs/benchmarks.md, "CPU per cached GET").
+ */
+export class LazySignalContext<P> {
+  private gone?: AbortSignal;
+
+  constructor(
+    readonly req: Request,
+    readonly formloom: Formloom,
+    readonly principal: P,
+  ) {}
+
+  get signal(): AbortSignal {
+    return (this.gone ??= clientGoneSignal(this.req.res!));
+  }
 }
 
 const clientGone = (err: unknown, signal: AbortSignal) =>
@@ -84,9 +107,9 @@ async function writeAll(source: Readable, res: Response, signal: AbortSignal) {
   }
 }
 
-/** Writes a handler's answer: JSON with its status, or a stream with back-pressure. */
-export async function sendAnswer(res: Response, answer: RouteResult, signal: AbortSignal, logger: ErrorLogger) {
-  if (isStreamAnswer(answer)) return sendStream(res, answer, signal, logger);
+/** Writes a handler's answer: JSON with its status, or a stream with back-pressure (`client.signal` read then only). */
+export async function sendAnswer(res: Response, answer: RouteResult, client: { readonly signal: AbortSignal }, logger: ErrorLogger) {
+  if (isStreamAnswer(answer)) return sendStream(res, answer, client.signal, logger);
   if (answer.headers) res.set(answer.headers);
   res.status(answer.status ?? 200);
   // Bytes serialized beforehand are `JSON.stringify(body)`: what res.json writes unless the host app set

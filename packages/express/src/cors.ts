@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { EmbedOrigins } from './security-headers';
 
 /*
@@ -40,12 +40,18 @@ export function setCorsHeaders(res: Parameters<RequestHandler>[1], embed: EmbedO
  */
 export function publicCors(embed: EmbedOrigins): RequestHandler {
   return (req, res, next) => {
-    if (!req.path.startsWith('/public/')) return next();
-    setCorsHeaders(res, embed, req.headers.origin);
-    if (req.method !== 'OPTIONS') return next();
-    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PATCH');
-    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-Resume-Token');
-    res.setHeader('Access-Control-Max-Age', '600');
-    res.status(204).end();
+    if (!answerPublicCors(embed, req, res)) next();
   };
+}
+
+/** What `publicCors` does; true when it answered the request (a preflight), for a middleware that does more. */
+export function answerPublicCors(embed: EmbedOrigins, req: Request, res: Response): boolean {
+  if (!req.path.startsWith('/public/')) return false;
+  setCorsHeaders(res, embed, req.headers.origin);
+  if (req.method !== 'OPTIONS') return false;
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PATCH');
+  res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-Resume-Token');
+  res.setHeader('Access-Control-Max-Age', '600');
+  res.status(204).end();
+  return true;
 }

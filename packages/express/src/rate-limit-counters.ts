@@ -40,9 +40,14 @@ interface LocalCounter {
   /** The store's count at the last write or read. */
   hits: number;
   resets_at: string;
+  /** `resets_at` in ms: requests compare numbers, not ISO strings made for each. */
+  resetsMs: number;
   /** Hits counted here and not yet written to the store. */
   pending: number;
 }
+
+/** A counter as `hit` answers it, with its end in ms (`Date.parse(resets_at)`). */
+export type TimedCounter = RateLimitCounter & { resets_ms: number };
 
 /**
  * A write-behind layer over the shared counters (docs/security.md, "Rate limits"). Far below its limit,
@@ -61,20 +66,23 @@ export class BatchedCounters {
     private readonly clock: { now(): Date },
   ) {}
 
-  /** Counts one hit on `key` of a limit of `limit` hits; the counter after it (this process's view). */
-  async hit(key: string, limit: number, now: Date, resetsAt: string): Promise<RateLimitCounter> {
-    const nowIso = now.toISOString();
-    const c = this.current(key, nowIso);
+  /**
+   * Counts one hit on `key` of a limit of `limit` hits in windows of `windowMs`; the counter after it (this
+   * process's view). A batched hit makes no date string: only a write to the store needs them.
+   */
+  async hit(key: string, limit: number, now: Date, windowMs: number): Promise<TimedCounter> {
+    const nowMs = now.getTime();
+    const c = this.current(key, nowMs);
     if (c && limit >= MIN_BATCHED_LIMIT && c.hits + c.pending + 1 <= limit * BATCHED_SHARE) {
       c.pending += 1;
       this.scheduleFlush();
-      return { hits: c.hits + c.pending, resets_at: c.resets_at };
+      return { hits: c.hits + c.pending, resets_at: c.resets_at, resets_ms: c.resetsMs };
     }
     // One write carries this hit and any still waiting, so that the count it answers is complete.
     const by = 1 + (c ? c.pending : 0);
     if (c) c.pending = 0;
     try {
-      return this.remember(key, await this.store.hit(key, nowIso, resetsAt, by));
+      return this.remember(key, await this.store.hit(key, now.toISOString(), new Date(nowMs + windowMs).toISOString(), by));
     } catch (e) {
       if (c) c.pending += by - 1;
       throw e;
@@ -83,7 +91,7 @@ export class BatchedCounters {
 
   /** Takes back one hit of the running window: a waiting one if there is one, else one in the store. */
   async release(key: string, now: Date): Promise<void> {
-    const c = this.current(key, now.toISOString());
+    const c = this.current(key, now.getTime());
     if (c && c.pending > 0) {
       c.pending -= 1;
       return;
@@ -96,7 +104,7 @@ export class BatchedCounters {
   async peek(key: string, now: Date): Promise<RateLimitCounter | null> {
     const nowIso = now.toISOString();
     const stored = await this.store.peek(key, nowIso);
-    const c = this.current(key, nowIso);
+    const c = this.current(key, now.getTime());
     if (stored) this.remember(key, stored);
     const pending = c ? c.pending : 0;
     if (!stored) return pending > 0 && c ? { hits: pending, resets_at: c.resets_at } : null;
@@ -105,24 +113,25 @@ export class BatchedCounters {
 
   /** The key's count as this process last saw it, with its waiting hits; 0 when it knows of none. Reads nothing. */
   knownHits(key: string, now: Date): number {
-    const c = this.current(key, now.toISOString());
+    const c = this.current(key, now.getTime());
     return c ? c.hits + c.pending : 0;
   }
 
   /** Drops what this process remembers of ended windows (their waiting hits no longer count). */
   forgetEnded(now: Date): void {
-    const nowIso = now.toISOString();
-    for (const [key, c] of this.local) if (c.resets_at <= nowIso) this.local.delete(key);
+    const nowMs = now.getTime();
+    for (const [key, c] of this.local) if (c.resetsMs <= nowMs) this.local.delete(key);
   }
 
   /** Writes every waiting hit now (also run by the timer). */
   async flush(): Promise<void> {
     this.timer = null;
-    const nowIso = this.clock.now().toISOString();
+    const now = this.clock.now();
+    const nowIso = now.toISOString();
     const writes: Promise<unknown>[] = [];
     for (const [key, c] of this.local) {
       if (c.pending === 0) continue;
-      if (c.resets_at <= nowIso) {
+      if (c.resetsMs <= now.getTime()) {
         this.local.delete(key);
         continue;
       }
@@ -139,23 +148,24 @@ export class BatchedCounters {
     await Promise.all(writes);
   }
 
-  private current(key: string, nowIso: string): LocalCounter | null {
+  private current(key: string, nowMs: number): LocalCounter | null {
     const c = this.local.get(key);
     if (!c) return null;
-    if (c.resets_at > nowIso) return c;
+    if (c.resetsMs > nowMs) return c;
     this.local.delete(key);
     return null;
   }
 
-  private remember(key: string, counter: RateLimitCounter): RateLimitCounter {
+  private remember(key: string, counter: RateLimitCounter): TimedCounter {
     const c = this.local.get(key);
     if (c && c.resets_at === counter.resets_at) {
       // Hits counted while the write was under way stay waiting on top of what the store answered.
       c.hits = counter.hits;
-      return { hits: counter.hits + c.pending, resets_at: counter.resets_at };
+      return { hits: counter.hits + c.pending, resets_at: counter.resets_at, resets_ms: c.resetsMs };
     }
-    this.local.set(key, { hits: counter.hits, resets_at: counter.resets_at, pending: 0 });
-    return { ...counter };
+    const resetsMs = Date.parse(counter.resets_at);
+    this.local.set(key, { hits: counter.hits, resets_at: counter.resets_at, resetsMs, pending: 0 });
+    return { hits: counter.hits, resets_at: counter.resets_at, resets_ms: resetsMs };
   }
 
   private scheduleFlush() {

@@ -83,8 +83,21 @@ interface Decision {
   exceeded: boolean;
 }
 
+const CLIENT_IP = Symbol('formloom.clientIp');
+
+/**
+ * `req.ip`, worked out once per request: Express reads `trust proxy` and X-Forwarded-For again at each
+ * access, and an authenticated request needs it twice (its failures' limit and its principal).
+ */
+export function requestIp(req: Request): string | undefined {
+  const r = req as Request & { [CLIENT_IP]?: string | null };
+  let ip = r[CLIENT_IP];
+  if (ip === undefined) ip = r[CLIENT_IP] = req.ip ?? null;
+  return ip ?? undefined;
+}
+
 /** The client's address: the socket's, or X-Forwarded-For's as far as the host's `trust proxy` allows. */
-export const clientIp = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+export const clientIp = (req: Request) => requestIp(req) ?? req.socket.remoteAddress ?? 'unknown';
 
 /** Applies the limits of `options` to one router; `false` (or every limit off) leaves routes as they are. */
 export class RateLimits {
@@ -115,9 +128,8 @@ export class RateLimits {
     if (!rule) return null;
     const now = this.clock.now();
     this.maybePrune(now);
-    const resetsAt = new Date(now.getTime() + rule.windowSeconds * 1000).toISOString();
-    const counter = await this.counters.hit(bucketKey(name, subject), rule.limit, now, resetsAt);
-    return decide(rule, counter.hits, counter.resets_at, now);
+    const counter = await this.counters.hit(bucketKey(name, subject), rule.limit, now, rule.windowSeconds * 1000);
+    return decide(rule, counter.hits, counter.resets_at, now, counter.resets_ms);
   }
 
   /** Takes back a hit counted by `consume` (the attempt turned out allowed). */
@@ -252,11 +264,26 @@ export class RateLimits {
 }
 
 /** Counter keys are hashed: bounded length whatever the slug, and no client address stored in clear. */
-const bucketKey = (name: RateLimitName, subject: string) =>
+const hashedKey = (name: RateLimitName, subject: string) =>
   `${name}:${createHash('sha256').update(subject).digest('base64url').slice(0, 32)}`;
 
-function decide(rule: Required<RateLimitRule>, hits: number, resetsAt: string, now: Date): Decision {
-  const ms = Date.parse(resetsAt) - now.getTime();
+/** Keys hashed lately, by limit and subject: a busy key or address is hashed once, not at every request. */
+const recentKeys = new Map<string, string>();
+const RECENT_KEYS = 10_000;
+
+function bucketKey(name: RateLimitName, subject: string): string {
+  const id = `${name}\u0000${subject}`;
+  let key = recentKeys.get(id);
+  if (key === undefined) {
+    key = hashedKey(name, subject);
+    if (recentKeys.size >= RECENT_KEYS) recentKeys.delete(recentKeys.keys().next().value as string);
+    recentKeys.set(id, key);
+  }
+  return key;
+}
+
+function decide(rule: Required<RateLimitRule>, hits: number, resetsAt: string, now: Date, resetsMs = Date.parse(resetsAt)): Decision {
+  const ms = resetsMs - now.getTime();
   return {
     limit: rule.limit,
     remaining: Math.max(0, rule.limit - hits),

@@ -91,35 +91,36 @@ function patternMatches(pattern: string, path: string): boolean {
  */
 export function requestLogging(logger?: HttpLogger): RequestHandler {
   return (req, res, next) => {
-    const tagged = req as Tagged;
-    if (tagged[REQUEST_ID]) return next();
-    const given = req.get(REQUEST_ID_HEADER);
-    const id = given && SANE_REQUEST_ID.test(given) ? given : randomUUID();
-    tagged[REQUEST_ID] = id;
-    res.setHeader(REQUEST_ID_HEADER, id);
-    if (logger) logWhenDone(logger, req, res, id);
+    startRequestLog(req, res, logger);
     next();
   };
 }
 
+/** What `requestLogging` does before it calls `next`, for a middleware that does more in the same step. */
+export function startRequestLog(req: Request, res: Response, logger?: HttpLogger): void {
+  const tagged = req as Tagged;
+  if (tagged[REQUEST_ID]) return;
+  const given = req.get(REQUEST_ID_HEADER);
+  const id = given && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+  tagged[REQUEST_ID] = id;
+  res.setHeader(REQUEST_ID_HEADER, id);
+  if (logger) logWhenDone(logger, req, res, id);
+}
+
 function logWhenDone(logger: HttpLogger, req: Request, res: Response, id: string) {
   const started = process.hrtime.bigint();
-  let logged = false;
-  const done = () => {
-    if (logged) return;
-    logged = true;
-    const fields = {
+  // 'close' alone: a response emits it once it finished or its client left (one listener, not two `once`).
+  res.on('close', () => {
+    const fields: Record<string, unknown> = {
       request_id: id,
       method: req.method,
       route: routeOf(req),
       status: res.statusCode,
       ms: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
-      // The client left before the answer ended.
-      ...(res.writableFinished ? {} : { aborted: true }),
     };
-    if (fields.status >= 500 || !res.writableFinished) logger.warn(fields, 'request');
+    // The client left before the answer ended.
+    if (!res.writableFinished) fields.aborted = true;
+    if (res.statusCode >= 500 || !res.writableFinished) logger.warn(fields, 'request');
     else logger.info(fields, 'request');
-  };
-  res.once('finish', done);
-  res.once('close', done);
+  });
 }

@@ -2,17 +2,17 @@ import express, { type Request, type RequestHandler, type Router } from 'express
 import { BUILT_IN_AREAS, type Formloom } from '@formloom/core';
 import { apiKeyAuthenticator, hostOrApiKey, requirePrincipal, type AuthenticateHook } from './auth';
 import { errorHandler, notFoundHandler } from './errors';
-import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
+import { errorLoggerOf, isHttpLogger, startRequestLog, type RouterLogger } from './request-log';
 import { API_KEY_SECURITY, buildOpenApi, HOST_SECURITY, operationIdOf } from './openapi';
 import { assertNoNulCharacters } from './input-guard';
 import { bodyReaders } from './body-readers';
-import { RateLimits, type RateLimitOptions } from './rate-limit';
-import { apiSecurityHeaders, checkEmbedOrigins, type EmbedOrigins } from './security-headers';
-import { publicCors } from './cors';
+import { RateLimits, requestIp, type RateLimitOptions } from './rate-limit';
+import { checkEmbedOrigins, setApiSecurityHeaders, type EmbedOrigins } from './security-headers';
+import { answerPublicCors } from './cors';
 import type { RouteContext, RouteSpec } from './route-table';
 import { AREA_ROUTES } from './routes';
 import { fromPluginRoute } from './plugin-routes';
-import { assertDocumented, clientGoneSignal, sendAnswer } from './answer';
+import { assertDocumented, LazySignalContext, sendAnswer } from './answer';
 import { SessionMount, type SessionOptions } from './session-auth';
 import { sessionRoutes } from './routes/sessions';
 import { SESSION_SECURITY } from './openapi-security';
@@ -105,10 +105,16 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const compress = jsonCompression();
   const errorsOf = errorLoggerOf(options.logger);
   const router = express.Router();
-  // Every answer, errors included, carries X-Request-Id; a host that mounted requestLogging already keeps its id.
-  router.use(requestLogging(isHttpLogger(options.logger) ? options.logger : undefined));
-  router.use(apiSecurityHeaders);
-  router.use(publicCors(checkEmbedOrigins(options.embedOrigins ?? '*')));
+  // Every answer, errors included, carries X-Request-Id (a host that mounted requestLogging already keeps its
+  // id), the security headers, and on /public/ paths CORS. One middleware for the three: each layer of the
+  // router costs its own matching and allocations at every request (docs/benchmarks.md, "CPU per cached GET").
+  const httpLogger = isHttpLogger(options.logger) ? options.logger : undefined;
+  const embed = checkEmbedOrigins(options.embedOrigins ?? '*');
+  router.use((req, res, next) => {
+    startRequestLog(req, res, httpLogger);
+    setApiSecurityHeaders(req, res);
+    if (!answerPublicCors(embed, req, res)) next();
+  });
 
   const security = options.authenticate ? { ...HOST_SECURITY, scheme: options.securityScheme ?? HOST_SECURITY.scheme, ...(options.apiKeys ? { alsoApiKeys: true } : {}) } : API_KEY_SECURITY;
   // A plugin's or a host's route that cannot be documented stops the mount, not GET /openapi.json later, so
@@ -125,18 +131,17 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const principalOf = async (spec: RouteSpec, req: Request) => {
     const found = await authenticate(req);
     if (!found && spec.anonymous) return null;
-    return { ...(await requirePrincipal(() => found, req, spec.scope!, !!options.authenticate)), ip_address: req.ip ?? null };
+    return { ...(await requirePrincipal(() => found, req, spec.scope!, !!options.authenticate)), ip_address: requestIp(req) ?? null };
   };
 
   for (const spec of routes) {
     const handler: RequestHandler = async (req, res) => {
       assertNoNulCharacters({ params: req.params, query: req.query });
       const principal = spec.scope ? await principalOf(spec, req) : null;
-      const signal = clientGoneSignal(res);
-      const ctx = { req, formloom, principal, signal } as RouteContext;
+      const ctx = new LazySignalContext(req, formloom, principal) as RouteContext;
       const answer = await spec.handler(ctx);
       if (formloom.strictResponses) assertDocumented(spec, answer);
-      await sendAnswer(res, answer, signal, errorsOf(req));
+      await sendAnswer(res, answer, ctx, errorsOf(req));
     };
     // Each route reads only the bodies it declares (body-readers.ts).
     router[spec.method](spec.path, ...compressionOf(spec, compress), ...bodyReaders(spec, options.jsonLimit), handler);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 
 /*
  * Response headers that keep browsers and caches from misusing our answers (docs/security.md, "Security
@@ -12,11 +12,16 @@ import type { RequestHandler, Response } from 'express';
  * data, and a shared cache or a browser's history must keep none of them.
  */
 export const apiSecurityHeaders: RequestHandler = (req, res, next) => {
+  setApiSecurityHeaders(req, res);
+  next();
+};
+
+/** What `apiSecurityHeaders` sets, for a middleware that does more in the same step. */
+export function setApiSecurityHeaders(req: Request, res: Response): void {
   res.setHeader('X-Content-Type-Options', 'nosniff');
   const cacheable = (req.method === 'GET' || req.method === 'HEAD') && (req.path.startsWith('/public/') || req.path === '/openapi.json');
   if (!cacheable) res.setHeader('Cache-Control', 'no-store');
-  next();
-};
+}
 
 /** Who may frame the pages: `*` (anyone, the default) or a list of origins such as `https://example.com`. */
 export type EmbedOrigins = '*' | readonly string[];
