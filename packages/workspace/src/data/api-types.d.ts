@@ -2264,7 +2264,7 @@ export interface components {
                     answered: number;
                     nps: number | null;
                 }[];
-                /** @description number: up to 10 equal-width bins from min to max (the last includes max); number also sets `mean` */
+                /** @description number: up to 10 equal-width bins from min to max, both ends included (whole numbers: whole bins, e.g. 1-9, 10-18); number also sets `mean` */
                 bins?: {
                     from: number;
                     to: number;
@@ -2354,7 +2354,7 @@ export interface components {
                         answered: number;
                         nps: number | null;
                     }[];
-                    /** @description number: up to 10 equal-width bins from min to max (the last includes max); number also sets `mean` */
+                    /** @description number: up to 10 equal-width bins from min to max, both ends included (whole numbers: whole bins, e.g. 1-9, 10-18); number also sets `mean` */
                     bins?: {
                         from: number;
                         to: number;
@@ -3282,7 +3282,7 @@ export interface operations {
                     variables?: {
                         [key: string]: unknown;
                     } | null;
-                    start_logic_jumps?: {
+                    start_logic_jumps?: ({
                         /** @enum {string} */
                         match?: "all" | "any";
                         conditions?: ({
@@ -3296,9 +3296,6 @@ export interface operations {
                             field?: string;
                             /** @enum {string} */
                             op: "is_answered" | "is_not_answered";
-                        })[];
-                        /** @description The id of a later question of this form, or `end` */
-                        to: string;
                         } | {
                             /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                             field?: string;
@@ -3315,7 +3312,71 @@ export interface operations {
                             /** @constant */
                             op: "is_any_of";
                             value: (string | number)[];
-                    }[] | null;
+                        })[];
+                        /** @description The id of a later question of this form, or `end` */
+                        to: string;
+                        /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                        actions?: ({
+                            /** @constant */
+                            op: "set";
+                            /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                            variable: string;
+                            value: number | string;
+                        } | {
+                            /** @constant */
+                            op: "add";
+                            /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                            variable: string;
+                            /** @description Negative to subtract */
+                            value: number;
+                        })[];
+                    } | {
+                        /** @enum {string} */
+                        match?: "all" | "any";
+                        conditions?: ({
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @enum {string} */
+                            op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                            value: string | number | boolean;
+                        } | {
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @enum {string} */
+                            op: "is_answered" | "is_not_answered";
+                        } | {
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @constant */
+                            op: "between";
+                            /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                            value: [
+                                string | number,
+                                string | number
+                            ];
+                        } | {
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @constant */
+                            op: "is_any_of";
+                            value: (string | number)[];
+                        })[];
+                        /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                        actions: ({
+                            /** @constant */
+                            op: "set";
+                            /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                            variable: string;
+                            value: number | string;
+                        } | {
+                            /** @constant */
+                            op: "add";
+                            /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                            variable: string;
+                            /** @description Negative to subtract */
+                            value: number;
+                        })[];
+                    })[] | null;
                     webhook_url?: string | null;
                     limit_one_response?: boolean;
                     incremental_submission?: boolean;
@@ -3346,7 +3407,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -3360,9 +3421,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3379,7 +3437,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -3400,7 +3522,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -3414,9 +3536,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3433,7 +3552,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -3451,7 +3634,7 @@ export interface operations {
                         properties?: {
                             placeholder?: string;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -3465,9 +3648,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3484,7 +3664,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -3505,7 +3749,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -3519,9 +3763,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3538,7 +3779,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -3559,7 +3864,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -3573,9 +3878,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3592,7 +3894,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -3611,7 +3977,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -3625,9 +3991,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3644,7 +4007,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -3673,7 +4100,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -3687,9 +4114,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3706,7 +4130,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -3731,7 +4219,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -3745,9 +4233,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3764,7 +4249,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -3790,7 +4339,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -3804,9 +4353,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3823,7 +4369,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -3848,7 +4458,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -3862,9 +4472,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3881,7 +4488,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -3900,7 +4571,7 @@ export interface operations {
                             max_size_mb?: number;
                             allowed_types?: string[];
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -3914,9 +4585,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3933,7 +4601,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -3957,7 +4689,7 @@ export interface operations {
                                 required?: boolean;
                             }[];
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -3971,9 +4703,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -3990,7 +4719,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4014,7 +4807,7 @@ export interface operations {
                                 required?: boolean;
                             }[];
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4028,9 +4821,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4047,7 +4837,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4075,7 +4929,7 @@ export interface operations {
                             fields?: ("first_name" | "last_name" | "email" | "phone" | "company")[];
                             required_fields?: ("first_name" | "last_name" | "email" | "phone" | "company")[];
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4089,9 +4943,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4108,7 +4959,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4137,7 +5052,7 @@ export interface operations {
                             fields?: ("address_line1" | "address_line2" | "city" | "state" | "zip" | "country")[];
                             required_fields?: ("address_line1" | "address_line2" | "city" | "state" | "zip" | "country")[];
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4151,9 +5066,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4170,7 +5082,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4194,7 +5170,7 @@ export interface operations {
                             /** @enum {string} */
                             default_signing_order?: "sequential" | "any";
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4208,9 +5184,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4227,7 +5200,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4255,7 +5292,7 @@ export interface operations {
                             confirmation_call?: boolean;
                             confirmation_call_number?: string;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4269,9 +5306,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4288,7 +5322,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4312,7 +5410,7 @@ export interface operations {
                              */
                             provider?: "standard" | "connect";
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4326,9 +5424,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4345,7 +5440,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4366,7 +5525,7 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4380,9 +5539,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4399,7 +5555,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4420,7 +5640,7 @@ export interface operations {
                             subject?: string;
                             body?: string;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4434,9 +5654,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4453,7 +5670,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4472,7 +5753,7 @@ export interface operations {
                             fuse_form_id?: string;
                             session_id?: string;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4486,9 +5767,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4505,7 +5783,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4523,7 +5865,7 @@ export interface operations {
                         properties?: {
                             composite_ids?: string[];
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4537,9 +5879,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4556,7 +5895,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4676,7 +6079,7 @@ export interface operations {
                     variables?: {
                         [key: string]: unknown;
                     } | null;
-                    start_logic_jumps?: {
+                    start_logic_jumps?: ({
                         /** @enum {string} */
                         match?: "all" | "any";
                         conditions?: ({
@@ -4690,9 +6093,6 @@ export interface operations {
                             field?: string;
                             /** @enum {string} */
                             op: "is_answered" | "is_not_answered";
-                        })[];
-                        /** @description The id of a later question of this form, or `end` */
-                        to: string;
                         } | {
                             /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                             field?: string;
@@ -4709,7 +6109,71 @@ export interface operations {
                             /** @constant */
                             op: "is_any_of";
                             value: (string | number)[];
-                    }[] | null;
+                        })[];
+                        /** @description The id of a later question of this form, or `end` */
+                        to: string;
+                        /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                        actions?: ({
+                            /** @constant */
+                            op: "set";
+                            /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                            variable: string;
+                            value: number | string;
+                        } | {
+                            /** @constant */
+                            op: "add";
+                            /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                            variable: string;
+                            /** @description Negative to subtract */
+                            value: number;
+                        })[];
+                    } | {
+                        /** @enum {string} */
+                        match?: "all" | "any";
+                        conditions?: ({
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @enum {string} */
+                            op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                            value: string | number | boolean;
+                        } | {
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @enum {string} */
+                            op: "is_answered" | "is_not_answered";
+                        } | {
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @constant */
+                            op: "between";
+                            /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                            value: [
+                                string | number,
+                                string | number
+                            ];
+                        } | {
+                            /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                            field?: string;
+                            /** @constant */
+                            op: "is_any_of";
+                            value: (string | number)[];
+                        })[];
+                        /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                        actions: ({
+                            /** @constant */
+                            op: "set";
+                            /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                            variable: string;
+                            value: number | string;
+                        } | {
+                            /** @constant */
+                            op: "add";
+                            /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                            variable: string;
+                            /** @description Negative to subtract */
+                            value: number;
+                        })[];
+                    })[] | null;
                     webhook_url?: string | null;
                     limit_one_response?: boolean;
                     incremental_submission?: boolean;
@@ -4740,7 +6204,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4754,9 +6218,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4773,7 +6234,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4794,7 +6319,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4808,9 +6333,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4827,7 +6349,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4845,7 +6431,7 @@ export interface operations {
                         properties?: {
                             placeholder?: string;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4859,9 +6445,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4878,7 +6461,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4899,7 +6546,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4913,9 +6560,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4932,7 +6576,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -4953,7 +6661,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -4967,9 +6675,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -4986,7 +6691,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5005,7 +6774,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5019,9 +6788,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5038,7 +6804,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5067,7 +6897,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5081,9 +6911,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5100,7 +6927,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5125,7 +7016,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5139,9 +7030,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5158,7 +7046,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5184,7 +7136,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5198,9 +7150,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5217,7 +7166,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5242,7 +7255,7 @@ export interface operations {
                             correct_answer?: string | number | boolean | string[];
                             points?: number;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5256,9 +7269,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5275,7 +7285,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5294,7 +7368,7 @@ export interface operations {
                             max_size_mb?: number;
                             allowed_types?: string[];
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5308,9 +7382,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5327,7 +7398,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5351,7 +7486,7 @@ export interface operations {
                                 required?: boolean;
                             }[];
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5365,9 +7500,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5384,7 +7516,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5408,7 +7604,7 @@ export interface operations {
                                 required?: boolean;
                             }[];
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5422,9 +7618,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5441,7 +7634,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5469,7 +7726,7 @@ export interface operations {
                             fields?: ("first_name" | "last_name" | "email" | "phone" | "company")[];
                             required_fields?: ("first_name" | "last_name" | "email" | "phone" | "company")[];
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5483,9 +7740,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5502,7 +7756,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5531,7 +7849,7 @@ export interface operations {
                             fields?: ("address_line1" | "address_line2" | "city" | "state" | "zip" | "country")[];
                             required_fields?: ("address_line1" | "address_line2" | "city" | "state" | "zip" | "country")[];
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5545,9 +7863,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5564,7 +7879,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5588,7 +7967,7 @@ export interface operations {
                             /** @enum {string} */
                             default_signing_order?: "sequential" | "any";
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5602,9 +7981,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5621,7 +7997,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5649,7 +8089,7 @@ export interface operations {
                             confirmation_call?: boolean;
                             confirmation_call_number?: string;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5663,9 +8103,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5682,7 +8119,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5706,7 +8207,7 @@ export interface operations {
                              */
                             provider?: "standard" | "connect";
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5720,9 +8221,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5739,7 +8237,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5760,7 +8322,7 @@ export interface operations {
                                 [key: string]: unknown;
                             };
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5774,9 +8336,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5793,7 +8352,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5814,7 +8437,7 @@ export interface operations {
                             subject?: string;
                             body?: string;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5828,9 +8451,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5847,7 +8467,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5866,7 +8550,7 @@ export interface operations {
                             fuse_form_id?: string;
                             session_id?: string;
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5880,9 +8564,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5899,7 +8580,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -5917,7 +8662,7 @@ export interface operations {
                         properties?: {
                             composite_ids?: string[];
                         };
-                        logic_jumps?: {
+                        logic_jumps?: ({
                             /** @enum {string} */
                             match?: "all" | "any";
                             conditions?: ({
@@ -5931,9 +8676,6 @@ export interface operations {
                                 field?: string;
                                 /** @enum {string} */
                                 op: "is_answered" | "is_not_answered";
-                            })[];
-                            /** @description The id of a later question of this form, or `end` */
-                            to: string;
                             } | {
                                 /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
                                 field?: string;
@@ -5950,7 +8692,71 @@ export interface operations {
                                 /** @constant */
                                 op: "is_any_of";
                                 value: (string | number)[];
-                        }[];
+                            })[];
+                            /** @description The id of a later question of this form, or `end` */
+                            to: string;
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions?: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        } | {
+                            /** @enum {string} */
+                            match?: "all" | "any";
+                            conditions?: ({
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "equals" | "not_equals" | "contains" | "not_contains" | "begins_with" | "ends_with" | "greater_than" | "less_than" | "greater_or_equal" | "less_or_equal";
+                                value: string | number | boolean;
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @enum {string} */
+                                op: "is_answered" | "is_not_answered";
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "between";
+                                /** @description [low, high], both included: numbers or YYYY-MM-DD dates */
+                                value: [
+                                    string | number,
+                                    string | number
+                                ];
+                            } | {
+                                /** @description A question id of this form, or `hidden:<name>`; default: the question itself */
+                                field?: string;
+                                /** @constant */
+                                op: "is_any_of";
+                                value: (string | number)[];
+                            })[];
+                            /** @description Run in order when the rule holds (up to the first holding rule that jumps) */
+                            actions: ({
+                                /** @constant */
+                                op: "set";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                value: number | string;
+                            } | {
+                                /** @constant */
+                                op: "add";
+                                /** @description A variable name (declare it in `variables` to give it a start value or recall it) */
+                                variable: string;
+                                /** @description Negative to subtract */
+                                value: number;
+                            })[];
+                        })[];
                         validations?: {
                             [key: string]: unknown;
                         };
@@ -6721,6 +9527,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             416: components["responses"]["RangeNotSatisfiable"];
             500: components["responses"]["InternalError"];
