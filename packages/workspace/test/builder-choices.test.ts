@@ -30,6 +30,11 @@ async function serverHas(id: string, key: string, check: (form: any) => boolean)
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+/** A screenshot of the screen as shown, into $FORMLOOM_SHOTS when it is set (docs/images). */
+async function shot(page: Page, name: string) {
+  const dir = process.env.FORMLOOM_SHOTS;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png` });
+}
 const labels = (form: any): string[] => form.questions[0].properties.choices.map((c: any) => c.label);
 const choiceInputs = (page: Page) => page.locator('fl-choice-list input.choice');
 const focusedLabel = (page: Page) =>
@@ -59,6 +64,8 @@ for (const width of [390, 1440]) {
       await choiceInputs(page).nth(30).waitFor();
       t.is(await choiceInputs(page).count(), 31);
       t.is(await focusedLabel(page), 'Choice 30', 'the caret is in the last pasted choice');
+      await page.locator('fl-choice-list').scrollIntoViewIfNeeded();
+      await shot(page, width < 500 ? 'workspace-choices-phone' : 'workspace-choices');
       await saved(page);
       let form = await serverHas(id, owner.key, (f) => labels(f).length === 31);
       t.deepEqual(labels(form), [...lines, 'Option 2']);
@@ -97,6 +104,7 @@ for (const width of [390, 1440]) {
       const dialog = page.getByRole('dialog', { name: 'Edit the choices as text' });
       const text = dialog.getByRole('textbox', { name: 'One choice per line' });
       t.is((await text.inputValue()).split('\n').length, 32);
+      if (width > 500) await shot(page, 'workspace-choices-text');
       t.deepEqual(await axeViolations(page), []);
       await text.fill('Red\n\nGreen\nColour 2\n');
       await dialog.getByRole('button', { name: 'Save choices' }).click();

@@ -118,6 +118,8 @@ test.serial('a deleted question is gone at once, and "Undo" in its notice brings
     t.deepEqual(await page.locator('fl-question-list li .title').allTextContents(), ['First', 'Third']);
     await saved(page);
     await serverHas(id, owner.key, (f) => f.questions.length === 2);
+    const dir = process.env.FORMLOOM_SHOTS;
+    if (dir) await page.screenshot({ path: `${dir}/workspace-undo-phone.png` });
     t.deepEqual(await axeViolations(page), []);
     await notice.getByRole('button', { name: 'Undo' }).click();
     await notice.waitFor({ state: 'hidden' });
