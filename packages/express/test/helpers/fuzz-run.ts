@@ -86,6 +86,9 @@ export function plan(r: Rng, world: World, targets: Target[], i: number): Planne
   const deep = hasBody && mutating && r.chance(0.3);
   const keyKinds = target.auth ? (['own', 'own', 'own', 'other', 'none', 'garbage'] as const) : (['none', 'none', 'own', 'garbage'] as const);
   let keyKind: 'own' | 'other' | 'none' | 'garbage' = deep ? (target.auth ? 'own' : 'none') : r.pick(keyKinds);
+  // The first round over the targets sends each keyed operation a garbage key, so that every operation is refused
+  // at least once whatever the budget (the short budget gives each operation only a few requests).
+  if (!deep && target.auth && i < targets.length) keyKind = 'garbage';
   const names = [...target.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
   // Without parameters, a body or a valid key, a mutating request would only ever be accepted: no key then.
   if (mutating && target.auth && keyKind === 'own' && !names.length && !hasBody) keyKind = 'none';
