@@ -50,8 +50,17 @@ export interface InvitationAcceptPages {
   signUpUrl?: string;
 }
 
-function acceptLinks(pages: InvitationAcceptPages, token: string): string {
-  const url = (template: string) => escape(template.split('{token}').join(encodeURIComponent(token)));
+/** The `?email=` of the mailed link when it looks like an address: the sign-in and sign-up pages prefill it. */
+function invitedAddress(req: Request): string | undefined {
+  const e = typeof req.query.email === 'string' ? req.query.email.trim() : '';
+  return e.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(e) ? e : undefined;
+}
+
+function acceptLinks(pages: InvitationAcceptPages, token: string, email?: string): string {
+  const url = (template: string) => {
+    const u = template.split('{token}').join(encodeURIComponent(token));
+    return escape(email ? `${u}${u.includes('?') ? '&' : '?'}email=${encodeURIComponent(email)}` : u);
+  };
   return (
     '<h2>How to accept</h2><p>Sign in with the address this invitation was sent to, or create your account with it: you join the team as soon as you are in.</p>' +
     `<p class="actions"><a class="button" href="${url(pages.signInUrl)}">Sign in to accept</a>` +
@@ -81,7 +90,7 @@ export function invitationPage(formloom: Formloom, limits: RateLimits, apiPath: 
       `<dl><dt>Team</dt><dd>${escape(inv.team_name)}</dd><dt>Role</dt><dd>${escape(inv.role)}</dd>` +
       (inv.invited_by_name ? `<dt>Invited by</dt><dd>${escape(inv.invited_by_name)}</dd>` : '') +
       `<dt>Expires</dt><dd><time datetime="${escape(inv.expires_at)}">${escape(inv.expires_at.slice(0, 16).replace('T', ' '))} UTC</time></dd></dl>`;
-    if (accept) return shell(res, nonce, `Invitation to ${inv.team_name}`, `<h1>Join the team ${escape(inv.team_name)} on Formloom</h1>${details}${acceptLinks(accept, token)}`);
+    if (accept) return shell(res, nonce, `Invitation to ${inv.team_name}`, `<h1>Join the team ${escape(inv.team_name)} on Formloom</h1>${details}${acceptLinks(accept, token, invitedAddress(req))}`);
     const body =
       `<div id="formloom-invitation" data-token="${escape(token)}" data-api="${escape(base + apiPath)}">` +
       `<h1>Join the team ${escape(inv.team_name)} on Formloom</h1>${details}` +

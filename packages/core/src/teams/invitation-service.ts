@@ -110,7 +110,9 @@ export class InvitationService {
         }
       }
       await tx.invitations.insert(invitation);
-      const link = `${this.config.publicUrl.replace(/\/+$/, '')}/teams/invite/${token}`;
+      // The invited address rides along so the sign-up form opened from the invitation page is prefilled with it
+      // (the mail goes to that address: the link tells its reader nothing new).
+      const link = `${this.config.publicUrl.replace(/\/+$/, '')}/teams/invite/${token}?email=${encodeURIComponent(email)}`;
       const who = inviter ? [inviter.first_name, inviter.last_name].filter(Boolean).join(' ') || inviter.email : 'A team admin';
       await enqueueMail(tx, this.ids, this.clock, this.box, {
         to: email,
@@ -118,8 +120,10 @@ export class InvitationService {
         text: [
           `${who} invited you to join the team "${team.name}" on Formloom as ${input.role}.`,
           '',
-          `Accept the invitation: ${link}`,
-          `(or call POST /api/v1/invitations/${token}/accept with your API key)`,
+          `Open this link to accept: ${link}`,
+          '',
+          `Then sign in with ${email}, or create your account with this address if you have none yet:`,
+          'you join the team as soon as you are in.',
           '',
           `The invitation expires on ${invitation.expires_at.slice(0, 10)}.`,
         ].join('\n'),

@@ -115,10 +115,10 @@ export async function afterSignIn(el: HTMLElement, api: Api, base: string, info:
   navigate(target, true);
 }
 
-/** Keeps `invite` and `next` on links between the sign-in screens. */
+/** Keeps `invite`, `email` (the invited address, prefilled) and `next` on links between the sign-in screens. */
 export function carry(query: URLSearchParams | undefined): string {
   const keep = new URLSearchParams();
-  for (const k of ['invite', 'next']) {
+  for (const k of ['invite', 'email', 'next']) {
     const v = query?.get(k);
     if (v) keep.set(k, v);
   }

@@ -66,7 +66,7 @@ export class FlSignin extends AuthScreen {
             <button class="btn" type="button" @click=${() => this.switchMode('password')}>Back to sign-in</button>`
         : this.mode === 'password'
           ? html`<form @submit=${this.onPassword} novalidate>
-              <label class="field">Email<input name="email" type="email" autocomplete="username webauthn" required /></label>
+              <label class="field">Email<input name="email" type="email" autocomplete="username webauthn" required value=${this.query?.get('email') ?? ''} /></label>
               <label class="field">Password<input name="password" type="password" autocomplete="current-password" required /></label>
               ${errorLine(this.error)}
               <button class="btn primary block" type="submit" ?disabled=${this.busy}>${this.busy ? 'Signing in…' : 'Sign in'}</button>

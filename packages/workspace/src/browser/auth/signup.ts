@@ -40,6 +40,7 @@ export class FlSignup extends AuthScreen {
       // The invitation was accepted by the sign-up itself; the forms list says so.
       const rest = new URLSearchParams(this.query);
       rest.delete('invite');
+      rest.delete('email');
       await afterSignIn(this, this.api, this.base, info, rest);
     });
   }
@@ -89,7 +90,7 @@ export class FlSignup extends AuthScreen {
           <label class="field">First name<input name="first_name" autocomplete="given-name" /></label>
           <label class="field">Last name<input name="last_name" autocomplete="family-name" /></label>
         </div>
-        <label class="field">Email<input name="email" type="email" autocomplete="email" required /></label>
+        <label class="field">Email<input name="email" type="email" autocomplete="email" required value=${this.query?.get('email') ?? ''} /></label>
         <label class="field">Password<input name="password" type="password" autocomplete="new-password" minlength=${MIN_PASSWORD} required aria-describedby="pw-hint" />
           <span class="hint" id="pw-hint">At least ${MIN_PASSWORD} characters.</span></label>
         ${errorLine(this.error)}
