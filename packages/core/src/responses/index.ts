@@ -12,6 +12,7 @@ export * from './quiz';
 export * from './codecs/csv';
 export * from './codecs/csv-page';
 export * from './codecs/csv-lines';
+export * from './codecs/export-table';
 export * from './submission-service';
 export * from './response-service';
 export * from './upload-service';

@@ -6,6 +6,7 @@ import { authorizeForm } from '../forms/form-access';
 import { csvLayout } from './codecs/csv';
 import { declaredHiddenFields } from './codecs/csv-lines';
 import { CsvPageWriter } from './codecs/csv-page';
+import { type ExportColumn, type ExportRow, exportColumns, exportRows, yesNoWords } from './codecs/export-table';
 import { paging } from '../pagination';
 import { decodeCursor, encodeCursor, responseFilter, totalIsCostly } from './response-query';
 import { bulkDeleteSchema } from './response-schemas';
@@ -118,6 +119,27 @@ export class ResponseService {
         else yield (writer ??= new CsvPageWriter(layout)).write(page.bytes).csv;
       }
     })();
+  }
+
+  /**
+   * The export's columns and its rows page by page, each answer as its label and its raw value, for the
+   * XLSX and JSON exports (docs/responses-and-webhooks.md, "Export formats"): the CSV's columns, filters
+   * and access, read in packed pages so memory stays at one page.
+   */
+  async exportTable(principal: Principal, formId: string, query: Record<string, unknown> = {}): Promise<{ columns: ExportColumn[]; rows: AsyncIterable<ExportRow[]> }> {
+    const form = await authorizeForm(this.storage, principal, formId, 'read');
+    const filter = responseFilter(query);
+    const questions: Question[] = await this.storage.questions.listByForm(formId);
+    const hiddenFields = declaredHiddenFields(form.options.hidden_fields);
+    const layout = csvLayout(questions, hiddenFields);
+    const words = yesNoWords(form.options);
+    const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE, { hidden: hiddenFields.length > 0, filter });
+    return {
+      columns: exportColumns(layout, questions),
+      rows: (async function* () {
+        for await (const page of pages) yield exportRows(page, layout, words);
+      })(),
+    };
   }
 
   /** Analytics computed by the database; `since`/`until` are inclusive dates. */

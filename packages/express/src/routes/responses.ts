@@ -1,7 +1,8 @@
-import { analyticsOut, questionSummariesOut, bulkDeleteOut, bulkDeleteSchema, patchResponseSchema, respondentResponseOut, responseListOut, responseOut, submitResponseSchema, submittedResponseOut, successOut } from '@formloom/core';
+import { badRequest, exportJson, analyticsOut, questionSummariesOut, bulkDeleteOut, bulkDeleteSchema, patchResponseSchema, respondentResponseOut, responseListOut, responseOut, submitResponseSchema, submittedResponseOut, successOut } from '@formloom/core';
 import { json, param, type QueryParam, type RouteContext, type RouteSpec } from '../route-table';
 import { TIME_RANGE_PARAMS } from './query-params';
 import { SpamGuard } from '../spam-protection';
+import { xlsxStream } from '../xlsx-export';
 
 const p = param;
 
@@ -15,6 +16,14 @@ const RESPONSE_FILTER_PARAMS: QueryParam[] = [
     schema: { type: 'string', maxLength: 200 },
   },
 ];
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The export's `format`: csv when absent; anything else is a 400 naming the formats. */
+function exportFormat(v: unknown): 'csv' | 'xlsx' | 'json' {
+  if (v === undefined || v === 'csv' || v === 'xlsx' || v === 'json') return v ?? 'csv';
+  throw badRequest('format: must be csv, xlsx or json', { field: 'format' });
+}
+
 const header = (ctx: RouteContext, name: string) => {
   const v = ctx.req.headers[name];
   return (Array.isArray(v) ? v[0] : v) ?? null;
@@ -78,18 +87,40 @@ export const responseRoutes: RouteSpec[] = [
     method: 'get',
     path: '/forms/:id/responses/export',
     operationId: 'exportResponses',
-    summary: 'Export responses as CSV (streamed), filtered like the list',
+    summary: 'Export responses as CSV (the default), XLSX or JSON (streamed), filtered like the list',
     tag: 'Responses',
     scope: 'forms',
-    query: RESPONSE_FILTER_PARAMS,
-    success: { status: 200, description: 'The responses as CSV (UTF-8, one row per response, a column per question), streamed', media: ['text/csv'] },
+    query: [
+      ...RESPONSE_FILTER_PARAMS,
+      {
+        name: 'format',
+        description:
+          'csv (the default; document 1\'s CSV, unchanged), xlsx (one sheet: answers as the respondent saw them, yes/no as the page\'s words, dates and numbers typed, then a "(raw)" column per yes/no and choice question) or json (an array of `{id, submitted_at, completed_at, answers: [{question_id, sub_field?, title, label, value}], hidden_fields}`: `label` as seen, `value` as stored)',
+        schema: { type: 'string', enum: ['csv', 'xlsx', 'json'] },
+      },
+    ],
+    success: {
+      status: 200,
+      description: 'The responses (CSV: UTF-8, one row per response, a column per question; XLSX; or a JSON array), streamed',
+      media: ['text/csv', XLSX, 'application/json'],
+    },
     errors: [400, 401, 403, 404],
-    handler: async (ctx) => ({
-      contentType: 'text/csv; charset=utf-8',
-      // A client that goes away stops the export: the router ends the iteration, which releases its pages.
-      stream: await ctx.formloom.responses.export(ctx.principal, p(ctx, 'id'), ctx.req.query),
-      headers: { 'Content-Disposition': `attachment; filename="responses-${p(ctx, 'id')}.csv"` },
-    }),
+    handler: async (ctx) => {
+      const format = exportFormat(ctx.req.query.format);
+      const id = p(ctx, 'id');
+      const disposition = { 'Content-Disposition': `attachment; filename="responses-${id}.${format}"` };
+      if (format === 'csv') {
+        return {
+          contentType: 'text/csv; charset=utf-8',
+          // A client that goes away stops the export: the router ends the iteration, which releases its pages.
+          stream: await ctx.formloom.responses.export(ctx.principal, id, ctx.req.query),
+          headers: disposition,
+        };
+      }
+      const table = await ctx.formloom.responses.exportTable(ctx.principal, id, ctx.req.query);
+      if (format === 'json') return { contentType: 'application/json; charset=utf-8', stream: exportJson(table.columns, table.rows), headers: disposition };
+      return { contentType: XLSX, stream: await xlsxStream(table.columns, table.rows), headers: disposition };
+    },
   },
   {
     method: 'post',

@@ -51,6 +51,8 @@ export function placeAnswer(at: CsvColumns, value: unknown, set: (col: number, v
 export interface CsvLayout {
   /** The header line, CRLF included. */
   header: string;
+  /** The header's titles, one per column (the XLSX and JSON exports use them). */
+  titles: readonly string[];
   /** Columns in a row. */
   width: number;
   place: CsvPlacement;
@@ -120,6 +122,7 @@ export function csvLayout(questions: Question[], hiddenFields: readonly string[]
   };
   return {
     header: csvRow(headers),
+    titles: headers,
     width: headers.length,
     place,
     hidden,

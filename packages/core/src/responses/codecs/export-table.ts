@@ -1,0 +1,134 @@
+import type { Question } from '../../domain/types';
+import type { PackedResponses } from '../../ports/storage/responses';
+import { type CsvLayout, placeAnswer } from './csv';
+
+/*
+ * The XLSX and JSON exports (docs/responses-and-webhooks.md, "Export formats"): the CSV's columns, with each
+ * answer both as the respondent saw it (its label) and as stored (its raw value). The CSV keeps its own
+ * fast path and bytes (stored lines, packed pages written in place); these formats parse each page's
+ * responses, which costs more per response but keeps memory at one page.
+ */
+
+/** The words a yes/no answer was shown with: the owner's page words (`strings.yes`/`strings.no`) or English. */
+export interface YesNoWords {
+  yes: string;
+  no: string;
+}
+
+/** One column of the export, in the CSV's order. */
+export interface ExportColumn {
+  /** The CSV's header title. */
+  title: string;
+  /** `response` for responseId/submittedAt/completedAt, `answer` for a question's (sub-)field, `hidden` for a hidden field. */
+  kind: 'response' | 'answer' | 'hidden';
+  /** The question's id (answers only). */
+  question_id?: string;
+  /** The group question's sub-field key (sub-fields only). */
+  sub_field?: string;
+  /** The question's type (answers only); a group's sub-field has its sub-question's type when known. */
+  type?: string;
+}
+
+/** One response: per column, its label (as seen) and its raw value (as stored); `null` where unanswered. */
+export interface ExportRow {
+  id: string;
+  submitted_at: string;
+  completed_at: string | null;
+  labels: unknown[];
+  values: unknown[];
+}
+
+const US = '\u001f';
+const RS = '\u001e';
+const UTF8 = new TextDecoder();
+
+/** The page words of a form's options (`strings`), or English. */
+export function yesNoWords(options: Record<string, unknown>): YesNoWords {
+  const strings = (options.strings ?? {}) as Record<string, unknown>;
+  return {
+    yes: typeof strings.yes === 'string' && strings.yes.trim() ? strings.yes : 'Yes',
+    no: typeof strings.no === 'string' && strings.no.trim() ? strings.no : 'No',
+  };
+}
+
+/**
+ * An answer as the respondent saw it: a yes/no as the page's word, a list of choices as their labels joined
+ * with ", " (choices are stored as their labels), a file as its URL, other objects as JSON text.
+ */
+export function answerLabel(value: unknown, words: YesNoWords): unknown {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'boolean') return value ? words.yes : words.no;
+  if (Array.isArray(value)) return value.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(', ');
+  if (typeof value === 'object') return 'url' in value ? String((value as { url: unknown }).url) : JSON.stringify(value);
+  return value;
+}
+
+/** The columns of `layout` (built from `questions`), described for the XLSX and JSON writers. */
+export function exportColumns(layout: CsvLayout, questions: readonly Question[]): ExportColumn[] {
+  const columns: ExportColumn[] = layout.titles.map((title) => ({ title, kind: 'response' }));
+  for (const q of questions) {
+    const at = layout.place.get(q.id);
+    if (at === undefined) continue;
+    if (typeof at === 'number') {
+      Object.assign(columns[at]!, { kind: 'answer', question_id: q.id, type: q.type });
+      continue;
+    }
+    const subs = new Map(((q.properties.questions as Array<{ id?: string; type?: string }> | undefined) ?? []).map((s) => [s.id, s.type]));
+    for (const [key, col] of at) Object.assign(columns[col]!, { kind: 'answer', question_id: q.id, sub_field: key, type: subs.get(key) ?? 'short_text' });
+  }
+  for (const [, col] of layout.hidden) columns[col]!.kind = 'hidden';
+  return columns;
+}
+
+/** The rows of a packed export page (see `PackedResponses`), their answers placed in `layout`'s columns. */
+export function exportRows(page: PackedResponses, layout: CsvLayout, words: YesNoWords): ExportRow[] {
+  const text = UTF8.decode(page.bytes);
+  const rows: ExportRow[] = [];
+  for (const record of text.split(RS)) {
+    if (!record) continue;
+    const [id = '', submitted_at = '', completed_at = '', hidden = '', answers = '[]'] = record.split(US);
+    const values: unknown[] = new Array(layout.width).fill(null);
+    values[0] = id;
+    values[1] = submitted_at;
+    values[2] = completed_at || null;
+    for (const a of JSON.parse(answers) as Array<{ question_id: string; value: unknown }>) {
+      const at = layout.place.get(a.question_id);
+      if (at !== undefined) placeAnswer(at, a.value, (col, v) => (values[col] = v ?? null));
+    }
+    if (hidden) {
+      const h = JSON.parse(hidden) as Record<string, unknown> | null;
+      if (h) for (const [name, col] of layout.hidden) values[col] = Object.hasOwn(h, name) ? (h[name] ?? null) : null;
+    }
+    const labels = values.map((v, i) => (i < 3 ? v : answerLabel(v, words)));
+    rows.push({ id, submitted_at, completed_at: completed_at || null, labels, values });
+  }
+  return rows;
+}
+
+/**
+ * The JSON export's text, chunk by chunk: one array of responses, each `{id, submitted_at, completed_at,
+ * answers: [{question_id, sub_field?, title, label, value}], hidden_fields: {name: value}}`, with only
+ * the answered cells (docs/responses-and-webhooks.md, "Export formats").
+ */
+export async function* exportJson(columns: readonly ExportColumn[], pages: AsyncIterable<ExportRow[]>): AsyncGenerator<string> {
+  yield '[';
+  let first = true;
+  for await (const rows of pages) {
+    let chunk = '';
+    for (const row of rows) {
+      const answers: unknown[] = [];
+      const hidden: Record<string, unknown> = {};
+      for (let i = 3; i < columns.length; i++) {
+        const c = columns[i]!;
+        const value = row.values[i];
+        if (value === null || value === undefined) continue;
+        if (c.kind === 'hidden') hidden[c.title] = value;
+        else answers.push({ question_id: c.question_id, ...(c.sub_field === undefined ? {} : { sub_field: c.sub_field }), title: c.title, label: row.labels[i], value });
+      }
+      chunk += (first ? '\n' : ',\n') + JSON.stringify({ id: row.id, submitted_at: row.submitted_at, completed_at: row.completed_at, answers, hidden_fields: hidden });
+      first = false;
+    }
+    if (chunk) yield chunk;
+  }
+  yield first ? ']\n' : '\n]\n';
+}
