@@ -11,6 +11,7 @@ import { outboxArea } from './outbox';
 import { signingArea } from './signing';
 import { voiceArea } from './voice';
 import { sessionsArea } from './sessions';
+import { notificationsArea } from './notifications';
 
 export * from './accounts';
 export * from './forms';
@@ -21,6 +22,7 @@ export * from './outbox';
 export * from './signing';
 export * from './voice';
 export * from './sessions';
+export * from './notifications';
 
 /** The built-in areas in wiring order; each is a plugin of the same interface third parties use. */
-export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, signingArea, outboxArea, voiceArea, sessionsArea];
+export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, signingArea, outboxArea, voiceArea, sessionsArea, notificationsArea];

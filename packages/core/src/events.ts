@@ -15,8 +15,11 @@ export interface FormloomEventMap {
 /** The events whose listeners may also run inside the transaction that records them (docs/plugins.md). */
 export type TransactionalEventName = 'response.submitted';
 
-/** A listener inside the event's transaction: `tx` is the storage of that transaction. */
-export type TransactionalListener<E extends TransactionalEventName> = (payload: FormloomEventMap[E][0], tx: Storage) => Promise<void>;
+/**
+ * A listener inside the event's transaction: `tx` is the storage of that transaction. It may answer `false`
+ * when it wrote nothing, so the outbox worker is not woken for nothing.
+ */
+export type TransactionalListener<E extends TransactionalEventName> = (payload: FormloomEventMap[E][0], tx: Storage) => Promise<void | boolean>;
 
 export class FormloomEvents extends EventEmitter<FormloomEventMap> {
   private readonly within = new Map<TransactionalEventName, Array<TransactionalListener<TransactionalEventName>>>();
@@ -32,11 +35,12 @@ export class FormloomEvents extends EventEmitter<FormloomEventMap> {
     this.within.set(event, list);
   }
 
-  /** Called by the service that records `event`, with its transaction; true when a listener ran. */
+  /** Called by the service that records `event`, with its transaction; true when a listener ran and did not answer `false`. */
   async runWithinTransaction<E extends TransactionalEventName>(tx: Storage, event: E, payload: FormloomEventMap[E][0]): Promise<boolean> {
     const list = this.within.get(event) ?? [];
+    let queued = false;
     // In order, one after the other: statements of one transaction are not sent concurrently.
-    for (const listener of list) await listener(payload, tx);
-    return list.length > 0;
+    for (const listener of list) if ((await listener(payload, tx)) !== false) queued = true;
+    return queued;
   }
 }

@@ -44,6 +44,7 @@ export function toNodemailerMessage(message: MailMessage, defaultFrom: string): 
     text: message.text,
   };
   if (message.html !== undefined) options.html = message.html;
+  if (message.replyTo !== undefined) options.replyTo = message.replyTo;
   return options;
 }
 

@@ -88,7 +88,7 @@ export type EventListeners<O> = {
  * that throws fails the change itself.
  */
 export type TransactionalListeners<O> = {
-  [E in TransactionalEventName]?: (payload: FormloomEventMap[E][0], tx: Storage, ctx: PluginContext<O>) => Promise<void>;
+  [E in TransactionalEventName]?: (payload: FormloomEventMap[E][0], tx: Storage, ctx: PluginContext<O>) => Promise<void | boolean>;
 };
 
 /** A class the instance builds with its own injector (the built-in services; see docs/plugins.md). */

@@ -6,6 +6,8 @@ export interface MailMessage {
   html?: string;
   /** Overrides the instance's default sender. */
   from?: string;
+  /** Where replies go (the `Reply-To` header), e.g. a form owner's address on a respondent's receipt. */
+  replyTo?: string;
 }
 
 /** Sends email (invitations, signing requests, codes). */

@@ -1,6 +1,6 @@
 /**
  * A minimal RFC 5322 / MIME reader for the tests: unfolds headers, decodes RFC 2047 encoded words, walks
- * multipart bodies and decodes the first text/plain part (7bit, 8bit, quoted-printable, base64). Written
+ * multipart bodies and decodes the first text/plain part (and the first text/html one) (7bit, 8bit, quoted-printable, base64). Written
  * here so that the tests check nodemailer's output with a parser that is not nodemailer's own.
  */
 export interface ParsedMessage {
@@ -10,6 +10,8 @@ export interface ParsedMessage {
   from: string;
   subject: string;
   text: string;
+  /** The first text/html part, decoded; '' when the message has none. */
+  html: string;
 }
 
 export function parseMessage(raw: Buffer | string): ParsedMessage {
@@ -21,6 +23,7 @@ export function parseMessage(raw: Buffer | string): ParsedMessage {
     from: header('from'),
     subject: header('subject'),
     text: findText(part) ?? '',
+    html: findText(part, 'text/html') ?? '',
   };
 }
 
@@ -45,18 +48,18 @@ function parsePart(source: string): Part {
   return { headers, body };
 }
 
-function findText(part: Part): string | undefined {
+function findText(part: Part, wanted = 'text/plain'): string | undefined {
   const { type, params } = parseContentType(part.headers.get('content-type')?.[0] ?? 'text/plain');
   const disposition = (part.headers.get('content-disposition')?.[0] ?? '').toLowerCase();
   if (type.startsWith('multipart/')) {
     if (!params.boundary) throw new Error('multipart part without a boundary');
     for (const child of splitMultipart(part.body, params.boundary)) {
-      const text = findText(parsePart(child));
+      const text = findText(parsePart(child), wanted);
       if (text !== undefined) return text;
     }
     return undefined;
   }
-  if (type !== 'text/plain' || disposition.startsWith('attachment')) return undefined;
+  if (type !== wanted || disposition.startsWith('attachment')) return undefined;
   const encoding = (part.headers.get('content-transfer-encoding')?.[0] ?? '7bit').toLowerCase();
   const bytes =
     encoding === 'base64'

@@ -1,0 +1,110 @@
+import { inject, injectable } from 'tsyringe';
+import { apiBase, type FormloomConfig } from '../config';
+import type { SecretBox } from '../crypto-box';
+import type { FormRecord, Question, ResponseRecord } from '../domain/types';
+import { isEmailAddress } from '../email-address';
+import { assertFormAccess } from '../forms/form-access';
+import { enqueueMail } from '../outbox/mail-handler';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { MailMessage } from '../ports/mailer';
+import type { Storage } from '../ports/storage';
+import { FileLinks } from '../responses/file-links';
+import { TOKENS } from '../tokens';
+import { answerLines, brandingOf, recallFiller, renderMail } from './mail-render';
+import { NotificationSettings, receiptOf, receiptQuestion, subscribersOf } from './notification-settings';
+
+/**
+ * Turns a completed response into its mails inside the response's own transaction (docs/notifications.md):
+ * one sealed `mail` outbox item per subscriber with access, and the respondent's receipt when the form has it
+ * on. The items exist exactly when the response does, and the outbox sends each once, retrying a failing
+ * server; nothing is read for a form that has neither.
+ */
+@injectable()
+export class ResponseMails {
+  constructor(
+    @inject(TOKENS.Config) private readonly config: FormloomConfig,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
+    @inject(TOKENS.SecretBox) private readonly box: SecretBox,
+    @inject(FileLinks) private readonly links: FileLinks,
+    @inject(NotificationSettings) private readonly settings: NotificationSettings,
+  ) {}
+
+  /** Queues the mails of a response in `tx`; false when there were none to queue. */
+  async queue(tx: Storage, formId: string, responseId: string): Promise<boolean> {
+    const form = await tx.forms.findById(formId);
+    if (!form) return false;
+    const subscribers = subscribersOf(form);
+    const receipt = receiptOf(form);
+    if (!subscribers.length && !receipt.enabled) return false;
+    const response = await tx.responses.findById(formId, responseId);
+    if (!response || !response.completed_at) return false;
+    const version = response.version_id ? await tx.versions.findById(response.version_id) : null;
+    const questions = ((version?.snapshot as { questions?: Question[] } | undefined)?.questions ?? (await tx.questions.listByForm(formId))) as Question[];
+    const messages: MailMessage[] = [];
+    for (const userId of subscribers) {
+      const to = await this.subscriberAddress(tx, form, userId);
+      if (to) messages.push({ to, ...this.newResponseMail(form, response, questions, userId) });
+    }
+    if (receipt.enabled) {
+      const m = this.receiptMail(form, response, questions);
+      if (m) messages.push(m);
+    }
+    for (const m of messages) await enqueueMail(tx, this.ids, this.clock, this.box, m);
+    return messages.length > 0;
+  }
+
+  /** The person's address while they may still read the form's responses; null otherwise (left a team, deleted). */
+  private async subscriberAddress(tx: Storage, form: FormRecord, userId: string): Promise<string | null> {
+    try {
+      await assertFormAccess(form, { user_id: userId, key_id: null, scope: 'forms' }, 'read', (teamId, uid) => tx.teams.findMember(teamId, uid));
+    } catch {
+      return null;
+    }
+    return (await tx.users.findById(userId))?.email ?? null;
+  }
+
+  private base() {
+    return this.config.publicUrl.replace(/\/+$/, '');
+  }
+
+  newResponseMail(form: FormRecord, response: ResponseRecord, questions: Question[], userId: string) {
+    const recall = recallFiller(response.answers, response.metadata.hidden);
+    const answers = this.links.signAnswers(response.answers, questions);
+    const query = new URLSearchParams({ form: form.id, user: userId, sig: this.settings.unsubscribeSignature(form.id, userId) });
+    const unsubscribe = `${apiBase(this.config)}/notifications/unsubscribe?${query}`;
+    return renderMail({
+      subject: `New response to ${form.title}`,
+      heading: `New response to ${form.title}`,
+      lines: answerLines(questions, answers, recall),
+      links: [
+        { label: 'See the response', href: `${this.base()}/forms/${encodeURIComponent(form.id)}/results/${encodeURIComponent(response.id)}` },
+        { label: 'Stop these mails for this form', href: unsubscribe },
+      ],
+      footer: [`You get this mail because you asked for a mail on each new response to "${form.title}".`],
+      branding: brandingOf(form),
+    });
+  }
+
+  /** The respondent's copy, to the answer of the form's email question; null when that answer is no address. */
+  receiptMail(form: FormRecord, response: ResponseRecord, questions: Question[]): MailMessage | null {
+    const settings = receiptOf(form);
+    const q = receiptQuestion(questions, settings.question_id);
+    const value = q ? response.answers.find((a) => a.question_id === q.id)?.value : null;
+    const to = typeof value === 'string' ? value.trim() : '';
+    if (!to || !isEmailAddress(to)) return null;
+    const recall = recallFiller(response.answers, response.metadata.hidden);
+    const branding = brandingOf(form);
+    const mail = renderMail({
+      subject: recall(settings.subject ?? `Your answers to ${form.title}`),
+      heading: form.title,
+      intro: recall(settings.message ?? 'Thank you. Here is a copy of your answers.'),
+      lines: answerLines(questions, this.links.signAnswers(response.answers, questions), recall),
+      links: [],
+      footer: branding.footer ? [branding.footer] : [],
+      branding,
+    });
+    return { to, ...mail, ...(settings.reply_to ? { replyTo: settings.reply_to } : {}) };
+  }
+}
