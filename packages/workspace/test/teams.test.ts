@@ -104,13 +104,13 @@ test.serial('an owner creates a team, invites, changes a role, cancels, reads th
     // The audit log, filtered by action.
     const events = page.getByRole('list', { name: 'Audit events' }).getByRole('listitem');
     await page.reload();
-    await events.filter({ hasText: 'team.renamed' }).waitFor();
+    await events.filter({ hasText: /renamed the team from/ }).waitFor();
     await page.getByRole('combobox', { name: 'Action' }).selectOption('invitation.cancelled');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForFunction(() => {
       const root = (globalThis as any).document.querySelector('formloom-workspace').shadowRoot.querySelector('fl-team').shadowRoot.querySelector('fl-team-audit').shadowRoot;
-      const items = [...root.querySelectorAll('li strong')].map((s: any) => s.textContent);
-      return items.length === 1 && items[0] === 'invitation.cancelled';
+      const items = [...root.querySelectorAll('li .sentence')].map((s: any) => s.textContent);
+      return items.length === 1 && items[0] === 'Ada Owner cancelled the invitation of grace@example.com.';
     });
     await shot(page, 'team-audit');
 

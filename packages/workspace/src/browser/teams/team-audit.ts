@@ -5,6 +5,7 @@ import { AUDIT_ACTIONS, listAudit, listMembers, type AuditFilters, type AuditLis
 import { errorLine } from '../auth/auth-card';
 import { sectionStyles } from '../account/account-styles';
 import { failure, when } from './team-events';
+import { ACTION_LABELS, auditSentence } from './audit-sentences';
 
 /**
  * `<fl-team-audit team-id>`: the team's audit log with its filters (action, member, dates), for owners and
@@ -17,7 +18,7 @@ export class FlTeamAudit extends LitElement {
     sectionStyles,
     css`
       form.filters { grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); align-items: end; }
-      .detail { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.75rem; overflow-wrap: anywhere; color: var(--_muted); }
+      .sentence { overflow-wrap: anywhere; }
       .upgrade { padding: 0.75rem; border-radius: var(--_radius); border: 1px solid var(--_border); background: var(--_bg); }
     `,
   ];
@@ -72,7 +73,7 @@ export class FlTeamAudit extends LitElement {
     return html`<section class="card" aria-labelledby="audit-h">
       <h2 id="audit-h">Audit log</h2>
       <form class="filters" @submit=${this.onFilter}>
-        <label class="field">Action<select name="action"><option value="">Any action</option>${AUDIT_ACTIONS.map((a) => html`<option value=${a}>${a}</option>`)}</select></label>
+        <label class="field">Action<select name="action"><option value="">Any action</option>${AUDIT_ACTIONS.map((a) => html`<option value=${a}>${ACTION_LABELS[a] ?? a}</option>`)}</select></label>
         <label class="field">Member<select name="user_id"><option value="">Anyone</option>${this.members.map((m) => html`<option value=${m.user_id}>${m.email}</option>`)}</select></label>
         <label class="field">From<input type="date" name="since" /></label>
         <label class="field">To<input type="date" name="until" /></label>
@@ -86,8 +87,7 @@ export class FlTeamAudit extends LitElement {
           : html`<ul class="rows" aria-label="Audit events">
               ${l.events.map(
                 (ev) => html`<li>
-                  <div class="what"><strong>${ev.action}</strong><span class="meta">${ev.user_email ?? 'system'} · ${when(ev.timestamp)}${ev.ip_address ? ` · ${ev.ip_address}` : ''}</span>
-                    ${Object.keys(ev.details).length ? html`<span class="detail">${JSON.stringify(ev.details)}</span>` : nothing}</div>
+                  <div class="what"><span class="sentence">${auditSentence(ev, this.members)}</span><span class="meta">${when(ev.timestamp)}${ev.ip_address ? ` · from ${ev.ip_address}` : ''}</span></div>
                 </li>`,
               )}
             </ul>
