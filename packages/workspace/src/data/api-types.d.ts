@@ -1228,6 +1228,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/forms/{id}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own mail setting for the form's new responses
+         * @description Needs a `forms` key.
+         */
+        get: operations["getFormNotifications"];
+        /**
+         * Sets the caller's own mail setting for the form's new responses: 'instant' (a mail each) or 'off'; anyone who may read the form's responses
+         * @description Needs a `forms` key.
+         */
+        put: operations["setFormNotifications"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The form's respondent receipt: a copy of their answers mailed to the answer of an email question
+         * @description Needs a `forms` key.
+         */
+        get: operations["getFormReceipt"];
+        /**
+         * Sets the form's respondent receipt (editors): 400 when turned on for a form without an email question; subject and message may recall answers
+         * @description Needs a `forms` key.
+         */
+        put: operations["setFormReceipt"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A new-response mail's unsubscribe link (signed, works without signing in): stops that person's mails for that form and shows a page saying so */
+        get: operations["unsubscribePage"];
+        put?: never;
+        /** One-click unsubscribe (RFC 8058) with the same signed parameters as the link */
+        post: operations["unsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -11487,6 +11553,210 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getFormNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {form_id, new_responses} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        form_id: string;
+                        /** @enum {string} */
+                        new_responses: "instant" | "off";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setFormNotifications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    new_responses: "instant" | "off";
+                };
+            };
+        };
+        responses: {
+            /** @description {form_id, new_responses} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        form_id: string;
+                        /** @enum {string} */
+                        new_responses: "instant" | "off";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getFormReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {form_id, enabled, question_id, reply_to, subject, message} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        form_id: string;
+                        enabled: boolean;
+                        question_id: string | null;
+                        reply_to: string | null;
+                        subject: string | null;
+                        message: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setFormReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled: boolean;
+                    question_id?: string | null;
+                    reply_to?: string | null;
+                    subject?: string | null;
+                    message?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description {form_id, enabled, question_id, reply_to, subject, message} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        form_id: string;
+                        enabled: boolean;
+                        question_id: string | null;
+                        reply_to: string | null;
+                        subject: string | null;
+                        message: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    unsubscribePage: {
+        parameters: {
+            query?: {
+                form?: string;
+                user?: string;
+                sig?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page confirming it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    unsubscribe: {
+        parameters: {
+            query?: {
+                form?: string;
+                user?: string;
+                sig?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {unsubscribed: true} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        unsubscribed: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
         };
     };
