@@ -2,6 +2,7 @@ import { definePlugin } from '../plugins/plugin';
 import { CORE_VERSION } from '../version';
 import { FormListService } from './form-list-service';
 import { FormService } from './form-service';
+import { FormSlugService } from './form-slug';
 import { PublishingService } from './publishing-service';
 import { ThemeService } from './theme-service';
 import { VersionRestoreService } from './version-restore';
@@ -14,6 +15,7 @@ export * from './public-view';
 export * from './changelog';
 export * from './form-access';
 export * from './form-service';
+export * from './form-slug';
 export * from './form-list-service';
 export * from './publishing-service';
 export * from './theme-service';
@@ -24,5 +26,5 @@ export * from './output-schemas';
 export const formsArea = definePlugin({
   name: 'forms',
   version: CORE_VERSION,
-  services: [FormService, FormListService, PublishingService, ThemeService, VersionRestoreService],
+  services: [FormService, FormSlugService, FormListService, PublishingService, ThemeService, VersionRestoreService],
 });

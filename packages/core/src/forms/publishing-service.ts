@@ -170,7 +170,8 @@ export class PublishingService {
       description: snap.description,
       theme,
       // Computed at each read: the page says a closed form is closed before anyone answers it.
-      snapshot: { ...publicSnapshot(snap), closed: isClosed(snap as Record<string, unknown>, form.response_count, this.clock.now()) } as Record<string, unknown>,
+      // The address is the form's current one (PUT /forms/:id/slug changes it without a new version).
+      snapshot: { ...publicSnapshot(snap), slug: form.slug, closed: isClosed(snap as Record<string, unknown>, form.response_count, this.clock.now()) } as Record<string, unknown>,
     };
   }
 }

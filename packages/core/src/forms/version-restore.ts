@@ -51,7 +51,11 @@ export class VersionRestoreService {
         if (snap[f] === undefined) delete options[f];
         else options[f] = snap[f];
       }
-      options[RESTORED_FROM] = version.version;
+      // Restoring the version that is live makes the draft what respondents see: nothing is unpublished and
+      // the next publish has no restore to tell (the builder's state and its diff then agree, issue 36).
+      const isLive = form.published && form.published_version_id === version.id;
+      if (isLive) delete options[RESTORED_FROM];
+      else options[RESTORED_FROM] = version.version;
       const questions = (snap.questions ?? []).map((q, i): Question => ({ ...q, order: q.order ?? i }));
       const saved = await tx.forms.update(formId, {
         title: snap.title,
@@ -59,7 +63,7 @@ export class VersionRestoreService {
         theme_color: (snap.theme_color as string | null | undefined) ?? null,
         background_color: (snap.background_color as string | null | undefined) ?? null,
         options,
-        has_unpublished_changes: true,
+        has_unpublished_changes: !isLive,
         updated_at: this.clock.now().toISOString(),
       });
       await tx.questions.replaceForForm(formId, questions);

@@ -6,6 +6,7 @@ import { uploadRoutes } from './uploads';
 import { webhookRoutes } from './webhooks';
 import { teamRoutes } from './teams';
 import { versionRestoreRoutes } from './version-restore';
+import { formSlugRoutes } from './form-slug';
 import { invitationViewRoutes } from './invitation-view';
 import { withFormEtags } from '../form-etag';
 import { spamRoutes } from './spam';
@@ -16,7 +17,7 @@ import { spamRoutes } from './spam';
  * endpoints as framework-neutral plugin routes instead and needs no line here (docs/architecture.md).
  */
 export const AREA_ROUTES: Readonly<Record<string, readonly RouteSpec[]>> = {
-  forms: withFormEtags([...formRoutes, ...publishingRoutes, ...versionRestoreRoutes]),
+  forms: withFormEtags([...formRoutes, ...publishingRoutes, ...versionRestoreRoutes, ...formSlugRoutes]),
   responses: [...responseRoutes, ...uploadRoutes, ...spamRoutes],
   webhooks: webhookRoutes,
   teams: [...teamRoutes, ...invitationViewRoutes],
