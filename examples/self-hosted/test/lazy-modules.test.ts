@@ -6,8 +6,8 @@ import { startSelfHosted } from '../src';
 
 /*
  * What the server holds at rest is mostly the code it loaded (docs/operations.md, "Memory"). The code that
- * is ours to defer stays on disk until used: the PostgreSQL client on SQLite, and the API's OpenAPI document,
- * built at its first request. TypeORM's other drivers and zod's locales load with those libraries: their
+ * is ours to defer stays on disk until used: the PostgreSQL client on SQLite, the XLSX export's exceljs,
+ * and the API's OpenAPI document, built at its first request. TypeORM's other drivers and zod's locales load with those libraries: their
  * upstream fixes are described in docs/decisions.md ("Dependencies are used as published").
  */
 
@@ -21,6 +21,8 @@ test('an app on SQLite does not load the PostgreSQL client, and builds the API d
   });
   // Wherever npm placed them.
   t.deepEqual(Object.keys(require.cache).filter((path) => /\/node_modules\/(pg|pg-pool|pg-protocol)\//.test(path)), []);
+  // exceljs (the XLSX export's writer, some megabytes of code) loads at the first XLSX export only.
+  t.deepEqual(Object.keys(require.cache).filter((path) => /\/node_modules\/exceljs\//.test(path)), []);
 
   const res = await fetch(`${app.url}/api/v1/openapi.json`);
   t.is(res.status, 200);

@@ -177,6 +177,15 @@ test.serial('the responses table searches the answers, pages by cursor, and down
     const lines = csv.split('\r\n').filter(Boolean);
     t.is(lines.length, 4, 'the header and the 3 responses the table shows');
     t.true(lines.slice(1).every((l) => /NeEdLe/.test(l)));
+    // XLSX and JSON beside it follow the same filters (docs/responses-and-webhooks.md, "Export formats").
+    const xlsx = await page.getByRole('link', { name: 'Download XLSX' }).getAttribute('href');
+    t.is(xlsx, `/api/v1/forms/${form.id}/responses/export?completed=true&search=needle&format=xlsx`);
+    const xlsxBytes = await page.evaluate(async (url) => [...new Uint8Array(await (await fetch(url)).arrayBuffer()).slice(0, 2)], xlsx!);
+    t.deepEqual(xlsxBytes, [0x50, 0x4b], 'a zip (XLSX) the session may download');
+    const jsonHref = await page.getByRole('link', { name: 'Download JSON' }).getAttribute('href');
+    t.is(jsonHref, `/api/v1/forms/${form.id}/responses/export?completed=true&search=needle&format=json`);
+    const exported = (await page.evaluate(async (url) => (await fetch(url)).json(), jsonHref!)) as Array<{ answers: Array<{ label: string }> }>;
+    t.deepEqual(exported.map((r) => r.answers[0]!.label).sort(), [10, 30, 50].map((i) => `Person ${i} found the NeEdLe`));
     await page.getByLabel('Search answers').fill('nobody says this');
     await page.getByText('No responses match these filters.').waitFor();
     t.deepEqual(errors, []);

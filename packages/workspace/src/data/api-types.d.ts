@@ -259,7 +259,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export responses as CSV (streamed), filtered like the list
+         * Export responses as CSV (the default), XLSX or JSON (streamed), filtered like the list
          * @description Needs a `forms` key.
          */
         get: operations["exportResponses"];
@@ -9386,6 +9386,8 @@ export interface operations {
                 completed?: boolean;
                 /** @description only responses with an answer containing this text, ignoring case (at most 200 characters); reads every response of the range */
                 search?: string;
+                /** @description csv (the default; document 1's CSV, unchanged), xlsx (one sheet: answers as the respondent saw them, yes/no as the page's words, dates and numbers typed, then a "(raw)" column per yes/no and choice question) or json (an array of `{id, submitted_at, completed_at, answers: [{question_id, sub_field?, title, label, value}], hidden_fields}`: `label` as seen, `value` as stored) */
+                format?: "csv" | "xlsx" | "json";
             };
             header?: never;
             path: {
@@ -9395,13 +9397,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The responses as CSV (UTF-8, one row per response, a column per question), streamed */
+            /** @description The responses (CSV: UTF-8, one row per response, a column per question; XLSX; or a JSON array), streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/json": string;
                 };
             };
             400: components["responses"]["BadRequest"];

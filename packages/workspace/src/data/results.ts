@@ -45,10 +45,11 @@ export function bulkDeleteResponses(api: Api, id: string, ids: string[]) {
   return call(api.client.POST('/forms/{id}/responses/bulk-delete', { params: { path: { id } }, body: { response_ids: ids } }));
 }
 
-/** The CSV export's URL for the filter (a plain link: the browser streams the download). */
-export function exportUrl(api: Api, id: string, filter: ResponseFilter = {}) {
+/** The export's URL for the filter and format (a plain link: the browser streams the download); CSV without `format`. */
+export function exportUrl(api: Api, id: string, filter: ResponseFilter = {}, format: 'csv' | 'xlsx' | 'json' = 'csv') {
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries(filter)) if (v !== undefined && v !== '') query.set(k, String(v));
+  if (format !== 'csv') query.set('format', format);
   const q = query.toString();
   return `${api.base.replace(/\/+$/, '')}/forms/${encodeURIComponent(id)}/responses/export${q ? `?${q}` : ''}`;
 }

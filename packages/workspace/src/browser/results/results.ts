@@ -15,6 +15,8 @@ const DELETE_ROLES = new Set(['owner', 'admin', 'editor']);
 const SEARCH_DEBOUNCE_MS = 350;
 
 type View = 'summary' | 'responses';
+/** What each download holds (docs/responses-and-webhooks.md, "Export formats"). */
+const EXPORT_FORMATS = { csv: 'CSV', xlsx: 'a spreadsheet: answers as respondents saw them, with raw values', json: 'JSON: answers as labels and raw values' };
 
 /**
  * `<formloom-results form-id="...">`: a form's results (docs/workspace.md, "Results"): the summary first,
@@ -202,8 +204,10 @@ export class FormloomResults extends LitElement {
               <option value="">All responses</option><option value="true">Completed</option><option value="false">Partial</option></select></label>
             <label class="field">Search answers<input type="search" .value=${this.search} maxlength="200" @input=${this.typed} @search=${this.typed} /></label>`
           : nothing}
-        <a class="btn" href=${exportUrl(this.api!, this.formId, this.view === 'responses' ? filters : this.range)} download
-          title=${this.view === 'responses' ? 'The responses these filters show, as CSV' : 'The responses of these dates, as CSV'}>Download CSV</a>
+        ${(['csv', 'xlsx', 'json'] as const).map(
+          (format) => html`<a class="btn" href=${exportUrl(this.api!, this.formId, this.view === 'responses' ? filters : this.range, format)} download
+            title=${`${this.view === 'responses' ? 'The responses these filters show' : 'The responses of these dates'}, as ${EXPORT_FORMATS[format]}`}>Download ${format.toUpperCase()}</a>`,
+        )}
         <span class="live muted" role="status" aria-live="polite">${this.fresh}</span>
       </div>
       ${this.view === 'summary'
