@@ -137,6 +137,49 @@ for (const kind of DB_KINDS) {
     t.truthy(mailsTo(smtp, owner.email, /New response/).find((m) => m.text.includes(r3)));
   });
 
+  test.serial(`[${kind}] a daily digest at midnight UTC holds the day's responses; a quiet day sends nothing; off ends the chain`, async (t) => {
+    const env = await setup(kind);
+    t.teardown(env.close);
+    const { app, smtp, clock } = env;
+    const { viewer, form } = await teamForm(app);
+    const put = await app.api('PUT', `/forms/${form.id}/notifications`, { key: viewer.key, body: { new_responses: 'daily' } });
+    t.deepEqual(put.body, { form_id: form.id, new_responses: 'daily' });
+    t.is((await app.api('GET', `/forms/${form.id}/notifications`, { key: viewer.key })).body.new_responses, 'daily');
+    const digestItems = async () => app.raw(`SELECT id, status FROM outbox WHERE kind = 'notifications.digest' ORDER BY created_at`);
+    t.is((await digestItems()).length, 1, 'turning it on queues the first digest');
+    t.is((await app.api('PUT', `/forms/${form.id}/notifications`, { key: viewer.key, body: { new_responses: 'daily' } })).status, 200);
+    t.is((await digestItems()).length, 1, 'setting it again queues no second chain');
+
+    const r1 = await submit(app, form, 'Ada');
+    const r2 = await submit(app, form, 'Grace');
+    await until(() => settledMails(app));
+    t.is(mailsTo(smtp, viewer.email, /new response/).length, 0, 'nothing before midnight');
+
+    const now = new Date();
+    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    clock.offsetMs = midnight - now.getTime() + 60_000;
+    await until(() => mailsTo(smtp, viewer.email, /new responses? to/).length === 1);
+    const digest = mailsTo(smtp, viewer.email, /new responses? to/)[0]!;
+    t.is(digest.subject, '2 new responses to Lunch <order>');
+    t.true(digest.text.includes(`/forms/${form.id}/results/${r1}`) && digest.text.includes(`/forms/${form.id}/results/${r2}`));
+    t.regex(digest.text, /Dessert\?: Yes/);
+    t.true(digest.text.includes('/notifications/unsubscribe?'));
+    await until(async () => (await digestItems()).filter((i: any) => i.status === 'pending').length === 1 && (await digestItems()).length === 2);
+
+    // A day without responses: no mail, and the chain goes on.
+    clock.offsetMs += 86_400_000;
+    await until(async () => (await digestItems()).length === 3);
+    t.is(mailsTo(smtp, viewer.email, /new responses? to/).length, 1);
+
+    // Off: the queued digest ends without a mail and queues no next one.
+    t.is((await app.api('PUT', `/forms/${form.id}/notifications`, { key: viewer.key, body: { new_responses: 'off' } })).status, 200);
+    await submit(app, form, 'Linus');
+    clock.offsetMs += 86_400_000;
+    await until(async () => (await digestItems()).every((i: any) => i.status === 'delivered'));
+    t.is((await digestItems()).length, 3);
+    t.is(mailsTo(smtp, viewer.email, /new responses? to/).length, 1);
+  });
+
   test.serial(`[${kind}] the respondent receipt goes to the email answer with recall, branding and the owner's reply-to`, async (t) => {
     const env = await setup(kind);
     t.teardown(env.close);

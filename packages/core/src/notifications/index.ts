@@ -4,10 +4,12 @@ import { CORE_VERSION } from '../version';
 import { escapeHtml } from './mail-render';
 import { NotificationSettings, notificationSettingsOut, notificationSettingsSchema, receiptSettingsOut, receiptSettingsSchema } from './notification-settings';
 import { ResponseMails } from './response-mails';
+import { DigestHandler } from './digest-handler';
 
 export * from './mail-render';
 export * from './notification-settings';
 export * from './response-mails';
+export * from './digest-handler';
 
 const unsubscribeQuery = z.object({ form: z.string().max(100).default(''), user: z.string().max(100).default(''), sig: z.string().max(100).default('') });
 
@@ -23,7 +25,8 @@ const page = (title: string, body: string) =>
 export const notificationsArea = definePlugin({
   name: 'notifications',
   version: CORE_VERSION,
-  services: [NotificationSettings, ResponseMails],
+  services: [NotificationSettings, ResponseMails, DigestHandler],
+  outboxHandlers: (ctx) => [ctx.service(DigestHandler)],
   inTransaction: {
     'response.submitted': ({ form_id, response_id }, tx, ctx) => ctx.service(ResponseMails).queue(tx, form_id, response_id),
   },
@@ -36,7 +39,7 @@ export const notificationsArea = definePlugin({
     }),
     defineRoute({
       method: 'put', path: '/forms/:id/notifications', scope: 'forms', operationId: 'setFormNotifications', tags: ['Notifications'],
-      summary: "Sets the caller's own mail setting for the form's new responses: 'instant' (a mail each) or 'off'; anyone who may read the form's responses",
+      summary: "Sets the caller's own mail setting for the form's new responses: 'instant' (a mail each), 'daily' (one digest a day, at midnight UTC, when there were responses) or 'off'; anyone who may read the form's responses",
       body: notificationSettingsSchema,
       success: { status: 200, description: '{form_id, new_responses}', schema: notificationSettingsOut }, errors: [400, 401, 403, 404],
       handler: async (req) => ({ body: await ctx.service(NotificationSettings).set(req.principal, String(req.params.id), req.body) }),

@@ -2,7 +2,10 @@ import { createHmac } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
 import type { FormloomConfig } from '../config';
-import type { FormRecord, Principal, Question } from '../domain/types';
+import type { FormRecord, OutboxItem, Principal, Question } from '../domain/types';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import { newOutboxItem } from '../outbox/outbox-items';
 import { badRequest, notFound } from '../errors';
 import { authorizeForm } from '../forms/form-access';
 import { parseBody } from '../parse';
@@ -11,8 +14,8 @@ import { sameSecret } from '../sessions/secrets';
 import { TOKENS } from '../tokens';
 import { emailAddress } from '../email-address';
 
-/** What a person with access gets about a form's new responses: a mail each (`instant`) or nothing (`off`). */
-export const NEW_RESPONSE_MODES = ['instant', 'off'] as const;
+/** What a person with access gets about a form's new responses: a mail each (`instant`), one a day (`daily`), or nothing. */
+export const NEW_RESPONSE_MODES = ['instant', 'daily', 'off'] as const;
 export type NewResponseMode = (typeof NEW_RESPONSE_MODES)[number];
 
 export const notificationSettingsSchema = z.object({ new_responses: z.enum(NEW_RESPONSE_MODES) }).strict();
@@ -41,6 +44,19 @@ export type ReceiptSettings = Omit<z.infer<typeof receiptSettingsOut>, 'form_id'
 /** Where the settings live in the form's `options` (never in a version snapshot nor in the form's API shape). */
 export const SUBSCRIBERS_KEY = 'notify_subscribers';
 export const RECEIPT_KEY = 'respondent_receipt';
+/** Per person on `daily`: the id of the outbox item that sends their next digest (an older chain's item finds another id and stops). */
+export const DIGESTS_KEY = 'notify_digests';
+export const DIGEST_KIND = 'notifications.digest';
+
+/** The next midnight UTC after `now`: when a daily digest goes out. */
+export function nextDigestAt(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString();
+}
+
+/** The outbox item of a person's next digest of a form, covering responses submitted from `since`. */
+export function digestItem(ids: IdGenerator, now: Date, formId: string, userId: string, since: string): OutboxItem {
+  return { ...newOutboxItem(ids, now.toISOString(), DIGEST_KIND, { form_id: formId, user_id: userId, since }), next_attempt_at: nextDigestAt(now) };
+}
 
 /** The people who asked for a mail on each new response (user ids), from the form's options. */
 export function subscribersOf(form: Pick<FormRecord, 'options'>): string[] {
@@ -68,7 +84,7 @@ export function receiptQuestion(questions: readonly Question[], chosen: string |
 
 /**
  * Per-person mail settings of a form (docs/notifications.md): each person with read access sets their own
- * `new_responses`; the respondent receipt is the form's, set by those who may edit it. Unsubscribe links are
+ * `new_responses` (a mail each, a daily digest, or none); the respondent receipt is the form's, set by those who may edit it. Unsubscribe links are
  * an HMAC of the form and the person under a key derived from the instance's secret key: they work without
  * signing in, for that person and form only, and never expire (changing the secret key ends them).
  */
@@ -79,6 +95,8 @@ export class NotificationSettings {
   constructor(
     @inject(TOKENS.Storage) private readonly storage: Storage,
     @inject(TOKENS.Config) config: FormloomConfig,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
   ) {
     this.key = createHmac('sha256', config.secretKey).update('formloom-notification-unsubscribe').digest();
   }
@@ -89,7 +107,8 @@ export class NotificationSettings {
 
   async get(principal: Principal, formId: string) {
     const form = await authorizeForm(this.storage, principal, formId, 'read');
-    return { form_id: form.id, new_responses: (subscribersOf(form).includes(principal.user_id) ? 'instant' : 'off') as NewResponseMode };
+    const mode = (form.options[SUBSCRIBERS_KEY] as Record<string, unknown> | undefined)?.[principal.user_id];
+    return { form_id: form.id, new_responses: (mode === 'instant' || mode === 'daily' ? mode : 'off') as NewResponseMode };
   }
 
   async set(principal: Principal, formId: string, body: unknown) {
@@ -108,16 +127,28 @@ export class NotificationSettings {
     return { form_title: form.title };
   }
 
-  /** Reads and writes the form's options in one transaction; only this person's key changes, not the form's draft. */
+  /**
+   * Reads and writes the form's options in one transaction; only this person's keys change, not the form's
+   * draft. Turning `daily` on queues the first digest (next midnight UTC) in the same transaction.
+   */
   private async setMode(formId: string, userId: string, mode: NewResponseMode): Promise<FormRecord> {
     return this.storage.transaction(async (tx) => {
       const form = await tx.forms.findById(formId);
       if (!form) throw notFound('Form');
-      const map = { ...((form.options[SUBSCRIBERS_KEY] as Record<string, string> | undefined) ?? {}) };
+      const before = (form.options[SUBSCRIBERS_KEY] as Record<string, string> | undefined) ?? {};
+      if ((before[userId] ?? 'off') === mode) return form;
+      const map = { ...before };
+      const digests = { ...((form.options[DIGESTS_KEY] as Record<string, string> | undefined) ?? {}) };
       if (mode === 'off') delete map[userId];
       else map[userId] = mode;
-      if (map[userId] === (form.options[SUBSCRIBERS_KEY] as Record<string, string> | undefined)?.[userId]) return form;
-      return (await tx.forms.update(formId, { options: { ...form.options, [SUBSCRIBERS_KEY]: map } })) ?? form;
+      delete digests[userId];
+      if (mode === 'daily') {
+        const now = this.clock.now();
+        const item = digestItem(this.ids, now, formId, userId, now.toISOString());
+        await tx.outbox.enqueue(item);
+        digests[userId] = item.id;
+      }
+      return (await tx.forms.update(formId, { options: { ...form.options, [SUBSCRIBERS_KEY]: map, [DIGESTS_KEY]: digests } })) ?? form;
     });
   }
 

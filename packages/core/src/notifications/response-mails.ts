@@ -69,11 +69,16 @@ export class ResponseMails {
     return this.config.publicUrl.replace(/\/+$/, '');
   }
 
+  /** The signed link that turns this person's mails about this form off, without signing in. */
+  unsubscribeLink(formId: string, userId: string): string {
+    const query = new URLSearchParams({ form: formId, user: userId, sig: this.settings.unsubscribeSignature(formId, userId) });
+    return `${apiBase(this.config)}/notifications/unsubscribe?${query}`;
+  }
+
   newResponseMail(form: FormRecord, response: ResponseRecord, questions: Question[], userId: string) {
     const recall = recallFiller(response.answers, response.metadata.hidden);
     const answers = this.links.signAnswers(response.answers, questions);
-    const query = new URLSearchParams({ form: form.id, user: userId, sig: this.settings.unsubscribeSignature(form.id, userId) });
-    const unsubscribe = `${apiBase(this.config)}/notifications/unsubscribe?${query}`;
+    const unsubscribe = this.unsubscribeLink(form.id, userId);
     return renderMail({
       subject: `New response to ${form.title}`,
       heading: `New response to ${form.title}`,
