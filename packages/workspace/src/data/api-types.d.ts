@@ -1261,7 +1261,7 @@ export interface paths {
          */
         get: operations["getFormNotifications"];
         /**
-         * Sets the caller's own mail setting for the form's new responses: 'instant' (a mail each) or 'off'; anyone who may read the form's responses
+         * Sets the caller's own mail setting for the form's new responses: 'instant' (a mail each), 'daily' (one digest a day, at midnight UTC, when there were responses) or 'off'; anyone who may read the form's responses
          * @description Needs a `forms` key.
          */
         put: operations["setFormNotifications"];
@@ -11638,7 +11638,7 @@ export interface operations {
                     "application/json": {
                         form_id: string;
                         /** @enum {string} */
-                        new_responses: "instant" | "off";
+                        new_responses: "instant" | "daily" | "off";
                     };
                 };
             };
@@ -11662,7 +11662,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    new_responses: "instant" | "off";
+                    new_responses: "instant" | "daily" | "off";
                 };
             };
         };
@@ -11676,7 +11676,7 @@ export interface operations {
                     "application/json": {
                         form_id: string;
                         /** @enum {string} */
-                        new_responses: "instant" | "off";
+                        new_responses: "instant" | "daily" | "off";
                     };
                 };
             };
