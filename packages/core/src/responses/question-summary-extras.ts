@@ -13,6 +13,10 @@ export const LATEST_FILES = 8;
 /** Weeks of NPS trend (ending with the week of `until`, or this week). */
 export const NPS_WEEKS = 12;
 
+/** An opinion scale from 0 to 10 (the defaults): the questions with an NPS. */
+export const isNpsQuestion = (q: Question) =>
+  q.type === 'opinion_scale' && (typeof q.properties.min === 'number' ? q.properties.min : 0) === 0 && (typeof q.properties.max === 'number' ? q.properties.max : 10) === 10;
+
 /** Promoters (9-10), passives (7-8) and detractors (0-6), from a 0-10 histogram. */
 export function npsSplit(histogram: Array<{ value: number; count: number }>) {
   const count = (from: number, to: number) => histogram.filter((b) => b.value >= from && b.value <= to).reduce((s, b) => s + b.count, 0);
@@ -48,13 +52,6 @@ export function trendWeeks(lastDay: string, firstDay?: string): Array<{ week: st
     if (firstDay !== undefined && sunday < firstDay) continue;
     out.push({ week, first: firstDay !== undefined && week < firstDay ? firstDay : week, last: sunday > lastDay ? lastDay : sunday });
   }
-  return out;
-}
-
-/** The UTC days from `first` to `last` (YYYY-MM-DD), both included. */
-export function daysFrom(first: string, last: string): string[] {
-  const out: string[] = [];
-  for (let t = Date.parse(`${first}T00:00:00Z`); t <= Date.parse(`${last}T00:00:00Z`); t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
   return out;
 }
 

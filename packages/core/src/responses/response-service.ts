@@ -15,7 +15,7 @@ import { presentResponse } from './response-presenter';
 import { TOKENS } from '../tokens';
 import { inclusiveRange, isDate } from '../date-range';
 import { LATEST_SCAN, type QuestionSummary, summarizeQuestions } from './question-summaries';
-import { daysFrom, npsOf, trendWeeks } from './question-summary-extras';
+import { isNpsQuestion, npsOf, trendWeeks } from './question-summary-extras';
 import type { Clock } from '../ports/clock';
 
 /**
@@ -173,32 +173,41 @@ export class ResponseService {
       if (v !== undefined && !isDate(v)) throw badRequest(`${f}: must be a date YYYY-MM-DD`, { field: f });
     }
     const range = inclusiveRange(query);
-    const [questions, counts, a, newest] = await Promise.all([
-      this.storage.questions.listByForm(formId),
-      this.storage.responses.questionValues(formId, range.since?.slice(0, 10), range.until?.slice(0, 10)),
+    const firstDay = range.since?.slice(0, 10);
+    const lastDay = range.until?.slice(0, 10);
+    const listed = this.storage.questions.listByForm(formId);
+    // The NPS trend's read starts as soon as the questions are known, beside the others, not after them.
+    const trend = listed.then((qs) => this.npsTrend(formId, qs, firstDay, lastDay));
+    const [questions, counts, a, newest, byWeek] = await Promise.all([
+      listed,
+      this.storage.responses.questionValues(formId, firstDay, lastDay),
       this.storage.responses.analytics(formId, range.since, range.until),
       this.storage.responses.list({ formId, ...range, offset: 0, limit: LATEST_SCAN }),
+      trend,
     ]);
     const answered = new Map(a.questions.map((q) => [q.question_id, q.answered]));
     const summaries = summarizeQuestions(questions, counts, newest.items, answered);
-    await this.addNpsTrend(formId, summaries, range.since?.slice(0, 10), range.until?.slice(0, 10));
+    for (const q of summaries) {
+      const weeks = byWeek.get(q.question_id);
+      if (weeks && q.nps_split !== undefined) q.nps_by_week = weeks;
+    }
     return { form_id: formId, total_responses: a.total, questions: summaries };
   }
 
-  /** `nps_by_week` of the NPS questions: their counters on each day of the weeks (one keyed read, never a response). */
-  private async addNpsTrend(formId: string, summaries: QuestionSummary[], firstDay?: string, lastDay?: string) {
-    const nps = summaries.filter((q) => q.nps_split !== undefined);
-    if (!nps.length) return;
+  /** `nps_by_week` per NPS question: their counters on each day of the weeks (one keyed read, never a response). */
+  private async npsTrend(formId: string, questions: Question[], firstDay?: string, lastDay?: string) {
+    const out = new Map<string, Array<{ week: string; answered: number; nps: number | null }>>();
+    const ids = questions.filter(isNpsQuestion).map((q) => q.id);
+    if (!ids.length) return out;
     const weeks = trendWeeks(lastDay ?? this.clock.now().toISOString().slice(0, 10), firstDay);
-    const rows = await this.storage.responses.questionDayValues(formId, nps.map((q) => q.question_id), weeks.flatMap((w) => daysFrom(w.first, w.last)));
-    for (const q of nps) {
-      q.nps_by_week = weeks.map((w) => {
+    const rows = await this.storage.responses.questionRangeValues(formId, ids, weeks);
+    for (const id of ids) {
+      out.set(id, weeks.map((w, i) => {
         const values = new Map<string, number>();
-        for (const r of rows) {
-          if (r.question_id === q.question_id && r.day >= w.first && r.day <= w.last) values.set(r.value, (values.get(r.value) ?? 0) + r.count);
-        }
+        for (const r of rows) if (r.question_id === id && r.range === i) values.set(r.value, (values.get(r.value) ?? 0) + r.count);
         return { week: w.week, ...npsOf(values) };
-      });
+      }));
     }
+    return out;
   }
 }

@@ -114,18 +114,28 @@ export async function readValueCounts(db: Db, d: Dialect, formId: string, firstD
   return rows.map((r) => ({ question_id: r.question_id, value: r.value, count: Number(r.n) })).filter((r) => r.count > 0);
 }
 
-/** Counts of `questionIds` on each of `days` (exact keys: one index seek per day and question). */
-export async function readDayValueCounts(db: Db, d: Dialect, formId: string, questionIds: string[], days: string[]): Promise<Array<QuestionValueCount & { day: string }>> {
-  const wanted = days.filter((x) => x !== ALL_TIME);
-  if (!questionIds.length || !wanted.length) return [];
+const DAY_MS = 86_400_000;
+
+/** Counts of `questionIds` summed per range of days: the days are listed, so each is a primary-key seek. */
+export async function readRangeValueCounts(
+  db: Db,
+  d: Dialect,
+  formId: string,
+  questionIds: string[],
+  ranges: Array<{ first: string; last: string }>,
+): Promise<Array<QuestionValueCount & { range: number }>> {
+  const days: string[] = [];
+  for (const r of ranges) {
+    for (let t = Date.parse(`${r.first}T00:00:00Z`); t <= Date.parse(`${r.last}T00:00:00Z`); t += DAY_MS) days.push(new Date(t).toISOString().slice(0, 10));
+  }
+  if (!questionIds.length || !days.length) return [];
   const table = tableOf(d, QuestionValueEntity);
   const params = new Params(d);
-  const form = params.bind(formId);
-  const dayList = params.list(wanted);
-  const questionList = params.list(questionIds);
-  const rows = await db.all<{ day: string; question_id: string; value: string; count: Num }>(
-    `SELECT day, question_id, value, count FROM ${table} WHERE form_id = ${form} AND day IN (${dayList}) AND question_id IN (${questionList})`,
+  const which = `CASE ${ranges.map((r, i) => `WHEN day <= ${params.bind(r.last)} THEN ${i}`).join(' ')} END`;
+  const where = `form_id = ${params.bind(formId)} AND day IN (${params.list(days)}) AND question_id IN (${params.list(questionIds)})`;
+  const rows = await db.all<{ r: Num; question_id: string; value: string; n: Num }>(
+    `SELECT ${which} AS r, question_id, value, SUM(count) AS n FROM ${table} WHERE ${where} GROUP BY 1, question_id, value`,
     params.values,
   );
-  return rows.map((r) => ({ day: r.day, question_id: r.question_id, value: r.value, count: Number(r.count) })).filter((r) => r.count > 0);
+  return rows.map((x) => ({ range: Number(x.r), question_id: x.question_id, value: x.value, count: Number(x.n) })).filter((x) => x.count > 0);
 }

@@ -22,7 +22,7 @@ import { filterConditions } from './response-search';
 import { exportNextKeySql, exportPageSql, keysetPage, readExportPages, writeCsvLines } from './response-export';
 import { applyToRollup, type DayKey, PendingRollups, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
 import { questionOrder } from './question-days';
-import { readDayValueCounts, readValueCounts } from './question-values';
+import { readRangeValueCounts, readValueCounts } from './question-values';
 
 export const responseStatements = (d: Dialect) => {
   const responses = tableOf(d, ResponseEntity);
@@ -218,8 +218,8 @@ export class SqlResponseRepository implements ResponseRepository {
     return readValueCounts(this.scope.db, this.scope.d, formId, firstDay, lastDay);
   }
 
-  async questionDayValues(formId: string, questionIds: string[], days: string[]) {
-    return readDayValueCounts(this.scope.db, this.scope.d, formId, questionIds, days);
+  async questionRangeValues(formId: string, questionIds: string[], ranges: Array<{ first: string; last: string }>) {
+    return readRangeValueCounts(this.scope.db, this.scope.d, formId, questionIds, ranges);
   }
 
   async scan(formId: string, after: { submitted_at: string; id: string } | null, limit: number): Promise<ResponseRecord[]> {

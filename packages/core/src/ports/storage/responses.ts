@@ -184,11 +184,12 @@ export interface ResponseRepository {
    */
   questionValues(formId: string, firstDay?: string, lastDay?: string): Promise<QuestionValueCount[]>;
   /**
-   * The same counters for the given questions on the given UTC days (YYYY-MM-DD), one row per day, question and
-   * value with a count above 0: a lookup per day and question (the NPS trend reads 84 days of one question), so
-   * its cost is days × those questions' values, not every question's.
+   * The same counters for the given questions summed over each of `ranges` (whole UTC days, YYYY-MM-DD, both
+   * included, ascending and not overlapping): one row per range (its index), question and value with a count
+   * above 0. Read by key, one lookup per day and question (the NPS trend: 12 weeks of one question), so the cost
+   * is days × those questions' values, not every question's.
    */
-  questionDayValues(formId: string, questionIds: string[], days: string[]): Promise<Array<QuestionValueCount & { day: string }>>;
+  questionRangeValues(formId: string, questionIds: string[], ranges: Array<{ first: string; last: string }>): Promise<Array<QuestionValueCount & { range: number }>>;
   /** Whether the form has a completed response with this `unique_visitor`. */
   hasUniqueVisitor(formId: string, visitor: string): Promise<boolean>;
 }

@@ -59,7 +59,7 @@ export function questionValueTests(test: StorageTest): void {
     t.deepEqual(await db.storage.responses.questionValues(uid('frm')), []);
   });
 
-  test('responses: questionDayValues reads the counters of the given questions on the given days only', async (t, db) => {
+  test('responses: questionRangeValues sums the counters of the given questions over each range of days', async (t, db) => {
     const form = makeForm();
     await db.storage.forms.insert(form);
     const score = makeQuestion(0, { type: 'opinion_scale', properties: { min: 0, max: 10 } });
@@ -67,16 +67,17 @@ export function questionValueTests(test: StorageTest): void {
     await db.storage.questions.replaceForForm(form.id, [score, other]);
     const answer = (n: number) => [{ question_id: score.id, value: n }, { question_id: other.id, value: true }];
     await db.storage.responses.insert(makeResponse(form.id, 10, { answers: answer(10) }));
-    await db.storage.responses.insert(makeResponse(form.id, 20, { answers: answer(10) }));
-    await db.storage.responses.insert(makeResponse(form.id, DAY + 10, { answers: answer(3) }));
+    await db.storage.responses.insert(makeResponse(form.id, DAY + 10, { answers: answer(10) }));
+    await db.storage.responses.insert(makeResponse(form.id, DAY + 20, { answers: answer(3) }));
     await db.storage.responses.insert(makeResponse(form.id, 3 * DAY + 10, { answers: answer(9) }));
-    const [d1, d2, d4] = [at(0), at(DAY), at(3 * DAY)].map((x) => x.slice(0, 10));
-    const rows = await db.storage.responses.questionDayValues(form.id, [score.id], [d1!, d2!, '2999-01-01']);
-    const key = (r: { day: string; value: string; count: number }) => `${r.day} ${r.value} ${r.count}`;
-    t.deepEqual(rows.map(key).sort(), [`${d1} 10 2`, `${d2} 3 1`].sort(), 'per day, only that question, days asked for');
+    await db.storage.responses.insert(makeResponse(form.id, 5 * DAY + 10, { answers: answer(1) }));
+    const [d1, d2, d4, d5, d6] = [0, 1, 3, 4, 5].map((n) => at(n * DAY).slice(0, 10));
+    const rows = await db.storage.responses.questionRangeValues(form.id, [score.id], [{ first: d1!, last: d2! }, { first: d4!, last: d5! }, { first: '2999-01-01', last: '2999-01-07' }]);
+    const key = (r: { range: number; value: string; count: number }) => `${r.range} ${r.value} ${r.count}`;
+    t.deepEqual(rows.map(key).sort(), ['0 10 2', '0 3 1', '1 9 1'], 'summed per range, only that question; a day outside every range (the 6th) is left out');
     t.true(rows.every((r) => r.question_id === score.id));
-    t.deepEqual((await db.storage.responses.questionDayValues(form.id, [score.id], [d4!])).map(key), [`${d4} 9 1`]);
-    t.deepEqual(await db.storage.responses.questionDayValues(form.id, [], [d1!]), []);
-    t.deepEqual(await db.storage.responses.questionDayValues(form.id, [score.id], []), []);
+    t.deepEqual((await db.storage.responses.questionRangeValues(form.id, [score.id], [{ first: d6!, last: d6! }])).map(key), ['0 1 1']);
+    t.deepEqual(await db.storage.responses.questionRangeValues(form.id, [], [{ first: d1!, last: d2! }]), []);
+    t.deepEqual(await db.storage.responses.questionRangeValues(form.id, [score.id], []), []);
   });
 }
