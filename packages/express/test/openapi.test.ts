@@ -63,7 +63,11 @@ test.serial('every operation: a unique readable operationId, known tags, a real 
 });
 
 test.serial('CSV is text/csv, uploads declare their multipart body, PDFs and audio their media types', (t) => {
-  t.deepEqual(Object.keys(doc.paths['/forms/{id}/responses/export'].get.responses['200'].content), ['text/csv']);
+  t.deepEqual(Object.keys(doc.paths['/forms/{id}/responses/export'].get.responses['200'].content), [
+    'application/json',
+    'text/csv',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  ]);
   const upload = doc.paths['/public/forms/{slug}/uploads'].post.requestBody.content['multipart/form-data'].schema;
   t.like(upload, { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } });
   t.deepEqual(Object.keys(doc.paths['/signing/verify'].post.requestBody.content).sort(), ['application/json', 'application/pdf']);

@@ -1,4 +1,4 @@
-import { badRequest, exportJson, analyticsOut, questionSummariesOut, bulkDeleteOut, bulkDeleteSchema, patchResponseSchema, respondentResponseOut, responseListOut, responseOut, submitResponseSchema, submittedResponseOut, successOut } from '@formloom/core';
+import { badRequest, exportJson, responseExportJsonOut, analyticsOut, questionSummariesOut, bulkDeleteOut, bulkDeleteSchema, patchResponseSchema, respondentResponseOut, responseListOut, responseOut, submitResponseSchema, submittedResponseOut, successOut } from '@formloom/core';
 import { json, param, type QueryParam, type RouteContext, type RouteSpec } from '../route-table';
 import { TIME_RANGE_PARAMS } from './query-params';
 import { SpamGuard } from '../spam-protection';
@@ -101,8 +101,9 @@ export const responseRoutes: RouteSpec[] = [
     ],
     success: {
       status: 200,
-      description: 'The responses (CSV: UTF-8, one row per response, a column per question; XLSX; or a JSON array), streamed',
-      media: ['text/csv', XLSX, 'application/json'],
+      description: 'The responses (CSV: UTF-8, one row per response, a column per question; XLSX; or with format=json a JSON array), streamed',
+      schema: responseExportJsonOut,
+      media: ['text/csv', XLSX],
     },
     errors: [400, 401, 403, 404],
     handler: async (ctx) => {

@@ -2513,6 +2513,29 @@ export interface components {
             version: number | null;
             version_id: string | null;
         };
+        /** @description The responses, oldest first */
+        ResponseExport: {
+            id: string;
+            /** Format: date-time */
+            submitted_at: string;
+            /** @description null: a partial response */
+            completed_at: string | null;
+            /** @description only the answered cells, in the columns' order */
+            answers: {
+                question_id: string;
+                /** @description a group question's sub-field key (one entry per answered sub-field) */
+                sub_field?: string;
+                /** @description the CSV's header of the column */
+                title: string;
+                /** @description the answer as the respondent saw it: a yes/no as the page words, choices as their labels joined with ", " */
+                label: unknown;
+                /** @description the answer as stored */
+                value: unknown;
+            }[];
+            hidden_fields: {
+                [key: string]: unknown;
+            };
+        }[];
         ResponseList: {
             responses: components["schemas"]["Response"][];
             total: number;
@@ -9397,15 +9420,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The responses (CSV: UTF-8, one row per response, a column per question; XLSX; or a JSON array), streamed */
+            /** @description The responses (CSV: UTF-8, one row per response, a column per question; XLSX; or with format=json a JSON array), streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["ResponseExport"];
                     "text/csv": string;
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
-                    "application/json": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { named, timestamp } from '../../api-schemas';
 import type { Question } from '../../domain/types';
 import type { PackedResponses } from '../../ports/storage/responses';
 import { type CsvLayout, placeAnswer } from './csv';
@@ -14,6 +16,32 @@ export interface YesNoWords {
   yes: string;
   no: string;
 }
+
+/** The JSON export's body (`?format=json`), as documented in OpenAPI. */
+export const responseExportJsonOut = named(
+  'ResponseExport',
+  z
+    .array(
+      z.object({
+        id: z.string(),
+        submitted_at: timestamp,
+        completed_at: timestamp.nullable().describe('null: a partial response'),
+        answers: z
+          .array(
+            z.object({
+              question_id: z.string(),
+              sub_field: z.string().optional().describe("a group question's sub-field key (one entry per answered sub-field)"),
+              title: z.string().describe("the CSV's header of the column"),
+              label: z.unknown().describe('the answer as the respondent saw it: a yes/no as the page words, choices as their labels joined with ", "'),
+              value: z.unknown().describe('the answer as stored'),
+            }),
+          )
+          .describe("only the answered cells, in the columns' order"),
+        hidden_fields: z.record(z.string(), z.unknown()),
+      }),
+    )
+    .describe('The responses, oldest first'),
+);
 
 /** One column of the export, in the CSV's order. */
 export interface ExportColumn {
