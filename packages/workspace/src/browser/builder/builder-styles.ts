@@ -5,6 +5,7 @@ export const builderStyles = css`
   .top { display: grid; gap: 0.5rem; padding: 0.75rem 1rem 0; background: var(--_surface); border-bottom: 1px solid var(--_border); }
   .titlebar { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
   .titlebar .name { flex: 1 1 14rem; min-width: 0; }
+  .titlebar .readonly-title { margin: 0; font-size: 1.125rem; font-weight: 600; overflow-wrap: anywhere; }
   .titlebar input { font-size: 1.125rem; font-weight: 700; border-color: transparent; background: transparent; padding-left: 0.4rem; }
   .titlebar input:hover { border-color: var(--_border); }
   .status { display: flex; align-items: center; gap: 0.5rem; font-size: 0.875rem; color: var(--_muted); min-height: 2.25rem; }
@@ -29,7 +30,10 @@ export const builderStyles = css`
   .edit > * { min-width: 0; }
   .sticky { position: sticky; top: 0.75rem; }
   @media (max-width: 1100px) { .edit { grid-template-columns: minmax(14rem, 20rem) minmax(0, 1fr); } .edit fl-preview { grid-column: 1 / -1; } }
-  @media (max-width: 720px) { .edit { grid-template-columns: minmax(0, 1fr); } .sticky { position: static; } .body { padding: 0.75rem; } }
+  /* A viewer's screen: the questions to read and the preview (no editor column). */
+  .edit.readonly { grid-template-columns: minmax(15rem, 26rem) minmax(0, 1fr); }
+  .edit.readonly fl-preview { grid-column: auto; }
+  @media (max-width: 720px) { .edit, .edit.readonly { grid-template-columns: minmax(0, 1fr); } .sticky { position: static; } .body { padding: 0.75rem; } }
   .empty { text-align: center; padding: 2rem 1rem; }
   .screens { display: flex; gap: 0.5rem; flex-wrap: wrap; }
 `;

@@ -18,6 +18,11 @@ import './question-list';
 import './question-editor';
 import './preview-pane';
 import './kinds/index';
+import './readonly-questions';
+import { mayEdit, mayPublish, roleOn, teamsWithRoles, type FormRole } from '../../data/form-role';
+
+/** The tabs a team viewer sees (issue 36): the questions read-only, the link and the results. */
+const VIEWER_TABS: BuilderTab[] = ['questions', 'share', 'results'];
 
 /** Tabs whose edits undo and redo apply to from the keyboard (the others keep the browser's own keys). */
 const EDITING_TABS: BuilderTab[] = ['questions', 'settings', 'theme'];
@@ -56,6 +61,7 @@ export class FormloomBuilder extends LitElement {
     panelsLoaded: { state: true },
     problems: { state: true },
     otherForms: { state: true },
+    formRole: { state: true },
   };
   formId = '';
   apiBase = '/api/v1';
@@ -77,6 +83,9 @@ export class FormloomBuilder extends LitElement {
   private readonly keyOf = (id: string) => this.store?.keyOf(id) ?? id;
   /** The owner's other forms, for Fuse and composite questions. */
   otherForms: Array<{ id: string; title: string }> = [];
+  /** The caller's role on the form (./../../data/form-role.ts): what the screen lets them do. */
+  formRole: FormRole = 'owner';
+  private teamName = '';
 
   constructor() {
     super();
@@ -112,7 +121,7 @@ export class FormloomBuilder extends LitElement {
    */
   private readonly onUndoKey = (e: KeyboardEvent) => {
     const what = undoKey(e);
-    if (!what || !this.store || e.defaultPrevented || !EDITING_TABS.includes(this.currentTab) || wantsNativeUndo(e)) return;
+    if (!what || !this.store || e.defaultPrevented || !mayEdit(this.formRole) || !EDITING_TABS.includes(this.currentTab) || wantsNativeUndo(e)) return;
     const from = e.composedPath()[0];
     if (!e.composedPath().includes(this) && from !== document.body && from !== document.documentElement && from !== document) return;
     e.preventDefault();
@@ -141,6 +150,14 @@ export class FormloomBuilder extends LitElement {
     try {
       await store.load();
       if (store.formId !== this.formId) return;
+      // A team form follows the caller's role in the team: known before the first render, so a viewer is never
+      // shown a control the API would refuse.
+      const teamId = (store.draft as { team_id?: string | null }).team_id ?? null;
+      if (teamId) {
+        const teams = await teamsWithRoles(this.api);
+        this.formRole = roleOn({ team_id: teamId }, teams) ?? 'viewer';
+        this.teamName = teams.find((t) => t.id === teamId)?.name ?? '';
+      }
       this.store = store;
       this.selected = store.draft.questions[0]?.id ?? '';
       this.ready = true;
@@ -169,7 +186,14 @@ export class FormloomBuilder extends LitElement {
   }
 
   private get currentTab(): BuilderTab {
-    return (BUILDER_TABS as readonly string[]).includes(this.tab) ? (this.tab as BuilderTab) : 'questions';
+    const tab = (BUILDER_TABS as readonly string[]).includes(this.tab) ? (this.tab as BuilderTab) : 'questions';
+    return this.tabAllowed(tab) ? tab : 'questions';
+  }
+
+  /** Whether the caller's role may use a tab: a viewer reads, an editor does all but publish. */
+  private tabAllowed(tab: BuilderTab): boolean {
+    if (!mayEdit(this.formRole)) return VIEWER_TABS.includes(tab);
+    return tab !== 'publish' || mayPublish(this.formRole);
   }
 
   private get toast(): FlToast | null {
@@ -276,6 +300,13 @@ export class FormloomBuilder extends LitElement {
     const f = s.draft;
     const index = f.questions.findIndex((q) => q.id === this.selected);
     const q = f.questions[index];
+    if (!mayEdit(this.formRole)) {
+      return html`<div class="edit readonly">
+        <fl-readonly-questions class="sticky" .questions=${f.questions} selected=${this.selected} reader-role=${this.formRole} team=${this.teamName}
+          @fl-select=${(e: CustomEvent) => (this.selected = e.detail.id)}></fl-readonly-questions>
+        <fl-preview class="sticky" .form=${f} at=${q?.id ?? 'welcome'} pages-base=${this.pages} data-tick=${this.tick}></fl-preview>
+      </div>`;
+    }
     const unfinished = unfinishedQuestions(f);
     const endings = ((f.quiz_settings as { endings?: Array<{ id: string; title: string }> } | null)?.endings ?? []).filter((e) => e && e.id);
     return html`<div class="edit">
@@ -317,15 +348,17 @@ export class FormloomBuilder extends LitElement {
     return html`<div class="top">
         <h1 class="sr-only">Edit form: ${f.title}</h1>
         <div class="titlebar">
-          <label class="name"><span class="sr-only">Form title</span><input type="text" .value=${f.title} maxlength="500" placeholder="Name your form"
-            @input=${(e: Event) => s.update((x) => ({ ...x, title: (e.target as HTMLInputElement).value }))} /></label>
+          ${mayEdit(this.formRole)
+            ? html`<label class="name"><span class="sr-only">Form title</span><input type="text" .value=${f.title} maxlength="500" placeholder="Name your form"
+                @input=${(e: Event) => s.update((x) => ({ ...x, title: (e.target as HTMLInputElement).value }))} /></label>`
+            : html`<p class="name readonly-title">${f.title}</p>`}
           <span class="badge ${f.published ? 'live' : ''}">${f.published ? (f.has_unpublished_changes ? 'Published · changes not live' : 'Published') : 'Draft'}</span>
-          ${EDITING_TABS.includes(tab) ? undoButtons(s, (what) => this.runHistory(what)) : nothing}
-          ${saveStatus(s)}
+          ${mayEdit(this.formRole) && EDITING_TABS.includes(tab) ? undoButtons(s, (what) => this.runHistory(what)) : nothing}
+          ${mayEdit(this.formRole) ? saveStatus(s) : html`<span class="badge">View only</span>`}
           <p id="history-live" class="sr-only" role="status" aria-live="polite"></p>
         </div>
         <nav class="tabs" aria-label="Form sections">
-          ${BUILDER_TABS.filter((t) => t !== 'signing' || tab === 'signing' || f.questions.some((q) => q.type === 'contract')).map((t) =>
+          ${BUILDER_TABS.filter((t) => this.tabAllowed(t) && (t !== 'signing' || tab === 'signing' || f.questions.some((q) => q.type === 'contract'))).map((t) =>
             this.base === null
               ? html`<button type="button" aria-current=${t === tab ? 'page' : nothing} @click=${(e: Event) => this.goTab(t, e)}>${tabLabel(t)}</button>`
               : html`<a href=${formPath(this.base, this.formId, t)} aria-current=${t === tab ? 'page' : nothing} @click=${(e: Event) => this.goTab(t, e)}>${tabLabel(t)}</a>`,

@@ -5,6 +5,8 @@ export const listStyles = css`
   .page { max-width: 60rem; margin: 0 auto; padding: 1.25rem 1rem 3rem; display: grid; gap: 1rem; }
   .head { justify-content: space-between; }
   .templates { display: grid; gap: 0.75rem; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); }
+  .create-in { max-width: 20rem; margin-bottom: 0.75rem; }
+  .small { font-size: 0.875rem; }
   .template { display: grid; gap: 0.25rem; text-align: left; font: inherit; color: var(--_text); cursor: pointer; }
   .template:hover { border-color: var(--_primary); }
   .template:focus-visible { outline: 2px solid var(--_primary); outline-offset: 2px; }

@@ -4,10 +4,11 @@ import '../controls/confirm-dialog';
 import type { FlConfirm } from '../controls/confirm-dialog';
 import type { Api } from '../../data/client';
 import { ApiError } from '../../data/client';
-import { createForm, deleteForm, duplicateForm, listForms, listTeams, type FormListItem } from '../../data/forms';
+import { createForm, deleteForm, duplicateForm, listForms, type FormListItem } from '../../data/forms';
 import { formPath, navigate } from '../shell/routes';
 import { STARTER_TEMPLATES } from './templates';
 import { listStyles } from './forms-list-styles';
+import { mayCreateIn, mayDelete, mayEdit, roleOn, teamsWithRoles, type TeamWithRole } from '../../data/form-role';
 
 type Published = '' | 'true' | 'false';
 
@@ -29,6 +30,7 @@ export class FlFormsList extends LitElement {
     error: { state: true },
     busy: { state: true },
     creating: { state: true },
+    createIn: { state: true },
   };
   api!: Api;
   base = '';
@@ -37,7 +39,9 @@ export class FlFormsList extends LitElement {
   published: Published = '';
   forms: FormListItem[] | null = null;
   total = 0;
-  teams: Array<{ id: string; name: string }> = [];
+  teams: TeamWithRole[] = [];
+  /** Where "New form" creates: '' for the person's own forms, else a team they may create forms in. */
+  createIn = '';
   error = '';
   busy = false;
   creating = false;
@@ -47,10 +51,7 @@ export class FlFormsList extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.load();
-    listTeams(this.api).then(
-      (r) => (this.teams = (r as { teams?: Array<{ id: string; name: string }> }).teams ?? []),
-      () => (this.teams = []),
-    );
+    void teamsWithRoles(this.api).then((teams) => (this.teams = teams));
   }
 
   private async load() {
@@ -81,7 +82,7 @@ export class FlFormsList extends LitElement {
     const t = STARTER_TEMPLATES.find((x) => x.id === templateId)!;
     this.busy = true;
     try {
-      const form = await createForm(this.api, { ...t.form, ...(this.teamId ? { team_id: this.teamId } : {}) });
+      const form = await createForm(this.api, { ...t.form, ...(this.createIn ? { team_id: this.createIn } : {}) });
       navigate(formPath(this.base, form.id));
     } catch (e) {
       this.error = (e as Error).message;
@@ -137,8 +138,21 @@ export class FlFormsList extends LitElement {
     if (live) live.textContent = text;
   }
 
+  /** Teams where the person may create forms: the choices of "New form"'s "Create in". */
+  private get creatableTeams(): TeamWithRole[] {
+    return this.teams.filter((t) => mayCreateIn(t.your_role));
+  }
+
+  private openNew() {
+    this.creating = !this.creating;
+    // The list's Team filter suggests where the new form goes, when the person may create forms there.
+    if (this.creating) this.createIn = this.creatableTeams.some((t) => t.id === this.teamId) ? this.teamId : '';
+  }
+
   private renderForm(f: FormListItem) {
     const href = formPath(this.base, f.id);
+    // Only the actions the person's role allows (a team viewer reads forms; only owners and admins delete).
+    const role = roleOn({ team_id: f.team?.id ?? null }, this.teams);
     return html`<li class="card form">
       <span class="swatch" style="background:${f.theme_color ?? '#4f46e5'}" aria-hidden="true"></span>
       <div class="main">
@@ -149,8 +163,9 @@ export class FlFormsList extends LitElement {
         </p>
       </div>
       <div class="actions row">
-        <button class="btn small" type="button" @click=${() => void this.duplicate(f)} aria-label="Duplicate ${f.title}">Duplicate</button>
-        <button class="btn small danger" type="button" @click=${() => void this.deleteWithConfirm(f)} aria-label="Delete ${f.title}">Delete</button>
+        ${mayEdit(role) ? html`<button class="btn small" type="button" @click=${() => void this.duplicate(f)} aria-label="Duplicate ${f.title}">Duplicate</button>` : nothing}
+        ${mayDelete(role) ? html`<button class="btn small danger" type="button" @click=${() => void this.deleteWithConfirm(f)} aria-label="Delete ${f.title}">Delete</button>` : nothing}
+        ${role === 'viewer' ? html`<span class="muted small">View only</span>` : nothing}
       </div>
     </li>`;
   }
@@ -161,11 +176,18 @@ export class FlFormsList extends LitElement {
       <div class="head row">
         <h1>Forms</h1>
         <div class="new">
-          <button class="btn primary" type="button" aria-expanded=${this.creating} aria-controls="templates" @click=${() => (this.creating = !this.creating)} ?disabled=${this.busy}>New form</button>
+          <button class="btn primary" type="button" aria-expanded=${this.creating} aria-controls="templates" @click=${() => this.openNew()} ?disabled=${this.busy}>New form</button>
         </div>
       </div>
       ${this.creating
-        ? html`<section id="templates" class="templates" aria-label="Start from">
+        ? html`${this.creatableTeams.length
+              ? html`<label class="field create-in">Create in
+                  <select @change=${(e: Event) => (this.createIn = (e.target as HTMLSelectElement).value)}>
+                    <option value="" ?selected=${this.createIn === ''}>My forms</option>
+                    ${this.creatableTeams.map((t) => html`<option value=${t.id} ?selected=${t.id === this.createIn}>${t.name}</option>`)}
+                  </select></label>`
+              : nothing}
+            <section id="templates" class="templates" aria-label="Start from">
             ${STARTER_TEMPLATES.map((t) => html`<button class="card template" type="button" @click=${() => void this.create(t.id)} ?disabled=${this.busy}><strong>${t.name}</strong><span class="muted">${t.summary}</span></button>`)}
           </section>`
         : nothing}
