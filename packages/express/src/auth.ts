@@ -6,7 +6,8 @@ export type AuthenticateHook = (req: Request) => Principal | null | Promise<Prin
 
 /** The default: `Authorization: Bearer <api key>`, checked against the hashed keys in storage. */
 export function apiKeyAuthenticator(formloom: Formloom): AuthenticateHook {
-  return async (req) => {
+  // Not async: the core's promise is handed on as it is (an async step less per request).
+  return (req) => {
     const header = req.headers.authorization;
     if (!header) return null;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -16,7 +17,11 @@ export function apiKeyAuthenticator(formloom: Formloom): AuthenticateHook {
 }
 
 export async function requirePrincipal(hook: AuthenticateHook, req: Request, scope: string, custom = false): Promise<Principal> {
-  const principal = await hook(req);
+  return checkPrincipal(await hook(req), req, scope, custom);
+}
+
+/** `requirePrincipal` for a principal already found (or `null`): 401 without one, 403 for a key of another scope. */
+export function checkPrincipal(principal: Principal | null, req: Request, scope: string, custom = false): Principal {
   if (!principal) {
     const message = custom
       ? 'Authentication required'

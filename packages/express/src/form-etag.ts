@@ -60,14 +60,15 @@ async function checkIfMatch(ctx: RouteContext, memo: EtagMemo): Promise<void> {
   });
 }
 
-async function withEtagHeader(ctx: RouteContext, key: string, result: RouteResult, memo: EtagMemo, json: FormJsonMemo): Promise<RouteResult> {
+/** The answer with the form's ETag; a promise only when the form must be read first (not a read's own answer). */
+function withEtagHeader(ctx: RouteContext, key: string, result: RouteResult, memo: EtagMemo, json: FormJsonMemo): RouteResult | Promise<RouteResult> {
   if (!('body' in result) || (result.status ?? 200) >= 300) return result;
-  const form = ANSWERS_FORM.has(key)
-    ? (result.body as Record<string, unknown>)
-    : key === 'delete /forms/:id'
-      ? null
-      : ((await ctx.formloom.forms.get(ctx.principal, param(ctx, 'id'))) as unknown as Record<string, unknown>);
-  if (!form) return result;
+  if (ANSWERS_FORM.has(key)) return tagged(key, result, result.body as Record<string, unknown>, memo, json);
+  if (key === 'delete /forms/:id') return result;
+  return ctx.formloom.forms.get(ctx.principal, param(ctx, 'id')).then((form) => tagged(key, result, form as unknown as Record<string, unknown>, memo, json));
+}
+
+function tagged(key: string, result: RouteResult, form: Record<string, unknown>, memo: EtagMemo, json: FormJsonMemo): RouteResult {
   // The read's JSON is kept per cached revision (form-json.ts); writes answer fresh presentations.
   const serialized = key === 'get /forms/:id' ? json.serialize(form) : null;
   return { ...result, headers: { ...result.headers, ETag: formEtag(form, memo) }, ...(serialized ? { serialized } : {}) };

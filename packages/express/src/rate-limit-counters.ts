@@ -70,14 +70,21 @@ export class BatchedCounters {
    * Counts one hit on `key` of a limit of `limit` hits in windows of `windowMs`; the counter after it (this
    * process's view). A batched hit makes no date string: only a write to the store needs them.
    */
-  async hit(key: string, limit: number, now: Date, windowMs: number): Promise<TimedCounter> {
+  hit(key: string, limit: number, now: Date, windowMs: number): TimedCounter | Promise<TimedCounter> {
     const nowMs = now.getTime();
     const c = this.current(key, nowMs);
     if (c && limit >= MIN_BATCHED_LIMIT && c.hits + c.pending + 1 <= limit * BATCHED_SHARE) {
       c.pending += 1;
       this.scheduleFlush();
+      // Answered at once, not as a promise: a batched hit waits for nothing.
       return { hits: c.hits + c.pending, resets_at: c.resets_at, resets_ms: c.resetsMs };
     }
+    return this.write(key, c, now, windowMs);
+  }
+
+  /** A hit written to the store at once. */
+  private async write(key: string, c: LocalCounter | null, now: Date, windowMs: number): Promise<TimedCounter> {
+    const nowMs = now.getTime();
     // One write carries this hit and any still waiting, so that the count it answers is complete.
     const by = 1 + (c ? c.pending : 0);
     if (c) c.pending = 0;

@@ -124,11 +124,20 @@ export class RateLimits {
 
   /** Counts one request on `name` for `subject`; `null` when that limit is off. */
   async consume(name: RateLimitName, subject: string): Promise<Decision | null> {
+    return this.count(name, subject);
+  }
+
+  /**
+   * `consume`, answered at once when the hit is counted in memory (most hits of a busy key): every request
+   * an async step fewer (docs/benchmarks.md, "CPU per cached GET").
+   */
+  private count(name: RateLimitName, subject: string): Decision | null | Promise<Decision | null> {
     const rule = this.rules[name];
     if (!rule) return null;
     const now = this.clock.now();
     this.maybePrune(now);
-    const counter = await this.counters.hit(bucketKey(name, subject), rule.limit, now, rule.windowSeconds * 1000);
+    const counter = this.counters.hit(bucketKey(name, subject), rule.limit, now, rule.windowSeconds * 1000);
+    if (counter instanceof Promise) return counter.then((c) => decide(rule, c.hits, c.resets_at, now, c.resets_ms));
     return decide(rule, counter.hits, counter.resets_at, now, counter.resets_ms);
   }
 
@@ -139,10 +148,14 @@ export class RateLimits {
 
   /** `consume`, answering 429 when the limit is exceeded; `headers` also on allowed requests. */
   async enforce(name: RateLimitName, subject: string, res: Response, headers = true): Promise<void> {
-    const d = await this.consume(name, subject);
-    if (!d) return;
-    if (d.exceeded) throw refuse(res, name, d);
-    if (headers) setLimitHeaders(res, d);
+    await this.limit(name, subject, res, headers);
+  }
+
+  /** `enforce`, with no promise when the hit was counted in memory; throws the 429 as it. */
+  private limit(name: RateLimitName, subject: string, res: Response, headers = true): void | Promise<void> {
+    const d = this.count(name, subject);
+    if (d instanceof Promise) return d.then((known) => applyDecision(name, known, res, headers));
+    applyDecision(name, d, res, headers);
   }
 
   /**
@@ -154,6 +167,10 @@ export class RateLimits {
    * its first failure here is refused with 429 when the shared count (other instances' failures included)
    * is over the limit, and from then on the strict path applies.
    */
+  private knowsFailures(ip: string): boolean {
+    return !!this.rules.failedAuth && this.counters.knownHits(bucketKey('failedAuth', ip), this.clock.now()) > 0;
+  }
+
   private async beginAttempt(ip: string, res: Response): Promise<{ reserved: boolean }> {
     const rule = this.rules.failedAuth;
     if (!rule) return { reserved: false };
@@ -202,7 +219,8 @@ export class RateLimits {
         if (principal) await this.enforce('perKey', principal.key_id ?? `user:${principal.user_id}`, res);
         return principal;
       }
-      const attempt = await this.beginAttempt(ip, res);
+      // An address this instance knows no failure of begins no attempt (`beginAttempt`): no await for it.
+      const attempt = this.knowsFailures(ip) ? await this.beginAttempt(ip, res) : NOT_RESERVED;
       let principal;
       try {
         principal = await hook(req);
@@ -210,9 +228,11 @@ export class RateLimits {
         await this.endAttempt(ip, attempt, isFormloomError(e) && e.status === 401, res);
         throw e;
       }
-      await this.endAttempt(ip, attempt, !principal, res);
+      // A success without a reserved hit has nothing to end.
+      if (!principal || attempt.reserved) await this.endAttempt(ip, attempt, !principal, res);
       if (!principal) return null;
-      await this.enforce('perKey', principal.key_id ?? `user:${principal.user_id}`, res);
+      const counting = this.limit('perKey', principal.key_id ?? `user:${principal.user_id}`, res);
+      if (counting) await counting;
       return principal;
     };
   }
@@ -291,6 +311,14 @@ function decide(rule: Required<RateLimitRule>, hits: number, resetsAt: string, n
     retryAfter: Math.max(1, Math.ceil(ms / 1000)),
     exceeded: hits > rule.limit,
   };
+}
+
+const NOT_RESERVED = Object.freeze({ reserved: false });
+
+function applyDecision(name: RateLimitName, d: Decision | null, res: Response, headers: boolean): void {
+  if (!d) return;
+  if (d.exceeded) throw refuse(res, name, d);
+  if (headers) setLimitHeaders(res, d);
 }
 
 function setLimitHeaders(res: Response, d: Decision) {

@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { BUILT_IN_AREAS, type Formloom } from '@formloom/core';
-import { apiKeyAuthenticator, hostOrApiKey, requirePrincipal, type AuthenticateHook } from './auth';
+import { apiKeyAuthenticator, checkPrincipal, hostOrApiKey, type AuthenticateHook } from './auth';
 import { errorHandler, notFoundHandler } from './errors';
 import { errorLoggerOf, isHttpLogger, startRequestLog, type RouterLogger } from './request-log';
 import { API_KEY_SECURITY, buildOpenApi, HOST_SECURITY, operationIdOf } from './openapi';
@@ -131,7 +131,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const principalOf = async (spec: RouteSpec, req: Request) => {
     const found = await authenticate(req);
     if (!found && spec.anonymous) return null;
-    return { ...(await requirePrincipal(() => found, req, spec.scope!, !!options.authenticate)), ip_address: requestIp(req) ?? null };
+    return { ...checkPrincipal(found, req, spec.scope!, !!options.authenticate), ip_address: requestIp(req) ?? null };
   };
 
   for (const spec of routes) {

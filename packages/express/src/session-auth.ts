@@ -66,8 +66,13 @@ export class SessionMount {
    * CSRF token in `X-Formloom-CSRF` and the public URL's `Origin` (403 `csrf_failed`).
    */
   authenticator(keys: AuthenticateHook): AuthenticateHook {
+    // A keyed request goes straight to the key's check, without an async step of its own.
+    const byCookie = this.cookieAuthenticator();
+    return (req) => (req.headers.authorization ? keys(req) : byCookie(req));
+  }
+
+  private cookieAuthenticator(): AuthenticateHook {
     return async (req) => {
-      if (req.headers.authorization) return keys(req);
       const token = readCookie(req, SESSION_COOKIE);
       if (!token) return null;
       const active = await this.issuer.authenticate(token);

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { badRequest, conflict, notFound } from '../errors';
 import { PLAN_NAMES, type ApiKeyMaker, type KeyScope, type PlanName, type Principal, type User } from '../domain/types';
@@ -45,6 +45,14 @@ export interface CreateUserInput {
   verified?: boolean;
 }
 
+/** Stored hashes as bytes, by the key record they come from: a kept record is decoded once, not at every request. */
+const storedHashes = new WeakMap<object, Buffer>();
+const storedHashOf = (key: { secret_hash: string }): Buffer => {
+  let bytes = storedHashes.get(key);
+  if (!bytes) storedHashes.set(key, (bytes = Buffer.from(key.secret_hash, 'hex')));
+  return bytes;
+};
+
 /** Users, API keys, plans and credits: what the operator CLI and authentication need. */
 @injectable()
 export class AccountService {
@@ -67,10 +75,11 @@ export class AccountService {
     if (!m) return null;
     const keyId = `key_${m[1]}`;
     const { revision } = await this.caches.gate.check();
-    const { value: key } = await this.caches.keys.get(keyId, revision, () => this.storage.apiKeys.findById(keyId));
+    // A kept key is taken without a promise; a missing or stale one is loaded.
+    const key = this.caches.keys.at(keyId, revision) ?? (await this.caches.keys.get(keyId, revision, () => this.storage.apiKeys.findById(keyId))).value;
     if (!key) return null;
-    const stored = Buffer.from(key.secret_hash, 'hex');
-    const given = Buffer.from(sha256Hex(m[2]!), 'hex');
+    const stored = storedHashOf(key);
+    const given = createHash('sha256').update(m[2]!).digest();
     if (stored.length !== given.length || !timingSafeEqual(stored, given)) return null;
     if (key.revoked_at) return null;
     if (key.expires_at && key.expires_at <= this.clock.now().toISOString()) return null;

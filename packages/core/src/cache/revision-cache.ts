@@ -14,6 +14,12 @@ export class RevisionCache<K, V> {
     return this.entries.get(key)?.value;
   }
 
+  /** The kept value of `key` when it was loaded under `revision`, else undefined: `get`'s hit, with no promise. */
+  at(key: K, revision: number): V | undefined {
+    const kept = this.entries.get(key);
+    return kept && kept.revision === revision ? kept.value : undefined;
+  }
+
   /**
    * The value of `key` at `revision`: the kept one when it was loaded under that revision, else `load()`'s
    * (kept unless `null`). `fresh` tells which.
