@@ -1,5 +1,6 @@
 import test from 'ava';
 import ExcelJS from 'exceljs';
+import { makeResponse } from '@formloom/core/testing';
 import { forEachDb, type TestApp } from './helpers/app';
 
 /*
@@ -140,6 +141,41 @@ forEachDb(test, (it) => {
     const other = await app.user();
     t.true([403, 404].includes((await download(app, `/forms/${form.id}/responses/export?format=xlsx`, other.key)).status));
     t.true([403, 404].includes((await app.api('GET', `/forms/${form.id}/responses/export?format=json`, { key: other.key })).status));
+  });
+
+  it('export: xlsx and json stream every response once across pages (1,201 responses, pages of 500), oldest first, with hidden fields', async (t, app) => {
+    t.timeout(120_000);
+    const u = await app.user();
+    const created = await app.api('POST', '/forms', {
+      key: u.key,
+      body: { title: 'Many', published: true, hidden_fields: ['utm'], questions: [{ type: 'yes_no', title: 'Ok?' }, { type: 'number', title: 'N' }] },
+    });
+    t.is(created.status, 201, JSON.stringify(created.body));
+    const form = created.body;
+    const [ok, n] = form.questions as Array<{ id: string }>;
+    const ids: string[] = [];
+    await app.formloom.storage.transaction(async (tx) => {
+      for (let i = 0; i < 1201; i++) {
+        const r = makeResponse(form.id, i, {
+          answers: [{ question_id: ok!.id, value: i % 2 === 0 }, { question_id: n!.id, value: i }],
+          metadata: { user_agent: 'test', referrer: null, hidden: { utm: `src${i}` } },
+        });
+        ids.push(r.id);
+        await tx.responses.insert(r);
+      }
+    });
+    const json = await app.api('GET', `/forms/${form.id}/responses/export?format=json`, { key: u.key });
+    t.is(json.status, 200);
+    const rows = json.body as Array<{ id: string; answers: Array<{ label: unknown; value: unknown }>; hidden_fields: Record<string, unknown> }>;
+    t.deepEqual(rows.map((r) => r.id), ids);
+    t.deepEqual(rows[1200]!.answers.map((a) => [a.label, a.value]), [['Yes', true], [1200, 1200]]);
+    t.deepEqual(rows[7]!.hidden_fields, { utm: 'src7' });
+
+    const xlsx = await download(app, `/forms/${form.id}/responses/export?format=xlsx`, u.key);
+    const { rows: cells } = await sheetCells(xlsx.bytes);
+    t.deepEqual(cells[0], ['responseId', 'submittedAt', 'completedAt', 'Ok?', 'N', 'utm', 'Ok? (raw)']);
+    t.deepEqual(cells.slice(1).map((r) => r[0]), ids);
+    t.deepEqual(cells[2]!.slice(3), ['No', 1, 'src1', false]);
   });
 
   it('export ?format=csv is the CSV of no format, byte for byte (yes/no stays true/false there)', async (t, app) => {
