@@ -2,8 +2,12 @@ import { css } from 'lit';
 
 export const builderStyles = css`
   :host { display: block; color: var(--_text); background: var(--_bg); }
-  .top { display: grid; gap: 0.5rem; padding: 0.75rem 1rem 0; background: var(--_surface); border-bottom: 1px solid var(--_border); }
-  .titlebar { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
+  /* The title bar (with Publish and undo) stays in view while the page scrolls; the tabs scroll away. The
+     wrapper makes no box, so the bar sticks within the whole builder rather than within the header. */
+  .top { display: contents; }
+  .titlebar { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; position: sticky; top: 0; z-index: 5; padding: 0.75rem 1rem 0.5rem; background: var(--_surface); }
+  nav.tabs { padding: 0 1rem; background: var(--_surface); border-bottom: 1px solid var(--_border); }
+  @media (max-width: 520px) { .titlebar { gap: 0.5rem; padding: 0.5rem 0.75rem; } .titlebar .name { flex-basis: 100%; } }
   .titlebar .name { flex: 1 1 14rem; min-width: 0; }
   .titlebar .readonly-title { margin: 0; font-size: 1.125rem; font-weight: 600; overflow-wrap: anywhere; }
   .titlebar input { font-size: 1.125rem; font-weight: 700; border-color: transparent; background: transparent; padding-left: 0.4rem; }
@@ -28,7 +32,7 @@ export const builderStyles = css`
   .body { padding: 1rem; }
   .edit { display: grid; gap: 1rem; grid-template-columns: minmax(15rem, 22rem) minmax(0, 1fr) minmax(18rem, 26rem); align-items: start; }
   .edit > * { min-width: 0; }
-  .sticky { position: sticky; top: 0.75rem; }
+  .sticky { position: sticky; top: calc(var(--_bar-h, 0px) + 0.75rem); }
   @media (max-width: 1100px) { .edit { grid-template-columns: minmax(14rem, 20rem) minmax(0, 1fr); } .edit fl-preview { grid-column: 1 / -1; } }
   /* A viewer's screen: the questions to read and the preview (no editor column). */
   .edit.readonly { grid-template-columns: minmax(15rem, 26rem) minmax(0, 1fr); }

@@ -97,6 +97,8 @@ export class FormloomBuilder extends LitElement {
       this.addEventListener(type, () => this.store && (this.store.history.ambient = null));
     }
     this.addEventListener('focusout', () => this.store?.history.seal());
+    // The publish sheet's "Changes and versions" when the builder switches tabs in place (no workspace URLs).
+    this.addEventListener('fl-goto-tab', (e) => this.goTab((e as CustomEvent).detail.tab as BuilderTab));
     this.addEventListener('fl-goto-question', (e) => {
       this.selected = (e as CustomEvent).detail.id as string;
       this.goTab('questions', e);
@@ -216,6 +218,41 @@ export class FormloomBuilder extends LitElement {
     if (touched.length && !touched.includes(this.selected)) this.selected = touched[0]!;
     else if (!ids.has(this.selected)) this.selected = s.draft.questions[0]?.id ?? '';
   }
+
+  /** The header's Publish button: the sheet is loaded at its first use (it brings the QR code library). */
+  private async openPublish() {
+    await import('../publish/publish-sheet');
+    const sheet = this.renderRoot.querySelector('fl-publish-sheet') as (HTMLElement & { store: FormStore; base: string | null; pagesBase: string; canPublish: boolean; open(): Promise<void> }) | null;
+    if (!sheet || !this.store) return;
+    Object.assign(sheet, { store: this.store, base: this.base, pagesBase: this.pages, canPublish: mayPublish(this.formRole) && this.currentTab !== 'publish' });
+    await sheet.open();
+  }
+
+  /**
+   * Publish (or "Publish changes", or "Share link" once all is live): the sheet with the link and QR code.
+   * On the Publish tab, whose own button publishes, it only shares the link of a published form.
+   */
+  private publishButton(f: FormStore['draft'], tab: BuilderTab, canPublish: boolean) {
+    const share = f.published && (!f.has_unpublished_changes || !canPublish || tab === 'publish');
+    if (!share && (!canPublish || tab === 'publish')) return nothing;
+    return html`<button class="btn primary publish" type="button" aria-describedby="publish-state" aria-haspopup="dialog" @click=${() => void this.openPublish()}>${share ? 'Share link' : f.published ? 'Publish changes' : 'Publish'}</button>`;
+  }
+
+  /** The header stays in view (sticky); what else sticks (the question list, the preview) goes below it. */
+  private readonly barSize = new ResizeObserver((entries) => {
+    for (const e of entries) this.style.setProperty('--_bar-h', `${Math.ceil(e.borderBoxSize[0]?.blockSize ?? (e.target as HTMLElement).offsetHeight)}px`);
+  });
+
+  override updated() {
+    const bar = this.renderRoot.querySelector('.titlebar');
+    if (bar && bar !== this.observedBar) {
+      if (this.observedBar) this.barSize.unobserve(this.observedBar);
+      this.barSize.observe(bar);
+      this.observedBar = bar;
+    }
+  }
+
+  private observedBar: Element | null = null;
 
   private goTab(tab: BuilderTab, e?: Event) {
     e?.preventDefault();
@@ -352,7 +389,8 @@ export class FormloomBuilder extends LitElement {
             ? html`<label class="name"><span class="sr-only">Form title</span><input type="text" .value=${f.title} maxlength="500" placeholder="Name your form"
                 @input=${(e: Event) => s.update((x) => ({ ...x, title: (e.target as HTMLInputElement).value }))} /></label>`
             : html`<p class="name readonly-title">${f.title}</p>`}
-          <span class="badge ${f.published ? 'live' : ''}">${f.published ? (f.has_unpublished_changes ? 'Published · changes not live' : 'Published') : 'Draft'}</span>
+          <span class="badge ${f.published ? 'live' : ''}" id="publish-state">${f.published ? (f.has_unpublished_changes ? 'Published · changes not live' : 'Published') : 'Draft'}</span>
+          ${this.publishButton(f, tab, mayPublish(this.formRole))}
           ${mayEdit(this.formRole) && EDITING_TABS.includes(tab) ? undoButtons(s, (what) => this.runHistory(what)) : nothing}
           ${mayEdit(this.formRole) ? saveStatus(s) : html`<span class="badge">View only</span>`}
           <p id="history-live" class="sr-only" role="status" aria-live="polite"></p>
@@ -370,6 +408,7 @@ export class FormloomBuilder extends LitElement {
             <button class="btn primary" type="button" @click=${() => void s.reload()}>Load the latest version</button></div>`
         : nothing}
       <div class="body">${tab === 'questions' ? this.renderQuestions() : this.renderPanel(tab)}</div>
+      <fl-publish-sheet></fl-publish-sheet>
       <fl-toast></fl-toast>`;
   }
 }

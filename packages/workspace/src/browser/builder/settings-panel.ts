@@ -6,6 +6,7 @@ import './logic-editor';
 import './preview-pane';
 import './settings-parts';
 import './recall-picker';
+import './address-field';
 
 /** A local date-time input's value from an ISO instant, and back (with the browser's offset). */
 const toLocal = (iso: string | null) => {
@@ -17,7 +18,7 @@ const toLocal = (iso: string | null) => {
 const fromLocal = (v: string) => (v ? new Date(v).toISOString() : null);
 
 /**
- * `<fl-settings-panel>`: the form's settings (docs/workspace.md, "Settings"): welcome and thank-you screens,
+ * `<fl-settings-panel>`: the form's settings (docs/workspace.md, "Settings"): its address, welcome and thank-you screens,
  * hidden fields and start jumps, closing date and response limit, redirect, quiz mode and endings, variables.
  */
 export class FlSettingsPanel extends BuilderPanel {
@@ -32,6 +33,10 @@ export class FlSettingsPanel extends BuilderPanel {
     const f = this.form;
     const { targets } = this.startLists();
     return html`<div class="cols"><div class="sections">
+      <section class="card" aria-labelledby="s-address">
+        <h2 id="s-address">The form's address</h2>
+        <fl-form-address .store=${this.store} .tick=${this.tick} origin=${`${location.origin}${this.pagesBase}`}></fl-form-address>
+      </section>
       <section class="card" aria-labelledby="s-screens" @focusin=${(e: Event) => (this.previewAt = (e.target as HTMLElement).closest('[data-at]')?.getAttribute('data-at') ?? this.previewAt)}>
         <h2 id="s-screens">Welcome and thank-you screens</h2>
         ${textField('Form description', f.description, (v) => this.patch({ description: v }), { multiline: true, rows: 2 })}
