@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import ExcelJS from 'exceljs';
 import { makeResponse } from '@formloom/core/testing';
@@ -176,6 +177,32 @@ forEachDb(test, (it) => {
     t.deepEqual(cells[0], ['responseId', 'submittedAt', 'completedAt', 'Ok?', 'N', 'utm', 'Ok? (raw)']);
     t.deepEqual(cells.slice(1).map((r) => r[0]), ids);
     t.deepEqual(cells[2]!.slice(3), ['No', 1, 'src1', false]);
+  });
+
+  it('export: a client that leaves an xlsx or json download mid-way leaves the server exporting as before', async (t, app) => {
+    t.timeout(120_000);
+    const u = await app.user();
+    const created = await app.api('POST', '/forms', { key: u.key, body: { title: 'Left', published: true, questions: [{ type: 'long_text', title: 'Text' }] } });
+    const form = created.body;
+    // Text that does not compress, so the XLSX too is megabytes and the client leaves it mid-way.
+    const text = randomBytes(1000).toString('hex');
+    await app.formloom.storage.transaction(async (tx) => {
+      for (let i = 0; i < 1500; i++) await tx.responses.insert(makeResponse(form.id, i, { answers: [{ question_id: form.questions[0].id, value: `${i}${text}` }] }));
+    });
+    for (const format of ['xlsx', 'json', 'xlsx', 'json']) {
+      const stop = new AbortController();
+      const res = await fetch(`${app.url}/api/v1/forms/${form.id}/responses/export?format=${format}`, { headers: { authorization: `Bearer ${u.key}` }, signal: stop.signal });
+      t.is(res.status, 200);
+      const reader = res.body!.getReader();
+      t.false((await reader.read()).done);
+      stop.abort();
+      await reader.read().catch(() => undefined);
+    }
+    // The pages the left exports held are released: whole exports still come, on PostgreSQL's own connections too.
+    const json = await app.api('GET', `/forms/${form.id}/responses/export?format=json`, { key: u.key });
+    t.is((json.body as unknown[]).length, 1500);
+    const xlsx = await download(app, `/forms/${form.id}/responses/export?format=xlsx`, u.key);
+    t.is((await sheetCells(xlsx.bytes)).rows.length, 1501);
   });
 
   it('export ?format=csv is the CSV of no format, byte for byte (yes/no stays true/false there)', async (t, app) => {
