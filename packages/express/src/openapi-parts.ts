@@ -28,7 +28,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Publishing: 'Publishing forms as versions, taking them offline, version history',
   Theme: "A form's colours, fonts, branding and texts",
   Public: "Respondents' endpoints (no key): the published form, submissions, uploads",
-  Responses: 'Responses of a form: list, read, export as CSV, delete',
+  Responses: 'Responses of a form: list, read, export as CSV, XLSX or JSON, delete',
   Analytics: 'Aggregates of the responses of a form',
   Webhooks: 'Webhooks of forms and accounts, the signing secret, the deliveries log',
   Teams: 'Teams, members, invitations, audit logs and branding',
