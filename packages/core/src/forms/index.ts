@@ -3,6 +3,7 @@ import { CORE_VERSION } from '../version';
 import { FormListService } from './form-list-service';
 import { FormService } from './form-service';
 import { FormSlugService } from './form-slug';
+import { FormMoveService } from './form-move';
 import { PublishingService } from './publishing-service';
 import { ThemeService } from './theme-service';
 import { VersionRestoreService } from './version-restore';
@@ -16,6 +17,7 @@ export * from './changelog';
 export * from './form-access';
 export * from './form-service';
 export * from './form-slug';
+export * from './form-move';
 export * from './form-list-service';
 export * from './publishing-service';
 export * from './theme-service';
@@ -26,5 +28,5 @@ export * from './output-schemas';
 export const formsArea = definePlugin({
   name: 'forms',
   version: CORE_VERSION,
-  services: [FormService, FormSlugService, FormListService, PublishingService, ThemeService, VersionRestoreService],
+  services: [FormService, FormSlugService, FormMoveService, FormListService, PublishingService, ThemeService, VersionRestoreService],
 });

@@ -27,6 +27,11 @@ export const AUDIT_ACTIONS = [
   'form.unpublished',
   'form.deleted',
   'webhooks.changed',
+  // A form moved or copied between places (forms/form-move.ts): an entry in each team involved.
+  'form.moved_in',
+  'form.moved_out',
+  'form.copied_in',
+  'form.copied_out',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

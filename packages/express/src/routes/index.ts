@@ -7,6 +7,7 @@ import { webhookRoutes } from './webhooks';
 import { teamRoutes } from './teams';
 import { versionRestoreRoutes } from './version-restore';
 import { formSlugRoutes } from './form-slug';
+import { formMoveRoutes } from './form-move';
 import { invitationViewRoutes } from './invitation-view';
 import { withFormEtags } from '../form-etag';
 import { spamRoutes } from './spam';
@@ -17,7 +18,7 @@ import { spamRoutes } from './spam';
  * endpoints as framework-neutral plugin routes instead and needs no line here (docs/architecture.md).
  */
 export const AREA_ROUTES: Readonly<Record<string, readonly RouteSpec[]>> = {
-  forms: withFormEtags([...formRoutes, ...publishingRoutes, ...versionRestoreRoutes, ...formSlugRoutes]),
+  forms: withFormEtags([...formRoutes, ...publishingRoutes, ...versionRestoreRoutes, ...formSlugRoutes, ...formMoveRoutes]),
   responses: [...responseRoutes, ...uploadRoutes, ...spamRoutes],
   webhooks: webhookRoutes,
   teams: [...teamRoutes, ...invitationViewRoutes],

@@ -197,6 +197,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/forms/{id}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a form into a team (team_id) or into the caller's own forms (null): the same form, address, responses and versions. Needs the right to delete it where it is (owner or admin of its team; the owner of a personal form) and to create forms in the target team (owner, admin or editor); each team involved gets an audit entry (form.moved_out, form.moved_in)
+         * @description Needs a `forms` key.
+         */
+        post: operations["moveForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/copy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a form into a team (team_id) or into the caller's own forms (null) as a new draft owned by the caller, with copies of its questions (no responses, no versions). Needs read access to the form and the right to create forms in the target team; each team involved gets an audit entry (form.copied_out, form.copied_in)
+         * @description Needs a `forms` key.
+         */
+        post: operations["copyForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/forms/{slug}/responses": {
         parameters: {
             query?: never;
@@ -1361,7 +1401,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            action: "team.created" | "team.renamed" | "team.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.cancelled" | "branding.updated" | "branding.deleted" | "form.created" | "form.published" | "form.unpublished" | "form.deleted" | "webhooks.changed";
+            action: "team.created" | "team.renamed" | "team.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.cancelled" | "branding.updated" | "branding.deleted" | "form.created" | "form.published" | "form.unpublished" | "form.deleted" | "webhooks.changed" | "form.moved_in" | "form.moved_out" | "form.copied_in" | "form.copied_out";
             user_id: string | null;
             user_email: string | null;
             details: {
@@ -9248,6 +9288,78 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    moveForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The team the form goes into (the caller needs the `create_forms` permission there, i.e. owner, admin or editor), or null for the caller's own forms */
+                    team_id: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description the full form in its new place */
+            200: {
+                headers: {
+                    /** @description The form's entity tag: send it back as `If-Match` with the next write */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    copyForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The team the form goes into (the caller needs the `create_forms` permission there, i.e. owner, admin or editor), or null for the caller's own forms */
+                    team_id: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description the new full form */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };

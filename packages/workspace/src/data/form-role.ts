@@ -1,4 +1,4 @@
-import type { Api } from './client';
+import { type Api, call } from './client';
 import { listTeams } from './forms';
 
 /*
@@ -38,4 +38,14 @@ export async function teamsWithRoles(api: Api): Promise<TeamWithRole[]> {
 export function roleOn(form: { team_id?: string | null }, teams: TeamWithRole[]): FormRole | null {
   if (!form.team_id) return 'owner';
   return teams.find((t) => t.id === form.team_id)?.your_role ?? null;
+}
+
+/** `POST /forms/:id/move`: the same form into a team, or into the caller's own forms (`null`). */
+export function moveForm(api: Api, id: string, teamId: string | null) {
+  return call(api.client.POST('/forms/{id}/move', { params: { path: { id } }, body: { team_id: teamId } }));
+}
+
+/** `POST /forms/:id/copy`: a new draft copy in a team, or in the caller's own forms (`null`). */
+export function copyForm(api: Api, id: string, teamId: string | null) {
+  return call(api.client.POST('/forms/{id}/copy', { params: { path: { id } }, body: { team_id: teamId } }));
 }

@@ -15,6 +15,7 @@ export type InviteRole = Invitation['role'];
 export const AUDIT_ACTIONS: AuditEvent['action'][] = [
   'team.created', 'team.renamed', 'team.deleted', 'member.invited', 'member.joined', 'member.role_changed', 'member.removed',
   'invitation.cancelled', 'branding.updated', 'branding.deleted', 'form.created', 'form.published', 'form.unpublished', 'form.deleted', 'webhooks.changed',
+  'form.moved_in', 'form.moved_out', 'form.copied_in', 'form.copied_out',
 ];
 
 /** What each role may do on the screen; it mirrors the API's rules (docs/teams.md, the roles table). */

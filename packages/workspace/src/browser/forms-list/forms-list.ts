@@ -9,6 +9,8 @@ import { formPath, navigate } from '../shell/routes';
 import { STARTER_TEMPLATES } from './templates';
 import { listStyles } from './forms-list-styles';
 import { mayCreateIn, mayDelete, mayEdit, roleOn, teamsWithRoles, type TeamWithRole } from '../../data/form-role';
+import './move-dialog';
+import type { FlMoveForm } from './move-dialog';
 
 type Published = '' | 'true' | 'false';
 
@@ -101,6 +103,13 @@ export class FlFormsList extends LitElement {
     }
   }
 
+  private async moveOrCopy(f: FormListItem) {
+    const done = await (this.renderRoot.querySelector('fl-move-form') as FlMoveForm).open(this.api, f, this.teams);
+    if (!done) return;
+    this.announce(`${done.action === 'moved' ? 'Moved' : 'Copied'} "${f.title}" to ${done.place}.`);
+    await this.load();
+  }
+
   private async deleteWithConfirm(f: FormListItem) {
     const confirm = this.renderRoot.querySelector('fl-confirm') as FlConfirm;
     const ok = await confirm.ask({ heading: `Delete "${f.title}"?`, body: `Its ${f.response_count} responses and its versions are deleted too. This cannot be undone.`, confirmText: 'Delete form', danger: true });
@@ -164,6 +173,7 @@ export class FlFormsList extends LitElement {
       </div>
       <div class="actions row">
         ${mayEdit(role) ? html`<button class="btn small" type="button" @click=${() => void this.duplicate(f)} aria-label="Duplicate ${f.title}">Duplicate</button>` : nothing}
+        ${this.teams.length ? html`<button class="btn small" type="button" @click=${() => void this.moveOrCopy(f)} aria-label="Move or copy ${f.title}">Move or copy…</button>` : nothing}
         ${mayDelete(role) ? html`<button class="btn small danger" type="button" @click=${() => void this.deleteWithConfirm(f)} aria-label="Delete ${f.title}">Delete</button>` : nothing}
         ${role === 'viewer' ? html`<span class="muted small">View only</span>` : nothing}
       </div>
@@ -213,6 +223,7 @@ export class FlFormsList extends LitElement {
           : html`<p class="muted count">${this.total} form${this.total === 1 ? '' : 's'}</p><ul class="list">${this.forms.map((f) => this.renderForm(f))}</ul>`}
       <p id="live" class="sr-only" role="status" aria-live="polite"></p>
       <fl-confirm></fl-confirm>
+      <fl-move-form></fl-move-form>
     </div>`;
   }
 }

@@ -36,6 +36,7 @@ export const ACTION_LABELS: Record<string, string> = {
   'form.moved_in': 'Form moved in',
   'form.moved_out': 'Form moved out',
   'form.copied_in': 'Form copied in',
+  'form.copied_out': 'Form copied elsewhere',
   'webhooks.changed': 'Webhook changed',
 };
 
@@ -97,7 +98,9 @@ export function auditSentence(ev: Pick<AuditEvent, 'action' | 'user_id' | 'user_
     case 'form.moved_out':
       return `${actor} moved the form ${form} out of this team${text(d.to_team_name) ? ` into ${quoted(d.to_team_name, '')}` : ' into their own forms'}.`;
     case 'form.copied_in':
-      return `${actor} copied the form ${form} into this team.`;
+      return `${actor} copied the form ${form} into this team${text(d.from_team_name) ? ` from ${quoted(d.from_team_name, '')}` : ' from their own forms'}.`;
+    case 'form.copied_out':
+      return `${actor} copied the form ${form} ${text(d.to_team_name) ? `into ${quoted(d.to_team_name, '')}` : 'into their own forms'}.`;
     case 'webhooks.changed':
       return text(d.webhook_url) ? `${actor} set a form's webhook to ${d.webhook_url}.` : `${actor} removed a form's webhook.`;
     default:
