@@ -15,7 +15,8 @@ export class BuilderPanel extends LitElement {
       :host { display: block; }
       .cols { display: grid; gap: 1rem; grid-template-columns: minmax(0, 1fr) minmax(18rem, 26rem); align-items: start; }
       @media (max-width: 900px) { .cols { grid-template-columns: minmax(0, 1fr); } }
-      .sticky { position: sticky; top: 0.75rem; }
+      /* Below the builder's title bar, which stays in view (--_bar-h, set by the builder). */
+      .sticky { position: sticky; top: calc(var(--_bar-h, 0px) + 0.75rem); }
       @media (max-width: 900px) { .sticky { position: static; } }
       section.card { display: grid; gap: 0.75rem; }
       .sections { display: grid; gap: 1rem; }
