@@ -178,3 +178,34 @@ for (const width of [390, 1440]) {
     }
   });
 }
+
+test.serial("a team editor names a draft's address but only reads a published form's (the server's publish permission)", async (t) => {
+  t.timeout(240_000);
+  const owner = await app.user('enterprise');
+  const team = (await app.api('POST', '/teams', { key: owner.key, body: { name: 'Address team' } })).body;
+  const editor = await app.user();
+  const inv = await app.api('POST', `/teams/${team.id}/invitations`, { key: owner.key, body: { email: editor.email, role: 'editor' } });
+  t.is((await app.api('POST', `/invitations/${inv.body.token}/accept`, { key: editor.key })).status, 200);
+  const live = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Live team form', team_id: team.id, published: true, questions: [{ type: 'short_text', title: 'Name' }] } })).body;
+  const draft = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Draft team form', team_id: team.id } })).body;
+  t.is((await app.api('PUT', `/forms/${live.id}/slug`, { key: editor.key, body: { slug: 'editor-moved-it' } })).status, 403);
+  const { page, errors, close } = await openPage(browser, { width: 1440, cookie: editor.cookie });
+  try {
+    await page.goto(`${app.url}/forms/${live.id}/settings`);
+    await page.getByText('Only the team’s owners and admins change the address of a published form.').waitFor();
+    t.is(await page.getByRole('textbox', { name: 'Address' }).count(), 0);
+    t.is(await page.getByRole('button', { name: 'Save address' }).count(), 0);
+    t.deepEqual(await axeViolations(page), []);
+
+    await page.goto(`${app.url}/forms/${draft.id}/settings`);
+    const address = page.getByRole('textbox', { name: 'Address' });
+    await address.fill(`team-draft-${Date.now().toString(36)}`);
+    const slug = await address.inputValue();
+    await page.getByRole('button', { name: 'Save address' }).click();
+    await page.getByText(`The form's address is now ${app.url}/f/${slug}`).waitFor();
+    t.is((await app.api('GET', `/forms/${draft.id}`, { key: owner.key })).body.slug, slug);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

@@ -52,10 +52,16 @@ export class FormSlugService {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
-  /** 200 with the full form; 400 for an invalid address, 409 `slug_taken` when another form has it. */
+  /**
+   * 200 with the full form; 400 for an invalid address, 409 `slug_taken` when another form has it; 403 for a
+   * team role without the edit permission, or without the publish permission on a published form.
+   */
   async change(principal: Principal, formId: string, body: unknown) {
     const { slug } = parseBody(formSlugSchema, body);
+    // A live form's address is where respondents reach it: moving it breaks shared links as unpublishing
+    // does, so it takes the publish permission (a team editor may name a draft's address only).
     const current = await authorizeForm(this.storage, principal, formId, 'edit');
+    if (current.published) await authorizeForm(this.storage, principal, formId, 'publish');
     if (current.slug !== slug) {
       const holder = await this.storage.forms.findBySlug(slug);
       if (holder && holder.id !== formId) throw slugTaken(slug);

@@ -107,6 +107,7 @@ export const CELLS: Cell[] = [
   { name: 'POST duplicate', call: (w) => ({ method: 'POST', path: `/forms/${w.formId}/duplicate` }), expect: editors(201) },
   { name: 'GET versions', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/versions` }), expect: anyMember() },
   { name: 'POST version restore', call: (w) => ({ method: 'POST', path: `/forms/${w.formId}/versions/${w.versionId}/restore` }), expect: editors(), destructive: true },
+  { name: 'PUT slug (published form)', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}/slug`, body: { slug: `moved-${Math.random().toString(36).slice(2, 10)}` } }), expect: members(200, 403), destructive: true },
   { name: 'GET theme', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/theme` }), expect: anyMember() },
   { name: 'PUT theme', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}/theme`, body: { text_color: '#ffffff' } }), expect: editors(), destructive: true },
   { name: 'GET responses', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/responses` }), expect: anyMember() },

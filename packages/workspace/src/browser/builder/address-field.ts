@@ -3,6 +3,7 @@ import { tokens, controls } from '../controls/styles';
 import { ApiError } from '../../data/client';
 import { changeSlug, slugProblem, suggestSlug } from '../../data/form-slug';
 import type { FormStore } from './store';
+import { mayPublish, roleOn, teamsWithRoles, type FormRole } from '../../data/form-role';
 
 /**
  * `<fl-form-address>`: the form's address in the Settings tab (docs/workspace.md, "The form's address").
@@ -24,16 +25,31 @@ export class FlFormAddress extends LitElement {
       p { margin: 0.4rem 0 0; }
     `,
   ];
-  static override properties = { store: { attribute: false }, tick: { attribute: false }, origin: {}, value: { state: true }, busy: { state: true }, error: { state: true }, done: { state: true } };
+  static override properties = { store: { attribute: false }, tick: { attribute: false }, origin: {}, value: { state: true }, teamRole: { state: true }, busy: { state: true }, error: { state: true }, done: { state: true } };
   store!: FormStore;
   /** The builder's edit counter: a change of the form re-renders the field. */
   tick = 0;
   /** Where the public pages are served, e.g. `https://forms.example.com`. */
   origin = '';
   value: string | null = null;
+  /** The caller's role on a team form (null for a personal form, or until known). */
+  teamRole: FormRole | null = null;
   busy = false;
   error = '';
   done = '';
+
+  override connectedCallback() {
+    super.connectedCallback();
+    // A live team form's address takes the publish permission (docs/decisions.md): an editor reads it only.
+    const teamId = (this.store.draft as { team_id?: string | null }).team_id;
+    if (teamId) void teamsWithRoles(this.store.api).then((teams) => (this.teamRole = roleOn({ team_id: teamId }, teams) ?? 'viewer'), () => undefined);
+  }
+
+  /** Whether the server would take a new address from this person now. */
+  private get mayChange() {
+    const f = this.store.draft as { team_id?: string | null; published: boolean };
+    return !f.team_id || (this.teamRole !== null && (mayPublish(this.teamRole) || (!f.published && this.teamRole === 'editor')));
+  }
 
   private get current() {
     return this.store.draft.slug;
@@ -63,6 +79,10 @@ export class FlFormAddress extends LitElement {
 
   override render() {
     const f = this.store.draft;
+    if (!this.mayChange) {
+      return html`<p><span class="muted">Address:</span> <strong>${this.origin}/f/${f.slug}</strong></p>
+        <p class="muted hint">${this.teamRole === null ? 'Checking what you may change…' : 'Only the team’s owners and admins change the address of a published form.'}</p>`;
+    }
     const value = this.value ?? this.current;
     const live = this.problemWhileTyping(value);
     const error = this.error || live;
