@@ -75,7 +75,7 @@ export class FlSettingsPanel extends BuilderPanel {
         ${textField('After submitting, go to', f.redirect_url, (v) => this.patch({ redirect_url: v }), { type: 'url', placeholder: 'https://example.com/thanks' })}
         <fl-recall .value=${f.redirect_url} at="after" label="the redirect address"></fl-recall>
         ${f.redirect_url ? checkField('Add the response id to that address', f.redirect_append_response_id, (v) => this.patch({ redirect_append_response_id: v })) : nothing}
-        ${textField('Webhook URL', f.webhook_url, (v) => this.patch({ webhook_url: v }), { type: 'url', hint: 'Each response is sent there (docs/responses-and-webhooks.md).' })}
+        ${textField('Webhook URL', f.webhook_url, (v) => this.patch({ webhook_url: v }), { type: 'url', hint: 'Each response is sent to this address as it arrives.' })}
       </section>
       <section class="card" aria-labelledby="s-quiz">
         <h2 id="s-quiz">Quiz</h2>

@@ -54,8 +54,8 @@ export class FlSharePanel extends BuilderPanel {
    */
   private embedHint() {
     return this.base === null
-      ? html`Only sites this app allows can show the form: its developers add a site to the <code>embedOrigins</code> option where they mount Formloom (docs/embedding.md).`
-      : html`Only sites this server allows can show the form: whoever runs it adds a site to the <code>FORMLOOM_EMBED_ORIGINS</code> setting (docs/configuration.md).`;
+      ? html`Only sites this app allows can show the form: ask the app's developers to add your site to the sites allowed to show forms.`
+      : html`Only sites this server allows can show the form: ask whoever runs it to add your site to the sites allowed to show forms (the <code>FORMLOOM_EMBED_ORIGINS</code> setting).`;
   }
 
   override render() {
@@ -80,7 +80,7 @@ export class FlSharePanel extends BuilderPanel {
         <p class="muted hint">${this.embedHint()}</p>
       </section>
       <section class="card" aria-labelledby="sh-prefill"><h2 id="sh-prefill">Prefilled link</h2>
-        <p class="muted hint">Answers and hidden fields given in the link (docs/respondents.md, “Prefill and hidden fields”).</p>
+        <p class="muted hint">Answers and hidden fields given in the link: the form opens with them filled in.</p>
         <fl-prefill-builder .form=${f} .values=${this.prefill} @fl-prefill=${(e: CustomEvent) => (this.prefill = e.detail)}></fl-prefill-builder>
       </section>
       <p class="sr-only" role="status" aria-live="polite">${this.copied}</p>

@@ -101,7 +101,7 @@ export class FlThemePanel extends BuilderPanel {
         ${this.navError ? html`<p class="error-text" role="alert">${this.navError}</p>` : nothing}
       </section>
       <section class="card" aria-labelledby="t-css"><h2 id="t-css">Custom CSS</h2>
-        <p class="muted hint">Applied inside the form's own shadow root: classes start with <code>fl-</code> (docs/respondents.md).</p>
+        <p class="muted hint">Applies to the form only, not to the page around it: the form's parts have classes that start with <code>fl-</code>.</p>
         <label class="field">CSS for the whole form<textarea class="code" spellcheck="false" .value=${f.custom_css ?? ''} @input=${(e: Event) => this.patch({ custom_css: (e.target as HTMLTextAreaElement).value || null })}></textarea></label>
         <label class="field">CSS of the logo<textarea class="code" spellcheck="false" .value=${f.top_logo_css ?? ''} @input=${(e: Event) => this.patch({ top_logo_css: (e.target as HTMLTextAreaElement).value || null })}></textarea></label>
         <label class="field">CSS of the footer (watermark)<textarea class="code" spellcheck="false" .value=${f.watermark_css ?? ''} @input=${(e: Event) => this.patch({ watermark_css: (e.target as HTMLTextAreaElement).value || null })}></textarea></label>

@@ -66,8 +66,8 @@ export class FlVoiceCredits extends LitElement {
       <section class="card" aria-labelledby="bal-h">
         <h2 id="bal-h">Balance</h2>
         <p class="balance">${plural(this.balance ?? 0, 'credit')}</p>
-        <p class="meta">A clip costs 0.4 credits per spoken character, rounded up once; a failed clip is given back. Credits are added by the
-          instance's operator (<code>formloom credits purchase</code>).</p>
+        <p class="meta">A clip costs 0.4 credits per spoken character, rounded up once; a failed clip is given back. Credits are added by
+          whoever runs this server: ask them for more.</p>
       </section>
       <section class="card" aria-labelledby="ledger-h">
         <h2 id="ledger-h" tabindex="-1">Ledger</h2>

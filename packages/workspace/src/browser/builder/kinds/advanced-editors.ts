@@ -13,7 +13,7 @@ export class FlContractEditor extends KindEditor {
   override render() {
     const p = this.props;
     const slots = Array.isArray(p.signer_slots) ? (p.signer_slots as Array<{ slot_number: number; label: string }>) : [];
-    return html`${textField('Contract text', p.document, (v) => this.set('document', v), { multiline: true, rows: 6, hint: 'The document signers read and sign (docs/signing.md).' })}
+    return html`${textField('Contract text', p.document, (v) => this.set('document', v), { multiline: true, rows: 6, hint: 'The document signers read and sign.' })}
       <fieldset><legend>Signers</legend>
         ${slots.map((s, i) => html`<div class="item"><label class="field">Signer ${s.slot_number}<input type="text" .value=${s.label} @input=${(e: Event) => this.set('signer_slots', slots.map((x, j) => (j === i ? { ...x, label: (e.target as HTMLInputElement).value } : x)))} /></label>
           <div class="btns"><button class="btn icon small danger" type="button" aria-label="Remove signer ${s.slot_number}" @click=${() => this.set('signer_slots', slots.filter((_x, j) => j !== i).map((x, j) => ({ ...x, slot_number: j + 1 })))}>✕</button></div></div>`)}
