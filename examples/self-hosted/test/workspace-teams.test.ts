@@ -44,7 +44,8 @@ test('signed in with a session: create a team, invite, then see its seats on the
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByRole('status').filter({ hasText: 'Invitation sent to mate@example.com.' }).waitFor();
 
-    await page.locator('formloom-workspace header').getByRole('link', { name: 'Account' }).click();
+    await page.locator('formloom-workspace header').getByRole('button', { name: /Your menu/ }).click();
+    await page.locator('formloom-workspace header').getByRole('link', { name: 'Your account' }).click();
     await page.waitForURL(`${w.url}/account`);
     const row = page.getByRole('list', { name: 'Seats of the teams you own' }).getByRole('listitem').filter({ hasText: 'Crew' });
     await row.filter({ hasText: /2 of \d+ seats used|2 seats used \(no limit\)/ }).waitFor();

@@ -6,6 +6,7 @@ import { SessionIssuer } from './session-issuer';
 import { AccountProfileService } from './account-profile';
 import { PasskeyService } from './passkey-service';
 import { PendingSignUpService } from './pending-signup';
+import { InstanceAdminService } from './instance-admin';
 
 export { PASSWORD_MAX, PASSWORD_MIN, sameSecret } from './secrets';
 export * from './schemas';
@@ -15,6 +16,8 @@ export * from './mail-links';
 export * from './pending-signup';
 export * from './account-profile';
 export * from './passkey-service';
+export * from './instance-admin';
+export * from './admin-schemas';
 
 /**
  * People who sign in (docs/accounts.md): passwords, sessions, mailed links. Its HTTP endpoints are served
@@ -23,5 +26,5 @@ export * from './passkey-service';
 export const sessionsArea = definePlugin({
   name: 'sessions',
   version: CORE_VERSION,
-  services: [SessionIssuer, MailLinkService, PendingSignUpService, PasswordSignInService, AccountProfileService, PasskeyService],
+  services: [SessionIssuer, MailLinkService, PendingSignUpService, PasswordSignInService, AccountProfileService, PasskeyService, InstanceAdminService],
 });

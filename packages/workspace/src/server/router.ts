@@ -28,6 +28,8 @@ export const WORKSPACE_PATHS = [
   '/auth/verify',
   '/auth/finish',
   '/account',
+  '/admin',
+  '/admin/outbox',
   '/teams',
   '/teams/:id',
   '/voice',

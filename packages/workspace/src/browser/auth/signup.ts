@@ -82,7 +82,7 @@ export class FlSignup extends AuthScreen {
     const closed = this.closedText();
     const first = this.config && !this.config.has_users;
     return html`<section class="card" aria-labelledby="signup-title">
-      <h1 id="signup-title">Create your Formloom account</h1>
+      <h1 id="signup-title">${first ? 'Create the admin account' : 'Create your Formloom account'}</h1>
       ${first ? html`<p class="notice">You are the first person here: your account administers this server.</p>` : nothing}
       ${closed ? html`<p class="notice" role="status">${closed}</p>` : nothing}
       <form @submit=${this.onSubmit} novalidate>

@@ -3,7 +3,7 @@
  * screen. The server answers the same page for all of them (src/server/router.ts, WORKSPACE_PATHS).
  */
 
-export type RouteName = 'forms' | 'form' | 'signin' | 'signup' | 'forgot' | 'auth-link' | 'auth-reset' | 'auth-verify' | 'auth-finish' | 'account' | 'teams' | 'team' | 'voice' | 'not-found';
+export type RouteName = 'forms' | 'form' | 'signin' | 'signup' | 'forgot' | 'auth-link' | 'auth-reset' | 'auth-verify' | 'auth-finish' | 'account' | 'admin' | 'teams' | 'team' | 'voice' | 'not-found';
 
 export interface Route {
   name: RouteName;
@@ -31,6 +31,7 @@ const FIXED: Record<string, RouteName> = {
   '/auth/verify': 'auth-verify',
   '/auth/finish': 'auth-finish',
   '/account': 'account',
+  '/admin': 'admin',
   '/teams': 'teams',
   '/voice': 'voice',
 };
@@ -48,6 +49,8 @@ export function matchRoute(pathname: string, search: string, base: string): Rout
   if (m && (!m[2] || (BUILDER_TABS as readonly string[]).includes(m[2])) && (!m[3] || m[2] === 'signing')) {
     return { name: 'form', formId: decodeURIComponent(m[1]!), tab: m[2] ?? 'questions', ...(m[3] ? { sessionId: decodeURIComponent(m[3]) } : {}), query };
   }
+  // The admin area's second tab: the outbox's stuck items.
+  if (path === '/admin/outbox') return { name: 'admin', tab: 'outbox', query };
   const v = /^\/voice\/(library|credits)$/.exec(path);
   if (v) return { name: 'voice', tab: v[1], query };
   // `/teams/invite/<token>` is the public accept page (docs/teams.md), one segment deeper: never a team.

@@ -23,6 +23,7 @@ export const SCREENS: Record<RouteName, ScreenEntry> = {
   'auth-verify': { tag: 'fl-auth-verify', needsAuth: false, load: () => import('../auth/token-screens') },
   'auth-finish': { tag: 'fl-auth-finish', needsAuth: false, load: () => import('../auth/signup-finish') },
   account: { tag: 'fl-account', needsAuth: true, load: () => import('../account/account') },
+  admin: { tag: 'fl-admin', needsAuth: true, load: () => import('../admin/admin-screen') },
   teams: { tag: 'fl-teams', needsAuth: true, load: () => import('../teams/teams-list') },
   team: { tag: 'fl-team', needsAuth: true, load: () => import('../teams/team-screen') },
   voice: { tag: 'fl-voice', needsAuth: true, load: () => import('../voice/voice-screen') },

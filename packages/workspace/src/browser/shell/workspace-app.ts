@@ -3,6 +3,7 @@ import { unsafeStatic, html as staticHtml } from 'lit/static-html.js';
 import { tokens, controls } from '../controls/styles';
 import { createApi, type Api } from '../../data/client';
 import { readSession, type SessionInfo } from '../../data/session';
+import { authConfig, readAccount, signOut } from '../../data/auth';
 import { signedIn } from '../../data/forms';
 import { matchRoute, navigate, type Route } from './routes';
 import { SCREENS } from './screens';
@@ -33,7 +34,14 @@ export class FormloomWorkspace extends LitElement {
       main:focus { outline: none; }
       .status { padding: 3rem 1rem; text-align: center; }
       .short { display: none; }
-      @media (max-width: 480px) { .who { display: none; } .short { display: inline; } header { flex-wrap: wrap; row-gap: 0; } nav a { padding: 0.5rem 0.45rem; } }
+      .person { position: relative; }
+      .person > button { background: none; border: 0; font: inherit; color: var(--_text); padding: 0.5rem 0.6rem; border-radius: var(--_radius); cursor: pointer; display: flex; align-items: center; gap: 0.25rem; }
+      .person > button[aria-expanded='true'], .person > button:hover { background: color-mix(in srgb, var(--_primary) 14%, transparent); }
+      .menu { position: absolute; right: 0; top: calc(100% + 0.25rem); z-index: 20; min-width: 12rem; max-width: calc(100vw - 1rem); background: var(--_surface); border: 1px solid var(--_border); border-radius: var(--_radius); box-shadow: 0 6px 24px rgb(0 0 0 / 0.12); padding: 0.25rem; list-style: none; margin: 0; }
+      .menu a, .menu button { display: block; width: 100%; text-align: left; padding: 0.6rem 0.75rem; border: 0; background: none; font: inherit; color: var(--_text); text-decoration: none; border-radius: var(--_radius); cursor: pointer; box-sizing: border-box; }
+      .menu a:hover, .menu button:hover, .menu a:focus-visible, .menu button:focus-visible { background: color-mix(in srgb, var(--_primary) 14%, transparent); }
+      .menu .signed { color: var(--_muted); font-size: 0.8125rem; padding: 0.5rem 0.75rem; overflow-wrap: anywhere; border-bottom: 1px solid var(--_border); margin-bottom: 0.25rem; }
+      @media (max-width: 480px) { .who { display: none; } .short { display: inline; } header { flex-wrap: wrap; row-gap: 0; } nav a, .person > button { padding: 0.5rem 0.45rem; } }
     `,
   ];
   static override properties = {
@@ -44,6 +52,9 @@ export class FormloomWorkspace extends LitElement {
     auth: { state: true },
     session: { state: true },
     loaded: { state: true },
+    isAdmin: { state: true },
+    menuOpen: { state: true },
+    firstRun: { state: true },
   };
   base = '';
   apiBase = '/api/v1';
@@ -52,6 +63,11 @@ export class FormloomWorkspace extends LitElement {
   auth: AuthState = 'checking';
   session: SessionInfo | null = null;
   loaded = new Set<string>();
+  /** The signed-in person administers the instance: the menu offers the admin area. */
+  isAdmin = false;
+  menuOpen = false;
+  /** No account exists yet: the first screen is "Create the admin account" (docs/accounts.md). */
+  firstRun = false;
   private api!: Api;
   private readonly onPop = () => this.syncRoute();
   private readonly onClick = (e: MouseEvent) => this.catchLink(e);
@@ -59,6 +75,18 @@ export class FormloomWorkspace extends LitElement {
   private readonly onSession = (e: Event) => {
     this.session = (e as CustomEvent<SessionInfo | null>).detail;
     this.auth = this.session ? 'in' : 'out';
+    this.firstRun = false;
+    void this.checkAdmin();
+  };
+  /** The person's menu closes on Escape (focus back on its button) and on a click elsewhere. */
+  private readonly onKey = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && this.menuOpen) {
+      this.menuOpen = false;
+      this.renderRoot.querySelector<HTMLElement>('.person > button')?.focus();
+    }
+  };
+  private readonly onOutside = (e: MouseEvent) => {
+    if (this.menuOpen && !e.composedPath().some((n) => n instanceof HTMLElement && n.classList.contains('person'))) this.menuOpen = false;
   };
   private readonly onSessionChanged = () => void this.checkAuth();
 
@@ -69,6 +97,8 @@ export class FormloomWorkspace extends LitElement {
     this.addEventListener('click', this.onClick);
     this.addEventListener('fl-session', this.onSession);
     this.addEventListener('fl-session-changed', this.onSessionChanged);
+    this.addEventListener('keydown', this.onKey);
+    document.addEventListener('click', this.onOutside);
     this.syncRoute();
     void this.checkAuth();
   }
@@ -79,10 +109,13 @@ export class FormloomWorkspace extends LitElement {
     this.removeEventListener('click', this.onClick);
     this.removeEventListener('fl-session', this.onSession);
     this.removeEventListener('fl-session-changed', this.onSessionChanged);
+    this.removeEventListener('keydown', this.onKey);
+    document.removeEventListener('click', this.onOutside);
   }
 
   private syncRoute() {
     const before = this.route;
+    this.menuOpen = false;
     this.route = matchRoute(location.pathname, location.search, this.base);
     // A new screen (not a tab of the same form) takes the focus, so keyboard and screen-reader users start there.
     if (this.hasUpdated && (before.name !== this.route.name || before.formId !== this.route.formId || before.teamId !== this.route.teamId)) {
@@ -102,14 +135,38 @@ export class FormloomWorkspace extends LitElement {
       const [session, host] = await Promise.all([readSession(this.api), signedIn(this.api)]);
       this.session = session;
       this.auth = session || host ? 'in' : 'out';
+      // Nobody signed in: an empty instance opens on creating its admin account rather than on a sign-in
+      // no one could use (docs/accounts.md, "The first account").
+      if (this.auth === 'out') this.firstRun = await authConfig(this.api).then((c) => !c.has_users, () => false);
     } catch {
       this.auth = 'error';
     }
     this.redirectIfNeeded();
+    void this.checkAdmin();
+  }
+
+  /** Whether the signed-in person administers the instance (a failure just leaves the admin area out). */
+  private async checkAdmin() {
+    if (!this.session) return void (this.isAdmin = false);
+    this.isAdmin = await readAccount(this.api).then((a) => a.is_admin, () => false);
   }
 
   private redirectIfNeeded() {
-    if (this.auth === 'out' && SCREENS[this.route.name].needsAuth) navigate(`${this.base}/signin`, true);
+    if (this.auth !== 'out') return;
+    if (SCREENS[this.route.name].needsAuth || (this.firstRun && this.route.name === 'signin')) navigate(`${this.base}/${this.firstRun ? 'signup' : 'signin'}`, true);
+  }
+
+  private async onSignOut() {
+    this.menuOpen = false;
+    try {
+      await signOut(this.api);
+    } catch {
+      // The session may already be gone; the sign-in screen is right either way.
+    }
+    this.session = null;
+    this.isAdmin = false;
+    this.auth = 'out';
+    navigate(`${this.base}/signin`, true);
   }
 
   private catchLink(e: MouseEvent) {
@@ -135,6 +192,23 @@ export class FormloomWorkspace extends LitElement {
     return staticHtml`<${tag} .api=${this.api} base=${this.base} pages-base=${this.pagesBase} form-id=${this.route.formId ?? nothing} team-id=${this.route.teamId ?? nothing} tab=${this.route.tab ?? nothing} session-id=${this.route.sessionId ?? nothing} .query=${this.route.query}></${tag}>`;
   }
 
+  /** The person's menu (a disclosure, not an ARIA menu: plain links and a button, reached with Tab). */
+  private renderMenu() {
+    const r = this.route.name;
+    const email = this.session!.user.email;
+    return html`<div class="person">
+      <button type="button" aria-expanded=${this.menuOpen ? 'true' : 'false'} aria-controls="person-menu" aria-label="Your menu: ${email}" @click=${() => (this.menuOpen = !this.menuOpen)}>
+        <span class="who">${email}</span><span class="short">Menu</span><span aria-hidden="true">▾</span>
+      </button>
+      <ul class="menu" id="person-menu" ?hidden=${!this.menuOpen}>
+        <li class="signed">Signed in as ${email}</li>
+        <li><a href="${this.base}/account" aria-current=${r === 'account' ? 'page' : nothing}>Your account</a></li>
+        ${this.isAdmin ? html`<li><a href="${this.base}/admin" aria-current=${r === 'admin' ? 'page' : nothing}>Admin area</a></li>` : nothing}
+        <li><button type="button" @click=${() => void this.onSignOut()}>Sign out</button></li>
+      </ul>
+    </div>`;
+  }
+
   override render() {
     const r = this.route.name;
     // A button rather than a link: `#main` is inside this shadow root, where a fragment cannot reach it.
@@ -145,8 +219,8 @@ export class FormloomWorkspace extends LitElement {
           ${this.auth === 'in' ? html`<a href="${this.base}/" aria-current=${r === 'forms' ? 'page' : nothing}>Forms</a>
             <a href="${this.base}/teams" aria-current=${r === 'teams' || r === 'team' ? 'page' : nothing}>Teams</a>
             <a href="${this.base}/voice" aria-current=${r === 'voice' ? 'page' : nothing}>Voice</a>` : nothing}
-          ${this.session ? html`<a href="${this.base}/account" aria-current=${r === 'account' ? 'page' : nothing}><span class="who">${this.session.user.email}</span><span class="short">Account</span></a>` : nothing}
         </nav>
+        ${this.session ? this.renderMenu() : nothing}
       </header>
       <main id="main" tabindex="-1">${this.renderScreen()}</main>`;
   }
