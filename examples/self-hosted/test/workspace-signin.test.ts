@@ -231,7 +231,12 @@ test('an invitee follows the mail link, creates an account on the invitation and
   t.deepEqual(await axeViolations(page), [], 'axe on the invitation page');
   await page.getByRole('link', { name: 'Create an account' }).click();
   await page.waitForURL(/\/signup\?invite=/);
-  await page.getByLabel('Email').fill('lin@example.com');
+  // The mailed link carries the invited address: the sign-up form shows it filled in (issue 36).
+  await page.waitForFunction(() => {
+    const signup = (globalThis as any).document.querySelector('formloom-workspace')?.shadowRoot?.querySelector('fl-signup');
+    return signup?.shadowRoot?.querySelector('input[name="email"]')?.value === 'lin@example.com';
+  });
+  t.true(page.url().includes('email=lin%40example.com'));
   await page.getByLabel('Password').fill('lin has a long password');
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.waitForURL(`${w.url}/`);
