@@ -76,7 +76,7 @@ export class FlAdminOutbox extends LitElement {
           : html`<p class="muted">These could not be sent. Fix the cause (for example the mail settings), then try again.</p>
             <ul class="rows">${items.map((i) => html`<li>
               <span class="what"><strong>${KINDS[i.kind] ?? `A ${i.kind.replace(/_/g, ' ')}`}</strong>
-                <span class="meta">${i.status === 'failed' ? 'Gave up' : 'Will try again'} after ${i.attempts === 1 ? '1 attempt' : `${i.attempts} attempts`} · first tried ${when(i.created_at)}</span>
+                <span class="meta">${i.status === 'failed' ? 'No more tries' : 'Will be tried again'} · ${i.attempts === 1 ? '1 attempt' : `${i.attempts} attempts`} so far · since ${when(i.created_at)}</span>
                 ${i.last_error ? html`<span class="meta">What went wrong: ${i.last_error}</span>` : nothing}</span>
               <span class="row">
                 <button class="btn small" type="button" ?disabled=${this.busy} @click=${() => void this.act(() => retryStuck(this.api, i.id), 'It will be sent again now.')}>Try again now</button>

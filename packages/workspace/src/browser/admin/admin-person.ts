@@ -96,7 +96,7 @@ export class FlAdminPerson extends LitElement {
           <button class="btn small" type="submit" ?disabled=${this.busy}>Change plan</button>
         </form>
         <form class="row" @submit=${this.onCredits} aria-label="Add credits for ${who}">
-          <label class="field">Credits: ${d.credits}<input name="credits" inputmode="numeric" placeholder="How many to add" size="10" /></label>
+          <label class="field">Credits: ${d.credits}<input name="credits" inputmode="numeric" placeholder="How many to add" size="14" /></label>
           <button class="btn small" type="submit" ?disabled=${this.busy}>Add credits</button>
         </form>
       </div>

@@ -21,7 +21,7 @@ export class FormloomWorkspace extends LitElement {
     controls,
     css`
       :host { display: block; min-height: 100vh; background: var(--_bg); }
-      header { display: flex; align-items: center; gap: 1rem; padding: 0.5rem 1rem; background: var(--_surface); border-bottom: 1px solid var(--_border); min-height: 3.25rem; }
+      header { position: relative; display: flex; align-items: center; gap: 1rem; padding: 0.5rem 1rem; background: var(--_surface); border-bottom: 1px solid var(--_border); min-height: 3.25rem; }
       .brand { font-weight: 700; font-size: 1.05rem; color: var(--_text); text-decoration: none; display: flex; align-items: center; gap: 0.5rem; }
       .logo { width: 1.5rem; height: 1.5rem; border-radius: 6px; background: var(--_primary); display: inline-block; }
       nav { display: flex; gap: 0.25rem; margin-left: auto; align-items: center; }
@@ -41,7 +41,7 @@ export class FormloomWorkspace extends LitElement {
       .menu a, .menu button { display: block; width: 100%; text-align: left; padding: 0.6rem 0.75rem; border: 0; background: none; font: inherit; color: var(--_text); text-decoration: none; border-radius: var(--_radius); cursor: pointer; box-sizing: border-box; }
       .menu a:hover, .menu button:hover, .menu a:focus-visible, .menu button:focus-visible { background: color-mix(in srgb, var(--_primary) 14%, transparent); }
       .menu .signed { color: var(--_muted); font-size: 0.8125rem; padding: 0.5rem 0.75rem; overflow-wrap: anywhere; border-bottom: 1px solid var(--_border); margin-bottom: 0.25rem; }
-      @media (max-width: 480px) { .who { display: none; } .short { display: inline; } header { flex-wrap: wrap; row-gap: 0; } nav a, .person > button { padding: 0.5rem 0.45rem; } }
+      @media (max-width: 480px) { .who { display: none; } .short { display: inline; } header { flex-wrap: wrap; row-gap: 0; } nav a, .person > button { padding: 0.5rem 0.45rem; } .person { position: static; } .menu { left: 0.5rem; right: 0.5rem; top: 100%; min-width: 0; max-width: none; } }
     `,
   ];
   static override properties = {
