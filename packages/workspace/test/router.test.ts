@@ -14,7 +14,7 @@ test.after.always(() => app?.close());
 
 test('every workspace URL answers the single page with the shell element and its entry script', async (t) => {
   const manifest = readWorkspaceManifest();
-  for (const path of ['/', '/signin', '/signup', '/forgot', '/auth/link', '/auth/reset', '/auth/verify', '/auth/finish', '/account', '/teams', '/teams/team_abc', '/voice', '/voice/library', '/voice/credits', '/forms/abc', '/forms/abc/versions', '/forms/abc/share', '/forms/abc/signing', '/forms/abc/signing/ses_abc']) {
+  for (const path of ['/', '/signin', '/signup', '/forgot', '/auth/link', '/auth/reset', '/auth/verify', '/auth/finish', '/account', '/admin', '/admin/outbox', '/teams', '/teams/team_abc', '/voice', '/voice/library', '/voice/credits', '/forms/abc', '/forms/abc/versions', '/forms/abc/share', '/forms/abc/signing', '/forms/abc/signing/ses_abc']) {
     const res = await fetch(app.url + path);
     t.is(res.status, 200, path);
     t.regex(res.headers.get('content-type') ?? '', /text\/html/);
