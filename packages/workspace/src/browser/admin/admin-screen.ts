@@ -71,7 +71,7 @@ export class FlAdmin extends LitElement {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
     const data = new FormData(form);
-    this.filter = { q: String(data.get('q') ?? '').trim(), plan: String(data.get('plan') ?? ''), verified: String(data.get('verified') ?? ''), admin: '' };
+    this.filter = { q: String(data.get('q') ?? '').trim(), plan: String(data.get('plan') ?? ''), verified: String(data.get('verified') ?? ''), admin: String(data.get('admin') ?? '') };
     this.shown = PAGE;
     void this.load();
   }
@@ -112,6 +112,11 @@ export class FlAdmin extends LitElement {
           <option value="">Confirmed or not</option>
           <option value="true" ?selected=${this.filter.verified === 'true'}>Confirmed</option>
           <option value="false" ?selected=${this.filter.verified === 'false'}>Not confirmed</option>
+        </select></label>
+        <label class="field">Role<select name="admin">
+          <option value="">Anyone</option>
+          <option value="true" ?selected=${this.filter.admin === 'true'}>The admin</option>
+          <option value="false" ?selected=${this.filter.admin === 'false'}>Everyone else</option>
         </select></label>
         <button class="btn" type="submit">Search</button>
       </form>
