@@ -50,6 +50,9 @@ test('an empty instance opens on "Create the admin account", and its admin reach
   t.timeout(240_000);
   const { w } = t.context;
   const { context, page, errors } = await open(t, 390);
+  // Even the sign-in address leads there while nobody could sign in.
+  await page.goto(`${w.url}/signin`);
+  await page.waitForURL(`${w.url}/signup`);
   await page.goto(`${w.url}/`);
   await page.waitForURL(`${w.url}/signup`);
   await page.locator('formloom-workspace main h1').filter({ hasText: 'Create the admin account' }).waitFor();
@@ -193,6 +196,10 @@ test('the admin area at 390 px: stuck items and a person opened fit without side
   t.true((await sideways(page)) <= 0, 'the menu open');
   t.deepEqual(await axeViolations(page), []);
   if (shots) await page.screenshot({ path: `${shots}/admin-menu-390.png`, fullPage: true });
+  // Escape closes the menu and gives the focus back to its button.
+  await page.keyboard.press('Escape');
+  await header(page).getByRole('link', { name: 'Admin area' }).waitFor({ state: 'hidden' });
+  t.is(await header(page).getByRole('button', { name: /Your menu/ }).getAttribute('aria-expanded'), 'false');
   const now = new Date().toISOString();
   await w.app.formloom.storage.outbox.enqueue({ id: 'obx_stuck_three', kind: 'mail', payload: {}, status: 'pending', attempts: 5, next_attempt_at: '2100-01-01T00:00:00.000Z', locked_by: null, locked_until: null, last_error: 'No mail server is set up', created_at: now, updated_at: now });
   await page.goto(`${w.url}/admin/outbox`);
