@@ -107,7 +107,13 @@ test('a person on the page notices nothing: the proof is solved in the backgroun
     // Tab from the field reaches the page's buttons, never the honeypot.
     await page.keyboard.press('Tab');
     t.not(await page.evaluate(() => ((globalThis as any).document.querySelector('formloom-form').shadowRoot.activeElement as any)?.name), 'website');
-    t.true(await form.locator('.fl-trap input').evaluate((el: any) => el.getBoundingClientRect().right <= 0), 'off-screen');
+    // Clipped where it stands: no visible area, and no width added to the page in either direction.
+    const trap = await form.locator('.fl-trap').evaluate((el: any) => {
+      const box = el.getBoundingClientRect();
+      const doc = (globalThis as any).document.documentElement;
+      return { area: box.width * box.height, clip: (globalThis as any).getComputedStyle(el).clipPath, wide: doc.scrollWidth > doc.clientWidth };
+    });
+    t.true(trap.area <= 1 && trap.clip !== 'none' && !trap.wide, `the honeypot takes no room: ${JSON.stringify(trap)}`);
     await page.evaluate(AXE_SOURCE);
     const axe = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
     t.deepEqual(axe.violations.map((v: any) => v.id), []);

@@ -86,14 +86,16 @@ export function plan(r: Rng, world: World, targets: Target[], i: number): Planne
   const deep = hasBody && mutating && r.chance(0.3);
   const keyKinds = target.auth ? (['own', 'own', 'own', 'other', 'none', 'garbage'] as const) : (['none', 'none', 'own', 'garbage'] as const);
   let keyKind: 'own' | 'other' | 'none' | 'garbage' = deep ? (target.auth ? 'own' : 'none') : r.pick(keyKinds);
-  // The first round over the targets sends each keyed operation a garbage key, so that every operation is refused
-  // at least once whatever the budget (the short budget gives each operation only a few requests).
-  if (!deep && target.auth && i < targets.length) keyKind = 'garbage';
+  // The first round over the targets sends each keyed operation a garbage key (and each public one made-up ids), so
+  // that every operation is refused at least once whatever the budget (the short budget gives each only a few requests).
+  const firstRound = !deep && i < targets.length;
+  if (firstRound && target.auth) keyKind = 'garbage';
   const names = [...target.path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
   // Without parameters, a body or a valid key, a mutating request would only ever be accepted: no key then.
   if (mutating && target.auth && keyKind === 'own' && !names.length && !hasBody) keyKind = 'none';
   const labels: string[] = [target.method, target.path, `key:${keyKind}`];
-  const picks = names.map((n) => ({ n, real: r.chance(deep ? 0.95 : 0.55) ? realParam(r, world, target, n) : undefined }));
+  // A public operation's first request names records that do not exist (refused with a 404).
+  const picks = names.map((n) => ({ n, real: r.chance(deep ? 0.95 : 0.55) && !(firstRound && !target.auth) ? realParam(r, world, target, n) : undefined }));
   // A nearly valid replacement of the fixture form would drop the questions the other requests rely on.
   if (deep && target.method === 'PUT' && target.key === '/forms/{id}' && picks[0]?.real?.fixture) picks[0].real = world.created.id.length ? { value: r.pick(world.created.id), fixture: false } : undefined;
   // A mutating request that is valid in every other way must not carry only the fixture's real ids, or it
