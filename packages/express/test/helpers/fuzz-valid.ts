@@ -31,6 +31,7 @@ const SEMANTIC_400: Array<{ op?: string; field?: RegExp; reason?: string; why: s
   { op: 'POST /s/{shortCode}/sign', reason: 'invalid_email_code', why: 'the code must be the one mailed to the signer' },
   { op: 'POST /s/{shortCode}/sign', reason: 'email_code_required', why: 'an email-verification session needs the mailed code' },
   { reason: 'no_seats_left', why: "the team owner's plan has no seat left" },
+  { op: 'POST /s/{shortCode}/send-code', field: /^email$/, why: 'a signer with no address on file must give one to be mailed the code' },
   { op: 'PUT /forms/{id}/receipt', reason: 'no_email_question', why: 'a receipt goes to the answer of an email question, which the form must have' },
   { op: 'PUT /forms/{id}/receipt', reason: 'not_an_email_question', why: "question_id must name one of this form's email questions" },
   { reason: 'unknown_slot', why: 'the slot must exist in the contract' },
