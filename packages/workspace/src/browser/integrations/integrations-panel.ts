@@ -7,12 +7,14 @@ import {
   type Delivery, type GlobalWebhook,
 } from '../../data/webhooks';
 import '../controls/confirm-dialog';
+import './notifications-card';
 import type { FlConfirm } from '../controls/confirm-dialog';
 
 /**
  * `<fl-integrations-panel>`: the builder's Integrations tab (docs/workspace.md, "Integrations"): the form's
  * webhook, the account's global webhooks (at most 5, each enabled or not), the signing secret shown on
- * request and rotated after a confirmation, and the form's delivery log with resend.
+ * request and rotated after a confirmation, the form's delivery log with resend, and the mails about
+ * responses (`<fl-notifications-card>`).
  */
 export class FlIntegrationsPanel extends LitElement {
   static override styles = [
@@ -172,9 +174,11 @@ export class FlIntegrationsPanel extends LitElement {
   }
 
   override render() {
+    // Mails about responses come with every plan: shown even where webhooks are not.
+    const mails = this.store ? html`<fl-notifications-card .api=${this.api} .formId=${this.formId} .canEdit=${this.canEdit}></fl-notifications-card>` : nothing;
     if (this.blocked) {
       return html`<div class="wrap"><section class="card" role="alert"><h2>Webhooks are not available</h2><p>${this.blocked}</p>
-        <p class="muted">Webhooks come with the Pro plan and higher; on a team form they follow your role.</p></section></div>`;
+        <p class="muted">Webhooks come with the Pro plan and higher; on a team form they follow your role.</p></section>${mails}</div>`;
     }
     if (!this.deliveries && !this.error) return html`<div class="wrap"><p class="muted" role="status">Loading integrations…</p></div>`;
     return html`<div class="wrap">
@@ -224,6 +228,7 @@ export class FlIntegrationsPanel extends LitElement {
           <button class="btn small" type="button" @click=${() => void this.load()}>Refresh</button></div></div>
         ${this.renderLog()}
       </section>
+      ${mails}
       <fl-confirm></fl-confirm>
     </div>`;
   }
