@@ -135,6 +135,14 @@ for (const kind of DB_KINDS) {
     await until(async () => (await settledMails(app)) && mailsTo(smtp, owner.email, /New response/).length === 3);
     t.is(mailsTo(smtp, viewer.email, /New response/).length, 2, 'no mail after unsubscribing');
     t.truthy(mailsTo(smtp, owner.email, /New response/).find((m) => m.text.includes(r3)));
+
+    // A link to a deleted form is a 404 in the error shape, by GET and by POST.
+    t.is((await app.api('DELETE', `/forms/${form.id}`, { key: owner.key })).status, 200);
+    for (const method of ['GET', 'POST']) {
+      const gone = await fetch(`${app.url}${link.pathname}${link.search}`, { method });
+      t.is(gone.status, 404);
+      t.is(((await gone.json()) as any).error.code, 'NOT_FOUND');
+    }
   });
 
   test.serial(`[${kind}] a daily digest at midnight UTC holds the day's responses; a quiet day sends nothing; off ends the chain`, async (t) => {

@@ -61,7 +61,7 @@ export const notificationsArea = definePlugin({
       method: 'get', path: '/notifications/unsubscribe', scope: 'public', operationId: 'unsubscribePage', tags: ['Notifications'],
       summary: "A new-response mail's unsubscribe link (signed, works without signing in): stops that person's mails for that form and shows a page saying so",
       query: unsubscribeQuery,
-      success: { status: 200, description: 'A page confirming it', media: ['text/html'] }, errors: [400],
+      success: { status: 200, description: 'A page confirming it', media: ['text/html'] }, errors: [400, 404],
       handler: async (req) => {
         const { form_title } = await ctx.service(NotificationSettings).unsubscribe(req.query.form, req.query.user, req.query.sig);
         const html = page('Unsubscribed', `You will get no more mails about new responses to "${form_title}". You can turn them on again in the form's settings.`);
@@ -72,7 +72,7 @@ export const notificationsArea = definePlugin({
       method: 'post', path: '/notifications/unsubscribe', scope: 'public', operationId: 'unsubscribe', tags: ['Notifications'],
       summary: 'One-click unsubscribe (RFC 8058) with the same signed parameters as the link',
       query: unsubscribeQuery,
-      success: { status: 200, description: '{unsubscribed: true}', schema: z.object({ unsubscribed: z.literal(true) }) }, errors: [400],
+      success: { status: 200, description: '{unsubscribed: true}', schema: z.object({ unsubscribed: z.literal(true) }) }, errors: [400, 404],
       handler: async (req) => {
         await ctx.service(NotificationSettings).unsubscribe(req.query.form, req.query.user, req.query.sig);
         return { body: { unsubscribed: true as const } };
