@@ -90,7 +90,7 @@ for (const width of [390, 1440]) {
       await page.getByText('You can read this form and its results as a viewer of Acme').waitFor();
       await page.getByText('View only').waitFor();
       const tabs = await page.getByRole('navigation', { name: 'Form sections' }).getByRole('link').allTextContents();
-      t.deepEqual(tabs.map((s) => s.trim()), ['Questions', 'Share', 'Results']);
+      t.deepEqual(tabs.map((s) => s.trim()).filter((s) => s !== 'Signing'), ['Questions', 'Share', 'Results', 'Integrations']);
       t.deepEqual(await builderFields(page), [], 'no field to edit');
       for (const name of [/Undo/, /Redo/, /^Publish/, /Unpublish/, /^Delete/, /Duplicate/, /Add question/]) {
         t.is(await page.getByRole('button', { name }).count(), 0, `no ${name} button`);

@@ -21,8 +21,11 @@ import './kinds/index';
 import './readonly-questions';
 import { mayEdit, mayPublish, roleOn, teamsWithRoles, type FormRole } from '../../data/form-role';
 
-/** The tabs a team viewer sees (issue 36): the questions read-only, the link and the results. */
-const VIEWER_TABS: BuilderTab[] = ['questions', 'share', 'results'];
+/**
+ * The tabs a team viewer sees, each read-only: the questions, the link, the results, and the integrations and
+ * signing sessions, whose panels show their records without controls to a viewer (docs/workspace.md).
+ */
+const VIEWER_TABS: BuilderTab[] = ['questions', 'share', 'results', 'integrations', 'signing'];
 
 /** Tabs whose edits undo and redo apply to from the keyboard (the others keep the browser's own keys). */
 const EDITING_TABS: BuilderTab[] = ['questions', 'settings', 'theme'];
