@@ -74,7 +74,7 @@ test("the host's page places <formloom-builder> behind its own sign-in; edits re
     await page.getByLabel('Question 2', { exact: true }).fill('How was it?');
     await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
     // Tabs switch in place: the host's URL stays its own.
-    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Form sections' }).getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByRole('heading', { name: 'Not published yet' }).waitFor();
     await page.getByRole('button', { name: 'Publish', exact: true }).last().click();
     await page.getByText('Version 1 is live.').waitFor();
@@ -96,7 +96,7 @@ test("the host's page places <formloom-builder> behind its own sign-in; edits re
   }
 });
 
-test("in the host's page the Share tab names the host's embedOrigins option, and a 401 reaches the host as formloom-unauthorized", async (t) => {
+test("in the host's page the Share tab says in plain words who allows a site (never the self-hosted setting), and a 401 reaches the host as formloom-unauthorized", async (t) => {
   t.timeout(120_000);
   const created = await api('POST', '/forms', 'ada-session', { title: 'Expiring', questions: [{ type: 'short_text', title: 'Name' }] });
   t.is(created.status, 201);
@@ -111,7 +111,8 @@ test("in the host's page the Share tab names the host's embedOrigins option, and
     await page.getByRole('button', { name: 'Share', exact: true }).click();
     const hint = page.getByText('Only sites this app allows can show the form');
     await hint.waitFor();
-    t.regex(await hint.innerText(), /embedOrigins option where they mount Formloom/);
+    // In plain words for the host's people: who can allow a site (the host's developers), no setting's name.
+    t.regex(await hint.innerText(), /ask the app's developers to add your site/);
     t.is(await page.getByText('FORMLOOM_EMBED_ORIGINS').count(), 0, 'the self-hosted setting is not a host\'s');
 
     // What the event carries, as a host listening on document sees it.

@@ -87,7 +87,7 @@ test('without a config file the app starts with the built-in areas only', async 
   const { FORMLOOM_CONFIG: _unused, ...defaults } = env;
   const app = await startSelfHosted(defaults);
   t.teardown(() => app.close());
-  t.deepEqual(app.formloom.plugins.map((p) => p.name), ['accounts', 'forms', 'responses', 'webhooks', 'teams', 'signing', 'outbox', 'voice', 'sessions']);
+  t.deepEqual(app.formloom.plugins.map((p) => p.name), ['accounts', 'forms', 'responses', 'webhooks', 'teams', 'signing', 'outbox', 'voice', 'sessions', 'notifications']);
   t.is((await fetch(`${app.url}/api/v1/notify/status`)).status, 404);
 });
 
