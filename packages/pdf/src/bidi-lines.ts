@@ -1,4 +1,4 @@
-import bidiFactory from 'bidi-js';
+import { bidi } from './bidi-chars';
 import type { FontName, FontRun } from './fonts';
 
 /*
@@ -13,7 +13,6 @@ import type { FontName, FontRun } from './fonts';
  * over in the order that makes fontkit's own reversal come out in visual order.
  */
 
-const bidi = bidiFactory();
 
 /** A run in drawing order: text as pdfkit must receive it, and its width at the measured size. */
 export interface VisualRun {
@@ -32,19 +31,6 @@ export interface VisualLine {
 
 /** Width of `text` in `font` at the paragraph's size. */
 export type Measure = (font: FontName, text: string) => number;
-
-const NEEDS_BIDI = new Set(['R', 'AL', 'AN', 'RLE', 'RLO', 'RLI', 'FSI']);
-
-/** Whether `text` holds anything the bidi algorithm would move (right-to-left letters, Arabic numbers, controls). */
-export function needsBidi(text: string): boolean {
-  for (const char of text) if (NEEDS_BIDI.has(bidi.getBidiCharTypeName(char))) return true;
-  return false;
-}
-
-/** The mirror image of a character (`(` for `)`), or the character itself. */
-export function mirrorCharacter(char: string): string {
-  return bidi.getMirroredCharacter(char) ?? char;
-}
 
 /** Scripts fontkit lays out right to left (its `Script.direction`); only Arabic and Hebrew have fonts here. */
 const RTL_SCRIPT = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}]/u;
@@ -92,7 +78,7 @@ export function bidiLines(pieces: FontRun[], width: number, rtl: boolean, measur
   for (const segment of par.text.split('\n')) {
     const part: Styled = { text: segment, fontAt: par.fontAt.slice(offset, offset + segment.length) };
     offset += segment.length + 1;
-    const levels = bidi.getEmbeddingLevels(segment, rtl ? 'rtl' : 'ltr');
+    const levels = bidi().getEmbeddingLevels(segment, rtl ? 'rtl' : 'ltr');
     for (const [start, end] of breakLines(part, width, measure)) lines.push(orderLine(part, levels, start, end, measure));
   }
   return lines;
@@ -148,10 +134,10 @@ function breakLines(par: Styled, width: number, measure: Measure): Array<[number
 }
 
 /** One line's runs in visual order (UAX #9 rule L2 from bidi-js, mirroring by rule L4). */
-function orderLine(par: Styled, levels: ReturnType<typeof bidi.getEmbeddingLevels>, start: number, end: number, measure: Measure): VisualLine {
+function orderLine(par: Styled, levels: ReturnType<ReturnType<typeof bidi>['getEmbeddingLevels']>, start: number, end: number, measure: Measure): VisualLine {
   if (end <= start) return { runs: [], width: 0 };
-  const order = bidi.getReorderedIndices(par.text, levels, start, end - 1).slice(start, end);
-  const mirrored = bidi.getMirroredCharactersMap(par.text, levels.levels, start, end - 1);
+  const order = bidi().getReorderedIndices(par.text, levels, start, end - 1).slice(start, end);
+  const mirrored = bidi().getMirroredCharactersMap(par.text, levels.levels, start, end - 1);
   const isSpace = (i: number) => /\s/u.test(par.text[i]);
   // Group the visual order into runs of adjacent characters of one font, one level, all spaces or none. A
   // mirrored character is a run of its own: it shows its mirror image's glyph but must read as itself

@@ -1,5 +1,6 @@
 import type { SignedDocumentInput, SignedDocumentSigner } from '@formloom/core';
-import { bidiLines, needsBidi } from './bidi-lines';
+import { needsBidi } from './bidi-chars';
+import { bidiLines } from './bidi-lines';
 import { type DocumentFonts, fontRuns, paragraphIsRtl, SIGNATURE_FONTS } from './fonts';
 import { BODY_SIZE, drawInlines, drawText, drawVisualLine, ensureSpace, formatTime, inlinesHeight, measureWith, MUTED, rule } from './layout';
 import { type Block, markdownBlocks } from './markdown';

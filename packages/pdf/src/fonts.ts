@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import * as fontkit from 'fontkit';
-import { mirrorCharacter } from './bidi-lines';
+import { mirrorCharacter } from './bidi-chars';
 
 /**
  * The fonts a document uses, all shipped in npm packages so nothing is downloaded at run time:

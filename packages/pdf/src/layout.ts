@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
-import { bidiLines, type Measure, needsBidi, type VisualLine } from './bidi-lines';
+import { needsBidi } from './bidi-chars';
+import { bidiLines, type Measure, type VisualLine } from './bidi-lines';
 import { type DocumentFonts, type FontName, type FontRun, fontRuns, mirroredFontName, paragraphIsRtl, registerFonts, styleFonts } from './fonts';
 import type { Inline } from './markdown';
 
