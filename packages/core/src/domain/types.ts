@@ -298,3 +298,12 @@ export interface AuditEvent {
   ip_address: string | null;
   timestamp: string;
 }
+
+/** Why a form cannot be published (docs/decisions.md, "Publishing"); checked by forms/publish-policy.ts. */
+export interface PublishBlock {
+  reason: string;
+  message: string;
+  question_ids: string[];
+  upgrade_required: boolean;
+  composite_ids?: string[];
+}

@@ -1,15 +1,9 @@
-import type { FormRecord, Question } from '../domain/types';
+import type { FormRecord, PublishBlock, Question } from '../domain/types';
 import type { PlanFeatures } from '../ports/plans';
 import { recallBlock } from './recall-checks';
 
-/** Why a form cannot be published (docs/decisions.md, "Publishing"). */
-export interface PublishBlock {
-  reason: string;
-  message: string;
-  question_ids: string[];
-  upgrade_required: boolean;
-  composite_ids?: string[];
-}
+export type { PublishBlock };
+
 
 /** What the policy needs to know of another form a question points to. */
 export interface LinkedForm {

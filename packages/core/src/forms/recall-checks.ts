@@ -1,7 +1,6 @@
-import type { Question } from '../domain/types';
+import type { PublishBlock, Question } from '../domain/types';
 import { malformedRecalls, parseRecalls, renameRecalls, type Recall } from '../logic/recall';
 import { RECALL_FORM_FIELDS, choicesOf, recallTexts, type RecallText } from '../logic/recall-texts';
-import type { PublishBlock } from './publish-policy';
 
 /**
  * The publish checks of recalls (docs/decisions.md "Recall"), and recalled ids following new question ids.

@@ -1,18 +1,13 @@
 import type { LogicContext } from './conditions.js';
-import { jumpMatches, visiblePath, type LogicJump, type LogicQuestion } from './jumps.js';
+import { jumpMatches, visiblePath, type LogicJump, type LogicQuestion, type VariableAction } from './jumps.js';
+
+export type { VariableAction };
 
 /**
  * Variable actions of logic rules (docs/decisions.md "Logic and validations"): a rule (an entry of
  * `logic_jumps`) may carry `actions`, each setting a form variable or adding to it, e.g. a score. Pure and
  * shared: the respondent's page computes the variables it recalls ({var.score}) from the answers.
  */
-export interface VariableAction {
-  op: 'set' | 'add';
-  /** A name declared in the form's `variables`. */
-  variable: string;
-  /** `set`: a number or text; `add`: a number (negative to subtract). */
-  value: number | string;
-}
 
 export const ACTION_OPS = ['set', 'add'] as const;
 /** At most this many actions per rule. */

@@ -1,5 +1,4 @@
 import { type Condition, conditionHolds, type LogicContext } from './conditions.js';
-import type { VariableAction } from './actions.js';
 
 /**
  * Logic jumps (docs/decisions.md "Logic and validations"): after a question is answered, its `logic_jumps`
@@ -8,6 +7,15 @@ import type { VariableAction } from './actions.js';
  * first question the same way, before anything is answered (so their conditions read hidden fields and
  * prefilled answers).
  */
+/** A rule's variable action (run by ./actions.ts): sets a form variable or adds to it, e.g. a score. */
+export interface VariableAction {
+  op: 'set' | 'add';
+  /** A name declared in the form's `variables`. */
+  variable: string;
+  /** `set`: a number or text; `add`: a number (negative to subtract). */
+  value: number | string;
+}
+
 export interface LogicJump {
   /** `all` (default): every condition must hold; `any`: one is enough. No conditions: always. */
   match?: 'all' | 'any';
