@@ -6,7 +6,7 @@ import { formPath, navigate, BUILDER_TABS, type BuilderTab } from '../shell/rout
 import { FormStore, tempId } from './store';
 import { builderStyles } from './builder-styles';
 import { kindOf } from './kinds/registry';
-import { saveStatus, tabLabel } from './builder-parts';
+import { EDITING_TABS, PANELS, roleAllowsTab, saveStatus, tabLabel } from './builder-parts';
 import { touchedQuestions } from './history';
 import { reorderEffects } from './logic/reorder-check';
 import { FlReorderWarning } from './logic/reorder-warning';
@@ -20,26 +20,6 @@ import './preview-pane';
 import './kinds/index';
 import './readonly-questions';
 import { mayEdit, mayPublish, roleOn, teamsWithRoles, type FormRole } from '../../data/form-role';
-
-/**
- * The tabs a team viewer sees, each read-only: the questions, the link, the results, and the integrations and
- * signing sessions, whose panels show their records without controls to a viewer (docs/workspace.md).
- */
-const VIEWER_TABS: BuilderTab[] = ['questions', 'share', 'results', 'integrations', 'signing'];
-
-/** Tabs whose edits undo and redo apply to from the keyboard (the others keep the browser's own keys). */
-const EDITING_TABS: BuilderTab[] = ['questions', 'settings', 'theme'];
-
-const PANELS: Record<Exclude<BuilderTab, 'questions'>, [string, () => Promise<unknown>]> = {
-  settings: ['fl-settings-panel', () => import('./settings-panel')],
-  theme: ['fl-theme-panel', () => import('../theme/theme-panel')],
-  publish: ['fl-publish-panel', () => import('../publish/publish-panel')],
-  versions: ['fl-versions-panel', () => import('../versions/versions-panel')],
-  share: ['fl-share-panel', () => import('../share/share-panel')],
-  results: ['formloom-results', () => import('../results/results')],
-  integrations: ['fl-integrations-panel', () => import('../integrations/integrations-panel')],
-  signing: ['fl-signing-panel', () => import('../signing/signing-panel')],
-};
 
 /**
  * `<formloom-builder form-id="...">`: edits one form (docs/workspace.md, "The builder"). Alone in a host
@@ -192,13 +172,7 @@ export class FormloomBuilder extends LitElement {
 
   private get currentTab(): BuilderTab {
     const tab = (BUILDER_TABS as readonly string[]).includes(this.tab) ? (this.tab as BuilderTab) : 'questions';
-    return this.tabAllowed(tab) ? tab : 'questions';
-  }
-
-  /** Whether the caller's role may use a tab: a viewer reads, an editor does all but publish. */
-  private tabAllowed(tab: BuilderTab): boolean {
-    if (!mayEdit(this.formRole)) return VIEWER_TABS.includes(tab);
-    return tab !== 'publish' || mayPublish(this.formRole);
+    return roleAllowsTab(this.formRole, tab) ? tab : 'questions';
   }
 
   private get toast(): FlToast | null {
@@ -399,7 +373,7 @@ export class FormloomBuilder extends LitElement {
           <p id="history-live" class="sr-only" role="status" aria-live="polite"></p>
         </div>
         <nav class="tabs" aria-label="Form sections">
-          ${BUILDER_TABS.filter((t) => this.tabAllowed(t) && (t !== 'signing' || tab === 'signing' || f.questions.some((q) => q.type === 'contract'))).map((t) =>
+          ${BUILDER_TABS.filter((t) => roleAllowsTab(this.formRole, t) && (t !== 'signing' || tab === 'signing' || f.questions.some((q) => q.type === 'contract'))).map((t) =>
             this.base === null
               ? html`<button type="button" aria-current=${t === tab ? 'page' : nothing} @click=${(e: Event) => this.goTab(t, e)}>${tabLabel(t)}</button>`
               : html`<a href=${formPath(this.base, this.formId, t)} aria-current=${t === tab ? 'page' : nothing} @click=${(e: Event) => this.goTab(t, e)}>${tabLabel(t)}</a>`,
