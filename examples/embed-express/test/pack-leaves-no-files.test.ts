@@ -14,10 +14,9 @@ const leftovers = () =>
 
 test('npm pack puts the LICENSE in each tarball and leaves no file in the checkout', async (t) => {
   t.timeout(300_000);
-  const before = leftovers();
-  const { dir, packed } = await pack(['@formloom/core', '@formloom/webhook-http']);
+  const { dir, packed, before, after } = await pack(['@formloom/core', '@formloom/webhook-http'], leftovers);
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   for (const p of packed) t.true(p.files.some((f) => f.path === 'LICENSE'), `${p.name} has its LICENSE`);
-  t.deepEqual(leftovers(), before);
+  t.deepEqual(after, before);
   t.deepEqual(before, [], 'no copy was left by an earlier pack either');
 });

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
@@ -64,15 +64,48 @@ const run = promisify(execFile);
  * Packs `names` (each package's prepack builds it) into a new folder; what `npm pack` reported. Asynchronous,
  * like the install: a test worker blocked for a minute could not tell AVA that it is still alive.
  */
-export async function pack(names: string[]): Promise<{ dir: string; packed: Packed[] }> {
+export async function pack<T = undefined>(names: string[], snapshot?: () => T): Promise<{ dir: string; packed: Packed[]; before?: T; after?: T }> {
   const dir = mkdtempSync(join(tmpdir(), 'formloom-packed-'));
   const all = workspacePackages();
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir, ...names.flatMap((n) => ['-w', all.get(n)!.dir])], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
+  // `npm pack` writes into the packages' folders while it runs (prepack copies LICENSE, postpack removes it):
+  // test files that pack run in parallel, so each pack and the snapshots of the checkout around it hold a lock.
+  return withPackLock(async () => {
+    const before = snapshot?.();
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir, ...names.flatMap((n) => ['-w', all.get(n)!.dir])], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { dir, packed: JSON.parse(stdout) as Packed[], before, after: snapshot?.() };
   });
-  return { dir, packed: JSON.parse(stdout) as Packed[] };
+}
+
+const PACK_LOCK = join(ROOT, 'node_modules', '.formloom-pack-lock');
+
+/** Runs `fn` while no other test process packs this checkout (a directory made atomically is the lock). */
+async function withPackLock<T>(fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    try {
+      mkdirSync(PACK_LOCK);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A lock left by a killed run (no pack takes ten minutes) is taken over.
+      try {
+        if (Date.now() - statSync(PACK_LOCK).mtimeMs > 600_000) rmSync(PACK_LOCK, { recursive: true, force: true });
+      } catch {
+        // Released meanwhile.
+      }
+      if (Date.now() > deadline) throw new Error(`npm pack waited 10 minutes for ${PACK_LOCK}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(PACK_LOCK, { recursive: true, force: true });
+  }
 }
 
 /**
