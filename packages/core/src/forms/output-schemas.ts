@@ -223,6 +223,10 @@ export const publicSnapshotOut = named(
       })
       .nullable(),
     questions: z.array(publicQuestionOut),
+    variables: z
+      .record(z.string(), z.union([z.number(), z.string()]))
+      .optional()
+      .describe("Start values of the variables a text recalls (`{var.name}`); the others stay private (docs/respondents.md \"Recall\")"),
     closed: z.boolean().describe('The form no longer takes responses (close_at passed or response_limit reached)'),
   }),
 );

@@ -1769,6 +1769,10 @@ export interface components {
                 allow_retake?: boolean;
             } | null;
             questions: components["schemas"]["PublicQuestion"][];
+            /** @description Start values of the variables a text recalls (`{var.name}`); the others stay private (docs/respondents.md "Recall") */
+            variables?: {
+                [key: string]: number | string;
+            };
             /** @description The form no longer takes responses (close_at passed or response_limit reached) */
             closed: boolean;
         } & {
