@@ -103,7 +103,10 @@ export function plan(r: Rng, world: World, targets: Target[], i: number): Planne
   if (mutating && keyKind === 'own' && !hasBody && picks.length && picks.every((p) => p.real?.fixture)) picks[r.int(picks.length)]!.real = undefined;
   let path = target.path;
   for (const { n, real } of picks) path = path.replace(`:${n}`, real ? real.value : fuzzParam(r, n));
-  if (r.chance(deep ? 0.1 : 0.5)) path += fuzzQuery(r, target.query);
+  // A public read without path parameters has nothing made-up to name: its first request carries a query
+  // value over any declared limit instead, so that it too is refused whatever the seed.
+  if (firstRound && !target.auth && !names.length && !mutating && target.query.length) path += `?${r.pick(target.query)}=${'x'.repeat(5000)}`;
+  else if (r.chance(deep ? 0.1 : 0.5)) path += fuzzQuery(r, target.query);
   const headers: Array<[string, string]> = [];
   const own = target.scope === 'voice' ? world.voiceKey : world.formsKey;
   const other = target.scope === 'voice' ? world.formsKey : world.voiceKey;
