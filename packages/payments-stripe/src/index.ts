@@ -1,2 +1,3 @@
-// The Stripe adapter of the payments port (docs/payments.md); filled in by the next commits.
-export {};
+// The Stripe adapter of the payments port (docs/payments.md).
+export { createStripeProcessor, type StripeProcessorOptions } from './stripe-processor';
+export { stripePayments, stripePlugin, stripeOptionsFromEnv } from './stripe-plugin';
