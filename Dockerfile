@@ -30,6 +30,10 @@ COPY packages/workspace/package.json packages/workspace/
 COPY packages/cli/package.json packages/cli/
 COPY examples/self-hosted/package.json examples/self-hosted/
 COPY examples/embed-express/package.json examples/embed-express/
+COPY plugins/google-sheets/package.json plugins/google-sheets/
+COPY plugins/notion/package.json plugins/notion/
+COPY plugins/airtable/package.json plugins/airtable/
+COPY plugins/n8n-nodes-formloom/package.json plugins/n8n-nodes-formloom/
 RUN npm ci
 COPY . .
 # tsc -b, then the browser bundles of the workspace and the renderer (esbuild, a dev dependency: before the prune).

@@ -1,0 +1,2 @@
+// Filled in by the plugin's modules (docs/integrations.md).
+export const PLUGIN_NAME = 'notion';
