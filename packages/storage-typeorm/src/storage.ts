@@ -18,6 +18,7 @@ import { SqlTeamRepository } from './repositories/teams';
 import { SqlSigningRepository } from './repositories/signing';
 import { SqlCredentialRepository, SqlOneTimeTokenRepository, SqlPasskeyRepository, SqlSignInSessionRepository } from './repositories/sign-in';
 import { SqlCacheRevisionRepository } from './repositories/cache-revision';
+import { SqlPaymentRepository } from './repositories/payments';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
 import { BeforeCommit, type Scope, statementCache } from './scope';
 import { retryDeadlocks } from './sql/deadlocks';
@@ -264,6 +265,7 @@ function makeStorage(
     oneTimeTokens: new SqlOneTimeTokenRepository(scope),
     passkeys: new SqlPasskeyRepository(scope),
     cacheRevision: new SqlCacheRevisionRepository(scope),
+    payments: new SqlPaymentRepository(scope),
     transaction: transaction ?? ((work) => work(storage)),
   };
   return storage;

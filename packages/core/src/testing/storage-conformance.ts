@@ -20,6 +20,7 @@ import { voiceLibraryTests } from './storage/voice-library';
 import { signInTests } from './storage/sign-in';
 import { cacheRevisionTests } from './storage/cache-revision';
 import { formListDepthTests } from './storage/form-list-depth';
+import { paymentTests } from './storage/payments';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
 export type { Probe, StorageProbes, StoredRow } from './storage/probes';
@@ -65,4 +66,5 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   signInTests(storageTest);
   cacheRevisionTests(storageTest);
   formListDepthTests(storageTest);
+  paymentTests(storageTest);
 }

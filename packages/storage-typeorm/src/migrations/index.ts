@@ -20,6 +20,7 @@ import { FormloomResponseCsvLines1740400000000 } from './1740400000000-response-
 import { FormloomCacheRevisionFormInserts1740600000000 } from './1740600000000-cache-revision-form-inserts';
 import { FormloomResponseLinesIndex1740800000000 } from './1740800000000-response-lines-index';
 import { FormloomApiKeyMakers1741000000000 } from './1741000000000-api-key-makers';
+import { FormloomPayments1741200000000 } from './1741200000000-payments';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -45,4 +46,5 @@ export const formloomMigrations = [
   FormloomCacheRevisionFormInserts1740600000000,
   FormloomResponseLinesIndex1740800000000,
   FormloomApiKeyMakers1741000000000,
+  FormloomPayments1741200000000,
 ];

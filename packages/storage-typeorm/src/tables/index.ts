@@ -19,6 +19,7 @@ import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './teams';
 import { UploadEntity } from './uploads';
 import { InstanceClaimEntity, OneTimeTokenEntity, PasskeyEntity, PasswordEntity, SignInSessionEntity } from './sign-in';
 import { SignedDocumentEntity, SigningAuditEntity, SigningSessionEntity, SigningSlotEntity } from './signing';
+import { CreditCheckoutEntity, PaymentAccountEntity, PaymentEntity, PaymentEventEntity } from './payments';
 import { DeliveryAttemptEntity, DeliveryEntity, GlobalWebhookEntity, WebhookSecretEntity } from './webhooks';
 
 /** Every entity of Formloom, for a host that builds its own DataSource (add them to `entities`). */
@@ -60,4 +61,8 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   OneTimeTokenEntity,
   PasskeyEntity,
   CacheRevisionEntity,
+  PaymentEntity,
+  CreditCheckoutEntity,
+  PaymentAccountEntity,
+  PaymentEventEntity,
 ];

@@ -22,6 +22,7 @@ import type { SignInSessionRepository } from './sign-in-sessions';
 import type { OneTimeTokenRepository } from './one-time-tokens';
 import type { PasskeyRepository } from './passkeys';
 import type { CacheRevisionRepository } from './cache-revision';
+import type { PaymentRepository } from './payments';
 
 export type { Page } from './page';
 export type { UserRepository } from './users';
@@ -48,6 +49,7 @@ export type { SignInSessionRepository } from './sign-in-sessions';
 export type { OneTimeTokenRepository } from './one-time-tokens';
 export type { PasskeyRepository } from './passkeys';
 export type { CacheRevisionRead, CacheRevisionRepository } from './cache-revision';
+export type { CreditCheckoutRecord, PaymentAccountRecord, PaymentRecord, PaymentRepository, PaymentStatus } from './payments';
 
 /**
  * Persistence of every entity: one repository per aggregate (each documented in its own file of this
@@ -93,6 +95,8 @@ export interface Storage {
   readonly oneTimeTokens: OneTimeTokenRepository;
   readonly passkeys: PasskeyRepository;
   readonly cacheRevision: CacheRevisionRepository;
+  /** Payments of payment questions, credit checkouts, connected accounts, applied events (docs/payments.md). */
+  readonly payments: PaymentRepository;
   /**
    * Runs `work` in one transaction and resolves with its result: committed when `work` resolves, rolled
    * back when it throws (the error is rethrown as is). Calls outside never see its uncommitted writes.
