@@ -5,8 +5,9 @@ import { axeViolations, launchBrowser, openPage } from './helpers/browser';
 
 /*
  * Roles in the UI (issue 36): a team viewer sees every screen read-only, with no control the server would
- * refuse (no title field, no question editor, no Delete, Duplicate, Publish or Unpublish, no settings); the
- * page sends no write at all while the viewer looks around. An editor of the team creates a form in it from
+ * refuse (no title field, no question editor, no Delete, Duplicate, Publish or Unpublish); settings, theme and
+ * versions show an editor's screens with every control locked under a note; the page sends no write at all
+ * while the viewer looks around. An editor of the team creates a form in it from
  * "New form"'s "Create in"; a viewer is not offered the team. Screenshots go to $FORMLOOM_SHOTS.
  */
 
@@ -46,6 +47,22 @@ const builderFields = (page: Page) =>
     };
     const b = (globalThis as any).document.querySelector('formloom-workspace').shadowRoot.querySelector('formloom-builder');
     walk(b.shadowRoot);
+    return out;
+  });
+
+/** Controls of the builder's panels that a person could still change (the preview aside): none for a viewer. */
+const unlockedControls = (page: Page) =>
+  page.evaluate(() => {
+    const out: string[] = [];
+    const walk = (root: any) => {
+      for (const el of root.querySelectorAll('input, select, textarea, button')) {
+        if (el.readOnly || el.disabled || el.hasAttribute('data-viewer-ok')) continue;
+        out.push(`${el.tagName} ${el.getAttribute('aria-label') ?? el.textContent?.trim() ?? ''}`);
+      }
+      for (const el of root.querySelectorAll('*')) if (el.shadowRoot && !/^(FL-PREVIEW|FORMLOOM-FORM)$/.test(el.tagName)) walk(el.shadowRoot);
+    };
+    const b = (globalThis as any).document.querySelector('formloom-workspace').shadowRoot.querySelector('formloom-builder');
+    walk(b.shadowRoot.querySelector('.body'));
     return out;
   });
 
@@ -90,7 +107,7 @@ for (const width of [390, 1440]) {
       await page.getByText('You can read this form and its results as a viewer of Acme').waitFor();
       await page.getByText('View only').waitFor();
       const tabs = await page.getByRole('navigation', { name: 'Form sections' }).getByRole('link').allTextContents();
-      t.deepEqual(tabs.map((s) => s.trim()).filter((s) => s !== 'Signing'), ['Questions', 'Share', 'Results', 'Integrations']);
+      t.deepEqual(tabs.map((s) => s.trim()).filter((s) => s !== 'Signing'), ['Questions', 'Settings', 'Theme', 'Versions', 'Share', 'Results', 'Integrations']);
       t.deepEqual(await builderFields(page), [], 'no field to edit');
       for (const name of [/Undo/, /Redo/, /^Publish/, /Unpublish/, /^Delete/, /Duplicate/, /Add question/]) {
         t.is(await page.getByRole('button', { name }).count(), 0, `no ${name} button`);
@@ -101,9 +118,29 @@ for (const width of [390, 1440]) {
       t.deepEqual(await axeViolations(page), []);
       await shot(page, `workspace-viewer-builder-${width}`);
 
-      // A tab the role does not allow, typed into the address bar, shows the questions instead.
+      // Settings, theme and versions: an editor's screens with every control locked, under a note.
+      for (const tab of ['settings', 'theme', 'versions']) {
+        await page.goto(`${app.url}/forms/${encodeURIComponent(form.id)}/${tab}`);
+        await page.getByText('You can view this form; ask an editor to change it.').waitFor();
+        await page.getByRole('heading', { name: { settings: 'The form\'s address', theme: 'Colours', versions: 'Versions' }[tab] }).waitFor();
+        if (tab === 'versions') await page.getByRole('button', { name: 'Restore version 1' }).waitFor();
+        t.deepEqual(await unlockedControls(page), [], `${tab}: every control locked`);
+        t.true((await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)) <= width);
+        t.deepEqual(await axeViolations(page), [], tab);
+        await shot(page, `workspace-viewer-${tab}-${width}`);
+      }
+      // Reading stays possible: a locked text field keeps its value when typed in; a version opens for comparison.
       await page.goto(`${app.url}/forms/${encodeURIComponent(form.id)}/settings`);
-      await page.getByRole('list', { name: 'Questions' }).getByText('Was it good?').waitFor();
+      const welcome = page.getByRole('textbox', { name: 'Title', exact: true }).first();
+      await welcome.focus();
+      await page.keyboard.type('Hello');
+      t.is(await welcome.inputValue(), '');
+      await page.goto(`${app.url}/forms/${encodeURIComponent(form.id)}/versions`);
+      t.true(await page.getByRole('button', { name: 'Restore version 1' }).isDisabled());
+      await page.getByRole('button', { name: 'View and compare version 1' }).click();
+      await page.getByRole('heading', { name: 'The draft compared with it' }).waitFor();
+
+      // Publish, typed into the address bar, shows the questions instead.
       await page.goto(`${app.url}/forms/${encodeURIComponent(form.id)}/publish`);
       await page.getByRole('list', { name: 'Questions' }).getByText('Was it good?').waitFor();
       t.is(await page.getByRole('button', { name: /Unpublish/ }).count(), 0);

@@ -15,10 +15,13 @@ export function saveStatus(s: FormStore) {
 }
 
 /**
- * The tabs a team viewer sees, each read-only: the questions, the link, the results, and the integrations and
- * signing sessions, whose panels show their records without controls to a viewer (docs/workspace.md).
+ * The tabs a team viewer sees, each read-only: the questions, the settings, theme and versions (their controls
+ * locked, ./read-only.ts), the link, the results, and the integrations and signing sessions, whose panels show
+ * their records without controls to a viewer (docs/workspace.md). Only Publish is an editor's alone.
  */
-const VIEWER_TABS: BuilderTab[] = ['questions', 'share', 'results', 'integrations', 'signing'];
+const VIEWER_TABS: BuilderTab[] = ['questions', 'settings', 'theme', 'versions', 'share', 'results', 'integrations', 'signing'];
+/** Tabs that show a viewer an editor's controls, locked, under a note saying so. */
+export const LOCKED_TABS: BuilderTab[] = ['settings', 'theme', 'versions'];
 
 /** Tabs whose edits undo and redo apply to from the keyboard (the others keep the browser's own keys). */
 export const EDITING_TABS: BuilderTab[] = ['questions', 'settings', 'theme'];

@@ -30,6 +30,7 @@ export const builderStyles = css`
   .banner { margin: 0.75rem 1rem 0; padding: 0.75rem 1rem; border-radius: var(--_radius); border: 1px solid var(--_danger); background: color-mix(in srgb, var(--_danger) 8%, var(--_surface)); display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
   .banner p { margin: 0; flex: 1 1 16rem; }
   .body { padding: 1rem; }
+  .viewer-note { margin: 0 0 1rem; padding: 0.6rem 0.9rem; border-radius: var(--_radius); border: 1px solid var(--_border); border-inline-start: 4px solid var(--_primary); background: var(--_surface); color: var(--_text); }
   .edit { display: grid; gap: 1rem; grid-template-columns: minmax(15rem, 22rem) minmax(0, 1fr) minmax(18rem, 26rem); align-items: start; }
   .edit > * { min-width: 0; }
   .sticky { position: sticky; top: calc(var(--_bar-h, 0px) + 0.75rem); }

@@ -6,7 +6,7 @@ import { formPath, navigate, BUILDER_TABS, type BuilderTab } from '../shell/rout
 import { FormStore, tempId } from './store';
 import { builderStyles } from './builder-styles';
 import { kindOf } from './kinds/registry';
-import { EDITING_TABS, PANELS, roleAllowsTab, saveStatus, tabLabel } from './builder-parts';
+import { EDITING_TABS, LOCKED_TABS, PANELS, roleAllowsTab, saveStatus, tabLabel } from './builder-parts';
 import { touchedQuestions } from './history';
 import { reorderEffects } from './logic/reorder-check';
 import { FlReorderWarning } from './logic/reorder-warning';
@@ -19,6 +19,7 @@ import './question-editor';
 import './preview-pane';
 import './kinds/index';
 import './readonly-questions';
+import { conflictArea, mergedMessage } from './conflicts/conflict-panel';
 import { mayEdit, mayPublish, roleOn, teamsWithRoles, type FormRole } from '../../data/form-role';
 
 /**
@@ -124,8 +125,11 @@ export class FormloomBuilder extends LitElement {
     store.addEventListener('change', (e) => {
       const renamed = (e as CustomEvent).detail.renamed as Map<string, string>;
       if (renamed.has(this.selected)) this.selected = renamed.get(this.selected)!;
+      else if (!store.draft.questions.some((q) => q.id === this.selected)) this.selected = store.draft.questions[0]?.id ?? '';
       this.tick++;
     });
+    // A save that met another tab's and merged without a conflict (./store.ts, `merge`): said, then saved.
+    store.addEventListener('merged', (e) => this.toast?.show(mergedMessage((e as CustomEvent).detail)));
     store.addEventListener('state', () => this.tick++);
     // A new step, an undo or a redo: the "Deleted · Undo" offer no longer names the last step.
     store.history.addEventListener('change', () => {
@@ -143,6 +147,7 @@ export class FormloomBuilder extends LitElement {
         this.formRole = roleOn({ team_id: teamId }, teams) ?? 'viewer';
         this.teamName = teams.find((t) => t.id === teamId)?.name ?? '';
       }
+      store.readOnly = !mayEdit(this.formRole);
       this.store = store;
       this.selected = store.draft.questions[0]?.id ?? '';
       this.ready = true;
@@ -349,6 +354,7 @@ export class FormloomBuilder extends LitElement {
     panel.pagesBase = this.pages;
     panel.base = this.base;
     panel.tick = this.tick;
+    (panel as typeof panel & { readOnly?: boolean }).readOnly = !mayEdit(this.formRole);
     if (tab === 'signing') panel.sessionId = this.sessionId;
     return panel;
   }
@@ -380,11 +386,9 @@ export class FormloomBuilder extends LitElement {
           )}
         </nav>
       </div>
-      ${s.state === 'conflict'
-        ? html`<div class="banner" role="alert"><p><strong>This form was changed elsewhere</strong> (another tab or person) since you opened it. Your latest edits are not saved.</p>
-            <button class="btn primary" type="button" @click=${() => void s.reload()}>Load the latest version</button></div>`
-        : nothing}
-      <div class="body">${tab === 'questions' ? this.renderQuestions() : this.renderPanel(tab)}</div>
+      ${conflictArea(s, this.tick, () => this.renderRoot.querySelector<HTMLElement>('.titlebar input, .titlebar .name')?.focus())}
+      <div class="body">${!mayEdit(this.formRole) && LOCKED_TABS.includes(tab) ? html`<p class="viewer-note" role="note">You can view this form; ask an editor to change it.</p>` : nothing}
+        ${tab === 'questions' ? this.renderQuestions() : this.renderPanel(tab)}</div>
       <fl-publish-sheet></fl-publish-sheet>
       <fl-toast></fl-toast>`;
   }

@@ -2,6 +2,7 @@ import { LitElement, css } from 'lit';
 import { tokens, controls } from '../controls/styles';
 import type { FormStore } from './store';
 import type { Form } from '../../data/forms';
+import { lockControls } from './read-only';
 
 /**
  * Base of the builder's tabs other than the questions (settings, theme, publish, versions, share): each is
@@ -30,11 +31,25 @@ export class BuilderPanel extends LitElement {
       pre { white-space: pre-wrap; word-break: break-all; background: var(--_bg); border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.75rem; margin: 0; }
     `,
   ];
-  static override properties = { store: { attribute: false }, pagesBase: { attribute: false }, base: { attribute: false }, tick: { attribute: false } };
+  static override properties = { store: { attribute: false }, pagesBase: { attribute: false }, base: { attribute: false }, tick: { attribute: false }, readOnly: { attribute: false } };
   store!: FormStore;
+  /** A team viewer's screen: every control locked (./read-only.ts). */
+  readOnly = false;
+  private unlock: (() => void) | null = null;
   pagesBase = '';
   base: string | null = null;
   tick = 0;
+
+  override updated(changed: Map<string, unknown>): void {
+    super.updated(changed);
+    if (this.readOnly && !this.unlock) this.unlock = lockControls(this.renderRoot as ShadowRoot);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unlock?.();
+    this.unlock = null;
+  }
 
   protected get form(): Form {
     return this.store.draft;

@@ -3,6 +3,7 @@ import { getForm, updateForm, type Form, type Question } from '../../data/forms'
 import { renameIds } from './form-ids';
 import { History, type EditOptions, type Step } from './history';
 import { graft, savable } from './draft-hold';
+import { mergeForms, type MergeResult, type Side } from '../../../../core/src/forms/form-merge.js';
 
 export { tempId, renameIds } from './form-ids';
 
@@ -21,7 +22,7 @@ export { tempId, renameIds } from './form-ids';
 export type SaveState = 'saved' | 'saving' | 'pending' | 'failed' | 'conflict';
 
 /** Fields of the full form that are never sent back (read-only, or changed by their own endpoints). */
-const READ_ONLY = ['id', 'slug', 'created_at', 'updated_at', 'has_unpublished_changes', 'published_version_id', 'response_count', 'published', 'team_id', 'questions', 'show_question_nav', 'version', 'publish_error'];
+export const READ_ONLY = ['id', 'slug', 'created_at', 'updated_at', 'has_unpublished_changes', 'published_version_id', 'response_count', 'published', 'team_id', 'questions', 'show_question_nav', 'version', 'publish_error'];
 const SAVE_DELAY_MS = 700;
 /** How long after each transient failure in a row a save is tried again by itself. */
 const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 15000];
@@ -38,7 +39,13 @@ export function saveBody(draft: Form): Record<string, unknown> {
 
 export class FormStore extends EventTarget {
   draft!: Form;
+  /** The form as the server last answered it to this tab: the common ancestor of a two-tab merge. */
+  base!: Form;
   etag: string | null = null;
+  /** After a 412 whose merge has conflicts: the server's form and tag, until the person chose (`resolve`). */
+  conflict: { theirs: Form; etag: string | null; taken: MergeResult<Form>['taken'] } | null = null;
+  /** A viewer's store: edits are ignored and nothing is ever saved (docs/teams.md, roles). */
+  readOnly = false;
   state: SaveState = 'saved';
   error = '';
   /** Bumped on every edit, so a save can tell whether the draft moved on while it ran. */
@@ -63,7 +70,9 @@ export class FormStore extends EventTarget {
   async load(): Promise<void> {
     const { form, etag } = await getForm(this.api, this.formId);
     this.draft = form;
+    this.base = form;
     this.etag = etag;
+    this.conflict = null;
     this.set('saved');
   }
 
@@ -73,6 +82,7 @@ export class FormStore extends EventTarget {
    */
   update(change: (f: Form) => Form, opts: EditOptions = {}): void {
     const before = this.draft;
+    if (this.readOnly) return;
     const after = change(before);
     if (after === before) return;
     if (opts.capture !== 'never') this.history.record(before, after, opts);
@@ -114,7 +124,7 @@ export class FormStore extends EventTarget {
   async save(): Promise<void> {
     clearTimeout(this.timer);
     if (this.running) return this.running.then(() => (this.state === 'pending' ? this.save() : undefined));
-    if (this.state === 'saved' || this.state === 'conflict') return;
+    if (this.state === 'saved' || this.state === 'conflict' || this.readOnly) return;
     this.running = this.send().finally(() => (this.running = null));
     return this.running;
   }
@@ -127,6 +137,7 @@ export class FormStore extends EventTarget {
     try {
       const { form, etag } = await updateForm(this.api, this.formId, saveBody(body), this.etag);
       this.etag = etag;
+      this.base = form;
       const ids = new Map<string, string>();
       body.questions.forEach((q, i) => form.questions[i] && q.id !== form.questions[i].id && ids.set(q.id, form.questions[i].id));
       this.history.rename(ids);
@@ -144,10 +155,7 @@ export class FormStore extends EventTarget {
       this.retries = 0;
     } catch (e) {
       const err = e as ApiError;
-      if (err.status === 412) {
-        this.error = err.message;
-        return this.set('conflict');
-      }
+      if (err.status === 412) return this.merge(err.message);
       // The owner kept editing while this save ran: the newer draft may well be valid, so it is sent next
       // instead of stopping at this failure (whose draft is already out of date).
       if (this.revision !== sentRevision) return this.schedule(0);
@@ -156,6 +164,58 @@ export class FormStore extends EventTarget {
       // A failure of the network or of a busy server passes: tried again, later each time, while shown.
       if (TRANSIENT(err.status) && this.retries < RETRY_DELAYS_MS.length) this.saveIn(RETRY_DELAYS_MS[this.retries++]!);
     }
+  }
+
+  /**
+   * Another tab or person saved since this tab's last read (412): the server's form is merged with this
+   * draft field by field (core/src/forms/form-merge.ts). Without conflicts the result is saved at once;
+   * with some, the rest of the merge is in the draft and the builder asks (`conflict`, then `resolve`). The merge is not a step of the history.
+   */
+  private async merge(message: string): Promise<void> {
+    let latest: { form: Form; etag: string | null };
+    try {
+      latest = await getForm(this.api, this.formId);
+    } catch {
+      // The form could not be read back (deleted, offline): only "Load the latest version" is left.
+      this.error = message;
+      return this.set('conflict');
+    }
+    const result = this.mergeWith(latest.form);
+    if (result.conflicts.length) {
+      // Their changes that touch nothing of mine show at once; what both changed stays mine until chosen.
+      // Merging the result again with the same base and theirs finds the same conflicts (form-merge.ts).
+      this.conflict = { theirs: latest.form, etag: latest.etag, taken: result.taken };
+      this.draft = result.form;
+      this.revision += 1;
+      this.error = message;
+      this.set('conflict');
+      return this.emitChange();
+    }
+    this.adopt(result.form, latest.form, latest.etag);
+    this.dispatchEvent(new CustomEvent('merged', { detail: result }));
+  }
+
+  /** The merge of this draft with `theirs` (the open conflict's by default), with the sides chosen so far. */
+  mergeWith(theirs = this.conflict?.theirs ?? this.base, choose?: (id: string) => Side): MergeResult<Form> {
+    return mergeForms(this.base, this.draft, theirs, { serverFields: READ_ONLY.filter((k) => k !== 'questions'), choose });
+  }
+
+  /** Ends the open conflict with the side chosen for each (mine where none is) and saves the result. */
+  resolve(choose: (id: string) => Side): void {
+    const c = this.conflict;
+    if (!c) return;
+    const result = this.mergeWith(c.theirs, choose);
+    this.adopt(result.form, c.theirs, c.etag);
+  }
+
+  private adopt(merged: Form, theirs: Form, etag: string | null) {
+    this.conflict = null;
+    this.base = theirs;
+    this.etag = etag;
+    this.draft = merged;
+    this.revision += 1;
+    this.emitChange();
+    this.schedule(0);
   }
 
   /** Marks the draft pending and saves it after `delayMs`. */
@@ -180,6 +240,7 @@ export class FormStore extends EventTarget {
   /** Takes the server's answer of another write (publish, theme, restore) as the new state. */
   replace(form: Form, etag: string | null): void {
     this.draft = form;
+    this.base = form;
     if (etag) this.etag = etag;
     this.revision += 1;
     this.emitChange();

@@ -85,7 +85,7 @@ export class FlVersionsPanel extends BuilderPanel {
                 <div><h3>Version ${v.version}${this.form.published_version_id === v.id ? html` <span class="muted">(live)</span>` : nothing}</h3>
                   <p class="muted" style="margin:0.25rem 0 0">${new Date(v.created_at).toLocaleString()}${v.published_by_name ? ` · ${v.published_by_name}` : ''}</p></div>
                 <div class="row">
-                  <button class="btn small" type="button" aria-expanded=${this.open === v.id ? 'true' : 'false'} @click=${() => (this.open = this.open === v.id ? null : v.id)}>${this.open === v.id ? 'Close' : 'View and compare'}<span class="sr-only"> version ${v.version}</span></button>
+                  <button class="btn small" type="button" data-viewer-ok aria-expanded=${this.open === v.id ? 'true' : 'false'} @click=${() => (this.open = this.open === v.id ? null : v.id)}>${this.open === v.id ? 'Close' : 'View and compare'}<span class="sr-only"> version ${v.version}</span></button>
                   <button class="btn small" type="button" ?disabled=${this.busy} @click=${() => void this.restore(v)}>Restore<span class="sr-only"> version ${v.version}</span></button>
                 </div>
               </div>
