@@ -31,9 +31,11 @@ const MAX_CELL = 50_000;
 
 const NUMERIC = new Set(['number', 'rating', 'opinion_scale']);
 
-/** The cell of an answer: numbers stay numbers (so the sheet can sum them), a file is its link, the rest is text. */
+/** The cell of an answer: numbers stay numbers (so the sheet can sum them), a date is ISO, a file is its link, the rest is text. */
 export function cellOf(a: RowAnswer): Cell {
   if (NUMERIC.has(a.type) && typeof a.value === 'number' && Number.isFinite(a.value)) return a.value;
+  // A date as stored (2026-12-24), which a sheet sorts and filters; its words are in the respondent's language.
+  if (a.type === 'date' && typeof a.value === 'string') return a.value;
   const text = a.type === 'file_upload' && a.file_url ? a.file_url : a.text;
   return text.length > MAX_CELL ? text.slice(0, MAX_CELL) : text;
 }

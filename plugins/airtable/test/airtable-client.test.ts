@@ -1,0 +1,93 @@
+import test from 'ava';
+import { AirtableWriter } from '../src/airtable-client';
+import { baseIdOf, tableOf, type RecordAnswer } from '../src/airtable-fields';
+import { FakeAirtable } from './helpers/fake-airtable';
+
+// The SDK against a local server speaking Airtable's API (the true boundary).
+
+const TOKEN = 'patFormloomTest.0123456789abcdef';
+const BASE = 'appA1b2C3d4E5f6G7';
+let fake: FakeAirtable;
+let writer: AirtableWriter;
+
+test.before(async () => {
+  fake = await FakeAirtable.start();
+  fake.addTable(BASE, [TOKEN], 'Responses', {
+    Name: 'singleLineText',
+    Email: 'email',
+    Score: 'number',
+    City: 'singleSelect',
+    Toppings: 'multipleSelects',
+    Subscribed: 'checkbox',
+    'Visit date': 'date',
+    CV: 'multipleAttachments',
+  });
+  writer = new AirtableWriter({ endpointUrl: fake.endpointUrl });
+});
+test.after.always(() => fake?.close());
+
+const a = (name: string, type: string, value: unknown, text: string, extra: Partial<RecordAnswer> = {}): RecordAnswer => ({ name, type, value, text, ...extra });
+
+test.serial('a record per response: fields by name, typecast turning text into options and dates', async (t) => {
+  const out = await writer.createRecord(TOKEN, BASE, 'Responses', [
+    a('Name', 'short_text', 'Ada', 'Ada'),
+    a('Email', 'email', 'ada@example.com', 'ada@example.com'),
+    a('Score', 'rating', 4, '4'),
+    a('City', 'dropdown', 'Berlin', 'Berlin'),
+    a('Toppings', 'multiple_choice', ['Olives', 'Basil'], 'Olives and Basil'),
+    a('Subscribed', 'yes_no', false, 'No'),
+    a('Visit date', 'date', '2026-12-24', 'December 24, 2026'),
+    a('CV', 'file_upload', { name: 'cv.pdf', url: 'https://f.example/cv' }, 'cv.pdf', { file_url: 'https://f.example/cv' }),
+    a('Unanswered', 'short_text', null, ''),
+  ]);
+  t.like(out, { ok: true, status: 200 });
+  t.regex(out.body, /^Created record rec[A-Za-z0-9]{14}$/);
+  const call = fake.calls.at(-1)!;
+  t.is(call.path, `/v0/${BASE}/Responses/`);
+  t.true(call.body.typecast);
+  t.deepEqual(call.body.fields, {
+    Name: 'Ada',
+    Email: 'ada@example.com',
+    Score: 4,
+    City: 'Berlin',
+    Toppings: ['Olives', 'Basil'],
+    Subscribed: false,
+    'Visit date': '2026-12-24',
+    CV: [{ url: 'https://f.example/cv', filename: 'cv.pdf' }],
+  });
+  t.is(fake.bases.get(BASE)!.tables[0]!.records.length, 1);
+});
+
+test.serial('4xx answers are final (with Airtable\'s reason); 429 waits 30 s; 5xx and no answer are retried', async (t) => {
+  const records = () => fake.bases.get(BASE)!.tables[0]!.records.length;
+  const before = records();
+  t.like(await writer.createRecord(TOKEN, BASE, 'Responses', [a('Colour', 'short_text', 'Blue', 'Blue')]), {
+    ok: false,
+    status: 422,
+    retry: false,
+    error: 'HTTP 422: UNKNOWN_FIELD_NAME: Unknown field name: "Colour"',
+  });
+  t.like(await writer.createRecord(TOKEN, BASE, 'Responses', [a('Score', 'short_text', 'lots', 'lots')]), { status: 422, retry: false, error: 'HTTP 422: INVALID_VALUE_FOR_COLUMN: Field "Score" cannot accept the provided value' });
+  t.like(await writer.createRecord(TOKEN, BASE, 'Missing', []), { status: 404, retry: false });
+  t.like(await writer.createRecord('patSomeoneElse.x', BASE, 'Responses', []), { status: 403, retry: false });
+  t.like(await writer.createRecord('key_old_style', BASE, 'Responses', []), { status: 401, retry: false });
+  fake.fail(1, 429, 'TOO_MANY_REQUESTS');
+  t.like(await writer.createRecord(TOKEN, BASE, 'Responses', []), { status: 429, retry: true, retryAfterMs: 30_000 });
+  fake.fail(1, 503, 'SERVICE_UNAVAILABLE');
+  t.like(await writer.createRecord(TOKEN, BASE, 'Responses', []), { status: 503, retry: true });
+  fake.fail(1, 502, 'BAD_GATEWAY');
+  t.like(await writer.createRecord(TOKEN, BASE, 'Responses', []), { status: 502, retry: true });
+  const down = new AirtableWriter({ endpointUrl: 'http://127.0.0.1:9' });
+  t.like(await down.createRecord(TOKEN, BASE, 'Responses', []), { ok: false, status: null, retry: true });
+  t.is(records(), before);
+});
+
+test('a base and a table are found in an address or taken as given', (t) => {
+  t.is(baseIdOf('https://airtable.com/appA1b2C3d4E5f6G7/tblZ9y8X7w6V5u4T3/viwQ?blocks=hide'), BASE);
+  t.is(baseIdOf(BASE), BASE);
+  t.is(baseIdOf('app123'), null);
+  t.is(tableOf('https://airtable.com/appA1b2C3d4E5f6G7/tblZ9y8X7w6V5u4T3/viwQ'), 'tblZ9y8X7w6V5u4T3');
+  t.is(tableOf(' Responses '), 'Responses');
+  t.is(tableOf('https://example.com/x'), null);
+  t.is(tableOf(''), null);
+});
