@@ -5,7 +5,7 @@ import { axeViolations, launchBrowser, openPage, tabTo } from './helpers/browser
 
 /*
  * The workspace on a phone (390 px) and by the keyboard alone (docs/workspace.md, "Keyboard"), and two tabs
- * editing one form: the second save is refused (If-Match) and shown as a conflict, never a silent overwrite.
+ * editing one form: the second save is refused (If-Match) and asked as a conflict, never a silent overwrite.
  */
 
 let app: WorkspaceTestApp;
@@ -89,7 +89,7 @@ test.serial('at 390 px with the keyboard only: create a form, add and reorder qu
   }
 });
 
-test.serial('two tabs editing one form: the later save is shown as a conflict, never an overwrite', async (t) => {
+test.serial('two tabs editing one form: the later save is asked as a conflict, never an overwrite', async (t) => {
   t.timeout(120_000);
   const owner = await app.user();
   const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Shared', questions: [{ type: 'short_text', title: 'Name' }] } })).body.id;
@@ -103,14 +103,17 @@ test.serial('two tabs editing one form: the later save is shown as a conflict, n
     await a.page.getByRole('textbox', { name: 'Form title' }).fill('Title from tab A');
     await a.page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
     await b.page.getByRole('textbox', { name: 'Form title' }).fill('Title from tab B');
-    await b.page.getByRole('alert').filter({ hasText: 'This form was changed elsewhere' }).waitFor();
+    // Both changed the title: tab B is asked (docs/workspace.md, "When the form changed elsewhere").
+    const title = b.page.getByRole('region', { name: 'This form was also changed elsewhere' }).getByRole('group', { name: 'Form title' });
+    await title.getByText('Theirs: “Title from tab A”').waitFor();
     await b.page.getByRole('status').filter({ hasText: 'Not saved: changed elsewhere' }).waitFor();
     t.is((await app.api('GET', `/forms/${id}`, { key: owner.key })).body.title, 'Title from tab A', 'tab B did not overwrite tab A');
     t.deepEqual(await axeViolations(b.page), []);
-    await b.page.getByRole('button', { name: 'Load the latest version' }).click();
+    await title.getByRole('radio', { name: /Take theirs/ }).check();
+    await b.page.getByRole('button', { name: 'Save the merged form' }).click();
     await b.page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
     t.is(await b.page.getByRole('textbox', { name: 'Form title' }).inputValue(), 'Title from tab A');
-    // Tab B can edit again from there.
+    // Tab B edits again from there.
     await b.page.getByRole('textbox', { name: 'Form title' }).fill('Title from tab B, after reloading');
     await b.page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
     t.is((await app.api('GET', `/forms/${id}`, { key: owner.key })).body.title, 'Title from tab B, after reloading');
