@@ -6,6 +6,7 @@ import { freePort, startAppProcess } from './helpers/app-process';
 import { runCli } from '@formloom/cli';
 import { parseMessage } from '@formloom/mailer-smtp/testing';
 import { waitFor } from '@formloom/core/testing';
+import { createDataSource } from '@formloom/storage-typeorm';
 
 /**
  * The example plugin queues its mail inside the transaction that stores the response
@@ -49,6 +50,20 @@ test('notify mails queued in the response transaction survive a kill -9 between 
   app.child.kill('SIGKILL');
   await new Promise((r) => app.child.once('exit', r));
   t.deepEqual(readdirSync(dir).filter((n) => n === 'outbox'), [], 'nothing was delivered before the kill');
+
+  // Every mail is in the outbox, unsent: leased to the killed worker (a lease of 60 s) or due for its retry
+  // after the failed first attempt (10 s). The test moves that time on in the database rather than waiting
+  // for it: what it checks is that none is lost and none sent twice, not how long a lease lasts.
+  const db = createDataSource(base.FORMLOOM_DATABASE_URL);
+  await db.initialize();
+  try {
+    const rows: Array<{ n: number }> = await db.query(`SELECT COUNT(*) AS n FROM outbox WHERE kind = 'notify.mail' AND status = 'pending'`);
+    t.is(Number(rows[0]!.n), sent.length, 'one pending mail per response');
+    const past = new Date(Date.now() - 1000).toISOString();
+    await db.query(`UPDATE outbox SET locked_until = CASE WHEN locked_until IS NULL THEN NULL ELSE ? END, next_attempt_at = ? WHERE status = 'pending'`, [past, past]);
+  } finally {
+    await db.destroy();
+  }
 
   // Restarted with the file outbox as the mailer: every queued mail goes out, once.
   app = await startAppProcess(base);
