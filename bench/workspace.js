@@ -8,7 +8,8 @@ const { phases } = require('./scenarios/workspace');
   for (const phase of phases) {
     const r = await phase.run({ log: (m) => process.stderr.write(`[bench] ${m}\n`) });
     process.stdout.write(`${r.table.title}\n`);
-    for (const row of r.table.rows) process.stdout.write(`  ${row.what}: p50 ${row.p50}  p95 ${row.p95}  max ${row.max}\n`);
+    const [first, ...rest] = r.table.columns;
+    for (const row of r.table.rows) process.stdout.write(`  ${row[first.key]}: ${rest.map((c) => `${c.title} ${row[c.key]}`).join('  ')}\n`);
     for (const c of r.checks) process.stdout.write(`${c.pass ? 'PASS' : 'FAIL'}  ${c.check}: ${c.value} (target ${c.target})\n`);
     for (const e of r.errors) process.stdout.write(`ERROR ${e}\n`);
     if (r.errors.length) process.exitCode = 1;

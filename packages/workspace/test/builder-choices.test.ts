@@ -6,7 +6,8 @@ import { axeViolations, launchBrowser, openPage } from './helpers/browser';
 /*
  * Choices typed like a list (docs/workspace.md, "Choices"): 30 pasted lines make 30 choices, Enter adds the
  * next and Backspace removes an empty one, Alt+Arrow and the drag handle reorder, "Edit as text" replaces
- * them all, "Other" is the API's `allow_other`; and the builder never scrolls sideways at 390 px.
+ * them all, "Other" is the API's `allow_other`; and the builder never scrolls sideways at 390 px. Enter in a
+ * choice question's title goes to its first choice, and Enter into a placeholder ("Option 2") types over it.
  */
 
 let app: WorkspaceTestApp;
@@ -56,45 +57,45 @@ for (const width of [390, 1440]) {
       t.true(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), 'no sideways scrolling');
       t.deepEqual(await axeViolations(page), []);
 
-      // 30 lines pasted into the first choice: one choice each, in one step.
+      // 30 lines pasted into the first choice: one choice each, in one step, in place of the placeholder "Option 2".
       const lines = Array.from({ length: 30 }, (_x, i) => `Colour ${i + 1}`);
       await page.evaluate((text) => (globalThis as any).navigator.clipboard.writeText(text), `${lines.join('\n')}\n`);
       await choiceInputs(page).first().selectText();
       await page.keyboard.press('ControlOrMeta+v');
-      await choiceInputs(page).nth(30).waitFor();
-      t.is(await choiceInputs(page).count(), 31);
+      await choiceInputs(page).nth(29).waitFor();
+      t.is(await choiceInputs(page).count(), 30);
       t.is(await focusedLabel(page), 'Choice 30', 'the caret is in the last pasted choice');
       await page.locator('fl-choice-list').scrollIntoViewIfNeeded();
       await shot(page, width < 500 ? 'workspace-choices-phone' : 'workspace-choices');
       await saved(page);
-      let form = await serverHas(id, owner.key, (f) => labels(f).length === 31);
-      t.deepEqual(labels(form), [...lines, 'Option 2']);
+      let form = await serverHas(id, owner.key, (f) => labels(f).length === 30 && labels(f)[0] === 'Colour 1');
+      t.deepEqual(labels(form), lines);
 
       // Backspace empties nothing but an empty choice; Enter adds the next choice and moves to it.
-      await choiceInputs(page).nth(30).focus();
+      await choiceInputs(page).nth(29).focus();
       await page.keyboard.press('Enter');
-      await choiceInputs(page).nth(31).waitFor();
-      t.is(await focusedLabel(page), 'Choice 32');
+      await choiceInputs(page).nth(30).waitFor();
+      t.is(await focusedLabel(page), 'Choice 31');
       await page.keyboard.press('Backspace');
-      await choiceInputs(page).nth(31).waitFor({ state: 'detached' });
-      t.is(await focusedLabel(page), 'Choice 31', 'back in the choice before');
+      await choiceInputs(page).nth(30).waitFor({ state: 'detached' });
+      t.is(await focusedLabel(page), 'Choice 30', 'back in the choice before');
       await page.keyboard.press('Enter');
       await page.keyboard.type('Other blue');
       await saved(page);
       t.is(await page.getByText('Not saved').count(), 0, 'an empty choice is no failed save');
-      await serverHas(id, owner.key, (f) => labels(f).at(-1) === 'Other blue' && labels(f).length === 32);
+      await serverHas(id, owner.key, (f) => labels(f).at(-1) === 'Other blue' && labels(f).length === 31);
 
       // Alt+ArrowUp moves it up, the caret stays in it.
       await page.keyboard.press('Alt+ArrowUp');
-      await page.getByRole('status').filter({ hasText: 'Choice “Other blue” moved to position 31 of 32.' }).waitFor();
-      t.is(await focusedLabel(page), 'Choice 31');
+      await page.getByRole('status').filter({ hasText: 'Choice “Other blue” moved to position 30 of 31.' }).waitFor();
+      t.is(await focusedLabel(page), 'Choice 30');
       await saved(page);
-      form = await serverHas(id, owner.key, (f) => labels(f)[30] === 'Other blue');
+      form = await serverHas(id, owner.key, (f) => labels(f)[29] === 'Other blue');
 
       // Drag the first choice below the second by its handle.
       const rows = page.locator('fl-choice-list li');
       await rows.nth(0).locator('.handle').dragTo(rows.nth(1), { targetPosition: { x: 10, y: 30 } });
-      await page.getByRole('status').filter({ hasText: 'Choice “Colour 1” moved to position 2 of 32.' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Choice “Colour 1” moved to position 2 of 31.' }).waitFor();
       await saved(page);
       form = await serverHas(id, owner.key, (f) => labels(f)[1] === 'Colour 1');
       t.is(labels(form)[0], 'Colour 2');
@@ -103,7 +104,7 @@ for (const width of [390, 1440]) {
       await page.getByRole('button', { name: 'Edit as text' }).click();
       const dialog = page.getByRole('dialog', { name: 'Edit the choices as text' });
       const text = dialog.getByRole('textbox', { name: 'One choice per line' });
-      t.is((await text.inputValue()).split('\n').length, 32);
+      t.is((await text.inputValue()).split('\n').length, 31);
       if (width > 500) await shot(page, 'workspace-choices-text');
       t.deepEqual(await axeViolations(page), []);
       await text.fill('Red\n\nGreen\nColour 2\n');
@@ -124,3 +125,30 @@ for (const width of [390, 1440]) {
     }
   });
 }
+
+test.serial('Enter in the title goes to the first choice; Enter moves into a placeholder choice to type over it', async (t) => {
+  t.timeout(120_000);
+  const owner = await app.user();
+  const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Enter', questions: [{ type: 'multiple_choice', title: 'Pick one', properties: { choices: [{ label: 'Option 1' }, { label: 'Option 2' }] } }] } })).body.id;
+  const { page, errors, close } = await openPage(browser, { width: 1440, cookie: owner.cookie });
+  try {
+    await page.goto(`${app.url}/forms/${id}`);
+    await page.getByLabel('Question 1', { exact: true }).click();
+    await page.keyboard.press('Enter');
+    t.is(await focusedLabel(page), 'Choice 1');
+    await page.keyboard.type('Teal');
+    await page.keyboard.press('Enter');
+    t.is(await focusedLabel(page), 'Choice 2', 'into the placeholder, not a new choice before it');
+    t.is(await choiceInputs(page).count(), 2);
+    await page.keyboard.type('Navy');
+    await page.keyboard.press('Enter');
+    await choiceInputs(page).nth(2).waitFor();
+    t.is(await focusedLabel(page), 'Choice 3', 'after a real choice, Enter adds one');
+    await page.keyboard.type('Plum');
+    await saved(page);
+    t.deepEqual(labels(await serverHas(id, owner.key, (f) => labels(f).length === 3 && labels(f)[2] === 'Plum')), ['Teal', 'Navy', 'Plum']);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

@@ -73,6 +73,19 @@ export class FlQuestionEditor extends LitElement {
     this.dispatchEvent(new CustomEvent('fl-question', { detail: { id: this.question.id, patch }, bubbles: true, composed: true }));
   }
 
+  /**
+   * Enter in the title goes on to the next thing to write, as in a document: the first choice of a choice
+   * question (selected while it is a placeholder), else the description.
+   */
+  private titleKey(e: KeyboardEvent) {
+    if (e.key !== 'Enter' || e.isComposing || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+    e.preventDefault();
+    const kindEditor = this.renderRoot.querySelector(kindOf(this.question.type).editor ?? ':not(*)');
+    const choices = kindEditor?.shadowRoot?.querySelector('fl-choice-list') as (HTMLElement & { focusChoice(i?: number): boolean }) | null | undefined;
+    if (choices?.focusChoice(0)) return;
+    this.renderRoot.querySelector<HTMLTextAreaElement>('textarea')?.focus();
+  }
+
   private changeType(type: QuestionType) {
     // Properties of one kind mean nothing to another: the new kind starts from its defaults.
     this.emit({ type, properties: { ...kindOf(type).defaults }, validations: {} });
@@ -121,7 +134,7 @@ export class FlQuestionEditor extends LitElement {
       ${this.problems.length ? html`<div class="problems" role="alert">${this.problems.map((m) => html`<p>${m}</p>`)}</div>` : nothing}
       <label class="field">Question ${this.index + 1}
         <input class="title-input" type="text" .value=${q.title} maxlength="2000" placeholder="Type the question" aria-describedby=${this.unfinished ? 'unfinished' : nothing}
-          @input=${(e: Event) => this.emit({ title: (e.target as HTMLInputElement).value })} />
+          @input=${(e: Event) => this.emit({ title: (e.target as HTMLInputElement).value })} @keydown=${(e: KeyboardEvent) => this.titleKey(e)} />
       </label>
       <fl-recall .value=${q.title} at=${q.id} label="question ${this.index + 1}'s title"></fl-recall>
       ${this.unfinished ? html`<p id="unfinished" class="muted hint" style="margin:-0.6rem 0 0">${this.unfinished}: it is saved once it has one, and it must have one to publish.</p>` : nothing}

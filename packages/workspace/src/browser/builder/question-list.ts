@@ -24,7 +24,11 @@ export class FlQuestionList extends LitElement {
     controls,
     css`
       :host { display: grid; gap: 0.75rem; align-content: start; }
-      ol { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.4rem; }
+      /* A long form's list is laid out item by item (flex, not grid), and items out of view skip layout and
+         paint (content-visibility, with the last height seen as their size): undo and typing at 200 questions
+         re-lay a few items, not all of them (docs/benchmarks.md, "workspace"). */
+      ol { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.4rem; }
+      li { content-visibility: auto; contain-intrinsic-size: auto 4.75rem; }
       /* The tools sit over the first line (kind and number), so the title below has the item's whole width. */
       li { position: relative; display: grid; grid-template-columns: auto minmax(0, 1fr); align-items: start; gap: 0.15rem; background: var(--_surface); border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.25rem; }
       li[aria-current='true'] { border-color: var(--_primary); box-shadow: inset 3px 0 0 var(--_primary); }

@@ -10,12 +10,19 @@ export interface Choice {
   ending_id?: string;
 }
 
+/**
+ * A choice still as the kind's defaults or "Add a choice" made it ("Option 2"), with nothing else set: Enter
+ * moves into it to type over it, and pasted lines replace it, so no leftover placeholder has to be removed.
+ */
+export const isPlaceholder = (c: Choice | undefined) => !!c && /^Option \d+$/.test(c.label) && Object.keys(c).every((k) => k === 'label' || k === 'id');
+
 /** One line per choice, blank lines dropped (pasted text, the bulk editor). */
 export const linesOf = (text: string) => text.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => l !== '');
 
 /**
  * `<fl-choice-list>`: the choices of a multiple-choice or dropdown question, typed like a list in a text
- * editor (docs/workspace.md, "Choices"): Enter adds the next choice and moves to it, Backspace in an empty
+ * editor (docs/workspace.md, "Choices"): Enter adds the next choice and moves to it (or into the next one
+ * when that is still a placeholder such as "Option 2", to type over it), Backspace in an empty
  * choice removes it, pasting several lines makes one choice per line, Alt+Arrow keys or the move buttons or
  * the drag handle reorder, and "Edit as text" edits them all at once, one per line. Announces `fl-choices`
  * with the new list; `extra` renders what a mode adds under a choice (a score, an ending).
@@ -52,6 +59,15 @@ export class FlChoiceList extends LitElement {
   bulkError = '';
   private sortable: Sortable | null = null;
   private dragNext: Node | null = null;
+  /** Focuses a choice (the first by default), all its text selected when it is a placeholder to type over. */
+  focusChoice(index = 0) {
+    const input = this.renderRoot.querySelectorAll<HTMLInputElement>('input.choice')[index];
+    if (!input) return false;
+    input.focus();
+    if (isPlaceholder(this.choices[index])) input.select();
+    return true;
+  }
+
   /** The choice to focus once the new list is rendered, and where the caret goes. */
   private pendingFocus: { index: number; caret: 'end' | 'all' } | null = null;
 
@@ -133,7 +149,11 @@ export class FlChoiceList extends LitElement {
     if (e.isComposing) return;
     if (e.key === 'Enter') {
       e.preventDefault();
-      this.insert(i + 1, ['']);
+      // The next choice is an untouched placeholder: type over it rather than adding one before it.
+      if (isPlaceholder(this.choices[i + 1])) {
+        this.pendingFocus = { index: i + 1, caret: 'all' };
+        this.requestUpdate();
+      } else this.insert(i + 1, ['']);
     } else if (e.key === 'Backspace' && input.value === '' && this.choices.length > 1) {
       e.preventDefault();
       this.removeChoice(i);
@@ -155,9 +175,11 @@ export class FlChoiceList extends LitElement {
     const start = input.selectionStart ?? input.value.length;
     const end = input.selectionEnd ?? input.value.length;
     const first = `${input.value.slice(0, start)}${lines[0]}${input.value.slice(end)}`;
-    const room = Math.max(0, this.max - this.choices.length);
+    // Untouched placeholders after this choice ("Option 2") give way to the pasted lines.
+    const after = this.choices.slice(i + 1).filter((c) => !isPlaceholder(c));
+    const room = Math.max(0, this.max - i - 1 - after.length);
     const rest = lines.slice(1, 1 + room).map((label) => ({ label }));
-    const list = [...this.choices.slice(0, i), { ...this.choices[i]!, label: first }, ...rest, ...this.choices.slice(i + 1)];
+    const list = [...this.choices.slice(0, i), { ...this.choices[i]!, label: first }, ...rest, ...after];
     this.emit(list, { index: i + rest.length, caret: 'end' });
     this.say(`${rest.length + 1} choices from ${lines.length} pasted lines.`);
   }
@@ -204,7 +226,7 @@ export class FlChoiceList extends LitElement {
             </div>
           </li>`)}
         </ol>
-        <p id="choice-how" class="sr-only">Enter adds the next choice, Backspace in an empty choice removes it, pasting several lines adds one choice per line, Alt plus the arrow keys moves a choice.</p>
+        <p id="choice-how" class="sr-only">Enter adds the next choice or moves into a placeholder choice, Backspace in an empty choice removes it, pasting several lines adds one choice per line in place of placeholder choices, Alt plus the arrow keys moves a choice.</p>
         <div class="more">
           <button class="btn small" type="button" ?disabled=${list.length >= this.max} @click=${() => this.insert(list.length, [`Option ${list.length + 1}`], 'all')}>Add a choice</button>
           <button class="btn small bulk" type="button" @click=${() => this.openBulk()}>Edit as text</button>
