@@ -39,7 +39,7 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
     'FormloomVoiceRetention1738300000100',
     'FormloomBlobs1738400000000',
     'FormloomFormListOrder1738500000100',
-    'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000',
+    'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000', 'FormloomResponseAnswers1741400000000',
   ]);
   t.deepEqual(await runMigrations(dataSource), [], 'already applied');
   t.true(existsSync(join(dir, 'nested', 'deeper', 'db.sqlite')));
@@ -122,7 +122,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const ds = db.dataSource;
     const p = db.placeholder;
     const third = 'FormloomTeamAdministration1734000000000';
-    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000', 'FormloomInstanceSettings1737000000000', 'FormloomSigning1737020000000', 'FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000'];
+    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000', 'FormloomInstanceSettings1737000000000', 'FormloomSigning1737020000000', 'FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000', 'FormloomResponseAnswers1741400000000'];
     const undoThroughThird = async () => {
       for (let i = 0; i <= later.length; i++) await ds.undoLastMigration();
     };
@@ -176,7 +176,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const ds = db.dataSource;
     const p = db.placeholder;
     // Back to before the rollup migration (the voice-retention, blobs, form-list order and sign-in, cache-revision, question-values, webhook-excerpts, cache-revision-targets, response CSV lines, form-insert revision, response lines index and API key makers migrations come after it).
-    for (let i = 0; i < 13; i++) await ds.undoLastMigration();
+    for (let i = 0; i < 14; i++) await ds.undoLastMigration();
     await ds.undoLastMigration();
     await t.throwsAsync(ds.query('SELECT 1 FROM response_days'), undefined, 'the table is gone');
     const form = makeForm();
@@ -196,7 +196,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
         [uid('rsp'), form.id, answers, '{}', at(seconds), completed ? at(seconds) : null, duration],
       );
     }
-    t.deepEqual(await runMigrations(ds), ['FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000']);
+    t.deepEqual(await runMigrations(ds), ['FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000', 'FormloomResponseAnswers1741400000000']);
     // The per-question counters the migration's frozen fill wrote, and the same after the live rebuild.
     const byKey = (a: unknown[], b: unknown[]) => (`${a[0]} ${a[1]}` < `${b[0]} ${b[1]}` ? -1 : 1);
     const counters = async () =>
@@ -248,8 +248,9 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     await db.dataSource.undoLastMigration();
     await db.dataSource.undoLastMigration();
     await db.dataSource.undoLastMigration();
+    await db.dataSource.undoLastMigration();
     t.notRegex(await definition(), /DESC/);
-    t.deepEqual(await runMigrations(db.dataSource), ['FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000']);
+    t.deepEqual(await runMigrations(db.dataSource), ['FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000', 'FormloomResponseAnswers1741400000000']);
   });
 }
 
@@ -317,12 +318,12 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     t.teardown(() => db.close());
     const p = db.placeholder;
     // Back to before the voice migration (the response-days, voice-retention, blobs, form-list order and sign-in, cache-revision, question-values, webhook-excerpts, cache-revision-targets, response CSV lines, form-insert revision, response lines index and API key makers migrations come after it).
-    for (let i = 0; i < 15; i++) await db.dataSource.undoLastMigration();
+    for (let i = 0; i < 16; i++) await db.dataSource.undoLastMigration();
     const [rich, empty] = [uid('usr'), uid('usr')];
     for (const [user, balance] of [[rich, 42], [empty, 0]] as const) {
       await db.raw(`INSERT INTO credit_balances (user_id, balance) VALUES (${p(1)}, ${p(2)})`, [user, balance]);
     }
-    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000']);
+    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000', 'FormloomResponseAnswers1741400000000']);
     const entries = await db.raw(`SELECT kind, amount FROM credit_entries WHERE user_id = ${p(1)}`, [rich]);
     t.deepEqual(entries.map((e: any) => [e.kind, Number(e.amount)]), [['purchase', 42]]);
     t.deepEqual(await db.raw(`SELECT * FROM credit_entries WHERE user_id = ${p(1)}`, [empty]), []);
@@ -339,7 +340,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     t.teardown(() => db.close());
     const p = db.placeholder;
     // Back to before the voice-retention migration (the blobs, form-list order and sign-in, cache-revision, question-values, webhook-excerpts, cache-revision-targets, response CSV lines, form-insert revision, response lines index and API key makers migrations come after it).
-    for (let i = 0; i < 13; i++) await db.dataSource.undoLastMigration();
+    for (let i = 0; i < 14; i++) await db.dataSource.undoLastMigration();
     const base = { status: 'ready', characters: 75, credits_charged: 30, retained_until: at(86_400), key_id: 'key_a' };
     const rows = [
       { id: uid('gen'), ...base },
@@ -348,7 +349,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     for (const r of rows) {
       await db.raw(`INSERT INTO voice_generations (id, user_id, created_at, record) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)})`, [r.id, 'usr_1', at(0), JSON.stringify({ ...r, user_id: 'usr_1' })]);
     }
-    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000']);
+    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000', 'FormloomResponseAnswers1741400000000']);
     const got = await db.raw(`SELECT id, key_ref, status, retained_until, billed_characters, request_hash FROM voice_generations ORDER BY status DESC`);
     t.deepEqual(
       got.map((r: any) => [r.id, r.key_ref, r.status, r.retained_until, Number(r.billed_characters), r.request_hash]),

@@ -4,6 +4,7 @@ import { ResponseService } from './response-service';
 import { SubmissionService } from './submission-service';
 import { UploadService, UploadsCleanupHandler } from './upload-service';
 import { FileLinks } from './file-links';
+import { FunnelService } from './funnel-service';
 
 export * from './response-presenter';
 export * from './response-schemas';
@@ -19,11 +20,13 @@ export * from './upload-service';
 export * from './file-links';
 export * from './output-schemas';
 export * from './question-summaries';
+export * from './answer-filter';
+export * from './funnel-service';
 
 /** Respondents' submissions and uploads, owners' responses, exports and analytics. */
 export const responsesArea = definePlugin({
   name: 'responses',
   version: CORE_VERSION,
-  services: [SubmissionService, ResponseService, FileLinks, UploadService, UploadsCleanupHandler],
+  services: [SubmissionService, ResponseService, FunnelService, FileLinks, UploadService, UploadsCleanupHandler],
   outboxHandlers: (ctx) => [ctx.service(UploadsCleanupHandler)],
 });

@@ -113,3 +113,27 @@ export const uploadBodySchema = z.object({
       "The file, the body's only file part: at most the question's max_size_mb (413), its part's Content-Type one of the question's allowed_types (`image/*` covers every image type; without them the instance's list of images, PDF, text and office files; never HTML, SVG or JavaScript) (415), its file name without control characters (400). Only the declared type is checked, not the bytes: a PDF or PNG is stored as sent and served back as an attachment of that type, with `X-Content-Type-Options: nosniff`",
     ),
 });
+
+/** GET /forms/:id/analytics/funnel (funnel-service.ts). */
+export const funnelOut = named(
+  'Funnel',
+  z.object({
+    form_id: z.string(),
+    version: int.nullable().describe('The version counted (null: no published version and no responses)'),
+    versions: z.array(int).describe('Versions with a published snapshot or counts, newest first'),
+    steps: z.array(
+      z.object({
+        kind: z.enum(['views', 'starts', 'question', 'completed']),
+        question_id: z.string().nullable(),
+        label: z.string(),
+        count: int,
+        drop_off: int.describe('Lost since the previous step'),
+        drop_off_rate: z.number().describe('drop_off as a percent of the previous step, two decimals'),
+      }),
+    ),
+    completion_rate: z.number().describe('Completed as a percent of views, two decimals'),
+    median_completion_seconds: int.nullable().describe('Median time from the first answer to completion (within 0.5%), null without completions'),
+  }),
+);
+
+export const visitOut = named('VisitRecorded', z.object({ success: z.literal(true) }));

@@ -2,6 +2,8 @@ import { badRequest } from '../errors';
 import { queryBoolean } from '../pagination';
 import { inclusiveRange } from '../date-range';
 import type { ResponseFilter } from '../ports/storage';
+import type { Question } from '../domain/types';
+import { answerFilterTag, parseAnswerFilter, parseVersion } from './answer-filter';
 
 /*
  * The responses list's filters and its keyset cursor (docs/responses-and-webhooks.md, "Searching the
@@ -12,11 +14,18 @@ import type { ResponseFilter } from '../ports/storage';
 /** Longer searches are refused: a search is a scan, and nobody types 200 characters into a search box. */
 export const MAX_SEARCH = 200;
 
-/** `since`, `until`, `completed` and `search` of the query; 400 in the documented shape for a bad one. */
-export function responseFilter(query: Record<string, unknown>): ResponseFilter {
+/**
+ * `since`, `until`, `completed`, `search`, `version` and `filter` (by answer, checked against `questions`,
+ * the form's current ones) of the query; 400 in the documented shape for a bad one.
+ */
+export function responseFilter(query: Record<string, unknown>, questions: Question[] = []): ResponseFilter {
   const completed = queryBoolean(query.completed);
   if (completed instanceof Error) throw badRequest(`completed: ${completed.message}`, { field: 'completed' });
   const filter: ResponseFilter = { ...inclusiveRange(query), completed };
+  const version = parseVersion(query.version);
+  if (version !== undefined) filter.version = version;
+  const answers = parseAnswerFilter(query.filter, questions);
+  if (answers) filter.answers = answers;
   const search = query.search;
   if (search !== undefined) {
     if (typeof search !== 'string') throw badRequest('search: must be given once, as text', { field: 'search' });
@@ -43,7 +52,10 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
  * so it is refused rather than silently mixed. Not a secret: the cursor only names rows of this form.
  */
 function filterTag(filter: ResponseFilter): string {
-  const text = JSON.stringify([filter.since ?? null, filter.until ?? null, filter.completed ?? null, filter.search ?? null]);
+  const parts: unknown[] = [filter.since ?? null, filter.until ?? null, filter.completed ?? null, filter.search ?? null];
+  // Appended only when given, so cursors made before these filters existed stay valid.
+  if (filter.version !== undefined || filter.answers !== undefined) parts.push(filter.version ?? null, answerFilterTag(filter.answers));
+  const text = JSON.stringify(parts);
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
@@ -83,5 +95,5 @@ export function decodeCursor(raw: unknown, filter: ResponseFilter): ListCursor {
  */
 export function totalIsCostly(filter: ResponseFilter): boolean {
   const inDay = (v: string | undefined, edge: string) => v !== undefined && !v.endsWith(edge);
-  return filter.search !== undefined || inDay(filter.since, 'T00:00:00.000Z') || inDay(filter.until, 'T23:59:59.999Z');
+  return filter.search !== undefined || filter.answers !== undefined || filter.version !== undefined || inDay(filter.since, 'T00:00:00.000Z') || inDay(filter.until, 'T23:59:59.999Z');
 }

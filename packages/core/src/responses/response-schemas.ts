@@ -36,3 +36,8 @@ export const patchResponseSchema = z
 
 /** POST /forms/:id/responses/bulk-delete. */
 export const bulkDeleteSchema = z.object({ response_ids: z.array(z.string().min(1).max(100)).min(1).max(100, 'at most 100 ids') }).strict();
+
+/** POST /public/forms/:slug/visits: what the respondent's page reports for the funnel (docs/responses-and-webhooks.md, "Funnel"). */
+export const visitSchema = z
+  .object({ event: z.enum(['view', 'start']).describe('view: the page was shown; start: the first answer was given') })
+  .strict();

@@ -41,7 +41,8 @@ export class ResponseService {
     await authorizeForm(this.storage, principal, formId, 'read');
     const numbered = paging(query, 50);
     const { per_page } = numbered;
-    const filter = responseFilter(query);
+    // The questions are read only to check a filter by answer against them.
+    const filter = responseFilter(query, query.filter === undefined ? [] : await this.storage.questions.listByForm(formId));
     const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor, filter);
     const offset = cursor ? cursor.offset : numbered.offset;
     const read = await this.storage.responses.list({
@@ -104,8 +105,8 @@ export class ResponseService {
    */
   async export(principal: Principal, formId: string, query: Record<string, unknown> = {}): Promise<AsyncIterable<string | Uint8Array>> {
     const form = await authorizeForm(this.storage, principal, formId, 'read');
-    const filter = responseFilter(query);
     const questions: Question[] = await this.storage.questions.listByForm(formId);
+    const filter = responseFilter(query, questions);
     const hiddenFields = declaredHiddenFields(form.options.hidden_fields);
     const layout = csvLayout(questions, hiddenFields);
     // Lines stored for these columns come as they are; only responses written for other columns (or
@@ -128,8 +129,8 @@ export class ResponseService {
    */
   async exportTable(principal: Principal, formId: string, query: Record<string, unknown> = {}): Promise<{ columns: ExportColumn[]; rows: AsyncIterable<ExportRow[]> }> {
     const form = await authorizeForm(this.storage, principal, formId, 'read');
-    const filter = responseFilter(query);
     const questions: Question[] = await this.storage.questions.listByForm(formId);
+    const filter = responseFilter(query, questions);
     const hiddenFields = declaredHiddenFields(form.options.hidden_fields);
     const layout = csvLayout(questions, hiddenFields);
     const words = yesNoWords(form.options);
@@ -142,15 +143,17 @@ export class ResponseService {
     };
   }
 
-  /** Analytics computed by the database; `since`/`until` are inclusive dates. */
-  async analytics(principal: Principal, formId: string, query: { since?: unknown; until?: unknown }) {
+  /**
+   * Analytics computed by the database; `since`/`until` are inclusive dates. With `completed`, `version` or
+   * `filter` (docs/responses-and-webhooks.md, "Filtering by answer") they are computed from the matching
+   * responses instead of the rollups, which count every response.
+   */
+  async analytics(principal: Principal, formId: string, query: Record<string, unknown>) {
     await authorizeForm(this.storage, principal, formId, 'read');
-    for (const f of ['since', 'until'] as const) {
-      const v = query[f];
-      if (v !== undefined && !isDate(v)) throw badRequest(`${f}: must be a date YYYY-MM-DD`, { field: f });
-    }
-    const { since, until } = inclusiveRange(query);
-    const a = await this.storage.responses.analytics(formId, since, until);
+    const filter = await this.summaryFilter(formId, query);
+    const a = filter.narrowed
+      ? (await this.storage.responses.filteredSummary(formId, filter.filter)).analytics
+      : await this.storage.responses.analytics(formId, filter.filter.since, filter.filter.until);
     return {
       form_id: formId,
       total_responses: a.total,
@@ -163,19 +166,41 @@ export class ResponseService {
   }
 
   /**
-   * Per-question summaries over whole days [since, until] (docs/responses-and-webhooks.md, "Question
-   * summaries"): distributions from the storage's counters, text answers from the newest responses.
+   * The analytics endpoints' filters: `since`/`until` as dates (document 1), then `completed`, `version` and
+   * `filter` as the responses list reads them. `narrowed`: one of the latter is given, so the rollups cannot answer.
    */
-  async questionSummaries(principal: Principal, formId: string, query: { since?: unknown; until?: unknown }) {
-    await authorizeForm(this.storage, principal, formId, 'read');
+  private async summaryFilter(formId: string, query: Record<string, unknown>) {
     for (const f of ['since', 'until'] as const) {
       const v = query[f];
       if (v !== undefined && !isDate(v)) throw badRequest(`${f}: must be a date YYYY-MM-DD`, { field: f });
     }
-    const range = inclusiveRange(query);
+    const questions = query.filter === undefined ? [] : await this.storage.questions.listByForm(formId);
+    const filter = responseFilter({ since: query.since, until: query.until, completed: query.completed, version: query.version, filter: query.filter }, questions);
+    const narrowed = filter.completed !== undefined || filter.version !== undefined || filter.answers !== undefined;
+    return { filter, narrowed };
+  }
+
+  /**
+   * Per-question summaries over whole days [since, until] (docs/responses-and-webhooks.md, "Question
+   * summaries"): distributions from the storage's counters, text answers from the newest responses. With a
+   * filter, the distributions are counted from the matching responses and the NPS trend is left out.
+   */
+  async questionSummaries(principal: Principal, formId: string, query: Record<string, unknown>) {
+    await authorizeForm(this.storage, principal, formId, 'read');
+    const { filter, narrowed } = await this.summaryFilter(formId, query);
+    const range = { since: filter.since, until: filter.until };
     const firstDay = range.since?.slice(0, 10);
     const lastDay = range.until?.slice(0, 10);
     const listed = this.storage.questions.listByForm(formId);
+    if (narrowed) {
+      const [questions, counted, newest] = await Promise.all([
+        listed,
+        this.storage.responses.filteredSummary(formId, filter),
+        this.storage.responses.list({ formId, ...filter, offset: 0, limit: LATEST_SCAN }),
+      ]);
+      const answered = new Map(counted.analytics.questions.map((q) => [q.question_id, q.answered]));
+      return { form_id: formId, total_responses: counted.analytics.total, questions: summarizeQuestions(questions, counted.values, newest.items, answered) };
+    }
     // The NPS trend's read starts as soon as the questions are known, beside the others, not after them.
     const trend = listed.then((qs) => this.npsTrend(formId, qs, firstDay, lastDay));
     const [questions, counts, a, newest, byWeek] = await Promise.all([

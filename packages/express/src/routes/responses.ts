@@ -1,4 +1,4 @@
-import { badRequest, exportJson, responseExportJsonOut, analyticsOut, questionSummariesOut, bulkDeleteOut, bulkDeleteSchema, patchResponseSchema, respondentResponseOut, responseListOut, responseOut, submitResponseSchema, submittedResponseOut, successOut } from '@formloom/core';
+import { FunnelService, badRequest, exportJson, funnelOut, visitOut, visitSchema, responseExportJsonOut, analyticsOut, questionSummariesOut, bulkDeleteOut, bulkDeleteSchema, patchResponseSchema, respondentResponseOut, responseListOut, responseOut, submitResponseSchema, submittedResponseOut, successOut } from '@formloom/core';
 import { json, param, type QueryParam, type RouteContext, type RouteSpec } from '../route-table';
 import { TIME_RANGE_PARAMS } from './query-params';
 import { SpamGuard } from '../spam-protection';
@@ -6,10 +6,31 @@ import { xlsxStream } from '../xlsx-export';
 
 const p = param;
 
-/** The filters the list and the CSV export share (docs/responses-and-webhooks.md). */
+/**
+ * The filters by answer and version every results endpoint reads the same way (docs/responses-and-webhooks.md,
+ * "Filtering by answer"; core's answer-filter.ts checks them).
+ */
+const ANSWER_FILTER_PARAMS: QueryParam[] = [
+  { name: 'completed', description: 'true: completed only; false: partial only', schema: { type: 'boolean' } },
+  { name: 'version', description: 'only responses to this published version (its number)', schema: { type: 'integer', minimum: 1 } },
+  {
+    name: 'filter',
+    description:
+      'Filters by answer, JSON text (URL-encoded): `{"match": "all" | "any", "conditions": [{"question_id", "op", "value"}]}`, at most 20 conditions. ' +
+      '`op` by question type: yes_no equals, not_equals; number, rating, opinion_scale equals, not_equals, greater_than, less_than, greater_or_equal, ' +
+      'less_or_equal, between ([low, high]); multiple_choice, dropdown equals, not_equals, is_any_of (a list), contains, not_contains; short_text, long_text, ' +
+      'email contains, not_contains, equals, not_equals, begins_with, ends_with (ignoring case; these read every response of the range); date equals, ' +
+      'not_equals, less_than, greater_than, less_or_equal, greater_or_equal, between (YYYY-MM-DD); every type also is_answered and is_not_answered (no value). ' +
+      'An unanswered question passes only is_not_answered and the not_ operators. A bad filter is a 400 naming the condition and the problem. ' +
+      'Example: `{"match":"all","conditions":[{"question_id":"q_city","op":"equals","value":"Berlin"},{"question_id":"q_nps","op":"greater_or_equal","value":9}]}`',
+    schema: { type: 'string', maxLength: 8000 },
+  },
+];
+
+/** The filters the list and the exports share (docs/responses-and-webhooks.md). */
 const RESPONSE_FILTER_PARAMS: QueryParam[] = [
   ...TIME_RANGE_PARAMS,
-  { name: 'completed', description: 'true: completed only; false: partial only', schema: { type: 'boolean' } },
+  ...ANSWER_FILTER_PARAMS,
   {
     name: 'search',
     description: 'only responses with an answer containing this text, ignoring case (at most 200 characters); reads every response of the range',
@@ -167,6 +188,7 @@ export const responseRoutes: RouteSpec[] = [
     query: [
       { name: 'since', description: 'YYYY-MM-DD, inclusive', schema: { type: 'string', format: 'date' } },
       { name: 'until', description: 'YYYY-MM-DD, inclusive', schema: { type: 'string', format: 'date' } },
+      ...ANSWER_FILTER_PARAMS,
     ],
     success: { status: 200, description: 'the analytics object', schema: analyticsOut },
     errors: [400, 401, 403, 404],
@@ -182,9 +204,34 @@ export const responseRoutes: RouteSpec[] = [
     query: [
       { name: 'since', description: 'YYYY-MM-DD, inclusive', schema: { type: 'string', format: 'date' } },
       { name: 'until', description: 'YYYY-MM-DD, inclusive', schema: { type: 'string', format: 'date' } },
+      ...ANSWER_FILTER_PARAMS,
     ],
     success: { status: 200, description: 'the summaries, one per current question in order', schema: questionSummariesOut },
     errors: [400, 401, 403, 404],
     handler: async (ctx) => json(await ctx.formloom.responses.questionSummaries(ctx.principal, p(ctx, 'id'), ctx.req.query)),
+  },
+  {
+    method: 'get',
+    path: '/forms/:id/analytics/funnel',
+    operationId: 'getFormFunnel',
+    summary: 'The funnel of one version: views, starts, each question reached, completed, with drop-off and the median time to complete',
+    tag: 'Analytics',
+    scope: 'forms',
+    query: [{ name: 'version', description: 'the version (its number); default: the newest with counts, else the published one', schema: { type: 'integer', minimum: 1 } }],
+    success: { status: 200, description: 'the funnel', schema: funnelOut },
+    errors: [400, 401, 403, 404],
+    handler: async (ctx) => json(await ctx.formloom.service(FunnelService).funnel(ctx.principal, p(ctx, 'id'), ctx.req.query)),
+  },
+  {
+    method: 'post',
+    path: '/public/forms/:slug/visits',
+    operationId: 'recordVisit',
+    summary: "The respondent's page reports a view or a start, for the funnel (no key)",
+    tag: 'Public',
+    scope: null,
+    body: visitSchema,
+    success: { status: 200, description: '{success: true}', schema: visitOut },
+    errors: [400, 404],
+    handler: async (ctx) => json(await ctx.formloom.service(FunnelService).recordVisit(p(ctx, 'slug'), ctx.req.body)),
   },
 ];

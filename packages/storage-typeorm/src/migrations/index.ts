@@ -21,6 +21,7 @@ import { FormloomCacheRevisionFormInserts1740600000000 } from './1740600000000-c
 import { FormloomResponseLinesIndex1740800000000 } from './1740800000000-response-lines-index';
 import { FormloomApiKeyMakers1741000000000 } from './1741000000000-api-key-makers';
 import { FormloomPayments1741200000000 } from './1741200000000-payments';
+import { FormloomResponseAnswers1741400000000 } from './1741400000000-response-answers';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -47,4 +48,5 @@ export const formloomMigrations = [
   FormloomResponseLinesIndex1740800000000,
   FormloomApiKeyMakers1741000000000,
   FormloomPayments1741200000000,
+  FormloomResponseAnswers1741400000000,
 ];

@@ -6,6 +6,8 @@ import { type Dialect, Params } from '../sql/dialect';
 import { tableOf } from '../sql/statements';
 import { addQuestionDeltas, applyQuestionDeltas, type QuestionDeltas, type QuestionOrder, questionDayStatements, questionOrder, readDropOff } from './question-days';
 import { addValueDeltas, applyValueDeltas, deleteValueCounts, type ValueDeltas } from './question-values';
+import { addFunnelDeltas, applyFunnelDeltas, deleteFunnelCounts, type FunnelDeltas } from './funnel';
+import { answerRows, deleteAnswerIndex, insertAnswerRows } from './answer-index';
 
 /*
  * The analytics rollup (docs/responses-and-webhooks.md, "Analytics"): `response_days` holds, per form and
@@ -25,6 +27,10 @@ export interface DayKey {
   completion_seconds: Num | null;
   /** The answers' JSON text, for the per-question counters. */
   answers: unknown;
+  /** The published version's number, for the funnel. */
+  version?: Num | null;
+  /** Given for an added response: its answers are then written to the answers index (answer-index.ts). */
+  id?: string;
 }
 
 interface Delta {
@@ -94,8 +100,17 @@ export async function applyToRollup(
   const values: ValueDeltas = new Map();
   for (const r of added) addValueDeltas(values, r.submitted_at.slice(0, 10), r.answers, positions.kinds, 1);
   for (const r of removed) addValueDeltas(values, r.submitted_at.slice(0, 10), r.answers, positions.kinds, -1);
+  const funnel: FunnelDeltas = new Map();
+  for (const r of added) addFunnelDeltas(funnel, r, positions, 1);
+  for (const r of removed) addFunnelDeltas(funnel, r, positions, -1);
+  const indexed = added.flatMap((r) => (r.id === undefined ? [] : answerRows({ id: r.id, form_id: formId, submitted_at: r.submitted_at, answers: r.answers }, positions)));
   const { bump } = rollupStatements(d);
-  const writes: Promise<unknown>[] = [applyQuestionDeltas(db, d, formId, questions), applyValueDeltas(db, d, formId, values)];
+  const writes: Promise<unknown>[] = [
+    applyQuestionDeltas(db, d, formId, questions),
+    applyValueDeltas(db, d, formId, values),
+    applyFunnelDeltas(db, d, formId, funnel),
+    insertAnswerRows(db, d, indexed),
+  ];
   for (const day of [...byDay.keys()].sort()) {
     const s = byDay.get(day)!;
     if (s.total === 0 && s.completed === 0 && s.seconds_sum === 0 && s.seconds_count === 0) continue;
@@ -143,29 +158,35 @@ export async function rebuildQuestionDays(db: Db, d: Dialect, responses: string,
   const { table } = questionDayStatements(d);
   await db.run(`DELETE FROM ${table}${formId === undefined ? '' : ` WHERE form_id = ${d.p(1)}`}`, formId === undefined ? [] : [formId]);
   await deleteValueCounts(db, d, formId);
+  await deleteFunnelCounts(db, d, formId);
+  await deleteAnswerIndex(db, d, formId);
   const orders = new Map<string, QuestionOrder>();
   let after: { form_id: string; id: string } | null = null;
   for (;;) {
     const params = new Params(d);
     let where = formId === undefined ? '1 = 1' : `form_id = ${params.bind(formId)}`;
     if (after) where += ` AND (form_id > ${params.bind(after.form_id)} OR (form_id = ${params.bind(after.form_id)} AND id > ${params.bind(after.id)}))`;
-    const rows = await db.all<{ form_id: string; id: string; submitted_at: string; answers: unknown }>(
-      `SELECT form_id, id, submitted_at, answers FROM ${responses} WHERE ${where} ORDER BY form_id, id LIMIT 2000`,
+    const rows = await db.all<{ form_id: string; id: string; submitted_at: string; answers: unknown; version: Num | null; completed_at: string | null; completion_seconds: Num | null }>(
+      `SELECT form_id, id, submitted_at, answers, version, completed_at, completion_seconds FROM ${responses} WHERE ${where} ORDER BY form_id, id LIMIT 2000`,
       params.values,
     );
     if (rows.length === 0) return;
-    const byForm = new Map<string, { questions: QuestionDeltas; values: ValueDeltas }>();
+    const byForm = new Map<string, { questions: QuestionDeltas; values: ValueDeltas; funnel: FunnelDeltas; indexed: unknown[][] }>();
     for (const r of rows) {
       if (!orders.has(r.form_id)) orders.set(r.form_id, await questionOrder(db, d, r.form_id));
-      const deltas = byForm.get(r.form_id) ?? { questions: new Map(), values: new Map() };
+      const deltas = byForm.get(r.form_id) ?? { questions: new Map(), values: new Map(), funnel: new Map(), indexed: [] as unknown[][] };
       byForm.set(r.form_id, deltas);
       const order = orders.get(r.form_id)!;
       addQuestionDeltas(deltas.questions, r.submitted_at.slice(0, 10), r.answers, order, 1);
       addValueDeltas(deltas.values, r.submitted_at.slice(0, 10), r.answers, order.kinds, 1);
+      addFunnelDeltas(deltas.funnel, r, order, 1);
+      deltas.indexed.push(...answerRows(r, order));
     }
     for (const [form, deltas] of byForm) {
       await applyQuestionDeltas(db, d, form, deltas.questions);
       await applyValueDeltas(db, d, form, deltas.values);
+      await applyFunnelDeltas(db, d, form, deltas.funnel);
+      await insertAnswerRows(db, d, deltas.indexed);
     }
     const last = rows[rows.length - 1]!;
     after = { form_id: last.form_id, id: last.id };

@@ -34,7 +34,7 @@ export function copyExportSelect(
   let where: string;
   let fresh: string;
   try {
-    where = `form_id = ${literal(formId)}${filter ? filterConditions(d, filter, literal) : ''}`;
+    where = `form_id = ${literal(formId)}${filter ? filterConditions(d, filter, literal, formId) : ''}`;
     fresh = lines === undefined ? '' : `csv_layout = ${literal(lines)}`;
   } catch (err) {
     if (err instanceof NotALiteral) return null;

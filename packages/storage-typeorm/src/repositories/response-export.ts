@@ -118,7 +118,7 @@ export async function* readExportPages(
   }
   // The list's filters after the keyset's four parameters (docs/responses-and-webhooks.md), then the key.
   const filterValues: unknown[] = [];
-  const filter = options.filter ? filterConditions(d, options.filter, (v) => (filterValues.push(v), d.p(4 + filterValues.length))) : '';
+  const filter = options.filter ? filterConditions(d, options.filter, (v) => (filterValues.push(v), d.p(4 + filterValues.length)), formId) : '';
   const key = options.lines;
   const keyParam = key === undefined ? undefined : d.p(5 + filterValues.length);
   const sql = filter || keyParam

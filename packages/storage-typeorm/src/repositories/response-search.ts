@@ -1,5 +1,6 @@
 import type { ResponseFilter } from '@formloom/core';
 import type { Dialect } from '../sql/dialect';
+import { answerConditions } from './answer-filter-sql';
 
 /*
  * The responses list's filters as SQL (docs/responses-and-webhooks.md, "Searching the answers"). The
@@ -35,12 +36,21 @@ export function searchCondition(d: Dialect, search: string, bind: (v: unknown) =
   );
 }
 
-/** `AND ...` for every filter but `form_id` (the caller's first condition). */
-export function filterConditions(d: Dialect, filter: ResponseFilter, bind: (v: unknown) => string): string {
+/**
+ * `AND ...` for every filter but `form_id` (the caller's first condition). `formId` is needed only by
+ * filters by answer, which seek the form's rows in the answers index (answer-filter-sql.ts).
+ */
+export function filterConditions(d: Dialect, filter: ResponseFilter, bind: (v: unknown) => string, formId?: string): string {
   let where = '';
   if (filter.since !== undefined) where += ` AND submitted_at >= ${bind(filter.since)}`;
   if (filter.until !== undefined) where += ` AND submitted_at <= ${bind(filter.until)}`;
   if (filter.completed !== undefined) where += ` AND completed_at IS ${filter.completed ? 'NOT NULL' : 'NULL'}`;
   if (filter.search !== undefined) where += searchCondition(d, filter.search, bind);
+  // Bound as text: PostgreSQL's COPY export writes every filter value as a string literal.
+  if (filter.version !== undefined) where += ` AND version = ${bind(String(filter.version))}`;
+  if (filter.answers !== undefined) {
+    if (formId === undefined) throw new Error('a filter by answer needs the form id');
+    where += answerConditions(d, filter.answers, formId, bind);
+  }
   return where;
 }

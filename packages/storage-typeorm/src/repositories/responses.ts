@@ -23,6 +23,9 @@ import { exportNextKeySql, exportPageSql, keysetPage, readExportPages, writeCsvL
 import { applyToRollup, type DayKey, PendingRollups, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
 import { questionOrder } from './question-days';
 import { readRangeValueCounts, readValueCounts } from './question-values';
+import { deleteAnswerRows } from './answer-index';
+import { readFunnel, readFunnelVersions, recordVisits } from './funnel';
+import { filteredSummary } from './filtered-summary';
 
 export const responseStatements = (d: Dialect) => {
   const responses = tableOf(d, ResponseEntity);
@@ -38,7 +41,7 @@ export const responseStatements = (d: Dialect) => {
       `WHERE form_id = ${d.p(1)} AND id = ${d.p(2)} AND completed_at IS NULL`,
     /** The row a completion replaces, locked on PostgreSQL until the transaction ends. */
     lockPartial:
-      `SELECT submitted_at, completed_at, completion_seconds, answers FROM ${responses} WHERE form_id = ${d.p(1)} AND id = ${d.p(2)}` +
+      `SELECT submitted_at, completed_at, completion_seconds, answers, version FROM ${responses} WHERE form_id = ${d.p(1)} AND id = ${d.p(2)}` +
       (d.kind === 'postgres' ? ' FOR UPDATE' : ''),
     delete: `DELETE FROM ${responses} WHERE form_id = ${d.p(1)} AND id = ${d.p(2)} RETURNING ${ROLLUP_COLUMNS}`,
     hasUniqueVisitor:
@@ -53,7 +56,7 @@ export const responseStatements = (d: Dialect) => {
 };
 
 /** What a deleted row hands back so its day in the rollup can be corrected. */
-const ROLLUP_COLUMNS = 'submitted_at, completed_at, completion_seconds, answers';
+const ROLLUP_COLUMNS = 'submitted_at, completed_at, completion_seconds, answers, version';
 
 /** Ids per statement: far below both databases' bound-parameter limits. */
 const BATCH = 500;
@@ -132,7 +135,9 @@ export class SqlResponseRepository implements ResponseRepository {
         throw err;
       }
       if (changed === 0) return false;
-      await applyToRollup(db, this.scope.d, formId, [row], [old]);
+      // The answers index is replaced: the completion may have changed any answer.
+      await deleteAnswerRows(db, this.scope.d, id);
+      await applyToRollup(db, this.scope.d, formId, [{ ...row, id, version: old.version }], [old]);
       return true;
     });
   }
@@ -148,7 +153,7 @@ export class SqlResponseRepository implements ResponseRepository {
       if (fast) return fast;
     }
     const params = new Params(d);
-    const filter = `FROM ${this.st.table} WHERE form_id = ${params.bind(query.formId)}${filterConditions(d, query, params.bind)}`;
+    const filter = `FROM ${this.st.table} WHERE form_id = ${params.bind(query.formId)}${filterConditions(d, query, params.bind, query.formId)}`;
     const filterValues = [...params.values];
     const limit = params.bind(Math.max(0, Math.floor(query.limit)));
     const keyset = query.after
@@ -254,6 +259,23 @@ export class SqlResponseRepository implements ResponseRepository {
   /** From the rollup: the cost depends on the days asked for, not on the responses stored (response-days.ts). */
   async analytics(formId: string, since?: string, until?: string): Promise<ResponseAnalytics> {
     return rollupAnalytics(this.scope.db, this.scope.d, this.st.table, formId, since, until);
+  }
+
+  /** See answer-filter-sql.ts: the matching responses' counts, read in SQL from the answers index. */
+  async filteredSummary(formId: string, filter: ResponseFilter) {
+    return filteredSummary(this.scope.db, this.scope.d, this.st.table, formId, filter);
+  }
+
+  async funnel(formId: string, version: number | null) {
+    return readFunnel(this.scope.db, this.scope.d, formId, version ?? 0);
+  }
+
+  async funnelVersions(formId: string) {
+    return readFunnelVersions(this.scope.db, this.scope.d, formId);
+  }
+
+  async recordVisits(formId: string, version: number, views: number, starts: number) {
+    await recordVisits(this.scope.db, this.scope.d, formId, version, views, starts);
   }
 
   async hasUniqueVisitor(formId: string, visitor: string): Promise<boolean> {

@@ -15,6 +15,7 @@ import { QuestionDayEntity } from './question-days';
 import { QuestionValueEntity } from './question-values';
 import { ResponseDayEntity } from './response-days';
 import { ResponseEntity } from './responses';
+import { ResponseAnswerEntity, ResponseFunnelEntity } from './response-answers';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './teams';
 import { UploadEntity } from './uploads';
 import { InstanceClaimEntity, OneTimeTokenEntity, PasskeyEntity, PasswordEntity, SignInSessionEntity } from './sign-in';
@@ -48,6 +49,8 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   ResponseDayEntity,
   QuestionDayEntity,
   QuestionValueEntity,
+  ResponseAnswerEntity,
+  ResponseFunnelEntity,
   SigningSessionEntity,
   SigningSlotEntity,
   SignedDocumentEntity,

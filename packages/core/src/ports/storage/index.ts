@@ -40,7 +40,7 @@ export type { RateLimitCounter, RateLimitRepository } from './rate-limits';
 export type { OutboxClaim, OutboxRepository } from './outbox';
 export type { UploadRepository } from './uploads';
 export type { FreeRetakeClaim, FreeRetakeOutcome, GenerationLine, RetakeUsage, VoiceGeneration, VoiceGenerationRepository } from './voice-generations';
-export type { CsvLine, CsvLineSource, PackedResponses, QuestionDropOff, QuestionValueCount, ResponseAnalytics, ResponseFilter, ResponseListQuery, ResponseRepository } from './responses';
+export type { CsvLine, CsvLineSource, FunnelCounts, PackedResponses, QuestionDropOff, QuestionValueCount, ResponseAnalytics, ResponseFilter, ResponseListQuery, ResponseRepository } from './responses';
 export type { WebhookRepository } from './webhooks';
 export type { DeliveryRepository } from './deliveries';
 export type { AuditEntryBuilder, SigningRepository } from './signing';

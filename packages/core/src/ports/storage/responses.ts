@@ -1,5 +1,6 @@
 import type { ResponseRecord } from '../../domain/types';
 import type { Page } from './page';
+import type { AnswerFilter } from '../../responses/answer-filter';
 
 /** What `ResponseRepository.list` returns. */
 export interface ResponseListQuery {
@@ -15,6 +16,13 @@ export interface ResponseListQuery {
    * every response of the range (docs/responses-and-webhooks.md, "Searching the answers").
    */
   search?: string;
+  /** Only responses to this published version (its number). */
+  version?: number;
+  /**
+   * Only responses whose answers pass these checked tests (core's `parseAnswerFilter`; docs/responses-and-webhooks.md,
+   * "Filtering by answer"). Tests other than `text` are answered from an index of the answers kept with every write.
+   */
+  answers?: AnswerFilter;
   /**
    * Keyset: only responses after this one in the list's order (older `submitted_at`, or the same and a
    * smaller id); `offset` is then ignored. Deep pages cost what the first one does.
@@ -27,7 +35,7 @@ export interface ResponseListQuery {
 }
 
 /** The filters the CSV export applies (the list's, without paging). */
-export type ResponseFilter = Pick<ResponseListQuery, 'since' | 'until' | 'completed' | 'search'>;
+export type ResponseFilter = Pick<ResponseListQuery, 'since' | 'until' | 'completed' | 'search' | 'version' | 'answers'>;
 
 /** Aggregates of a form's responses, computed by the storage (never by reading every response). */
 export interface ResponseAnalytics {
@@ -39,6 +47,19 @@ export interface ResponseAnalytics {
   by_day: Array<{ date: string; total: number; completed: number }>;
   /** The form's current questions in order, with their drop-off (docs/responses-and-webhooks.md). */
   questions: QuestionDropOff[];
+}
+
+/** The funnel's counters of one version (ResponseRepository.funnel). */
+export interface FunnelCounts {
+  views: number;
+  starts: number;
+  /** Responses stored, partial ones included. */
+  responses: number;
+  completed: number;
+  /** Per question id, how many responses' furthest answered question it is. */
+  furthest: Map<string, number>;
+  /** Completion seconds (rounded to 3 significant digits) -> completed responses. */
+  seconds: Map<number, number>;
 }
 
 /** How many responses gave `value` (a counted key: docs/responses-and-webhooks.md, "Question summaries") to a question. */
@@ -190,6 +211,22 @@ export interface ResponseRepository {
    * is days × those questions' values, not every question's.
    */
   questionRangeValues(formId: string, questionIds: string[], ranges: Array<{ first: string; last: string }>): Promise<Array<QuestionValueCount & { range: number }>>;
+  /**
+   * Analytics and answer distributions of the responses `filter` selects (issue 37: filters by answer),
+   * computed from those responses in SQL (the rollups count every response, so a filter cannot use them):
+   * `analytics` as `analytics` answers (drop-off by the form's current order), `values` as `questionValues`.
+   */
+  filteredSummary(formId: string, filter: ResponseFilter): Promise<{ analytics: ResponseAnalytics; values: QuestionValueCount[] }>;
+  /**
+   * The funnel's counters of one version (`null`: responses stored without one): views and starts recorded
+   * by `recordVisits`, per question how many responses stopped there (`furthest`), completions and the
+   * completion times' distribution (seconds rounded to 3 significant digits), kept in step with every write.
+   */
+  funnel(formId: string, version: number | null): Promise<FunnelCounts>;
+  /** The versions the funnel has counts for, newest first. */
+  funnelVersions(formId: string): Promise<number[]>;
+  /** Adds page views and starts of the published form's `version` (atomic increments; a deleted form is ignored). */
+  recordVisits(formId: string, version: number, views: number, starts: number): Promise<void>;
   /** Whether the form has a completed response with this `unique_visitor`. */
   hasUniqueVisitor(formId: string, visitor: string): Promise<boolean>;
 }

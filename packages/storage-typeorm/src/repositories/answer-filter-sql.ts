@@ -1,0 +1,76 @@
+import type { AnswerFilter, AnswerTest } from '@formloom/core';
+import { ResponseAnswerEntity } from '../tables/response-answers';
+import type { Dialect } from '../sql/dialect';
+import { tableOf } from '../sql/statements';
+
+/*
+ * Filters by answer as SQL (docs/responses-and-webhooks.md, "Filtering by answer"; docs/decisions.md,
+ * "Filters by answer"). Each checked test (core's answer-filter.ts) becomes a condition on the responses
+ * table: `id IN (...)` / `id NOT IN (...)` over the answers index (answer-index.ts), which a seek in
+ * IDX_responses_answers_value or _num answers, or, for text, a walk of the row's answers like the search.
+ * The conditions bind strings only (numbers as decimal text, compared as numbers by the column's type), so
+ * PostgreSQL's single-COPY export can write them as literals.
+ */
+
+/** `%`, `_` and the escape character itself, escaped for `LIKE ... ESCAPE '\'`. */
+const likeEscaped = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function pattern(t: AnswerTest): string {
+  const v = likeEscaped(t.values[0] ?? '');
+  if (t.op === 'contains' || t.op === 'not_contains') return `%${v}%`;
+  if (t.op === 'begins_with') return `${v}%`;
+  if (t.op === 'ends_with') return `%${v}`;
+  return v;
+}
+
+const NEGATIVE = new Set(['not_equals', 'not_contains', 'is_not_answered']);
+const COMPARE: Record<string, string> = { greater_than: '>', less_than: '<', greater_or_equal: '>=', less_or_equal: '<=' };
+
+/** The predicate on an index row for a `key` or `num` test (the negative ops' positive form). */
+function rowPredicate(d: Dialect, t: AnswerTest, bind: (v: unknown) => string): string {
+  const col = t.via === 'num' ? 'num' : 'value';
+  switch (t.op) {
+    case 'equals':
+    case 'not_equals':
+      return `${col} = ${bind(t.values[0])}`;
+    case 'is_any_of':
+      return `${col} IN (${t.values.map(bind).join(', ')})`;
+    case 'contains':
+    case 'not_contains':
+      return `value ${d.kind === 'postgres' ? 'ILIKE' : 'LIKE'} ${bind(pattern(t))} ESCAPE '\\'`;
+    case 'between':
+      return `${col} >= ${bind(t.values[0])} AND ${col} <= ${bind(t.values[1])}`;
+    default: {
+      const cmp = COMPARE[t.op];
+      if (!cmp) throw new Error(`no SQL for ${t.op} on ${t.via}`);
+      return `${col} ${cmp} ${bind(t.values[0])}`;
+    }
+  }
+}
+
+/** One test as a condition on a `responses` row. */
+function testSql(d: Dialect, t: AnswerTest, formId: string, bind: (v: unknown) => string): string {
+  const negative = NEGATIVE.has(t.op);
+  if (t.via === 'text') {
+    const like = d.kind === 'postgres' ? 'ILIKE' : 'LIKE';
+    const walk =
+      d.kind === 'postgres'
+        ? `SELECT 1 FROM jsonb_array_elements(answers::jsonb) a WHERE a ->> 'question_id' = ${bind(t.question_id)} AND jsonb_typeof(a -> 'value') = 'string' ` +
+          `AND (a ->> 'value') ${like} ${bind(pattern(t))} ESCAPE '\\'`
+        : `SELECT 1 FROM json_each(answers) a WHERE json_extract(a.value, '$.question_id') = ${bind(t.question_id)} ` +
+          `AND json_type(a.value, '$.value') = 'text' AND json_extract(a.value, '$.value') ${like} ${bind(pattern(t))} ESCAPE '\\'`;
+    return `${negative ? 'NOT ' : ''}EXISTS (${walk})`;
+  }
+  const index = tableOf(d, ResponseAnswerEntity);
+  let rows = `SELECT response_id FROM ${index} WHERE form_id = ${bind(formId)} AND question_id = ${bind(t.question_id)}`;
+  if (t.via === 'presence') return `id ${t.op === 'is_not_answered' ? 'NOT IN' : 'IN'} (${rows})`;
+  rows += ` AND ${rowPredicate(d, t, bind)}`;
+  return `id ${negative ? 'NOT IN' : 'IN'} (${rows})`;
+}
+
+/** `AND (...)` for the tests joined by `all` or `any`. */
+export function answerConditions(d: Dialect, filter: AnswerFilter, formId: string, bind: (v: unknown) => string): string {
+  const parts = filter.tests.map((t) => testSql(d, t, formId, bind));
+  if (parts.length === 0) return '';
+  return ` AND (${parts.join(filter.match === 'all' ? ' AND ' : ' OR ')})`;
+}

@@ -1,0 +1,110 @@
+import type { QuestionDropOff, QuestionValueCount, ResponseAnalytics, ResponseFilter } from '@formloom/core';
+import { ResponseAnswerEntity } from '../tables/response-answers';
+import { QuestionEntity } from '../tables/form-content';
+import type { Db } from '../sql/db';
+import { type Dialect, Params } from '../sql/dialect';
+import { tableOf } from '../sql/statements';
+import { filterConditions } from './response-search';
+
+/*
+ * A filtered summary (docs/responses-and-webhooks.md, "Filtering by answer"): the rollups count every
+ * response, so the counts of the responses a filter selects are computed from those responses in SQL.
+ */
+
+type Num = number | string;
+
+/**
+ * Analytics and answer distributions of the responses `filter` selects, from those responses: the days'
+ * counts from the responses' index, the distributions and per-question counts from the answers index by
+ * response (its primary key), drop-off by the form's current question order.
+ */
+export async function filteredSummary(
+  db: Db,
+  d: Dialect,
+  responses: string,
+  formId: string,
+  filter: ResponseFilter,
+): Promise<{ analytics: ResponseAnalytics; values: QuestionValueCount[] }> {
+  const index = tableOf(d, ResponseAnswerEntity);
+  const questionsTable = tableOf(d, QuestionEntity);
+  const matching = () => {
+    const params = new Params(d);
+    const where = `form_id = ${params.bind(formId)}${filterConditions(d, filter, params.bind, formId)}`;
+    return { where, params };
+  };
+  const seconds = 'CASE WHEN completed_at IS NOT NULL THEN completion_seconds END';
+  const days = matching();
+  const counts = matching();
+  const furthest = matching();
+  const [dayRows, valueRows, furthestRows, order] = await Promise.all([
+    db.all<{ day: string; total: Num; completed: Num; seconds_sum: Num | null; seconds_count: Num }>(
+      `SELECT substr(submitted_at, 1, 10) AS day, COUNT(*) AS total, COUNT(completed_at) AS completed, SUM(${seconds}) AS seconds_sum, ` +
+        `COUNT(${seconds}) AS seconds_count FROM ${responses} WHERE ${days.where} GROUP BY substr(submitted_at, 1, 10)`,
+      days.params.values,
+    ),
+    db.all<{ question_id: string; value: string; n: Num; responses: Num }>(
+      `SELECT question_id, value, COUNT(*) AS n FROM ${index} WHERE response_id IN (SELECT id FROM ${responses} WHERE ${counts.where}) ` +
+        'GROUP BY question_id, value',
+      counts.params.values,
+    ),
+    // Each matching response's furthest answered question, by the current order.
+    db.all<{ pos: Num; n: Num }>(
+      `SELECT pos, COUNT(*) AS n FROM (SELECT MAX(q.sort_order) AS pos FROM ${index} a JOIN ${questionsTable} q ON q.id = a.question_id ` +
+        `WHERE a.response_id IN (SELECT id FROM ${responses} WHERE ${furthest.where}) GROUP BY a.response_id) f GROUP BY pos`,
+      furthest.params.values,
+    ),
+    db.all<{ id: string; sort_order: Num; type: string; multiple: unknown }>(
+      `SELECT id, sort_order, type, properties AS multiple FROM ${questionsTable} WHERE form_id = ${d.p(1)} ORDER BY sort_order, id`,
+      [formId],
+    ),
+  ]);
+  const values: QuestionValueCount[] = [];
+  const answered = new Map<string, number>();
+  for (const r of valueRows) {
+    const n = Number(r.n);
+    if (r.value !== '') values.push({ question_id: r.question_id, value: r.value, count: n });
+    answered.set(r.question_id, (answered.get(r.question_id) ?? 0) + n);
+  }
+  // A multiple-selection answer has a row per choice: its question's answered count is of responses.
+  const multi = order.filter((q) => q.type === 'multiple_choice' && isMultiple(q.multiple)).map((q) => q.id);
+  if (multi.length) {
+    const m = matching();
+    const rows = await db.all<{ question_id: string; n: Num }>(
+      `SELECT question_id, COUNT(DISTINCT response_id) AS n FROM ${index} WHERE question_id IN (${m.params.list(multi)}) ` +
+        `AND response_id IN (SELECT id FROM ${responses} WHERE ${m.where}) GROUP BY question_id`,
+      m.params.values,
+    );
+    for (const q of multi) answered.set(q, 0);
+    for (const r of rows) answered.set(r.question_id, Number(r.n));
+  }
+  const stoppedAt = new Map(furthestRows.map((r) => [Number(r.pos), Number(r.n)]));
+  const questions: QuestionDropOff[] = [];
+  let reached = 0;
+  for (let i = order.length - 1; i >= 0; i--) {
+    const q = order[i]!;
+    reached += stoppedAt.get(Number(q.sort_order)) ?? 0;
+    questions.unshift({ question_id: q.id, reached, answered: answered.get(q.id) ?? 0 });
+  }
+  const analytics: ResponseAnalytics = { total: 0, completed: 0, average_completion_seconds: null, by_day: [], questions };
+  let secondsSum = 0;
+  let secondsCount = 0;
+  for (const r of [...dayRows].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0))) {
+    const entry = { date: r.day, total: Number(r.total), completed: Number(r.completed) };
+    analytics.by_day.push(entry);
+    analytics.total += entry.total;
+    analytics.completed += entry.completed;
+    secondsSum += Number(r.seconds_sum ?? 0);
+    secondsCount += Number(r.seconds_count);
+  }
+  if (secondsCount > 0) analytics.average_completion_seconds = secondsSum / secondsCount;
+  return { analytics, values };
+}
+
+function isMultiple(properties: unknown): boolean {
+  try {
+    const p = typeof properties === 'string' ? JSON.parse(properties) : properties;
+    return !!p && typeof p === 'object' && (p as { allow_multiple?: unknown }).allow_multiple === true;
+  } catch {
+    return false;
+  }
+}
