@@ -12,6 +12,7 @@ import { signingArea } from './signing';
 import { voiceArea } from './voice';
 import { sessionsArea } from './sessions';
 import { notificationsArea } from './notifications';
+import { paymentsArea } from './payments';
 
 export * from './accounts';
 export * from './forms';
@@ -23,6 +24,7 @@ export * from './signing';
 export * from './voice';
 export * from './sessions';
 export * from './notifications';
+export * from './payments';
 
 /** The built-in areas in wiring order; each is a plugin of the same interface third parties use. */
-export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, signingArea, outboxArea, voiceArea, sessionsArea, notificationsArea];
+export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, signingArea, outboxArea, voiceArea, sessionsArea, notificationsArea, paymentsArea];

@@ -33,6 +33,11 @@ export interface FormloomConfig {
   outboxRetentionMs: number;
   /** The voice API's budgets and limits (docs/voice.md); a partial object is merged over the defaults. */
   voice: VoiceConfig;
+  /**
+   * What voice credits cost when bought with "Buy credits" (docs/payments.md, "Voice credits"): `per_1000` in the
+   * smallest unit of `currency` for 1,000 credits. Default: 100 (1.00) USD per 1,000 credits.
+   */
+  creditPrice?: { currency: string; per_1000: number };
 }
 
 export interface VoiceConfig {

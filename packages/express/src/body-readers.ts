@@ -18,6 +18,8 @@ const checkParsed: RequestHandler = (req, _res, next) => {
  * is what its OpenAPI operation documents; multipart bodies are streamed by their own handler.
  */
 export function bodyReaders(spec: RouteSpec, jsonLimit: string | number = '1mb'): RequestHandler[] {
+  // The bytes as sent, for a signature over them (a payment processor's webhook): never parsed here.
+  if (spec.rawBody) return [express.raw({ type: () => true, limit: '1mb' })];
   const types = new Set([...(spec.body ? ['application/json'] : []), ...Object.keys(spec.accepts ?? {})]);
   const out: RequestHandler[] = [];
   if (types.has('application/pdf')) out.push(express.raw({ type: 'application/pdf', limit: PDF_LIMIT }));
@@ -27,4 +29,4 @@ export function bodyReaders(spec: RouteSpec, jsonLimit: string | number = '1mb')
 }
 
 /** Whether a route reads a request body (and so may answer 413). */
-export const readsBody = (spec: Pick<RouteSpec, 'body' | 'accepts'>) => !!spec.body || Object.keys(spec.accepts ?? {}).length > 0;
+export const readsBody = (spec: Pick<RouteSpec, 'body' | 'accepts' | 'rawBody'>) => !!spec.body || !!spec.rawBody || Object.keys(spec.accepts ?? {}).length > 0;

@@ -50,6 +50,7 @@ export function fromPluginRoute({ plugin, route }: InstanceRoute): RouteSpec {
     scope: route.scope === 'public' ? null : route.scope,
     body: route.body,
     accepts: route.accepts,
+    rawBody: route.rawBody,
     query: queryParams(route.query),
     headers: route.headers,
     success: route.success ?? { status: 200, description: 'OK' },
@@ -59,7 +60,8 @@ export function fromPluginRoute({ plugin, route }: InstanceRoute): RouteSpec {
       route.handler({
         params: { ...(ctx.req.params as Record<string, string>) },
         query: (route.query ? parseBody(route.query, { ...ctx.req.query }) : { ...ctx.req.query }) as Record<string, unknown>,
-        body: route.body ? parseBody(route.body, ctx.req.body) : ctx.req.body,
+        body: route.body ? parseBody(route.body, ctx.req.body) : route.rawBody ? undefined : ctx.req.body,
+        rawBody: route.rawBody && Buffer.isBuffer(ctx.req.body) ? ctx.req.body : undefined,
         headers: headersOf(ctx.req),
         principal: ctx.principal ?? null,
         ip: ctx.req.ip ?? null,

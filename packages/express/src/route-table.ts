@@ -56,6 +56,8 @@ export interface RouteSpec {
   body?: z.ZodType;
   /** Bodies the handler reads itself, by content type (documented only), e.g. a multipart upload. */
   accepts?: Record<string, z.ZodType>;
+  /** The body is read as bytes, unparsed, whatever its type (`req.body` is a Buffer): a signed webhook. */
+  rawBody?: boolean;
   query?: QueryParam[];
   /** Request headers the handler reads, documented as header parameters. */
   headers?: HeaderParam[];

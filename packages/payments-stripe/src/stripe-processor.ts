@@ -171,7 +171,7 @@ export function createStripeProcessor(options: StripeProcessorOptions): PaymentP
     async createConnectedAccount(r) {
       const account = await call(() =>
         stripe.accounts.create(
-          { type: 'express', email: r.email, capabilities: { card_payments: { requested: true }, transfers: { requested: true } } },
+          { type: 'express', ...(r.email ? { email: r.email } : {}), capabilities: { card_payments: { requested: true }, transfers: { requested: true } } },
           { idempotencyKey: r.idempotency_key },
         ),
       );

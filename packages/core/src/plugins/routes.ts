@@ -17,6 +17,11 @@ export interface RouteRequest<F = unknown, B = unknown, Q = Record<string, unkno
   /** The caller: never `null` on a route with a key scope, always `null` on a public one. */
   principal: P;
   ip: string | null;
+  /**
+   * The request's bytes exactly as sent, on a route that declares `rawBody` (to verify a signature over them);
+   * undefined elsewhere, and when a host's own body parser consumed the request first (docs/embedding.md).
+   */
+  rawBody?: Uint8Array;
   /** Base URL of the mounted API (e.g. `/api/v1`), for links in answers. */
   baseUrl: string;
   signal: AbortSignal;
@@ -108,6 +113,11 @@ export interface PluginRoute<F = unknown, B = unknown, Q = Record<string, unknow
   accepts?: Record<string, z.ZodType>;
   /** Request headers the handler reads (`Idempotency-Key`, ...), documented as header parameters. */
   headers?: HeaderParam[];
+  /**
+   * The handler reads the body's bytes as sent (`req.rawBody`, at most 1 MB), whatever their type, and parses
+   * them itself (a signed webhook from a payment processor); document their type with `accepts`.
+   */
+  rawBody?: boolean;
   /** A readable, unique name of the operation in the OpenAPI document (default: from method and path). */
   operationId?: string;
   /** Status of a success and its body (default 200, "OK", any JSON). */

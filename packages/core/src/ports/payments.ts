@@ -125,7 +125,7 @@ export interface PaymentProcessor {
   retrievePayment(id: string): Promise<ProcessorPayment>;
   refund(request: RefundRequest): Promise<ProcessorRefund>;
   createCheckout(request: CreateCheckoutRequest): Promise<CheckoutSession>;
-  createConnectedAccount(request: { email: string; idempotency_key: string }): Promise<ConnectedAccount>;
+  createConnectedAccount(request: { email?: string; idempotency_key: string }): Promise<ConnectedAccount>;
   retrieveConnectedAccount(id: string): Promise<ConnectedAccount>;
   /** A one-time onboarding link for the account; `refresh_url` is where an expired link leads. */
   createOnboardingLink(request: { account: string; refresh_url: string; return_url: string }): Promise<{ url: string }>;

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { defineRoute, definePlugin } from '../plugins/plugin';
+import { CORE_VERSION } from '../version';
+import { ConnectAccounts, onboardingOut, onboardingSchema, paymentAccountOut } from './connect-accounts';
+import { CreditCheckouts, creditCheckoutOut, creditCheckoutSchema, creditPriceOut } from './credit-checkouts';
+import { PaymentEvents, webhookOut } from './payment-events';
+
+export * from './processor';
+export * from './credit-checkouts';
+export * from './payment-events';
+export * from './connect-accounts';
+
+const IDEMPOTENCY = [
+  { name: 'Idempotency-Key', description: 'Any 1 to 255 characters: a retry with the same key answers the same Checkout Session', schema: { type: 'string', minLength: 1, maxLength: 255 } },
+];
+
+/**
+ * Payments (docs/payments.md): the processor's webhook, voice credits bought through Checkout, and owners' own
+ * accounts (Connect) for payment questions. Payment questions themselves run in the responses area.
+ */
+export const paymentsArea = definePlugin({
+  name: 'payments',
+  version: CORE_VERSION,
+  services: [PaymentEvents, CreditCheckouts, ConnectAccounts],
+  routes: (ctx) => [
+    defineRoute({
+      method: 'post', path: '/payments/webhook', scope: 'public', operationId: 'receivePaymentEvent', tags: ['Payments'],
+      summary:
+        "The payment processor's events (Stripe: the endpoint's URL in its dashboard, events payment_intent.*, charge.refunded, checkout.session.completed and async_payment_succeeded, account.updated): verified against the Stripe-Signature header with the webhook secret, each event applied once (a repeat answers duplicate: true); 400 reason invalid_signature when it does not verify, 409 payments_not_configured without a processor",
+      rawBody: true,
+      accepts: { 'application/json': z.object({ id: z.string(), type: z.string() }).passthrough() },
+      headers: [{ name: 'Stripe-Signature', description: "The processor's signature over the raw body", required: true }],
+      success: { status: 200, description: '{received: true, duplicate}', schema: webhookOut }, errors: [400, 409],
+      handler: async (req) => ({ body: await ctx.service(PaymentEvents).receive(req.rawBody, req.headers['stripe-signature']) }),
+    }),
+    defineRoute({
+      method: 'get', path: '/payments/account', scope: 'forms', operationId: 'getPaymentAccount', tags: ['Payments'],
+      summary: "Whether this server takes payments, and the caller's own account for payment questions with provider \"connect\" (refreshed from the processor until onboarding is finished)",
+      success: { status: 200, description: '{configured, connected, account_id, charges_enabled, connect_allowed}', schema: paymentAccountOut }, errors: [401, 409],
+      handler: async (req) => ({ body: await ctx.service(ConnectAccounts).status(req.principal) }),
+    }),
+    defineRoute({
+      method: 'post', path: '/payments/account/onboarding', scope: 'forms', operationId: 'startPaymentOnboarding', tags: ['Payments'],
+      summary:
+        "A one-time link to the processor's onboarding of the caller's own account (made on first use), for payment questions with provider \"connect\"; the processor sends the owner back to return_path (default /account). Pro plan or higher (403 payment_connect_requires_pro); 409 payments_not_configured",
+      body: onboardingSchema,
+      success: { status: 201, description: '{url}', schema: onboardingOut }, errors: [400, 401, 403, 409],
+      handler: async (req) => ({ status: 201, body: await ctx.service(ConnectAccounts).onboard(req.principal, req.body) }),
+    }),
+    defineRoute({
+      method: 'get', path: '/voice/credits/price', scope: 'voice', operationId: 'getVoiceCreditPrice', tags: ['Voice'],
+      summary: 'What 1,000 voice credits cost through "Buy credits", and whether they can be bought on this server (a payment processor is configured)',
+      success: { status: 200, description: '{data: {available, currency, per_1000}}', schema: creditPriceOut }, errors: [401, 403],
+      handler: async () => ({ body: ctx.service(CreditCheckouts).price() }),
+    }),
+    defineRoute({
+      method: 'post', path: '/voice/credits/checkout', scope: 'voice', operationId: 'startVoiceCreditCheckout', tags: ['Voice'],
+      summary:
+        "Buys voice credits (by the thousand, 1,000 to 1,000,000): a Checkout Session at the server's price; send the buyer to data.url. The credits are added once the processor reports the payment (checkout.session.completed), exactly once. 409 payments_not_configured",
+      body: creditCheckoutSchema,
+      headers: IDEMPOTENCY,
+      success: { status: 201, description: 'The checkout, with the url to send the buyer to', schema: creditCheckoutOut }, errors: [400, 401, 403, 409],
+      handler: async (req) => ({ status: 201, body: await ctx.service(CreditCheckouts).start(req.principal, req.body, req.headers['idempotency-key']) }),
+    }),
+  ],
+});
