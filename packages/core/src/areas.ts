@@ -13,6 +13,7 @@ import { voiceArea } from './voice';
 import { sessionsArea } from './sessions';
 import { notificationsArea } from './notifications';
 import { paymentsArea } from './payments';
+import { integrationsArea } from './integrations';
 
 export * from './accounts';
 export * from './forms';
@@ -25,6 +26,7 @@ export * from './voice';
 export * from './sessions';
 export * from './notifications';
 export * from './payments';
+export * from './integrations';
 
 /** The built-in areas in wiring order; each is a plugin of the same interface third parties use. */
-export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, signingArea, outboxArea, voiceArea, sessionsArea, notificationsArea, paymentsArea];
+export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, signingArea, outboxArea, voiceArea, sessionsArea, notificationsArea, paymentsArea, integrationsArea];

@@ -33,6 +33,7 @@ import { InvitationService } from './teams/invitation-service';
 import { AuditService } from './teams/audit-service';
 import { OutboxWorker, newOutboxItem } from './outbox/outbox-worker';
 import { checkRouteSchemas, routeWarnings } from './plugins/route-check';
+import { IntegrationRegistry } from './integrations/integration-registry';
 
 export interface FormloomOptions extends Partial<PortAdapters> {
   storage: Storage;
@@ -136,6 +137,8 @@ export function createFormloom(options: FormloomOptions): Formloom {
   c.register(ReadCaches, { useClass: ReadCaches }, { lifecycle: Lifecycle.ContainerScoped });
   c.register(GroupCommit, { useClass: GroupCommit }, { lifecycle: Lifecycle.ContainerScoped });
   c.register(OutboxBirths, { useClass: OutboxBirths }, { lifecycle: Lifecycle.ContainerScoped });
+  const integrations = new IntegrationRegistry(() => ports.webhookTransport, config);
+  c.register(IntegrationRegistry, { useValue: integrations });
   for (const plugin of plugins) {
     for (const S of plugin.services ?? []) c.register(S, { useClass: S }, { lifecycle: Lifecycle.ContainerScoped });
   }
@@ -181,6 +184,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
     if (!BUILT_IN_AREAS.includes(plugin)) for (const [message, details] of routeWarnings(own, strictResponses)) ctx.logger.warn(message, details);
     attachListeners(events, plugin, ctx);
     attachTransactionalListeners(events, plugin, ctx);
+    integrations.add(plugin.name, plugin.integrations, ctx);
   }
 
   instance = {

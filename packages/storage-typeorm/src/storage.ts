@@ -20,6 +20,7 @@ import { SqlCredentialRepository, SqlOneTimeTokenRepository, SqlPasskeyRepositor
 import { SqlCacheRevisionRepository } from './repositories/cache-revision';
 import { SqlPaymentRepository } from './repositories/payments';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
+import { SqlIntegrationRepository } from './repositories/integrations';
 import { BeforeCommit, type Scope, statementCache } from './scope';
 import { retryDeadlocks } from './sql/deadlocks';
 import { type Db, guardedDb, lockedDb, pooledDb, type Prepared, queryRunnerDb, type Row, sqliteDb } from './sql/db';
@@ -265,6 +266,7 @@ function makeStorage(
     oneTimeTokens: new SqlOneTimeTokenRepository(scope),
     passkeys: new SqlPasskeyRepository(scope),
     cacheRevision: new SqlCacheRevisionRepository(scope),
+    integrations: new SqlIntegrationRepository(scope),
     payments: new SqlPaymentRepository(scope),
     transaction: transaction ?? ((work) => work(storage)),
   };

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { DestinationRefusedError, RESPONSE_EXCERPT_BYTES, type TransportResult, type WebhookTransport } from '@formloom/core';
+import { DestinationRefusedError, RESPONSE_EXCERPT_BYTES, type TransportAnswer, type TransportRequest, type TransportResult, type WebhookTransport } from '@formloom/core';
 import { AddressGuard } from './address-guard';
 
 export { isPrivateAddress } from './address-guard';
@@ -46,54 +46,67 @@ export function createHttpWebhookTransport(options: HttpWebhookTransportOptions 
   // delivery rarely meets one the receiver is closing; the worker bounds deliveries per receiver itself.
   const agentOptions = { keepAlive: true, timeout: IDLE_MS, maxFreeSockets: 8, scheduling: 'lifo' as const, lookup: guardedLookup as never };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
-  const send = (target: URL, body: string, headers: Record<string, string>, timeoutMs: number, fresh: boolean): Promise<TransportResult> =>
+  /** One request; `limit` bytes of the answer are kept (the rest is read and dropped). */
+  const send = (target: URL, method: string, body: string | Uint8Array | undefined, headers: Record<string, string>, timeoutMs: number, limit: number, fresh: boolean): Promise<TransportAnswer> =>
     new Promise((resolve, reject) => {
       const mod = target.protocol === 'https:' ? https : http;
       const agent = fresh ? false : target.protocol === 'https:' ? agents.https : agents.http;
+      const length = body === undefined ? null : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
       const req = mod.request(
         target,
-        { method: 'POST', agent, headers: { ...headers, 'Content-Length': Buffer.byteLength(body).toString() }, lookup: guardedLookup as never, timeout: timeoutMs },
+        { method, agent, headers: { ...headers, ...(length !== null ? { 'Content-Length': String(length) } : {}) }, lookup: guardedLookup as never, timeout: timeoutMs },
         (res) => {
-          // The start of the answer, for the delivery log; the rest is read and dropped.
+          // The start of the answer; the rest is read and dropped.
           const head: Buffer[] = [];
           let kept = 0;
           res.on('data', (chunk: Buffer) => {
-            if (kept >= RESPONSE_EXCERPT_BYTES) return;
-            head.push(chunk.subarray(0, RESPONSE_EXCERPT_BYTES - kept));
-            kept += Math.min(chunk.length, RESPONSE_EXCERPT_BYTES - kept);
+            if (kept >= limit) return;
+            head.push(chunk.subarray(0, limit - kept));
+            kept += Math.min(chunk.length, limit - kept);
           });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(head).toString('utf8') }));
+          res.on('end', () => {
+            const answerHeaders: Record<string, string> = {};
+            for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) answerHeaders[k] = Array.isArray(v) ? v.join(', ') : v;
+            resolve({ status: res.statusCode ?? 0, headers: answerHeaders, body: Buffer.concat(head).toString('utf8') });
+          });
           res.on('error', reject);
         },
       );
       req.setTimeout(timeoutMs, () => req.destroy(new Error(`Timed out after ${timeoutMs} ms`)));
       req.on('error', (err: NodeJS.ErrnoException) => {
         // A kept connection the receiver closed just as it was reused: nothing reached the receiver, so
-        // the delivery is tried once more at once on a new connection (Node's documented pattern).
-        if (!fresh && req.reusedSocket && err.code === 'ECONNRESET') return send(target, body, headers, timeoutMs, true).then(resolve, reject);
+        // the request is tried once more at once on a new connection (Node's documented pattern).
+        if (!fresh && req.reusedSocket && err.code === 'ECONNRESET') return send(target, method, body, headers, timeoutMs, limit, true).then(resolve, reject);
         reject(err);
       });
       req.end(body);
     });
+  /** The URL when it may be connected to at all (http or https, not a refused literal address). */
+  const checked = (url: string): URL => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new DestinationRefusedError('Refused: invalid webhook URL');
+    }
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+      throw new DestinationRefusedError(`Refused: ${target.protocol} URLs are not delivered to`);
+    }
+    const literal = target.hostname.replace(/^\[|\]$/g, '');
+    if (!options.allowPrivate && isIP(literal)) {
+      const why = guard.refusal(literal);
+      if (why) throw new DestinationRefusedError(`Refused: ${why}`);
+    }
+    return target;
+  };
   return {
-    post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<TransportResult> {
-      return new Promise((resolve, reject) => {
-        let target: URL;
-        try {
-          target = new URL(url);
-        } catch {
-          return reject(new DestinationRefusedError('Refused: invalid webhook URL'));
-        }
-        if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-          return reject(new DestinationRefusedError(`Refused: ${target.protocol} URLs are not delivered to`));
-        }
-        const literal = target.hostname.replace(/^\[|\]$/g, '');
-        if (!options.allowPrivate && isIP(literal)) {
-          const why = guard.refusal(literal);
-          if (why) return reject(new DestinationRefusedError(`Refused: ${why}`));
-        }
-        send(target, body, headers, timeoutMs, false).then(resolve, reject);
-      });
+    async post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<TransportResult> {
+      const answer = await send(checked(url), 'POST', body, headers, timeoutMs, RESPONSE_EXCERPT_BYTES, false);
+      return { status: answer.status, body: answer.body };
+    },
+    /** Any method, for integrations (docs/integrations.md): the same guard, no redirects followed. */
+    async request(req: TransportRequest): Promise<TransportAnswer> {
+      return send(checked(req.url), req.method, req.body, req.headers, req.timeoutMs, req.maxBodyBytes, false);
     },
   };
 }

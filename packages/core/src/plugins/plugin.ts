@@ -16,6 +16,7 @@ import type { Storage } from '../ports/storage';
 import type { WebhookTransport } from '../ports/webhook-transport';
 import type { PluginRoute } from './routes';
 import type { KeyScope } from '../domain/types';
+import type { IntegrationType } from '../integrations/integration-types';
 
 /** The ports a plugin may provide an adapter for (at most one plugin, or the host's options, per port). */
 export interface PortAdapters {
@@ -119,6 +120,11 @@ export interface FormloomPlugin<O = any> {
   on?: EventListeners<O>;
   /** Listeners inside the transaction of the event (`response.submitted`): see TransactionalListeners. */
   inTransaction?: TransactionalListeners<O>;
+  /**
+   * Integrations owners configure per form (docs/integrations.md): each type's settings form and `deliver`;
+   * Formloom stores, routes, queues, retries and logs them. Each `type` once per instance.
+   */
+  integrations?: readonly IntegrationType<O>[];
 }
 
 /** Declares a plugin with its option type inferred (an identity function: a plugin stays a plain value). */

@@ -44,4 +44,29 @@ export interface WebhookTransport {
    * private address, an invalid or non-http(s) URL.
    */
   post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<TransportResult>;
+  /**
+   * Sends any request under the same rules (refused destinations, no redirects, `timeoutMs`): what
+   * integrations send through `ctx.http` (docs/integrations.md). Optional: without it, integrations can only
+   * POST (through `post`, reading the start of the answer).
+   * @returns the status, the headers (lower-case names) and the body as UTF-8 text, at most `maxBodyBytes`.
+   */
+  request?(req: TransportRequest): Promise<TransportAnswer>;
+}
+
+/** A request for `WebhookTransport.request`. */
+export interface TransportRequest {
+  url: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+  timeoutMs: number;
+  /** Bytes of the answer's body read (the rest is read and dropped). */
+  maxBodyBytes: number;
+}
+
+/** The answer of `WebhookTransport.request`. */
+export interface TransportAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
 }

@@ -20,6 +20,7 @@ import { voiceLibraryTests } from './storage/voice-library';
 import { signInTests } from './storage/sign-in';
 import { cacheRevisionTests } from './storage/cache-revision';
 import { formListDepthTests } from './storage/form-list-depth';
+import { integrationTests } from './storage/integrations';
 import { paymentTests } from './storage/payments';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
@@ -66,5 +67,6 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   signInTests(storageTest);
   cacheRevisionTests(storageTest);
   formListDepthTests(storageTest);
+  integrationTests(storageTest);
   paymentTests(storageTest);
 }

@@ -20,6 +20,7 @@ import { FormloomResponseCsvLines1740400000000 } from './1740400000000-response-
 import { FormloomCacheRevisionFormInserts1740600000000 } from './1740600000000-cache-revision-form-inserts';
 import { FormloomResponseLinesIndex1740800000000 } from './1740800000000-response-lines-index';
 import { FormloomApiKeyMakers1741000000000 } from './1741000000000-api-key-makers';
+import { FormloomIntegrations1741650000000 } from './1741650000000-integrations';
 import { FormloomPayments1741200000000 } from './1741200000000-payments';
 import { FormloomResponseAnswers1741400000000 } from './1741400000000-response-answers';
 
@@ -49,4 +50,5 @@ export const formloomMigrations = [
   FormloomApiKeyMakers1741000000000,
   FormloomPayments1741200000000,
   FormloomResponseAnswers1741400000000,
+  FormloomIntegrations1741650000000,
 ];

@@ -21,6 +21,7 @@ import { UploadEntity } from './uploads';
 import { InstanceClaimEntity, OneTimeTokenEntity, PasskeyEntity, PasswordEntity, SignInSessionEntity } from './sign-in';
 import { SignedDocumentEntity, SigningAuditEntity, SigningSessionEntity, SigningSlotEntity } from './signing';
 import { CreditCheckoutEntity, PaymentAccountEntity, PaymentEntity, PaymentEventEntity } from './payments';
+import { IntegrationDeliveryEntity, IntegrationEntity } from './integrations';
 import { DeliveryAttemptEntity, DeliveryEntity, GlobalWebhookEntity, WebhookSecretEntity } from './webhooks';
 
 /** Every entity of Formloom, for a host that builds its own DataSource (add them to `entities`). */
@@ -68,4 +69,6 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   CreditCheckoutEntity,
   PaymentAccountEntity,
   PaymentEventEntity,
+  IntegrationEntity,
+  IntegrationDeliveryEntity,
 ];

@@ -23,6 +23,7 @@ import type { OneTimeTokenRepository } from './one-time-tokens';
 import type { PasskeyRepository } from './passkeys';
 import type { CacheRevisionRepository } from './cache-revision';
 import type { PaymentRepository } from './payments';
+import type { IntegrationRepository } from './integrations';
 
 export type { Page } from './page';
 export type { UserRepository } from './users';
@@ -50,6 +51,7 @@ export type { OneTimeTokenRepository } from './one-time-tokens';
 export type { PasskeyRepository } from './passkeys';
 export type { CacheRevisionRead, CacheRevisionRepository } from './cache-revision';
 export type { CreditCheckoutRecord, PaymentAccountRecord, PaymentRecord, PaymentRepository, PaymentStatus } from './payments';
+export type * from './integrations';
 
 /**
  * Persistence of every entity: one repository per aggregate (each documented in its own file of this
@@ -97,6 +99,8 @@ export interface Storage {
   readonly cacheRevision: CacheRevisionRepository;
   /** Payments of payment questions, credit checkouts, connected accounts, applied events (docs/payments.md). */
   readonly payments: PaymentRepository;
+  /** A form's integrations and their delivery logs (docs/integrations.md). */
+  readonly integrations: IntegrationRepository;
   /**
    * Runs `work` in one transaction and resolves with its result: committed when `work` resolves, rolled
    * back when it throws (the error is rethrown as is). Calls outside never see its uncommitted writes.

@@ -1,0 +1,234 @@
+import { inject, injectable } from 'tsyringe';
+import type { FormloomConfig } from '../config';
+import type { SecretBox } from '../crypto-box';
+import type { FormRecord, OutboxItem, Question, ResponseRecord } from '../domain/types';
+import { newOutboxItem } from '../outbox/outbox-items';
+import { errorText, failedAttempt } from '../outbox/retry';
+import type { Clock } from '../ports/clock';
+import type { IdGenerator } from '../ports/id-generator';
+import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
+import type { IntegrationDeliveryEvent, IntegrationDeliveryRecord, IntegrationRecord, Storage } from '../ports/storage';
+import { isDestinationRefused } from '../ports/webhook-transport';
+import { FileLinks } from '../responses/file-links';
+import { TOKENS } from '../tokens';
+import { responseExcerpt } from '../webhooks/webhook-delivery-handler';
+import { storedConfig } from './integration-config';
+import { exampleAnswers, integrationAnswers, integrationPayload } from './integration-payload';
+import { IntegrationRegistry } from './integration-registry';
+import type { IntegrationDelivery, IntegrationResult } from './integration-types';
+
+export const INTEGRATION_KIND = 'integrations.delivery';
+/** In the form's options: how many of its integrations are active, so a submission reads none when 0. */
+export const ACTIVE_INTEGRATIONS_KEY = 'integrations_active';
+
+const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
+
+/** What one attempt came to, for the log and the outbox. */
+export interface AttemptOutcome {
+  ok: boolean;
+  retry: boolean;
+  remove: boolean;
+  status: number | null;
+  excerpt: string | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+/**
+ * Deliveries of responses to integrations (docs/integrations.md): queued in the response's transaction, one
+ * per active integration, and sent by the outbox (`integrations.delivery`) with the retry schedule of
+ * webhooks; each attempt's outcome is kept on the delivery for the log.
+ */
+@injectable()
+export class IntegrationDeliveries implements OutboxHandler {
+  readonly kind = INTEGRATION_KIND;
+
+  constructor(
+    @inject(TOKENS.Storage) private readonly storage: Storage,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
+    @inject(TOKENS.Config) private readonly config: FormloomConfig,
+    @inject(TOKENS.SecretBox) private readonly box: SecretBox,
+    @inject(IntegrationRegistry) private readonly registry: IntegrationRegistry,
+    @inject(FileLinks) private readonly links: FileLinks,
+  ) {}
+
+  /** Counts the form's active integrations into its options (in `tx`, after each change of them). */
+  async syncActive(tx: Storage, formId: string): Promise<void> {
+    const form = await tx.forms.findById(formId);
+    if (!form) return;
+    const n = (await tx.integrations.listByForm(formId)).filter((i) => i.status === 'active').length;
+    if (Number(form.options[ACTIVE_INTEGRATIONS_KEY] ?? 0) !== n) await tx.forms.update(formId, { options: { ...form.options, [ACTIVE_INTEGRATIONS_KEY]: n } });
+  }
+
+  /** A new delivery of `integration` and its outbox item, in `tx`. */
+  async enqueue(tx: Storage, integration: IntegrationRecord, responseId: string | null, event: IntegrationDeliveryEvent): Promise<IntegrationDeliveryRecord> {
+    const now = this.clock.now().toISOString();
+    const delivery: IntegrationDeliveryRecord = {
+      id: this.ids.id('ind'),
+      integration_id: integration.id,
+      form_id: integration.form_id,
+      response_id: responseId,
+      event,
+      status: 'pending',
+      attempts: 0,
+      last_status_code: null,
+      last_duration_ms: null,
+      last_error: null,
+      last_response_excerpt: null,
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+    };
+    await tx.integrations.insertDelivery(delivery);
+    await this.requeue(tx, integration, delivery.id, now);
+    return delivery;
+  }
+
+  /** An outbox item that (re)sends a delivery at `at`. */
+  async requeue(tx: Storage, integration: IntegrationRecord, deliveryId: string, at: string): Promise<void> {
+    await tx.outbox.enqueue(newOutboxItem(this.ids, at, INTEGRATION_KIND, { delivery_id: deliveryId, destination: this.destinationOf(integration) }));
+  }
+
+  private destinationOf(integration: IntegrationRecord): string {
+    const reg = this.registry.get(integration.type);
+    try {
+      const d = reg?.definition.destination ? storedConfig(this.box, integration) : null;
+      return (d && reg!.definition.destination!(d.config, d.secrets)) || `integration:${integration.id}`;
+    } catch {
+      return `integration:${integration.id}`;
+    }
+  }
+
+  /** Queues a completed response's deliveries in its transaction; false when the form has no active integration. */
+  async queue(tx: Storage, formId: string, responseId: string): Promise<boolean> {
+    const form = await tx.forms.findById(formId);
+    if (!form || !(Number(form.options[ACTIVE_INTEGRATIONS_KEY] ?? 0) > 0)) return false;
+    const active = (await tx.integrations.listByForm(formId)).filter((i) => i.status === 'active');
+    for (const i of active) await this.enqueue(tx, i, responseId, 'response.submitted');
+    return active.length > 0;
+  }
+
+  async destination(item: OutboxItem): Promise<string | null> {
+    return typeof item.payload.destination === 'string' ? item.payload.destination : null;
+  }
+
+  /** The form's newest completed responses, newest first (nothing counted). */
+  async latest(formId: string, limit: number): Promise<ResponseRecord[]> {
+    return (await this.storage.responses.list({ formId, completed: true, offset: 0, limit, total: 0 })).items;
+  }
+
+  /** The questions a response answered: its version's, else the form's current ones. */
+  private async questionsOf(form: FormRecord, response: ResponseRecord | null): Promise<Question[]> {
+    const version = response?.version_id ? await this.storage.versions.findById(response.version_id) : null;
+    return ((version?.snapshot as { questions?: Question[] } | undefined)?.questions ?? (await this.storage.questions.listByForm(form.id))) as Question[];
+  }
+
+  /**
+   * What `deliver` gets for a delivery: the response's mapped answers (file answers as signed links), or for a
+   * test the form's newest completed response, else made-up answers. Null when the response is gone.
+   */
+  async input(integration: IntegrationRecord, delivery: Pick<IntegrationDeliveryRecord, 'id' | 'event' | 'response_id'>, attempt: number): Promise<IntegrationDelivery | null> {
+    const form = await this.storage.forms.findById(integration.form_id);
+    if (!form) return null;
+    let response = delivery.response_id ? await this.storage.responses.findById(form.id, delivery.response_id) : null;
+    if (delivery.response_id && !response) return null;
+    if (!response && delivery.event === 'integration.test') {
+      response = (await this.latest(form.id, 1))[0] ?? null;
+    }
+    const questions = await this.questionsOf(form, response);
+    const now = this.clock.now().toISOString();
+    const source = response ?? { id: 'rsp_example', submitted_at: now, completed_at: now, metadata: { user_agent: null, referrer: null }, answers: exampleAnswers(questions) };
+    const answers = integrationAnswers(questions, integration.fields, this.links.signAnswers(source.answers, questions));
+    const { config, secrets } = storedConfig(this.box, integration);
+    const responseUrl = `${this.config.publicUrl.replace(/\/+$/, '')}/forms/${encodeURIComponent(form.id)}/results/${encodeURIComponent(source.id)}`;
+    return {
+      id: delivery.id,
+      event: delivery.event,
+      attempt,
+      integration: { id: integration.id, type: integration.type, name: integration.name, form_id: form.id },
+      config,
+      secrets,
+      form: { id: form.id, title: form.title },
+      answers,
+      payload: integrationPayload({ event: delivery.event, deliveryId: delivery.id, form, response: source, answers, responseUrl }),
+    };
+  }
+
+  /** Runs the plugin's `deliver` once and reads what it came to (docs/integrations.md, "Outcomes"). */
+  async attempt(integration: IntegrationRecord, input: IntegrationDelivery): Promise<AttemptOutcome> {
+    const reg = this.registry.get(integration.type);
+    const started = Date.now();
+    if (!reg) {
+      // The plugin may come back with the next start: retried on the schedule.
+      return { ok: false, retry: true, remove: false, status: null, excerpt: null, error: `No plugin of this instance provides the integration type "${integration.type}"`, duration_ms: 0 };
+    }
+    let result: IntegrationResult | null = null;
+    let error: string | null = null;
+    let refused = false;
+    let timer: NodeJS.Timeout | undefined;
+    const limit = this.config.webhookTimeoutMs * 3;
+    try {
+      result = await Promise.race([
+        reg.definition.deliver(input, reg.ctx),
+        new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`No outcome after ${limit} ms`)), limit))),
+      ]);
+    } catch (e) {
+      error = errorText(e);
+      refused = isDestinationRefused(e);
+    } finally {
+      clearTimeout(timer);
+    }
+    const duration_ms = Date.now() - started;
+    if (!result) return { ok: false, retry: !refused, remove: false, status: null, excerpt: null, error, duration_ms };
+    const status = result.status ?? null;
+    const ok = result.ok ?? (status !== null && status >= 200 && status < 300);
+    const retry = !ok && (result.retry ?? (status === null || retryable(status)));
+    const why = ok ? null : (result.error ?? (status === null ? 'Not sent' : status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`));
+    return { ok, retry, remove: result.remove === true, status, excerpt: responseExcerpt(result.body ?? undefined), error: why, duration_ms };
+  }
+
+  /** The delivery's fields after an attempt. */
+  patchOf(outcome: AttemptOutcome, attempts: number, final: OutboxOutcome | null) {
+    const now = this.clock.now().toISOString();
+    return {
+      status: final ? (final.status === 'delivered' ? 'delivered' : final.status) : outcome.ok ? 'delivered' : 'failed',
+      attempts,
+      last_status_code: outcome.status,
+      last_duration_ms: outcome.duration_ms,
+      last_error: outcome.error,
+      last_response_excerpt: outcome.excerpt,
+      next_attempt_at: final?.status === 'pending' ? final.nextAttemptAt : null,
+      updated_at: now,
+    } as const;
+  }
+
+  async handle(item: OutboxItem): Promise<OutboxOutcome> {
+    const delivery = await this.storage.integrations.findDelivery(String(item.payload.delivery_id));
+    if (!delivery) return { status: 'failed', error: 'delivery deleted' };
+    const integration = await this.storage.integrations.findById(delivery.integration_id);
+    if (!integration) return { status: 'failed', error: 'integration deleted' };
+    const attempts = delivery.attempts + 1;
+    const fail = (error: string) => ({
+      status: 'failed' as const,
+      error,
+      record: (tx: Storage) => tx.integrations.updateDelivery(delivery.id, { status: 'failed', attempts, last_error: error, next_attempt_at: null, updated_at: this.clock.now().toISOString() }),
+    });
+    if (integration.status === 'paused' && delivery.event !== 'integration.test') return fail('Not sent: the integration is paused (send it again from the log)');
+    const input = await this.input(integration, delivery, attempts);
+    if (!input) return fail('The response was deleted');
+    const outcome = await this.attempt(integration, input);
+    const settled: OutboxOutcome = outcome.ok ? { status: 'delivered' } : failedAttempt(this.clock.now(), attempts, outcome.error!, { retry: outcome.retry });
+    const patch = this.patchOf(outcome, attempts, settled);
+    return {
+      ...settled,
+      record: async (tx) => {
+        await tx.integrations.updateDelivery(delivery.id, patch);
+        if (outcome.remove) {
+          await tx.integrations.delete(integration.id);
+          await this.syncActive(tx, integration.form_id);
+        }
+      },
+    };
+  }
+}
