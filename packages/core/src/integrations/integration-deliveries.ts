@@ -27,6 +27,8 @@ const retryable = (status: number) => status === 408 || status === 429 || status
 export interface AttemptOutcome {
   ok: boolean;
   retry: boolean;
+  /** The receiver's wish (Retry-After), in ms; null without one. */
+  retryAfterMs: number | null;
   remove: boolean;
   status: number | null;
   excerpt: string | null;
@@ -161,7 +163,7 @@ export class IntegrationDeliveries implements OutboxHandler {
     const started = Date.now();
     if (!reg) {
       // The plugin may come back with the next start: retried on the schedule.
-      return { ok: false, retry: true, remove: false, status: null, excerpt: null, error: `No plugin of this instance provides the integration type "${integration.type}"`, duration_ms: 0 };
+      return { ok: false, retry: true, retryAfterMs: null, remove: false, status: null, excerpt: null, error: `No plugin of this instance provides the integration type "${integration.type}"`, duration_ms: 0 };
     }
     let result: IntegrationResult | null = null;
     let error: string | null = null;
@@ -180,12 +182,13 @@ export class IntegrationDeliveries implements OutboxHandler {
       clearTimeout(timer);
     }
     const duration_ms = Date.now() - started;
-    if (!result) return { ok: false, retry: !refused, remove: false, status: null, excerpt: null, error, duration_ms };
+    if (!result) return { ok: false, retry: !refused, retryAfterMs: null, remove: false, status: null, excerpt: null, error, duration_ms };
     const status = result.status ?? null;
     const ok = result.ok ?? (status !== null && status >= 200 && status < 300);
     const retry = !ok && (result.retry ?? (status === null || retryable(status)));
     const why = ok ? null : (result.error ?? (status === null ? 'Not sent' : status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`));
-    return { ok, retry, remove: result.remove === true, status, excerpt: responseExcerpt(result.body ?? undefined), error: why, duration_ms };
+    const wait = typeof result.retryAfterMs === 'number' && Number.isFinite(result.retryAfterMs) && result.retryAfterMs > 0 ? Math.min(result.retryAfterMs, 24 * 3600_000) : null;
+    return { ok, retry, retryAfterMs: wait, remove: result.remove === true, status, excerpt: responseExcerpt(result.body ?? undefined), error: why, duration_ms };
   }
 
   /** The delivery's fields after an attempt. */
@@ -218,7 +221,11 @@ export class IntegrationDeliveries implements OutboxHandler {
     const input = await this.input(integration, delivery, attempts);
     if (!input) return fail('The response was deleted');
     const outcome = await this.attempt(integration, input);
-    const settled: OutboxOutcome = outcome.ok ? { status: 'delivered' } : failedAttempt(this.clock.now(), attempts, outcome.error!, { retry: outcome.retry });
+    let settled: OutboxOutcome = outcome.ok ? { status: 'delivered' } : failedAttempt(this.clock.now(), attempts, outcome.error!, { retry: outcome.retry });
+    if (settled.status === 'pending' && outcome.retryAfterMs !== null) {
+      const asked = new Date(this.clock.now().getTime() + outcome.retryAfterMs).toISOString();
+      if (asked > settled.nextAttemptAt) settled = { ...settled, nextAttemptAt: asked };
+    }
     const patch = this.patchOf(outcome, attempts, settled);
     return {
       ...settled,

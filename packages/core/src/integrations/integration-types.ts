@@ -147,6 +147,11 @@ export interface IntegrationResult {
   ok?: boolean;
   /** Overrides whether a failure is tried again. */
   retry?: boolean;
+  /**
+   * The receiver asked to wait this long (`Retry-After` of a 429 or 503): the next attempt comes no sooner,
+   * nor sooner than the schedule says.
+   */
+  retryAfterMs?: number;
   /** Why it failed, in words, for the log (default: `HTTP <status>`). */
   error?: string;
   /**
