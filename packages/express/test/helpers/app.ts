@@ -140,7 +140,12 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
     },
     async close() {
       await formloom.worker.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Every test of the app has ended: a connection still open (a stream a client left unread, a
+      // keep-alive one never reused) would hold close() for the 60 s keep-alive, the file's process with it.
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
       await db.close();
       rmSync(blobDir, { recursive: true, force: true });
     },
