@@ -395,6 +395,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/forms/{id}/analytics/funnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The funnel of one version: views, starts, each question reached, completed, with drop-off and the median time to complete
+         * @description Needs a `forms` key.
+         */
+        get: operations["getFormFunnel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/forms/{slug}/visits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The respondent's page reports a view or a start, for the funnel (no key) */
+        post: operations["recordVisit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/forms/{slug}/uploads": {
         parameters: {
             query?: never;
@@ -1354,6 +1391,235 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The payment processor's events (Stripe: the endpoint's URL in its dashboard, events payment_intent.*, charge.refunded, checkout.session.completed and async_payment_succeeded, account.updated): verified against the Stripe-Signature header with the webhook secret, each event applied once (a repeat answers duplicate: true); 400 reason invalid_signature when it does not verify, 409 payments_not_configured without a processor */
+        post: operations["receivePaymentEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this server takes payments, and the caller's own account for payment questions with provider "connect" (refreshed from the processor until onboarding is finished)
+         * @description Needs a `forms` key.
+         */
+        get: operations["getPaymentAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/account/onboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time link to the processor's onboarding of the caller's own account (made on first use), for payment questions with provider "connect"; the processor sends the owner back to return_path (default /account). Pro plan or higher (403 payment_connect_requires_pro); 409 payments_not_configured
+         * @description Needs a `forms` key.
+         */
+        post: operations["startPaymentOnboarding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/voice/credits/price": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What 1,000 voice credits cost through "Buy credits", and whether they can be bought on this server (a payment processor is configured)
+         * @description Needs a `voice` key.
+         */
+        get: operations["getVoiceCreditPrice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/voice/credits/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Buys voice credits (by the thousand, 1,000 to 1,000,000): a Checkout Session at the server's price; send the buyer to data.url. The credits are added once the processor reports the payment (checkout.session.completed), exactly once. 409 payments_not_configured
+         * @description Needs a `voice` key.
+         */
+        post: operations["startVoiceCreditCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The integration types of this instance (one per plugin-provided integration), each with its settings form
+         * @description Needs a `forms` key.
+         */
+        get: operations["listIntegrationTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The form's integrations (anyone who may read its responses); secret settings are never answered
+         * @description Needs a `forms` key.
+         */
+        get: operations["listFormIntegrations"];
+        put?: never;
+        /**
+         * Adds an integration to the form (editors): its type, settings and field mapping; each completed response is then delivered to it
+         * @description Needs a `forms` key.
+         */
+        post: operations["createFormIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/integrations/{integrationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One integration of the form
+         * @description Needs a `forms` key.
+         */
+        get: operations["getFormIntegration"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes an integration and its delivery log (editors)
+         * @description Needs a `forms` key.
+         */
+        delete: operations["deleteFormIntegration"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes an integration (editors): its name, settings (a secret left out or empty keeps its value), field mapping, or status (paused / active)
+         * @description Needs a `forms` key.
+         */
+        patch: operations["updateFormIntegration"];
+        trace?: never;
+    };
+    "/forms/{id}/integrations/{integrationId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a test at once (editors): the form's newest completed response, or made-up answers; answers the receiver's status and the start of its answer, and logs it
+         * @description Needs a `forms` key.
+         */
+        post: operations["testFormIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/integrations/{integrationId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The integration's newest deliveries, newest first: status, attempts, the receiver's answer, the next retry or the error
+         * @description Needs a `forms` key.
+         */
+        get: operations["listIntegrationDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/integrations/{integrationId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a delivery again now (editors)
+         * @description Needs a `forms` key.
+         */
+        post: operations["retryIntegrationDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1662,12 +1928,130 @@ export interface components {
         FormWebhook: {
             webhook_url: string | null;
         };
+        Funnel: {
+            form_id: string;
+            /** @description The version counted (null: no published version and no responses) */
+            version: number | null;
+            /** @description Versions with a published snapshot or counts, newest first */
+            versions: number[];
+            steps: {
+                /** @enum {string} */
+                kind: "views" | "starts" | "question" | "completed";
+                question_id: string | null;
+                label: string;
+                count: number;
+                /** @description Lost since the previous step */
+                drop_off: number;
+                /** @description drop_off as a percent of the previous step, two decimals */
+                drop_off_rate: number;
+            }[];
+            /** @description Completed as a percent of views, two decimals */
+            completion_rate: number;
+            /** @description Median time from the first answer to completion (within 0.5%), null without completions */
+            median_completion_seconds: number | null;
+        };
         GlobalWebhook: {
             url: string;
             enabled: boolean;
         };
         GlobalWebhookList: {
             webhooks: components["schemas"]["GlobalWebhook"][];
+        };
+        Integration: {
+            id: string;
+            form_id: string;
+            type: string;
+            name: string;
+            /** @enum {string} */
+            status: "active" | "paused";
+            paused_reason: string | null;
+            /** @description The settings that are not secret */
+            config: {
+                [key: string]: string | boolean;
+            };
+            /** @description The secret settings that have a value (their values are never answered) */
+            secrets_set: string[];
+            fields: {
+                question_id: string;
+                name: string;
+            }[] | null;
+            /** @description Whether a plugin of this instance provides its type */
+            available: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        IntegrationDelivery: {
+            id: string;
+            integration_id: string;
+            response_id: string | null;
+            /** @enum {string} */
+            event: "response.submitted" | "integration.test";
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            response_code: number | null;
+            duration_ms: number | null;
+            error: string | null;
+            /** @description The start of the receiver's answer to the last attempt (at most 500 characters) */
+            response_excerpt: string | null;
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        IntegrationDeliveryList: {
+            deliveries: components["schemas"]["IntegrationDelivery"][];
+        };
+        IntegrationDeliveryRetry: {
+            id: string;
+            /** @constant */
+            status: "pending";
+        };
+        IntegrationField: {
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "textarea" | "url" | "select" | "checkbox";
+            /** @description Write-only: stored encrypted, never answered */
+            secret: boolean;
+            required: boolean;
+            help: string | null;
+            placeholder: string | null;
+            options: {
+                value: string;
+                label: string;
+            }[] | null;
+            default: string | boolean | null;
+        };
+        IntegrationList: {
+            integrations: components["schemas"]["Integration"][];
+        };
+        IntegrationTest: {
+            delivery_id: string;
+            ok: boolean;
+            /** @description The receiver's HTTP status; null when none came */
+            response_code: number | null;
+            /** @description The start of the receiver's answer (at most 500 characters) */
+            response_excerpt: string | null;
+            error: string | null;
+            duration_ms: number;
+        };
+        IntegrationType: {
+            type: string;
+            plugin: string;
+            title: string;
+            description: string;
+            fields: components["schemas"]["IntegrationField"][];
+            /** @description Whether owners choose the questions sent and their names */
+            mapping: boolean;
+            /** @description False for integrations made through the API by another service (REST Hooks) */
+            addable: boolean;
+        };
+        IntegrationTypeList: {
+            types: components["schemas"]["IntegrationType"][];
         };
         Invitation: {
             id: string;
@@ -2971,6 +3355,10 @@ export interface components {
         };
         VersionList: {
             versions: components["schemas"]["Version"][];
+        };
+        VisitRecorded: {
+            /** @constant */
+            success: true;
         };
         Voice: {
             /** @description nv_ id to send as `voice` */
@@ -9485,6 +9873,10 @@ export interface operations {
                 until?: string | unknown | unknown;
                 /** @description true: completed only; false: partial only */
                 completed?: boolean;
+                /** @description only responses to this published version (its number) */
+                version?: number;
+                /** @description Filters by answer, JSON text (URL-encoded): `{"match": "all" | "any", "conditions": [{"question_id", "op", "value"}]}`, at most 20 conditions. `op` by question type: yes_no equals, not_equals; number, rating, opinion_scale equals, not_equals, greater_than, less_than, greater_or_equal, less_or_equal, between ([low, high]); multiple_choice, dropdown equals, not_equals, is_any_of (a list), contains, not_contains; short_text, long_text, email contains, not_contains, equals, not_equals, begins_with, ends_with (ignoring case; these read every response of the range); date equals, not_equals, less_than, greater_than, less_or_equal, greater_or_equal, between (YYYY-MM-DD); every type also is_answered and is_not_answered (no value). An unanswered question passes only is_not_answered and the not_ operators. A bad filter is a 400 naming the condition and the problem. Example: `{"match":"all","conditions":[{"question_id":"q_city","op":"equals","value":"Berlin"},{"question_id":"q_nps","op":"greater_or_equal","value":9}]}` */
+                filter?: string;
                 /** @description only responses with an answer containing this text, ignoring case (at most 200 characters); reads every response of the range */
                 search?: string;
                 /** @description the `next_cursor` of the previous page (same filters): the next page by keyset, as fast at any depth */
@@ -9523,6 +9915,10 @@ export interface operations {
                 until?: string | unknown | unknown;
                 /** @description true: completed only; false: partial only */
                 completed?: boolean;
+                /** @description only responses to this published version (its number) */
+                version?: number;
+                /** @description Filters by answer, JSON text (URL-encoded): `{"match": "all" | "any", "conditions": [{"question_id", "op", "value"}]}`, at most 20 conditions. `op` by question type: yes_no equals, not_equals; number, rating, opinion_scale equals, not_equals, greater_than, less_than, greater_or_equal, less_or_equal, between ([low, high]); multiple_choice, dropdown equals, not_equals, is_any_of (a list), contains, not_contains; short_text, long_text, email contains, not_contains, equals, not_equals, begins_with, ends_with (ignoring case; these read every response of the range); date equals, not_equals, less_than, greater_than, less_or_equal, greater_or_equal, between (YYYY-MM-DD); every type also is_answered and is_not_answered (no value). An unanswered question passes only is_not_answered and the not_ operators. A bad filter is a 400 naming the condition and the problem. Example: `{"match":"all","conditions":[{"question_id":"q_city","op":"equals","value":"Berlin"},{"question_id":"q_nps","op":"greater_or_equal","value":9}]}` */
+                filter?: string;
                 /** @description only responses with an answer containing this text, ignoring case (at most 200 characters); reads every response of the range */
                 search?: string;
                 /** @description csv (the default; document 1's CSV, unchanged), xlsx (one sheet: answers as the respondent saw them, yes/no as the page's words, dates and numbers typed, then a "(raw)" column per yes/no and choice question) or json (an array of `{id, submitted_at, completed_at, answers: [{question_id, sub_field?, title, label, value}], hidden_fields}`: `label` as seen, `value` as stored) */
@@ -9651,6 +10047,12 @@ export interface operations {
                 since?: string;
                 /** @description YYYY-MM-DD, inclusive */
                 until?: string;
+                /** @description true: completed only; false: partial only */
+                completed?: boolean;
+                /** @description only responses to this published version (its number) */
+                version?: number;
+                /** @description Filters by answer, JSON text (URL-encoded): `{"match": "all" | "any", "conditions": [{"question_id", "op", "value"}]}`, at most 20 conditions. `op` by question type: yes_no equals, not_equals; number, rating, opinion_scale equals, not_equals, greater_than, less_than, greater_or_equal, less_or_equal, between ([low, high]); multiple_choice, dropdown equals, not_equals, is_any_of (a list), contains, not_contains; short_text, long_text, email contains, not_contains, equals, not_equals, begins_with, ends_with (ignoring case; these read every response of the range); date equals, not_equals, less_than, greater_than, less_or_equal, greater_or_equal, between (YYYY-MM-DD); every type also is_answered and is_not_answered (no value). An unanswered question passes only is_not_answered and the not_ operators. A bad filter is a 400 naming the condition and the problem. Example: `{"match":"all","conditions":[{"question_id":"q_city","op":"equals","value":"Berlin"},{"question_id":"q_nps","op":"greater_or_equal","value":9}]}` */
+                filter?: string;
             };
             header?: never;
             path: {
@@ -9683,6 +10085,12 @@ export interface operations {
                 since?: string;
                 /** @description YYYY-MM-DD, inclusive */
                 until?: string;
+                /** @description true: completed only; false: partial only */
+                completed?: boolean;
+                /** @description only responses to this published version (its number) */
+                version?: number;
+                /** @description Filters by answer, JSON text (URL-encoded): `{"match": "all" | "any", "conditions": [{"question_id", "op", "value"}]}`, at most 20 conditions. `op` by question type: yes_no equals, not_equals; number, rating, opinion_scale equals, not_equals, greater_than, less_than, greater_or_equal, less_or_equal, between ([low, high]); multiple_choice, dropdown equals, not_equals, is_any_of (a list), contains, not_contains; short_text, long_text, email contains, not_contains, equals, not_equals, begins_with, ends_with (ignoring case; these read every response of the range); date equals, not_equals, less_than, greater_than, less_or_equal, greater_or_equal, between (YYYY-MM-DD); every type also is_answered and is_not_answered (no value). An unanswered question passes only is_not_answered and the not_ operators. A bad filter is a 400 naming the condition and the problem. Example: `{"match":"all","conditions":[{"question_id":"q_city","op":"equals","value":"Berlin"},{"question_id":"q_nps","op":"greater_or_equal","value":9}]}` */
+                filter?: string;
             };
             header?: never;
             path: {
@@ -9705,6 +10113,72 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getFormFunnel: {
+        parameters: {
+            query?: {
+                /** @description the version (its number); default: the newest with counts, else the published one */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the funnel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Funnel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    recordVisit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description view: the page was shown; start: the first answer was given
+                     * @enum {string}
+                     */
+                    event: "view" | "start";
+                };
+            };
+        };
+        responses: {
+            /** @description {success: true} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitRecorded"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11959,6 +12433,481 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    receivePaymentEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The processor's signature over the raw body */
+                "Stripe-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                    type: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description {received: true, duplicate} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        received: true;
+                        duplicate: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPaymentAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {configured, connected, account_id, charges_enabled, connect_allowed} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        configured: boolean;
+                        connected: boolean;
+                        account_id: string | null;
+                        charges_enabled: boolean;
+                        connect_allowed: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    startPaymentOnboarding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    return_path?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description {url} */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getVoiceCreditPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {data: {available, currency, per_1000}} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            object: "voice.credit_price";
+                            available: boolean;
+                            currency: string;
+                            per_1000: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    startVoiceCreditCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 characters: a retry with the same key answers the same Checkout Session */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    credits: number;
+                    return_path?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The checkout, with the url to send the buyer to */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            object: "voice.credit_checkout";
+                            id: string;
+                            url: string;
+                            credits: number;
+                            amount: number;
+                            currency: string;
+                            /** @enum {string} */
+                            status: "open" | "completed";
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listIntegrationTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {types} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationTypeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listFormIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {integrations} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createFormIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    type: string;
+                    name?: string;
+                    /** @description The type's settings by key (GET /integrations/types lists them); a secret left out, null or empty keeps its value */
+                    config?: {
+                        [key: string]: string | boolean | null;
+                    };
+                    /** @description The questions sent, in order, each under a name (default: its title); null: every question */
+                    fields?: {
+                        question_id: string;
+                        name?: string | null;
+                    }[] | null;
+                    /** @enum {string} */
+                    status?: "active" | "paused";
+                };
+            };
+        };
+        responses: {
+            /** @description The integration */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getFormIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteFormIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {success: true} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateFormIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description The type's settings by key (GET /integrations/types lists them); a secret left out, null or empty keeps its value */
+                    config?: {
+                        [key: string]: string | boolean | null;
+                    };
+                    /** @description The questions sent, in order, each under a name (default: its title); null: every question */
+                    fields?: {
+                        question_id: string;
+                        name?: string | null;
+                    }[] | null;
+                    /**
+                     * @description paused: responses are not sent until it is active again
+                     * @enum {string}
+                     */
+                    status?: "active" | "paused";
+                };
+            };
+        };
+        responses: {
+            /** @description The integration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testFormIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the receiver answered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationTest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listIntegrationDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {deliveries} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    retryIntegrationDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                integrationId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationDeliveryRetry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
