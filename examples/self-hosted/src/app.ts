@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
-import { createFormloom, PluginConfigError, type Formloom } from '@formloom/core';
+import { CORE_VERSION, createFormloom, PluginConfigError, type Formloom } from '@formloom/core';
 import { createFormloomRouter, createPublicPagesRouter, expressServerClasses, gracefulShutdown, requestLogging, type HttpLogger } from '@formloom/express';
 import { createWorkspaceRouter } from '@formloom/workspace';
 import { openMigratedStorage, type ClosableStorage } from '@formloom/storage-typeorm';
@@ -19,6 +19,8 @@ import { coreLogger, createAppLogger } from './logging';
 import { ConfigFileError, loadPluginConfig, portsProvided } from './plugin-config';
 import { readHttpConfig, type HttpConfig } from './http-config';
 import { checkConfiguration } from './env-check';
+import { backupsPlugin, InstanceBackups } from '@formloom/backup';
+import { readBackupConfig } from './backup-config';
 
 /**
  * Server time-outs (docs/security.md, "Input limits"): a client gets 20 s to send its headers and two
@@ -146,11 +148,19 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
   const port = (server.address() as AddressInfo).port;
   const url = listenUrl(config.host, port);
   const publicUrl = config.publicUrl ?? url;
+  // Archives of the running instance (docs/backup-and-restore.md): the admin area's, and scheduled ones.
+  const backups = new InstanceBackups({
+    ...readBackupConfig(env, config.dataDir),
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    secretKey,
+    formloomVersion: CORE_VERSION,
+  });
   let formloom: Formloom;
   try {
     formloom = createFormloom({
       storage,
-      plugins: file.plugins,
+      plugins: [...file.plugins, backupsPlugin(backups)],
       logger: coreLogger(logger),
       speechEngines: engines,
       ...(audio ? { audio } : {}),
@@ -174,10 +184,12 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
   }
   // The drain hosts get from @formloom/express too (docs/embedding.md): requests in flight get 5 s to finish,
   // the database stays open until they have (a stuck client must not hold the stop).
+  const scheduled = backups.schedule((e) => logger.error({ err: e }, 'scheduled backup failed'));
   const shutdown = gracefulShutdown(server, {
     formloom,
     notReadyReason: () => storage.notReadyReason(),
     close: async () => {
+      await scheduled.stop();
       await Promise.all([...engines.map((e) => e.close()), audio?.close()]);
       await closeAdapters();
     },

@@ -4,6 +4,7 @@ import { type Env, readSelfHostedConfig } from './config';
 import { readHttpConfig } from './http-config';
 import { configPath } from './plugin-config';
 import { sealProblems } from './signing-seal';
+import { readBackupConfig } from './backup-config';
 
 /** The configuration cannot start the app: one line per bad variable, each naming it (docs/configuration.md). */
 export class ConfigurationError extends Error {
@@ -32,6 +33,10 @@ export function configurationProblems(env: Env, cwd = process.cwd()): string[] {
     }
   };
   run(() => readSelfHostedConfig(env, cwd));
+  run(() => readBackupConfig(env, '.', cwd));
+  if (env.FORMLOOM_BACKUP_INTERVAL_HOURS?.trim() && /^postgres(ql)?:/.test(env.FORMLOOM_DATABASE_URL?.trim() ?? '')) {
+    problems.push('FORMLOOM_BACKUP_INTERVAL_HOURS: scheduled backups are for SQLite; on PostgreSQL, schedule pg_dump (docs/backup-and-restore.md)');
+  }
   run(() => readHttpConfig(env));
   problems.push(...sealProblems(env));
   const smtp = smtpProblem(env.FORMLOOM_SMTP_URL?.trim());

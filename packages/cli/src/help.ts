@@ -1,12 +1,13 @@
 import { COMMANDS, type Command } from './commands';
 import { SIGNING_VERIFY_HELP } from './signing-verify';
+import { BACKUP_HELP } from './backup-commands';
 import { UsageError } from './usage-error';
 
 /** What `--help` shows of a command: the database commands, and `signing verify`, which takes a file. */
 export type HelpEntry = Pick<Command, 'name' | 'usage' | 'summary' | 'flags'> & { notes?: string[] };
 
 /** Every command `--help` lists, in order. */
-export const HELP_ENTRIES: HelpEntry[] = [...COMMANDS, SIGNING_VERIFY_HELP];
+export const HELP_ENTRIES: HelpEntry[] = [...COMMANDS, SIGNING_VERIFY_HELP, ...BACKUP_HELP];
 
 const HELP_FLAGS = new Set(['--help', '-h']);
 

@@ -8,6 +8,7 @@ import { helpFor } from './help';
 import { UsageError } from './usage-error';
 import { cliVersion } from './version';
 import { signingVerify } from './signing-verify';
+import { runBackupCommand } from './backup-commands';
 
 export interface CliResult {
   /** 0 on success, 2 for a bad command line, 1 for any other failure. */
@@ -36,6 +37,9 @@ export async function runCli(argv: string[], env: Env = process.env): Promise<Cl
       const { valid, report, database } = await signingVerify(argv.slice(2), env);
       return { code: valid ? 0 : 1, stdout: `${JSON.stringify(report)}\n`, stderr: `formloom: database ${database}\n` };
     }
+    // Backups read the database file themselves, and a restore must not create one first.
+    const backup = await runBackupCommand(argv, env);
+    if (backup) return { code: 0, stdout: `${JSON.stringify(backup.output)}\n`, stderr: backup.stderr };
     const { command, rest } = findCommand(argv);
     const values = parseFlags(command.options, rest);
     const { databaseUrl } = readConfig(env);
