@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
-import { CORE_VERSION, createFormloom, PluginConfigError, type Formloom } from '@formloom/core';
+import { CORE_VERSION, createFormloom, localPayments, PluginConfigError, type Formloom } from '@formloom/core';
 import { createFormloomRouter, createPublicPagesRouter, expressServerClasses, gracefulShutdown, requestLogging, type HttpLogger } from '@formloom/express';
 import { createWorkspaceRouter } from '@formloom/workspace';
 import { openMigratedStorage, type ClosableStorage } from '@formloom/storage-typeorm';
@@ -21,6 +21,7 @@ import { readHttpConfig, type HttpConfig } from './http-config';
 import { checkConfiguration } from './env-check';
 import { backupsPlugin, InstanceBackups } from '@formloom/backup';
 import { readBackupConfig } from './backup-config';
+import { creditPriceFromEnv, stripeFromEnv } from './payments-config';
 
 /**
  * Server time-outs (docs/security.md, "Input limits"): a client gets 20 s to send its headers and two
@@ -86,6 +87,9 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
   const logger = createAppLogger(config.logLevel, logDestination);
   // The config file is read before anything is opened, so a bad one stops the start with nothing to undo.
   const file = await loadPluginConfig(env);
+  // Payments (docs/payments.md): Stripe when its keys are set, unless a plugin provides the payments port.
+  const stripe = await stripeFromEnv(env);
+  const creditPrice = creditPriceFromEnv(env);
   // Owner-only: the data dir holds the database, the secret key, uploads and mails (docs/security.md).
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const storage: ClosableStorage = await openMigratedStorage(config.databaseUrl);
@@ -168,6 +172,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
       ...(blobs ? { blobStore: blobs.store } : {}),
       ...(mailer ? { mailer } : {}),
       ...(signedDocuments ? { signedDocuments } : {}),
+      ...(stripe && !provided.has('payments') ? { payments: { purchaseCredits: localPayments(storage).purchaseCredits, processor: stripe } } : {}),
       config: {
         publicUrl,
         secretKey,
@@ -175,6 +180,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
         outboxRetentionMs: config.outboxRetentionMs,
         fileLinkTtlMs: config.fileLinkTtlMs,
         voice: http.voiceLimits,
+        ...(creditPrice ? { creditPrice } : {}),
       },
     });
   } catch (e) {
