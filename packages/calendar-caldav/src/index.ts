@@ -1,0 +1,2 @@
+// The CalDAV adapter of the calendar port (docs/booking.md).
+export {};
