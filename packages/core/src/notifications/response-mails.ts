@@ -10,6 +10,7 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { MailMessage } from '../ports/mailer';
 import type { Storage } from '../ports/storage';
 import { FileLinks } from '../responses/file-links';
+import { SubmissionService } from '../responses/submission-service';
 import { TOKENS } from '../tokens';
 import { answerLines, brandingOf, recallFiller, renderMail } from './mail-render';
 import { NotificationSettings, receiptOf, receiptQuestion, subscribersOf } from './notification-settings';
@@ -29,19 +30,25 @@ export class ResponseMails {
     @inject(TOKENS.SecretBox) private readonly box: SecretBox,
     @inject(FileLinks) private readonly links: FileLinks,
     @inject(NotificationSettings) private readonly settings: NotificationSettings,
+    @inject(SubmissionService) private readonly submissions: SubmissionService,
   ) {}
 
-  /** Queues the mails of a response in `tx`; false when there were none to queue. */
+  /**
+   * Queues the mails of a response in `tx`; false when there were none to queue. In a submission's own
+   * transaction the form, response and questions are the ones the submission read (the form current under
+   * the cache revision, which every change of these settings bumps), so nothing is read while the write
+   * transaction is held; otherwise they are read in `tx`.
+   */
   async queue(tx: Storage, formId: string, responseId: string): Promise<boolean> {
-    const form = await tx.forms.findById(formId);
+    const held = this.submissions.committingIn(tx, responseId);
+    const form = held?.form ?? (await tx.forms.findById(formId));
     if (!form) return false;
     const subscribers = subscribersOf(form);
     const receipt = receiptOf(form);
     if (!subscribers.length && !receipt.enabled) return false;
-    const response = await tx.responses.findById(formId, responseId);
+    const response = held?.response ?? (await tx.responses.findById(formId, responseId));
     if (!response || !response.completed_at) return false;
-    const version = response.version_id ? await tx.versions.findById(response.version_id) : null;
-    const questions = ((version?.snapshot as { questions?: Question[] } | undefined)?.questions ?? (await tx.questions.listByForm(formId))) as Question[];
+    const questions = held?.questions ?? (await this.questionsOf(tx, formId, response));
     const messages: MailMessage[] = [];
     for (const userId of subscribers) {
       const to = await this.subscriberAddress(tx, form, userId);
@@ -53,6 +60,12 @@ export class ResponseMails {
     }
     for (const m of messages) await enqueueMail(tx, this.ids, this.clock, this.box, m);
     return messages.length > 0;
+  }
+
+  /** The questions of the version the response answered (the form's own when it has none). */
+  private async questionsOf(tx: Storage, formId: string, response: ResponseRecord): Promise<Question[]> {
+    const version = response.version_id ? await tx.versions.findById(response.version_id) : null;
+    return ((version?.snapshot as { questions?: Question[] } | undefined)?.questions ?? (await tx.questions.listByForm(formId))) as Question[];
   }
 
   /** The person's address while they may still read the form's responses; null otherwise (left a team, deleted). */

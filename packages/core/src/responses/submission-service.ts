@@ -23,6 +23,13 @@ import { GroupCommit } from './group-commit';
 import { CsvLines } from './codecs/csv-lines';
 
 
+/** A completed response in its transaction, with the form and questions its submission read. */
+export interface CommittingResponse {
+  form: FormRecord;
+  response: ResponseRecord;
+  questions: Question[];
+}
+
 export interface RequestMeta {
   user_agent: string | null;
   referer: string | null;
@@ -77,6 +84,31 @@ export class SubmissionService {
   ) {}
 
   private readonly csvLines = new CsvLines();
+
+  /**
+   * The submissions being committed, by transaction and response id: what the submission already read (the
+   * form, current under the cache revision it was checked against; the response; its version's questions),
+   * for the `response.submitted` listeners of that transaction (notifications/response-mails.ts), so they
+   * read none of it again while the write transaction is held (docs/benchmarks.md, "Ingest").
+   */
+  private readonly committing = new WeakMap<Storage, Map<string, CommittingResponse>>();
+
+  /** What the submission of `responseId` being committed in `tx` holds; undefined outside its listeners. */
+  committingIn(tx: Storage, responseId: string): CommittingResponse | undefined {
+    return this.committing.get(tx)?.get(responseId);
+  }
+
+  /** Runs the transaction's `response.submitted` listeners with what the submission holds at hand. */
+  private async completedIn(tx: Storage, held: CommittingResponse): Promise<boolean> {
+    let open = this.committing.get(tx);
+    if (!open) this.committing.set(tx, (open = new Map()));
+    open.set(held.response.id, held);
+    try {
+      return await this.events.runWithinTransaction(tx, 'response.submitted', { form_id: held.form.id, response_id: held.response.id });
+    } finally {
+      open.delete(held.response.id);
+    }
+  }
 
   /** File answers must name uploads of this form on this instance. */
   private answerContext(formId: string): AnswerContext {
@@ -154,7 +186,7 @@ export class SubmissionService {
       await allSettledOrThrow([inserted, counted]);
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, response.answers), response.id);
       if (complete) items = await this.webhooks.enqueue(tx, form, response, targets, snapshot.questions);
-      if (complete) queued = await this.events.runWithinTransaction(tx, 'response.submitted', { form_id: form.id, response_id: response.id });
+      if (complete) queued = await this.completedIn(tx, { form, response, questions: snapshot.questions });
     });
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: response.id });
     this.announce(items, queued);
@@ -213,7 +245,7 @@ export class SubmissionService {
       if (!ok) throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, patch.answers), responseId);
       if (complete) items = await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
-      if (complete) queued = await this.events.runWithinTransaction(tx, 'response.submitted', { form_id: form.id, response_id: responseId });
+      if (complete) queued = await this.completedIn(tx, { form, response: updated, questions: snapshot.questions });
     });
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: responseId });
     this.announce(items, queued);
