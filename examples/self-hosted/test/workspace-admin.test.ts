@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import anyTest, { type TestFn } from 'ava';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AccountService } from '@formloom/core';
@@ -97,7 +98,7 @@ test('someone else gets no admin area: no menu entry, a refusal on the page, 403
   t.is(await header(page).getByRole('link', { name: 'Admin area' }).count(), 0);
   await page.goto(`${w.url}/admin`);
   await page.getByText('Only the administrator of this server can open this page.').waitFor();
-  for (const [method, path] of [['GET', '/admin/users'], ['GET', '/admin/outbox'], ['DELETE', '/admin/outbox/obx_x']] as const) {
+  for (const [method, path] of [['GET', '/admin/users'], ['GET', '/admin/outbox'], ['DELETE', '/admin/outbox/obx_x'], ['GET', '/admin/backups'], ['POST', '/admin/backups']] as const) {
     const status = await page.evaluate(async ([m, p]) => {
       const csrf = await fetch('/api/v1/auth/session').then((r) => r.json()).then((b: any) => b.csrf_token as string);
       return (await fetch(`/api/v1${p}`, { method: m, headers: { 'x-formloom-csrf': csrf } })).status;
@@ -208,4 +209,41 @@ test('the admin area at 390 px: stuck items and a person opened fit without side
   t.true((await sideways(page)) <= 0, 'stuck items');
   t.deepEqual(errors, []);
   await context.close();
+});
+
+test('the admin takes a backup from the admin area and downloads it; only archive names can be downloaded', async (t) => {
+  t.timeout(240_000);
+  const { w } = t.context;
+  for (const width of [1440, 390]) {
+    const { context, page, errors } = await open(t, width);
+    await page.goto(`${w.url}/signin`);
+    await page.getByLabel('Email').fill(ADMIN);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${w.url}/`);
+    await page.goto(`${w.url}/admin/backups`);
+    const backups = page.locator('fl-admin-backups');
+    if (width === 1440) {
+      await backups.getByText('No backups yet.').waitFor();
+      await backups.getByText('No backups are scheduled.').waitFor();
+      if (shots) await page.screenshot({ path: `${shots}/admin-backups-empty-${width}.png`, fullPage: true });
+      await backups.getByRole('button', { name: 'Back up now' }).click();
+      await backups.getByText(/^Backup taken: \d/).waitFor();
+      const [download] = await Promise.all([page.waitForEvent('download'), backups.getByRole('link', { name: /^Download/ }).first().click()]);
+      const bytes = readFileSync((await download.path())!);
+      t.deepEqual([...bytes.subarray(0, 2)], [0x1f, 0x8b], 'a gzip archive');
+      t.regex(download.suggestedFilename(), /^formloom-backup-.*\.tar\.gz$/);
+      const probe = await page.evaluate(async () => {
+        const r = await fetch('/api/v1/admin/backups/..%2Fsecret.key');
+        return r.status;
+      });
+      t.is(probe, 404, 'a path outside the backup folder is not found');
+    }
+    await backups.getByRole('link', { name: /^Download/ }).first().waitFor();
+    t.deepEqual(await axeViolations(page), [], `axe at ${width}`);
+    t.true((await sideways(page)) <= 0, `no sideways scroll at ${width}`);
+    if (shots) await page.screenshot({ path: `${shots}/admin-backups-${width}.png`, fullPage: true });
+    t.deepEqual(errors, []);
+    await context.close();
+  }
 });

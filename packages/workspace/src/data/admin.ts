@@ -70,3 +70,21 @@ export const revokeKey = (api: Api, id: string, keyId: string) => request<void>(
 export const listStuck = (api: Api) => request<{ items: StuckItem[] }>(api, 'GET', '/admin/outbox');
 export const retryStuck = (api: Api, id: string) => request<void>(api, 'POST', `/admin/outbox/${encodeURIComponent(id)}/retry`);
 export const dropStuck = (api: Api, id: string) => request<void>(api, 'DELETE', `/admin/outbox/${encodeURIComponent(id)}`);
+
+export interface StoredBackup {
+  name: string;
+  bytes: number;
+  created_at: string;
+}
+
+export interface BackupList {
+  backups: StoredBackup[];
+  database: 'sqlite' | 'postgres';
+  schedule: { every_hours: number | null; keep: number };
+  guidance: string | null;
+}
+
+/** The self-hosted app's backups (docs/backup-and-restore.md); a host that did not add them answers 404. */
+export const listBackups = (api: Api) => request<BackupList>(api, 'GET', '/admin/backups');
+export const takeBackup = (api: Api) => request<{ backup: StoredBackup; rows: number; files: number; pruned: string[] }>(api, 'POST', '/admin/backups');
+export const backupUrl = (api: Api, name: string) => `${api.base}/admin/backups/${encodeURIComponent(name)}`;

@@ -30,6 +30,7 @@ export const WORKSPACE_PATHS = [
   '/account',
   '/admin',
   '/admin/outbox',
+  '/admin/backups',
   '/teams',
   '/teams/:id',
   '/voice',

@@ -8,6 +8,7 @@ import { sectionStyles, when } from '../account/account-styles';
 import { adminStyles, planLabel } from './admin-styles';
 import './admin-person';
 import './admin-outbox';
+import './admin-backups';
 
 const PAGE = 50;
 
@@ -146,14 +147,22 @@ export class FlAdmin extends LitElement {
     if (this.allowed === false) {
       return html`<h1>Admin area</h1><p>Only the administrator of this server can open this page.</p>`;
     }
-    const outbox = this.tab === 'outbox';
+    const tab = this.tab === 'outbox' || this.tab === 'backups' ? this.tab : 'people';
+    const current = (t: string) => (tab === t ? 'page' : nothing);
+    const body =
+      tab === 'outbox'
+        ? html`<fl-admin-outbox .api=${this.api}></fl-admin-outbox>`
+        : tab === 'backups'
+          ? html`<fl-admin-backups .api=${this.api}></fl-admin-backups>`
+          : this.renderPeople();
     return html`<h1>Admin area</h1>
       <nav class="tabs" aria-label="Admin area">
-        <a href="${this.base}/admin" aria-current=${outbox ? nothing : 'page'}>People</a>
-        <a href="${this.base}/admin/outbox" aria-current=${outbox ? 'page' : nothing}>Stuck mail and deliveries</a>
+        <a href="${this.base}/admin" aria-current=${current('people')}>People</a>
+        <a href="${this.base}/admin/outbox" aria-current=${current('outbox')}>Stuck mail and deliveries</a>
+        <a href="${this.base}/admin/backups" aria-current=${current('backups')}>Backups</a>
       </nav>
       ${errorLine(this.error)}
-      ${this.allowed === null ? html`<p class="muted" role="status">Loading…</p>` : outbox ? html`<fl-admin-outbox .api=${this.api}></fl-admin-outbox>` : this.renderPeople()}`;
+      ${this.allowed === null ? html`<p class="muted" role="status">Loading…</p>` : body}`;
   }
 }
 customElements.get('fl-admin') || customElements.define('fl-admin', FlAdmin);
