@@ -74,3 +74,10 @@ export function audioUrl(g: Generation, format: string): string {
   const url = g.audio?.url ?? '';
   return url.replace(/format=[^&]*/, `format=${encodeURIComponent(format)}`);
 }
+
+/** What 1,000 credits cost through "Buy credits", and whether this server sells them (docs/payments.md, "Voice credits"). */
+export const getCreditPrice = (api: Api) => call(api.client.GET('/voice/credits/price'));
+
+/** Opens a Checkout Session for `credits` (by the thousand); the caller sends the browser to `data.url`. */
+export const startCreditCheckout = (api: Api, credits: number, returnPath: string, idempotencyKey: string) =>
+  call(api.client.POST('/voice/credits/checkout', { body: { credits, return_path: returnPath }, params: { header: { 'Idempotency-Key': idempotencyKey } as never } }));

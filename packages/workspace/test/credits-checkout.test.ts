@@ -1,0 +1,101 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import test from 'ava';
+import express from 'express';
+import type { Browser, Page } from 'playwright-core';
+import { createFormloom, localPayments, SessionIssuer, type Formloom } from '@formloom/core';
+import { createStripeProcessor } from '@formloom/payments-stripe';
+import { FakeStripe } from '@formloom/payments-stripe/testing';
+import { createTestDatabase } from '@formloom/storage-typeorm/testing';
+import { createFormloomRouter } from '@formloom/express';
+import { createWorkspaceRouter } from '../src/server';
+import { axeViolations, launchBrowser, openPage } from './helpers/browser';
+
+/*
+ * "Buy credits" in the Credits tab (docs/payments.md, "Voice credits"): the owner picks a pack, goes to Stripe's
+ * Checkout page and comes back; the credits arrive with the signed checkout.session.completed. Stripe's API is a
+ * local server (FakeStripe); its hosted page is the only thing routed in the browser. CREDITS_SHOTS=<dir> keeps
+ * screenshots at 390 px and 1280 px.
+ */
+let fake: FakeStripe;
+let formloom: Formloom;
+let server: Server;
+let url: string;
+let browser: Browser;
+let closeDb: () => Promise<void>;
+
+test.before(async () => {
+  fake = await FakeStripe.start();
+  const db = await createTestDatabase('sqlite');
+  closeDb = () => db.close();
+  const processor = createStripeProcessor({ secretKey: fake.secretKey, webhookSecret: fake.webhookSecret, publishableKey: fake.publishableKey, apiUrl: fake.apiUrl, maxNetworkRetries: 0 });
+  formloom = createFormloom({ storage: db.storage, payments: { purchaseCredits: localPayments(db.storage).purchaseCredits, processor }, config: { secretKey: 'test-secret-key', creditPrice: { currency: 'eur', per_1000: 150 } } });
+  const app = express();
+  app.use('/api/v1', createFormloomRouter({ formloom, sessions: { signup: 'closed' }, rateLimits: false, logger: { error: (m, e) => console.error(m, e) } }));
+  app.use(createWorkspaceRouter({ apiBase: '/api/v1' }));
+  server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  formloom.config.publicUrl = url;
+  browser = await launchBrowser();
+});
+test.after.always(async () => {
+  await browser?.close();
+  await new Promise((r) => server?.close(r));
+  await closeDb?.();
+  await fake?.close();
+});
+
+async function shot(page: Page, name: string) {
+  const dir = process.env.CREDITS_SHOTS;
+  if (!dir) return;
+  const size = page.viewportSize()!;
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: size.height });
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(size);
+}
+
+test('an owner buys 10,000 credits: Checkout, back to the Credits tab, the credits added once the payment is confirmed', async (t) => {
+  const user = await formloom.accounts.createUser({ email: `buyer${Date.now()}@example.com`, verified: true, first_name: 'Bea', last_name: 'Buyer' });
+  const stored = (await formloom.storage.users.findById(user.id))!;
+  const { token } = await formloom.service(SessionIssuer).open(formloom.storage, stored, { user_agent: 'test', ip_address: null });
+  const { page, errors, close } = await openPage(browser, { cookie: { name: 'formloom_session', value: token, url } });
+  // Stripe's hosted Checkout page is outside this server: a stand-in page says where the buyer is.
+  await page.route('https://checkout.stripe.com/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Stripe Checkout</title><main><h1>Pay with Stripe</h1></main>' }),
+  );
+  try {
+    await page.goto(`${url}/voice/credits`);
+    const buy = page.getByRole('button', { name: /^Buy credits · / });
+    await buy.waitFor();
+    await page.getByRole('combobox', { name: 'How many credits' }).selectOption('10000');
+    t.regex((await buy.textContent()) ?? '', /15[.,]00/);
+    t.deepEqual(await axeViolations(page), []);
+    await shot(page, 'buy-credits');
+    await buy.click();
+    await page.waitForURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_/);
+    const sessionId = new URL(page.url()).pathname.split('/').pop()!;
+    const session = fake.sessions.get(sessionId)!;
+    t.like(session, { amount_total: 1500, currency: 'eur', metadata: { credits: '10000', user_id: user.id } });
+    t.is(session.success_url, `${url}/voice/credits?checkout=success`);
+
+    // Stripe sends the buyer back at once; its event may arrive a moment later.
+    await page.goto(session.success_url);
+    await page.getByText('Your credits are added as soon as Stripe confirms it').waitFor();
+    const paid = fake.event('checkout.session.completed', fake.completeCheckout(sessionId));
+    const delivered = await fetch(`${url}/api/v1/payments/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': paid.signature }, body: paid.body });
+    t.is(delivered.status, 200);
+    await page.getByText('Thank you: your credits were added.').waitFor({ timeout: 60_000 });
+    await page.getByText('10,000 credits', { exact: true }).first().waitFor();
+    await page.getByRole('list', { name: 'Ledger entries' }).getByText('Purchase').waitFor();
+    t.deepEqual(await axeViolations(page), []);
+    await shot(page, 'credits-added');
+    t.is(await formloom.storage.credits.balance(user.id), 10_000);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
