@@ -228,8 +228,8 @@ export class IntegrationService {
   }
 
   /**
-   * The form's newest completed responses in the standard payload shape, as `mapping` would send them
-   * (REST Hooks' sample / "perform list"): read access to the form.
+   * The form's newest completed responses in the standard payload shape, as `integration`'s mapping would
+   * send them (REST Hooks' sample / "perform list"), or one made-up response while there is none: read access.
    */
   async samplePayloads(principal: Principal, formId: string, limit: number, integration?: IntegrationRecord): Promise<IntegrationPayload[]> {
     await authorizeForm(this.storage, principal, formId, 'read');
@@ -241,6 +241,11 @@ export class IntegrationService {
     for (const r of await this.deliveries.latest(formId, limit)) {
       const input = await this.deliveries.input(base, { id: `sample_${r.id}`, event: 'response.submitted', response_id: r.id }, 1);
       if (input) out.push(input.payload);
+    }
+    // No response yet: one made-up response (`test: true`), so the other service can show the fields to map.
+    if (!out.length && limit > 0) {
+      const example = await this.deliveries.input(base, { id: 'sample_example', event: 'integration.test', response_id: null }, 1);
+      if (example) out.push(example.payload);
     }
     return out;
   }
