@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import compression from 'compression';
-import { pickLanguage, readableOn, RTL_LANGUAGES } from '@formloom/renderer';
+import { ASSET_PREFIX, fontFaceCss, libraryFontOf, pickLanguage, preloadFile, readableOn, RTL_LANGUAGES, themeLibraryFonts } from '@formloom/renderer';
 import { isFormloomError, STYLE_PATTERNS, type Formloom } from '@formloom/core';
 import { abandon, fromRequestError, type ErrorLogger } from './errors';
 import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
@@ -143,9 +143,15 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
       const v = typeof own[key] === 'string' ? own[key] : wordsOf(lang)[key];
       return escape(typeof v === 'string' ? v : NO_SCRIPT_WORDS[key]);
     };
+    // Library fonts (docs/respondents.md "Fonts"): faces declared for the families the theme names (a file is
+    // fetched only when text uses it), and only the first screen's file preloaded: nothing blocks rendering.
+    const assetBase = `${base}${ASSET_PREFIX}`;
+    const faces = themeLibraryFonts(theme).map((f) => fontFaceCss(f, assetBase)).join('');
+    const main = libraryFontOf(theme.font_family);
+    const preload = main ? `<link rel="preload" href="${escape(`${assetBase}/${preloadFile(main).name}`)}" as="font" type="font/woff2" crossorigin>` : '';
     res.type('html').send(`<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(form.title)}</title>
 <meta name="description" content="${escape(description)}"><link rel="icon" href="${escape(base + assets.paths.favicon)}" type="image/svg+xml">
-<style nonce="${nonce}">html,body{margin:0;background:${bg};color:${text}}body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui, sans-serif')};line-height:1.5}.fl-page{max-width:40rem;margin:0 auto;padding:2rem 1.25rem}h1{color:${title};font-size:1.5rem;margin:0 0 1rem}h2{font-size:1.1rem}</style>
+${preload}<style nonce="${nonce}">${faces}html,body{margin:0;background:${bg};color:${text}}body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui, sans-serif')};line-height:1.5}.fl-page{max-width:40rem;margin:0 auto;padding:2rem 1.25rem}h1{color:${title};font-size:1.5rem;margin:0 0 1rem}h2{font-size:1.1rem}</style>
 <script defer src="${escape(base + assets.paths.form)}"></script>
 </head><body><main><formloom-form standalone slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}"><div class="fl-page"><h1>${escape(form.title)}</h1>${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? `<p>${sentence(say('closed'), lang)} ${say('closed_text')}</p>` : `<ol>${items}</ol><p>${say('needs_javascript')}</p>`}</div><script type="application/json" data-formloom-form>${inlineJson(form)}</script>${words ? `<script type="application/json" data-formloom-strings="${lang}">${words.replace(/</g, '\\u003c')}</script>` : ''}</formloom-form></main></body></html>`);
   });

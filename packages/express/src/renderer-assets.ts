@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import express, { type Request, type Response, type Router } from 'express';
 import Negotiator from 'negotiator';
-import { ASSET_PREFIX, rendererAssets, rendererBundles } from '@formloom/renderer';
+import { ASSET_PREFIX, LIBRARY_FONTS, fontFiles, rendererAssets, rendererBundles } from '@formloom/renderer';
 import { setCorsHeaders } from './cors';
 import type { EmbedOrigins } from './security-headers';
 
@@ -130,10 +130,22 @@ export function rendererAssetsRouter(embed: EmbedOrigins): { router: Router; pat
   // WOFF2 is brotli inside already: sent as it is.
   for (const [name, file] of Object.entries(SIGNATURE_FONTS)) files.set(`${ASSET_PREFIX}/${name}`, new Asset('font/woff2', SHORT, readFileSync(require.resolve(file)), false));
   files.set('/embed.js', files.get(`${ASSET_PREFIX}/${bundles.files.form}`)!.cachedFor(SHORT));
+  // The theme's font library (renderer/src/fonts.ts): files of the @fontsource packages as they are in
+  // node_modules, read at their first request (not at start: most instances use few of them). Their names carry
+  // the package version, so they are immutable.
+  const fontSources = new Map<string, string>();
+  for (const font of LIBRARY_FONTS) for (const f of fontFiles(font)) fontSources.set(`${ASSET_PREFIX}/${f.name}`, f.source);
+  const fontAsset = (path: string): Asset | undefined => {
+    const source = fontSources.get(path);
+    if (!source) return undefined;
+    const a = new Asset('font/woff2', IMMUTABLE, readFileSync(require.resolve(source)), false);
+    files.set(path, a);
+    return a;
+  };
 
   const router = express.Router();
   router.get(['/embed.js', '/favicon.ico', `${ASSET_PREFIX}/:name`], (req, res, next) => {
-    const a = files.get(req.path);
+    const a = files.get(req.path) ?? fontAsset(req.path);
     if (!a) return next();
     // Scripts loaded by another origin's page (type="module", or crossorigin) need CORS; the files are public.
     setCorsHeaders(res, embed, req.headers.origin);

@@ -86,6 +86,7 @@ export function rendererBundles(): { dir: string; files: RendererBundles } | nul
 
 export { contrast, readableOn, HEX_COLOR } from './contrast';
 export { PAGE_LANGUAGES, RTL_LANGUAGES, pickLanguage } from './languages';
+export * from './fonts';
 
 /** The URL prefix, under the pages router's mount, of the renderer's files. */
 export const ASSET_PREFIX = '/formloom/assets';

@@ -6,6 +6,7 @@ import { FormSlugService } from './form-slug';
 import { FormMoveService } from './form-move';
 import { PublishingService } from './publishing-service';
 import { ThemeService } from './theme-service';
+import { LogoService } from './logo-service';
 import { VersionRestoreService } from './version-restore';
 
 export * from './presenters';
@@ -21,6 +22,8 @@ export * from './form-move';
 export * from './form-list-service';
 export * from './publishing-service';
 export * from './theme-service';
+export * from './logo-service';
+export * from './logo-content';
 export * from './version-restore';
 export * from './output-schemas';
 
@@ -28,5 +31,5 @@ export * from './output-schemas';
 export const formsArea = definePlugin({
   name: 'forms',
   version: CORE_VERSION,
-  services: [FormService, FormSlugService, FormMoveService, FormListService, PublishingService, ThemeService, VersionRestoreService],
+  services: [FormService, FormSlugService, FormMoveService, FormListService, PublishingService, ThemeService, LogoService, VersionRestoreService],
 });

@@ -239,6 +239,8 @@ export class UploadsCleanupHandler implements OutboxHandler {
     const formId = String(item.payload.form_id);
     if (!/^[A-Za-z0-9_]+$/.test(formId)) return { status: 'failed', error: 'bad form id' };
     await this.blobs.deletePrefix(`uploads/${formId}/`);
+    // The theme's uploaded logos (forms/logo-service.ts) go with the form too.
+    await this.blobs.deletePrefix(`logos/${formId}/`);
     return { status: 'delivered' };
   }
 }

@@ -8,6 +8,7 @@ import { teamRoutes } from './teams';
 import { versionRestoreRoutes } from './version-restore';
 import { formSlugRoutes } from './form-slug';
 import { formMoveRoutes } from './form-move';
+import { formLogoRoutes } from './form-logos';
 import { invitationViewRoutes } from './invitation-view';
 import { withFormEtags } from '../form-etag';
 import { spamRoutes } from './spam';
@@ -18,7 +19,7 @@ import { spamRoutes } from './spam';
  * endpoints as framework-neutral plugin routes instead and needs no line here (docs/architecture.md).
  */
 export const AREA_ROUTES: Readonly<Record<string, readonly RouteSpec[]>> = {
-  forms: withFormEtags([...formRoutes, ...publishingRoutes, ...versionRestoreRoutes, ...formSlugRoutes, ...formMoveRoutes]),
+  forms: withFormEtags([...formRoutes, ...publishingRoutes, ...versionRestoreRoutes, ...formSlugRoutes, ...formMoveRoutes, ...formLogoRoutes]),
   responses: [...responseRoutes, ...uploadRoutes, ...spamRoutes],
   webhooks: webhookRoutes,
   teams: [...teamRoutes, ...invitationViewRoutes],

@@ -4,7 +4,7 @@ import { h } from './dom.js';
 import { FormView } from './form-view.js';
 import { screen } from './screens.js';
 import { MOUNT_URL } from './script-url.js';
-import { applyTheme, themeSheet } from './theme.js';
+import { applyTheme, loadThemeFonts, themeSheet } from './theme.js';
 import { emptyPreview, paintPreview } from './preview.js';
 import type { PublicForm } from './types.js';
 import { isRtl, pickLanguage, translator } from './i18n/index.js';
@@ -118,6 +118,7 @@ export class FormloomForm extends HTMLElement {
       box.lang = lang;
       box.dir = isRtl(lang) ? 'rtl' : 'ltr';
       applyTheme(this, form.theme);
+      loadThemeFonts(form.theme, this.mountUrl());
       const sheet = themeSheet(form.theme);
       if (sheet) shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, sheet];
       box.classList.remove('fl-pending');

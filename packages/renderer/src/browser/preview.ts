@@ -2,7 +2,7 @@ import { ApiError, PublicApi } from './api.js';
 import { h } from './dom.js';
 import { FormView } from './form-view.js';
 import { screen, thankYou } from './screens.js';
-import { applyTheme, themeSheet } from './theme.js';
+import { applyTheme, loadThemeFonts, themeSheet } from './theme.js';
 import type { PublicForm } from './types.js';
 import { translator } from './i18n/index.js';
 
@@ -39,6 +39,7 @@ export function paintPreview(host: HTMLElement, shadow: ShadowRoot, box: HTMLEle
     if (prop.startsWith('--fl-') || STYLED.includes(prop)) host.style.removeProperty(prop);
   }
   applyTheme(host, form.theme);
+  loadThemeFonts(form.theme);
   let sheet: CSSStyleSheet | null = null;
   try {
     sheet = themeSheet(form.theme);

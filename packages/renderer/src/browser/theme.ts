@@ -1,5 +1,7 @@
 import { h } from './dom.js';
 import { readableOn, readableTint } from '../contrast.js';
+import { FONT_SUBSETS, fontFiles, themeLibraryFonts } from '../fonts.js';
+import { MOUNT_URL } from './script-url.js';
 
 /*
  * The form's theme inside the element (docs/respondents.md "Theme"). Values go through the CSSOM (custom
@@ -31,6 +33,7 @@ const VARS: Array<[string, string, RegExp]> = [
   ['font_family_indicator', '--fl-font-indicator', FONT],
   ['question_font_size', '--fl-question-size', SIZE],
   ['top_logo_size', '--fl-logo-size', SIZE],
+  ['corner_radius', '--fl-radius', SIZE],
 ];
 
 /** Sets the theme's custom properties on the host; unset colours get readable defaults. */
@@ -48,6 +51,29 @@ export function applyTheme(host: HTMLElement, theme: Record<string, unknown>): v
   // Errors are red in the form's own colours (4.5:1 on its background), not the device's light/dark setting.
   host.style.setProperty('--fl-error', readableTint('#dc2626', bg));
   host.style.colorScheme = readableOn(bg) === '#ffffff' ? 'dark' : 'light';
+}
+
+/**
+ * Declares the faces of the theme's library fonts (src/fonts.ts) in the document, where a shadow root's text
+ * finds them: only families the theme names, each once (the `/f/` page declared them already in its head).
+ * The browser fetches a file only when text needs it, and shows the fallback meanwhile (`display: swap`).
+ */
+export function loadThemeFonts(theme: Record<string, unknown>, mount: string = MOUNT_URL): void {
+  if (typeof FontFace === 'undefined' || !document.fonts) return;
+  const declared = new Set<string>();
+  document.fonts.forEach((f) => declared.add(f.family.replace(/^["']|["']$/g, '')));
+  const base = `${mount.replace(/\/+$/, '')}/formloom/assets`;
+  for (const font of themeLibraryFonts(theme)) {
+    if (declared.has(font.family)) continue;
+    for (const file of fontFiles(font)) {
+      const face = new FontFace(font.family, `url(${base}/${file.name}) format("woff2")`, {
+        weight: String(file.weight),
+        display: 'swap',
+        unicodeRange: FONT_SUBSETS[file.subset],
+      });
+      document.fonts.add(face);
+    }
+  }
 }
 
 /** The theme's free CSS (`custom_css`, `top_logo_css`, `watermark_css`), scoped to the shadow root. */

@@ -237,6 +237,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/forms/{id}/logos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a logo for the form's theme (multipart/form-data, part "file"): stored in the blob store and answered with its public URL, for `top_logo_url` or `branding_logo_url`; the theme itself is not changed
+         * @description Needs a `forms` key.
+         */
+        post: operations["uploadFormLogo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/logos/{formId}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A form's uploaded logo, as respondents' pages load it: public, named by its content's hash, cached for a year (immutable) */
+        get: operations["getFormLogo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/forms/{slug}/responses": {
         parameters: {
             query?: never;
@@ -1711,6 +1748,7 @@ export interface components {
             font_family_option: string | null;
             font_family_indicator: string | null;
             question_font_size: string | null;
+            corner_radius: string | null;
             custom_css: string | null;
             show_progress_bar: boolean;
             branding_logo_url: string | null;
@@ -1850,6 +1888,7 @@ export interface components {
             font_family_option: string | null;
             font_family_indicator: string | null;
             question_font_size: string | null;
+            corner_radius: string | null;
             custom_css: string | null;
             show_progress_bar: boolean;
             branding_logo_url: string | null;
@@ -2078,6 +2117,14 @@ export interface components {
         InvitationList: {
             invitations: components["schemas"]["Invitation"][];
         };
+        Logo: {
+            /** @description Where respondents load it: put it in the theme's `top_logo_url` or `branding_logo_url`. The name carries a hash of the content, so it is served `immutable` */
+            url: string;
+            /** @enum {string} */
+            content_type: "image/png" | "image/jpeg" | "image/webp" | "image/svg+xml";
+            /** @description Bytes */
+            size: number;
+        };
         Membership: {
             id: string;
             user_id: string;
@@ -2187,6 +2234,7 @@ export interface components {
             font_family_option: string | null;
             font_family_indicator: string | null;
             question_font_size: string | null;
+            corner_radius: string | null;
             custom_css: string | null;
             show_progress_bar: boolean;
             branding_logo_url: string | null;
@@ -3308,6 +3356,7 @@ export interface components {
             font_family_option: string | null;
             font_family_indicator: string | null;
             question_font_size: string | null;
+            corner_radius: string | null;
             custom_css: string | null;
             show_progress_bar: boolean;
             branding_logo_url: string | null;
@@ -3799,6 +3848,7 @@ export interface operations {
                     font_family_option?: string | null;
                     font_family_indicator?: string | null;
                     question_font_size?: string | null;
+                    corner_radius?: string | null;
                     custom_css?: string | null;
                     show_progress_bar?: boolean;
                     branding_logo_url?: string | null;
@@ -6596,6 +6646,7 @@ export interface operations {
                     font_family_option?: string | null;
                     font_family_indicator?: string | null;
                     question_font_size?: string | null;
+                    corner_radius?: string | null;
                     custom_css?: string | null;
                     show_progress_bar?: boolean;
                     branding_logo_url?: string | null;
@@ -9547,6 +9598,7 @@ export interface operations {
                     font_family_option?: string | null;
                     font_family_indicator?: string | null;
                     question_font_size?: string | null;
+                    corner_radius?: string | null;
                     custom_css?: string | null;
                     show_progress_bar?: boolean;
                     branding_logo_url?: string | null;
@@ -9753,6 +9805,74 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadFormLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The logo, the body's only file part: a PNG, JPEG, WebP or SVG image of at most 1048576 bytes (413). Its bytes decide what it is, not its name or declared type: anything else is 415. An SVG must be a plain drawing: scripts, event attributes, links or references outside the file, foreign objects, style elements, DOCTYPE and entities are refused (415, reason `unsafe_svg`), not rewritten
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the stored logo */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Logo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getFormLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image, in the type its bytes showed at upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                    "image/svg+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };
     };
