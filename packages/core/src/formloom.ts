@@ -15,6 +15,7 @@ import type { FormloomPlugin, PluginContext, PluginLogger, PortAdapters } from '
 import { attachListeners, attachTransactionalListeners, checkPlugins, chooseAdapters, collectSpeechEngines, consoleLogger, PluginConfigError, pluginLogger } from './plugins/plugin-host';
 import { BUILT_IN_AREAS } from './areas';
 import { localPayments, storedPlans } from './accounts/plans';
+import { noCalendars } from './ports/calendar';
 import { AccountService } from './accounts/account-service';
 import { ReadCaches } from './cache/read-caches';
 import { GroupCommit } from './responses/group-commit';
@@ -61,6 +62,7 @@ const fallbackAdapters = (storage: Storage): PortAdapters => ({
   ids: randomIds(),
   plans: storedPlans(storage),
   payments: localPayments(storage),
+  calendars: noCalendars(),
   mailer: { send: missing('mailer', 'mailer') },
   blobStore: { put: missing('blob store', 'blobStore'), get: async () => null, deletePrefix: async () => 0 },
   webhookTransport: { post: missing('webhook transport', 'webhookTransport') },
@@ -125,6 +127,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
   c.register(TOKENS.Plans, { useValue: ports.plans });
   c.register(TOKENS.Payments, { useValue: ports.payments });
   c.register(TOKENS.Mailer, { useValue: ports.mailer });
+  c.register(TOKENS.Calendars, { useValue: ports.calendars });
   c.register(TOKENS.BlobStore, { useValue: ports.blobStore });
   c.register(TOKENS.WebhookTransport, { useValue: ports.webhookTransport });
   c.register(TOKENS.SignedDocuments, { useValue: ports.signedDocuments });

@@ -11,6 +11,8 @@ export const TOKENS = {
   /** The instance's logger (`createFormloom({ logger })`). */
   Logger: Symbol.for('formloom.Logger'),
   Mailer: Symbol.for('formloom.Mailer'),
+  /** Owners' calendars (booking questions). */
+  Calendars: Symbol.for('formloom.Calendars'),
   BlobStore: Symbol.for('formloom.BlobStore'),
   WebhookTransport: Symbol.for('formloom.WebhookTransport'),
   SignedDocuments: Symbol.for('formloom.SignedDocuments'),

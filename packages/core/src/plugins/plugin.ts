@@ -9,6 +9,7 @@ import type { IdGenerator } from '../ports/id-generator';
 import type { Mailer } from '../ports/mailer';
 import type { OutboxHandler } from '../ports/outbox-handler';
 import type { Payments } from '../ports/payments';
+import type { Calendars } from '../ports/calendar';
 import type { Plans } from '../ports/plans';
 import type { SignedDocumentRenderer } from '../ports/signed-documents';
 import type { SpeechEngine } from '../ports/speech-engine';
@@ -31,9 +32,11 @@ export interface PortAdapters {
   signedDocuments: SignedDocumentRenderer;
   /** PCM to mp3 / wav / ogg_opus / mulaw_8k / pcm_24k for the voice API (`@formloom/audio`). */
   audio: AudioEncoding;
+  /** Owners' calendars for booking questions (`@formloom/calendar-caldav`). */
+  calendars: Calendars;
 }
 export type PortName = keyof PortAdapters;
-export const PORT_NAMES: readonly PortName[] = ['mailer', 'blobStore', 'payments', 'plans', 'webhookTransport', 'clock', 'ids', 'signedDocuments', 'audio'];
+export const PORT_NAMES: readonly PortName[] = ['mailer', 'blobStore', 'payments', 'plans', 'webhookTransport', 'clock', 'ids', 'signedDocuments', 'audio', 'calendars'];
 
 /** Every port of an instance, as plugins see them. */
 export interface Ports extends PortAdapters {

@@ -3,6 +3,7 @@ export * from './clock';
 export * from './id-generator';
 export * from './plans';
 export * from './payments';
+export * from './calendar';
 export * from './webhook-transport';
 export * from './blob-store';
 export * from './mailer';

@@ -23,6 +23,7 @@ export * from './mailer-conformance';
 export * from './blob-store-conformance';
 export * from './webhook-transport-conformance';
 export * from './payment-processor-conformance';
+export * from './calendar-conformance';
 export * from './plans-conformance';
 export * from './speech-engine-conformance';
 export * from './wait-for';
