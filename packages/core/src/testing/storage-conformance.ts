@@ -13,6 +13,7 @@ import { teamAndOutboxTests } from './storage/teams-outbox';
 import { outboxOperatorTests } from './storage/outbox-operator';
 import { transactionTests } from './storage/transactions';
 import { uploadTests } from './storage/uploads';
+import { respondentDataTests } from './storage/respondent-data';
 import { webhookTests } from './storage/webhooks';
 import { batchedWriteTests } from './storage/batched-writes';
 import { signingTests } from './storage/signing';
@@ -54,6 +55,7 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   outboxOperatorTests(storageTest);
   teamAdminTests(storageTest);
   uploadTests(storageTest);
+  respondentDataTests(storageTest);
   responseTests(storageTest);
   responseExportTests(storageTest);
   analyticsRollupTests(storageTest);

@@ -13,6 +13,7 @@ import {
 } from '@formloom/core';
 import { type ResponseRow, ResponseEntity, partialResponseToRow, responseFromRow, responseToRow } from '../tables/responses';
 import type { Scope } from '../scope';
+import { findByRespondent } from './respondent-data';
 import type { Db, Row } from '../sql/db';
 import { type Coalescer, insertCoalescer } from '../sql/coalesce';
 import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
@@ -188,6 +189,10 @@ export class SqlResponseRepository implements ResponseRepository {
       owned += Number(row.n);
     }
     return owned;
+  }
+
+  findByRespondent(formIds: string[], match: { email?: string; visitor_id?: string }, limit: number): Promise<ResponseRecord[]> {
+    return findByRespondent(this.scope, formIds, match, limit);
   }
 
   /** One DELETE per 500 ids, all in one transaction with the rollup's correction. */

@@ -1,6 +1,7 @@
 import { FormloomError, type UploadRecord, type UploadRepository } from '@formloom/core';
 import { UploadEntity, type UploadRow, uploadFromRow } from '../tables/uploads';
 import type { Scope } from '../scope';
+import { takeUploadsOf } from './respondent-data';
 import { type Dialect, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
 
@@ -36,6 +37,10 @@ export class SqlUploadRepository implements UploadRepository {
 
   async delete(id: string): Promise<void> {
     await this.scope.db.run(this.st.delete, [id]);
+  }
+
+  takeByResponses(formId: string, responseIds: string[]): Promise<UploadRecord[]> {
+    return takeUploadsOf(this.scope, formId, responseIds);
   }
 
   async totalSize(formId: string): Promise<number> {

@@ -9,6 +9,7 @@ import {
 } from '@formloom/core';
 import { type DeliveryAttemptRow, DeliveryAttemptEntity, type DeliveryRow, DeliveryEntity, type GlobalWebhookRow, GlobalWebhookEntity, WebhookSecretEntity, attemptFromRow, attemptToRow, deliveryFromRow, deliveryToRow, globalWebhookFromRow } from '../tables/webhooks';
 import type { Scope } from '../scope';
+import { deleteDeliveriesOf } from './respondent-data';
 import { type Dialect, Params } from '../sql/dialect';
 import { type InsertStatement, insertIgnoring, insertMany, tableOf } from '../sql/statements';
 import type { Row } from '../sql/db';
@@ -86,6 +87,10 @@ export class SqlWebhookRepository implements WebhookRepository {
 
 export class SqlDeliveryRepository implements DeliveryRepository {
   constructor(private readonly scope: Scope) {}
+
+  deleteByResponses(formId: string, responseIds: string[]): Promise<number> {
+    return deleteDeliveriesOf(this.scope, formId, responseIds);
+  }
 
   private get st() {
     return this.scope.statements(webhookStatements);

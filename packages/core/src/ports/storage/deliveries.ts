@@ -21,4 +21,6 @@ export interface DeliveryRepository {
   insertAttempt(attempt: DeliveryAttempt): Promise<void>;
   /** A delivery's attempts, oldest first (by `created_at`, then `attempt`); `[]` when none. */
   listAttempts(deliveryId: string): Promise<DeliveryAttempt[]>;
+  /** Deletes the form's deliveries of these responses with their attempts (they carry the answers); how many. */
+  deleteByResponses(formId: string, responseIds: string[]): Promise<number>;
 }

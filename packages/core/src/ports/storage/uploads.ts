@@ -17,6 +17,8 @@ export interface UploadRepository {
   setSize(id: string, size: number): Promise<void>;
   /** Deletes one upload's row; an unknown id changes nothing. */
   delete(id: string): Promise<void>;
+  /** Deletes the form's uploads that are answers of these responses and returns them (the caller deletes their blobs). */
+  takeByResponses(formId: string, responseIds: string[]): Promise<UploadRecord[]>;
   /** Bytes of all the form's uploads (attached or not); 0 when it has none. */
   totalSize(formId: string): Promise<number>;
   /**

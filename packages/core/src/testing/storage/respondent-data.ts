@@ -1,0 +1,64 @@
+import { at, count, makeAttempt, makeDelivery, makeForm, makeResponse, type StorageHarnessInstance, type StorageTest, uid } from './fixtures';
+import type { UploadRecord } from '../../domain/types';
+
+async function newForm(db: StorageHarnessInstance) {
+  const form = makeForm();
+  await db.storage.forms.insert(form);
+  return form;
+}
+
+const upload = (formId: string, responseId: string | null): UploadRecord => {
+  const id = uid('upl');
+  return { id, form_id: formId, question_id: uid('q'), key: `uploads/${formId}/${id}/cv.pdf`, size: 10, response_id: responseId, created_at: at(0) };
+};
+
+/** A respondent's rights (docs/privacy.md): finding their responses across forms, and what goes with a response. */
+export function respondentDataTests(test: StorageTest): void {
+  test('responses.findByRespondent: by visitor id or an email inside answers or hidden values, only in the forms given, newest first', async (t, db) => {
+    const [a, b, c] = [await newForm(db), await newForm(db), await newForm(db)];
+    const email = `Ada_${uid('x')}@Example.com`;
+    const byAnswer = makeResponse(a.id, 10, { answers: [{ question_id: 'q1', value: email.toLowerCase() }] });
+    const byHidden = makeResponse(b.id, 20, { metadata: { user_agent: null, referrer: null, hidden: { email } } });
+    const byVisitor = makeResponse(a.id, 30, { visitor_id: 'visitor-ada' });
+    // `_` and `%` are literal: a LIKE wildcard must not match "adaX..." for "ada_...".
+    const lookalike = makeResponse(a.id, 40, { answers: [{ question_id: 'q1', value: email.replace('_', 'X') }] });
+    const elsewhere = makeResponse(c.id, 50, { answers: [{ question_id: 'q1', value: email }] });
+    for (const r of [byAnswer, byHidden, byVisitor, lookalike, elsewhere]) await db.storage.responses.insert(r);
+
+    const ids = async (match: { email?: string; visitor_id?: string }, limit = 100) =>
+      (await db.storage.responses.findByRespondent([a.id, b.id], match, limit)).map((r) => r.id);
+    t.deepEqual(await ids({ email: email.toUpperCase() }), [byHidden.id, byAnswer.id]);
+    t.deepEqual(await ids({ visitor_id: 'visitor-ada' }), [byVisitor.id]);
+    t.deepEqual(await ids({ email, visitor_id: 'visitor-ada' }), [byVisitor.id, byHidden.id, byAnswer.id]);
+    t.deepEqual(await ids({ email, visitor_id: 'visitor-ada' }, 2), [byVisitor.id, byHidden.id], 'limit');
+    t.deepEqual(await ids({}), [], 'no match asked, nothing found');
+    t.deepEqual(await db.storage.responses.findByRespondent([], { email }, 10), []);
+    const found = await db.storage.responses.findByRespondent([a.id], { visitor_id: 'visitor-ada' }, 10);
+    t.deepEqual(found, [byVisitor], 'whole records');
+  });
+
+  test('uploads.takeByResponses and deliveries.deleteByResponses remove what a response left, only of the form and responses given', async (t, db) => {
+    const [form, other] = [await newForm(db), await newForm(db)];
+    const [gone, kept] = [makeResponse(form.id, 1), makeResponse(form.id, 2)];
+    for (const r of [gone, kept]) await db.storage.responses.insert(r);
+    const mine = upload(form.id, gone.id);
+    const theirs = upload(form.id, kept.id);
+    const sameIdOtherForm = upload(other.id, gone.id);
+    for (const u of [mine, theirs, sameIdOtherForm, upload(form.id, null)]) await db.storage.uploads.insert(u);
+    t.deepEqual(await db.storage.uploads.takeByResponses(form.id, [gone.id, gone.id]), [mine]);
+    t.deepEqual(await db.storage.uploads.takeByResponses(form.id, [gone.id]), [], 'taken once');
+    t.deepEqual(await db.storage.uploads.takeByResponses(form.id, []), []);
+    t.is(await count(db.probes.uploads({ form_id: form.id })), 2);
+    t.is(await count(db.probes.uploads({ form_id: other.id })), 1);
+
+    const d1 = makeDelivery(form.id, { response_id: gone.id });
+    const d2 = makeDelivery(form.id, { response_id: kept.id });
+    for (const d of [d1, d2]) await db.storage.deliveries.insert(d);
+    await db.storage.deliveries.insertAttempt(makeAttempt(d1.id, 1));
+    t.is(await db.storage.deliveries.deleteByResponses(form.id, [gone.id]), 1);
+    t.is(await db.storage.deliveries.findById(d1.id), null);
+    t.deepEqual(await db.storage.deliveries.listAttempts(d1.id), [], 'its attempts went with it');
+    t.truthy(await db.storage.deliveries.findById(d2.id));
+    t.is(await db.storage.deliveries.deleteByResponses(other.id, [kept.id]), 0, 'another form\'s id list removes nothing');
+  });
+}

@@ -1,0 +1,71 @@
+import type { ResponseRecord, UploadRecord } from '@formloom/core';
+import type { Scope } from '../scope';
+import { Params } from '../sql/dialect';
+import { tableOf } from '../sql/statements';
+import { ResponseEntity, type ResponseRow, responseFromRow } from '../tables/responses';
+import { UploadEntity, type UploadRow, uploadFromRow } from '../tables/uploads';
+import { DeliveryEntity } from '../tables/webhooks';
+
+/*
+ * What a respondent's rights need of storage (docs/privacy.md): their responses found across forms, and the
+ * traces a response leaves besides its row (uploads, webhook deliveries) removed with it.
+ */
+
+const BATCH = 500;
+
+function chunks<T>(values: readonly T[]): T[][] {
+  const unique = [...new Set(values)];
+  const out: T[][] = [];
+  for (let i = 0; i < unique.length; i += BATCH) out.push(unique.slice(i, i + BATCH));
+  return out;
+}
+
+/** `%text%` for LIKE with its wildcards taken literally (escaped with `\`). */
+const contains = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Candidate responses of `formIds`: the visitor id, or the email inside the answers or hidden values (a
+ * case-insensitive substring: the caller keeps only exact values). Newest first, at most `limit`.
+ */
+export async function findByRespondent(scope: Scope, formIds: string[], match: { email?: string; visitor_id?: string }, limit: number): Promise<ResponseRecord[]> {
+  if (!match.email && !match.visitor_id) return [];
+  const table = tableOf(scope.d, ResponseEntity);
+  const out: ResponseRecord[] = [];
+  for (const batch of chunks(formIds)) {
+    const params = new Params(scope.d);
+    const ors: string[] = [];
+    if (match.visitor_id) ors.push(`visitor_id = ${params.bind(match.visitor_id)}`);
+    if (match.email) {
+      const like = contains(match.email);
+      ors.push(`LOWER(answers) LIKE ${params.bind(like)} ESCAPE '\\'`, `LOWER(metadata) LIKE ${params.bind(like)} ESCAPE '\\'`);
+    }
+    const sql =
+      `SELECT * FROM ${table} WHERE form_id IN (${params.list(batch)}) AND (${ors.join(' OR ')}) ` +
+      `ORDER BY submitted_at DESC, id DESC LIMIT ${params.bind(Math.max(0, Math.floor(limit)))}`;
+    out.push(...(await scope.db.all<ResponseRow>(sql, params.values)).map(responseFromRow));
+  }
+  return out.sort((a, b) => (a.submitted_at === b.submitted_at ? b.id.localeCompare(a.id) : b.submitted_at.localeCompare(a.submitted_at))).slice(0, limit);
+}
+
+/** Deletes the upload rows of these responses and returns them (their blobs are the caller's to delete). */
+export async function takeUploadsOf(scope: Scope, formId: string, responseIds: string[]): Promise<UploadRecord[]> {
+  const table = tableOf(scope.d, UploadEntity);
+  const out: UploadRecord[] = [];
+  for (const batch of chunks(responseIds)) {
+    const params = new Params(scope.d);
+    const sql = `DELETE FROM ${table} WHERE form_id = ${params.bind(formId)} AND response_id IN (${params.list(batch)}) RETURNING *`;
+    out.push(...(await scope.db.all<UploadRow>(sql, params.values)).map(uploadFromRow));
+  }
+  return out;
+}
+
+/** Deletes the webhook deliveries of these responses (their attempts go with them); how many. */
+export async function deleteDeliveriesOf(scope: Scope, formId: string, responseIds: string[]): Promise<number> {
+  const table = tableOf(scope.d, DeliveryEntity);
+  let n = 0;
+  for (const batch of chunks(responseIds)) {
+    const params = new Params(scope.d);
+    n += await scope.db.run(`DELETE FROM ${table} WHERE form_id = ${params.bind(formId)} AND response_id IN (${params.list(batch)})`, params.values);
+  }
+  return n;
+}
