@@ -2,6 +2,9 @@ import { badRequest } from '../errors';
 import type { Question } from '../domain/types';
 import type { ConditionOp } from '../logic/conditions';
 import { isAnswerable } from './answer-validation';
+import { filterOpsOf } from './filter-ops';
+
+const PRESENCE: readonly ConditionOp[] = ['is_answered', 'is_not_answered'];
 
 /*
  * Filters by answer (issue 37; docs/responses-and-webhooks.md, "Filtering by answer"; docs/decisions.md,
@@ -40,30 +43,9 @@ export const MAX_FILTER_CHARS = 8000;
 const MAX_TEXT = 200;
 const MAX_LIST = 100;
 
-const PRESENCE: ConditionOp[] = ['is_answered', 'is_not_answered'];
-const NUMBER_OPS: ConditionOp[] = ['equals', 'not_equals', 'greater_than', 'less_than', 'greater_or_equal', 'less_or_equal', 'between', ...PRESENCE];
-const CHOICE_OPS: ConditionOp[] = ['equals', 'not_equals', 'is_any_of', 'contains', 'not_contains', ...PRESENCE];
-const TEXT_OPS: ConditionOp[] = ['contains', 'not_contains', 'equals', 'not_equals', 'begins_with', 'ends_with', ...PRESENCE];
-const DATE_OPS: ConditionOp[] = ['equals', 'not_equals', 'less_than', 'greater_than', 'less_or_equal', 'greater_or_equal', 'between', ...PRESENCE];
-
-/** The operators a filter may use on each question kind; kinds not listed (files, groups) take only the presence tests. */
-export const FILTER_OPS: Record<string, readonly ConditionOp[]> = {
-  yes_no: ['equals', 'not_equals', ...PRESENCE],
-  number: NUMBER_OPS,
-  rating: NUMBER_OPS,
-  opinion_scale: NUMBER_OPS,
-  multiple_choice: CHOICE_OPS,
-  dropdown: CHOICE_OPS,
-  short_text: TEXT_OPS,
-  long_text: TEXT_OPS,
-  email: TEXT_OPS,
-  date: DATE_OPS,
-};
-
 /** The operators a filter accepts for a question of `type` ([] for kinds not answered by respondents). */
 export function filterOpsFor(type: string): readonly ConditionOp[] {
-  if (!isAnswerable(type)) return [];
-  return FILTER_OPS[type] ?? PRESENCE;
+  return isAnswerable(type) ? filterOpsOf(type) : [];
 }
 
 const NUMERIC = new Set(['number', 'rating', 'opinion_scale']);

@@ -21,6 +21,7 @@ export * from './file-links';
 export * from './output-schemas';
 export * from './question-summaries';
 export * from './answer-filter';
+export * from './filter-ops';
 export * from './funnel-service';
 
 /** Respondents' submissions and uploads, owners' responses, exports and analytics. */

@@ -12,7 +12,7 @@ const p = param;
  */
 const ANSWER_FILTER_PARAMS: QueryParam[] = [
   { name: 'completed', description: 'true: completed only; false: partial only', schema: { type: 'boolean' } },
-  { name: 'version', description: 'only responses to this published version (its number)', schema: { type: 'integer', minimum: 1 } },
+  { name: 'version', description: 'only responses to this published version (its number)', schema: { type: 'integer', minimum: 1, maximum: 999999999 } },
   {
     name: 'filter',
     description:
@@ -217,7 +217,7 @@ export const responseRoutes: RouteSpec[] = [
     summary: 'The funnel of one version: views, starts, each question reached, completed, with drop-off and the median time to complete',
     tag: 'Analytics',
     scope: 'forms',
-    query: [{ name: 'version', description: 'the version (its number); default: the newest with counts, else the published one', schema: { type: 'integer', minimum: 1 } }],
+    query: [{ name: 'version', description: 'the version (its number); default: the newest with counts, else the published one', schema: { type: 'integer', minimum: 1, maximum: 999999999 } }],
     success: { status: 200, description: 'the funnel', schema: funnelOut },
     errors: [400, 401, 403, 404],
     handler: async (ctx) => json(await ctx.formloom.service(FunnelService).funnel(ctx.principal, p(ctx, 'id'), ctx.req.query)),

@@ -26,6 +26,7 @@ const SEMANTIC_400: Array<{ op?: string; field?: RegExp; reason?: string; why: s
   { op: 'POST /public/forms/{slug}/responses', field: /^answers$/, why: "a completed response answers the form's required questions" },
   { op: 'PATCH /public/forms/{slug}/responses/{responseId}', field: /^answers\./, why: 'an answer value must fit its question' },
   { op: 'POST /forms/{id}/responses/bulk-delete', field: /^response_ids$/, why: 'the ids must be responses of this form' },
+  { field: /^filter$/, why: "a filter by answer is JSON naming the form's questions, with operators and values that fit each (core's answer-filter.ts)" },
   { op: 'POST /signing/verify', field: /^pdf_base64$/, why: 'the bytes must be a PDF' },
   { op: 'POST /s/{shortCode}/sign', field: /^signature$/, why: 'a drawn signature must decode to a PNG within the size limits' },
   { op: 'POST /s/{shortCode}/sign', reason: 'invalid_email_code', why: 'the code must be the one mailed to the signer' },

@@ -62,6 +62,21 @@ export class PublicApi {
     });
   }
 
+  /**
+   * Reports a view (the form was shown) or a start (the first answer) for the owner's funnel
+   * (docs/responses-and-webhooks.md, "Funnel"). Fire and forget: `keepalive` lets it finish when the page
+   * closes, and a failure never reaches the respondent.
+   */
+  visit(slug: string, event: 'view' | 'start'): void {
+    void fetch(this.url(`${encodeURIComponent(slug)}/visits`), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ event }),
+      credentials: 'omit',
+      keepalive: true,
+    }).catch(() => undefined);
+  }
+
   /** A proof-of-work challenge for the form's next submission (`spam_protection.proof_of_work`). */
   challenge(slug: string) {
     return this.call<{ challenge: AltchaChallenge }>(`${encodeURIComponent(slug)}/challenge`, { cache: 'no-store' }).then((r) => r.challenge);

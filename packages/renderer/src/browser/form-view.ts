@@ -34,6 +34,9 @@ export class FormView {
   /** The respondent's session seed: the order of randomized choices (docs/respondents.md). */
   private seed: string;
   private startedAt = new Date().toISOString();
+  /** Whether this page's view was reported (never in the builder's preview), and its start (the funnel). */
+  private counted = false;
+  private started = false;
   private readonly main = h('div', { class: 'fl-main' });
   private readonly banner = h('div', { class: 'fl-banner', role: 'alert', hidden: true });
   private readonly progress: HTMLElement;
@@ -95,6 +98,9 @@ export class FormView {
   start(): void {
     const snap = this.form.snapshot;
     if (snap.closed) return this.show(screen(this.level, this.t('closed'), this.t('closed_text')));
+    // The funnel's first step (the preview never calls start, so the builder's own views are not counted).
+    this.api.visit(this.form.slug, 'view');
+    this.counted = true;
     if (snap.limit_one_response && store.completed.get(this.form.slug)) {
       this.done = true;
       return this.show(screen(this.level, this.t('answered'), this.t('answered_text')));
@@ -159,6 +165,11 @@ export class FormView {
       set: (v) => {
         this.answers[q.id] = recalled.stored(v);
         this.error(errId, null);
+        if (this.counted && !this.started) {
+          // The funnel's second step: the first answer given on this page.
+          this.started = true;
+          this.api.visit(this.form.slug, 'start');
+        }
       },
       next: () => void this.next(),
       // The answer shows as picked for a moment, then the page moves on, unless the respondent already moved

@@ -6,14 +6,26 @@ export type Analytics = Schemas['Analytics'];
 export type QuestionSummaries = Schemas['QuestionSummaries'];
 export type QuestionSummary = QuestionSummaries['questions'][number];
 export type ResponseItem = Schemas['ResponseList']['responses'][number];
+export type Funnel = Schemas['Funnel'];
 
-/** The filters the list and the CSV export share. */
+/** The filters the list, the analytics, the summaries and the exports share (docs/responses-and-webhooks.md). */
 export interface ResponseFilter {
   since?: string;
   until?: string;
   completed?: boolean;
-  /** Text in any answer, ignoring case. */
+  /** Text in any answer, ignoring case (the list and the exports only). */
   search?: string;
+  /** Only responses to this version. */
+  version?: number;
+  /** Filters by answer: the JSON text of `{match, conditions}`. */
+  filter?: string;
+}
+
+/** The filter as query parameters (`completed` and `version` as text). */
+function queryOf(filter: ResponseFilter): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [k, v] of Object.entries(filter)) if (v !== undefined && v !== '') query[k] = String(v);
+  return query;
 }
 
 export interface ResponseFilters extends ResponseFilter {
@@ -23,17 +35,21 @@ export interface ResponseFilters extends ResponseFilter {
   cursor?: string;
 }
 
-export function getAnalytics(api: Api, id: string, range: { since?: string; until?: string } = {}) {
-  return call(api.client.GET('/forms/{id}/analytics', { params: { path: { id }, query: range } }));
+export function getAnalytics(api: Api, id: string, filter: Omit<ResponseFilter, 'search'> = {}) {
+  return call(api.client.GET('/forms/{id}/analytics', { params: { path: { id }, query: queryOf(filter) as never } }));
 }
 
-export function getQuestionSummaries(api: Api, id: string, range: { since?: string; until?: string } = {}) {
-  return call(api.client.GET('/forms/{id}/analytics/questions', { params: { path: { id }, query: range } }));
+export function getQuestionSummaries(api: Api, id: string, filter: Omit<ResponseFilter, 'search'> = {}) {
+  return call(api.client.GET('/forms/{id}/analytics/questions', { params: { path: { id }, query: queryOf(filter) as never } }));
+}
+
+/** The funnel of `version` (the newest with counts when absent). */
+export function getFunnel(api: Api, id: string, version?: number) {
+  return call(api.client.GET('/forms/{id}/analytics/funnel', { params: { path: { id }, query: version === undefined ? {} : { version } } }));
 }
 
 export function listResponses(api: Api, id: string, filters: ResponseFilters) {
-  const query: Record<string, unknown> = { ...filters };
-  if (filters.completed !== undefined) query.completed = String(filters.completed);
+  const query = queryOf(filters);
   return call(api.client.GET('/forms/{id}/responses', { params: { path: { id }, query: query as never } }));
 }
 
@@ -47,8 +63,7 @@ export function bulkDeleteResponses(api: Api, id: string, ids: string[]) {
 
 /** The export's URL for the filter and format (a plain link: the browser streams the download); CSV without `format`. */
 export function exportUrl(api: Api, id: string, filter: ResponseFilter = {}, format: 'csv' | 'xlsx' | 'json' = 'csv') {
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(filter)) if (v !== undefined && v !== '') query.set(k, String(v));
+  const query = new URLSearchParams(queryOf(filter));
   if (format !== 'csv') query.set('format', format);
   const q = query.toString();
   return `${api.base.replace(/\/+$/, '')}/forms/${encodeURIComponent(id)}/responses/export${q ? `?${q}` : ''}`;

@@ -2,7 +2,8 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { tokens, controls } from '../controls/styles';
 import { resultsStyles } from './results-styles';
 import { summaryStyles } from './summary-styles';
-import type { Analytics, QuestionSummaries, QuestionSummary } from '../../data/results';
+import type { Analytics, Funnel, QuestionSummaries, QuestionSummary } from '../../data/results';
+import { funnelSection } from './funnel-chart';
 import { cardBody, numbersTable, type CardContext } from './question-card';
 import { barList } from './summary-bars';
 
@@ -19,9 +20,19 @@ const fmtSeconds = (s: number | null) => (s === null ? '—' : s < 90 ? `${s} s`
  */
 export class FlResultsSummary extends LitElement {
   static override styles = [tokens, controls, resultsStyles, summaryStyles];
-  static override properties = { analytics: { attribute: false }, summaries: { attribute: false }, expanded: { state: true } };
+  static override properties = {
+    analytics: { attribute: false },
+    summaries: { attribute: false },
+    funnel: { attribute: false },
+    filtered: { type: Boolean },
+    expanded: { state: true },
+  };
   analytics: Analytics | null = null;
   summaries: QuestionSummaries | null = null;
+  /** The funnel of the version chosen (all versions: the newest); the answer filters do not apply to it. */
+  funnel: Funnel | null = null;
+  /** Whether filters narrow the numbers (the funnel then says it counts every visit). */
+  filtered = false;
   /** Bar lists opened past their top 10, by id. */
   expanded = new Set<string>();
 
@@ -97,8 +108,9 @@ export class FlResultsSummary extends LitElement {
             ${numbersTable('Responses per day', ['Day', 'Responses', 'Completed'], a.responses_by_day.map((d) => [d.date, d.total, d.completed]))}`
           : html`<p class="muted">No responses in this period.</p>`}
       </section>
+      ${this.funnel ? funnelSection(this.funnel, this.filtered) : nothing}
       ${a.question_drop_off.length && a.total_responses
-        ? html`<section class="card qcard" aria-labelledby="h-funnel"><h2 id="h-funnel">Drop-off</h2>
+        ? html`<section class="card qcard" aria-labelledby="h-funnel"><h2 id="h-funnel">Drop-off by question</h2>
             ${barList(
               a.question_drop_off.map((q) => ({ label: titles.get(q.question_id) ?? q.question_id, count: q.reached, share: Math.round((q.reached / reachedOf) * 10000) / 100 })),
               { id: 'funnel', expanded: this.expanded.has('funnel'), toggle: () => this.ctx.toggle('funnel'), label: 'How many respondents reached each question, in form order' },

@@ -3,9 +3,12 @@ import { tokens, controls } from '../controls/styles';
 import { resultsStyles } from './results-styles';
 import { ApiError, createApi, unauthorizedNotice, type Api } from '../../data/client';
 import { getForm, listTeams, type Question } from '../../data/forms';
-import { exportUrl, getAnalytics, getQuestionSummaries, listResponses, type Analytics, type QuestionSummaries } from '../../data/results';
+import { exportUrl, getAnalytics, getFunnel, getQuestionSummaries, listResponses, type Analytics, type Funnel, type QuestionSummaries } from '../../data/results';
 import './results-summary';
 import './results-table';
+import './filter-bar';
+import { EMPTY_FILTER, type FilterState } from './filter-bar';
+import { apiFilter, readFilterState, writeFilterState } from './filter-url';
 import { PER_PAGE, type FlResultsTable, type ResponsePage } from './results-table';
 
 /** How often an open results screen asks whether responses arrived (any instance may have stored them). */
@@ -36,9 +39,8 @@ export class FormloomResults extends LitElement {
     analytics: { state: true },
     summaries: { state: true },
     canDelete: { state: true },
-    since: { state: true },
-    until: { state: true },
-    completed: { state: true },
+    filters: { state: true },
+    funnel: { state: true },
     search: { state: true },
     error: { state: true },
     fresh: { state: true },
@@ -53,9 +55,9 @@ export class FormloomResults extends LitElement {
   analytics: Analytics | null = null;
   summaries: QuestionSummaries | null = null;
   canDelete = false;
-  since = '';
-  until = '';
-  completed: '' | 'true' | 'false' = '';
+  /** The filter bar's state (filter-bar.ts), kept in the URL (filter-url.ts). */
+  filters: FilterState = EMPTY_FILTER;
+  funnel: Funnel | null = null;
   /** The applied search (the box's text once typing paused). */
   search = '';
   error: { status: number; message: string } | null = null;
@@ -90,8 +92,9 @@ export class FormloomResults extends LitElement {
     }
   }
 
-  private get range() {
-    return { ...(this.since ? { since: this.since } : {}), ...(this.until ? { until: this.until } : {}) };
+  /** What the summary, the table and the exports are asked for (the search is the table's alone). */
+  private get applied() {
+    return apiFilter(this.filters);
   }
 
   /** The first page read ahead by `start`, handed to the table once. */
@@ -104,9 +107,13 @@ export class FormloomResults extends LitElement {
   }
 
   private async start() {
+    const fromUrl = readFilterState(location.search);
+    this.filters = fromUrl.state;
+    if (fromUrl.view === 'responses') this.view = 'responses';
     // The form, the summary's numbers and the table's first page are read at once: one round trip to open.
     const summary = this.refresh();
-    this.firstPage = listResponses(this.api!, this.formId, { per_page: PER_PAGE }).catch(() => null);
+    const unfiltered = Object.keys(this.applied).length === 0;
+    this.firstPage = unfiltered ? listResponses(this.api!, this.formId, { per_page: PER_PAGE }).catch(() => null) : null;
     try {
       const { form } = await getForm(this.api!, this.formId);
       this.questions = form.questions;
@@ -129,10 +136,18 @@ export class FormloomResults extends LitElement {
   }
 
   private async refresh() {
+    const filter = this.applied;
     try {
-      const [analytics, summaries] = await Promise.all([getAnalytics(this.api!, this.formId, this.range), getQuestionSummaries(this.api!, this.formId, this.range)]);
+      const [analytics, summaries, funnel] = await Promise.all([
+        getAnalytics(this.api!, this.formId, filter),
+        getQuestionSummaries(this.api!, this.formId, filter),
+        getFunnel(this.api!, this.formId, filter.version).catch(() => null),
+      ]);
+      // A later change of the filters answered first: this answer is out of date.
+      if (JSON.stringify(filter) !== JSON.stringify(this.applied)) return;
       this.analytics = analytics;
       this.summaries = summaries;
+      this.funnel = funnel;
       this.error = null;
     } catch (e) {
       this.fail(e);
@@ -144,7 +159,7 @@ export class FormloomResults extends LitElement {
     if (!this.analytics || document.hidden || this.error) return;
     const before = this.analytics;
     try {
-      const now = await getAnalytics(this.api!, this.formId, this.range);
+      const now = await getAnalytics(this.api!, this.formId, this.applied);
       if (now.total_responses === before.total_responses && now.completed_responses === before.completed_responses) return;
       const added = now.total_responses - before.total_responses;
       // The page read ahead at open is out of date now.
@@ -157,9 +172,20 @@ export class FormloomResults extends LitElement {
     }
   }
 
-  private setFilter(e: Event, field: 'since' | 'until' | 'completed') {
-    (this as unknown as Record<string, string>)[field] = (e.target as HTMLInputElement).value;
-    if (field !== 'completed') void this.refresh();
+  /** A change in the filter bar: kept in the URL, then the summary is read again (the table follows its `filters`). */
+  private setFilters(next: FilterState) {
+    const before = JSON.stringify(this.applied);
+    this.filters = next;
+    writeFilterState(next, this.view);
+    if (JSON.stringify(this.applied) !== before) {
+      this.firstPage = null;
+      void this.refresh();
+    }
+  }
+
+  private setView(view: View) {
+    this.view = view;
+    writeFilterState(this.filters, view);
   }
 
   private typed(e: Event) {
@@ -188,30 +214,32 @@ export class FormloomResults extends LitElement {
   override render() {
     if (this.error && (!this.questions || this.error.status === 404)) return this.renderError(this.error);
     if (!this.questions) return html`<div class="wrap"><p class="muted" role="status">Loading results…</p></div>`;
-    const filters = { ...this.range, ...(this.completed ? { completed: this.completed === 'true' } : {}), ...(this.search ? { search: this.search } : {}) };
+    const applied = this.applied;
+    const filters = { ...applied, ...(this.search ? { search: this.search } : {}) };
+    const versions = this.funnel?.versions ?? [];
+    const filtered = Object.keys(applied).length > 0;
     return html`<div class="wrap">
       <h1 class="sr-only">Results</h1>
       ${this.error ? html`<p class="error-text" role="alert">${this.error.status === 404 ? 'This form does not exist any more. It may have been deleted in another tab.' : this.error.message}</p>` : nothing}
       <div class="views" role="group" aria-label="Results view">
-        <button type="button" aria-pressed=${this.view === 'summary' ? 'true' : 'false'} @click=${() => (this.view = 'summary')}>Summary</button>
-        <button type="button" aria-pressed=${this.view === 'responses' ? 'true' : 'false'} @click=${() => (this.view = 'responses')}>Responses${this.analytics ? ` (${this.analytics.total_responses})` : ''}</button>
+        <button type="button" aria-pressed=${this.view === 'summary' ? 'true' : 'false'} @click=${() => this.setView('summary')}>Summary</button>
+        <button type="button" aria-pressed=${this.view === 'responses' ? 'true' : 'false'} @click=${() => this.setView('responses')}>Responses${this.analytics ? ` (${this.analytics.total_responses})` : ''}</button>
       </div>
-      <div class="bar" role="search" aria-label="Filter results">
-        <label class="field">From<input type="date" .value=${this.since} max=${this.until || nothing} @change=${(e: Event) => this.setFilter(e, 'since')} /></label>
-        <label class="field">To<input type="date" .value=${this.until} min=${this.since || nothing} @change=${(e: Event) => this.setFilter(e, 'until')} /></label>
+      <div role="search" aria-label="Filter results">
+        <fl-filter-bar .questions=${this.questions} .versions=${versions} .state=${this.filters} @fl-filter=${(e: CustomEvent<FilterState>) => this.setFilters(e.detail)}></fl-filter-bar>
+      </div>
+      <div class="bar">
         ${this.view === 'responses'
-          ? html`<label class="field">Show<select .value=${this.completed} @change=${(e: Event) => this.setFilter(e, 'completed')}>
-              <option value="">All responses</option><option value="true">Completed</option><option value="false">Partial</option></select></label>
-            <label class="field">Search answers<input type="search" .value=${this.search} maxlength="200" @input=${this.typed} @search=${this.typed} /></label>`
+          ? html`<label class="field">Search answers<input type="search" .value=${this.search} maxlength="200" @input=${this.typed} @search=${this.typed} /></label>`
           : nothing}
         ${(['csv', 'xlsx', 'json'] as const).map(
-          (format) => html`<a class="btn" href=${exportUrl(this.api!, this.formId, this.view === 'responses' ? filters : this.range, format)} download
-            title=${`${this.view === 'responses' ? 'The responses these filters show' : 'The responses of these dates'}, as ${EXPORT_FORMATS[format]}`}>Download ${format.toUpperCase()}</a>`,
+          (format) => html`<a class="btn" href=${exportUrl(this.api!, this.formId, this.view === 'responses' ? filters : applied, format)} download
+            title=${`${filtered || this.search ? 'The responses these filters show' : 'Every response'}, as ${EXPORT_FORMATS[format]}`}>Download ${format.toUpperCase()}</a>`,
         )}
-        <span class="live muted" role="status" aria-live="polite">${this.fresh}</span>
+        <span class="live muted" role="status" aria-live="polite">${filtered && this.analytics ? `${this.analytics.total_responses} matching response${this.analytics.total_responses === 1 ? '' : 's'}` : ''}${this.fresh ? ` ${this.fresh}` : ''}</span>
       </div>
       ${this.view === 'summary'
-        ? html`<fl-results-summary .analytics=${this.analytics} .summaries=${this.summaries} @fl-show-responses=${() => (this.view = 'responses')}></fl-results-summary>`
+        ? html`<fl-results-summary .analytics=${this.analytics} .summaries=${this.summaries} .funnel=${this.funnel} ?filtered=${filtered} @fl-show-responses=${() => this.setView('responses')}></fl-results-summary>`
         : html`<fl-results-table .prefetched=${this.takeFirstPage()} .api=${this.api} form-id=${this.formId} .questions=${this.questions} .filters=${filters} ?can-delete=${this.canDelete}
             @fl-responses-changed=${() => void this.refresh()}></fl-results-table>`}
     </div>`;

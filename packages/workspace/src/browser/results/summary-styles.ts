@@ -12,6 +12,9 @@ export const summaryStyles = css`
   .bnum { font-size: 0.8125rem; font-variant-numeric: tabular-nums; white-space: nowrap; min-width: 6.5rem; text-align: right; }
   .tag { font-size: 0.75rem; padding: 0 0.4rem; border-radius: 999px; border: 1px solid var(--_border); color: var(--_muted); }
   .more { justify-self: start; }
+  .drop { grid-column: 1 / -1; color: var(--_danger); }
+  .bfill.views, .bfill.starts { background: color-mix(in srgb, var(--_primary) 60%, var(--_surface)); }
+  .bfill.completed { background: var(--_success); }
   .stacked { display: flex; height: 1.25rem; border-radius: var(--_radius); overflow: hidden; background: var(--_border); }
   .seg { display: block; height: 100%; }
   .promoters { background: #15803d; }
