@@ -19,6 +19,7 @@ import { SqlSigningRepository } from './repositories/signing';
 import { SqlCredentialRepository, SqlOneTimeTokenRepository, SqlPasskeyRepository, SqlSignInSessionRepository } from './repositories/sign-in';
 import { SqlCacheRevisionRepository } from './repositories/cache-revision';
 import { SqlPaymentRepository } from './repositories/payments';
+import { SqlBookingRepository } from './repositories/bookings';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
 import { SqlIntegrationRepository } from './repositories/integrations';
 import { BeforeCommit, type Scope, statementCache } from './scope';
@@ -268,6 +269,7 @@ function makeStorage(
     cacheRevision: new SqlCacheRevisionRepository(scope),
     integrations: new SqlIntegrationRepository(scope),
     payments: new SqlPaymentRepository(scope),
+    bookings: new SqlBookingRepository(scope),
     transaction: transaction ?? ((work) => work(storage)),
   };
   return storage;

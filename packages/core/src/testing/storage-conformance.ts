@@ -23,6 +23,7 @@ import { cacheRevisionTests } from './storage/cache-revision';
 import { formListDepthTests } from './storage/form-list-depth';
 import { integrationTests } from './storage/integrations';
 import { paymentTests } from './storage/payments';
+import { bookingTests } from './storage/bookings';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
 export type { Probe, StorageProbes, StoredRow } from './storage/probes';
@@ -71,4 +72,5 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   formListDepthTests(storageTest);
   integrationTests(storageTest);
   paymentTests(storageTest);
+  bookingTests(storageTest);
 }

@@ -23,6 +23,7 @@ import { FormloomApiKeyMakers1741000000000 } from './1741000000000-api-key-maker
 import { FormloomIntegrations1741650000000 } from './1741650000000-integrations';
 import { FormloomPayments1741200000000 } from './1741200000000-payments';
 import { FormloomResponseAnswers1741400000000 } from './1741400000000-response-answers';
+import { FormloomBookings1741800000000 } from './1741800000000-bookings';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -51,4 +52,5 @@ export const formloomMigrations = [
   FormloomPayments1741200000000,
   FormloomResponseAnswers1741400000000,
   FormloomIntegrations1741650000000,
+  FormloomBookings1741800000000,
 ];

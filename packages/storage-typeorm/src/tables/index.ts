@@ -22,6 +22,7 @@ import { InstanceClaimEntity, OneTimeTokenEntity, PasskeyEntity, PasswordEntity,
 import { SignedDocumentEntity, SigningAuditEntity, SigningSessionEntity, SigningSlotEntity } from './signing';
 import { CreditCheckoutEntity, PaymentAccountEntity, PaymentEntity, PaymentEventEntity } from './payments';
 import { IntegrationDeliveryEntity, IntegrationEntity } from './integrations';
+import { BookingCellEntity, BookingEntity, CalendarConnectionEntity } from './bookings';
 import { DeliveryAttemptEntity, DeliveryEntity, GlobalWebhookEntity, WebhookSecretEntity } from './webhooks';
 
 /** Every entity of Formloom, for a host that builds its own DataSource (add them to `entities`). */
@@ -71,4 +72,7 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   PaymentEventEntity,
   IntegrationEntity,
   IntegrationDeliveryEntity,
+  BookingEntity,
+  BookingCellEntity,
+  CalendarConnectionEntity,
 ];

@@ -24,6 +24,7 @@ import type { PasskeyRepository } from './passkeys';
 import type { CacheRevisionRepository } from './cache-revision';
 import type { PaymentRepository } from './payments';
 import type { IntegrationRepository } from './integrations';
+import type { BookingRepository } from './bookings';
 
 export type { Page } from './page';
 export type { UserRepository } from './users';
@@ -52,6 +53,8 @@ export type { PasskeyRepository } from './passkeys';
 export type { CacheRevisionRead, CacheRevisionRepository } from './cache-revision';
 export type { CreditCheckoutRecord, PaymentAccountRecord, PaymentRecord, PaymentRepository, PaymentStatus } from './payments';
 export type * from './integrations';
+export type { BookingRecord, BookingRepository, BookingStatus, CalendarConnectionRecord } from './bookings';
+export { BOOKING_CELL_MINUTES } from './bookings';
 
 /**
  * Persistence of every entity: one repository per aggregate (each documented in its own file of this
@@ -101,6 +104,8 @@ export interface Storage {
   readonly payments: PaymentRepository;
   /** A form's integrations and their delivery logs (docs/integrations.md). */
   readonly integrations: IntegrationRepository;
+  /** Booked and held slots, owners' calendar connections (docs/booking.md). */
+  readonly bookings: BookingRepository;
   /**
    * Runs `work` in one transaction and resolves with its result: committed when `work` resolves, rolled
    * back when it throws (the error is rethrown as is). Calls outside never see its uncommitted writes.
