@@ -5,8 +5,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
  * and quiet (`.ci/run` installs it), shared by the express, workspace and self-hosted test helpers.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -18,7 +18,26 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
+/**
+ * Where a test run's shared browser listens (`npm test` starts one, scripts/test.mjs and `serve.ts`): each
+ * test file then connects to it instead of launching a Chromium of its own (docs/testing.md).
+ */
+export const SHARED_BROWSER_ENV = 'FORMLOOM_TEST_BROWSER_WS';
+
+/**
+ * A browser for one test file: a connection to the run's shared browser when there is one, else a Chromium of
+ * its own. Either way the file's contexts are its own, and `close()` ends them (a connection's close ends
+ * the contexts it made and disconnects; the shared browser goes on for the other files).
+ */
 export async function launchBrowser(): Promise<Browser> {
+  const shared = process.env[SHARED_BROWSER_ENV];
+  if (shared) {
+    try {
+      return steadyNavigation(await chromium.connect(shared, { timeout: 30_000 }));
+    } catch (err) {
+      console.warn(`The shared browser at ${shared} did not answer (${String(err).split('\n')[0]}); launching one for this file`);
+    }
+  }
   return steadyNavigation(await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }));
 }
 
