@@ -80,6 +80,8 @@ test.serial('typing @ in a title offers earlier questions, hidden fields and var
     await page.getByText('Reads: Thanks, What is your name?').waitFor();
     await page.keyboard.type('!');
     t.is(await title.inputValue(), `Thanks, {answer.${name!.id}}!`, 'the caret is after the token');
+    // The question list names what is recalled, never the raw token.
+    await page.locator('fl-question-list li[aria-current="true"] .title').filter({ hasText: 'Thanks, @What is your name?!' }).waitFor();
 
     // The button beside the description, with a fallback, chosen by click.
     await page.getByRole('button', { name: 'Recall an answer in the description' }).click();

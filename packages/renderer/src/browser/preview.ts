@@ -27,6 +27,8 @@ class NoNetworkApi extends PublicApi {
   override upload(): Promise<never> {
     return this.submit();
   }
+  /** The welcome screen's preview runs `start()`: the builder's own views are never counted in the funnel. */
+  override visit(): void {}
 }
 
 const STYLED = ['--fl-text', '--fl-button-text', '--fl-bg'];

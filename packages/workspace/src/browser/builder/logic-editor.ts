@@ -33,7 +33,10 @@ export class FlLogicEditor extends LitElement {
       .jump { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.75rem; display: grid; gap: 0.6rem; min-width: 0; }
       /* Each condition wraps its fields instead of squeezing them: nothing overlaps at 390 px. */
       .cond { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: flex-end; padding: 0.5rem; border-radius: var(--_radius); background: var(--_surface-2, rgba(127, 127, 127, 0.06)); min-width: 0; }
-      .cond > .field, .cond > .range, .cond > fieldset { flex: 1 1 9rem; min-width: 0; }
+      .cond > .field, .cond > .range, .cond > fieldset { flex: 1 1 6rem; min-width: 0; }
+      /* The tested question's name is the longest: it takes the room, so "This question" is never cut and the
+         remove button stays on the row at 1366 px. */
+      .cond > .field:first-child { flex: 2 1 10rem; }
       .cond > button { flex: none; }
       .range { display: flex; gap: 0.5rem; min-width: 0; }
       .range > .field { flex: 1 1 0; min-width: 0; }

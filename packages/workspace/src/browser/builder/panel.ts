@@ -20,7 +20,8 @@ export class BuilderPanel extends LitElement {
       .sticky { position: sticky; top: calc(var(--_bar-h, 0px) + 0.75rem); }
       @media (max-width: 900px) { .sticky { position: static; } }
       section.card { display: grid; gap: 0.75rem; }
-      .sections { display: grid; gap: 1rem; }
+      /* One column that never grows past the panel: a long link or snippet wraps or scrolls in its field. */
+      .sections { display: grid; gap: 1rem; grid-template-columns: minmax(0, 1fr); }
       .hint { font-weight: 400; font-size: 0.8125rem; }
       fieldset { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.75rem; margin: 0; display: grid; gap: 0.5rem; }
       legend { font-weight: 600; font-size: 0.875rem; padding: 0 0.25rem; }

@@ -5,6 +5,7 @@ import { tokens, controls } from '../controls/styles';
 import { KINDS, kindOf } from './kinds/registry';
 import { kindIcon } from './kinds/kind-icons';
 import { parseRecalls } from '../../../../core/src/logic/recall.js';
+import { readableText as readable } from './recall-ids';
 import type { Question, QuestionType } from '../../data/forms';
 
 /** Whether a question's texts recall an answer, hidden field or variable (core/src/logic/recall.ts). */
@@ -146,9 +147,9 @@ export class FlQuestionList extends LitElement {
     return html`<ol aria-label="Questions" aria-describedby="how">
         ${repeat(this.questions, (q) => this.keyOf(q.id), (q, i) => html`<li data-id=${q.id} data-key=${this.keyOf(q.id)} aria-current=${q.id === this.selected ? 'true' : 'false'} class=${this.problems.has(q.id) ? 'problem' : ''}>
           <span class="handle" aria-hidden="true" title="Drag to reorder">⠿</span>
-          <button class="pick" type="button" title=${q.title} @click=${() => this.emit('fl-select', { id: q.id })} @keydown=${(e: KeyboardEvent) => this.onKey(e, i)}>
+          <button class="pick" type="button" title=${readable(q.title, this.questions)} @click=${() => this.emit('fl-select', { id: q.id })} @keydown=${(e: KeyboardEvent) => this.onKey(e, i)}>
             <span class="num">${kindIcon(q.type)}<span>${i + 1} · ${kindOf(q.type).label}</span></span>
-            <span class="title ${q.title.trim() ? '' : 'untitled'}">${q.title.trim() ? q.title : 'Untitled question'}</span>
+            <span class="title ${q.title.trim() ? '' : 'untitled'}">${q.title.trim() ? readable(q.title, this.questions) : 'Untitled question'}</span>
             ${this.badges(q)}
             ${this.problems.has(q.id) ? html`<span class="warn">needs attention</span>` : nothing}
           </button>

@@ -1,4 +1,4 @@
-import { renameRecalls } from '../../../../core/src/logic/recall.js';
+import { recallParts, renameRecalls } from '../../../../core/src/logic/recall.js';
 import { RECALL_FORM_FIELDS } from '../../../../core/src/logic/recall-texts.js';
 import type { Form, Question } from '../../data/forms';
 
@@ -27,4 +27,15 @@ export function renameRecallIds(form: Form, ids: ReadonlyMap<string, string>): F
     if (typeof v === 'string' && v.includes('{answer.')) own[field] = renameRecalls(v, ids);
   }
   return { ...form, ...own, questions: form.questions.map((q) => renameQuestion(q, ids)) };
+}
+
+/**
+ * A text as a person reads it in the builder's lists (the question list, the logic map): each recall as "@"
+ * and what it recalls (the question's title, the hidden field or variable), never the raw token.
+ */
+export function readableText(text: string, questions: ReadonlyArray<{ id: string; title: string }>): string {
+  if (!text.includes('{')) return text;
+  return recallParts(text)
+    .map((p) => (typeof p === 'string' ? p : p.kind === 'answer' ? `@${questions.find((q) => q.id === p.name)?.title.trim() || 'a deleted question'}` : `@${p.name}`))
+    .join('');
 }

@@ -170,7 +170,7 @@ export class FlPublishPanel extends BuilderPanel {
         <h3>What the next version changes</h3>
         ${this.versions === null ? html`<p class="muted" role="status">Loading…</p>`
           : nothingNew ? html`<p class="muted">Nothing: the draft is what is live.</p>`
-          : log.length ? html`<ul class="changes">${log.map((c) => html`<li><strong>${c.type.replace(/_/g, ' ')}</strong>: ${c.description}</li>`)}</ul>`
+          : log.length ? html`<ul class="changes">${log.map((c) => html`<li>${c.description}</li>`)}</ul>`
           : html`<p class="muted">No change since the last version.</p>`}
         <div class="row">
           <button class="btn primary" type="button" ?disabled=${this.busy || nothingNew} @click=${() => void this.publish()}>${f.published ? 'Publish changes' : 'Publish'}</button>

@@ -2,6 +2,7 @@ import { LitElement, html, svg, css, nothing } from 'lit';
 import { tokens, controls } from '../../controls/styles';
 import type { LogicJump } from '../../../../../core/src/logic/jumps.js';
 import { jumpWords, type MapQuestion } from './map-words';
+import { readableText } from '../recall-ids';
 
 export type { MapQuestion } from './map-words';
 
@@ -98,7 +99,7 @@ export class FlLogicMap extends LitElement {
         ${this.questions.map((q, i) => {
           const words = jumpWords(q, i, this.questions, names);
           return html`<li><button type="button" aria-current=${q.id === this.current ? 'true' : nothing} @click=${() => this.open(q.id)}>
-            <span class="title">Q${i + 1} · ${q.title || 'Untitled question'}</span>
+            <span class="title">Q${i + 1} · ${readableText(q.title, this.questions) || 'Untitled question'}</span>
             <span class="jumps">${words}</span></button></li>`;
         })}
         <li class="end"><span class="node">Thank-you screen</span></li>
