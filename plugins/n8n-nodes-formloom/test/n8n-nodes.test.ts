@@ -1,5 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import test from 'ava';
+import { waitFor } from '@formloom/core/testing';
 import { Formloom } from '../src/nodes/Formloom/Formloom.node';
+import { FormloomTrigger } from '../src/nodes/FormloomTrigger/FormloomTrigger.node';
 import { n8nContext, testCredentials } from './helpers/n8n-context';
 import { startTestApp, type TestApp } from './helpers/formloom-app';
 
@@ -7,11 +12,29 @@ import { startTestApp, type TestApp } from './helpers/formloom-app';
 // Formloom (the self-hosted app), through a stand-in for n8n's execution context: the true boundary.
 
 const KINDS = ['sqlite', 'postgres'] as const;
+// The REST Hooks plugin as an operator lists it (the trigger subscribes through its routes).
+const REST_HOOKS = resolve(__dirname, '../../../rest-hooks/dist/src/index.js');
+const CONFIG = `import { restHooksPlugin } from ${JSON.stringify(REST_HOOKS)};\nexport default { plugins: [restHooksPlugin()] };\n`;
 const apps = new Map<string, Promise<TestApp>>();
 const appFor = (kind: string) => {
-  if (!apps.has(kind)) apps.set(kind, startTestApp(kind as (typeof KINDS)[number]));
+  if (!apps.has(kind)) apps.set(kind, startTestApp(kind as (typeof KINDS)[number], CONFIG));
   return apps.get(kind)!;
 };
+
+/** Where n8n would receive the webhook: a local server keeping each POSTed JSON body. */
+async function webhookReceiver() {
+  const bodies: unknown[] = [];
+  const server = createServer((req, res) => {
+    let text = '';
+    req.on('data', (c) => (text += c));
+    req.on('end', () => {
+      bodies.push(JSON.parse(text));
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/abc/webhook`, bodies, close: () => new Promise((r) => server.close(r)) };
+}
 test.after.always(async () => {
   for (const app of apps.values()) await (await app).close();
 });
@@ -44,9 +67,12 @@ for (const kind of KINDS) {
       return items!.map((i) => i.json as any);
     };
     const options = await node.methods.loadOptions.getForms.call(n8nContext({ credentials }));
-    t.deepEqual(options.map((o) => o.name).sort(), ['Feedback', 'Party RSVP']);
+    // (The trigger's test adds its own form to the same app meanwhile.)
+    t.true(['Feedback', 'Party RSVP'].every((n) => options.some((o) => o.name === n && o.value)));
 
-    t.is((await run({ resource: 'form', operation: 'getAll', returnAll: true })).length, 2);
+    const allForms = (await run({ resource: 'form', operation: 'getAll', returnAll: true })).map((f) => f.title);
+    t.true(['Feedback', 'Party RSVP'].every((n) => allForms.includes(n)));
+    t.is((await run({ resource: 'form', operation: 'getAll', returnAll: false, limit: 1 })).length, 1);
     t.deepEqual((await run({ resource: 'form', operation: 'getAll', returnAll: true, search: 'rsvp' })).map((f) => f.title), ['Party RSVP']);
     const [form] = await run({ resource: 'form', operation: 'get', formId: party.id });
     t.is(form.questions.length, 2);
@@ -66,5 +92,39 @@ for (const kind of KINDS) {
     const missing = { resource: 'response', operation: 'get', formId: party.id, responseId: 'rsp_nothere' };
     await t.throwsAsync(run(missing), { message: /^404 - / });
     t.regex((await run(missing, true))[0].error, /^404 - /);
+  });
+}
+
+for (const kind of KINDS) {
+  test(`[${kind}] trigger: subscribes when the workflow is activated, a new response starts it as one item, unsubscribes when deactivated`, async (t) => {
+    const f = await appFor(kind);
+    const credentials = { baseUrl: f.url, apiKey: f.apiKey };
+    const form = await formWithResponses(f, 'Waitlist', []);
+    const receiver = await webhookReceiver();
+    t.teardown(() => receiver.close());
+    const trigger = new FormloomTrigger();
+    const staticData = {};
+    const hook = () => n8nContext({ credentials, parameters: { formId: form.id }, webhookUrl: receiver.url, staticData });
+    const hooks = async () => (await f.call('GET', `/api/v1/forms/${form.id}/hooks`)).body.hooks as Array<{ id: string }>;
+
+    // Activation: n8n asks whether the webhook exists, then creates it.
+    t.false(await trigger.webhookMethods.default.checkExists.call(hook()));
+    t.true(await trigger.webhookMethods.default.create.call(hook()));
+    t.true(await trigger.webhookMethods.default.checkExists.call(hook()));
+    t.deepEqual((await hooks()).map((h) => h.id), [(staticData as { subscriptionId: string }).subscriptionId]);
+
+    const r = await f.call('POST', `/api/v1/public/forms/${form.slug}/responses`, { answers: [{ question_id: form.questions[0]!.id, value: 'Ada' }, { question_id: form.questions[1]!.id, value: false }] }, null);
+    t.is(r.status, 201);
+    const [body] = await waitFor(() => receiver.bodies.length > 0 && receiver.bodies, { intervalMs: 50 });
+    const out = await trigger.webhook.call(n8nContext({ credentials, body }));
+    t.is(out.workflowData!.length, 1);
+    t.is(out.workflowData![0]!.length, 1);
+    t.like(out.workflowData![0]![0]!.json, { event: 'response.submitted', form_id: form.id, form_title: 'Waitlist', response_id: r.body.id, answers: { 'Your name': 'Ada', 'Coming?': 'No' } });
+
+    // Deactivation unsubscribes; a second one (already gone) is fine.
+    t.true(await trigger.webhookMethods.default.delete.call(hook()));
+    t.deepEqual(await hooks(), []);
+    t.false(await trigger.webhookMethods.default.checkExists.call(hook()));
+    t.true(await trigger.webhookMethods.default.delete.call(hook()));
   });
 }
