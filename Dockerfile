@@ -34,6 +34,8 @@ COPY plugins/google-sheets/package.json plugins/google-sheets/
 COPY plugins/notion/package.json plugins/notion/
 COPY plugins/airtable/package.json plugins/airtable/
 COPY plugins/n8n-nodes-formloom/package.json plugins/n8n-nodes-formloom/
+COPY plugins/slack/package.json plugins/slack/
+COPY plugins/rest-hooks/package.json plugins/rest-hooks/
 RUN npm ci
 COPY . .
 # tsc -b, then the browser bundles of the workspace and the renderer (esbuild, a dev dependency: before the prune).

@@ -3,6 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFormloom } from '@formloom/core';
+import { slackPlugin } from '@formloom/plugin-slack';
+import { createHttpWebhookTransport } from '@formloom/webhook-http';
 import { expressServerClasses } from '@formloom/express';
 import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
 import { createHostApp } from './app';
@@ -30,7 +32,15 @@ export async function startEmbedExample(env: Record<string, string | undefined> 
   const dataSource = createDataSource(url);
   const storage = createTypeormStorage(dataSource);
   await runMigrations(dataSource);
-  const formloom = createFormloom({ storage });
+  // The Slack / Discord / Teams / Google Chat integrations (docs/integrations.md): their messages go out
+  // through the webhook transport (private addresses refused unless FORMLOOM_WEBHOOK_ALLOW_PRIVATE=1) and
+  // the outbox worker, which an embedding host starts and stops itself.
+  const formloom = createFormloom({
+    storage,
+    plugins: [slackPlugin()],
+    webhookTransport: createHttpWebhookTransport({ allowPrivate: env.FORMLOOM_WEBHOOK_ALLOW_PRIVATE === '1' }),
+  });
+  formloom.worker.start();
   const app = createHostApp({ formloom, sessions: new HostSessions(new Map(DEMO_SESSIONS)), demoUsers: DEMO_SESSIONS });
   // Requests born with the app's prototypes: far less garbage per request (docs/embedding.md).
   const classes = expressServerClasses();
@@ -41,6 +51,7 @@ export async function startEmbedExample(env: Record<string, string | undefined> 
     url: `http://localhost:${(server.address() as AddressInfo).port}`,
     close: async () => {
       await new Promise<void>((ok) => server.close(() => ok()));
+      await formloom.worker.stop();
       await storage.close();
     },
   };

@@ -17,6 +17,7 @@ import { createMailerFromEnv } from '@formloom/mailer-smtp';
 import { type Env, listenUrl, readSelfHostedConfig } from './config';
 import { coreLogger, createAppLogger } from './logging';
 import { ConfigFileError, loadPluginConfig, portsProvided } from './plugin-config';
+import { officialPlugins } from './official-plugins';
 import { readHttpConfig, type HttpConfig } from './http-config';
 import { checkConfiguration } from './env-check';
 import { backupsPlugin, InstanceBackups } from '@formloom/backup';
@@ -164,7 +165,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
   try {
     formloom = createFormloom({
       storage,
-      plugins: [...file.plugins, backupsPlugin(backups)],
+      plugins: [...file.plugins, ...officialPlugins(file.plugins), backupsPlugin(backups)],
       logger: coreLogger(logger),
       speechEngines: engines,
       ...(audio ? { audio } : {}),
