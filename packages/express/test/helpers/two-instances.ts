@@ -98,7 +98,13 @@ export async function startTwoInstances(opts: TwoInstancesOptions = {}): Promise
     },
     async close() {
       for (const f of instances) await f.worker.stop();
-      for (const s of servers) await new Promise((r) => s.close(r));
+      // Every test has ended: a connection still open would hold close() for the 60 s keep-alive.
+      for (const s of servers) {
+        await new Promise((r) => {
+          s.close(r);
+          s.closeAllConnections();
+        });
+      }
       await storages[1].close();
       await db.close();
     },
