@@ -30,6 +30,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Public: "Respondents' endpoints (no key): the published form, submissions, uploads",
   Responses: 'Responses of a form: list, read, export as CSV, XLSX or JSON, delete',
   Analytics: 'Aggregates of the responses of a form',
+  Respondents: "A respondent's rights: find, export and erase everything one person submitted (docs/privacy.md)",
   Webhooks: 'Webhooks of forms and accounts, the signing secret, the deliveries log',
   Teams: 'Teams, members, invitations, audit logs and branding',
   'Signing sessions': 'Signing sessions of contract questions: create, follow, void; signed documents and audit trails',

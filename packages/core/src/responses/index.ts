@@ -5,6 +5,7 @@ import { SubmissionService } from './submission-service';
 import { UploadService, UploadsCleanupHandler } from './upload-service';
 import { FileLinks } from './file-links';
 import { FunnelService } from './funnel-service';
+import { RespondentDataService } from './respondent-data';
 
 export * from './response-presenter';
 export * from './response-schemas';
@@ -23,11 +24,12 @@ export * from './question-summaries';
 export * from './answer-filter';
 export * from './filter-ops';
 export * from './funnel-service';
+export * from './respondent-data';
 
 /** Respondents' submissions and uploads, owners' responses, exports and analytics. */
 export const responsesArea = definePlugin({
   name: 'responses',
   version: CORE_VERSION,
-  services: [SubmissionService, ResponseService, FunnelService, FileLinks, UploadService, UploadsCleanupHandler],
+  services: [SubmissionService, ResponseService, FunnelService, FileLinks, UploadService, UploadsCleanupHandler, RespondentDataService],
   outboxHandlers: (ctx) => [ctx.service(UploadsCleanupHandler)],
 });

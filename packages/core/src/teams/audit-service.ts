@@ -32,6 +32,8 @@ export const AUDIT_ACTIONS = [
   'form.moved_out',
   'form.copied_in',
   'form.copied_out',
+  // A respondent's responses erased at their request (responses/respondent-data.ts): counts and a fingerprint, never the address.
+  'responses.erased',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

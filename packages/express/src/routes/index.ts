@@ -12,6 +12,7 @@ import { formLogoRoutes } from './form-logos';
 import { invitationViewRoutes } from './invitation-view';
 import { withFormEtags } from '../form-etag';
 import { spamRoutes } from './spam';
+import { respondentRoutes } from './respondents';
 
 /**
  * The Express route groups of the built-in areas of @formloom/core, by area name. The router serves the
@@ -20,7 +21,7 @@ import { spamRoutes } from './spam';
  */
 export const AREA_ROUTES: Readonly<Record<string, readonly RouteSpec[]>> = {
   forms: withFormEtags([...formRoutes, ...publishingRoutes, ...versionRestoreRoutes, ...formSlugRoutes, ...formMoveRoutes, ...formLogoRoutes]),
-  responses: [...responseRoutes, ...uploadRoutes, ...spamRoutes],
+  responses: [...responseRoutes, ...uploadRoutes, ...spamRoutes, ...respondentRoutes],
   webhooks: webhookRoutes,
   teams: [...teamRoutes, ...invitationViewRoutes],
 };

@@ -27,11 +27,11 @@ const contains = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c)
  * Candidate responses of `formIds`: the visitor id, or the email inside the answers or hidden values (a
  * case-insensitive substring: the caller keeps only exact values). Newest first, at most `limit`.
  */
-export async function findByRespondent(scope: Scope, formIds: string[], match: { email?: string; visitor_id?: string }, limit: number): Promise<ResponseRecord[]> {
+export async function findByRespondent(scope: Scope, formIds: string[] | null, match: { email?: string; visitor_id?: string }, limit: number): Promise<ResponseRecord[]> {
   if (!match.email && !match.visitor_id) return [];
   const table = tableOf(scope.d, ResponseEntity);
   const out: ResponseRecord[] = [];
-  for (const batch of chunks(formIds)) {
+  for (const batch of formIds === null ? [null] : chunks(formIds)) {
     const params = new Params(scope.d);
     const ors: string[] = [];
     if (match.visitor_id) ors.push(`visitor_id = ${params.bind(match.visitor_id)}`);
@@ -40,7 +40,7 @@ export async function findByRespondent(scope: Scope, formIds: string[], match: {
       ors.push(`LOWER(answers) LIKE ${params.bind(like)} ESCAPE '\\'`, `LOWER(metadata) LIKE ${params.bind(like)} ESCAPE '\\'`);
     }
     const sql =
-      `SELECT * FROM ${table} WHERE form_id IN (${params.list(batch)}) AND (${ors.join(' OR ')}) ` +
+      `SELECT * FROM ${table} WHERE ${batch === null ? '' : `form_id IN (${params.list(batch)}) AND `}(${ors.join(' OR ')}) ` +
       `ORDER BY submitted_at DESC, id DESC LIMIT ${params.bind(Math.max(0, Math.floor(limit)))}`;
     out.push(...(await scope.db.all<ResponseRow>(sql, params.values)).map(responseFromRow));
   }

@@ -191,7 +191,7 @@ export class SqlResponseRepository implements ResponseRepository {
     return owned;
   }
 
-  findByRespondent(formIds: string[], match: { email?: string; visitor_id?: string }, limit: number): Promise<ResponseRecord[]> {
+  findByRespondent(formIds: string[] | null, match: { email?: string; visitor_id?: string }, limit: number): Promise<ResponseRecord[]> {
     return findByRespondent(this.scope, formIds, match, limit);
   }
 

@@ -156,11 +156,11 @@ export interface ResponseRepository {
    */
   deleteMany(formId: string, ids: string[]): Promise<number>;
   /**
-   * Responses of `formIds` that may hold one respondent's data (docs/privacy.md): `visitor_id` equal to
+   * Responses of `formIds` (`null`: of every form, for the instance's admin) that may hold one respondent's data (docs/privacy.md): `visitor_id` equal to
    * `match.visitor_id`, or answers or hidden values containing `match.email` case-insensitively (a candidate:
    * the caller keeps only exact values). Newest `submitted_at` first, at most `limit`; `[]` without a match.
    */
-  findByRespondent(formIds: string[], match: { email?: string; visitor_id?: string }, limit: number): Promise<ResponseRecord[]>;
+  findByRespondent(formIds: string[] | null, match: { email?: string; visitor_id?: string }, limit: number): Promise<ResponseRecord[]>;
   /**
    * The form's responses in (`submitted_at`, `id`) ascending order after the keyset `after` (`null`: from
    * the start), at most `limit`: export reads a form of any size in constant memory, with no duplicates or

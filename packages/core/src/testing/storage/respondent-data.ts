@@ -35,6 +35,8 @@ export function respondentDataTests(test: StorageTest): void {
     t.deepEqual(await db.storage.responses.findByRespondent([], { email }, 10), []);
     const found = await db.storage.responses.findByRespondent([a.id], { visitor_id: 'visitor-ada' }, 10);
     t.deepEqual(found, [byVisitor], 'whole records');
+    const everywhere = (await db.storage.responses.findByRespondent(null, { email }, 100)).map((r) => r.id);
+    t.deepEqual(everywhere.filter((id) => [byAnswer.id, byHidden.id, elsewhere.id].includes(id)), [elsewhere.id, byHidden.id, byAnswer.id], 'null: every form');
   });
 
   test('uploads.takeByResponses and deliveries.deleteByResponses remove what a response left, only of the form and responses given', async (t, db) => {

@@ -38,6 +38,7 @@ export const ACTION_LABELS: Record<string, string> = {
   'form.copied_in': 'Form copied in',
   'form.copied_out': 'Form copied elsewhere',
   'webhooks.changed': 'Webhook changed',
+  'responses.erased': "A respondent's data erased",
 };
 
 /** "member.role_changed" → "role changed": the last resort for an action without a sentence. */
@@ -101,6 +102,10 @@ export function auditSentence(ev: Pick<AuditEvent, 'action' | 'user_id' | 'user_
       return `${actor} copied the form ${form} into this team${text(d.from_team_name) ? ` from ${quoted(d.from_team_name, '')}` : ' from their own forms'}.`;
     case 'form.copied_out':
       return `${actor} copied the form ${form} ${text(d.to_team_name) ? `into ${quoted(d.to_team_name, '')}` : 'into their own forms'}.`;
+    case 'responses.erased': {
+      const n = typeof d.responses === 'number' ? d.responses : 0;
+      return `${actor} erased ${n === 1 ? 'one response' : `${n} responses`} of the form ${form} at a respondent's request.`;
+    }
     case 'webhooks.changed':
       return text(d.webhook_url) ? `${actor} set a form's webhook to ${d.webhook_url}.` : `${actor} removed a form's webhook.`;
     default:

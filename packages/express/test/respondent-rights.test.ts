@@ -1,0 +1,100 @@
+import test from 'ava';
+import { forEachDb, type TestApp } from './helpers/app';
+
+/*
+ * A respondent's rights (docs/privacy.md): an owner finds every response one person submitted across their
+ * forms (by the email they gave, or their visitor id), exports them, and erases them with their files, webhook
+ * deliveries and counters; the admin does the same across the instance; nobody reaches another owner's forms.
+ */
+
+async function publish(app: TestApp, key: string, body: Record<string, unknown>) {
+  const r = await app.api('POST', '/forms', { key, body: { published: true, ...body } });
+  if (r.status !== 201) throw new Error(JSON.stringify(r.body));
+  return r.body as { id: string; slug: string; questions: { id: string }[] };
+}
+
+async function submit(app: TestApp, form: { slug: string }, body: Record<string, unknown>) {
+  const r = await app.api('POST', `/public/forms/${form.slug}/responses`, { body });
+  if (r.status !== 201) throw new Error(JSON.stringify(r.body));
+  return r.body.id as string;
+}
+
+async function upload(app: TestApp, form: { slug: string; questions: { id: string }[] }, qid: string) {
+  const body = new FormData();
+  body.append('file', new Blob(['%PDF-1.4 ada'], { type: 'application/pdf' }), 'cv.pdf');
+  const r = await fetch(`${app.url}/api/v1/public/forms/${form.slug}/uploads?question_id=${qid}`, { method: 'POST', body });
+  if (r.status !== 201) throw new Error(await r.text());
+  return (await r.json()) as { url: string; name: string };
+}
+
+forEachDb(test, (t) => {
+  t('an owner finds, exports and erases one respondent across forms: files, deliveries and counters go with them', async (tt, app) => {
+    // The first person of an instance is its admin (docs/accounts.md).
+    const admin = await app.user('pro');
+    const owner = await app.user('enterprise');
+    const stranger = await app.user('pro');
+    const email = `ada.${Date.now()}@example.com`;
+    const team = (await app.api('POST', '/teams', { key: owner.key, body: { name: 'Research' } })).body;
+    const a = await publish(app, owner.key, { title: 'Signup', questions: [{ type: 'email', title: 'Email' }, { type: 'file_upload', title: 'CV' }], webhook_url: 'https://hooks.example.com/x' });
+    const b = await publish(app, owner.key, { title: 'Survey', team_id: team.id, hidden_fields: ['email'], questions: [{ type: 'short_text', title: 'Why' }] });
+    const theirs = await publish(app, stranger.key, { title: 'Not yours', questions: [{ type: 'email', title: 'Email' }] });
+
+    const file = await upload(app, a, a.questions[1]!.id);
+    const r1 = await submit(app, a, { answers: [{ question_id: a.questions[0]!.id, value: email.toUpperCase() }, { question_id: a.questions[1]!.id, value: file }] });
+    const r2 = await submit(app, b, { answers: [{ question_id: b.questions[0]!.id, value: 'curious' }], hidden: { email }, visitor_id: 'v-ada' });
+    const r3 = await submit(app, b, { answers: [{ question_id: b.questions[0]!.id, value: 'again' }], visitor_id: 'v-ada' });
+    // Someone else, whose answer merely contains the address, and another owner's respondent: never touched.
+    const other = await submit(app, a, { answers: [{ question_id: a.questions[0]!.id, value: `x${email}` }] });
+    const foreign = await submit(app, theirs, { answers: [{ question_id: theirs.questions[0]!.id, value: email }] });
+
+    const byEmail = await app.api('GET', `/respondents/responses?email=${encodeURIComponent(email)}`, { key: owner.key });
+    tt.is(byEmail.status, 200, byEmail.text);
+    tt.deepEqual(byEmail.body.responses.map((r: any) => r.response.id).sort(), [r1, r2].sort());
+    tt.like(byEmail.body.responses.find((r: any) => r.response.id === r1), { form_id: a.id, form_title: 'Signup' });
+    const byVisitor = await app.api('GET', '/respondents/responses?visitor_id=v-ada', { key: owner.key });
+    tt.deepEqual(byVisitor.body.responses.map((r: any) => r.response.id).sort(), [r2, r3].sort());
+    tt.is((await app.api('GET', `/respondents/responses?email=${encodeURIComponent(email)}`, { key: stranger.key })).body.total, 1, "the stranger sees only their own form's");
+
+    for (const [body, message] of [
+      [{}, /Give email or visitor_id/],
+      [{ email: 'not an address' }, /email: not an email address/],
+      [{ email, extra: 1 }, /extra/],
+      [{ visitor_id: '' }, /visitor_id/],
+    ] as const) {
+      const bad = await app.api('POST', '/respondents/erase', { key: owner.key, body });
+      tt.is(bad.status, 400, JSON.stringify(body));
+      tt.regex(bad.body.error.message, message);
+    }
+    tt.is((await app.api('POST', '/admin/respondents/erase', { key: owner.key, body: { email } })).status, 403, 'not the admin');
+    tt.is((await app.api('GET', `/admin/respondents/responses?email=${encodeURIComponent(email)}`, { key: stranger.key })).status, 403);
+
+    const fileUrl = new URL(file.url);
+    tt.is((await fetch(`${app.url}${fileUrl.pathname}`, { headers: { authorization: `Bearer ${owner.key}` } })).status, 200);
+    const erased = await app.api('POST', '/respondents/erase', { key: owner.key, body: { email, visitor_id: 'v-ada' } });
+    tt.is(erased.status, 200, erased.text);
+    tt.deepEqual(erased.body, { erased: 3, forms: 2, files: 1, kept: [] });
+
+    tt.is((await app.api('GET', `/respondents/responses?email=${encodeURIComponent(email)}&visitor_id=v-ada`, { key: owner.key })).body.total, 0);
+    for (const [form, id] of [[a, r1], [b, r2], [b, r3]] as const) tt.is((await app.api('GET', `/forms/${form.id}/responses/${id}`, { key: owner.key })).status, 404);
+    tt.is((await app.api('GET', `/forms/${a.id}/responses/${other}`, { key: owner.key })).status, 200);
+    tt.is((await app.api('GET', `/forms/${theirs.id}/responses/${foreign}`, { key: stranger.key })).status, 200);
+    tt.is((await fetch(`${app.url}${fileUrl.pathname}`, { headers: { authorization: `Bearer ${owner.key}` } })).status, 404, 'the file is gone');
+    tt.deepEqual(await app.raw('SELECT id FROM uploads WHERE form_id = $1', [a.id]), []);
+    tt.deepEqual(await app.raw('SELECT id FROM webhook_deliveries WHERE response_id = $1', [r1]), [], 'its deliveries (which carried the answers) are gone');
+    const analytics = (await app.api('GET', `/forms/${a.id}/analytics`, { key: owner.key })).body;
+    tt.like(analytics, { total_responses: 1, completed_responses: 1 }, 'the counters follow');
+    tt.is(analytics.responses_by_day.reduce((n: number, d: any) => n + d.total, 0), 1);
+    tt.is((await app.api('GET', `/forms/${a.id}`, { key: owner.key })).body.response_count, 1);
+    const audit = await app.api('GET', `/teams/${team.id}/audit-logs?action=responses.erased`, { key: owner.key });
+    tt.is(audit.status, 200, audit.text);
+    tt.is(audit.body.events.length, 1);
+    tt.like(audit.body.events[0].details, { form_id: b.id, responses: 2 });
+    tt.false(JSON.stringify(audit.body).includes(email), 'the trail keeps a fingerprint, never the address');
+
+    // The admin, across the instance: the other owner's respondent too.
+    const everywhere = await app.api('GET', `/admin/respondents/responses?email=${encodeURIComponent(email)}`, { key: admin.key });
+    tt.deepEqual(everywhere.body.responses.map((r: any) => r.response.id), [foreign]);
+    tt.deepEqual((await app.api('POST', '/admin/respondents/erase', { key: admin.key, body: { email } })).body, { erased: 1, forms: 1, files: 0, kept: [] });
+    tt.is((await app.api('GET', `/forms/${theirs.id}/responses/${foreign}`, { key: stranger.key })).status, 404);
+  });
+});
