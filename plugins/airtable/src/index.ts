@@ -1,9 +1,10 @@
 import type { FormloomPlugin, IntegrationResult, IntegrationType } from '@formloom/core';
 import type { SendOutcome } from './outcome';
-import { AirtableWriter } from './airtable-client';
+import type { AirtableWriter } from './airtable-client';
 import { baseIdOf, tableOf } from './airtable-fields';
 
-export { AirtableWriter, RATE_LIMIT_WAIT, type AirtableWriterOptions } from './airtable-client';
+// Airtable's SDK is loaded at the first delivery, not with the plugin (docs/integrations.md, "Airtable").
+export type { AirtableWriter, AirtableWriterOptions } from './airtable-client';
 export { recordFields, fieldValue, baseIdOf, tableOf, type RecordAnswer, type FieldValue } from './airtable-fields';
 export type { SendOutcome } from './outcome';
 
@@ -38,7 +39,9 @@ const tableIn = (config: Record<string, unknown>) => tableOf(String(config.table
  * operator's `endpointUrl`; owners choose only a base and a table in it.
  */
 export function airtablePlugin(options: AirtableOptions = {}): FormloomPlugin<AirtableOptions> {
-  const writer = new AirtableWriter({ ...(options.endpointUrl ? { endpointUrl: options.endpointUrl } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+  let writer: Promise<AirtableWriter> | null = null;
+  const writerOf = () =>
+    (writer ??= import('./airtable-client.js').then(({ AirtableWriter }) => new AirtableWriter({ ...(options.endpointUrl ? { endpointUrl: options.endpointUrl } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) })));
   const airtable: IntegrationType<AirtableOptions> = {
     type: AIRTABLE_TYPE,
     title: 'Airtable',
@@ -75,7 +78,7 @@ export function airtablePlugin(options: AirtableOptions = {}): FormloomPlugin<Ai
       const table = tableIn(delivery.config);
       const token = delivery.secrets.token ?? '';
       if (!baseId || !table || !token) return { status: null, ok: false, retry: false, error: !token ? 'No access token is set' : 'No base or table is set' };
-      return integrationResult(await writer.createRecord(token, baseId, table, delivery.answers));
+      return integrationResult(await (await writerOf()).createRecord(token, baseId, table, delivery.answers));
     },
   };
   return { name: 'airtable', version: '0.1.0', options, integrations: [airtable] };

@@ -1,9 +1,10 @@
 import type { FormloomPlugin, IntegrationContext, IntegrationResult, IntegrationType } from '@formloom/core';
 import type { SendOutcome } from './outcome';
-import { SheetsClient } from './sheets-client';
+import type { SheetsClient } from './sheets-client';
 import { parseServiceAccountKey, spreadsheetIdOf } from './service-account';
 
-export { SheetsClient, SHEETS_SCOPE, type SheetsClientOptions, type SheetTarget } from './sheets-client';
+// Google's SDK is loaded at the first delivery, not with the plugin (docs/integrations.md, "Google Sheets").
+export type { SheetsClient, SheetsClientOptions, SheetTarget } from './sheets-client';
 export { sheetRow, cellOf, FIXED_COLUMNS, type RowAnswer, type RowInput, type SheetRow } from './sheets-row';
 export { parseServiceAccountKey, spreadsheetIdOf, rangeOn, GOOGLE_TOKEN_URL, type ServiceAccountKey } from './service-account';
 export type { SendOutcome } from './outcome';
@@ -38,9 +39,12 @@ export function integrationResult(out: SendOutcome): IntegrationResult {
 export function googleSheetsPlugin(options: GoogleSheetsOptions = {}): FormloomPlugin<GoogleSheetsOptions> {
   // One client (and so one token per service account) per instance, keyed by its event bus.
   const clients = new WeakMap<object, SheetsClient>();
-  const clientFor = (ctx: IntegrationContext<GoogleSheetsOptions>) => {
+  const clientFor = async (ctx: IntegrationContext<GoogleSheetsOptions>) => {
     let c = clients.get(ctx.events);
-    if (!c) clients.set(ctx.events, (c = new SheetsClient({ fetch: ctx.http.fetch, ...(options.rootUrl ? { rootUrl: options.rootUrl } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) })));
+    if (!c) {
+      const { SheetsClient } = await import('./sheets-client.js');
+      clients.set(ctx.events, (c = new SheetsClient({ fetch: ctx.http.fetch, ...(options.rootUrl ? { rootUrl: options.rootUrl } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) })));
+    }
     return c;
   };
   const sheets: IntegrationType<GoogleSheetsOptions> = {
@@ -78,7 +82,7 @@ export function googleSheetsPlugin(options: GoogleSheetsOptions = {}): FormloomP
       const key = parseServiceAccountKey(delivery.secrets.service_account_key ?? '');
       const spreadsheetId = spreadsheetIdOf(String(delivery.config.spreadsheet ?? ''));
       if (typeof key === 'string' || !spreadsheetId) return { status: null, ok: false, retry: false, error: typeof key === 'string' ? key : 'No spreadsheet is set' };
-      const out = await clientFor(ctx).append(key, { spreadsheetId, sheet: String(delivery.config.sheet ?? '') }, {
+      const out = await (await clientFor(ctx)).append(key, { spreadsheetId, sheet: String(delivery.config.sheet ?? '') }, {
         response_id: delivery.payload.response_id,
         submitted_at: delivery.payload.submitted_at,
         answers: delivery.answers,

@@ -1,9 +1,10 @@
 import type { FormloomPlugin, IntegrationContext, IntegrationResult, IntegrationType } from '@formloom/core';
 import type { SendOutcome } from './outcome';
-import { NotionWriter } from './notion-client';
+import type { NotionWriter } from './notion-client';
 import { databaseIdOf } from './notion-properties';
 
-export { NotionWriter, type NotionWriterOptions } from './notion-client';
+// Notion's SDK is loaded at the first delivery, not with the plugin (docs/integrations.md, "Notion").
+export type { NotionWriter, NotionWriterOptions } from './notion-client';
 export { pageProperties, propertyValue, databaseIdOf, richText, RESPONSE_ID_PROPERTY, SUBMITTED_AT_PROPERTY, type PageAnswer, type PageInput, type PropertySchema } from './notion-properties';
 export type { SendOutcome } from './outcome';
 
@@ -37,9 +38,12 @@ export function integrationResult(out: SendOutcome): IntegrationResult {
 export function notionPlugin(options: NotionOptions = {}): FormloomPlugin<NotionOptions> {
   // One writer per instance (it keeps each database's properties for a few minutes), keyed by its event bus.
   const writers = new WeakMap<object, NotionWriter>();
-  const writerFor = (ctx: IntegrationContext<NotionOptions>) => {
+  const writerFor = async (ctx: IntegrationContext<NotionOptions>) => {
     let w = writers.get(ctx.events);
-    if (!w) writers.set(ctx.events, (w = new NotionWriter({ fetch: ctx.http.fetch, ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) })));
+    if (!w) {
+      const { NotionWriter } = await import('./notion-client.js');
+      writers.set(ctx.events, (w = new NotionWriter({ fetch: ctx.http.fetch, ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) })));
+    }
     return w;
   };
   const notion: IntegrationType<NotionOptions> = {
@@ -74,7 +78,7 @@ export function notionPlugin(options: NotionOptions = {}): FormloomPlugin<Notion
       const databaseId = databaseIdOf(String(delivery.config.database ?? ''));
       const token = delivery.secrets.token ?? '';
       if (!databaseId || !token) return { status: null, ok: false, retry: false, error: !databaseId ? 'No database is set' : 'No integration secret is set' };
-      const out = await writerFor(ctx).createPage(token, databaseId, {
+      const out = await (await writerFor(ctx)).createPage(token, databaseId, {
         form_title: delivery.form.title,
         response_id: delivery.payload.response_id,
         submitted_at: delivery.payload.submitted_at,
