@@ -159,7 +159,7 @@ forEachDb(test, (it) => {
     const u = await app.user();
     const created = await app.api('POST', '/forms', {
       key: u.key,
-      body: { title: 'Req', published: true, questions: [{ type: 'short_text', title: 'Name', required: true }, { type: 'payment', title: 'Not answered here', properties: { amount: 10, currency: 'EUR' } }] },
+      body: { title: 'Req', published: true, questions: [{ type: 'short_text', title: 'Name', required: true }, { type: 'composite', title: 'Not answered here' }] },
     });
     t.is(created.status, 201, JSON.stringify(created.body));
     const [name, payment] = created.body.questions;
@@ -170,7 +170,7 @@ forEachDb(test, (it) => {
       body: { answers: [{ question_id: name.id, value: 'Ada' }, { question_id: payment.id, value: { paid: true } }] },
     });
     t.is(notAnswerable.status, 400);
-    t.regex(notAnswerable.body.error.message, /answers\.1\.value: a payment question is not answered by respondents/);
+    t.regex(notAnswerable.body.error.message, /answers\.1\.value: a composite question is not answered by respondents/);
   });
 
   it('a wrong-type body field says what was expected and what was received; a missing one is required', async (t, app) => {

@@ -132,6 +132,11 @@ test('without a processor: checkout and the webhook answer 409 payments_not_conf
   t.like(await app.api('POST', '/voice/credits/checkout', { key: u.key, body: { credits: 1000 } }), { status: 409, body: { error: { reason: 'payments_not_configured' } } });
   const e = fake.event('checkout.session.completed', { id: 'cs_x', object: 'checkout.session' });
   t.like(await deliver(app.url, e), { status: 409, body: { error: { reason: 'payments_not_configured' } } });
+  // A payment question is a publish check beside it, never a silent skip.
+  const owner = await app.user();
+  const created = await app.api('POST', '/forms', { key: owner.key, body: { title: 'Pay', published: true, questions: [{ type: 'payment', title: 'Fee', properties: { amount: 5, currency: 'EUR' } }] } });
+  t.like(created, { status: 201, body: { published: false, publish_error: { reason: 'payment_not_configured', question_ids: [created.body.questions[0].id] } } });
+  t.like(await app.api('POST', `/forms/${created.body.id}/publish`, { key: owner.key }), { status: 409, body: { error: { reason: 'payment_not_configured' } } });
 });
 
 test('two instances on one PostgreSQL: one event delivered to both at once adds the credits once', async (t) => {

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { stripePlugin } from '@formloom/payments-stripe';
 import { forEachDb, type TestApp } from './helpers/app';
 
 const WEBHOOK = 'https://hooks.example/formloom?token=sekret-hook-token-123';
@@ -63,6 +64,8 @@ async function quizForm(app: TestApp) {
           type: 'multiple_choice',
           title: 'Pick',
           properties: { choices: [{ id: 'c1', label: 'Red', score: 5, ending_id: 'end_high' }, { id: 'c2', label: 'Blue', score: 1, ending_id: 'end_low' }], correct_answer: 'Red', points: 3 },
+          // Red ends the form: a response that answers Red completes without reaching the payment question.
+          logic_jumps: [{ conditions: [{ op: 'equals', value: 'Red' }], to: 'end' }],
         },
         { type: 'dropdown', title: 'Drop', properties: { choices: [{ label: 'A', score: 2, ending_id: 'end_low' }] } },
         { type: 'rating', title: 'Stars', properties: { steps: 7, shape: 'heart', correct_answer: 7, points: 1 } },
@@ -138,4 +141,5 @@ forEachDb(test, (it) => {
     t.is(up.status, 201);
     t.deepEqual(Object.keys((await up.json()) as object).sort(), ['name', 'url']);
   });
-});
+  // A payment question is published only where payments are configured (docs/payments.md); Stripe is never called here.
+}, { plugins: [stripePlugin({ secretKey: 'sk_test_unused', webhookSecret: 'whsec_unused', publishableKey: 'pk_test_unused' })] });

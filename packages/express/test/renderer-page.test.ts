@@ -50,7 +50,7 @@ const QUESTIONS = [
   { type: 'contact_info', title: 'Contact details', properties: { fields: ['first_name', 'last_name', 'phone'] } },
   { type: 'address', title: 'Address', properties: { fields: ['address_line1', 'city', 'country'] } },
   { type: 'question_group', title: 'A few more', properties: { questions: [{ type: 'short_text', title: 'Nickname' }, { type: 'number', title: 'Shoe size' }] } },
-  { type: 'payment', title: 'Pay the fee', properties: { amount: 10, currency: 'EUR' } },
+  { type: 'composite', title: 'Continue elsewhere' },
 ];
 
 /** A published form with every type, the theme, and a jump: answering "No" to the pet question skips the pet's name. */
@@ -211,7 +211,7 @@ for (const kind of DB_KINDS) {
       await form(page).getByLabel('Shoe size').fill('38');
       await ok(page).click();
       // 16: a kind the page cannot offer: a notice, then submit.
-      await question(page).filter({ hasText: 'Pay the fee' }).waitFor();
+      await question(page).filter({ hasText: 'Continue elsewhere' }).waitFor();
       t.regex(await form(page).getByRole('note').innerText(), /cannot be completed on this page/);
       await audit(page, violations, errors);
       t.true(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 360), 'no horizontal scrolling at 360 px');

@@ -1,6 +1,7 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { QUESTION_TYPES } from '@formloom/core';
+import { createStripeProcessor } from '@formloom/payments-stripe';
 import { startWorkspaceApp, type WorkspaceTestApp } from './helpers/app';
 import { axeViolations, launchBrowser, openPage } from './helpers/browser';
 
@@ -38,7 +39,9 @@ const KIND_LABELS: Record<string, string> = {
 let app: WorkspaceTestApp;
 let browser: Browser;
 test.before(async () => {
-  app = await startWorkspaceApp('sqlite');
+  // Payments configured (never called here), so the payment question can be published (docs/payments.md).
+  const processor = createStripeProcessor({ secretKey: 'sk_test_unused', webhookSecret: 'whsec_unused', publishableKey: 'pk_test_unused' });
+  app = await startWorkspaceApp('sqlite', { payments: { purchaseCredits: async () => 0, processor } });
   browser = await launchBrowser();
 });
 test.after.always(async () => {

@@ -58,7 +58,7 @@ export const PUBLIC_PROPERTIES: Record<string, Record<string, Pick>> = {
   contact_info: { fields: keep, required_fields: keep },
   address: { fields: keep, required_fields: keep },
   booking: { hours: listOf(['day', 'start', 'end']), timezone: keep, durations: keep },
-  payment: { amount: keep, currency: keep },
+  payment: { amount: keep, currency: keep, description: keep },
   // contract, data, email_step, fuse and composite questions are run by the server: nothing of theirs is public.
 };
 

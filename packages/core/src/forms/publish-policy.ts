@@ -18,6 +18,10 @@ export interface PublishContext {
   features: PlanFeatures;
   /** Resolves a form referenced by a Fuse or composite question; `null` when it does not exist. */
   lookupForm(id: string): Promise<LinkedForm | null>;
+  /** Whether the instance has a payment processor (docs/payments.md); absent: none. */
+  paymentsConfigured?: boolean;
+  /** Whether the plan holder's own account (Connect) can take payments; absent: it cannot. */
+  connectAccountReady?: boolean;
 }
 
 const ids = (qs: Question[]) => qs.map((q) => q.id);
@@ -72,7 +76,20 @@ function emailReadiness(q: Question): string | null {
   return null;
 }
 
+/** A payment question: a processor configured, an amount (fixed or a variable), a currency, the owner's account for Connect. */
+const paymentReadiness = (ctx: PublishContext) => (q: Question): string | null => {
+  if (ctx.paymentsConfigured !== true) return 'payment_not_configured';
+  if (blank(prop(q, 'amount')) && blank(prop(q, 'amount_variable'))) return 'payment_amount_missing';
+  if (blank(prop(q, 'currency'))) return 'payment_currency_missing';
+  if (prop(q, 'provider') === 'connect' && ctx.connectAccountReady !== true) return 'payment_account_not_connected';
+  return null;
+};
+
 const READINESS_MESSAGES: Record<string, string> = {
+  payment_not_configured: 'Payments are not configured on this server: a payment question cannot be published (docs/payments.md)',
+  payment_amount_missing: 'A payment question has neither an amount nor a variable to take it from',
+  payment_currency_missing: 'A payment question has no currency',
+  payment_account_not_connected: "A payment question pays into your own account, which is not connected yet (finish Stripe's onboarding)",
   booking_calendar_not_connected: 'A booking question has no connected calendar',
   booking_hours_missing: 'A booking question has no available hours',
   booking_timezone_missing: 'A booking question has no timezone',
@@ -91,6 +108,7 @@ const READINESS_MESSAGES: Record<string, string> = {
 async function readinessChecks(ctx: PublishContext): Promise<PublishBlock | null> {
   const checks: Array<[string, (q: Question) => string | null | Promise<string | null>]> = [
     ['booking', bookingReadiness],
+    ['payment', paymentReadiness(ctx)],
     ['email_step', emailReadiness],
     [
       'fuse',

@@ -4,6 +4,7 @@ import type { ChangelogEntry, FormRecord, Principal, Question, Version } from '.
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { PlanFeatures, Plans } from '../ports/plans';
+import type { Payments } from '../ports/payments';
 import type { Storage } from '../ports/storage';
 import { computeChangelog, type Snapshot } from './changelog';
 import { authorizeForm, planHolderOf } from './form-access';
@@ -29,6 +30,7 @@ export class PublishingService {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.Plans) private readonly plans: Plans,
+    @inject(TOKENS.Payments) private readonly payments: Payments,
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(AuditService) private readonly audit: AuditService,
     @inject(ReadCaches) private readonly caches: ReadCaches,
@@ -41,10 +43,14 @@ export class PublishingService {
 
   /** Checks (b) and (c) of rule 3 for the form as it stands. */
   async check(form: FormRecord, questions: Question[], features: PlanFeatures, storage: Storage = this.storage): Promise<PublishBlock | null> {
+    const connect = questions.some((q) => q.type === 'payment' && q.properties.provider === 'connect');
+    const account = connect ? await storage.payments.accountOf(await planHolderOf(storage, form)) : null;
     return checkPublishable({
       form,
       questions,
       features,
+      paymentsConfigured: !!this.payments.processor,
+      connectAccountReady: !!account?.charges_enabled,
       lookupForm: async (id) => {
         const linked = await storage.forms.findById(id);
         if (!linked || !linked.published || !linked.published_version_id) {

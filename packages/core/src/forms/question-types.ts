@@ -126,11 +126,15 @@ export const QUESTION_PROPERTY_SCHEMAS = {
       confirmation_call_number: z.string().max(40).optional(),
     })
     .strict(),
+  // docs/payments.md: a fixed `amount` (in the currency's main unit, e.g. 12.5 EUR) or the value of a logic
+  // variable (`amount_variable`) when the respondent reaches the step; computed by the server from stored answers.
   payment: z
     .object({
-      amount: z.number().positive().optional(),
-      currency: z.string().length(3).optional(),
+      amount: z.number().positive().max(1_000_000).optional(),
+      amount_variable: z.string().min(1).max(100).regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name').optional(),
+      currency: z.string().regex(/^[A-Za-z]{3}$/, 'a three-letter ISO 4217 code').optional(),
       provider: z.enum(['standard', 'connect']).default('standard'),
+      description: z.string().max(500).optional(),
     })
     .strict(),
   data: z.object({ source: z.string().max(2000).optional(), mapping: z.record(z.string(), z.unknown()).optional() }).strict(),

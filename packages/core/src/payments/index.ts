@@ -4,11 +4,15 @@ import { CORE_VERSION } from '../version';
 import { ConnectAccounts, onboardingOut, onboardingSchema, paymentAccountOut } from './connect-accounts';
 import { CreditCheckouts, creditCheckoutOut, creditCheckoutSchema, creditPriceOut } from './credit-checkouts';
 import { PaymentEvents, webhookOut } from './payment-events';
+import { PaymentQuestions, paymentOut, presentPayment, refundSchema, startPaymentOut, startPaymentSchema } from './payment-questions';
+import { authorizeForm } from '../forms/form-access';
 
 export * from './processor';
 export * from './credit-checkouts';
 export * from './payment-events';
 export * from './connect-accounts';
+export * from './payment-questions';
+export * from './amounts';
 
 const IDEMPOTENCY = [
   { name: 'Idempotency-Key', description: 'Any 1 to 255 characters: a retry with the same key answers the same Checkout Session', schema: { type: 'string', minLength: 1, maxLength: 255 } },
@@ -21,7 +25,7 @@ const IDEMPOTENCY = [
 export const paymentsArea = definePlugin({
   name: 'payments',
   version: CORE_VERSION,
-  services: [PaymentEvents, CreditCheckouts, ConnectAccounts],
+  services: [PaymentEvents, CreditCheckouts, ConnectAccounts, PaymentQuestions],
   routes: (ctx) => [
     defineRoute({
       method: 'post', path: '/payments/webhook', scope: 'public', operationId: 'receivePaymentEvent', tags: ['Payments'],
@@ -32,6 +36,35 @@ export const paymentsArea = definePlugin({
       headers: [{ name: 'Stripe-Signature', description: "The processor's signature over the raw body", required: true }],
       success: { status: 200, description: '{received: true, duplicate}', schema: webhookOut }, errors: [400, 409],
       handler: async (req) => ({ body: await ctx.service(PaymentEvents).receive(req.rawBody, req.headers['stripe-signature']) }),
+    }),
+    defineRoute({
+      method: 'post', path: '/public/forms/:slug/responses/:responseId/payment', scope: 'public', operationId: 'startResponsePayment', tags: ['Payments'],
+      summary:
+        "The respondent's page asks for the payment of a payment question of its partial response (X-Resume-Token): the server computes the amount from the stored answers (a fixed amount or a logic variable) and answers the processor's client secret for its payment form; the same answers give back the same payment. 409 payment_not_on_path, payment_amount_invalid, payment_account_not_connected, payments_not_configured",
+      body: startPaymentSchema,
+      headers: [{ name: 'X-Resume-Token', description: 'The resume token of the partial response', required: true }],
+      success: { status: 200, description: 'The payment to confirm in the browser', schema: startPaymentOut }, errors: [400, 401, 404, 409],
+      handler: async (req) => ({ body: await ctx.service(PaymentQuestions).start(String(req.params.slug), String(req.params.responseId), req.headers['x-resume-token'], req.body) }),
+    }),
+    defineRoute({
+      method: 'get', path: '/forms/:id/responses/:responseId/payments', scope: 'forms', operationId: 'listResponsePayments', tags: ['Payments'],
+      summary: "A response's payments (one per payment question reached): amount, currency, status, what was refunded",
+      success: { status: 200, description: '{payments}', schema: z.object({ payments: z.array(paymentOut) }) }, errors: [401, 403, 404],
+      handler: async (req) => {
+        await authorizeForm(ctx.ports.storage, req.principal, String(req.params.id), 'read');
+        const all = await ctx.ports.storage.payments.forResponses([String(req.params.responseId)]);
+        return { body: { payments: all.filter((p) => p.form_id === String(req.params.id)).map(presentPayment) } };
+      },
+    }),
+    defineRoute({
+      method: 'post', path: '/forms/:id/responses/:responseId/payments/:paymentId/refund', scope: 'forms', operationId: 'refundResponsePayment', tags: ['Payments'],
+      summary:
+        "Refunds a response's payment at the processor: what is left of it, or `amount` (smallest currency unit). Who may delete the form's responses may refund. 409 payment_not_refundable, refund_too_large, processor_refused",
+      body: refundSchema,
+      success: { status: 200, description: 'The payment after the refund', schema: paymentOut }, errors: [400, 401, 403, 404, 409],
+      handler: async (req) => ({
+        body: await ctx.service(PaymentQuestions).refund(req.principal, String(req.params.id), String(req.params.responseId), String(req.params.paymentId), req.body),
+      }),
     }),
     defineRoute({
       method: 'get', path: '/payments/account', scope: 'forms', operationId: 'getPaymentAccount', tags: ['Payments'],

@@ -2,28 +2,16 @@ import { inject, injectable } from 'tsyringe';
 import { z } from 'zod';
 import { badRequest } from '../errors';
 import type { Clock } from '../ports/clock';
-import { PaymentSignatureError, type Payments, type ProcessorEvent, type ProcessorPaymentStatus } from '../ports/payments';
-import type { PaymentRecord, PaymentStatus, Storage } from '../ports/storage';
+import { PaymentSignatureError, type Payments, type ProcessorEvent } from '../ports/payments';
+import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { processorOf } from './processor';
+import { nextStatus, refundedStatus } from './payment-status';
+
+export { nextStatus, refundedStatus } from './payment-status';
+import { SubmissionService } from '../responses/submission-service';
 
 export const webhookOut = z.object({ received: z.literal(true), duplicate: z.boolean() });
-
-/** Where a payment's state may go: a settled payment never goes back to an earlier state (events arrive in any order). */
-const RANK: Record<PaymentStatus, number> = { requires_payment: 0, failed: 1, canceled: 1, processing: 2, succeeded: 3, partially_refunded: 4, refunded: 5 };
-
-export function nextStatus(current: PaymentStatus, reported: ProcessorPaymentStatus): PaymentStatus {
-  if (current === 'succeeded' || current === 'partially_refunded' || current === 'refunded') return current;
-  // A failed attempt may be followed by another that succeeds (the respondent tries another card).
-  if (reported === 'failed' || reported === 'requires_payment') return current === 'processing' ? current : reported;
-  return RANK[reported] >= RANK[current] ? reported : current;
-}
-
-export const refundedStatus = (p: Pick<PaymentRecord, 'amount'>, refunded: number): PaymentStatus =>
-  refunded <= 0 ? 'succeeded' : refunded >= p.amount ? 'refunded' : 'partially_refunded';
-
-/** Called in the event's transaction when a payment of a response succeeded (the responses area completes it). */
-export type PaymentSucceededHook = (tx: Storage, payment: PaymentRecord) => Promise<void>;
 
 /**
  * The processor's signed events (docs/payments.md, "Webhooks"): verified by the adapter, then applied at most once
@@ -32,18 +20,12 @@ export type PaymentSucceededHook = (tx: Storage, payment: PaymentRecord) => Prom
  */
 @injectable()
 export class PaymentEvents {
-  private readonly succeeded: PaymentSucceededHook[] = [];
-
   constructor(
     @inject(TOKENS.Storage) private readonly storage: Storage,
     @inject(TOKENS.Payments) private readonly payments: Payments,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(SubmissionService) private readonly submissions: SubmissionService,
   ) {}
-
-  /** Runs `hook` in the transaction of every event that moves a response's payment to `succeeded`. */
-  onSucceeded(hook: PaymentSucceededHook) {
-    this.succeeded.push(hook);
-  }
 
   async receive(body: Uint8Array | undefined, signature: string | undefined): Promise<z.infer<typeof webhookOut>> {
     const processor = processorOf(this.payments);
@@ -58,47 +40,49 @@ export class PaymentEvents {
       throw e;
     }
     const at = this.clock.now().toISOString();
+    let after: (() => void) | null = null;
     const applied = await this.storage.transaction(async (tx) => {
       if (!(await tx.payments.claimEvent({ processor: processor.id, event_id: event.id, type: event.type, received_at: at }))) return false;
-      await this.apply(tx, event, at);
+      after = await this.apply(tx, event, at);
       return true;
     });
+    (after as (() => void) | null)?.();
     return { received: true, duplicate: !applied };
   }
 
-  private async apply(tx: Storage, event: ProcessorEvent, at: string): Promise<void> {
+  /** The event's effect, in its transaction; what it returns runs once that committed. */
+  private async apply(tx: Storage, event: ProcessorEvent, at: string): Promise<(() => void) | null> {
     switch (event.kind) {
       case 'checkout_completed': {
-        if (!event.session.paid) return;
+        if (!event.session.paid) return null;
         const checkout = await tx.payments.findCheckout(event.session.id);
         // Only checkouts this instance opened add credits, at the price it recorded (never the event's metadata).
-        if (!checkout || !(await tx.payments.completeCheckout(checkout.id, at))) return;
+        if (!checkout || !(await tx.payments.completeCheckout(checkout.id, at))) return null;
         await tx.credits.add(checkout.user_id, checkout.credits, { created_at: at });
-        return;
+        return null;
       }
       case 'payment': {
         const record = await tx.payments.findByProcessorId(event.payment.id);
-        if (!record) return;
+        if (!record) return null;
         const status = nextStatus(record.status, event.payment.status);
-        if (status === record.status) return;
-        await tx.payments.update(record.id, { status, amount_refunded: record.amount_refunded, updated_at: at });
-        if (status === 'succeeded') for (const hook of this.succeeded) await hook(tx, { ...record, status, updated_at: at });
-        return;
+        if (status !== record.status) await tx.payments.update(record.id, { status, amount_refunded: record.amount_refunded, updated_at: at });
+        // Paid, even after the page was closed: the response completes when nothing else is missing.
+        return status === 'succeeded' ? this.submissions.completePaidIn(tx, record.form_id, record.response_id) : null;
       }
       case 'refund': {
         const record = await tx.payments.findByProcessorId(event.payment_id);
-        if (!record || event.amount_refunded <= record.amount_refunded) return;
+        if (!record || event.amount_refunded <= record.amount_refunded) return null;
         await tx.payments.update(record.id, { status: refundedStatus(record, event.amount_refunded), amount_refunded: event.amount_refunded, updated_at: at });
-        return;
+        return null;
       }
       case 'account': {
         const account = await tx.payments.accountById(event.account.id);
-        if (!account) return;
+        if (!account) return null;
         await tx.payments.putAccount({ ...account, charges_enabled: event.account.charges_enabled, updated_at: at });
-        return;
+        return null;
       }
       default:
-        return;
+        return null;
     }
   }
 }

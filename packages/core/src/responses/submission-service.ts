@@ -21,6 +21,7 @@ import { uploadKeysIn } from './upload-service';
 import { ReadCaches } from '../cache/read-caches';
 import { GroupCommit } from './group-commit';
 import { CsvLines } from './codecs/csv-lines';
+import { PaymentQuestions } from '../payments/payment-questions';
 
 
 /** A completed response in its transaction, with the form and questions its submission read. */
@@ -81,7 +82,14 @@ export class SubmissionService {
     @inject(TOKENS.Config) private readonly config: FormloomConfig,
     @inject(ReadCaches) private readonly caches: ReadCaches,
     @inject(GroupCommit) private readonly commits: GroupCommit,
+    @inject(PaymentQuestions) private readonly paymentQuestions: PaymentQuestions,
   ) {}
+
+  /** 409 `payment_required` while a payment question on the respondent's path is not paid (docs/payments.md). */
+  private async assertPaid(questions: Question[], shown: ReadonlySet<string>, response: Pick<ResponseRecord, 'id'> | null) {
+    const unpaid = await this.paymentQuestions.unpaid(questions, shown, response);
+    if (unpaid.length) throw conflict('A payment question is not paid yet: the response completes once the payment succeeded', { reason: 'payment_required', question_ids: unpaid });
+  }
 
   private readonly csvLines = new CsvLines();
 
@@ -131,11 +139,15 @@ export class SubmissionService {
     const complete = input.completed ?? true;
     if (isClosed(version.snapshot, form.response_count, this.clock.now())) throw conflict('This form is closed', { reason: 'form_closed' });
     const hidden = hiddenValues(version.snapshot, input.hidden);
-    if (!complete && form.options.incremental_submission !== true) {
+    // A payment is made for a saved partial response (docs/payments.md): forms with a payment question take them.
+    const takesPayment = snapshot.questions.some((q) => q.type === 'payment');
+    if (!complete && form.options.incremental_submission !== true && !takesPayment) {
       throw badRequest('completed: this form does not accept partial responses', { field: 'completed' });
     }
     const answers = input.answers.map((a) => ({ question_id: a.question_id, value: a.value ?? null }));
-    assertAnswers(snapshot.questions, answers, complete, { ...this.answerContext(form.id), shown: shownQuestions(snapshot, answers, hidden) });
+    const shown = shownQuestions(snapshot, answers, hidden);
+    assertAnswers(snapshot.questions, answers, complete, { ...this.answerContext(form.id), shown });
+    if (complete && takesPayment) await this.assertPaid(snapshot.questions, shown, null);
     const now = this.clock.now();
     const startedProblem = input.started_at ? startedAtProblem(new Date(input.started_at), now) : null;
     if (startedProblem) throw badRequest(`started_at: ${startedProblem}`, { field: 'started_at' });
@@ -222,7 +234,11 @@ export class SubmissionService {
     for (const a of incoming) merged.set(a.question_id, a);
     const answers = [...merged.values()];
     const complete = input.completed === true;
-    if (complete) assertAnswers(snapshot.questions, answers, true, { ...ctx, shown: shownQuestions(snapshot, answers, existing.metadata.hidden) });
+    if (complete) {
+      const shown = shownQuestions(snapshot, answers, existing.metadata.hidden);
+      assertAnswers(snapshot.questions, answers, true, { ...ctx, shown });
+      await this.assertPaid(snapshot.questions, shown, existing);
+    }
     const limitOne = complete && form.options.limit_one_response === true && !!existing.visitor_id;
     if (limitOne && (await this.storage.responses.hasUniqueVisitor(form.id, existing.visitor_id!))) {
       throw conflict('This visitor has already responded to this form', { reason: 'already_responded' });
@@ -251,6 +267,55 @@ export class SubmissionService {
     this.announce(items, queued);
     return presentResponse(updated);
   }
+
+  /**
+   * Completes a partial response whose payment just succeeded, inside the transaction applying the processor's
+   * event (docs/payments.md, "Closed pages"): when every required question on its path is answered and every
+   * payment question on it is paid; else it stays partial for the page to complete. Returns what to run once the
+   * transaction committed (the event and the worker's wake-up), or null when nothing was completed.
+   */
+  async completePaidIn(tx: Storage, formId: string, responseId: string): Promise<(() => void) | null> {
+    const form = await tx.forms.findById(formId);
+    const existing = form ? await tx.responses.findById(formId, responseId) : null;
+    if (!form || !existing || existing.completed_at) return null;
+    const version = existing.version_id ? await tx.versions.findById(existing.version_id) : null;
+    const snapshot = (version?.snapshot ?? { questions: [] }) as { questions: Question[]; mode?: string; quiz_settings?: unknown; start_logic_jumps?: unknown };
+    const shown = shownQuestions(snapshot, existing.answers, existing.metadata.hidden);
+    try {
+      assertAnswers(snapshot.questions, existing.answers, true, { ...this.answerContext(form.id), shown });
+    } catch {
+      return null;
+    }
+    for (const q of snapshot.questions.filter((x) => x.type === 'payment' && shown.has(x.id))) {
+      const p = await tx.payments.findFor(existing.id, q.id);
+      if (!p || !['succeeded', 'partially_refunded', 'refunded'].includes(p.status)) return null;
+    }
+    const limitOne = form.options.limit_one_response === true && !!existing.visitor_id;
+    if (limitOne && (await tx.responses.hasUniqueVisitor(form.id, existing.visitor_id!))) return null;
+    const now = this.clock.now();
+    const patch = {
+      answers: existing.answers,
+      submitted_at: existing.submitted_at,
+      completed_at: now.toISOString(),
+      completion_seconds: elapsedSeconds(existing.started_at, now),
+      quiz_results: computeQuizResults(snapshot.mode ?? 'standard', snapshot.quiz_settings, snapshot.questions, existing.answers),
+      unique_visitor: limitOne ? existing.visitor_id : null,
+    };
+    const updated = { ...existing, ...patch };
+    if (!(await tx.responses.updatePartial(form.id, responseId, patch, this.csvLines.of(snapshot, updated)))) return null;
+    const targets = await this.webhooks.targetsFor(form);
+    const items = await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
+    const queued = await this.completedIn(tx, { form, response: updated, questions: snapshot.questions });
+    return () => {
+      this.events.emit('response.submitted', { form_id: form.id, response_id: responseId });
+      this.announce(items, queued);
+    };
+  }
+}
+
+/** The parts of SubmissionService the payments' webhook completes a paid response with. */
+export interface PaidCompletion {
+  completePaidIn(tx: Storage, formId: string, responseId: string): Promise<(() => void) | null>;
 }
 
 function elapsedSeconds(startedAt: string | null, now: Date): number | null {

@@ -33,6 +33,9 @@ export const paymentStatements = (d: Dialect) => {
     byId: `SELECT * FROM ${payments} WHERE id = ${d.p(1)}`,
     byProcessorId: `SELECT * FROM ${payments} WHERE processor_payment_id = ${d.p(1)}`,
     forQuestion: `SELECT * FROM ${payments} WHERE response_id = ${d.p(1)} AND question_id = ${d.p(2)}`,
+    replacePending:
+      `UPDATE ${payments} SET processor_payment_id = ${d.p(1)}, amount = ${d.p(2)}, currency = ${d.p(3)}, destination = ${d.p(4)}, status = 'requires_payment', updated_at = ${d.p(5)} ` +
+      `WHERE id = ${d.p(6)} AND status IN ('requires_payment', 'failed', 'canceled')`,
     update: `UPDATE ${payments} SET status = ${d.p(1)}, amount_refunded = ${d.p(2)}, updated_at = ${d.p(3)} WHERE id = ${d.p(4)}`,
     insertCheckout: insertOf(d, checkouts, columnsOf(CreditCheckoutEntity)),
     checkout: `SELECT * FROM ${checkouts} WHERE id = ${d.p(1)}`,
@@ -90,6 +93,10 @@ export class SqlPaymentRepository implements PaymentRepository {
       out.push(...(await this.scope.db.all<PaymentRow>(sql, slice)).map(paymentFromRow));
     }
     return out;
+  }
+
+  async replacePending(id: string, p: { processor_payment_id: string; amount: number; currency: string; destination: string | null; updated_at: string }): Promise<boolean> {
+    return (await this.scope.db.run(this.st.replacePending, [p.processor_payment_id, p.amount, p.currency, p.destination, p.updated_at, id])) > 0;
   }
 
   async update(id: string, patch: { status: PaymentStatus; amount_refunded: number; updated_at: string }): Promise<boolean> {

@@ -67,6 +67,11 @@ export interface PaymentRepository {
   findFor(responseId: string, questionId: string): Promise<PaymentRecord | null>;
   /** The payments of these responses (any order). */
   forResponses(responseIds: readonly string[]): Promise<PaymentRecord[]>;
+  /**
+   * Points a payment that has not succeeded (`requires_payment`, `failed`, `canceled`) at a new processor payment
+   * (the amount changed with the answers); false when it succeeded meanwhile or does not exist.
+   */
+  replacePending(id: string, patch: { processor_payment_id: string; amount: number; currency: string; destination: string | null; updated_at: string }): Promise<boolean>;
   /** Changes status and refunded amount; false when there is no such payment. */
   update(id: string, patch: { status: PaymentStatus; amount_refunded: number; updated_at: string }): Promise<boolean>;
 

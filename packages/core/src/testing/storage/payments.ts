@@ -50,6 +50,13 @@ export function paymentTests(test: StorageTest): void {
     t.deepEqual(await db.storage.payments.findFor(p.response_id, p.question_id), p);
     await rejectsWithConflict(t, db.storage.payments.insert(payment({ response_id: p.response_id, question_id: p.question_id })), 'same question');
     await rejectsWithConflict(t, db.storage.payments.insert(payment({ processor_payment_id: p.processor_payment_id })), 'same processor id');
+    const moved = { processor_payment_id: uid('pi'), amount: 2500, currency: 'eur', destination: null, updated_at: at(2) };
+    t.true(await db.storage.payments.replacePending(p.id, moved));
+    t.like(await db.storage.payments.findById(p.id), { ...moved, status: 'requires_payment' });
+    t.is(await db.storage.payments.findByProcessorId(p.processor_payment_id), null);
+    p.processor_payment_id = moved.processor_payment_id;
+    t.true(await db.storage.payments.update(p.id, { status: 'succeeded', amount_refunded: 0, updated_at: at(2) }));
+    t.false(await db.storage.payments.replacePending(p.id, { ...moved, processor_payment_id: uid('pi') }), 'a succeeded payment is never replaced');
     t.true(await db.storage.payments.update(p.id, { status: 'partially_refunded', amount_refunded: 500, updated_at: at(3) }));
     t.like(await db.storage.payments.findById(p.id), { status: 'partially_refunded', amount_refunded: 500, updated_at: at(3) });
     t.false(await db.storage.payments.update(uid('pay'), { status: 'succeeded', amount_refunded: 0, updated_at: at(3) }));
