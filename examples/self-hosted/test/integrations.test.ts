@@ -38,7 +38,7 @@ test('the official integrations are registered by default; a REST Hooks subscrib
     return { status: res.status, body: (await res.json()) as any };
   };
   const types = (await call('GET', '/integrations/types')).body.types.map((x: any) => x.type);
-  for (const type of ['slack', 'discord', 'microsoft-teams', 'google-chat', 'rest-hooks']) t.true(types.includes(type), type);
+  for (const type of ['slack', 'discord', 'microsoft-teams', 'google-chat', 'google-sheets', 'notion', 'airtable', 'rest-hooks']) t.true(types.includes(type), type);
 
   const form = (await call('POST', '/forms', { title: 'Signups', published: true, questions: [{ type: 'short_text', title: 'Name' }] })).body;
   const sub = await call('POST', `/forms/${form.id}/hooks`, { target_url: `http://127.0.0.1:${(target.address() as AddressInfo).port}/zap`, event: 'response.submitted' });

@@ -41,7 +41,7 @@ export async function startTestApp(kind: 'sqlite' | 'postgres', config = 'export
       method,
       headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(60_000),
     });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
