@@ -14,6 +14,7 @@ import { sessionsArea } from './sessions';
 import { notificationsArea } from './notifications';
 import { paymentsArea } from './payments';
 import { integrationsArea } from './integrations';
+import { bookingArea } from './booking';
 
 export * from './accounts';
 export * from './forms';
@@ -27,6 +28,7 @@ export * from './sessions';
 export * from './notifications';
 export * from './payments';
 export * from './integrations';
+export * from './booking';
 
 /** The built-in areas in wiring order; each is a plugin of the same interface third parties use. */
-export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, signingArea, outboxArea, voiceArea, sessionsArea, notificationsArea, paymentsArea, integrationsArea];
+export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, signingArea, outboxArea, voiceArea, sessionsArea, notificationsArea, paymentsArea, integrationsArea, bookingArea];

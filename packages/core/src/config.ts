@@ -38,6 +38,8 @@ export interface FormloomConfig {
    * smallest unit of `currency` for 1,000 credits. Default: 100 (1.00) USD per 1,000 credits.
    */
   creditPrice?: { currency: string; per_1000: number };
+  /** Minutes a booking slot stays held while the respondent finishes the form (docs/booking.md; default 10). */
+  bookingHoldMinutes?: number;
 }
 
 export interface VoiceConfig {

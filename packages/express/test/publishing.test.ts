@@ -133,7 +133,8 @@ forEachDb(test, (it) => {
       body: { title: 'B', published: true, questions: [{ type: 'booking', title: 'Book', properties: { calendar_connected: true } }] },
     });
     t.is(pro.status, 201);
-    t.like(pro.body.publish_error, { reason: 'booking_hours_missing', upgrade_required: false });
+    // The property is not a calendar: the owner connects one (booking.test.ts goes through every reason).
+    t.like(pro.body.publish_error, { reason: 'booking_calendar_not_connected', upgrade_required: false });
   });
 
   it('theme: GET returns every field, PUT a subset returns the whole theme', async (t, app) => {

@@ -45,6 +45,8 @@ export function toNodemailerMessage(message: MailMessage, defaultFrom: string): 
   };
   if (message.html !== undefined) options.html = message.html;
   if (message.replyTo !== undefined) options.replyTo = message.replyTo;
+  // A string, never a path or URL: nodemailer adds it as the text/calendar alternative (and an invite.ics).
+  if (message.calendar !== undefined) options.icalEvent = { method: message.calendar.method, content: message.calendar.content, filename: 'invite.ics' };
   return options;
 }
 

@@ -18,6 +18,8 @@ export interface PublishContext {
   features: PlanFeatures;
   /** Resolves a form referenced by a Fuse or composite question; `null` when it does not exist. */
   lookupForm(id: string): Promise<LinkedForm | null>;
+  /** Whether the form owner has a calendar connected (docs/booking.md); absent: none. */
+  calendarConnected?: boolean;
   /** Whether the instance has a payment processor (docs/payments.md); absent: none. */
   paymentsConfigured?: boolean;
   /** Whether the plan holder's own account (Connect) can take payments; absent: it cannot. */
@@ -56,8 +58,9 @@ function planChecks(ctx: PublishContext): PublishBlock | null {
   return null;
 }
 
-function bookingReadiness(q: Question): string | null {
-  if (prop(q, 'calendar_connected') !== true) return 'booking_calendar_not_connected';
+/** The owner's calendar connection is the server's to know: the `calendar_connected` property is not read. */
+const bookingReadiness = (ctx: PublishContext) => (q: Question): string | null => {
+  if (ctx.calendarConnected !== true) return 'booking_calendar_not_connected';
   if (blank(prop(q, 'hours'))) return 'booking_hours_missing';
   if (blank(prop(q, 'timezone'))) return 'booking_timezone_missing';
   if (blank(prop(q, 'durations'))) return 'booking_duration_missing';
@@ -65,7 +68,7 @@ function bookingReadiness(q: Question): string | null {
     return 'booking_confirmation_number_missing';
   }
   return null;
-}
+};
 
 function emailReadiness(q: Question): string | null {
   for (const f of ['recipient', 'sender_name', 'subject', 'body'] as const) {
@@ -107,7 +110,7 @@ const READINESS_MESSAGES: Record<string, string> = {
 
 async function readinessChecks(ctx: PublishContext): Promise<PublishBlock | null> {
   const checks: Array<[string, (q: Question) => string | null | Promise<string | null>]> = [
-    ['booking', bookingReadiness],
+    ['booking', bookingReadiness(ctx)],
     ['payment', paymentReadiness(ctx)],
     ['email_step', emailReadiness],
     [

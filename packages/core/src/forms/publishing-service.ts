@@ -45,10 +45,12 @@ export class PublishingService {
   async check(form: FormRecord, questions: Question[], features: PlanFeatures, storage: Storage = this.storage): Promise<PublishBlock | null> {
     const connect = questions.some((q) => q.type === 'payment' && q.properties.provider === 'connect');
     const account = connect ? await storage.payments.accountOf(await planHolderOf(storage, form)) : null;
+    const booking = questions.some((q) => q.type === 'booking');
     return checkPublishable({
       form,
       questions,
       features,
+      calendarConnected: booking && !!(await storage.bookings.connectionOf(form.owner_id)),
       paymentsConfigured: !!this.payments.processor,
       connectAccountReady: !!account?.charges_enabled,
       lookupForm: async (id) => {

@@ -8,6 +8,11 @@ export interface MailMessage {
   from?: string;
   /** Where replies go (the `Reply-To` header), e.g. a form owner's address on a respondent's receipt. */
   replyTo?: string;
+  /**
+   * An iCalendar invitation (RFC 5546 `METHOD:REQUEST` or `CANCEL`), sent as the message's text/calendar part so
+   * mail clients offer to add it (booking questions, docs/booking.md).
+   */
+  calendar?: { method: 'REQUEST' | 'CANCEL'; content: string };
 }
 
 /** Sends email (invitations, signing requests, codes). */

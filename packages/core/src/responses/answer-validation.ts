@@ -149,6 +149,14 @@ const CHECKS: Record<string, Check> = {
   multi_question_page: objectOfFields,
   contact_info: objectOfFields,
   address: objectOfFields,
+  // The slot held on the page (docs/booking.md): checked against the hold when the response completes.
+  booking: (v) => {
+    if (!isPlainObject(v)) return expected('the held slot {id, start, end, timezone}', v);
+    const { id, start, end, timezone, ...rest } = v;
+    if (Object.keys(rest).length) return `has an unknown field ${JSON.stringify(Object.keys(rest)[0])} (expected {id, start, end, timezone})`;
+    for (const [k, x] of Object.entries({ id, start, end, timezone })) if (!isString(x) || x.length === 0 || x.length > 100) return `${k}: ${expected('a string', x)}`;
+    return null;
+  },
 };
 
 /** True when respondents answer questions of `type` through the responses endpoints. */
