@@ -10,7 +10,8 @@
  * writes each file's wall time for the next run's order (docs/testing.md).
  *
  * `--deep` (`npm run test:deep`): the long budgets (FORMLOOM_TEST_DEEP=1), by default of the files that
- * have one: the fuzzers' 2,400 requests per database instead of `npm test`'s 440.
+ * have one: the fuzzers' 2,400 requests per database instead of `npm test`'s 440; the audio encoder's long
+ * stream of 8 minutes instead of 3.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +27,11 @@ const dir = mkdtempSync(join(tmpdir(), 'formloom-test-report-'));
 const timings = join(dir, 'timings.jsonl');
 const started = Date.now();
 
-const DEEP_FILES = ['packages/express/dist/test/fuzz-sqlite.test.js', 'packages/express/dist/test/fuzz-postgres.test.js'];
+const DEEP_FILES = [
+  'packages/express/dist/test/fuzz-sqlite.test.js',
+  'packages/express/dist/test/fuzz-postgres.test.js',
+  'packages/audio/dist/test/streaming.test.js',
+];
 const args = process.argv.slice(2);
 const deep = args[0] === '--deep';
 if (deep) args.shift();
