@@ -6,7 +6,7 @@ import { abandon, fromRequestError, type ErrorLogger } from './errors';
 import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
 import { assertNoNulCharacters } from './input-guard';
 import { clientIp, RateLimits, type RateLimitOptions } from './rate-limit';
-import { checkEmbedOrigins, imageOrigins, setPageHeaders, type EmbedOrigins } from './security-headers';
+import { checkEmbedOrigins, imageOrigins, setPageHeaders, STRIPE_PAGE_SOURCES, type EmbedOrigins } from './security-headers';
 import { isAssetPath, rendererAssetsRouter } from './renderer-assets';
 import { noIndex } from './security-headers';
 import { signingPage } from './signing-page';
@@ -120,8 +120,9 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
     const theme = form.theme as Record<string, unknown>;
     const snapshot = form.snapshot as Record<string, unknown>;
     const logos = [theme.logo_url, theme.branding_logo_url, theme.top_logo_url, snapshot.branding_logo_url, snapshot.top_logo_url];
-    const nonce = setPageHeaders(res, embed, imageOrigins(logos));
-    const questions = (form.snapshot.questions ?? []) as Array<{ id: string; title: string; description: string | null; required: boolean }>;
+    const questions = (form.snapshot.questions ?? []) as Array<{ id: string; type?: string; title: string; description: string | null; required: boolean }>;
+    // Stripe.js is allowed only on pages that take a payment (docs/payments.md).
+    const nonce = setPageHeaders(res, embed, imageOrigins(logos), questions.some((q) => q.type === 'payment') ? STRIPE_PAGE_SOURCES : undefined);
     // Shown only where the element does not run (no JavaScript): its shadow root hides these children.
     const items = questions
       .map((q) => `<li id="${escape(q.id)}"><h2>${escape(q.title)}${q.required ? ' *' : ''}</h2>${q.description ? `<p>${escape(q.description)}</p>` : ''}</li>`)

@@ -76,7 +76,14 @@ export function imageOrigins(urls: unknown[]): string[] {
  * inline style block allowed by the returned nonce, and framing limited to `embed` (`NO_FRAMING`: none at
  * all, also said by `X-Frame-Options: DENY` for browsers that predate `frame-ancestors`).
  */
-export function setPageHeaders(res: Response, embed: EmbedOrigins | typeof NO_FRAMING, images: string[] = []): string {
+/**
+ * What a page with a payment question adds for Stripe.js and its Payment Element, exactly as Stripe documents it
+ * (docs/payments.md): its script, its frames, and the API its script calls from the page. Only such pages have it.
+ */
+export const STRIPE_PAGE_SOURCES = { script: ['https://js.stripe.com'], frame: ['https://js.stripe.com', 'https://hooks.stripe.com'], connect: ['https://api.stripe.com'] };
+export type PageSources = typeof STRIPE_PAGE_SOURCES;
+
+export function setPageHeaders(res: Response, embed: EmbedOrigins | typeof NO_FRAMING, images: string[] = [], extra?: PageSources): string {
   const nonce = randomBytes(16).toString('base64');
   res.setHeader('X-Content-Type-Options', 'nosniff');
   if (embed === NO_FRAMING) res.setHeader('X-Frame-Options', 'DENY');
@@ -84,12 +91,13 @@ export function setPageHeaders(res: Response, embed: EmbedOrigins | typeof NO_FR
     'Content-Security-Policy',
     [
       "default-src 'none'",
-      "script-src 'self'",
+      ["script-src 'self'", ...(extra?.script ?? [])].join(' '),
       `style-src 'self' 'nonce-${nonce}'`,
       // blob: the preview of an image the respondent is uploading, made from the file in their own browser.
       `img-src ${["'self'", 'blob:', ...images].join(' ')}`,
       "font-src 'self'",
-      "connect-src 'self'",
+      ["connect-src 'self'", ...(extra?.connect ?? [])].join(' '),
+      ...(extra ? [`frame-src ${extra.frame.join(' ')}`] : []),
       "form-action 'self'",
       "base-uri 'none'",
       frameAncestors(embed),

@@ -1,4 +1,4 @@
-import type { PublicForm, SubmittedResponse } from './types.js';
+import type { PaymentStart, PublicForm, SubmittedResponse } from './types.js';
 import type { AltchaChallenge } from './proof-of-work.js';
 
 /** An answer of the API the respondent can act on, or a lost connection (`status` 0). */
@@ -59,6 +59,15 @@ export class PublicApi {
       method: 'PATCH',
       headers: { 'content-type': 'application/json', 'x-resume-token': token },
       body: JSON.stringify(body),
+    });
+  }
+
+  /** The payment of a payment question of the partial response (docs/payments.md): the server computes the amount. */
+  payment(slug: string, id: string, token: string, questionId: string) {
+    return this.call<PaymentStart>(`${encodeURIComponent(slug)}/responses/${encodeURIComponent(id)}/payment`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-resume-token': token },
+      body: JSON.stringify({ question_id: questionId }),
     });
   }
 

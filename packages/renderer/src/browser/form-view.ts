@@ -183,6 +183,7 @@ export class FormView {
       describedBy: `${q.description ? descId : ''} ${errId}`.trim(),
       required: q.required && answerable(q.type),
       shuffle: (items) => shuffled(items, `${this.seed}:${q.id}`),
+      pay: q.type === 'payment' ? () => this.startPayment(q.id) : undefined,
     });
     const last = this.isLast();
     const hint = this.t(q.type === 'long_text' ? 'shift_enter' : 'press_enter');
@@ -266,13 +267,27 @@ export class FormView {
   private async next(): Promise<void> {
     if (this.busy || this.done || !this.control) return;
     const q = this.questions[this.index]!;
-    const problem = answerable(q.type) ? answerProblem(q, this.answers[q.id], this.t) : null;
+    const problem = answerable(q.type) ? answerProblem(q, this.answers[q.id], this.t) : (this.control.ready?.() ?? null);
     if (problem) return this.go(this.index, problem);
     const to = nextIndex(this.questions, this.index, this.ctx);
     if (to >= this.questions.length) return this.finish();
     if (this.form.snapshot.incremental_submission) await this.save(to);
     this.history.push(this.index);
     this.go(to);
+  }
+
+  /**
+   * A payment step (docs/payments.md): the answers so far saved as the partial response (made now if there is
+   * none), then the server's payment of this question, whose amount it computes from them.
+   */
+  private async startPayment(questionId: string) {
+    if (!this.partial) {
+      const r = await this.submitNew(false);
+      this.partial = { id: r.id, token: r.resume_token! };
+    } else {
+      await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload() });
+    }
+    return this.api.payment(this.form.slug, this.partial.id, this.partial.token, questionId);
   }
 
   /** The answers to send: those on the respondent's path through the jumps, answered and answerable. */

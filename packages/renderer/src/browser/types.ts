@@ -53,11 +53,26 @@ export interface ControlContext {
   required: boolean;
   /** `items` in this respondent's order for this question (`randomize`): the same each time it is shown. */
   shuffle<T>(items: readonly T[]): T[];
+  /** A payment step: saves the answers so far and asks the server for this question's payment (docs/payments.md). */
+  pay?(): Promise<PaymentStart>;
+}
+
+/** What `POST .../responses/:id/payment` answers: the amount the server computed and what confirms it. */
+export interface PaymentStart {
+  payment_id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  client_secret: string | null;
+  processor: string;
+  publishable_key: string;
 }
 
 export interface Control {
   el: HTMLElement;
   focus(): void;
+  /** For steps that are not answers (a payment): what still stops moving on, or null. */
+  ready?(): string | null;
   /** Letter shortcuts and the like; true when the key was used. */
   key?(e: KeyboardEvent): boolean;
 }

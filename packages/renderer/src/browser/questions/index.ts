@@ -6,6 +6,7 @@ import { fileControl } from './file-upload.js';
 import { groupControl } from './group.js';
 import { opinionControl, ratingControl, yesNoControl } from './scale.js';
 import { textControl } from './text.js';
+import { paymentControl } from './payment.js';
 
 type Factory = (q: PublicQuestion, ctx: ControlContext) => Control;
 
@@ -35,6 +36,7 @@ export const answerable = (type: string) => type in CONTROLS;
 export function controlFor(q: PublicQuestion, ctx: ControlContext): Control {
   const make = CONTROLS[q.type];
   if (make) return make(q, ctx);
+  if (q.type === 'payment' && ctx.pay) return paymentControl(q, { ...ctx, pay: ctx.pay });
   const el = h('p', { class: 'fl-notice', role: 'note' }, ctx.t('cannot_complete'));
   return { el, focus: () => undefined };
 }

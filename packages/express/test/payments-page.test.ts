@@ -1,0 +1,157 @@
+import test from 'ava';
+import type { Browser, Page } from 'playwright-core';
+import { stripePayments, stripePlugin } from '@formloom/payments-stripe';
+import { FakeStripe } from '@formloom/payments-stripe/testing';
+import { startTestApp, type TestApp } from './helpers/app';
+import { AXE_SOURCE, launchBrowser, openPage } from './helpers/browser';
+
+/*
+ * Paying on the respondent's page (docs/payments.md): the server computes the amount, the page loads Stripe.js only
+ * at the payment step and confirms with the Payment Element, and the response completes once paid. Only the network
+ * boundary is stubbed: https://js.stripe.com serves a small stand-in of the Stripe.js calls the page uses
+ * (Stripe(), elements(), create('payment').mount(), confirmPayment()), whose confirm call to https://api.stripe.com
+ * pays the PaymentIntent at FakeStripe, the local server the server's SDK talks to. PAYMENT_SHOTS=<dir> keeps
+ * screenshots at 390 px and 1280 px.
+ */
+const FAKE_STRIPE_JS = `(function () {
+  function Stripe(key) {
+    return {
+      _registerWrapper: function () {},
+      elements: function (opts) {
+        return {
+          _secret: opts.clientSecret,
+          create: function () {
+            return { mount: function (el) {
+              var label = document.createElement('label');
+              label.textContent = 'Card number ';
+              var input = document.createElement('input');
+              input.setAttribute('autocomplete', 'cc-number');
+              input.setAttribute('inputmode', 'numeric');
+              label.appendChild(input);
+              el.appendChild(label);
+            } };
+          },
+        };
+      },
+      confirmPayment: function (o) {
+        var secret = o.elements._secret;
+        return fetch('https://api.stripe.com/v1/payment_intents/' + secret.split('_secret_')[0] + '/confirm', { method: 'POST', body: 'client_secret=' + encodeURIComponent(secret) })
+          .then(function (r) { return r.json(); })
+          .then(function (pi) { return pi.error ? { error: pi.error } : { paymentIntent: pi }; });
+      },
+    };
+  }
+  Stripe.version = 'endive';
+  window.Stripe = Stripe;
+})();`;
+
+let fake: FakeStripe;
+let app: TestApp;
+let browser: Browser;
+const stripeLoads: string[] = [];
+test.before(async () => {
+  fake = await FakeStripe.start();
+  app = await startTestApp('sqlite', {
+    plugins: [{ ...stripePlugin({ secretKey: 'sk_x', webhookSecret: 'whsec_x', publishableKey: 'pk_x' }), adapters: { payments: (ctx: any) => stripePayments({ secretKey: fake.secretKey, webhookSecret: fake.webhookSecret, publishableKey: fake.publishableKey, apiUrl: fake.apiUrl, maxNetworkRetries: 0 })(ctx) } }],
+  });
+  browser = await launchBrowser();
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.close();
+  await fake?.close();
+});
+
+async function stubStripe(page: Page) {
+  await page.route('https://js.stripe.com/**', (route) => {
+    stripeLoads.push(route.request().url());
+    return route.fulfill({ contentType: 'text/javascript', body: FAKE_STRIPE_JS });
+  });
+  await page.route('https://api.stripe.com/**', (route) => {
+    const id = new URL(route.request().url()).pathname.split('/')[3]!;
+    return route.fulfill({ contentType: 'application/json', body: JSON.stringify(fake.succeed(id)) });
+  });
+}
+
+async function shot(page: Page, name: string) {
+  const dir = process.env.PAYMENT_SHOTS;
+  if (!dir) return;
+  const size = page.viewportSize()!;
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: size.height });
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(size);
+}
+
+const form = (page: Page) => page.locator('formloom-form');
+
+test('a respondent pays the amount the server computed with the Payment Element; the response completes once paid', async (t) => {
+  const u = await app.user();
+  const created = await app.api('POST', '/forms', {
+    key: u.key,
+    body: {
+      title: 'Workshop booking',
+      published: true,
+      variables: { total: 0 },
+      questions: [
+        { type: 'short_text', title: 'Your name', required: true },
+        {
+          type: 'multiple_choice', title: 'Which ticket?', properties: { choices: [{ label: 'Full day' }, { label: 'Half day' }] },
+          logic_jumps: [
+            { conditions: [{ op: 'equals', value: 'Full day' }], actions: [{ variable: 'total', op: 'set', value: 120 }] },
+            { conditions: [{ op: 'equals', value: 'Half day' }], actions: [{ variable: 'total', op: 'set', value: 65 }] },
+          ],
+        },
+        { type: 'payment', title: 'Your ticket', description: 'Paid securely with Stripe', properties: { amount_variable: 'total', currency: 'EUR' } },
+      ],
+    },
+  });
+  t.true(created.body.published, JSON.stringify(created.body.publish_error ?? null));
+  const { page, errors, close } = await openPage(browser, { width: 390 });
+  await stubStripe(page);
+  try {
+    const res = await page.goto(`${app.url}/f/${created.body.slug}`);
+    const csp = res!.headers()['content-security-policy']!;
+    t.regex(csp, /script-src 'self' https:\/\/js\.stripe\.com;/);
+    t.regex(csp, /frame-src https:\/\/js\.stripe\.com https:\/\/hooks\.stripe\.com/);
+    await form(page).getByRole('textbox', { name: /Your name/ }).fill('Ada');
+    await form(page).getByRole('button', { name: 'OK' }).click();
+    await form(page).getByText('Full day', { exact: true }).click();
+    await form(page).getByText('Amount to pay: €120.00').waitFor();
+    t.is(stripeLoads.length, 1, 'Stripe.js is loaded at the payment step');
+    await form(page).getByLabel('Card number').fill('4242 4242 4242 4242');
+    // Moving on without paying is refused.
+    await form(page).getByRole('button', { name: 'Submit' }).click();
+    await form(page).getByText('Pay to continue').waitFor();
+    if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
+    const axe = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
+    t.deepEqual(axe.violations.map((v: any) => v.id), []);
+    await shot(page, 'payment-step');
+    await form(page).getByRole('button', { name: 'Pay €120.00' }).click();
+    await form(page).getByRole('heading', { name: 'Thank you!' }).waitFor();
+    await shot(page, 'payment-done');
+    const list = await app.api('GET', `/forms/${created.body.id}/responses`, { key: u.key });
+    t.is(list.body.total, 1);
+    const r = list.body.responses[0];
+    t.truthy(r.completed_at);
+    const payments = await app.api('GET', `/forms/${created.body.id}/responses/${r.id}/payments`, { key: u.key });
+    t.like(payments.body.payments, [{ amount: 12000, currency: 'eur', status: 'succeeded' }]);
+    t.deepEqual(errors.filter((e) => !e.startsWith('Applying inline style violates')), []);
+  } finally {
+    await close();
+  }
+
+  // A form without a payment question neither loads Stripe.js nor allows it.
+  const plain = await app.api('POST', '/forms', { key: u.key, body: { title: 'Plain', published: true, questions: [{ type: 'short_text', title: 'Hi' }] } });
+  const other = await openPage(browser);
+  await stubStripe(other.page);
+  try {
+    const res = await other.page.goto(`${app.url}/f/${plain.body.slug}`);
+    t.notRegex(res!.headers()['content-security-policy']!, /stripe/);
+    await form(other.page).getByRole('textbox', { name: /Hi/ }).waitFor();
+    t.is(stripeLoads.length, 1);
+  } finally {
+    await other.close();
+  }
+});
