@@ -80,6 +80,8 @@ test('an owner builds every question type, a logic jump and a theme by the UI, p
     await page.getByRole('button', { name: 'New form' }).click();
     await noViolations(t, page, 'the template picker');
     await page.getByRole('button', { name: /Contact form/ }).click();
+    // A template opens its preview first (docs/workspace.md "Templates").
+    await page.getByRole('dialog', { name: 'Contact form' }).getByRole('button', { name: 'Use this template' }).click();
     await page.getByRole('textbox', { name: 'Form title' }).waitFor();
     t.is(await page.getByRole('textbox', { name: 'Form title' }).inputValue(), 'Contact us');
     await publish(page);

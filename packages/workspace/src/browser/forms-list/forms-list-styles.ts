@@ -10,6 +10,13 @@ export const listStyles = css`
   .template { display: grid; gap: 0.25rem; text-align: left; font: inherit; color: var(--_text); cursor: pointer; }
   .template:hover { border-color: var(--_primary); }
   .template:focus-visible { outline: 2px solid var(--_primary); outline-offset: 2px; }
+  .gallery { display: grid; gap: 0.6rem; }
+  .gallery h2 { font-size: 1.05rem; margin: 0; }
+  .template.themed { background: var(--tpl-bg); color: var(--tpl-text); border-color: color-mix(in srgb, var(--tpl-text) 22%, transparent); border-top: 4px solid var(--tpl-accent); }
+  .template.themed strong { color: var(--tpl-title); font-size: 1.05rem; }
+  .template.themed:hover { border-color: var(--tpl-accent); }
+  .tpl-cat { font-size: 0.75rem; }
+  .tpl-sum { font-size: 0.875rem; }
   .filters { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 1fr) minmax(0, 1fr); gap: 0.75rem; align-items: end; }
   @media (max-width: 640px) { .filters { grid-template-columns: 1fr 1fr; } .filters .grow { grid-column: 1 / -1; } }
   .list { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.6rem; }

@@ -4,9 +4,14 @@ import '../controls/confirm-dialog';
 import type { FlConfirm } from '../controls/confirm-dialog';
 import type { Api } from '../../data/client';
 import { ApiError } from '../../data/client';
-import { createForm, deleteForm, duplicateForm, listForms, type FormListItem } from '../../data/forms';
+import { createForm, deleteForm, duplicateForm, listForms, type FormInput, type FormListItem } from '../../data/forms';
 import { formPath, navigate } from '../shell/routes';
-import { STARTER_TEMPLATES } from './templates';
+import { BLANK_FORM, FORM_TEMPLATES } from './templates';
+import { templateBody, type FormTemplate } from './template-kit';
+import { THEME_PRESETS } from '../theme/presets';
+import './template-preview';
+import { declareLibraryFaces } from '../theme/font-library';
+import type { FlTemplatePreview } from './template-preview';
 import { listStyles } from './forms-list-styles';
 import { mayCreateIn, mayDelete, mayEdit, roleOn, teamsWithRoles, type TeamWithRole } from '../../data/form-role';
 import './move-dialog';
@@ -16,13 +21,14 @@ type Published = '' | 'true' | 'false';
 
 /**
  * `<fl-forms-list>`: the owner's forms (docs/workspace.md, "Forms"): search, team and published filters,
- * new form (blank or a starter template), duplicate, and delete with confirmation.
+ * new form (blank, or from the template gallery after a preview), duplicate, and delete with confirmation.
  */
 export class FlFormsList extends LitElement {
   static override styles = [tokens, controls, listStyles];
   static override properties = {
     api: { attribute: false },
     base: {},
+    pagesBase: { attribute: 'pages-base' },
     search: { state: true },
     teamId: { state: true },
     published: { state: true },
@@ -36,6 +42,7 @@ export class FlFormsList extends LitElement {
   };
   api!: Api;
   base = '';
+  pagesBase = '';
   search = '';
   teamId = '';
   published: Published = '';
@@ -80,17 +87,22 @@ export class FlFormsList extends LitElement {
     this.timer = setTimeout(() => void this.load(), 200);
   }
 
-  private async create(templateId: string) {
-    const t = STARTER_TEMPLATES.find((x) => x.id === templateId)!;
+  private async create(body: FormInput & { title: string }) {
     this.busy = true;
     try {
-      const form = await createForm(this.api, { ...t.form, ...(this.createIn ? { team_id: this.createIn } : {}) });
+      const form = await createForm(this.api, { ...body, ...(this.createIn ? { team_id: this.createIn } : {}) });
       navigate(formPath(this.base, form.id));
     } catch (e) {
       this.error = (e as Error).message;
     } finally {
       this.busy = false;
     }
+  }
+
+  /** Shows the template as respondents will see it; "Use this template" creates the form. */
+  private async preview(t: FormTemplate) {
+    const dialog = this.renderRoot.querySelector('fl-template-preview') as FlTemplatePreview;
+    if (await dialog.show(t)) await this.create(templateBody(t));
   }
 
   private async duplicate(f: FormListItem) {
@@ -154,8 +166,20 @@ export class FlFormsList extends LitElement {
 
   private openNew() {
     this.creating = !this.creating;
+    // The gallery's cards are written in their templates' fonts.
+    if (this.creating) declareLibraryFaces(this.pagesBase);
     // The list's Team filter suggests where the new form goes, when the person may create forms there.
     if (this.creating) this.createIn = this.creatableTeams.some((t) => t.id === this.teamId) ? this.teamId : '';
+  }
+
+  /** A gallery card in the template's own colours and font; it opens the preview. */
+  private templateCard(t: FormTemplate) {
+    const look = THEME_PRESETS.find((p) => p.id === t.preset)?.theme;
+    const style = look ? `--tpl-bg:${look.background_color};--tpl-text:${look.text_color};--tpl-title:${look.title_color};--tpl-accent:${look.button_color};font-family:${look.font_family}` : '';
+    return html`<button class="card template themed" type="button" style=${style} @click=${() => void this.preview(t)} ?disabled=${this.busy}>
+      <span class="tpl-cat">${t.category} · ${t.form.questions.length} questions</span>
+      <strong>${t.name}</strong><span class="tpl-sum">${t.summary}</span>
+    </button>`;
   }
 
   private renderForm(f: FormListItem) {
@@ -197,9 +221,13 @@ export class FlFormsList extends LitElement {
                     ${this.creatableTeams.map((t) => html`<option value=${t.id} ?selected=${t.id === this.createIn}>${t.name}</option>`)}
                   </select></label>`
               : nothing}
-            <section id="templates" class="templates" aria-label="Start from">
-            ${STARTER_TEMPLATES.map((t) => html`<button class="card template" type="button" @click=${() => void this.create(t.id)} ?disabled=${this.busy}><strong>${t.name}</strong><span class="muted">${t.summary}</span></button>`)}
-          </section>`
+            <section id="templates" class="gallery" aria-labelledby="tpl-h">
+              <h2 id="tpl-h">Start from</h2>
+              <div class="templates">
+                <button class="card template blank" type="button" @click=${() => void this.create(BLANK_FORM)} ?disabled=${this.busy}><strong>Blank form</strong><span class="muted">Start from nothing.</span></button>
+                ${FORM_TEMPLATES.map((t) => this.templateCard(t))}
+              </div>
+            </section>`
         : nothing}
       <div class="filters" role="search">
         <label class="field grow">Search<input type="search" .value=${this.search} @input=${this.onSearch} placeholder="Title" /></label>
@@ -224,6 +252,7 @@ export class FlFormsList extends LitElement {
       <p id="live" class="sr-only" role="status" aria-live="polite"></p>
       <fl-confirm></fl-confirm>
       <fl-move-form></fl-move-form>
+      <fl-template-preview pages-base=${this.pagesBase} ?busy=${this.busy}></fl-template-preview>
     </div>`;
   }
 }

@@ -1,65 +1,15 @@
 import type { FormInput } from '../../data/forms';
+import type { FormTemplate } from './template-kit';
+import { BUSINESS_TEMPLATES } from './templates-business';
+import { FEEDBACK_TEMPLATES } from './templates-feedback';
 
-/** Starter templates of the "New form" menu: plain form bodies sent to `POST /forms`. */
-export interface StarterTemplate {
-  id: string;
-  name: string;
-  summary: string;
-  form: FormInput & { title: string };
-}
+/** "Blank form" of the "New form" gallery: created at once, no preview. */
+export const BLANK_FORM: FormInput & { title: string } = { title: 'Untitled form', questions: [] };
 
-export const STARTER_TEMPLATES: StarterTemplate[] = [
-  { id: 'blank', name: 'Blank form', summary: 'Start from nothing.', form: { title: 'Untitled form', questions: [] } },
-  {
-    id: 'contact',
-    name: 'Contact form',
-    summary: 'Name, email and a message.',
-    form: {
-      title: 'Contact us',
-      questions: [
-        { type: 'short_text', title: 'What is your name?', required: true, properties: {} },
-        { type: 'email', title: 'Your email address', required: true, properties: {} },
-        { type: 'long_text', title: 'How can we help?', required: true, properties: {} },
-      ],
-    },
-  },
-  {
-    id: 'feedback',
-    name: 'Customer feedback',
-    summary: 'A rating, a score and a comment.',
-    form: {
-      title: 'Tell us how we did',
-      questions: [
-        { type: 'rating', title: 'How would you rate your experience?', required: true, properties: { steps: 5, shape: 'star' } },
-        { type: 'opinion_scale', title: 'How likely are you to recommend us?', required: false, properties: { min: 0, max: 10, min_label: 'Not likely', max_label: 'Very likely' } },
-        { type: 'long_text', title: 'Anything we could do better?', required: false, properties: {} },
-      ],
-    },
-  },
-  {
-    id: 'event',
-    name: 'Event registration',
-    summary: 'Contact details, a session choice and a date.',
-    form: {
-      title: 'Register for the event',
-      questions: [
-        { type: 'contact_info', title: 'Your details', required: true, properties: { fields: ['first_name', 'last_name', 'email'] } },
-        { type: 'multiple_choice', title: 'Which sessions will you attend?', required: true, properties: { choices: [{ label: 'Morning' }, { label: 'Afternoon' }, { label: 'Evening' }], allow_multiple: true } },
-        { type: 'yes_no', title: 'Do you need a vegetarian meal?', required: false, properties: {} },
-      ],
-    },
-  },
-  {
-    id: 'quiz',
-    name: 'Knowledge quiz',
-    summary: 'Scored questions with correct answers.',
-    form: {
-      title: 'Quick quiz',
-      mode: 'knowledge_quiz',
-      questions: [
-        { type: 'multiple_choice', title: 'Which planet is closest to the sun?', required: true, properties: { choices: [{ label: 'Mercury' }, { label: 'Venus' }, { label: 'Mars' }], allow_multiple: false, correct_answer: 'Mercury', points: 1 } },
-        { type: 'number', title: 'How many continents are there?', required: true, properties: { correct_answer: 7, points: 1 } },
-      ],
-    },
-  },
-];
+/**
+ * The template gallery of "New form" (docs/workspace.md "Templates"), in the order shown: the most asked-for
+ * first. Each is previewed before it is used (template-preview.ts).
+ */
+const ORDER = ['contact', 'nps', 'job', 'event', 'order', 'quiz', 'survey', 'booking', 'lead', 'csat', 'bug', 'rsvp', 'newsletter', 'employee', 'course', 'volunteer'];
+const ALL = [...BUSINESS_TEMPLATES, ...FEEDBACK_TEMPLATES];
+export const FORM_TEMPLATES: FormTemplate[] = [...ORDER.map((id) => ALL.find((t) => t.id === id)!), ...ALL.filter((t) => !ORDER.includes(t.id))];
