@@ -185,7 +185,7 @@ test('encoding a long stream keeps memory bounded (output is handed out, not kep
     for await (const piece of codecs.encode(minutes(count), { format, quality })) bytes += piece.length;
     const growth = used() - before;
     t.log(`${format}: ${(bytes / 1e6).toFixed(1)} MB encoded, memory grew ${(growth / 1e6).toFixed(1)} MB`);
-    t.true(bytes > 400_000);
+    t.true(bytes > count * 150_000, `${format}: ${bytes} bytes`); // the least of them, ogg_opus, makes about 250 kB a minute
     // Keeping either the output or the input (2 bytes a sample at 22,050 Hz) would exceed this bound.
     const inputBytes = count * 60 * RATE * 2;
     t.true(growth < Math.min(16e6, inputBytes * 0.75), `${format} grew by ${growth} bytes`);
