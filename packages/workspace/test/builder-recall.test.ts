@@ -148,3 +148,30 @@ test.serial('the welcome screen offers hidden fields and variables but no answer
     await close();
   }
 });
+
+// In this file for its browser: the settings screen's retention fields (docs/privacy.md, "Retention").
+test.serial('Keeping responses: the two fields set the form response_retention, and emptied they keep every response', async (t) => {
+  t.timeout(240_000);
+  const owner = await app.user();
+  const created = await app.api('POST', '/forms', { key: owner.key, body: { title: 'Kept', questions: [{ type: 'short_text', title: 'Name' }] } });
+  const id = created.body.id;
+  const { page, errors, close } = await openPage(browser, { width: 1440, cookie: owner.cookie });
+  try {
+    await page.goto(`${app.url}/forms/${id}/settings`);
+    const newest = page.getByRole('spinbutton', { name: 'Keep only the newest (responses)' });
+    const days = page.getByRole('spinbutton', { name: 'Delete responses older than (days)' });
+    await newest.fill('500');
+    await serverHas(id, owner.key, (f) => f.response_retention?.keep_newest === 500);
+    await days.fill('90');
+    await serverHas(id, owner.key, (f) => f.response_retention?.older_than_days === 90 && f.response_retention?.keep_newest === 500);
+    await shot(page, 'workspace-retention');
+    t.deepEqual(await axeViolations(page), []);
+    await newest.fill('');
+    await days.fill('');
+    const form = await serverHas(id, owner.key, (f) => f.response_retention === null);
+    t.is(form.response_retention, null);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

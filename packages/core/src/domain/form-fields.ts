@@ -73,6 +73,8 @@ export const SETTINGS_FIELDS = [
   'response_limit',
   'redirect_url',
   'redirect_append_response_id',
+  // How long responses are kept (docs/privacy.md "Retention"); applies at once, not at publish.
+  'response_retention',
   // The respondent's page (docs/respondents.md "Languages", "Spam protection").
   'language',
   'strings',

@@ -156,6 +156,15 @@ const formShape = {
   response_limit: z.number().int().positive().max(100_000_000).nullable().optional(),
   redirect_url: httpUrl.nullable().optional(),
   redirect_append_response_id: z.boolean().optional(),
+  response_retention: z
+    .object({
+      older_than_days: z.number().int().min(1).max(36_500).optional().describe('Delete responses submitted more than this many days ago'),
+      keep_newest: z.number().int().min(1).max(100_000_000).optional().describe('Keep only this many of the newest responses'),
+    })
+    .strict()
+    .nullable()
+    .optional()
+    .describe('Deletes older responses and their files every hour, whatever the version (docs/privacy.md "Retention"); null or {}: keep them all'),
   ...respondentSettingsShape,
   questions: questionsSchema.optional(),
 };

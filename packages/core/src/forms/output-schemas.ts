@@ -93,6 +93,7 @@ const formOptionOutShape = {
   response_limit: int.nullable(),
   redirect_url: text,
   redirect_append_response_id: z.boolean(),
+  response_retention: z.object({ older_than_days: int.optional(), keep_newest: int.optional() }).nullable(),
   ...respondentSettingsOutShape,
 } satisfies Record<Exclude<FormOptionField, 'show_question_nav'>, z.ZodType>;
 

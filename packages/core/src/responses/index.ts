@@ -6,6 +6,7 @@ import { UploadService, UploadsCleanupHandler } from './upload-service';
 import { FileLinks } from './file-links';
 import { FunnelService } from './funnel-service';
 import { RespondentDataService } from './respondent-data';
+import { ResponseRetentionHandler } from './response-retention';
 
 export * from './response-presenter';
 export * from './response-schemas';
@@ -25,11 +26,12 @@ export * from './answer-filter';
 export * from './filter-ops';
 export * from './funnel-service';
 export * from './respondent-data';
+export * from './response-retention';
 
 /** Respondents' submissions and uploads, owners' responses, exports and analytics. */
 export const responsesArea = definePlugin({
   name: 'responses',
   version: CORE_VERSION,
-  services: [SubmissionService, ResponseService, FunnelService, FileLinks, UploadService, UploadsCleanupHandler, RespondentDataService],
-  outboxHandlers: (ctx) => [ctx.service(UploadsCleanupHandler)],
+  services: [SubmissionService, ResponseService, FunnelService, FileLinks, UploadService, UploadsCleanupHandler, RespondentDataService, ResponseRetentionHandler],
+  outboxHandlers: (ctx) => [ctx.service(UploadsCleanupHandler), ctx.service(ResponseRetentionHandler)],
 });

@@ -14,6 +14,7 @@ import { roleAllows, type FormAction } from '../forms/form-access';
 import { isEmailAddress } from '../email-address';
 import { AuditService } from '../teams/audit-service';
 import { presentResponse } from './response-presenter';
+import { eraseResponses } from './erase-responses';
 
 /** Responses of one respondent that a request finds (and erases) at most: enough for anyone's real history. */
 export const RESPONDENT_LIMIT = 1000;
@@ -84,8 +85,8 @@ export class RespondentDataService {
 
   private parse(query: unknown): { email?: string; visitor_id?: string } {
     const q = parseBody(respondentQuerySchema, query);
-    if (!q.email && !q.visitor_id) throw badRequest('Give email or visitor_id: whose responses to find', { field: 'email' });
-    if (q.email !== undefined && !isEmailAddress(q.email)) throw badRequest('email: not an email address', { field: 'email' });
+    if (!q.email && !q.visitor_id) throw badRequest('Give email or visitor_id: whose responses to find', { field: 'email', reason: 'respondent_required' });
+    if (q.email !== undefined && !isEmailAddress(q.email)) throw badRequest('email: not an email address', { field: 'email', reason: 'invalid_email' });
     return { ...(q.email ? { email: q.email.toLowerCase() } : {}), ...(q.visitor_id ? { visitor_id: q.visitor_id } : {}) };
   }
 
@@ -134,26 +135,18 @@ export class RespondentDataService {
       byForm.set(form.id, entry);
     }
     let erased = 0;
-    const keys: string[] = [];
+    let files = 0;
     // A fingerprint, not the address: the trail proves an erasure without keeping what was erased.
     const who = createHash('sha256').update(match.email ?? `visitor:${match.visitor_id}`).digest('hex').slice(0, 16);
     for (const { form, ids } of byForm.values()) {
-      await this.storage.transaction(async (tx) => {
-        const n = await tx.responses.deleteMany(form.id, ids);
-        await tx.forms.addResponseCount(form.id, -n);
-        await tx.deliveries.deleteByResponses(form.id, ids);
-        keys.push(...(await tx.uploads.takeByResponses(form.id, ids)).map((u) => u.key));
+      const done = await eraseResponses({ storage: this.storage, blobs: this.blobs, logger: this.logger }, form, ids, async (tx, n) => {
         if (form.team_id) await this.audit.record(tx, form.team_id, 'responses.erased', principal, { form_id: form.id, title: form.title, responses: n, respondent: who });
-        erased += n;
       });
-    }
-    // The rows are gone first: a file whose deletion fails is an orphan nobody can open, swept with the others.
-    for (const key of keys) {
-      const folder = key.slice(0, key.lastIndexOf('/') + 1);
-      await this.blobs.deletePrefix(folder).catch((e: unknown) => this.logger.warn(`respondent erasure: could not delete ${folder}: ${e instanceof Error ? e.message : String(e)}`));
+      erased += done.erased;
+      files += done.files;
     }
     this.logger.info(`respondent data erased: ${erased} responses in ${byForm.size} forms (respondent ${who})`);
-    return { erased, forms: byForm.size, files: keys.length, kept };
+    return { erased, forms: byForm.size, files, kept };
   }
 }
 

@@ -7,6 +7,7 @@ import {
 } from '@formloom/core';
 import { type FormRow, FormEntity, formFromRow, formToRow } from '../tables/forms';
 import type { Scope } from '../scope';
+import { formsWithRetention } from './response-retention';
 import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf, updateReturning } from '../sql/statements';
 import { Coalescer } from '../sql/coalesce';
@@ -45,6 +46,10 @@ const likeContains = (s: string) => `%${s.replace(/[!%_]/g, (c) => `!${c}`)}%`;
 
 export class SqlFormRepository implements FormRepository {
   constructor(private readonly scope: Scope) {}
+
+  listWithRetention(afterId: string | null, limit: number): Promise<FormRecord[]> {
+    return formsWithRetention(this.scope, afterId, limit);
+  }
 
   private get st() {
     return this.scope.statements(formStatements);

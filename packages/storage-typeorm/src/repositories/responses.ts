@@ -14,6 +14,7 @@ import {
 import { type ResponseRow, ResponseEntity, partialResponseToRow, responseFromRow, responseToRow } from '../tables/responses';
 import type { Scope } from '../scope';
 import { findByRespondent } from './respondent-data';
+import { responsesPastRetention } from './response-retention';
 import type { Db, Row } from '../sql/db';
 import { type Coalescer, insertCoalescer } from '../sql/coalesce';
 import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
@@ -189,6 +190,10 @@ export class SqlResponseRepository implements ResponseRepository {
       owned += Number(row.n);
     }
     return owned;
+  }
+
+  pastRetention(formId: string, policy: { before?: string; keep_newest?: number }, limit: number): Promise<string[]> {
+    return responsesPastRetention(this.scope, formId, policy, limit);
   }
 
   findByRespondent(formIds: string[] | null, match: { email?: string; visitor_id?: string }, limit: number): Promise<ResponseRecord[]> {

@@ -64,4 +64,6 @@ export interface FormRepository {
    * @returns `false` when there was no such form.
    */
   delete(id: string): Promise<boolean>;
+  /** Forms whose options hold a `response_retention` policy, by id after `afterId` (null: from the start), at most `limit`. */
+  listWithRetention(afterId: string | null, limit: number): Promise<FormRecord[]>;
 }

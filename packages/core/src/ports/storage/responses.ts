@@ -160,6 +160,11 @@ export interface ResponseRepository {
    * `match.visitor_id`, or answers or hidden values containing `match.email` case-insensitively (a candidate:
    * the caller keeps only exact values). Newest `submitted_at` first, at most `limit`; `[]` without a match.
    */
+  /**
+   * Ids of the form's responses past a retention policy (docs/privacy.md, "Retention"): submitted before `before`,
+   * or beyond the `keep_newest` newest (by `submitted_at`, then id); at most `limit`.
+   */
+  pastRetention(formId: string, policy: { before?: string; keep_newest?: number }, limit: number): Promise<string[]>;
   findByRespondent(formIds: string[] | null, match: { email?: string; visitor_id?: string }, limit: number): Promise<ResponseRecord[]>;
   /**
    * The form's responses in (`submitted_at`, `id`) ascending order after the keyset `after` (`null`: from

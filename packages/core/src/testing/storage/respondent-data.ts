@@ -63,4 +63,28 @@ export function respondentDataTests(test: StorageTest): void {
     t.truthy(await db.storage.deliveries.findById(d2.id));
     t.is(await db.storage.deliveries.deleteByResponses(other.id, [kept.id]), 0, 'another form\'s id list removes nothing');
   });
+
+  test('forms.listWithRetention and responses.pastRetention: the forms with a policy, the responses past it', async (t, db) => {
+    const kept = makeForm({ options: { response_retention: { keep_newest: 2 } } });
+    const none = makeForm({ options: { response_retention: null } });
+    const plain = makeForm();
+    for (const f of [kept, none, plain]) await db.storage.forms.insert(f);
+    const listed = (await db.storage.forms.listWithRetention(null, 1000)).map((f) => f.id);
+    t.true(listed.includes(kept.id));
+    t.false(listed.includes(none.id));
+    t.false(listed.includes(plain.id));
+    const after = (await db.storage.forms.listWithRetention(kept.id, 1000)).map((f) => f.id);
+    t.false(after.includes(kept.id), 'paged by id');
+
+    const rs = [10, 20, 30, 40].map((s) => makeResponse(kept.id, s));
+    for (const r of rs) await db.storage.responses.insert(r);
+    await db.storage.responses.insert(makeResponse(plain.id, 1));
+    const past = (policy: { before?: string; keep_newest?: number }, limit = 100) => db.storage.responses.pastRetention(kept.id, policy, limit);
+    t.deepEqual((await past({ keep_newest: 2 })).sort(), [rs[0]!.id, rs[1]!.id].sort());
+    t.deepEqual(await past({ before: at(25) }), [rs[0]!.id, rs[1]!.id], 'oldest first');
+    t.deepEqual((await past({ before: at(15), keep_newest: 1 })).sort(), [rs[0]!.id, rs[1]!.id, rs[2]!.id].sort(), 'either rule');
+    t.deepEqual(await past({ keep_newest: 10 }), []);
+    t.deepEqual(await past({}), [], 'no rule, nothing past it');
+    t.is((await past({ keep_newest: 1 }, 2)).length, 2, 'limit');
+  });
 }

@@ -77,6 +77,14 @@ export class FlSettingsPanel extends BuilderPanel {
         ${f.redirect_url ? checkField('Add the response id to that address', f.redirect_append_response_id, (v) => this.patch({ redirect_append_response_id: v })) : nothing}
         ${textField('Webhook URL', f.webhook_url, (v) => this.patch({ webhook_url: v }), { type: 'url', hint: 'Each response is sent to this address as it arrives.' })}
       </section>
+      <section class="card" aria-labelledby="s-keep">
+        <h2 id="s-keep">Keeping responses</h2>
+        <p class="muted hint">Older responses and their files are deleted every hour. Leave both empty to keep every response.</p>
+        <div class="grid2">
+          ${numberField('Delete responses older than (days)', f.response_retention?.older_than_days ?? null, (v) => this.patch({ response_retention: retention({ ...f.response_retention, older_than_days: v }) }), { min: 1, integer: true })}
+          ${numberField('Keep only the newest (responses)', f.response_retention?.keep_newest ?? null, (v) => this.patch({ response_retention: retention({ ...f.response_retention, keep_newest: v }) }), { min: 1, integer: true })}
+        </div>
+      </section>
       <section class="card" aria-labelledby="s-quiz">
         <h2 id="s-quiz">Quiz</h2>
         ${selectField('Mode', f.mode, [['standard', 'A form (no scoring)'], ['knowledge_quiz', 'Knowledge quiz: correct answers and points'], ['lead_qualification', 'Lead qualification: a score per choice'], ['match_quiz', 'Match quiz: choices vote for an ending']] as const, (v) => this.patch({ mode: v }))}
@@ -91,4 +99,12 @@ export class FlSettingsPanel extends BuilderPanel {
     <fl-preview class="sticky" .form=${f} at=${this.previewAt} pages-base=${this.pagesBase} data-tick=${this.tick}></fl-preview></div>`;
   }
 }
+/** The form's retention policy from the two fields; null when both are empty (keep every response). */
+function retention(p: { older_than_days?: number | null; keep_newest?: number | null }) {
+  const out: { older_than_days?: number; keep_newest?: number } = {};
+  if (p.older_than_days) out.older_than_days = p.older_than_days;
+  if (p.keep_newest) out.keep_newest = p.keep_newest;
+  return Object.keys(out).length ? out : null;
+}
+
 customElements.get('fl-settings-panel') || customElements.define('fl-settings-panel', FlSettingsPanel);

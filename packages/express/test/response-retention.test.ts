@@ -1,0 +1,60 @@
+import test from 'ava';
+import { ResponseRetentionHandler } from '@formloom/core';
+import { forEachDb, type TestApp } from './helpers/app';
+
+/*
+ * Per-form retention (docs/privacy.md, "Retention"): `response_retention` on a form deletes its older responses,
+ * with their files and counters, at the hourly sweep; bad policies are a 400 naming the field.
+ */
+
+async function submit(app: TestApp, slug: string, qid: string, value: unknown) {
+  const r = await app.api('POST', `/public/forms/${slug}/responses`, { body: { answers: [{ question_id: qid, value }] } });
+  if (r.status !== 201) throw new Error(r.text);
+  return r.body.id as string;
+}
+
+forEachDb(test, (t) => {
+  t('keep_newest and older_than_days delete older responses, their files and counters; bad policies are refused', async (tt, app) => {
+    const owner = await app.user('pro');
+    for (const bad of [{ older_than_days: 0 }, { keep_newest: 1.5 }, { days: 3 }, 'forever']) {
+      const r = await app.api('POST', '/forms', { key: owner.key, body: { title: 'Bad', response_retention: bad } });
+      tt.is(r.status, 400, JSON.stringify(bad));
+      tt.regex(r.body.error.message, /response_retention/);
+    }
+    const created = await app.api('POST', '/forms', {
+      key: owner.key,
+      body: { title: 'Kept short', published: true, response_retention: { keep_newest: 2 }, questions: [{ type: 'short_text', title: 'Name' }, { type: 'file_upload', title: 'CV' }] },
+    });
+    tt.is(created.status, 201, created.text);
+    const form = created.body;
+    tt.deepEqual(form.response_retention, { keep_newest: 2 });
+    const body = new FormData();
+    body.append('file', new Blob(['%PDF-1.4 old'], { type: 'application/pdf' }), 'cv.pdf');
+    const file = (await (await fetch(`${app.url}/api/v1/public/forms/${form.slug}/uploads?question_id=${form.questions[1].id}`, { method: "POST", body })).json()) as { url: string; name: string };
+    const first = await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [{ question_id: form.questions[0].id, value: 'first' }, { question_id: form.questions[1].id, value: file }] } });
+    tt.is(first.status, 201, first.text);
+    const ids = [first.body.id];
+    for (const name of ['second', 'third', 'fourth']) ids.push(await submit(app, form.slug, form.questions[0].id, name));
+
+    const sweeper = app.formloom.service(ResponseRetentionHandler);
+    const swept = await sweeper.applyAll();
+    tt.true(swept.erased >= 2);
+    const list = await app.api('GET', `/forms/${form.id}/responses`, { key: owner.key });
+    tt.deepEqual(list.body.responses.map((r: any) => r.id).sort(), ids.slice(2).sort(), 'the two newest stay');
+    tt.like((await app.api('GET', `/forms/${form.id}/analytics`, { key: owner.key })).body, { total_responses: 2 });
+    tt.is((await app.api('GET', `/forms/${form.id}`, { key: owner.key })).body.response_count, 2);
+    const path = new URL(file.url).pathname;
+    tt.is((await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${owner.key}` } })).status, 404, 'the old file went with its response');
+
+    // A day-based policy, applied as of 31 days from now: nothing is that recent.
+    const patched = await app.api('PUT', `/forms/${form.id}`, { key: owner.key, body: { response_retention: { older_than_days: 30 } } });
+    tt.is(patched.status, 200, patched.text);
+    await sweeper.applyAll(new Date(Date.now() + 31 * 86_400_000));
+    tt.is((await app.api('GET', `/forms/${form.id}/responses`, { key: owner.key })).body.total, 0);
+    // Turned off, nothing more goes.
+    tt.is((await app.api('PUT', `/forms/${form.id}`, { key: owner.key, body: { response_retention: null } })).status, 200);
+    await submit(app, form.slug, form.questions[0].id, 'kept');
+    await sweeper.applyAll(new Date(Date.now() + 400 * 86_400_000));
+    tt.is((await app.api('GET', `/forms/${form.id}/responses`, { key: owner.key })).body.total, 1);
+  });
+});
