@@ -8,13 +8,14 @@ import {
 } from '../../data/webhooks';
 import '../controls/confirm-dialog';
 import './notifications-card';
+import './integrations-card';
 import type { FlConfirm } from '../controls/confirm-dialog';
 
 /**
  * `<fl-integrations-panel>`: the builder's Integrations tab (docs/workspace.md, "Integrations"): the form's
  * webhook, the account's global webhooks (at most 5, each enabled or not), the signing secret shown on
  * request and rotated after a confirmation, the form's delivery log with resend, and the mails about
- * responses (`<fl-notifications-card>`).
+ * responses (`<fl-notifications-card>`), and above them the form's integrations (`<fl-integrations-card>`).
  */
 export class FlIntegrationsPanel extends LitElement {
   static override styles = [
@@ -176,8 +177,10 @@ export class FlIntegrationsPanel extends LitElement {
   override render() {
     // Mails about responses come with every plan: shown even where webhooks are not.
     const mails = this.store ? html`<fl-notifications-card .api=${this.api} .formId=${this.formId} .canEdit=${this.canEdit}></fl-notifications-card>` : nothing;
+    // Integrations (Slack, Zapier... docs/integrations.md) come with every plan, like the mails.
+    const services = this.store && (this.deliveries || this.blocked) ? html`<fl-integrations-card .api=${this.api} .formId=${this.formId} .canEdit=${this.canEdit}></fl-integrations-card>` : nothing;
     if (this.blocked) {
-      return html`<div class="wrap"><section class="card" role="alert"><h2>Webhooks are not available</h2><p>${this.blocked}</p>
+      return html`<div class="wrap"><h2 class="sr-only">Integrations</h2>${services}<section class="card" role="alert"><h2>Webhooks are not available</h2><p>${this.blocked}</p>
         <p class="muted">Webhooks come with the Pro plan and higher; on a team form they follow your role.</p></section>${mails}</div>`;
     }
     if (!this.deliveries && !this.error) return html`<div class="wrap"><p class="muted" role="status">Loading integrations…</p></div>`;
@@ -185,6 +188,7 @@ export class FlIntegrationsPanel extends LitElement {
       <h2 class="sr-only">Integrations</h2>
       ${this.error ? html`<p class="error-text" role="alert">${this.error}</p>` : nothing}
       <p class="sr-only" role="status" aria-live="polite">${this.notice}</p>
+      ${services}
       ${this.canEdit ? nothing : html`<section class="card stack" aria-labelledby="h-form"><h3 id="h-form">This form's webhook</h3>
         <p>${this.formUrl || html`<span class="muted">None set.</span>`}</p><p class="muted">Your role can read the webhook and its deliveries; editors and admins change them.</p></section>`}
       ${this.canEdit ? html`<section class="card stack" aria-labelledby="h-form">
