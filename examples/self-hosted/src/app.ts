@@ -18,6 +18,7 @@ import { type Env, listenUrl, readSelfHostedConfig } from './config';
 import { coreLogger, createAppLogger } from './logging';
 import { ConfigFileError, loadPluginConfig, portsProvided } from './plugin-config';
 import { officialPlugins } from './official-plugins';
+import { caldavCalendars } from '@formloom/calendar-caldav';
 import { readHttpConfig, type HttpConfig } from './http-config';
 import { checkConfiguration } from './env-check';
 import { backupsPlugin, InstanceBackups } from '@formloom/backup';
@@ -173,6 +174,8 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
       ...(blobs ? { blobStore: blobs.store } : {}),
       ...(mailer ? { mailer } : {}),
       ...(signedDocuments ? { signedDocuments } : {}),
+      // Owners connect their own CalDAV calendars for booking questions (docs/booking.md); a plugin may replace it.
+      ...(provided.has('calendars') ? {} : { calendars: caldavCalendars() }),
       ...(stripe && !provided.has('payments') ? { payments: { purchaseCredits: localPayments(storage).purchaseCredits, processor: stripe } } : {}),
       config: {
         publicUrl,
