@@ -1,7 +1,10 @@
 import test from 'ava';
 import { AirtableWriter } from '../src/airtable-client';
 import { baseIdOf, tableOf, type RecordAnswer } from '../src/airtable-fields';
+import { waitFor } from '@formloom/core/testing';
+import { airtablePlugin } from '../src/index';
 import { FakeAirtable } from './helpers/fake-airtable';
+import { startEmbeddedHost } from './helpers/embedded-host';
 
 // The SDK against a local server speaking Airtable's API (the true boundary).
 
@@ -90,4 +93,16 @@ test('a base and a table are found in an address or taken as given', (t) => {
   t.is(tableOf(' Responses '), 'Responses');
   t.is(tableOf('https://example.com/x'), null);
   t.is(tableOf(''), null);
+});
+
+test.serial('in an embedded host (createFormloom with the plugin, the host running the outbox): a response becomes a record', async (t) => {
+  const host = await startEmbeddedHost(airtablePlugin({ endpointUrl: fake.endpointUrl }));
+  t.teardown(() => host.close());
+  const table = fake.addTable('appEmbeddedHost01', [TOKEN], 'Leads', { Name: 'singleLineText', Score: 'number' });
+  const form = (await host.call('POST', '/forms', { title: 'Host form', published: true, questions: [{ type: 'short_text', title: 'Name' }, { type: 'number', title: 'Score' }] })).body;
+  t.is((await host.call('POST', `/forms/${form.id}/integrations`, { type: 'airtable', config: { base: 'appEmbeddedHost01', table: 'Leads', token: TOKEN } })).status, 201);
+  const [name, score] = form.questions.map((q: { id: string }) => q.id);
+  await host.call('POST', `/public/forms/${form.slug}/responses`, { answers: [{ question_id: name, value: 'Ada' }, { question_id: score, value: 7 }] }, null);
+  await waitFor(() => table.records.length === 1, { intervalMs: 50 });
+  t.deepEqual(table.records[0]!.fields, { Name: 'Ada', Score: 7 });
 });

@@ -3,19 +3,24 @@ import { generateKeyPairSync } from 'node:crypto';
 import { SheetsClient } from '../src/sheets-client';
 import { parseServiceAccountKey, spreadsheetIdOf, type ServiceAccountKey } from '../src/service-account';
 import type { RowAnswer } from '../src/sheets-row';
+import { waitFor } from '@formloom/core/testing';
+import { googleSheetsPlugin } from '../src/index';
 import { FakeGoogleSheets } from './helpers/fake-google-sheets';
+import { startEmbeddedHost } from './helpers/embedded-host';
 
 // The SDK against a local server speaking Google's token endpoint and the Sheets API (the true boundary).
 
 const SHEET_ID = '1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
 let fake: FakeGoogleSheets;
 let key: ServiceAccountKey;
+let keyFile: string;
 let client: SheetsClient;
 
 test.before(async () => {
   fake = await FakeGoogleSheets.start();
   const account = fake.serviceAccount();
-  key = parseServiceAccountKey(account.keyFile) as ServiceAccountKey;
+  keyFile = account.keyFile;
+  key = parseServiceAccountKey(keyFile) as ServiceAccountKey;
   fake.addSpreadsheet(SHEET_ID, [account.email], { Sheet1: [], "Q3 'answers'": [['Submitted at', 'Response ID', 'City']] });
   client = new SheetsClient({ fetch: globalThis.fetch, rootUrl: fake.rootUrl });
 });
@@ -95,4 +100,16 @@ test('the settings: a key file is checked, a spreadsheet is found in its address
   t.is(spreadsheetIdOf(`https://docs.google.com/spreadsheets/d/${SHEET_ID}/edit#gid=0`), SHEET_ID);
   t.is(spreadsheetIdOf(` ${SHEET_ID} `), SHEET_ID);
   t.is(spreadsheetIdOf('https://example.com/nope'), null);
+});
+
+test.serial('in an embedded host (createFormloom with the plugin, the host running the outbox): a response becomes a row', async (t) => {
+  const host = await startEmbeddedHost(googleSheetsPlugin({ rootUrl: fake.rootUrl }));
+  t.teardown(() => host.close());
+  const id = '1EmbeddedHostSheet0123456789';
+  fake.addSpreadsheet(id, [key.client_email]);
+  const form = (await host.call('POST', '/forms', { title: 'Host form', published: true, questions: [{ type: 'short_text', title: 'Name' }] })).body;
+  t.is((await host.call('POST', `/forms/${form.id}/integrations`, { type: 'google-sheets', config: { spreadsheet: id, service_account_key: keyFile } })).status, 201);
+  const sent = await host.call('POST', `/public/forms/${form.slug}/responses`, { answers: [{ question_id: form.questions[0].id, value: 'Ada' }] }, null);
+  await waitFor(() => fake.rows(id).length === 2, { intervalMs: 50 });
+  t.deepEqual(fake.rows(id), [['Submitted at', 'Response ID', 'Name'], [sent.body.submitted_at, sent.body.id, 'Ada']]);
 });

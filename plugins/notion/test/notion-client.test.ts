@@ -1,7 +1,10 @@
 import test from 'ava';
 import { NotionWriter } from '../src/notion-client';
 import { databaseIdOf, type PageAnswer } from '../src/notion-properties';
+import { waitFor } from '@formloom/core/testing';
+import { notionPlugin } from '../src/index';
 import { FakeNotion } from './helpers/fake-notion';
+import { startEmbeddedHost } from './helpers/embedded-host';
 
 // The SDK against a local server speaking Notion's API (the true boundary).
 
@@ -102,4 +105,17 @@ test('a database is found in its address or by its id', (t) => {
   t.is(databaseIdOf(DB.toUpperCase()), DB);
   t.is(databaseIdOf('https://www.notion.so/acme/Leads'), null);
   t.is(databaseIdOf('nope'), null);
+});
+
+test.serial('in an embedded host (createFormloom with the plugin, the host running the outbox): a response becomes a page', async (t) => {
+  const host = await startEmbeddedHost(notionPlugin({ baseUrl: fake.baseUrl }));
+  t.teardown(() => host.close());
+  const id = 'abcdefab-cdef-abcd-efab-cdefabcdefab';
+  const db = fake.addDatabase(id, [TOKEN], { Name: { type: 'title' }, Rating: { type: 'number' } });
+  const form = (await host.call('POST', '/forms', { title: 'Host form', published: true, questions: [{ type: 'short_text', title: 'Name' }, { type: 'rating', title: 'Rating' }] })).body;
+  t.is((await host.call('POST', `/forms/${form.id}/integrations`, { type: 'notion', config: { database: id, token: TOKEN } })).status, 201);
+  const [name, rating] = form.questions.map((q: { id: string }) => q.id);
+  await host.call('POST', `/public/forms/${form.slug}/responses`, { answers: [{ question_id: name, value: 'Ada' }, { question_id: rating, value: 4 }] }, null);
+  await waitFor(() => db.pages.length === 1, { intervalMs: 50 });
+  t.deepEqual(db.pages[0]!.properties, { Name: { title: [{ type: 'text', text: { content: 'Ada' } }] }, Rating: { number: 4 } });
 });
