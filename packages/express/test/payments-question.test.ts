@@ -94,7 +94,10 @@ forEachDb(
       const e = fake.event('payment_intent.succeeded', pi);
       tt.like(await deliver(app, e), { status: 200, body: { duplicate: false } });
       tt.like(await deliver(app, e), { status: 200, body: { duplicate: true } });
-      tt.is((await app.api('GET', `/forms/${f.id}/responses?completed=true`, { key: u.key })).body.total, 1);
+      const listed = (await app.api('GET', `/forms/${f.id}/responses?completed=true`, { key: u.key })).body;
+      tt.is(listed.total, 1);
+      tt.like(listed.responses[0].payments, [{ amount: 1250, currency: 'eur', status: 'succeeded' }]);
+      tt.like((await app.api('GET', `/forms/${f.id}/responses/${r.id}`, { key: u.key })).body.payments, [{ question_id: f.pay, status: 'succeeded' }]);
     });
 
     t('an amount from a logic variable, computed from the stored answers; new answers give a new amount', async (tt, app) => {
@@ -111,9 +114,10 @@ forEachDb(
       tt.like(await pay(app, f.slug, none, f.pay), { status: 409, body: { error: { reason: 'payment_amount_invalid' } } });
     });
 
-    t('the page was closed after paying: payment_intent.succeeded completes the response, once; refunds from the owner', async (tt, app) => {
-      const u = await app.user();
+    t('the page was closed after paying: payment_intent.succeeded completes the response, once, its webhook carrying the payment; refunds from the owner', async (tt, app) => {
+      const u = await app.user('pro');
       const f = await paidForm(app, u.key, { amount: 30, currency: 'EUR' });
+      tt.is((await app.api('PUT', `/forms/${f.id}/webhooks`, { key: u.key, body: { url: 'https://hooks.example.com/paid' } })).status, 200);
       const r = await partial(app, f.slug, [{ question_id: f.name, value: 'Cy' }, { question_id: f.plan, value: 'Gold' }]);
       const started = await pay(app, f.slug, r, f.pay);
       const pi = fake.succeed([...fake.paymentIntents.values()].find((p) => p.client_secret === started.body.client_secret)!.id);
@@ -123,6 +127,9 @@ forEachDb(
       const got = await app.api('GET', `/forms/${f.id}/responses/${r.id}`, { key: u.key });
       tt.truthy(got.body.completed_at);
       tt.like(await complete(app, f.slug, r), { status: 409, body: { error: { reason: 'response_completed' } } });
+      const deliveries = await app.raw(app.kind === 'postgres' ? 'SELECT body FROM webhook_deliveries WHERE response_id = $1' : 'SELECT body FROM webhook_deliveries WHERE response_id = ?', [r.id]);
+      tt.is(deliveries.length, 1, 'one webhook delivery for the completion');
+      tt.like(JSON.parse(deliveries[0].body).response.payments, [{ amount: 3000, currency: 'eur', status: 'succeeded' }]);
 
       const refund = (body: unknown) => app.api('POST', `/forms/${f.id}/responses/${r.id}/payments/${started.body.payment_id}/refund`, { key: u.key, body });
       tt.like(await refund({ amount: 500 }), { status: 200, body: { status: 'partially_refunded', amount_refunded: 500 } });

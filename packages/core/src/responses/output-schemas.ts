@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paymentOut } from '../payments/payment-out';
 import { int, named, pageOf, timestamp } from '../api-schemas';
 import { QUIZ_MODES } from '../domain/form-fields';
 
@@ -52,7 +53,14 @@ const respondentShape = {
 };
 
 /** The Response resource, as owners read it. */
-export const responseOut = named('Response', z.object({ ...respondentShape, version_id: z.string().nullable() }));
+export const responseOut = named(
+  'Response',
+  z.object({
+    ...respondentShape,
+    version_id: z.string().nullable(),
+    payments: z.array(paymentOut).optional().describe("The response's payments (docs/payments.md); present when it has any"),
+  }),
+);
 
 /** A response as its respondent gets it back; `resume_token` once, for a partial response just started. */
 export const respondentResponseOut = named('RespondentResponse', z.object(respondentShape));

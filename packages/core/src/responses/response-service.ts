@@ -12,6 +12,7 @@ import { decodeCursor, encodeCursor, responseFilter, totalIsCostly } from './res
 import { bulkDeleteSchema } from './response-schemas';
 import { parseBody } from '../parse';
 import { presentResponse } from './response-presenter';
+import { presentPayment } from '../payments/payment-out';
 import { TOKENS } from '../tokens';
 import { inclusiveRange, isDate } from '../date-range';
 import { LATEST_SCAN, type QuestionSummary, summarizeQuestions } from './question-summaries';
@@ -61,14 +62,25 @@ export class ResponseService {
             filter,
           )
         : null;
-    return { responses: items.map(presentResponse), total: read.total, page: Math.floor(offset / per_page) + 1, per_page, next_cursor };
+    return { responses: await this.withPayments(items.map(presentResponse)), total: read.total, page: Math.floor(offset / per_page) + 1, per_page, next_cursor };
+  }
+
+  /** Each response's payments (`payments`, present when it has any: docs/payments.md), one read for the page. */
+  private async withPayments<R extends { id: string }>(responses: R[]): Promise<Array<R & { payments?: ReturnType<typeof presentPayment>[] }>> {
+    if (!responses.length) return responses;
+    const all = await this.storage.payments.forResponses(responses.map((r) => r.id));
+    if (!all.length) return responses;
+    return responses.map((r) => {
+      const own = all.filter((p) => p.response_id === r.id);
+      return own.length ? { ...r, payments: own.map(presentPayment) } : r;
+    });
   }
 
   async get(principal: Principal, formId: string, responseId: string) {
     await authorizeForm(this.storage, principal, formId, 'read');
     const r = await this.storage.responses.findById(formId, responseId);
     if (!r) throw notFound('Response');
-    return presentResponse(r);
+    return (await this.withPayments([presentResponse(r)]))[0]!;
   }
 
   async delete(principal: Principal, formId: string, responseId: string) {

@@ -4,7 +4,8 @@ import type { FormRecord, OutboxItem, Question, ResponseRecord, WebhookDelivery 
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Plans } from '../ports/plans';
-import type { Storage } from '../ports/storage';
+import type { PaymentRecord, Storage } from '../ports/storage';
+import { presentPayment } from '../payments/payment-out';
 import { planHolderOf } from '../forms/form-access';
 import { TOKENS } from '../tokens';
 import { type BirthLease, newOutboxItem, OutboxBirths } from '../outbox/outbox-items';
@@ -57,7 +58,7 @@ export class WebhookDispatcher {
    * The `response.submitted` body (docs/responses-and-webhooks.md, "Webhooks"). A file answer's `url` is a
    * signed link that opens the file without a key for `config.fileLinkTtlMs` (7 days) from the submission.
    */
-  body(form: FormRecord, response: ResponseRecord, questions: Question[]): string {
+  body(form: FormRecord, response: ResponseRecord, questions: Question[], payments: readonly PaymentRecord[] = []): string {
     const titles = new Map(questions.map((q) => [q.id, q.title]));
     const answers = this.links.signAnswers(response.answers, questions);
     return JSON.stringify({
@@ -70,6 +71,7 @@ export class WebhookDispatcher {
         completed_at: response.completed_at,
         answers: answers.map((a) => ({ question_id: a.question_id, question_title: titles.get(a.question_id) ?? null, value: a.value })),
         ...(response.metadata.hidden ? { hidden: response.metadata.hidden } : {}),
+        ...(payments.length ? { payments: payments.map(presentPayment) } : {}),
       },
     });
   }
@@ -81,7 +83,9 @@ export class WebhookDispatcher {
   async enqueue(tx: Storage, form: FormRecord, response: ResponseRecord, targets: WebhookTarget[], questions: Question[]): Promise<OutboxItem[]> {
     if (!targets.length) return [];
     const items: OutboxItem[] = [];
-    const body = this.body(form, response, questions);
+    // Read only for forms that take payments: a submission of any other form pays nothing for it.
+    const payments = questions.some((q) => q.type === 'payment') ? await tx.payments.forResponses([response.id]) : [];
+    const body = this.body(form, response, questions, payments);
     const now = this.clock.now().toISOString();
     // New rows only, independent of each other: sent together rather than one round trip each, so the
     // submission's write transaction is held for less time.
