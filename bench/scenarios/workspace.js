@@ -96,7 +96,8 @@ async function typeInQuestion(page, n) {
     const b = document.querySelector('formloom-workspace').shadowRoot.querySelector('formloom-builder').shadowRoot;
     window.addEventListener('keydown', (e) => {
       const input = e.composedPath()[0];
-      if (!input.classList?.contains('title-input')) return;
+      // Letters typed in a title; not the End that puts the caret at the end first.
+      if (!input.classList?.contains('title-input') || e.key.length !== 1) return;
       const preview = b.querySelector('fl-preview').shadowRoot.querySelector('formloom-form').shadowRoot;
       const t0 = performance.now();
       const want = input.value + e.key;

@@ -55,7 +55,9 @@ export class FlLogicEditor extends LitElement {
       dialog .close { display: flex; justify-content: flex-end; margin-top: 0.75rem; }
     `,
   ];
-  static override properties = { jumps: { attribute: false }, self: {}, tested: { attribute: false }, targets: { attribute: false }, hiddenFields: { attribute: false }, label: {}, allQuestions: { attribute: false }, variables: { attribute: false } };
+  static override properties = { jumps: { attribute: false }, self: {}, tested: { attribute: false }, targets: { attribute: false }, hiddenFields: { attribute: false }, label: {}, allQuestions: { attribute: false }, variables: { attribute: false }, mapOpen: { state: true } };
+  /** The map is drawn only while its dialog is open: at 200 questions it is most of an edit's work otherwise. */
+  mapOpen = false;
   jumps: LogicJump[] = [];
   /** The question the jumps belong to; '' for start jumps. */
   self = '';
@@ -169,15 +171,21 @@ export class FlLogicEditor extends LitElement {
     </div>`;
   }
 
+  private async openMap() {
+    this.mapOpen = true;
+    await this.updateComplete;
+    this.dialog?.showModal();
+  }
+
   private get dialog() {
     return this.renderRoot.querySelector('dialog');
   }
 
   private renderMap() {
     if (this.allQuestions.length === 0) return nothing;
-    return html`<dialog aria-labelledby="map-title" @fl-goto-question=${() => this.dialog?.close()}>
+    return html`<dialog aria-labelledby="map-title" @fl-goto-question=${() => this.dialog?.close()} @close=${() => (this.mapOpen = false)}>
       <h2 id="map-title">Logic map</h2>
-      <fl-logic-map .questions=${this.allQuestions} current=${this.self}></fl-logic-map>
+      ${this.mapOpen ? html`<fl-logic-map .questions=${this.allQuestions} current=${this.self}></fl-logic-map>` : nothing}
       <div class="close"><button class="btn" type="button" @click=${() => this.dialog?.close()}>Close</button></div>
     </dialog>`;
   }
@@ -187,7 +195,7 @@ export class FlLogicEditor extends LitElement {
       ${this.jumps.length === 0 ? html`<p class="muted">${this.self ? 'Respondents go on to the next question.' : 'Respondents start at the first question.'}</p>` : nothing}
       <div class="actions"><button class="btn small" type="button" ?disabled=${this.jumps.length >= 200}
         @click=${() => this.emit([...this.jumps, { conditions: [this.defaultCondition()], to: this.targets[0]?.id ?? 'end' }])}>Add a jump</button>
-        ${this.allQuestions.length ? html`<button class="btn small" type="button" aria-haspopup="dialog" @click=${() => this.dialog?.showModal()}>Show the logic map</button>` : nothing}</div>
+        ${this.allQuestions.length ? html`<button class="btn small" type="button" aria-haspopup="dialog" @click=${() => this.openMap()}>Show the logic map</button>` : nothing}</div>
       ${this.renderMap()}`;
   }
 }

@@ -87,10 +87,18 @@ export class FlPreview extends LitElement {
     frame.style.height = `${Math.ceil(inner.offsetHeight * scale)}px`;
   }
 
-  /** Gives the element the current draft; its own code repaints (synchronously, within the same frame). */
+  /**
+   * Gives the element the current draft and the step to show; its own code repaints (synchronously, within the
+   * same frame). The element repaints on each of the two: a new step is set while it holds no form, so that an
+   * undo that changes both (the form and the question shown) paints once, not twice.
+   */
   private paint() {
     const el = this.renderRoot.querySelector<PreviewElement>('formloom-form');
     if (!el || !this.form || !customElements.get('formloom-form')) return;
+    if (el.getAttribute('preview-at') !== this.at) {
+      el.previewForm = null;
+      el.setAttribute('preview-at', this.at);
+    }
     el.previewForm = previewOf(this.form, this.themeExtras);
   }
 
@@ -111,7 +119,7 @@ export class FlPreview extends LitElement {
     return html`<div class="bar"><h2 id="ph">Preview</h2>
         <div role="radiogroup" aria-label="Preview width" @keydown=${this.onKey}>${radio('phone', 'Phone')}${radio('desktop', 'Desktop')}</div></div>
       ${this.failed ? html`<p class="err" role="alert">The preview could not be loaded.</p>` : ''}
-      <div class="frame ${this.width}" role="region" aria-labelledby="ph"><div class="scaled"><formloom-form preview preview-at=${this.at}></formloom-form></div></div>`;
+      <div class="frame ${this.width}" role="region" aria-labelledby="ph"><div class="scaled"><formloom-form preview></formloom-form></div></div>`;
   }
 }
 customElements.get('fl-preview') || customElements.define('fl-preview', FlPreview);
