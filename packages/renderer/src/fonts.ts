@@ -21,7 +21,7 @@ export interface LibraryFont {
   category: 'sans-serif' | 'serif' | 'monospace' | 'handwriting';
 }
 
-const SANS = 'system-ui, -apple-system, "Segoe UI", sans-serif';
+const SANS = 'system-ui, "Segoe UI", Roboto, sans-serif';
 const SERIF = 'Georgia, "Times New Roman", serif';
 
 export const LIBRARY_FONTS: readonly LibraryFont[] = [

@@ -124,6 +124,9 @@ for (const width of [1440, 390]) {
       await logoField.locator('input[type=file]').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('not really a picture') });
       await logoField.getByRole('alert').filter({ hasText: 'A logo must be a PNG, JPEG, WebP or SVG image' }).waitFor();
       t.deepEqual(await axeViolations(page), []);
+      await shot(page, 'workspace-theme-logo', width);
+      await page.getByRole('heading', { name: 'Presets' }).scrollIntoViewIfNeeded();
+      await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
       await shot(page, 'workspace-theme-panel', width);
       await logoField.getByRole('button', { name: 'Remove' }).click();
       await saved((f) => f.top_logo_url === null, 'the logo removed');
@@ -146,6 +149,8 @@ for (const width of [1440, 390]) {
         await respondent.page.goto(`${app.url}/f/${slug}`);
         await respondent.page.getByRole('button', { name: 'Start' }).waitFor();
         await respondent.page.locator('formloom-form .fl-top-logo').evaluate((img: any) => img.decode());
+        await respondent.page.getByRole('button', { name: 'Start' }).click();
+        await respondent.page.getByRole('heading', { name: /Your first name/ }).waitFor();
         await respondent.page.evaluate(() => (globalThis as any).document.fonts.ready);
         t.true(await respondent.page.evaluate(() => (globalThis as any).document.fonts.check('16px Lora')), 'Lora is loaded');
         t.true(asked.length > 0 && asked.every((p) => p.startsWith('/formloom/assets/font-5.3.0-lora-')), asked.join(', '));

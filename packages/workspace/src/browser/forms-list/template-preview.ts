@@ -44,7 +44,8 @@ export class FlTemplatePreview extends LitElement {
       .top { display: flex; justify-content: space-between; gap: 0.75rem; align-items: start; flex-wrap: wrap; }
       .top p { margin: 0.25rem 0 0; }
       .cols { display: grid; gap: 1rem; grid-template-columns: minmax(0, 1fr) minmax(0, 1.3fr); align-items: start; }
-      @media (max-width: 760px) { .cols { grid-template-columns: minmax(0, 1fr); } }
+      /* On a phone the preview comes first, the list of steps under it. */
+      @media (max-width: 760px) { .cols { grid-template-columns: minmax(0, 1fr); } fl-preview { order: -1; } }
       ol { margin: 0; padding: 0; list-style: none; display: grid; gap: 0.35rem; counter-reset: q; }
       ol button { all: unset; box-sizing: border-box; width: 100%; cursor: pointer; display: grid; grid-template-columns: 1.75rem minmax(0, 1fr); gap: 0.4rem; padding: 0.45rem 0.55rem;
         border: 1px solid var(--_border); border-radius: var(--_radius); font-size: 0.9rem; line-height: 1.35; }
@@ -70,6 +71,12 @@ export class FlTemplatePreview extends LitElement {
     this.renderRoot.querySelector('dialog')!.showModal();
     this.renderRoot.querySelector<HTMLElement>('.use')?.focus();
     return new Promise((ok) => (this.resolve = ok));
+  }
+
+  /** Shows a step; on a phone, where the preview is above the list, brings it into view. */
+  private showStep(id: string) {
+    this.at = id;
+    if (matchMedia('(max-width: 760px)').matches) this.renderRoot.querySelector('fl-preview')?.scrollIntoView({ block: 'start' });
   }
 
   private done(use: boolean) {
@@ -98,7 +105,7 @@ export class FlTemplatePreview extends LitElement {
         </div>
         <div class="cols">
           <nav aria-label="Questions of the template"><ol>
-            ${steps.map(([id, n, title]) => html`<li><button type="button" aria-current=${this.at === id ? 'step' : nothing} @click=${() => (this.at = id)}>
+            ${steps.map(([id, n, title]) => html`<li><button type="button" aria-current=${this.at === id ? 'step' : nothing} @click=${() => this.showStep(id)}>
               <span class="n" aria-hidden="true">${n}</span><span>${title}${logicOf(id) ? html`<span class="logic">${logicOf(id)}</span>` : nothing}</span></button></li>`)}
           </ol></nav>
           <fl-preview .form=${templateDraft(t)} at=${this.at} pages-base=${this.pagesBase}></fl-preview>

@@ -23,14 +23,14 @@ export class FlThemePanel extends BuilderPanel {
       .colors { display: grid; gap: 0.6rem; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); }
       .bad { color: var(--_danger); font-size: 0.8125rem; font-weight: 400; }
       textarea.code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 0.875rem; min-height: 8rem; }
-      .presets { display: grid; gap: 0.6rem; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); }
+      .presets { display: grid; gap: 0.6rem; grid-template-columns: repeat(auto-fill, minmax(min(100%, 8.5rem), 1fr)); }
       .preset { all: unset; box-sizing: border-box; cursor: pointer; display: grid; gap: 0.35rem; padding: 0.7rem; border: 2px solid var(--_border); border-radius: var(--_radius); min-height: 5.5rem; }
       .preset:focus-visible { outline: 3px solid var(--_primary); outline-offset: 2px; }
       .preset[aria-pressed='true'] { border-color: var(--_primary); box-shadow: 0 0 0 1px var(--_primary); }
       .preset .pname { font-size: 1.05rem; font-weight: 700; }
       .preset .pbtn { justify-self: start; font-size: 0.8rem; padding: 0.2rem 0.6rem; font-weight: 600; }
       .preset .ptext { font-size: 0.8rem; }
-      .fonts-grid { display: grid; gap: 0.4rem; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); }
+      .fonts-grid { display: grid; gap: 0.4rem; grid-template-columns: repeat(auto-fill, minmax(min(100%, 8.5rem), 1fr)); min-width: 0; }
       .fonts-grid legend { margin-bottom: 0.25rem; }
       .font { display: grid; grid-template-columns: auto minmax(0, 1fr); column-gap: 0.5rem; align-items: center; padding: 0.45rem 0.6rem; border: 1px solid var(--_border); border-radius: var(--_radius); cursor: pointer; }
       .font.on { border-color: var(--_primary); box-shadow: 0 0 0 1px var(--_primary); }
