@@ -145,6 +145,27 @@ forEachDb(
       for (const p of ['/integrations/types', '/forms/{id}/integrations', '/forms/{id}/integrations/{integrationId}/test', '/forms/{id}/integrations/{integrationId}/deliveries']) t.truthy(doc.paths[p], p);
       await hook.close();
     });
+
+    it("a team's viewer reads its integrations and their log; editors change them", async (t, app) => {
+      const owner = await app.user('enterprise');
+      const team = (await app.api('POST', '/teams', { key: owner.key, body: { name: 'Shop' } })).body;
+      const [viewer, editor] = [await app.user(), await app.user()];
+      for (const [who, role] of [[viewer, 'viewer'], [editor, 'editor']] as const) {
+        const inv = await app.api('POST', `/teams/${team.id}/invitations`, { key: owner.key, body: { email: who.email, role } });
+        t.is((await app.api('POST', `/invitations/${inv.body.token}/accept`, { key: who.key })).status, 200);
+      }
+      const form = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Team orders', team_id: team.id, questions: [{ type: 'short_text', title: 'Name' }] } })).body;
+      const made = await app.api('POST', `/forms/${form.id}/integrations`, { key: editor.key, body: { type: 'echo', config: { url: 'https://hooks.example.com/in' } } });
+      t.is(made.status, 201, 'an editor adds one');
+      const base = `/forms/${form.id}/integrations/${made.body.id}`;
+      t.is((await app.api('GET', `/forms/${form.id}/integrations`, { key: viewer.key })).body.integrations.length, 1);
+      t.is((await app.api('GET', `${base}/deliveries`, { key: viewer.key })).status, 200);
+      t.is((await app.api('POST', `/forms/${form.id}/integrations`, { key: viewer.key, body: { type: 'echo', config: { url: 'https://x.example/' } } })).status, 403);
+      for (const [method, path, body] of [['PATCH', base, { status: 'paused' }], ['DELETE', base, undefined], ['POST', `${base}/test`, undefined]] as const) {
+        t.is((await app.api(method, path, { key: viewer.key, body })).status, 403, `${method} ${path}`);
+      }
+      t.is((await app.api('GET', base, { key: owner.key })).body.status, 'active', 'nothing changed');
+    });
   },
   { allowPrivateWebhooks: true, plugins: [plugin] },
 );
