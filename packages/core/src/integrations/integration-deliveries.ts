@@ -18,8 +18,6 @@ import { IntegrationRegistry } from './integration-registry';
 import type { IntegrationDelivery, IntegrationResult } from './integration-types';
 
 export const INTEGRATION_KIND = 'integrations.delivery';
-/** In the form's options: how many of its integrations are active, so a submission reads none when 0. */
-export const ACTIVE_INTEGRATIONS_KEY = 'integrations_active';
 
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
 
@@ -54,14 +52,6 @@ export class IntegrationDeliveries implements OutboxHandler {
     @inject(IntegrationRegistry) private readonly registry: IntegrationRegistry,
     @inject(FileLinks) private readonly links: FileLinks,
   ) {}
-
-  /** Counts the form's active integrations into its options (in `tx`, after each change of them). */
-  async syncActive(tx: Storage, formId: string): Promise<void> {
-    const form = await tx.forms.findById(formId);
-    if (!form) return;
-    const n = (await tx.integrations.listByForm(formId)).filter((i) => i.status === 'active').length;
-    if (Number(form.options[ACTIVE_INTEGRATIONS_KEY] ?? 0) !== n) await tx.forms.update(formId, { options: { ...form.options, [ACTIVE_INTEGRATIONS_KEY]: n } });
-  }
 
   /** A new delivery of `integration` and its outbox item, in `tx`. */
   async enqueue(tx: Storage, integration: IntegrationRecord, responseId: string | null, event: IntegrationDeliveryEvent): Promise<IntegrationDeliveryRecord> {
@@ -102,10 +92,11 @@ export class IntegrationDeliveries implements OutboxHandler {
     }
   }
 
-  /** Queues a completed response's deliveries in its transaction; false when the form has no active integration. */
+  /**
+   * Queues a completed response's deliveries in its transaction; false when the form has no active
+   * integration. One indexed read of the form's integrations (none for most forms), not of the form itself.
+   */
   async queue(tx: Storage, formId: string, responseId: string): Promise<boolean> {
-    const form = await tx.forms.findById(formId);
-    if (!form || !(Number(form.options[ACTIVE_INTEGRATIONS_KEY] ?? 0) > 0)) return false;
     const active = (await tx.integrations.listByForm(formId)).filter((i) => i.status === 'active');
     for (const i of active) await this.enqueue(tx, i, responseId, 'response.submitted');
     return active.length > 0;
@@ -231,10 +222,7 @@ export class IntegrationDeliveries implements OutboxHandler {
       ...settled,
       record: async (tx) => {
         await tx.integrations.updateDelivery(delivery.id, patch);
-        if (outcome.remove) {
-          await tx.integrations.delete(integration.id);
-          await this.syncActive(tx, integration.form_id);
-        }
+        if (outcome.remove) await tx.integrations.delete(integration.id);
       },
     };
   }

@@ -145,7 +145,6 @@ export class IntegrationService {
         throw badRequest(`A form has at most ${MAX_INTEGRATIONS_PER_FORM} integrations`, { reason: 'too_many_integrations' });
       }
       await tx.integrations.insert(record);
-      await this.deliveries.syncActive(tx, formId);
     });
     return this.present(record);
   }
@@ -167,21 +166,14 @@ export class IntegrationService {
       patch.status = input.status;
       patch.paused_reason = null;
     }
-    const updated = await this.storage.transaction(async (tx) => {
-      const r = await tx.integrations.update(id, patch);
-      if (!r) throw notFound('Integration');
-      await this.deliveries.syncActive(tx, formId);
-      return r;
-    });
+    const updated = await this.storage.integrations.update(id, patch);
+    if (!updated) throw notFound('Integration');
     return this.present(updated);
   }
 
   async remove(principal: Principal, formId: string, id: string): Promise<void> {
     await this.load(principal, formId, id, 'edit');
-    await this.storage.transaction(async (tx) => {
-      await tx.integrations.delete(id);
-      await this.deliveries.syncActive(tx, formId);
-    });
+    await this.storage.integrations.delete(id);
   }
 
   async listDeliveries(principal: Principal, formId: string, id: string, limit = 50) {
