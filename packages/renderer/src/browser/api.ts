@@ -71,6 +71,21 @@ export class PublicApi {
     });
   }
 
+  /** The open slots of a booking question (docs/booking.md), times in UTC. */
+  bookingSlots(slug: string, questionId: string, query: { duration: number; from: string; to: string }) {
+    const qs = new URLSearchParams({ question_id: questionId, duration: String(query.duration), from: query.from, to: query.to });
+    return this.call<{ data: { duration: number; durations: number[]; timezone: string; slots: Array<{ start: string; end: string }> } }>(`${encodeURIComponent(slug)}/bookings/slots?${qs}`, { cache: 'no-store' }).then((r) => r.data);
+  }
+
+  /** Holds a slot while the respondent finishes; its `{id, start, end, timezone}` is the booking question's answer. */
+  holdSlot(slug: string, questionId: string, body: { start: string; duration: number; timezone: string }) {
+    return this.call<{ data: { id: string; start: string; end: string; timezone: string; held_until: string } }>(`${encodeURIComponent(slug)}/bookings/holds`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ question_id: questionId, ...body }),
+    }).then((r) => r.data);
+  }
+
   /**
    * Reports a view (the form was shown) or a start (the first answer) for the owner's funnel
    * (docs/responses-and-webhooks.md, "Funnel"). Fire and forget: `keepalive` lets it finish when the page

@@ -36,6 +36,8 @@ export class FormView {
   private startedAt = new Date().toISOString();
   /** Whether this page's view was reported (never in the builder's preview), and its start (the funnel). */
   private counted = false;
+  /** The page's language, for the dates a control writes (booking slots). */
+  private lang = 'en';
   private started = false;
   private readonly main = h('div', { class: 'fl-main' });
   private readonly banner = h('div', { class: 'fl-banner', role: 'alert', hidden: true });
@@ -78,6 +80,7 @@ export class FormView {
     const theme = form.theme;
     this.spam = new SpamCheck(api, form.slug, form.snapshot.spam_protection);
     this.fill = recaller(() => ({ answers: this.answers, hidden: this.hidden, variables: this.variables() }), t, root.lang);
+    this.lang = root.lang || 'en';
     root.replaceChildren(topLogo(theme, form.title) ?? '', this.progress, this.banner, this.main, this.nav, footer(theme, t('powered_by')) ?? '', this.spam.trap ?? '');
     this.progress.hidden = theme.show_progress_bar === false;
     this.nav.hidden = true;
@@ -184,6 +187,8 @@ export class FormView {
       required: q.required && answerable(q.type),
       shuffle: (items) => shuffled(items, `${this.seed}:${q.id}`),
       pay: q.type === 'payment' ? () => this.startPayment(q.id) : undefined,
+      booking: q.type === 'booking' && this.counted ? { slots: (id, query) => this.api.bookingSlots(this.form.slug, id, query), hold: (id, body) => this.api.holdSlot(this.form.slug, id, body) } : undefined,
+      lang: this.lang,
     });
     const last = this.isLast();
     const hint = this.t(q.type === 'long_text' ? 'shift_enter' : 'press_enter');

@@ -55,6 +55,10 @@ export interface ControlContext {
   shuffle<T>(items: readonly T[]): T[];
   /** A payment step: saves the answers so far and asks the server for this question's payment (docs/payments.md). */
   pay?(): Promise<PaymentStart>;
+  /** A booking question's slots and holds (docs/booking.md). */
+  booking?: import('./questions/booking.js').BookingApi;
+  /** The page's language (dates and times are written in it). */
+  lang?: string;
 }
 
 /** What `POST .../responses/:id/payment` answers: the amount the server computed and what confirms it. */

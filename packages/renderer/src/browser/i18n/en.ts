@@ -95,6 +95,19 @@ export const EN = {
   state: 'State / region',
   zip: 'Postal code',
   country: 'Country',
+  // Booking questions (docs/booking.md): dates and times themselves come from Intl in the page's language.
+  booking_duration: "Duration",
+  booking_minutes: "{n} min",
+  booking_earlier: "Earlier",
+  booking_later: "Later",
+  booking_loading: "Looking for free times…",
+  booking_none: "No free times in these days. Try later days.",
+  booking_zone: "Times are shown in your time zone ({zone}).",
+  booking_holding: "Holding this time for you…",
+  booking_held: "Held for you: {when}.",
+  booking_held_until: "Finish the form by {time} to book it.",
+  booking_taken: "Someone just took this time. Please pick another.",
+  booking_unavailable: "The free times cannot be shown just now. Please try again.",
 };
 
 export type StringKey = keyof typeof EN;

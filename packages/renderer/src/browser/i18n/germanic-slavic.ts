@@ -30,6 +30,7 @@ export const DE: Strings = {
   retake: 'Quiz wiederholen',
   first_name: 'Vorname', last_name: 'Nachname', email: 'E-Mail', phone: 'Telefon', company: 'Firma', address_line1: 'Adresse',
   address_line2: 'Adresszusatz', city: 'Ort', state: 'Bundesland / Region', zip: 'Postleitzahl', country: 'Land',
+  booking_duration: "Dauer", booking_minutes: "{n} Min.", booking_earlier: "Früher", booking_later: "Später", booking_loading: "Freie Zeiten werden gesucht…", booking_none: "An diesen Tagen ist nichts frei. Versuchen Sie spätere Tage.", booking_zone: "Zeiten in Ihrer Zeitzone ({zone}).", booking_holding: "Diese Zeit wird für Sie gehalten…", booking_held: "Für Sie gehalten: {when}.", booking_held_until: "Schließen Sie das Formular bis {time} ab, um sie zu buchen.", booking_taken: "Diese Zeit wurde gerade vergeben. Bitte wählen Sie eine andere.", booking_unavailable: "Die freien Zeiten können gerade nicht angezeigt werden. Bitte erneut versuchen.",
 };
 
 export const NL: Strings = {
@@ -60,6 +61,7 @@ export const NL: Strings = {
   retake: 'Quiz opnieuw doen',
   first_name: 'Voornaam', last_name: 'Achternaam', email: 'E-mail', phone: 'Telefoon', company: 'Bedrijf', address_line1: 'Adres',
   address_line2: 'Adres (regel 2)', city: 'Plaats', state: 'Provincie / regio', zip: 'Postcode', country: 'Land',
+  booking_duration: "Duur", booking_minutes: "{n} min", booking_earlier: "Eerder", booking_later: "Later", booking_loading: "Vrije tijden zoeken…", booking_none: "Geen vrije tijden op deze dagen. Probeer latere dagen.", booking_zone: "Tijden staan in jouw tijdzone ({zone}).", booking_holding: "Deze tijd wordt voor je vastgehouden…", booking_held: "Voor je vastgehouden: {when}.", booking_held_until: "Rond het formulier af vóór {time} om te boeken.", booking_taken: "Iemand nam deze tijd net. Kies een andere.", booking_unavailable: "De vrije tijden kunnen nu niet worden getoond. Probeer het opnieuw.",
 };
 
 export const PL: Strings = {
@@ -90,4 +92,5 @@ export const PL: Strings = {
   retake: 'Rozwiąż quiz ponownie',
   first_name: 'Imię', last_name: 'Nazwisko', email: 'E-mail', phone: 'Telefon', company: 'Firma', address_line1: 'Adres',
   address_line2: 'Adres (linia 2)', city: 'Miejscowość', state: 'Województwo / region', zip: 'Kod pocztowy', country: 'Kraj',
+  booking_duration: "Czas trwania", booking_minutes: "{n} min", booking_earlier: "Wcześniej", booking_later: "Później", booking_loading: "Szukanie wolnych terminów…", booking_none: "Brak wolnych terminów w tych dniach. Spróbuj późniejszych dni.", booking_zone: "Godziny w Twojej strefie czasowej ({zone}).", booking_holding: "Rezerwowanie tego terminu…", booking_held: "Zarezerwowano dla Ciebie: {when}.", booking_held_until: "Dokończ formularz do {time}, aby go potwierdzić.", booking_taken: "Ktoś właśnie zajął ten termin. Wybierz inny.", booking_unavailable: "Nie można teraz pokazać wolnych terminów. Spróbuj ponownie.",
 };

@@ -30,6 +30,7 @@ export const ES: Strings = {
   retake: 'Repetir el cuestionario',
   first_name: 'Nombre', last_name: 'Apellidos', email: 'Correo electrónico', phone: 'Teléfono', company: 'Empresa', address_line1: 'Dirección',
   address_line2: 'Dirección (línea 2)', city: 'Ciudad', state: 'Provincia / región', zip: 'Código postal', country: 'País',
+  booking_duration: "Duración", booking_minutes: "{n} min", booking_earlier: "Antes", booking_later: "Después", booking_loading: "Buscando horas libres…", booking_none: "No hay horas libres en estos días. Prueba días posteriores.", booking_zone: "Las horas se muestran en tu zona horaria ({zone}).", booking_holding: "Reservando esta hora para ti…", booking_held: "Reservada para ti: {when}.", booking_held_until: "Termina el formulario antes de las {time} para confirmarla.", booking_taken: "Alguien acaba de tomar esta hora. Elige otra.", booking_unavailable: "Ahora no se pueden mostrar las horas libres. Inténtalo de nuevo.",
 };
 
 export const FR: Strings = {
@@ -60,6 +61,7 @@ export const FR: Strings = {
   retake: 'Refaire le quiz',
   first_name: 'Prénom', last_name: 'Nom', email: 'E-mail', phone: 'Téléphone', company: 'Entreprise', address_line1: 'Adresse',
   address_line2: "Complément d'adresse", city: 'Ville', state: 'Région', zip: 'Code postal', country: 'Pays',
+  booking_duration: "Durée", booking_minutes: "{n} min", booking_earlier: "Plus tôt", booking_later: "Plus tard", booking_loading: "Recherche des créneaux libres…", booking_none: "Aucun créneau libre ces jours-ci. Essayez des jours plus tard.", booking_zone: "Les heures sont affichées dans votre fuseau horaire ({zone}).", booking_holding: "Réservation de ce créneau…", booking_held: "Réservé pour vous : {when}.", booking_held_until: "Terminez le formulaire avant {time} pour le confirmer.", booking_taken: "Quelqu’un vient de prendre ce créneau. Choisissez-en un autre.", booking_unavailable: "Les créneaux ne peuvent pas être affichés pour le moment. Réessayez.",
 };
 
 export const PT: Strings = {
@@ -90,6 +92,7 @@ export const PT: Strings = {
   retake: 'Repetir o questionário',
   first_name: 'Nome', last_name: 'Apelido', email: 'Email', phone: 'Telefone', company: 'Empresa', address_line1: 'Morada',
   address_line2: 'Morada (linha 2)', city: 'Cidade', state: 'Distrito / região', zip: 'Código postal', country: 'País',
+  booking_duration: "Duração", booking_minutes: "{n} min", booking_earlier: "Antes", booking_later: "Depois", booking_loading: "A procurar horários livres…", booking_none: "Sem horários livres nestes dias. Experimente dias mais à frente.", booking_zone: "Os horários são mostrados no seu fuso horário ({zone}).", booking_holding: "A reservar este horário…", booking_held: "Reservado para si: {when}.", booking_held_until: "Termine o formulário até às {time} para o confirmar.", booking_taken: "Alguém acabou de escolher este horário. Escolha outro.", booking_unavailable: "Os horários livres não podem ser mostrados agora. Tente novamente.",
 };
 
 export const IT: Strings = {
@@ -120,4 +123,5 @@ export const IT: Strings = {
   retake: 'Rifai il quiz',
   first_name: 'Nome', last_name: 'Cognome', email: 'Email', phone: 'Telefono', company: 'Azienda', address_line1: 'Indirizzo',
   address_line2: 'Indirizzo (riga 2)', city: 'Città', state: 'Provincia / regione', zip: 'CAP', country: 'Paese',
+  booking_duration: "Durata", booking_minutes: "{n} min", booking_earlier: "Prima", booking_later: "Dopo", booking_loading: "Ricerca degli orari liberi…", booking_none: "Nessun orario libero in questi giorni. Prova giorni successivi.", booking_zone: "Gli orari sono nel tuo fuso orario ({zone}).", booking_holding: "Stiamo tenendo questo orario per te…", booking_held: "Tenuto per te: {when}.", booking_held_until: "Completa il modulo entro le {time} per prenotarlo.", booking_taken: "Qualcuno ha appena preso questo orario. Scegline un altro.", booking_unavailable: "Gli orari liberi non possono essere mostrati ora. Riprova.",
 };

@@ -7,6 +7,7 @@ import { groupControl } from './group.js';
 import { opinionControl, ratingControl, yesNoControl } from './scale.js';
 import { textControl } from './text.js';
 import { paymentControl } from './payment.js';
+import { bookingControl } from './booking.js';
 
 type Factory = (q: PublicQuestion, ctx: ControlContext) => Control;
 
@@ -27,6 +28,8 @@ const CONTROLS: Record<string, Factory> = {
   multi_question_page: groupControl,
   contact_info: groupControl,
   address: groupControl,
+  // Without the page's API (the builder's preview) it shows its notice like the other server-run kinds.
+  booking: (q, ctx) => (ctx.booking ? bookingControl(q, { ...ctx, booking: ctx.booking, lang: ctx.lang ?? 'en' }) : notice(ctx)),
 };
 
 /** True when the page offers a control for the type; the others are run by the service, not answered here. */
@@ -37,6 +40,10 @@ export function controlFor(q: PublicQuestion, ctx: ControlContext): Control {
   const make = CONTROLS[q.type];
   if (make) return make(q, ctx);
   if (q.type === 'payment' && ctx.pay) return paymentControl(q, { ...ctx, pay: ctx.pay });
+  return notice(ctx);
+}
+
+function notice(ctx: ControlContext): Control {
   const el = h('p', { class: 'fl-notice', role: 'note' }, ctx.t('cannot_complete'));
   return { el, focus: () => undefined };
 }

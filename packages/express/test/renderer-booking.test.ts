@@ -1,0 +1,71 @@
+import test from 'ava';
+import type { Browser } from 'playwright-core';
+import { waitFor } from '@formloom/core/testing';
+import { caldavPlugin } from '@formloom/calendar-caldav';
+import { Radicale } from '@formloom/calendar-caldav/testing';
+import { startTestApp, type TestApp } from './helpers/app';
+import { AXE_SOURCE, launchBrowser, openPage } from './helpers/browser';
+import { memoryMailer } from './helpers/signing';
+
+/*
+ * A booking on the respondent's page, end to end (docs/booking.md, "On the page"): at 390 px, by keyboard, the
+ * times in the respondent's zone and language, axe 0; the slot held, the response completed, the event in the
+ * owner's (Radicale) calendar.
+ */
+let browser: Browser;
+let radicale: Radicale;
+let app: TestApp;
+test.before(async () => {
+  [browser, radicale] = await Promise.all([launchBrowser(), Radicale.start({ owner: 'pw' })]);
+  app = await startTestApp('sqlite', { plugins: [caldavPlugin()], mailer: memoryMailer() });
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.close();
+  await radicale?.close();
+});
+
+test('a respondent books a slot by keyboard at 390 px; it is held, booked with the response and written to the calendar', async (t) => {
+  t.timeout(120_000);
+  app.formloom.worker.start({ pollMs: 50 });
+  const u = await app.user('pro');
+  t.is((await app.api('PUT', '/calendar/connection', { key: u.key, body: { url: radicale.url, username: 'owner', password: 'pw' } })).status, 200);
+  const hours = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '09:00', end: '17:00' }));
+  const created = await app.api('POST', '/forms', {
+    key: u.key,
+    body: { title: 'Intro', published: true, language: 'fr', questions: [{ type: 'email', title: 'E-mail', required: true }, { type: 'booking', title: 'Quand ?', required: true, properties: { hours, timezone: 'Europe/Paris', durations: [30, 60] } }] },
+  });
+  t.true(created.body.published);
+  const { page, errors, close } = await openPage(browser, { width: 390 });
+  try {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(`${app.url}/f/${created.body.slug}`);
+    const form = page.locator('formloom-form');
+    await form.getByRole('heading', { name: 'E-mail' }).waitFor();
+    await page.keyboard.type('ann@example.com');
+    await page.keyboard.press('Enter');
+    await form.getByRole('heading', { name: 'Quand ?' }).waitFor();
+    await form.locator('.fl-booking-time').first().waitFor();
+    t.regex(await form.locator('.fl-booking-note').last().textContent() ?? '', /fuseau horaire/, 'in the page\'s language');
+    const first = form.locator('.fl-booking-time input').first();
+    await first.focus();
+    await page.keyboard.press('ArrowRight');
+    await form.locator('.fl-booking-status', { hasText: 'Réservé pour vous' }).waitFor();
+    t.is(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth), 390, 'no sideways scroll at 390 px');
+    await page.evaluate(AXE_SOURCE);
+    const axe = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
+    t.deepEqual(axe.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => `${n.target.join(' ')} ${n.failureSummary}`).join('; ')}`), []);
+    await page.keyboard.press('Enter');
+    await form.getByRole('heading', { level: 1 }).filter({ hasNot: page.getByText('Quand ?') }).first().waitFor();
+    const list = await waitFor(async () => {
+      const r = await app.api('GET', `/forms/${created.body.id}/responses`, { key: u.key });
+      return r.body.total === 1 && r.body.responses[0].completed_at && r.body.responses[0];
+    }, { what: 'the response' });
+    const booked = list.answers.find((a: { question_id: string }) => a.question_id === created.body.questions[1].id).value;
+    t.truthy(booked.id);
+    await waitFor(() => radicale.getRaw('owner', booked.id), { what: 'the event in the calendar' });
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
