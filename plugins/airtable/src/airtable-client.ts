@@ -1,5 +1,5 @@
 import Airtable from 'airtable';
-import { delivered, failed, type SendOutcome } from './outcome';
+import { serviceDelivered, serviceFailed, type IntegrationResult } from '@formloom/core';
 import { recordFields, type RecordAnswer } from './airtable-fields';
 
 /*
@@ -18,18 +18,18 @@ export interface AirtableWriterOptions {
 export const RATE_LIMIT_WAIT = '30';
 
 /** What the SDK throws: an `AirtableError` with Airtable's error type, message and status (null: no answer). */
-function outcomeOf(e: unknown): SendOutcome {
+function outcomeOf(e: unknown): IntegrationResult {
   const err = e as { error?: string; message?: string; statusCode?: number | null };
   const status = typeof err?.statusCode === 'number' ? err.statusCode : null;
   const message = [err?.error, err?.message].filter(Boolean).join(': ') || String(e);
-  return failed(status, message, status === 429 ? RATE_LIMIT_WAIT : null);
+  return serviceFailed(status, message, status === 429 ? RATE_LIMIT_WAIT : null);
 }
 
 export class AirtableWriter {
   constructor(private readonly options: AirtableWriterOptions = {}) {}
 
   /** Creates the record of `answers` in `table` of `baseId`; the outcome says whether it was made, or why not. */
-  async createRecord(token: string, baseId: string, table: string, answers: readonly RecordAnswer[]): Promise<SendOutcome> {
+  async createRecord(token: string, baseId: string, table: string, answers: readonly RecordAnswer[]): Promise<IntegrationResult> {
     const airtable = new Airtable({
       apiKey: token,
       // The outbox retries on its own schedule; the SDK would otherwise wait and retry inside the delivery.
@@ -43,7 +43,7 @@ export class AirtableWriter {
       const target = airtable.base(baseId).table(table);
       const create = target.create as (f: Airtable.FieldSet, o: { typecast: boolean }) => Promise<Airtable.Record<Airtable.FieldSet>>;
       const record = await create.call(target, fields as unknown as Airtable.FieldSet, { typecast: true });
-      return delivered(200, `Created record ${record.id}`);
+      return serviceDelivered(200, `Created record ${record.id}`);
     } catch (e) {
       return outcomeOf(e);
     }

@@ -1,12 +1,10 @@
-import type { FormloomPlugin, IntegrationResult, IntegrationType } from '@formloom/core';
-import type { SendOutcome } from './outcome';
+import type { FormloomPlugin, IntegrationType } from '@formloom/core';
 import type { AirtableWriter } from './airtable-client';
 import { baseIdOf, tableOf } from './airtable-fields';
 
 // Airtable's SDK is loaded at the first delivery, not with the plugin (docs/integrations.md, "Airtable").
 export type { AirtableWriter, AirtableWriterOptions } from './airtable-client';
 export { recordFields, fieldValue, baseIdOf, tableOf, type RecordAnswer, type FieldValue } from './airtable-fields';
-export type { SendOutcome } from './outcome';
 
 /** The instance's settings of the plugin (formloom.config.mjs), for the operator, never an owner. */
 export interface AirtableOptions {
@@ -17,18 +15,6 @@ export interface AirtableOptions {
 }
 
 export const AIRTABLE_TYPE = 'airtable';
-
-/** A call's outcome as the integration framework's result (docs/integrations.md, "What deliver answers"). */
-export function integrationResult(out: SendOutcome): IntegrationResult {
-  return {
-    status: out.status,
-    body: out.body,
-    ok: out.ok,
-    retry: out.retry,
-    ...(out.error ? { error: out.error } : {}),
-    ...(out.retryAfterMs !== undefined ? { retryAfterMs: out.retryAfterMs } : {}),
-  };
-}
 
 /** The table of the settings: the `table` field, else a table id in the base's address. */
 const tableIn = (config: Record<string, unknown>) => tableOf(String(config.table ?? '')) ?? /\b(tbl[A-Za-z0-9]{14})\b/.exec(String(config.base ?? ''))?.[1] ?? null;
@@ -78,7 +64,7 @@ export function airtablePlugin(options: AirtableOptions = {}): FormloomPlugin<Ai
       const table = tableIn(delivery.config);
       const token = delivery.secrets.token ?? '';
       if (!baseId || !table || !token) return { status: null, ok: false, retry: false, error: !token ? 'No access token is set' : 'No base or table is set' };
-      return integrationResult(await (await writerOf()).createRecord(token, baseId, table, delivery.answers));
+      return (await writerOf()).createRecord(token, baseId, table, delivery.answers);
     },
   };
   return { name: 'airtable', version: '0.1.0', options, integrations: [airtable] };

@@ -44,7 +44,7 @@ test.serial('a record per response: fields by name, typecast turning text into o
     a('Unanswered', 'short_text', null, ''),
   ]);
   t.like(out, { ok: true, status: 200 });
-  t.regex(out.body, /^Created record rec[A-Za-z0-9]{14}$/);
+  t.regex(out.body ?? '', /^Created record rec[A-Za-z0-9]{14}$/);
   const call = fake.calls.at(-1)!;
   t.is(call.path, `/v0/${BASE}/Responses/`);
   t.true(call.body.typecast);

@@ -1,5 +1,4 @@
-import type { FormloomPlugin, IntegrationContext, IntegrationResult, IntegrationType } from '@formloom/core';
-import type { SendOutcome } from './outcome';
+import type { FormloomPlugin, IntegrationContext, IntegrationType } from '@formloom/core';
 import type { SheetsClient } from './sheets-client';
 import { parseServiceAccountKey, spreadsheetIdOf } from './service-account';
 
@@ -7,7 +6,6 @@ import { parseServiceAccountKey, spreadsheetIdOf } from './service-account';
 export type { SheetsClient, SheetsClientOptions, SheetTarget } from './sheets-client';
 export { sheetRow, cellOf, FIXED_COLUMNS, type RowAnswer, type RowInput, type SheetRow } from './sheets-row';
 export { parseServiceAccountKey, spreadsheetIdOf, rangeOn, GOOGLE_TOKEN_URL, type ServiceAccountKey } from './service-account';
-export type { SendOutcome } from './outcome';
 
 /** The instance's settings of the plugin (formloom.config.mjs), for the operator, never an owner. */
 export interface GoogleSheetsOptions {
@@ -18,18 +16,6 @@ export interface GoogleSheetsOptions {
 }
 
 export const GOOGLE_SHEETS_TYPE = 'google-sheets';
-
-/** A call's outcome as the integration framework's result (docs/integrations.md, "What deliver answers"). */
-export function integrationResult(out: SendOutcome): IntegrationResult {
-  return {
-    status: out.status,
-    body: out.body,
-    ok: out.ok,
-    retry: out.retry,
-    ...(out.error ? { error: out.error } : {}),
-    ...(out.retryAfterMs !== undefined ? { retryAfterMs: out.retryAfterMs } : {}),
-  };
-}
 
 /**
  * Google Sheets as a Formloom integration (docs/integrations.md, "Google Sheets"): a row per completed
@@ -82,12 +68,11 @@ export function googleSheetsPlugin(options: GoogleSheetsOptions = {}): FormloomP
       const key = parseServiceAccountKey(delivery.secrets.service_account_key ?? '');
       const spreadsheetId = spreadsheetIdOf(String(delivery.config.spreadsheet ?? ''));
       if (typeof key === 'string' || !spreadsheetId) return { status: null, ok: false, retry: false, error: typeof key === 'string' ? key : 'No spreadsheet is set' };
-      const out = await (await clientFor(ctx)).append(key, { spreadsheetId, sheet: String(delivery.config.sheet ?? '') }, {
+      return (await clientFor(ctx)).append(key, { spreadsheetId, sheet: String(delivery.config.sheet ?? '') }, {
         response_id: delivery.payload.response_id,
         submitted_at: delivery.payload.submitted_at,
         answers: delivery.answers,
       });
-      return integrationResult(out);
     },
   };
   return { name: 'google-sheets', version: '0.1.0', options, integrations: [sheets] };

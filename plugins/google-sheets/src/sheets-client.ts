@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sheets } from '@googleapis/sheets';
 import { JWT } from 'google-auth-library';
-import { delivered, failed, type SendOutcome } from './outcome';
+import { serviceDelivered, serviceFailed, type IntegrationResult } from '@formloom/core';
 import { GOOGLE_TOKEN_URL, rangeOn, type ServiceAccountKey } from './service-account';
 import { sheetRow, type RowInput } from './sheets-row';
 
@@ -34,10 +34,10 @@ export interface SheetTarget {
 const MAX_CLIENTS = 100;
 
 /** A failure of the SDK as its HTTP status, message and Retry-After (gaxios' GaxiosError, or anything thrown). */
-function outcomeOf(e: unknown): SendOutcome {
+function outcomeOf(e: unknown): IntegrationResult {
   const err = e as { response?: { status?: number; headers?: Headers | Record<string, string>; data?: unknown }; message?: string };
   const status = err?.response?.status;
-  if (typeof status !== 'number') return failed(null, err?.message ?? String(e));
+  if (typeof status !== 'number') return serviceFailed(null, err?.message ?? String(e));
   const data = err.response!.data as { error?: { message?: string } | string; error_description?: string } | undefined;
   const message =
     (typeof data?.error === 'object' && data.error?.message) ||
@@ -46,7 +46,7 @@ function outcomeOf(e: unknown): SendOutcome {
     `HTTP ${status}`;
   const h = err.response!.headers;
   const retryAfter = h instanceof Headers ? h.get('retry-after') : (h?.['retry-after'] ?? null);
-  return failed(status, message, retryAfter);
+  return serviceFailed(status, message, retryAfter);
 }
 
 /** Google's SDK, one authorised client per service account key (so its token is reused until it expires). */
@@ -79,7 +79,7 @@ export class SheetsClient {
    * Appends `input` as one row: reads the header row, writes it first when the sheet is empty or has new
    * names, then appends. Values are sent RAW: an answer that starts with `=` stays text, never a formula.
    */
-  async append(key: ServiceAccountKey, target: SheetTarget, input: RowInput): Promise<SendOutcome> {
+  async append(key: ServiceAccountKey, target: SheetTarget, input: RowInput): Promise<IntegrationResult> {
     const api = sheets({ version: 'v4', auth: this.authFor(key), ...(this.options.rootUrl ? { rootUrl: this.options.rootUrl } : {}) });
     // The outbox retries on its own schedule (after the service's Retry-After): no retries inside the SDK.
     const call = { retry: false, timeout: this.options.timeoutMs ?? 10_000 };
@@ -102,7 +102,7 @@ export class SheetsClient {
         },
         call,
       );
-      return delivered(appended.status, `Appended ${appended.data.updates?.updatedRange ?? 'a row'}`);
+      return serviceDelivered(appended.status, `Appended ${appended.data.updates?.updatedRange ?? 'a row'}`);
     } catch (e) {
       // A refused address (ctx.http's private-address guard) fails the delivery at once: not retried.
       const refused = [e, (e as { cause?: unknown })?.cause].find((x) => (x as { code?: unknown } | undefined)?.code === 'DESTINATION_REFUSED');

@@ -40,7 +40,7 @@ test.serial('an empty sheet gets the header row, then a row per response; number
     ],
   });
   t.like(first, { ok: true, status: 200, retry: false });
-  t.regex(first.body, /^Appended 'Sheet1'!A2:F2$/);
+  t.regex(first.body ?? '', /^Appended 'Sheet1'!A2:F2$/);
   await client.append(key, { spreadsheetId: SHEET_ID, sheet: '' }, {
     response_id: 'rsp_2',
     submitted_at: '2026-12-06T07:01:00.000Z',

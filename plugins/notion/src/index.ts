@@ -1,12 +1,10 @@
-import type { FormloomPlugin, IntegrationContext, IntegrationResult, IntegrationType } from '@formloom/core';
-import type { SendOutcome } from './outcome';
+import type { FormloomPlugin, IntegrationContext, IntegrationType } from '@formloom/core';
 import type { NotionWriter } from './notion-client';
 import { databaseIdOf } from './notion-properties';
 
 // Notion's SDK is loaded at the first delivery, not with the plugin (docs/integrations.md, "Notion").
 export type { NotionWriter, NotionWriterOptions } from './notion-client';
 export { pageProperties, propertyValue, databaseIdOf, richText, RESPONSE_ID_PROPERTY, SUBMITTED_AT_PROPERTY, type PageAnswer, type PageInput, type PropertySchema } from './notion-properties';
-export type { SendOutcome } from './outcome';
 
 /** The instance's settings of the plugin (formloom.config.mjs), for the operator, never an owner. */
 export interface NotionOptions {
@@ -17,18 +15,6 @@ export interface NotionOptions {
 }
 
 export const NOTION_TYPE = 'notion';
-
-/** A call's outcome as the integration framework's result (docs/integrations.md, "What deliver answers"). */
-export function integrationResult(out: SendOutcome): IntegrationResult {
-  return {
-    status: out.status,
-    body: out.body,
-    ok: out.ok,
-    retry: out.retry,
-    ...(out.error ? { error: out.error } : {}),
-    ...(out.retryAfterMs !== undefined ? { retryAfterMs: out.retryAfterMs } : {}),
-  };
-}
 
 /**
  * Notion as a Formloom integration (docs/integrations.md, "Notion"): a page per completed response in a
@@ -78,13 +64,12 @@ export function notionPlugin(options: NotionOptions = {}): FormloomPlugin<Notion
       const databaseId = databaseIdOf(String(delivery.config.database ?? ''));
       const token = delivery.secrets.token ?? '';
       if (!databaseId || !token) return { status: null, ok: false, retry: false, error: !databaseId ? 'No database is set' : 'No integration secret is set' };
-      const out = await (await writerFor(ctx)).createPage(token, databaseId, {
+      return (await writerFor(ctx)).createPage(token, databaseId, {
         form_title: delivery.form.title,
         response_id: delivery.payload.response_id,
         submitted_at: delivery.payload.submitted_at,
         answers: delivery.answers,
       });
-      return integrationResult(out);
     },
   };
   return { name: 'notion', version: '0.1.0', options, integrations: [notion] };

@@ -1,5 +1,5 @@
 import { APIResponseError, Client, isNotionClientError } from '@notionhq/client';
-import { delivered, failed, type SendOutcome } from './outcome';
+import { serviceDelivered, serviceFailed, type IntegrationResult } from '@formloom/core';
 import { pageProperties, type PageInput, type PropertySchema } from './notion-properties';
 
 /*
@@ -36,14 +36,14 @@ const MAX_SCHEMAS = 200;
  * Notion says to try again), are retried after Retry-After; other 4xx (a wrong token, a database not
  * shared with the integration, a property that does not fit) are final.
  */
-function outcomeOf(e: unknown): SendOutcome {
+function outcomeOf(e: unknown): IntegrationResult {
   if (isNotionClientError(e) && 'status' in e && typeof e.status === 'number') {
     const headers = (e as { headers?: unknown }).headers;
     const retryAfter = headers instanceof Headers ? headers.get('retry-after') : ((headers as Record<string, string> | undefined)?.['retry-after'] ?? null);
-    const out = failed(e.status, `${'code' in e ? `${String(e.code)}: ` : ''}${e.message}`, retryAfter);
+    const out = serviceFailed(e.status, `${'code' in e ? `${String(e.code)}: ` : ''}${e.message}`, retryAfter);
     return e.status === 409 ? { ...out, retry: true } : out;
   }
-  return failed(null, e instanceof Error ? e.message : String(e));
+  return serviceFailed(null, e instanceof Error ? e.message : String(e));
 }
 
 export class NotionWriter {
@@ -82,7 +82,7 @@ export class NotionWriter {
   }
 
   /** Creates the page of `input` in the database; the outcome says whether it was made, or why not. */
-  async createPage(token: string, databaseId: string, input: PageInput): Promise<SendOutcome> {
+  async createPage(token: string, databaseId: string, input: PageInput): Promise<IntegrationResult> {
     const client = this.client(token);
     let fresh = false;
     for (;;) {
@@ -93,7 +93,7 @@ export class NotionWriter {
         const { properties, skipped } = pageProperties(schema.properties, input);
         const page = (await client.pages.create({ parent: { type: 'data_source_id', data_source_id: schema.dataSourceId }, properties } as never)) as { id: string; url?: string };
         const note = skipped.length ? `; no property for: ${skipped.join(', ')}` : '';
-        return delivered(200, `Created page ${page.url ?? page.id}${note}`.slice(0, 500));
+        return serviceDelivered(200, `Created page ${page.url ?? page.id}${note}`.slice(0, 500));
       } catch (e) {
         // A refused address (ctx.http's private-address guard) fails the delivery at once: not retried.
         if ((e as { code?: unknown })?.code === 'DESTINATION_REFUSED') throw e;

@@ -51,7 +51,7 @@ test.serial('a page per response: each answer in the shape of its property type;
     a('Phone', 'phone', null, ''),
   ]));
   t.like(out, { ok: true, status: 200 });
-  t.regex(out.body, /^Created page https:\/\/www\.notion\.so\/[0-9a-f]{32}; no property for: Total, Favourite colour$/);
+  t.regex(out.body ?? '', /^Created page https:\/\/www\.notion\.so\/[0-9a-f]{32}; no property for: Total, Favourite colour$/);
   const page = fake.databases.get(DB)!.pages[0]!.properties;
   t.deepEqual(page.Name, { title: [{ type: 'text', text: { content: 'Pizza survey – 2026-12-06 07:30 UTC' } }] });
   t.deepEqual(page.Email, { email: 'ada@example.com' });
@@ -78,7 +78,7 @@ test.serial("the database's properties are read once, and again when Notion says
   db.properties = Object.fromEntries(Object.entries(db.properties).map(([k, v]) => [k === 'Score' ? 'Rating' : k, v]));
   const out = await writer.createPage(TOKEN, DB, input([a('Rating', 'rating', 4, '4'), a('Score', 'rating', 4, '4')], 'rsp_3'));
   t.like(out, { ok: true });
-  t.regex(out.body, /no property for: Score$/);
+  t.regex(out.body ?? '', /no property for: Score$/);
   t.is(reads(), before + 2, 'read again once');
   t.deepEqual(db.pages.at(-1)!.properties.Rating, { number: 4 });
 });

@@ -15,6 +15,7 @@ export * from './integration-deliveries';
 export * from './integration-service';
 export * from './integration-schemas';
 export * from './outgoing-http';
+export * from './service-answers';
 
 const tags = ['Integrations'];
 const one = '/forms/:id/integrations/:integrationId';
