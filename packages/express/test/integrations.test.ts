@@ -37,7 +37,7 @@ const echo = defineIntegration({
     { key: 'loud', label: 'Loud', type: 'checkbox' },
   ],
   async deliver(d, ctx) {
-    const a = await ctx.http.request({ url: d.secrets.url, method: 'PUT', headers: { 'content-type': 'application/json', 'x-delivery': d.id }, body: JSON.stringify({ mode: d.config.mode, answers: d.payload.answers, test: d.payload.test ?? false }) });
+    const a = await ctx.http.request({ url: d.secrets.url, method: 'PUT', headers: { 'content-type': 'application/json', 'x-delivery': d.id }, body: JSON.stringify({ mode: d.config.mode, answers: d.payload.answers, test: d.payload.test ?? false, files: d.answers.flatMap((a) => (a.file_url ? [a.file_url] : [])) }) });
     return { status: a.status, body: a.body };
   },
 });
@@ -116,7 +116,7 @@ forEachDb(
       t.like(first, { attempts: 3, response_code: 200, response_excerpt: 'accepted', error: null, next_attempt_at: null });
       t.is(hook.got.length, 3);
       t.deepEqual(hook.got.map((g) => g.headers['x-delivery']), [first.id, first.id, first.id], 'one delivery id over its retries');
-      t.deepEqual(hook.got[2]!.body, { mode: 'full', answers: { Wrap: 'Yes', Name: 'Ada' }, test: false });
+      t.deepEqual(hook.got[2]!.body, { mode: 'full', answers: { Wrap: 'Yes', Name: 'Ada' }, test: false, files: [] });
       t.is(hook.got[2]!.method, 'PUT');
 
       // Send test: at once, the receiver's answer shown and logged.
@@ -143,6 +143,33 @@ forEachDb(
       t.is(Number(n.n), 0);
       const doc = (await app.api('GET', '/openapi.json')).body;
       for (const p of ['/integrations/types', '/forms/{id}/integrations', '/forms/{id}/integrations/{integrationId}/test', '/forms/{id}/integrations/{integrationId}/deliveries']) t.truthy(doc.paths[p], p);
+      await hook.close();
+    });
+
+    it('a file answer reaches the integration as a signed link that opens without a key', async (t, app) => {
+      app.formloom.worker.start({ pollMs: 50 });
+      const u = await app.user('free');
+      const form = (await app.api('POST', '/forms', { key: u.key, body: { title: 'CVs', published: true, questions: [{ type: 'file_upload', title: 'Your CV' }] } })).body;
+      const hook = await receiver();
+      await app.api('POST', `/forms/${form.id}/integrations`, { key: u.key, body: { type: 'echo', config: { url: hook.url } } });
+      const fd = new FormData();
+      fd.append('file', new Blob(['%PDF-1.4 cv'], { type: 'application/pdf' }), 'cv.pdf');
+      const file: any = await (await fetch(`${app.url}/api/v1/public/forms/${form.slug}/uploads?question_id=${form.questions[0].id}`, { method: 'POST', body: fd })).json();
+      await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [{ question_id: form.questions[0].id, value: file }] } });
+      await until(() => hook.got.length === 1);
+      t.deepEqual(hook.got[0]!.body.answers, { 'Your CV': 'cv.pdf' });
+      const i = (await app.api('GET', `/forms/${form.id}/integrations`, { key: u.key })).body.integrations[0];
+      const sent = await app.api('POST', `/forms/${form.id}/integrations/${i.id}/test`, { key: u.key });
+      t.true(sent.body.ok);
+      t.is(hook.got.length, 2);
+      t.is((await fetch(file.url)).status, 401, 'the plain URL needs a key');
+      for (const got of hook.got) {
+        const [link] = got.body.files;
+        t.regex(link, /\?expires=\d+&sig=/);
+        const opened = await fetch(link);
+        t.is(opened.status, 200, 'the signed link opens without a key');
+        t.is(await opened.text(), '%PDF-1.4 cv');
+      }
       await hook.close();
     });
 
