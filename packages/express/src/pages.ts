@@ -11,6 +11,7 @@ import { isAssetPath, rendererAssetsRouter } from './renderer-assets';
 import { noIndex } from './security-headers';
 import { signingPage } from './signing-page';
 import { invitationRoute, type InvitationPageOption } from './invitation-page';
+import { bookingPageRoutes } from './booking-page';
 
 const escape = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -159,6 +160,8 @@ ${preload}<style nonce="${nonce}">${faces}html,body{margin:0;background:${bg};co
   // Their addresses carry credentials: no search engine may keep them, whatever the outcome.
   router.get('/s/:code', noIndex, compress, logging, signingPage(options.formloom, limits, apiPath, assets.paths));
   if (options.invitations !== false) router.get('/teams/invite/:token', noIndex, compress, logging, invitationRoute(options.formloom, limits, apiPath, assets.paths, options.invitations));
+  // The cancel and reschedule links of booking mails (docs/booking.md).
+  router.use('/bookings', noIndex, compress, logging, bookingPageRoutes(options.formloom, limits));
   router.use(pageErrorHandler(errorLoggerOf(options.logger)));
   return router;
 }

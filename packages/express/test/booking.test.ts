@@ -149,6 +149,14 @@ forEachDb(test, (it) => {
     const token = link.searchParams.get('token')!;
     t.is(link.pathname, `/bookings/${id}`);
     t.is((await app.api('GET', `/public/bookings/${id}?token=wrong`)).status, 404);
+    // The mailed link's page: the booking, Cancel, and the times to move to (plain HTML forms).
+    const page = await fetch(link.href.replace(/^https?:\/\/[^/]+/, app.url));
+    t.is(page.status, 200);
+    const html = await page.text();
+    t.regex(html, /Cancel this booking/);
+    t.regex(html, /Move my booking/);
+    t.is(page.headers.get('referrer-policy'), 'no-referrer');
+    t.is((await fetch(`${app.url}/bookings/${id}?token=nope`)).status, 404);
     t.like((await app.api('GET', `/public/bookings/${id}?token=${token}`)).body.data, { status: 'confirmed', start, can_reschedule: true, form_title: 'Intro call' });
 
     const later = ((await app.api('GET', `/public/bookings/${id}/slots?token=${token}&from=${encodeURIComponent(new Date(Date.parse(end) + 3_600_000).toISOString())}`)).body.data.slots as Array<{ start: string }>)[0]!;
@@ -159,8 +167,9 @@ forEachDb(test, (it) => {
     t.is((await app.api('GET', `/public/bookings/${id}?token=${token}`)).body.data.status, 'cancelled');
     const movedMail = await waitFor(() => mailer.sent.find((m) => m.to === 'ann@example.com' && m.calendar?.content.includes(newId)), { what: 'the moved mail' });
     const newToken = new URL(/Cancel: (\S+)/.exec(movedMail.text)![1]!).searchParams.get('token')!;
-    const cancelled = await app.api('POST', `/public/bookings/${newId}/cancel`, { body: { token: newToken } });
-    t.like(cancelled.body.data, { status: 'cancelled', can_cancel: false });
+    const viaPage = await fetch(`${app.url}/bookings/${newId}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: newToken, do: 'cancel' }) });
+    t.regex(await viaPage.text(), /Your booking is cancelled/, 'cancelled from the page');
+    t.like((await app.api('GET', `/public/bookings/${newId}?token=${newToken}`)).body.data, { status: 'cancelled', can_cancel: false });
     t.is((await app.api('POST', `/public/bookings/${newId}/cancel`, { body: { token: newToken } })).status, 409);
     await waitFor(async () => (await radicale.getRaw(user, newId)) === null, { what: 'the event removed' });
     await waitFor(() => mailer.sent.find((m) => m.calendar?.method === 'CANCEL' && m.calendar.content.includes(newId)), { what: 'the cancellation mail' });
