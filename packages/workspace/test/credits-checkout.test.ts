@@ -12,10 +12,10 @@ import { createWorkspaceRouter } from '../src/server';
 import { axeViolations, launchBrowser, openPage } from './helpers/browser';
 
 /*
- * "Buy credits" in the Credits tab (docs/payments.md, "Voice credits"): the owner picks a pack, goes to Stripe's
- * Checkout page and comes back; the credits arrive with the signed checkout.session.completed. Stripe's API is a
- * local server (FakeStripe); its hosted page is the only thing routed in the browser. CREDITS_SHOTS=<dir> keeps
- * screenshots at 390 px and 1280 px.
+ * Payments in the workspace (docs/payments.md): "Buy credits" in the Credits tab (the owner picks a pack, goes to
+ * Stripe's Checkout page and comes back; the credits arrive with the signed checkout.session.completed), and a
+ * refund from a response's detail in the results. Stripe's API is a local server (FakeStripe); its hosted page is
+ * the only thing routed in the browser. CREDITS_SHOTS=<dir> keeps screenshots at 390 px and 1280 px.
  */
 let fake: FakeStripe;
 let formloom: Formloom;
@@ -94,6 +94,45 @@ test('an owner buys 10,000 credits: Checkout, back to the Credits tab, the credi
     t.deepEqual(await axeViolations(page), []);
     await shot(page, 'credits-added');
     t.is(await formloom.storage.credits.balance(user.id), 10_000);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('an owner refunds a paid response from its detail in the results', async (t) => {
+  const user = await formloom.accounts.createUser({ email: `owner${Date.now()}@example.com`, verified: true, first_name: 'Olu', last_name: 'Owner' });
+  const key = (await formloom.accounts.createKey(user.id)).api_key;
+  const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${url}/api/v1${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+  const created = await api('POST', '/forms', { title: 'Deposits', published: true, questions: [{ type: 'short_text', title: 'Name', required: true }, { type: 'payment', title: 'Deposit', properties: { amount: 30, currency: 'EUR' } }] });
+  t.true(created.body.published, JSON.stringify(created.body));
+  const [name, deposit] = created.body.questions.map((q: any) => q.id);
+  const partial = await fetch(`${url}/api/v1/public/forms/${created.body.slug}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ answers: [{ question_id: name, value: 'Ada' }], completed: false }) }).then((r) => r.json() as Promise<any>);
+  const payment = await fetch(`${url}/api/v1/public/forms/${created.body.slug}/responses/${partial.id}/payment`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-resume-token': partial.resume_token }, body: JSON.stringify({ question_id: deposit }) }).then((r) => r.json() as Promise<any>);
+  fake.succeed(payment.client_secret.split('_secret_')[0]);
+  const done = await fetch(`${url}/api/v1/public/forms/${created.body.slug}/responses/${partial.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json', 'x-resume-token': partial.resume_token }, body: JSON.stringify({ completed: true }) });
+  t.is(done.status, 200);
+
+  const stored = (await formloom.storage.users.findById(user.id))!;
+  const { token } = await formloom.service(SessionIssuer).open(formloom.storage, stored, { user_agent: 'test', ip_address: null });
+  const { page, errors, close } = await openPage(browser, { cookie: { name: 'formloom_session', value: token, url } });
+  try {
+    await page.goto(`${url}/forms/${created.body.id}/results`);
+    await page.getByRole('button', { name: /^Responses/ }).click();
+    await page.getByRole('cell', { name: '€30.00 · Paid' }).waitFor();
+    await page.getByRole('row', { name: /Ada/ }).getByRole('button').first().click();
+    const detail = page.getByRole('complementary');
+    await detail.getByRole('heading', { name: 'Payments' }).waitFor();
+    await detail.getByText(/€30\.00 · Paid/).waitFor();
+    t.deepEqual(await axeViolations(page), []);
+    await shot(page, 'refund-detail');
+    await detail.getByRole('button', { name: 'Refund €30.00' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Refund €30.00' }).click();
+    await detail.getByText(/€30\.00 · Refunded · €30\.00 refunded/).waitFor();
+    t.false(await detail.getByRole('button', { name: /^Refund/ }).isVisible());
+    const pi = fake.paymentIntents.get(payment.client_secret.split('_secret_')[0])!;
+    t.is(fake.charges.get(pi.latest_charge)!.amount_refunded, 3000);
     t.deepEqual(errors, []);
   } finally {
     await close();

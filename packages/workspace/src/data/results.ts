@@ -68,3 +68,23 @@ export function exportUrl(api: Api, id: string, filter: ResponseFilter = {}, for
   const q = query.toString();
   return `${api.base.replace(/\/+$/, '')}/forms/${encodeURIComponent(id)}/responses/export${q ? `?${q}` : ''}`;
 }
+
+/** A response's payment (docs/payments.md, "In responses"): amounts in the currency's smallest unit. */
+export interface ResponsePayment {
+  id: string;
+  question_id: string;
+  provider: string;
+  processor_payment_id: string;
+  amount: number;
+  currency: string;
+  status: 'requires_payment' | 'processing' | 'succeeded' | 'failed' | 'canceled' | 'refunded' | 'partially_refunded';
+  amount_refunded: number;
+}
+
+/** The payments the API lists with a response (absent when it has none). */
+export const paymentsOf = (r: ResponseItem): ResponsePayment[] => (r as { payments?: ResponsePayment[] }).payments ?? [];
+
+/** Refunds what is left of a response's payment at the processor (`POST .../payments/:paymentId/refund`). */
+export function refundPayment(api: Api, id: string, responseId: string, paymentId: string) {
+  return call(api.client.POST('/forms/{id}/responses/{responseId}/payments/{paymentId}/refund', { params: { path: { id, responseId, paymentId } }, body: {} })) as Promise<ResponsePayment>;
+}

@@ -3,10 +3,38 @@ import { tokens, controls } from '../controls/styles';
 import { resultsStyles } from './results-styles';
 import type { Api } from '../../data/client';
 import type { Question } from '../../data/forms';
-import { bulkDeleteResponses, deleteResponse, listResponses, type ResponseFilter, type ResponseItem } from '../../data/results';
+import { bulkDeleteResponses, deleteResponse, listResponses, paymentsOf, refundPayment, type ResponseFilter, type ResponseItem, type ResponsePayment } from '../../data/results';
 import { answerDetail, cellValue, columnsOf, subFields } from './answer-format';
 import '../controls/confirm-dialog';
 import type { FlConfirm } from '../controls/confirm-dialog';
+
+/** A payment's state as an owner reads it. */
+const PAYMENT_STATUS: Record<string, string> = {
+  requires_payment: 'Not paid yet',
+  processing: 'Processing',
+  succeeded: 'Paid',
+  failed: 'Failed',
+  canceled: 'Canceled',
+  partially_refunded: 'Partly refunded',
+  refunded: 'Refunded',
+};
+
+/** `amount` (smallest unit) of `currency` as a person reads it, e.g. `€30.00`. */
+function money(amount: number, currency: string): string {
+  const upper = currency.toUpperCase();
+  try {
+    const digits = new Intl.NumberFormat('en', { style: 'currency', currency: upper }).resolvedOptions().maximumFractionDigits ?? 2;
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: upper }).format(amount / 10 ** digits);
+  } catch {
+    return `${amount} ${upper}`;
+  }
+}
+
+/** A payment question's table cell: `€30.00 · Paid`, or nothing when the response has no payment for it. */
+function paymentCell(r: ResponseItem, questionId: string): string {
+  const p = paymentsOf(r).find((x) => x.question_id === questionId);
+  return p ? `${money(p.amount, p.currency)} · ${PAYMENT_STATUS[p.status] ?? p.status}` : '';
+}
 
 /** Responses per page of the table; `<formloom-results>` reads the first page ahead with the same size. */
 export const PER_PAGE = 25;
@@ -163,6 +191,43 @@ export class FlResultsTable extends LitElement {
     }
   }
 
+  /** Refunds what is left of a payment, after asking (docs/payments.md, "Refunds"). */
+  private async refund(r: ResponseItem, p: ResponsePayment) {
+    const left = money(p.amount - p.amount_refunded, p.currency);
+    const ok = await this.confirm.ask({
+      heading: `Refund ${left}?`,
+      body: 'The money goes back to the card or account the respondent paid with. A refund cannot be undone.',
+      confirmText: `Refund ${left}`,
+      danger: true,
+    });
+    if (!ok) return;
+    try {
+      await refundPayment(this.api, this.formId, r.id, p.id);
+      await this.load();
+      this.announce(`${left} refunded.`);
+    } catch (e) {
+      this.error = (e as Error).message;
+    }
+  }
+
+  private renderPayments(r: ResponseItem) {
+    const payments = paymentsOf(r);
+    if (!payments.length) return nothing;
+    const title = (id: string) => this.questions.find((q) => q.id === id)?.title ?? 'Payment';
+    return html`<h3>Payments</h3>
+      <dl>
+        ${payments.map(
+          (p) => html`<div><dt>${title(p.question_id)}</dt><dd>
+            <div>${money(p.amount, p.currency)} · ${PAYMENT_STATUS[p.status] ?? p.status}${p.amount_refunded ? ` · ${money(p.amount_refunded, p.currency)} refunded` : ''}</div>
+            <div class="muted"><code>${p.processor_payment_id}</code></div>
+            ${this.canDelete && (p.status === 'succeeded' || p.status === 'partially_refunded')
+              ? html`<button class="btn small" type="button" @click=${() => void this.refund(r, p)}>Refund ${money(p.amount - p.amount_refunded, p.currency)}</button>`
+              : nothing}
+          </dd></div>`,
+        )}
+      </dl>`;
+  }
+
   private announce(text: string) {
     const live = this.renderRoot.querySelector('#live');
     if (live) live.textContent = text;
@@ -180,7 +245,7 @@ export class FlResultsTable extends LitElement {
     return html`<aside class="card" aria-labelledby="detail-h">
       <div class="qhead"><h2 id="detail-h" tabindex="-1">Response</h2><button class="btn small" type="button" @click=${() => (this.selected = null)}>Close</button></div>
       <dl>
-        ${this.questions.map((question) => {
+        ${this.questions.filter((question) => question.type !== 'payment').map((question) => {
           const a = r.answers.find((x) => x.question_id === question.id);
           const subs = subFields(question);
           return html`<div><dt>${question.title}</dt><dd>${subs.length && a && typeof a.value === 'object' && a.value
@@ -188,6 +253,7 @@ export class FlResultsTable extends LitElement {
             : answerDetail(a?.value)}</dd></div>`;
         })}
       </dl>
+      ${this.renderPayments(r)}
       ${q ? html`<h3>Quiz</h3><p>Score ${q.score} of ${q.max_score} · ${q.correct_answers} of ${q.total_scorable_questions} correct${q.matched_ending_id ? ` · ending ${q.matched_ending_id}` : ''}</p>` : nothing}
       <h3>Details</h3>
       <dl>
@@ -234,7 +300,11 @@ export class FlResultsTable extends LitElement {
                 (r) => html`<tr aria-selected=${this.selected?.id === r.id ? 'true' : 'false'} @click=${(e: Event) => (e.target as HTMLElement).closest('input,button') ? undefined : this.open(r)}>
                   ${this.canDelete ? html`<td class="pick"><input type="checkbox" aria-label="Select the response of ${new Date(r.submitted_at).toLocaleString()}" .checked=${this.checked.has(r.id)} @change=${(e: Event) => this.toggle(r.id, (e.target as HTMLInputElement).checked)} /></td>` : nothing}
                   <td class="when"><button class="open" type="button" @click=${() => this.open(r)}>${new Date(r.submitted_at).toLocaleString()}</button> ${r.completed_at ? html`<span class="pill done">Completed</span>` : html`<span class="pill">Partial</span>`}</td>
-                  ${cols.map((c) => html`<td title=${cellValue(r.answers, c)} data-label=${c.sub !== undefined ? `${c.question.title}: ${c.label}` : c.label}>${cellValue(r.answers, c)}</td>`)}
+                  ${cols.map((c) => {
+                    // A payment question's cell is its payment (docs/payments.md): amount and state.
+                    const text = c.question.type === 'payment' ? paymentCell(r, c.question.id) : cellValue(r.answers, c);
+                    return html`<td title=${text} data-label=${c.sub !== undefined ? `${c.question.title}: ${c.label}` : c.label}>${text}</td>`;
+                  })}
                 </tr>`,
               )}
             </tbody>
