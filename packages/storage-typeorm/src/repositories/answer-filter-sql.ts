@@ -74,3 +74,48 @@ export function answerConditions(d: Dialect, filter: AnswerFilter, formId: strin
   if (parts.length === 0) return '';
   return ` AND (${parts.join(filter.match === 'all' ? ' AND ' : ' OR ')})`;
 }
+
+/** Ops whose rows in the answers index are one per response for a single-valued key (no DISTINCT needed). */
+const ONE_ROW = new Set(['equals', 'greater_than', 'less_than', 'greater_or_equal', 'less_or_equal', 'between']);
+
+/**
+ * The matching responses driven by the answers index (docs/decisions.md, "Filters by answer"): with `all`,
+ * the first positive test on keys or numbers is read from its index (IDX_response_answers_value or _num, the
+ * dates applied there too) and only those responses are looked up by id for the other filters. Without it
+ * the planner would read every response of the form (IDX_responses_form_submitted) and probe the list.
+ * `from` names the driver `m` (columns `m_id`, `m_at`) joined to the responses as `r`; `where` holds the
+ * other filters on `r`; `alone` says the driver is the whole filter (no lookup needed to count).
+ * `rows` is the driver alone. `null` when no test can drive (only `any`, negative or text tests): the caller filters the responses.
+ */
+export function drivenMatch(
+  d: Dialect,
+  responses: string,
+  formId: string,
+  filter: { since?: string; until?: string; completed?: boolean; search?: string; version?: number; answers?: AnswerFilter },
+  bind: (v: unknown) => string,
+  rest: (f: typeof filter, bind: (v: unknown) => string) => string,
+): { from: string; where: string; alone: boolean; rows: string } | null {
+  const answers = filter.answers;
+  if (!answers || answers.match !== 'all') return null;
+  const driver = answers.tests.find((t) => (t.via === 'key' || t.via === 'num') && !NEGATIVE.has(t.op)) ?? answers.tests.find((t) => t.via === 'presence' && t.op === 'is_answered');
+  if (!driver) return null;
+  const index = tableOf(d, ResponseAnswerEntity);
+  let rows = `SELECT ${ONE_ROW.has(driver.op) && driver.via !== 'presence' ? '' : 'DISTINCT '}response_id AS m_id, submitted_at AS m_at FROM ${index} ` +
+    `WHERE form_id = ${bind(formId)} AND question_id = ${bind(driver.question_id)}`;
+  if (driver.via !== 'presence') rows += ` AND ${rowPredicate(d, driver, bind)}`;
+  if (filter.since !== undefined) rows += ` AND submitted_at >= ${bind(filter.since)}`;
+  if (filter.until !== undefined) rows += ` AND submitted_at <= ${bind(filter.until)}`;
+  const others = { ...filter, since: undefined, until: undefined, answers: { match: answers.match, tests: answers.tests.filter((t) => t !== driver) } };
+  const alone = others.completed === undefined && others.search === undefined && others.version === undefined && others.answers.tests.length === 0;
+  // SQLite's CROSS JOIN keeps the written order (the driver outside); PostgreSQL's planner chooses by itself.
+  const join = d.kind === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
+  const where = `r.form_id = ${bind(formId)}${rest({ ...others, answers: others.answers.tests.length ? others.answers : undefined }, bind)}`;
+  return { from: `(${rows}) m ${join} ${responses} r ON r.id = m.m_id`, where, alone, rows: `(${rows}) m` };
+}
+
+/** The highest placeholder number (`?N` or `$N`) in `sql`: the prefix of the bound values it uses. */
+export function countParams(sql: string): number {
+  let max = 0;
+  for (const m of sql.matchAll(/[?$](\d+)/g)) max = Math.max(max, Number(m[1]));
+  return max;
+}

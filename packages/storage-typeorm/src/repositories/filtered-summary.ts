@@ -5,6 +5,7 @@ import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
 import { tableOf } from '../sql/statements';
 import { filterConditions } from './response-search';
+import { countParams, drivenMatch } from './answer-filter-sql';
 
 /*
  * A filtered summary (docs/responses-and-webhooks.md, "Filtering by answer"): the rollups count every
@@ -27,30 +28,45 @@ export async function filteredSummary(
 ): Promise<{ analytics: ResponseAnalytics; values: QuestionValueCount[] }> {
   const index = tableOf(d, ResponseAnswerEntity);
   const questionsTable = tableOf(d, QuestionEntity);
-  const matching = () => {
+  const rest = (f: ResponseFilter, bind: (v: unknown) => string) => filterConditions(d, f, bind, formId);
+  /**
+   * The matching responses as `FROM ... WHERE ...` with the response as `r` and its id as `m_id`: driven by the
+   * answers index when a test can drive (answer-filter-sql.ts, `drivenMatch`), else the form's responses filtered.
+   */
+  const matching = (needsResponse = false) => {
     const params = new Params(d);
-    const where = `form_id = ${params.bind(formId)}${filterConditions(d, filter, params.bind, formId)}`;
-    return { where, params };
+    const m = drivenMatch(d, responses, formId, filter, params.bind, rest);
+    // The driver alone is the whole filter: the answers index answers without reading a response.
+    if (m && m.alone && !needsResponse) {
+      // Only the driver's own values (bound first) are used: PostgreSQL refuses a parameter no statement names.
+      params.values.splice(countParams(m.rows));
+      return { from: m.rows, where: '1 = 1', params };
+    }
+    if (m) return { from: m.from, where: m.where, params };
+    const where = `r.form_id = ${params.bind(formId)}`;
+    return { from: `(SELECT id AS m_id FROM ${responses} WHERE form_id = ${params.bind(formId)}${filterConditions(d, filter, params.bind, formId)}) m ${d.kind === 'sqlite' ? 'CROSS JOIN' : 'JOIN'} ${responses} r ON r.id = m.m_id`, where, params };
   };
-  const seconds = 'CASE WHEN completed_at IS NOT NULL THEN completion_seconds END';
-  const days = matching();
+  const seconds = 'CASE WHEN r.completed_at IS NOT NULL THEN r.completion_seconds END';
+  const join = d.kind === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
+  const days = matching(true);
   const counts = matching();
   const furthest = matching();
   const [dayRows, valueRows, furthestRows, order] = await Promise.all([
     db.all<{ day: string; total: Num; completed: Num; seconds_sum: Num | null; seconds_count: Num }>(
-      `SELECT substr(submitted_at, 1, 10) AS day, COUNT(*) AS total, COUNT(completed_at) AS completed, SUM(${seconds}) AS seconds_sum, ` +
-        `COUNT(${seconds}) AS seconds_count FROM ${responses} WHERE ${days.where} GROUP BY substr(submitted_at, 1, 10)`,
+      `SELECT substr(r.submitted_at, 1, 10) AS day, COUNT(*) AS total, COUNT(r.completed_at) AS completed, SUM(${seconds}) AS seconds_sum, ` +
+        `COUNT(${seconds}) AS seconds_count FROM ${days.from} WHERE ${days.where} GROUP BY substr(r.submitted_at, 1, 10)`,
       days.params.values,
     ),
-    db.all<{ question_id: string; value: string; n: Num; responses: Num }>(
-      `SELECT question_id, value, COUNT(*) AS n FROM ${index} WHERE response_id IN (SELECT id FROM ${responses} WHERE ${counts.where}) ` +
-        'GROUP BY question_id, value',
+    db.all<{ question_id: string; value: string; n: Num }>(
+      `SELECT a.question_id, a.value, COUNT(*) AS n FROM ${counts.from} ${join} ${index} a ON a.response_id = m.m_id WHERE ${counts.where} ` +
+        'GROUP BY a.question_id, a.value',
       counts.params.values,
     ),
     // Each matching response's furthest answered question, by the current order.
     db.all<{ pos: Num; n: Num }>(
-      `SELECT pos, COUNT(*) AS n FROM (SELECT MAX(q.sort_order) AS pos FROM ${index} a JOIN ${questionsTable} q ON q.id = a.question_id ` +
-        `WHERE a.response_id IN (SELECT id FROM ${responses} WHERE ${furthest.where}) GROUP BY a.response_id) f GROUP BY pos`,
+      `SELECT pos, COUNT(*) AS n FROM (SELECT MAX(q.q_pos) AS pos FROM ${furthest.from} ${join} ${index} a ON a.response_id = m.m_id ` +
+        `JOIN (SELECT id AS q_id, sort_order AS q_pos FROM ${questionsTable} WHERE form_id = ${furthest.params.bind(formId)}) q ON q.q_id = a.question_id ` +
+        `WHERE ${furthest.where} GROUP BY m.m_id) f GROUP BY pos`,
       furthest.params.values,
     ),
     db.all<{ id: string; sort_order: Num; type: string; multiple: unknown }>(
@@ -70,8 +86,8 @@ export async function filteredSummary(
   if (multi.length) {
     const m = matching();
     const rows = await db.all<{ question_id: string; n: Num }>(
-      `SELECT question_id, COUNT(DISTINCT response_id) AS n FROM ${index} WHERE question_id IN (${m.params.list(multi)}) ` +
-        `AND response_id IN (SELECT id FROM ${responses} WHERE ${m.where}) GROUP BY question_id`,
+      `SELECT a.question_id, COUNT(DISTINCT a.response_id) AS n FROM ${m.from} ${join} ${index} a ON a.response_id = m.m_id ` +
+        `WHERE a.question_id IN (${m.params.list(multi)}) AND ${m.where} GROUP BY a.question_id`,
       m.params.values,
     );
     for (const q of multi) answered.set(q, 0);

@@ -28,6 +28,7 @@ import { readRangeValueCounts, readValueCounts } from './question-values';
 import { deleteAnswerRows } from './answer-index';
 import { readFunnel, readFunnelVersions, recordVisits } from './funnel';
 import { filteredSummary } from './filtered-summary';
+import { countParams, drivenMatch } from './answer-filter-sql';
 
 export const responseStatements = (d: Dialect) => {
   const responses = tableOf(d, ResponseEntity);
@@ -154,6 +155,8 @@ export class SqlResponseRepository implements ResponseRepository {
       const fast = await rollupPage(db, d, this.st.table, query);
       if (fast) return fast;
     }
+    const driven = await this.drivenList(query);
+    if (driven) return driven;
     const params = new Params(d);
     const filter = `FROM ${this.st.table} WHERE form_id = ${params.bind(query.formId)}${filterConditions(d, query, params.bind, query.formId)}`;
     const filterValues = [...params.values];
@@ -172,6 +175,37 @@ export class SqlResponseRepository implements ResponseRepository {
       return Number(row.n);
     };
     const [rows, total] = await Promise.all([db.all<ResponseRow>(page, params.values), count()]);
+    return { items: rows.map(responseFromRow), total };
+  }
+
+  /**
+   * A filter by answer whose responses can be read from the answers index (answer-filter-sql.ts,
+   * `drivenMatch`): the page in the index's order, the total counted there, each page's responses looked up
+   * by id. `null` when the filter has no test that can drive it.
+   */
+  private async drivenList(query: ResponseListQuery): Promise<Page<ResponseRecord> | null> {
+    const { db, d } = this.scope;
+    const rest = (f: ResponseFilter, bind: (v: unknown) => string) => filterConditions(d, f, bind, query.formId);
+    const page = new Params(d);
+    const m = drivenMatch(d, this.st.table, query.formId, query, page.bind, rest);
+    if (!m) return null;
+    const keyset = query.after
+      ? ` AND m.m_at <= ${page.bind(query.after.submitted_at)} AND (m.m_at < ${page.bind(query.after.submitted_at)} OR m.m_id < ${page.bind(query.after.id)})`
+      : '';
+    const sql =
+      `SELECT r.* FROM ${m.from} WHERE ${m.where}${keyset} ORDER BY m.m_at DESC, m.m_id DESC LIMIT ${page.bind(Math.max(0, Math.floor(query.limit)))}` +
+      (query.after ? '' : ` OFFSET ${page.bind(Math.max(0, Math.floor(query.offset)))}`);
+    const count = async () => {
+      if (query.total !== undefined) return query.total;
+      const c = new Params(d);
+      const mc = drivenMatch(d, this.st.table, query.formId, query, c.bind, rest)!;
+      // The driver alone when it is the whole filter: an index range, no response read.
+      const [row] = mc.alone
+        ? await db.all<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${mc.rows}`, c.values.slice(0, countParams(mc.rows)))
+        : await db.all<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${mc.from} WHERE ${mc.where}`, c.values);
+      return Number(row!.n);
+    };
+    const [rows, total] = await Promise.all([db.all<ResponseRow>(sql, page.values), count()]);
     return { items: rows.map(responseFromRow), total };
   }
 
