@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import test from 'ava';
 import { waitFor } from '@formloom/core/testing';
 import { FakeAirtable } from './helpers/fake-airtable';
-import { startTestApp, type TestApp } from './helpers/formloom-app';
+import { startTestSelfHosted as startTestApp, type TestInstance as TestApp } from '@formloom/self-hosted/dist/src/testing';
 
 // The plugin as an operator runs it (formloom.config.mjs of the self-hosted app), configured and tested
 // through the HTTP API, delivering to a local server speaking Airtable's API. One app per database.

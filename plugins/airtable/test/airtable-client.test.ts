@@ -4,7 +4,7 @@ import { baseIdOf, tableOf, type RecordAnswer } from '../src/airtable-fields';
 import { waitFor } from '@formloom/core/testing';
 import { airtablePlugin } from '../src/index';
 import { FakeAirtable } from './helpers/fake-airtable';
-import { startEmbeddedHost } from './helpers/embedded-host';
+import { startPluginHost } from '@formloom/self-hosted/dist/src/testing';
 
 // The SDK against a local server speaking Airtable's API (the true boundary).
 
@@ -96,13 +96,13 @@ test('a base and a table are found in an address or taken as given', (t) => {
 });
 
 test.serial('in an embedded host (createFormloom with the plugin, the host running the outbox): a response becomes a record', async (t) => {
-  const host = await startEmbeddedHost(airtablePlugin({ endpointUrl: fake.endpointUrl }));
+  const host = await startPluginHost([airtablePlugin({ endpointUrl: fake.endpointUrl })]);
   t.teardown(() => host.close());
   const table = fake.addTable('appEmbeddedHost01', [TOKEN], 'Leads', { Name: 'singleLineText', Score: 'number' });
-  const form = (await host.call('POST', '/forms', { title: 'Host form', published: true, questions: [{ type: 'short_text', title: 'Name' }, { type: 'number', title: 'Score' }] })).body;
-  t.is((await host.call('POST', `/forms/${form.id}/integrations`, { type: 'airtable', config: { base: 'appEmbeddedHost01', table: 'Leads', token: TOKEN } })).status, 201);
+  const form = (await host.call('POST', '/api/v1/forms', { title: 'Host form', published: true, questions: [{ type: 'short_text', title: 'Name' }, { type: 'number', title: 'Score' }] })).body;
+  t.is((await host.call('POST', `/api/v1/forms/${form.id}/integrations`, { type: 'airtable', config: { base: 'appEmbeddedHost01', table: 'Leads', token: TOKEN } })).status, 201);
   const [name, score] = form.questions.map((q: { id: string }) => q.id);
-  await host.call('POST', `/public/forms/${form.slug}/responses`, { answers: [{ question_id: name, value: 'Ada' }, { question_id: score, value: 7 }] }, null);
+  await host.call('POST', `/api/v1/public/forms/${form.slug}/responses`, { answers: [{ question_id: name, value: 'Ada' }, { question_id: score, value: 7 }] }, null);
   await waitFor(() => table.records.length === 1, { intervalMs: 50 });
   t.deepEqual(table.records[0]!.fields, { Name: 'Ada', Score: 7 });
 });

@@ -6,7 +6,7 @@ import type { RowAnswer } from '../src/sheets-row';
 import { waitFor } from '@formloom/core/testing';
 import { googleSheetsPlugin } from '../src/index';
 import { FakeGoogleSheets } from './helpers/fake-google-sheets';
-import { startEmbeddedHost } from './helpers/embedded-host';
+import { startPluginHost } from '@formloom/self-hosted/dist/src/testing';
 
 // The SDK against a local server speaking Google's token endpoint and the Sheets API (the true boundary).
 
@@ -103,13 +103,13 @@ test('the settings: a key file is checked, a spreadsheet is found in its address
 });
 
 test.serial('in an embedded host (createFormloom with the plugin, the host running the outbox): a response becomes a row', async (t) => {
-  const host = await startEmbeddedHost(googleSheetsPlugin({ rootUrl: fake.rootUrl }));
+  const host = await startPluginHost([googleSheetsPlugin({ rootUrl: fake.rootUrl })]);
   t.teardown(() => host.close());
   const id = '1EmbeddedHostSheet0123456789';
   fake.addSpreadsheet(id, [key.client_email]);
-  const form = (await host.call('POST', '/forms', { title: 'Host form', published: true, questions: [{ type: 'short_text', title: 'Name' }] })).body;
-  t.is((await host.call('POST', `/forms/${form.id}/integrations`, { type: 'google-sheets', config: { spreadsheet: id, service_account_key: keyFile } })).status, 201);
-  const sent = await host.call('POST', `/public/forms/${form.slug}/responses`, { answers: [{ question_id: form.questions[0].id, value: 'Ada' }] }, null);
+  const form = (await host.call('POST', '/api/v1/forms', { title: 'Host form', published: true, questions: [{ type: 'short_text', title: 'Name' }] })).body;
+  t.is((await host.call('POST', `/api/v1/forms/${form.id}/integrations`, { type: 'google-sheets', config: { spreadsheet: id, service_account_key: keyFile } })).status, 201);
+  const sent = await host.call('POST', `/api/v1/public/forms/${form.slug}/responses`, { answers: [{ question_id: form.questions[0].id, value: 'Ada' }] }, null);
   await waitFor(() => fake.rows(id).length === 2, { intervalMs: 50 });
   t.deepEqual(fake.rows(id), [['Submitted at', 'Response ID', 'Name'], [sent.body.submitted_at, sent.body.id, 'Ada']]);
 });

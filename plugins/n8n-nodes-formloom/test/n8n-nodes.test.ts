@@ -6,7 +6,7 @@ import { waitFor } from '@formloom/core/testing';
 import { Formloom } from '../src/nodes/Formloom/Formloom.node';
 import { FormloomTrigger } from '../src/nodes/FormloomTrigger/FormloomTrigger.node';
 import { n8nContext, testCredentials } from './helpers/n8n-context';
-import { startTestApp, type TestApp } from './helpers/formloom-app';
+import { startTestSelfHosted as startTestApp, type TestInstance as TestApp } from '@formloom/self-hosted/dist/src/testing';
 
 // The nodes' own methods (execute, loadOptions, the trigger's webhook methods and webhook) against a running
 // Formloom (the self-hosted app), through a stand-in for n8n's execution context: the true boundary.

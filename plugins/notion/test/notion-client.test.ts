@@ -4,7 +4,7 @@ import { databaseIdOf, type PageAnswer } from '../src/notion-properties';
 import { waitFor } from '@formloom/core/testing';
 import { notionPlugin } from '../src/index';
 import { FakeNotion } from './helpers/fake-notion';
-import { startEmbeddedHost } from './helpers/embedded-host';
+import { startPluginHost } from '@formloom/self-hosted/dist/src/testing';
 
 // The SDK against a local server speaking Notion's API (the true boundary).
 
@@ -108,14 +108,14 @@ test('a database is found in its address or by its id', (t) => {
 });
 
 test.serial('in an embedded host (createFormloom with the plugin, the host running the outbox): a response becomes a page', async (t) => {
-  const host = await startEmbeddedHost(notionPlugin({ baseUrl: fake.baseUrl }));
+  const host = await startPluginHost([notionPlugin({ baseUrl: fake.baseUrl })]);
   t.teardown(() => host.close());
   const id = 'abcdefab-cdef-abcd-efab-cdefabcdefab';
   const db = fake.addDatabase(id, [TOKEN], { Name: { type: 'title' }, Rating: { type: 'number' } });
-  const form = (await host.call('POST', '/forms', { title: 'Host form', published: true, questions: [{ type: 'short_text', title: 'Name' }, { type: 'rating', title: 'Rating' }] })).body;
-  t.is((await host.call('POST', `/forms/${form.id}/integrations`, { type: 'notion', config: { database: id, token: TOKEN } })).status, 201);
+  const form = (await host.call('POST', '/api/v1/forms', { title: 'Host form', published: true, questions: [{ type: 'short_text', title: 'Name' }, { type: 'rating', title: 'Rating' }] })).body;
+  t.is((await host.call('POST', `/api/v1/forms/${form.id}/integrations`, { type: 'notion', config: { database: id, token: TOKEN } })).status, 201);
   const [name, rating] = form.questions.map((q: { id: string }) => q.id);
-  await host.call('POST', `/public/forms/${form.slug}/responses`, { answers: [{ question_id: name, value: 'Ada' }, { question_id: rating, value: 4 }] }, null);
+  await host.call('POST', `/api/v1/public/forms/${form.slug}/responses`, { answers: [{ question_id: name, value: 'Ada' }, { question_id: rating, value: 4 }] }, null);
   await waitFor(() => db.pages.length === 1, { intervalMs: 50 });
   t.deepEqual(db.pages[0]!.properties, { Name: { title: [{ type: 'text', text: { content: 'Ada' } }] }, Rating: { number: 4 } });
 });
