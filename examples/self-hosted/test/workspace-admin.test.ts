@@ -247,3 +247,64 @@ test('the admin takes a backup from the admin area and downloads it; only archiv
     await context.close();
   }
 });
+
+test('a person deletes their own account from the account page: what goes is listed, the password is asked, then they are signed out for good', async (t) => {
+  t.timeout(240_000);
+  const { w } = t.context;
+  const cara = 'cara@example.com';
+  const { context, page, errors } = await open(t, 390);
+  await page.goto(`${w.url}/signup`);
+  await page.getByLabel('First name').fill('Cara');
+  await page.getByLabel('Email').fill(cara);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByText('Check your mail').waitFor();
+  await page.goto(await mailedLink(w, cara, '/auth/finish'));
+  await page.getByLabel('Your password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Make my account' }).click();
+  await page.waitForURL(`${w.url}/`);
+  await page.goto(`${w.url}/account`);
+  const card = page.locator('fl-account-delete');
+  await card.getByRole('button', { name: 'Delete my account…' }).click();
+  await card.getByText('Your API keys, passkeys and every place you are signed in').waitFor();
+  t.deepEqual(await axeViolations(page), [], 'axe with the list open');
+  t.true((await sideways(page)) <= 0, 'no sideways scroll at 390 px');
+  if (shots) await page.screenshot({ path: `${shots}/account-delete-390.png`, fullPage: true });
+  await card.getByLabel('Your password').fill('not my password');
+  await card.getByRole('button', { name: 'Delete my account' }).click();
+  await card.getByText('That is not your password.').waitFor();
+  await card.getByLabel('Your password').fill(PASSWORD);
+  await card.getByRole('button', { name: 'Delete my account' }).click();
+  await page.waitForURL(`${w.url}/signin`);
+  await page.getByLabel('Email').fill(cara);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('alert').filter({ hasText: /wrong|not/i }).first().waitFor();
+  t.is(await w.app.formloom.storage.users.findByEmail(cara), null);
+  t.deepEqual(errors.filter((e) => !/401|403/.test(e)), []);
+  await context.close();
+});
+
+test("the admin deletes someone's account from the person's row, after a confirmation that says what goes", async (t) => {
+  t.timeout(240_000);
+  const { w } = t.context;
+  const dan = await w.app.formloom.service(AccountService).createUser({ email: 'dan@example.com', first_name: 'Dan' });
+  const { context, page, errors } = await open(t, 1440);
+  await page.goto(`${w.url}/signin`);
+  await page.getByLabel('Email').fill(ADMIN);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(`${w.url}/`);
+  await page.goto(`${w.url}/admin`);
+  await page.getByRole('button', { name: /Dan/ }).click();
+  await page.locator('fl-admin-person').getByRole('button', { name: 'Delete this account' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByText(/Their account goes with/).waitFor();
+  if (shots) await page.screenshot({ path: `${shots}/admin-delete-1440.png` });
+  t.deepEqual(await axeViolations(page), []);
+  await dialog.getByRole('button', { name: 'Delete the account' }).click();
+  await page.getByRole('button', { name: /Dan/ }).waitFor({ state: 'detached' });
+  t.is(await w.app.formloom.storage.users.findById(dan.id), null);
+  t.deepEqual(errors.filter((e) => !/404/.test(e)), []);
+  await context.close();
+});

@@ -7,6 +7,7 @@ import { AccountProfileService } from './account-profile';
 import { PasskeyService } from './passkey-service';
 import { PendingSignUpService } from './pending-signup';
 import { InstanceAdminService } from './instance-admin';
+import { AccountDeletionService } from './account-deletion';
 
 export { PASSWORD_MAX, PASSWORD_MIN, sameSecret } from './secrets';
 export * from './schemas';
@@ -18,6 +19,7 @@ export * from './account-profile';
 export * from './passkey-service';
 export * from './instance-admin';
 export * from './admin-schemas';
+export * from './account-deletion';
 
 /**
  * People who sign in (docs/accounts.md): passwords, sessions, mailed links. Its HTTP endpoints are served
@@ -26,5 +28,5 @@ export * from './admin-schemas';
 export const sessionsArea = definePlugin({
   name: 'sessions',
   version: CORE_VERSION,
-  services: [SessionIssuer, MailLinkService, PendingSignUpService, PasswordSignInService, AccountProfileService, PasskeyService, InstanceAdminService],
+  services: [SessionIssuer, MailLinkService, PendingSignUpService, PasswordSignInService, AccountProfileService, PasskeyService, InstanceAdminService, AccountDeletionService],
 });

@@ -1,4 +1,8 @@
 import {
+  AccountDeletionService,
+  accountDeletionSchema,
+  deletionDoneOut,
+  deletionPlanOut,
   AccountProfileService,
   PasskeyService,
   passkeyFinishSchema,
@@ -56,6 +60,33 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       success: { status: 200, description: '{user, is_admin}', schema: accountOut },
       errors: [400],
       handler: withSession(async (ctx) => ({ body: await profile().update(ctx.principal, ctx.req.body) })),
+    },
+    {
+      method: 'get',
+      path: '/account/deletion',
+      operationId: 'planAccountDeletion',
+      summary: 'What deleting your account would delete, and what must be done first (docs/accounts.md "Deleting an account")',
+      tag: TAG,
+      scope: 'forms',
+      sessionOnly: true,
+      success: { status: 200, description: '{forms, responses, signed_contracts, teams_deleted[], teams_left[], blockers[]}', schema: deletionPlanOut },
+      handler: withSession(async (ctx) => ({ body: await mount.formloom.service(AccountDeletionService).planOwn(ctx.principal) })),
+    },
+    {
+      method: 'delete',
+      path: '/account',
+      operationId: 'deleteAccount',
+      summary: 'Delete your account: your forms, responses and files, keys, sessions, passkeys, credits; team forms stay with their team. Irreversible',
+      tag: TAG,
+      scope: 'forms',
+      sessionOnly: true,
+      body: accountDeletionSchema,
+      success: { status: 200, description: '{deleted, forms, responses, teams_deleted}; the session cookie is cleared', schema: deletionDoneOut },
+      errors: [400, 403, 409],
+      handler: withSession(async (ctx) => {
+        const done = await mount.formloom.service(AccountDeletionService).deleteOwn(ctx.principal, ctx.req.body);
+        return { body: done, headers: mount.clearCookie() };
+      }),
     },
     {
       method: 'post',

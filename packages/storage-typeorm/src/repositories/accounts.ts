@@ -2,6 +2,7 @@ import { type ApiKey, type ApiKeyRepository, FormloomError, type Page, type User
 import { lowerEmail } from '../tables/columns';
 import { type ApiKeyRow, ApiKeyEntity, type UserRow, UserEntity, apiKeyFromRow, apiKeyToRow, userFromRow, userToRow } from '../tables/accounts';
 import type { Scope } from '../scope';
+import { deleteAccountRows } from './account-deletion';
 import { type Dialect, isUniqueViolation } from '../sql/dialect';
 import { insertIgnoring, tableOf, updateReturning } from '../sql/statements';
 
@@ -25,6 +26,10 @@ const emailTaken = () => new FormloomError('CONFLICT', 'A user with this email a
 
 export class SqlUserRepository implements UserRepository {
   constructor(private readonly scope: Scope) {}
+
+  deleteAccount(userId: string): Promise<{ deleted: boolean; generation_ids: string[] }> {
+    return deleteAccountRows(this.scope, userId);
+  }
 
   private get st() {
     return this.scope.statements(accountStatements);

@@ -88,3 +88,15 @@ export interface BackupList {
 export const listBackups = (api: Api) => request<BackupList>(api, 'GET', '/admin/backups');
 export const takeBackup = (api: Api) => request<{ backup: StoredBackup; rows: number; files: number; pruned: string[] }>(api, 'POST', '/admin/backups');
 export const backupUrl = (api: Api, name: string) => `${api.base}/admin/backups/${encodeURIComponent(name)}`;
+
+/** `GET /admin/users/:id/deletion` and `DELETE /admin/users/:id` (docs/accounts.md, "Deleting an account"). */
+export interface DeletionPlan {
+  forms: number;
+  responses: number;
+  signed_contracts: number;
+  teams_deleted: Array<{ id: string; name: string }>;
+  teams_left: Array<{ id: string; name: string }>;
+  blockers: Array<{ reason: string; message: string }>;
+}
+export const deletionPlan = (api: Api, id: string) => request<DeletionPlan>(api, 'GET', `${userPath(id)}/deletion`);
+export const deletePerson = (api: Api, id: string, signed: boolean) => request<{ deleted: true }>(api, 'DELETE', userPath(id), signed ? { delete_signed_contracts: true } : {});

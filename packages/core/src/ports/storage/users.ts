@@ -25,4 +25,11 @@ export interface UserRepository {
   update(id: string, patch: Partial<Omit<User, 'id' | 'created_at'>>): Promise<User | null>;
   /** Users oldest first (`created_at`, then `id`), `limit` of them from `offset`, with the total. */
   list(page: { offset: number; limit: number }): Promise<Page<User>>;
+  /**
+   * Deletes the person and every row keyed by them, atomically: API keys, password, sessions, one-time tokens,
+   * passkeys, webhook settings and secret, credits, checkouts, payment and calendar accounts, team memberships,
+   * the admin claim, voice generations. Forms and teams are the caller's to delete first; audit events stay.
+   * @returns whether there was such a person, and the ids of the voice generations whose audio to delete.
+   */
+  deleteAccount(userId: string): Promise<{ deleted: boolean; generation_ids: string[] }>;
 }

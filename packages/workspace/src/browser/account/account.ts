@@ -8,6 +8,7 @@ import { sectionStyles } from './account-styles';
 import './account-security';
 import './api-keys';
 import './account-plan';
+import './account-delete';
 
 /**
  * `<fl-account>` at `/account` (docs/workspace.md, "Your account"): profile, address confirmation, password,
@@ -135,6 +136,7 @@ export class FlAccount extends LitElement {
         <fl-account-security .api=${this.api} base=${this.base}></fl-account-security>
         <fl-api-keys .api=${this.api}></fl-api-keys>
         <fl-account-plan .api=${this.api} base=${this.base} plan=${u.plan}></fl-account-plan>
+        <fl-account-delete .api=${this.api} base=${this.base}></fl-account-delete>
       </div>`;
   }
 }

@@ -1,7 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
 import type { Api } from '../../data/client';
-import { addCredits, getPerson, revokeKey, setPlan, PLANS, type AdminKey, type AdminPersonDetail } from '../../data/admin';
+import { addCredits, deletePerson, deletionPlan, getPerson, revokeKey, setPlan, PLANS, type AdminKey, type AdminPersonDetail } from '../../data/admin';
 import { errorLine, messageOf } from '../auth/auth-card';
 import { sectionStyles, when } from '../account/account-styles';
 import type { FlConfirm } from '../controls/confirm-dialog';
@@ -85,6 +85,34 @@ export class FlAdminPerson extends LitElement {
     if (ok) void this.act(async () => (await revokeKey(this.api, this.userId, key.key_id), 'The key is revoked.'));
   }
 
+  private async onDelete(who: string) {
+    this.error = null;
+    let plan;
+    try {
+      plan = await deletionPlan(this.api, this.userId);
+    } catch (e) {
+      return void (this.error = messageOf(e));
+    }
+    if (plan.blockers.length) return void (this.error = `${plan.blockers.map((b) => b.message).join('. ')}.`);
+    const forms = plan.forms === 1 ? 'one form' : `${plan.forms} forms`;
+    const ok = await this.renderRoot.querySelector<FlConfirm>('fl-confirm')!.ask({
+      heading: `Delete ${who}?`,
+      body: `Their account goes with ${forms}, ${plan.responses} responses and their files, their keys, sessions and passkeys${plan.teams_deleted.length ? `, and the teams only they are in (${plan.teams_deleted.map((t) => t.name).join(', ')})` : ''}.${plan.signed_contracts ? ` ${plan.signed_contracts} signed contracts go too.` : ''} This cannot be undone.`,
+      confirmText: 'Delete the account',
+      danger: true,
+    });
+    if (!ok) return;
+    this.busy = true;
+    try {
+      await deletePerson(this.api, this.userId, plan.signed_contracts > 0);
+      this.dispatchEvent(new CustomEvent('fl-person-changed', { bubbles: true, composed: true }));
+    } catch (e) {
+      this.error = messageOf(e);
+    } finally {
+      this.busy = false;
+    }
+  }
+
   override render() {
     const d = this.detail;
     if (!d) return html`${errorLine(this.error)}${this.error ? nothing : html`<p class="muted" role="status">Loading…</p>`}`;
@@ -112,6 +140,9 @@ export class FlAdminPerson extends LitElement {
               ? html`<span class="badge">Revoked ${when(k.revoked_at)}</span>`
               : html`<button class="btn small danger" type="button" ?disabled=${this.busy} @click=${() => void this.onRevoke(k)} aria-label="Revoke the key made ${when(k.created_at)}">Revoke</button>`}
           </li>`)}</ul>`}
+      ${d.person.is_admin
+        ? nothing
+        : html`<div class="row"><button class="btn small danger" type="button" ?disabled=${this.busy} @click=${() => void this.onDelete(who)}>Delete this account</button></div>`}
       <fl-confirm></fl-confirm>
     </div>`;
   }
