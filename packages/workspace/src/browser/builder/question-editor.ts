@@ -55,8 +55,11 @@ export class FlQuestionEditor extends LitElement {
     forms: { attribute: false },
     problems: { attribute: false },
     unfinished: {},
+    api: { attribute: false },
   };
   question!: Question;
+  /** The builder's API client, for kind editors that talk to the server (the booking editor's calendar). */
+  api: import('../../data/client').Api | null = null;
   index = 0;
   questions: Question[] = [];
   hiddenFields: string[] = [];
@@ -149,7 +152,7 @@ export class FlQuestionEditor extends LitElement {
         ${kind.answerable ? checkField('Required', q.required, (v) => this.emit({ required: v })) : nothing}
       </div>
       ${editor
-        ? staticHtml`<${editor} .question=${q} mode=${this.mode} .endings=${this.endings} .forms=${this.forms}
+        ? staticHtml`<${editor} .question=${q} .api=${this.api} mode=${this.mode} .endings=${this.endings} .forms=${this.forms}
             @fl-properties=${(e: CustomEvent) => { e.stopPropagation(); this.emit({ properties: e.detail as Record<string, unknown> }); }}></${editor}>`
         : nothing}
       ${this.renderValidations()}

@@ -1,6 +1,8 @@
 import { html, nothing } from 'lit';
 import { KindEditor } from './kind-editor';
 import { checkField, numberField, selectField, textField } from '../../controls/fields';
+import type { Api } from '../../../data/client';
+import './calendar-connection';
 
 /*
  * Editors of the kinds the server runs or that need a paid plan (contract, booking, payment, data source,
@@ -26,13 +28,17 @@ customElements.get('fl-contract-editor') || customElements.define('fl-contract-e
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
-/** `<fl-booking-editor>`: opening hours, time zone, durations and the confirmation call. */
+/** `<fl-booking-editor>`: the owner's calendar, opening hours, time zone, durations and the confirmation call. */
 export class FlBookingEditor extends KindEditor {
+  static override properties = { ...KindEditor.properties, api: { attribute: false } };
+  api: Api | null = null;
+
   override render() {
     const p = this.props;
     const hours = Array.isArray(p.hours) ? (p.hours as Array<{ day: number; start: string; end: string }>) : [];
     const durations = Array.isArray(p.durations) ? (p.durations as number[]).join(', ') : '';
-    return html`${checkField('A calendar is connected', p.calendar_connected, (v) => this.set('calendar_connected', v))}
+    // The connection is the owner's, not the question's: readiness reads it on the server (docs/booking.md).
+    return html`<fl-calendar-connection .api=${this.api}></fl-calendar-connection>
       <fieldset><legend>Opening hours</legend>
         ${DAYS.map((d, day) => {
           const h = hours.find((x) => x.day === day);
@@ -45,7 +51,7 @@ export class FlBookingEditor extends KindEditor {
           </div>`;
         })}
       </fieldset>
-      ${textField('Time zone', p.timezone, (v) => this.set('timezone', v), { placeholder: 'Europe/Paris' })}
+      ${textField('Time zone', p.timezone, (v) => this.set('timezone', v), { placeholder: Intl.DateTimeFormat().resolvedOptions().timeZone || 'Europe/Paris', hint: 'Your opening hours are in this zone; respondents see times in their own.' })}
       <label class="field">Durations (minutes)
         <input type="text" inputmode="numeric" aria-describedby="dur-hint" .value=${durations} @change=${(e: Event) => {
           const list = (e.target as HTMLInputElement).value.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0);

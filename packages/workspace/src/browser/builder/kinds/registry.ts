@@ -38,7 +38,7 @@ export const KINDS: KindInfo[] = [
   { type: 'question_group', label: 'Question group', group: 'Structure', editor: 'fl-group-editor', defaults: { questions: [sub('First field'), sub('Second field')] }, answerable: true },
   { type: 'multi_question_page', label: 'Several questions on a page', group: 'Structure', editor: 'fl-group-editor', defaults: { questions: [sub('First question'), sub('Second question')] }, answerable: true },
   { type: 'contract', label: 'Contract (e-signature)', group: 'Advanced', editor: 'fl-contract-editor', defaults: {}, answerable: true },
-  { type: 'booking', label: 'Booking', group: 'Advanced', editor: 'fl-booking-editor', defaults: { calendar_connected: false }, answerable: true },
+  { type: 'booking', label: 'Booking', group: 'Advanced', editor: 'fl-booking-editor', defaults: { durations: [30] }, answerable: true },
   { type: 'payment', label: 'Payment', group: 'Advanced', editor: 'fl-payment-editor', defaults: { provider: 'standard' }, answerable: true },
   { type: 'data', label: 'Data source', group: 'Advanced', editor: 'fl-data-editor', defaults: {}, answerable: false },
   { type: 'email_step', label: 'Send an email', group: 'Advanced', editor: 'fl-email-step-editor', defaults: {}, answerable: false },
