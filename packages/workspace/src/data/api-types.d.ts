@@ -523,6 +523,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/respondents/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One respondent's responses in the forms you may read, by email address or visitor id (their data, to export)
+         * @description Needs a `forms` key.
+         */
+        get: operations["findRespondentResponses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/respondents/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase one respondent's responses, files and deliveries in the forms where you may delete responses (irreversible)
+         * @description Needs a `forms` key.
+         */
+        post: operations["eraseRespondent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/respondents/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One respondent's responses in every form of the instance. Only the instance's administrator; 403 for anyone else.
+         * @description Needs a `forms` key.
+         */
+        get: operations["adminFindRespondentResponses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/respondents/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase one respondent's responses in every form of the instance (irreversible). Only the instance's administrator; 403 for anyone else.
+         * @description Needs a `forms` key.
+         */
+        post: operations["adminEraseRespondent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/forms/{id}/webhooks": {
         parameters: {
             query?: never;
@@ -1445,6 +1525,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/forms/{slug}/responses/{responseId}/payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The respondent's page asks for the payment of a payment question of its partial response (X-Resume-Token): the server computes the amount from the stored answers (a fixed amount or a logic variable) and answers the processor's client secret for its payment form; the same answers give back the same payment. 409 payment_not_on_path, payment_amount_invalid, payment_account_not_connected, payments_not_configured */
+        post: operations["startResponsePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/responses/{responseId}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A response's payments (one per payment question reached): amount, currency, status, what was refunded
+         * @description Needs a `forms` key.
+         */
+        get: operations["listResponsePayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/responses/{responseId}/payments/{paymentId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refunds a response's payment at the processor: what is left of it, or `amount` (smallest currency unit). Who may delete the form's responses may refund. 409 payment_not_refundable, refund_too_large, processor_refused
+         * @description Needs a `forms` key.
+         */
+        post: operations["refundResponsePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payments/account": {
         parameters: {
             query?: never;
@@ -1657,6 +1794,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calendar/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's calendar connection for booking questions (never the password), whether this server can connect calendars, and whether the caller's plan includes booking
+         * @description Needs a `forms` key.
+         */
+        get: operations["getCalendarConnection"];
+        /**
+         * Connects the caller's CalDAV calendar (URL of the server, principal or calendar; user name; password, sealed at rest and never returned): tested first and stored only when it answers. 400 with reason calendar_unauthorized, calendar_unreachable, calendar_not_found or calendar_refused; 403 booking_requires_pro; 409 calendar_not_configured when the server has no calendar adapter
+         * @description Needs a `forms` key.
+         */
+        put: operations["connectCalendar"];
+        post?: never;
+        /**
+         * Forgets the caller's calendar connection; booking questions of their forms are then not ready (booking_calendar_not_connected) at the next publish
+         * @description Needs a `forms` key.
+         */
+        delete: operations["disconnectCalendar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/calendar/connection/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tests the stored connection ("Test connection"): signs in and finds the calendar. 400 with the reason as for PUT; 404 when none is connected
+         * @description Needs a `forms` key.
+         */
+        post: operations["testCalendarConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/forms/{slug}/bookings/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The open slots of a booking question of the published form: the owner's hours in their time zone minus the owner's calendar and the bookings taken, each `duration` minutes (default the first offered), starting in [from, to) (default the next 7 days; at most 35 days). Times are UTC; the page shows them in the respondent's zone. 409 calendar_unavailable while the owner's calendar cannot be read */
+        get: operations["listBookingSlots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/forms/{slug}/bookings/holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Holds an open slot while the respondent finishes (a few minutes: held_until). Send {id, start, end, timezone} back as the booking question's answer; the slot is booked when the response is completed. 409 slot_unavailable when it was taken meanwhile or is not open */
+        post: operations["holdBookingSlot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/bookings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A booking as its mails' link shows it (token from the link); 404 for a wrong token */
+        get: operations["getBooking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/bookings/{id}/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The open slots a booking can move to (its own duration), as for the form's slots; token from the mails' link */
+        get: operations["listRescheduleSlots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/bookings/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancels a booking (the mails' cancel link): the slot is free again, the event leaves the owner's calendar, both are mailed a cancellation. 409 booking_not_cancellable once cancelled or begun */
+        post: operations["cancelBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/bookings/{id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Moves a booking to another open slot (the mails' reschedule link): a new booking (new id and link token, mailed) replaces the old, the calendar event moves. 409 slot_unavailable or booking_not_reschedulable */
+        post: operations["rescheduleBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1704,7 +1991,7 @@ export interface components {
         AuditEvent: {
             id: string;
             /** @enum {string} */
-            action: "team.created" | "team.renamed" | "team.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.cancelled" | "branding.updated" | "branding.deleted" | "form.created" | "form.published" | "form.unpublished" | "form.deleted" | "webhooks.changed" | "form.moved_in" | "form.moved_out" | "form.copied_in" | "form.copied_out";
+            action: "team.created" | "team.renamed" | "team.deleted" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.cancelled" | "branding.updated" | "branding.deleted" | "form.created" | "form.published" | "form.unpublished" | "form.deleted" | "webhooks.changed" | "form.moved_in" | "form.moved_out" | "form.copied_in" | "form.copied_out" | "responses.erased";
             user_id: string | null;
             user_email: string | null;
             details: {
@@ -1782,6 +2069,10 @@ export interface components {
             response_limit: number | null;
             redirect_url: string | null;
             redirect_append_response_id: boolean;
+            response_retention: {
+                older_than_days?: number;
+                keep_newest?: number;
+            } | null;
             language: string | null;
             strings: {
                 [key: string]: string;
@@ -1922,6 +2213,10 @@ export interface components {
             response_limit: number | null;
             redirect_url: string | null;
             redirect_append_response_id: boolean;
+            response_retention: {
+                older_than_days?: number;
+                keep_newest?: number;
+            } | null;
             language: string | null;
             strings: {
                 [key: string]: string;
@@ -2268,6 +2563,10 @@ export interface components {
             response_limit: number | null;
             redirect_url: string | null;
             redirect_append_response_id: boolean;
+            response_retention: {
+                older_than_days?: number;
+                keep_newest?: number;
+            } | null;
             language: string | null;
             strings: {
                 [key: string]: string;
@@ -2670,12 +2969,14 @@ export interface components {
             /** @description Properties of a payment question */
             properties: {
                 amount?: number;
+                amount_variable?: string;
                 currency?: string;
                 /**
                  * @default standard
                  * @enum {string}
                  */
                 provider: "standard" | "connect";
+                description?: string;
             };
         } | {
             id: string;
@@ -2936,6 +3237,21 @@ export interface components {
                 sub_questions_sample?: number;
             }[];
         };
+        RespondentErased: {
+            /** @description Responses deleted */
+            erased: number;
+            /** @description Forms they were in */
+            forms: number;
+            /** @description Uploaded files deleted with them */
+            files: number;
+            /** @description Responses kept because they hold a signed contract, which the law lets (often obliges) the owner to keep (docs/privacy.md) */
+            kept: {
+                form_id: string;
+                response_id: string;
+                /** @constant */
+                reason: "signed_contract";
+            }[];
+        };
         RespondentResponse: {
             id: string;
             form_id: string;
@@ -2961,6 +3277,15 @@ export interface components {
                 form_mode: "knowledge_quiz" | "lead_qualification" | "match_quiz";
             } | null;
             version: number | null;
+        };
+        RespondentResponses: {
+            /** @description Newest first, at most 1,000 */
+            responses: {
+                form_id: string;
+                form_title: string;
+                response: components["schemas"]["Response"];
+            }[];
+            total: number;
         };
         Response: {
             id: string;
@@ -2988,6 +3313,21 @@ export interface components {
             } | null;
             version: number | null;
             version_id: string | null;
+            /** @description The response's payments (docs/payments.md); present when it has any */
+            payments?: {
+                id: string;
+                question_id: string;
+                /** @enum {string} */
+                provider: "standard" | "connect";
+                processor_payment_id: string;
+                amount: number;
+                currency: string;
+                /** @enum {string} */
+                status: "requires_payment" | "processing" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                amount_refunded: number;
+                created_at: string;
+                updated_at: string;
+            }[];
         };
         /** @description The responses, oldest first */
         ResponseExport: {
@@ -3976,6 +4316,13 @@ export interface operations {
                     response_limit?: number | null;
                     redirect_url?: string | null;
                     redirect_append_response_id?: boolean;
+                    /** @description Deletes older responses and their files every hour, whatever the version (docs/privacy.md "Retention"); null or {}: keep them all */
+                    response_retention?: {
+                        /** @description Delete responses submitted more than this many days ago */
+                        older_than_days?: number;
+                        /** @description Keep only this many of the newest responses */
+                        keep_newest?: number;
+                    } | null;
                     language?: string | null;
                     strings?: {
                         [key: string]: string;
@@ -5994,12 +6341,14 @@ export interface operations {
                         order?: number;
                         properties?: {
                             amount?: number;
+                            amount_variable?: string;
                             currency?: string;
                             /**
                              * @default standard
                              * @enum {string}
                              */
                             provider?: "standard" | "connect";
+                            description?: string;
                         };
                         logic_jumps?: ({
                             /** @enum {string} */
@@ -6774,6 +7123,13 @@ export interface operations {
                     response_limit?: number | null;
                     redirect_url?: string | null;
                     redirect_append_response_id?: boolean;
+                    /** @description Deletes older responses and their files every hour, whatever the version (docs/privacy.md "Retention"); null or {}: keep them all */
+                    response_retention?: {
+                        /** @description Delete responses submitted more than this many days ago */
+                        older_than_days?: number;
+                        /** @description Keep only this many of the newest responses */
+                        keep_newest?: number;
+                    } | null;
                     language?: string | null;
                     strings?: {
                         [key: string]: string;
@@ -8792,12 +9148,14 @@ export interface operations {
                         order?: number;
                         properties?: {
                             amount?: number;
+                            amount_variable?: string;
                             currency?: string;
                             /**
                              * @default standard
                              * @enum {string}
                              */
                             provider?: "standard" | "connect";
+                            description?: string;
                         };
                         logic_jumps?: ({
                             /** @enum {string} */
@@ -10435,6 +10793,132 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    findRespondentResponses: {
+        parameters: {
+            query?: {
+                /** @description An email address the respondent gave (an answer or a hidden field), matched whole and case-insensitively */
+                email?: string;
+                /** @description The visitor id the respondent's page sent */
+                visitor_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {responses[], total} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RespondentResponses"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    eraseRespondent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An email address the respondent gave (an answer or a hidden field), matched whole and case-insensitively */
+                    email?: string;
+                    /** @description The visitor id the respondent's page sent */
+                    visitor_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description {erased, forms, files, kept[]} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RespondentErased"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminFindRespondentResponses: {
+        parameters: {
+            query?: {
+                /** @description An email address the respondent gave (an answer or a hidden field), matched whole and case-insensitively */
+                email?: string;
+                /** @description The visitor id the respondent's page sent */
+                visitor_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {responses[], total} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RespondentResponses"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    adminEraseRespondent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An email address the respondent gave (an answer or a hidden field), matched whole and case-insensitively */
+                    email?: string;
+                    /** @description The visitor id the respondent's page sent */
+                    visitor_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description {erased, forms, files, kept[]} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RespondentErased"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -12597,6 +13081,146 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    startResponsePayment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The resume token of the partial response */
+                "X-Resume-Token": string;
+            };
+            path: {
+                slug: string;
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    question_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The payment to confirm in the browser */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payment_id: string;
+                        /** @enum {string} */
+                        status: "requires_payment" | "processing" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                        amount: number;
+                        currency: string;
+                        client_secret: string | null;
+                        processor: string;
+                        publishable_key: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listResponsePayments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {payments} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        payments: {
+                            id: string;
+                            question_id: string;
+                            /** @enum {string} */
+                            provider: "standard" | "connect";
+                            processor_payment_id: string;
+                            amount: number;
+                            currency: string;
+                            /** @enum {string} */
+                            status: "requires_payment" | "processing" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                            amount_refunded: number;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    refundResponsePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                responseId: string;
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The payment after the refund */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        question_id: string;
+                        /** @enum {string} */
+                        provider: "standard" | "connect";
+                        processor_payment_id: string;
+                        amount: number;
+                        currency: string;
+                        /** @enum {string} */
+                        status: "requires_payment" | "processing" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                        amount_refunded: number;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getPaymentAccount: {
         parameters: {
             query?: never;
@@ -13029,6 +13653,406 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCalendarConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {data: {available, connected, booking_allowed, url, username, calendar_url, calendar_name, updated_at}} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            available: boolean;
+                            connected: boolean;
+                            booking_allowed: boolean;
+                            url: string | null;
+                            username: string | null;
+                            calendar_url: string | null;
+                            calendar_name: string | null;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    connectCalendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    username: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The connection */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            available: boolean;
+                            connected: boolean;
+                            booking_allowed: boolean;
+                            url: string | null;
+                            username: string | null;
+                            calendar_url: string | null;
+                            calendar_name: string | null;
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    disconnectCalendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {success: true} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testCalendarConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {ok: true, calendar_url, calendar_name} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        calendar_url: string;
+                        calendar_name: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listBookingSlots: {
+        parameters: {
+            query?: {
+                question_id?: string;
+                duration?: number;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The slots */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            question_id: string;
+                            duration: number;
+                            durations: number[];
+                            timezone: string;
+                            from: string;
+                            to: string;
+                            slots: {
+                                start: string;
+                                end: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    holdBookingSlot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    question_id: string;
+                    start: string;
+                    duration: number;
+                    timezone: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The held slot */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            start: string;
+                            end: string;
+                            timezone: string;
+                            question_id: string;
+                            held_until: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBooking: {
+        parameters: {
+            query?: {
+                token?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The booking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "held" | "confirmed" | "cancelled" | "expired";
+                            start: string;
+                            end: string;
+                            timezone: string;
+                            form_title: string;
+                            question_title: string;
+                            can_reschedule: boolean;
+                            can_cancel: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listRescheduleSlots: {
+        parameters: {
+            query?: {
+                token?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The slots */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            question_id: string;
+                            duration: number;
+                            durations: number[];
+                            timezone: string;
+                            from: string;
+                            to: string;
+                            slots: {
+                                start: string;
+                                end: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The cancelled booking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            /** @enum {string} */
+                            status: "held" | "confirmed" | "cancelled" | "expired";
+                            start: string;
+                            end: string;
+                            timezone: string;
+                            form_title: string;
+                            question_title: string;
+                            can_reschedule: boolean;
+                            can_cancel: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rescheduleBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                    start: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new booking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            start: string;
+                            end: string;
+                            timezone: string;
+                            /** @constant */
+                            status: "confirmed";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
