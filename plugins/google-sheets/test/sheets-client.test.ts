@@ -3,7 +3,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { SheetsClient } from '../src/sheets-client';
 import { parseServiceAccountKey, spreadsheetIdOf, type ServiceAccountKey } from '../src/service-account';
 import type { RowAnswer } from '../src/sheets-row';
+import { integrationHttp, type FormloomConfig } from '@formloom/core';
 import { waitFor } from '@formloom/core/testing';
+import { createHttpWebhookTransport } from '@formloom/webhook-http';
 import { googleSheetsPlugin } from '../src/index';
 import { FakeGoogleSheets } from './helpers/fake-google-sheets';
 import { startPluginHost } from '@formloom/self-hosted/dist/src/testing';
@@ -89,6 +91,17 @@ test.serial('4xx answers are final; 429 and 5xx are retried after Retry-After; n
   const down = new SheetsClient({ fetch: globalThis.fetch, rootUrl: 'http://127.0.0.1:9/' });
   t.like(await down.append(key, target, input), { ok: false, status: null, retry: true });
   t.is(fake.rows(SHEET_ID).length, before, 'no failed attempt wrote a row');
+});
+
+test.serial("through Formloom's guarded fetch (ctx.http), a key naming a private token address is refused before anything is sent", async (t) => {
+  const guarded = integrationHttp(() => createHttpWebhookTransport({ allowPrivate: false }), { webhookTimeoutMs: 10_000 } as FormloomConfig);
+  const calls = fake.calls.length;
+  const tokens = fake.tokenRequests;
+  // The key names a token address on this machine (the stand-in): refused before any byte is sent.
+  const viaGuard = new SheetsClient({ fetch: guarded.fetch });
+  await t.throwsAsync(viaGuard.append(key, { spreadsheetId: SHEET_ID, sheet: '' }, { response_id: 'rsp_g', submitted_at: '2026-12-06T09:00:00.000Z', answers: [] }), { code: 'DESTINATION_REFUSED' } as never);
+  t.is(fake.tokenRequests, tokens);
+  t.is(fake.calls.length, calls);
 });
 
 test('the settings: a key file is checked, a spreadsheet is found in its address', (t) => {
