@@ -412,6 +412,8 @@ export class FormView {
       this.done = true;
       return this.show(screen(this.level, this.t('answered'), this.t('answered_text')));
     }
+    // A booking whose held time was taken: that answer is gone; the question asks for another time.
+    if (e.status === 409 && e.reason === 'slot_unavailable') for (const id of e.questionIds) this.answers[id] = null;
     const at = this.questions.findIndex((q) => e.questionIds.includes(q.id));
     if (at >= 0) return this.go(at, e.message.replace(/^answers(\.\d+\.value)?: /, ''));
     this.offline(() => void this.finish());
