@@ -72,7 +72,11 @@ export async function startWorkspaceApp(kind: DbKind = 'sqlite', adapters: Omit<
     },
     async close() {
       await formloom.worker.stop();
-      await new Promise<void>((r) => server.close(() => r()));
+      // Every test has ended: a connection a browser kept alive would hold close() for its keep-alive.
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      });
       await db.close();
     },
   };
