@@ -43,12 +43,28 @@ export function columnsOf(questions: Question[]): Column[] {
 export const isFile = (v: unknown): v is { url: string; name: string } =>
   typeof v === 'object' && v !== null && typeof (v as { url?: unknown }).url === 'string' && typeof (v as { name?: unknown }).name === 'string';
 
+/** A booking answer `{id, start, end, timezone}` (docs/booking.md). */
+export const isBooking = (v: unknown): v is { id: string; start: string; end: string; timezone: string } =>
+  typeof v === 'object' && v !== null && ['id', 'start', 'end', 'timezone'].every((k) => typeof (v as Record<string, unknown>)[k] === 'string') && Object.keys(v).length === 4;
+
+/** A booked time as the respondent saw it, in their zone: `Mon 7 Dec 2026, 10:00–10:30 (Europe/Paris)`. */
+function bookingText(v: { start: string; end: string; timezone: string }): string {
+  try {
+    const day = new Intl.DateTimeFormat(undefined, { timeZone: v.timezone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(new Date(v.start));
+    const t = new Intl.DateTimeFormat(undefined, { timeZone: v.timezone, hour: '2-digit', minute: '2-digit' });
+    return `${day}, ${t.format(new Date(v.start))}–${t.format(new Date(v.end))} (${v.timezone})`;
+  } catch {
+    return `${v.start} – ${v.end}`;
+  }
+}
+
 /** An answer as plain text (table cells, search). */
 export function answerText(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'boolean') return v ? 'Yes' : 'No';
   if (Array.isArray(v)) return v.map(answerText).join(', ');
   if (isFile(v)) return v.name;
+  if (isBooking(v)) return bookingText(v);
   if (typeof v === 'object') return Object.values(v as Record<string, unknown>).filter((x) => x !== null && x !== '').map(answerText).join(', ');
   return String(v);
 }
