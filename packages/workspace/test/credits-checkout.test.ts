@@ -7,7 +7,7 @@ import { createFormloom, localPayments, SessionIssuer, type Formloom } from '@fo
 import { createStripeProcessor } from '@formloom/payments-stripe';
 import { FakeStripe } from '@formloom/payments-stripe/testing';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { createFormloomRouter } from '@formloom/express';
+import { createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
 import { createWorkspaceRouter } from '../src/server';
 import { axeViolations, launchBrowser, openPage } from './helpers/browser';
 
@@ -32,6 +32,7 @@ test.before(async () => {
   formloom = createFormloom({ storage: db.storage, payments: { purchaseCredits: localPayments(db.storage).purchaseCredits, processor }, config: { secretKey: 'test-secret-key', creditPrice: { currency: 'eur', per_1000: 150 } } });
   const app = express();
   app.use('/api/v1', createFormloomRouter({ formloom, sessions: { signup: 'closed' }, rateLimits: false, logger: { error: (m, e) => console.error(m, e) } }));
+  app.use(createPublicPagesRouter({ formloom }));
   app.use(createWorkspaceRouter({ apiBase: '/api/v1' }));
   server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -133,6 +134,40 @@ test('an owner refunds a paid response from its detail in the results', async (t
     t.false(await detail.getByRole('button', { name: /^Refund/ }).isVisible());
     const pi = fake.paymentIntents.get(payment.client_secret.split('_secret_')[0])!;
     t.is(fake.charges.get(pi.latest_charge)!.amount_refunded, 3000);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("a Pro owner connects their own Stripe account from a payment question's editor, and the form publishes", async (t) => {
+  const user = await formloom.accounts.createUser({ email: `connect${Date.now()}@example.com`, verified: true, plan: 'pro', first_name: 'Cora', last_name: 'Connect' });
+  const key = (await formloom.accounts.createKey(user.id)).api_key;
+  const created = await fetch(`${url}/api/v1/forms`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'Own account', questions: [{ type: 'payment', title: 'Deposit', properties: { amount: 20, currency: 'EUR', provider: 'connect' } }] }),
+  }).then((r) => r.json() as Promise<any>);
+  const publish = () => fetch(`${url}/api/v1/forms/${created.id}/publish`, { method: 'POST', headers: { authorization: `Bearer ${key}` } }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+  t.like(await publish(), { status: 409, body: { error: { reason: 'payment_account_not_connected' } } });
+  const stored = (await formloom.storage.users.findById(user.id))!;
+  const { token } = await formloom.service(SessionIssuer).open(formloom.storage, stored, { user_agent: 'test', ip_address: null });
+  const { page, errors, close } = await openPage(browser, { cookie: { name: 'formloom_session', value: token, url } });
+  // Stripe's onboarding pages are outside this server: a stand-in that the owner finishes.
+  await page.route('https://connect.stripe.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Stripe</title><main><h1>Stripe onboarding</h1></main>' }));
+  try {
+    await page.goto(`${url}/forms/${created.id}`);
+    const connect = page.getByRole('button', { name: 'Connect your Stripe account' });
+    await connect.waitFor();
+    t.deepEqual(await axeViolations(page), []);
+    await shot(page, 'connect-account');
+    await connect.click();
+    await page.waitForURL(/^https:\/\/connect\.stripe\.com\/setup\//);
+    const account = (await formloom.storage.payments.accountOf(user.id))!;
+    fake.enableAccount(account.account_id);
+    await page.goto(`${url}/forms/${created.id}`);
+    await page.getByText('Your Stripe account is connected and ready to take payments.').waitFor();
+    t.like(await publish(), { status: 200 });
     t.deepEqual(errors, []);
   } finally {
     await close();

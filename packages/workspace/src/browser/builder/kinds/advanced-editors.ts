@@ -3,6 +3,7 @@ import { KindEditor } from './kind-editor';
 import { checkField, numberField, selectField, textField } from '../../controls/fields';
 import type { Api } from '../../../data/client';
 import './calendar-connection';
+import './payment-account';
 
 /*
  * Editors of the kinds the server runs or that need a paid plan (contract, booking, payment, data source,
@@ -63,15 +64,23 @@ export class FlBookingEditor extends KindEditor {
 }
 customElements.get('fl-booking-editor') || customElements.define('fl-booking-editor', FlBookingEditor);
 
-/** `<fl-payment-editor>`: amount, currency and where the money goes. */
+/**
+ * `<fl-payment-editor>`: a fixed amount or a variable the logic computes, the currency, what the payer's statement
+ * says, and where the money goes (with the owner's own Stripe account when it is theirs: docs/payments.md).
+ */
 export class FlPaymentEditor extends KindEditor {
+  static override properties = { ...KindEditor.properties, api: { attribute: false } };
+  api: Api | null = null;
   override render() {
     const p = this.props;
     return html`<div class="grid2">
-        ${numberField('Amount', p.amount, (v) => this.set('amount', v), { min: 0.01 })}
+        ${numberField('Amount', p.amount, (v) => this.set('amount', v), { min: 0.01, hint: p.amount_variable ? 'Not used: the amount comes from the variable' : undefined })}
         ${textField('Currency', p.currency, (v) => this.set('currency', v ? v.toUpperCase().slice(0, 3) : null), { placeholder: 'EUR' })}
       </div>
-      ${selectField('Paid into', p.provider ?? 'standard', [['standard', 'The platform account (standard)'], ['connect', 'Your own account (Pro)']] as const, (v) => this.set('provider', v))}`;
+      ${textField('Or take the amount from a variable', p.amount_variable, (v) => this.set('amount_variable', v), { placeholder: 'total', hint: "A form variable your logic sets or adds to; the server computes it from the respondent's answers." })}
+      ${textField('Description on the receipt', p.description, (v) => this.set('description', v), { placeholder: 'Booking deposit' })}
+      ${selectField('Paid into', p.provider ?? 'standard', [['standard', 'The platform account (standard)'], ['connect', 'Your own account (Pro)']] as const, (v) => this.set('provider', v))}
+      ${p.provider === 'connect' ? html`<fl-payment-account .api=${this.api}></fl-payment-account>` : nothing}`;
   }
 }
 customElements.get('fl-payment-editor') || customElements.define('fl-payment-editor', FlPaymentEditor);
