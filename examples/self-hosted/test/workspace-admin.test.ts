@@ -264,6 +264,9 @@ test('a person deletes their own account from the account page: what goes is lis
   await page.getByRole('button', { name: 'Make my account' }).click();
   await page.waitForURL(`${w.url}/`);
   await page.goto(`${w.url}/account`);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download my data' }).click()]);
+  t.regex(download.suggestedFilename(), /^formloom-cara@example\.com-\d{4}-\d{2}-\d{2}\.zip$/);
+  t.deepEqual([...readFileSync((await download.path())!).subarray(0, 2)], [0x50, 0x4b], 'a ZIP file');
   const card = page.locator('fl-account-delete');
   await card.getByRole('button', { name: 'Delete my account…' }).click();
   await card.getByText('Your API keys, passkeys and every place you are signed in').waitFor();

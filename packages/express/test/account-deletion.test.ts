@@ -1,4 +1,5 @@
 import test from 'ava';
+import JSZip from 'jszip';
 import { forEachDb, type TestApp } from './helpers/app';
 import { Browser, mailbox, newEmail, PASSWORD, signUpByMail } from './helpers/session-client';
 
@@ -42,6 +43,24 @@ forEachDb(
       tt.truthy(token, invite.text);
       tt.is((await app.api('POST', `/invitations/${token}/accept`, { key: ada.key })).status, 200);
       const teamForm = (await app.api('POST', '/forms', { key: ada.key, body: { title: 'Team form', team_id: shared.id } })).body;
+
+      // Export my data first: a ZIP of JSON documents, never a secret.
+      const exported = await fetch(`${app.url}/api/v1/account/export`, { headers: { cookie: `formloom_session=${ada.b.cookie}` } });
+      tt.is(exported.status, 200);
+      tt.is(exported.headers.get('content-type'), 'application/zip');
+      tt.regex(exported.headers.get('content-disposition') ?? '', /attachment; filename="formloom-del.*\.zip"/);
+      const zip = await JSZip.loadAsync(Buffer.from(await exported.arrayBuffer()));
+      tt.deepEqual(Object.keys(zip.files).sort(), ['README.txt', 'account.json', 'forms.json', 'voice.json']);
+      const account = JSON.parse(await zip.file('account.json')!.async('string'));
+      tt.like(account, { user: { id: ada.id, email: ada.email }, is_admin: false });
+      tt.is(account.api_keys.length, 1);
+      tt.deepEqual(account.teams.map((x: any) => x.name).sort(), ['Shared', 'Solo']);
+      const text = JSON.stringify(account);
+      tt.false(text.includes(ada.key), 'never the key itself');
+      tt.false(/password_hash|token_hash/.test(text));
+      const formsDoc = JSON.parse(await zip.file('forms.json')!.async('string'));
+      tt.deepEqual(formsDoc.map((f: any) => [f.title, f.response_count, f.questions.length]), [['Mine', 1, 1]]);
+      tt.is((await app.api('GET', '/account/export', { key: ada.key })).status, 401, 'a session, not a key');
 
       const plan = await ada.b.call('GET', '/account/deletion');
       tt.is(plan.status, 200, plan.text);

@@ -8,6 +8,7 @@ import { PasskeyService } from './passkey-service';
 import { PendingSignUpService } from './pending-signup';
 import { InstanceAdminService } from './instance-admin';
 import { AccountDeletionService } from './account-deletion';
+import { AccountExportService } from './account-export';
 
 export { PASSWORD_MAX, PASSWORD_MIN, sameSecret } from './secrets';
 export * from './schemas';
@@ -20,6 +21,7 @@ export * from './passkey-service';
 export * from './instance-admin';
 export * from './admin-schemas';
 export * from './account-deletion';
+export * from './account-export';
 
 /**
  * People who sign in (docs/accounts.md): passwords, sessions, mailed links. Its HTTP endpoints are served
@@ -28,5 +30,5 @@ export * from './account-deletion';
 export const sessionsArea = definePlugin({
   name: 'sessions',
   version: CORE_VERSION,
-  services: [SessionIssuer, MailLinkService, PendingSignUpService, PasswordSignInService, AccountProfileService, PasskeyService, InstanceAdminService, AccountDeletionService],
+  services: [SessionIssuer, MailLinkService, PendingSignUpService, PasswordSignInService, AccountProfileService, PasskeyService, InstanceAdminService, AccountDeletionService, AccountExportService],
 });

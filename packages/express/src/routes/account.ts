@@ -1,4 +1,6 @@
+import { Readable } from 'node:stream';
 import {
+  AccountExportService,
   AccountDeletionService,
   accountDeletionSchema,
   deletionDoneOut,
@@ -23,6 +25,17 @@ import { param, type RouteContext, type RouteResult, type RouteSpec } from '../r
 import type { SessionMount } from '../session-auth';
 
 const TAG = 'Account';
+
+const EXPORT_README = [
+  'Everything this Formloom server holds about your account, as of the export.',
+  '',
+  'account.json  your profile, API keys (never their secrets), sessions, passkeys, teams, credits and their',
+  '              ledger, webhook addresses',
+  'forms.json    your own forms: settings, questions, how many responses each has (the responses themselves',
+  '              are your respondents\' data: download them from each form\'s results)',
+  'voice.json    your voice generations; voice/ holds their audio',
+  '',
+].join('\n');
 
 /**
  * The signed-in user's account (docs/accounts.md): profile, password, sessions, API keys. Served only with
@@ -60,6 +73,31 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       success: { status: 200, description: '{user, is_admin}', schema: accountOut },
       errors: [400],
       handler: withSession(async (ctx) => ({ body: await profile().update(ctx.principal, ctx.req.body) })),
+    },
+    {
+      method: 'get',
+      path: '/account/export',
+      operationId: 'exportAccount',
+      summary: 'Download everything this server holds about you: a ZIP of JSON documents (account, keys, sessions, teams, forms, credits, voice) and your audio files',
+      tag: TAG,
+      scope: 'forms',
+      sessionOnly: true,
+      success: { status: 200, description: 'a ZIP archive (docs/accounts.md "Your data")', media: ['application/zip'] },
+      handler: withSession(async (ctx) => {
+        const { documents, files, name } = await mount.formloom.service(AccountExportService).collect(ctx.principal);
+        // Loaded at the first export: most servers never make one (docs/benchmarks.md, "Memory").
+        const { default: JSZip } = await import('jszip');
+        const zip = new JSZip();
+        zip.file('README.txt', EXPORT_README);
+        for (const [path, doc] of Object.entries(documents)) zip.file(path, `${JSON.stringify(doc, null, 2)}\n`);
+        for (const f of files) {
+          const data = await f.read();
+          if (data) zip.file(f.path, data);
+        }
+        // JSZip's stream is an old-style one: `wrap` makes it the async-iterable stream the router reads.
+        const stream = new Readable().wrap(zip.generateNodeStream({ type: 'nodebuffer', streamFiles: true, compression: 'DEFLATE' }) as unknown as NodeJS.ReadableStream);
+        return { contentType: 'application/zip', attachment: `${name}.zip`, stream };
+      }),
     },
     {
       method: 'get',
