@@ -4,6 +4,7 @@ import { caldavPlugin } from '@formloom/calendar-caldav';
 import { Radicale } from '@formloom/calendar-caldav/testing';
 import { forEachDb, type TestApp } from './helpers/app';
 import { memoryMailer } from './helpers/signing';
+import { webhookReceiver } from './helpers/browser';
 
 /*
  * Booking questions (docs/booking.md) through the HTTP API, on SQLite and PostgreSQL, with the owner's calendar on
@@ -23,7 +24,7 @@ const mailer = memoryMailer();
 const HOURS = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '08:00', end: '20:00' }));
 const BOOKING = { hours: HOURS, timezone: 'Europe/Paris', durations: [30, 60] };
 
-async function bookingForm(app: TestApp, radicaleUser: keyof typeof USERS) {
+async function bookingForm(app: TestApp, radicaleUser: keyof typeof USERS, webhook_url?: string) {
   const u = await app.user('pro');
   const put = await app.api('PUT', '/calendar/connection', { key: u.key, body: { url: radicale.url, username: radicaleUser, password: USERS[radicaleUser] } });
   if (put.status !== 200) throw new Error(`connect: ${put.status} ${put.text}`);
@@ -32,6 +33,7 @@ async function bookingForm(app: TestApp, radicaleUser: keyof typeof USERS) {
     body: {
       title: 'Intro call',
       published: true,
+      ...(webhook_url ? { webhook_url } : {}),
       questions: [
         { type: 'email', title: 'Your email', required: true },
         { type: 'booking', title: 'Pick a time', required: true, properties: BOOKING },
@@ -90,7 +92,9 @@ forEachDb(test, (it) => {
   it('booking: slots minus the calendar and bookings; a hold; the booking with the response, in the calendar, mailed; cancel and reschedule links', async (t, app) => {
     const user = `${app.kind}_b` as keyof typeof USERS;
     app.formloom.worker.start({ pollMs: 50 });
-    const { u, form, slug, emailQ, bookingQ } = await bookingForm(app, user);
+    const hook = await webhookReceiver();
+    t.teardown(() => hook.close());
+    const { u, form, slug, emailQ, bookingQ } = await bookingForm(app, user, hook.url);
     const slotsOf = async (query: string) => app.api('GET', `/public/forms/${slug}/bookings/slots?question_id=${bookingQ}${query}`);
     const first = await slotsOf('&duration=60');
     t.is(first.status, 200);
@@ -135,6 +139,8 @@ forEachDb(test, (it) => {
     t.deepEqual(stored.body.answers.find((a: { question_id: string }) => a.question_id === bookingQ).value, answer);
     const csv = await app.api('GET', `/forms/${form.id}/responses/export?format=csv`, { key: u.key });
     t.true(csv.text.includes(start), 'in the CSV');
+    const delivered = await waitFor(() => hook.bodies.find((b) => JSON.stringify(b).includes(id)), { what: 'the webhook' });
+    t.true(JSON.stringify(delivered).includes(`"timezone":"America/New_York"`), 'in the webhook');
 
     // Written into the calendar through the outbox; invitations to both, with working links.
     const event = await waitFor(() => radicale.getRaw(user, id), { what: 'the event in the calendar' });
@@ -175,4 +181,4 @@ forEachDb(test, (it) => {
     await waitFor(() => mailer.sent.find((m) => m.calendar?.method === 'CANCEL' && m.calendar.content.includes(newId)), { what: 'the cancellation mail' });
     t.true(((await slotsOf(`&duration=30&from=${encodeURIComponent(later.start)}`)).body.data.slots as Array<{ start: string }>).some((s) => s.start === later.start), 'free again');
   });
-}, { mailer, plugins: [caldavPlugin()] });
+}, { mailer, plugins: [caldavPlugin()], allowPrivateWebhooks: true });
