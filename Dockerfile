@@ -27,6 +27,9 @@ COPY packages/speech-openai/package.json packages/speech-openai/
 COPY packages/test-browser/package.json packages/test-browser/
 COPY packages/express/package.json packages/express/
 COPY packages/workspace/package.json packages/workspace/
+COPY packages/backup/package.json packages/backup/
+COPY packages/payments-stripe/package.json packages/payments-stripe/
+COPY packages/calendar-caldav/package.json packages/calendar-caldav/
 COPY packages/cli/package.json packages/cli/
 COPY examples/self-hosted/package.json examples/self-hosted/
 COPY examples/embed-express/package.json examples/embed-express/
