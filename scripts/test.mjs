@@ -40,7 +40,8 @@ const fullRun = !args.some((a) => !a.startsWith('-'));
 const ordered = args.some((a) => a === '--config' || a.startsWith('--config=')) ? [] : ['--config', join(root, 'scripts/ava-run.config.mjs')];
 const DURATIONS = join(root, 'node_modules/.cache/formloom/test-durations.json');
 
-const browser = await sharedBrowser();
+// The deep files (DEEP_FILES alone) drive no browser.
+const browser = deep && fullRun ? null : await sharedBrowser();
 const child = spawn(process.execPath, [avaCli, ...ordered, ...avaArgs], {
   cwd: root,
   stdio: 'inherit',
