@@ -1944,6 +1944,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/forms/{slug}/responses/{responseId}/steps/{questionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The respondent's page passed an email step or reached a data node of its partial response (X-Resume-Token): an email step queues its mail in the outbox once per response and step (a repeat answers duplicate: true and sends nothing); a data node calls its source and answers the mapped variables and hidden fields, or status failed for the node's fallback path. 409 step_not_on_path when the saved answers do not lead to the step */
+        post: operations["runResponseStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/questions/{questionId}/data-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The builder's "Test the call": calls a data node's source as saved (its secret header included) with sample answers and hidden fields, and answers what the source said and what the mapping took from it; never cached. Who may edit the form; 403 data_node_requires_pro
+         * @description Needs a `forms` key.
+         */
+        post: operations["testDataNode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2993,9 +3030,23 @@ export interface components {
             /** @description Properties of a data question */
             properties: {
                 source?: string;
-                mapping?: {
-                    [key: string]: unknown;
+                /**
+                 * @default GET
+                 * @enum {string}
+                 */
+                method: "GET" | "POST";
+                params?: {
+                    [key: string]: string;
                 };
+                secret_header_name?: string | null;
+                secret_header_value?: string | null;
+                secret_header_set?: boolean;
+                mapping?: {
+                    [key: string]: string;
+                };
+                timeout_ms?: number;
+                cache_seconds?: number;
+                status_field?: string | null;
             };
         } | {
             id: string;
@@ -6461,9 +6512,23 @@ export interface operations {
                         order?: number;
                         properties?: {
                             source?: string;
-                            mapping?: {
-                                [key: string]: unknown;
+                            /**
+                             * @default GET
+                             * @enum {string}
+                             */
+                            method?: "GET" | "POST";
+                            params?: {
+                                [key: string]: string;
                             };
+                            secret_header_name?: string | null;
+                            secret_header_value?: string | null;
+                            secret_header_set?: boolean;
+                            mapping?: {
+                                [key: string]: string;
+                            };
+                            timeout_ms?: number;
+                            cache_seconds?: number;
+                            status_field?: string | null;
                         };
                         logic_jumps?: ({
                             /** @enum {string} */
@@ -9268,9 +9333,23 @@ export interface operations {
                         order?: number;
                         properties?: {
                             source?: string;
-                            mapping?: {
-                                [key: string]: unknown;
+                            /**
+                             * @default GET
+                             * @enum {string}
+                             */
+                            method?: "GET" | "POST";
+                            params?: {
+                                [key: string]: string;
                             };
+                            secret_header_name?: string | null;
+                            secret_header_value?: string | null;
+                            secret_header_set?: boolean;
+                            mapping?: {
+                                [key: string]: string;
+                            };
+                            timeout_ms?: number;
+                            cache_seconds?: number;
+                            status_field?: string | null;
                         };
                         logic_jumps?: ({
                             /** @enum {string} */
@@ -14052,6 +14131,110 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    runResponseStep: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The resume token of the partial response */
+                "X-Resume-Token": string;
+            };
+            path: {
+                slug: string;
+                responseId: string;
+                questionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the step did */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        question_id: string;
+                        /** @constant */
+                        type: "email_step";
+                        /** @enum {string} */
+                        status: "queued" | "no_recipient";
+                        duplicate: boolean;
+                    } | {
+                        question_id: string;
+                        /** @constant */
+                        type: "data";
+                        /** @enum {string} */
+                        status: "ok" | "failed";
+                        cached: boolean;
+                        variables: {
+                            [key: string]: unknown;
+                        };
+                        hidden: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    testDataNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                questionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    answers?: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    hidden?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The source's answer and the mapped values */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok" | "failed";
+                        http_status: number | null;
+                        error: string | null;
+                        body: unknown;
+                        variables: {
+                            [key: string]: unknown;
+                        };
+                        hidden: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["InternalError"];
         };
