@@ -183,6 +183,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
         uploadQuotaBytes: config.uploadQuotaBytes,
         outboxRetentionMs: config.outboxRetentionMs,
         fileLinkTtlMs: config.fileLinkTtlMs,
+        bookingHoldMinutes: config.bookingHoldMinutes,
         voice: http.voiceLimits,
         ...(creditPrice ? { creditPrice } : {}),
       },

@@ -24,6 +24,8 @@ export interface SelfHostedConfig {
   outboxRetentionMs: number;
   /** `FORMLOOM_FILE_LINK_DAYS` (default 7): how long the signed links to uploaded files in webhooks and mails open them. */
   fileLinkTtlMs: number;
+  /** `FORMLOOM_BOOKING_HOLD_MINUTES` (default 10): how long a booking slot stays held while the respondent finishes. */
+  bookingHoldMinutes: number;
   /** `FORMLOOM_LOG_LEVEL` (default `info`): pino level of the JSON lines on stdout. */
   logLevel: LogLevel;
   /** `FORMLOOM_BLOB_STORE` and `FORMLOOM_S3_*`: where uploads, audio and signed PDFs go (docs/scaling.md). */
@@ -121,6 +123,7 @@ const schema = z.object({
   ),
   FORMLOOM_OUTBOX_RETENTION_DAYS: positive(7),
   FORMLOOM_FILE_LINK_DAYS: positive(7),
+  FORMLOOM_BOOKING_HOLD_MINUTES: positive(10),
   FORMLOOM_LOG_LEVEL: optional(
     z
       .string()
@@ -140,6 +143,7 @@ interface ParsedVariables {
   FORMLOOM_UPLOAD_QUOTA_MB: number;
   FORMLOOM_OUTBOX_RETENTION_DAYS: number;
   FORMLOOM_FILE_LINK_DAYS: number;
+  FORMLOOM_BOOKING_HOLD_MINUTES: number;
   FORMLOOM_LOG_LEVEL: LogLevel;
   FORMLOOM_BLOB_STORE?: (typeof BLOB_STORES)[number];
   FORMLOOM_S3_BUCKET?: string;
@@ -171,6 +175,7 @@ export function readSelfHostedConfig(env: Env, cwd = process.cwd()): SelfHostedC
     uploadQuotaBytes: Math.round(v.FORMLOOM_UPLOAD_QUOTA_MB * 1024 * 1024),
     outboxRetentionMs: Math.round(v.FORMLOOM_OUTBOX_RETENTION_DAYS * 24 * 3600_000),
     fileLinkTtlMs: Math.round(v.FORMLOOM_FILE_LINK_DAYS * 24 * 3600_000),
+    bookingHoldMinutes: v.FORMLOOM_BOOKING_HOLD_MINUTES,
     logLevel: v.FORMLOOM_LOG_LEVEL,
     blobStore: blobStoreConfig(v),
   };
