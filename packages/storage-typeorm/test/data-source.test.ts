@@ -10,6 +10,14 @@ import { createTestDatabase, postgresTestUrl, type TestDatabaseKind } from '../s
 import { exportLinesSql } from '../src/repositories/response-export';
 import { dialectOf } from '../src/sql/dialect';
 
+/** The migrations from `name` on, by name, in order (a new migration needs no change here). */
+const MIGRATION_NAMES = formloomMigrations.map((m) => m.name);
+const fromMigration = (name: string) => MIGRATION_NAMES.slice(MIGRATION_NAMES.indexOf(name));
+/** Undoes the migrations from `name` on: the database is as it was just before `name`. */
+async function undoFrom(ds: DataSource, name: string) {
+  for (let i = 0; i < fromMigration(name).length; i++) await ds.undoLastMigration();
+}
+
 test('parseDatabaseUrl reads sqlite and postgres URLs', (t) => {
   t.deepEqual(parseDatabaseUrl('sqlite:./data/formloom.sqlite'), { kind: 'sqlite', path: './data/formloom.sqlite' });
   t.deepEqual(parseDatabaseUrl('sqlite:///var/db.sqlite'), { kind: 'sqlite', path: '/var/db.sqlite' });
@@ -40,6 +48,7 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
     'FormloomBlobs1738400000000',
     'FormloomFormListOrder1738500000100',
     'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000', 'FormloomResponseAnswers1741400000000',
+    'FormloomIntegrations1741650000000', 'FormloomBookings1741800000000',
   ]);
   t.deepEqual(await runMigrations(dataSource), [], 'already applied');
   t.true(existsSync(join(dir, 'nested', 'deeper', 'db.sqlite')));
@@ -122,7 +131,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const ds = db.dataSource;
     const p = db.placeholder;
     const third = 'FormloomTeamAdministration1734000000000';
-    const later = ['FormloomFormListIndexes1735000000000', 'FormloomUploadsOutboxRetention1736000000000', 'FormloomRateLimits1736500000000', 'FormloomInstanceSettings1737000000000', 'FormloomSigning1737020000000', 'FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000', 'FormloomResponseAnswers1741400000000'];
+    const later = fromMigration(third).slice(1);
     const undoThroughThird = async () => {
       for (let i = 0; i <= later.length; i++) await ds.undoLastMigration();
     };
@@ -176,8 +185,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const ds = db.dataSource;
     const p = db.placeholder;
     // Back to before the rollup migration (the voice-retention, blobs, form-list order and sign-in, cache-revision, question-values, webhook-excerpts, cache-revision-targets, response CSV lines, form-insert revision, response lines index and API key makers migrations come after it).
-    for (let i = 0; i < 14; i++) await ds.undoLastMigration();
-    await ds.undoLastMigration();
+    await undoFrom(ds, 'FormloomResponseDays1737100000000');
     await t.throwsAsync(ds.query('SELECT 1 FROM response_days'), undefined, 'the table is gone');
     const form = makeForm();
     await db.storage.forms.insert(form);
@@ -196,7 +204,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
         [uid('rsp'), form.id, answers, '{}', at(seconds), completed ? at(seconds) : null, duration],
       );
     }
-    t.deepEqual(await runMigrations(ds), ['FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000', 'FormloomResponseAnswers1741400000000']);
+    t.deepEqual(await runMigrations(ds), fromMigration('FormloomResponseDays1737100000000'));
     // The per-question counters the migration's frozen fill wrote, and the same after the live rebuild.
     const byKey = (a: unknown[], b: unknown[]) => (`${a[0]} ${a[1]}` < `${b[0]} ${b[1]}` ? -1 : 1);
     const counters = async () =>
@@ -237,20 +245,9 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
       t.true(plan.some((r: any) => /COVERING INDEX IDX_forms_owner_list/.test(r.detail)), JSON.stringify(plan));
     }
     // The API key makers, response lines index, form-insert revision, response CSV lines, cache-revision targets, webhook excerpts, question values, cache revision and sign-in migrations, then the form-list order.
-    await db.dataSource.undoLastMigration();
-    await db.dataSource.undoLastMigration();
-    await db.dataSource.undoLastMigration();
-    await db.dataSource.undoLastMigration();
-    await db.dataSource.undoLastMigration();
-    await db.dataSource.undoLastMigration();
-    await db.dataSource.undoLastMigration();
-    await db.dataSource.undoLastMigration();
-    await db.dataSource.undoLastMigration();
-    await db.dataSource.undoLastMigration();
-    await db.dataSource.undoLastMigration();
-    await db.dataSource.undoLastMigration();
+    await undoFrom(db.dataSource, 'FormloomFormListOrder1738500000100');
     t.notRegex(await definition(), /DESC/);
-    t.deepEqual(await runMigrations(db.dataSource), ['FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000', 'FormloomResponseAnswers1741400000000']);
+    t.deepEqual(await runMigrations(db.dataSource), fromMigration('FormloomFormListOrder1738500000100'));
   });
 }
 
@@ -318,12 +315,12 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     t.teardown(() => db.close());
     const p = db.placeholder;
     // Back to before the voice migration (the response-days, voice-retention, blobs, form-list order and sign-in, cache-revision, question-values, webhook-excerpts, cache-revision-targets, response CSV lines, form-insert revision, response lines index and API key makers migrations come after it).
-    for (let i = 0; i < 16; i++) await db.dataSource.undoLastMigration();
+    await undoFrom(db.dataSource, 'FormloomVoice1737040000000');
     const [rich, empty] = [uid('usr'), uid('usr')];
     for (const [user, balance] of [[rich, 42], [empty, 0]] as const) {
       await db.raw(`INSERT INTO credit_balances (user_id, balance) VALUES (${p(1)}, ${p(2)})`, [user, balance]);
     }
-    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoice1737040000000', 'FormloomResponseDays1737100000000', 'FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000', 'FormloomResponseAnswers1741400000000']);
+    t.deepEqual(await runMigrations(db.dataSource), fromMigration('FormloomVoice1737040000000'));
     const entries = await db.raw(`SELECT kind, amount FROM credit_entries WHERE user_id = ${p(1)}`, [rich]);
     t.deepEqual(entries.map((e: any) => [e.kind, Number(e.amount)]), [['purchase', 42]]);
     t.deepEqual(await db.raw(`SELECT * FROM credit_entries WHERE user_id = ${p(1)}`, [empty]), []);
@@ -340,7 +337,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     t.teardown(() => db.close());
     const p = db.placeholder;
     // Back to before the voice-retention migration (the blobs, form-list order and sign-in, cache-revision, question-values, webhook-excerpts, cache-revision-targets, response CSV lines, form-insert revision, response lines index and API key makers migrations come after it).
-    for (let i = 0; i < 14; i++) await db.dataSource.undoLastMigration();
+    await undoFrom(db.dataSource, 'FormloomVoiceRetention1738300000100');
     const base = { status: 'ready', characters: 75, credits_charged: 30, retained_until: at(86_400), key_id: 'key_a' };
     const rows = [
       { id: uid('gen'), ...base },
@@ -349,7 +346,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     for (const r of rows) {
       await db.raw(`INSERT INTO voice_generations (id, user_id, created_at, record) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)})`, [r.id, 'usr_1', at(0), JSON.stringify({ ...r, user_id: 'usr_1' })]);
     }
-    t.deepEqual(await runMigrations(db.dataSource), ['FormloomVoiceRetention1738300000100', 'FormloomBlobs1738400000000', 'FormloomFormListOrder1738500000100', 'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000', 'FormloomResponseAnswers1741400000000']);
+    t.deepEqual(await runMigrations(db.dataSource), fromMigration('FormloomVoiceRetention1738300000100'));
     const got = await db.raw(`SELECT id, key_ref, status, retained_until, billed_characters, request_hash FROM voice_generations ORDER BY status DESC`);
     t.deepEqual(
       got.map((r: any) => [r.id, r.key_ref, r.status, r.retained_until, Number(r.billed_characters), r.request_hash]),
