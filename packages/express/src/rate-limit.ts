@@ -47,6 +47,8 @@ const PUBLIC_ROUTES: Record<string, { limit: RateLimitName; perForm: boolean }> 
   'post /public/forms/:slug/responses': { limit: 'submissions', perForm: true },
   'patch /public/forms/:slug/responses/:responseId': { limit: 'partialUpdates', perForm: true },
   'post /public/forms/:slug/uploads': { limit: 'uploads', perForm: true },
+  // A hold keeps a time from others for minutes: counted like submissions (docs/booking.md).
+  'post /public/forms/:slug/bookings/holds': { limit: 'submissions', perForm: true },
 };
 
 /**
