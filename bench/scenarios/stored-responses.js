@@ -94,8 +94,11 @@ async function publishedForm(app, title) {
   };
 }
 
-/** Writes `count` responses of `form` into the SQLite file in one transaction, and their count on the form. */
-async function seedResponses(dbFile, form, count) {
+/**
+ * Writes `count` responses of `form` into the SQLite file in one transaction, and their count on the form;
+ * `within(db)`, when given, writes more in the same transaction (the filters family's answers index).
+ */
+async function seedResponses(dbFile, form, count, within) {
   const db = new sqlite3.Database(dbFile);
   try {
     await p(db, 'run', 'PRAGMA busy_timeout = 30000');
@@ -124,6 +127,7 @@ async function seedResponses(dbFile, form, count) {
     }
     await p(db, 'run', 'UPDATE forms SET response_count = response_count + ? WHERE id = ?', [count, form.id]);
     await fillRollup((method, sql, params) => p(db, method, sql, params), form, count, (i) => responseRow(form, i, count, now));
+    if (within) await within(db);
     await p(db, 'run', 'COMMIT');
     // Start from a checkpointed file (as data written long ago would be), not a WAL of 100 MB.
     await p(db, 'all', 'PRAGMA wal_checkpoint(TRUNCATE)');

@@ -51,7 +51,15 @@ export async function filteredSummary(
   const days = matching(true);
   const counts = matching();
   const furthest = matching();
-  const [dayRows, valueRows, furthestRows, order] = await Promise.all([
+  const order = await db.all<{ id: string; sort_order: Num; type: string; multiple: unknown }>(
+    `SELECT id, sort_order, type, properties AS multiple FROM ${questionsTable} WHERE form_id = ${d.p(1)} ORDER BY sort_order, id`,
+    [formId],
+  );
+  // Each answer's position by the current order, written into the statement (no join per answer row).
+  const position = order.length
+    ? `CASE a.question_id ${order.map((q) => `WHEN ${furthest.params.bind(q.id)} THEN ${Number(q.sort_order)}`).join(' ')} END`
+    : 'NULL';
+  const [dayRows, valueRows, furthestRows] = await Promise.all([
     db.all<{ day: string; total: Num; completed: Num; seconds_sum: Num | null; seconds_count: Num }>(
       `SELECT substr(r.submitted_at, 1, 10) AS day, COUNT(*) AS total, COUNT(r.completed_at) AS completed, SUM(${seconds}) AS seconds_sum, ` +
         `COUNT(${seconds}) AS seconds_count FROM ${days.from} WHERE ${days.where} GROUP BY substr(r.submitted_at, 1, 10)`,
@@ -63,15 +71,10 @@ export async function filteredSummary(
       counts.params.values,
     ),
     // Each matching response's furthest answered question, by the current order.
-    db.all<{ pos: Num; n: Num }>(
-      `SELECT pos, COUNT(*) AS n FROM (SELECT MAX(q.q_pos) AS pos FROM ${furthest.from} ${join} ${index} a ON a.response_id = m.m_id ` +
-        `JOIN (SELECT id AS q_id, sort_order AS q_pos FROM ${questionsTable} WHERE form_id = ${furthest.params.bind(formId)}) q ON q.q_id = a.question_id ` +
+    db.all<{ pos: Num | null; n: Num }>(
+      `SELECT pos, COUNT(*) AS n FROM (SELECT MAX(${position}) AS pos FROM ${furthest.from} ${join} ${index} a ON a.response_id = m.m_id ` +
         `WHERE ${furthest.where} GROUP BY m.m_id) f GROUP BY pos`,
       furthest.params.values,
-    ),
-    db.all<{ id: string; sort_order: Num; type: string; multiple: unknown }>(
-      `SELECT id, sort_order, type, properties AS multiple FROM ${questionsTable} WHERE form_id = ${d.p(1)} ORDER BY sort_order, id`,
-      [formId],
     ),
   ]);
   const values: QuestionValueCount[] = [];
@@ -93,7 +96,7 @@ export async function filteredSummary(
     for (const q of multi) answered.set(q, 0);
     for (const r of rows) answered.set(r.question_id, Number(r.n));
   }
-  const stoppedAt = new Map(furthestRows.map((r) => [Number(r.pos), Number(r.n)]));
+  const stoppedAt = new Map(furthestRows.filter((r) => r.pos !== null).map((r) => [Number(r.pos), Number(r.n)]));
   const questions: QuestionDropOff[] = [];
   let reached = 0;
   for (let i = order.length - 1; i >= 0; i--) {
