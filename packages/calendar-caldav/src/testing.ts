@@ -47,6 +47,10 @@ export class Radicale {
       ].join('\n') + '\n',
     );
     const child = spawn('radicale', ['--config', join(dir, 'config')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    // A test process that ends without close() (a crash, a time-out) takes its server with it.
+    const stop = () => child.kill('SIGTERM');
+    process.once('exit', stop);
+    child.once('exit', () => process.removeListener('exit', stop));
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
     const exited = new Promise<never>((_, reject) => {

@@ -29,6 +29,7 @@ async function main() {
       { type: 'booking', title: 'Pick a time for the call', description: 'Thirty minutes or an hour, by video.', required: true, properties: { hours, timezone: 'Europe/Paris', durations: [30, 60] } },
     ],
   });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void radicale.close().then(() => process.exit(0)));
   console.log(JSON.stringify({ url: `http://127.0.0.1:${port}/f/${form.slug}`, slug: form.slug, key: api_key, radicale: radicale.url }));
 }
 void main();
