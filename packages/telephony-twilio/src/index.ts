@@ -1,0 +1,2 @@
+// The Twilio adapter of the telephony port (docs/booking.md, "Confirmation calls").
+export {};
