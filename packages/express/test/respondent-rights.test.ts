@@ -1,5 +1,12 @@
 import test from 'ava';
+import { readdir } from 'node:fs/promises';
+import { waitFor } from '@formloom/core/testing';
 import { forEachDb, type TestApp } from './helpers/app';
+
+/** Every file of the app's blob store (the test app's is a folder on both databases). */
+async function blobFiles(app: TestApp): Promise<string[]> {
+  return (await readdir(app.blobDir, { recursive: true }).catch(() => [])).map(String);
+}
 
 /*
  * A respondent's rights (docs/privacy.md): an owner finds every response one person submitted across their
@@ -70,6 +77,8 @@ forEachDb(test, (t) => {
 
     const fileUrl = new URL(file.url);
     tt.is((await fetch(`${app.url}${fileUrl.pathname}`, { headers: { authorization: `Bearer ${owner.key}` } })).status, 200);
+    const folder = decodeURIComponent(fileUrl.pathname).split('/').slice(-2, -1)[0]!;
+    tt.true((await blobFiles(app)).some((f) => f.includes(folder)), 'the upload is in the blob store before');
     const erased = await app.api('POST', '/respondents/erase', { key: owner.key, body: { email, visitor_id: 'v-ada' } });
     tt.is(erased.status, 200, erased.text);
     tt.deepEqual(erased.body, { erased: 3, forms: 2, files: 1, kept: [] });
@@ -79,6 +88,9 @@ forEachDb(test, (t) => {
     tt.is((await app.api('GET', `/forms/${a.id}/responses/${other}`, { key: owner.key })).status, 200);
     tt.is((await app.api('GET', `/forms/${theirs.id}/responses/${foreign}`, { key: stranger.key })).status, 200);
     tt.is((await fetch(`${app.url}${fileUrl.pathname}`, { headers: { authorization: `Bearer ${owner.key}` } })).status, 404, 'the file is gone');
+    // Its bytes too, through the outbox, once the erasure committed.
+    app.formloom.worker.start({ pollMs: 50 });
+    await waitFor(async () => (await blobFiles(app)).every((f) => !f.includes(folder)), { what: 'the erased upload deleted from the blob store' });
     tt.deepEqual(await app.raw('SELECT id FROM uploads WHERE form_id = $1', [a.id]), []);
     tt.deepEqual(await app.raw('SELECT id FROM webhook_deliveries WHERE response_id = $1', [r1]), [], 'its deliveries (which carried the answers) are gone');
     const analytics = (await app.api('GET', `/forms/${a.id}/analytics`, { key: owner.key })).body;

@@ -7,6 +7,7 @@ import { FileLinks } from './file-links';
 import { FunnelService } from './funnel-service';
 import { RespondentDataService } from './respondent-data';
 import { ResponseRetentionHandler } from './response-retention';
+import { BlobFoldersHandler } from './erase-responses';
 
 export * from './response-presenter';
 export * from './response-schemas';
@@ -27,11 +28,12 @@ export * from './filter-ops';
 export * from './funnel-service';
 export * from './respondent-data';
 export * from './response-retention';
+export * from './erase-responses';
 
 /** Respondents' submissions and uploads, owners' responses, exports and analytics. */
 export const responsesArea = definePlugin({
   name: 'responses',
   version: CORE_VERSION,
-  services: [SubmissionService, ResponseService, FunnelService, FileLinks, UploadService, UploadsCleanupHandler, RespondentDataService, ResponseRetentionHandler],
-  outboxHandlers: (ctx) => [ctx.service(UploadsCleanupHandler), ctx.service(ResponseRetentionHandler)],
+  services: [SubmissionService, ResponseService, FunnelService, FileLinks, UploadService, UploadsCleanupHandler, RespondentDataService, ResponseRetentionHandler, BlobFoldersHandler],
+  outboxHandlers: (ctx) => [ctx.service(UploadsCleanupHandler), ctx.service(ResponseRetentionHandler), ctx.service(BlobFoldersHandler)],
 });

@@ -5,7 +5,10 @@ import { badRequest, forbidden } from '../errors';
 import { int, named } from '../api-schemas';
 import { responseOut } from './output-schemas';
 import type { FormRecord, Principal, Question, ResponseRecord } from '../domain/types';
+import type { IdGenerator } from '../ports/id-generator';
 import type { BlobStore } from '../ports/blob-store';
+import type { Clock } from '../ports/clock';
+import type { FormloomEvents } from '../events';
 import type { Storage } from '../ports/storage';
 import type { Logger } from '../logger';
 import { TOKENS } from '../tokens';
@@ -14,7 +17,7 @@ import { roleAllows, type FormAction } from '../forms/form-access';
 import { isEmailAddress } from '../email-address';
 import { AuditService } from '../teams/audit-service';
 import { presentResponse } from './response-presenter';
-import { eraseResponses } from './erase-responses';
+import { BLOB_FOLDERS_KIND, eraseResponses } from './erase-responses';
 
 /** Responses of one respondent that a request finds (and erases) at most: enough for anyone's real history. */
 export const RESPONDENT_LIMIT = 1000;
@@ -61,6 +64,9 @@ export class RespondentDataService {
   constructor(
     @inject(TOKENS.Storage) private readonly storage: Storage,
     @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
+    @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(AuditService) private readonly audit: AuditService,
   ) {}
@@ -139,12 +145,13 @@ export class RespondentDataService {
     // A fingerprint, not the address: the trail proves an erasure without keeping what was erased.
     const who = createHash('sha256').update(match.email ?? `visitor:${match.visitor_id}`).digest('hex').slice(0, 16);
     for (const { form, ids } of byForm.values()) {
-      const done = await eraseResponses({ storage: this.storage, blobs: this.blobs, logger: this.logger }, form, ids, async (tx, n) => {
+      const done = await eraseResponses({ storage: this.storage, ids: this.ids, clock: this.clock, blobs: this.blobs }, form, ids, async (tx, n) => {
         if (form.team_id) await this.audit.record(tx, form.team_id, 'responses.erased', principal, { form_id: form.id, title: form.title, responses: n, respondent: who });
       });
       erased += done.erased;
       files += done.files;
     }
+    if (files) this.events.emit('outbox.enqueued', { kind: BLOB_FOLDERS_KIND });
     this.logger.info(`respondent data erased: ${erased} responses in ${byForm.size} forms (respondent ${who})`);
     return { erased, forms: byForm.size, files, kept };
   }

@@ -1,12 +1,14 @@
 import { inject, injectable } from 'tsyringe';
 import type { FormRecord } from '../domain/types';
+import type { IdGenerator } from '../ports/id-generator';
 import type { BlobStore } from '../ports/blob-store';
+import type { FormloomEvents } from '../events';
 import type { Clock } from '../ports/clock';
 import type { Logger } from '../logger';
 import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
-import { eraseResponses } from './erase-responses';
+import { BLOB_FOLDERS_KIND, eraseResponses } from './erase-responses';
 
 const FORMS_PER_PAGE = 100;
 const IDS_PER_ROUND = 500;
@@ -41,7 +43,9 @@ export class ResponseRetentionHandler implements OutboxHandler {
   constructor(
     @inject(TOKENS.Storage) private readonly storage: Storage,
     @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
+    @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
@@ -76,7 +80,9 @@ export class ResponseRetentionHandler implements OutboxHandler {
     for (let round = 0; round < ROUNDS_PER_FORM; round++) {
       const ids = await this.storage.responses.pastRetention(form.id, { ...(before ? { before } : {}), ...(policy.keep_newest ? { keep_newest: policy.keep_newest } : {}) }, IDS_PER_ROUND);
       if (!ids.length) break;
-      total += (await eraseResponses({ storage: this.storage, blobs: this.blobs, logger: this.logger }, form, ids)).erased;
+      const done = await eraseResponses({ storage: this.storage, ids: this.ids, clock: this.clock, blobs: this.blobs }, form, ids);
+      total += done.erased;
+      if (done.files) this.events.emit('outbox.enqueued', { kind: BLOB_FOLDERS_KIND });
       if (ids.length < IDS_PER_ROUND) break;
     }
     return total;

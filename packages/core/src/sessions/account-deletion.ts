@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { conflict, forbidden, FormloomError, notFound } from '../errors';
 import { named } from '../api-schemas';
 import type { FormRecord, Principal } from '../domain/types';
-import type { BlobStore } from '../ports/blob-store';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
@@ -15,6 +14,7 @@ import { newOutboxItem } from '../outbox/outbox-worker';
 import { AuditService } from '../teams/audit-service';
 import { generationPrefix } from '../voice/synthesis';
 import { verifyPassword } from './secrets';
+import { queueBlobFolders } from '../responses/erase-responses';
 
 /** Without a password to type again, a person proves it is them by a sign-in this recent (docs/accounts.md). */
 export const RECENT_SIGN_IN_MS = 10 * 60 * 1000;
@@ -59,7 +59,6 @@ type Plan = z.infer<typeof deletionPlanOut>;
 export class AccountDeletionService {
   constructor(
     @inject(TOKENS.Storage) private readonly storage: Storage,
-    @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
@@ -172,11 +171,13 @@ export class AccountDeletionService {
     for (const team of plan.teams_left) {
       await this.storage.transaction(async (tx) => this.audit.record(tx, team.id, 'member.removed', actor, { user_id: userId, account_deleted: true }));
     }
-    const { generation_ids } = await this.storage.users.deleteAccount(userId);
-    for (const id of generation_ids) {
-      await this.blobs.deletePrefix(generationPrefix(id)).catch((e: unknown) => this.logger.warn(`account deletion: audio of ${id} stays: ${e instanceof Error ? e.message : String(e)}`));
-    }
-    if (forms.length) this.events.emit('outbox.enqueued', { kind: 'uploads_cleanup' });
+    // The audio goes through the outbox once the rows are gone: from any instance, or from the CLI's process.
+    const audio = await this.storage.transaction(async (tx) => {
+      const { generation_ids } = await tx.users.deleteAccount(userId);
+      await queueBlobFolders(tx, { ids: this.ids, clock: this.clock }, generation_ids.map(generationPrefix));
+      return generation_ids.length;
+    });
+    if (forms.length || audio) this.events.emit('outbox.enqueued', { kind: 'uploads_cleanup' });
     this.logger.info(`account ${userId} deleted by ${actor.user_id === userId ? 'its owner' : 'the admin'}: ${forms.length} forms, ${plan.teams_deleted.length} teams`);
     return { deleted: true as const, forms: forms.length, responses: plan.responses, teams_deleted: plan.teams_deleted.length };
   }
