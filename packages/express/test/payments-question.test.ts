@@ -137,6 +137,12 @@ forEachDb(
       tt.like(await refund({}), { status: 200, body: { status: 'refunded', amount_refunded: 3000 } });
       tt.like(await refund({}), { status: 409 });
       tt.is(fake.charges.get(pi.latest_charge)!.amount_refunded, 3000);
+      // The CSV export: four payment columns per payment question, as the payment stands now (refunded).
+      const csv = await app.api('GET', `/forms/${f.id}/responses/export`, { key: u.key });
+      const [header, row] = csv.text.split('\r\n');
+      tt.true(header!.endsWith(',Deposit - payment amount,Deposit - payment currency,Deposit - payment status,Deposit - payment id'), header);
+      tt.true(row!.startsWith(`${r.id},`));
+      tt.true(row!.endsWith(`,30.00,EUR,refunded,${pi.id}`), row);
       const other = await app.user();
       tt.like(await app.api('POST', `/forms/${f.id}/responses/${r.id}/payments/${started.body.payment_id}/refund`, { key: other.key, body: {} }), { status: 403 });
     });

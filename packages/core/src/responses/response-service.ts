@@ -4,6 +4,7 @@ import type { Principal, Question } from '../domain/types';
 import type { Storage } from '../ports/storage';
 import { authorizeForm } from '../forms/form-access';
 import { csvLayout } from './codecs/csv';
+import { headerWithPayments, linesWithPayments, paymentQuestions } from './codecs/csv-payments';
 import { declaredHiddenFields } from './codecs/csv-lines';
 import { CsvPageWriter } from './codecs/csv-page';
 import { type ExportColumn, type ExportRow, exportColumns, exportRows, yesNoWords } from './codecs/export-table';
@@ -124,12 +125,15 @@ export class ResponseService {
     // Lines stored for these columns come as they are; only responses written for other columns (or
     // before lines were stored) are formatted here (docs/responses-and-webhooks.md, "How the CSV export is fast").
     const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE, { hidden: hiddenFields.length > 0, filter, lines: layout.key });
+    // A form that takes payments gets its payment columns, read page by page (codecs/csv-payments.ts).
+    const paid = paymentQuestions(questions);
+    const storage = this.storage;
     return (async function* () {
-      yield layout.header;
+      yield paid.length ? headerWithPayments(layout.header, paid) : layout.header;
       let writer: CsvPageWriter | null = null;
       for await (const page of pages) {
-        if (page.lines !== undefined) yield page.lines;
-        else yield (writer ??= new CsvPageWriter(layout)).write(page.bytes).csv;
+        const text = page.lines !== undefined ? page.lines : (writer ??= new CsvPageWriter(layout)).write(page.bytes).csv;
+        yield paid.length ? await linesWithPayments(storage, typeof text === 'string' ? text : text.toString('utf8'), paid) : text;
       }
     })();
   }
