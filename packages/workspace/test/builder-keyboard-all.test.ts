@@ -96,7 +96,7 @@ test('at 390 px by the keyboard alone: every kind, a logic jump, a theme, publis
     t.is(form.title, 'Keyboard form');
     t.true(form.published);
     t.is(form.theme_color, '#0f766e');
-    t.deepEqual(form.questions.map((q: any) => q.type), ADDED.filter((k) => !['composite', 'fuse', 'email_step', 'booking'].includes(k)));
+    t.deepEqual(form.questions.map((q: any) => q.type), ADDED.filter((k) => !['composite', 'fuse', 'email_step', 'payment', 'booking'].includes(k)));
     t.deepEqual(form.questions[0].logic_jumps, [{ conditions: [{ op: 'equals', value: true }], to: 'end' }]);
 
     const respondent = await openPage(browser, { width: 390 });
