@@ -13,6 +13,8 @@ export const TOKENS = {
   Mailer: Symbol.for('formloom.Mailer'),
   /** Owners' calendars (booking questions). */
   Calendars: Symbol.for('formloom.Calendars'),
+  /** Calls for booking confirmations. */
+  Telephony: Symbol.for('formloom.Telephony'),
   BlobStore: Symbol.for('formloom.BlobStore'),
   WebhookTransport: Symbol.for('formloom.WebhookTransport'),
   SignedDocuments: Symbol.for('formloom.SignedDocuments'),

@@ -10,6 +10,7 @@ import type { Mailer } from '../ports/mailer';
 import type { OutboxHandler } from '../ports/outbox-handler';
 import type { Payments } from '../ports/payments';
 import type { Calendars } from '../ports/calendar';
+import type { Telephony } from '../ports/telephony';
 import type { Plans } from '../ports/plans';
 import type { SignedDocumentRenderer } from '../ports/signed-documents';
 import type { SpeechEngine } from '../ports/speech-engine';
@@ -34,9 +35,11 @@ export interface PortAdapters {
   audio: AudioEncoding;
   /** Owners' calendars for booking questions (`@formloom/calendar-caldav`). */
   calendars: Calendars;
+  /** Calls that play audio and read the keypad (booking confirmation calls; `@formloom/telephony-twilio`). */
+  telephony: Telephony;
 }
 export type PortName = keyof PortAdapters;
-export const PORT_NAMES: readonly PortName[] = ['mailer', 'blobStore', 'payments', 'plans', 'webhookTransport', 'clock', 'ids', 'signedDocuments', 'audio', 'calendars'];
+export const PORT_NAMES: readonly PortName[] = ['mailer', 'blobStore', 'payments', 'plans', 'webhookTransport', 'clock', 'ids', 'signedDocuments', 'audio', 'calendars', 'telephony'];
 
 /** Every port of an instance, as plugins see them. */
 export interface Ports extends PortAdapters {

@@ -4,6 +4,7 @@ export * from './id-generator';
 export * from './plans';
 export * from './payments';
 export * from './calendar';
+export * from './telephony';
 export * from './webhook-transport';
 export * from './blob-store';
 export * from './mailer';

@@ -24,6 +24,7 @@ export * from './blob-store-conformance';
 export * from './webhook-transport-conformance';
 export * from './payment-processor-conformance';
 export * from './calendar-conformance';
+export * from './telephony-conformance';
 export * from './plans-conformance';
 export * from './speech-engine-conformance';
 export * from './wait-for';
