@@ -124,10 +124,12 @@ for (const width of [1440, 390]) {
       await logoField.locator('input[type=file]').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('not really a picture') });
       await logoField.getByRole('alert').filter({ hasText: 'A logo must be a PNG, JPEG, WebP or SVG image' }).waitFor();
       t.deepEqual(await axeViolations(page), []);
+      await logoField.evaluate((el: any) => el.scrollIntoView({ block: 'center' }));
       await shot(page, 'workspace-theme-logo', width);
-      await page.getByRole('heading', { name: 'Presets' }).scrollIntoViewIfNeeded();
       await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
       await shot(page, 'workspace-theme-panel', width);
+      await page.getByRole('heading', { name: 'Fonts' }).evaluate((el: any) => el.scrollIntoView({ block: 'center' }));
+      await shot(page, 'workspace-theme-fonts', width);
       await logoField.getByRole('button', { name: 'Remove' }).click();
       await saved((f) => f.top_logo_url === null, 'the logo removed');
       await logoField.getByRole('button', { name: 'Upload an image' }).waitFor();

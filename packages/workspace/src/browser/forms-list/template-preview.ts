@@ -43,7 +43,7 @@ export class FlTemplatePreview extends LitElement {
       .inner { display: grid; gap: 1rem; padding: 0 1rem 1rem; }
       /* The name and "Use this template" stay in view while the steps and the preview scroll. */
       .top { display: flex; justify-content: space-between; gap: 0.75rem; align-items: start; flex-wrap: wrap; position: sticky; top: 0; z-index: 1; background: var(--_surface); padding: 1rem 0 0.5rem; border-bottom: 1px solid var(--_border); }
-      fl-preview { scroll-margin-top: 9rem; }
+      fl-preview { scroll-margin-top: 11rem; }
       .top p { margin: 0.25rem 0 0; }
       .cols { display: grid; gap: 1rem; grid-template-columns: minmax(0, 1fr) minmax(0, 1.3fr); align-items: start; }
       /* On a phone the preview comes first, the list of steps under it. */

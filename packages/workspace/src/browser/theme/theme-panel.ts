@@ -30,14 +30,18 @@ export class FlThemePanel extends BuilderPanel {
       .preset .pname { font-size: 1.05rem; font-weight: 700; }
       .preset .pbtn { justify-self: start; font-size: 0.8rem; padding: 0.2rem 0.6rem; font-weight: 600; }
       .preset .ptext { font-size: 0.8rem; }
-      .fonts-grid { display: grid; gap: 0.4rem; grid-template-columns: repeat(auto-fill, minmax(min(100%, 8.5rem), 1fr)); min-width: 0; }
+      .fonts-grid { display: grid; gap: 0.4rem; grid-template-columns: repeat(auto-fill, minmax(min(100%, 10.5rem), 1fr)); min-width: 0; }
       .fonts-grid legend { margin-bottom: 0.25rem; }
       .font { display: grid; grid-template-columns: auto minmax(0, 1fr); column-gap: 0.5rem; align-items: center; padding: 0.45rem 0.6rem; border: 1px solid var(--_border); border-radius: var(--_radius); cursor: pointer; }
       .font.on { border-color: var(--_primary); box-shadow: 0 0 0 1px var(--_primary); }
-      .font input { margin: 0; accent-color: var(--_primary); }
-      .font-name { font-size: 1.1rem; line-height: 1.3; overflow-wrap: anywhere; }
+      .font-name { font-size: 1.05rem; line-height: 1.3; overflow-wrap: break-word; min-width: 0; }
       .font-note { grid-column: 2; font-size: 0.75rem; color: var(--_muted); }
-      .radius { display: flex; gap: 0.4rem; flex-wrap: wrap; }
+      /* A phone: one compact row per family, its kind on the right. */
+      @media (max-width: 600px) { .fonts-grid { grid-template-columns: minmax(0, 1fr); } .font { grid-template-columns: auto minmax(0, 1fr) auto; padding: 0.35rem 0.6rem; } .font-name { grid-column: 2; grid-row: 1; } .font-note { grid-column: 3; grid-row: 1; } }
+      .radius { display: flex; gap: 0.4rem 1rem; flex-wrap: wrap; }
+      .radius label { white-space: nowrap; }
+      /* Radios, not text fields: the shared input style (full width, padding) does not apply. */
+      .radius input[type='radio'], .font input[type='radio'] { width: 1.1rem; height: 1.1rem; min-height: 0; padding: 0; margin: 0; flex: none; accent-color: var(--_primary); }
     `,
   ];
   static override properties = { ...BuilderPanel.properties, invalid: { state: true }, nav: { state: true }, navError: { state: true } };
