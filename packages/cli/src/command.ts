@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
-import type { AccountService, Storage } from '@formloom/core';
+import type { AccountService, Formloom, Storage } from '@formloom/core';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -13,5 +13,5 @@ export interface Command {
   options: Options;
   /** What each flag means, for `formloom <command> --help`. */
   flags: Record<string, string>;
-  run(accounts: AccountService, values: Values, storage: Storage): Promise<Record<string, unknown>>;
+  run(accounts: AccountService, values: Values, storage: Storage, formloom: Formloom): Promise<Record<string, unknown>>;
 }

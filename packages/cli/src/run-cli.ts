@@ -47,7 +47,8 @@ export async function runCli(argv: string[], env: Env = process.env): Promise<Cl
     stderr = `formloom: database ${describeDatabase(databaseUrl)}\n`;
     const storage = await openMigratedStorage(databaseUrl);
     try {
-      const output = await command.run(createFormloom({ storage }).accounts, values, storage);
+      const formloom = createFormloom({ storage });
+      const output = await command.run(formloom.accounts, values, storage, formloom);
       return { code: 0, stdout: `${JSON.stringify(output)}\n`, stderr };
     } finally {
       await storage.close();

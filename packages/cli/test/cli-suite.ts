@@ -321,6 +321,37 @@ export function cliSuite(anyTest: TestFn, kind: DatabaseKind): void {
     }
   });
 
+  test('respondent find and erase act in every form; user delete removes an account and its forms (docs/privacy.md, docs/accounts.md)', async (t) => {
+    const { db } = t.context;
+    const owner = email('owner');
+    const created = await run(db, ['user', 'create', '--email', owner]);
+    const storage = await openMigratedStorage(db.url);
+    const address = email('respondent');
+    // As the submissions would have counted them.
+    const form = makeForm({ owner_id: String(created.user_id), response_count: 3 });
+    try {
+      await storage.forms.insert(form);
+      const mine = makeResponse(form.id, 1, { answers: [{ question_id: 'q1', value: address.toUpperCase() }] });
+      const visitor = makeResponse(form.id, 2, { visitor_id: 'v-cli' });
+      const other = makeResponse(form.id, 3, { answers: [{ question_id: 'q1', value: `x${address}` }] });
+      for (const r of [mine, visitor, other]) await storage.responses.insert(r);
+      const found = await run(db, ['respondent', 'find', '--email', address, '--visitor-id', 'v-cli']);
+      t.is(found.total, 2);
+      t.deepEqual((found.responses as Array<{ response: { id: string } }>).map((r) => r.response.id).sort(), [mine.id, visitor.id].sort());
+      t.deepEqual(await run(db, ['respondent', 'erase', '--email', address]), { erased: 1, forms: 1, files: 0, kept: [] });
+      t.deepEqual((await db.query<{ id: string }>('SELECT id FROM responses WHERE form_id = $1 ORDER BY submitted_at', [form.id])).map((r) => r.id), [visitor.id, other.id]);
+      t.is((await fails(db, ['respondent', 'erase'])).code, 2, 'whose: --email or --visitor-id');
+      t.is((await fails(db, ['respondent', 'find', '--email', 'not an address'])).code, 1);
+
+      t.deepEqual(await run(db, ['user', 'delete', '--user', owner]), { deleted: true, forms: 1, responses: 2, teams_deleted: 0 });
+      t.deepEqual(await db.query('SELECT id FROM users WHERE id = $1', [created.user_id]), []);
+      t.deepEqual(await db.query('SELECT id FROM forms WHERE id = $1', [form.id]), []);
+      t.is((await fails(db, ['user', 'delete', '--user', owner])).code, 1, 'gone already');
+    } finally {
+      await storage.close();
+    }
+  });
+
   test('bad command lines exit 2 with a one-line message', async (t) => {
     const { db } = t.context;
     for (const argv of [[], ['frobnicate'], ['user'], ['user', 'delete'], ['migrate', '--force'], ['migrate', 'now'], ['key', 'revoke', '--key']]) {

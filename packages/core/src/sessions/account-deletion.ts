@@ -103,6 +103,11 @@ export class AccountDeletionService {
     return this.run(userId, admin, input.delete_signed_contracts === true);
   }
 
+  /** `formloom user delete`: the operator, on the server's own machine; the same rules, no principal. */
+  async deleteByOperator(userId: string, deleteSigned: boolean) {
+    return this.run(userId, null, deleteSigned);
+  }
+
   private async requireAdmin(p: Principal) {
     if ((await this.storage.credentials.adminId()) !== p.user_id) throw forbidden('Only the administrator of this server may do this', { reason: 'not_instance_admin' });
   }
@@ -143,7 +148,7 @@ export class AccountDeletionService {
     return { plan, forms };
   }
 
-  private async run(userId: string, actor: Principal, deleteSigned: boolean) {
+  private async run(userId: string, actor: Principal | null, deleteSigned: boolean) {
     const { plan, forms } = await this.gather(userId);
     const first = plan.blockers[0];
     if (first) throw conflict(first.message, { reason: first.reason, blockers: plan.blockers });
@@ -178,7 +183,7 @@ export class AccountDeletionService {
       return generation_ids.length;
     });
     if (forms.length || audio) this.events.emit('outbox.enqueued', { kind: 'uploads_cleanup' });
-    this.logger.info(`account ${userId} deleted by ${actor.user_id === userId ? 'its owner' : 'the admin'}: ${forms.length} forms, ${plan.teams_deleted.length} teams`);
+    this.logger.info(`account ${userId} deleted by ${!actor ? 'the operator' : actor.user_id === userId ? 'its owner' : 'the admin'}: ${forms.length} forms, ${plan.teams_deleted.length} teams`);
     return { deleted: true as const, forms: forms.length, responses: plan.responses, teams_deleted: plan.teams_deleted.length };
   }
 }
