@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import anyTest, { type TestFn } from 'ava';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AccountService } from '@formloom/core';
+import { downloadedBytes } from '@formloom/test-browser';
 import { axeViolations, eventually, launchBrowser, mailedLink, startApp, type WorkspaceApp } from './helpers/workspace-browser';
 
 /*
@@ -230,7 +230,7 @@ test('the admin takes a backup from the admin area and downloads it; only archiv
       await backups.getByRole('button', { name: 'Back up now' }).click();
       await backups.getByText(/^Backup taken: \d/).waitFor();
       const [download] = await Promise.all([page.waitForEvent('download'), backups.getByRole('link', { name: /^Download/ }).first().click()]);
-      const bytes = readFileSync((await download.path())!);
+      const bytes = await downloadedBytes(download);
       t.deepEqual([...bytes.subarray(0, 2)], [0x1f, 0x8b], 'a gzip archive');
       t.regex(download.suggestedFilename(), /^formloom-backup-.*\.tar\.gz$/);
       const probe = await page.evaluate(async () => {
@@ -266,7 +266,7 @@ test('a person deletes their own account from the account page: what goes is lis
   await page.goto(`${w.url}/account`);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download my data' }).click()]);
   t.regex(download.suggestedFilename(), /^formloom-cara@example\.com-\d{4}-\d{2}-\d{2}\.zip$/);
-  t.deepEqual([...readFileSync((await download.path())!).subarray(0, 2)], [0x50, 0x4b], 'a ZIP file');
+  t.deepEqual([...(await downloadedBytes(download)).subarray(0, 2)], [0x50, 0x4b], 'a ZIP file');
   const card = page.locator('fl-account-delete');
   await card.getByRole('button', { name: 'Delete my account…' }).click();
   await card.getByText('Your API keys, passkeys and every place you are signed in').waitFor();

@@ -1,11 +1,12 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { downloadedBytes } from '@formloom/test-browser';
 import { startTestApp, type TestApp } from './helpers/app';
 import { AXE_SOURCE, launchBrowser, openPage } from './helpers/browser';
 import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from './helpers/signing';
@@ -223,7 +224,7 @@ test.serial('a password-protected session: a wrong password is refused on the pa
     const link = page.getByRole('link', { name: /Download "Lease agreement"/ });
     await link.waitFor({ timeout: 60_000 });
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-    const saved = readFileSync((await download.path())!);
+    const saved = await downloadedBytes(download);
     const docs = (await app.api('GET', `/signing-sessions/${id}/documents`, { key: user.key })).body.documents;
     t.is(docs[0].document_hash, `sha256:${createHash('sha256').update(saved).digest('hex')}`);
     t.is(download.suggestedFilename(), 'Lease agreement.pdf');

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 
 /*
  * The browser of Formloom's own browser tests (DESIGN.md, stack: browser tests): Debian's Chromium, headless
@@ -82,5 +82,15 @@ export function steadyNavigation(browser: Browser): Browser {
   const newPage = browser.newPage.bind(browser);
   browser.newPage = async (opts) => steadyPage(await newPage(opts), steadied);
   return browser;
+}
+/**
+ * The bytes a page downloaded. `download.path()` exists only where the browser runs in the test's own process
+ * tree; connected to the run's shared browser it throws, so the bytes are read from the download's stream,
+ * which works either way.
+ */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
 }
 export { undecodedRequest, type UndecodedAnswer } from './undecoded';

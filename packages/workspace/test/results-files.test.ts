@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { createFileBlobStore } from '@formloom/express';
 import type { Browser } from 'playwright-core';
+import { downloadedBytes } from '@formloom/test-browser';
 import { startWorkspaceApp, type WorkspaceTestApp } from './helpers/app';
 import { axeViolations, launchBrowser, openPage } from './helpers/browser';
 
@@ -58,7 +59,7 @@ test.serial("a file answer's image shows and its download works with the person'
     await image.evaluate((img: any) => (img.complete ? undefined : new Promise((r) => img.addEventListener('load', r, { once: true }))));
     t.is(await image.evaluate((img: any) => img.naturalWidth), 1, 'the image loaded with the sign-in cookie');
     const [download] = await Promise.all([page.waitForEvent('download'), detail.getByRole('link', { name: 'Download photo.png' }).click()]);
-    t.true(readFileSync((await download.path())!).equals(PNG), 'the downloaded bytes are the upload');
+    t.true((await downloadedBytes(download)).equals(PNG), 'the downloaded bytes are the upload');
     t.deepEqual(await axeViolations(page), [], 'axe with the file answer in the detail');
     t.deepEqual(errors, []);
   } finally {

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { waitFor } from '@formloom/core/testing';
+import { downloadedBytes } from '@formloom/test-browser';
 import { startSigningApp, type SigningTestApp } from './helpers/signing-app';
 import { axeViolations, launchBrowser, openPage, tabTo } from './helpers/browser';
 
@@ -94,7 +94,7 @@ test.serial('an owner creates a session, copies and resends links, follows the s
     t.deepEqual(await page.locator('li.signer .badge').allTextContents(), ['Signed', 'Signed'], 'both signers show as signed');
     t.is(await page.getByRole('button', { name: 'Void session…' }).count(), 0, 'a completed session cannot be voided');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download PDF: Lease agreement' }).click()]);
-    const pdf = await readFile((await download.path())!);
+    const pdf = await downloadedBytes(download);
     t.is(`sha256:${createHash('sha256').update(pdf).digest('hex')}`, docs[0].document_hash, 'the download is the sealed PDF, byte for byte');
 
     // Completion still appends system entries (the notifications) after the session turns fully signed: the
