@@ -93,9 +93,11 @@ forEachDb(
       tt.is(await balance(app, u.key), 1000);
     });
 
-    t('checkout: credits are sold by the thousand, 1,000 to 1,000,000; a forms key is refused', async (tt, app) => {
+    t('checkout: 1,000 to 1,000,000 credits, the price rounded up; a forms key is refused', async (tt, app) => {
       const u = await voiceUser(app);
-      for (const credits of [0, 999, 1500, 2_000_000, '1000']) {
+      const odd = await app.api('POST', '/voice/credits/checkout', { key: u.key, body: { credits: 1505 } });
+      tt.like(odd, { status: 201, body: { data: { credits: 1505, amount: 151, currency: 'usd' } } });
+      for (const credits of [0, 999, 2_000_000, 1000.5, '1000']) {
         const r = await app.api('POST', '/voice/credits/checkout', { key: u.key, body: { credits } });
         tt.is(r.status, 400, `credits ${credits}`);
       }

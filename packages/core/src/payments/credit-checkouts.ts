@@ -13,7 +13,7 @@ export const DEFAULT_CREDIT_PRICE = { currency: 'usd', per_1000: 100 } as const;
 
 export const creditCheckoutSchema = z
   .object({
-    credits: z.number().int().min(1000).max(1_000_000).multipleOf(1000, 'credits are sold by the thousand'),
+    credits: z.number().int().min(1000).max(1_000_000),
     /** Where the buyer comes back to, a path on this server (default `/voice/credits`, the workspace's Credits tab). */
     return_path: z.string().max(500).regex(/^\/(?!\/)/, 'a path on this server, starting with /').optional(),
   })
@@ -75,13 +75,14 @@ export class CreditCheckouts {
       const url = returnUrl(this.config.publicUrl, body.return_path, '/voice/credits');
       return `${url}${url.includes('?') ? '&' : '?'}checkout=${state}`;
     };
-    const quantity = body.credits / 1000;
+    // The price of the whole purchase, rounded up to the currency's smallest unit, as one line of Checkout.
+    const amount = Math.ceil((body.credits * per_1000) / 1000);
     const session = await atProcessor(() =>
       processor.createCheckout({
-        unit_amount: per_1000,
-        quantity,
+        unit_amount: amount,
+        quantity: 1,
         currency,
-        product_name: '1,000 voice credits',
+        product_name: `${body.credits.toLocaleString('en')} voice credits`,
         success_url: back('success'),
         cancel_url: back('cancelled'),
         idempotency_key: `credits-${principal.user_id}-${idempotencyKey ?? this.ids.secret(12)}`,
@@ -95,7 +96,7 @@ export class CreditCheckouts {
       id: session.id,
       user_id: principal.user_id,
       credits: body.credits,
-      amount: per_1000 * quantity,
+      amount,
       currency,
       status: 'open',
       created_at: this.clock.now().toISOString(),

@@ -89,7 +89,7 @@ export const paymentsArea = definePlugin({
     defineRoute({
       method: 'post', path: '/voice/credits/checkout', scope: 'voice', operationId: 'startVoiceCreditCheckout', tags: ['Voice'],
       summary:
-        "Buys voice credits (by the thousand, 1,000 to 1,000,000): a Checkout Session at the server's price; send the buyer to data.url. The credits are added once the processor reports the payment (checkout.session.completed), exactly once. 409 payments_not_configured",
+        "Buys voice credits (1,000 to 1,000,000): a Checkout Session at the server's price (per 1,000, the total rounded up to the currency's smallest unit); send the buyer to data.url. The credits are added once the processor reports the payment (checkout.session.completed), exactly once. 409 payments_not_configured",
       body: creditCheckoutSchema,
       headers: IDEMPOTENCY,
       success: { status: 201, description: 'The checkout, with the url to send the buyer to', schema: creditCheckoutOut }, errors: [400, 401, 403, 409],

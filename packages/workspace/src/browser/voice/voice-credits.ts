@@ -6,7 +6,7 @@ import { plural, voiceMessage, voiceStyles, when } from './voice-styles';
 
 const KIND: Record<CreditEntry['kind'], string> = { purchase: 'Purchase', spend: 'Charge for a clip', credit_back: 'Credit-back of a failed clip' };
 
-/** The packs "Buy credits" offers (credits are sold by the thousand: docs/payments.md, "Voice credits"). */
+/** The packs "Buy credits" offers (any 1,000 to 1,000,000 may be bought through the API: docs/payments.md). */
 const PACKS = [1_000, 5_000, 10_000, 50_000, 100_000];
 
 /** `amount` (smallest unit) of `currency` as a person reads it, e.g. `$5.00`. */
