@@ -41,7 +41,8 @@ export function paintPreview(host: HTMLElement, shadow: ShadowRoot, box: HTMLEle
     if (prop.startsWith('--fl-') || STYLED.includes(prop)) host.style.removeProperty(prop);
   }
   applyTheme(host, form.theme);
-  loadThemeFonts(form.theme);
+  // The builder gives `base-url` (its pages base): the preview may be imported where no script tag names it.
+  loadThemeFonts(form.theme, host.getAttribute('base-url') || undefined);
   let sheet: CSSStyleSheet | null = null;
   try {
     sheet = themeSheet(form.theme);

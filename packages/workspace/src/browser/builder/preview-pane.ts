@@ -1,4 +1,4 @@
-import { LitElement, html, css } from 'lit';
+import { LitElement, html, css, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
 import { publicSnapshot } from '../../../../core/src/forms/public-view.js';
 import { THEME_FIELDS } from '../../../../core/src/domain/form-fields.js';
@@ -119,7 +119,7 @@ export class FlPreview extends LitElement {
     return html`<div class="bar"><h2 id="ph">Preview</h2>
         <div role="radiogroup" aria-label="Preview width" @keydown=${this.onKey}>${radio('phone', 'Phone')}${radio('desktop', 'Desktop')}</div></div>
       ${this.failed ? html`<p class="err" role="alert">The preview could not be loaded.</p>` : ''}
-      <div class="frame ${this.width}" role="region" aria-labelledby="ph"><div class="scaled"><formloom-form preview></formloom-form></div></div>`;
+      <div class="frame ${this.width}" role="region" aria-labelledby="ph"><div class="scaled"><formloom-form preview base-url=${this.pagesBase || nothing}></formloom-form></div></div>`;
   }
 }
 customElements.get('fl-preview') || customElements.define('fl-preview', FlPreview);
