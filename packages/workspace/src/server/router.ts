@@ -31,6 +31,7 @@ export const WORKSPACE_PATHS = [
   '/admin',
   '/admin/outbox',
   '/admin/backups',
+  '/admin/respondents',
   '/teams',
   '/teams/:id',
   '/voice',

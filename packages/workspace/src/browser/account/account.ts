@@ -9,6 +9,7 @@ import './account-security';
 import './api-keys';
 import './account-plan';
 import './account-delete';
+import './respondent-data';
 
 /**
  * `<fl-account>` at `/account` (docs/workspace.md, "Your account"): profile, address confirmation, password,
@@ -141,6 +142,7 @@ export class FlAccount extends LitElement {
           <p>Download everything this server holds about you as a ZIP file: your account, keys (never their secrets), teams, forms, credits and voice audio.</p>
           <div class="row"><a class="btn" href="${this.api.base}/account/export" download>Download my data</a></div>
         </section>
+        <fl-respondent-data .api=${this.api}></fl-respondent-data>
         <fl-account-delete .api=${this.api} base=${this.base}></fl-account-delete>
       </div>`;
   }

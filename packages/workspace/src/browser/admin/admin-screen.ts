@@ -9,6 +9,7 @@ import { adminStyles, planLabel } from './admin-styles';
 import './admin-person';
 import './admin-outbox';
 import './admin-backups';
+import '../account/respondent-data';
 
 const PAGE = 50;
 
@@ -147,19 +148,22 @@ export class FlAdmin extends LitElement {
     if (this.allowed === false) {
       return html`<h1>Admin area</h1><p>Only the administrator of this server can open this page.</p>`;
     }
-    const tab = this.tab === 'outbox' || this.tab === 'backups' ? this.tab : 'people';
+    const tab = this.tab === 'outbox' || this.tab === 'backups' || this.tab === 'respondents' ? this.tab : 'people';
     const current = (t: string) => (tab === t ? 'page' : nothing);
     const body =
       tab === 'outbox'
         ? html`<fl-admin-outbox .api=${this.api}></fl-admin-outbox>`
         : tab === 'backups'
           ? html`<fl-admin-backups .api=${this.api}></fl-admin-backups>`
-          : this.renderPeople();
+          : tab === 'respondents'
+            ? html`<fl-respondent-data .api=${this.api} scope="admin"></fl-respondent-data>`
+            : this.renderPeople();
     return html`<h1>Admin area</h1>
       <nav class="tabs" aria-label="Admin area">
         <a href="${this.base}/admin" aria-current=${current('people')}>People</a>
         <a href="${this.base}/admin/outbox" aria-current=${current('outbox')}>Stuck mail and deliveries</a>
         <a href="${this.base}/admin/backups" aria-current=${current('backups')}>Backups</a>
+        <a href="${this.base}/admin/respondents" aria-current=${current('respondents')}>A respondent's data</a>
       </nav>
       ${errorLine(this.error)}
       ${this.allowed === null ? html`<p class="muted" role="status">Loading…</p>` : body}`;

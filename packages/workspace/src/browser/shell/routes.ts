@@ -50,7 +50,7 @@ export function matchRoute(pathname: string, search: string, base: string): Rout
     return { name: 'form', formId: decodeURIComponent(m[1]!), tab: m[2] ?? 'questions', ...(m[3] ? { sessionId: decodeURIComponent(m[3]) } : {}), query };
   }
   // The admin area's other tabs: the outbox's stuck items, and the backups.
-  if (path === '/admin/outbox' || path === '/admin/backups') return { name: 'admin', tab: path.slice('/admin/'.length), query };
+  if (path === '/admin/outbox' || path === '/admin/backups' || path === '/admin/respondents') return { name: 'admin', tab: path.slice('/admin/'.length), query };
   const v = /^\/voice\/(library|credits)$/.exec(path);
   if (v) return { name: 'voice', tab: v[1], query };
   // `/teams/invite/<token>` is the public accept page (docs/teams.md), one segment deeper: never a team.
