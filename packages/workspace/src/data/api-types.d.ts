@@ -1652,7 +1652,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Buys voice credits (by the thousand, 1,000 to 1,000,000): a Checkout Session at the server's price; send the buyer to data.url. The credits are added once the processor reports the payment (checkout.session.completed), exactly once. 409 payments_not_configured
+         * Buys voice credits (1,000 to 1,000,000): a Checkout Session at the server's price (per 1,000, the total rounded up to the currency's smallest unit); send the buyer to data.url. The credits are added once the processor reports the payment (checkout.session.completed), exactly once. 409 payments_not_configured
          * @description Needs a `voice` key.
          */
         post: operations["startVoiceCreditCheckout"];
