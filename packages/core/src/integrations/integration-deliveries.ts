@@ -18,6 +18,8 @@ import { IntegrationRegistry } from './integration-registry';
 import type { IntegrationDelivery, IntegrationResult } from './integration-types';
 
 export const INTEGRATION_KIND = 'integrations.delivery';
+/** Published versions whose questions a delivery handler keeps in memory. */
+const VERSIONS_KEPT = 100;
 
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
 
@@ -42,6 +44,8 @@ export interface AttemptOutcome {
 @injectable()
 export class IntegrationDeliveries implements OutboxHandler {
   readonly kind = INTEGRATION_KIND;
+  /** Questions of published versions by version id (immutable, so never stale). */
+  private readonly versions = new Map<string, Question[]>();
 
   constructor(
     @inject(TOKENS.Storage) private readonly storage: Storage,
@@ -111,10 +115,24 @@ export class IntegrationDeliveries implements OutboxHandler {
     return (await this.storage.responses.list({ formId, completed: true, offset: 0, limit, total: 0 })).items;
   }
 
-  /** The questions a response answered: its version's, else the form's current ones. */
+  /**
+   * The questions a response answered: its version's, else the form's current ones. A version never changes,
+   * so its questions are kept (the newest VERSIONS_KEPT): a burst of responses to one form reads it once.
+   */
   private async questionsOf(form: FormRecord, response: ResponseRecord | null): Promise<Question[]> {
-    const version = response?.version_id ? await this.storage.versions.findById(response.version_id) : null;
-    return ((version?.snapshot as { questions?: Question[] } | undefined)?.questions ?? (await this.storage.questions.listByForm(form.id))) as Question[];
+    const versionId = response?.version_id;
+    if (versionId) {
+      const kept = this.versions.get(versionId);
+      if (kept) return kept;
+      const version = await this.storage.versions.findById(versionId);
+      const questions = (version?.snapshot as { questions?: Question[] } | undefined)?.questions;
+      if (questions) {
+        if (this.versions.size >= VERSIONS_KEPT) this.versions.delete(this.versions.keys().next().value!);
+        this.versions.set(versionId, questions);
+        return questions;
+      }
+    }
+    return (await this.storage.questions.listByForm(form.id)) as Question[];
   }
 
   /**
