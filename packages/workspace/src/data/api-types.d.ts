@@ -2072,6 +2072,7 @@ export interface components {
             font_family_option: string | null;
             font_family_indicator: string | null;
             question_font_size: string | null;
+            /** @description Beyond document 1: how round fields, choices and buttons are, a CSS size (null: 8px) */
             corner_radius: string | null;
             custom_css: string | null;
             show_progress_bar: boolean;
@@ -2216,6 +2217,7 @@ export interface components {
             font_family_option: string | null;
             font_family_indicator: string | null;
             question_font_size: string | null;
+            /** @description Beyond document 1: how round fields, choices and buttons are, a CSS size (null: 8px) */
             corner_radius: string | null;
             custom_css: string | null;
             show_progress_bar: boolean;
@@ -2566,6 +2568,7 @@ export interface components {
             font_family_option: string | null;
             font_family_indicator: string | null;
             question_font_size: string | null;
+            /** @description Beyond document 1: how round fields, choices and buttons are, a CSS size (null: 8px) */
             corner_radius: string | null;
             custom_css: string | null;
             show_progress_bar: boolean;
@@ -3747,6 +3750,7 @@ export interface components {
             font_family_option: string | null;
             font_family_indicator: string | null;
             question_font_size: string | null;
+            /** @description Beyond document 1: how round fields, choices and buttons are, a CSS size (null: 8px) */
             corner_radius: string | null;
             custom_css: string | null;
             show_progress_bar: boolean;
@@ -4239,6 +4243,7 @@ export interface operations {
                     font_family_option?: string | null;
                     font_family_indicator?: string | null;
                     question_font_size?: string | null;
+                    /** @description Beyond document 1: how round fields, choices and buttons are, a CSS size (default 8px) */
                     corner_radius?: string | null;
                     custom_css?: string | null;
                     show_progress_bar?: boolean;
@@ -7060,6 +7065,7 @@ export interface operations {
                     font_family_option?: string | null;
                     font_family_indicator?: string | null;
                     question_font_size?: string | null;
+                    /** @description Beyond document 1: how round fields, choices and buttons are, a CSS size (default 8px) */
                     corner_radius?: string | null;
                     custom_css?: string | null;
                     show_progress_bar?: boolean;
@@ -10035,6 +10041,7 @@ export interface operations {
                     font_family_option?: string | null;
                     font_family_indicator?: string | null;
                     question_font_size?: string | null;
+                    /** @description Beyond document 1: how round fields, choices and buttons are, a CSS size (default 8px) */
                     corner_radius?: string | null;
                     custom_css?: string | null;
                     show_progress_bar?: boolean;
