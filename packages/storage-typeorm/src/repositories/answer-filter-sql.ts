@@ -110,7 +110,10 @@ export function drivenMatch(
   // SQLite's CROSS JOIN keeps the written order (the driver outside); PostgreSQL's planner chooses by itself.
   const join = d.kind === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
   const where = `r.form_id = ${bind(formId)}${rest({ ...others, answers: others.answers.tests.length ? others.answers : undefined }, bind)}`;
-  return { from: `(${rows}) m ${join} ${responses} r ON r.id = m.m_id`, where, alone, rows: `(${rows}) m` };
+  // The index row carries its response's submitted_at (kept equal by every write), so the lookup can be a seek in
+  // IDX_responses_form_submitted, which also holds completed_at and completion_seconds: a summary's days read no row.
+  const on = `r.id = m.m_id AND r.form_id = ${bind(formId)} AND r.submitted_at = m.m_at`;
+  return { from: `(${rows}) m ${join} ${responses} r ON ${on}`, where, alone, rows: `(${rows}) m` };
 }
 
 /** The highest placeholder number (`?N` or `$N`) in `sql`: the prefix of the bound values it uses. */
