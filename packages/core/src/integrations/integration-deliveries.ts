@@ -18,6 +18,10 @@ import { IntegrationRegistry } from './integration-registry';
 import type { IntegrationDelivery, IntegrationResult } from './integration-types';
 
 export const INTEGRATION_KIND = 'integrations.delivery';
+/** Days a settled delivery stays in an integration's log (docs/integrations.md, "Storage"). */
+export const INTEGRATION_LOG_DAYS = 30;
+/** Settled deliveries the housekeeping deletes per run at most, so one run never holds the database long. */
+const SWEEP_BATCH = 5000;
 /** Published versions whose questions a delivery handler keeps in memory. */
 const VERSIONS_KEPT = 100;
 
@@ -104,6 +108,11 @@ export class IntegrationDeliveries implements OutboxHandler {
     const active = (await tx.integrations.listByForm(formId)).filter((i) => i.status === 'active');
     for (const i of active) await this.enqueue(tx, i, responseId, 'response.submitted');
     return active.length > 0;
+  }
+
+  /** The worker's housekeeping: settled deliveries older than INTEGRATION_LOG_DAYS leave the log. */
+  async sweep(now: Date): Promise<void> {
+    await this.storage.integrations.deleteSettledBefore(new Date(now.getTime() - INTEGRATION_LOG_DAYS * 24 * 3600_000).toISOString(), SWEEP_BATCH);
   }
 
   async destination(item: OutboxItem): Promise<string | null> {

@@ -29,6 +29,8 @@ export const integrationStatements = (d: Dialect) => {
     insertDelivery: insertIgnoring(d, IntegrationDeliveryEntity),
     deliveryById: `SELECT * FROM ${deliveries} WHERE id = ${d.p(1)}`,
     deliveriesOf: `SELECT * FROM ${deliveries} WHERE integration_id = ${d.p(1)} ORDER BY created_at DESC, id DESC LIMIT ${d.p(2)}`,
+    deleteSettled:
+      `DELETE FROM ${deliveries} WHERE id IN (SELECT id FROM ${deliveries} WHERE status <> 'pending' AND created_at < ${d.p(1)} LIMIT ${d.p(2)})`,
   };
 };
 
@@ -87,6 +89,10 @@ export class SqlIntegrationRepository implements IntegrationRepository {
   async updateDelivery(id: string, patch: IntegrationDeliveryPatch): Promise<void> {
     const { id: _i, integration_id: _n, form_id: _f, response_id: _r, event: _e, created_at: _c, ...row } = integrationDeliveryToRow(patch as Partial<IntegrationDeliveryRecord>);
     await this.set(this.st.deliveries, id, row);
+  }
+
+  async deleteSettledBefore(before: string, limit: number): Promise<number> {
+    return this.scope.db.run(this.st.deleteSettled, [before, Math.max(0, Math.floor(limit))]);
   }
 
   async listDeliveries(integrationId: string, limit: number): Promise<IntegrationDeliveryRecord[]> {

@@ -78,4 +78,6 @@ export interface IntegrationRepository {
   updateDelivery(id: string, patch: IntegrationDeliveryPatch): Promise<void>;
   /** The newest `limit` deliveries of an integration, newest first. */
   listDeliveries(integrationId: string, limit: number): Promise<IntegrationDeliveryRecord[]>;
+  /** Deletes at most `limit` settled (delivered or failed) deliveries created before `before`; how many went. */
+  deleteSettledBefore(before: string, limit: number): Promise<number>;
 }

@@ -60,9 +60,18 @@ export function integrationTests(test: StorageTest): void {
     t.deepEqual((await db.storage.integrations.listDeliveries(a.id, 10)).map((d) => d.id), [d2.id, d1.id], 'newest first');
     t.deepEqual((await db.storage.integrations.listDeliveries(a.id, 1)).map((d) => d.id), [d2.id]);
 
+    // Settled deliveries older than a bound leave; pending ones and newer ones stay.
+    const old = makeIntegrationDelivery(b, 1);
+    const oldPending = makeIntegrationDelivery(b, 2);
+    await db.storage.integrations.insertDelivery({ ...old, status: 'delivered' });
+    await db.storage.integrations.insertDelivery(oldPending);
+    t.is(await db.storage.integrations.deleteSettledBefore(at(15), 100), 2, 'the old delivered one and d1 (failed, at 10)');
+    t.deepEqual((await db.storage.integrations.listDeliveries(b.id, 10)).map((d) => d.id), [oldPending.id]);
+    t.deepEqual((await db.storage.integrations.listDeliveries(a.id, 10)).map((d) => d.id), [d2.id]);
+
     t.true(await db.storage.integrations.delete(a.id));
     t.false(await db.storage.integrations.delete(a.id));
-    t.is(await db.storage.integrations.findDelivery(d1.id), null, 'its deliveries go with it');
+    t.is(await db.storage.integrations.findDelivery(d2.id), null, 'its deliveries go with it');
     await db.storage.forms.delete(form.id);
     t.is(await db.storage.integrations.findById(b.id), null, 'a deleted form takes its integrations');
   });
