@@ -15,6 +15,7 @@ import { notificationsArea } from './notifications';
 import { paymentsArea } from './payments';
 import { integrationsArea } from './integrations';
 import { bookingArea } from './booking';
+import { stepsArea } from './steps';
 
 export * from './accounts';
 export * from './forms';
@@ -29,6 +30,7 @@ export * from './notifications';
 export * from './payments';
 export * from './integrations';
 export * from './booking';
+export * from './steps';
 
 /** The built-in areas in wiring order; each is a plugin of the same interface third parties use. */
-export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, signingArea, outboxArea, voiceArea, sessionsArea, notificationsArea, paymentsArea, integrationsArea, bookingArea];
+export const BUILT_IN_AREAS: readonly FormloomPlugin[] = [accountsArea, formsArea, responsesArea, webhooksArea, teamsArea, signingArea, outboxArea, voiceArea, sessionsArea, notificationsArea, paymentsArea, integrationsArea, bookingArea, stepsArea];

@@ -38,7 +38,7 @@ export function toNodemailerMessage(message: MailMessage, defaultFrom: string): 
     throw new MailDeliveryError('The message has no recipient (`to` is empty)', undefined);
   }
   const options: SendMailOptions = {
-    from: message.from ?? defaultFrom,
+    from: message.from ?? (message.fromName ? { name: message.fromName, address: addressOf(defaultFrom) } : defaultFrom),
     to: message.to,
     subject: message.subject,
     text: message.text,
@@ -49,6 +49,9 @@ export function toNodemailerMessage(message: MailMessage, defaultFrom: string): 
   if (message.calendar !== undefined) options.icalEvent = { method: message.calendar.method, content: message.calendar.content, filename: 'invite.ics' };
   return options;
 }
+
+/** The address of a sender such as `Formloom <no-reply@example.com>` (or a bare address). */
+const addressOf = (from: string) => /<([^>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
 
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -21,6 +21,8 @@ import { AuditService } from '../teams/audit-service';
 import { newOutboxItem } from '../outbox/outbox-worker';
 import type { SignedDocumentRenderer } from '../ports/signed-documents';
 import { assertContractsRenderable } from '../signing/contract-glyphs';
+import type { SecretBox } from '../crypto-box';
+import { sealDataSecrets } from '../steps/data-secrets';
 
 /** Creating, reading, updating, deleting and duplicating forms with their questions. */
 @injectable()
@@ -35,6 +37,7 @@ export class FormService {
     @inject(AuditService) private readonly audit: AuditService,
     @inject(TOKENS.SignedDocuments) private readonly signedDocuments: SignedDocumentRenderer,
     @inject(ReadCaches) private readonly caches: ReadCaches,
+    @inject(TOKENS.SecretBox) private readonly box: SecretBox,
   ) {}
 
   /** POST /forms: 201 body. A failed publish check leaves a draft with `publish_error`. */
@@ -48,7 +51,7 @@ export class FormService {
     const { theme_color, background_color, ...options } = defaultOptions();
     const cols = applyOptions({ theme_color: theme_color as string, background_color: background_color as string, options }, input);
     if (!features.auto_translate) cols.options.auto_translate = false;
-    const linked = linkLogic(input.questions ?? [], buildQuestions(input.questions ?? [], this.ids), cols.options.start_logic_jumps);
+    const linked = linkLogic(input.questions ?? [], sealDataSecrets(buildQuestions(input.questions ?? [], this.ids), [], this.box), cols.options.start_logic_jumps);
     if (cols.options.start_logic_jumps !== undefined) cols.options.start_logic_jumps = linked.startJumps;
     cols.options = renameFormRecalls(cols.options, linked.ids);
     assertLogic(cols.options, linked.questions);
@@ -190,7 +193,8 @@ export class FormService {
     };
     let questions = beforeQuestions;
     if (input.questions) {
-      const linked = linkLogic(input.questions, buildQuestions(input.questions, this.ids, new Set(beforeQuestions.map((q) => q.id))), form.options.start_logic_jumps);
+      const built = buildQuestions(input.questions, this.ids, new Set(beforeQuestions.map((q) => q.id)));
+      const linked = linkLogic(input.questions, sealDataSecrets(built, beforeQuestions, this.box), form.options.start_logic_jumps);
       questions = linked.questions;
       if (form.options.start_logic_jumps !== undefined) form.options = { ...form.options, start_logic_jumps: linked.startJumps };
       form.options = renameFormRecalls(form.options, linked.ids);

@@ -1,3 +1,4 @@
+import { shownDataProperties } from '../steps/data-secrets';
 import { FORM_DEFAULTS, FORM_OPTION_FIELDS, THEME_FIELDS, type FormOptionField, type ThemeField } from '../domain/form-fields';
 import type { z } from 'zod';
 import type { FormRecord, Question, Team, Version } from '../domain/types';
@@ -25,7 +26,7 @@ export function presentQuestion(q: Question) {
     description: q.description,
     required: q.required,
     order: q.order,
-    properties: q.properties,
+    properties: q.type === 'data' ? shownDataProperties(q.properties) : q.properties,
     logic_jumps: q.logic_jumps,
     validations: q.validations,
   };

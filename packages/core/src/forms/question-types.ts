@@ -137,7 +137,28 @@ export const QUESTION_PROPERTY_SCHEMAS = {
       description: z.string().max(500).optional(),
     })
     .strict(),
-  data: z.object({ source: z.string().max(2000).optional(), mapping: z.record(z.string(), z.unknown()).optional() }).strict(),
+  // docs/logic.md "Data nodes": the owner's JSON source, called by the server when the respondent reaches the node.
+  data: z
+    .object({
+      /** The source's http(s) URL. */
+      source: z.string().max(2000).optional(),
+      method: z.enum(['GET', 'POST']).default('GET'),
+      /** Sent as the query (GET) or a JSON body (POST); values may recall earlier answers: `{answer.<id>}`. */
+      params: z.record(z.string().min(1).max(100), z.string().max(2000)).optional(),
+      /** A header sent with each call (e.g. `Authorization`), its value write-only: sealed at rest, never returned. */
+      secret_header_name: z.string().max(100).regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'a header name').nullable().optional(),
+      secret_header_value: z.string().max(4000).nullable().optional(),
+      /** Read-only: whether a secret header value is stored. */
+      secret_header_set: z.boolean().optional(),
+      /** `var.<name>` or `hidden.<name>` -> a JSONPath into the answer (e.g. `$.plan.name`). */
+      mapping: z.record(z.string().regex(/^(var|hidden)\.[A-Za-z_][A-Za-z0-9_-]{0,99}$/, 'var.<name> or hidden.<name>'), z.string().min(1).max(500)).optional(),
+      timeout_ms: z.number().int().min(100).max(10_000).optional(),
+      /** How long an answer is reused for the same parameters (0: never). */
+      cache_seconds: z.number().int().min(0).max(86_400).optional(),
+      /** A hidden field set to `ok` or `failed`: the node's jumps test it for the fallback path. */
+      status_field: z.string().max(100).nullable().optional(),
+    })
+    .strict(),
   email_step: z
     .object({
       recipient: z.string().max(320).optional(),

@@ -1,6 +1,6 @@
 import type { PublishBlock, Question } from '../domain/types';
 import { malformedRecalls, parseRecalls, renameRecalls, type Recall } from '../logic/recall';
-import { RECALL_FORM_FIELDS, choicesOf, recallTexts, type RecallText } from '../logic/recall-texts';
+import { RECALL_FORM_FIELDS, choicesOf, recallTexts, stepTexts, type RecallText } from '../logic/recall-texts';
 
 /**
  * The publish checks of recalls (docs/decisions.md "Recall"), and recalled ids following new question ids.
@@ -55,6 +55,14 @@ export function recallBlock(options: Record<string, unknown>, questions: Questio
   return null;
 }
 
+/** An email step's or data node's texts with recalled ids renamed (docs/logic.md). */
+function renameStepRecalls(p: Record<string, unknown>, ids: ReadonlyMap<string, string>): Record<string, unknown> {
+  const out = { ...p };
+  for (const f of ['recipient', 'subject', 'body']) if (typeof out[f] === 'string') out[f] = renameRecalls(out[f] as string, ids);
+  if (out.params && typeof out.params === 'object') out.params = Object.fromEntries(Object.entries(out.params as Record<string, string>).map(([k, v]) => [k, typeof v === 'string' ? renameRecalls(v, ids) : v]));
+  return out;
+}
+
 /** A question's texts with recalled ids renamed (a new question's id given by the client, then the service's). */
 export function renameQuestionRecalls(q: Question, ids: ReadonlyMap<string, string>): Question {
   if (!ids.size) return q;
@@ -65,6 +73,7 @@ export function renameQuestionRecalls(q: Question, ids: ReadonlyMap<string, stri
     title: renameRecalls(q.title, ids),
     description: typeof q.description === 'string' ? renameRecalls(q.description, ids) : q.description,
     ...(choices.length ? { properties: { ...q.properties, choices: renamed } } : {}),
+    ...(stepTexts(q).length ? { properties: renameStepRecalls(q.properties, ids) } : {}),
   };
 }
 

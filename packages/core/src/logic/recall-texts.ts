@@ -18,6 +18,18 @@ export interface TextQuestion {
 const str = (v: unknown): v is string => typeof v === 'string' && v.includes('{');
 export const choicesOf = (q: TextQuestion): Array<{ label?: unknown }> => (Array.isArray(q.properties?.choices) ? (q.properties.choices as Array<{ label?: unknown }>) : []);
 
+/**
+ * The texts of a step the server runs that recall earlier answers (docs/logic.md): an email step's recipient,
+ * subject and body, a data node's parameters; as `[where, text]`.
+ */
+export function stepTexts(q: TextQuestion): Array<[string, string]> {
+  const p = q.properties ?? {};
+  const out: Array<[string, string]> = [];
+  for (const f of ['recipient', 'subject', 'body']) if (str(p[f])) out.push([f, p[f] as string]);
+  if (p.params && typeof p.params === 'object') for (const [k, v] of Object.entries(p.params as Record<string, unknown>)) if (str(v)) out.push([`parameter ${k}`, v]);
+  return out;
+}
+
 /** A text that may hold recalls: where it is (for messages) and which questions may be recalled in it. */
 export interface RecallText {
   text: string;
@@ -57,6 +69,7 @@ export function recallTexts(options: Record<string, unknown>, questions: readonl
     if (str(q.title)) out.push({ text: q.title, place: `${at} title`, question_id: q.id, before: i });
     if (str(q.description)) out.push({ text: q.description, place: `${at} description`, question_id: q.id, before: i });
     choicesOf(q).forEach((c, n) => str(c?.label) && out.push({ text: c.label, place: `${at} choice ${n + 1}`, question_id: q.id, before: i }));
+    for (const [name, text] of stepTexts(q)) out.push({ text, place: `${at} ${name}`, question_id: q.id, before: i });
   });
   return out;
 }

@@ -6,6 +6,11 @@ export interface MailMessage {
   html?: string;
   /** Overrides the instance's default sender. */
   from?: string;
+  /**
+   * The sender's display name over the instance's own sender address (an email step's sender name,
+   * docs/logic.md); ignored when `from` is given.
+   */
+  fromName?: string;
   /** Where replies go (the `Reply-To` header), e.g. a form owner's address on a respondent's receipt. */
   replyTo?: string;
   /**

@@ -16,6 +16,7 @@ import { sha256Hex as sha256 } from '../hashing';
 import type { FormloomEvents } from '../events';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 import { visiblePath } from '../logic/jumps';
+import { dataNodeHidden } from '../steps/data-nodes';
 import { isClosed } from '../forms/form-model';
 import { uploadKeysIn } from './upload-service';
 import { ReadCaches } from '../cache/read-caches';
@@ -139,8 +140,9 @@ export class SubmissionService {
     const complete = input.completed ?? true;
     if (isClosed(version.snapshot, form.response_count, this.clock.now())) throw conflict('This form is closed', { reason: 'form_closed' });
     const hidden = hiddenValues(version.snapshot, input.hidden);
-    // A payment is made for a saved partial response (docs/payments.md): forms with a payment question take them.
-    const takesPayment = snapshot.questions.some((q) => q.type === 'payment');
+    // A payment is made, an email step or data node run (docs/logic.md), for a saved partial response
+    // (docs/payments.md): forms with one of those take them.
+    const takesPayment = snapshot.questions.some((q) => q.type === 'payment' || q.type === 'email_step' || q.type === 'data');
     if (!complete && form.options.incremental_submission !== true && !takesPayment) {
       throw badRequest('completed: this form does not accept partial responses', { field: 'completed' });
     }
@@ -235,7 +237,7 @@ export class SubmissionService {
     const answers = [...merged.values()];
     const complete = input.completed === true;
     if (complete) {
-      const shown = shownQuestions(snapshot, answers, existing.metadata.hidden);
+      const shown = shownQuestions(snapshot, answers, { ...existing.metadata.hidden, ...(await dataNodeHidden(this.storage, existing.id, snapshot.questions)) });
       assertAnswers(snapshot.questions, answers, true, { ...ctx, shown });
       await this.assertPaid(snapshot.questions, shown, existing);
     }
