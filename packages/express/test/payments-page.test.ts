@@ -22,6 +22,8 @@ const FAKE_STRIPE_JS = `(function () {
           _secret: opts.clientSecret,
           create: function () {
             return { mount: function (el) {
+              // As Stripe.js does: its frames must be reachable from the light DOM.
+              if (el.getRootNode() instanceof ShadowRoot) throw new Error('Elements cannot be mounted in a ShadowRoot. Please mount in the Light DOM.');
               var label = document.createElement('label');
               label.textContent = 'Card number ';
               var input = document.createElement('input');
@@ -120,6 +122,7 @@ test('a respondent pays the amount the server computed with the Payment Element;
     await form(page).getByText('Full day', { exact: true }).click();
     await form(page).getByText('Amount to pay: €120.00').waitFor();
     t.is(stripeLoads.length, 1, 'Stripe.js is loaded at the payment step');
+    t.true(await page.evaluate(() => !!(globalThis as any).document.querySelector('formloom-form > [data-fl-payment-element] input')), 'the element is mounted in the light DOM, slotted in place');
     await form(page).getByLabel('Card number').fill('4242 4242 4242 4242');
     // Moving on without paying is refused.
     await form(page).getByRole('button', { name: 'Submit' }).click();

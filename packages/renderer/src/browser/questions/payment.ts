@@ -14,6 +14,22 @@ export function money(amount: number, currency: string, lang?: string): string {
   }
 }
 
+/**
+ * Stripe's Elements cannot be mounted in a shadow root (their frames talk to the light DOM: "Elements cannot be
+ * mounted in a ShadowRoot"), and the page's element renders in one. So the Payment Element goes into a light-DOM
+ * child of the host element, shown in place through a named slot; the previous step's child is removed.
+ */
+function lightMount(placeholder: HTMLElement): HTMLElement {
+  const root = placeholder.getRootNode();
+  if (!(root instanceof ShadowRoot)) return placeholder;
+  for (const old of root.host.querySelectorAll(':scope > [data-fl-payment-element]')) old.remove();
+  const name = `fl-payment-${Math.random().toString(36).slice(2)}`;
+  const light = h('div', { slot: name, 'data-fl-payment-element': '' });
+  root.host.append(light);
+  placeholder.replaceChildren(h('slot', { name }));
+  return light;
+}
+
 /** One Stripe.js per page and key: loading it injects https://js.stripe.com, only when a payment step is reached. */
 const loaded = new Map<string, Promise<Stripe | null>>();
 const stripeFor = (key: string) => {
@@ -55,7 +71,7 @@ export function paymentControl(q: PublicQuestion, ctx: ControlContext & { pay: (
       stripe = await stripeFor(start.publishable_key);
       if (!stripe) throw new Error(ctx.t('payment_unavailable'));
       elements = stripe.elements({ clientSecret: start.client_secret });
-      elements.create('payment').mount(mount);
+      elements.create('payment').mount(lightMount(mount));
       status.textContent = ctx.t('payment_amount', { amount });
       payButton.textContent = ctx.t('payment_pay_amount', { amount });
       payButton.disabled = false;
