@@ -1,4 +1,4 @@
-import type { PaymentStart, PublicForm, SubmittedResponse } from './types.js';
+import type { PaymentStart, PublicForm, StepResult, SubmittedResponse } from './types.js';
 import type { AltchaChallenge } from './proof-of-work.js';
 
 /** An answer of the API the respondent can act on, or a lost connection (`status` 0). */
@@ -68,6 +68,17 @@ export class PublicApi {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-resume-token': token },
       body: JSON.stringify({ question_id: questionId }),
+    });
+  }
+
+  /**
+   * Runs an email step or data node of the partial response (docs/logic.md): the server mails once per response
+   * and step, or calls the data source and answers the mapped values.
+   */
+  step(slug: string, id: string, token: string, questionId: string) {
+    return this.call<StepResult>(`${encodeURIComponent(slug)}/responses/${encodeURIComponent(id)}/steps/${encodeURIComponent(questionId)}`, {
+      method: 'POST',
+      headers: { 'x-resume-token': token },
     });
   }
 

@@ -16,6 +16,9 @@ import type { Translate } from './i18n/index.js';
 import { newSeed, shuffled } from './shuffle.js';
 import { recaller, recalledQuestion, type Fill } from './recall-text.js';
 
+/** Kinds the server runs when the page reaches them (docs/logic.md): the page waits for them, then goes on. */
+const SERVER_STEPS: ReadonlySet<string> = new Set(['email_step', 'data']);
+
 /** How long a tapped answer shows as picked before the page moves on. */
 const ADVANCE_MS = 250;
 
@@ -51,6 +54,8 @@ export class FormView {
   /** Set once the response is completed: nothing on the page can send it again (docs/respondents.md). */
   private done = false;
   private readonly spam: SpamCheck;
+  /** Variables a data node set (docs/logic.md), over the form's initial values. */
+  private dataVars: Record<string, unknown> = {};
   /** Fills the recalls of a text from the answers so far (recall-text.ts). */
   private readonly fill: Fill;
 
@@ -95,7 +100,7 @@ export class FormView {
   /** The variables after the rules' actions of the questions left so far (all of the path once submitted). */
   private variables(): Record<string, unknown> {
     const passed = this.done ? undefined : new Set(this.history.map((i) => this.questions[i]?.id ?? ''));
-    return computeVariables(this.questions, this.form.snapshot.start_logic_jumps, this.ctx, this.form.snapshot.variables ?? {}, passed);
+    return computeVariables(this.questions, this.form.snapshot.start_logic_jumps, this.ctx, { ...(this.form.snapshot.variables ?? {}), ...this.dataVars }, passed);
   }
 
   start(): void {
@@ -155,6 +160,8 @@ export class FormView {
 
   /** Shows the question at `i`, with an optional problem to fix. */
   private go(i: number, problem: string | null = null): void {
+    // A step the server runs is performed on the live page, never in the builder's preview (not counted).
+    if (SERVER_STEPS.has(this.questions[i]?.type ?? '') && this.counted) return void this.runStep(i);
     const screenNo = this.newScreen();
     this.index = i;
     const recalled = recalledQuestion(this.questions[i]!, this.fill);
@@ -293,6 +300,57 @@ export class FormView {
       await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload() });
     }
     return this.api.payment(this.form.slug, this.partial.id, this.partial.token, questionId);
+  }
+
+  /**
+   * An email step or data node (docs/logic.md): the answers so far saved as the partial response, then the
+   * server runs the step while the page says what it is doing; the respondent goes on when it is done (a data
+   * node's values join the hidden fields and variables; a failed source is the node's fallback path, decided by
+   * its jumps). A lost connection offers a retry: the server never mails twice for one response and step.
+   */
+  private async runStep(i: number): Promise<void> {
+    const screenNo = this.newScreen();
+    this.index = i;
+    this.control = null;
+    this.nav.hidden = true;
+    const q = this.questions[i]!;
+    const titleId = uid('title');
+    const status = h('p', { class: 'fl-loading', role: 'status' }, this.t(q.type === 'data' ? 'step_loading' : 'step_sending'));
+    const heading = h(this.level === 1 ? 'h1' : 'h2', { class: 'fl-question', id: titleId, tabindex: '-1' }, this.fill(q.title));
+    const section = h('section', { class: 'fl-q fl-step', 'data-type': q.type, 'aria-labelledby': titleId, 'aria-busy': 'true' }, heading, status);
+    this.main.replaceChildren(section);
+    if (this.focusOk) heading.focus();
+    this.emit('formloom:page', { index: i, question_id: q.id, total: this.questions.length });
+    this.busy = true;
+    try {
+      if (!this.partial) {
+        const r = await this.submitNew(false);
+        this.partial = { id: r.id, token: r.resume_token! };
+      } else {
+        await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload() });
+      }
+      const r = await this.api.step(this.form.slug, this.partial.id, this.partial.token, q.id);
+      if (r.hidden) this.hidden = { ...this.hidden, ...r.hidden };
+      if (r.variables) this.dataVars = { ...this.dataVars, ...r.variables };
+    } catch (e) {
+      if (this.shown !== screenNo) return;
+      if ((e as ApiError).status === 401 && this.partial) {
+        // The saved partial response is gone or not ours any more: start a new one.
+        this.partial = null;
+        store.resume.set(this.form.slug, null);
+      }
+      section.removeAttribute('aria-busy');
+      status.setAttribute('role', 'alert');
+      status.replaceChildren(h('span', {}, this.t('step_failed')), ' ', button(this.t('retry'), () => void this.runStep(i), 'fl-button fl-retry'));
+      return;
+    } finally {
+      this.busy = false;
+    }
+    if (this.shown !== screenNo) return;
+    const to = nextIndex(this.questions, i, this.ctx);
+    if (to >= this.questions.length) return this.finish();
+    if (this.form.snapshot.incremental_submission) store.resume.set(this.form.slug, { ...this.partial, seed: this.seed, answers: this.answers, index: to, history: [...this.history] });
+    this.go(to);
   }
 
   /** The answers to send: those on the respondent's path through the jumps, answered and answerable. */

@@ -80,3 +80,12 @@ export interface Control {
   /** Letter shortcuts and the like; true when the key was used. */
   key?(e: KeyboardEvent): boolean;
 }
+
+/** What `POST .../responses/:id/steps/:questionId` answers (docs/logic.md). */
+export interface StepResult {
+  question_id: string;
+  type: 'email_step' | 'data';
+  status: 'queued' | 'no_recipient' | 'ok' | 'failed';
+  variables?: Record<string, unknown>;
+  hidden?: Record<string, string>;
+}

@@ -43,6 +43,7 @@ export const EN = {
   payment_failed: 'The payment did not go through. Check the details and try again.',
   payment_unavailable: 'Payment is not available right now. Try again later.',
   payment_required: 'Pay to continue',
+  payment_processing: 'Your payment is being processed. Your answers are sent as soon as it succeeds; you can close this page.',
   error_required: 'This question is required',
   error_field_required: '{field}: this field is required',
   error_email: 'Enter a valid email address, like name@example.com',
@@ -108,6 +109,10 @@ export const EN = {
   booking_held_until: "Finish the form by {time} to book it.",
   booking_taken: "Someone just took this time. Please pick another.",
   booking_unavailable: "The free times cannot be shown just now. Please try again.",
+  // Steps the server runs (docs/logic.md): shown while the page waits for it.
+  step_sending: 'Sending…',
+  step_loading: 'Looking up your details…',
+  step_failed: 'This step could not be completed just now. Please try again.',
 };
 
 export type StringKey = keyof typeof EN;

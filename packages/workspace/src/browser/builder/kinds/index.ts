@@ -3,4 +3,5 @@ import './text-editor';
 import './choice-editor';
 import './group-editor';
 import './advanced-editors';
+import './step-editors';
 export { KINDS, kindOf, QUIZ_TYPES, VALIDATION_KEYS, type KindInfo } from './registry';

@@ -40,8 +40,8 @@ export const KINDS: KindInfo[] = [
   { type: 'contract', label: 'Contract (e-signature)', group: 'Advanced', editor: 'fl-contract-editor', defaults: {}, answerable: true },
   { type: 'booking', label: 'Booking', group: 'Advanced', editor: 'fl-booking-editor', defaults: { durations: [30] }, answerable: true },
   { type: 'payment', label: 'Payment', group: 'Advanced', editor: 'fl-payment-editor', defaults: { provider: 'standard' }, answerable: true },
-  { type: 'data', label: 'Data source', group: 'Advanced', editor: 'fl-data-editor', defaults: {}, answerable: false },
-  { type: 'email_step', label: 'Send an email', group: 'Advanced', editor: 'fl-email-step-editor', defaults: {}, answerable: false },
+  { type: 'data', label: 'Data source', group: 'Advanced', editor: 'fl-data-node-editor', defaults: {}, answerable: false },
+  { type: 'email_step', label: 'Send an email', group: 'Advanced', editor: 'fl-email-node-editor', defaults: {}, answerable: false },
   { type: 'fuse', label: 'Fuse with another form', group: 'Advanced', editor: 'fl-fuse-editor', defaults: {}, answerable: false },
   { type: 'composite', label: 'Composite of forms', group: 'Advanced', editor: 'fl-composite-editor', defaults: {}, answerable: false },
 ];
