@@ -1,0 +1,84 @@
+import test from 'ava';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { waitFor } from '@formloom/core/testing';
+import { startTestApp, type TestApp } from './helpers/app';
+import { AXE_SOURCE, launchBrowser, openPage } from './helpers/browser';
+import { memoryMailer } from './helpers/signing';
+
+/*
+ * An email step and a data node on the respondent's page (docs/logic.md), at 390 px by keyboard: the mail goes
+ * once, the page says it is looking the respondent up while the owner's source (a local HTTP server) answers,
+ * the mapped hidden field is recalled in the next question, and the response completes. axe 0 on the waiting step.
+ */
+let browser: Browser;
+let app: TestApp;
+let source: Server;
+let release: () => void = () => undefined;
+let answered: Promise<void> = Promise.resolve();
+const mailer = memoryMailer();
+test.before(async () => {
+  source = createServer((req, res) => {
+    const email = new URL(req.url ?? '/', 'http://x').searchParams.get('email') ?? '';
+    // The source answers when the test has seen the page wait for it.
+    void answered.then(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ tier: email.startsWith('ann') ? 'Gold' : 'Basic' })));
+  });
+  await new Promise<void>((r) => source.listen(0, '127.0.0.1', () => r()));
+  [browser, app] = await Promise.all([launchBrowser(), startTestApp('sqlite', { mailer, allowPrivateWebhooks: true })]);
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.close();
+  source?.close();
+});
+
+test('a respondent passes an email step and a data node: mailed once, looked up, recalled, completed', async (t) => {
+  t.timeout(120_000);
+  app.formloom.worker.start({ pollMs: 50 });
+  const u = await app.user('pro');
+  const url = `http://127.0.0.1:${(source.address() as AddressInfo).port}/tiers`;
+  const created = await app.api('POST', '/forms', {
+    key: u.key,
+    body: {
+      title: 'Support', published: true, hidden_fields: ['tier', 'status'],
+      questions: [
+        { id: 'email', type: 'email', title: 'Your email', required: true },
+        { type: 'email_step', title: 'Confirmation', properties: { recipient: '{answer.email}', sender_name: 'Support', subject: 'We got your request', body: 'We will write to {answer.email}.' } },
+        { type: 'data', title: 'Your account', properties: { source: url, params: { email: '{answer.email}' }, mapping: { 'hidden.tier': '$.tier' }, status_field: 'status' }, logic_jumps: [{ conditions: [{ field: 'hidden:status', op: 'equals', value: 'failed' }], to: 'sorry' }] },
+        { type: 'short_text', title: 'What can we do for you, {hidden.tier|dear} customer?', required: true, logic_jumps: [{ to: 'end' }] },
+        { id: 'sorry', type: 'short_text', title: 'We could not find your account. What is your plan?' },
+      ],
+    },
+  });
+  t.true(created.body.published, JSON.stringify(created.body.publish_error));
+  let go!: () => void;
+  answered = new Promise<void>((r) => (go = r));
+  release = go;
+  const { page, errors, close } = await openPage(browser, { width: 390 });
+  try {
+    await page.goto(`${app.url}/f/${created.body.slug}`);
+    const form = page.locator('formloom-form');
+    await form.getByRole('heading', { name: 'Your email' }).waitFor();
+    await page.keyboard.type('ann@example.com');
+    await page.keyboard.press('Enter');
+    await form.getByRole('status').filter({ hasText: 'Looking up your details…' }).waitFor();
+    await page.evaluate(AXE_SOURCE);
+    const axe = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
+    t.deepEqual(axe.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join('; ')}`), []);
+    release();
+    await form.getByRole('heading', { name: 'What can we do for you, Gold customer?' }).waitFor();
+    await page.keyboard.type('Reset my password');
+    await page.keyboard.press('Enter');
+    const done = await waitFor(async () => {
+      const r = await app.api('GET', `/forms/${created.body.id}/responses`, { key: u.key });
+      return r.body.total === 1 && r.body.responses[0].completed_at && r.body.responses[0];
+    }, { what: 'the completed response' });
+    t.is(done.answers.length, 2);
+    await waitFor(() => mailer.sent.some((m) => m.to === 'ann@example.com'), { what: 'the mail' });
+    t.is(mailer.sent.filter((m) => m.to === 'ann@example.com').length, 1);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
