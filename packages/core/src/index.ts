@@ -26,6 +26,7 @@ export * from './plugins/routes';
 export { answerProblem, checkRouteAnswer } from './plugins/answer-check';
 export { PluginConfigError } from './plugins/plugin-host';
 export * from './areas';
+export * from './translations';
 export * from './instance';
 export * from './formloom';
 export * from './sentences';

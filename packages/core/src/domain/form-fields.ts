@@ -79,6 +79,10 @@ export const SETTINGS_FIELDS = [
   'language',
   'strings',
   'spam_protection',
+  // The form's other languages and their translations (docs/languages.md).
+  'languages',
+  'translations',
+  'machine_translations',
 ] as const;
 
 /** Writable form fields other than `title`, `description`, `team_id`, `published` and `questions`. */

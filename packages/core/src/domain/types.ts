@@ -210,6 +210,8 @@ export interface ResponseRecord {
    * second completed response from the visitor is refused even under concurrency.
    */
   unique_visitor: string | null;
+  /** The language the respondent answered in (docs/languages.md); null: the form's default language or unknown. */
+  language?: string | null;
 }
 
 export interface GlobalWebhook {

@@ -7,6 +7,7 @@ import { optionValue } from './presenters';
 import type { Snapshot } from './changelog';
 import { formLogicProblem, remapJumps, variablesProblem, type RuleProblem } from '../logic/rules';
 import { renameQuestionRecalls } from './recall-checks';
+import { settleLanguages } from '../translations/translation-settings';
 
 /**
  * Turns validated question inputs into questions in array order. An input keeps its id only when it
@@ -45,6 +46,8 @@ export function applyOptions(form: Pick<FormRecord, 'theme_color' | 'background_
     if (f === 'theme_color' || f === 'background_color') next[f] = v as string | null;
     else next.options[f] = v;
   }
+  // Languages and translations checked together, owners' edits of machine translations kept (docs/languages.md).
+  next.options = settleLanguages(form.options, next.options);
   return next;
 }
 

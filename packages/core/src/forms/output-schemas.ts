@@ -150,7 +150,9 @@ export const versionOut = named(
 export const versionListOut = named('VersionList', z.object({ versions: z.array(versionOut) }));
 
 /** POST /forms/:id/publish: the form plus the version just made. */
-export const publishedFormOut = named('PublishedForm', z.object({ ...formShape, version: versionOut }));
+/** A publish warning (docs/languages.md): texts without a translation, per language; the form is published. */
+export const publishWarningOut = z.object({ reason: z.string(), message: z.string(), missing: z.record(z.string(), z.array(z.string())) });
+export const publishedFormOut = named('PublishedForm', z.object({ ...formShape, version: versionOut, warnings: z.array(publishWarningOut).optional() }));
 
 export const publishErrorOut = z.object({
   reason: z.string(),

@@ -1,6 +1,7 @@
 import { THEME_FIELDS } from '../domain/form-fields';
 import type { Question } from '../domain/types';
 import { recalledVariables } from '../logic/recall-texts';
+import { publicTranslations } from '../translations/translatable-texts';
 
 /**
  * What a respondent's page is given of a published form (docs/decisions.md "Public read",
@@ -27,6 +28,8 @@ export const PUBLIC_FORM_FIELDS = [
   'language',
   'strings',
   'spam_protection',
+  // Translations are added below, reduced to the texts the page shows (docs/languages.md).
+  'languages',
 ] as const;
 
 /** Question fields a respondent's page needs; `properties` is filtered by type below. */
@@ -100,6 +103,7 @@ export function publicSnapshot(snapshot: Record<string, unknown>): Record<string
   const mode = snapshot.mode;
   out.quiz_settings = mode && mode !== 'standard' ? publicQuizSettings(snapshot.quiz_settings) : null;
   out.questions = ((snapshot.questions as Question[] | undefined) ?? []).map(publicQuestion);
+  out.translations = publicTranslations(snapshot, (snapshot.questions as Question[] | undefined) ?? []);
   // Variables are private, but one a text recalls is shown to respondents anyway: its value is public then.
   const recalled = recalledVariables(snapshot, (snapshot.questions as Question[] | undefined) ?? []);
   const vars = (snapshot.variables ?? {}) as Record<string, unknown>;

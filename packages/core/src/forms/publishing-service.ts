@@ -17,6 +17,7 @@ import { publicSnapshot } from './public-view';
 import { AuditService } from '../teams/audit-service';
 import { RESTORED_FROM, restoredEntry } from './version-restore';
 import { ReadCaches } from '../cache/read-caches';
+import { translationWarnings } from '../translations/translatable-texts';
 
 export type PublishOutcome =
   | { ok: true; form: FormRecord; questions: Question[]; version: Version }
@@ -121,7 +122,9 @@ export class PublishingService {
     });
     if (!outcome.ok) throw publishConflict(outcome.block);
     this.events.emit('form.published', { form_id: formId, version: outcome.version.version, user_id: principal.user_id });
-    return { ...presentForm(outcome.form, outcome.questions), version: presentVersion(outcome.version) };
+    // Missing translations do not block: the page shows the default language there (docs/languages.md).
+    const warnings = translationWarnings(outcome.version.snapshot as Record<string, unknown>, outcome.questions);
+    return { ...presentForm(outcome.form, outcome.questions), version: presentVersion(outcome.version), ...(warnings.length ? { warnings } : {}) };
   }
 
   /** DELETE /forms/:id/publish (and PUT with `published: false`): offline, history kept. */

@@ -2,6 +2,8 @@ import type { PublishBlock, Question } from '../domain/types';
 import { malformedRecalls, parseRecalls, renameRecalls, type Recall } from '../logic/recall';
 import { RECALL_FORM_FIELDS, choicesOf, recallTexts, stepTexts, type RecallText } from '../logic/recall-texts';
 
+import { renameTranslationPaths } from '../translations/translatable-texts';
+
 /**
  * The publish checks of recalls (docs/decisions.md "Recall"), and recalled ids following new question ids.
  * Where texts are and what each may recall: ../logic/recall-texts.ts.
@@ -82,5 +84,6 @@ export function renameFormRecalls(options: Record<string, unknown>, ids: Readonl
   if (!ids.size) return options;
   const out = { ...options };
   for (const [field] of RECALL_FORM_FIELDS) if (typeof out[field] === 'string') out[field] = renameRecalls(out[field] as string, ids);
-  return out;
+  // Translations name questions by id too (docs/languages.md "Paths").
+  return renameTranslationPaths(out, ids);
 }

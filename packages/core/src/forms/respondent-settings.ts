@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { languageSettingsOutShape, languageSettingsShape } from '../translations/translation-settings';
 
 /*
  * Form settings of the respondent's page (docs/respondents.md "Languages", "Spam protection"): the page's
@@ -29,6 +30,7 @@ export const respondentSettingsShape = {
   language: languageTag.nullable().optional(),
   strings: pageStrings.nullable().optional(),
   spam_protection: spamProtection.nullable().optional(),
+  ...languageSettingsShape,
 };
 
 /** The settings as a form answer carries them. */
@@ -36,6 +38,7 @@ export const respondentSettingsOutShape = {
   language: z.string().nullable(),
   strings: z.record(z.string(), z.string()).nullable(),
   spam_protection: z.object({ honeypot: z.boolean().optional(), proof_of_work: z.boolean().optional() }).nullable(),
+  ...languageSettingsOutShape,
 };
 
 export type SpamProtection = z.output<typeof spamProtection>;

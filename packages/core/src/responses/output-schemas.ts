@@ -50,6 +50,8 @@ const respondentShape = {
   answers: z.array(answerOut),
   quiz_results: quizResultsOut.nullable(),
   version: int.nullable(),
+  /** The language answered in (docs/languages.md). */
+  language: z.string().nullable(),
 };
 
 /** The Response resource, as owners read it. */

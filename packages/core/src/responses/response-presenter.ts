@@ -23,5 +23,6 @@ export function presentResponseToRespondent(r: ResponseRecord): z.infer<typeof r
     answers: r.answers as z.infer<typeof answerOut>[],
     quiz_results: r.quiz_results,
     version: r.version,
+    language: r.language ?? null,
   };
 }

@@ -26,6 +26,13 @@ export function responseFilter(query: Record<string, unknown>, questions: Questi
   if (version !== undefined) filter.version = version;
   const answers = parseAnswerFilter(query.filter, questions);
   if (answers) filter.answers = answers;
+  const language = query.language;
+  if (language !== undefined) {
+    if (typeof language !== 'string' || !/^[a-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/.test(language)) {
+      throw badRequest('language: a language tag such as "de", given once', { field: 'language' });
+    }
+    filter.language = language;
+  }
   const search = query.search;
   if (search !== undefined) {
     if (typeof search !== 'string') throw badRequest('search: must be given once, as text', { field: 'search' });
@@ -55,6 +62,7 @@ function filterTag(filter: ResponseFilter): string {
   const parts: unknown[] = [filter.since ?? null, filter.until ?? null, filter.completed ?? null, filter.search ?? null];
   // Appended only when given, so cursors made before these filters existed stay valid.
   if (filter.version !== undefined || filter.answers !== undefined) parts.push(filter.version ?? null, answerFilterTag(filter.answers));
+  if (filter.language !== undefined) parts.push({ language: filter.language });
   const text = JSON.stringify(parts);
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {

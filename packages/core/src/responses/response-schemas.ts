@@ -17,6 +17,8 @@ export const submitResponseSchema = z
     metadata: z.object({ referrer: z.string().max(2048).nullable().optional() }).strict().optional(),
     /** Values of the form's declared hidden fields (docs/decisions.md "Form settings"). */
     hidden: z.record(z.string().max(64), z.string().max(1000)).optional(),
+    /** The language the page was shown in: the form's default or one of its `languages` (docs/languages.md). */
+    language: z.string().min(2).max(35).optional().describe("The language the respondent answered in: the form's `language` or one of its `languages`"),
     /** What the page adds for the form's `spam_protection` (docs/respondents.md "Spam protection"); never stored. */
     spam_check: z
       .object({

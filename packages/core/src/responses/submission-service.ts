@@ -20,6 +20,7 @@ import { dataNodeHidden } from '../steps/data-nodes';
 import { isClosed } from '../forms/form-model';
 import { uploadKeysIn } from './upload-service';
 import { ReadCaches } from '../cache/read-caches';
+import { responseLanguage } from '../translations/response-language';
 import { GroupCommit } from './group-commit';
 import { CsvLines } from './codecs/csv-lines';
 import { PaymentQuestions } from '../payments/payment-questions';
@@ -175,6 +176,7 @@ export class SubmissionService {
       completion_seconds: complete ? elapsedSeconds(startedAt, now) : null,
       resume_token_hash: resumeToken ? sha256(resumeToken) : null,
       unique_visitor: complete && limitOne ? input.visitor_id! : null,
+      language: responseLanguage(version.snapshot, input.language),
     };
     const csv = this.csvLines.of(snapshot, response);
     const targets = complete ? await this.webhooks.targetsFor(form, revision) : [];

@@ -91,7 +91,7 @@ export function drivenMatch(
   d: Dialect,
   responses: string,
   formId: string,
-  filter: { since?: string; until?: string; completed?: boolean; search?: string; version?: number; answers?: AnswerFilter },
+  filter: { since?: string; until?: string; completed?: boolean; search?: string; version?: number; language?: string; answers?: AnswerFilter },
   bind: (v: unknown) => string,
   rest: (f: typeof filter, bind: (v: unknown) => string) => string,
 ): { from: string; where: string; alone: boolean; rows: string } | null {
@@ -106,7 +106,7 @@ export function drivenMatch(
   if (filter.since !== undefined) rows += ` AND submitted_at >= ${bind(filter.since)}`;
   if (filter.until !== undefined) rows += ` AND submitted_at <= ${bind(filter.until)}`;
   const others = { ...filter, since: undefined, until: undefined, answers: { match: answers.match, tests: answers.tests.filter((t) => t !== driver) } };
-  const alone = others.completed === undefined && others.search === undefined && others.version === undefined && others.answers.tests.length === 0;
+  const alone = others.completed === undefined && others.search === undefined && others.version === undefined && others.language === undefined && others.answers.tests.length === 0;
   // SQLite's CROSS JOIN keeps the written order (the driver outside); PostgreSQL's planner chooses by itself.
   const join = d.kind === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
   const where = `r.form_id = ${bind(formId)}${rest({ ...others, answers: others.answers.tests.length ? others.answers : undefined }, bind)}`;

@@ -21,7 +21,7 @@ type Num = number | string;
 
 /** Whether the rollup can count for `q`: no search, version or filter by answer, and a range of whole UTC days (or open). */
 const countable = (q: ResponseListQuery) =>
-  q.search === undefined && q.version === undefined && q.answers === undefined && (q.since === undefined || q.since.endsWith(START)) && (q.until === undefined || q.until.endsWith(END));
+  q.search === undefined && q.version === undefined && q.answers === undefined && q.language === undefined && (q.since === undefined || q.since.endsWith(START)) && (q.until === undefined || q.until.endsWith(END));
 
 /** The rollup's days of the range, newest first, with the count of each under `completed`. */
 async function rollupDays(db: Db, d: Dialect, q: ResponseListQuery): Promise<Array<{ day: string; n: number }>> {

@@ -48,6 +48,7 @@ export function filterConditions(d: Dialect, filter: ResponseFilter, bind: (v: u
   if (filter.search !== undefined) where += searchCondition(d, filter.search, bind);
   // Bound as text: PostgreSQL's COPY export writes every filter value as a string literal.
   if (filter.version !== undefined) where += ` AND version = ${bind(String(filter.version))}`;
+  if (filter.language !== undefined) where += ` AND language = ${bind(filter.language)}`;
   if (filter.answers !== undefined) {
     if (formId === undefined) throw new Error('a filter by answer needs the form id');
     where += answerConditions(d, filter.answers, formId, bind);

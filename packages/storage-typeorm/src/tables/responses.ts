@@ -24,6 +24,8 @@ export interface ResponseRow {
   /** The response's CSV export line and the key of its columns (core's CsvLine); null before they were stored. */
   csv_layout: string | null;
   csv_line: string | null;
+  /** The language answered in (docs/languages.md); migration 1742100000000. */
+  language: string | null;
 }
 
 export const ResponseEntity = new EntitySchema<ResponseRow & { form?: FormRow }>({
@@ -46,6 +48,7 @@ export const ResponseEntity = new EntitySchema<ResponseRow & { form?: FormRow }>
     unique_visitor: optStr,
     csv_layout: optStr,
     csv_line: optText,
+    language: optStr,
   },
   relations: {
     form: {
@@ -83,6 +86,7 @@ export const responseFromRow = (r: ResponseRow): ResponseRecord => ({
   completion_seconds: optNumber(r.completion_seconds),
   resume_token_hash: r.resume_token_hash,
   unique_visitor: r.unique_visitor,
+  language: r.language ?? null,
 });
 
 export const responseToRow = (r: ResponseRecord, csv?: CsvLine | null): ResponseRow => ({
@@ -102,6 +106,7 @@ export const responseToRow = (r: ResponseRecord, csv?: CsvLine | null): Response
   unique_visitor: orNull(r.unique_visitor),
   csv_layout: csv?.layout ?? null,
   csv_line: csv?.line ?? null,
+  language: orNull(r.language),
 });
 
 /** The columns `updatePartial` writes. */

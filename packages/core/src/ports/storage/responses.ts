@@ -23,6 +23,8 @@ export interface ResponseListQuery {
    * "Filtering by answer"). Tests other than `text` are answered from an index of the answers kept with every write.
    */
   answers?: AnswerFilter;
+  /** Only responses answered in this language (docs/languages.md). */
+  language?: string;
   /**
    * Keyset: only responses after this one in the list's order (older `submitted_at`, or the same and a
    * smaller id); `offset` is then ignored. Deep pages cost what the first one does.
@@ -35,7 +37,7 @@ export interface ResponseListQuery {
 }
 
 /** The filters the CSV export applies (the list's, without paging). */
-export type ResponseFilter = Pick<ResponseListQuery, 'since' | 'until' | 'completed' | 'search' | 'version' | 'answers'>;
+export type ResponseFilter = Pick<ResponseListQuery, 'since' | 'until' | 'completed' | 'search' | 'version' | 'answers' | 'language'>;
 
 /** Aggregates of a form's responses, computed by the storage (never by reading every response). */
 export interface ResponseAnalytics {

@@ -1,0 +1,2 @@
+export * from './translation-settings';
+export * from './translatable-texts';
