@@ -44,6 +44,7 @@ export const EN = {
   payment_unavailable: 'Payment is not available right now. Try again later.',
   payment_required: 'Pay to continue',
   payment_processing: 'Your payment is being processed. Your answers are sent as soon as it succeeds; you can close this page.',
+  payment_processing: 'Your payment is being processed. Your answers are sent as soon as it succeeds; you can close this page.',
   error_required: 'This question is required',
   error_field_required: '{field}: this field is required',
   error_email: 'Enter a valid email address, like name@example.com',

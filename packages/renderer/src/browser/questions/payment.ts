@@ -92,9 +92,14 @@ export function paymentControl(q: PublicQuestion, ctx: ControlContext & { pay: (
       return;
     }
     const s = result.paymentIntent?.status;
-    if (s === 'succeeded' || s === 'processing') {
+    if (s === 'succeeded') {
       done(ctx.t('payment_done', { amount: money(start.amount, start.currency) }));
       ctx.next();
+    } else if (s === 'processing') {
+      // Some methods settle later: Stripe's payment_intent.succeeded completes the response then (docs/payments.md).
+      status.textContent = ctx.t('payment_processing');
+      mount.hidden = true;
+      payButton.hidden = true;
     } else {
       problem.textContent = ctx.t('payment_failed');
       payButton.disabled = false;
