@@ -4,6 +4,8 @@
  * (docs/respondents.md "Languages").
  */
 export const EN = {
+  /** The label of the language picker (docs/languages.md). */
+  language: 'Language',
   loading: 'Loading…',
   form: 'Form',
   open_form: 'Open form',
@@ -43,7 +45,6 @@ export const EN = {
   payment_failed: 'The payment did not go through. Check the details and try again.',
   payment_unavailable: 'Payment is not available right now. Try again later.',
   payment_required: 'Pay to continue',
-  payment_processing: 'Your payment is being processed. Your answers are sent as soon as it succeeds; you can close this page.',
   payment_processing: 'Your payment is being processed. Your answers are sent as soon as it succeeds; you can close this page.',
   error_required: 'This question is required',
   error_field_required: '{field}: this field is required',
@@ -114,6 +115,8 @@ export const EN = {
   step_sending: 'Sending…',
   step_loading: 'Looking up your details…',
   step_failed: 'This step could not be completed just now. Please try again.',
+  /** The builder's preview of an email step or data node (the live page runs it). */
+  step_preview: 'On the published form, this step runs on its own and the respondent goes on.',
 };
 
 export type StringKey = keyof typeof EN;

@@ -3,7 +3,7 @@ import type { Strings } from './en.js';
 /* German, Dutch and Polish: the keys of en.ts (docs/respondents.md "Languages"). */
 
 export const DE: Strings = {
-  loading: 'Wird geladen…', form: 'Formular', open_form: 'Formular öffnen', close: 'Schließen', retry: 'Erneut versuchen',
+  language: 'Sprache', loading: 'Wird geladen…', form: 'Formular', open_form: 'Formular öffnen', close: 'Schließen', retry: 'Erneut versuchen',
   not_available: 'Dieses Formular ist nicht verfügbar', not_available_text: 'Es wurde vielleicht zurückgezogen, oder der Link ist falsch.',
   load_failed: 'Das Formular konnte nicht geladen werden', connection_lost: 'Die Verbindung wurde unterbrochen.',
   connection_lost_kept: 'Die Verbindung wurde unterbrochen. Ihre Antworten bleiben auf dieser Seite erhalten.',
@@ -30,11 +30,11 @@ export const DE: Strings = {
   retake: 'Quiz wiederholen',
   first_name: 'Vorname', last_name: 'Nachname', email: 'E-Mail', phone: 'Telefon', company: 'Firma', address_line1: 'Adresse',
   address_line2: 'Adresszusatz', city: 'Ort', state: 'Bundesland / Region', zip: 'Postleitzahl', country: 'Land',
-  booking_duration: "Dauer", booking_minutes: "{n} Min.", booking_earlier: "Früher", booking_later: "Später", booking_loading: "Freie Zeiten werden gesucht…", booking_none: "An diesen Tagen ist nichts frei. Versuchen Sie spätere Tage.", booking_zone: "Zeiten in Ihrer Zeitzone ({zone}).", booking_holding: "Diese Zeit wird für Sie gehalten…", booking_held: "Für Sie gehalten: {when}.", booking_held_until: "Schließen Sie das Formular bis {time} ab, um sie zu buchen.", booking_taken: "Diese Zeit wurde gerade vergeben. Bitte wählen Sie eine andere.", booking_unavailable: "Die freien Zeiten können gerade nicht angezeigt werden. Bitte erneut versuchen.", step_sending: "Wird gesendet…", step_loading: "Ihre Angaben werden nachgeschlagen…", step_failed: "Dieser Schritt hat gerade nicht geklappt. Bitte versuchen Sie es erneut.",
+  booking_duration: "Dauer", booking_minutes: "{n} Min.", booking_earlier: "Früher", booking_later: "Später", booking_loading: "Freie Zeiten werden gesucht…", booking_none: "An diesen Tagen ist nichts frei. Versuchen Sie spätere Tage.", booking_zone: "Zeiten in Ihrer Zeitzone ({zone}).", booking_holding: "Diese Zeit wird für Sie gehalten…", booking_held: "Für Sie gehalten: {when}.", booking_held_until: "Schließen Sie das Formular bis {time} ab, um sie zu buchen.", booking_taken: "Diese Zeit wurde gerade vergeben. Bitte wählen Sie eine andere.", booking_unavailable: "Die freien Zeiten können gerade nicht angezeigt werden. Bitte erneut versuchen.", step_sending: "Wird gesendet…", step_loading: "Ihre Angaben werden nachgeschlagen…", step_failed: "Dieser Schritt hat gerade nicht geklappt. Bitte versuchen Sie es erneut.", step_preview: "Im veröffentlichten Formular läuft dieser Schritt von selbst, und es geht weiter.",
 };
 
 export const NL: Strings = {
-  loading: 'Laden…', form: 'Formulier', open_form: 'Formulier openen', close: 'Sluiten', retry: 'Opnieuw proberen',
+  language: 'Taal', loading: 'Laden…', form: 'Formulier', open_form: 'Formulier openen', close: 'Sluiten', retry: 'Opnieuw proberen',
   not_available: 'Dit formulier is niet beschikbaar', not_available_text: 'Het is misschien offline gehaald, of de link klopt niet.',
   load_failed: 'Het formulier kon niet worden geladen', connection_lost: 'De verbinding is verbroken.',
   connection_lost_kept: 'De verbinding is verbroken. Je antwoorden blijven op deze pagina bewaard.',
@@ -61,11 +61,11 @@ export const NL: Strings = {
   retake: 'Quiz opnieuw doen',
   first_name: 'Voornaam', last_name: 'Achternaam', email: 'E-mail', phone: 'Telefoon', company: 'Bedrijf', address_line1: 'Adres',
   address_line2: 'Adres (regel 2)', city: 'Plaats', state: 'Provincie / regio', zip: 'Postcode', country: 'Land',
-  booking_duration: "Duur", booking_minutes: "{n} min", booking_earlier: "Eerder", booking_later: "Later", booking_loading: "Vrije tijden zoeken…", booking_none: "Geen vrije tijden op deze dagen. Probeer latere dagen.", booking_zone: "Tijden staan in jouw tijdzone ({zone}).", booking_holding: "Deze tijd wordt voor je vastgehouden…", booking_held: "Voor je vastgehouden: {when}.", booking_held_until: "Rond het formulier af vóór {time} om te boeken.", booking_taken: "Iemand nam deze tijd net. Kies een andere.", booking_unavailable: "De vrije tijden kunnen nu niet worden getoond. Probeer het opnieuw.", step_sending: "Bezig met verzenden…", step_loading: "Je gegevens worden opgezocht…", step_failed: "Deze stap lukte nu niet. Probeer het opnieuw.",
+  booking_duration: "Duur", booking_minutes: "{n} min", booking_earlier: "Eerder", booking_later: "Later", booking_loading: "Vrije tijden zoeken…", booking_none: "Geen vrije tijden op deze dagen. Probeer latere dagen.", booking_zone: "Tijden staan in jouw tijdzone ({zone}).", booking_holding: "Deze tijd wordt voor je vastgehouden…", booking_held: "Voor je vastgehouden: {when}.", booking_held_until: "Rond het formulier af vóór {time} om te boeken.", booking_taken: "Iemand nam deze tijd net. Kies een andere.", booking_unavailable: "De vrije tijden kunnen nu niet worden getoond. Probeer het opnieuw.", step_sending: "Bezig met verzenden…", step_loading: "Je gegevens worden opgezocht…", step_failed: "Deze stap lukte nu niet. Probeer het opnieuw.", step_preview: "In het gepubliceerde formulier gaat deze stap vanzelf en gaat de invuller verder.",
 };
 
 export const PL: Strings = {
-  loading: 'Ładowanie…', form: 'Formularz', open_form: 'Otwórz formularz', close: 'Zamknij', retry: 'Spróbuj ponownie',
+  language: 'Język', loading: 'Ładowanie…', form: 'Formularz', open_form: 'Otwórz formularz', close: 'Zamknij', retry: 'Spróbuj ponownie',
   not_available: 'Ten formularz jest niedostępny', not_available_text: 'Mógł zostać wycofany albo link jest błędny.',
   load_failed: 'Nie udało się wczytać formularza', connection_lost: 'Połączenie zostało przerwane.',
   connection_lost_kept: 'Połączenie zostało przerwane. Twoje odpowiedzi pozostają na tej stronie.',
@@ -92,5 +92,5 @@ export const PL: Strings = {
   retake: 'Rozwiąż quiz ponownie',
   first_name: 'Imię', last_name: 'Nazwisko', email: 'E-mail', phone: 'Telefon', company: 'Firma', address_line1: 'Adres',
   address_line2: 'Adres (linia 2)', city: 'Miejscowość', state: 'Województwo / region', zip: 'Kod pocztowy', country: 'Kraj',
-  booking_duration: "Czas trwania", booking_minutes: "{n} min", booking_earlier: "Wcześniej", booking_later: "Później", booking_loading: "Szukanie wolnych terminów…", booking_none: "Brak wolnych terminów w tych dniach. Spróbuj późniejszych dni.", booking_zone: "Godziny w Twojej strefie czasowej ({zone}).", booking_holding: "Rezerwowanie tego terminu…", booking_held: "Zarezerwowano dla Ciebie: {when}.", booking_held_until: "Dokończ formularz do {time}, aby go potwierdzić.", booking_taken: "Ktoś właśnie zajął ten termin. Wybierz inny.", booking_unavailable: "Nie można teraz pokazać wolnych terminów. Spróbuj ponownie.", step_sending: "Wysyłanie…", step_loading: "Wyszukiwanie Twoich danych…", step_failed: "Ten krok nie powiódł się. Spróbuj ponownie.",
+  booking_duration: "Czas trwania", booking_minutes: "{n} min", booking_earlier: "Wcześniej", booking_later: "Później", booking_loading: "Szukanie wolnych terminów…", booking_none: "Brak wolnych terminów w tych dniach. Spróbuj późniejszych dni.", booking_zone: "Godziny w Twojej strefie czasowej ({zone}).", booking_holding: "Rezerwowanie tego terminu…", booking_held: "Zarezerwowano dla Ciebie: {when}.", booking_held_until: "Dokończ formularz do {time}, aby go potwierdzić.", booking_taken: "Ktoś właśnie zajął ten termin. Wybierz inny.", booking_unavailable: "Nie można teraz pokazać wolnych terminów. Spróbuj ponownie.", step_sending: "Wysyłanie…", step_loading: "Wyszukiwanie Twoich danych…", step_failed: "Ten krok nie powiódł się. Spróbuj ponownie.", step_preview: "W opublikowanym formularzu ten krok wykona się sam, a osoba przejdzie dalej.",
 };

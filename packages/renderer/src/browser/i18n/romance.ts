@@ -3,7 +3,7 @@ import type { Strings } from './en.js';
 /* Spanish, French, Portuguese and Italian: the keys of en.ts (docs/respondents.md "Languages"). */
 
 export const ES: Strings = {
-  loading: 'Cargando…', form: 'Formulario', open_form: 'Abrir formulario', close: 'Cerrar', retry: 'Reintentar',
+  language: 'Idioma', loading: 'Cargando…', form: 'Formulario', open_form: 'Abrir formulario', close: 'Cerrar', retry: 'Reintentar',
   not_available: 'Este formulario no está disponible', not_available_text: 'Puede que se haya retirado o que el enlace sea incorrecto.',
   load_failed: 'No se pudo cargar el formulario', connection_lost: 'Se perdió la conexión.',
   connection_lost_kept: 'Se perdió la conexión. Tus respuestas se conservan en esta página.',
@@ -30,11 +30,11 @@ export const ES: Strings = {
   retake: 'Repetir el cuestionario',
   first_name: 'Nombre', last_name: 'Apellidos', email: 'Correo electrónico', phone: 'Teléfono', company: 'Empresa', address_line1: 'Dirección',
   address_line2: 'Dirección (línea 2)', city: 'Ciudad', state: 'Provincia / región', zip: 'Código postal', country: 'País',
-  booking_duration: "Duración", booking_minutes: "{n} min", booking_earlier: "Antes", booking_later: "Después", booking_loading: "Buscando horas libres…", booking_none: "No hay horas libres en estos días. Prueba días posteriores.", booking_zone: "Las horas se muestran en tu zona horaria ({zone}).", booking_holding: "Reservando esta hora para ti…", booking_held: "Reservada para ti: {when}.", booking_held_until: "Termina el formulario antes de las {time} para confirmarla.", booking_taken: "Alguien acaba de tomar esta hora. Elige otra.", booking_unavailable: "Ahora no se pueden mostrar las horas libres. Inténtalo de nuevo.", step_sending: "Enviando…", step_loading: "Buscando tus datos…", step_failed: "Este paso no se pudo completar ahora. Inténtalo de nuevo.",
+  booking_duration: "Duración", booking_minutes: "{n} min", booking_earlier: "Antes", booking_later: "Después", booking_loading: "Buscando horas libres…", booking_none: "No hay horas libres en estos días. Prueba días posteriores.", booking_zone: "Las horas se muestran en tu zona horaria ({zone}).", booking_holding: "Reservando esta hora para ti…", booking_held: "Reservada para ti: {when}.", booking_held_until: "Termina el formulario antes de las {time} para confirmarla.", booking_taken: "Alguien acaba de tomar esta hora. Elige otra.", booking_unavailable: "Ahora no se pueden mostrar las horas libres. Inténtalo de nuevo.", step_sending: "Enviando…", step_loading: "Buscando tus datos…", step_failed: "Este paso no se pudo completar ahora. Inténtalo de nuevo.", step_preview: "En el formulario publicado, este paso se hace solo y la persona sigue adelante.",
 };
 
 export const FR: Strings = {
-  loading: 'Chargement…', form: 'Formulaire', open_form: 'Ouvrir le formulaire', close: 'Fermer', retry: 'Réessayer',
+  language: 'Langue', loading: 'Chargement…', form: 'Formulaire', open_form: 'Ouvrir le formulaire', close: 'Fermer', retry: 'Réessayer',
   not_available: "Ce formulaire n'est pas disponible", not_available_text: 'Il a peut-être été dépublié, ou le lien est erroné.',
   load_failed: "Le formulaire n'a pas pu être chargé", connection_lost: 'La connexion a été perdue.',
   connection_lost_kept: 'La connexion a été perdue. Vos réponses sont conservées sur cette page.',
@@ -61,11 +61,11 @@ export const FR: Strings = {
   retake: 'Refaire le quiz',
   first_name: 'Prénom', last_name: 'Nom', email: 'E-mail', phone: 'Téléphone', company: 'Entreprise', address_line1: 'Adresse',
   address_line2: "Complément d'adresse", city: 'Ville', state: 'Région', zip: 'Code postal', country: 'Pays',
-  booking_duration: "Durée", booking_minutes: "{n} min", booking_earlier: "Plus tôt", booking_later: "Plus tard", booking_loading: "Recherche des créneaux libres…", booking_none: "Aucun créneau libre ces jours-ci. Essayez des jours plus tard.", booking_zone: "Les heures sont affichées dans votre fuseau horaire ({zone}).", booking_holding: "Réservation de ce créneau…", booking_held: "Réservé pour vous : {when}.", booking_held_until: "Terminez le formulaire avant {time} pour le confirmer.", booking_taken: "Quelqu’un vient de prendre ce créneau. Choisissez-en un autre.", booking_unavailable: "Les créneaux ne peuvent pas être affichés pour le moment. Réessayez.", step_sending: "Envoi en cours…", step_loading: "Recherche de vos informations…", step_failed: "Cette étape n'a pas pu être faite pour l'instant. Réessayez.",
+  booking_duration: "Durée", booking_minutes: "{n} min", booking_earlier: "Plus tôt", booking_later: "Plus tard", booking_loading: "Recherche des créneaux libres…", booking_none: "Aucun créneau libre ces jours-ci. Essayez des jours plus tard.", booking_zone: "Les heures sont affichées dans votre fuseau horaire ({zone}).", booking_holding: "Réservation de ce créneau…", booking_held: "Réservé pour vous : {when}.", booking_held_until: "Terminez le formulaire avant {time} pour le confirmer.", booking_taken: "Quelqu’un vient de prendre ce créneau. Choisissez-en un autre.", booking_unavailable: "Les créneaux ne peuvent pas être affichés pour le moment. Réessayez.", step_sending: "Envoi en cours…", step_loading: "Recherche de vos informations…", step_failed: "Cette étape n'a pas pu être faite pour l'instant. Réessayez.", step_preview: "Sur le formulaire publié, cette étape se fait toute seule et la personne continue.",
 };
 
 export const PT: Strings = {
-  loading: 'A carregar…', form: 'Formulário', open_form: 'Abrir formulário', close: 'Fechar', retry: 'Tentar de novo',
+  language: 'Idioma', loading: 'A carregar…', form: 'Formulário', open_form: 'Abrir formulário', close: 'Fechar', retry: 'Tentar de novo',
   not_available: 'Este formulário não está disponível', not_available_text: 'Pode ter sido despublicado ou o link pode estar errado.',
   load_failed: 'Não foi possível carregar o formulário', connection_lost: 'A ligação perdeu-se.',
   connection_lost_kept: 'A ligação perdeu-se. As suas respostas ficam guardadas nesta página.',
@@ -92,11 +92,11 @@ export const PT: Strings = {
   retake: 'Repetir o questionário',
   first_name: 'Nome', last_name: 'Apelido', email: 'Email', phone: 'Telefone', company: 'Empresa', address_line1: 'Morada',
   address_line2: 'Morada (linha 2)', city: 'Cidade', state: 'Distrito / região', zip: 'Código postal', country: 'País',
-  booking_duration: "Duração", booking_minutes: "{n} min", booking_earlier: "Antes", booking_later: "Depois", booking_loading: "A procurar horários livres…", booking_none: "Sem horários livres nestes dias. Experimente dias mais à frente.", booking_zone: "Os horários são mostrados no seu fuso horário ({zone}).", booking_holding: "A reservar este horário…", booking_held: "Reservado para si: {when}.", booking_held_until: "Termine o formulário até às {time} para o confirmar.", booking_taken: "Alguém acabou de escolher este horário. Escolha outro.", booking_unavailable: "Os horários livres não podem ser mostrados agora. Tente novamente.", step_sending: "A enviar…", step_loading: "A procurar os seus dados…", step_failed: "Este passo não pôde ser concluído agora. Tente novamente.",
+  booking_duration: "Duração", booking_minutes: "{n} min", booking_earlier: "Antes", booking_later: "Depois", booking_loading: "A procurar horários livres…", booking_none: "Sem horários livres nestes dias. Experimente dias mais à frente.", booking_zone: "Os horários são mostrados no seu fuso horário ({zone}).", booking_holding: "A reservar este horário…", booking_held: "Reservado para si: {when}.", booking_held_until: "Termine o formulário até às {time} para o confirmar.", booking_taken: "Alguém acabou de escolher este horário. Escolha outro.", booking_unavailable: "Os horários livres não podem ser mostrados agora. Tente novamente.", step_sending: "A enviar…", step_loading: "A procurar os seus dados…", step_failed: "Este passo não pôde ser concluído agora. Tente novamente.", step_preview: "No formulário publicado, este passo é feito sozinho e a pessoa continua.",
 };
 
 export const IT: Strings = {
-  loading: 'Caricamento…', form: 'Modulo', open_form: 'Apri il modulo', close: 'Chiudi', retry: 'Riprova',
+  language: 'Lingua', loading: 'Caricamento…', form: 'Modulo', open_form: 'Apri il modulo', close: 'Chiudi', retry: 'Riprova',
   not_available: 'Questo modulo non è disponibile', not_available_text: 'Potrebbe essere stato ritirato o il link potrebbe essere errato.',
   load_failed: 'Impossibile caricare il modulo', connection_lost: 'La connessione si è interrotta.',
   connection_lost_kept: 'La connessione si è interrotta. Le tue risposte restano su questa pagina.',
@@ -123,5 +123,5 @@ export const IT: Strings = {
   retake: 'Rifai il quiz',
   first_name: 'Nome', last_name: 'Cognome', email: 'Email', phone: 'Telefono', company: 'Azienda', address_line1: 'Indirizzo',
   address_line2: 'Indirizzo (riga 2)', city: 'Città', state: 'Provincia / regione', zip: 'CAP', country: 'Paese',
-  booking_duration: "Durata", booking_minutes: "{n} min", booking_earlier: "Prima", booking_later: "Dopo", booking_loading: "Ricerca degli orari liberi…", booking_none: "Nessun orario libero in questi giorni. Prova giorni successivi.", booking_zone: "Gli orari sono nel tuo fuso orario ({zone}).", booking_holding: "Stiamo tenendo questo orario per te…", booking_held: "Tenuto per te: {when}.", booking_held_until: "Completa il modulo entro le {time} per prenotarlo.", booking_taken: "Qualcuno ha appena preso questo orario. Scegline un altro.", booking_unavailable: "Gli orari liberi non possono essere mostrati ora. Riprova.", step_sending: "Invio in corso…", step_loading: "Ricerca dei tuoi dati…", step_failed: "Questo passaggio non è riuscito ora. Riprova.",
+  booking_duration: "Durata", booking_minutes: "{n} min", booking_earlier: "Prima", booking_later: "Dopo", booking_loading: "Ricerca degli orari liberi…", booking_none: "Nessun orario libero in questi giorni. Prova giorni successivi.", booking_zone: "Gli orari sono nel tuo fuso orario ({zone}).", booking_holding: "Stiamo tenendo questo orario per te…", booking_held: "Tenuto per te: {when}.", booking_held_until: "Completa il modulo entro le {time} per prenotarlo.", booking_taken: "Qualcuno ha appena preso questo orario. Scegline un altro.", booking_unavailable: "Gli orari liberi non possono essere mostrati ora. Riprova.", step_sending: "Invio in corso…", step_loading: "Ricerca dei tuoi dati…", step_failed: "Questo passaggio non è riuscito ora. Riprova.", step_preview: "Nel modulo pubblicato questo passaggio avviene da solo e la persona prosegue.",
 };

@@ -40,10 +40,10 @@ export function controlFor(q: PublicQuestion, ctx: ControlContext): Control {
   const make = CONTROLS[q.type];
   if (make) return make(q, ctx);
   if (q.type === 'payment' && ctx.pay) return paymentControl(q, { ...ctx, pay: ctx.pay });
-  return notice(ctx);
+  return notice(ctx, q.type === 'email_step' || q.type === 'data' ? 'step_preview' : 'cannot_complete');
 }
 
-function notice(ctx: ControlContext): Control {
-  const el = h('p', { class: 'fl-notice', role: 'note' }, ctx.t('cannot_complete'));
+function notice(ctx: ControlContext, key: 'step_preview' | 'cannot_complete' = 'cannot_complete'): Control {
+  const el = h('p', { class: 'fl-notice', role: 'note' }, ctx.t(key));
   return { el, focus: () => undefined };
 }
