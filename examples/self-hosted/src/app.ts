@@ -24,6 +24,7 @@ import { checkConfiguration } from './env-check';
 import { backupsPlugin, InstanceBackups } from '@formloom/backup';
 import { readBackupConfig } from './backup-config';
 import { creditPriceFromEnv, stripeFromEnv } from './payments-config';
+import { twilioFromEnv } from './telephony-config';
 
 /**
  * Server time-outs (docs/security.md, "Input limits"): a client gets 20 s to send its headers and two
@@ -92,6 +93,8 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
   // Payments (docs/payments.md): Stripe when its keys are set, unless a plugin provides the payments port.
   const stripe = await stripeFromEnv(env);
   const creditPrice = creditPriceFromEnv(env);
+  // Confirmation calls of bookings (docs/booking.md): Twilio when its variables are set.
+  const twilio = await twilioFromEnv(env);
   // Owner-only: the data dir holds the database, the secret key, uploads and mails (docs/security.md).
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const storage: ClosableStorage = await openMigratedStorage(config.databaseUrl);
@@ -176,6 +179,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
       ...(signedDocuments ? { signedDocuments } : {}),
       // Owners connect their own CalDAV calendars for booking questions (docs/booking.md); a plugin may replace it.
       ...(provided.has('calendars') ? {} : { calendars: caldavCalendars() }),
+      ...(twilio && !provided.has('telephony') ? { telephony: twilio } : {}),
       ...(stripe && !provided.has('payments') ? { payments: { purchaseCredits: localPayments(storage).purchaseCredits, processor: stripe } } : {}),
       config: {
         publicUrl,

@@ -20,6 +20,7 @@ import { SqlCredentialRepository, SqlOneTimeTokenRepository, SqlPasskeyRepositor
 import { SqlCacheRevisionRepository } from './repositories/cache-revision';
 import { SqlPaymentRepository } from './repositories/payments';
 import { SqlBookingRepository } from './repositories/bookings';
+import { SqlBookingCallRepository } from './repositories/booking-calls';
 import { SqlDeliveryRepository, SqlWebhookRepository } from './repositories/webhooks';
 import { SqlIntegrationRepository } from './repositories/integrations';
 import { BeforeCommit, type Scope, statementCache } from './scope';
@@ -270,6 +271,7 @@ function makeStorage(
     integrations: new SqlIntegrationRepository(scope),
     payments: new SqlPaymentRepository(scope),
     bookings: new SqlBookingRepository(scope),
+    bookingCalls: new SqlBookingCallRepository(scope),
     transaction: transaction ?? ((work) => work(storage)),
   };
   return storage;

@@ -9,6 +9,8 @@ export interface TwilioTelephonyOptions {
    * own request building; only the origin of each request changes, through the SDK's `httpClient` option.
    */
   apiUrl?: string;
+  /** The number calls come from (`FORMLOOM_TWILIO_FROM`, E.164): a number of the Twilio account. */
+  from?: string;
 }
 
 const STATUS: Record<string, CallStatus> = {
@@ -42,11 +44,12 @@ export function createTwilioTelephony(options: TwilioTelephonyOptions): Telephon
   };
   return {
     id: 'twilio',
+    from: options.from ?? null,
     async placeCall(r: CallRequest): Promise<PlacedCall> {
       const timeout = Math.max(3, Math.min(30, r.timeoutSeconds ?? 8));
-      const twiml =
-        `<Response><Gather numDigits="1" timeout="${timeout}" action="${xml(r.keypadUrl)}" method="POST">` +
-        `<Play>${xml(r.audioUrl)}</Play></Gather></Response>`;
+      // Without a digit Twilio goes on to the next verb: the second Gather plays the audio once more (docs/booking.md).
+      const gather = `<Gather numDigits="1" timeout="${timeout}" action="${xml(r.keypadUrl)}" method="POST"><Play>${xml(r.audioUrl)}</Play></Gather>`;
+      const twiml = `<Response>${gather}${gather}</Response>`;
       const call = await client.calls
         .create({ to: r.to, from: r.from, twiml, statusCallback: r.statusUrl, statusCallbackMethod: 'POST', statusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'] })
         .catch(refused);

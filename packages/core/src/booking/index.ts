@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Question } from '../domain/types';
 import { definePlugin, defineRoute } from '../plugins/plugin';
 import { SubmissionService } from '../responses/submission-service';
 import { CORE_VERSION } from '../version';
@@ -7,6 +8,10 @@ import { BookingManage, bookingOut, cancelSchema, manageQuerySchema, manageSlots
 import { BookingService, holdOut, holdSchema, slotQuerySchema, slotsOut } from './booking-service';
 import { CalendarConnections, calendarConnectionBody, calendarConnectionSchema, calendarTestOut } from './calendar-connections';
 import { BookingCalendarSync } from './calendar-sync';
+import { ConfirmationCalls } from './confirmation-calls';
+import { CallCallbacks } from './call-callbacks';
+import { BookingTrails, bookingsOut } from './booking-trails';
+import { authorizeForm } from '../forms/form-access';
 
 export * from './zoned-time';
 export * from './slots';
@@ -15,6 +20,11 @@ export * from './booking-service';
 export * from './booking-manage';
 export * from './booking-mails';
 export * from './calendar-sync';
+export * from './call-prompts';
+export * from './call-paths';
+export * from './confirmation-calls';
+export * from './call-callbacks';
+export * from './booking-trails';
 
 const TAGS = ['Booking'];
 
@@ -26,8 +36,8 @@ const TAGS = ['Booking'];
 export const bookingArea = definePlugin({
   name: 'booking',
   version: CORE_VERSION,
-  services: [CalendarConnections, BookingService, BookingManage, BookingMails, BookingCalendarSync],
-  outboxHandlers: (ctx) => [ctx.service(BookingCalendarSync)],
+  services: [CalendarConnections, BookingService, BookingManage, BookingMails, BookingCalendarSync, ConfirmationCalls, CallCallbacks, BookingTrails],
+  outboxHandlers: (ctx) => [ctx.service(BookingCalendarSync), ctx.service(ConfirmationCalls)],
   inTransaction: {
     'response.submitted': async ({ form_id, response_id }, tx, ctx) => {
       const held = ctx.service(SubmissionService).committingIn(tx, response_id);
@@ -37,7 +47,12 @@ export const bookingArea = definePlugin({
       const questions = held?.questions ?? (((response.version_id ? await tx.versions.findById(response.version_id) : null)?.snapshot.questions as never[] | undefined) ?? []);
       if (!questions.some((q: { type: string }) => q.type === 'booking')) return false;
       const mails = ctx.service(BookingMails);
-      return ctx.service(BookingService).confirmIn(tx, form, response.id, questions, response.answers, async (b, token) => void (await mails.queue(tx, b, token, 'confirmed')));
+      const calls = ctx.service(ConfirmationCalls);
+      return ctx.service(BookingService).confirmIn(tx, form, response.id, questions, response.answers, async (b, token) => {
+        await mails.queue(tx, b, token, 'confirmed');
+        const q = (questions as Question[]).find((x) => x.id === b.question_id);
+        if (q) await calls.queue(tx, b, q, questions as Question[], response.answers);
+      });
     },
   },
   routes: (ctx) => [
@@ -114,6 +129,42 @@ export const bookingArea = definePlugin({
       body: rescheduleSchema,
       success: { status: 200, description: 'The new booking', schema: rescheduledOut }, errors: [400, 404, 409],
       handler: async (req) => ({ body: await ctx.service(BookingManage).reschedule(String(req.params.id), req.body) }),
+    }),
+    defineRoute({
+      method: 'get', path: '/forms/:id/responses/:responseId/bookings', scope: 'forms', operationId: 'listResponseBookings', tags: TAGS,
+      summary: "A response's bookings with their state, the confirmation call's outcome (confirmed, cancelled by keypad, no answer, failed) and each booking's audit trail",
+      success: { status: 200, description: '{bookings}', schema: bookingsOut }, errors: [401, 403, 404],
+      handler: async (req) => {
+        await authorizeForm(ctx.ports.storage, req.principal, String(req.params.id), 'read');
+        return { body: await ctx.service(BookingTrails).forResponse(String(req.params.id), String(req.params.responseId)) };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/public/booking-calls/audio/:token', scope: 'public', operationId: 'getBookingCallAudio', tags: TAGS,
+      summary:
+        "The spoken prompt of a booking's confirmation call (WAV, 8 kHz), fetched by the telephony provider: the token is unguessable and works for 30 minutes from the call; 404 otherwise",
+      success: { status: 200, description: 'The audio', media: ['audio/wav'] }, errors: [404],
+      handler: async (req) => ctx.service(CallCallbacks).audio(String(req.params.token)),
+    }),
+    defineRoute({
+      method: 'post', path: '/public/booking-calls/:id/keypad', scope: 'public', operationId: 'receiveBookingCallKeypad', tags: TAGS,
+      summary:
+        "The telephony provider's keypad callback (Twilio's Gather action) of a booking's confirmation call: 1 confirms, 2 cancels the booking as its cancel link does. Verified against X-Twilio-Signature over this exact URL (403 invalid_signature otherwise); a repeat changes nothing. Answers TwiML that hangs up",
+      rawBody: true,
+      accepts: { 'application/x-www-form-urlencoded': z.object({ CallSid: z.string(), Digits: z.string().optional() }).passthrough() },
+      headers: [{ name: 'X-Twilio-Signature', description: "The provider's signature over the URL and the posted fields", required: true }],
+      success: { status: 200, description: 'TwiML', media: ['text/xml'] }, errors: [403, 404, 409],
+      handler: async (req) => ctx.service(CallCallbacks).keypad(String(req.params.id), req.rawBody, req.headers['x-twilio-signature']),
+    }),
+    defineRoute({
+      method: 'post', path: '/public/booking-calls/:id/status', scope: 'public', operationId: 'receiveBookingCallStatus', tags: TAGS,
+      summary:
+        "The telephony provider's status callback of a booking's confirmation call: a final status without a decisive digit records the outcome (no answer, failed). Verified against X-Twilio-Signature (403 invalid_signature otherwise); a repeat changes nothing",
+      rawBody: true,
+      accepts: { 'application/x-www-form-urlencoded': z.object({ CallSid: z.string(), CallStatus: z.string() }).passthrough() },
+      headers: [{ name: 'X-Twilio-Signature', description: "The provider's signature over the URL and the posted fields", required: true }],
+      success: { status: 204, description: 'Recorded' }, errors: [403, 404, 409],
+      handler: async (req) => ctx.service(CallCallbacks).status(String(req.params.id), req.rawBody, req.headers['x-twilio-signature']),
     }),
   ],
 });

@@ -1,6 +1,7 @@
 import type { FormRecord, PublishBlock, Question } from '../domain/types';
 import type { PlanFeatures } from '../ports/plans';
 import { recallBlock } from './recall-checks';
+import { phoneQuestionOf } from '../booking/call-prompts';
 
 export type { PublishBlock };
 
@@ -20,6 +21,8 @@ export interface PublishContext {
   lookupForm(id: string): Promise<LinkedForm | null>;
   /** Whether the form owner has a calendar connected (docs/booking.md); absent: none. */
   calendarConnected?: boolean;
+  /** Whether the instance can place calls (a telephony adapter and FORMLOOM_TWILIO_FROM: docs/booking.md); absent: no. */
+  telephonyConfigured?: boolean;
   /** Whether the instance has a payment processor (docs/payments.md); absent: none. */
   paymentsConfigured?: boolean;
   /** Whether the plan holder's own account (Connect) can take payments; absent: it cannot. */
@@ -64,7 +67,9 @@ const bookingReadiness = (ctx: PublishContext) => (q: Question): string | null =
   if (blank(prop(q, 'hours'))) return 'booking_hours_missing';
   if (blank(prop(q, 'timezone'))) return 'booking_timezone_missing';
   if (blank(prop(q, 'durations'))) return 'booking_duration_missing';
-  if (prop(q, 'confirmation_call') === true && blank(prop(q, 'confirmation_call_number'))) {
+  // The number is missing when the server has none to call from (telephony not configured: never a silent
+  // skip) or the question names no contact-info question with a phone field to call.
+  if (prop(q, 'confirmation_call') === true && (ctx.telephonyConfigured !== true || !phoneQuestionOf(q, ctx.questions))) {
     return 'booking_confirmation_number_missing';
   }
   return null;
@@ -97,7 +102,8 @@ const READINESS_MESSAGES: Record<string, string> = {
   booking_hours_missing: 'A booking question has no available hours',
   booking_timezone_missing: 'A booking question has no timezone',
   booking_duration_missing: 'A booking question has no duration options',
-  booking_confirmation_number_missing: 'A booking question asks for a confirmation call but has no number',
+  booking_confirmation_number_missing:
+    'A booking question asks for a confirmation call but has no number: name a contact-info question with a phone field (confirmation_call_question), on a server with telephony configured (FORMLOOM_TWILIO_*, docs/booking.md)',
   email_node_missing_recipient: 'An email step has no recipient',
   email_node_missing_sender_name: 'An email step has no sender name',
   email_node_missing_subject: 'An email step has no subject',

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { conflict, found, isFormloomError, notFound } from '../errors';
+import { conflict, FormloomError, found, isFormloomError, notFound } from '../errors';
 import type { ChangelogEntry, FormRecord, Principal, Question, Version } from '../domain/types';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
@@ -17,6 +17,8 @@ import { publicSnapshot } from './public-view';
 import { AuditService } from '../teams/audit-service';
 import { RESTORED_FROM, restoredEntry } from './version-restore';
 import { ReadCaches } from '../cache/read-caches';
+import type { Telephony } from '../ports/telephony';
+import { CALL_CREDITS_REASON, confirmationCallCredits } from '../booking/call-credits';
 import { translationWarnings } from '../translations/translatable-texts';
 
 export type PublishOutcome =
@@ -32,6 +34,7 @@ export class PublishingService {
     @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
     @inject(TOKENS.Plans) private readonly plans: Plans,
     @inject(TOKENS.Payments) private readonly payments: Payments,
+    @inject(TOKENS.Telephony) private readonly telephony: Telephony,
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(AuditService) private readonly audit: AuditService,
     @inject(ReadCaches) private readonly caches: ReadCaches,
@@ -47,11 +50,13 @@ export class PublishingService {
     const connect = questions.some((q) => q.type === 'payment' && q.properties.provider === 'connect');
     const account = connect ? await storage.payments.accountOf(await planHolderOf(storage, form)) : null;
     const booking = questions.some((q) => q.type === 'booking');
-    return checkPublishable({
+    const calling = questions.some((q) => q.type === 'booking' && q.properties.confirmation_call === true);
+    const block = await checkPublishable({
       form,
       questions,
       features,
       calendarConnected: booking && !!(await storage.bookings.connectionOf(form.owner_id)),
+      telephonyConfigured: this.telephony.id !== 'none' && !!this.telephony.from,
       paymentsConfigured: !!this.payments.processor,
       connectAccountReady: !!account?.charges_enabled,
       lookupForm: async (id) => {
@@ -64,6 +69,7 @@ export class PublishingService {
         return { published: true, question_count: qs.length };
       },
     });
+    return block ?? (calling ? await confirmationCallCredits(storage, form, questions) : null);
   }
 
   /**
@@ -200,5 +206,7 @@ function withoutRestoreMark(options: Record<string, unknown>) {
 
 /** The 409 of a blocked publish (POST /publish). */
 export function publishConflict(block: PublishBlock, extra: Record<string, unknown> = {}) {
+  // The owner's voice credits cannot pay a confirmation call: 402, as a generation refused for credits is.
+  if (block.reason === CALL_CREDITS_REASON) return new FormloomError('INSUFFICIENT_CREDITS', block.message, { ...block, ...extra });
   return conflict(block.message, { ...block, ...extra });
 }

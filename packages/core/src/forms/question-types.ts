@@ -123,6 +123,9 @@ export const QUESTION_PROPERTY_SCHEMAS = {
       timezone: z.string().max(100).optional(),
       durations: z.array(z.number().int().positive()).optional(),
       confirmation_call: z.boolean().optional(),
+      /** The contact-info question (with a phone field) whose answer is called (docs/booking.md, "Confirmation calls"). */
+      confirmation_call_question: z.string().max(100).nullable().optional(),
+      /** No longer read: calls come from the instance's number (FORMLOOM_TWILIO_FROM). Kept so stored forms still load. */
       confirmation_call_number: z.string().max(40).optional(),
     })
     .strict(),

@@ -2,9 +2,7 @@
  * Telephony (DESIGN.md "Ports"; docs/booking.md, "Confirmation calls"): place a call that plays audio and reads
  * one keypad digit, and read the provider's signed callbacks. None until configured: `@formloom/telephony-twilio`.
  * Conformance suite: `telephonyConformance` in `@formloom/core/testing`.
- *
- * Not yet used by the booking area: confirmation calls (audio from Formloom's speech engine, credits, the outcome
- * on the booking) are the next slice.
+ * Used by the booking area's confirmation calls (booking/confirmation-calls.ts).
  */
 
 /** A call's state, in Formloom's words. */
@@ -13,7 +11,7 @@ export type CallStatus = 'queued' | 'ringing' | 'in_progress' | 'completed' | 'b
 export interface CallRequest {
   /** E.164 (`+33612345678`). */
   to: string;
-  /** The number the call comes from (the question's `confirmation_call_number`), E.164. */
+  /** The number the call comes from (the adapter's `from`: `FORMLOOM_TWILIO_FROM`), E.164. */
   from: string;
   /** Audio the callee hears, at a URL the provider fetches (public, unguessable). */
   audioUrl: string;
@@ -21,7 +19,7 @@ export interface CallRequest {
   keypadUrl: string;
   /** Where the provider posts status changes (signed). */
   statusUrl: string;
-  /** Seconds to wait for a digit after the audio (default 8). */
+  /** Seconds to wait for a digit after the audio (default 8); with no digit the audio is played once more. */
   timeoutSeconds?: number;
 }
 
@@ -56,6 +54,8 @@ export class TelephonyError extends Error {
 export interface Telephony {
   /** The provider's name, e.g. `twilio`. */
   readonly id: string;
+  /** The instance's number calls come from (E.164), null when none is set: then no call can be placed. */
+  readonly from?: string | null;
   placeCall(request: CallRequest): Promise<PlacedCall>;
   getCall(id: string): Promise<PlacedCall>;
   /**
@@ -72,5 +72,5 @@ export const noTelephony = (): Telephony => {
   const no = (): never => {
     throw new TelephonyError('No telephony adapter is configured on this server (docs/booking.md)', 409, 'not_configured');
   };
-  return { id: 'none', placeCall: async () => no(), getCall: async () => no(), parseCallback: () => no(), closingAnswer: () => no() };
+  return { id: 'none', from: null, placeCall: async () => no(), getCall: async () => no(), parseCallback: () => no(), closingAnswer: () => no() };
 };

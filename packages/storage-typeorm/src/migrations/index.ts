@@ -24,6 +24,7 @@ import { FormloomIntegrations1741650000000 } from './1741650000000-integrations'
 import { FormloomPayments1741200000000 } from './1741200000000-payments';
 import { FormloomResponseAnswers1741400000000 } from './1741400000000-response-answers';
 import { FormloomBookings1741800000000 } from './1741800000000-bookings';
+import { FormloomBookingCalls1742000000000 } from './1742000000000-booking-calls';
 import { FormloomResponseLanguage1742100000000 } from './1742100000000-response-language';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
@@ -54,5 +55,6 @@ export const formloomMigrations = [
   FormloomResponseAnswers1741400000000,
   FormloomIntegrations1741650000000,
   FormloomBookings1741800000000,
+  FormloomBookingCalls1742000000000,
   FormloomResponseLanguage1742100000000,
 ];

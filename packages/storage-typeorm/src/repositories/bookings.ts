@@ -103,11 +103,19 @@ export class SqlBookingRepository implements BookingRepository {
     return rows.map((r) => ({ start: r.starts_at, end: r.ends_at }));
   }
 
-  async forResponses(responseIds: readonly string[]): Promise<BookingRecord[]> {
+  forResponses(responseIds: readonly string[]): Promise<BookingRecord[]> {
+    return this.ofResponses(responseIds, `status = 'confirmed' AND `);
+  }
+
+  forResponsesAnyState(responseIds: readonly string[]): Promise<BookingRecord[]> {
+    return this.ofResponses(responseIds, '');
+  }
+
+  private async ofResponses(responseIds: readonly string[], where: string): Promise<BookingRecord[]> {
     const out: BookingRecord[] = [];
     for (let i = 0; i < responseIds.length; i += 500) {
       const slice = responseIds.slice(i, i + 500);
-      const sql = `SELECT * FROM ${tableOf(this.scope.d, BookingEntity)} WHERE status = 'confirmed' AND response_id IN (${slice.map((_, j) => this.scope.d.p(j + 1)).join(', ')})`;
+      const sql = `SELECT * FROM ${tableOf(this.scope.d, BookingEntity)} WHERE ${where}response_id IN (${slice.map((_, j) => this.scope.d.p(j + 1)).join(', ')})`;
       out.push(...(await this.scope.db.all<BookingRow>(sql, slice)).map(bookingFromRow));
     }
     return out;

@@ -23,6 +23,7 @@ import { SignedDocumentEntity, SigningAuditEntity, SigningSessionEntity, Signing
 import { CreditCheckoutEntity, PaymentAccountEntity, PaymentEntity, PaymentEventEntity } from './payments';
 import { IntegrationDeliveryEntity, IntegrationEntity } from './integrations';
 import { BookingCellEntity, BookingEntity, CalendarConnectionEntity } from './bookings';
+import { BookingCallEntity, BookingEventEntity } from './booking-calls';
 import { DeliveryAttemptEntity, DeliveryEntity, GlobalWebhookEntity, WebhookSecretEntity } from './webhooks';
 
 /** Every entity of Formloom, for a host that builds its own DataSource (add them to `entities`). */
@@ -75,4 +76,6 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   BookingEntity,
   BookingCellEntity,
   CalendarConnectionEntity,
+  BookingCallEntity,
+  BookingEventEntity,
 ];

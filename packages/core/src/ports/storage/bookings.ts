@@ -69,6 +69,8 @@ export interface BookingRepository {
   taken(ownerId: string, range: { start: string; end: string }, now: string): Promise<Array<{ start: string; end: string }>>;
   /** The bookings confirmed with these responses (any order). */
   forResponses(responseIds: readonly string[]): Promise<BookingRecord[]>;
+  /** The bookings made with these responses, whatever their state now (cancelled ones too; any order). */
+  forResponsesAnyState(responseIds: readonly string[]): Promise<BookingRecord[]>;
 
   putConnection(c: CalendarConnectionRecord): Promise<void>;
   connectionOf(userId: string): Promise<CalendarConnectionRecord | null>;

@@ -25,6 +25,7 @@ import type { CacheRevisionRepository } from './cache-revision';
 import type { PaymentRepository } from './payments';
 import type { IntegrationRepository } from './integrations';
 import type { BookingRepository } from './bookings';
+import type { BookingCallRepository } from './booking-calls';
 
 export type { Page } from './page';
 export type { UserRepository } from './users';
@@ -55,6 +56,7 @@ export type { CreditCheckoutRecord, PaymentAccountRecord, PaymentRecord, Payment
 export type * from './integrations';
 export type { BookingRecord, BookingRepository, BookingStatus, CalendarConnectionRecord } from './bookings';
 export { BOOKING_CELL_MINUTES } from './bookings';
+export type { BookingCallOutcome, BookingCallRecord, BookingCallRepository, BookingCallState, BookingEventRecord } from './booking-calls';
 
 /**
  * Persistence of every entity: one repository per aggregate (each documented in its own file of this
@@ -106,6 +108,8 @@ export interface Storage {
   readonly integrations: IntegrationRepository;
   /** Booked and held slots, owners' calendar connections (docs/booking.md). */
   readonly bookings: BookingRepository;
+  /** Bookings' confirmation calls and audit trails (docs/booking.md, "Confirmation calls"). */
+  readonly bookingCalls: BookingCallRepository;
   /**
    * Runs `work` in one transaction and resolves with its result: committed when `work` resolves, rolled
    * back when it throws (the error is rethrown as is). Calls outside never see its uncommitted writes.
