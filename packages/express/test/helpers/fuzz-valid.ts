@@ -31,6 +31,11 @@ const SEMANTIC_400: Array<{ op?: string; field?: RegExp; reason?: string; why: s
   { op: 'POST /s/{shortCode}/sign', field: /^signature$/, why: 'a drawn signature must decode to a PNG within the size limits' },
   { op: 'POST /s/{shortCode}/sign', reason: 'invalid_email_code', why: 'the code must be the one mailed to the signer' },
   { op: 'POST /s/{shortCode}/sign', reason: 'email_code_required', why: 'an email-verification session needs the mailed code' },
+  { reason: 'respondent_required', why: 'a respondent search names email or visitor_id (either may be absent, not both): no JSON Schema of query parameters says so' },
+  { op: 'GET /respondents/responses', reason: 'invalid_email', why: 'email must be an address by the one validator of docs/decisions.md "Email addresses"' },
+  { op: 'POST /respondents/erase', reason: 'invalid_email', why: 'as above' },
+  { op: 'GET /admin/respondents/responses', reason: 'invalid_email', why: 'as above' },
+  { op: 'POST /admin/respondents/erase', reason: 'invalid_email', why: 'as above' },
   { reason: 'no_seats_left', why: "the team owner's plan has no seat left" },
   { op: 'POST /s/{shortCode}/send-code', field: /^email$/, why: 'a signer with no address on file must give one to be mailed the code' },
   { op: 'PUT /forms/{id}/receipt', reason: 'no_email_question', why: 'a receipt goes to the answer of an email question, which the form must have' },
@@ -132,6 +137,8 @@ function fromPattern(pattern: string): string {
   if (pattern.startsWith('^bytes=')) return 'bytes=0-0';
   if (pattern.startsWith('^data:image\\/png;base64,')) return `data:image/png;base64,${PNG_1X1}`;
   if (pattern.startsWith('^[a-z0-9]+(?:-[a-z0-9]+)*$')) return 'fuzz-address';
+  if (pattern.startsWith('^\\/(?!\\/)')) return '/voice/credits';
+  if (pattern.startsWith('^https?:\\/\\/')) return 'https://hooks.example.com/fuzz';
   throw new Error(`fuzz-valid: no value for pattern ${pattern}: teach fromPattern`);
 }
 
