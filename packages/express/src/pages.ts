@@ -136,7 +136,11 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
     const description = String(form.description || form.title).slice(0, 300);
     // The form's JSON travels in the page: the first question needs no second request (docs/respondents.md "Speed").
     // The page speaks the form's language, else the visitor's (as the element will): no flash of another language.
-    const lang = pickLanguage(snapshot.language, req.acceptsLanguages());
+    // A form offered in several languages (docs/languages.md): ?lang=, then the visitor's, among those it offers.
+    const offered = [snapshot.language, ...(Array.isArray(snapshot.languages) ? snapshot.languages : [])].filter((l): l is string => typeof l === 'string');
+    const asked = typeof req.query.lang === 'string' && offered.includes(req.query.lang) ? req.query.lang : null;
+    const visitor = offered.length > 1 ? req.acceptsLanguages(...offered) : false;
+    const lang = pickLanguage(asked ?? (visitor || snapshot.language), req.acceptsLanguages());
     const dir = RTL_LANGUAGES.includes(lang) ? 'rtl' : 'ltr';
     const words = assets.words(lang);
     // The owner's `strings` first, as in the element, then the language's words, then English.

@@ -36,7 +36,7 @@ forEachDb(test, (it) => {
     const form = await create(app, u.key, {
       language: 'en',
       languages: ['de', 'ar'],
-      thank_you_title: 'Thank you!',
+      thank_you_title: 'Thanks a lot',
       translations: {
         de: { title: 'Umfrage', 'questions.q_name.title': 'Ihr Name', 'questions.q_color.choices.red': 'Rot' },
         ar: { title: 'استطلاع' },
@@ -50,7 +50,7 @@ forEachDb(test, (it) => {
     // Translations name questions by their stored ids (a client's ids are replaced at creation, paths follow).
     const [name, color] = form.questions.map((q: { id: string }) => q.id);
     t.is(form.translations.de[`questions.${name}.title`], 'Ihr Name');
-    t.deepEqual(pub.body.warnings[0].missing.de, ['welcome_button_text', 'thank_you_title', `questions.${name}.placeholder`, `questions.${color}.title`, `questions.${color}.choices.blue`]);
+    t.deepEqual(pub.body.warnings[0].missing.de, ['thank_you_title', `questions.${name}.placeholder`, `questions.${color}.title`, `questions.${color}.choices.blue`]);
     t.true(pub.body.warnings[0].missing.ar.includes(`questions.${color}.choices.red`));
     t.is(pub.body.version.snapshot.translations.de.title, 'Umfrage');
 
@@ -61,7 +61,7 @@ forEachDb(test, (it) => {
     // Complete translations: no warning.
     const full = {
       de: {
-        title: 'Umfrage', welcome_button_text: 'Los', thank_you_title: 'Danke!', [`questions.${name}.title`]: 'Ihr Name', [`questions.${name}.placeholder`]: 'Erika',
+        title: 'Umfrage', thank_you_title: 'Vielen Dank', [`questions.${name}.title`]: 'Ihr Name', [`questions.${name}.placeholder`]: 'Erika',
         [`questions.${color}.title`]: 'Lieblingsfarbe', [`questions.${color}.choices.red`]: 'Rot', [`questions.${color}.choices.blue`]: 'Blau',
       },
     };

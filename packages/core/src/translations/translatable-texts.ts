@@ -44,7 +44,9 @@ export function translatableTexts(form: Record<string, unknown>, questions: Ques
   const add = (path: string, text: unknown, pub = true) => {
     if (nonEmpty(text)) out.push({ path, text, public: pub });
   };
-  for (const f of FORM_TEXT_FIELDS) add(f, form[f]);
+  // The defaults of the button and the thank-you title are the page's own words, already in 12 languages.
+  const pageDefault = (f: string) => (f === 'welcome_button_text' && form[f] === 'Start') || (f === 'thank_you_title' && form[f] === 'Thank you!');
+  for (const f of FORM_TEXT_FIELDS) if (!pageDefault(f)) add(f, form[f]);
   for (const q of questions) {
     const p = `questions.${q.id}`;
     add(`${p}.title`, q.title);

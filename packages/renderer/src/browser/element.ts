@@ -9,6 +9,8 @@ import { emptyPreview, paintPreview } from './preview.js';
 import type { PublicForm } from './types.js';
 import { isRtl, pickLanguage, translator } from './i18n/index.js';
 import { loadWords } from './i18n/load.js';
+import { chooseLanguage, offeredLanguages, translateForm } from './form-language.js';
+import { languagePicker } from './language-picker.js';
 
 let shared: CSSStyleSheet | null = null;
 /** The element's stylesheet, built once per page and adopted by every instance's shadow root. */
@@ -63,6 +65,9 @@ export class FormloomForm extends HTMLElement {
     if (p && this.previewed) paintPreview(this, p.shadow, p.box, p.base, this.previewed, this.getAttribute('preview-at'));
   }
 
+  /** The language the respondent picked on the page (docs/languages.md); null until they do. */
+  private chosenLanguage: string | null = null;
+
   connectedCallback(): void {
     if (this.started) return;
     this.started = true;
@@ -112,10 +117,13 @@ export class FormloomForm extends HTMLElement {
     const api = new PublicApi(this.apiUrl());
     const slug = this.getAttribute('slug') ?? '';
     try {
-      const form = inlined(this, slug) ?? (await api.form(slug));
-      const lang = pickLanguage(form.snapshot.language, navigator.languages ?? []);
+      const loaded = inlined(this, slug) ?? (await api.form(slug));
+      // The form's language: the picker's choice, else ?lang=, the browser's languages, the default (docs/languages.md).
+      const chosen = this.chosenLanguage ?? chooseLanguage(loaded.snapshot, location.search, navigator.languages ?? []);
+      const form = translateForm(loaded, chosen);
+      const lang = pickLanguage(chosen ?? form.snapshot.language, navigator.languages ?? []);
       const t = translator(await loadWords(this, lang, this.mountUrl()), form.snapshot.strings);
-      box.lang = lang;
+      box.lang = chosen ?? lang;
       box.dir = isRtl(lang) ? 'rtl' : 'ltr';
       applyTheme(this, form.theme);
       loadThemeFonts(form.theme, this.mountUrl());
@@ -125,6 +133,15 @@ export class FormloomForm extends HTMLElement {
       box.setAttribute('aria-busy', 'false');
       const standalone = this.hasAttribute('standalone');
       new FormView(box, this, api, form, location.search, standalone ? 1 : 2, t, standalone || this.getAttribute('mode') === 'popup').start();
+      const offered = offeredLanguages(loaded.snapshot);
+      if (offered.length > 1) {
+        box.prepend(
+          languagePicker(offered, chosen!, t('language'), (next) => {
+            this.chosenLanguage = next;
+            void this.load(shadow, box);
+          }),
+        );
+      }
       // For hosts' own measurements and bench/renderer.js: the first screen is in the DOM.
       performance.mark('formloom:first-render');
     } catch (e) {

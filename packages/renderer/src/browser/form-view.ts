@@ -363,7 +363,7 @@ export class FormView {
 
   private body(completed: boolean) {
     const hidden = Object.keys(this.hidden).length ? { hidden: this.hidden } : {};
-    return { answers: this.payload(), visitor_id: store.visitorId(), completed, started_at: this.startedAt, metadata: { referrer: document.referrer || undefined }, ...hidden };
+    return { answers: this.payload(), visitor_id: store.visitorId(), completed, started_at: this.startedAt, metadata: { referrer: document.referrer || undefined }, ...hidden, ...(this.form.language ? { language: this.form.language } : {}) };
   }
 
   /** POSTs a new response with the form's spam checks; refused as spam (an expired proof), it tries once more with a fresh one. */

@@ -21,6 +21,8 @@ export interface PublicForm {
   description: string | null;
   theme: Record<string, any>;
   snapshot: Record<string, any> & { questions: PublicQuestion[] };
+  /** The language the respondent reads it in (form-language.ts); sent with the response. */
+  language?: string;
 }
 
 export interface SubmittedResponse {

@@ -73,7 +73,7 @@ export function choiceControl(q: PublicQuestion, ctx: ControlContext): Control {
         }
       });
       inputs.push(input);
-      const label = h('label', { for: id }, h('span', { class: 'fl-key', 'aria-hidden': 'true' }, LETTERS[i]), h('span', { class: 'fl-label' }, c.label), checkIcon());
+      const label = h('label', { for: id }, h('span', { class: 'fl-key', 'aria-hidden': 'true' }, LETTERS[i]), h('span', { class: 'fl-label' }, (c as { display?: string }).display ?? c.label), checkIcon());
       if (!multiple) label.addEventListener('click', () => ctx.advance());
       return h('div', { class: 'fl-choice' }, input, label);
     }),

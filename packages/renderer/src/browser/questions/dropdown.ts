@@ -9,6 +9,9 @@ import type { Control, ControlContext, PublicQuestion } from '../types.js';
  */
 export function dropdownControl(q: PublicQuestion, ctx: ControlContext): Control {
   const choices = ((q.properties.choices ?? []) as Array<{ label: string }>).map((c) => c.label);
+  // A translated choice shows its `display`; its value stays the default-language label (docs/languages.md).
+  const shownAs = new Map(((q.properties.choices ?? []) as Array<{ label: string; display?: string }>).map((c) => [c.label, c.display ?? c.label]));
+  const disp = (label: string) => shownAs.get(label) ?? label;
   const listId = uid('list');
   let value = typeof ctx.value === 'string' && choices.includes(ctx.value) ? ctx.value : null;
   let shown: string[] = choices;
@@ -25,7 +28,7 @@ export function dropdownControl(q: PublicQuestion, ctx: ControlContext): Control
     'aria-labelledby': ctx.labelledBy,
     'aria-describedby': ctx.describedBy,
     'aria-required': ctx.required ? 'true' : undefined,
-    value: value ?? '',
+    value: value === null ? '' : disp(value),
   });
   const list = h('ul', { id: listId, role: 'listbox', class: 'fl-listbox', hidden: true, 'aria-labelledby': ctx.labelledBy });
   const toggle = h('button', { type: 'button', class: 'fl-combo-toggle', tabindex: '-1', 'aria-label': ctx.t('show_options') }, '▾');
@@ -34,7 +37,7 @@ export function dropdownControl(q: PublicQuestion, ctx: ControlContext): Control
     list.replaceChildren(
       ...(shown.length
         ? shown.map((label, i) => {
-            const li = h('li', { id: `${listId}-${i}`, role: 'option', class: 'fl-option', 'aria-selected': String(label === value) }, h('span', { class: 'fl-label' }, label), checkIcon());
+            const li = h('li', { id: `${listId}-${i}`, role: 'option', class: 'fl-option', 'aria-selected': String(label === value) }, h('span', { class: 'fl-label' }, disp(label)), checkIcon());
             if (i === active) li.classList.add('fl-active');
             // pointerdown, not click: the field keeps its focus, so the list does not close first.
             li.addEventListener('pointerdown', (e) => {
@@ -58,15 +61,15 @@ export function dropdownControl(q: PublicQuestion, ctx: ControlContext): Control
   };
   const filter = () => {
     const text = input.value.trim().toLowerCase();
-    shown = text ? choices.filter((c) => c.toLowerCase().includes(text)) : choices;
+    shown = text ? choices.filter((c) => disp(c).toLowerCase().includes(text)) : choices;
     // The exact or only match is highlighted, so Enter picks it.
-    const exact = shown.findIndex((c) => c.toLowerCase() === text);
+    const exact = shown.findIndex((c) => disp(c).toLowerCase() === text);
     active = exact >= 0 ? exact : text && shown.length ? 0 : -1;
     open(true);
   };
   const choose = (label: string, advance: boolean) => {
     value = label;
-    input.value = label;
+    input.value = disp(label);
     ctx.set(label);
     shown = choices;
     open(false);
@@ -74,7 +77,7 @@ export function dropdownControl(q: PublicQuestion, ctx: ControlContext): Control
   };
 
   input.addEventListener('input', () => {
-    value = choices.find((c) => c.toLowerCase() === input.value.trim().toLowerCase()) ?? null;
+    value = choices.find((c) => disp(c).toLowerCase() === input.value.trim().toLowerCase()) ?? null;
     ctx.set(value ?? (input.value.trim() ? input.value : null));
     filter();
   });
