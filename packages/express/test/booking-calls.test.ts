@@ -81,6 +81,8 @@ forEachDb(test, (it) => {
     t.like(poor.body.error, { code: 'INSUFFICIENT_CREDITS', status: 402, reason: 'booking_confirmation_credits_insufficient', balance: 0, question_ids: [book] });
     const cost = poor.body.error.credits_required as number;
     t.true(cost > 10 && cost < 100, `a call costs ${cost} credits`);
+    const quote = await app.api('GET', `/forms/${formId}/bookings/call-quote`, { key });
+    t.deepEqual(quote.body.data, { credits_per_call: cost, calls_covered_at_publish: 1, balance: 0, enough: false, configured: true }, 'the builder\'s quote');
     await app.formloom.accounts.purchaseCredits(owner.id, 1000);
     const published = await app.api('POST', `/forms/${formId}/publish`, { key });
     t.is(published.status, 200, published.text);

@@ -12,6 +12,7 @@ import { ConfirmationCalls } from './confirmation-calls';
 import { CallCallbacks } from './call-callbacks';
 import { BookingTrails, bookingsOut } from './booking-trails';
 import { authorizeForm } from '../forms/form-access';
+import { CALLS_COVERED_AT_PUBLISH, formCallCredits } from './call-credits';
 
 export * from './zoned-time';
 export * from './slots';
@@ -25,8 +26,19 @@ export * from './call-paths';
 export * from './confirmation-calls';
 export * from './call-callbacks';
 export * from './booking-trails';
+export * from './call-credits';
 
 const TAGS = ['Booking'];
+
+const callQuoteOut = z.object({
+  data: z.object({
+    credits_per_call: z.number().int(),
+    calls_covered_at_publish: z.number().int(),
+    balance: z.number().int().describe("The form owner's voice credits"),
+    enough: z.boolean(),
+    configured: z.boolean().describe('Whether this server can place calls (Twilio configured)'),
+  }),
+});
 
 /**
  * Booking questions (docs/booking.md): owners connect their calendar; respondents pick an open slot, hold it while
@@ -137,6 +149,20 @@ export const bookingArea = definePlugin({
       handler: async (req) => {
         await authorizeForm(ctx.ports.storage, req.principal, String(req.params.id), 'read');
         return { body: await ctx.service(BookingTrails).forResponse(String(req.params.id), String(req.params.responseId)) };
+      },
+    }),
+    defineRoute({
+      method: 'get', path: '/forms/:id/bookings/call-quote', scope: 'forms', operationId: 'quoteBookingCall', tags: TAGS,
+      summary:
+        "What one confirmation call of the form's booking questions costs in voice credits (its prompt, in the form's language), the owner's balance, whether it covers the calls publishing checks (one), and whether this server can place calls",
+      success: { status: 200, description: '{data: {credits_per_call, calls_covered_at_publish, balance, enough, configured}}', schema: callQuoteOut }, errors: [401, 403, 404],
+      handler: async (req) => {
+        await authorizeForm(ctx.ports.storage, req.principal, String(req.params.id), 'read');
+        const form = (await ctx.ports.storage.forms.findById(String(req.params.id)))!;
+        const per = formCallCredits(form);
+        const balance = await ctx.ports.storage.credits.balance(form.owner_id);
+        const configured = ctx.service(ConfirmationCalls).configured;
+        return { body: { data: { credits_per_call: per, calls_covered_at_publish: CALLS_COVERED_AT_PUBLISH, balance, enough: balance >= per * CALLS_COVERED_AT_PUBLISH, configured } } };
       },
     }),
     defineRoute({

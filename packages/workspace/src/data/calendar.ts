@@ -29,3 +29,14 @@ export const connectCalendar = async (api: Api, body: { url: string; username: s
   ((await call(loose(api).PUT('/calendar/connection', { body }))) as { data: CalendarConnection }).data;
 export const testCalendar = async (api: Api) => (await call(loose(api).POST('/calendar/connection/test'))) as { ok: true; calendar_url: string; calendar_name: string | null };
 export const disconnectCalendar = async (api: Api) => void (await call(loose(api).DELETE('/calendar/connection')));
+
+/** What one confirmation call costs and whether the owner's credits cover it (docs/booking.md, "What it costs"). */
+export interface CallQuote {
+  credits_per_call: number;
+  calls_covered_at_publish: number;
+  balance: number;
+  enough: boolean;
+  configured: boolean;
+}
+export const getCallQuote = async (api: Api, formId: string) =>
+  ((await call(loose(api).GET(`/forms/${encodeURIComponent(formId)}/bookings/call-quote`))) as { data: CallQuote }).data;

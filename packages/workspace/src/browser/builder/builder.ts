@@ -335,7 +335,7 @@ export class FormloomBuilder extends LitElement {
         @fl-duplicate=${(e: CustomEvent) => this.duplicate(e.detail.id)} @fl-delete=${(e: CustomEvent) => this.deleteQuestion(e.detail.id)}></fl-question-list>
       <section class="card" aria-label="Question editor">
         ${q
-          ? html`<fl-question-editor .question=${q} .api=${this.api} .index=${index} .questions=${f.questions} .hiddenFields=${f.hidden_fields ?? []} .variables=${Object.keys((f.variables as Record<string, unknown> | null) ?? {})} mode=${f.mode}
+          ? html`<fl-question-editor .question=${q} .api=${this.api} .formId=${f.id} .index=${index} .questions=${f.questions} .hiddenFields=${f.hidden_fields ?? []} .variables=${Object.keys((f.variables as Record<string, unknown> | null) ?? {})} mode=${f.mode}
               .endings=${endings} .forms=${this.otherForms} .problems=${this.problems.get(q.id) ?? []} unfinished=${unfinished.get(q.id) ?? ''}
               @fl-question=${(e: CustomEvent) => s.updateQuestion(e.detail.id, e.detail.patch)}></fl-question-editor>`
           : html`<div class="empty"><h2>Add your first question</h2><p class="muted">Pick a kind under the list and press “Add question”.</p></div>`}

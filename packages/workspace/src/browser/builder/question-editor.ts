@@ -56,7 +56,10 @@ export class FlQuestionEditor extends LitElement {
     problems: { attribute: false },
     unfinished: {},
     api: { attribute: false },
+    formId: {},
   };
+  /** The form's id (the booking editor's call quote). */
+  formId = '';
   question!: Question;
   /** The builder's API client, for kind editors that talk to the server (the booking editor's calendar). */
   api: import('../../data/client').Api | null = null;
@@ -152,7 +155,7 @@ export class FlQuestionEditor extends LitElement {
         ${kind.answerable ? checkField('Required', q.required, (v) => this.emit({ required: v })) : nothing}
       </div>
       ${editor
-        ? staticHtml`<${editor} .question=${q} .api=${this.api} mode=${this.mode} .endings=${this.endings} .forms=${this.forms}
+        ? staticHtml`<${editor} .question=${q} .api=${this.api} .formId=${this.formId} .questions=${this.questions} mode=${this.mode} .endings=${this.endings} .forms=${this.forms}
             @fl-properties=${(e: CustomEvent) => { e.stopPropagation(); this.emit({ properties: e.detail as Record<string, unknown> }); }}></${editor}>`
         : nothing}
       ${this.renderValidations()}

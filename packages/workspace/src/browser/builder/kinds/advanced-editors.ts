@@ -2,6 +2,8 @@ import { html, nothing } from 'lit';
 import { KindEditor } from './kind-editor';
 import { checkField, numberField, selectField, textField } from '../../controls/fields';
 import type { Api } from '../../../data/client';
+import { getCallQuote, type CallQuote } from '../../../data/calendar';
+import type { Question } from '../../../data/forms';
 import './calendar-connection';
 import './payment-account';
 
@@ -31,8 +33,33 @@ const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 
 
 /** `<fl-booking-editor>`: the owner's calendar, opening hours, time zone, durations and the confirmation call. */
 export class FlBookingEditor extends KindEditor {
-  static override properties = { ...KindEditor.properties, api: { attribute: false } };
+  static override properties = { ...KindEditor.properties, api: { attribute: false }, formId: {}, questions: { attribute: false }, quote: { state: true } };
   api: Api | null = null;
+  formId = '';
+  questions: Question[] = [];
+  quote: CallQuote | null = null;
+  private quoted = '';
+
+  /** The call's cost is read when the call is turned on (and again when the form or its title may have changed). */
+  override updated() {
+    const key = this.props.confirmation_call && this.api && this.formId ? `${this.formId}` : '';
+    if (!key || key === this.quoted) return;
+    this.quoted = key;
+    getCallQuote(this.api!, this.formId).then((q) => (this.quote = q), () => (this.quote = null));
+  }
+
+  /** The confirmation call: the contact question whose phone is called, and what each call costs. */
+  private renderCall() {
+    const p = this.props;
+    const phones = this.questions.filter((q) => q.type === 'contact_info' && ((q.properties?.fields as string[] | undefined) ?? ['phone']).includes('phone'));
+    const q = this.quote;
+    return html`${selectField('Call the phone number given in', (p.confirmation_call_question as string | undefined) ?? '',
+        [['', phones.length ? 'Pick a contact question' : 'Add a contact question with a phone field'], ...phones.map((x) => [x.id, x.title || 'Contact'] as [string, string])] as const,
+        (v) => this.set('confirmation_call_question', v || null))}
+      ${q ? html`<p class="muted hint" role="status">${q.configured
+        ? `Each call costs about ${q.credits_per_call} voice credits, from your balance (${q.balance} now)${q.enough ? '.' : ': buy credits before publishing.'} Respondents press 1 to confirm or 2 to cancel.`
+        : 'This server cannot place calls yet: its operator sets up Twilio (docs/booking.md).'}</p>` : nothing}`;
+  }
 
   override render() {
     const p = this.props;
@@ -59,7 +86,7 @@ export class FlBookingEditor extends KindEditor {
           this.set('durations', list.length ? list : null);
         }} /></label><span id="dur-hint" class="muted hint">Separated by commas, e.g. 15, 30</span>
       ${checkField('Confirm each booking by phone call', p.confirmation_call, (v) => this.set('confirmation_call', v || null))}
-      ${p.confirmation_call ? textField('Number to call from', p.confirmation_call_number, (v) => this.set('confirmation_call_number', v), { type: 'tel' }) : nothing}`;
+      ${p.confirmation_call ? this.renderCall() : nothing}`;
   }
 }
 customElements.get('fl-booking-editor') || customElements.define('fl-booking-editor', FlBookingEditor);
