@@ -16,7 +16,8 @@ import { BOOKING_CALENDAR_JOB } from './calendar-sync';
 import { bookingSettingsOf, openSlots, type BookingSettings, type Interval } from './slots';
 import { isTimeZone } from './zoned-time';
 
-const iso = z.string().max(40).refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}T/.test(s), 'an ISO 8601 date-time');
+// A date-time as the document says it (format date-time), so a client reading the schema sends what is accepted.
+const iso = z.iso.datetime({ offset: true });
 const zone = z.string().max(100).refine(isTimeZone, 'an IANA time zone, e.g. Europe/Paris');
 
 export const slotQuerySchema = z
