@@ -17,6 +17,7 @@ import { BUILT_IN_AREAS } from './areas';
 import { localPayments, storedPlans } from './accounts/plans';
 import { noCalendars } from './ports/calendar';
 import { noTelephony } from './ports/telephony';
+import { noTranslator } from './ports/translator';
 import { AccountService } from './accounts/account-service';
 import { ReadCaches } from './cache/read-caches';
 import { GroupCommit } from './responses/group-commit';
@@ -65,6 +66,7 @@ const fallbackAdapters = (storage: Storage): PortAdapters => ({
   payments: localPayments(storage),
   calendars: noCalendars(),
   telephony: noTelephony(),
+  translator: noTranslator(),
   mailer: { send: missing('mailer', 'mailer') },
   blobStore: { put: missing('blob store', 'blobStore'), get: async () => null, deletePrefix: async () => 0 },
   webhookTransport: { post: missing('webhook transport', 'webhookTransport') },
@@ -131,6 +133,7 @@ export function createFormloom(options: FormloomOptions): Formloom {
   c.register(TOKENS.Mailer, { useValue: ports.mailer });
   c.register(TOKENS.Calendars, { useValue: ports.calendars });
   c.register(TOKENS.Telephony, { useValue: ports.telephony });
+  c.register(TOKENS.Translator, { useValue: ports.translator });
   c.register(TOKENS.BlobStore, { useValue: ports.blobStore });
   c.register(TOKENS.WebhookTransport, { useValue: ports.webhookTransport });
   c.register(TOKENS.SignedDocuments, { useValue: ports.signedDocuments });

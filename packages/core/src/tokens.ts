@@ -15,6 +15,7 @@ export const TOKENS = {
   Calendars: Symbol.for('formloom.Calendars'),
   /** Calls for booking confirmations. */
   Telephony: Symbol.for('formloom.Telephony'),
+  Translator: Symbol.for('formloom.Translator'),
   BlobStore: Symbol.for('formloom.BlobStore'),
   WebhookTransport: Symbol.for('formloom.WebhookTransport'),
   SignedDocuments: Symbol.for('formloom.SignedDocuments'),

@@ -100,5 +100,10 @@ forEachDb(test, (it) => {
     const edited = await app.api('PUT', `/forms/${form.id}`, { key: u.key, body: { translations: { de: { title: 'Unsere Umfrage' } } } });
     t.is(edited.body.translations.de.title, 'Unsere Umfrage');
     t.is(edited.body.machine_translations, null);
+    // No translator on this server: turning auto_translate on is refused, nothing written.
+    const refused = await app.api('PUT', `/forms/${form.id}`, { key: u.key, body: { auto_translate: true, title: 'Changed' } });
+    t.is(refused.status, 400);
+    t.is(refused.body.error.reason, 'translator_not_configured');
+    t.is((await app.api('GET', `/forms/${form.id}`, { key: u.key })).body.title, 'Survey');
   });
 });

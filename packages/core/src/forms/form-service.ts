@@ -1,5 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { badRequest, conflict, found, notFound } from '../errors';
+import type { Translator } from '../ports/translator';
+import { assertTranslatorFor } from '../translations/translation-settings';
 import { defaultOptions, FORM_READ_ONLY_FIELDS } from '../domain/form-fields';
 import type { FormRecord, Principal, Question } from '../domain/types';
 import type { Clock } from '../ports/clock';
@@ -38,6 +40,7 @@ export class FormService {
     @inject(TOKENS.SignedDocuments) private readonly signedDocuments: SignedDocumentRenderer,
     @inject(ReadCaches) private readonly caches: ReadCaches,
     @inject(TOKENS.SecretBox) private readonly box: SecretBox,
+    @inject(TOKENS.Translator) private readonly translator: Translator,
   ) {}
 
   /** POST /forms: 201 body. A failed publish check leaves a draft with `publish_error`. */
@@ -51,6 +54,7 @@ export class FormService {
     const { theme_color, background_color, ...options } = defaultOptions();
     const cols = applyOptions({ theme_color: theme_color as string, background_color: background_color as string, options }, input);
     if (!features.auto_translate) cols.options.auto_translate = false;
+    else assertTranslatorFor(input, this.translator);
     const linked = linkLogic(input.questions ?? [], sealDataSecrets(buildQuestions(input.questions ?? [], this.ids), [], this.box), cols.options.start_logic_jumps);
     if (cols.options.start_logic_jumps !== undefined) cols.options.start_logic_jumps = linked.startJumps;
     cols.options = renameFormRecalls(cols.options, linked.ids);
@@ -185,6 +189,7 @@ export class FormService {
   private applyUpdate(before: FormRecord, beforeQuestions: Question[], input: UpdateFormInput, autoTranslate: boolean) {
     const cols = applyOptions(before, input);
     if (!autoTranslate) cols.options.auto_translate = false;
+    else assertTranslatorFor(input, this.translator);
     const form: FormRecord = {
       ...before,
       title: input.title ?? before.title,

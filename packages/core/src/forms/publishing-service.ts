@@ -20,6 +20,8 @@ import { ReadCaches } from '../cache/read-caches';
 import type { Telephony } from '../ports/telephony';
 import { CALL_CREDITS_REASON, confirmationCallCredits } from '../booking/call-credits';
 import { translationWarnings } from '../translations/translatable-texts';
+import { fillMissingTranslations, fillWarnings, wantsAutoTranslate, withFills, type TranslationFill } from '../translations/auto-translate';
+import type { Translator } from '../ports/translator';
 
 export type PublishOutcome =
   | { ok: true; form: FormRecord; questions: Question[]; version: Version }
@@ -38,6 +40,7 @@ export class PublishingService {
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(AuditService) private readonly audit: AuditService,
     @inject(ReadCaches) private readonly caches: ReadCaches,
+    @inject(TOKENS.Translator) private readonly translator: Translator,
   ) {}
 
   /** The features of the plan that governs the form. Call outside transactions: plans read storage. */
@@ -121,16 +124,29 @@ export class PublishingService {
   /** POST /forms/:id/publish: 409 with the block when a check fails, else the form plus `version`. */
   async publish(principal: Principal, formId: string) {
     const features = await this.featuresOf(await authorizeForm(this.storage, principal, formId, 'publish'));
+    // auto_translate: the translator is called before the transaction (docs/languages.md "auto_translate").
+    const fill = await this.machineTranslations(formId, features);
     const outcome = await this.storage.transaction(async (tx) => {
-      const form = await tx.forms.findById(formId);
+      let form = await tx.forms.findById(formId);
       if (!form) throw notFound('Form');
+      if (Object.keys(fill.texts).length) form = found(await tx.forms.update(formId, { options: withFills(form.options, fill) }), 'Form');
       return this.publishInTx(tx, form, await tx.questions.listByForm(formId), principal, features);
     });
     if (!outcome.ok) throw publishConflict(outcome.block);
     this.events.emit('form.published', { form_id: formId, version: outcome.version.version, user_id: principal.user_id });
     // Missing translations do not block: the page shows the default language there (docs/languages.md).
-    const warnings = translationWarnings(outcome.version.snapshot as Record<string, unknown>, outcome.questions);
+    const warnings = [...fillWarnings(fill), ...translationWarnings(outcome.version.snapshot as Record<string, unknown>, outcome.questions)];
     return { ...presentForm(outcome.form, outcome.questions), version: presentVersion(outcome.version), ...(warnings.length ? { warnings } : {}) };
+  }
+
+  /** The machine translations of the form's missing texts when it asks for them and its plan allows it. */
+  private async machineTranslations(formId: string, features: PlanFeatures): Promise<TranslationFill> {
+    const none: TranslationFill = { texts: {}, failed: [] };
+    if (!features.auto_translate) return none;
+    const form = await this.storage.forms.findById(formId);
+    if (!form || !wantsAutoTranslate(form.options)) return none;
+    const questions = await this.storage.questions.listByForm(formId);
+    return fillMissingTranslations(this.translator, snapshotOf(form, questions) as Record<string, unknown>, questions);
   }
 
   /** DELETE /forms/:id/publish (and PUT with `published: false`): offline, history kept. */

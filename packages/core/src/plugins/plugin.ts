@@ -11,6 +11,7 @@ import type { OutboxHandler } from '../ports/outbox-handler';
 import type { Payments } from '../ports/payments';
 import type { Calendars } from '../ports/calendar';
 import type { Telephony } from '../ports/telephony';
+import type { Translator } from '../ports/translator';
 import type { Plans } from '../ports/plans';
 import type { SignedDocumentRenderer } from '../ports/signed-documents';
 import type { SpeechEngine } from '../ports/speech-engine';
@@ -37,9 +38,11 @@ export interface PortAdapters {
   calendars: Calendars;
   /** Calls that play audio and read the keypad (booking confirmation calls; `@formloom/telephony-twilio`). */
   telephony: Telephony;
+  /** Translates forms' texts for `auto_translate` (`@formloom/translator-deepl`, `@formloom/translator-libretranslate`). */
+  translator: Translator;
 }
 export type PortName = keyof PortAdapters;
-export const PORT_NAMES: readonly PortName[] = ['mailer', 'blobStore', 'payments', 'plans', 'webhookTransport', 'clock', 'ids', 'signedDocuments', 'audio', 'calendars', 'telephony'];
+export const PORT_NAMES: readonly PortName[] = ['mailer', 'blobStore', 'payments', 'plans', 'webhookTransport', 'clock', 'ids', 'signedDocuments', 'audio', 'calendars', 'telephony', 'translator'];
 
 /** Every port of an instance, as plugins see them. */
 export interface Ports extends PortAdapters {

@@ -5,6 +5,7 @@ export * from './plans';
 export * from './payments';
 export * from './calendar';
 export * from './telephony';
+export * from './translator';
 export * from './webhook-transport';
 export * from './blob-store';
 export * from './mailer';

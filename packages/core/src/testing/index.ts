@@ -28,3 +28,4 @@ export * from './telephony-conformance';
 export * from './plans-conformance';
 export * from './speech-engine-conformance';
 export * from './wait-for';
+export * from './translator-conformance';

@@ -1,2 +1,3 @@
 export * from './translation-settings';
 export * from './translatable-texts';
+export * from './auto-translate';

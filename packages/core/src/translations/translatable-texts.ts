@@ -96,7 +96,7 @@ export function publicTranslations(form: Record<string, unknown>, questions: Que
 
 /** A publish warning (not a block): the texts still missing per language, shown on the publish answer. */
 export interface PublishWarning {
-  reason: 'translations_missing';
+  reason: 'translations_missing' | 'auto_translate_failed';
   message: string;
   missing: Record<string, string[]>;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from '../errors';
 import { extraLanguages } from './translatable-texts';
+import type { Translator } from '../ports/translator';
 
 /*
  * A form's languages and translations (docs/languages.md, docs/decisions.md "Languages"). The form's own texts
@@ -87,4 +88,17 @@ export function settleLanguages(before: Options, next: Options): Options {
     if (still.length) kept[lang] = [...new Set(still)];
   }
   return { ...next, machine_translations: Object.keys(kept).length ? kept : null };
+}
+
+/**
+ * `auto_translate: true` needs a translator on this server (docs/configuration.md "Translation"): refused with a
+ * 400 otherwise, rather than stored and silently never applied. Only a request that turns it on is checked.
+ */
+export function assertTranslatorFor(input: Record<string, unknown>, translator: Translator): void {
+  if (input.auto_translate === true && translator.id === 'none') {
+    throw badRequest('auto_translate: no translator is configured on this server (FORMLOOM_DEEPL_AUTH_KEY or FORMLOOM_LIBRETRANSLATE_URL, docs/languages.md)', {
+      field: 'auto_translate',
+      reason: 'translator_not_configured',
+    });
+  }
 }

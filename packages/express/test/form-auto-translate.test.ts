@@ -1,0 +1,82 @@
+import test from 'ava';
+import { TranslatorError, definePlugin, type Translator } from '@formloom/core';
+import { forEachDb } from './helpers/app';
+
+/*
+ * auto_translate (docs/languages.md): at publish, missing translations are filled through the translator port
+ * and marked as machine-made; owners' texts and their edits of machine translations are kept; paid plans only;
+ * a default language needed; a failing language is a publish warning. The port's adapters are tested against
+ * local servers in their own packages: here an in-process translator stands at the port.
+ */
+let calls = 0;
+const translator: Translator = {
+  id: 'test',
+  async translate(texts, _from, to) {
+    calls++;
+    if (to === 'ar') throw new TranslatorError('quota exceeded', 456);
+    return texts.map((x) => `[${to}] ${x}`);
+  },
+};
+const plugin = definePlugin({ name: 'test-translator', version: '1.0.0', adapters: { translator } });
+
+forEachDb(
+  test,
+  (it) => {
+    it('fills missing translations at publish, marked, keeping the owner’s texts and edits', async (t, app) => {
+      const u = await app.user('pro');
+      const created = await app.api('POST', '/forms', {
+        key: u.key,
+        body: {
+          title: 'Survey',
+          language: 'en',
+          languages: ['de'],
+          auto_translate: true,
+          questions: [{ type: 'short_text', title: 'Your name' }],
+          translations: { de: { title: 'Unsere Umfrage' } },
+        },
+      });
+      t.is(created.status, 201, JSON.stringify(created.body));
+      t.true(created.body.auto_translate);
+      const id = created.body.id;
+      const q = created.body.questions[0].id;
+      const pub = await app.api('POST', `/forms/${id}/publish`, { key: u.key });
+      t.is(pub.status, 200, JSON.stringify(pub.body));
+      t.is(pub.body.warnings, undefined);
+      t.deepEqual(pub.body.translations.de, { title: 'Unsere Umfrage', [`questions.${q}.title`]: '[de] Your name' });
+      t.deepEqual(pub.body.machine_translations, { de: [`questions.${q}.title`] });
+      t.is(pub.body.version.snapshot.translations.de[`questions.${q}.title`], '[de] Your name');
+
+      // The owner corrects the machine's text: it loses its mark and survives the next publish.
+      const edited = await app.api('PUT', `/forms/${id}`, {
+        key: u.key,
+        body: { translations: { de: { title: 'Unsere Umfrage', [`questions.${q}.title`]: 'Wie heißen Sie?' } }, description: 'About you' },
+      });
+      t.is(edited.body.machine_translations, null);
+      const again = await app.api('POST', `/forms/${id}/publish`, { key: u.key });
+      t.is(again.body.translations.de[`questions.${q}.title`], 'Wie heißen Sie?');
+      t.is(again.body.translations.de.description, '[de] About you');
+      t.deepEqual(again.body.machine_translations, { de: ['description'] });
+
+      // A language the translator fails for: published, with a warning naming what is missing.
+      await app.api('PUT', `/forms/${id}`, { key: u.key, body: { languages: ['de', 'ar'] } });
+      const failed = await app.api('POST', `/forms/${id}/publish`, { key: u.key });
+      t.is(failed.status, 200);
+      t.deepEqual(failed.body.warnings.map((w: { reason: string }) => w.reason), ['auto_translate_failed', 'translations_missing']);
+      t.true(failed.body.warnings[0].message.includes('quota exceeded'));
+    });
+
+    it('paid plans only, and a default language needed', async (t, app) => {
+      const free = await app.user('free');
+      const stored = await app.api('POST', '/forms', { key: free.key, body: { title: 'F', language: 'en', languages: ['de'], auto_translate: true } });
+      t.is(stored.status, 201);
+      t.false(stored.body.auto_translate);
+      const pro = await app.user('pro');
+      const bad = await app.api('POST', '/forms', { key: pro.key, body: { title: 'F', auto_translate: true } });
+      t.is(bad.status, 400);
+      t.is(bad.body.error.field, 'auto_translate');
+      t.is(bad.body.error.reason, 'auto_translate_needs_language');
+      t.true(calls > 0);
+    });
+  },
+  { plugins: [plugin] },
+);
