@@ -112,16 +112,16 @@ forEachDb(test, (t) => {
 
     const email = `grace-${app.kind}@example.com`;
     const p = await partial(app, form, 'Grace', email);
-    const before = hits.length;
+    // The tests of both databases share the source: count this one's calls by its address.
+    const mine = () => hits.filter((h) => h.url.includes(encodeURIComponent(email)));
     const first = await step(app, form, p, dq.id);
     tt.is(first.status, 200, JSON.stringify(first.body));
     tt.like(first.body, { type: 'data', status: 'ok', cached: false, variables: { plan: 'Gold' }, hidden: { tier: `t-grace-${app.kind}`, status: 'ok' } });
-    tt.is(hits.length, before + 1);
-    tt.is(hits.at(-1)!.key, 's3cret');
-    tt.regex(hits.at(-1)!.url, new RegExp(`email=grace-${app.kind}%40example.com`));
+    tt.is(mine().length, 1);
+    tt.is(mine()[0]!.key, 's3cret');
     const again = await step(app, form, await partial(app, form, 'Grace again', email), dq.id);
     tt.like(again.body, { status: 'ok', cached: true, variables: { plan: 'Gold' } });
-    tt.is(hits.length, before + 1);
+    tt.is(mine().length, 1, 'the cached answer: no second call');
 
     // A failing source: the fallback path.
     const f = await partial(app, form, 'Bob', `fail-${app.kind}@example.com`);
