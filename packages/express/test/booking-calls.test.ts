@@ -134,8 +134,8 @@ forEachDb(test, (it) => {
     t.regex(answer.headers.get('content-type') ?? '', /xml/);
     t.regex(await answer.text(), /<Hangup\/>/);
     t.is((await post(keypadUrl, pressed)).status, 200, 'a repeat is answered');
-    t.is((await post(statusUrl, fake.signed(statusUrl, { CallSid: call.sid, CallStatus: 'completed' }))).status, 204);
-    t.is((await post(statusUrl, fake.signed(statusUrl, { CallSid: call.sid, CallStatus: 'completed' }))).status, 204);
+    t.is((await post(statusUrl, fake.signed(statusUrl, { CallSid: call.sid, CallStatus: 'completed' }))).status, 200);
+    t.is((await post(statusUrl, fake.signed(statusUrl, { CallSid: call.sid, CallStatus: 'completed' }))).status, 200);
 
     const read = await app.api('GET', `/forms/${formId}/responses/${responseId}/bookings`, { key });
     t.is(read.status, 200, read.text);
@@ -145,6 +145,8 @@ forEachDb(test, (it) => {
     t.deepEqual(kinds.filter((k) => k === 'keypad' || k === 'booking_cancelled' || k === 'call_outcome'), ['keypad', 'call_outcome', 'booking_cancelled'], 'each once');
     t.true(['booking_confirmed', 'call_queued', 'call_prompt', 'call_placed', 'call_status'].every((k) => kinds.includes(k)), kinds.join());
     t.false(JSON.stringify(read.body).includes('+33612345678'), 'the number is not shown');
+    const response = await app.api('GET', `/forms/${formId}/responses/${responseId}`, { key });
+    t.like(response.body.bookings[0], { id: bookingId, status: 'cancelled', confirmation_call: { outcome: 'cancelled' } }, 'in the response API');
     // Cancelled as the link cancels: the event leaves the calendar, the cancellation is mailed.
     await waitFor(async () => (await radicale.getRaw(user, bookingId)) === null, { what: 'the event removed' });
     await waitFor(() => mailer.sent.find((m) => m.calendar?.method === 'CANCEL' && m.calendar.content.includes(bookingId)), { what: 'the cancellation mail' });
@@ -156,11 +158,11 @@ forEachDb(test, (it) => {
     await calling(second);
     const k2 = /action="([^"]+)"/.exec(call2.twiml)![1]!;
     t.is((await post(k2, fake.press(call2.sid, k2, '1'))).status, 200);
-    t.is((await post(call2.statusCallback!, fake.signed(call2.statusCallback!, { CallSid: call2.sid, CallStatus: 'completed' }))).status, 204);
+    t.is((await post(call2.statusCallback!, fake.signed(call2.statusCallback!, { CallSid: call2.sid, CallStatus: 'completed' }))).status, 200);
     const third = await respond('+33 6 12 34 56 80');
     const call3 = await waitFor(() => [...fake.calls.values()].find((c) => c.twiml.includes(third.bookingId)), { what: 'the third call' });
     await calling(third);
-    t.is((await post(call3.statusCallback!, fake.signed(call3.statusCallback!, { CallSid: call3.sid, CallStatus: 'no-answer' }))).status, 204);
+    t.is((await post(call3.statusCallback!, fake.signed(call3.statusCallback!, { CallSid: call3.sid, CallStatus: 'no-answer' }))).status, 200);
     t.like(await outcome(second), { status: 'confirmed', confirmation_call: { outcome: 'confirmed' } });
     t.like(await outcome(third), { status: 'confirmed', confirmation_call: { outcome: 'no_answer', reason: 'no_answer' } });
     t.is((await post(k2.replace(second.bookingId, third.bookingId), fake.press(call2.sid, k2.replace(second.bookingId, third.bookingId), '2'))).status, 404, "another call's id");

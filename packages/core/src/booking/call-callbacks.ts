@@ -102,6 +102,6 @@ export class CallCallbacks {
         if (outcome) await this.calls.settle(tx, bookingId, outcome, outcome === 'failed' ? `call_${status}` : status === 'completed' ? 'no_choice' : status);
       });
     }
-    return { status: 204, body: null };
+    return { body: { received: true as const } };
   }
 }

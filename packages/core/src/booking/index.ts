@@ -189,7 +189,7 @@ export const bookingArea = definePlugin({
       rawBody: true,
       accepts: { 'application/x-www-form-urlencoded': z.object({ CallSid: z.string(), CallStatus: z.string() }).passthrough() },
       headers: [{ name: 'X-Twilio-Signature', description: "The provider's signature over the URL and the posted fields", required: true }],
-      success: { status: 204, description: 'Recorded' }, errors: [403, 404, 409],
+      success: { status: 200, description: '{received: true}', schema: z.object({ received: z.literal(true) }) }, errors: [403, 404, 409],
       handler: async (req) => ctx.service(CallCallbacks).status(String(req.params.id), req.rawBody, req.headers['x-twilio-signature']),
     }),
   ],

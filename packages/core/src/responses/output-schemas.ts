@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paymentOut } from '../payments/payment-out';
+import { confirmationCallOut } from '../booking/booking-trails';
 import { int, named, pageOf, timestamp } from '../api-schemas';
 import { QUIZ_MODES } from '../domain/form-fields';
 
@@ -61,6 +62,10 @@ export const responseOut = named(
     ...respondentShape,
     version_id: z.string().nullable(),
     payments: z.array(paymentOut).optional().describe("The response's payments (docs/payments.md); present when it has any"),
+    bookings: z
+      .array(z.object({ id: z.string(), question_id: z.string(), status: z.enum(['confirmed', 'cancelled']), start: z.string(), end: z.string(), confirmation_call: confirmationCallOut.nullable() }))
+      .optional()
+      .describe("The response's bookings as they stand now, with their confirmation call (docs/booking.md); present when it has any"),
   }),
 );
 

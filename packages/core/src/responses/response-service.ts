@@ -14,6 +14,7 @@ import { bulkDeleteSchema } from './response-schemas';
 import { parseBody } from '../parse';
 import { presentResponse } from './response-presenter';
 import { presentPayment } from '../payments/payment-out';
+import { presentCall } from '../booking/booking-trails';
 import { TOKENS } from '../tokens';
 import { inclusiveRange, isDate } from '../date-range';
 import { LATEST_SCAN, type QuestionSummary, summarizeQuestions } from './question-summaries';
@@ -63,7 +64,7 @@ export class ResponseService {
             filter,
           )
         : null;
-    return { responses: await this.withPayments(items.map(presentResponse)), total: read.total, page: Math.floor(offset / per_page) + 1, per_page, next_cursor };
+    return { responses: await this.withBookings(await this.withPayments(items.map(presentResponse))), total: read.total, page: Math.floor(offset / per_page) + 1, per_page, next_cursor };
   }
 
   /** Each response's payments (`payments`, present when it has any: docs/payments.md), one read for the page. */
@@ -77,11 +78,26 @@ export class ResponseService {
     });
   }
 
+  /**
+   * Each response's bookings with their state now and their confirmation call (`bookings`, present when it has
+   * any: docs/booking.md, "The outcome"): one indexed read for the page, one more only when there are bookings.
+   */
+  private async withBookings<R extends { id: string }>(responses: R[]) {
+    if (!responses.length) return responses;
+    const all = await this.storage.bookings.forResponsesAnyState(responses.map((r) => r.id));
+    if (!all.length) return responses;
+    const calls = new Map((await this.storage.bookingCalls.forBookings(all.map((b) => b.id))).map((c) => [c.booking_id, presentCall(c)]));
+    return responses.map((r) => {
+      const own = all.filter((b) => b.response_id === r.id && b.status !== 'held' && b.status !== 'expired');
+      return own.length ? { ...r, bookings: own.map((b) => ({ id: b.id, question_id: b.question_id, status: b.status, start: b.start, end: b.end, confirmation_call: calls.get(b.id) ?? null })) } : r;
+    });
+  }
+
   async get(principal: Principal, formId: string, responseId: string) {
     await authorizeForm(this.storage, principal, formId, 'read');
     const r = await this.storage.responses.findById(formId, responseId);
     if (!r) throw notFound('Response');
-    return (await this.withPayments([presentResponse(r)]))[0]!;
+    return (await this.withBookings(await this.withPayments([presentResponse(r)])))[0]!;
   }
 
   async delete(principal: Principal, formId: string, responseId: string) {
