@@ -21,7 +21,7 @@ export interface TranslatorHarness {
  */
 export function translatorConformance(test: TestFn, harness: TranslatorHarness) {
   const name = (s: string) => `${harness.name}: ${s}`;
-  test(name('translates many texts in order, in one call'), async (t) => {
+  test.serial(name('translates many texts in order, in one call'), async (t) => {
     const translator = await harness.create();
     const texts = ['Your name', 'Favourite colour', 'Red', 'Thanks, {respondent.name}!'];
     const before = harness.calls();
@@ -29,18 +29,18 @@ export function translatorConformance(test: TestFn, harness: TranslatorHarness) 
     t.is(harness.calls() - before, 1);
     t.not(translator.id, 'none');
   });
-  test(name('right-to-left and regional languages'), async (t) => {
+  test.serial(name('right-to-left and regional languages'), async (t) => {
     const translator = await harness.create();
     t.deepEqual(await translator.translate(['Blue'], 'en', 'ar'), [harness.expected('Blue', 'en', 'ar')]);
     t.deepEqual(await translator.translate(['Olá'], 'pt-BR', 'en'), [harness.expected('Olá', 'pt-BR', 'en')]);
   });
-  test(name('an empty list makes no call'), async (t) => {
+  test.serial(name('an empty list makes no call'), async (t) => {
     const translator = await harness.create();
     const before = harness.calls();
     t.deepEqual(await translator.translate([], 'en', 'de'), []);
     t.is(harness.calls(), before);
   });
-  test(name("the service's refusal is a TranslatorError with its status"), async (t) => {
+  test.serial(name("the service's refusal is a TranslatorError with its status"), async (t) => {
     const translator = await harness.createRefused();
     const e = await t.throwsAsync(translator.translate(['Hello'], 'en', 'de'));
     t.true(e instanceof TranslatorError, String(e));
