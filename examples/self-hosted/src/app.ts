@@ -25,6 +25,7 @@ import { backupsPlugin, InstanceBackups } from '@formloom/backup';
 import { readBackupConfig } from './backup-config';
 import { creditPriceFromEnv, stripeFromEnv } from './payments-config';
 import { twilioFromEnv } from './telephony-config';
+import { translatorFromEnv } from './translator-config';
 
 /**
  * Server time-outs (docs/security.md, "Input limits"): a client gets 20 s to send its headers and two
@@ -95,6 +96,7 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
   const creditPrice = creditPriceFromEnv(env);
   // Confirmation calls of bookings (docs/booking.md): Twilio when its variables are set.
   const twilio = await twilioFromEnv(env);
+  const translator = await translatorFromEnv(env);
   // Owner-only: the data dir holds the database, the secret key, uploads and mails (docs/security.md).
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const storage: ClosableStorage = await openMigratedStorage(config.databaseUrl);
@@ -180,6 +182,8 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
       // Owners connect their own CalDAV calendars for booking questions (docs/booking.md); a plugin may replace it.
       ...(provided.has('calendars') ? {} : { calendars: caldavCalendars() }),
       ...(twilio && !provided.has('telephony') ? { telephony: twilio } : {}),
+      // auto_translate's translator (docs/languages.md); a plugin may provide its own.
+      ...(translator && !provided.has('translator') ? { translator } : {}),
       ...(stripe && !provided.has('payments') ? { payments: { purchaseCredits: localPayments(storage).purchaseCredits, processor: stripe } } : {}),
       config: {
         publicUrl,
