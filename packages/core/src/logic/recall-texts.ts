@@ -51,8 +51,8 @@ export const RECALL_FORM_FIELDS: ReadonlyArray<[string, string, boolean]> = [
   ['redirect_url', 'The redirect URL', true],
 ];
 
-/** Every text of the form that holds a brace, with where it is. */
-export function recallTexts(options: Record<string, unknown>, questions: readonly TextQuestion[]): RecallText[] {
+/** Every text of the form that holds a brace, with where it is (the server-run steps' texts unless `withSteps` is false). */
+export function recallTexts(options: Record<string, unknown>, questions: readonly TextQuestion[], withSteps = true): RecallText[] {
   const out: RecallText[] = [];
   const all = questions.length;
   for (const [field, place, after] of RECALL_FORM_FIELDS) {
@@ -69,14 +69,15 @@ export function recallTexts(options: Record<string, unknown>, questions: readonl
     if (str(q.title)) out.push({ text: q.title, place: `${at} title`, question_id: q.id, before: i });
     if (str(q.description)) out.push({ text: q.description, place: `${at} description`, question_id: q.id, before: i });
     choicesOf(q).forEach((c, n) => str(c?.label) && out.push({ text: c.label, place: `${at} choice ${n + 1}`, question_id: q.id, before: i }));
-    for (const [name, text] of stepTexts(q)) out.push({ text, place: `${at} ${name}`, question_id: q.id, before: i });
+    if (withSteps) for (const [name, text] of stepTexts(q)) out.push({ text, place: `${at} ${name}`, question_id: q.id, before: i });
   });
   return out;
 }
 
 /** The names recalled with `{var.*}` in any text, for the public view (variables are private otherwise). */
 export function recalledVariables(options: Record<string, unknown>, questions: readonly TextQuestion[]): string[] {
-  const names = recallTexts(options, questions).flatMap((t) => parseRecalls(t.text).filter((r) => r.kind === 'var').map((r) => r.name));
+  // The server fills the steps' texts (docs/logic.md): their variables need not be public.
+  const names = recallTexts(options, questions, false).flatMap((t) => parseRecalls(t.text).filter((r) => r.kind === 'var').map((r) => r.name));
   return [...new Set(names)];
 }
 
