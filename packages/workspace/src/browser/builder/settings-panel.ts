@@ -7,6 +7,7 @@ import './preview-pane';
 import './settings-parts';
 import './recall-picker';
 import './address-field';
+import './languages-panel';
 
 /** A local date-time input's value from an ISO instant, and back (with the browser's offset). */
 const toLocal = (iso: string | null) => {
@@ -55,6 +56,7 @@ export class FlSettingsPanel extends BuilderPanel {
           <fl-recall .value=${f.thank_you_description} at="after" label="the thank-you text"></fl-recall>
         </fieldset>
       </section>
+      <fl-languages .store=${this.store} .tick=${this.tick} .readOnly=${this.readOnly}></fl-languages>
       <section class="card" aria-labelledby="s-resp">
         <h2 id="s-resp">Hidden fields and where respondents start</h2>
         <fl-hidden-fields .names=${f.hidden_fields ?? []} @fl-names=${(e: CustomEvent) => this.patch({ hidden_fields: (e.detail as string[]).length ? e.detail : null })}></fl-hidden-fields>
