@@ -1944,6 +1944,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/forms/{id}/responses/{responseId}/bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A response's bookings with their state, the confirmation call's outcome (confirmed, cancelled by keypad, no answer, failed) and each booking's audit trail
+         * @description Needs a `forms` key.
+         */
+        get: operations["listResponseBookings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}/bookings/call-quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What one confirmation call of the form's booking questions costs in voice credits (its prompt, in the form's language), the owner's balance, whether it covers the calls publishing checks (one), and whether this server can place calls
+         * @description Needs a `forms` key.
+         */
+        get: operations["quoteBookingCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/booking-calls/audio/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The spoken prompt of a booking's confirmation call (WAV, 8 kHz), fetched by the telephony provider: the token is unguessable and works for 30 minutes from the call; 404 otherwise */
+        get: operations["getBookingCallAudio"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/booking-calls/{id}/keypad": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The telephony provider's keypad callback (Twilio's Gather action) of a booking's confirmation call: 1 confirms, 2 cancels the booking as its cancel link does. Verified against X-Twilio-Signature over this exact URL (403 invalid_signature otherwise); a repeat changes nothing. Answers TwiML that hangs up */
+        post: operations["receiveBookingCallKeypad"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/booking-calls/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The telephony provider's status callback of a booking's confirmation call: a final status without a decisive digit records the outcome (no answer, failed). Verified against X-Twilio-Signature (403 invalid_signature otherwise); a repeat changes nothing */
+        post: operations["receiveBookingCallStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/forms/{slug}/responses/{responseId}/steps/{questionId}": {
         parameters: {
             query?: never;
@@ -2119,6 +2210,15 @@ export interface components {
                 honeypot?: boolean;
                 proof_of_work?: boolean;
             } | null;
+            languages: string[] | null;
+            translations: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            } | null;
+            machine_translations: {
+                [key: string]: string[];
+            } | null;
             slug: string;
             /** Format: date-time */
             created_at: string;
@@ -2263,6 +2363,15 @@ export interface components {
             spam_protection: {
                 honeypot?: boolean;
                 proof_of_work?: boolean;
+            } | null;
+            languages: string[] | null;
+            translations: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            } | null;
+            machine_translations: {
+                [key: string]: string[];
             } | null;
             slug: string;
             /** Format: date-time */
@@ -2615,6 +2724,15 @@ export interface components {
                 honeypot?: boolean;
                 proof_of_work?: boolean;
             } | null;
+            languages: string[] | null;
+            translations: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            } | null;
+            machine_translations: {
+                [key: string]: string[];
+            } | null;
             slug: string;
             /** Format: date-time */
             created_at: string;
@@ -2625,6 +2743,13 @@ export interface components {
             response_count: number;
             questions: components["schemas"]["Question"][];
             version: components["schemas"]["Version"];
+            warnings?: {
+                reason: string;
+                message: string;
+                missing: {
+                    [key: string]: string[];
+                };
+            }[];
         };
         Question: {
             id: string;
@@ -2992,6 +3117,7 @@ export interface components {
                 timezone?: string;
                 durations?: number[];
                 confirmation_call?: boolean;
+                confirmation_call_question?: string | null;
                 confirmation_call_number?: string;
             };
         } | {
@@ -3331,6 +3457,7 @@ export interface components {
                 form_mode: "knowledge_quiz" | "lead_qualification" | "match_quiz";
             } | null;
             version: number | null;
+            language: string | null;
         };
         RespondentResponses: {
             /** @description Newest first, at most 1,000 */
@@ -3366,6 +3493,7 @@ export interface components {
                 form_mode: "knowledge_quiz" | "lead_qualification" | "match_quiz";
             } | null;
             version: number | null;
+            language: string | null;
             version_id: string | null;
             /** @description The response's payments (docs/payments.md); present when it has any */
             payments?: {
@@ -3381,6 +3509,24 @@ export interface components {
                 amount_refunded: number;
                 created_at: string;
                 updated_at: string;
+            }[];
+            /** @description The response's bookings as they stand now, with their confirmation call (docs/booking.md); present when it has any */
+            bookings?: {
+                id: string;
+                question_id: string;
+                /** @enum {string} */
+                status: "confirmed" | "cancelled";
+                start: string;
+                end: string;
+                confirmation_call: {
+                    /** @enum {string} */
+                    state: "pending" | "placing" | "calling" | "done";
+                    /** @description null while the call is under way */
+                    outcome: ("confirmed" | "cancelled" | "no_answer" | "failed") | null;
+                    /** @description why it failed or had no choice: invalid_number, insufficient_credits, provider_refused, call_state_unknown, no_choice, busy, ... */
+                    reason: string | null;
+                    updated_at: string;
+                } | null;
             }[];
         };
         /** @description The responses, oldest first */
@@ -3623,6 +3769,7 @@ export interface components {
                 form_mode: "knowledge_quiz" | "lead_qualification" | "match_quiz";
             } | null;
             version: number | null;
+            language: string | null;
         } | {
             id: string;
             form_id: string;
@@ -3648,6 +3795,7 @@ export interface components {
                 form_mode: "knowledge_quiz" | "lead_qualification" | "match_quiz";
             } | null;
             version: number | null;
+            language: string | null;
             /** @description Send it as X-Resume-Token to add answers later; given only here, once */
             resume_token: string;
         };
@@ -4386,6 +4534,18 @@ export interface operations {
                     spam_protection?: {
                         honeypot?: boolean;
                         proof_of_work?: boolean;
+                    } | null;
+                    /** @description Languages offered besides the default one (`language`), e.g. ["de", "ar"] */
+                    languages?: string[] | null;
+                    /** @description Per language, the text of each translatable path (docs/languages.md) */
+                    translations?: {
+                        [key: string]: {
+                            [key: string]: string;
+                        };
+                    } | null;
+                    /** @description Per language, the paths filled by the translator (auto_translate); an edited text leaves this list */
+                    machine_translations?: {
+                        [key: string]: string[];
                     } | null;
                     questions?: ({
                         id?: string;
@@ -6284,6 +6444,7 @@ export interface operations {
                             timezone?: string;
                             durations?: number[];
                             confirmation_call?: boolean;
+                            confirmation_call_question?: string | null;
                             confirmation_call_number?: string;
                         };
                         logic_jumps?: ({
@@ -7209,6 +7370,18 @@ export interface operations {
                         honeypot?: boolean;
                         proof_of_work?: boolean;
                     } | null;
+                    /** @description Languages offered besides the default one (`language`), e.g. ["de", "ar"] */
+                    languages?: string[] | null;
+                    /** @description Per language, the text of each translatable path (docs/languages.md) */
+                    translations?: {
+                        [key: string]: {
+                            [key: string]: string;
+                        };
+                    } | null;
+                    /** @description Per language, the paths filled by the translator (auto_translate); an edited text leaves this list */
+                    machine_translations?: {
+                        [key: string]: string[];
+                    } | null;
                     questions?: ({
                         id?: string;
                         /** @constant */
@@ -9106,6 +9279,7 @@ export interface operations {
                             timezone?: string;
                             durations?: number[];
                             confirmation_call?: boolean;
+                            confirmation_call_question?: string | null;
                             confirmation_call_number?: string;
                         };
                         logic_jumps?: ({
@@ -10351,6 +10525,8 @@ export interface operations {
                     hidden?: {
                         [key: string]: string;
                     };
+                    /** @description The language the respondent answered in: the form's `language` or one of its `languages` */
+                    language?: string;
                     spam_check?: {
                         /** @description The value of the field people never see: empty */
                         honeypot?: string;
@@ -10439,6 +10615,8 @@ export interface operations {
                 completed?: boolean;
                 /** @description only responses to this published version (its number) */
                 version?: number;
+                /** @description only responses answered in this language (docs/languages.md) */
+                language?: string;
                 /** @description Filters by answer, JSON text (URL-encoded): `{"match": "all" | "any", "conditions": [{"question_id", "op", "value"}]}`, at most 20 conditions. `op` by question type: yes_no equals, not_equals; number, rating, opinion_scale equals, not_equals, greater_than, less_than, greater_or_equal, less_or_equal, between ([low, high]); multiple_choice, dropdown equals, not_equals, is_any_of (a list), contains, not_contains; short_text, long_text, email contains, not_contains, equals, not_equals, begins_with, ends_with (ignoring case; these read every response of the range); date equals, not_equals, less_than, greater_than, less_or_equal, greater_or_equal, between (YYYY-MM-DD); every type also is_answered and is_not_answered (no value). An unanswered question passes only is_not_answered and the not_ operators. A bad filter is a 400 naming the condition and the problem. Example: `{"match":"all","conditions":[{"question_id":"q_city","op":"equals","value":"Berlin"},{"question_id":"q_nps","op":"greater_or_equal","value":9}]}` */
                 filter?: string;
                 /** @description only responses with an answer containing this text, ignoring case (at most 200 characters); reads every response of the range */
@@ -10481,6 +10659,8 @@ export interface operations {
                 completed?: boolean;
                 /** @description only responses to this published version (its number) */
                 version?: number;
+                /** @description only responses answered in this language (docs/languages.md) */
+                language?: string;
                 /** @description Filters by answer, JSON text (URL-encoded): `{"match": "all" | "any", "conditions": [{"question_id", "op", "value"}]}`, at most 20 conditions. `op` by question type: yes_no equals, not_equals; number, rating, opinion_scale equals, not_equals, greater_than, less_than, greater_or_equal, less_or_equal, between ([low, high]); multiple_choice, dropdown equals, not_equals, is_any_of (a list), contains, not_contains; short_text, long_text, email contains, not_contains, equals, not_equals, begins_with, ends_with (ignoring case; these read every response of the range); date equals, not_equals, less_than, greater_than, less_or_equal, greater_or_equal, between (YYYY-MM-DD); every type also is_answered and is_not_answered (no value). An unanswered question passes only is_not_answered and the not_ operators. A bad filter is a 400 naming the condition and the problem. Example: `{"match":"all","conditions":[{"question_id":"q_city","op":"equals","value":"Berlin"},{"question_id":"q_nps","op":"greater_or_equal","value":9}]}` */
                 filter?: string;
                 /** @description only responses with an answer containing this text, ignoring case (at most 200 characters); reads every response of the range */
@@ -10615,6 +10795,8 @@ export interface operations {
                 completed?: boolean;
                 /** @description only responses to this published version (its number) */
                 version?: number;
+                /** @description only responses answered in this language (docs/languages.md) */
+                language?: string;
                 /** @description Filters by answer, JSON text (URL-encoded): `{"match": "all" | "any", "conditions": [{"question_id", "op", "value"}]}`, at most 20 conditions. `op` by question type: yes_no equals, not_equals; number, rating, opinion_scale equals, not_equals, greater_than, less_than, greater_or_equal, less_or_equal, between ([low, high]); multiple_choice, dropdown equals, not_equals, is_any_of (a list), contains, not_contains; short_text, long_text, email contains, not_contains, equals, not_equals, begins_with, ends_with (ignoring case; these read every response of the range); date equals, not_equals, less_than, greater_than, less_or_equal, greater_or_equal, between (YYYY-MM-DD); every type also is_answered and is_not_answered (no value). An unanswered question passes only is_not_answered and the not_ operators. A bad filter is a 400 naming the condition and the problem. Example: `{"match":"all","conditions":[{"question_id":"q_city","op":"equals","value":"Berlin"},{"question_id":"q_nps","op":"greater_or_equal","value":9}]}` */
                 filter?: string;
             };
@@ -10653,6 +10835,8 @@ export interface operations {
                 completed?: boolean;
                 /** @description only responses to this published version (its number) */
                 version?: number;
+                /** @description only responses answered in this language (docs/languages.md) */
+                language?: string;
                 /** @description Filters by answer, JSON text (URL-encoded): `{"match": "all" | "any", "conditions": [{"question_id", "op", "value"}]}`, at most 20 conditions. `op` by question type: yes_no equals, not_equals; number, rating, opinion_scale equals, not_equals, greater_than, less_than, greater_or_equal, less_or_equal, between ([low, high]); multiple_choice, dropdown equals, not_equals, is_any_of (a list), contains, not_contains; short_text, long_text, email contains, not_contains, equals, not_equals, begins_with, ends_with (ignoring case; these read every response of the range); date equals, not_equals, less_than, greater_than, less_or_equal, greater_or_equal, between (YYYY-MM-DD); every type also is_answered and is_not_answered (no value). An unanswered question passes only is_not_answered and the not_ operators. A bad filter is a 400 naming the condition and the problem. Example: `{"match":"all","conditions":[{"question_id":"q_city","op":"equals","value":"Berlin"},{"question_id":"q_nps","op":"greater_or_equal","value":9}]}` */
                 filter?: string;
             };
@@ -13938,6 +14122,7 @@ export interface operations {
             content: {
                 "application/json": {
                     question_id: string;
+                    /** Format: date-time */
                     start: string;
                     duration: number;
                     timezone: string;
@@ -14136,6 +14321,206 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listResponseBookings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {bookings} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bookings: {
+                            id: string;
+                            question_id: string;
+                            /** @enum {string} */
+                            status: "held" | "confirmed" | "cancelled" | "expired";
+                            start: string;
+                            end: string;
+                            timezone: string;
+                            confirmation_call: {
+                                /** @enum {string} */
+                                state: "pending" | "placing" | "calling" | "done";
+                                /** @description null while the call is under way */
+                                outcome: ("confirmed" | "cancelled" | "no_answer" | "failed") | null;
+                                /** @description why it failed or had no choice: invalid_number, insufficient_credits, provider_refused, call_state_unknown, no_choice, busy, ... */
+                                reason: string | null;
+                                updated_at: string;
+                            } | null;
+                            /** @description What happened to the booking, oldest first */
+                            trail: {
+                                kind: string;
+                                at: string;
+                                detail: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    quoteBookingCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {data: {credits_per_call, calls_covered_at_publish, balance, enough, configured}} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            credits_per_call: number;
+                            calls_covered_at_publish: number;
+                            /** @description The form owner's voice credits */
+                            balance: number;
+                            enough: boolean;
+                            /** @description Whether this server can place calls (Twilio configured) */
+                            configured: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBookingCallAudio: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audio */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    receiveBookingCallKeypad: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The provider's signature over the URL and the posted fields */
+                "X-Twilio-Signature": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    CallSid: string;
+                    Digits?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description TwiML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    receiveBookingCallStatus: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The provider's signature over the URL and the posted fields */
+                "X-Twilio-Signature": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    CallSid: string;
+                    CallStatus: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description {received: true} */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        received: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
