@@ -93,6 +93,11 @@ export class FormView {
     for (const type of ['pointerdown', 'keydown', 'focusin']) root.addEventListener(type, () => (this.focusOk = true));
   }
 
+  /** Whether a reload resumes the partial response: incremental forms, and forms with steps the server runs. */
+  private get keepsProgress(): boolean {
+    return this.form.snapshot.incremental_submission === true || this.questions.some((q) => SERVER_STEPS.has(q.type));
+  }
+
   private get ctx(): LogicContext {
     return { answers: this.answers, hidden: this.hidden };
   }
@@ -113,12 +118,14 @@ export class FormView {
       this.done = true;
       return this.show(screen(this.level, this.t('answered'), this.t('answered_text')));
     }
-    const saved = snap.incremental_submission ? store.resume.get(this.form.slug) : null;
+    const saved = this.keepsProgress ? store.resume.get(this.form.slug) : null;
     if (saved) {
       this.partial = { id: saved.id, token: saved.token };
       this.answers = { ...this.answers, ...saved.answers };
       this.history = saved.history;
       if (saved.seed) this.seed = saved.seed;
+      if (saved.hidden) this.hidden = { ...this.hidden, ...saved.hidden };
+      if (saved.vars) this.dataVars = saved.vars;
       return this.go(Math.min(saved.index, this.questions.length - 1));
     }
     const t = this.form.theme;
@@ -349,7 +356,9 @@ export class FormView {
     if (this.shown !== screenNo) return;
     const to = nextIndex(this.questions, i, this.ctx);
     if (to >= this.questions.length) return this.finish();
-    if (this.form.snapshot.incremental_submission) store.resume.set(this.form.slug, { ...this.partial, seed: this.seed, answers: this.answers, index: to, history: [...this.history] });
+    // Kept also without incremental saving: a reload goes on from here with the same response, so the step is
+    // not run again for a new one (an email step mails once per response).
+    if (this.keepsProgress) store.resume.set(this.form.slug, { ...this.partial!, seed: this.seed, answers: this.answers, index: to, history: [...this.history], hidden: this.hidden, vars: this.dataVars });
     this.go(to);
   }
 
@@ -388,7 +397,7 @@ export class FormView {
         await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload() });
       }
       this.banner.hidden = true;
-      store.resume.set(this.form.slug, { ...this.partial, seed: this.seed, answers: this.answers, index: nextIndexValue, history: [...this.history, this.index] });
+      store.resume.set(this.form.slug, { ...this.partial, seed: this.seed, answers: this.answers, index: nextIndexValue, history: [...this.history, this.index], hidden: this.hidden, vars: this.dataVars });
     } catch (e) {
       if ((e as ApiError).offline) this.offline(null);
     }

@@ -37,6 +37,9 @@ export interface Resume {
   token: string;
   /** The session seed the choice order was drawn from, so a resumed response shows the same order. */
   seed?: string;
+  /** Hidden fields and variables a data node set (docs/logic.md), for the recalls and jumps after it. */
+  hidden?: Record<string, string>;
+  vars?: Record<string, unknown>;
   answers: Record<string, unknown>;
   index: number;
   history: number[];
