@@ -5,6 +5,7 @@ import { readHttpConfig } from './http-config';
 import { configPath } from './plugin-config';
 import { sealProblems } from './signing-seal';
 import { readBackupConfig } from './backup-config';
+import { twilioProblems } from './telephony-config';
 
 /** The configuration cannot start the app: one line per bad variable, each naming it (docs/configuration.md). */
 export class ConfigurationError extends Error {
@@ -39,6 +40,7 @@ export function configurationProblems(env: Env, cwd = process.cwd()): string[] {
   }
   run(() => readHttpConfig(env));
   problems.push(...sealProblems(env));
+  problems.push(...twilioProblems(env));
   const smtp = smtpProblem(env.FORMLOOM_SMTP_URL?.trim());
   if (smtp) problems.push(smtp);
   const from = env.FORMLOOM_MAIL_FROM?.trim();

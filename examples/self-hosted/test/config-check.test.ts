@@ -61,3 +61,12 @@ test('the process prints one line per bad variable, naming it, and exits non-zer
   t.false(stderr.includes('s3cret-pw'));
   t.false(existsSync(join(cwd, 'data')), 'nothing was made');
 });
+
+test('the Twilio variables: all three or none, the SID and the number checked, the token never repeated (docs/booking.md)', (t) => {
+  const sid = `AC${'0'.repeat(32)}`;
+  t.deepEqual(configurationProblems({ FORMLOOM_TWILIO_ACCOUNT_SID: sid, FORMLOOM_TWILIO_AUTH_TOKEN: 'tok-secret', FORMLOOM_TWILIO_FROM: '+15017122661' }, tmpdir()), []);
+  const problems = configurationProblems({ FORMLOOM_TWILIO_ACCOUNT_SID: 'nope', FORMLOOM_TWILIO_AUTH_TOKEN: 'tok-secret', FORMLOOM_TWILIO_FROM: '0612' }, tmpdir());
+  t.deepEqual(problems.map((l) => l.split(':')[0]), ['FORMLOOM_TWILIO_ACCOUNT_SID', 'FORMLOOM_TWILIO_FROM']);
+  t.false(problems.join('\n').includes('tok-secret'));
+  t.deepEqual(configurationProblems({ FORMLOOM_TWILIO_FROM: '+15017122661' }, tmpdir()).map((l) => l.split(':')[0]), ['FORMLOOM_TWILIO_ACCOUNT_SID', 'FORMLOOM_TWILIO_AUTH_TOKEN']);
+});
