@@ -36,6 +36,20 @@ function paymentCell(r: ResponseItem, questionId: string): string {
   return p ? `${money(p.amount, p.currency)} · ${PAYMENT_STATUS[p.status] ?? p.status}` : '';
 }
 
+const CALL_OUTCOME: Record<string, string> = { confirmed: 'confirmed by phone', cancelled: 'cancelled by phone', no_answer: 'no answer to the call', failed: 'call failed' };
+
+/**
+ * A booking question's table cell: the time booked, its state now and the confirmation call's outcome
+ * (docs/booking.md, "The outcome"); null when the response carries no booking for it.
+ */
+function bookingCell(r: ResponseItem, questionId: string): string | null {
+  const b = ((r as { bookings?: Array<{ question_id: string; status: string; start: string; confirmation_call: { outcome: string | null } | null }> }).bookings ?? []).find((x) => x.question_id === questionId);
+  if (!b) return null;
+  const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(b.start));
+  const outcome = b.confirmation_call?.outcome ? CALL_OUTCOME[b.confirmation_call.outcome] : b.confirmation_call ? 'call pending' : null;
+  return [when, b.status === 'cancelled' ? 'Cancelled' : 'Booked', outcome].filter(Boolean).join(' · ');
+}
+
 /** Responses per page of the table; `<formloom-results>` reads the first page ahead with the same size. */
 export const PER_PAGE = 25;
 
@@ -302,7 +316,7 @@ export class FlResultsTable extends LitElement {
                   <td class="when"><button class="open" type="button" @click=${() => this.open(r)}>${new Date(r.submitted_at).toLocaleString()}</button> ${r.completed_at ? html`<span class="pill done">Completed</span>` : html`<span class="pill">Partial</span>`}</td>
                   ${cols.map((c) => {
                     // A payment question's cell is its payment (docs/payments.md): amount and state.
-                    const text = c.question.type === 'payment' ? paymentCell(r, c.question.id) : cellValue(r.answers, c);
+                    const text = c.question.type === 'payment' ? paymentCell(r, c.question.id) : (c.question.type === 'booking' ? bookingCell(r, c.question.id) : null) ?? cellValue(r.answers, c);
                     return html`<td title=${text} data-label=${c.sub !== undefined ? `${c.question.title}: ${c.label}` : c.label}>${text}</td>`;
                   })}
                 </tr>`,
