@@ -32,14 +32,15 @@ export class FlLanguages extends BuilderPanel {
       .langs li { display: inline-flex; align-items: center; gap: 0.25rem; border: 1px solid var(--_border); border-radius: 999px; padding: 0.125rem 0.25rem 0.125rem 0.75rem; }
       .add { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; }
       .rows { display: grid; gap: 0.75rem; }
-      .row { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.75rem; border-top: 1px solid var(--_border); padding-top: 0.75rem; }
+      .row { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.75rem; align-items: start; border-top: 1px solid var(--_border); padding-top: 0.75rem; }
       @media (max-width: 640px) { .row { grid-template-columns: minmax(0, 1fr); gap: 0.25rem; } }
       .source { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
       .where { font-size: 0.8125rem; font-weight: 600; display: block; margin-bottom: 0.25rem; }
       .badge { display: inline-block; font-size: 0.75rem; font-weight: 600; border-radius: 999px; padding: 0 0.5rem; margin-inline-start: 0.5rem; border: 1px solid currentColor; }
       .missing { color: var(--_danger, #b42318); }
       .machine { color: var(--_muted, #555); }
-      textarea { width: 100%; box-sizing: border-box; }
+      textarea { width: 100%; box-sizing: border-box; min-height: 2.75rem; field-sizing: content; }
+      .add { align-items: end; }
     `,
   ];
   static override properties = { ...BuilderPanel.properties, target: { state: true }, adding: { state: true } };

@@ -1,0 +1,62 @@
+import test from 'ava';
+import type { Browser } from 'playwright-core';
+import { startWorkspaceApp, type WorkspaceTestApp } from './helpers/app';
+import { axeViolations, launchBrowser, openPage } from './helpers/browser';
+
+/*
+ * The builder's Languages section (docs/languages.md "In the workspace"): a language added by keyboard, the
+ * side-by-side view with missing texts marked, a translation typed and saved, at 390 px and 1366 px, axe 0.
+ * FORMLOOM_SHOTS=<dir> saves screenshots there.
+ */
+let app: WorkspaceTestApp;
+let browser: Browser;
+test.before(async () => {
+  [app, browser] = await Promise.all([startWorkspaceApp('sqlite'), launchBrowser()]);
+});
+test.after.always(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+test('languages added by keyboard, translations side by side, saved, at 390 px and 1366 px', async (t) => {
+  t.timeout(120_000);
+  const owner = await app.user('pro');
+  const created = await app.api('POST', '/forms', {
+    key: owner.key,
+    body: { title: 'Survey', language: 'en', questions: [{ type: 'multiple_choice', title: 'Favourite colour', properties: { choices: [{ label: 'Red' }, { label: 'Blue' }] } }] },
+  });
+  const id = created.body.id as string;
+  const qid = created.body.questions[0].id as string;
+  for (const [width, lang, name, text] of [[390, 'de', 'German', 'Umfrage'], [1366, 'ar', 'Arabic', 'استطلاع']] as const) {
+    const { page, errors, close } = await openPage(browser, { width, cookie: owner.cookie });
+    try {
+      await page.goto(`${app.url}/forms/${id}/settings`);
+      const add = page.getByRole('combobox', { name: 'Add a language' });
+      await add.focus();
+      await add.selectOption(lang);
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: `Remove ${name}` }).waitFor();
+      const into = page.getByRole('combobox', { name: 'Translate into' });
+      await into.selectOption(lang);
+      t.regex(await page.getByRole('status').filter({ hasText: 'have no' }).innerText(), /4 of 4 texts have no/);
+      const field = page.getByRole('textbox', { name: /^German|^Arabic/ }).first();
+      await field.fill(text);
+      await field.press('Tab');
+      await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
+      t.regex(await page.getByRole('status').filter({ hasText: 'have no' }).innerText(), /3 of 4 texts have no/);
+      const dir = process.env.FORMLOOM_SHOTS;
+      if (dir) await page.locator('fl-languages').screenshot({ path: `${dir}/languages-${width}.png` });
+      t.is(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth), width, 'no sideways scrolling');
+      t.deepEqual(await axeViolations(page), [], `axe at ${width}`);
+      t.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  }
+  const saved = (await app.api('GET', `/forms/${id}`, { key: owner.key })).body;
+  t.deepEqual(saved.languages, ['de', 'ar']);
+  t.is(saved.translations.de.title, 'Umfrage');
+  t.is(saved.translations.ar.title, 'استطلاع');
+  t.truthy(qid);
+});
