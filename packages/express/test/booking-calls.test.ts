@@ -7,6 +7,7 @@ import { createTwilioTelephony } from '@formloom/telephony-twilio';
 import { FakeTwilio } from '@formloom/telephony-twilio/testing';
 import { forEachDb, type TestApp } from './helpers/app';
 import { memoryMailer } from './helpers/signing';
+import { webhookReceiver } from './helpers/browser';
 import { toneEngine, toneVoiceAppOptions } from './helpers/voice';
 
 /*
@@ -60,16 +61,18 @@ forEachDb(test, (it) => {
   it('confirmation call: readiness and credits at publish, the call placed once, audio, signed callbacks, a keypad cancel', async (t, app) => {
     app.formloom.worker.start({ pollMs: 50 });
     const { owner, key, user } = await setUp(app);
+    const hook = await webhookReceiver();
+    t.teardown(() => hook.close());
     const booking = { type: 'booking', title: 'Pick a time', required: true, properties: { hours: HOURS, timezone: 'Europe/Paris', durations: [30], confirmation_call: true } };
     const contact = { type: 'contact_info', title: 'You', required: true, properties: { fields: ['first_name', 'email', 'phone'] } };
 
     // No phone question named: the number is missing. Then a question that is not a contact-info one.
-    const created = await app.api('POST', '/forms', { key, body: { title: 'Fitting', published: true, questions: [contact, booking] } });
+    const created = await app.api('POST', '/forms', { key, body: { title: 'Fitting', published: true, webhook_url: hook.url, questions: [contact, booking] } });
     t.is(created.status, 201, created.text);
     const [who, book] = (created.body.questions as Array<{ id: string }>).map((q) => q.id) as [string, string];
     t.like(created.body.publish_error, { reason: 'booking_confirmation_number_missing', question_ids: [book] });
     const formId = created.body.id as string;
-    const withQuestion = (q: string) => app.api('PUT', `/forms/${formId}`, { key, body: { title: 'Fitting', questions: [{ ...contact, id: who }, { ...booking, id: book, properties: { ...booking.properties, confirmation_call_question: q } }] } });
+    const withQuestion = (q: string) => app.api('PUT', `/forms/${formId}`, { key, body: { title: 'Fitting', webhook_url: hook.url, questions: [{ ...contact, id: who }, { ...booking, id: book, properties: { ...booking.properties, confirmation_call_question: q } }] } });
     const put = await withQuestion(book);
     t.is(put.status, 200, put.text);
     t.like((await app.api('POST', `/forms/${formId}/publish`, { key })).body.error, { reason: 'booking_confirmation_number_missing' });
@@ -151,6 +154,10 @@ forEachDb(test, (it) => {
     await waitFor(async () => (await radicale.getRaw(user, bookingId)) === null, { what: 'the event removed' });
     await waitFor(() => mailer.sent.find((m) => m.calendar?.method === 'CANCEL' && m.calendar.content.includes(bookingId)), { what: 'the cancellation mail' });
     t.is(1000 - (await app.formloom.storage.credits.balance(owner.id)), spent, 'charged once');
+    // The outcome's own webhook event (the submission's went out before the call), once despite the repeats.
+    const outcomeHook = (id: string) => hook.bodies.filter((b) => b.event === 'booking.call_completed' && b.booking.id === id);
+    const sent = await waitFor(() => outcomeHook(bookingId)[0], { what: 'the outcome webhook' });
+    t.like(sent.booking, { status: 'cancelled', response_id: responseId, confirmation_call: { outcome: 'cancelled' } });
 
     // Another booking: 1 confirms it; one more: no answer. 
     const second = await respond('0033 6 12 34 56 79');
@@ -165,6 +172,8 @@ forEachDb(test, (it) => {
     t.is((await post(call3.statusCallback!, fake.signed(call3.statusCallback!, { CallSid: call3.sid, CallStatus: 'no-answer' }))).status, 200);
     t.like(await outcome(second), { status: 'confirmed', confirmation_call: { outcome: 'confirmed' } });
     t.like(await outcome(third), { status: 'confirmed', confirmation_call: { outcome: 'no_answer', reason: 'no_answer' } });
+    await waitFor(() => outcomeHook(third.bookingId).length === 1, { what: "the third call's webhook" });
+    t.is(outcomeHook(bookingId).length, 1, 'one outcome webhook per call');
     t.is((await post(k2.replace(second.bookingId, third.bookingId), fake.press(call2.sid, k2.replace(second.bookingId, third.bookingId), '2'))).status, 404, "another call's id");
   });
-}, { ...toneVoiceAppOptions(), speechEngines: [toneEngine()], mailer, plugins: [caldavPlugin(), definePlugin({ name: 'test-telephony', version: '0.1.0', adapters: { telephony } })] });
+}, { ...toneVoiceAppOptions(), speechEngines: [toneEngine()], mailer, plugins: [caldavPlugin(), definePlugin({ name: 'test-telephony', version: '0.1.0', adapters: { telephony } })], allowPrivateWebhooks: true });

@@ -17,7 +17,7 @@ import { VoiceFailure, VoiceService } from '../voice/voice-service';
 import { BookingMails } from './booking-mails';
 import { callLanguage, callPrompt, phoneAnswer, phoneQuestionOf } from './call-prompts';
 import { BOOKING_CALL_JOB, callPaths } from './call-paths';
-import { BOOKING_CALENDAR_JOB } from './calendar-sync';
+import { BOOKING_CALL_WEBHOOK_JOB } from './call-webhooks';
 
 /** How long the prompt's audio URL works after the call is placed (Twilio fetches it when the callee answers). */
 export const CALL_AUDIO_MINUTES = 30;
@@ -85,6 +85,7 @@ export class ConfirmationCalls implements OutboxHandler {
   async settle(tx: Storage, bookingId: string, outcome: BookingCallOutcome, reason: string | null, detail: Record<string, unknown> = {}): Promise<boolean> {
     if (!(await tx.bookingCalls.settle(bookingId, outcome, reason, this.now()))) return false;
     await this.trail(tx, bookingId, 'call.outcome', 'call_outcome', { outcome, reason, ...detail });
+    await tx.outbox.enqueue(newOutboxItem(this.ids, this.now(), BOOKING_CALL_WEBHOOK_JOB, { booking_id: bookingId }));
     return true;
   }
 

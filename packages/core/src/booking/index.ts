@@ -10,6 +10,7 @@ import { CalendarConnections, calendarConnectionBody, calendarConnectionSchema, 
 import { BookingCalendarSync } from './calendar-sync';
 import { ConfirmationCalls } from './confirmation-calls';
 import { CallCallbacks } from './call-callbacks';
+import { CallOutcomeWebhooks } from './call-webhooks';
 import { BookingTrails, bookingsOut } from './booking-trails';
 import { authorizeForm } from '../forms/form-access';
 import { CALLS_COVERED_AT_PUBLISH, formCallCredits } from './call-credits';
@@ -27,6 +28,7 @@ export * from './confirmation-calls';
 export * from './call-callbacks';
 export * from './booking-trails';
 export * from './call-credits';
+export * from './call-webhooks';
 
 const TAGS = ['Booking'];
 
@@ -48,8 +50,8 @@ const callQuoteOut = z.object({
 export const bookingArea = definePlugin({
   name: 'booking',
   version: CORE_VERSION,
-  services: [CalendarConnections, BookingService, BookingManage, BookingMails, BookingCalendarSync, ConfirmationCalls, CallCallbacks, BookingTrails],
-  outboxHandlers: (ctx) => [ctx.service(BookingCalendarSync), ctx.service(ConfirmationCalls)],
+  services: [CalendarConnections, BookingService, BookingManage, BookingMails, BookingCalendarSync, ConfirmationCalls, CallCallbacks, BookingTrails, CallOutcomeWebhooks],
+  outboxHandlers: (ctx) => [ctx.service(BookingCalendarSync), ctx.service(ConfirmationCalls), ctx.service(CallOutcomeWebhooks)],
   inTransaction: {
     'response.submitted': async ({ form_id, response_id }, tx, ctx) => {
       const held = ctx.service(SubmissionService).committingIn(tx, response_id);

@@ -119,6 +119,22 @@ export class WebhookDispatcher {
     return items;
   }
 
+  /**
+   * Records one delivery of another event than a submission (`booking.call_completed`: docs/booking.md) per
+   * target, with its outbox item, in `tx`; the worker sends them as it sends submissions (signed, retried).
+   */
+  async enqueueEvent(tx: Storage, form: FormRecord, responseId: string, targets: WebhookTarget[], event: string, body: string): Promise<void> {
+    const now = this.clock.now().toISOString();
+    for (const t of targets) {
+      const id = this.ids.id('whd');
+      await tx.deliveries.insert({
+        id, form_id: form.id, response_id: responseId, user_id: t.user_id, url: t.url, event, body, status: 'pending', attempts: 0,
+        last_status_code: null, last_duration_ms: null, last_response_excerpt: null, last_error: null, next_attempt_at: now, created_at: now, updated_at: now,
+      });
+      await this.enqueueAttempt(tx, id, now, t.url);
+    }
+  }
+
   /** Hands the committed items of `enqueue` to the worker that leased them; true when none is left to claim. */
   started(items: readonly OutboxItem[]): boolean {
     this.births.adopt(items);
