@@ -24,6 +24,7 @@ import { formListDepthTests } from './storage/form-list-depth';
 import { integrationTests } from './storage/integrations';
 import { paymentTests } from './storage/payments';
 import { bookingTests } from './storage/bookings';
+import { bookingCallTests } from './storage/booking-calls';
 
 export type { StorageHarness, StorageHarnessInstance } from './storage/fixtures';
 export type { Probe, StorageProbes, StoredRow } from './storage/probes';
@@ -73,4 +74,5 @@ export function runStorageConformance(test: TestFn<any>, harness: StorageHarness
   integrationTests(storageTest);
   paymentTests(storageTest);
   bookingTests(storageTest);
+  bookingCallTests(storageTest);
 }
