@@ -89,6 +89,12 @@ forEachDb(test, (it) => {
     t.deepEqual(list.body.responses.map((r: { language: string }) => r.language), ['de']);
     t.is(list.body.responses[0].answers[0].value, 'Red');
     t.is((await app.api('GET', `/forms/${form.id}/responses?language=Deutsch`, { key: u.key })).status, 400);
+    // Analytics narrow to the language too (counted from the responses, not the day rollups).
+    const analytics = await app.api('GET', `/forms/${form.id}/analytics?language=ar`, { key: u.key });
+    t.is(analytics.status, 200, JSON.stringify(analytics.body));
+    t.is(analytics.body.total_responses, 1);
+    const summaries = await app.api('GET', `/forms/${form.id}/analytics/questions?language=de`, { key: u.key });
+    t.is(summaries.status, 200, JSON.stringify(summaries.body));
   });
 
   it("an owner's edit of a machine translation loses its mark and is kept", async (t, app) => {

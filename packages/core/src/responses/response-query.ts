@@ -103,5 +103,5 @@ export function decodeCursor(raw: unknown, filter: ResponseFilter): ListCursor {
  */
 export function totalIsCostly(filter: ResponseFilter): boolean {
   const inDay = (v: string | undefined, edge: string) => v !== undefined && !v.endsWith(edge);
-  return filter.search !== undefined || filter.answers !== undefined || filter.version !== undefined || inDay(filter.since, 'T00:00:00.000Z') || inDay(filter.until, 'T23:59:59.999Z');
+  return filter.search !== undefined || filter.answers !== undefined || filter.version !== undefined || filter.language !== undefined || inDay(filter.since, 'T00:00:00.000Z') || inDay(filter.until, 'T23:59:59.999Z');
 }

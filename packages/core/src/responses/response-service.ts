@@ -207,8 +207,8 @@ export class ResponseService {
       if (v !== undefined && !isDate(v)) throw badRequest(`${f}: must be a date YYYY-MM-DD`, { field: f });
     }
     const questions = query.filter === undefined ? [] : await this.storage.questions.listByForm(formId);
-    const filter = responseFilter({ since: query.since, until: query.until, completed: query.completed, version: query.version, filter: query.filter }, questions);
-    const narrowed = filter.completed !== undefined || filter.version !== undefined || filter.answers !== undefined;
+    const filter = responseFilter({ since: query.since, until: query.until, completed: query.completed, version: query.version, language: query.language, filter: query.filter }, questions);
+    const narrowed = filter.completed !== undefined || filter.version !== undefined || filter.answers !== undefined || filter.language !== undefined;
     return { filter, narrowed };
   }
 
