@@ -6,7 +6,7 @@ import { axeViolations, launchBrowser, openPage } from './helpers/browser';
 /*
  * The builder's Languages section (docs/languages.md "In the workspace"): a language added by keyboard, the
  * side-by-side view with missing texts marked, a translation typed and saved, at 390 px and 1366 px, axe 0.
- * FORMLOOM_SHOTS=<dir> saves screenshots there.
+ * The results' language filter. FORMLOOM_SHOTS=<dir> saves screenshots there.
  */
 let app: WorkspaceTestApp;
 let browser: Browser;
@@ -59,4 +59,25 @@ test('languages added by keyboard, translations side by side, saved, at 390 px a
   t.is(saved.translations.de.title, 'Umfrage');
   t.is(saved.translations.ar.title, 'استطلاع');
   t.truthy(qid);
+
+  // Results filter by the language answered in (the filter shows once the form has several languages).
+  const published = await app.api('POST', `/forms/${id}/publish`, { key: owner.key });
+  const slug = published.body.slug as string;
+  for (const language of ['de', 'ar', 'ar']) {
+    const r = await app.api('POST', `/public/forms/${slug}/responses`, { body: { answers: [{ question_id: qid, value: 'Red' }], language } });
+    t.is(r.status, 201, JSON.stringify(r.body));
+  }
+  const { page, errors, close } = await openPage(browser, { width: 390, cookie: owner.cookie });
+  try {
+    await page.goto(`${app.url}/forms/${id}/results`);
+    const stat = page.locator('.stat', { hasText: 'Responses' }).locator('.n');
+    await stat.filter({ hasText: /^3$/ }).waitFor();
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('ar');
+    await stat.filter({ hasText: /^2$/ }).waitFor();
+    t.regex(page.url(), /language=ar/);
+    t.deepEqual(await axeViolations(page), [], 'axe on the results');
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
 });

@@ -17,6 +17,8 @@ export interface ResponseFilter {
   search?: string;
   /** Only responses to this version. */
   version?: number;
+  /** Only responses answered in this language (docs/languages.md). */
+  language?: string;
   /** Filters by answer: the JSON text of `{match, conditions}`. */
   filter?: string;
 }

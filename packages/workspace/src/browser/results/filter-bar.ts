@@ -26,11 +26,22 @@ export interface FilterState {
   until: string;
   completed: '' | 'true' | 'false';
   version: string;
+  /** The language answered in (docs/languages.md); '' for all. */
+  language: string;
   match: 'all' | 'any';
   conditions: FilterCondition[];
 }
 
-export const EMPTY_FILTER: FilterState = { since: '', until: '', completed: '', version: '', match: 'all', conditions: [] };
+export const EMPTY_FILTER: FilterState = { since: '', until: '', completed: '', version: '', language: '', match: 'all', conditions: [] };
+
+/** A language's English name ("German"), or its tag. */
+function languageName(tag: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
+}
 
 const NUMERIC = new Set(['number', 'rating', 'opinion_scale']);
 const CHOICES = new Set(['multiple_choice', 'dropdown']);
@@ -93,9 +104,11 @@ export class FlFilterBar extends LitElement {
       }
     `,
   ];
-  static override properties = { questions: { attribute: false }, versions: { attribute: false }, state: { attribute: false }, showCompletion: { type: Boolean, attribute: 'show-completion' } };
+  static override properties = { questions: { attribute: false }, versions: { attribute: false }, languages: { attribute: false }, state: { attribute: false }, showCompletion: { type: Boolean, attribute: 'show-completion' } };
   questions: Question[] = [];
   versions: number[] = [];
+  /** The form's languages, default first; the filter shows when there are several (docs/languages.md). */
+  languages: string[] = [];
   state: FilterState = EMPTY_FILTER;
   showCompletion = true;
 
@@ -195,7 +208,7 @@ export class FlFilterBar extends LitElement {
 
   override render() {
     const s = this.state;
-    const active = s.conditions.length > 0 || s.since || s.until || s.completed || s.version;
+    const active = s.conditions.length > 0 || s.since || s.until || s.completed || s.version || s.language;
     const canAdd = filterable(this.questions).length > 0;
     return html`<fieldset>
       <legend>Filters</legend>
@@ -210,6 +223,11 @@ export class FlFilterBar extends LitElement {
         <label class="field">Version<select @change=${(e: Event) => this.emit({ version: (e.target as HTMLSelectElement).value })}>
           <option value="" ?selected=${s.version === ''}>All versions</option>
           ${this.versions.map((v) => html`<option value=${String(v)} ?selected=${s.version === String(v)}>Version ${v}</option>`)}</select></label>
+        ${this.languages.length > 1
+          ? html`<label class="field">Language<select @change=${(e: Event) => this.emit({ language: (e.target as HTMLSelectElement).value })}>
+              <option value="" ?selected=${s.language === ''}>All languages</option>
+              ${this.languages.map((l) => html`<option value=${l} ?selected=${s.language === l}>${languageName(l)}</option>`)}</select></label>`
+          : nothing}
       </div>
       ${s.conditions.length > 1
         ? html`<div class="match"><label for="match">Show responses that match</label>

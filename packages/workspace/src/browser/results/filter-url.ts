@@ -8,7 +8,7 @@ import { EMPTY_FILTER, isComplete, type FilterCondition, type FilterState } from
  * kept as they are (a host page's own).
  */
 
-const KEYS = ['since', 'until', 'completed', 'version', 'filter', 'view'] as const;
+const KEYS = ['since', 'until', 'completed', 'version', 'language', 'filter', 'view'] as const;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The filters of a query string; anything malformed is left out (the screen opens unfiltered rather than broken). */
@@ -23,6 +23,8 @@ export function readFilterState(search: string): { state: FilterState; view: str
   if (completed === 'true' || completed === 'false') state.completed = completed;
   const version = q.get('version');
   if (version && /^\d{1,9}$/.test(version)) state.version = version;
+  const language = q.get('language');
+  if (language && /^[a-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/.test(language)) state.language = language;
   const raw = q.get('filter');
   if (raw) {
     try {
@@ -53,6 +55,7 @@ export function apiFilter(state: FilterState): ResponseFilter {
   if (state.until) out.until = state.until;
   if (state.completed) out.completed = state.completed === 'true';
   if (state.version) out.version = Number(state.version);
+  if (state.language) out.language = state.language;
   const filter = filterParam(state);
   if (filter) out.filter = filter;
   return out;

@@ -52,6 +52,8 @@ export class FormloomResults extends LitElement {
   store: { api: Api; formId: string } | null = null;
   view: View = 'summary';
   questions: Question[] | null = null;
+  /** The form's languages, default first (docs/languages.md): the filter bar offers them when there are several. */
+  languages: string[] = [];
   analytics: Analytics | null = null;
   summaries: QuestionSummaries | null = null;
   canDelete = false;
@@ -116,6 +118,8 @@ export class FormloomResults extends LitElement {
     this.firstPage = unfiltered ? listResponses(this.api!, this.formId, { per_page: PER_PAGE }).catch(() => null) : null;
     try {
       const { form } = await getForm(this.api!, this.formId);
+      const offered = form as unknown as { language?: string | null; languages?: string[] | null };
+      this.languages = offered.language && offered.languages?.length ? [offered.language, ...offered.languages] : [];
       this.questions = form.questions;
       if (!form.team_id) this.canDelete = true;
       else {
@@ -226,7 +230,7 @@ export class FormloomResults extends LitElement {
         <button type="button" aria-pressed=${this.view === 'responses' ? 'true' : 'false'} @click=${() => this.setView('responses')}>Responses${this.analytics ? ` (${this.analytics.total_responses})` : ''}</button>
       </div>
       <div role="search" aria-label="Filter results">
-        <fl-filter-bar .questions=${this.questions} .versions=${versions} .state=${this.filters} @fl-filter=${(e: CustomEvent<FilterState>) => this.setFilters(e.detail)}></fl-filter-bar>
+        <fl-filter-bar .questions=${this.questions} .versions=${versions} .languages=${this.languages} .state=${this.filters} @fl-filter=${(e: CustomEvent<FilterState>) => this.setFilters(e.detail)}></fl-filter-bar>
       </div>
       <div class="bar">
         ${this.view === 'responses'
