@@ -152,7 +152,7 @@ export class ConfirmationCalls implements OutboxHandler {
     await this.storage.bookingCalls.advance(booking.id, 'pending', { generation_id: generationId, updated_at: this.now() });
     const principal = { user_id: booking.owner_id, key_id: null, scope: 'voice' as KeyScope };
     try {
-      await this.voice.speak(principal, { voice: voice.id, text: callPrompt(language, form.title, booking.start, booking.timezone), format: 'wav', quality: 'phone', language, reuse: false, save: false } as never, { generationId });
+      await this.voice.speak(principal, { voice: voice.id, text: callPrompt(language, form.title, booking.start, booking.timezone), format: 'wav', quality: 'phone', language, reuse: false, save: false, title: `Confirmation call: ${form.title}`.slice(0, 200) } as never, { generationId });
       await this.storage.transaction((tx) => this.trail(tx, booking.id, 'call.prompt', 'call_prompt', { generation_id: generationId, language }));
       return { generationId };
     } catch (e) {
