@@ -1,3 +1,4 @@
+import type { Calendars } from '@formloom/core';
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { QUESTION_TYPES } from '@formloom/core';
@@ -41,7 +42,12 @@ let browser: Browser;
 test.before(async () => {
   // Payments configured (never called here), so the payment question can be published (docs/payments.md).
   const processor = createStripeProcessor({ secretKey: 'sk_test_unused', webhookSecret: 'whsec_unused', publishableKey: 'pk_test_unused' });
-  app = await startWorkspaceApp('sqlite', { payments: { purchaseCredits: async () => 0, processor } });
+  // A calendar at the boundary (docs/booking.md): the owner's CalDAV server, which answers and holds nothing.
+  const calendars: Calendars = {
+    id: 'test',
+    connect: () => ({ test: async () => ({ url: 'https://cal.example.com/dav/work/', name: 'Work' }), busyTimes: async () => [], putEvent: async () => undefined, deleteEvent: async () => undefined }),
+  };
+  app = await startWorkspaceApp('sqlite', { payments: { purchaseCredits: async () => 0, processor }, calendars });
   browser = await launchBrowser();
 });
 test.after.always(async () => {
@@ -146,7 +152,11 @@ test('an owner builds every question type, a logic jump and a theme by the UI, p
     await page.getByRole('button', { name: /Booking question needs attention/ }).waitFor();
     await page.getByRole('alert').filter({ hasText: 'A booking question has no connected calendar' }).waitFor();
     t.is(await page.getByLabel('Question 22', { exact: true }).inputValue(), 'Booking question');
-    await page.getByLabel('A calendar is connected', { exact: true }).check();
+    await page.getByLabel('CalDAV address', { exact: true }).fill('https://cal.example.com/dav');
+    await page.getByLabel('User name', { exact: true }).fill('owner');
+    await page.getByLabel('Password', { exact: true }).fill('app-password');
+    await page.getByRole('button', { name: 'Connect and test' }).click();
+    await page.getByText('Connected to').waitFor();
     await page.getByLabel('Monday', { exact: true }).check();
     await page.getByLabel('Time zone', { exact: true }).fill('Europe/Paris');
     await page.getByLabel('Durations (minutes)', { exact: true }).fill('30');
@@ -158,6 +168,7 @@ test('an owner builds every question type, a logic jump and a theme by the UI, p
     await page.getByRole('textbox', { name: 'Accent', exact: true }).fill('#0f766e');
     await page.getByRole('textbox', { name: 'Background', exact: true }).fill('#fefce8');
     await page.getByRole('textbox', { name: 'Text', exact: true }).fill('#1c1917');
+    await page.getByText('Fonts of each part', { exact: true }).click();
     await page.getByRole('combobox', { name: select('Font: Questions and titles') }).selectOption({ label: 'Georgia' });
     const previewBg = () => page.locator('fl-theme-panel formloom-form').evaluate((el) => (el as any).style.getPropertyValue('--fl-bg'));
     await page.waitForFunction(() => true);

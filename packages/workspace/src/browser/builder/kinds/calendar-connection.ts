@@ -16,7 +16,7 @@ export class FlCalendarConnection extends LitElement {
     css`
       :host { display: block; }
       .box { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.75rem; display: grid; gap: 0.6rem; }
-      h4 { margin: 0; font-size: 0.9375rem; }
+      h2 { margin: 0; font-size: 0.9375rem; }
       p { margin: 0; }
       .row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
       .ok { color: var(--_success, #17803d); }
@@ -82,10 +82,10 @@ export class FlCalendarConnection extends LitElement {
     const s = this.state;
     if (!this.api) return nothing;
     const status = html`<p role="status" aria-live="polite" class=${this.failed ? 'bad' : 'muted'}>${this.message}</p>`;
-    if (!s) return html`<div class="box"><h4>Calendar</h4>${status}</div>`;
-    if (!s.available) return html`<div class="box"><h4>Calendar</h4><p>This server has no calendar adapter; ask its operator to add <code>@formloom/calendar-caldav</code>.</p></div>`;
+    if (!s) return html`<div class="box"><h2>Calendar</h2>${status}</div>`;
+    if (!s.available) return html`<div class="box"><h2>Calendar</h2><p>This server has no calendar adapter; ask its operator to add <code>@formloom/calendar-caldav</code>.</p></div>`;
     if (s.connected) {
-      return html`<div class="box"><h4>Calendar</h4>
+      return html`<div class="box"><h2>Calendar</h2>
         <p class="ok">Connected to <strong>${s.calendar_name ?? s.calendar_url}</strong> as ${s.username}.</p>
         <p class="muted">Bookings are checked against its busy times and written into it.</p>
         <div class="row">
@@ -102,7 +102,7 @@ export class FlCalendarConnection extends LitElement {
           })}>Disconnect</button>
         </div>${status}</div>`;
     }
-    return html`<div class="box"><h4>Connect your calendar</h4>
+    return html`<div class="box"><h2>Connect your calendar</h2>
       ${s.booking_allowed ? nothing : html`<p class="bad">Booking questions need the Pro plan or higher.</p>`}
       <p class="muted">A CalDAV calendar (Nextcloud, Fastmail, iCloud with an app password, Radicale…): its address, your user name and password. It is tested before it is kept.</p>
       <form @submit=${(e: SubmitEvent) => this.submit(e)}>
