@@ -1,5 +1,6 @@
 import test from 'ava';
-import { TranslatorError, definePlugin, type Translator } from '@formloom/core';
+import { TranslatorError, definePlugin, type MailMessage, type Translator } from '@formloom/core';
+import { waitFor } from '@formloom/core/testing';
 import { forEachDb } from './helpers/app';
 
 /*
@@ -17,6 +18,8 @@ const translator: Translator = {
     return texts.map((x) => `[${to}] ${x}`);
   },
 };
+const sent: MailMessage[] = [];
+const mailer = { send: async (m: MailMessage) => (sent.push(m), { id: String(sent.length) }) };
 const plugin = definePlugin({ name: 'test-translator', version: '1.0.0', adapters: { translator } });
 
 forEachDb(
@@ -77,6 +80,36 @@ forEachDb(
       t.is(bad.body.error.reason, 'auto_translate_needs_language');
       t.true(calls > 0);
     });
+
+    it("an email step mails in the respondent's language", async (t, app) => {
+      app.formloom.worker.start({ pollMs: 50 });
+      const u = await app.user('pro');
+      const to = `lang-${app.kind}@example.com`;
+      const created = await app.api('POST', '/forms', {
+        key: u.key,
+        body: {
+          title: 'Order',
+          published: true,
+          language: 'en',
+          languages: ['de'],
+          questions: [
+            { id: 'q_mail', type: 'email_step', title: 'Mail', properties: { recipient: to, sender_name: 'Shop', subject: 'Your order', body: 'Thanks' } },
+            { id: 'q_name', type: 'short_text', title: 'Name' },
+          ],
+          translations: { de: { 'questions.q_mail.subject': 'Ihre Bestellung', 'questions.q_mail.body': 'Danke' } },
+        },
+      });
+      t.true(created.body.published, JSON.stringify(created.body.publish_error ?? created.body));
+      const mailQ = created.body.questions[0].id;
+      const partial = await app.api('POST', `/public/forms/${created.body.slug}/responses`, { body: { completed: false, answers: [], language: 'de' } });
+      t.is(partial.status, 201, JSON.stringify(partial.body));
+      const ran = await app.api('POST', `/public/forms/${created.body.slug}/responses/${partial.body.id}/steps/${mailQ}`, { headers: { 'x-resume-token': partial.body.resume_token } });
+      t.is(ran.status, 200, JSON.stringify(ran.body));
+      await waitFor(() => sent.some((m) => m.to === to), { timeoutMs: 30_000 });
+      const mail = sent.find((m) => m.to === to)!;
+      t.is(mail.subject, 'Ihre Bestellung');
+      t.regex(mail.text, /Danke/);
+    });
   },
-  { plugins: [plugin] },
+  { plugins: [plugin], mailer },
 );

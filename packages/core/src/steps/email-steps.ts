@@ -1,4 +1,5 @@
 import { inject, injectable } from 'tsyringe';
+import { translatedText } from '../translations/translatable-texts';
 import { z } from 'zod';
 import type { SecretBox } from '../crypto-box';
 import { isEmailAddress } from '../email-address';
@@ -54,8 +55,11 @@ export class EmailSteps {
   ) {}
 
   async run(slug: string, responseId: string, token: string | undefined, questionId: string): Promise<EmailStepOut> {
-    const { form, response, question, answers, hidden } = await reachedStep(this.storage, slug, responseId, token, questionId, 'email_step');
-    const p = question.properties as { recipient?: string; sender_name?: string; subject?: string; body?: string };
+    const { form, response, snapshot, question, answers, hidden } = await reachedStep(this.storage, slug, responseId, token, questionId, 'email_step');
+    const written = question.properties as { recipient?: string; sender_name?: string; subject?: string; body?: string };
+    // Subject, body and sender name in the language the respondent answered in (docs/languages.md).
+    const say = (field: 'subject' | 'body' | 'sender_name') => translatedText(snapshot as unknown as Record<string, unknown>, response.language, `questions.${question.id}.${field}`, String(written[field] ?? ''));
+    const p = { recipient: written.recipient, subject: say('subject'), body: say('body'), sender_name: say('sender_name') };
     const to = emailStepRecipient(String(p.recipient ?? ''), answers, hidden);
     if (!to) return { question_id: question.id, type: 'email_step', status: 'no_recipient', duplicate: false };
     const id = emailStepItemId(response.id, question.id);

@@ -129,3 +129,13 @@ export function renameTranslationPaths(options: Record<string, unknown>, ids: Re
   if (marks) out.machine_translations = Object.fromEntries(Object.entries(marks).map(([l, paths]) => [l, paths.map(rename)]));
   return out;
 }
+
+/**
+ * A question's text in `language` from a version's snapshot (its translation when there is one, else as written):
+ * what the server shows in the respondent's language, e.g. an email step's subject and body (docs/languages.md).
+ */
+export function translatedText(snapshot: Record<string, unknown>, language: string | null | undefined, path: string, written: string): string {
+  if (!language || language === snapshot.language) return written;
+  const text = ((snapshot.translations ?? {}) as Record<string, Record<string, string> | undefined>)[language]?.[path];
+  return typeof text === 'string' && text.trim() ? text : written;
+}
