@@ -71,6 +71,20 @@ forEachDb(test, (it) => {
     t.is((await app.api('GET', `/public/forms/${created.body.slug}`)).body.title, 'V2');
   });
 
+  it('an edit undone by hand leaves nothing unpublished: the draft is compared with the live version', async (t, app) => {
+    const u = await app.user();
+    const created = await app.api('POST', '/forms', { key: u.key, body: { title: 'Live', published: true, questions: [{ type: 'short_text', title: 'Name' }] } });
+    const id = created.body.id;
+    const q = created.body.questions[0];
+    const put = (title: string, qtitle: string) => app.api('PUT', `/forms/${id}`, { key: u.key, body: { title, questions: [{ id: q.id, type: 'short_text', title: qtitle }] } });
+    t.true((await put('Live, edited', 'Your name')).body.has_unpublished_changes);
+    t.true((await put('Live', 'Your name')).body.has_unpublished_changes, 'one change left');
+    const back = await put('Live', 'Name');
+    t.is(back.status, 200);
+    t.false(back.body.has_unpublished_changes, 'back to what respondents see');
+    t.false((await app.api('GET', `/forms/${id}`, { key: u.key })).body.has_unpublished_changes);
+  });
+
   it('unpublish by DELETE /publish and by PUT published:false keeps the history', async (t, app) => {
     const u = await app.user();
     const created = await app.api('POST', '/forms', { key: u.key, body: { title: 'U', published: true } });

@@ -153,13 +153,17 @@ export class FormService {
         stableJson(snapshotOf(before, beforeQuestions)) !== stableJson(snapshotOf(form, questions));
       let saved = before;
       if (changed) {
+        // A published form's draft is "changed" only while it differs from the live version: an edit undone by
+        // hand (or by undo) leaves nothing unpublished, as the Publish tab's diff says (issue 36).
+        const live = before.published && before.published_version_id ? await tx.versions.findById(before.published_version_id) : null;
+        const unpublished = live ? stableJson(live.snapshot) !== stableJson(snapshotOf(form, questions)) : before.published || before.has_unpublished_changes;
         saved = found(await tx.forms.update(formId, {
           title: form.title,
           description: form.description,
           theme_color: form.theme_color,
           background_color: form.background_color,
           options: form.options,
-          has_unpublished_changes: before.published || before.has_unpublished_changes,
+          has_unpublished_changes: unpublished,
           updated_at: this.clock.now().toISOString(),
         }), 'Form');
         if (input.questions) await tx.questions.replaceForForm(formId, questions);
