@@ -166,13 +166,22 @@ forEachDb(test, (it) => {
     const k2 = /action="([^"]+)"/.exec(call2.twiml)![1]!;
     t.is((await post(k2, fake.press(call2.sid, k2, '1'))).status, 200);
     t.is((await post(call2.statusCallback!, fake.signed(call2.statusCallback!, { CallSid: call2.sid, CallStatus: 'completed' }))).status, 200);
+    // Twilio refuses with a 503: nothing placed, the outbox tries again (made due now here) and the call is placed once.
+    fake.failNext(503);
+    const refusedBefore = fake.refused;
     const third = await respond('+33 6 12 34 56 80');
+    await waitFor(() => fake.refused > refusedBefore, { what: 'the refused attempt' });
+    await waitFor(async () => {
+      await app.raw(`UPDATE outbox SET next_attempt_at = '2000-01-01T00:00:00.000Z' WHERE kind = 'booking.call' AND status = 'pending'`);
+      return [...fake.calls.values()].some((c) => c.twiml.includes(third.bookingId));
+    }, { what: 'the retried call' });
     const call3 = await waitFor(() => [...fake.calls.values()].find((c) => c.twiml.includes(third.bookingId)), { what: 'the third call' });
     await calling(third);
     t.is((await post(call3.statusCallback!, fake.signed(call3.statusCallback!, { CallSid: call3.sid, CallStatus: 'no-answer' }))).status, 200);
     t.like(await outcome(second), { status: 'confirmed', confirmation_call: { outcome: 'confirmed' } });
     t.like(await outcome(third), { status: 'confirmed', confirmation_call: { outcome: 'no_answer', reason: 'no_answer' } });
     await waitFor(() => outcomeHook(third.bookingId).length === 1, { what: "the third call's webhook" });
+    t.is([...fake.calls.values()].filter((c) => c.twiml.includes(third.bookingId)).length, 1, 'placed once after the retry');
     t.is(outcomeHook(bookingId).length, 1, 'one outcome webhook per call');
     t.is((await post(k2.replace(second.bookingId, third.bookingId), fake.press(call2.sid, k2.replace(second.bookingId, third.bookingId), '2'))).status, 404, "another call's id");
   });

@@ -21,6 +21,9 @@ export class FakeTwilio {
   readonly accountSid = `AC${randomBytes(16).toString('hex')}`;
   readonly authToken = randomBytes(16).toString('hex');
   readonly calls = new Map<string, FakeCall>();
+  /** How many placed calls were refused by `failNext`. */
+  refused = 0;
+  private failures: number[] = [];
   private constructor(private readonly server: Server, readonly apiUrl: string) {}
 
   static async start(): Promise<FakeTwilio> {
@@ -44,6 +47,11 @@ export class FakeTwilio {
     const base = `/2010-04-01/Accounts/${this.accountSid}/Calls`;
     const path = url.split('?')[0]!;
     if (method === 'POST' && path === `${base}.json`) {
+      const failure = this.failures.shift();
+      if (failure) {
+        this.refused++;
+        return json(failure, { code: 20500, message: 'An internal server error has occurred', status: failure });
+      }
       const f = new URLSearchParams(body);
       const to = f.get('To') ?? '';
       if (!/^\+[1-9]\d{6,14}$/.test(to)) return json(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, status: 400 });
@@ -58,6 +66,11 @@ export class FakeTwilio {
 
   private present(c: FakeCall) {
     return { sid: c.sid, account_sid: this.accountSid, to: c.to, from: c.from, status: c.status, direction: 'outbound-api', date_created: new Date().toUTCString() };
+  }
+
+  /** The next placed call is answered with `status` (e.g. 503) and not placed, as when Twilio is having trouble. */
+  failNext(status: number) {
+    this.failures.push(status);
   }
 
   /** A callback Twilio would send to `url` with `fields`, signed with the account's token (or another one). */

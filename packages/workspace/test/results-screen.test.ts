@@ -91,10 +91,10 @@ test.serial('an owner reads the summary, sees a new response arrive, and works t
     t.deepEqual(await axeViolations(page), [], 'axe on the table');
     await shot(page, 'results-table-desktop');
 
-    await page.getByLabel('Show').selectOption('false');
+    await page.getByLabel('Completion').selectOption('false');
     await page.getByText('1 response · page 1 of 1').waitFor();
     t.true(await page.getByRole('cell', { name: 'Pear', exact: true }).isVisible(), 'the partial one');
-    await page.getByLabel('Show').selectOption('');
+    await page.getByLabel('Completion').selectOption('');
     await page.getByText('5 responses · page 1 of 1').waitFor();
 
     // The detail beside the table, then deletion with confirmation.
@@ -166,7 +166,7 @@ test.serial('the responses table searches the answers, pages by cursor, and down
     await page.getByLabel('Search answers').fill('needle');
     await page.getByText('6 responses · page 1 of 1').waitFor();
     t.deepEqual(await names(), [60, 50, 40, 30, 20, 10].map((i) => `Person ${i} found the NeEdLe`));
-    await page.getByLabel('Show').selectOption('true');
+    await page.getByLabel('Completion').selectOption('true');
     await page.getByText('3 responses · page 1 of 1').waitFor();
     t.deepEqual(await names(), [50, 30, 10].map((i) => `Person ${i} found the NeEdLe`));
     t.deepEqual(await axeViolations(page), [], 'axe with a search');

@@ -24,7 +24,7 @@ export function funnelSection(f: Funnel, filtered: boolean): TemplateResult {
       <span>Median time to complete <b>${fmtDuration(f.median_completion_seconds)}</b></span>
       <span>Completed <b>${f.completion_rate} %</b> of views</span>
     </div>
-    <ol class="bars funnel" aria-label="How many people reached each step, from viewing the form to completing it">
+    <ol class="bars funnel" aria-label="How many people reached each step: viewed, started, each question, completed">
       ${f.steps.map(
         (s, i) => html`<li class="brow">
           <span class="blabel">${s.kind === 'question' ? html`<span class="tag">Q${i - 1}</span> ` : nothing}${s.label}</span>

@@ -60,6 +60,8 @@ export class FormloomResults extends LitElement {
   /** The filter bar's state (filter-bar.ts), kept in the URL (filter-url.ts). */
   filters: FilterState = EMPTY_FILTER;
   funnel: Funnel | null = null;
+  /** The filters `analytics` was read with: the poll compares totals of the same filters only. */
+  private analyticsKey = '';
   /** The applied search (the box's text once typing paused). */
   search = '';
   error: { status: number; message: string } | null = null;
@@ -150,6 +152,7 @@ export class FormloomResults extends LitElement {
       // A later change of the filters answered first: this answer is out of date.
       if (JSON.stringify(filter) !== JSON.stringify(this.applied)) return;
       this.analytics = analytics;
+      this.analyticsKey = JSON.stringify(filter);
       this.summaries = summaries;
       this.funnel = funnel;
       this.error = null;
@@ -162,8 +165,11 @@ export class FormloomResults extends LitElement {
   private async poll() {
     if (!this.analytics || document.hidden || this.error) return;
     const before = this.analytics;
+    const key = JSON.stringify(this.applied);
     try {
       const now = await getAnalytics(this.api!, this.formId, this.applied);
+      // The filters changed meanwhile (or since `before` was read): a difference is theirs, not new responses.
+      if (key !== JSON.stringify(this.applied) || this.analytics !== before || key !== this.analyticsKey) return;
       if (now.total_responses === before.total_responses && now.completed_responses === before.completed_responses) return;
       const added = now.total_responses - before.total_responses;
       // The page read ahead at open is out of date now.
@@ -180,6 +186,7 @@ export class FormloomResults extends LitElement {
   private setFilters(next: FilterState) {
     const before = JSON.stringify(this.applied);
     this.filters = next;
+    this.fresh = '';
     writeFilterState(next, this.view);
     if (JSON.stringify(this.applied) !== before) {
       this.firstPage = null;
