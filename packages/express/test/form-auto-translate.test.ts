@@ -66,6 +66,15 @@ forEachDb(
       t.is(failed.status, 200);
       t.deepEqual(failed.body.warnings.map((w: { reason: string }) => w.reason), ['auto_translate_failed', 'translations_missing']);
       t.true(failed.body.warnings[0].message.includes('quota exceeded'));
+      // Publishing by saving (POST with published, PUT with published) fills too.
+      const born = await app.api('POST', '/forms', { key: u.key, body: { title: 'Poll', language: 'en', languages: ['de'], auto_translate: true, published: true } });
+      t.is(born.status, 201, JSON.stringify(born.body));
+      t.is(born.body.version.snapshot.translations.de.title, '[de] Poll');
+      const draft = await app.api('POST', '/forms', { key: u.key, body: { title: 'Quiz', language: 'en', languages: ['de'], auto_translate: true } });
+      const put = await app.api('PUT', `/forms/${draft.body.id}`, { key: u.key, body: { description: 'Short', published: true } });
+      t.is(put.status, 200, JSON.stringify(put.body));
+      t.deepEqual(put.body.translations.de, { title: '[de] Quiz', description: '[de] Short' });
+      t.deepEqual(put.body.machine_translations, { de: ['title', 'description'] });
     });
 
     it('paid plans only, and a default language needed', async (t, app) => {

@@ -2,6 +2,8 @@ import { inject, injectable } from 'tsyringe';
 import { badRequest, conflict, found, notFound } from '../errors';
 import type { Translator } from '../ports/translator';
 import { assertTranslatorFor } from '../translations/translation-settings';
+import { fillMissingTranslations, wantsAutoTranslate, withFills, type TranslationFill } from '../translations/auto-translate';
+import { translatableTexts } from '../translations/translatable-texts';
 import { defaultOptions, FORM_READ_ONLY_FIELDS } from '../domain/form-fields';
 import type { FormRecord, Principal, Question } from '../domain/types';
 import type { Clock } from '../ports/clock';
@@ -75,6 +77,10 @@ export class FormService {
       updated_at: now,
     };
     const questions = linked.questions;
+    // auto_translate on a form created published: the translator is called before the transaction (docs/languages.md).
+    if (input.published && features.auto_translate && wantsAutoTranslate(form.options)) {
+      form.options = withFills(form.options, await fillMissingTranslations(this.translator, snapshotOf(form, questions) as Record<string, unknown>, questions));
+    }
     const result = await this.storage.transaction(async (tx) => {
       await tx.forms.insert(form);
       await tx.questions.replaceForForm(form.id, questions);
@@ -143,12 +149,23 @@ export class FormService {
     const wantsPublishChange = input.published !== undefined && input.published !== current.published;
     if (wantsPublishChange) await authorizeForm(this.storage, principal, formId, 'publish');
     const features = await this.publishing.featuresOf(current);
+    // auto_translate when this save publishes: the translator is called before the transaction, on the state the
+    // save will make; new questions' texts get their ids only inside it, so they stay missing (a publish warning).
+    let fill: TranslationFill | null = null;
+    if (input.published === true && !current.published && features.auto_translate) {
+      const preview = this.applyUpdate(current, await this.storage.questions.listByForm(formId), input, true);
+      if (wantsAutoTranslate(preview.form.options)) fill = await fillMissingTranslations(this.translator, snapshotOf(preview.form, preview.questions) as Record<string, unknown>, preview.questions);
+    }
 
     const outcome = await this.storage.transaction(async (tx) => {
       const before = await tx.forms.findById(formId);
       if (!before) throw notFound('Form');
       const beforeQuestions = await tx.questions.listByForm(formId);
       const { form, questions } = this.applyUpdate(before, beforeQuestions, input, features.auto_translate);
+      if (fill) {
+        const state = snapshotOf(form, questions) as Record<string, unknown>;
+        form.options = withFills(form.options, fill, new Set(translatableTexts(state, questions).map((t) => t.path)));
+      }
       const changed =
         stableJson(snapshotOf(before, beforeQuestions)) !== stableJson(snapshotOf(form, questions));
       let saved = before;

@@ -40,7 +40,7 @@ export async function fillMissingTranslations(translator: Translator, form: Reco
 }
 
 /** `options` with the fill's texts where a translation is still missing, each marked as machine-made. */
-export function withFills(options: Record<string, unknown>, fill: TranslationFill): Record<string, unknown> {
+export function withFills(options: Record<string, unknown>, fill: TranslationFill, known?: ReadonlySet<string>): Record<string, unknown> {
   const langs = Object.keys(fill.texts).filter((l) => extraLanguages(options).includes(l));
   if (!langs.length) return options;
   const table = { ...((options.translations ?? {}) as Record<string, Record<string, string>>) };
@@ -50,6 +50,8 @@ export function withFills(options: Record<string, unknown>, fill: TranslationFil
     const marked = new Set(marks[lang] ?? []);
     for (const [path, text] of Object.entries(fill.texts[lang]!)) {
       if (typeof texts[path] === 'string' && texts[path].trim() !== '') continue;
+      // A fill computed before a save names only texts that still exist after it.
+      if (known && !known.has(path)) continue;
       texts[path] = text;
       marked.add(path);
     }
