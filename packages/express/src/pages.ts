@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import compression from 'compression';
 import { ASSET_PREFIX, fontFaceCss, libraryFontOf, pickLanguage, preloadFile, readableOn, RTL_LANGUAGES, themeLibraryFonts } from '@formloom/renderer';
-import { isFormloomError, STYLE_PATTERNS, type Formloom } from '@formloom/core';
+import { isFormloomError, STYLE_PATTERNS, translatedText, type Formloom } from '@formloom/core';
 import { abandon, fromRequestError, type ErrorLogger } from './errors';
 import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
 import { assertNoNulCharacters } from './input-guard';
@@ -124,9 +124,17 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
     const questions = (form.snapshot.questions ?? []) as Array<{ id: string; type?: string; title: string; description: string | null; required: boolean }>;
     // Stripe.js is allowed only on pages that take a payment (docs/payments.md).
     const nonce = setPageHeaders(res, embed, imageOrigins(logos), questions.some((q) => q.type === 'payment') ? STRIPE_PAGE_SOURCES : undefined);
+    // A form offered in several languages (docs/languages.md): ?lang=, then the visitor's, among those it offers.
+    const offered = [snapshot.language, ...(Array.isArray(snapshot.languages) ? snapshot.languages : [])].filter((l): l is string => typeof l === 'string');
+    const asked = typeof req.query.lang === 'string' && offered.includes(req.query.lang) ? req.query.lang : null;
+    const visitor = offered.length > 1 ? req.acceptsLanguages(...offered) : false;
+    // The owner's texts in that language where translated (the element shows the same).
+    const ownText = (path: string, text: string) => translatedText(snapshot, asked ?? (visitor || null), path, text);
+    const shownTitle = ownText('title', form.title);
+    const intro = form.description ? ownText('description', form.description) : null;
     // Shown only where the element does not run (no JavaScript): its shadow root hides these children.
     const items = questions
-      .map((q) => `<li id="${escape(q.id)}"><h2>${escape(q.title)}${q.required ? ' *' : ''}</h2>${q.description ? `<p>${escape(q.description)}</p>` : ''}</li>`)
+      .map((q) => `<li id="${escape(q.id)}"><h2>${escape(ownText(`questions.${q.id}.title`, q.title))}${q.required ? ' *' : ''}</h2>${q.description ? `<p>${escape(ownText(`questions.${q.id}.description`, q.description))}</p>` : ''}</li>`)
       .join('');
     const base = req.baseUrl;
     const bg = cssValue(theme.background_color, STYLE_PATTERNS.color, '#0a0a0a');
@@ -136,10 +144,6 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
     const description = String(form.description || form.title).slice(0, 300);
     // The form's JSON travels in the page: the first question needs no second request (docs/respondents.md "Speed").
     // The page speaks the form's language, else the visitor's (as the element will): no flash of another language.
-    // A form offered in several languages (docs/languages.md): ?lang=, then the visitor's, among those it offers.
-    const offered = [snapshot.language, ...(Array.isArray(snapshot.languages) ? snapshot.languages : [])].filter((l): l is string => typeof l === 'string');
-    const asked = typeof req.query.lang === 'string' && offered.includes(req.query.lang) ? req.query.lang : null;
-    const visitor = offered.length > 1 ? req.acceptsLanguages(...offered) : false;
     const lang = pickLanguage(asked ?? (visitor || snapshot.language), req.acceptsLanguages());
     const dir = RTL_LANGUAGES.includes(lang) ? 'rtl' : 'ltr';
     const words = assets.words(lang);
@@ -155,11 +159,11 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
     const faces = themeLibraryFonts(theme).map((f) => fontFaceCss(f, assetBase)).join('');
     const main = libraryFontOf(theme.font_family);
     const preload = main ? `<link rel="preload" href="${escape(`${assetBase}/${preloadFile(main).name}`)}" as="font" type="font/woff2" crossorigin>` : '';
-    res.type('html').send(`<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(form.title)}</title>
+    res.type('html').send(`<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(shownTitle)}</title>
 <meta name="description" content="${escape(description)}"><link rel="icon" href="${escape(base + assets.paths.favicon)}" type="image/svg+xml">
 ${preload}<style nonce="${nonce}">${faces}html,body{margin:0;background:${bg};color:${text}}body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui, sans-serif')};line-height:1.5}.fl-page{max-width:40rem;margin:0 auto;padding:2rem 1.25rem}h1{color:${title};font-size:1.5rem;margin:0 0 1rem}h2{font-size:1.1rem}</style>
 <script defer src="${escape(base + assets.paths.form)}"></script>
-</head><body><main><formloom-form standalone slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}"><div class="fl-page"><h1>${escape(form.title)}</h1>${form.description ? `<p>${escape(form.description)}</p>` : ''}${snapshot.closed ? `<p>${sentence(say('closed'), lang)} ${say('closed_text')}</p>` : `<ol>${items}</ol><p>${say('needs_javascript')}</p>`}</div><script type="application/json" data-formloom-form>${inlineJson(form)}</script>${words ? `<script type="application/json" data-formloom-strings="${lang}">${words.replace(/</g, '\\u003c')}</script>` : ''}</formloom-form></main></body></html>`);
+</head><body><main><formloom-form standalone slug="${escape(form.slug)}" api-url="${escape(base + apiPath)}"><div class="fl-page"><h1>${escape(shownTitle)}</h1>${intro ? `<p>${escape(intro)}</p>` : ''}${snapshot.closed ? `<p>${sentence(say('closed'), lang)} ${say('closed_text')}</p>` : `<ol>${items}</ol><p>${say('needs_javascript')}</p>`}</div><script type="application/json" data-formloom-form>${inlineJson(form)}</script>${words ? `<script type="application/json" data-formloom-strings="${lang}">${words.replace(/</g, '\\u003c')}</script>` : ''}</formloom-form></main></body></html>`);
   });
   // Their addresses carry credentials: no search engine may keep them, whatever the outcome.
   router.get('/s/:code', noIndex, compress, logging, signingPage(options.formloom, limits, apiPath, assets.paths));

@@ -47,6 +47,12 @@ async function open(opts: BrowserContextOptions = {}) {
   return { page, errors, el: page.locator('formloom-form'), close: () => context.close() };
 }
 
+/** Picks a choice by its label (the radio's accessible name is the translated text). */
+async function tapLabel(el: import('playwright-core').Locator, name: string) {
+  const id = await el.getByRole('radio', { name, exact: true }).getAttribute('id');
+  await el.locator(`label[for="${id}"]`).click();
+}
+
 async function responses(language: string) {
   return (await app.api('GET', `/forms/${form.id}/responses?language=${language}`, { key })).body.responses as Array<{ language: string; answers: Array<{ value: unknown }> }>;
 }
@@ -57,7 +63,10 @@ test.serial('German from ?lang=, the answer stored in the default language with 
     await page.goto(`${app.url}/f/${form.slug}?lang=de`);
     await el.getByRole('heading', { name: /Lieblingsfarbe/ }).waitFor();
     t.is(await el.getByRole('combobox', { name: 'Sprache' }).inputValue(), 'de');
-    await el.locator('label', { hasText: 'Rot' }).click();
+    // The page's first bytes (title, the text shown without JavaScript) are in German too.
+    t.is(await page.title(), 'Umfrage');
+    t.is(await page.locator('html').getAttribute('lang'), 'de');
+    await tapLabel(el, 'Rot');
     await el.getByRole('button', { name: 'Absenden', exact: true }).click();
     t.true(await eventually(async () => (await responses('de')).length === 1));
     const [r] = await responses('de');
@@ -83,7 +92,7 @@ test.serial('Arabic through the picker, right to left, axe clean', async (t) => 
     await page.evaluate(AXE_SOURCE);
     const axe = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
     t.deepEqual(axe.violations.map((v: any) => v.id), []);
-    await el.locator('label', { hasText: 'أزرق' }).click();
+    await tapLabel(el, 'أزرق');
     await el.getByRole('button', { name: 'إرسال', exact: true }).click();
     t.true(await eventually(async () => (await responses('ar')).length === 1));
     t.is((await responses('ar'))[0]!.answers[0]!.value, 'Blue');
