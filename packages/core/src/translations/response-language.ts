@@ -12,5 +12,5 @@ export function responseLanguage(snapshot: Record<string, unknown>, sent: string
   const offered = [...(base ? [base] : []), ...extraLanguages(snapshot)];
   if (offered.includes(sent)) return sent;
   if (!offered.length) return null;
-  throw badRequest(`language: the form is offered in ${offered.join(', ')}`, { field: 'language' });
+  throw badRequest(`language: the form is offered in ${offered.join(', ')}`, { field: 'language', reason: 'language_not_offered' });
 }

@@ -61,9 +61,9 @@ export function settleLanguages(before: Options, next: Options): Options {
   const extra = extraLanguages(next);
   const base = typeof next.language === 'string' ? next.language : null;
   if (extra.length && !base) {
-    throw badRequest('languages: set the default language (`language`) first: the other languages are translations of it', { field: 'languages' });
+    throw badRequest('languages: set the default language (`language`) first: the other languages are translations of it', { field: 'languages', reason: 'languages_need_default_language' });
   }
-  if (base && extra.includes(base)) throw badRequest(`languages: "${base}" is the default language; list only the others`, { field: 'languages' });
+  if (base && extra.includes(base)) throw badRequest(`languages: "${base}" is the default language; list only the others`, { field: 'languages', reason: 'language_is_default' });
   if (next.auto_translate === true && !base) {
     throw badRequest('auto_translate: needs a default language (`language`)', { field: 'auto_translate', reason: 'auto_translate_needs_language' });
   }
@@ -73,6 +73,7 @@ export function settleLanguages(before: Options, next: Options): Options {
     if (unknown.length) {
       throw badRequest(`translations: ${unknown.join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not among the form's languages; add ${unknown.length === 1 ? 'it' : 'them'} to \`languages\``, {
         field: 'translations',
+        reason: 'translation_language_not_offered',
       });
     }
   }

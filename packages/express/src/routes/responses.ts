@@ -13,7 +13,7 @@ const p = param;
 const ANSWER_FILTER_PARAMS: QueryParam[] = [
   { name: 'completed', description: 'true: completed only; false: partial only', schema: { type: 'boolean' } },
   { name: 'version', description: 'only responses to this published version (its number)', schema: { type: 'integer', minimum: 1, maximum: 999999999 } },
-  { name: 'language', description: 'only responses answered in this language (docs/languages.md)', schema: { type: 'string', maxLength: 35 } },
+  { name: 'language', description: 'only responses answered in this language (docs/languages.md)', schema: { type: 'string', maxLength: 35, pattern: '^[a-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$' } },
   {
     name: 'filter',
     description:
