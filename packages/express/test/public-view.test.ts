@@ -129,7 +129,7 @@ forEachDb(test, (it) => {
       body: { answers: [{ question_id: capital.id, value: 'Paris' }, { question_id: pick.id, value: 'Red' }] },
     });
     t.is(res.status, 201, JSON.stringify(res.body));
-    t.deepEqual(Object.keys(res.body).sort(), ['answers', 'completed_at', 'form_id', 'id', 'metadata', 'quiz_results', 'submitted_at', 'version', 'visitor_id']);
+    t.deepEqual(Object.keys(res.body).sort(), ['answers', 'completed_at', 'form_id', 'id', 'language', 'metadata', 'quiz_results', 'submitted_at', 'version', 'visitor_id']);
     t.is(res.body.quiz_results.matched_ending_id, 'end_high', 'the result is computed by the server');
     t.false(res.text.includes(SECRET_ANSWER));
     t.false(res.text.includes(WEBHOOK));

@@ -103,7 +103,9 @@ export function publicSnapshot(snapshot: Record<string, unknown>): Record<string
   const mode = snapshot.mode;
   out.quiz_settings = mode && mode !== 'standard' ? publicQuizSettings(snapshot.quiz_settings) : null;
   out.questions = ((snapshot.questions as Question[] | undefined) ?? []).map(publicQuestion);
-  out.translations = publicTranslations(snapshot, (snapshot.questions as Question[] | undefined) ?? []);
+  // Only a form with other languages carries them: one without says nothing of translations (nobody listed it for it).
+  const translations = publicTranslations(snapshot, (snapshot.questions as Question[] | undefined) ?? []);
+  if (translations) out.translations = translations;
   // Variables are private, but one a text recalls is shown to respondents anyway: its value is public then.
   const recalled = recalledVariables(snapshot, (snapshot.questions as Question[] | undefined) ?? []);
   const vars = (snapshot.variables ?? {}) as Record<string, unknown>;
