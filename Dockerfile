@@ -39,6 +39,9 @@ COPY plugins/airtable/package.json plugins/airtable/
 COPY plugins/n8n-nodes-formloom/package.json plugins/n8n-nodes-formloom/
 COPY plugins/slack/package.json plugins/slack/
 COPY plugins/rest-hooks/package.json plugins/rest-hooks/
+COPY packages/telephony-twilio/package.json packages/telephony-twilio/
+COPY packages/translator-deepl/package.json packages/translator-deepl/
+COPY packages/translator-libretranslate/package.json packages/translator-libretranslate/
 RUN npm ci
 COPY . .
 # tsc -b, then the browser bundles of the workspace and the renderer (esbuild, a dev dependency: before the prune).
