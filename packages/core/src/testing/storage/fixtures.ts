@@ -178,6 +178,7 @@ export const makeResponse = (formId: string, seconds = 0, over: Partial<Response
   completion_seconds: 30,
   resume_token_hash: null,
   unique_visitor: null,
+  language: null,
   ...over,
 });
 
