@@ -160,13 +160,13 @@ forEachDb(test, (it) => {
     t.is(theme.body.theme_color, '#6366f1');
     t.is(theme.body.thank_you_title, 'Thank you!');
     t.is(theme.body.text_color, null);
-    t.is(Object.keys(theme.body).length, 35);
+    t.is(Object.keys(theme.body).length, 36, 'the theme fields, corner_radius among them');
     const put = await app.api('PUT', `/forms/${created.body.id}/theme`, { key: u.key, body: { text_color: '#ffffff', show_question_nav: false } });
     t.is(put.status, 200);
     t.is(put.body.text_color, '#ffffff');
     t.is(put.body.show_question_nav, false);
     t.is(put.body.theme_color, '#6366f1');
-    t.is(Object.keys(put.body).length, 35);
+    t.is(Object.keys(put.body).length, 36);
     t.true((await app.api('GET', `/forms/${created.body.id}`, { key: u.key })).body.has_unpublished_changes);
     const bad = await app.api('PUT', `/forms/${created.body.id}/theme`, { key: u.key, body: { button_color: 'red' } });
     t.is(bad.status, 400);

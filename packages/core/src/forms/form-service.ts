@@ -56,7 +56,7 @@ export class FormService {
     const { theme_color, background_color, ...options } = defaultOptions();
     const cols = applyOptions({ theme_color: theme_color as string, background_color: background_color as string, options }, input);
     if (!features.auto_translate) cols.options.auto_translate = false;
-    else assertTranslatorFor(input, this.translator);
+    else assertTranslatorFor(input, this.translator, cols.options);
     const linked = linkLogic(input.questions ?? [], sealDataSecrets(buildQuestions(input.questions ?? [], this.ids), [], this.box), cols.options.start_logic_jumps);
     if (cols.options.start_logic_jumps !== undefined) cols.options.start_logic_jumps = linked.startJumps;
     cols.options = renameFormRecalls(cols.options, linked.ids);
@@ -210,7 +210,7 @@ export class FormService {
   private applyUpdate(before: FormRecord, beforeQuestions: Question[], input: UpdateFormInput, autoTranslate: boolean) {
     const cols = applyOptions(before, input);
     if (!autoTranslate) cols.options.auto_translate = false;
-    else assertTranslatorFor(input, this.translator);
+    else assertTranslatorFor(input, this.translator, cols.options);
     const form: FormRecord = {
       ...before,
       title: input.title ?? before.title,

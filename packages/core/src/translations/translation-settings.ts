@@ -64,9 +64,6 @@ export function settleLanguages(before: Options, next: Options): Options {
     throw badRequest('languages: set the default language (`language`) first: the other languages are translations of it', { field: 'languages', reason: 'languages_need_default_language' });
   }
   if (base && extra.includes(base)) throw badRequest(`languages: "${base}" is the default language; list only the others`, { field: 'languages', reason: 'language_is_default' });
-  if (next.auto_translate === true && !base) {
-    throw badRequest('auto_translate: needs a default language (`language`)', { field: 'auto_translate', reason: 'auto_translate_needs_language' });
-  }
   const table = (next.translations ?? null) as Table | null;
   if (table) {
     const unknown = Object.keys(table).filter((l) => !extra.includes(l));
@@ -95,7 +92,11 @@ export function settleLanguages(before: Options, next: Options): Options {
  * `auto_translate: true` needs a translator on this server (docs/configuration.md "Translation"): refused with a
  * 400 otherwise, rather than stored and silently never applied. Only a request that turns it on is checked.
  */
-export function assertTranslatorFor(input: Record<string, unknown>, translator: Translator): void {
+export function assertTranslatorFor(input: Record<string, unknown>, translator: Translator, options: Record<string, unknown> = input): void {
+  // Checked only where the plan includes auto_translate: on the free plan it is stored false (document 1).
+  if (options.auto_translate === true && typeof options.language !== 'string') {
+    throw badRequest('auto_translate: needs a default language (`language`)', { field: 'auto_translate', reason: 'auto_translate_needs_language' });
+  }
   if (input.auto_translate === true && translator.id === 'none') {
     throw badRequest('auto_translate: no translator is configured on this server (FORMLOOM_DEEPL_AUTH_KEY or FORMLOOM_LIBRETRANSLATE_URL, docs/languages.md)', {
       field: 'auto_translate',
