@@ -60,7 +60,7 @@ test('a plugin listed in formloom.config.mjs serves its route and mails the owne
     return { status: res.status, body: (await res.json()) as any };
   };
 
-  t.deepEqual(app.formloom.plugins.at(-1), { name: 'notify', version: '0.1.0' });
+  t.true(app.formloom.plugins.some((p) => p.name === 'notify' && p.version === '0.1.0'), 'the config file\'s plugin runs');
   const before = await call('GET', '/api/v1/notify/status');
   t.is(before.status, 200);
   t.deepEqual(before.body, { plugin: 'notify', version: '0.1.0', queued: 0, sent: 0, last_error: null });
@@ -82,12 +82,16 @@ test('a plugin listed in formloom.config.mjs serves its route and mails the owne
   t.like((await call('GET', '/api/v1/notify/status')).body, { queued: 1, sent: 1, last_error: null });
 });
 
-test('without a config file the app starts with the built-in areas only', async (t) => {
+test('without a config file the app starts with the built-in areas, the official integrations and its backups', async (t) => {
   const { env } = workspace(t, '');
   const { FORMLOOM_CONFIG: _unused, ...defaults } = env;
   const app = await startSelfHosted(defaults);
   t.teardown(() => app.close());
-  t.deepEqual(app.formloom.plugins.map((p) => p.name), ['accounts', 'forms', 'responses', 'webhooks', 'teams', 'signing', 'outbox', 'voice', 'sessions', 'notifications']);
+  t.deepEqual(app.formloom.plugins.map((p) => p.name), [
+    ...['accounts', 'forms', 'responses', 'webhooks', 'teams', 'signing', 'outbox', 'voice', 'sessions', 'notifications', 'payments', 'integrations', 'booking', 'steps'],
+    ...['slack', 'google-sheets', 'notion', 'airtable', 'rest-hooks'],
+    'backups',
+  ]);
   t.is((await fetch(`${app.url}/api/v1/notify/status`)).status, 404);
 });
 
