@@ -58,7 +58,7 @@ export class FlBookingEditor extends KindEditor {
         (v) => this.set('confirmation_call_question', v || null))}
       ${q ? html`<p class="muted hint" role="status">${q.configured
         ? `Each call costs about ${q.credits_per_call} voice credits, from your balance (${q.balance} now)${q.enough ? '.' : ': buy credits before publishing.'} Respondents press 1 to confirm or 2 to cancel.`
-        : 'This server cannot place calls yet: its operator sets up Twilio (docs/booking.md).'}</p>` : nothing}`;
+        : 'This server cannot place calls yet: whoever runs it needs to set up Twilio.'}</p>` : nothing}`;
   }
 
   override render() {

@@ -55,7 +55,7 @@ export class FlPaymentAccount extends LitElement {
   override render() {
     const s = this.state;
     if (!s) return html`<p class="muted" role="status">${this.message || 'Loading your payment account…'}</p>`;
-    if (!s.configured) return html`<div class="box"><p>Payments are not set up on this server yet: whoever runs it adds Stripe's keys (docs/payments.md).</p></div>`;
+    if (!s.configured) return html`<div class="box"><p>Payments are not set up on this server yet: whoever runs it needs to add Stripe's keys.</p></div>`;
     if (!s.connect_allowed) return html`<div class="box"><p>Payments into your own account need the Pro plan or higher. Use the platform account, or upgrade.</p></div>`;
     return html`<div class="box" aria-live="polite">
       ${s.charges_enabled
