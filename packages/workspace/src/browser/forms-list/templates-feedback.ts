@@ -116,6 +116,44 @@ export const FEEDBACK_TEMPLATES: FormTemplate[] = [
     },
   },
   {
+    id: 'personality',
+    name: 'Personality quiz',
+    category: 'Education',
+    summary: 'Each answer votes for an ending: people see the one that fits them.',
+    preset: 'sunset',
+    form: {
+      title: 'Which coffee are you?',
+      mode: 'match_quiz',
+      welcome_title: 'Which coffee are you?',
+      welcome_description: 'Four questions, no wrong answers.',
+      quiz_settings: {
+        endings: [
+          { id: 'espresso', title: 'You are an espresso', description: 'Short, strong and straight to the point.' },
+          { id: 'latte', title: 'You are a latte', description: 'Warm, easy-going and good company.' },
+          { id: 'cold_brew', title: 'You are a cold brew', description: 'Patient, calm and full of surprises.' },
+        ],
+      },
+      questions: [
+        q('morning', 'multiple_choice', 'How do you start your morning?', {
+          required: true,
+          properties: { choices: [{ label: 'Straight to work', ending_id: 'espresso' }, { label: 'A slow breakfast with friends', ending_id: 'latte' }, { label: 'A long walk', ending_id: 'cold_brew' }] },
+        }),
+        q('weekend', 'multiple_choice', 'Your ideal weekend?', {
+          required: true,
+          properties: { choices: [{ label: 'A city trip, packed', ending_id: 'espresso' }, { label: 'A dinner party', ending_id: 'latte' }, { label: 'A book by the lake', ending_id: 'cold_brew' }] },
+        }),
+        q('music', 'dropdown', 'Pick a soundtrack', {
+          required: true,
+          properties: { choices: [{ label: 'Fast jazz', ending_id: 'espresso' }, { label: 'Pop classics', ending_id: 'latte' }, { label: 'Ambient', ending_id: 'cold_brew' }] },
+        }),
+        q('deadline', 'multiple_choice', 'A deadline is coming. You…', {
+          required: true,
+          properties: { choices: [{ label: 'Finish early', ending_id: 'espresso' }, { label: 'Ask the team to help', ending_id: 'latte' }, { label: 'Stay calm, it will work out', ending_id: 'cold_brew' }] },
+        }),
+      ],
+    },
+  },
+  {
     id: 'quiz',
     name: 'Knowledge quiz',
     category: 'Education',
