@@ -103,6 +103,32 @@ export const BUSINESS_TEMPLATES: FormTemplate[] = [
     },
   },
   {
+    id: 'contract',
+    name: 'Contract with signature',
+    category: 'Business',
+    summary: 'Who signs, then the agreement they read and sign on the page (Pro).',
+    preset: 'corporate',
+    form: {
+      title: 'Service agreement',
+      welcome_title: 'Your service agreement',
+      welcome_description: 'Tell us who you are, read the agreement, and sign it here. You get a sealed PDF by email.',
+      thank_you_title: 'Signed. Thank you!',
+      thank_you_description: 'A copy of the signed agreement is on its way to your inbox.',
+      questions: [
+        q('who', 'contact_info', 'Who is signing?', { required: true, properties: { fields: ['first_name', 'last_name', 'email', 'company'] } }),
+        q('start', 'date', 'When should the service start?', { required: true }),
+        q('agreement', 'contract', 'Read and sign the agreement', {
+          required: true,
+          properties: {
+            document:
+              'Service agreement\n\nThe provider delivers the service described in the order from the start date given above. The client pays each invoice within 30 days. Either party may end this agreement with 30 days notice in writing. Both parties keep the other party\'s information confidential.',
+            signer_slots: [{ slot_number: 1, label: 'Client' }],
+          },
+        }),
+      ],
+    },
+  },
+  {
     id: 'booking',
     name: 'Booking request',
     category: 'Business',

@@ -10,6 +10,6 @@ export const BLANK_FORM: FormInput & { title: string } = { title: 'Untitled form
  * The template gallery of "New form" (docs/workspace.md "Templates"), in the order shown: the most asked-for
  * first. Each is previewed before it is used (template-preview.ts).
  */
-const ORDER = ['contact', 'nps', 'job', 'event', 'order', 'quiz', 'personality', 'survey', 'booking', 'lead', 'csat', 'bug', 'rsvp', 'newsletter', 'employee', 'course', 'volunteer'];
+const ORDER = ['contact', 'nps', 'job', 'event', 'order', 'contract', 'quiz', 'personality', 'survey', 'booking', 'lead', 'csat', 'bug', 'rsvp', 'newsletter', 'employee', 'course', 'volunteer'];
 const ALL = [...BUSINESS_TEMPLATES, ...FEEDBACK_TEMPLATES];
 export const FORM_TEMPLATES: FormTemplate[] = [...ORDER.map((id) => ALL.find((t) => t.id === id)!), ...ALL.filter((t) => !ORDER.includes(t.id))];
