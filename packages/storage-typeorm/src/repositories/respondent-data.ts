@@ -1,7 +1,7 @@
 import type { ResponseRecord, UploadRecord } from '@formloom/core';
 import type { Scope } from '../scope';
 import { Params } from '../sql/dialect';
-import { tableOf } from '../sql/statements';
+import { idBatches, tableOf } from '../sql/statements';
 import { ResponseEntity, type ResponseRow, responseFromRow } from '../tables/responses';
 import { UploadEntity, type UploadRow, uploadFromRow } from '../tables/uploads';
 import { DeliveryEntity } from '../tables/webhooks';
@@ -10,15 +10,6 @@ import { DeliveryEntity } from '../tables/webhooks';
  * What a respondent's rights need of storage (docs/privacy.md): their responses found across forms, and the
  * traces a response leaves besides its row (uploads, webhook deliveries) removed with it.
  */
-
-const BATCH = 500;
-
-function chunks<T>(values: readonly T[]): T[][] {
-  const unique = [...new Set(values)];
-  const out: T[][] = [];
-  for (let i = 0; i < unique.length; i += BATCH) out.push(unique.slice(i, i + BATCH));
-  return out;
-}
 
 /** `%text%` for LIKE with its wildcards taken literally (escaped with `\`). */
 const contains = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -31,7 +22,7 @@ export async function findByRespondent(scope: Scope, formIds: string[] | null, m
   if (!match.email && !match.visitor_id) return [];
   const table = tableOf(scope.d, ResponseEntity);
   const out: ResponseRecord[] = [];
-  for (const batch of formIds === null ? [null] : chunks(formIds)) {
+  for (const batch of formIds === null ? [null] : idBatches(formIds)) {
     const params = new Params(scope.d);
     const ors: string[] = [];
     if (match.visitor_id) ors.push(`visitor_id = ${params.bind(match.visitor_id)}`);
@@ -51,7 +42,7 @@ export async function findByRespondent(scope: Scope, formIds: string[] | null, m
 export async function takeUploadsOf(scope: Scope, formId: string, responseIds: string[]): Promise<UploadRecord[]> {
   const table = tableOf(scope.d, UploadEntity);
   const out: UploadRecord[] = [];
-  for (const batch of chunks(responseIds)) {
+  for (const batch of idBatches(responseIds)) {
     const params = new Params(scope.d);
     const sql = `DELETE FROM ${table} WHERE form_id = ${params.bind(formId)} AND response_id IN (${params.list(batch)}) RETURNING *`;
     out.push(...(await scope.db.all<UploadRow>(sql, params.values)).map(uploadFromRow));
@@ -63,7 +54,7 @@ export async function takeUploadsOf(scope: Scope, formId: string, responseIds: s
 export async function deleteDeliveriesOf(scope: Scope, formId: string, responseIds: string[]): Promise<number> {
   const table = tableOf(scope.d, DeliveryEntity);
   let n = 0;
-  for (const batch of chunks(responseIds)) {
+  for (const batch of idBatches(responseIds)) {
     const params = new Params(scope.d);
     n += await scope.db.run(`DELETE FROM ${table} WHERE form_id = ${params.bind(formId)} AND response_id IN (${params.list(batch)})`, params.values);
   }

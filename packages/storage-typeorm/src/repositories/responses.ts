@@ -18,7 +18,7 @@ import { responsesPastRetention } from './response-retention';
 import type { Db, Row } from '../sql/db';
 import { type Coalescer, insertCoalescer } from '../sql/coalesce';
 import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
-import { insertIgnoring, tableOf } from '../sql/statements';
+import { idBatches, insertIgnoring, tableOf } from '../sql/statements';
 import { rollupPage, rollupTotal } from './response-pages';
 import { filterConditions } from './response-search';
 import { exportNextKeySql, exportPageSql, keysetPage, readExportPages, writeCsvLines } from './response-export';
@@ -60,9 +60,6 @@ export const responseStatements = (d: Dialect) => {
 
 /** What a deleted row hands back so its day in the rollup can be corrected. */
 const ROLLUP_COLUMNS = 'submitted_at, completed_at, completion_seconds, answers, version';
-
-/** Ids per statement: far below both databases' bound-parameter limits. */
-const BATCH = 500;
 
 const conflictingVisitor = () =>
   new FormloomError('CONFLICT', 'This visitor has already responded to this form', { field: 'unique_visitor' });
@@ -219,7 +216,7 @@ export class SqlResponseRepository implements ResponseRepository {
 
   async countOwned(formId: string, ids: string[]): Promise<number> {
     let owned = 0;
-    for (const batch of batches(ids)) {
+    for (const batch of idBatches(ids)) {
       const [row] = await this.scope.db.all<{ n: number | string }>(...this.byIds('SELECT COUNT(DISTINCT id) AS n', formId, batch));
       owned += Number(row.n);
     }
@@ -236,7 +233,7 @@ export class SqlResponseRepository implements ResponseRepository {
 
   /** One DELETE per 500 ids, all in one transaction with the rollup's correction. */
   async deleteMany(formId: string, ids: string[]): Promise<number> {
-    const all = batches(ids);
+    const all = idBatches(ids);
     if (all.length === 0) return 0;
     return this.scope.atomic(async (db: Db) => {
       const gone: DayKey[] = [];
@@ -333,10 +330,3 @@ export class SqlResponseRepository implements ResponseRepository {
   }
 }
 
-/** The distinct ids in statement-sized batches (none for no ids). */
-function batches(ids: string[]): string[][] {
-  const unique = [...new Set(ids)];
-  const out: string[][] = [];
-  for (let i = 0; i < unique.length; i += BATCH) out.push(unique.slice(i, i + BATCH));
-  return out;
-}

@@ -52,3 +52,14 @@ export function updateReturning(
     values: params.values,
   };
 }
+
+/** Ids per statement: far below both databases' bound-parameter limits. */
+const ID_BATCH = 500;
+
+/** The distinct values in statement-sized batches (none for none). */
+export function idBatches<T>(values: readonly T[]): T[][] {
+  const unique = [...new Set(values)];
+  const out: T[][] = [];
+  for (let i = 0; i < unique.length; i += ID_BATCH) out.push(unique.slice(i, i + ID_BATCH));
+  return out;
+}
