@@ -1,6 +1,6 @@
 import { forbidden, notFound } from '../errors';
 import type { FormRecord, Principal, TeamMember, TeamRole } from '../domain/types';
-import type { Storage } from '../ports/storage';
+import type { FormListQuery, Storage } from '../ports/storage';
 
 /** What a caller wants to do with a form. */
 export type FormAction = 'read' | 'edit' | 'delete' | 'publish' | 'delete_responses';
@@ -72,4 +72,14 @@ export async function planHolderOf(storage: Storage, form: Pick<FormRecord, 'tea
   if (!form.team_id) return form.owner_id;
   const team = await storage.teams.findById(form.team_id);
   return team?.owner_id ?? form.owner_id;
+}
+
+/** Every form a list query matches, read page by page (an account's export or deletion, a respondent's search). */
+export async function listAllForms(storage: Storage, query: Omit<FormListQuery, 'offset' | 'limit' | 'total'>): Promise<FormRecord[]> {
+  const out: FormRecord[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = await storage.forms.list({ ...query, offset, limit: 500 });
+    out.push(...page.items);
+    if (page.items.length < 500) return out;
+  }
 }

@@ -13,7 +13,7 @@ import type { Storage } from '../ports/storage';
 import type { Logger } from '../logger';
 import { TOKENS } from '../tokens';
 import { parseBody } from '../parse';
-import { roleAllows, type FormAction } from '../forms/form-access';
+import { listAllForms, roleAllows, type FormAction } from '../forms/form-access';
 import { isEmailAddress } from '../email-address';
 import { AuditService } from '../teams/audit-service';
 import { presentResponse } from './response-presenter';
@@ -80,13 +80,7 @@ export class RespondentDataService {
       return null;
     }
     const teams = (await this.storage.teams.membershipsOf(principal.user_id)).filter((m) => roleAllows(m.role, action)).map((m) => m.team_id);
-    const out = new Map<string, FormRecord>();
-    for (let offset = 0; ; offset += 500) {
-      const page = await this.storage.forms.list({ ownerId: principal.user_id, teamIds: teams, offset, limit: 500 });
-      for (const f of page.items) out.set(f.id, f);
-      if (page.items.length < 500) break;
-    }
-    return out;
+    return new Map((await listAllForms(this.storage, { ownerId: principal.user_id, teamIds: teams })).map((f) => [f.id, f]));
   }
 
   private parse(query: unknown): { email?: string; visitor_id?: string } {

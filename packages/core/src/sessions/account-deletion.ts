@@ -12,6 +12,7 @@ import { TOKENS } from '../tokens';
 import { parseBody } from '../parse';
 import { newOutboxItem } from '../outbox/outbox-worker';
 import { AuditService } from '../teams/audit-service';
+import { listAllForms } from '../forms/form-access';
 import { generationPrefix } from '../voice/synthesis';
 import { verifyPassword } from './secrets';
 import { queueBlobFolders } from '../responses/erase-responses';
@@ -129,11 +130,7 @@ export class AccountDeletionService {
     }
     const forms: FormRecord[] = [];
     for (const teamIds of [[], ...teamsDeleted.map((t) => [t.id])]) {
-      for (let offset = 0; ; offset += 500) {
-        const page = await this.storage.forms.list({ ownerId: userId, teamIds, ...(teamIds.length ? { teamId: teamIds[0] } : {}), offset, limit: 500 });
-        forms.push(...page.items);
-        if (page.items.length < 500) break;
-      }
+      forms.push(...(await listAllForms(this.storage, { ownerId: userId, teamIds, ...(teamIds.length ? { teamId: teamIds[0] } : {}) })));
     }
     let signed = 0;
     for (const f of forms) signed += await this.storage.signing.countSessionsOfForm(f.id, ['completing', 'completed']);

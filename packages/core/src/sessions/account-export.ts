@@ -6,6 +6,7 @@ import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { notFound } from '../errors';
 import { formatKey } from '../voice/synthesis';
+import { listAllForms } from '../forms/form-access';
 
 /** One file of the export: its path in the archive and how to read its bytes (from the blob store). */
 export interface ExportFile {
@@ -44,13 +45,9 @@ export class AccountExportService {
       this.storage.credentials.adminId(),
     ]);
     const forms = [];
-    for (let offset = 0; ; offset += 200) {
-      const page = await this.storage.forms.list({ ownerId: userId, teamIds: [], offset, limit: 200 });
-      for (const f of page.items) {
-        const questions = await this.storage.questions.listByForm(f.id);
-        forms.push({ id: f.id, title: f.title, description: f.description, slug: f.slug, published: f.published, created_at: f.created_at, updated_at: f.updated_at, response_count: f.response_count, settings: f.options, questions });
-      }
-      if (page.items.length < 200) break;
+    for (const f of await listAllForms(this.storage, { ownerId: userId, teamIds: [] })) {
+      const questions = await this.storage.questions.listByForm(f.id);
+      forms.push({ id: f.id, title: f.title, description: f.description, slug: f.slug, published: f.published, created_at: f.created_at, updated_at: f.updated_at, response_count: f.response_count, settings: f.options, questions });
     }
     const generations = [];
     for (let offset = 0; ; offset += 200) {
