@@ -26,6 +26,7 @@ import { FormloomResponseAnswers1741400000000 } from './1741400000000-response-a
 import { FormloomBookings1741800000000 } from './1741800000000-bookings';
 import { FormloomBookingCalls1742000000000 } from './1742000000000-booking-calls';
 import { FormloomResponseLanguage1742100000000 } from './1742100000000-response-language';
+import { FormloomAnswerPairs1742300000000 } from './1742300000000-answer-pairs';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -57,4 +58,5 @@ export const formloomMigrations = [
   FormloomBookings1741800000000,
   FormloomBookingCalls1742000000000,
   FormloomResponseLanguage1742100000000,
+  FormloomAnswerPairs1742300000000,
 ];

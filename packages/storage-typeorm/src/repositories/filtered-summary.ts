@@ -6,6 +6,7 @@ import { type Dialect, Params } from '../sql/dialect';
 import { tableOf } from '../sql/statements';
 import { filterConditions } from './response-search';
 import { countParams, drivenMatch } from './answer-filter-sql';
+import { pairSummary } from './answer-pairs';
 
 /*
  * A filtered summary (docs/responses-and-webhooks.md, "Filtering by answer"): the rollups count every
@@ -15,7 +16,8 @@ import { countParams, drivenMatch } from './answer-filter-sql';
 type Num = number | string;
 
 /**
- * Analytics and answer distributions of the responses `filter` selects, from those responses: the days'
+ * Analytics and answer distributions of the responses `filter` selects: from the pair counts for one
+ * choice-like test (answer-pairs.ts), else from those responses: the days'
  * counts from the responses' index, the distributions and per-question counts from the answers index by
  * response (its primary key), drop-off by the form's current question order.
  */
@@ -46,15 +48,18 @@ export async function filteredSummary(
     const where = `r.form_id = ${params.bind(formId)}`;
     return { from: `(SELECT id AS m_id FROM ${responses} WHERE form_id = ${params.bind(formId)}${filterConditions(d, filter, params.bind, formId)}) m ${d.kind === 'sqlite' ? 'CROSS JOIN' : 'JOIN'} ${responses} r ON r.id = m.m_id`, where, params };
   };
+  const order = await db.all<{ id: string; sort_order: Num; type: string; multiple: unknown }>(
+    `SELECT id, sort_order, type, properties AS multiple FROM ${questionsTable} WHERE form_id = ${d.p(1)} ORDER BY sort_order, id`,
+    [formId],
+  );
+  // One choice-like test: the pair counts answer it without reading a response (answer-pairs.ts).
+  const counted = await pairSummary(db, d, formId, filter, order);
+  if (counted) return counted;
   const seconds = 'CASE WHEN r.completed_at IS NOT NULL THEN r.completion_seconds END';
   const join = d.kind === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
   const days = matching(true);
   const counts = matching();
   const furthest = matching();
-  const order = await db.all<{ id: string; sort_order: Num; type: string; multiple: unknown }>(
-    `SELECT id, sort_order, type, properties AS multiple FROM ${questionsTable} WHERE form_id = ${d.p(1)} ORDER BY sort_order, id`,
-    [formId],
-  );
   // Each answer's position by the current order, written into the statement (no join per answer row).
   const position = order.length
     ? `CASE a.question_id ${order.map((q) => `WHEN ${furthest.params.bind(q.id)} THEN ${Number(q.sort_order)}`).join(' ')} END`

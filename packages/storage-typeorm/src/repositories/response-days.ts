@@ -8,6 +8,7 @@ import { addQuestionDeltas, applyQuestionDeltas, type QuestionDeltas, type Quest
 import { addValueDeltas, applyValueDeltas, deleteValueCounts, type ValueDeltas } from './question-values';
 import { addFunnelDeltas, applyFunnelDeltas, deleteFunnelCounts, type FunnelDeltas } from './funnel';
 import { answerRows, deleteAnswerIndex, insertAnswerRows } from './answer-index';
+import { addPairDeltas, applyPairDeltas, deletePairCounts, type PairDeltas } from './answer-pairs';
 
 /*
  * The analytics rollup (docs/responses-and-webhooks.md, "Analytics"): `response_days` holds, per form and
@@ -103,6 +104,9 @@ export async function applyToRollup(
   const funnel: FunnelDeltas = new Map();
   for (const r of added) addFunnelDeltas(funnel, r, positions, 1);
   for (const r of removed) addFunnelDeltas(funnel, r, positions, -1);
+  const pairs: PairDeltas = new Map();
+  for (const r of added) addPairDeltas(pairs, r, positions, 1);
+  for (const r of removed) addPairDeltas(pairs, r, positions, -1);
   const indexed = added.flatMap((r) => (r.id === undefined ? [] : answerRows({ id: r.id, form_id: formId, submitted_at: r.submitted_at, answers: r.answers }, positions)));
   const { bump } = rollupStatements(d);
   const writes: Promise<unknown>[] = [
@@ -110,6 +114,7 @@ export async function applyToRollup(
     applyValueDeltas(db, d, formId, values),
     applyFunnelDeltas(db, d, formId, funnel),
     insertAnswerRows(db, d, indexed),
+    applyPairDeltas(db, d, formId, pairs),
   ];
   for (const day of [...byDay.keys()].sort()) {
     const s = byDay.get(day)!;
@@ -160,6 +165,7 @@ export async function rebuildQuestionDays(db: Db, d: Dialect, responses: string,
   await deleteValueCounts(db, d, formId);
   await deleteFunnelCounts(db, d, formId);
   await deleteAnswerIndex(db, d, formId);
+  await deletePairCounts(db, d, formId);
   const orders = new Map<string, QuestionOrder>();
   let after: { form_id: string; id: string } | null = null;
   for (;;) {
@@ -171,15 +177,16 @@ export async function rebuildQuestionDays(db: Db, d: Dialect, responses: string,
       params.values,
     );
     if (rows.length === 0) return;
-    const byForm = new Map<string, { questions: QuestionDeltas; values: ValueDeltas; funnel: FunnelDeltas; indexed: unknown[][] }>();
+    const byForm = new Map<string, { questions: QuestionDeltas; values: ValueDeltas; funnel: FunnelDeltas; pairs: PairDeltas; indexed: unknown[][] }>();
     for (const r of rows) {
       if (!orders.has(r.form_id)) orders.set(r.form_id, await questionOrder(db, d, r.form_id));
-      const deltas = byForm.get(r.form_id) ?? { questions: new Map(), values: new Map(), funnel: new Map(), indexed: [] as unknown[][] };
+      const deltas = byForm.get(r.form_id) ?? { questions: new Map(), values: new Map(), funnel: new Map(), pairs: new Map(), indexed: [] as unknown[][] };
       byForm.set(r.form_id, deltas);
       const order = orders.get(r.form_id)!;
       addQuestionDeltas(deltas.questions, r.submitted_at.slice(0, 10), r.answers, order, 1);
       addValueDeltas(deltas.values, r.submitted_at.slice(0, 10), r.answers, order.kinds, 1);
       addFunnelDeltas(deltas.funnel, r, order, 1);
+      addPairDeltas(deltas.pairs, r, order, 1);
       deltas.indexed.push(...answerRows(r, order));
     }
     for (const [form, deltas] of byForm) {
@@ -187,6 +194,7 @@ export async function rebuildQuestionDays(db: Db, d: Dialect, responses: string,
       await applyValueDeltas(db, d, form, deltas.values);
       await applyFunnelDeltas(db, d, form, deltas.funnel);
       await insertAnswerRows(db, d, deltas.indexed);
+      await applyPairDeltas(db, d, form, deltas.pairs);
     }
     const last = rows[rows.length - 1]!;
     after = { form_id: last.form_id, id: last.id };

@@ -16,6 +16,7 @@ import { QuestionValueEntity } from './question-values';
 import { ResponseDayEntity } from './response-days';
 import { ResponseEntity } from './responses';
 import { ResponseAnswerEntity, ResponseFunnelEntity } from './response-answers';
+import { AnswerPairEntity } from './answer-pairs';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './teams';
 import { UploadEntity } from './uploads';
 import { InstanceClaimEntity, OneTimeTokenEntity, PasskeyEntity, PasswordEntity, SignInSessionEntity } from './sign-in';
@@ -54,6 +55,7 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   QuestionValueEntity,
   ResponseAnswerEntity,
   ResponseFunnelEntity,
+  AnswerPairEntity,
   SigningSessionEntity,
   SigningSlotEntity,
   SignedDocumentEntity,

@@ -1,0 +1,241 @@
+import type { AnswerTest, QuestionDropOff, QuestionValueCount, ResponseAnalytics, ResponseFilter } from '@formloom/core';
+import { AnswerPairEntity } from '../tables/answer-pairs';
+import { ResponseDayEntity } from '../tables/response-days';
+import type { Db } from '../sql/db';
+import { type Dialect, Params } from '../sql/dialect';
+import { tableOf } from '../sql/statements';
+import { answerRows } from './answer-index';
+import { answeredOf, type QuestionOrder } from './question-days';
+import { ALL_TIME } from './question-values';
+import { QuestionValueEntity } from '../tables/question-values';
+
+/*
+ * Filtered summaries from pair counts (docs/responses-and-webhooks.md, "Filtering by answer"; docs/decisions.md,
+ * "Filtered summaries from pair counts"). For each choice-like answer a response gives (the filter side: a
+ * dropdown, multiple choice, yes/no, rating or opinion scale key), `answer_pairs` counts what the same response
+ * answered (every question's keys, its answered questions, where it stopped) and its day, completion and
+ * completion time. A summary under one such filter then adds up a few hundred counters instead of reading a
+ * sixth of a million responses. Kept like the other rollups: signed deltas summed over the transaction's
+ * responses, applied as multi-row upsert-increments in key order, in the same transaction.
+ */
+
+type Num = number | string;
+
+/** Question kinds whose keys a filter may be served from (bounded key sets, so the counters stay bounded). */
+const PAIR_KINDS = new Set(['dropdown', 'multiple_choice', 'yes_no', 'rating', 'opinion_scale']);
+/** Kinds with one key per answer: a test naming several keys counts each response once. */
+const SINGLE_KEY = new Set(['dropdown', 'yes_no', 'rating', 'opinion_scale']);
+/** 11 parameters a row: 90 rows stay under SQLite's oldest limit of 999. */
+const ROWS_PER_STATEMENT = 90;
+/** The row that counts every response counted here (all four keys ''): the read's check that none is missing. */
+const COVERAGE = '\u0000\u0000\u0000';
+
+interface PairDelta {
+  n: number;
+  key_count: number;
+  furthest: number;
+  completed: number;
+  seconds_sum: number;
+  seconds_count: number;
+}
+
+/** Deltas keyed by `question \u0000 value \u0000 target \u0000 target value`. */
+export type PairDeltas = Map<string, PairDelta>;
+
+/** What the pair counts need of a response (response-days.ts's DayKey has it). */
+export interface PairSource {
+  submitted_at: string;
+  completed_at: string | null;
+  completion_seconds: Num | null;
+  answers: unknown;
+}
+
+function bump(into: PairDeltas, key: string, field: keyof PairDelta, by: number) {
+  const e = into.get(key) ?? { n: 0, key_count: 0, furthest: 0, completed: 0, seconds_sum: 0, seconds_count: 0 };
+  e[field] += by;
+  into.set(key, e);
+}
+
+/** Adds what one response counts (`sign` 1) or takes back (`sign` -1). */
+export function addPairDeltas(into: PairDeltas, r: PairSource, order: QuestionOrder, sign: 1 | -1): void {
+  bump(into, COVERAGE, 'n', sign);
+  let list: unknown = r.answers;
+  if (typeof list === 'string') {
+    try {
+      list = JSON.parse(list);
+    } catch {
+      list = [];
+    }
+  }
+  // The answers index's own rows (answer-index.ts), so the counters and the scan agree on every answer.
+  const keysOf = new Map<string, string[]>();
+  for (const row of answerRows({ id: '', form_id: '', submitted_at: r.submitted_at, answers: list }, order)) {
+    const q = row[1] as string;
+    const keys = keysOf.get(q) ?? [];
+    if (row[2] !== '') keys.push(row[2] as string);
+    keysOf.set(q, keys);
+  }
+  const filters: string[] = [];
+  for (const [q, keys] of keysOf) if (PAIR_KINDS.has(order.kinds.get(q) ?? '')) for (const k of keys) filters.push(`${q}\u0000${k}`);
+  if (!filters.length) return;
+  const { furthest } = answeredOf(list, order);
+  const day = r.submitted_at.slice(0, 10);
+  const timed = r.completed_at !== null && r.completion_seconds !== null;
+  for (const f of filters) {
+    const dayKey = `${f}\u0000\u0000${day}`;
+    bump(into, dayKey, 'n', sign);
+    if (r.completed_at !== null) bump(into, dayKey, 'completed', sign);
+    if (timed) {
+      bump(into, dayKey, 'seconds_sum', sign * Number(r.completion_seconds));
+      bump(into, dayKey, 'seconds_count', sign);
+    }
+    for (const [t, keys] of keysOf) {
+      for (const k of keys) bump(into, `${f}\u0000${t}\u0000${k}`, 'n', sign);
+      // Answered = its keys' responses, plus those without exactly one key, minus the keys those gave.
+      if (keys.length !== 1) {
+        bump(into, `${f}\u0000${t}\u0000`, 'n', sign);
+        bump(into, `${f}\u0000${t}\u0000`, 'key_count', sign * keys.length);
+      }
+    }
+    if (furthest !== null) bump(into, `${f}\u0000${furthest}\u0000`, 'furthest', sign);
+  }
+}
+
+/** Applies the deltas in key order (one lock order across transactions on PostgreSQL), skipping zero ones. */
+export async function applyPairDeltas(db: Db, d: Dialect, formId: string, deltas: PairDeltas): Promise<void> {
+  const table = tableOf(d, AnswerPairEntity);
+  const rows: unknown[][] = [];
+  for (const key of [...deltas.keys()].sort()) {
+    const e = deltas.get(key)!;
+    if (!e.n && !e.key_count && !e.furthest && !e.completed && !e.seconds_sum && !e.seconds_count) continue;
+    rows.push([formId, ...key.split('\u0000'), e.n, e.key_count, e.furthest, e.completed, e.seconds_sum, e.seconds_count]);
+  }
+  const cols = ['n', 'key_count', 'furthest', 'completed', 'seconds_sum', 'seconds_count'];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
+    const values = chunk.map((_, r) => `(${Array.from({ length: 11 }, (_, c) => d.p(r * 11 + c + 1)).join(', ')})`);
+    await db.run(
+      `INSERT INTO ${table} (form_id, question_id, value, target_id, target_value, ${cols.join(', ')}) VALUES ${values.join(', ')} ` +
+        `ON CONFLICT (form_id, question_id, value, target_id, target_value) DO UPDATE SET ${cols.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`,
+      chunk.flat(),
+    );
+  }
+}
+
+export async function deletePairCounts(db: Db, d: Dialect, formId?: string): Promise<void> {
+  const table = tableOf(d, AnswerPairEntity);
+  await db.run(`DELETE FROM ${table}${formId === undefined ? '' : ` WHERE form_id = ${d.p(1)}`}`, formId === undefined ? [] : [formId]);
+}
+
+/** The keys of `test`'s question that select the same responses as the test, or null when counters cannot answer it. */
+async function keysOfTest(db: Db, d: Dialect, formId: string, t: AnswerTest, kind: string): Promise<string[] | null> {
+  if (!PAIR_KINDS.has(kind)) return null;
+  if (t.via === 'key' && t.op === 'equals') return [t.values[0]!];
+  if (t.via === 'key' && t.op === 'is_any_of') return SINGLE_KEY.has(kind) || t.values.length === 1 ? t.values : null;
+  const compare = numberTest(t);
+  if (!compare && !(t.via === 'presence' && t.op === 'is_answered')) return null;
+  if (!SINGLE_KEY.has(kind)) return null;
+  // The keys the question has ever been given (question_values' all-time rows), tested one by one.
+  const keys = await db.all<{ value: string }>(
+    `SELECT value FROM ${tableOf(d, QuestionValueEntity)} WHERE form_id = ${d.p(1)} AND day = ${d.p(2)} AND question_id = ${d.p(3)} AND count > 0`,
+    [formId, ALL_TIME, t.question_id],
+  );
+  return keys.map((k) => k.value).filter((k) => !compare || compare(Number(k)));
+}
+
+function numberTest(t: AnswerTest): ((n: number) => boolean) | null {
+  if (t.via !== 'num') return null;
+  const [a, b] = t.values.map(Number) as [number, number];
+  switch (t.op) {
+    case 'equals':
+      return (n) => n === a;
+    case 'is_any_of':
+      return (n) => t.values.map(Number).includes(n);
+    case 'greater_than':
+      return (n) => n > a;
+    case 'less_than':
+      return (n) => n < a;
+    case 'greater_or_equal':
+      return (n) => n >= a;
+    case 'less_or_equal':
+      return (n) => n <= a;
+    case 'between':
+      return (n) => n >= a && n <= b;
+    default:
+      return null;
+  }
+}
+
+/**
+ * The summary of one choice-like test from the pair counts, or null when they cannot give it: more than one
+ * test, another filter (dates, completion, version, language, search), a kind or operator they do not cover,
+ * or a form whose responses are not all counted (stored before the counters existed, until `formloom
+ * analytics rebuild`). `order` is the form's current questions in order (drop-off is by the current order).
+ */
+export async function pairSummary(
+  db: Db,
+  d: Dialect,
+  formId: string,
+  filter: ResponseFilter,
+  order: Array<{ id: string; type: string }>,
+): Promise<{ analytics: ResponseAnalytics; values: QuestionValueCount[] } | null> {
+  const f = filter;
+  if (f.since !== undefined || f.until !== undefined || f.completed !== undefined || f.search !== undefined || f.version !== undefined || f.language !== undefined) return null;
+  if (!f.answers || f.answers.tests.length !== 1) return null;
+  const test = f.answers.tests[0]!;
+  const kind = order.find((q) => q.id === test.question_id)?.type;
+  if (!kind) return null;
+  const table = tableOf(d, AnswerPairEntity);
+  const [keys, counted, total] = await Promise.all([
+    keysOfTest(db, d, formId, test, kind),
+    db.all<{ n: Num }>(`SELECT n FROM ${table} WHERE form_id = ${d.p(1)} AND question_id = '' AND value = '' AND target_id = '' AND target_value = ''`, [formId]),
+    db.all<{ n: Num | null }>(`SELECT SUM(total) AS n FROM ${tableOf(d, ResponseDayEntity)} WHERE form_id = ${d.p(1)}`, [formId]),
+  ]);
+  if (keys === null || Number(counted[0]?.n ?? 0) !== Number(total[0]?.n ?? 0)) return null;
+  const rows = keys.length
+    ? await (() => {
+        const params = new Params(d);
+        const where = `form_id = ${params.bind(formId)} AND question_id = ${params.bind(test.question_id)} AND value IN (${params.list(keys)})`;
+        return db.all<{ target_id: string; target_value: string; n: Num; key_count: Num; furthest: Num; completed: Num; seconds_sum: Num; seconds_count: Num }>(
+          `SELECT target_id, target_value, SUM(n) AS n, SUM(key_count) AS key_count, SUM(furthest) AS furthest, SUM(completed) AS completed, ` +
+            `SUM(seconds_sum) AS seconds_sum, SUM(seconds_count) AS seconds_count FROM ${table} WHERE ${where} GROUP BY target_id, target_value`,
+          params.values,
+        );
+      })()
+    : [];
+  const analytics: ResponseAnalytics = { total: 0, completed: 0, average_completion_seconds: null, by_day: [], questions: [] };
+  const values: QuestionValueCount[] = [];
+  const answered = new Map<string, number>();
+  const stoppedAt = new Map<string, number>();
+  const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
+  let secondsSum = 0;
+  let secondsCount = 0;
+  for (const r of rows) {
+    const n = Number(r.n);
+    if (r.target_id === '') {
+      if (n <= 0) continue;
+      analytics.by_day.push({ date: r.target_value, total: n, completed: Number(r.completed) });
+      analytics.total += n;
+      analytics.completed += Number(r.completed);
+      secondsSum += Number(r.seconds_sum);
+      secondsCount += Number(r.seconds_count);
+    } else if (r.target_value === '') {
+      add(answered, r.target_id, n - Number(r.key_count));
+      add(stoppedAt, r.target_id, Number(r.furthest));
+    } else {
+      add(answered, r.target_id, n);
+      if (n > 0) values.push({ question_id: r.target_id, value: r.target_value, count: n });
+    }
+  }
+  analytics.by_day.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  if (secondsCount > 0) analytics.average_completion_seconds = secondsSum / secondsCount;
+  const questions: QuestionDropOff[] = [];
+  let reached = 0;
+  for (let i = order.length - 1; i >= 0; i--) {
+    const q = order[i]!;
+    reached += stoppedAt.get(q.id) ?? 0;
+    questions.unshift({ question_id: q.id, reached, answered: answered.get(q.id) ?? 0 });
+  }
+  analytics.questions = questions;
+  return { analytics, values };
+}
