@@ -11,6 +11,13 @@ export interface Command {
   /** One line for the command lists of `--help`. */
   summary: string;
   options: Options;
+  /**
+   * Names of the arguments after the flags' words, in order, all required (e.g. `form retention <form>`); their
+   * values reach `run` under these names. Absent: the command takes none.
+   */
+  positionals?: string[];
+  /** The command reads the instance's files (`FORMLOOM_BLOB_STORE`): the Formloom it gets has the blob store. */
+  readsFiles?: boolean;
   /** What each flag means, for `formloom <command> --help`. */
   flags: Record<string, string>;
   run(accounts: AccountService, values: Values, storage: Storage, formloom: Formloom): Promise<Record<string, unknown>>;

@@ -2,6 +2,7 @@ import type { Command, Values } from './command';
 import { UsageError } from './usage-error';
 import { OUTBOX_COMMANDS } from './outbox-commands';
 import { PRIVACY_COMMANDS } from './privacy-commands';
+import { RETENTION_COMMANDS } from './retention-command';
 import { writeExportLines } from '@formloom/core';
 
 export type { Command } from './command';
@@ -186,6 +187,7 @@ export const COMMANDS: Command[] = [
   },
   ...OUTBOX_COMMANDS,
   ...PRIVACY_COMMANDS,
+  ...RETENTION_COMMANDS,
 ];
 
 /** The command named by the leading words of `argv` (one or two), with the rest of `argv`. */

@@ -1,9 +1,10 @@
 import { AccountDeletionService, RespondentDataService } from '@formloom/core';
 import type { Command, Values } from './command';
 import { UsageError } from './usage-error';
+import { writeAccountArchive } from './account-archive';
 
 /*
- * `formloom user delete` and `formloom respondent find | erase` (docs/cli.md, docs/privacy.md): what the account
+ * `formloom user export`, `formloom user delete` and `formloom respondent find | erase` (docs/cli.md, docs/privacy.md): what the account
  * page and the admin area do, for an operator on the server's machine. Files go through the outbox: the running
  * server deletes them.
  */
@@ -31,6 +32,21 @@ const respondentFlags = {
 };
 
 export const PRIVACY_COMMANDS: Command[] = [
+  {
+    name: 'user export',
+    usage: 'user export --email <email or id> <file.zip>',
+    summary: 'write everything the instance holds about a person to a ZIP, as their account page downloads it; prints {"file","bytes","user_id","email","documents","files"}',
+    options: { email: str },
+    positionals: ['file'],
+    readsFiles: true,
+    flags: { email: 'the person: email or user id (usr_...) (required)' },
+    async run(accounts, v, _storage, formloom) {
+      const ref = value(v, 'email');
+      if (!ref) throw new UsageError('missing required flag --email');
+      const user = await accounts.findUser(ref);
+      return writeAccountArchive(formloom, user, String(v.file));
+    },
+  },
   {
     name: 'user delete',
     usage: 'user delete --user <id or email> [--delete-signed-contracts]',

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { createFormloom, isFormloomError } from '@formloom/core';
-import { COMMANDS, findCommand } from './commands';
+import { findCommand, type Command } from './commands';
+import type { Values } from './command';
+import { instanceBlobStore } from './instance-files';
 import { readConfig, type Env } from './config';
 import { openMigratedStorage } from '@formloom/storage-typeorm';
 import { checkSqliteFolder, describeDatabase } from './describe-database';
@@ -41,13 +43,15 @@ export async function runCli(argv: string[], env: Env = process.env): Promise<Cl
     const backup = await runBackupCommand(argv, env);
     if (backup) return { code: 0, stdout: `${JSON.stringify(backup.output)}\n`, stderr: backup.stderr };
     const { command, rest } = findCommand(argv);
-    const values = parseFlags(command.options, rest);
-    const { databaseUrl } = readConfig(env);
+    const values = parseFlags(command, rest);
+    const config = readConfig(env);
+    const { databaseUrl } = config;
     checkSqliteFolder(databaseUrl, (env.FORMLOOM_DATABASE_URL ?? '').trim() !== '');
     stderr = `formloom: database ${describeDatabase(databaseUrl)}\n`;
     const storage = await openMigratedStorage(databaseUrl);
     try {
-      const formloom = createFormloom({ storage });
+      // Only commands that read files get the blob store: the others never touch the data folder's files.
+      const formloom = createFormloom({ storage, ...(command.readsFiles ? { blobStore: instanceBlobStore(env, config, storage) } : {}) });
       const output = await command.run(formloom.accounts, values, storage, formloom);
       return { code: 0, stdout: `${JSON.stringify(output)}\n`, stderr };
     } finally {
@@ -58,13 +62,23 @@ export async function runCli(argv: string[], env: Env = process.env): Promise<Cl
   }
 }
 
-function parseFlags(options: (typeof COMMANDS)[number]['options'], args: string[]) {
+/** The flags, and the command's arguments under their names (`Command.positionals`). */
+function parseFlags(command: Command, args: string[]): Values {
+  const names = command.positionals ?? [];
+  let parsed;
   try {
-    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+    parsed = parseArgs({ args, options: command.options, strict: true, allowPositionals: names.length > 0 });
   } catch (e) {
     // node:util reports unknown flags and missing values as TypeError with an ERR_PARSE_ARGS_* code.
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }
+  if (parsed.positionals.length !== names.length) throw new UsageError(`usage: formloom ${command.usage}`);
+  const values: Values = { ...parsed.values };
+  names.forEach((name, i) => {
+    if (parsed.positionals[i]!.trim() === '') throw new UsageError(`<${name}> must not be empty`);
+    values[name] = parsed.positionals[i];
+  });
+  return values;
 }
 
 function oneLine(e: unknown): string {

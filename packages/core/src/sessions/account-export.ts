@@ -14,6 +14,18 @@ export interface ExportFile {
   read(): Promise<Uint8Array | null>;
 }
 
+/** The archive's README.txt: what each document holds (the API's ZIP and `formloom user export` write the same). */
+export const ACCOUNT_EXPORT_README = [
+  'Everything this Formloom server holds about your account, as of the export.',
+  '',
+  'account.json  your profile, API keys (never their secrets), sessions, passkeys, teams, credits and their',
+  '              ledger, webhook addresses',
+  'forms.json    your own forms: settings, questions, how many responses each has (the responses themselves',
+  "              are your respondents' data: download them from each form's results)",
+  'voice.json    your voice generations; voice/ holds their audio',
+  '',
+].join('\n');
+
 /**
  * "Export my data" (docs/accounts.md, "Your data"): everything the instance holds about the signed-in person, as
  * JSON documents and files for an archive: the account, its keys (never a secret), sessions, passkeys, teams,

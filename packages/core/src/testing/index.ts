@@ -19,6 +19,7 @@ export {
   makeVersion,
   uid,
 } from './storage/fixtures';
+export { makeGeneration } from './storage/credits-ledger';
 export * from './mailer-conformance';
 export * from './blob-store-conformance';
 export * from './webhook-transport-conformance';

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import {
+  ACCOUNT_EXPORT_README,
   AccountExportService,
   AccountDeletionService,
   accountDeletionSchema,
@@ -25,17 +26,6 @@ import { param, type RouteContext, type RouteResult, type RouteSpec } from '../r
 import type { SessionMount } from '../session-auth';
 
 const TAG = 'Account';
-
-const EXPORT_README = [
-  'Everything this Formloom server holds about your account, as of the export.',
-  '',
-  'account.json  your profile, API keys (never their secrets), sessions, passkeys, teams, credits and their',
-  '              ledger, webhook addresses',
-  'forms.json    your own forms: settings, questions, how many responses each has (the responses themselves',
-  '              are your respondents\' data: download them from each form\'s results)',
-  'voice.json    your voice generations; voice/ holds their audio',
-  '',
-].join('\n');
 
 /**
  * The signed-in user's account (docs/accounts.md): profile, password, sessions, API keys. Served only with
@@ -88,7 +78,7 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
         // Loaded at the first export: most servers never make one (docs/benchmarks.md, "Memory").
         const { default: JSZip } = await import('jszip');
         const zip = new JSZip();
-        zip.file('README.txt', EXPORT_README);
+        zip.file('README.txt', ACCOUNT_EXPORT_README);
         for (const [path, doc] of Object.entries(documents)) zip.file(path, `${JSON.stringify(doc, null, 2)}\n`);
         for (const f of files) {
           const data = await f.read();

@@ -1,0 +1,4 @@
+import test from 'ava';
+import { dataRightsSuite } from './data-rights-suite';
+
+dataRightsSuite(test, 'postgres');
