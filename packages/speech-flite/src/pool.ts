@@ -327,6 +327,9 @@ export class FlitePool {
 
   /** The channel to a child failed: treat it as dead. */
   private lost(slot: Slot, message: string): void {
+    // A child that cannot be reached has died (its exit event may come later): it counts as a crash here,
+    // because retiring it marks it dead and its exit handler then counts nothing.
+    if (slot.state !== 'dead') this.crashes++;
     this.retire(slot);
     if (slot.call) this.settle(slot, slot.call.id, new FliteEngineError('crashed', message));
   }
