@@ -186,6 +186,12 @@ export interface QuizResults {
   form_mode: QuizMode;
 }
 
+/** The other response of a Fuse link (docs/logic.md "Fuse"). */
+export interface FuseLink {
+  form_id: string;
+  response_id: string;
+}
+
 /** A submission to a form; partial while `completed_at` is null. */
 export interface ResponseRecord {
   id: string;
@@ -195,8 +201,11 @@ export interface ResponseRecord {
   version_id: string | null;
   version: number | null;
   answers: Answer[];
-  /** `hidden`: the values of the form's hidden fields given with the response (docs/decisions.md "Form settings"). */
-  metadata: { user_agent: string | null; referrer: string | null; hidden?: Record<string, string> };
+  /**
+   * `hidden`: the values of the form's hidden fields given with the response (docs/decisions.md "Form settings");
+   * `fused_from` / `fused_to`: the response of the other form a Fuse question linked it to (docs/logic.md "Fuse").
+   */
+  metadata: { user_agent: string | null; referrer: string | null; hidden?: Record<string, string>; fused_from?: FuseLink; fused_to?: FuseLink };
   quiz_results: QuizResults | null;
   started_at: string | null;
   submitted_at: string;

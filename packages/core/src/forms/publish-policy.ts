@@ -10,6 +10,10 @@ export type { PublishBlock };
 export interface LinkedForm {
   published: boolean;
   question_count: number;
+  /** Whether it is the same account's (owner, or team): a Fuse form of another account is not found. Absent: yes. */
+  same_account?: boolean;
+  /** Whether `versionId` is one of its published versions (a Fuse question's pinned session). Absent: none is. */
+  hasVersion?(versionId: string): Promise<boolean>;
 }
 
 export interface PublishContext {
@@ -112,6 +116,19 @@ const READINESS_MESSAGES: Record<string, string> = {
   fuse_form_missing: 'A Fuse question has no Fuse form',
   fuse_form_not_found: "A Fuse question's form does not exist",
   fuse_form_unpublished: "A Fuse question's form is not published",
+  fuse_session_archived: "A Fuse question's pinned session (session_id) is not a version of its Fuse form any more",
+};
+
+/** docs/logic.md "Fuse": the Fuse form is the same account's and published; a pinned session is one of its versions. */
+const fuseReadiness = (ctx: PublishContext) => async (q: Question): Promise<string | null> => {
+  const target = prop(q, 'fuse_form_id');
+  if (blank(target)) return 'fuse_form_missing';
+  const linked = await ctx.lookupForm(String(target));
+  if (!linked || linked.same_account === false) return 'fuse_form_not_found';
+  if (!linked.published) return 'fuse_form_unpublished';
+  const session = prop(q, 'session_id');
+  if (!blank(session) && !(await linked.hasVersion?.(String(session)))) return 'fuse_session_archived';
+  return null;
 };
 
 async function readinessChecks(ctx: PublishContext): Promise<PublishBlock | null> {
@@ -119,16 +136,7 @@ async function readinessChecks(ctx: PublishContext): Promise<PublishBlock | null
     ['booking', bookingReadiness(ctx)],
     ['payment', paymentReadiness(ctx)],
     ['email_step', emailReadiness],
-    [
-      'fuse',
-      async (q) => {
-        const target = prop(q, 'fuse_form_id');
-        if (blank(target)) return 'fuse_form_missing';
-        const linked = await ctx.lookupForm(String(target));
-        if (!linked) return 'fuse_form_not_found';
-        return linked.published ? null : 'fuse_form_unpublished';
-      },
-    ],
+    ['fuse', fuseReadiness(ctx)],
   ];
   for (const [type, check] of checks) {
     for (const q of ctx.questions.filter((x) => x.type === type)) {

@@ -64,12 +64,14 @@ export class PublishingService {
       connectAccountReady: !!account?.charges_enabled,
       lookupForm: async (id) => {
         const linked = await storage.forms.findById(id);
+        const same_account = !!linked && (linked.team_id ? linked.team_id === form.team_id : linked.owner_id === form.owner_id);
         if (!linked || !linked.published || !linked.published_version_id) {
-          return linked ? { published: false, question_count: 0 } : null;
+          return linked ? { published: false, question_count: 0, same_account } : null;
         }
         const version = await storage.versions.findById(linked.published_version_id);
         const qs = (version?.snapshot.questions as unknown[] | undefined) ?? [];
-        return { published: true, question_count: qs.length };
+        const hasVersion = async (v: string) => (await storage.versions.findById(v))?.form_id === linked.id;
+        return { published: true, question_count: qs.length, same_account, hasVersion };
       },
     });
     return block ?? (calling ? await confirmationCallCredits(storage, form, questions) : null);

@@ -170,7 +170,15 @@ export const QUESTION_PROPERTY_SCHEMAS = {
       body: z.string().max(100_000).optional(),
     })
     .strict(),
-  fuse: z.object({ fuse_form_id: z.string().max(100).optional(), session_id: z.string().max(100).optional() }).strict(),
+  // docs/logic.md "Fuse": the respondent continues in the Fuse form (its published version, or the version
+  // `session_id` pins), carrying `hidden_fields` (the Fuse form's hidden field -> a recall text) as its hidden fields.
+  fuse: z
+    .object({
+      fuse_form_id: z.string().max(100).optional(),
+      session_id: z.string().max(100).optional(),
+      hidden_fields: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,99}$/, 'a hidden field name'), z.string().max(2000)).refine((m) => Object.keys(m).length <= 50, 'at most 50 hidden fields').optional(),
+    })
+    .strict(),
   composite: z.object({ composite_ids: z.array(z.string().min(1).max(100)).max(50).optional() }).strict(),
 } as const;
 

@@ -57,11 +57,13 @@ export function recallBlock(options: Record<string, unknown>, questions: Questio
   return null;
 }
 
-/** An email step's or data node's texts with recalled ids renamed (docs/logic.md). */
+/** An email step's, data node's or Fuse question's texts with recalled ids renamed (docs/logic.md). */
 function renameStepRecalls(p: Record<string, unknown>, ids: ReadonlyMap<string, string>): Record<string, unknown> {
   const out = { ...p };
   for (const f of ['recipient', 'subject', 'body']) if (typeof out[f] === 'string') out[f] = renameRecalls(out[f] as string, ids);
-  if (out.params && typeof out.params === 'object') out.params = Object.fromEntries(Object.entries(out.params as Record<string, string>).map(([k, v]) => [k, typeof v === 'string' ? renameRecalls(v, ids) : v]));
+  for (const f of ['params', 'hidden_fields']) {
+    if (out[f] && typeof out[f] === 'object') out[f] = Object.fromEntries(Object.entries(out[f] as Record<string, string>).map(([k, v]) => [k, typeof v === 'string' ? renameRecalls(v, ids) : v]));
+  }
   return out;
 }
 

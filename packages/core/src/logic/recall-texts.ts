@@ -20,13 +20,17 @@ export const choicesOf = (q: TextQuestion): Array<{ label?: unknown }> => (Array
 
 /**
  * The texts of a step the server runs that recall earlier answers (docs/logic.md): an email step's recipient,
- * subject and body, a data node's parameters; as `[where, text]`.
+ * subject and body, a data node's parameters, a Fuse question's hidden fields; as `[where, text]`.
  */
 export function stepTexts(q: TextQuestion): Array<[string, string]> {
   const p = q.properties ?? {};
   const out: Array<[string, string]> = [];
   for (const f of ['recipient', 'subject', 'body']) if (str(p[f])) out.push([f, p[f] as string]);
   if (p.params && typeof p.params === 'object') for (const [k, v] of Object.entries(p.params as Record<string, unknown>)) if (str(v)) out.push([`parameter ${k}`, v]);
+  // A Fuse question's hidden fields for the Fuse form (docs/logic.md "Fuse").
+  if (p.hidden_fields && typeof p.hidden_fields === 'object' && !Array.isArray(p.hidden_fields)) {
+    for (const [k, v] of Object.entries(p.hidden_fields as Record<string, unknown>)) if (str(v)) out.push([`hidden field ${k}`, v]);
+  }
   return out;
 }
 

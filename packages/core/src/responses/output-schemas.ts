@@ -55,12 +55,20 @@ const respondentShape = {
   language: z.string().nullable(),
 };
 
+/** The other response of a Fuse link (docs/logic.md "Fuse"). */
+const fuseLinkOut = named(
+  'FuseLink',
+  z.object({ form_id: z.string(), response_id: z.string() }).describe('The linked response and its form'),
+);
+
 /** The Response resource, as owners read it. */
 export const responseOut = named(
   'Response',
   z.object({
     ...respondentShape,
     version_id: z.string().nullable(),
+    fused_from: fuseLinkOut.nullable().describe("The response whose Fuse question started this one (docs/logic.md \"Fuse\"); null when none"),
+    fused_to: fuseLinkOut.nullable().describe('The response this one continued in, in its Fuse form; null when none'),
     payments: z.array(paymentOut).optional().describe("The response's payments (docs/payments.md); present when it has any"),
     bookings: z
       .array(z.object({ id: z.string(), question_id: z.string(), status: z.enum(['confirmed', 'cancelled']), start: z.string(), end: z.string(), confirmation_call: confirmationCallOut.nullable() }))

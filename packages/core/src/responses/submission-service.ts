@@ -14,7 +14,7 @@ import { presentResponseToRespondent as presentResponse } from './response-prese
 import { TOKENS } from '../tokens';
 import { sha256Hex as sha256 } from '../hashing';
 import type { FormloomEvents } from '../events';
-import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
+import { WebhookDispatcher, type WebhookTarget } from '../webhooks/webhook-dispatcher';
 import { visiblePath } from '../logic/jumps';
 import { dataNodeHidden } from '../steps/data-nodes';
 import { isClosed } from '../forms/form-model';
@@ -141,9 +141,9 @@ export class SubmissionService {
     const complete = input.completed ?? true;
     if (isClosed(version.snapshot, form.response_count, this.clock.now())) throw conflict('This form is closed', { reason: 'form_closed' });
     const hidden = hiddenValues(version.snapshot, input.hidden);
-    // A payment is made, an email step or data node run (docs/logic.md), for a saved partial response
+    // A payment is made, an email step, data node or Fuse run (docs/logic.md), for a saved partial response
     // (docs/payments.md): forms with one of those take them.
-    const takesPayment = snapshot.questions.some((q) => q.type === 'payment' || q.type === 'email_step' || q.type === 'data');
+    const takesPayment = snapshot.questions.some((q) => q.type === 'payment' || q.type === 'email_step' || q.type === 'data' || q.type === 'fuse');
     if (!complete && form.options.incremental_submission !== true && !takesPayment) {
       throw badRequest('completed: this form does not accept partial responses', { field: 'completed' });
     }
@@ -314,6 +314,50 @@ export class SubmissionService {
       this.events.emit('response.submitted', { form_id: form.id, response_id: responseId });
       this.announce(items, queued);
     };
+  }
+
+  /**
+   * Completes a partial response at its Fuse question (docs/logic.md "Fuse"), in `tx`, with `metadata` (its
+   * `fused_to` link): its path ends there, so the questions after the Fuse are not asked; the caller checked
+   * that the saved answers lead to it and its payments are paid. A second completion of a
+   * `limit_one_response` visitor is 409 `already_responded`. `targets` are read before the
+   * transaction (`targetsFor`). Returns what to run once it committed, or null when it was completed meanwhile.
+   */
+  async completeFusedIn(
+    tx: Storage,
+    form: FormRecord,
+    existing: ResponseRecord,
+    full: { questions: Question[]; mode?: string; quiz_settings?: unknown; hidden_fields?: unknown },
+    metadata: ResponseRecord['metadata'],
+    targets: WebhookTarget[],
+  ): Promise<(() => void) | null> {
+    const limitOne = form.options.limit_one_response === true && !!existing.visitor_id;
+    if (limitOne && (await tx.responses.hasUniqueVisitor(form.id, existing.visitor_id!))) {
+      throw conflict('This visitor has already responded to this form', { reason: 'already_responded' });
+    }
+    const now = this.clock.now();
+    const patch = {
+      answers: existing.answers,
+      submitted_at: existing.submitted_at,
+      completed_at: now.toISOString(),
+      completion_seconds: elapsedSeconds(existing.started_at, now),
+      quiz_results: computeQuizResults(full.mode ?? 'standard', full.quiz_settings, full.questions, existing.answers),
+      unique_visitor: limitOne ? existing.visitor_id : null,
+      metadata,
+    };
+    const updated = { ...existing, ...patch };
+    if (!(await tx.responses.updatePartial(form.id, existing.id, patch, this.csvLines.of(full, updated)))) return null;
+    const items = await this.webhooks.enqueue(tx, form, updated, targets, full.questions);
+    const queued = await this.completedIn(tx, { form, response: updated, questions: full.questions });
+    return () => {
+      this.events.emit('response.submitted', { form_id: form.id, response_id: existing.id });
+      this.announce(items, queued);
+    };
+  }
+
+  /** A new partial response's export line (the Fuse form's start, docs/logic.md "Fuse"). */
+  csvLineOf(snapshot: { questions: Question[]; hidden_fields?: unknown }, response: ResponseRecord) {
+    return this.csvLines.of(snapshot, response);
   }
 }
 

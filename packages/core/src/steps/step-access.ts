@@ -23,6 +23,8 @@ export interface ReachedStep {
   /** The stored answers by question id. */
   answers: Record<string, unknown>;
   hidden: Record<string, string>;
+  /** The respondent's path up to the step, the step included. */
+  path: string[];
 }
 
 /**
@@ -53,5 +55,5 @@ export async function reachedStep(storage: Storage, slug: string, responseId: st
   if (at < 0 || skipped.length) {
     throw conflict("The response's answers do not lead to this step", { reason: 'step_not_on_path', question_ids: [question.id] });
   }
-  return { form, response, snapshot, question, answers, hidden };
+  return { form, response, snapshot, question, answers, hidden, path: path.slice(0, at + 1) };
 }

@@ -71,6 +71,9 @@ export class WebhookDispatcher {
         completed_at: response.completed_at,
         answers: answers.map((a) => ({ question_id: a.question_id, question_title: titles.get(a.question_id) ?? null, value: a.value })),
         ...(response.metadata.hidden ? { hidden: response.metadata.hidden } : {}),
+        // The response a Fuse question linked it to (docs/logic.md "Fuse").
+        ...(response.metadata.fused_from ? { fused_from: response.metadata.fused_from } : {}),
+        ...(response.metadata.fused_to ? { fused_to: response.metadata.fused_to } : {}),
         ...(payments.length ? { payments: payments.map(presentPayment) } : {}),
       },
     });

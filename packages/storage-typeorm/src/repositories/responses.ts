@@ -40,7 +40,8 @@ export const responseStatements = (d: Dialect) => {
     /** The check (still partial) and the write are one statement, so only one of concurrent completions wins. */
     updatePartial:
       `UPDATE ${responses} SET answers = ${d.p(3)}, completed_at = ${d.p(4)}, completion_seconds = ${d.p(5)}, ` +
-      `quiz_results = ${d.p(6)}, unique_visitor = ${d.p(7)}, submitted_at = ${d.p(8)}, csv_layout = ${d.p(9)}, csv_line = ${d.p(10)} ` +
+      `quiz_results = ${d.p(6)}, unique_visitor = ${d.p(7)}, submitted_at = ${d.p(8)}, csv_layout = ${d.p(9)}, csv_line = ${d.p(10)}, ` +
+      `metadata = COALESCE(${d.p(11)}, metadata) ` +
       `WHERE form_id = ${d.p(1)} AND id = ${d.p(2)} AND completed_at IS NULL`,
     /** The row a completion replaces, locked on PostgreSQL until the transaction ends. */
     lockPartial:
@@ -116,13 +117,13 @@ export class SqlResponseRepository implements ResponseRepository {
   async updatePartial(
     formId: string,
     id: string,
-    patch: Pick<ResponseRecord, 'answers' | 'completed_at' | 'completion_seconds' | 'quiz_results' | 'unique_visitor' | 'submitted_at'>,
+    patch: Pick<ResponseRecord, 'answers' | 'completed_at' | 'completion_seconds' | 'quiz_results' | 'unique_visitor' | 'submitted_at'> & { metadata?: ResponseRecord['metadata'] },
     csv?: CsvLine | null,
   ): Promise<boolean> {
     const row = partialResponseToRow(patch, csv);
     const params = [
       formId, id, row.answers, row.completed_at, row.completion_seconds, row.quiz_results, row.unique_visitor, row.submitted_at,
-      row.csv_layout, row.csv_line,
+      row.csv_layout, row.csv_line, row.metadata,
     ];
     return this.scope.atomic(async (db) => {
       const [old] = await db.all<DayKey>(this.st.lockPartial, [formId, id]);

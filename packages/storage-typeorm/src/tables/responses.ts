@@ -111,9 +111,11 @@ export const responseToRow = (r: ResponseRecord, csv?: CsvLine | null): Response
 
 /** The columns `updatePartial` writes. */
 export const partialResponseToRow = (
-  p: Pick<ResponseRecord, 'answers' | 'completed_at' | 'completion_seconds' | 'quiz_results' | 'unique_visitor' | 'submitted_at'>,
+  p: Pick<ResponseRecord, 'answers' | 'completed_at' | 'completion_seconds' | 'quiz_results' | 'unique_visitor' | 'submitted_at'> & { metadata?: ResponseRecord['metadata'] },
   csv?: CsvLine | null,
 ) => ({
+  /** null keeps the stored metadata (COALESCE in the statement). */
+  metadata: p.metadata ? toJson(p.metadata, { user_agent: null, referrer: null }) : null,
   answers: toJson(p.answers, []),
   completed_at: orNull(p.completed_at),
   completion_seconds: orNull(p.completion_seconds),

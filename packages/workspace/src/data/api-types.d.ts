@@ -2044,7 +2044,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The respondent's page passed an email step or reached a data node of its partial response (X-Resume-Token): an email step queues its mail in the outbox once per response and step (a repeat answers duplicate: true and sends nothing); a data node calls its source and answers the mapped variables and hidden fields, or status failed for the node's fallback path. 409 step_not_on_path when the saved answers do not lead to the step */
+        /** The respondent's page passed an email step or reached a data node or Fuse question of its partial response (X-Resume-Token): an email step queues its mail in the outbox once per response and step (a repeat answers duplicate: true and sends nothing); a data node calls its source and answers the mapped variables and hidden fields, or status failed for the node's fallback path; a Fuse question completes the response and starts its continuation in the Fuse form with the mapped hidden fields (next: its slug, response id and resume token; a repeat answers the same continuation), or answers unavailable when the Fuse form takes no responses. 409 step_not_on_path when the saved answers do not lead to the step, payment_required when a payment before it is not paid */
         post: operations["runResponseStep"];
         delete?: never;
         options?: never;
@@ -2431,6 +2431,11 @@ export interface components {
             completion_rate: number;
             /** @description Median time from the first answer to completion (within 0.5%), null without completions */
             median_completion_seconds: number | null;
+        };
+        /** @description The linked response and its form */
+        FuseLink: {
+            form_id: string;
+            response_id: string;
         };
         GlobalWebhook: {
             url: string;
@@ -3212,6 +3217,9 @@ export interface components {
             properties: {
                 fuse_form_id?: string;
                 session_id?: string;
+                hidden_fields?: {
+                    [key: string]: string;
+                };
             };
         } | {
             id: string;
@@ -3495,6 +3503,10 @@ export interface components {
             version: number | null;
             language: string | null;
             version_id: string | null;
+            /** @description The response whose Fuse question started this one (docs/logic.md "Fuse"); null when none */
+            fused_from: components["schemas"]["FuseLink"] | null;
+            /** @description The response this one continued in, in its Fuse form; null when none */
+            fused_to: components["schemas"]["FuseLink"] | null;
             /** @description The response's payments (docs/payments.md); present when it has any */
             payments?: {
                 id: string;
@@ -6923,6 +6935,9 @@ export interface operations {
                         properties?: {
                             fuse_form_id?: string;
                             session_id?: string;
+                            hidden_fields?: {
+                                [key: string]: string;
+                            };
                         };
                         logic_jumps?: ({
                             /** @enum {string} */
@@ -9758,6 +9773,9 @@ export interface operations {
                         properties?: {
                             fuse_form_id?: string;
                             session_id?: string;
+                            hidden_fields?: {
+                                [key: string]: string;
+                            };
                         };
                         logic_jumps?: ({
                             /** @enum {string} */
@@ -14569,6 +14587,22 @@ export interface operations {
                         hidden: {
                             [key: string]: string;
                         };
+                    } | {
+                        question_id: string;
+                        /** @constant */
+                        type: "fuse";
+                        /** @enum {string} */
+                        status: "continued" | "unavailable";
+                        duplicate: boolean;
+                        next: {
+                            form_id: string;
+                            /** @description The Fuse form's address: its page is /f/<slug> */
+                            slug: string;
+                            /** @description The continuation: a partial response of the Fuse form, with the mapped hidden fields */
+                            response_id: string;
+                            /** @description Its X-Resume-Token, to answer the Fuse form in it (PATCH .../responses/:responseId) */
+                            resume_token: string;
+                        } | null;
                     };
                 };
             };

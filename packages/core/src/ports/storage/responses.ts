@@ -136,11 +136,12 @@ export interface ResponseRepository {
    * @returns `false` when it is missing, another form's or already completed (nothing is written).
    * @throws `FormloomError` CONFLICT when the new `unique_visitor` repeats one of the same form; nothing is
    * written. `csv` replaces the stored export line (none: the response has none after the update).
+   * `metadata`, when given, replaces the stored metadata (a Fuse completion's `fused_to`); absent, it is kept.
    */
   updatePartial(
     formId: string,
     id: string,
-    patch: Pick<ResponseRecord, 'answers' | 'completed_at' | 'completion_seconds' | 'quiz_results' | 'unique_visitor' | 'submitted_at'>,
+    patch: Pick<ResponseRecord, 'answers' | 'completed_at' | 'completion_seconds' | 'quiz_results' | 'unique_visitor' | 'submitted_at'> & { metadata?: ResponseRecord['metadata'] },
     csv?: CsvLine | null,
   ): Promise<boolean>;
   /** Newest `submitted_at` first (ties by id descending), with the total before paging. */

@@ -151,6 +151,13 @@ export function responseTests(test: StorageTest): void {
       'completing with a unique_visitor the form already has',
     );
     t.deepEqual(await db.storage.responses.findById(form.id, second.id), second, 'nothing written');
+
+    // `metadata` given replaces the stored one (a Fuse completion's link); absent, it was kept above.
+    const third = partial(form.id, 40);
+    await db.storage.responses.insert(third);
+    const metadata = { ...third.metadata, fused_to: { form_id: uid('frm'), response_id: uid('rsp') } };
+    t.true(await db.storage.responses.updatePartial(form.id, third.id, { ...done, unique_visitor: null, metadata }));
+    t.deepEqual((await db.storage.responses.findById(form.id, third.id))?.metadata, metadata);
   });
 
   test('concurrency: 10 updatePartial completing one response, exactly one succeeds', async (t, db) => {
