@@ -6,6 +6,7 @@ import test from 'ava';
 import { extract, create as createTar } from 'tar';
 import { runCli } from '@formloom/cli';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
+import { waitFor } from '@formloom/core/testing';
 import { startSelfHosted, type SelfHosted } from '../src';
 
 /*
@@ -55,6 +56,54 @@ async function submit(app: SelfHosted, form: { slug: string; questions: { id: st
     body: JSON.stringify({ answers, visitor_id: `v${i}` }),
   });
   if (r.status !== 201) throw new Error(`submit ${r.status} ${await r.text()}`);
+}
+
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const bytesOf = async (url: string, headers: Record<string, string>) => {
+  const r = await fetch(url, { headers });
+  if (r.status !== 200) throw new Error(`GET ${url}: ${r.status} ${await r.text()}`);
+  return Buffer.from(await r.arrayBuffer());
+};
+
+/** A contract signed on its page and sealed by the worker: the signed PDF's download path and bytes. */
+async function sealedContract(app: SelfHosted, auth: Record<string, string>) {
+  const made = await fetch(`${app.url}/api/v1/forms`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ title: 'Lease', questions: [{ type: 'contract', title: 'Lease', properties: { document: 'The tenant rents the flat.', signer_slots: [{ slot_number: 1, label: 'Tenant' }] } }] }),
+  });
+  const form = (await made.json()) as { id: string };
+  const session = (await (await fetch(`${app.url}/api/v1/forms/${form.id}/signing-sessions`, { method: 'POST', headers: auth, body: '{}' })).json()) as { id: string; signer_links: { short_code: string }[] };
+  const signed = await fetch(`${app.url}/api/v1/s/${session.signer_links[0]!.short_code}/sign`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ signature: { type: 'typed', value: 'Ada Tenant' } }),
+  });
+  if (signed.status !== 200) throw new Error(`sign ${signed.status} ${await signed.text()}`);
+  // The seal is the worker's (an outbox item): wait for the document, however busy the machine.
+  const doc = await waitFor(async () => {
+    const r = (await (await fetch(`${app.url}/api/v1/signing-sessions/${session.id}/documents`, { headers: auth })).json()) as { documents: { id: string }[] };
+    return r.documents[0];
+  }, { timeoutMs: 120_000, intervalMs: 100 });
+  const path = `/api/v1/signing-sessions/${session.id}/documents/${doc.id}`;
+  return { path, pdf: await bytesOf(`${app.url}${path}`, auth) };
+}
+
+/** Audio the voice API made (Flite, the lighter engine), and the key that reads it back. */
+async function spokenAudio(app: SelfHosted, env: Record<string, string>) {
+  t0(await cli(['credits', 'purchase', '--user', 'ops@example.com', '--credits', '500'], env));
+  const key = (await cli(['key', 'create', '--user', 'ops@example.com', '--scope', 'voice'], env)).json!.api_key as string;
+  const auth = { authorization: `Bearer ${key}` };
+  const voices = ((await (await fetch(`${app.url}/api/v1/voice/voices`, { headers: auth })).json()) as { data: { id: string; engine: string }[] }).data;
+  const r = await fetch(`${app.url}/api/v1/voice`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ mode: 'speak', text: 'Kept in the backup.', voice: voices.find((v) => v.engine === 'flite')!.id, format: 'wav' }),
+  });
+  if (r.status !== 200) throw new Error(`voice ${r.status} ${await r.text()}`);
+  const { data } = (await r.json()) as { data: { id: string; status: string } };
+  const path = `/api/v1/voice/generations/${data.id}/audio`;
+  return { auth, path, audio: await bytesOf(`${app.url}${path}`, auth) };
 }
 
 /** Every table's rows (sorted), but the sessions a restore ends, read through SQLite itself. */
@@ -116,8 +165,12 @@ test('a backup taken while respondents submit restores into an empty folder exac
     await app.close().catch(() => undefined);
     for (const d of [dir, out, target]) rmSync(d, { recursive: true, force: true });
   });
-  const { key, form } = await seed(app, env);
+  const { key, auth, form } = await seed(app, env);
   for (let i = 0; i < 3; i++) await submit(app, form, i, true);
+  // What a restore must bring back intact besides responses: a sealed contract and voice audio.
+  const contract = await sealedContract(app, auth);
+  const voice = await spokenAudio(app, env);
+  const crl = await bytesOf(`${app.url}/api/v1/signing/ca.crl`, {});
 
   // Ingest keeps writing while the first archive is taken: its snapshot is consistent (a response's rollups with it).
   let writing = true;
@@ -129,7 +182,10 @@ test('a backup taken while respondents submit restores into an empty folder exac
   writing = false;
   await load;
   t.is(live.code, 0, live.stderr);
-  t.like(live.json, { files: 1 + 6 + 0 });
+  // The database, every blob (6 uploads, the audio, the signing's files), the sealing certificate and its CA's CRL.
+  const blobCount = Object.keys(blobsOf(join(dir, 'blobs'))).length;
+  t.true(blobCount > 6 + 1);
+  t.like(live.json, { files: 1 + blobCount + 2 });
   t.true(live.json!.rows > 0);
 
   // A second archive once the server stopped (its worker writes too), compared with the restore row by row and byte by byte.
@@ -148,7 +204,7 @@ test('a backup taken while respondents submit restores into an empty folder exac
   writeFileSync(join(target, 'secret.key'), readFileSync(join(dir, 'secret.key')));
   const restored = await cli(['restore', join(out, 'settled.tar.gz')], restoreEnv);
   t.is(restored.code, 0, restored.stderr);
-  t.like(restored.json, { restored: true, blobs: 6, migrated: [], sessions_ended: 1, moved_aside: null });
+  t.like(restored.json, { restored: true, blobs: blobCount, migrated: [], sessions_ended: 1, moved_aside: null });
   const after = await dumpTables(join(target, 'formloom.sqlite'));
   const sessions = (x: Record<string, string[]>) => ({ ...x, sign_in_sessions: [] });
   t.deepEqual(sessions(after), sessions(before), 'every table the same, row by row (sessions ended)');
@@ -170,6 +226,16 @@ test('a backup taken while respondents submit restores into an empty folder exac
   const file = body.responses!.flatMap((r) => r.answers).find((a) => a.value && typeof a.value === 'object' && a.value.url);
   const download = await fetch(new URL(new URL(file!.value.url).pathname, back.url), { headers: { authorization: `Bearer ${key}` } });
   t.is(download.status, 200, 'an uploaded file opens after the restore');
+
+  // The signed PDF comes back byte for byte and still verifies with the restored instance (its own seal, a known
+  // document, an intact audit chain: what `formloom signing verify` checks); the CA's revocation list is served too.
+  const pdf = await bytesOf(`${back.url}${contract.path}`, { authorization: `Bearer ${key}` });
+  t.is(sha256(pdf), sha256(contract.pdf));
+  const verified = await fetch(`${back.url}/api/v1/signing/verify`, { method: 'POST', body: pdf, headers: { 'content-type': 'application/pdf' } });
+  t.like(await verified.json(), { valid: true, sealed_by_this_instance: true, known_document: true, audit_chain_intact: true });
+  t.is(sha256(await bytesOf(`${back.url}/api/v1/signing/ca.crl`, {})), sha256(crl));
+  // The voice audio, through the restored API, has the checksum it had.
+  t.is(sha256(await bytesOf(`${back.url}${voice.path}`, voice.auth)), sha256(voice.audio));
 
   const second = temp('backup-live');
   t.teardown(() => rmSync(second, { recursive: true, force: true }));

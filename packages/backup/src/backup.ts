@@ -1,8 +1,8 @@
 import { chmod, copyFile, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { create as createTar } from 'tar';
+import type * as Tar from 'tar';
 import { sqliteFile } from '@formloom/storage-typeorm';
-import { ARCHIVE_PATHS, BACKUP_FORMAT, BackupError, keyFingerprint, sha256File, type BackupManifest, type ManifestFile } from './manifest';
+import { ARCHIVE_PATHS, BACKUP_FORMAT, BackupError, keyFingerprint, sha256File, SIGNING_CRL, type BackupManifest, type ManifestFile } from './manifest';
 import { snapshotSqlite, SqliteFile } from './sqlite-file';
 
 export interface BackupOptions {
@@ -34,7 +34,7 @@ export const POSTGRES_BACKUP_GUIDANCE =
 
 /**
  * Writes one archive of a running instance: a consistent snapshot of the SQLite database (`VACUUM INTO`, taken
- * while the server writes), the blob files, the sealing certificate, and a manifest with every file's checksum
+ * while the server writes), the blob files, the sealing certificate with its CA's revocation list, and a manifest with every file's checksum
  * and every table's row count (docs/backup-and-restore.md).
  */
 export async function createBackup(options: BackupOptions): Promise<BackupResult> {
@@ -64,6 +64,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
     }
     files.push(...(await copyBlobs(join(options.dataDir, 'blobs'), join(staging, ARCHIVE_PATHS.blobs))));
     if (await copyIfPresent(join(options.dataDir, 'signing.p12'), join(staging, ARCHIVE_PATHS.signingP12))) files.push(ARCHIVE_PATHS.signingP12);
+    for (const crl of await signingCrls(options.dataDir)) if (await copyIfPresent(join(options.dataDir, crl), join(staging, crl))) files.push(crl);
     const includeKey = options.includeSecretKey === true;
     if (includeKey) {
       if (!options.secretKey) throw new BackupError('--with-secret-key: this instance has no secret key yet (it is made at the first start)');
@@ -86,7 +87,8 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
     await writeFile(join(staging, ARCHIVE_PATHS.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
     const partial = join(staging, basename(target));
     // The manifest first: a reader (or a person with `tar tzf`) sees what the archive holds before its files.
-    await createTar({ gzip: true, file: partial, cwd: staging, portable: true, noDirRecurse: true }, [ARCHIVE_PATHS.manifest, ...files]);
+    // tar loads with the first archive, not with the package the server starts with (docs/benchmarks.md, "Memory").
+    await (require('tar') as typeof Tar).create({ gzip: true, file: partial, cwd: staging, portable: true, noDirRecurse: true }, [ARCHIVE_PATHS.manifest, ...files]);
     await chmod(partial, 0o600);
     await rename(partial, target);
     return { file: target, bytes: (await stat(target)).size, manifest };
@@ -118,6 +120,15 @@ async function copyBlobs(from: string, to: string): Promise<string[]> {
   };
   await walk(from);
   return out;
+}
+
+/** The instance CA's revocation lists in the data folder (one per CA it has had). */
+export async function signingCrls(dataDir: string): Promise<string[]> {
+  const names = await readdir(dataDir).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return [] as string[];
+    throw e;
+  });
+  return names.filter((n) => SIGNING_CRL.test(n)).sort();
 }
 
 async function copyIfPresent(from: string, to: string): Promise<boolean> {

@@ -13,6 +13,12 @@ export const ARCHIVE_PATHS = {
   secretKey: 'secret.key',
 } as const;
 
+/**
+ * The instance CA's revocation list beside `signing.p12` (named after the CA, docs/signing.md): served at
+ * `/signing/ca.crl` and put into PDFs sealed at the long-term levels, so it travels with the certificate.
+ */
+export const SIGNING_CRL = /^signing-ca-[0-9a-f]{16}\.crl$/;
+
 /** One file of the archive: its path inside it, its size and its SHA-256. */
 export interface ManifestFile {
   path: string;

@@ -1,8 +1,9 @@
 import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { extract } from 'tar';
+import type * as Tar from 'tar';
 import { formloomMigrations, openMigratedStorage, sqliteFile } from '@formloom/storage-typeorm';
-import { ARCHIVE_PATHS, BackupError, keyFingerprint, parseManifest, sha256File, type BackupManifest } from './manifest';
+import { ARCHIVE_PATHS, BackupError, keyFingerprint, parseManifest, sha256File, SIGNING_CRL, type BackupManifest } from './manifest';
+import { signingCrls } from './backup';
 import { SqliteFile } from './sqlite-file';
 
 export interface RestoreOptions {
@@ -74,6 +75,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     const blobCount = manifest.files.filter((f) => f.path.startsWith(`${ARCHIVE_PATHS.blobs}/`)).length;
     if (await exists(join(staging, ARCHIVE_PATHS.blobs))) await rename(join(staging, ARCHIVE_PATHS.blobs), join(dataDir, 'blobs'));
     if (await exists(join(staging, ARCHIVE_PATHS.signingP12))) await rename(join(staging, ARCHIVE_PATHS.signingP12), join(dataDir, 'signing.p12'));
+    for (const crl of await signingCrls(staging)) await rename(join(staging, crl), join(dataDir, crl));
     if (keyFromArchive !== null && !(await exists(join(dataDir, 'secret.key')))) {
       await rename(join(staging, ARCHIVE_PATHS.secretKey), join(dataDir, 'secret.key'));
       await chmod(join(dataDir, 'secret.key'), 0o600);
@@ -101,13 +103,15 @@ const ALLOWED = (path: string) =>
   path === ARCHIVE_PATHS.database ||
   path === ARCHIVE_PATHS.signingP12 ||
   path === ARCHIVE_PATHS.secretKey ||
+  SIGNING_CRL.test(path) ||
   path.startsWith(`${ARCHIVE_PATHS.blobs}/`);
 
 /** Extracts regular files at the archive's known paths only (no links, nothing outside the staging folder). */
 async function unpack(file: string, staging: string): Promise<BackupManifest> {
   const refused: string[] = [];
   try {
-    await extract({
+    // Loaded here, not at start (docs/benchmarks.md, "Memory").
+    await (require('tar') as typeof Tar).extract({
       file,
       cwd: staging,
       strict: true,
@@ -174,7 +178,8 @@ async function checkSecretKey(manifest: BackupManifest, fromArchive: string | nu
 async function moveAside(dataDir: string, dbFile: string, now: Date, replaceKey: boolean): Promise<string> {
   const aside = join(dataDir, `before-restore-${now.toISOString().replace(/[:.]/g, '-')}`);
   await mkdir(aside, { mode: 0o700 });
-  const names = [dbFile, `${dbFile}-wal`, `${dbFile}-shm`, join(dataDir, 'blobs'), join(dataDir, 'signing.p12'), ...(replaceKey ? [join(dataDir, 'secret.key')] : [])];
+  const crls = (await signingCrls(dataDir)).map((n) => join(dataDir, n));
+  const names = [dbFile, `${dbFile}-wal`, `${dbFile}-shm`, join(dataDir, 'blobs'), join(dataDir, 'signing.p12'), ...crls, ...(replaceKey ? [join(dataDir, 'secret.key')] : [])];
   for (const from of names) {
     if (await exists(from)) await rename(from, join(aside, from.split(sep).pop()!));
   }
