@@ -1,23 +1,23 @@
 import { nextIndex, startIndex, visiblePath } from '../../../core/src/logic/jumps.js';
 import type { LogicContext } from '../../../core/src/logic/conditions.js';
 import { computeVariables } from '../../../core/src/logic/actions.js';
-import { ApiError, type PublicApi } from './api.js';
+import type { ApiError, PublicApi } from './api.js';
 import { answerProblem } from './answer-check.js';
 import { h, uid } from './dom.js';
 import { errorIcon } from './icons.js';
 import { answerable, controlFor } from './questions/index.js';
-import { button, screen, thankYou } from './screens.js';
+import { button, redirectAfter, screen, thankYou } from './screens.js';
 import * as store from './store.js';
 import { footer, topLogo } from './theme.js';
 import type { Answers, Control, PublicForm, PublicQuestion, SubmittedResponse } from './types.js';
+import { ResponseWriter } from './response-writer.js';
+import { PageChrome } from './page-chrome.js';
+import { bookingRunner, paymentRunner, runServerStep, SERVER_STEPS, type StepPage } from './server-runners.js';
 import { prefill } from './prefill.js';
 import { SpamCheck } from './spam-check.js';
 import type { Translate } from './i18n/index.js';
 import { newSeed, shuffled } from './shuffle.js';
 import { recaller, recalledQuestion, type Fill } from './recall-text.js';
-
-/** Kinds the server runs when the page reaches them (docs/logic.md): the page waits for them, then goes on. */
-const SERVER_STEPS: ReadonlySet<string> = new Set(['email_step', 'data']);
 
 /** How long a tapped answer shows as picked before the page moves on. */
 const ADVANCE_MS = 250;
@@ -33,7 +33,6 @@ export class FormView {
   private hidden: Record<string, string>;
   private index = 0;
   private history: number[] = [];
-  private partial: { id: string; token: string } | null = null;
   /** The respondent's session seed: the order of randomized choices (docs/respondents.md). */
   private seed: string;
   private startedAt = new Date().toISOString();
@@ -43,9 +42,8 @@ export class FormView {
   private lang = 'en';
   private started = false;
   private readonly main = h('div', { class: 'fl-main' });
-  private readonly banner = h('div', { class: 'fl-banner', role: 'alert', hidden: true });
-  private readonly progress: HTMLElement;
-  private readonly nav: HTMLElement;
+  /** The progress bar and the question navigation (page-chrome.ts). */
+  private readonly chrome: PageChrome;
   private control: Control | null = null;
   private busy = false;
   /** Counts the screens shown: a pending move-on belongs to the screen it was started on. */
@@ -54,6 +52,10 @@ export class FormView {
   /** Set once the response is completed: nothing on the page can send it again (docs/respondents.md). */
   private done = false;
   private readonly spam: SpamCheck;
+  /** The response on the server: made at the first save, then changed (response-writer.ts). */
+  private readonly writer: ResponseWriter;
+  /** What the steps the server runs need of this page (server-runners.ts). */
+  private readonly stepPage: StepPage;
   /** Variables a data node set (docs/logic.md), over the form's initial values. */
   private dataVars: Record<string, unknown> = {};
   /** Fills the recalls of a text from the answers so far (recall-text.ts). */
@@ -75,8 +77,7 @@ export class FormView {
      */
     private focusOk: boolean,
   ) {
-    this.progress = h('div', { class: 'fl-progress', role: 'progressbar', 'aria-label': t('progress'), 'aria-valuemin': 0, 'aria-valuemax': 100 }, h('div', { class: 'fl-bar' }));
-    this.nav = h('nav', { class: 'fl-nav', 'aria-label': t('navigation') });
+    this.chrome = new PageChrome(t, form.theme);
     this.questions = [...form.snapshot.questions].sort((a, b) => a.order - b.order);
     const given = prefill(this.questions, form.snapshot.hidden_fields, search);
     this.answers = given.answers;
@@ -84,11 +85,35 @@ export class FormView {
     this.seed = store.sessionSeed(form.slug, newSeed);
     const theme = form.theme;
     this.spam = new SpamCheck(api, form.slug, form.snapshot.spam_protection);
+    this.writer = new ResponseWriter(api, form.slug, this.spam, (completed) => this.body(completed));
     this.fill = recaller(() => ({ answers: this.answers, hidden: this.hidden, variables: this.variables() }), t, root.lang);
+    this.stepPage = {
+      api,
+      slug: form.slug,
+      level,
+      t,
+      writer: this.writer,
+      fill: this.fill,
+      present: (i, section, heading) => {
+        const screenNo = this.newScreen();
+        this.index = i;
+        this.control = null;
+        this.chrome.nav.hidden = true;
+        this.main.replaceChildren(section);
+        if (this.focusOk) heading.focus();
+        this.emit('formloom:page', { index: i, question_id: this.questions[i]!.id, total: this.questions.length });
+        return () => this.shown === screenNo;
+      },
+      payload: () => this.payload(),
+      setBusy: (busy) => (this.busy = busy),
+      learned: (r) => {
+        if (r.hidden) this.hidden = { ...this.hidden, ...r.hidden };
+        if (r.variables) this.dataVars = { ...this.dataVars, ...r.variables };
+      },
+      after: (i) => this.afterStep(i),
+    };
     this.lang = root.lang || 'en';
-    root.replaceChildren(topLogo(theme, form.title) ?? '', this.progress, this.banner, this.main, this.nav, footer(theme, t('powered_by')) ?? '', this.spam.trap ?? '');
-    this.progress.hidden = theme.show_progress_bar === false;
-    this.nav.hidden = true;
+    root.replaceChildren(topLogo(theme, form.title) ?? '', this.chrome.progress, this.chrome.banner, this.main, this.chrome.nav, footer(theme, t('powered_by')) ?? '', this.spam.trap ?? '');
     root.addEventListener('keydown', (e) => this.onKey(e));
     for (const type of ['pointerdown', 'keydown', 'focusin']) root.addEventListener(type, () => (this.focusOk = true));
   }
@@ -120,7 +145,7 @@ export class FormView {
     }
     const saved = this.keepsProgress ? store.resume.get(this.form.slug) : null;
     if (saved) {
-      this.partial = { id: saved.id, token: saved.token };
+      this.writer.partial = { id: saved.id, token: saved.token };
       this.answers = { ...this.answers, ...saved.answers };
       this.history = saved.history;
       if (saved.seed) this.seed = saved.seed;
@@ -156,7 +181,7 @@ export class FormView {
   private show(el: HTMLElement): void {
     this.newScreen();
     this.control = null;
-    this.nav.hidden = true;
+    this.chrome.nav.hidden = true;
     this.main.replaceChildren(el);
     if (this.focusOk) el.querySelector<HTMLElement>('.fl-title, button')?.focus();
   }
@@ -168,7 +193,7 @@ export class FormView {
   /** Shows the question at `i`, with an optional problem to fix. */
   private go(i: number, problem: string | null = null): void {
     // A step the server runs is performed on the live page, never in the builder's preview (not counted).
-    if (SERVER_STEPS.has(this.questions[i]?.type ?? '') && this.counted) return void this.runStep(i);
+    if (SERVER_STEPS.has(this.questions[i]?.type ?? '') && this.counted) return void runServerStep(this.stepPage, this.questions[i]!, i);
     const screenNo = this.newScreen();
     this.index = i;
     const recalled = recalledQuestion(this.questions[i]!, this.fill);
@@ -200,8 +225,8 @@ export class FormView {
       describedBy: `${q.description ? descId : ''} ${errId}`.trim(),
       required: q.required && answerable(q.type),
       shuffle: (items) => shuffled(items, `${this.seed}:${q.id}`),
-      pay: q.type === 'payment' ? () => this.startPayment(q.id) : undefined,
-      booking: q.type === 'booking' && this.counted ? { slots: (id, query) => this.api.bookingSlots(this.form.slug, id, query), hold: (id, body) => this.api.holdSlot(this.form.slug, id, body) } : undefined,
+      pay: q.type === 'payment' ? paymentRunner(this.api, this.form.slug, this.writer, () => this.payload(), q.id) : undefined,
+      booking: q.type === 'booking' && this.counted ? bookingRunner(this.api, this.form.slug) : undefined,
       lang: this.lang,
     });
     const last = this.isLast();
@@ -236,29 +261,10 @@ export class FormView {
     return nextIndex(this.questions, this.index, this.ctx) >= this.questions.length;
   }
 
-  /**
-   * Progress along the respondent's own path: the questions logic skips for the answers given so far are not
-   * counted (the path may grow or shrink as answers change it).
-   */
+  /** Progress along the respondent's own path, and the navigation (page-chrome.ts). */
   private paintChrome(): void {
     const path = visiblePath(this.questions, this.form.snapshot.start_logic_jumps, this.ctx);
-    const id = this.questions[this.index]!.id;
-    const at = Math.max(0, path.indexOf(id));
-    const total = Math.max(path.length, at + 1);
-    const pct = Math.round((at / total) * 100);
-    this.progress.setAttribute('aria-valuenow', String(pct));
-    (this.progress.firstChild as HTMLElement).style.width = `${pct}%`;
-    if (this.form.theme.show_question_nav === false) return;
-    this.nav.hidden = false;
-    this.nav.replaceChildren(
-      button('↑', () => this.back(), 'fl-arrow'),
-      h('span', { class: 'fl-counter' }, `${at + 1} / ${total}`),
-      button('↓', () => void this.next(), 'fl-arrow'),
-    );
-    const [up, , down] = this.nav.children as unknown as HTMLButtonElement[];
-    up!.setAttribute('aria-label', this.t('previous'));
-    up!.disabled = this.history.length === 0;
-    down!.setAttribute('aria-label', this.t('next'));
+    this.chrome.paint(path, this.questions[this.index]!.id, this.history.length > 0, () => this.back(), () => void this.next());
   }
 
   private onKey(e: KeyboardEvent): void {
@@ -295,70 +301,13 @@ export class FormView {
     this.go(to);
   }
 
-  /**
-   * A payment step (docs/payments.md): the answers so far saved as the partial response (made now if there is
-   * none), then the server's payment of this question, whose amount it computes from them.
-   */
-  private async startPayment(questionId: string) {
-    if (!this.partial) {
-      const r = await this.submitNew(false);
-      this.partial = { id: r.id, token: r.resume_token! };
-    } else {
-      await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload() });
-    }
-    return this.api.payment(this.form.slug, this.partial.id, this.partial.token, questionId);
-  }
-
-  /**
-   * An email step or data node (docs/logic.md): the answers so far saved as the partial response, then the
-   * server runs the step while the page says what it is doing; the respondent goes on when it is done (a data
-   * node's values join the hidden fields and variables; a failed source is the node's fallback path, decided by
-   * its jumps). A lost connection offers a retry: the server never mails twice for one response and step.
-   */
-  private async runStep(i: number): Promise<void> {
-    const screenNo = this.newScreen();
-    this.index = i;
-    this.control = null;
-    this.nav.hidden = true;
-    const q = this.questions[i]!;
-    const titleId = uid('title');
-    const status = h('p', { class: 'fl-loading', role: 'status' }, this.t(q.type === 'data' ? 'step_loading' : 'step_sending'));
-    const heading = h(this.level === 1 ? 'h1' : 'h2', { class: 'fl-question', id: titleId, tabindex: '-1' }, this.fill(q.title));
-    const section = h('section', { class: 'fl-q fl-step', 'data-type': q.type, 'aria-labelledby': titleId, 'aria-busy': 'true' }, heading, status);
-    this.main.replaceChildren(section);
-    if (this.focusOk) heading.focus();
-    this.emit('formloom:page', { index: i, question_id: q.id, total: this.questions.length });
-    this.busy = true;
-    try {
-      if (!this.partial) {
-        const r = await this.submitNew(false);
-        this.partial = { id: r.id, token: r.resume_token! };
-      } else {
-        await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload() });
-      }
-      const r = await this.api.step(this.form.slug, this.partial.id, this.partial.token, q.id);
-      if (r.hidden) this.hidden = { ...this.hidden, ...r.hidden };
-      if (r.variables) this.dataVars = { ...this.dataVars, ...r.variables };
-    } catch (e) {
-      if (this.shown !== screenNo) return;
-      if ((e as ApiError).status === 401 && this.partial) {
-        // The saved partial response is gone or not ours any more: start a new one.
-        this.partial = null;
-        store.resume.set(this.form.slug, null);
-      }
-      section.removeAttribute('aria-busy');
-      status.setAttribute('role', 'alert');
-      status.replaceChildren(h('span', {}, this.t('step_failed')), ' ', button(this.t('retry'), () => void this.runStep(i), 'fl-button fl-retry'));
-      return;
-    } finally {
-      this.busy = false;
-    }
-    if (this.shown !== screenNo) return;
+  /** A step the server ran (server-runners.ts) is done: the page moves on from question `i`. */
+  private afterStep(i: number): void | Promise<void> {
     const to = nextIndex(this.questions, i, this.ctx);
     if (to >= this.questions.length) return this.finish();
     // Kept also without incremental saving: a reload goes on from here with the same response, so the step is
     // not run again for a new one (an email step mails once per response).
-    if (this.keepsProgress) store.resume.set(this.form.slug, { ...this.partial!, seed: this.seed, answers: this.answers, index: to, history: [...this.history], hidden: this.hidden, vars: this.dataVars });
+    if (this.keepsProgress) store.resume.set(this.form.slug, { ...this.writer.partial!, seed: this.seed, answers: this.answers, index: to, history: [...this.history], hidden: this.hidden, vars: this.dataVars });
     this.go(to);
   }
 
@@ -375,60 +324,35 @@ export class FormView {
     return { answers: this.payload(), visitor_id: store.visitorId(), completed, started_at: this.startedAt, metadata: { referrer: document.referrer || undefined }, ...hidden, ...(this.form.language ? { language: this.form.language } : {}) };
   }
 
-  /** POSTs a new response with the form's spam checks; refused as spam (an expired proof), it tries once more with a fresh one. */
-  private async submitNew(completed: boolean): Promise<SubmittedResponse> {
-    const send = async () => this.api.submit(this.form.slug, { ...this.body(completed), ...(await this.spam.fields()) });
-    try {
-      return await send();
-    } catch (e) {
-      if ((e as ApiError).reason !== 'spam_suspected' || !this.spam.active) throw e;
-      this.spam.refresh();
-      return send();
-    }
-  }
-
   /** Saves the partial response (POST once, then PATCH); a lost connection is retried at the next step. */
   private async save(nextIndexValue: number): Promise<void> {
     try {
-      if (!this.partial) {
-        const r = await this.submitNew(false);
-        this.partial = { id: r.id, token: r.resume_token! };
-      } else {
-        await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload() });
-      }
-      this.banner.hidden = true;
-      store.resume.set(this.form.slug, { ...this.partial, seed: this.seed, answers: this.answers, index: nextIndexValue, history: [...this.history, this.index], hidden: this.hidden, vars: this.dataVars });
+      const saved = await this.writer.save(this.payload());
+      this.chrome.banner.hidden = true;
+      store.resume.set(this.form.slug, { ...saved, seed: this.seed, answers: this.answers, index: nextIndexValue, history: [...this.history, this.index], hidden: this.hidden, vars: this.dataVars });
     } catch (e) {
-      if ((e as ApiError).offline) this.offline(null);
+      if ((e as ApiError).offline) this.chrome.offline(null);
     }
-  }
-
-  private offline(retry: (() => void) | null): void {
-    this.banner.hidden = false;
-    this.banner.replaceChildren(
-      h('span', {}, this.t('connection_lost_kept')),
-      retry ? button(this.t('retry'), retry, 'fl-button fl-retry') : '',
-    );
   }
 
   private async finish(): Promise<void> {
     if (this.busy || this.done) return;
     this.busy = true;
     try {
-      const r: SubmittedResponse = this.partial
-        ? await this.api.patch(this.form.slug, this.partial.id, this.partial.token, { answers: this.payload(), completed: true })
-        : await this.submitNew(true);
+      const saved = this.writer.partial;
+      const r: SubmittedResponse = saved
+        ? await this.api.patch(this.form.slug, saved.id, saved.token, { answers: this.payload(), completed: true })
+        : await this.writer.submitNew(true);
       this.done = true;
-      this.banner.hidden = true;
+      this.chrome.banner.hidden = true;
       store.resume.set(this.form.slug, null);
       if (this.form.snapshot.limit_one_response) store.completed.set(this.form.slug);
-      this.progress.setAttribute('aria-valuenow', '100');
-      (this.progress.firstChild as HTMLElement).style.width = '100%';
+      this.chrome.fill(100);
       const snap = this.form.snapshot;
       const retake = snap.quiz_settings?.allow_retake === true && !snap.limit_one_response ? () => this.retake() : null;
       this.show(thankYou(this.t, this.level, this.form, r, retake, this.fill));
       this.emit('formloom:submit', { response_id: r.id, quiz_results: r.quiz_results });
-      this.redirect(r.id);
+      redirectAfter(this.form.snapshot, this.fill, r.id);
     } catch (e) {
       this.failed(e as ApiError);
     } finally {
@@ -441,35 +365,18 @@ export class FormView {
     const given = prefill(this.questions, this.form.snapshot.hidden_fields, location.search);
     this.answers = given.answers;
     this.history = [];
-    this.partial = null;
+    this.writer.partial = null;
     this.done = false;
     this.startedAt = new Date().toISOString();
     this.begin();
   }
 
-  private redirect(id: string): void {
-    const s = this.form.snapshot;
-    // Recalled values go into the address encoded: an answer cannot change where it leads.
-    const to = typeof s.redirect_url === 'string' ? this.fill(s.redirect_url, encodeURIComponent) : '';
-    if (!/^https?:\/\//i.test(to)) return;
-    let url: URL;
-    try {
-      url = new URL(to);
-    } catch {
-      return;
-    }
-    if (s.redirect_append_response_id) url.searchParams.set('response_id', id);
-    // The element runs in the host's own page (no frame): this navigates that page.
-    setTimeout(() => location.assign(url.href), 1500);
-  }
-
   /** What a failed submission tells the respondent, keeping every answer for a retry. */
   private failed(e: ApiError): void {
-    if (e.offline) return this.offline(() => void this.finish());
-    if (e.status === 401 && this.partial) {
+    if (e.offline) return this.chrome.offline(() => void this.finish());
+    if (e.status === 401 && this.writer.partial) {
       // The saved partial response is gone or not ours any more: submit the answers as a new response.
-      this.partial = null;
-      store.resume.set(this.form.slug, null);
+      this.writer.forget();
       return void this.finish();
     }
     if (e.status === 404) return this.show(screen(this.level, this.t('unpublished'), this.t('unpublished_text')));
@@ -483,7 +390,6 @@ export class FormView {
     if (e.status === 409 && e.reason === 'slot_unavailable') for (const id of e.questionIds) this.answers[id] = null;
     const at = this.questions.findIndex((q) => e.questionIds.includes(q.id));
     if (at >= 0) return this.go(at, e.message.replace(/^answers(\.\d+\.value)?: /, ''));
-    this.offline(() => void this.finish());
-    this.banner.firstChild!.textContent = e.message;
+    this.chrome.offline(() => void this.finish(), e.message);
   }
 }

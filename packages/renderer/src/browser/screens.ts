@@ -40,3 +40,19 @@ export function thankYou(tr: Translate, level: 1 | 2, form: PublicForm, r: Submi
   if (rows) s.insertBefore(rows, actions);
   return s;
 }
+
+/** The form's redirect after the thank-you screen (docs/respondents.md), when it has one. */
+export function redirectAfter(s: PublicForm['snapshot'], fill: Fill, id: string): void {
+  // Recalled values go into the address encoded: an answer cannot change where it leads.
+  const to = typeof s.redirect_url === 'string' ? fill(s.redirect_url, encodeURIComponent) : '';
+  if (!/^https?:\/\//i.test(to)) return;
+  let url: URL;
+  try {
+    url = new URL(to);
+  } catch {
+    return;
+  }
+  if (s.redirect_append_response_id) url.searchParams.set('response_id', id);
+  // The element runs in the host's own page (no frame): this navigates that page.
+  setTimeout(() => location.assign(url.href), 1500);
+}
