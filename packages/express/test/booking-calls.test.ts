@@ -6,6 +6,7 @@ import { Radicale } from '@formloom/calendar-caldav/testing';
 import { createTwilioTelephony } from '@formloom/telephony-twilio';
 import { FakeTwilio } from '@formloom/telephony-twilio/testing';
 import { forEachDb, type TestApp } from './helpers/app';
+import { download, sheetCells } from './helpers/xlsx-cells';
 import { memoryMailer } from './helpers/signing';
 import { webhookReceiver } from './helpers/browser';
 import { toneEngine, toneVoiceAppOptions } from './helpers/voice';
@@ -184,5 +185,17 @@ forEachDb(test, (it) => {
     t.is([...fake.calls.values()].filter((c) => c.twiml.includes(third.bookingId)).length, 1, 'placed once after the retry');
     t.is(outcomeHook(bookingId).length, 1, 'one outcome webhook per call');
     t.is((await post(k2.replace(second.bookingId, third.bookingId), fake.press(call2.sid, k2.replace(second.bookingId, third.bookingId), '2'))).status, 404, "another call's id");
+
+    // The outcome is a column of the CSV, XLSX and JSON exports, as it stands at export time.
+    const expected = new Map([[first.responseId, 'cancelled'], [second.responseId, 'confirmed'], [third.responseId, 'no_answer']]);
+    const csv = (await app.api('GET', `/forms/${formId}/responses/export`, { key })).text.split('\r\n').filter(Boolean);
+    t.true(csv[0]!.endsWith(',Pick a time - call outcome'), csv[0]);
+    for (const line of csv.slice(1)) t.true(line.endsWith(`,${expected.get(line.slice(0, line.indexOf(',')))}`), line);
+    const { rows } = await sheetCells((await download(app, `/forms/${formId}/responses/export?format=xlsx`, key)).bytes);
+    const col = rows[0]!.indexOf('Pick a time - call outcome');
+    t.true(col > 0);
+    t.deepEqual(new Map(rows.slice(1).map((r) => [r[0], r[col]])), expected);
+    const json = (await app.api('GET', `/forms/${formId}/responses/export?format=json`, { key })).body as Array<{ id: string; confirmation_calls: unknown }>;
+    t.deepEqual(new Map(json.map((r) => [r.id, r.confirmation_calls])), new Map([...expected].map(([id, outcome]) => [id, [{ question_id: book, outcome }]])));
   });
 }, { ...toneVoiceAppOptions(), speechEngines: [toneEngine()], mailer, plugins: [caldavPlugin(), definePlugin({ name: 'test-telephony', version: '0.1.0', adapters: { telephony } })], allowPrivateWebhooks: true });

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import ExcelJS from 'exceljs';
 import { makeResponse } from '@formloom/core/testing';
 import { forEachDb, type TestApp } from './helpers/app';
+import { download, sheetCells } from './helpers/xlsx-cells';
 
 /*
  * GET /forms/:id/responses/export?format=csv|xlsx|json (docs/responses-and-webhooks.md, "Export formats"):
@@ -10,28 +10,6 @@ import { forEachDb, type TestApp } from './helpers/app';
  */
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-async function download(app: TestApp, path: string, key?: string) {
-  const res = await fetch(`${app.url}/api/v1${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
-  return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), bytes: Buffer.from(await res.arrayBuffer()) };
-}
-
-/** The cells of the workbook's one sheet, row by row (empty cells as null). */
-async function sheetCells(bytes: Buffer) {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(bytes as unknown as ArrayBuffer);
-  const sheet = wb.worksheets[0]!;
-  const rows: unknown[][] = [];
-  sheet.eachRow({ includeEmpty: false }, (row) => {
-    const cells: unknown[] = [];
-    for (let c = 1; c <= sheet.columnCount; c++) {
-      const v = row.getCell(c).value;
-      cells.push(v === undefined ? null : v);
-    }
-    rows.push(cells);
-  });
-  return { names: wb.worksheets.map((s) => s.name), rows };
-}
 
 async function formWithResponses(app: TestApp, strings?: Record<string, string>) {
   const u = await app.user();

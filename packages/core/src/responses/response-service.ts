@@ -3,8 +3,10 @@ import { badRequest, notFound } from '../errors';
 import type { Principal, Question } from '../domain/types';
 import type { Storage } from '../ports/storage';
 import { authorizeForm } from '../forms/form-access';
+import { withPinnedComponents } from '../forms/composite-components';
 import { csvLayout } from './codecs/csv';
-import { headerWithPayments, linesWithPayments, paymentQuestions } from './codecs/csv-payments';
+import { headerWithExtras, linesWithExtras } from './codecs/csv-extras';
+import { extraColumns, extraValues } from './codecs/export-extras';
 import { declaredHiddenFields } from './codecs/csv-lines';
 import { CsvPageWriter } from './codecs/csv-page';
 import { type ExportColumn, type ExportRow, exportColumns, exportRows, yesNoWords } from './codecs/export-table';
@@ -134,43 +136,58 @@ export class ResponseService {
    */
   async export(principal: Principal, formId: string, query: Record<string, unknown> = {}): Promise<AsyncIterable<string | Uint8Array>> {
     const form = await authorizeForm(this.storage, principal, formId, 'read');
-    const questions: Question[] = await this.storage.questions.listByForm(formId);
+    // A composite's columns are its components' questions (docs/logic.md "Composite").
+    const questions: Question[] = await withPinnedComponents(this.storage, form, await this.storage.questions.listByForm(formId));
     const filter = responseFilter(query, questions);
     const hiddenFields = declaredHiddenFields(form.options.hidden_fields);
     const layout = csvLayout(questions, hiddenFields);
     // Lines stored for these columns come as they are; only responses written for other columns (or
     // before lines were stored) are formatted here (docs/responses-and-webhooks.md, "How the CSV export is fast").
     const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE, { hidden: hiddenFields.length > 0, filter, lines: layout.key });
-    // A form that takes payments gets its payment columns, read page by page (codecs/csv-payments.ts).
-    const paid = paymentQuestions(questions);
+    // A form that takes payments or makes confirmation calls gets their columns, read page by page (codecs/export-extras.ts).
+    const extras = extraColumns(questions);
     const storage = this.storage;
     return (async function* () {
-      yield paid.length ? headerWithPayments(layout.header, paid) : layout.header;
+      yield extras.length ? headerWithExtras(layout.header, extras) : layout.header;
       let writer: CsvPageWriter | null = null;
       for await (const page of pages) {
         const text = page.lines !== undefined ? page.lines : (writer ??= new CsvPageWriter(layout)).write(page.bytes).csv;
-        yield paid.length ? await linesWithPayments(storage, typeof text === 'string' ? text : text.toString('utf8'), paid) : text;
+        yield extras.length ? await linesWithExtras(storage, typeof text === 'string' ? text : text.toString('utf8'), extras) : text;
       }
     })();
   }
 
   /**
    * The export's columns and its rows page by page, each answer as its label and its raw value, for the
-   * XLSX and JSON exports (docs/responses-and-webhooks.md, "Export formats"): the CSV's columns, filters
-   * and access, read in packed pages so memory stays at one page.
+   * XLSX and JSON exports (docs/responses-and-webhooks.md, "Export formats"): the CSV's columns (payments and
+   * calls too, codecs/export-extras.ts), filters and access, read in packed pages so memory stays at one page.
    */
   async exportTable(principal: Principal, formId: string, query: Record<string, unknown> = {}): Promise<{ columns: ExportColumn[]; rows: AsyncIterable<ExportRow[]> }> {
     const form = await authorizeForm(this.storage, principal, formId, 'read');
-    const questions: Question[] = await this.storage.questions.listByForm(formId);
+    // A composite's columns are its components' questions (docs/logic.md "Composite").
+    const questions: Question[] = await withPinnedComponents(this.storage, form, await this.storage.questions.listByForm(formId));
     const filter = responseFilter(query, questions);
     const hiddenFields = declaredHiddenFields(form.options.hidden_fields);
     const layout = csvLayout(questions, hiddenFields);
     const words = yesNoWords(form.options);
     const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE, { hidden: hiddenFields.length > 0, filter });
+    const extras = extraColumns(questions);
+    const storage = this.storage;
     return {
-      columns: exportColumns(layout, questions),
+      columns: [...exportColumns(layout, questions), ...extras],
       rows: (async function* () {
-        for await (const page of pages) yield exportRows(page, layout, words);
+        for await (const page of pages) {
+          const rows = exportRows(page, layout, words);
+          if (extras.length) {
+            const values = await extraValues(storage, rows.map((r) => r.id), extras);
+            for (const r of rows) {
+              const own = values.get(r.id) ?? extras.map(() => null);
+              r.values.push(...own);
+              r.labels.push(...own);
+            }
+          }
+          yield rows;
+        }
       })(),
     };
   }

@@ -3,6 +3,8 @@ import { named, timestamp } from '../../api-schemas';
 import type { Question } from '../../domain/types';
 import type { PackedResponses } from '../../ports/storage/responses';
 import { type CsvLayout, placeAnswer } from './csv';
+import { pageYesNoWords } from './export-words';
+import type { ExtraField } from './export-extras';
 
 /*
  * The XLSX and JSON exports (docs/responses-and-webhooks.md, "Export formats"): the CSV's columns, with each
@@ -11,7 +13,7 @@ import { type CsvLayout, placeAnswer } from './csv';
  * responses, which costs more per response but keeps memory at one page.
  */
 
-/** The words a yes/no answer was shown with: the owner's page words (`strings.yes`/`strings.no`) or English. */
+/** The words a yes/no answer was shown with: the owner's page words (`strings.yes`/`strings.no`), else the form's language's, else English. */
 export interface YesNoWords {
   yes: string;
   no: string;
@@ -38,6 +40,22 @@ export const responseExportJsonOut = named(
           )
           .describe("only the answered cells, in the columns' order"),
         hidden_fields: z.record(z.string(), z.unknown()),
+        payments: z
+          .array(
+            z.object({
+              question_id: z.string(),
+              amount: z.number().describe("in the currency's main unit, e.g. 30 for 30.00 EUR"),
+              currency: z.string().describe('ISO 4217, upper case'),
+              status: z.string().describe('requires_payment, processing, succeeded, failed, canceled, partially_refunded, refunded: as it stands at export time'),
+              id: z.string().describe("the processor's payment id (Stripe's PaymentIntent)"),
+            }),
+          )
+          .optional()
+          .describe('Forms with a payment question: the payment of each one the respondent reached (docs/payments.md)'),
+        confirmation_calls: z
+          .array(z.object({ question_id: z.string(), outcome: z.enum(['confirmed', 'cancelled', 'no_answer', 'failed']) }))
+          .optional()
+          .describe('Forms with confirmation calls: the outcome of each call made for a booking (docs/booking.md, "The outcome")'),
       }),
     )
     .describe('The responses, oldest first'),
@@ -47,8 +65,13 @@ export const responseExportJsonOut = named(
 export interface ExportColumn {
   /** The CSV's header title. */
   title: string;
-  /** `response` for responseId/submittedAt/completedAt, `answer` for a question's (sub-)field, `hidden` for a hidden field. */
-  kind: 'response' | 'answer' | 'hidden';
+  /**
+   * `response` for responseId/submittedAt/completedAt, `answer` for a question's (sub-)field, `hidden` for a hidden
+   * field, `payment` and `call` for the columns after them (export-extras.ts).
+   */
+  kind: 'response' | 'answer' | 'hidden' | 'payment' | 'call';
+  /** Which value of a payment or call column: `amount`, `currency`, `status`, `id`; `outcome`. */
+  field?: ExtraField;
   /** The question's id (answers only). */
   question_id?: string;
   /** The group question's sub-field key (sub-fields only). */
@@ -70,13 +93,9 @@ const US = '\u001f';
 const RS = '\u001e';
 const UTF8 = new TextDecoder();
 
-/** The page words of a form's options (`strings`), or English. */
+/** The page words of a form's options (`strings`), else of its `language`, else English (export-words.ts). */
 export function yesNoWords(options: Record<string, unknown>): YesNoWords {
-  const strings = (options.strings ?? {}) as Record<string, unknown>;
-  return {
-    yes: typeof strings.yes === 'string' && strings.yes.trim() ? strings.yes : 'Yes',
-    no: typeof strings.no === 'string' && strings.no.trim() ? strings.no : 'No',
-  };
+  return pageYesNoWords(options, typeof options.language === 'string' ? options.language : null);
 }
 
 /**
@@ -136,7 +155,9 @@ export function exportRows(page: PackedResponses, layout: CsvLayout, words: YesN
 /**
  * The JSON export's text, chunk by chunk: one array of responses, each `{id, submitted_at, completed_at,
  * answers: [{question_id, sub_field?, title, label, value}], hidden_fields: {name: value}}`, with only
- * the answered cells (docs/responses-and-webhooks.md, "Export formats").
+ * the answered cells (docs/responses-and-webhooks.md, "Export formats"); forms with payment questions add
+ * `payments: [{question_id, amount, currency, status, id}]`, forms with confirmation calls
+ * `confirmation_calls: [{question_id, outcome}]` (export-extras.ts).
  */
 export async function* exportJson(columns: readonly ExportColumn[], pages: AsyncIterable<ExportRow[]>): AsyncGenerator<string> {
   yield '[';
@@ -146,14 +167,24 @@ export async function* exportJson(columns: readonly ExportColumn[], pages: Async
     for (const row of rows) {
       const answers: unknown[] = [];
       const hidden: Record<string, unknown> = {};
+      const payments = new Map<string, Record<string, unknown>>();
+      const calls: unknown[] = [];
       for (let i = 3; i < columns.length; i++) {
         const c = columns[i]!;
         const value = row.values[i];
         if (value === null || value === undefined) continue;
         if (c.kind === 'hidden') hidden[c.title] = value;
+        else if (c.kind === 'payment') {
+          const p = payments.get(c.question_id!) ?? { question_id: c.question_id };
+          payments.set(c.question_id!, Object.assign(p, { [c.field!]: value }));
+        } else if (c.kind === 'call') calls.push({ question_id: c.question_id, outcome: value });
         else answers.push({ question_id: c.question_id, ...(c.sub_field === undefined ? {} : { sub_field: c.sub_field }), title: c.title, label: row.labels[i], value });
       }
-      chunk += (first ? '\n' : ',\n') + JSON.stringify({ id: row.id, submitted_at: row.submitted_at, completed_at: row.completed_at, answers, hidden_fields: hidden });
+      const extras = {
+        ...(columns.some((c) => c.kind === 'payment') ? { payments: [...payments.values()] } : {}),
+        ...(columns.some((c) => c.kind === 'call') ? { confirmation_calls: calls } : {}),
+      };
+      chunk += (first ? '\n' : ',\n') + JSON.stringify({ id: row.id, submitted_at: row.submitted_at, completed_at: row.completed_at, answers, hidden_fields: hidden, ...extras });
       first = false;
     }
     if (chunk) yield chunk;
