@@ -3563,6 +3563,24 @@ export interface components {
             hidden_fields: {
                 [key: string]: unknown;
             };
+            /** @description Forms with a payment question: the payment of each one the respondent reached (docs/payments.md) */
+            payments?: {
+                question_id: string;
+                /** @description in the currency's main unit, e.g. 30 for 30.00 EUR */
+                amount: number;
+                /** @description ISO 4217, upper case */
+                currency: string;
+                /** @description requires_payment, processing, succeeded, failed, canceled, partially_refunded, refunded: as it stands at export time */
+                status: string;
+                /** @description the processor's payment id (Stripe's PaymentIntent) */
+                id: string;
+            }[];
+            /** @description Forms with confirmation calls: the outcome of each call made for a booking (docs/booking.md, "The outcome") */
+            confirmation_calls?: {
+                question_id: string;
+                /** @enum {string} */
+                outcome: "confirmed" | "cancelled" | "no_answer" | "failed";
+            }[];
         }[];
         ResponseList: {
             responses: components["schemas"]["Response"][];
@@ -3587,24 +3605,6 @@ export interface components {
             /** @description sha256:<hex> of the PDF */
             document_hash: string;
             /** Format: date-time */
-            /** @description Forms with a payment question: the payment of each one the respondent reached (docs/payments.md) */
-            payments?: {
-                question_id: string;
-                /** @description in the currency's main unit, e.g. 30 for 30.00 EUR */
-                amount: number;
-                /** @description ISO 4217, upper case */
-                currency: string;
-                /** @description requires_payment, processing, succeeded, failed, canceled, partially_refunded, refunded: as it stands at export time */
-                status: string;
-                /** @description the processor's payment id (Stripe's PaymentIntent) */
-                id: string;
-            }[];
-            /** @description Forms with confirmation calls: the outcome of each call made for a booking (docs/booking.md, "The outcome") */
-            confirmation_calls?: {
-                question_id: string;
-                /** @enum {string} */
-                outcome: "confirmed" | "cancelled" | "no_answer" | "failed";
-            }[];
             generated_at: string;
         };
         SignedDocumentList: {
