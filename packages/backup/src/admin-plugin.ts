@@ -18,6 +18,8 @@ export interface InstanceBackupsOptions {
   secretKey: string | null;
   includeSecretKey: boolean;
   formloomVersion: string;
+  /** The clock that names the archives (tests drive it); default the system's. */
+  now?: () => Date;
 }
 
 /**
@@ -35,8 +37,8 @@ export class InstanceBackups {
   async take() {
     if (!this.sqlite) throw conflict(POSTGRES_BACKUP_GUIDANCE, { reason: 'backups_need_sqlite' });
     if (this.running) throw conflict('A backup is being taken; wait for it to finish', { reason: 'backup_in_progress' });
-    const { dir, keep, databaseUrl, dataDir, secretKey, includeSecretKey, formloomVersion } = this.options;
-    const work = backupIntoFolder({ dir, keep, databaseUrl, dataDir, secretKey, includeSecretKey, formloomVersion });
+    const { dir, keep, databaseUrl, dataDir, secretKey, includeSecretKey, formloomVersion, now } = this.options;
+    const work = backupIntoFolder({ dir, keep, databaseUrl, dataDir, secretKey, includeSecretKey, formloomVersion, ...(now ? { now } : {}) });
     this.running = work;
     try {
       return await work;
