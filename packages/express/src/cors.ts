@@ -35,7 +35,7 @@ export function setCorsHeaders(res: Parameters<RequestHandler>[1], embed: EmbedO
 }
 
 /**
- * CORS for the API router's `/public/` paths only, with their preflight (JSON bodies and `X-Resume-Token`
+ * CORS for the API router's `/public/` paths only, with their preflight (JSON bodies, `X-Resume-Token` and `Idempotency-Key`
  * make the element's POST and PATCH non-simple requests).
  */
 export function publicCors(embed: EmbedOrigins): RequestHandler {
@@ -50,7 +50,7 @@ export function answerPublicCors(embed: EmbedOrigins, req: Request, res: Respons
   setCorsHeaders(res, embed, req.headers.origin);
   if (req.method !== 'OPTIONS') return false;
   res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PATCH');
-  res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-Resume-Token');
+  res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-Resume-Token, Idempotency-Key');
   res.setHeader('Access-Control-Max-Age', '600');
   res.status(204).end();
   return true;

@@ -205,7 +205,17 @@ export interface ResponseRecord {
    * `hidden`: the values of the form's hidden fields given with the response (docs/decisions.md "Form settings");
    * `fused_from` / `fused_to`: the response of the other form a Fuse question linked it to (docs/logic.md "Fuse").
    */
-  metadata: { user_agent: string | null; referrer: string | null; hidden?: Record<string, string>; fused_from?: FuseLink; fused_to?: FuseLink };
+  metadata: {
+    user_agent: string | null;
+    referrer: string | null;
+    hidden?: Record<string, string>;
+    fused_from?: FuseLink;
+    fused_to?: FuseLink;
+    /** A component's response: the composite response it came through (docs/logic.md "Composite"). */
+    composite?: { form_id: string; response_id: string; question_id: string };
+    /** A composite's response: the responses it stored in its components, in order. */
+    components?: Array<{ question_id: string; form_id: string; response_id: string }>;
+  };
   quiz_results: QuizResults | null;
   started_at: string | null;
   submitted_at: string;

@@ -62,8 +62,22 @@ export const PUBLIC_PROPERTIES: Record<string, Record<string, Pick>> = {
   address: { fields: keep, required_fields: keep },
   booking: { hours: listOf(['day', 'start', 'end']), timezone: keep, durations: keep },
   payment: { amount: keep, currency: keep, description: keep },
-  // contract, data, email_step, fuse and composite questions are run by the server: nothing of theirs is public.
+  // A composite's components as its version pinned them (docs/logic.md "Composite"), each by the same allow-list.
+  composite: { components: (v) => (Array.isArray(v) ? v.map(publicComponent) : undefined) },
+  // contract, data, email_step and fuse questions are run by the server: nothing of theirs is public.
 };
+
+/**
+ * One pinned component, grouped (docs/decisions.md "Composite forms"): its form's id and version, title and
+ * description, its public questions with their own ids and logic, and its start jumps. The composite's answer
+ * names each component answer `<form_id>/<question id>`.
+ */
+function publicComponent(c: unknown): Record<string, unknown> {
+  const out = only(c, ['form_id', 'version', 'title', 'description', 'start_logic_jumps']);
+  const questions = (c as { questions?: unknown } | null)?.questions;
+  out.questions = Array.isArray(questions) ? (questions as Question[]).map(publicQuestion) : [];
+  return out;
+}
 
 function only(value: unknown, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};

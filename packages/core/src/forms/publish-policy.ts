@@ -23,6 +23,11 @@ export interface PublishContext {
   features: PlanFeatures;
   /** Resolves a form referenced by a Fuse or composite question; `null` when it does not exist. */
   lookupForm(id: string): Promise<LinkedForm | null>;
+  /**
+   * Resolves a composite's component (forms/composite-components.ts): `null` when it does not exist for this form
+   * (deleted, or another account's); `unsupported` when it holds kinds a component may not. Absent: `lookupForm`.
+   */
+  lookupComponent?(id: string): Promise<(LinkedForm & { unsupported?: boolean }) | null>;
   /** Whether the form owner has a calendar connected (docs/booking.md); absent: none. */
   calendarConnected?: boolean;
   /** Whether the instance can place calls (a telephony adapter and FORMLOOM_TWILIO_FROM: docs/booking.md); absent: no. */
@@ -158,21 +163,32 @@ async function compositeChecks(ctx: PublishContext): Promise<PublishBlock | null
   for (const q of ctx.questions.filter((x) => x.type === 'composite')) {
     const list = (prop(q, 'composite_ids') as string[] | undefined) ?? [];
     for (const id of list) {
-      const linked = await ctx.lookupForm(id);
-      const reason = !linked ? 'composite_deleted' : !linked.published ? 'composite_unpublished' : linked.question_count === 0 ? 'composite_empty' : null;
+      const linked = ctx.lookupComponent ? await ctx.lookupComponent(id) : await ctx.lookupForm(id);
+      const reason = !linked
+        ? 'composite_deleted'
+        : !linked.published
+          ? 'composite_unpublished'
+          : linked.question_count === 0
+            ? 'composite_empty'
+            : 'unsupported' in linked && linked.unsupported
+              ? 'composite_unsupported'
+              : null;
       if (!reason) continue;
       const entry = (found[reason] ??= { ids: new Set(), questions: new Set() });
       entry.ids.add(id);
       entry.questions.add(q.id);
     }
   }
-  for (const reason of ['composite_deleted', 'composite_unpublished', 'composite_empty']) {
+  for (const reason of ['composite_deleted', 'composite_unpublished', 'composite_empty', 'composite_unsupported']) {
     const entry = found[reason];
     if (!entry) continue;
     const what = reason.replace('composite_', '');
     return {
       reason,
-      message: `A composite used by the form is ${what}`,
+      message:
+        reason === 'composite_unsupported'
+          ? 'A form used by the composite has questions a composite cannot hold (payment, booking, email step, data, Fuse, composite, contract, file upload)'
+          : `A composite used by the form is ${what}`,
       question_ids: [...entry.questions],
       upgrade_required: false,
       composite_ids: [...entry.ids],

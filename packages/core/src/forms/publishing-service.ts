@@ -14,6 +14,7 @@ import { TOKENS } from '../tokens';
 import type { FormloomEvents } from '../events';
 import { isClosed, snapshotOf } from './form-model';
 import { publicSnapshot } from './public-view';
+import { componentState, pinComponents } from './composite-components';
 import { AuditService } from '../teams/audit-service';
 import { RESTORED_FROM, restoredEntry } from './version-restore';
 import { ReadCaches } from '../cache/read-caches';
@@ -62,6 +63,7 @@ export class PublishingService {
       telephonyConfigured: this.telephony.id !== 'none' && !!this.telephony.from,
       paymentsConfigured: !!this.payments.processor,
       connectAccountReady: !!account?.charges_enabled,
+      lookupComponent: (id) => componentState(storage, form, id),
       lookupForm: async (id) => {
         const linked = await storage.forms.findById(id);
         const same_account = !!linked && (linked.team_id ? linked.team_id === form.team_id : linked.owner_id === form.owner_id);
@@ -92,6 +94,8 @@ export class PublishingService {
     if (block) return { ok: false, block };
     const latest = await tx.versions.latest(form.id);
     const snapshot = snapshotOf(form, questions);
+    // A composite's version pins its components' published versions (docs/logic.md "Composite").
+    await pinComponents(tx, form, snapshot);
     const user = await tx.users.findById(principal.user_id);
     const name = user ? [user.first_name, user.last_name].filter(Boolean).join(' ') || user.email : null;
     const now = this.clock.now().toISOString();

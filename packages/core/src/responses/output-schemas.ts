@@ -19,6 +19,9 @@ export const answerValue = named(
     z.boolean().describe('yes_no'),
     z.object({ url: z.string(), name: z.string().min(1).max(255) }).strict().describe('file_upload: a file uploaded to this form'),
     z.record(z.string(), z.union([z.string(), z.number(), z.null()])).describe('question_group, multi_question_page, contact_info, address: each sub-field by its id or name'),
+    z
+      .record(z.string(), z.unknown())
+      .describe("composite: each component question's answer, in its own type's shape, keyed `<component form id>/<question id>` (docs/logic.md \"Composite\")"),
     z.null().describe('no answer'),
   ]),
   "The answer, in its question type's shape",
@@ -39,6 +42,14 @@ const metadataOut = z.object({
   user_agent: z.string().nullable(),
   referrer: z.string().nullable(),
   hidden: z.record(z.string(), z.string()).optional(),
+  composite: z
+    .object({ form_id: z.string(), response_id: z.string(), question_id: z.string() })
+    .optional()
+    .describe('A response stored in a component form: the composite response it came through (docs/logic.md "Composite")'),
+  components: z
+    .array(z.object({ question_id: z.string(), form_id: z.string(), response_id: z.string() }))
+    .optional()
+    .describe("A composite's response: the response it stored in each component form, by composite question"),
 });
 
 const respondentShape = {

@@ -57,6 +57,14 @@ export const responseRoutes: RouteSpec[] = [
     method: 'post',
     path: '/public/forms/:slug/responses',
     operationId: 'submitResponse',
+    headers: [
+      {
+        name: 'Idempotency-Key',
+        required: false,
+        description:
+          'Optional, 1-255 characters: a completed submission sent again with the same key (and body) within 24 hours answers the response the first one stored, writing nothing again; another body is 409 `idempotency_conflict`',
+      },
+    ],
     summary: 'Submit a response to the published version (no key)',
     tag: 'Public',
     scope: null,
@@ -70,6 +78,7 @@ export const responseRoutes: RouteSpec[] = [
           referer: header(ctx, 'referer'),
           // The form's spam_protection (docs/respondents.md "Spam protection").
           screen: new SpamGuard(ctx.formloom).screen,
+          idempotency_key: header(ctx, 'idempotency-key') ?? undefined,
         }),
         201,
       ),

@@ -2,6 +2,7 @@ import type { Question } from '../../domain/types';
 import type { Storage } from '../../ports/storage';
 import type { CsvLine, CsvLineSource } from '../../ports/storage/responses';
 import { type CsvLayout, csvLayout } from './csv';
+import { withPinnedComponents } from '../../forms/composite-components';
 
 /*
  * Each response's CSV export line, computed when the response is written and stored with it
@@ -44,6 +45,7 @@ export class CsvLines {
 export async function writeExportLines(storage: Storage, formId: string): Promise<number | null> {
   const form = await storage.forms.findById(formId);
   if (!form) return null;
-  const layout = csvLayout(await storage.questions.listByForm(formId), declaredHiddenFields(form.options.hidden_fields));
+  const questions = await withPinnedComponents(storage, form, await storage.questions.listByForm(formId));
+  const layout = csvLayout(questions, declaredHiddenFields(form.options.hidden_fields));
   return storage.responses.writeCsvLines(formId, layout.key, (response) => lineOf(layout, response));
 }

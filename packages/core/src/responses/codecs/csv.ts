@@ -1,6 +1,7 @@
 import type { Question, ResponseRecord } from '../../domain/types';
 import { sha256Hex } from '../../hashing';
 import { GROUP_QUESTION_TYPES, type QuestionType } from '../../forms/question-types';
+import { componentKey, pinnedComponents } from '../../forms/composite-components';
 
 /** A response as the export reads it: `hidden` is its hidden field values (`metadata.hidden`). */
 export type CsvResponse = Pick<ResponseRecord, 'id' | 'submitted_at' | 'completed_at' | 'answers'> & {
@@ -83,6 +84,17 @@ const SUB_FIELD_TITLES: Record<string, string> = {
 };
 
 /**
+ * A composite question's columns (docs/logic.md "Composite"): one per question of each component its version
+ * pinned, keyed as its answer is (`<form id>/<question id>`), headed by the component's title and the question's.
+ * Null for other questions, and for a composite without components (one column, as before).
+ */
+function compositeColumns(q: Question): Array<{ key: string; title: string }> | null {
+  const components = pinnedComponents(q);
+  if (!components.length) return null;
+  return components.flatMap((c) => c.questions.map((cq) => ({ key: componentKey(c.form_id, cq.id), title: `${c.title}: ${cq.title}` })));
+}
+
+/**
  * The CSV layout (docs/responses-and-webhooks.md): `responseId`, `submittedAt`, `completedAt`, then one column per question,
  * or per sub-field for group questions, then one per hidden field of the form (headed by its name). `row`
  * writes a response's cells into one reused array, placing each answer by its question's column: no
@@ -93,15 +105,17 @@ export function csvLayout(questions: Question[], hiddenFields: readonly string[]
   /** question id -> its column, or its sub-field keys and their columns. */
   const place: CsvPlacement = new Map();
   for (const q of questions) {
-    if (!GROUP_QUESTION_TYPES.includes(q.type as QuestionType)) {
+    const components = compositeColumns(q);
+    if (!GROUP_QUESTION_TYPES.includes(q.type as QuestionType) && !components) {
       place.set(q.id, headers.length);
       headers.push(q.title);
       continue;
     }
     const subs =
-      q.type === 'contact_info' || q.type === 'address'
+      components ??
+      (q.type === 'contact_info' || q.type === 'address'
         ? ((q.properties.fields as string[] | undefined) ?? []).map((f) => ({ key: f, title: SUB_FIELD_TITLES[f] ?? f }))
-        : ((q.properties.questions as Array<{ id: string; title: string }> | undefined) ?? []).map((s) => ({ key: s.id, title: s.title }));
+        : ((q.properties.questions as Array<{ id: string; title: string }> | undefined) ?? []).map((s) => ({ key: s.id, title: s.title })));
     const slots: Array<[string, number]> = [];
     for (const sub of subs) {
       slots.push([sub.key, headers.length]);

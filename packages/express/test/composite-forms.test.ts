@@ -1,0 +1,195 @@
+import test from 'ava';
+import { forEachDb, type TestApp } from './helpers/app';
+
+/*
+ * Composite questions (docs/logic.md "Composite"): the respondent answers the components in place, the submission
+ * stores one response in each component beside the composite's own, all or none, once per Idempotency-Key; the
+ * composite's results are one table; publishing checks its components.
+ */
+
+async function published(app: TestApp, key: string, body: Record<string, unknown>) {
+  const res = await app.api('POST', '/forms', { key, body: { published: true, ...body } });
+  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+  return res.body;
+}
+
+/** Two components (the first with its own jump: "No" skips the required reason) and a composite of both between two questions. */
+async function composite(app: TestApp, extra: { limitB?: number } = {}) {
+  const u = await app.user();
+  const a = await published(app, u.key, {
+    title: 'About you',
+    questions: [
+      { id: 'drive', type: 'yes_no', title: 'Do you drive?', required: true, logic_jumps: [{ conditions: [{ op: 'equals', value: true }], to: 'car' }] },
+      { type: 'short_text', title: 'Why not?', required: true },
+      { id: 'car', type: 'short_text', title: 'Your car', required: false },
+    ],
+  });
+  const [drive, why, car] = a.questions;
+  const b = await published(app, u.key, {
+    title: 'Your visit',
+    ...(extra.limitB ? { response_limit: extra.limitB } : {}),
+    questions: [{ type: 'rating', title: 'Stars', required: true, properties: { steps: 5 } }],
+  });
+  const c = await published(app, u.key, {
+    title: 'Onboarding',
+    questions: [
+      { type: 'email', title: 'Email', required: true },
+      { type: 'composite', title: 'The two forms', properties: { composite_ids: [a.id, b.id] } },
+      { type: 'long_text', title: 'Anything else?' },
+    ],
+  });
+  const [email, comp, more] = c.questions;
+  return { u, a, b, c, q: { drive: drive.id, why: why.id, car: car.id, stars: b.questions[0].id, email: email.id, comp: comp.id, more: more.id } };
+}
+
+type Setup = Awaited<ReturnType<typeof composite>>;
+
+const answersOf = (s: Setup, parts: Record<string, unknown>, more = 'No') => [
+  { question_id: s.q.email, value: 'ada@example.com' },
+  { question_id: s.q.comp, value: parts },
+  { question_id: s.q.more, value: more },
+];
+const driving = (s: Setup) => ({ [`${s.a.id}/${s.q.drive}`]: true, [`${s.a.id}/${s.q.car}`]: 'Zoe', [`${s.b.id}/${s.q.stars}`]: 4 });
+
+const count = async (app: TestApp, key: string, formId: string) => (await app.api('GET', `/forms/${formId}/responses`, { key })).body.total as number;
+
+forEachDb(test, (it) => {
+  it('the public form carries each component grouped, as its version was published, with nothing private', async (t, app) => {
+    const s = await composite(app);
+    const pub = await app.api('GET', `/public/forms/${s.c.slug}`);
+    const comp = pub.body.snapshot.questions.find((q: any) => q.id === s.q.comp);
+    const live = await Promise.all([s.a, s.b].map(async (f) => (await app.api('GET', `/public/forms/${f.slug}`)).body.version));
+    t.deepEqual(
+      comp.properties.components.map((c: any) => [c.form_id, c.version, c.title, c.questions.map((q: any) => q.id)]),
+      [
+        [s.a.id, live[0], 'About you', [s.q.drive, s.q.why, s.q.car]],
+        [s.b.id, live[1], 'Your visit', [s.q.stars]],
+      ],
+    );
+    t.is(comp.properties.components[0].questions[0].logic_jumps[0].to, s.q.car);
+    t.false(JSON.stringify(pub.body).includes('composite_ids'));
+    t.false(JSON.stringify(pub.body).includes('version_id'));
+  });
+
+  it('a submission stores one response per component and the composite record listing them', async (t, app) => {
+    const s = await composite(app);
+    const res = await app.api('POST', `/public/forms/${s.c.slug}/responses`, { body: { answers: answersOf(s, driving(s)) } });
+    t.is(res.status, 201, JSON.stringify(res.body));
+    const links = res.body.metadata.components;
+    t.deepEqual(links.map((l: any) => [l.question_id, l.form_id]), [[s.q.comp, s.a.id], [s.q.comp, s.b.id]]);
+    const inA = await app.api('GET', `/forms/${s.a.id}/responses/${links[0].response_id}`, { key: s.u.key });
+    t.is(inA.status, 200);
+    t.deepEqual(inA.body.answers, [{ question_id: s.q.drive, value: true }, { question_id: s.q.car, value: 'Zoe' }]);
+    t.deepEqual(inA.body.metadata.composite, { form_id: s.c.id, response_id: res.body.id, question_id: s.q.comp });
+    t.is(inA.body.version_id, (await app.api('GET', `/forms/${s.a.id}`, { key: s.u.key })).body.published_version_id);
+    t.truthy(inA.body.completed_at);
+    const inB = await app.api('GET', `/forms/${s.b.id}/responses/${links[1].response_id}`, { key: s.u.key });
+    t.deepEqual(inB.body.answers, [{ question_id: s.q.stars, value: 4 }]);
+    const forms = await Promise.all([s.a, s.b, s.c].map((f) => app.api('GET', `/forms/${f.id}`, { key: s.u.key })));
+    t.deepEqual(forms.map((f) => f.body.response_count), [1, 1, 1]);
+  });
+
+  it("each component's own logic and required questions decide; a refusal names the composite and the component's question", async (t, app) => {
+    const s = await composite(app);
+    const key = (f: any, q: string) => `${f.id}/${q}`;
+    // "No": the reason is on the path and required.
+    const missing = await app.api('POST', `/public/forms/${s.c.slug}/responses`, {
+      body: { answers: answersOf(s, { [key(s.a, s.q.drive)]: false, [key(s.b, s.q.stars)]: 5 }) },
+    });
+    t.is(missing.status, 400);
+    t.deepEqual(missing.body.error.question_ids, [s.q.comp, key(s.a, s.q.why)]);
+    const wrong = await app.api('POST', `/public/forms/${s.c.slug}/responses`, { body: { answers: answersOf(s, { ...driving(s), [key(s.b, s.q.stars)]: 9 }) } });
+    t.is(wrong.status, 400);
+    t.regex(wrong.body.error.message, new RegExp(`answers\\.1\\.value\\.${s.b.id}/${s.q.stars}: must be between 1 and 5`));
+    const stranger = await app.api('POST', `/public/forms/${s.c.slug}/responses`, { body: { answers: answersOf(s, { ...driving(s), 'frm_other/q_x': 'x' }) } });
+    t.is(stranger.status, 400);
+    t.deepEqual(stranger.body.error.question_ids, [s.q.comp]);
+    const notObject = await app.api('POST', `/public/forms/${s.c.slug}/responses`, { body: { answers: answersOf(s, 'yes' as never) } });
+    t.is(notObject.status, 400);
+    // Nothing answered at all: the components' required questions are missing.
+    const none = await app.api('POST', `/public/forms/${s.c.slug}/responses`, { body: { answers: [{ question_id: s.q.email, value: 'ada@example.com' }] } });
+    t.is(none.status, 400);
+    t.true(none.body.error.question_ids.includes(key(s.a, s.q.drive)));
+    t.deepEqual(await Promise.all([s.a.id, s.b.id, s.c.id].map((id) => count(app, s.u.key, id))), [0, 0, 0]);
+  });
+
+  it('all or none: a component that cannot take the response stores nothing anywhere', async (t, app) => {
+    const s = await composite(app, { limitB: 1 });
+    // Concurrent submissions race for the component's last place: one stores three responses, the others none.
+    const results = await Promise.all([1, 2, 3].map(() => app.api('POST', `/public/forms/${s.c.slug}/responses`, { body: { answers: answersOf(s, driving(s)) } })));
+    t.deepEqual(results.map((r) => r.status).sort(), [201, 409, 409]);
+    for (const r of results.filter((x) => x.status === 409)) t.is(r.body.error.reason, 'form_closed');
+    t.deepEqual(await Promise.all([s.a.id, s.b.id, s.c.id].map((id) => count(app, s.u.key, id))), [1, 1, 1]);
+    // A component unpublished after the composite was published: refused, nothing stored.
+    const s2 = await composite(app);
+    await app.api('DELETE', `/forms/${s2.a.id}/publish`, { key: s2.u.key });
+    const refused = await app.api('POST', `/public/forms/${s2.c.slug}/responses`, { body: { answers: answersOf(s2, driving(s2)) } });
+    t.is(refused.status, 409);
+    t.is(refused.body.error.reason, 'composite_unpublished');
+    t.deepEqual(refused.body.error.composite_ids, [s2.a.id]);
+    t.deepEqual(await Promise.all([s2.a.id, s2.b.id, s2.c.id].map((id) => count(app, s2.u.key, id))), [0, 0, 0]);
+  });
+
+  it('a retry with the same Idempotency-Key answers the stored response and writes nothing again', async (t, app) => {
+    const s = await composite(app);
+    const send = (key: string, more = 'No') =>
+      app.api('POST', `/public/forms/${s.c.slug}/responses`, { headers: { 'Idempotency-Key': key }, body: { answers: answersOf(s, driving(s), more) } });
+    // Two at once (a page's retry while the first is still on its way), then a third later: one response.
+    const [first, twin] = await Promise.all([send('k-1'), send('k-1')]);
+    const again = await send('k-1');
+    t.deepEqual([first!.status, twin!.status, again.status], [201, 201, 201]);
+    t.is(twin!.body.id, first!.body.id);
+    t.is(again.body.id, first!.body.id);
+    t.deepEqual(again.body.metadata.components, first!.body.metadata.components);
+    const other = await send('k-1', 'Yes');
+    t.is(other.status, 409);
+    t.is(other.body.error.reason, 'idempotency_conflict');
+    t.deepEqual(await Promise.all([s.a.id, s.b.id, s.c.id].map((id) => count(app, s.u.key, id))), [1, 1, 1]);
+    const fresh = await send('k-2');
+    t.not(fresh.body.id, first!.body.id);
+    t.is(await count(app, s.u.key, s.c.id), 2);
+  });
+
+  it("the composite's results are one table: the list, the CSV and the JSON export", async (t, app) => {
+    const s = await composite(app);
+    await app.api('POST', `/public/forms/${s.c.slug}/responses`, { body: { answers: answersOf(s, driving(s)) } });
+    const list = await app.api('GET', `/forms/${s.c.id}/responses`, { key: s.u.key });
+    t.deepEqual(list.body.responses[0].answers[1], { question_id: s.q.comp, value: driving(s) });
+    const csv = await app.api('GET', `/forms/${s.c.id}/responses/export`, { key: s.u.key });
+    const [header, row] = csv.text.trim().split('\r\n');
+    t.is(
+      header,
+      'responseId,submittedAt,completedAt,Email,The two forms - About you: Do you drive?,The two forms - About you: Why not?,The two forms - About you: Your car,The two forms - Your visit: Stars,Anything else?',
+    );
+    t.true(row!.endsWith(',ada@example.com,true,,Zoe,4,No'), row);
+    const json = await app.api('GET', `/forms/${s.c.id}/responses/export?format=json`, { key: s.u.key });
+    const cells = json.body[0].answers.map((a: any) => [a.sub_field ?? null, a.value]);
+    t.deepEqual(cells, [
+      [null, 'ada@example.com'],
+      [`${s.a.id}/${s.q.drive}`, true],
+      [`${s.a.id}/${s.q.car}`, 'Zoe'],
+      [`${s.b.id}/${s.q.stars}`, 4],
+      [null, 'No'],
+    ]);
+  });
+
+  it('publishing checks each component: another account’s, unpublished, empty, or holding kinds a composite cannot', async (t, app) => {
+    const u = await app.user();
+    const other = await app.user();
+    const theirs = await published(app, other.key, { title: 'Theirs', questions: [{ type: 'short_text', title: 'Q' }] });
+    const draft = (await app.api('POST', '/forms', { key: u.key, body: { title: 'Draft', questions: [{ type: 'short_text', title: 'Q' }] } })).body;
+    const empty = await published(app, u.key, { title: 'Empty', questions: [] });
+    const uploads = await published(app, u.key, { title: 'Uploads', questions: [{ type: 'file_upload', title: 'CV' }] });
+    const refuse = async (ids: string[]) => {
+      const form = await app.api('POST', '/forms', { key: u.key, body: { title: 'C', questions: [{ type: 'composite', title: 'C', properties: { composite_ids: ids } }] } });
+      const res = await app.api('POST', `/forms/${form.body.id}/publish`, { key: u.key });
+      return [res.status, res.body.error?.reason, res.body.error?.composite_ids];
+    };
+    t.deepEqual(await refuse([theirs.id]), [409, 'composite_deleted', [theirs.id]]);
+    t.deepEqual(await refuse([draft.id]), [409, 'composite_unpublished', [draft.id]]);
+    t.deepEqual(await refuse([empty.id]), [409, 'composite_empty', [empty.id]]);
+    t.deepEqual(await refuse([uploads.id]), [409, 'composite_unsupported', [uploads.id]]);
+    // The first failing reason in the documented order, every form failing it listed.
+    t.deepEqual(await refuse([uploads.id, draft.id, theirs.id]), [409, 'composite_deleted', [theirs.id]]);
+  });
+});
