@@ -1,4 +1,4 @@
-import type { PluginContext } from '../plugins/plugin';
+import type { PluginContext } from '../plugins/plugin-context';
 import type { IntegrationDeliveryEvent } from '../ports/storage/integrations';
 
 /*

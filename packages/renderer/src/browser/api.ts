@@ -1,5 +1,6 @@
 import type { PaymentStart, PublicForm, StepResult, SubmittedResponse } from './types.js';
 import type { AltchaChallenge } from './proof-of-work.js';
+import type { OpenSlots, SlotHold, SlotQuery } from './booking-types.js';
 
 /** An answer of the API the respondent can act on, or a lost connection (`status` 0). */
 export class ApiError extends Error {
@@ -83,14 +84,14 @@ export class PublicApi {
   }
 
   /** The open slots of a booking question (docs/booking.md), times in UTC. */
-  bookingSlots(slug: string, questionId: string, query: { duration: number; from: string; to: string }) {
+  bookingSlots(slug: string, questionId: string, query: SlotQuery) {
     const qs = new URLSearchParams({ question_id: questionId, duration: String(query.duration), from: query.from, to: query.to });
-    return this.call<{ data: { duration: number; durations: number[]; timezone: string; slots: Array<{ start: string; end: string }> } }>(`${encodeURIComponent(slug)}/bookings/slots?${qs}`, { cache: 'no-store' }).then((r) => r.data);
+    return this.call<{ data: OpenSlots }>(`${encodeURIComponent(slug)}/bookings/slots?${qs}`, { cache: 'no-store' }).then((r) => r.data);
   }
 
   /** Holds a slot while the respondent finishes; its `{id, start, end, timezone}` is the booking question's answer. */
   holdSlot(slug: string, questionId: string, body: { start: string; duration: number; timezone: string }) {
-    return this.call<{ data: { id: string; start: string; end: string; timezone: string; held_until: string } }>(`${encodeURIComponent(slug)}/bookings/holds`, {
+    return this.call<{ data: SlotHold }>(`${encodeURIComponent(slug)}/bookings/holds`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ question_id: questionId, ...body }),

@@ -4,7 +4,7 @@ import type { Translate } from './i18n/index.js';
 import type { Fill } from './recall-text.js';
 import type { ResponseWriter } from './response-writer.js';
 import { button } from './screens.js';
-import type { BookingApi } from './questions/booking.js';
+import type { BookingApi } from './booking-types.js';
 import type { PaymentStart, PublicQuestion, StepResult } from './types.js';
 
 // The parts of a form the server does for the page (docs/respondents.md): a payment question's payment, a

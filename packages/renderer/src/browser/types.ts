@@ -1,4 +1,5 @@
 import type { Translate } from './i18n/index.js';
+import type { BookingApi } from './booking-types.js';
 
 /** The public view of a form the page is given (docs/decisions.md "Public read"). */
 export interface PublicQuestion {
@@ -58,7 +59,7 @@ export interface ControlContext {
   /** A payment step: saves the answers so far and asks the server for this question's payment (docs/payments.md). */
   pay?(): Promise<PaymentStart>;
   /** A booking question's slots and holds (docs/booking.md). */
-  booking?: import('./questions/booking.js').BookingApi;
+  booking?: BookingApi;
   /** The page's language (dates and times are written in it). */
   lang?: string;
 }

@@ -1,4 +1,5 @@
 import { h, uid } from '../dom.js';
+import type { BookingApi } from '../booking-types.js';
 import type { Control, ControlContext, PublicQuestion } from '../types.js';
 
 /*
@@ -7,12 +8,6 @@ import type { Control, ControlContext, PublicQuestion } from '../types.js';
  * times, a screen reader hears each day's name), no library. Picking a time holds it on the server; the held slot
  * is the question's answer, booked when the response is completed.
  */
-
-/** What the page asks the server for (the element's PublicApi). */
-export interface BookingApi {
-  slots(questionId: string, query: { duration: number; from: string; to: string }): Promise<{ duration: number; durations: number[]; timezone: string; slots: Array<{ start: string; end: string }> }>;
-  hold(questionId: string, body: { start: string; duration: number; timezone: string }): Promise<{ id: string; start: string; end: string; timezone: string; held_until: string }>;
-}
 
 export interface HeldSlot {
   id: string;
