@@ -84,6 +84,9 @@ forEachDb(
       }
       t.is((await app.api('GET', `/forms/${form.id}/integrations`, { key: u.key })).body.integrations.length, 0, 'nothing half-written');
 
+      // A response while the form has no integration: the instance keeps that (no integration) in memory
+      // under the cache revision, which adding one below moves on (the first delivery checks it).
+      t.is((await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [{ question_id: q1.id, value: 'Early' }] } })).status, 201);
       const hook = await receiver([503, 503]);
       const created = await app.api('POST', `/forms/${form.id}/integrations`, {
         key: u.key,

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import type { ApiKey, FormRecord, TeamMember, Version } from '../domain/types';
-import type { Storage } from '../ports/storage';
+import type { IntegrationRecord, Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { RevisionCache } from './revision-cache';
 import { RevisionGate } from './revision-gate';
@@ -36,6 +36,8 @@ export class ReadCaches {
   readonly members = new RevisionCache<string, TeamMember | false>(MAX_MEMBERS);
   /** A completed response's webhook targets by form id (webhook-dispatcher.ts), with a stored-plan provider only. */
   readonly targets = new RevisionCache<string, Array<{ url: string; user_id: string }>>(MAX_FORMS);
+  /** A form's integrations by form id, for a completed submission's deliveries (integrations/integration-deliveries.ts). */
+  readonly integrations = new RevisionCache<string, IntegrationRecord[]>(MAX_FORMS);
   /**
    * How many forms a forms list's filters match (forms/form-list-service.ts), by its filters (searches are
    * not kept): a deep page is placed from the end without counting first, and no page counts an owner's

@@ -3,6 +3,7 @@ import { CORE_VERSION } from '../version';
 import { successOut } from '../api-schemas';
 import { IntegrationDeliveries } from './integration-deliveries';
 import { IntegrationService } from './integration-service';
+import { SubmissionService } from '../responses/submission-service';
 import {
   deliveriesQuery, integrationCreateSchema, integrationDeliveriesOut, integrationListOut, integrationOut, integrationRetryOut, integrationTestOut, integrationTypesOut, integrationUpdateSchema,
 } from './integration-schemas';
@@ -31,7 +32,8 @@ export const integrationsArea = definePlugin({
   services: [IntegrationService, IntegrationDeliveries],
   outboxHandlers: (ctx) => [ctx.service(IntegrationDeliveries)],
   inTransaction: {
-    'response.submitted': ({ form_id, response_id }, tx, ctx) => ctx.service(IntegrationDeliveries).queue(tx, form_id, response_id),
+    'response.submitted': ({ form_id, response_id }, tx, ctx) =>
+      ctx.service(IntegrationDeliveries).queue(tx, form_id, response_id, ctx.service(SubmissionService).committingIn(tx, response_id)?.revision),
   },
   routes: (ctx) => {
     const svc = () => ctx.service(IntegrationService);

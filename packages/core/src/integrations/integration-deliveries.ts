@@ -11,6 +11,7 @@ import type { IntegrationDeliveryEvent, IntegrationDeliveryRecord, IntegrationRe
 import { isDestinationRefused } from '../ports/webhook-transport';
 import { FileLinks } from '../responses/file-links';
 import { TOKENS } from '../tokens';
+import { ReadCaches } from '../cache/read-caches';
 import { responseExcerpt } from '../webhooks/webhook-delivery-handler';
 import { storedConfig } from './integration-config';
 import { exampleAnswers, integrationAnswers, integrationPayload } from './integration-payload';
@@ -59,6 +60,7 @@ export class IntegrationDeliveries implements OutboxHandler {
     @inject(TOKENS.SecretBox) private readonly box: SecretBox,
     @inject(IntegrationRegistry) private readonly registry: IntegrationRegistry,
     @inject(FileLinks) private readonly links: FileLinks,
+    @inject(ReadCaches) private readonly caches: ReadCaches,
   ) {}
 
   /** A new delivery of `integration` and its outbox item, in `tx`. */
@@ -102,10 +104,14 @@ export class IntegrationDeliveries implements OutboxHandler {
 
   /**
    * Queues a completed response's deliveries in its transaction; false when the form has no active
-   * integration. One indexed read of the form's integrations (none for most forms), not of the form itself.
+   * integration. `revision` is the cache revision a submission's reads were checked against: the form's
+   * integrations then come from memory while it holds (read in `tx` once per revision, not per response:
+   * docs/benchmarks.md, "Ingest"); without one they are read in `tx`.
    */
-  async queue(tx: Storage, formId: string, responseId: string): Promise<boolean> {
-    const active = (await tx.integrations.listByForm(formId)).filter((i) => i.status === 'active');
+  async queue(tx: Storage, formId: string, responseId: string, revision?: number): Promise<boolean> {
+    const read = () => tx.integrations.listByForm(formId);
+    const all = revision === undefined ? await read() : ((await this.caches.integrations.get(formId, revision, read)).value ?? []);
+    const active = all.filter((i) => i.status === 'active');
     for (const i of active) await this.enqueue(tx, i, responseId, 'response.submitted');
     return active.length > 0;
   }

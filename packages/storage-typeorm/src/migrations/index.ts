@@ -27,6 +27,7 @@ import { FormloomBookings1741800000000 } from './1741800000000-bookings';
 import { FormloomBookingCalls1742000000000 } from './1742000000000-booking-calls';
 import { FormloomResponseLanguage1742100000000 } from './1742100000000-response-language';
 import { FormloomAnswerPairs1742300000000 } from './1742300000000-answer-pairs';
+import { FormloomCacheRevisionIntegrations1742400000000 } from './1742400000000-cache-revision-integrations';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -59,4 +60,5 @@ export const formloomMigrations = [
   FormloomBookingCalls1742000000000,
   FormloomResponseLanguage1742100000000,
   FormloomAnswerPairs1742300000000,
+  FormloomCacheRevisionIntegrations1742400000000,
 ];

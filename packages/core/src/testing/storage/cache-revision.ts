@@ -1,4 +1,4 @@
-import { makeApiKey, makeForm, makeMember, makeQuestion, makeTeam, makeUser, type StorageTest } from './fixtures';
+import { at, makeApiKey, makeForm, makeMember, makeQuestion, makeTeam, makeUser, type StorageTest, uid } from './fixtures';
 
 /**
  * cacheRevision: changes with every committed change to what instances keep in memory, and not with
@@ -6,7 +6,7 @@ import { makeApiKey, makeForm, makeMember, makeQuestion, makeTeam, makeUser, typ
  * "changes" is checked as "went up" and "stays" is only checked through the counts it reads.
  */
 export function cacheRevisionTests(test: StorageTest): void {
-  test('cacheRevision: goes up with new forms, form edits, questions, deletions, key revocations, memberships, global webhooks and plans', async (t, db) => {
+  test('cacheRevision: goes up with new forms, form edits, questions, deletions, key revocations, memberships, global webhooks, integrations and plans', async (t, db) => {
     const s = db.storage;
     const rev = async () => (await s.cacheRevision.read([])).revision;
     const user = makeUser();
@@ -14,10 +14,17 @@ export function cacheRevisionTests(test: StorageTest): void {
     const key = makeApiKey(user.id);
     await s.apiKeys.insert(key);
     const form = makeForm({ owner_id: user.id });
+    const integration = {
+      id: uid('int'), form_id: form.id, type: 'rest-hooks', name: 'Hooks', status: 'active' as const, paused_reason: null, config: {},
+      secrets: null, fields: null, created_by: user.id, created_at: at(1), updated_at: at(1),
+    };
     const steps: Array<[string, () => Promise<unknown>]> = [
       ['form created', () => s.forms.insert(form)],
       ['form update', () => s.forms.update(form.id, { title: 'Changed' })],
       ['questions replaced', () => s.questions.replaceForForm(form.id, [makeQuestion(0)])],
+      ['integration added', () => s.integrations.insert(integration)],
+      ['integration paused', () => s.integrations.update(integration.id, { status: 'paused', paused_reason: 'gone' })],
+      ['integration removed', () => s.integrations.delete(integration.id)],
       ['key revoked', () => s.apiKeys.revoke(key.id, new Date().toISOString())],
       ['member added', async () => {
         const team = makeTeam({ owner_id: user.id });
