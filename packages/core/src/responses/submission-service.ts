@@ -24,6 +24,8 @@ import { responseLanguage } from '../translations/response-language';
 import { GroupCommit } from './group-commit';
 import { CsvLines } from './codecs/csv-lines';
 import { PaymentQuestions } from '../payments/payment-questions';
+import { type ComponentWrite, componentWrites, planComposite, withComponentLinks } from './composite-submission';
+import { idempotencyClaim, replayOf } from './submission-idempotency';
 
 
 /** A completed response in its transaction, with the form and questions its submission read. */
@@ -43,6 +45,8 @@ export interface RequestMeta {
    * given the published snapshot, the form's id and the body's `spam_check`, it throws to refuse.
    */
   screen?: (snapshot: Record<string, unknown>, formId: string, spamCheck: unknown) => Promise<void>;
+  /** The request's `Idempotency-Key` (completed submissions: submission-idempotency.ts). */
+  idempotency_key?: string;
 }
 
 /** The hidden field values to keep: only names the version declares (others are a 400 naming them). */
@@ -151,8 +155,14 @@ export class SubmissionService {
     }
     const answers = input.answers.map((a) => ({ question_id: a.question_id, value: a.value ?? null }));
     const shown = shownQuestions(snapshot, answers, hidden);
-    assertAnswers(snapshot.questions, answers, complete, { ...this.answerContext(form.id), shown });
+    // Composite answers are checked against their components (composite-submission.ts), the rest as usual.
+    const composite = planComposite(snapshot.questions, answers, shown, complete);
+    assertAnswers(snapshot.questions, composite.ownAnswers, complete, { ...this.answerContext(form.id), shown });
     if (complete && takesPayment) await this.assertPaid(snapshot.questions, shown, null);
+    // The spam check's proof is new at each try: not part of what makes two tries the same submission.
+    const sameAs = { ...input, spam_check: undefined };
+    const replay = complete ? await replayOf(this.storage, form.id, meta.idempotency_key, sameAs) : null;
+    if (replay) return replay;
     const now = this.clock.now();
     const startedProblem = input.started_at ? startedAtProblem(new Date(input.started_at), now) : null;
     if (startedProblem) throw badRequest(`started_at: ${startedProblem}`, { field: 'started_at' });
@@ -163,7 +173,7 @@ export class SubmissionService {
     const nowIso = now.toISOString();
     const startedAt = input.started_at ? new Date(input.started_at).toISOString() : null;
     const resumeToken = complete ? null : this.ids.secret(24);
-    const response: ResponseRecord = {
+    let response: ResponseRecord = {
       id: this.ids.id('rsp'),
       form_id: form.id,
       visitor_id: input.visitor_id ?? null,
@@ -180,13 +190,23 @@ export class SubmissionService {
       unique_visitor: complete && limitOne ? input.visitor_id! : null,
       language: responseLanguage(version.snapshot, input.language),
     };
+    const components = composite.parts.length ? await componentWrites(this.storage, form, response, composite.parts, now, () => this.ids.id('rsp')) : [];
+    response = withComponentLinks(response, components);
+    const componentTargets = await Promise.all(components.map((w) => this.webhooks.targetsFor(w.form)));
+    const idempotent = complete && meta.idempotency_key ? idempotencyClaim(form.id, meta.idempotency_key, sameAs, nowIso) : null;
+    const presented = { ...presentResponse(response), ...(resumeToken ? { resume_token: resumeToken } : {}) };
     const csv = this.csvLines.of(snapshot, response);
     const targets = complete ? await this.webhooks.targetsFor(form, revision) : [];
     const limit = typeof version.snapshot.response_limit === 'number' ? version.snapshot.response_limit : null;
     let queued = false;
     let items: OutboxItem[] = [];
     // Committed with the submissions that arrive meanwhile (group-commit.ts); answered once committed.
-    await this.commits.run(async (tx) => {
+    const replayed = await this.commits.run(async (tx) => {
+      // The same Idempotency-Key committed first: its answer, and nothing written (docs/decisions.md "Composite forms").
+      if (idempotent) {
+        const earlier = await idempotent.claimIn(tx);
+        if (earlier) return earlier;
+      }
       const inserted = tx.responses.insert(response, csv).catch((e) => {
         throw e instanceof FormloomError && e.code === 'CONFLICT'
           ? conflict('This visitor has already responded to this form', { reason: 'already_responded' })
@@ -205,10 +225,27 @@ export class SubmissionService {
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, response.answers), response.id);
       if (complete) items = await this.webhooks.enqueue(tx, form, response, targets, snapshot.questions);
       if (complete) queued = await this.completedIn(tx, { form, response, questions: snapshot.questions, revision });
+      // One response in each component, in the same transaction: all or none (docs/logic.md "Composite").
+      for (const [i, w] of components.entries()) {
+        items = [...items, ...(await this.writeComponentIn(tx, w, componentTargets[i]!))];
+        queued = (await this.completedIn(tx, { form: w.form, response: w.response, questions: w.questions })) || queued;
+      }
+      if (idempotent) await idempotent.complete(tx, presented);
+      return null;
     });
+    if (replayed) return replayed;
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: response.id });
+    for (const w of components) this.events.emit('response.submitted', { form_id: w.form.id, response_id: w.response.id });
     this.announce(items, queued);
-    return { ...presentResponse(response), ...(resumeToken ? { resume_token: resumeToken } : {}) };
+    return presented;
+  }
+
+  /** Stores a component's response of a composite (docs/logic.md "Composite"): counted, its webhooks queued. */
+  private async writeComponentIn(tx: Storage, w: ComponentWrite, targets: WebhookTarget[]): Promise<OutboxItem[]> {
+    await tx.responses.insert(w.response, this.csvLines.of(w.snapshot, w.response));
+    if (w.limit === null) await tx.forms.addResponseCount(w.form.id, 1);
+    else if ((await tx.forms.claimResponseSlot(w.form.id, w.limit)) === null) throw conflict('A form this composite is made of is closed', { reason: 'form_closed', composite_ids: [w.form.id] });
+    return this.webhooks.enqueue(tx, w.form, w.response, targets, w.questions);
   }
 
   /** After a commit: its webhook items go to the worker that leased them, the rest wake the worker to claim. */
@@ -236,14 +273,17 @@ export class SubmissionService {
     const merged = new Map(existing.answers.map((a) => [a.question_id, a]));
     const incoming = (input.answers ?? []).map((a) => ({ question_id: a.question_id, value: a.value ?? null }));
     const ctx = this.answerContext(form.id);
-    assertAnswers(snapshot.questions, incoming, false, ctx);
+    assertAnswers(snapshot.questions, planComposite(snapshot.questions, incoming, new Set(), false).ownAnswers, false, ctx);
     for (const a of incoming) merged.set(a.question_id, a);
     const answers = [...merged.values()];
     const complete = input.completed === true;
+    let components: ComponentWrite[] = [];
     if (complete) {
       const shown = shownQuestions(snapshot, answers, { ...existing.metadata.hidden, ...(await dataNodeHidden(this.storage, existing.id, snapshot.questions)) });
-      assertAnswers(snapshot.questions, answers, true, { ...ctx, shown });
+      const composite = planComposite(snapshot.questions, answers, shown, true);
+      assertAnswers(snapshot.questions, composite.ownAnswers, true, { ...ctx, shown });
       await this.assertPaid(snapshot.questions, shown, existing);
+      if (composite.parts.length) components = await componentWrites(this.storage, form, existing, composite.parts, this.clock.now(), () => this.ids.id('rsp'));
     }
     const limitOne = complete && form.options.limit_one_response === true && !!existing.visitor_id;
     if (limitOne && (await this.storage.responses.hasUniqueVisitor(form.id, existing.visitor_id!))) {
@@ -258,18 +298,26 @@ export class SubmissionService {
       quiz_results: complete ? computeQuizResults(snapshot.mode ?? 'standard', snapshot.quiz_settings, snapshot.questions, answers) : null,
       unique_visitor: limitOne ? existing.visitor_id : null,
     };
-    const updated = { ...existing, ...patch };
+    const linked = withComponentLinks({ ...existing, ...patch }, components);
+    const updated = linked;
     const targets = complete ? await this.webhooks.targetsFor(form) : [];
+    const componentTargets = await Promise.all(components.map((w) => this.webhooks.targetsFor(w.form)));
     let queued = false;
     let items: OutboxItem[] = [];
     await this.storage.transaction(async (tx) => {
-      const ok = await tx.responses.updatePartial(form.id, responseId, patch, this.csvLines.of(snapshot, updated));
+      const ok = await tx.responses.updatePartial(form.id, responseId, components.length ? { ...patch, metadata: linked.metadata } : patch, this.csvLines.of(snapshot, updated));
       if (!ok) throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, patch.answers), responseId);
       if (complete) items = await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
       if (complete) queued = await this.completedIn(tx, { form, response: updated, questions: snapshot.questions });
+      // The components' responses, with the completion or not at all (docs/logic.md "Composite").
+      for (const [i, w] of components.entries()) {
+        items = [...items, ...(await this.writeComponentIn(tx, w, componentTargets[i]!))];
+        queued = (await this.completedIn(tx, { form: w.form, response: w.response, questions: w.questions })) || queued;
+      }
     });
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: responseId });
+    for (const w of components) this.events.emit('response.submitted', { form_id: w.form.id, response_id: w.response.id });
     this.announce(items, queued);
     return presentResponse(updated);
   }
