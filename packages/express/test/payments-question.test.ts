@@ -156,6 +156,34 @@ forEachDb(
       const other = await app.user();
       tt.like(await app.api('POST', `/forms/${f.id}/responses/${r.id}/payments/${started.body.payment_id}/refund`, { key: other.key, body: {} }), { status: 403 });
     });
+
+    t('partial refunds with an Idempotency-Key: a retry or a repeat at once refunds once; the key with another amount is a conflict', async (tt, app) => {
+      const u = await app.user();
+      const f = await paidForm(app, u.key, { amount: 30, currency: 'EUR' });
+      const r = await partial(app, f.slug, [{ question_id: f.name, value: 'Di' }, { question_id: f.plan, value: 'Gold' }]);
+      const started = await pay(app, f.slug, r, f.pay);
+      const pi = fake.succeed([...fake.paymentIntents.values()].find((p) => p.client_secret === started.body.client_secret)!.id);
+      tt.like(await complete(app, f.slug, r), { status: 200 });
+      const refund = (amount: number | undefined, key?: string) =>
+        app.api('POST', `/forms/${f.id}/responses/${r.id}/payments/${started.body.payment_id}/refund`, { key: u.key, body: amount === undefined ? {} : { amount }, headers: key ? { 'idempotency-key': key } : {} });
+      const refunds = () => fake.charges.get(pi.latest_charge)!.amount_refunded;
+      // Four at once with one key, then a retry: €7.50 leaves once.
+      const at = await Promise.all(Array.from({ length: 4 }, () => refund(750, 'refund-attempt-1')));
+      tt.true(at.every((x) => x.status === 200), JSON.stringify(at.map((x) => x.body)));
+      tt.true(at.every((x) => x.body.amount_refunded === 750 && x.body.status === 'partially_refunded'));
+      tt.like(await refund(750, 'refund-attempt-1'), { status: 200, body: { amount_refunded: 750 } });
+      tt.is(refunds(), 750);
+      tt.like(await refund(500, 'refund-attempt-1'), { status: 409, body: { error: { reason: 'idempotency_conflict' } } });
+      tt.like(await refund(750, 'x'.repeat(256)), { status: 400 });
+      // Another key is another refund; then the rest, retried: refunded once.
+      tt.like(await refund(250, 'refund-attempt-2'), { status: 200, body: { amount_refunded: 1000 } });
+      tt.like(await refund(2500, 'refund-attempt-3'), { status: 409, body: { error: { reason: 'refund_too_large' } } });
+      tt.like(await refund(undefined, 'refund-attempt-3'), { status: 200, body: { amount_refunded: 3000, status: 'refunded' } });
+      tt.like(await refund(undefined, 'refund-attempt-3'), { status: 200, body: { amount_refunded: 3000, status: 'refunded' } });
+      tt.is(refunds(), 3000);
+      tt.is(fake.requests.filter((x) => x.path === '/v1/refunds' && x.body.payment_intent === pi.id).length >= 3, true);
+      tt.like((await app.api('GET', `/forms/${f.id}/responses/${r.id}/payments`, { key: u.key })).body.payments, [{ amount_refunded: 3000, status: 'refunded' }]);
+    });
   },
   { plugins: [stripe()] },
 );

@@ -4,6 +4,7 @@ import { CORE_VERSION } from '../version';
 import { ConnectAccounts, onboardingOut, onboardingSchema, paymentAccountOut } from './connect-accounts';
 import { CreditCheckouts, creditCheckoutOut, creditCheckoutSchema, creditPriceOut } from './credit-checkouts';
 import { PaymentEvents, webhookOut } from './payment-events';
+import { PaymentRefunds } from './payment-refunds';
 import { PaymentQuestions, paymentOut, presentPayment, refundSchema, startPaymentOut, startPaymentSchema } from './payment-questions';
 import { authorizeForm } from '../forms/form-access';
 
@@ -13,6 +14,7 @@ export * from './payment-events';
 export * from './connect-accounts';
 export * from './payment-questions';
 export * from './amounts';
+export { PaymentRefunds } from './payment-refunds';
 
 const IDEMPOTENCY = [
   { name: 'Idempotency-Key', description: 'Any 1 to 255 characters: a retry with the same key answers the same Checkout Session', schema: { type: 'string', minLength: 1, maxLength: 255 } },
@@ -25,7 +27,7 @@ const IDEMPOTENCY = [
 export const paymentsArea = definePlugin({
   name: 'payments',
   version: CORE_VERSION,
-  services: [PaymentEvents, CreditCheckouts, ConnectAccounts, PaymentQuestions],
+  services: [PaymentEvents, CreditCheckouts, ConnectAccounts, PaymentQuestions, PaymentRefunds],
   routes: (ctx) => [
     defineRoute({
       method: 'post', path: '/payments/webhook', scope: 'public', operationId: 'receivePaymentEvent', tags: ['Payments'],
@@ -59,11 +61,12 @@ export const paymentsArea = definePlugin({
     defineRoute({
       method: 'post', path: '/forms/:id/responses/:responseId/payments/:paymentId/refund', scope: 'forms', operationId: 'refundResponsePayment', tags: ['Payments'],
       summary:
-        "Refunds a response's payment at the processor: what is left of it, or `amount` (smallest currency unit). Who may delete the form's responses may refund. 409 payment_not_refundable, refund_too_large, processor_refused",
+        "Refunds a response's payment at the processor: what is left of it, or `amount` (smallest currency unit). Who may delete the form's responses may refund. With an Idempotency-Key, a retry refunds nothing more and answers the first result. 409 payment_not_refundable, refund_too_large, processor_refused, idempotency_conflict",
       body: refundSchema,
+      headers: [{ name: 'Idempotency-Key', description: 'Any 1 to 255 characters, remembered 24 hours: a retry with the same key and amount refunds nothing more and answers the first result', schema: { type: 'string', minLength: 1, maxLength: 255 } }],
       success: { status: 200, description: 'The payment after the refund', schema: paymentOut }, errors: [400, 401, 403, 404, 409],
       handler: async (req) => ({
-        body: await ctx.service(PaymentQuestions).refund(req.principal, String(req.params.id), String(req.params.responseId), String(req.params.paymentId), req.body),
+        body: await ctx.service(PaymentRefunds).refund(req.principal, String(req.params.id), String(req.params.responseId), String(req.params.paymentId), req.body, req.headers['idempotency-key']),
       }),
     }),
     defineRoute({

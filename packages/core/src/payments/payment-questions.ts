@@ -15,7 +15,7 @@ import { refundedStatus } from './payment-status';
 import { atProcessor, processorOf } from './processor';
 
 export const startPaymentSchema = z.object({ question_id: z.string().min(1).max(100) }).strict();
-export const refundSchema = z.object({ amount: z.number().int().positive().optional() }).strict();
+export { refundSchema } from './payment-refunds';
 
 export const PAID: ReadonlySet<PaymentRecord['status']> = new Set(['succeeded', 'partially_refunded', 'refunded']);
 
@@ -146,24 +146,5 @@ export class PaymentQuestions {
     const out = new Map<string, PaymentRecord[]>();
     for (const p of await this.storage.payments.forResponses(responseIds)) out.set(p.response_id, [...(out.get(p.response_id) ?? []), p]);
     return out;
-  }
-
-  /** POST /forms/:id/responses/:responseId/payments/:paymentId/refund: all that is left, or `amount` of it. */
-  async refund(principal: Principal, formId: string, responseId: string, paymentId: string, body: z.infer<typeof refundSchema>) {
-    await authorizeForm(this.storage, principal, formId, 'delete_responses');
-    const processor = processorOf(this.payments);
-    const p = await this.storage.payments.findById(paymentId);
-    if (!p || p.form_id !== formId || p.response_id !== responseId) throw notFound('Payment');
-    if (!PAID.has(p.status)) throw conflict('Only a payment that succeeded can be refunded', { reason: 'payment_not_refundable' });
-    const left = p.amount - p.amount_refunded;
-    const amount = body.amount ?? left;
-    if (amount > left || left <= 0) throw conflict(`At most ${left} (in the currency's smallest unit) is left to refund`, { reason: 'refund_too_large' });
-    await atProcessor(() =>
-      processor.refund({ payment_id: p.processor_payment_id, amount, idempotency_key: `refund-${p.id}-${p.amount_refunded}-${amount}`, reverse_transfer: p.provider === 'connect' }),
-    );
-    const refunded = p.amount_refunded + amount;
-    const updated = { ...p, amount_refunded: refunded, status: refundedStatus(p, refunded), updated_at: this.clock.now().toISOString() };
-    await this.storage.payments.update(p.id, { status: updated.status, amount_refunded: refunded, updated_at: updated.updated_at });
-    return presentPayment(updated);
   }
 }
