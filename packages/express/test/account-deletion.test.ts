@@ -1,6 +1,7 @@
 import test from 'ava';
 import JSZip from 'jszip';
 import { forEachDb, type TestApp } from './helpers/app';
+import { tracesOf } from './helpers/traces';
 import { Browser, mailbox, newEmail, PASSWORD, signUpByMail } from './helpers/session-client';
 
 /*
@@ -94,6 +95,12 @@ forEachDb(
         const column = table === 'users' ? 'id' : 'user_id';
         tt.deepEqual(await app.raw(`SELECT 1 FROM ${table} WHERE ${column} = '${ada.id}'`), [], table);
       }
+      // Nothing else names them: not the sign-up's token, not the invitation they accepted, not the address on their
+      // audit entries; their id stays on those (the tombstone) and on the form they left with the team.
+      const byAddress = await tracesOf(app, new RegExp(ada.email.replace(/[.+]/g, '\\$&'), 'i'));
+      tt.deepEqual(Object.keys(byAddress), ['audit_logs']);
+      tt.true(byAddress.audit_logs!.every((row) => row.includes('"action":"member.invited"')), 'only the inviter\'s own entry, which names whom they invited');
+      tt.deepEqual(Object.keys(await tracesOf(app, new RegExp(ada.id))).sort(), ['audit_logs', 'forms']);
       const audit = await app.api('GET', `/teams/${shared.id}/audit-logs?action=member.removed`, { key: bob.key });
       tt.like(audit.body.events[0], { user_id: ada.id, details: { user_id: ada.id, account_deleted: true } });
       const signIn = await new Browser(app).call('POST', '/auth/signin', { body: { email: ada.email, password: PASSWORD } });

@@ -2,6 +2,7 @@ import test from 'ava';
 import { readdir } from 'node:fs/promises';
 import { waitFor } from '@formloom/core/testing';
 import { forEachDb, type TestApp } from './helpers/app';
+import { tracesOf } from './helpers/traces';
 
 /** Every file of the app's blob store (the test app's is a folder on both databases). */
 async function blobFiles(app: TestApp): Promise<string[]> {
@@ -53,6 +54,10 @@ forEachDb(test, (t) => {
     // Someone else, whose answer merely contains the address, and another owner's respondent: never touched.
     const other = await submit(app, a, { answers: [{ question_id: a.questions[0]!.id, value: `x${email}` }] });
     const foreign = await submit(app, theirs, { answers: [{ question_id: theirs.questions[0]!.id, value: email }] });
+
+    // What is theirs: the address (the other respondent's `x...` answer is not), their visitor id, an answer, the response ids.
+    const theirTraces = new RegExp(`(?<!x)${email.replace(/[.]/g, '\\.')}|v-ada|curious|${[r1, r2, r3, foreign].join('|')}`, 'i');
+    tt.true('responses' in (await tracesOf(app, theirTraces)), 'the search finds them before the erasure');
 
     const byEmail = await app.api('GET', `/respondents/responses?email=${encodeURIComponent(email)}`, { key: owner.key });
     tt.is(byEmail.status, 200, byEmail.text);
@@ -108,5 +113,8 @@ forEachDb(test, (t) => {
     tt.deepEqual(everywhere.body.responses.map((r: any) => r.response.id), [foreign]);
     tt.deepEqual((await app.api('POST', '/admin/respondents/erase', { key: admin.key, body: { email } })).body, { erased: 1, forms: 1, files: 0, kept: [] });
     tt.is((await app.api('GET', `/forms/${theirs.id}/responses/${foreign}`, { key: stranger.key })).status, 404);
+
+    // No trace anywhere: no table holds anything of theirs, whatever index or rollup a submission wrote.
+    tt.deepEqual(await tracesOf(app, theirTraces), {}, 'the erased respondent left nothing in the database');
   });
 });

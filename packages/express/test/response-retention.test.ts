@@ -1,6 +1,7 @@
 import test from 'ava';
 import { ResponseRetentionHandler } from '@formloom/core';
 import { forEachDb, type TestApp } from './helpers/app';
+import { tracesOf } from './helpers/traces';
 
 /*
  * Per-form retention (docs/privacy.md, "Retention"): `response_retention` on a form deletes its older responses,
@@ -36,6 +37,8 @@ forEachDb(test, (t) => {
     const ids = [first.body.id];
     for (const name of ['second', 'third', 'fourth']) ids.push(await submit(app, form.slug, form.questions[0].id, name));
 
+    const gone = new RegExp(`${ids[0]}|${ids[1]}|"first\\\\?"|"second\\\\?"`);
+    tt.true('responses' in (await tracesOf(app, gone)), 'the search finds them before the sweep');
     const sweeper = app.formloom.service(ResponseRetentionHandler);
     const swept = await sweeper.applyAll();
     tt.true(swept.erased >= 2);
@@ -45,6 +48,12 @@ forEachDb(test, (t) => {
     tt.is((await app.api('GET', `/forms/${form.id}`, { key: owner.key })).body.response_count, 2);
     const path = new URL(file.url).pathname;
     tt.is((await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${owner.key}` } })).status, 404, 'the old file went with its response');
+    // The summary counts only what stays, and nothing of the deleted two is left in any table.
+    const summary = await app.api('GET', `/forms/${form.id}/analytics/questions`, { key: owner.key });
+    const name = summary.body.questions.find((q: { question_id: string }) => q.question_id === form.questions[0].id);
+    tt.like(summary.body, { total_responses: 2 });
+    tt.deepEqual(name.latest.map((a: { value: string }) => a.value).sort(), ['fourth', 'third']);
+    tt.deepEqual(await tracesOf(app, gone), {});
 
     // A day-based policy, applied as of 31 days from now: nothing is that recent.
     const patched = await app.api('PUT', `/forms/${form.id}`, { key: owner.key, body: { response_retention: { older_than_days: 30 } } });

@@ -7,12 +7,16 @@ import { CreditCheckoutEntity, PaymentAccountEntity } from '../tables/payments';
 import { CalendarConnectionEntity } from '../tables/bookings';
 import { InstanceClaimEntity, OneTimeTokenEntity, PasskeyEntity, PasswordEntity, SignInSessionEntity } from '../tables/sign-in';
 import { TeamMemberEntity } from '../tables/teams';
+import { InvitationEntity } from '../tables/invitations';
+import { AuditLogEntity } from '../tables/audit-logs';
 import { VoiceGenerationEntity, VoiceRetakeEntity } from '../tables/voice';
 import { GlobalWebhookEntity, WebhookSecretEntity } from '../tables/webhooks';
 
 /*
- * Deleting a person's account (docs/accounts.md, "Deleting an account"): every row keyed by them. Their forms and
- * teams go first, through the services (uploads, audit entries); audit events they made stay, naming their id.
+ * Deleting a person's account (docs/accounts.md, "Deleting an account"): every row keyed by them, and those naming
+ * their address: invitations to it, and one-time tokens made before the account was (a sign-up's, holding the
+ * address, name and password hash). Their forms and teams go first, through the services (uploads, audit
+ * entries); audit events they made stay, naming their id only: the address they carried is removed.
  */
 
 /** The tables holding rows of one person, by the column naming them; the user row last. */
@@ -46,8 +50,30 @@ export async function deleteAccountRows(scope: Scope, userId: string): Promise<{
       await db.run(`DELETE FROM ${tableOf(d, VoiceRetakeEntity)} WHERE generation_id IN (SELECT id FROM ${generations} WHERE user_id = ${d.p(1)})`, [userId]);
       await db.run(`DELETE FROM ${generations} WHERE user_id = ${d.p(1)}`, [userId]);
     }
+    const [user] = await db.all<{ email: string }>(`SELECT email FROM ${tableOf(d, UserEntity)} WHERE id = ${d.p(1)}`, [userId]);
+    if (user) {
+      const email = user.email.toLowerCase();
+      await db.run(`DELETE FROM ${tableOf(d, InvitationEntity)} WHERE email = ${d.p(1)}`, [email]);
+      // Tokens without a user are short-lived (a day at most) and few: their JSON is read here rather than matched
+      // in SQL, where an address's `_` would be a LIKE wildcard.
+      const tokens = tableOf(d, OneTimeTokenEntity);
+      for (const t of await db.all<{ id: string; data: string | null }>(`SELECT id, data FROM ${tokens} WHERE user_id IS NULL AND data IS NOT NULL`, [])) {
+        if (tokenEmail(t.data) === email) await db.run(`DELETE FROM ${tokens} WHERE id = ${d.p(1)}`, [t.id]);
+      }
+      await db.run(`UPDATE ${tableOf(d, AuditLogEntity)} SET user_email = NULL WHERE user_id = ${d.p(1)}`, [userId]);
+    }
     for (const [entity, column] of BY_USER) await db.run(`DELETE FROM ${tableOf(d, entity)} WHERE ${column} = ${d.p(1)}`, [userId]);
     const gone = await db.run(`DELETE FROM ${tableOf(d, UserEntity)} WHERE id = ${d.p(1)}`, [userId]);
     return { deleted: gone > 0, generation_ids: ids };
   });
+}
+
+/** The address a one-time token's data names (`email`), lower-case, or null. */
+function tokenEmail(data: string | null): string | null {
+  try {
+    const email = (JSON.parse(data ?? 'null') as { email?: unknown } | null)?.email;
+    return typeof email === 'string' ? email.trim().toLowerCase() : null;
+  } catch {
+    return null;
+  }
 }
