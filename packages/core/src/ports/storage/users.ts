@@ -28,7 +28,8 @@ export interface UserRepository {
   /**
    * Deletes the person and every row keyed by them, atomically: API keys, password, sessions, one-time tokens,
    * passkeys, webhook settings and secret, credits, checkouts, payment and calendar accounts, team memberships,
-   * the admin claim, voice generations. Forms and teams are the caller's to delete first; audit events stay.
+   * the admin claim, voice generations; invitations to their address and one-time tokens whose data names it.
+   * Forms and teams are the caller's to delete first; audit events stay, their `user_email` cleared.
    * @returns whether there was such a person, and the ids of the voice generations whose audio to delete.
    */
   deleteAccount(userId: string): Promise<{ deleted: boolean; generation_ids: string[] }>;
