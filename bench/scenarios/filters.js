@@ -28,12 +28,12 @@ async function filtersPhase(h) {
   const form = await publishedForm(app, 'filters');
   const { body: full } = await requestJson(app.url, 'GET', `${API}/forms/${form.id}`, { apiKey: app.apiKey });
   const t0 = monoMs();
-  let indexed = 0;
+  let indexed = { indexed: 0, pairs: 0 };
   // Views and starts: the page's reports of a form seen by 1.5x as many people as responded.
   await seedResponses(app.dbFile, form, count, async (db) => {
     indexed = await writeAnswerIndex(db, form, { views: Math.round(count * 1.5), starts: Math.round(count * 1.1) });
   });
-  h.log(`formloom: seeded ${count} responses of form ${form.id}, their answers index (${indexed} rows) and funnel counters in ${Math.round(monoMs() - t0)} ms`);
+  h.log(`formloom: seeded ${count} responses of form ${form.id}, their answers index (${indexed.indexed} rows), pair counts (${indexed.pairs} rows) and funnel counters in ${Math.round(monoMs() - t0)} ms`);
   for (let i = 0; i < VIEWS; i++) {
     const { status } = await requestJson(app.url, 'POST', `${API}/public/forms/${encodeURIComponent(full.slug)}/visits`, { body: { event: i % 4 === 3 ? 'start' : 'view' } });
     if (status !== 200) throw new Error(`visits answered ${status}`);
