@@ -47,10 +47,11 @@ export class PublicApi {
     return this.call<PublicForm>(encodeURIComponent(slug));
   }
 
-  submit(slug: string, body: unknown) {
+  /** `idempotencyKey`: the same for every try of one completed submission (docs/respondents.md). */
+  submit(slug: string, body: unknown, idempotencyKey?: string) {
     return this.call<SubmittedResponse>(`${encodeURIComponent(slug)}/responses`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
       body: JSON.stringify(body),
     });
   }

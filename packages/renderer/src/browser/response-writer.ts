@@ -3,6 +3,9 @@ import type { SpamCheck } from './spam-check.js';
 import * as store from './store.js';
 import type { SubmittedResponse } from './types.js';
 
+/** A random key of 128 bits, as hex (crypto.getRandomValues works on plain http pages too). */
+const newKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 /** The partial response the page writes to: its id and the token that lets this page change it. */
 export interface SavedResponse {
   id: string;
@@ -26,16 +29,26 @@ export class ResponseWriter {
     private readonly body: (completed: boolean) => Record<string, unknown>,
   ) {}
 
+  /**
+   * The Idempotency-Key of the completed submission being sent: kept through its retries (a lost answer sent
+   * again stores nothing twice, docs/respondents.md), a new one once it was stored.
+   */
+  private submitKey: string | null = null;
+
   /** POSTs a new response with the form's spam checks; refused as spam (an expired proof), it tries once more with a fresh one. */
   async submitNew(completed: boolean): Promise<SubmittedResponse> {
-    const send = async () => this.api.submit(this.slug, { ...this.body(completed), ...(await this.spam.fields()) });
+    const key = completed ? (this.submitKey ??= newKey()) : undefined;
+    const send = async () => this.api.submit(this.slug, { ...this.body(completed), ...(await this.spam.fields()) }, key);
+    let r: SubmittedResponse;
     try {
-      return await send();
+      r = await send();
     } catch (e) {
       if ((e as ApiError).reason !== 'spam_suspected' || !this.spam.active) throw e;
       this.spam.refresh();
-      return send();
+      r = await send();
     }
+    if (completed) this.submitKey = null;
+    return r;
   }
 
   /** Saves the answers so far: a new partial response the first time, a PATCH after; answers the response. */
