@@ -17,6 +17,7 @@ export * from './codecs/csv';
 export * from './codecs/csv-page';
 export * from './codecs/csv-lines';
 export * from './codecs/export-table';
+export * from './codecs/export-words';
 export * from './submission-service';
 export * from './response-service';
 export * from './upload-service';
