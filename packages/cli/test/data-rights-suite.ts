@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import type { TestFn } from 'ava';
 import JSZip from 'jszip';
 import { createFormloom, ResponseRetentionHandler, type BlobStore } from '@formloom/core';
-import { makeForm, makeGeneration, makeResponse } from '@formloom/core/testing';
+import { makeForm, makeGeneration, makeResponse, waitFor } from '@formloom/core/testing';
 import { createFileBlobStore } from '@formloom/blob-store-file';
 import { openMigratedStorage, runCli, type ClosableStorage } from '../src';
 import { scratchDatabase, type DatabaseKind, type ScratchDatabase } from './databases';
+
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 type Ctx = { db: ScratchDatabase; dataDir: string; storage: ClosableStorage; blobs: BlobStore };
 
@@ -65,7 +67,7 @@ export function dataRightsSuite(anyTest: TestFn, kind: DatabaseKind): void {
     // What the CLI stored is what the server's sweep applies: the newest two of today's responses stay.
     for (let i = 1; i <= 4; i++) await c.storage.responses.insert(makeResponse(form.id, i, { submitted_at: new Date(Date.now() - (10 - i) * 60_000).toISOString() }));
     await c.storage.forms.addResponseCount(form.id, 4);
-    const swept = await createFormloom({ storage: c.storage, blobStore: c.blobs, logger: { info: () => undefined, warn: () => undefined, error: () => undefined } }).service(ResponseRetentionHandler).applyAll();
+    const swept = await createFormloom({ storage: c.storage, blobStore: c.blobs, logger: quiet }).service(ResponseRetentionHandler).applyAll();
     t.deepEqual(swept, { forms: 1, erased: 2 });
     t.is((await c.db.query('SELECT id FROM responses WHERE form_id = $1', [form.id])).length, 2);
 
@@ -89,7 +91,7 @@ export function dataRightsSuite(anyTest: TestFn, kind: DatabaseKind): void {
     t.is(await stored(), null, 'a refused change stores nothing');
   });
 
-  test('user export writes the account page\'s archive: documents and voice audio, for the owner\'s eyes only', async (t) => {
+  test('user export writes the account page\'s archive: documents and voice audio, for the owner\'s eyes only; user delete then takes the audio', async (t) => {
     const c = t.context;
     const address = email('exported');
     const user = await run(c, ['user', 'create', '--email', address, '--first-name', 'Ada']);
@@ -129,5 +131,17 @@ export function dataRightsSuite(anyTest: TestFn, kind: DatabaseKind): void {
     const s3 = await fails(c, ['user', 'export', '--email', address, join(c.dataDir, 's3.zip')], { FORMLOOM_BLOB_STORE: 's3' });
     t.is(s3.code, 1);
     t.regex(s3.stderr, /FORMLOOM_BLOB_STORE=s3: .*account page/);
+
+    // Deleting the account takes the audio too, by the outbox item the command leaves for the running server.
+    t.like(await run(c, ['user', 'delete', '--user', address]), { deleted: true, forms: 1 });
+    t.deepEqual(await c.db.query('SELECT id FROM voice_generations WHERE user_id = $1', [user.user_id]), []);
+    const server = createFormloom({ storage: c.storage, blobStore: c.blobs, logger: quiet });
+    server.worker.start({ pollMs: 50 });
+    try {
+      await waitFor(async () => (await c.blobs.get(`voice/${kept.id}/audio.wav`)) === null, { timeoutMs: 120_000, what: 'the audio deleted' });
+    } finally {
+      await server.worker.stop();
+    }
+    t.is((await fails(c, ['user', 'export', '--email', address, join(c.dataDir, 'gone.zip')])).code, 1, 'nobody to export');
   });
 }
