@@ -1,7 +1,7 @@
 import { ResponseAnswerEntity } from '../tables/response-answers';
 import type { Db } from '../sql/db';
 import type { Dialect } from '../sql/dialect';
-import { tableOf } from '../sql/statements';
+import { insertRows, tableOf } from '../sql/statements';
 import { answeredOf } from './question-days';
 import { valueKeys } from './question-values';
 
@@ -54,12 +54,8 @@ export function answerRows(r: IndexedResponse, order: Map<string, number> & { ki
 export async function insertAnswerRows(db: Db, d: Dialect, rows: unknown[][]): Promise<void> {
   const table = tableOf(d, ResponseAnswerEntity);
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
-    const values = chunk.map((_, r) => `(${[1, 2, 3, 4, 5, 6].map((c) => d.p(r * 6 + c)).join(', ')})`);
-    await db.run(
-      `INSERT INTO ${table} (response_id, question_id, value, form_id, num, submitted_at) VALUES ${values.join(', ')} ON CONFLICT DO NOTHING`,
-      chunk.flat(),
-    );
+    const { sql, values } = insertRows(d, table, ['response_id', 'question_id', 'value', 'form_id', 'num', 'submitted_at'], rows.slice(i, i + ROWS_PER_STATEMENT), 'ON CONFLICT DO NOTHING');
+    await db.run(sql, values);
   }
 }
 

@@ -3,7 +3,7 @@ import { AnswerPairEntity } from '../tables/answer-pairs';
 import { ResponseDayEntity } from '../tables/response-days';
 import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
-import { tableOf } from '../sql/statements';
+import { insertRows, tableOf } from '../sql/statements';
 import { answerRows } from './answer-index';
 import { answeredOf, type QuestionOrder } from './question-days';
 import { ALL_TIME } from './question-values';
@@ -112,13 +112,11 @@ export async function applyPairDeltas(db: Db, d: Dialect, formId: string, deltas
   }
   const cols = ['n', 'key_count', 'furthest', 'completed', 'seconds_sum', 'seconds_count'];
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
-    const values = chunk.map((_, r) => `(${Array.from({ length: 11 }, (_, c) => d.p(r * 11 + c + 1)).join(', ')})`);
-    await db.run(
-      `INSERT INTO ${table} (form_id, question_id, value, target_id, target_value, ${cols.join(', ')}) VALUES ${values.join(', ')} ` +
-        `ON CONFLICT (form_id, question_id, value, target_id, target_value) DO UPDATE SET ${cols.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`,
-      chunk.flat(),
+    const { sql, values } = insertRows(
+      d, table, ['form_id', 'question_id', 'value', 'target_id', 'target_value', ...cols], rows.slice(i, i + ROWS_PER_STATEMENT),
+      `ON CONFLICT (form_id, question_id, value, target_id, target_value) DO UPDATE SET ${cols.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`,
     );
+    await db.run(sql, values);
   }
 }
 

@@ -2,7 +2,7 @@ import type { FunnelCounts } from '@formloom/core';
 import { ResponseFunnelEntity } from '../tables/response-answers';
 import type { Db } from '../sql/db';
 import type { Dialect } from '../sql/dialect';
-import { tableOf } from '../sql/statements';
+import { insertRows, tableOf } from '../sql/statements';
 import { answeredOf } from './question-days';
 
 /*
@@ -46,13 +46,9 @@ export function addFunnelDeltas(into: FunnelDeltas, r: FunnelKey, order: Map<str
   }
 }
 
-const upsert = (d: Dialect, rows: number) => {
+const upsert = (d: Dialect, rows: unknown[][]) => {
   const table = tableOf(d, ResponseFunnelEntity);
-  const values = Array.from({ length: rows }, (_, r) => `(${[1, 2, 3, 4].map((c) => d.p(r * 4 + c)).join(', ')})`);
-  return (
-    `INSERT INTO ${table} (form_id, version, step, count) VALUES ${values.join(', ')} ` +
-    `ON CONFLICT (form_id, version, step) DO UPDATE SET count = ${table}.count + excluded.count`
-  );
+  return insertRows(d, table, ['form_id', 'version', 'step', 'count'], rows, `ON CONFLICT (form_id, version, step) DO UPDATE SET count = ${table}.count + excluded.count`);
 };
 
 /** Applies the deltas in key order (one lock order across transactions), skipping zero ones. */
@@ -65,8 +61,8 @@ export async function applyFunnelDeltas(db: Db, d: Dialect, formId: string, delt
     rows.push([formId, Number(version), step, n]);
   }
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(i, i + ROWS_PER_STATEMENT);
-    await db.run(upsert(d, chunk.length), chunk.flat());
+    const { sql, values } = upsert(d, rows.slice(i, i + ROWS_PER_STATEMENT));
+    await db.run(sql, values);
   }
 }
 
@@ -75,7 +71,9 @@ export async function recordVisits(db: Db, d: Dialect, formId: string, version: 
   const rows: unknown[][] = [];
   if (starts) rows.push([formId, version, '$starts', starts]);
   if (views) rows.push([formId, version, '$views', views]);
-  if (rows.length) await db.run(upsert(d, rows.length), rows.flat());
+  if (!rows.length) return;
+  const { sql, values } = upsert(d, rows);
+  await db.run(sql, values);
 }
 
 /** The counters of one version (0: responses without a version). */

@@ -3,7 +3,7 @@ import { QuestionEntity } from '../tables/form-content';
 import { QuestionDayEntity } from '../tables/question-days';
 import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
-import { tableOf } from '../sql/statements';
+import { insertRows, tableOf } from '../sql/statements';
 
 /*
  * Per-question drop-off (docs/responses-and-webhooks.md, "Drop-off"): per form, UTC day and question,
@@ -21,14 +21,12 @@ export const questionDayStatements = (d: Dialect) => {
     table,
     questions: tableOf(d, QuestionEntity),
     /** One upsert-increment of `rows` counters (a response touches one per question it answered). */
-    bump: (rows: number) => {
-      const values = Array.from({ length: rows }, (_, r) => `(${[1, 2, 3, 4, 5].map((c) => d.p(r * 5 + c)).join(', ')})`);
-      return (
-        `INSERT INTO ${table} (form_id, day, question_id, answered, furthest) VALUES ${values.join(', ')} ` +
+    bump: (rows: unknown[][]) =>
+      insertRows(
+        d, table, ['form_id', 'day', 'question_id', 'answered', 'furthest'], rows,
         `ON CONFLICT (form_id, day, question_id) DO UPDATE SET answered = ${table}.answered + excluded.answered, ` +
-        `furthest = ${table}.furthest + excluded.furthest`
-      );
-    },
+          `furthest = ${table}.furthest + excluded.furthest`,
+      ),
   };
 };
 
@@ -108,8 +106,8 @@ export async function applyQuestionDeltas(db: Db, d: Dialect, formId: string, de
     rows.push([formId, day, question, e.answered, e.furthest]);
   }
   for (let i = 0; i < rows.length; i += BUMP_ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(i, i + BUMP_ROWS_PER_STATEMENT);
-    await db.run(bump(chunk.length), chunk.flat());
+    const { sql, values } = bump(rows.slice(i, i + BUMP_ROWS_PER_STATEMENT));
+    await db.run(sql, values);
   }
 }
 

@@ -2,7 +2,7 @@ import type { QuestionValueCount } from '@formloom/core';
 import { QuestionValueEntity } from '../tables/question-values';
 import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
-import { tableOf } from '../sql/statements';
+import { insertRows, tableOf } from '../sql/statements';
 
 /*
  * Answer distributions (docs/responses-and-webhooks.md, "Question summaries"): per form, UTC day, question
@@ -83,13 +83,11 @@ export async function applyValueDeltas(db: Db, d: Dialect, formId: string, delta
     rows.push([formId, day, question, value, n]);
   }
   for (let i = 0; i < rows.length; i += BUMP_ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(i, i + BUMP_ROWS_PER_STATEMENT);
-    const values = chunk.map((_, r) => `(${[1, 2, 3, 4, 5].map((c) => d.p(r * 5 + c)).join(', ')})`);
-    await db.run(
-      `INSERT INTO ${table} (form_id, day, question_id, value, count) VALUES ${values.join(', ')} ` +
-        `ON CONFLICT (form_id, day, question_id, value) DO UPDATE SET count = ${table}.count + excluded.count`,
-      chunk.flat(),
+    const { sql, values } = insertRows(
+      d, table, ['form_id', 'day', 'question_id', 'value', 'count'], rows.slice(i, i + BUMP_ROWS_PER_STATEMENT),
+      `ON CONFLICT (form_id, day, question_id, value) DO UPDATE SET count = ${table}.count + excluded.count`,
     );
+    await db.run(sql, values);
   }
 }
 

@@ -63,3 +63,23 @@ export function idBatches<T>(values: readonly T[]): T[][] {
   for (let i = 0; i < unique.length; i += ID_BATCH) out.push(unique.slice(i, i + ID_BATCH));
   return out;
 }
+
+/**
+ * `INSERT INTO <table> (<columns>) <rows> <tail>` of many rows (`tail`: an ON CONFLICT clause). On PostgreSQL
+ * the rows are `VALUES` with one parameter per value. On SQLite they are one parameter, a JSON array of rows
+ * read with `json_each`: node's sqlite3 binds every parameter on the main thread (about 0.3 µs each), and a
+ * group commit's answer index and counters bound hundreds per submission, while one JSON text binds as one
+ * string and is read on SQLite's own thread (docs/benchmarks.md, "Ingest"). Values are strings, numbers,
+ * booleans (1 and 0, as bound) or null; the statement's text depends on the columns only, so it is prepared once.
+ */
+export function insertRows(d: Dialect, table: string, columns: readonly string[], rows: readonly unknown[][], tail = ''): { sql: string; values: unknown[] } {
+  const into = `INSERT INTO ${table} (${columns.join(', ')})`;
+  if (d.kind === 'sqlite') {
+    // `WHERE true` lets SQLite's parser read a following ON CONFLICT as the upsert clause.
+    const select = columns.map((_, i) => `value ->> ${i}`).join(', ');
+    return { sql: `${into} SELECT ${select} FROM json_each(${d.p(1)}) WHERE true ${tail}`, values: [JSON.stringify(rows)] };
+  }
+  const width = columns.length;
+  const tuples = rows.map((_, r) => `(${columns.map((_, c) => d.p(r * width + c + 1)).join(', ')})`);
+  return { sql: `${into} VALUES ${tuples.join(', ')} ${tail}`, values: rows.flat() };
+}
