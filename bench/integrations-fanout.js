@@ -8,6 +8,7 @@
 //
 //   node bench/integrations-fanout.js            # BENCH_FANOUT_RESPONSES=10000 BENCH_FANOUT_RATE=167 (the budget)
 //   BENCH_FANOUT_RESPONSES=3000 node bench/integrations-fanout.js
+//   BENCH_ONLY=fanout node bench/run.js          # the same as a bench family, with its targets (scenarios/fanout.js)
 //
 // Leases of the killed worker are moved into the past in the database before the restart (as
 // examples/self-hosted/test/plugin-crash.test.ts does): the figure is about loss and duplication, not about
@@ -144,7 +145,7 @@ async function main() {
       delivered_twice: twice,
       for_unacknowledged_responses: unacked,
       // A receiver that de-duplicates on X-Formloom-Delivery takes each response once when every repeat carries one id.
-      ...(ids.length ? { delivery_ids_per_response_max: Math.max(...ids.map((x) => x.size)) } : {}),
+      ...(ids.length ? { delivery_ids_per_response_max: Math.max(...ids.map((x) => x.size)), twice_after_dedupe_by_delivery_id: ids.filter((x) => x.size > 1).length } : {}),
     };
   }
   console.log(JSON.stringify(report, null, 2));

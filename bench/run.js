@@ -24,7 +24,7 @@ const { startRssSampler } = require('./lib/rss');
  * `scenarios` ({ name, factory, args(ctx), compareToBaseline? }) run with autocannon, `prepare(app)` gives
  * them per-app context, `setup(h)` + `phases` ({ name, run(h, state) }) are measurements of their own.
  */
-const FAMILIES = ['./scenarios/forms', './scenarios/ingest', './scenarios/stored-responses', './scenarios/webhooks', './scenarios/scale', './scenarios/filters', './scenarios/voice', './scenarios/workspace', './scenarios/results', './scenarios/renderer', './scenarios/scale-out'];
+const FAMILIES = ['./scenarios/forms', './scenarios/ingest', './scenarios/stored-responses', './scenarios/webhooks', './scenarios/scale', './scenarios/filters', './scenarios/voice', './scenarios/workspace', './scenarios/results', './scenarios/renderer', './scenarios/scale-out', './scenarios/fanout'];
 const families = FAMILIES.map((p) => {
   const file = require.resolve(p);
   const m = require(file);
