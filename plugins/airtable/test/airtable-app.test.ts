@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import test from 'ava';
-import { waitFor } from '@formloom/core/testing';
 import { FakeAirtable } from './helpers/fake-airtable';
-import { startTestSelfHosted as startTestApp, type TestInstance as TestApp } from '@formloom/self-hosted/dist/src/testing';
+import { selfHostedPerKind, until } from '@formloom/self-hosted/dist/src/testing';
 
 // The plugin as an operator runs it (formloom.config.mjs of the self-hosted app), configured and tested
 // through the HTTP API, delivering to a local server speaking Airtable's API. One app per database.
@@ -11,27 +10,9 @@ const PLUGIN = resolve(__dirname, '../src/index.js');
 const KINDS = ['sqlite', 'postgres'] as const;
 const TOKEN = 'patFormloomAppTest.0123456789';
 
-const setups = new Map<string, Promise<{ f: TestApp; fake: FakeAirtable }>>();
-/** The app of `kind` with its own Airtable stand-in (the two databases' tests run at once). */
-const setupFor = (kind: (typeof KINDS)[number]) => {
-  if (!setups.has(kind)) {
-    setups.set(kind, (async () => {
-      const fake = await FakeAirtable.start();
-      const config = `import { airtablePlugin } from ${JSON.stringify(PLUGIN)};\nexport default { plugins: [airtablePlugin({ endpointUrl: ${JSON.stringify(fake.endpointUrl)} })] };\n`;
-      return { f: await startTestApp(kind, config), fake };
-    })());
-  }
-  return setups.get(kind)!;
-};
-test.after.always(async () => {
-  for (const s of setups.values()) {
-    const { f, fake } = await s;
-    await f.close();
-    await fake.close();
-  }
-});
-
-const until = <T>(check: () => Promise<T | false | undefined> | T | false | undefined) => waitFor(check, { intervalMs: 50 }) as Promise<T>;
+/** The app of each kind with its own Airtable stand-in (the two databases' tests run at once). */
+const { setupFor, closeAll } = selfHostedPerKind(PLUGIN, 'airtablePlugin', () => FakeAirtable.start(), (fake) => ({ endpointUrl: fake.endpointUrl }));
+test.after.always(closeAll);
 
 for (const kind of KINDS) {
   test(`[${kind}] configured in the API, "Send test", a record per response, Airtable down and back, an unknown field final`, async (t) => {

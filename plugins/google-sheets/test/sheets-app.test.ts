@@ -1,44 +1,21 @@
 import { resolve } from 'node:path';
 import test from 'ava';
-import { waitFor } from '@formloom/core/testing';
 import { FakeGoogleSheets } from './helpers/fake-google-sheets';
-import { startTestSelfHosted as startTestApp, type TestInstance as TestApp } from '@formloom/self-hosted/dist/src/testing';
+import { selfHostedPerKind, until } from '@formloom/self-hosted/dist/src/testing';
 
 // The plugin as an operator runs it (formloom.config.mjs of the self-hosted app), configured and tested
 // through the HTTP API, delivering to a local server speaking Google's API. One app per database.
 
 const PLUGIN = resolve(__dirname, '../src/index.js');
 const KINDS = ['sqlite', 'postgres'] as const;
-interface Setup {
-  f: TestApp;
-  fake: FakeGoogleSheets;
-  account: { email: string; keyFile: string };
-}
-const setups = new Map<string, Promise<Setup>>();
-/** The app of `kind` with its own Google stand-in (the two databases' tests run at once). */
-const setupFor = (kind: (typeof KINDS)[number]) => {
-  if (!setups.has(kind)) {
-    setups.set(kind, (async () => {
-      const fake = await FakeGoogleSheets.start();
-      const config = `import { googleSheetsPlugin } from ${JSON.stringify(PLUGIN)};\nexport default { plugins: [googleSheetsPlugin({ rootUrl: ${JSON.stringify(fake.rootUrl)} })] };\n`;
-      return { f: await startTestApp(kind, config), fake, account: fake.serviceAccount() };
-    })());
-  }
-  return setups.get(kind)!;
-};
-test.after.always(async () => {
-  for (const s of setups.values()) {
-    const { f, fake } = await s;
-    await f.close();
-    await fake.close();
-  }
-});
-
-const until = <T>(check: () => Promise<T | false | undefined> | T | false | undefined) => waitFor(check, { intervalMs: 50 }) as Promise<T>;
+/** The app of each kind with its own Google stand-in (the two databases' tests run at once). */
+const { setupFor, closeAll } = selfHostedPerKind(PLUGIN, 'googleSheetsPlugin', () => FakeGoogleSheets.start(), (fake) => ({ rootUrl: fake.rootUrl }));
+test.after.always(closeAll);
 
 for (const kind of KINDS) {
   test(`[${kind}] configured in the API, "Send test", a row per response, a failing Google retried from the log, a sheet not shared failing for good`, async (t) => {
-    const { f, fake, account } = await setupFor(kind);
+    const { f, fake } = await setupFor(kind);
+    const account = fake.serviceAccount();
     const sheetId = `1Sheet${kind}0123456789abcdef`;
     fake.addSpreadsheet(sheetId, [account.email]);
     const types = (await f.call('GET', '/api/v1/integrations/types')).body.types;

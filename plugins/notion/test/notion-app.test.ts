@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import test from 'ava';
-import { waitFor } from '@formloom/core/testing';
 import { FakeNotion } from './helpers/fake-notion';
-import { startTestSelfHosted as startTestApp, type TestInstance as TestApp } from '@formloom/self-hosted/dist/src/testing';
+import { selfHostedPerKind, until } from '@formloom/self-hosted/dist/src/testing';
 
 // The plugin as an operator runs it (formloom.config.mjs of the self-hosted app), configured and tested
 // through the HTTP API, delivering to a local server speaking Notion's API. One app per database.
@@ -11,27 +10,9 @@ const PLUGIN = resolve(__dirname, '../src/index.js');
 const KINDS = ['sqlite', 'postgres'] as const;
 const TOKEN = 'ntn_formloom_app_test';
 
-const setups = new Map<string, Promise<{ f: TestApp; fake: FakeNotion }>>();
-/** The app of `kind` with its own Notion stand-in (the two databases' tests run at once). */
-const setupFor = (kind: (typeof KINDS)[number]) => {
-  if (!setups.has(kind)) {
-    setups.set(kind, (async () => {
-      const fake = await FakeNotion.start();
-      const config = `import { notionPlugin } from ${JSON.stringify(PLUGIN)};\nexport default { plugins: [notionPlugin({ baseUrl: ${JSON.stringify(fake.baseUrl)} })] };\n`;
-      return { f: await startTestApp(kind, config), fake };
-    })());
-  }
-  return setups.get(kind)!;
-};
-test.after.always(async () => {
-  for (const s of setups.values()) {
-    const { f, fake } = await s;
-    await f.close();
-    await fake.close();
-  }
-});
-
-const until = <T>(check: () => Promise<T | false | undefined> | T | false | undefined) => waitFor(check, { intervalMs: 50 }) as Promise<T>;
+/** The app of each kind with its own Notion stand-in (the two databases' tests run at once). */
+const { setupFor, closeAll } = selfHostedPerKind(PLUGIN, 'notionPlugin', () => FakeNotion.start(), (fake) => ({ baseUrl: fake.baseUrl }));
+test.after.always(closeAll);
 
 for (const kind of KINDS) {
   test(`[${kind}] configured in the API, "Send test", a page per response by property type, Notion's Retry-After honoured, a renamed property, a database no longer shared`, async (t) => {

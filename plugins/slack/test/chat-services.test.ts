@@ -1,7 +1,7 @@
 import test from 'ava';
 import { slackPlugin } from '../src';
 import { fakeChats, type Service } from './helpers/fake-chats';
-import { startInstance, until } from './helpers/instance';
+import { startPluginHost, until, type TestInstance } from '@formloom/self-hosted/dist/src/testing';
 
 /*
  * The chat integrations end to end (docs/integrations.md): configured through the API, each completed
@@ -12,10 +12,10 @@ import { startInstance, until } from './helpers/instance';
 
 const TYPES: Array<[string, Service]> = [['slack', 'slack'], ['discord', 'discord'], ['microsoft-teams', 'teams'], ['google-chat', 'gchat']];
 
-let inst: Awaited<ReturnType<typeof startInstance>>;
+let inst: TestInstance;
 let chats: Awaited<ReturnType<typeof fakeChats>>;
 test.before(async () => {
-  [inst, chats] = await Promise.all([startInstance('sqlite', [slackPlugin()]), fakeChats()]);
+  [inst, chats] = await Promise.all([startPluginHost([slackPlugin()], 'sqlite'), fakeChats()]);
 });
 test.after.always(async () => {
   await inst?.close();
@@ -23,7 +23,7 @@ test.after.always(async () => {
 });
 
 async function formWithChats(key: string, title: string) {
-  const form = (await inst.api('POST', '/forms', key, {
+  const form = (await inst.call('POST', '/api/v1/forms', {
     title,
     published: true,
     questions: [
@@ -32,15 +32,15 @@ async function formWithChats(key: string, title: string) {
       { type: 'yes_no', title: 'Gift wrap?' },
       { type: 'short_text', title: 'Private note' },
     ],
-  })).body;
+  }, key)).body;
   const [name, city, wrap] = form.questions;
   const integrations: Record<string, any> = {};
   for (const [type, service] of TYPES) {
-    const r = await inst.api('POST', `/forms/${form.id}/integrations`, key, {
+    const r = await inst.call('POST', `/api/v1/forms/${form.id}/integrations`, {
       type,
       config: { webhook_url: chats.url(service) },
       fields: [{ question_id: city.id, name: 'Where' }, { question_id: name.id }, { question_id: wrap.id }],
-    });
+    }, key);
     if (r.status !== 201) throw new Error(r.text);
     integrations[service] = r.body;
   }
@@ -48,23 +48,23 @@ async function formWithChats(key: string, title: string) {
 }
 
 const submit = (form: any, name: string) =>
-  inst.api('POST', `/public/forms/${form.slug}/responses`, undefined, {
+  inst.call('POST', `/api/v1/public/forms/${form.slug}/responses`, {
     answers: [
       { question_id: form.questions[0].id, value: name },
       { question_id: form.questions[1].id, value: 'Berlin' },
       { question_id: form.questions[2].id, value: true },
       { question_id: form.questions[3].id, value: 'do not share' },
     ],
-  });
+  }, null);
 
 test.serial('each service gets a message in its own format with the chosen answers; Send test shows its answer', async (t) => {
   const u = await inst.user();
-  const types = (await inst.api('GET', '/integrations/types', u.key)).body.types;
+  const types = (await inst.call('GET', '/api/v1/integrations/types', undefined, u.key)).body.types;
   t.deepEqual(types.map((x: any) => x.type).sort(), ['discord', 'google-chat', 'microsoft-teams', 'slack']);
   t.like(types.find((x: any) => x.type === 'slack').fields[0], { key: 'webhook_url', secret: true, required: true });
 
   const { form, integrations } = await formWithChats(u.key, 'Orders');
-  const tests = await Promise.all(TYPES.map(([, s]) => inst.api('POST', `/forms/${form.id}/integrations/${integrations[s].id}/test`, u.key)));
+  const tests = await Promise.all(TYPES.map(([, s]) => inst.call('POST', `/api/v1/forms/${form.id}/integrations/${integrations[s].id}/test`, undefined, u.key)));
   t.deepEqual(tests.map((r) => [r.body.ok, r.body.response_code]), [[true, 200], [true, 200], [true, 202], [true, 200]]);
   t.is(tests[0]!.body.response_excerpt, 'ok');
   t.regex(tests[1]!.body.response_excerpt, /"channel_id":"1"/);
@@ -118,7 +118,7 @@ test.serial('services that fail and come back get every message once', async (t)
       return names.find((n) => text.includes(`${n}`)) ?? '?';
     });
   for (const [, s] of TYPES) t.deepEqual(named(s).sort(), [...names].sort(), `${s}: none lost, none twice`);
-  const log = (await inst.api('GET', `/forms/${form.id}/integrations/${integrations.slack.id}/deliveries`, u.key)).body.deliveries;
+  const log = (await inst.call('GET', `/api/v1/forms/${form.id}/integrations/${integrations.slack.id}/deliveries`, undefined, u.key)).body.deliveries;
   t.is(log.length, 3);
   t.true(log.every((d: any) => d.status === 'delivered'));
   t.is(log.reduce((n: number, d: any) => n + d.attempts, 0), 5, 'two failed attempts, each retried');
@@ -127,10 +127,10 @@ test.serial('services that fail and come back get every message once', async (t)
 
 test.serial('a message the service refuses is final and says why', async (t) => {
   const u = await inst.user();
-  const form = (await inst.api('POST', '/forms', u.key, { title: 'Mixed up', published: true, questions: [{ type: 'short_text', title: 'Name' }] })).body;
+  const form = (await inst.call('POST', '/api/v1/forms', { title: 'Mixed up', published: true, questions: [{ type: 'short_text', title: 'Name' }] }, u.key)).body;
   // A Discord integration given a Slack URL: Slack refuses the embed (no text, no blocks).
-  const i = (await inst.api('POST', `/forms/${form.id}/integrations`, u.key, { type: 'discord', config: { webhook_url: chats.url('slack') } })).body;
-  await inst.api('POST', `/public/forms/${form.slug}/responses`, undefined, { answers: [{ question_id: form.questions[0].id, value: 'Ada' }] });
-  const failed = await until(async () => (await inst.api('GET', `/forms/${form.id}/integrations/${i.id}/deliveries`, u.key)).body.deliveries.find((d: any) => d.status === 'failed'));
+  const i = (await inst.call('POST', `/api/v1/forms/${form.id}/integrations`, { type: 'discord', config: { webhook_url: chats.url('slack') } }, u.key)).body;
+  await inst.call('POST', `/api/v1/public/forms/${form.slug}/responses`, { answers: [{ question_id: form.questions[0].id, value: 'Ada' }] }, null);
+  const failed = await until(async () => (await inst.call('GET', `/api/v1/forms/${form.id}/integrations/${i.id}/deliveries`, undefined, u.key)).body.deliveries.find((d: any) => d.status === 'failed'));
   t.like(failed, { attempts: 1, response_code: 400, error: 'HTTP 400: no_text', next_attempt_at: null });
 });
