@@ -95,7 +95,7 @@ forEachDb(test, (t) => {
     tt.deepEqual(runs.map((r) => r.status), [200, 200, 200], JSON.stringify(runs.map((r) => r.body)));
     tt.is(runs.filter((r) => r.body.duplicate === false).length, 1);
     const next = runs[0]!.body.next;
-    tt.like(runs[0]!.body, { type: 'fuse', status: 'continued', next: { form_id: target.id, slug: target.slug } });
+    tt.like(runs[0]!.body, { type: 'fuse', status: 'continued', next: { form_id: target.id, slug: target.slug, hidden: { name: `Ada ${app.kind}`, source: 'sign-up' } } });
     tt.true(runs.every((r) => r.body.next.response_id === next.response_id && r.body.next.resume_token === next.resume_token));
 
     const source = await app.api('GET', `/forms/${form.id}/responses/${p.id}`, { key: owner.key });

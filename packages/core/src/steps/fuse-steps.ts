@@ -33,6 +33,7 @@ export const fuseStepOut = z.object({
       slug: z.string().describe("The Fuse form's address: its page is /f/<slug>"),
       response_id: z.string().describe("The continuation: a partial response of the Fuse form, with the mapped hidden fields"),
       resume_token: z.string().describe('Its X-Resume-Token, to answer the Fuse form in it (PATCH .../responses/:responseId)'),
+      hidden: z.record(z.string(), z.string()).describe("The hidden fields it carries, for the Fuse form's recalls and logic"),
     })
     .nullable(),
 });
@@ -155,13 +156,8 @@ export class FuseSteps {
   }
 
   private async answer(question: Question, link: FuseLink, token: string, duplicate: boolean): Promise<FuseStepOut> {
-    const form = await this.storage.forms.findById(link.form_id);
-    return {
-      question_id: question.id,
-      type: 'fuse',
-      status: 'continued',
-      duplicate,
-      next: { form_id: link.form_id, slug: form?.slug ?? '', response_id: link.response_id, resume_token: continuationToken(token, link.response_id) },
-    };
+    const [form, continuation] = await Promise.all([this.storage.forms.findById(link.form_id), this.storage.responses.findById(link.form_id, link.response_id)]);
+    const next = { form_id: link.form_id, slug: form?.slug ?? '', response_id: link.response_id, resume_token: continuationToken(token, link.response_id), hidden: continuation?.metadata.hidden ?? {} };
+    return { question_id: question.id, type: 'fuse', status: 'continued', duplicate, next };
   }
 }

@@ -11,6 +11,7 @@ import { isRtl, pickLanguage, translator } from './i18n/index.js';
 import { loadWords } from './i18n/load.js';
 import { chooseLanguage, offeredLanguages, translateForm } from './form-language.js';
 import { languagePicker } from './language-picker.js';
+import { handedOver } from './fuse-flow.js';
 
 let shared: CSSStyleSheet | null = null;
 /** The element's stylesheet, built once per page and adopted by every instance's shadow root. */
@@ -132,7 +133,7 @@ export class FormloomForm extends HTMLElement {
       box.classList.remove('fl-pending');
       box.setAttribute('aria-busy', 'false');
       const standalone = this.hasAttribute('standalone');
-      new FormView(box, this, api, form, location.search, standalone ? 1 : 2, t, standalone || this.getAttribute('mode') === 'popup').start();
+      new FormView(box, this, api, form, location.search, standalone ? 1 : 2, t, standalone || this.getAttribute('mode') === 'popup' || handedOver(this)).start();
       const offered = offeredLanguages(loaded.snapshot);
       if (offered.length > 1) {
         box.prepend(

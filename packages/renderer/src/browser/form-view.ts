@@ -12,7 +12,8 @@ import { footer, topLogo } from './theme.js';
 import type { Answers, Control, PublicForm, PublicQuestion, SubmittedResponse } from './types.js';
 import { ResponseWriter } from './response-writer.js';
 import { PageChrome } from './page-chrome.js';
-import { bookingRunner, paymentRunner, runServerStep, SERVER_STEPS, type StepPage } from './server-runners.js';
+import { bookingRunner, paymentRunner, runServerStep, type StepPage } from './server-runners.js';
+import { continuation, fuseEnded, isFuse, RUN_STEPS, type FuseResult } from './fuse-flow.js';
 import { prefill } from './prefill.js';
 import { SpamCheck } from './spam-check.js';
 import type { Translate } from './i18n/index.js';
@@ -60,6 +61,8 @@ export class FormView {
   private dataVars: Record<string, unknown> = {};
   /** Fills the recalls of a text from the answers so far (recall-text.ts). */
   private readonly fill: Fill;
+  /** What a Fuse step answered: the page goes on in the Fuse form (fuse-flow.ts). */
+  private fused: FuseResult | null = null;
 
   constructor(
     private readonly root: HTMLElement,
@@ -107,10 +110,11 @@ export class FormView {
       payload: () => this.payload(),
       setBusy: (busy) => (this.busy = busy),
       learned: (r) => {
+        if (isFuse(r)) return void (this.fused = r);
         if (r.hidden) this.hidden = { ...this.hidden, ...r.hidden };
         if (r.variables) this.dataVars = { ...this.dataVars, ...r.variables };
       },
-      after: (i) => this.afterStep(i),
+      after: (i) => (this.fused ? this.fuseEnded(this.fused) : this.afterStep(i)),
     };
     this.lang = root.lang || 'en';
     root.replaceChildren(topLogo(theme, form.title) ?? '', this.chrome.progress, this.chrome.banner, this.main, this.chrome.nav, footer(theme, t('powered_by')) ?? '', this.spam.trap ?? '');
@@ -120,7 +124,7 @@ export class FormView {
 
   /** Whether a reload resumes the partial response: incremental forms, and forms with steps the server runs. */
   private get keepsProgress(): boolean {
-    return this.form.snapshot.incremental_submission === true || this.questions.some((q) => SERVER_STEPS.has(q.type));
+    return this.form.snapshot.incremental_submission === true || this.questions.some((q) => RUN_STEPS.has(q.type));
   }
 
   private get ctx(): LogicContext {
@@ -142,6 +146,12 @@ export class FormView {
     if (snap.limit_one_response && store.completed.get(this.form.slug)) {
       this.done = true;
       return this.show(screen(this.level, this.t('answered'), this.t('answered_text')));
+    }
+    // Started by a Fuse in another form: answered in the continuation it made, from the start (fuse-flow.ts).
+    const fused = continuation(this.form.slug);
+    if (fused) {
+      [this.writer.partial, this.hidden] = [{ id: fused.id, token: fused.token }, { ...this.hidden, ...fused.hidden }];
+      return this.begin();
     }
     const saved = this.keepsProgress ? store.resume.get(this.form.slug) : null;
     if (saved) {
@@ -193,7 +203,7 @@ export class FormView {
   /** Shows the question at `i`, with an optional problem to fix. */
   private go(i: number, problem: string | null = null): void {
     // A step the server runs is performed on the live page, never in the builder's preview (not counted).
-    if (SERVER_STEPS.has(this.questions[i]?.type ?? '') && this.counted) return void runServerStep(this.stepPage, this.questions[i]!, i);
+    if (RUN_STEPS.has(this.questions[i]?.type ?? '') && this.counted) return void runServerStep(this.stepPage, this.questions[i]!, i);
     const screenNo = this.newScreen();
     this.index = i;
     const recalled = recalledQuestion(this.questions[i]!, this.fill);
@@ -309,6 +319,14 @@ export class FormView {
     // not run again for a new one (an email step mails once per response).
     if (this.keepsProgress) store.resume.set(this.form.slug, { ...this.writer.partial!, seed: this.seed, answers: this.answers, index: to, history: [...this.history], hidden: this.hidden, vars: this.dataVars });
     this.go(to);
+  }
+
+  /** The response is completed at a Fuse: on into the Fuse form, or this form's end when it takes none. */
+  private fuseEnded(r: FuseResult): void {
+    const end = { id: this.writer.partial?.id, quiz_results: null } as SubmittedResponse;
+    this.done = true;
+    this.emit('formloom:submit', { response_id: end.id, quiz_results: null });
+    fuseEnded(r, this.host, this.form.slug, this.level === 1, () => this.show(thankYou(this.t, this.level, this.form, end, null, this.fill)));
   }
 
   /** The answers to send: those on the respondent's path through the jumps, answered and answerable. */

@@ -55,6 +55,10 @@ export function listResponses(api: Api, id: string, filters: ResponseFilters) {
   return call(api.client.GET('/forms/{id}/responses', { params: { path: { id }, query: query as never } }));
 }
 
+export function getResponse(api: Api, id: string, responseId: string) {
+  return call(api.client.GET('/forms/{id}/responses/{responseId}', { params: { path: { id, responseId } } }));
+}
+
 export function deleteResponse(api: Api, id: string, responseId: string) {
   return call(api.client.DELETE('/forms/{id}/responses/{responseId}', { params: { path: { id, responseId } } }));
 }

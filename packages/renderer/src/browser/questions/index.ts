@@ -40,7 +40,7 @@ export function controlFor(q: PublicQuestion, ctx: ControlContext): Control {
   const make = CONTROLS[q.type];
   if (make) return make(q, ctx);
   if (q.type === 'payment' && ctx.pay) return paymentControl(q, { ...ctx, pay: ctx.pay });
-  return notice(ctx, q.type === 'email_step' || q.type === 'data' ? 'step_preview' : 'cannot_complete');
+  return notice(ctx, q.type === 'email_step' || q.type === 'data' || q.type === 'fuse' ? 'step_preview' : 'cannot_complete');
 }
 
 function notice(ctx: ControlContext, key: 'step_preview' | 'cannot_complete' = 'cannot_complete'): Control {

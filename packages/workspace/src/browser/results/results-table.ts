@@ -3,8 +3,9 @@ import { tokens, controls } from '../controls/styles';
 import { resultsStyles } from './results-styles';
 import type { Api } from '../../data/client';
 import type { Question } from '../../data/forms';
-import { bulkDeleteResponses, deleteResponse, listResponses, paymentsOf, refundPayment, type ResponseFilter, type ResponseItem, type ResponsePayment } from '../../data/results';
+import { bulkDeleteResponses, deleteResponse, getResponse, listResponses, paymentsOf, refundPayment, type ResponseFilter, type ResponseItem, type ResponsePayment } from '../../data/results';
 import { answerDetail, cellValue, columnsOf, subFields } from './answer-format';
+import { fuseDetails, responseInUrl } from './fuse-links';
 import '../controls/confirm-dialog';
 import type { FlConfirm } from '../controls/confirm-dialog';
 
@@ -172,6 +173,7 @@ export class FlResultsTable extends LitElement {
       this.next = r.next_cursor;
       this.error = '';
       if (this.selected) this.selected = r.responses.find((x) => x.id === this.selected!.id) ?? this.selected;
+      await this.openFromUrl(r.responses);
     } catch (e) {
       this.error = (e as Error).message;
     } finally {
@@ -277,9 +279,20 @@ export class FlResultsTable extends LitElement {
         <div><dt>Referrer</dt><dd>${r.metadata.referrer ?? '—'}</dd></div>
         ${Object.entries(r.metadata.hidden ?? {}).map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}
         <div><dt>Response id</dt><dd><code>${r.id}</code></dd></div>
+        ${fuseDetails(r, this.formId)}
       </dl>
       ${this.canDelete ? html`<button class="btn danger" type="button" @click=${() => void this.deleteIds([r.id])}>Delete response</button>` : nothing}
     </aside>`;
+  }
+
+  /** Once: the response `?response=` names (a linked response's link, fuse-links.ts), also when not on this page. */
+  private urlOpened = false;
+  private async openFromUrl(listed: ResponseItem[]) {
+    const id = this.urlOpened ? null : responseInUrl();
+    this.urlOpened = true;
+    if (!id) return;
+    const found = listed.find((x) => x.id === id) ?? ((await getResponse(this.api, this.formId, id).catch(() => null)) as ResponseItem | null);
+    if (found) this.open(found);
   }
 
   private open(r: ResponseItem) {
