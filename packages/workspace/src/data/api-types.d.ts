@@ -14620,6 +14620,10 @@ export interface operations {
                             response_id: string;
                             /** @description Its X-Resume-Token, to answer the Fuse form in it (PATCH .../responses/:responseId) */
                             resume_token: string;
+                            /** @description The hidden fields it carries, for the Fuse form's recalls and logic */
+                            hidden: {
+                                [key: string]: string;
+                            };
                         } | null;
                     };
                 };
