@@ -55,6 +55,18 @@ export const rollupStatements = (d: Dialect) => {
   };
 };
 
+/** `r` with its answers' JSON text parsed (an unreadable text counts as no answers, as every counter reads it). */
+function parsedAnswers(r: DayKey): DayKey {
+  if (typeof r.answers !== 'string') return r;
+  let answers: unknown;
+  try {
+    answers = JSON.parse(r.answers);
+  } catch {
+    answers = [];
+  }
+  return { ...r, answers };
+}
+
 /** What a response adds to its day (`sign` 1) or takes from it (`sign` -1). */
 function deltaOf(r: DayKey, sign: 1 | -1): Delta {
   const timed = r.completed_at !== null && r.completion_seconds !== null;
@@ -81,6 +93,9 @@ export async function applyToRollup(
   removed: DayKey[],
   order?: Promise<QuestionOrder>,
 ): Promise<void> {
+  // Each response's answers are parsed once here for every counter below (each takes the text or the list).
+  added = added.map(parsedAnswers);
+  removed = removed.map(parsedAnswers);
   const byDay = new Map<string, Delta>();
   const add = (r: DayKey, sign: 1 | -1) => {
     const day = r.submitted_at.slice(0, 10);
