@@ -1,12 +1,34 @@
 import { CalendarError, type Calendar, type CalendarConnection, type CalendarEvent, type CalendarInfo, type Calendars, type TimeRange } from '@formloom/core';
-import { createAccount, fetchCalendars, fetchCalendarObjects, getBasicAuthHeaders, type DAVCalendar } from 'tsdav';
+import type * as Tsdav from 'tsdav';
+import type { DAVCalendar } from 'tsdav';
 import { busyOf, eventIcs, mergeBusy } from './ics';
+
+/**
+ * tsdav (with its XML parser) loads at the first request to a calendar server, not with the package: an
+ * instance whose owners connect no calendar keeps it out of memory (docs/benchmarks.md, "Memory").
+ */
+let loaded: typeof Tsdav | undefined;
+const tsdav = (): typeof Tsdav => (loaded ??= require('tsdav') as typeof Tsdav);
 
 export interface CaldavOptions {
   /** Time-out of each request to the CalDAV server (default 15 s). */
   timeoutMs?: number;
   /** Read floating times (no zone) in this zone (default UTC). */
   floatingZone?: string;
+}
+
+/**
+ * What tsdav's getBasicAuthHeaders makes (Latin-1 only, as it refuses other characters), without loading
+ * tsdav for a connection that never sends a request.
+ */
+function basicAuthHeaders(username: string, password: string): Record<string, string> {
+  const pair = `${username}:${password}`;
+  if (/[^\u0000-\u00ff]/.test(pair)) {
+    const e = new Error('The string to be encoded contains characters outside of the Latin1 range.');
+    e.name = 'InvalidCharacterError';
+    throw e;
+  }
+  return { authorization: `Basic ${Buffer.from(pair, 'latin1').toString('base64')}` };
 }
 
 const slash = (u: string) => (u.endsWith('/') ? u : `${u}/`);
@@ -23,7 +45,7 @@ export class CaldavCalendar implements Calendar {
   private readonly headers: Record<string, string>;
 
   constructor(private readonly connection: CalendarConnection, private readonly options: CaldavOptions = {}) {
-    this.headers = getBasicAuthHeaders({ username: connection.username, password: connection.password });
+    this.headers = basicAuthHeaders(connection.username, connection.password);
   }
 
   private fetchOptions(): RequestInit {
@@ -64,6 +86,7 @@ export class CaldavCalendar implements Calendar {
     if (probe.status >= 500) throw new CalendarError('unreachable', `The calendar server answered ${probe.status}`);
     let calendars: DAVCalendar[];
     try {
+      const { createAccount, fetchCalendars } = tsdav();
       const account = await createAccount({
         account: { serverUrl: url.href, accountType: 'caldav', credentials: { username: this.connection.username, password: this.connection.password } },
         headers: this.headers,
@@ -90,7 +113,7 @@ export class CaldavCalendar implements Calendar {
     const calendar = await this.calendar();
     let objects;
     try {
-      objects = await fetchCalendarObjects({ calendar, timeRange: range, expand: true, headers: this.headers, fetchOptions: this.fetchOptions() });
+      objects = await tsdav().fetchCalendarObjects({ calendar, timeRange: range, expand: true, headers: this.headers, fetchOptions: this.fetchOptions() });
     } catch (e) {
       throw new CalendarError('unreachable', `The calendar's events could not be read (${(e as Error).message})`);
     }
