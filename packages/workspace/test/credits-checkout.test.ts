@@ -101,7 +101,7 @@ test('an owner buys 10,000 credits: Checkout, back to the Credits tab, the credi
   }
 });
 
-test('an owner refunds a paid response from its detail in the results', async (t) => {
+test('an owner refunds part of a paid response from its detail, then the rest; a lost answer retried refunds once', async (t) => {
   const user = await formloom.accounts.createUser({ email: `owner${Date.now()}@example.com`, verified: true, first_name: 'Olu', last_name: 'Owner' });
   const key = (await formloom.accounts.createKey(user.id)).api_key;
   const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -111,9 +111,11 @@ test('an owner refunds a paid response from its detail in the results', async (t
   const [name, deposit] = created.body.questions.map((q: any) => q.id);
   const partial = await fetch(`${url}/api/v1/public/forms/${created.body.slug}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ answers: [{ question_id: name, value: 'Ada' }], completed: false }) }).then((r) => r.json() as Promise<any>);
   const payment = await fetch(`${url}/api/v1/public/forms/${created.body.slug}/responses/${partial.id}/payment`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-resume-token': partial.resume_token }, body: JSON.stringify({ question_id: deposit }) }).then((r) => r.json() as Promise<any>);
-  fake.succeed(payment.client_secret.split('_secret_')[0]);
+  const piId = payment.client_secret.split('_secret_')[0];
+  fake.succeed(piId);
   const done = await fetch(`${url}/api/v1/public/forms/${created.body.slug}/responses/${partial.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json', 'x-resume-token': partial.resume_token }, body: JSON.stringify({ completed: true }) });
   t.is(done.status, 200);
+  const refunded = () => fake.charges.get(fake.paymentIntents.get(piId)!.latest_charge)!.amount_refunded;
 
   const stored = (await formloom.storage.users.findById(user.id))!;
   const { token } = await formloom.service(SessionIssuer).open(formloom.storage, stored, { user_agent: 'test', ip_address: null });
@@ -128,13 +130,52 @@ test('an owner refunds a paid response from its detail in the results', async (t
     await detail.getByText(/€30\.00 · Paid/).waitFor();
     t.deepEqual(await axeViolations(page), []);
     await shot(page, 'refund-detail');
-    await detail.getByRole('button', { name: 'Refund €30.00' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Refund €30.00' }).click();
+
+    // The amount field starts at what is left; what cannot be refunded is said beside it, nothing is sent.
+    await detail.getByRole('button', { name: 'Refund…' }).click();
+    const amount = detail.getByRole('textbox', { name: /Amount to refund/ });
+    t.is(await amount.inputValue(), '30.00');
+    await detail.getByRole('button', { name: 'Refund €30.00' }).waitFor();
+    for (const [typed, said] of [['40', 'At most €30.00 is left to refund.'], ['7.505', 'Use at most 2 digits after the point.'], ['0', 'Enter an amount above zero.'], ['seven', 'Enter an amount as a number, such as 30.00.']] as const) {
+      await amount.fill(typed);
+      await detail.getByRole('button', { name: /^Refund/ }).first().click();
+      await detail.getByRole('alert').getByText(said).waitFor();
+    }
+    t.is(await amount.getAttribute('aria-invalid'), 'true');
+    t.deepEqual(await axeViolations(page), []);
+    await amount.fill('7,50');
+    await shot(page, 'partial-refund');
+
+    // The first answer is lost on the way back (the refund was made): the owner tries again, refunded once.
+    let lost = false;
+    await page.route('**/payments/*/refund', async (route) => {
+      if (lost) return route.continue();
+      lost = true;
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await detail.getByRole('button', { name: 'Refund €7.50' }).click();
+    await page.getByRole('dialog').getByText('€22.50 stays paid').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Refund €7.50' }).click();
+    await detail.getByRole('alert').getByText(/Try again: the same refund is never made twice/).waitFor();
+    t.is(refunded(), 750);
+    await detail.getByRole('button', { name: 'Refund €7.50' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Refund €7.50' }).click();
+    await detail.getByText(/€30\.00 · Partly refunded · €7\.50 refunded/).waitFor();
+    t.is(refunded(), 750, 'the retry refunded nothing more');
+    const keys = fake.requests.filter((r) => r.path === '/v1/refunds').map((r) => r.idempotencyKey);
+    t.is(new Set(keys).size, 1, 'one idempotency key for the two attempts');
+    await page.getByRole('cell', { name: '€30.00 · Partly refunded' }).waitFor();
+
+    // The rest: the field offers €22.50.
+    await detail.getByRole('button', { name: 'Refund…' }).click();
+    t.is(await detail.getByRole('textbox', { name: /Amount to refund/ }).inputValue(), '22.50');
+    await detail.getByRole('button', { name: 'Refund €22.50' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Refund €22.50' }).click();
     await detail.getByText(/€30\.00 · Refunded · €30\.00 refunded/).waitFor();
     t.false(await detail.getByRole('button', { name: /^Refund/ }).isVisible());
-    const pi = fake.paymentIntents.get(payment.client_secret.split('_secret_')[0])!;
-    t.is(fake.charges.get(pi.latest_charge)!.amount_refunded, 3000);
-    t.deepEqual(errors, []);
+    t.is(refunded(), 3000);
+    t.deepEqual(errors.filter((e) => !/Failed to fetch|ERR_CONNECTION_RESET|net::/.test(e)), []);
   } finally {
     await close();
   }

@@ -1572,7 +1572,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Refunds a response's payment at the processor: what is left of it, or `amount` (smallest currency unit). Who may delete the form's responses may refund. 409 payment_not_refundable, refund_too_large, processor_refused
+         * Refunds a response's payment at the processor: what is left of it, or `amount` (smallest currency unit). Who may delete the form's responses may refund. With an Idempotency-Key, a retry refunds nothing more and answers the first result. 409 payment_not_refundable, refund_too_large, processor_refused, idempotency_conflict
          * @description Needs a `forms` key.
          */
         post: operations["refundResponsePayment"];
@@ -13480,7 +13480,10 @@ export interface operations {
     refundResponsePayment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any 1 to 255 characters, remembered 24 hours: a retry with the same key and amount refunds nothing more and answers the first result */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 responseId: string;

@@ -90,7 +90,15 @@ export interface ResponsePayment {
 /** The payments the API lists with a response (absent when it has none). */
 export const paymentsOf = (r: ResponseItem): ResponsePayment[] => (r as { payments?: ResponsePayment[] }).payments ?? [];
 
-/** Refunds what is left of a response's payment at the processor (`POST .../payments/:paymentId/refund`). */
-export function refundPayment(api: Api, id: string, responseId: string, paymentId: string) {
-  return call(api.client.POST('/forms/{id}/responses/{responseId}/payments/{paymentId}/refund', { params: { path: { id, responseId, paymentId } }, body: {} })) as Promise<ResponsePayment>;
+/**
+ * Refunds `amount` (smallest unit; what is left when omitted) of a response's payment at the processor
+ * (`POST .../payments/:paymentId/refund`). The same `idempotencyKey` and amount sent again refund nothing more.
+ */
+export function refundPayment(api: Api, id: string, responseId: string, paymentId: string, amount?: number, idempotencyKey?: string) {
+  return call(
+    api.client.POST('/forms/{id}/responses/{responseId}/payments/{paymentId}/refund', {
+      params: { path: { id, responseId, paymentId }, ...(idempotencyKey ? { header: { 'Idempotency-Key': idempotencyKey } } : {}) },
+      body: amount === undefined ? {} : { amount },
+    }),
+  ) as Promise<ResponsePayment>;
 }

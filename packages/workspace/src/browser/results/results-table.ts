@@ -3,10 +3,11 @@ import { tokens, controls } from '../controls/styles';
 import { resultsStyles } from './results-styles';
 import type { Api } from '../../data/client';
 import type { Question } from '../../data/forms';
-import { bulkDeleteResponses, deleteResponse, getResponse, listResponses, paymentsOf, refundPayment, type ResponseFilter, type ResponseItem, type ResponsePayment } from '../../data/results';
+import { bulkDeleteResponses, deleteResponse, getResponse, listResponses, paymentsOf, type ResponseFilter, type ResponseItem } from '../../data/results';
 import { answerDetail, cellValue, columnsOf, subFields } from './answer-format';
 import { fuseDetails, responseInUrl } from './fuse-links';
 import '../controls/confirm-dialog';
+import { money } from './payment-refund';
 import type { FlConfirm } from '../controls/confirm-dialog';
 
 /** A payment's state as an owner reads it. */
@@ -19,17 +20,6 @@ const PAYMENT_STATUS: Record<string, string> = {
   partially_refunded: 'Partly refunded',
   refunded: 'Refunded',
 };
-
-/** `amount` (smallest unit) of `currency` as a person reads it, e.g. `€30.00`. */
-function money(amount: number, currency: string): string {
-  const upper = currency.toUpperCase();
-  try {
-    const digits = new Intl.NumberFormat('en', { style: 'currency', currency: upper }).resolvedOptions().maximumFractionDigits ?? 2;
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency: upper }).format(amount / 10 ** digits);
-  } catch {
-    return `${amount} ${upper}`;
-  }
-}
 
 /** A payment question's table cell: `€30.00 · Paid`, or nothing when the response has no payment for it. */
 function paymentCell(r: ResponseItem, questionId: string): string {
@@ -207,23 +197,10 @@ export class FlResultsTable extends LitElement {
     }
   }
 
-  /** Refunds what is left of a payment, after asking (docs/payments.md, "Refunds"). */
-  private async refund(r: ResponseItem, p: ResponsePayment) {
-    const left = money(p.amount - p.amount_refunded, p.currency);
-    const ok = await this.confirm.ask({
-      heading: `Refund ${left}?`,
-      body: 'The money goes back to the card or account the respondent paid with. A refund cannot be undone.',
-      confirmText: `Refund ${left}`,
-      danger: true,
-    });
-    if (!ok) return;
-    try {
-      await refundPayment(this.api, this.formId, r.id, p.id);
-      await this.load();
-      this.announce(`${left} refunded.`);
-    } catch (e) {
-      this.error = (e as Error).message;
-    }
+  /** After a refund (`<fl-payment-refund>`, docs/payments.md "Refunds"): the table and the detail read again. */
+  private async refunded(e: CustomEvent<{ refunded: string }>) {
+    await this.load();
+    this.announce(`${e.detail.refunded} refunded.`);
   }
 
   private renderPayments(r: ResponseItem) {
@@ -237,7 +214,7 @@ export class FlResultsTable extends LitElement {
             <div>${money(p.amount, p.currency)} · ${PAYMENT_STATUS[p.status] ?? p.status}${p.amount_refunded ? ` · ${money(p.amount_refunded, p.currency)} refunded` : ''}</div>
             <div class="muted"><code>${p.processor_payment_id}</code></div>
             ${this.canDelete && (p.status === 'succeeded' || p.status === 'partially_refunded')
-              ? html`<button class="btn small" type="button" @click=${() => void this.refund(r, p)}>Refund ${money(p.amount - p.amount_refunded, p.currency)}</button>`
+              ? html`<fl-payment-refund .api=${this.api} form-id=${this.formId} response-id=${r.id} .payment=${p} @fl-refunded=${(e: CustomEvent<{ refunded: string }>) => void this.refunded(e)}></fl-payment-refund>`
               : nothing}
           </dd></div>`,
         )}
