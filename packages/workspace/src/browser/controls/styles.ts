@@ -60,8 +60,8 @@ export const controls = css`
   .btn[disabled] { opacity: 0.55; cursor: not-allowed; }
   label.field { display: grid; gap: 0.3rem; font-size: 0.875rem; font-weight: 600; color: var(--_text); }
   label.check { display: flex; gap: 0.5rem; align-items: center; font-size: 0.9375rem; min-height: 2.25rem; }
-  input[type='checkbox'] { width: 1.15rem; height: 1.15rem; accent-color: var(--_primary); }
-  input:not([type='checkbox']):not([type='color']), select, textarea {
+  input[type='checkbox'], input[type='radio'] { width: 1.15rem; height: 1.15rem; flex: none; accent-color: var(--_primary); }
+  input:not([type='checkbox']):not([type='radio']):not([type='color']), select, textarea {
     font: inherit; font-weight: 400; font-size: 1rem; padding: 0.5rem 0.65rem; min-height: 2.5rem; width: 100%;
     border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); color: var(--_text);
   }

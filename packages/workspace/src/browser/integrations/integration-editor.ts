@@ -7,6 +7,7 @@ import {
 } from '../../data/integrations';
 import type { FlConfirm } from '../controls/confirm-dialog';
 import '../controls/confirm-dialog';
+import { deliveryTable, deliveryTableStyles } from './delivery-table';
 
 export interface MappableQuestion {
   id: string;
@@ -23,6 +24,7 @@ export class FlIntegrationEditor extends LitElement {
   static override styles = [
     tokens,
     controls,
+    deliveryTableStyles,
     css`
       :host { display: grid; gap: 1rem; min-width: 0; }
       .stack > *, form > * { min-width: 0; }
@@ -35,12 +37,6 @@ export class FlIntegrationEditor extends LitElement {
       .answer.ok { border-color: var(--_success); }
       .answer.bad { border-color: var(--_danger); }
       .answer pre { margin: 0.3rem 0 0; white-space: pre-wrap; font-size: 0.8rem; max-height: 10rem; overflow: auto; }
-      .scroll { overflow-x: auto; position: relative; }
-      table { border-collapse: collapse; width: 100%; font-size: 0.875rem; min-width: 32rem; }
-      th, td { text-align: left; padding: 0.4rem 0.5rem; border-bottom: 1px solid var(--_border); vertical-align: top; }
-      td.err { max-width: 16rem; overflow-wrap: anywhere; }
-      .st-delivered { color: var(--_success); font-weight: 600; }
-      .st-failed { color: var(--_danger); font-weight: 600; }
       h3:focus { outline: none; }
       p { margin: 0; line-height: 1.45; }
     `,
@@ -255,17 +251,7 @@ export class FlIntegrationEditor extends LitElement {
     return html`<section class="stack" aria-labelledby="h-ilog">
       <div class="row" style="justify-content: space-between"><h4 id="h-ilog">Delivery log</h4><button class="btn small" type="button" @click=${() => void this.loadLog()}>Refresh</button></div>
       ${list.length
-        ? html`<div class="scroll" tabindex="0" role="region" aria-label="Deliveries"><table><caption class="sr-only">Deliveries, newest first</caption>
-            <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Answer</th><th scope="col">Next try / error</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-            <tbody>${list.map((d) => html`<tr>
-              <td>${new Date(d.created_at).toLocaleString()}</td>
-              <td>${d.event === 'integration.test' ? 'test' : 'response'}</td>
-              <td class="st-${d.status}">${d.status}</td>
-              <td>${d.attempts}</td>
-              <td>${d.response_code ?? '—'}${d.response_excerpt ? html`<div class="muted">${d.response_excerpt.slice(0, 120)}</div>` : nothing}</td>
-              <td class="err">${d.next_attempt_at ? new Date(d.next_attempt_at).toLocaleString() : ''}${d.error ? html`<div class="muted">${d.error.slice(0, 200)}</div>` : nothing}</td>
-              <td>${d.status !== 'delivered' && this.canEdit ? html`<button class="btn small" type="button" @click=${() => void this.resend(d)}>Send again</button>` : nothing}</td>
-            </tr>`)}</tbody></table></div>`
+        ? deliveryTable(list, { testEvent: 'integration.test', again: this.canEdit ? { label: 'Send again', when: (d) => d.status !== 'delivered', run: (d) => void this.resend(d) } : undefined })
         : html`<p class="muted">Nothing sent yet. Each new response is sent here.</p>`}
     </section>`;
   }

@@ -1,6 +1,6 @@
-import { LitElement, html, css, nothing } from 'lit';
+import { html, css, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
-import type { Api } from '../../data/client';
+import { FormCard, formCardStyles } from './form-card';
 import { getForm } from '../../data/forms';
 import { listIntegrations, listIntegrationTypes, type Integration, type IntegrationType } from '../../data/integrations';
 import type { MappableQuestion } from './integration-editor';
@@ -12,12 +12,12 @@ import './integration-editor';
  * integrations this server offers, each added and configured with the settings form its plugin describes
  * (`<fl-integration-editor>`). Shown whatever the plan; viewers read, editors change.
  */
-export class FlIntegrationsCard extends LitElement {
+export class FlIntegrationsCard extends FormCard {
   static override styles = [
     tokens,
     controls,
+    formCardStyles,
     css`
-      :host { display: grid; gap: 1rem; min-width: 0; }
       .stack > * { min-width: 0; }
       ul { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.5rem; }
       li.item { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 0.5rem; align-items: center; padding: 0.5rem 0; border-bottom: 1px solid var(--_border); }
@@ -28,49 +28,27 @@ export class FlIntegrationsCard extends LitElement {
       .offers { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0.5rem; }
       .offer { display: grid; gap: 0.35rem; align-content: start; border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.75rem; }
       .offer .btn { justify-self: start; }
-      p { margin: 0; line-height: 1.45; }
     `,
   ];
   static override properties = {
-    api: { attribute: false },
-    formId: { attribute: false },
-    canEdit: { attribute: false },
     types: { state: true },
     items: { state: true },
     questions: { state: true },
     open: { state: true },
-    error: { state: true },
-    notice: { state: true },
   };
-  api: Api | null = null;
-  formId = '';
-  canEdit = false;
   types: IntegrationType[] | null = null;
   items: Integration[] = [];
   questions: MappableQuestion[] = [];
   /** The integration being edited, or a type being added; null: the list. */
   open: { type: IntegrationType | null; integration: Integration | null } | null = null;
-  error = '';
-  notice = '';
-  private loaded = '';
 
-  override willUpdate() {
-    if (this.api && this.formId && this.loaded !== this.formId) {
-      this.loaded = this.formId;
-      void this.load();
-    }
-  }
-
-  private async load() {
-    try {
+  protected override load() {
+    return this.run(async () => {
       const [types, list, form] = await Promise.all([listIntegrationTypes(this.api!), listIntegrations(this.api!, this.formId), getForm(this.api!, this.formId)]);
       this.types = types.types;
       this.items = list.integrations;
       this.questions = form.form.questions.map((q) => ({ id: q.id, title: q.title }));
-      this.error = '';
-    } catch (e) {
-      this.error = (e as Error).message;
-    }
+    });
   }
 
   private typeOf(type: string) {
@@ -111,15 +89,11 @@ export class FlIntegrationsCard extends LitElement {
   }
 
   override render() {
-    if (!this.types) return this.error ? html`<p class="error-text" role="alert">${this.error}</p>` : html`<p class="muted" role="status">Loading integrations…</p>`;
-    return html`
-      ${this.open
+    return this.frame(!!this.types, 'Loading integrations…', () => this.open
         ? html`<fl-integration-editor .api=${this.api} .formId=${this.formId} .canEdit=${this.canEdit} .type=${this.open.type} .integration=${this.open.integration}
             .questions=${this.questions} @close=${(e: CustomEvent) => void this.close(!!e.detail?.deleted)}
             @changed=${(e: CustomEvent) => { if (e.detail) this.items = [...this.items.filter((i) => i.id !== e.detail.id), e.detail]; }}></fl-integration-editor>`
-        : this.renderList()}
-      ${this.error ? html`<p class="error-text" role="alert">${this.error}</p>` : nothing}
-      <p class="sr-only" role="status" aria-live="polite">${this.notice}</p>`;
+        : this.renderList());
   }
 }
 customElements.get('fl-integrations-card') || customElements.define('fl-integrations-card', FlIntegrationsCard);

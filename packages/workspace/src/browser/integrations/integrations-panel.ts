@@ -10,6 +10,7 @@ import '../controls/confirm-dialog';
 import './notifications-card';
 import './integrations-card';
 import type { FlConfirm } from '../controls/confirm-dialog';
+import { deliveryTable, deliveryTableStyles } from './delivery-table';
 
 /**
  * `<fl-integrations-panel>`: the builder's Integrations tab (docs/workspace.md, "Integrations"): the form's
@@ -21,6 +22,7 @@ export class FlIntegrationsPanel extends LitElement {
   static override styles = [
     tokens,
     controls,
+    deliveryTableStyles,
     css`
       :host { display: block; }
       .wrap { max-width: 60rem; margin: 0 auto; padding: 1rem; display: grid; gap: 1rem; }
@@ -29,14 +31,6 @@ export class FlIntegrationsPanel extends LitElement {
       .hook .btn { justify-self: start; }
       .hook { display: grid; grid-template-columns: minmax(0, 1fr) auto auto; gap: 0.5rem; align-items: center; }
       code.secret { overflow-wrap: anywhere; background: var(--_bg); padding: 0.4rem 0.5rem; border-radius: var(--_radius); display: block; }
-      .scroll { overflow-x: auto; position: relative; }
-      table { border-collapse: collapse; width: 100%; font-size: 0.875rem; min-width: 36rem; }
-      th, td { text-align: left; padding: 0.4rem 0.5rem; border-bottom: 1px solid var(--_border); vertical-align: top; }
-      td.url { max-width: 14rem; overflow-wrap: anywhere; }
-      .st-delivered { color: var(--_success); font-weight: 600; }
-      .st-failed { color: var(--_danger); font-weight: 600; }
-      .excerpt summary { cursor: pointer; color: var(--_primary); white-space: nowrap; }
-      .excerpt pre { margin: 0.25rem 0 0; max-width: 18rem; max-height: 10rem; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.8rem; background: var(--_bg); padding: 0.35rem; border-radius: var(--_radius); }
       p { margin: 0; line-height: 1.45; }
       @media (max-width: 480px) { .wrap { padding: 0.75rem 0.5rem; } .hook { grid-template-columns: minmax(0, 1fr) auto; } }
     `,
@@ -158,20 +152,11 @@ export class FlIntegrationsPanel extends LitElement {
   private renderLog() {
     const list = this.deliveries ?? [];
     if (!list.length) return html`<p class="muted">No deliveries yet. Each response is sent to the form's webhook and to the enabled global webhooks.</p>`;
-    return html`<div class="scroll" tabindex="0" role="region" aria-label="Deliveries"><table><caption class="sr-only">Deliveries, newest first</caption>
-      <thead><tr><th scope="col">When</th><th scope="col">Webhook</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Answer</th><th scope="col">Next retry / error</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-      <tbody>${list.map((d) => html`<tr>
-        <td>${new Date(d.created_at).toLocaleString()}</td>
-        <td class="url">${d.url}</td>
-        <td>${d.event === 'webhook.test' ? 'test' : 'response'}</td>
-        <td class="st-${d.status}">${d.status}</td>
-        <td>${d.attempts}</td>
-        <td>${d.response_code ?? '—'}${d.response_excerpt
-          ? html`<details class="excerpt"><summary>Response body</summary><pre tabindex="0" aria-label="Start of the response body">${d.response_excerpt}</pre></details>`
-          : nothing}</td>
-        <td>${d.next_attempt_at ? new Date(d.next_attempt_at).toLocaleString() : ''}${d.error ? html`<div class="muted">${d.error.slice(0, 200)}</div>` : nothing}</td>
-        <td>${d.status === 'failed' && this.canEdit ? html`<button class="btn small" type="button" @click=${() => void this.resend(d)}>Resend</button>` : nothing}</td>
-      </tr>`)}</tbody></table></div>`;
+    return deliveryTable(list, {
+      testEvent: 'webhook.test',
+      target: { header: 'Webhook', of: (d) => d.url },
+      again: this.canEdit ? { label: 'Resend', when: (d) => d.status === 'failed', run: (d) => void this.resend(d) } : undefined,
+    });
   }
 
   override render() {

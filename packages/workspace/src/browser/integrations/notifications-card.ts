@@ -1,6 +1,6 @@
-import { LitElement, html, css, nothing } from 'lit';
+import { html, css, nothing } from 'lit';
 import { tokens, controls } from '../controls/styles';
-import type { Api } from '../../data/client';
+import { FormCard, formCardStyles } from './form-card';
 import { getNotifications, getReceipt, setNotifications, setReceipt, type NewResponses, type Receipt } from '../../data/notifications';
 
 const CHOICES: Array<[NewResponses, string]> = [
@@ -14,53 +14,25 @@ const CHOICES: Array<[NewResponses, string]> = [
  * about the form's new responses (each chooses for themselves, viewers included), and, for those who may edit
  * the form, the respondent receipt. Shown whatever the plan: notifications are not webhooks.
  */
-export class FlNotificationsCard extends LitElement {
+export class FlNotificationsCard extends FormCard {
   static override styles = [
     tokens,
     controls,
+    formCardStyles,
     css`
-      :host { display: grid; gap: 1rem; }
       fieldset { border: 0; margin: 0; padding: 0; display: grid; gap: 0.35rem; }
       legend { font-weight: 600; margin-bottom: 0.35rem; }
       textarea { min-height: 4rem; }
-      p { margin: 0; line-height: 1.45; }
     `,
   ];
   static override properties = {
-    api: { attribute: false },
-    formId: { attribute: false },
-    canEdit: { attribute: false },
     mode: { state: true },
     receipt: { state: true },
-    error: { state: true },
-    notice: { state: true },
   };
-  api: Api | null = null;
-  formId = '';
-  canEdit = false;
   mode: NewResponses | null = null;
   receipt: Receipt | null = null;
-  error = '';
-  notice = '';
-  private loaded = '';
 
-  override willUpdate() {
-    if (this.api && this.formId && this.loaded !== this.formId) {
-      this.loaded = this.formId;
-      void this.load();
-    }
-  }
-
-  private async run(work: () => Promise<void>) {
-    try {
-      await work();
-      this.error = '';
-    } catch (e) {
-      this.error = (e as Error).message;
-    }
-  }
-
-  private load() {
+  protected override load() {
     return this.run(async () => {
       const [mine, receipt] = await Promise.all([getNotifications(this.api!, this.formId), getReceipt(this.api!, this.formId)]);
       this.mode = mine.new_responses;
@@ -94,9 +66,8 @@ export class FlNotificationsCard extends LitElement {
   }
 
   override render() {
-    if (!this.mode) return this.error ? html`<p class="error-text" role="alert">${this.error}</p>` : html`<p class="muted">Loading notifications…</p>`;
     const r = this.receipt;
-    return html`
+    return this.frame(!!this.mode, 'Loading notifications…', () => html`
       <section class="card stack" aria-labelledby="h-notify">
         <h3 id="h-notify">Email me about new responses</h3>
         <fieldset>
@@ -117,9 +88,7 @@ export class FlNotificationsCard extends LitElement {
               <div class="row"><button class="btn primary" type="submit">Update receipt</button></div>
             </form>
           </section>`
-        : nothing}
-      ${this.error ? html`<p class="error-text" role="alert">${this.error}</p>` : nothing}
-      <p class="sr-only" role="status" aria-live="polite">${this.notice}</p>`;
+        : nothing}`);
   }
 }
 customElements.get('fl-notifications-card') || customElements.define('fl-notifications-card', FlNotificationsCard);
