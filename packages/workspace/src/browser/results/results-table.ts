@@ -238,7 +238,7 @@ export class FlResultsTable extends LitElement {
     return html`<aside class="card" aria-labelledby="detail-h">
       <div class="qhead"><h2 id="detail-h" tabindex="-1">Response</h2><button class="btn small" type="button" @click=${() => (this.selected = null)}>Close</button></div>
       <dl>
-        ${this.questions.filter((question) => question.type !== 'payment').map((question) => {
+        ${this.questions.filter((question) => question.type !== 'payment' && question.type !== 'fuse').map((question) => {
           const a = r.answers.find((x) => x.question_id === question.id);
           const subs = subFields(question);
           return html`<div><dt>${question.title}</dt><dd>${subs.length && a && typeof a.value === 'object' && a.value

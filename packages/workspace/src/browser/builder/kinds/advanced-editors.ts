@@ -9,7 +9,7 @@ import './payment-account';
 
 /*
  * Editors of the kinds the server runs or that need a paid plan (contract, booking, payment, data source,
- * email step, fuse, composite). The publish checks say what is still missing; the builder shows those
+ * email step, composite; the Fuse's is fuse-editor.ts). The publish checks say what is still missing; the builder shows those
  * messages beside the question (docs/workspace.md, "Publishing").
  */
 
@@ -131,16 +131,6 @@ export class FlEmailStepEditor extends KindEditor {
   }
 }
 customElements.get('fl-email-step-editor') || customElements.define('fl-email-step-editor', FlEmailStepEditor);
-
-/** `<fl-fuse-editor>`: the form this step continues into (`forms` is given by the builder). */
-export class FlFuseEditor extends KindEditor {
-  static override properties = { ...KindEditor.properties, forms: { attribute: false } };
-  forms: Array<{ id: string; title: string }> = [];
-  override render() {
-    return selectField('Continue into form', this.props.fuse_form_id ?? '', [['', 'Choose a form'], ...this.forms.map((f) => [f.id, f.title] as const)], (v) => this.set('fuse_form_id', v || null));
-  }
-}
-customElements.get('fl-fuse-editor') || customElements.define('fl-fuse-editor', FlFuseEditor);
 
 /** `<fl-composite-editor>`: the forms this step is made of. */
 export class FlCompositeEditor extends KindEditor {
