@@ -98,6 +98,12 @@ forEachDb(test, (t) => {
     await waitFor(async () => (await blobFiles(app)).every((f) => !f.includes(folder)), { what: 'the erased upload deleted from the blob store' });
     tt.deepEqual(await app.raw('SELECT id FROM uploads WHERE form_id = $1', [a.id]), []);
     tt.deepEqual(await app.raw('SELECT id FROM webhook_deliveries WHERE response_id = $1', [r1]), [], 'its deliveries (which carried the answers) are gone');
+    // The form's webhook hears of it, by id and never by content, so a receiver can delete its copy too.
+    const told = await app.raw("SELECT body FROM webhook_deliveries WHERE form_id = $1 AND event = 'response.deleted'", [a.id]);
+    tt.is(told.length, 1);
+    tt.like(JSON.parse(told[0].body), { event: 'response.deleted', form_id: a.id, form_title: 'Signup', response_ids: [r1], reason: 'erasure' });
+    tt.false(told[0].body.toLowerCase().includes(email), 'the event names no address');
+    tt.deepEqual(await app.raw("SELECT id FROM webhook_deliveries WHERE form_id = $1 AND event = 'response.deleted'", [b.id]), [], 'a form without a webhook tells no one');
     const analytics = (await app.api('GET', `/forms/${a.id}/analytics`, { key: owner.key })).body;
     tt.like(analytics, { total_responses: 1, completed_responses: 1 }, 'the counters follow');
     tt.is(analytics.responses_by_day.reduce((n: number, d: any) => n + d.total, 0), 1);
@@ -115,6 +121,8 @@ forEachDb(test, (t) => {
     tt.is((await app.api('GET', `/forms/${theirs.id}/responses/${foreign}`, { key: stranger.key })).status, 404);
 
     // No trace anywhere: no table holds anything of theirs, whatever index or rollup a submission wrote.
-    tt.deepEqual(await tracesOf(app, theirTraces), {}, 'the erased respondent left nothing in the database');
+    const traces = await tracesOf(app, theirTraces);
+    tt.deepEqual(Object.keys(traces), ['webhook_deliveries'], 'the erased respondent left nothing in the database...');
+    tt.true(traces.webhook_deliveries!.every((row) => row.includes('"event":"response.deleted"') && !new RegExp(`(?<!x)${email.replace(/[.]/g, '\\.')}|v-ada|curious`, 'i').test(row)), '...but the ids the response.deleted events name');
   });
 });

@@ -24,7 +24,7 @@ forEachDb(test, (t) => {
     }
     const created = await app.api('POST', '/forms', {
       key: owner.key,
-      body: { title: 'Kept short', published: true, response_retention: { keep_newest: 2 }, questions: [{ type: 'short_text', title: 'Name' }, { type: 'file_upload', title: 'CV' }] },
+      body: { title: 'Kept short', published: true, webhook_url: 'https://hooks.example.com/kept', response_retention: { keep_newest: 2 }, questions: [{ type: 'short_text', title: 'Name' }, { type: 'file_upload', title: 'CV' }] },
     });
     tt.is(created.status, 201, created.text);
     const form = created.body;
@@ -53,7 +53,12 @@ forEachDb(test, (t) => {
     const name = summary.body.questions.find((q: { question_id: string }) => q.question_id === form.questions[0].id);
     tt.like(summary.body, { total_responses: 2 });
     tt.deepEqual(name.latest.map((a: { value: string }) => a.value).sort(), ['fourth', 'third']);
-    tt.deepEqual(await tracesOf(app, gone), {});
+    // The webhook is told which responses went, and why; no other row holds anything of them.
+    const told = await app.raw("SELECT body FROM webhook_deliveries WHERE form_id = $1 AND event = 'response.deleted'", [form.id]);
+    tt.deepEqual(told.map((d: { body: string }) => JSON.parse(d.body)).flatMap((b: { response_ids: string[]; reason: string }) => b.response_ids.map((id) => [id, b.reason])).sort(), ids.slice(0, 2).map((id) => [id, 'retention']).sort());
+    const traces = await tracesOf(app, gone);
+    tt.deepEqual(Object.keys(traces), ['webhook_deliveries']);
+    tt.true(traces.webhook_deliveries!.every((row) => row.includes('"event":"response.deleted"') && !/"first\\?"|"second\\?"/.test(row)));
 
     // A day-based policy, applied as of 31 days from now: nothing is that recent.
     const patched = await app.api('PUT', `/forms/${form.id}`, { key: owner.key, body: { response_retention: { older_than_days: 30 } } });

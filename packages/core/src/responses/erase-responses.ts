@@ -7,6 +7,7 @@ import type { Storage } from '../ports/storage';
 import type { Clock } from '../ports/clock';
 import { TOKENS } from '../tokens';
 import { newOutboxItem } from '../outbox/outbox-items';
+import type { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 
 /** The outbox kind that deletes blob folders after the rows naming them are gone (`BlobFoldersHandler`). */
 export const BLOB_FOLDERS_KIND = 'blob_folders_delete';
@@ -42,28 +43,40 @@ export class BlobFoldersHandler implements OutboxHandler {
   }
 }
 
+/** Why responses were erased, as the `response.deleted` webhook event says (docs/responses-and-webhooks.md). */
+export type ErasureReason = 'erasure' | 'retention';
+
 /**
  * Deletes responses of one form and every trace they leave (docs/privacy.md): the rows, the form's counters (in
  * the same transaction), their webhook deliveries (whose bodies hold the answers), their upload rows, and, through
- * the outbox once committed, their files. `inTx` adds work to the transaction, such as an audit entry.
+ * the outbox once committed, their files. With `webhooks`, the form's webhook targets get a `response.deleted`
+ * event naming the deleted responses (never their answers), so receivers holding copies can delete them too.
+ * `inTx` adds work to the transaction, such as an audit entry.
  */
 export async function eraseResponses(
-  deps: { storage: Storage; ids: IdGenerator; clock: Clock; blobs: BlobStore },
+  deps: { storage: Storage; ids: IdGenerator; clock: Clock; blobs: BlobStore; webhooks?: WebhookDispatcher },
   form: FormRecord,
   ids: string[],
-  inTx?: (tx: Storage, erased: number) => Promise<void>,
-): Promise<{ erased: number; files: number }> {
-  if (!ids.length) return { erased: 0, files: 0 };
+  options: { reason: ErasureReason; inTx?: (tx: Storage, erased: number) => Promise<void> },
+): Promise<{ erased: number; files: number; events: number }> {
+  if (!ids.length) return { erased: 0, files: 0, events: 0 };
+  // Read before the transaction, as a submission reads them (the targets follow the plan and the settings).
+  const targets = deps.webhooks ? await deps.webhooks.targetsFor(form) : [];
   const done = await deps.storage.transaction(async (tx) => {
     const n = await tx.responses.deleteMany(form.id, ids);
     if (n) await tx.forms.addResponseCount(form.id, -n);
     await tx.deliveries.deleteByResponses(form.id, ids);
     const folders = (await tx.uploads.takeByResponses(form.id, ids)).map((u) => uploadFolder(u.key));
     await queueBlobFolders(tx, deps, folders);
-    await inTx?.(tx, n);
-    return { erased: n, folders };
+    // Only when this call deleted some: of two sweeps racing, the one that deleted nothing tells no one.
+    if (n && targets.length && deps.webhooks) {
+      const body = JSON.stringify({ event: 'response.deleted', form_id: form.id, form_title: form.title, response_ids: ids, reason: options.reason, deleted_at: deps.clock.now().toISOString() });
+      await deps.webhooks.enqueueEvent(tx, form, null, targets, 'response.deleted', body);
+    }
+    await options.inTx?.(tx, n);
+    return { erased: n, folders, events: n ? targets.length : 0 };
   });
   // At once where this process holds the store (the queued item repeats it, harmlessly, and covers a failure here).
   for (const f of done.folders) await deps.blobs.deletePrefix(f).catch(() => undefined);
-  return { erased: done.erased, files: done.folders.length };
+  return { erased: done.erased, files: done.folders.length, events: done.events };
 }

@@ -18,6 +18,7 @@ import { isEmailAddress } from '../email-address';
 import { AuditService } from '../teams/audit-service';
 import { presentResponse } from './response-presenter';
 import { BLOB_FOLDERS_KIND, eraseResponses } from './erase-responses';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 
 /** Responses of one respondent that a request finds (and erases) at most: enough for anyone's real history. */
 export const RESPONDENT_LIMIT = 1000;
@@ -69,6 +70,7 @@ export class RespondentDataService {
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(AuditService) private readonly audit: AuditService,
+    @inject(WebhookDispatcher) private readonly webhooks: WebhookDispatcher,
   ) {}
 
   /** The forms whose responses the caller may act on, by id; `null`: every form (the admin). */
@@ -136,16 +138,22 @@ export class RespondentDataService {
     }
     let erased = 0;
     let files = 0;
+    let events = 0;
     // A fingerprint, not the address: the trail proves an erasure without keeping what was erased.
     const who = createHash('sha256').update(match.email ?? `visitor:${match.visitor_id}`).digest('hex').slice(0, 16);
     for (const { form, ids } of byForm.values()) {
-      const done = await eraseResponses({ storage: this.storage, ids: this.ids, clock: this.clock, blobs: this.blobs }, form, ids, async (tx, n) => {
-        if (form.team_id) await this.audit.record(tx, form.team_id, 'responses.erased', principal, { form_id: form.id, title: form.title, responses: n, respondent: who });
+      const done = await eraseResponses({ storage: this.storage, ids: this.ids, clock: this.clock, blobs: this.blobs, webhooks: this.webhooks }, form, ids, {
+        reason: 'erasure',
+        inTx: async (tx, n) => {
+          if (form.team_id) await this.audit.record(tx, form.team_id, 'responses.erased', principal, { form_id: form.id, title: form.title, responses: n, respondent: who });
+        },
       });
       erased += done.erased;
       files += done.files;
+      events += done.events;
     }
     if (files) this.events.emit('outbox.enqueued', { kind: BLOB_FOLDERS_KIND });
+    if (events) this.events.emit('outbox.enqueued', { kind: 'webhook' });
     this.logger.info(`respondent data erased: ${erased} responses in ${byForm.size} forms (respondent ${who})`);
     return { erased, forms: byForm.size, files, kept };
   }

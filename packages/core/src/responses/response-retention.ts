@@ -9,6 +9,7 @@ import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { BLOB_FOLDERS_KIND, eraseResponses } from './erase-responses';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
 
 const FORMS_PER_PAGE = 100;
 const IDS_PER_ROUND = 500;
@@ -47,6 +48,7 @@ export class ResponseRetentionHandler implements OutboxHandler {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Events) private readonly events: FormloomEvents,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(WebhookDispatcher) private readonly webhooks: WebhookDispatcher,
   ) {}
 
   async sweep(now: Date): Promise<void> {
@@ -80,9 +82,10 @@ export class ResponseRetentionHandler implements OutboxHandler {
     for (let round = 0; round < ROUNDS_PER_FORM; round++) {
       const ids = await this.storage.responses.pastRetention(form.id, { ...(before ? { before } : {}), ...(policy.keep_newest ? { keep_newest: policy.keep_newest } : {}) }, IDS_PER_ROUND);
       if (!ids.length) break;
-      const done = await eraseResponses({ storage: this.storage, ids: this.ids, clock: this.clock, blobs: this.blobs }, form, ids);
+      const done = await eraseResponses({ storage: this.storage, ids: this.ids, clock: this.clock, blobs: this.blobs, webhooks: this.webhooks }, form, ids, { reason: 'retention' });
       total += done.erased;
       if (done.files) this.events.emit('outbox.enqueued', { kind: BLOB_FOLDERS_KIND });
+      if (done.events) this.events.emit('outbox.enqueued', { kind: 'webhook' });
       if (ids.length < IDS_PER_ROUND) break;
     }
     return total;

@@ -12,7 +12,7 @@ export const globalWebhooksOut = named('GlobalWebhookList', z.object({ webhooks:
 export const webhookSecretOut = named('WebhookSecret', z.object({ secret: z.string().describe('Signs every delivery (X-Service-Signature, HMAC-SHA256 of the body)') }));
 
 /** The events a webhook delivers (docs/responses-and-webhooks.md). */
-export const WEBHOOK_EVENTS = ['response.submitted', 'webhook.test'] as const;
+export const WEBHOOK_EVENTS = ['response.submitted', 'response.deleted', 'webhook.test'] as const;
 
 export const deliveryStatus = z.enum(['pending', 'delivered', 'failed']);
 

@@ -123,10 +123,11 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Records one delivery of another event than a submission (`booking.call_completed`: docs/booking.md) per
-   * target, with its outbox item, in `tx`; the worker sends them as it sends submissions (signed, retried).
+   * Records one delivery of another event than a submission (`booking.call_completed`: docs/booking.md;
+   * `response.deleted`, of no one response: `responseId` null) per target, with its outbox item, in `tx`; the
+   * worker sends them as it sends submissions (signed, retried).
    */
-  async enqueueEvent(tx: Storage, form: FormRecord, responseId: string, targets: WebhookTarget[], event: string, body: string): Promise<void> {
+  async enqueueEvent(tx: Storage, form: FormRecord, responseId: string | null, targets: WebhookTarget[], event: string, body: string): Promise<void> {
     const now = this.clock.now().toISOString();
     for (const t of targets) {
       const id = this.ids.id('whd');

@@ -4181,7 +4181,7 @@ export interface components {
             response_id: string | null;
             url: string;
             /** @enum {string} */
-            event: "response.submitted" | "webhook.test";
+            event: "response.submitted" | "response.deleted" | "webhook.test";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
