@@ -46,7 +46,7 @@ export function deliveryTable<D extends DeliveryRow>(list: readonly D[], opts: D
     <tbody>${list.map((d) => html`<tr>
       <td>${when(d.created_at)}</td>
       ${target ? html`<td class="wrap-any">${target.of(d)}</td>` : nothing}
-      <td>${d.event === opts.testEvent ? 'test' : 'response'}</td>
+      <td>${d.event === opts.testEvent ? 'test' : d.event === 'response.deleted' ? 'responses deleted' : 'response'}</td>
       <td class="st-${d.status}">${d.status}</td>
       <td>${d.attempts}</td>
       <td>${d.response_code ?? '—'}${d.response_excerpt
