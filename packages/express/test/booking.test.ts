@@ -14,7 +14,7 @@ import { webhookReceiver } from './helpers/browser';
  */
 
 let radicale: Radicale;
-const USERS = { sqlite_a: 'pa', sqlite_b: 'pb', postgres_a: 'pc', postgres_b: 'pd' } as const;
+const USERS = { sqlite_a: 'pa', sqlite_b: 'pb', postgres_a: 'pc', postgres_b: 'pd', sqlite_l: 'pl', postgres_l: 'pm' } as const;
 test.before(async () => {
   radicale = await Radicale.start({ ...USERS });
 });
@@ -24,7 +24,7 @@ const mailer = memoryMailer();
 const HOURS = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, start: '08:00', end: '20:00' }));
 const BOOKING = { hours: HOURS, timezone: 'Europe/Paris', durations: [30, 60] };
 
-async function bookingForm(app: TestApp, radicaleUser: keyof typeof USERS, webhook_url?: string) {
+async function bookingForm(app: TestApp, radicaleUser: keyof typeof USERS, webhook_url?: string, languages?: Record<string, unknown>) {
   const u = await app.user('pro');
   const put = await app.api('PUT', '/calendar/connection', { key: u.key, body: { url: radicale.url, username: radicaleUser, password: USERS[radicaleUser] } });
   if (put.status !== 200) throw new Error(`connect: ${put.status} ${put.text}`);
@@ -34,6 +34,7 @@ async function bookingForm(app: TestApp, radicaleUser: keyof typeof USERS, webho
       title: 'Intro call',
       published: true,
       ...(webhook_url ? { webhook_url } : {}),
+      ...languages,
       questions: [
         { type: 'email', title: 'Your email', required: true },
         { type: 'booking', title: 'Pick a time', required: true, properties: BOOKING },
@@ -180,5 +181,37 @@ forEachDb(test, (it) => {
     await waitFor(async () => (await radicale.getRaw(user, newId)) === null, { what: 'the event removed' });
     await waitFor(() => mailer.sent.find((m) => m.calendar?.method === 'CANCEL' && m.calendar.content.includes(newId)), { what: 'the cancellation mail' });
     t.true(((await slotsOf(`&duration=30&from=${encodeURIComponent(later.start)}`)).body.data.slots as Array<{ start: string }>).some((s) => s.start === later.start), 'free again');
+  });
+
+  it("booking mails in the respondent's language: the response's language (else the form's), the owner's in English", async (t, app) => {
+    app.formloom.worker.start({ pollMs: 50 });
+    const { u, form, slug, emailQ, bookingQ } = await bookingForm(app, `${app.kind}_l` as keyof typeof USERS, undefined, { language: 'en', languages: ['fr'] });
+    const slots = (await app.api('GET', `/public/forms/${slug}/bookings/slots?question_id=${bookingQ}&duration=30`)).body.data.slots as Array<{ start: string }>;
+    const book = async (email: string, start: string, language?: string) => {
+      const hold = await app.api('POST', `/public/forms/${slug}/bookings/holds`, { body: { question_id: bookingQ, start, duration: 30, timezone: 'Europe/Paris' } });
+      t.is(hold.status, 201, hold.text);
+      const { id, end, timezone } = hold.body.data;
+      const sent = await app.api('POST', `/public/forms/${slug}/responses`, { body: { answers: [{ question_id: emailQ, value: email }, { question_id: bookingQ, value: { id, start, end, timezone } }], ...(language ? { language } : {}) } });
+      t.is(sent.status, 201, sent.text);
+      return id as string;
+    };
+    const mailTo = (to: string, id: string, method = 'REQUEST') => waitFor(() => mailer.sent.find((m) => m.to === to && m.calendar?.method === method && m.calendar.content.includes(id)), { what: `the mail to ${to}` });
+    const fr = await book('fr@example.com', slots[1]!.start, 'fr');
+    const inFrench = await mailTo('fr@example.com', fr);
+    const day = new Intl.DateTimeFormat('fr', { timeZone: 'Europe/Paris', weekday: 'long' }).format(new Date(slots[1]!.start));
+    t.regex(inFrench.subject, new RegExp(`^Réservé: Pick a time, ${day}`), inFrench.subject);
+    t.regex(inFrench.text, /\nAnnuler: http\S+action=cancel\nDéplacer: http\S+action=reschedule\n/);
+    t.regex(inFrench.text, /Formulaire: Intro call/);
+    t.regex(inFrench.calendar!.content.replace(/\r\n /g, ''), /Pour annuler ou déplacer cette réservation/);
+    const owner = await mailTo(u.email, fr);
+    t.regex(owner.subject, /^Booked by fr@example\.com: Pick a time/, 'the owner reads English');
+    t.regex(owner.text, /\nCancel: http/);
+    // Without a language sent, the form's default (English); the cancellation in the respondent's language too.
+    const en = await book('en@example.com', slots[3]!.start);
+    t.regex((await mailTo('en@example.com', en)).subject, /^Booked: Pick a time/);
+    const token = new URL(/Annuler: (\S+)/.exec(inFrench.text)![1]!).searchParams.get('token')!;
+    t.is((await app.api('POST', `/public/bookings/${fr}/cancel`, { body: { token } })).status, 200);
+    t.regex((await mailTo('fr@example.com', fr, 'CANCEL')).subject, /^Annulé: Pick a time/);
+    t.truthy(form.id);
   });
 }, { mailer, plugins: [caldavPlugin()], allowPrivateWebhooks: true });

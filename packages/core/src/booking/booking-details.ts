@@ -13,6 +13,8 @@ export interface BookingDetails {
   /** A name answered in a contact-info question, else null. */
   respondentName: string | null;
   owner: { email: string; name: string | null } | null;
+  /** The language the response was answered in, else the form's (docs/languages.md), else null. */
+  language: string | null;
 }
 
 export async function bookingDetails(storage: Storage, booking: BookingRecord): Promise<BookingDetails | null> {
@@ -43,6 +45,7 @@ export async function bookingDetails(storage: Storage, booking: BookingRecord): 
     respondentEmail,
     respondentName,
     owner: user?.email ? { email: user.email, name: [user.first_name, user.last_name].filter(Boolean).join(' ') || null } : null,
+    language: response?.language ?? (typeof version?.snapshot.language === 'string' ? version.snapshot.language : null) ?? (typeof form.options.language === 'string' ? form.options.language : null),
   };
 }
 

@@ -8,6 +8,7 @@ import type { MailMessage } from '../ports/mailer';
 import type { BookingRecord, Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { bookingDetails, type BookingDetails } from './booking-details';
+import { BOOKING_MAIL_WORDS, bookingMailLanguage, bookingMailLocale } from './booking-mail-words';
 
 /** The links in a booking's mails: the public page that cancels or moves it, with the booking's own token. */
 export function manageLinks(publicUrl: string, bookingId: string, token: string) {
@@ -27,16 +28,17 @@ export function whenText(b: Pick<BookingRecord, 'start' | 'end'>, zone: string, 
  * than with the server (docs/benchmarks.md). The uid is the booking's, so a client updates the same entry when a
  * reschedule or cancellation arrives (`sequence` goes up).
  */
-export function invitationIcs(d: BookingDetails, method: 'REQUEST' | 'CANCEL', links: { manage: string } | null, sequence: number): string {
+export function invitationIcs(d: BookingDetails, method: 'REQUEST' | 'CANCEL', links: { manage: string } | null, sequence: number, language = 'en'): string {
   const { default: ical, ICalCalendarMethod, ICalEventStatus } = require('ical-generator') as typeof import('ical-generator');
-  const cal = ical({ prodId: { company: 'Formloom', product: 'Booking', language: 'EN' }, method: method === 'CANCEL' ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST });
+  const words = BOOKING_MAIL_WORDS[language] ?? BOOKING_MAIL_WORDS.en!;
+  const cal = ical({ prodId: { company: 'Formloom', product: 'Booking', language: language.toUpperCase() }, method: method === 'CANCEL' ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST });
   cal.createEvent({
     id: d.booking.id,
     sequence,
     start: new Date(d.booking.start),
     end: new Date(d.booking.end),
     summary: d.question?.title || d.form.title,
-    description: links ? `To cancel or move this booking: ${links.manage}` : null,
+    description: links ? `${words.manage}: ${links.manage}` : null,
     ...(links ? { url: links.manage } : {}),
     status: method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     ...(d.owner ? { organizer: { email: d.owner.email, name: d.owner.name ?? d.owner.email } } : {}),
@@ -59,30 +61,40 @@ export class BookingMails {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
-  /** What happened, as the mails say it. */
+  /**
+   * What happened, as the mails say it: the respondent's in the language their response was answered in (else the
+   * form's, else English: booking-mail-words.ts), with the time in their zone; the owner's in English, in the
+   * zone of the hours.
+   */
   async queue(tx: Storage, booking: BookingRecord, token: string | null, what: 'confirmed' | 'rescheduled' | 'cancelled'): Promise<number> {
     const d = await bookingDetails(tx, booking);
     if (!d) return 0;
     const links = token ? manageLinks(this.config.publicUrl, booking.id, token) : null;
     const method = what === 'cancelled' ? 'CANCEL' : 'REQUEST';
-    const calendar = { method, content: invitationIcs(d, method, what === 'cancelled' ? null : links, what === 'rescheduled' ? 1 : what === 'cancelled' ? 2 : 0) } as const;
+    const sequence = what === 'rescheduled' ? 1 : what === 'cancelled' ? 2 : 0;
+    const calendarIn = (language: string) => ({ method, content: invitationIcs(d, method, what === 'cancelled' ? null : links, sequence, language) }) as const;
     const title = d.question?.title || d.form.title;
-    const verb = what === 'confirmed' ? 'Booked' : what === 'rescheduled' ? 'Moved' : 'Cancelled';
     const ownerZone = typeof d.question?.properties.timezone === 'string' ? d.question.properties.timezone : 'UTC';
-    const lines = (zone: string) => [
-      `${verb}: ${title}`,
-      whenText(booking, zone),
-      '',
-      ...(links ? [`Cancel: ${links.cancel}`, `Reschedule: ${links.reschedule}`, ''] : []),
-      `Form: ${d.form.title}`,
-    ];
+    const lines = (language: string, zone: string) => {
+      const w = BOOKING_MAIL_WORDS[language]!;
+      return [
+        `${w[what]}: ${title}`,
+        whenText(booking, zone, bookingMailLocale(language)),
+        '',
+        ...(links ? [`${w.cancel}: ${links.cancel}`, `${w.reschedule}: ${links.reschedule}`, ''] : []),
+        `${w.form}: ${d.form.title}`,
+      ];
+    };
     const messages: MailMessage[] = [];
     if (d.respondentEmail) {
-      messages.push({ to: d.respondentEmail, subject: `${verb}: ${title}, ${whenText(booking, booking.timezone)}`, text: lines(booking.timezone).join('\n'), calendar, ...(d.owner ? { replyTo: d.owner.email } : {}) });
+      const language = bookingMailLanguage(d.language);
+      const when = whenText(booking, booking.timezone, bookingMailLocale(language));
+      messages.push({ to: d.respondentEmail, subject: `${BOOKING_MAIL_WORDS[language]![what]}: ${title}, ${when}`, text: lines(language, booking.timezone).join('\n'), calendar: calendarIn(language), ...(d.owner ? { replyTo: d.owner.email } : {}) });
     }
     if (d.owner) {
       const who = d.respondentName ?? d.respondentEmail ?? 'A respondent';
-      messages.push({ to: d.owner.email, subject: `${verb} by ${who}: ${title}, ${whenText(booking, ownerZone)}`, text: [`${who} (response ${booking.response_id ?? ''})`, ...lines(ownerZone)].join('\n'), calendar });
+      const verb = BOOKING_MAIL_WORDS.en![what];
+      messages.push({ to: d.owner.email, subject: `${verb} by ${who}: ${title}, ${whenText(booking, ownerZone)}`, text: [`${who} (response ${booking.response_id ?? ''})`, ...lines('en', ownerZone)].join('\n'), calendar: calendarIn('en') });
     }
     for (const m of messages) await enqueueMail(tx, this.ids, this.clock, this.box, m);
     return messages.length;
