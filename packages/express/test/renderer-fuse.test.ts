@@ -121,6 +121,17 @@ test('embedded on another site, the element becomes the Fuse form in place', asy
     t.deepEqual(events.map((e: any) => e.type), ['formloom:submit', 'formloom:fuse']);
     t.is(events[1].detail.slug, target.slug);
     await shot(page, 'fuse-embedded');
+
+    // As a popup: the Fuse form's popup opens in its place, no second click.
+    host.html = `<!doctype html><html lang="en"><head><title>Shop</title><script type="module" src="${embedded.url}/embed.js"></script></head>
+<body><h1>Shop</h1><formloom-form id="popup" mode="popup" button-text="Sign up now" slug="${origin.slug}" base-url="${embedded.url}"></formloom-form></body></html>`;
+    await page.goto(host.url);
+    const popup = page.locator('#popup');
+    await popup.getByRole('button', { name: 'Sign up now' }).click();
+    await popup.getByRole('heading', { name: 'Your name' }).waitFor();
+    await page.keyboard.type('Lin');
+    await page.keyboard.press('Enter');
+    await popup.getByRole('dialog').getByRole('heading', { name: 'Plan for Lin?' }).waitFor();
     t.deepEqual(errors, []);
   } finally {
     await close();

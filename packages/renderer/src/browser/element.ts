@@ -97,6 +97,8 @@ export class FormloomForm extends HTMLElement {
       });
       // The dialog stays open on the result screen (quiz results, thank-you): the respondent closes it.
       shadow.append(open, dialog);
+      // Handed over by a Fuse in an open popup (fuse-flow.ts): the Fuse form's popup opens as that one closed.
+      if (handedOver(this)) open.click();
       return;
     }
     shadow.append(box);
