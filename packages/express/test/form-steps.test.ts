@@ -123,6 +123,17 @@ forEachDb(test, (t) => {
     tt.like(again.body, { status: 'ok', cached: true, variables: { plan: 'Gold' } });
     tt.is(mine().length, 1, 'the cached answer: no second call');
 
+    // The completion stores what the node set in the response's hidden fields, over a value the link gave.
+    const [n, e, , , okQ] = form.questions;
+    const given = await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { completed: false, hidden: { tier: 'from-the-link' }, answers: [{ question_id: n.id, value: 'Grace' }, { question_id: e.id, value: email }] } });
+    const g = { id: given.body.id as string, token: given.body.resume_token as string };
+    tt.is((await step(app, form, g, dq.id)).body.status, 'ok');
+    const stored = async (id: string) => (await app.api('GET', `/forms/${form.id}/responses/${id}`, { key: owner.key })).body.metadata.hidden;
+    tt.deepEqual(await stored(g.id), { tier: 'from-the-link' }, 'a partial response keeps what it was given');
+    const completed = await app.api('PATCH', `/public/forms/${form.slug}/responses/${g.id}`, { headers: { 'x-resume-token': g.token }, body: { completed: true, answers: [{ question_id: okQ.id, value: 'Hi' }] } });
+    tt.is(completed.status, 200, JSON.stringify(completed.body));
+    tt.deepEqual(await stored(g.id), { tier: `t-grace-${app.kind}`, status: 'ok' });
+
     // A failing source: the fallback path.
     const f = await partial(app, form, 'Bob', `fail-${app.kind}@example.com`);
     const failed = await step(app, form, f, dq.id);
@@ -141,6 +152,22 @@ forEachDb(test, (t) => {
     tt.is(unanswered.status, 400, JSON.stringify(unanswered.body));
     tt.deepEqual(unanswered.body.error.question_ids, [fb.id]);
     tt.is((await done({ completed: true, answers: [{ question_id: fb.id, value: 'Silver' }] })).status, 200);
+    tt.deepEqual(await stored(f2.id), { status: 'failed' }, 'the failed outcome is stored as the fallback path read it');
+
+    // A step on the node's fallback path is reached: what the node set counts for the steps after it.
+    const chained = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Chained', hidden_fields: ['status'], published: true, questions: [
+      { id: 'email', type: 'email', title: 'Email', required: true },
+      { id: 'lookup', type: 'data', title: 'Customer', properties: { source: sourceUrl, params: { email: '{answer.email}' }, status_field: 'status' }, logic_jumps: [{ conditions: [{ field: 'hidden:status', op: 'equals', value: 'failed' }], to: 'sorry' }] },
+      { id: 'fine', type: 'short_text', title: 'Fine', logic_jumps: [{ to: 'end' }] },
+      { id: 'sorry', type: 'email_step', title: 'Sorry', properties: { recipient: '{answer.email}', sender_name: 'Acme', subject: 'Lookup {hidden.status}', body: 'We could not find you.' } },
+    ] } })).body;
+    tt.true(chained.published, JSON.stringify(chained.publish_error));
+    const c = await app.api('POST', `/public/forms/${chained.slug}/responses`, { body: { completed: false, answers: [{ question_id: chained.questions[0].id, value: `chain-${app.kind}@example.com` }] } });
+    const cp = { id: c.body.id as string, token: c.body.resume_token as string };
+    tt.is((await step(app, chained, cp, chained.questions[1].id)).body.status, 'failed', 'no secret header: the source refuses');
+    const sorry = await step(app, chained, cp, chained.questions[3].id);
+    tt.is(sorry.status, 200, JSON.stringify(sorry.body));
+    tt.is(sorry.body.duplicate, false);
 
     const sample = await app.api('POST', `/forms/${form.id}/questions/${dq.id}/data-test`, { key: owner.key, body: { answers: { [form.questions[1].id]: 'sample@example.com' } } });
     tt.is(sample.status, 200, JSON.stringify(sample.body));

@@ -16,7 +16,7 @@ import { sha256Hex as sha256 } from '../hashing';
 import type { FormloomEvents } from '../events';
 import { WebhookDispatcher, type WebhookTarget } from '../webhooks/webhook-dispatcher';
 import { visiblePath } from '../logic/jumps';
-import { dataNodeHidden } from '../steps/data-nodes';
+import { withDataNodeHidden } from '../steps/data-runs';
 import { isClosed } from '../forms/form-model';
 import { uploadKeysIn } from './upload-service';
 import { ReadCaches } from '../cache/read-caches';
@@ -278,8 +278,10 @@ export class SubmissionService {
     const answers = [...merged.values()];
     const complete = input.completed === true;
     let components: ComponentWrite[] = [];
+    // At completion the hidden fields the data nodes set join the stored ones (null: the metadata is kept).
+    const nodeMetadata = complete ? await withDataNodeHidden(this.storage, existing, snapshot.questions) : null;
     if (complete) {
-      const shown = shownQuestions(snapshot, answers, { ...existing.metadata.hidden, ...(await dataNodeHidden(this.storage, existing.id, snapshot.questions)) });
+      const shown = shownQuestions(snapshot, answers, (nodeMetadata ?? existing.metadata).hidden);
       const composite = planComposite(snapshot.questions, answers, shown, true);
       assertAnswers(snapshot.questions, composite.ownAnswers, true, { ...ctx, shown });
       await this.assertPaid(snapshot.questions, shown, existing);
@@ -298,14 +300,14 @@ export class SubmissionService {
       quiz_results: complete ? computeQuizResults(snapshot.mode ?? 'standard', snapshot.quiz_settings, snapshot.questions, answers) : null,
       unique_visitor: limitOne ? existing.visitor_id : null,
     };
-    const linked = withComponentLinks({ ...existing, ...patch }, components);
+    const linked = withComponentLinks({ ...existing, ...(nodeMetadata ? { metadata: nodeMetadata } : {}), ...patch }, components);
     const updated = linked;
     const targets = complete ? await this.webhooks.targetsFor(form) : [];
     const componentTargets = await Promise.all(components.map((w) => this.webhooks.targetsFor(w.form)));
     let queued = false;
     let items: OutboxItem[] = [];
     await this.storage.transaction(async (tx) => {
-      const ok = await tx.responses.updatePartial(form.id, responseId, components.length ? { ...patch, metadata: linked.metadata } : patch, this.csvLines.of(snapshot, updated));
+      const ok = await tx.responses.updatePartial(form.id, responseId, components.length || nodeMetadata ? { ...patch, metadata: linked.metadata } : patch, this.csvLines.of(snapshot, updated));
       if (!ok) throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, patch.answers), responseId);
       if (complete) items = await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
@@ -334,7 +336,8 @@ export class SubmissionService {
     if (!form || !existing || existing.completed_at) return null;
     const version = existing.version_id ? await tx.versions.findById(existing.version_id) : null;
     const snapshot = (version?.snapshot ?? { questions: [] }) as { questions: Question[]; mode?: string; quiz_settings?: unknown; start_logic_jumps?: unknown };
-    const shown = shownQuestions(snapshot, existing.answers, existing.metadata.hidden);
+    const nodeMetadata = await withDataNodeHidden(tx, existing, snapshot.questions);
+    const shown = shownQuestions(snapshot, existing.answers, (nodeMetadata ?? existing.metadata).hidden);
     try {
       assertAnswers(snapshot.questions, existing.answers, true, { ...this.answerContext(form.id), shown });
     } catch {
@@ -354,6 +357,7 @@ export class SubmissionService {
       completion_seconds: elapsedSeconds(existing.started_at, now),
       quiz_results: computeQuizResults(snapshot.mode ?? 'standard', snapshot.quiz_settings, snapshot.questions, existing.answers),
       unique_visitor: limitOne ? existing.visitor_id : null,
+      ...(nodeMetadata ? { metadata: nodeMetadata } : {}),
     };
     const updated = { ...existing, ...patch };
     if (!(await tx.responses.updatePartial(form.id, responseId, patch, this.csvLines.of(snapshot, updated)))) return null;
@@ -393,7 +397,7 @@ export class SubmissionService {
       completion_seconds: elapsedSeconds(existing.started_at, now),
       quiz_results: computeQuizResults(full.mode ?? 'standard', full.quiz_settings, full.questions, existing.answers),
       unique_visitor: limitOne ? existing.visitor_id : null,
-      metadata,
+      metadata: (await withDataNodeHidden(tx, { ...existing, metadata }, full.questions)) ?? metadata,
     };
     const updated = { ...existing, ...patch };
     if (!(await tx.responses.updatePartial(form.id, existing.id, patch, this.csvLines.of(full, updated)))) return null;

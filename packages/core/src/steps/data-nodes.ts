@@ -14,6 +14,7 @@ import type { WebhookTransport } from '../ports/webhook-transport';
 import { TOKENS } from '../tokens';
 import { callSource, DEFAULT_TIMEOUT_MS, type DataOutcome } from './data-call';
 import { openDataSecret } from './data-secrets';
+import { keepDataRun } from './data-runs';
 import { reachedStep } from './step-access';
 
 const mapped = { variables: z.record(z.string(), z.unknown()), hidden: z.record(z.string(), z.string()) };
@@ -46,23 +47,6 @@ export const testDataOut = z.object({
   body: z.unknown(),
   ...mapped,
 });
-
-/** How long a response's data node outcome is kept for its completion (a partial response may resume later). */
-const RUN_KEPT_MS = 30 * 24 * 3600_000;
-const dataRunKey = (responseId: string, questionId: string) => `data-run:${responseId}:${questionId}`;
-
-/**
- * The hidden field values the data nodes of a response set (docs/logic.md), for the logic of its completion:
- * a node's fallback path tests its `status_field`. Nothing is read for forms without data nodes.
- */
-export async function dataNodeHidden(storage: Storage, responseId: string, questions: readonly Question[]): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const q of questions.filter((x) => x.type === 'data')) {
-    const r = await storage.idempotency.find(dataRunKey(responseId, q.id));
-    if (r?.status === 'done' && r.result?.hidden) Object.assign(out, r.result.hidden as Record<string, string>);
-  }
-  return out;
-}
 
 type Props = { source?: string; method?: 'GET' | 'POST'; params?: Record<string, string>; mapping?: Record<string, string>; timeout_ms?: number; cache_seconds?: number; status_field?: string | null };
 
@@ -128,13 +112,8 @@ export class DataNodes {
     }
     const shown: Record<string, string> = Object.fromEntries(Object.entries(outcome.hidden).filter(([k]) => declared.has(k)));
     if (p.status_field && declared.has(p.status_field)) shown[p.status_field] = outcome.status;
-    // Kept for the completion's path check (the fallback path's questions are on the path): dataNodeHidden.
-    const run = dataRunKey(response.id, question.id);
-    await this.storage.idempotency.release(run);
-    const keep = new Date(now.getTime() + RUN_KEPT_MS).toISOString();
-    if (await this.storage.idempotency.claim({ key: run, owner: form.id, created_at: now.toISOString(), expires_at: keep }, now.toISOString())) {
-      await this.storage.idempotency.complete(run, { hidden: shown });
-    }
+    // Kept for the path of the steps after it and of the completion, which stores them (data-runs.ts).
+    await keepDataRun(this.storage, form.id, response.id, question.id, shown, now);
     return { question_id: question.id, type: 'data', status: outcome.status, cached, variables: outcome.variables, hidden: shown };
   }
 

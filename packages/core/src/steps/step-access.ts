@@ -6,6 +6,7 @@ import { isUnanswered } from '../logic/conditions';
 import { visiblePath } from '../logic/jumps';
 import { UNFILTERABLE_KINDS } from '../responses/filter-ops';
 import type { Storage } from '../ports/storage';
+import { dataNodeHidden } from './data-runs';
 
 /** The version's questions and logic a step is run against (the snapshot the response answers). */
 export interface StepSnapshot {
@@ -46,7 +47,8 @@ export async function reachedStep(storage: Storage, slug: string, responseId: st
   const question = snapshot.questions.find((q) => q.id === questionId && q.type === type);
   if (!question) throw notFound('Step');
   const answers = Object.fromEntries(response.answers.map((a) => [a.question_id, a.value]));
-  const hidden = (response.metadata.hidden ?? {}) as Record<string, string>;
+  // What the data nodes passed so far set counts as the page counts it: their fallback paths, their recalls.
+  const hidden = { ...response.metadata.hidden, ...(await dataNodeHidden(storage, response.id, snapshot.questions)) } as Record<string, string>;
   const path = visiblePath(snapshot.questions, snapshot.start_logic_jumps, { answers, hidden });
   const at = path.indexOf(question.id);
   // The required questions before the step must be answered: a step runs after them, never ahead.
