@@ -85,7 +85,7 @@ const ONE_ROW = new Set(['equals', 'greater_than', 'less_than', 'greater_or_equa
  * the planner would read every response of the form (IDX_responses_form_submitted) and probe the list.
  * `from` names the driver `m` (columns `m_id`, `m_at`) joined to the responses as `r`; `where` holds the
  * other filters on `r`; `alone` says the driver is the whole filter (no lookup needed to count).
- * `rows` is the driver alone. `null` when no test can drive (only `any`, negative or text tests): the caller filters the responses.
+ * `rows` is the driver alone, `lookup` the join that follows it. `null` when no test can drive (only `any`, negative or text tests): the caller filters the responses.
  */
 export function drivenMatch(
   d: Dialect,
@@ -94,7 +94,7 @@ export function drivenMatch(
   filter: { since?: string; until?: string; completed?: boolean; search?: string; version?: number; language?: string; answers?: AnswerFilter },
   bind: (v: unknown) => string,
   rest: (f: typeof filter, bind: (v: unknown) => string) => string,
-): { from: string; where: string; alone: boolean; rows: string } | null {
+): { from: string; where: string; alone: boolean; rows: string; lookup: string } | null {
   const answers = filter.answers;
   if (!answers || answers.match !== 'all') return null;
   const driver = answers.tests.find((t) => (t.via === 'key' || t.via === 'num') && !NEGATIVE.has(t.op)) ?? answers.tests.find((t) => t.via === 'presence' && t.op === 'is_answered');
@@ -117,7 +117,7 @@ export function drivenMatch(
   // The index row carries its response's submitted_at (kept equal by every write), so the lookup can be a seek in
   // IDX_responses_form_submitted, which also holds completed_at and completion_seconds: a summary's days read no row.
   const on = `r.id = m.m_id AND r.form_id = ${bind(formId)} AND r.submitted_at = m.m_at`;
-  return { from: `(${rows}) m ${join} ${responses} r ON ${on}`, where, alone, rows: `(${rows}) m` };
+  return { from: `(${rows}) m ${join} ${responses} r ON ${on}`, where, alone, rows: `(${rows}) m`, lookup: `${join} ${responses} r ON ${on}` };
 }
 
 /** The highest placeholder number (`?N` or `$N`) in `sql`: the prefix of the bound values it uses. */

@@ -190,9 +190,15 @@ export class SqlResponseRepository implements ResponseRepository {
     const keyset = query.after
       ? ` AND m.m_at <= ${page.bind(query.after.submitted_at)} AND (m.m_at < ${page.bind(query.after.submitted_at)} OR m.m_id < ${page.bind(query.after.id)})`
       : '';
-    const sql =
-      `SELECT r.* FROM ${m.from} WHERE ${m.where}${keyset} ORDER BY m.m_at DESC, m.m_id DESC LIMIT ${page.bind(Math.max(0, Math.floor(query.limit)))}` +
+    const limit =
+      `ORDER BY m.m_at DESC, m.m_id DESC LIMIT ${page.bind(Math.max(0, Math.floor(query.limit)))}` +
       (query.after ? '' : ` OFFSET ${page.bind(Math.max(0, Math.floor(query.offset)))}`);
+    // The driver alone is the whole filter: the page is taken from the index first and only its rows are looked
+    // up. A range on numbers is in number order there, so every match is sorted; looking each one up before the
+    // sort cost a row read per match (NPS >= 9 over 100,000 responses: 360 ms for a page of 25).
+    const sql = m.alone
+      ? `SELECT r.* FROM (SELECT m.m_id, m.m_at FROM ${m.rows} WHERE 1 = 1${keyset} ${limit}) m ${m.lookup} WHERE ${m.where} ORDER BY m.m_at DESC, m.m_id DESC`
+      : `SELECT r.* FROM ${m.from} WHERE ${m.where}${keyset} ${limit}`;
     const count = async () => {
       if (query.total !== undefined) return query.total;
       const c = new Params(d);
