@@ -2115,6 +2115,8 @@ export interface components {
             name: string;
         } | {
             [key: string]: string | number | null;
+        } | {
+            [key: string]: unknown;
         } | null;
         AuditEvent: {
             id: string;
@@ -3453,6 +3455,18 @@ export interface components {
                 hidden?: {
                     [key: string]: string;
                 };
+                /** @description A response stored in a component form: the composite response it came through (docs/logic.md "Composite") */
+                composite?: {
+                    form_id: string;
+                    response_id: string;
+                    question_id: string;
+                };
+                /** @description A composite's response: the response it stored in each component form, by composite question */
+                components?: {
+                    question_id: string;
+                    form_id: string;
+                    response_id: string;
+                }[];
             };
             answers: components["schemas"]["Answer"][];
             quiz_results: {
@@ -3489,6 +3503,18 @@ export interface components {
                 hidden?: {
                     [key: string]: string;
                 };
+                /** @description A response stored in a component form: the composite response it came through (docs/logic.md "Composite") */
+                composite?: {
+                    form_id: string;
+                    response_id: string;
+                    question_id: string;
+                };
+                /** @description A composite's response: the response it stored in each component form, by composite question */
+                components?: {
+                    question_id: string;
+                    form_id: string;
+                    response_id: string;
+                }[];
             };
             answers: components["schemas"]["Answer"][];
             quiz_results: {
@@ -3787,6 +3813,18 @@ export interface components {
                 hidden?: {
                     [key: string]: string;
                 };
+                /** @description A response stored in a component form: the composite response it came through (docs/logic.md "Composite") */
+                composite?: {
+                    form_id: string;
+                    response_id: string;
+                    question_id: string;
+                };
+                /** @description A composite's response: the response it stored in each component form, by composite question */
+                components?: {
+                    question_id: string;
+                    form_id: string;
+                    response_id: string;
+                }[];
             };
             answers: components["schemas"]["Answer"][];
             quiz_results: {
@@ -3813,6 +3851,18 @@ export interface components {
                 hidden?: {
                     [key: string]: string;
                 };
+                /** @description A response stored in a component form: the composite response it came through (docs/logic.md "Composite") */
+                composite?: {
+                    form_id: string;
+                    response_id: string;
+                    question_id: string;
+                };
+                /** @description A composite's response: the response it stored in each component form, by composite question */
+                components?: {
+                    question_id: string;
+                    form_id: string;
+                    response_id: string;
+                }[];
             };
             answers: components["schemas"]["Answer"][];
             quiz_results: {
@@ -10533,7 +10583,10 @@ export interface operations {
     submitResponse: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional, 1-255 characters: a completed submission sent again with the same key (and body) within 24 hours answers the response the first one stored, writing nothing again; another body is 409 `idempotency_conflict` */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 slug: string;
             };
@@ -10549,6 +10602,8 @@ export interface operations {
                             name: string;
                         } | {
                             [key: string]: string | number | null;
+                        } | {
+                            [key: string]: unknown;
                         } | null;
                     }[];
                     visitor_id?: string;
@@ -10612,6 +10667,8 @@ export interface operations {
                             name: string;
                         } | {
                             [key: string]: string | number | null;
+                        } | {
+                            [key: string]: unknown;
                         } | null;
                     }[];
                     completed?: boolean;

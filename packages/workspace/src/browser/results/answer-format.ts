@@ -1,5 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Question } from '../../data/forms';
+import { componentColumns } from './composite-columns';
 
 /*
  * How the responses table shows answers: one column per question, and for questions made of sub-fields
@@ -21,6 +22,7 @@ const FIELD_LABELS: Record<string, string> = {
 
 /** The sub-fields of a question (id or field name, and label), or [] for a one-value question. */
 export function subFields(q: Question): Array<{ key: string; label: string }> {
+  if (q.type === 'composite') return componentColumns(q);
   if (!SUB_FIELD_TYPES.has(q.type)) return [];
   const p = q.properties ?? {};
   if (Array.isArray(p.questions)) return (p.questions as Array<{ id?: string; title: string }>).map((s, i) => ({ key: s.id ?? String(i), label: s.title }));

@@ -10,6 +10,7 @@ import './filter-bar';
 import { EMPTY_FILTER, type FilterState } from './filter-bar';
 import { apiFilter, readFilterState, writeFilterState } from './filter-url';
 import { PER_PAGE, type FlResultsTable, type ResponsePage } from './results-table';
+import { withComponents } from './composite-columns';
 
 /** How often an open results screen asks whether responses arrived (any instance may have stored them). */
 const POLL_MS = 10_000;
@@ -122,7 +123,8 @@ export class FormloomResults extends LitElement {
       const { form } = await getForm(this.api!, this.formId);
       const offered = form as unknown as { language?: string | null; languages?: string[] | null };
       this.languages = offered.language && offered.languages?.length ? [offered.language, ...offered.languages] : [];
-      this.questions = form.questions;
+      // A composite's components are its columns (composite-columns.ts).
+      this.questions = await withComponents(this.api!, form);
       if (!form.team_id) this.canDelete = true;
       else {
         const teams = await listTeams(this.api!).catch(() => null);
