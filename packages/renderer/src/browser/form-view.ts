@@ -19,6 +19,7 @@ import { SpamCheck } from './spam-check.js';
 import type { Translate } from './i18n/index.js';
 import { newSeed, shuffled } from './shuffle.js';
 import { recaller, recalledQuestion, type Fill } from './recall-text.js';
+import { expandComposites, foldComposites, namedIndex, passSteps, shownPath, type FlowQuestion } from './composite-flow.js';
 
 /** How long a tapped answer shows as picked before the page moves on. */
 const ADVANCE_MS = 250;
@@ -29,7 +30,7 @@ const ADVANCE_MS = 250;
  * the shared logic; this class only moves between them.
  */
 export class FormView {
-  private readonly questions: PublicQuestion[];
+  private readonly questions: FlowQuestion[];
   private answers: Answers = {};
   private hidden: Record<string, string>;
   private index = 0;
@@ -81,7 +82,8 @@ export class FormView {
     private focusOk: boolean,
   ) {
     this.chrome = new PageChrome(t, form.theme);
-    this.questions = [...form.snapshot.questions].sort((a, b) => a.order - b.order);
+    // Composite questions are answered in place: their components' questions join the flow (composite-flow.ts).
+    this.questions = expandComposites([...form.snapshot.questions].sort((a, b) => a.order - b.order));
     const given = prefill(this.questions, form.snapshot.hidden_fields, search);
     this.answers = given.answers;
     this.hidden = given.hidden;
@@ -202,6 +204,8 @@ export class FormView {
 
   /** Shows the question at `i`, with an optional problem to fix. */
   private go(i: number, problem: string | null = null): void {
+    const to = passSteps(this.questions, i, this.ctx);
+    if (to !== i) return to >= this.questions.length ? void this.finish() : this.go(to, problem);
     // A step the server runs is performed on the live page, never in the builder's preview (not counted).
     if (RUN_STEPS.has(this.questions[i]?.type ?? '') && this.counted) return void runServerStep(this.stepPage, this.questions[i]!, i);
     const screenNo = this.newScreen();
@@ -244,6 +248,7 @@ export class FormView {
     const section = h(
       'section',
       { class: 'fl-q', 'data-type': q.type, 'aria-labelledby': titleId },
+      this.questions[i]!.part ? h('p', { class: 'fl-part' }, this.questions[i]!.part) : null,
       h(this.level === 1 ? 'h1' : 'h2', { class: 'fl-question', id: titleId }, q.title, q.required && answerable(q.type) ? [h('span', { 'aria-hidden': 'true' }, ' *'), h('span', { class: 'fl-sr' }, ` ${this.t('required')}`)] : null),
       q.description ? h('p', { class: 'fl-desc', id: descId }, q.description) : null,
       this.control.el,
@@ -268,12 +273,12 @@ export class FormView {
 
   /** True when no question can follow the current one whatever the jumps say. */
   private isLast(): boolean {
-    return nextIndex(this.questions, this.index, this.ctx) >= this.questions.length;
+    return passSteps(this.questions, nextIndex(this.questions, this.index, this.ctx), this.ctx) >= this.questions.length;
   }
 
   /** Progress along the respondent's own path, and the navigation (page-chrome.ts). */
   private paintChrome(): void {
-    const path = visiblePath(this.questions, this.form.snapshot.start_logic_jumps, this.ctx);
+    const path = shownPath(this.questions, visiblePath(this.questions, this.form.snapshot.start_logic_jumps, this.ctx));
     this.chrome.paint(path, this.questions[this.index]!.id, this.history.length > 0, () => this.back(), () => void this.next());
   }
 
@@ -332,9 +337,10 @@ export class FormView {
   /** The answers to send: those on the respondent's path through the jumps, answered and answerable. */
   private payload() {
     const path = new Set(visiblePath(this.questions, this.form.snapshot.start_logic_jumps, this.ctx));
-    return this.questions
+    const answers = this.questions
       .filter((q) => path.has(q.id) && answerable(q.type) && this.answers[q.id] !== null && this.answers[q.id] !== undefined && this.answers[q.id] !== '')
       .map((q) => ({ question_id: q.id, value: typeof this.answers[q.id] === 'string' ? (this.answers[q.id] as string).trim() : this.answers[q.id] }));
+    return foldComposites(this.questions, answers);
   }
 
   private body(completed: boolean) {
@@ -406,7 +412,7 @@ export class FormView {
     }
     // A booking whose held time was taken: that answer is gone; the question asks for another time.
     if (e.status === 409 && e.reason === 'slot_unavailable') for (const id of e.questionIds) this.answers[id] = null;
-    const at = this.questions.findIndex((q) => e.questionIds.includes(q.id));
+    const at = namedIndex(this.questions, e.questionIds);
     if (at >= 0) return this.go(at, e.message.replace(/^answers(\.\d+\.value)?: /, ''));
     this.chrome.offline(() => void this.finish(), e.message);
   }
