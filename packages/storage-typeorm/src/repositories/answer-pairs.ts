@@ -25,8 +25,11 @@ type Num = number | string;
 const PAIR_KINDS = new Set(['dropdown', 'multiple_choice', 'yes_no', 'rating', 'opinion_scale']);
 /** Kinds with one key per answer: a test naming several keys counts each response once. */
 const SINGLE_KEY = new Set(['dropdown', 'yes_no', 'rating', 'opinion_scale']);
-/** 11 parameters a row: 90 rows stay under SQLite's oldest limit of 999. */
-const ROWS_PER_STATEMENT = 90;
+/**
+ * Rows per upsert: on PostgreSQL 11 parameters a row, so 90 rows stay far below its limit; on SQLite the rows are
+ * one JSON parameter (sql/statements.ts, `insertRows`), so a group commit's counters go in one statement.
+ */
+const rowsPerStatement = (d: Dialect) => (d.kind === 'sqlite' ? 5000 : 90);
 /** The row that counts every response counted here (all four keys ''): the read's check that none is missing. */
 const COVERAGE = '\u0000\u0000\u0000';
 
@@ -111,9 +114,10 @@ export async function applyPairDeltas(db: Db, d: Dialect, formId: string, deltas
     rows.push([formId, ...key.split('\u0000'), e.n, e.key_count, e.furthest, e.completed, e.seconds_sum, e.seconds_count]);
   }
   const cols = ['n', 'key_count', 'furthest', 'completed', 'seconds_sum', 'seconds_count'];
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+  const per = rowsPerStatement(d);
+  for (let i = 0; i < rows.length; i += per) {
     const { sql, values } = insertRows(
-      d, table, ['form_id', 'question_id', 'value', 'target_id', 'target_value', ...cols], rows.slice(i, i + ROWS_PER_STATEMENT),
+      d, table, ['form_id', 'question_id', 'value', 'target_id', 'target_value', ...cols], rows.slice(i, i + per),
       `ON CONFLICT (form_id, question_id, value, target_id, target_value) DO UPDATE SET ${cols.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`,
     );
     await db.run(sql, values);
