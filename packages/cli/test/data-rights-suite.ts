@@ -30,6 +30,9 @@ export function dataRightsSuite(anyTest: TestFn, kind: DatabaseKind): void {
     // Where the server keeps files by default on each database (docs/configuration.md, FORMLOOM_BLOB_STORE).
     const blobs = kind === 'postgres' ? storage.postgresBlobStore() : createFileBlobStore(join(dataDir, 'blobs'));
     t.context = { db, dataDir, storage, blobs };
+    // The first account is the server's admin, who cannot be deleted while others use it: not one of the tests'.
+    const first = await runCli(['user', 'create', '--email', 'first-admin@example.com'], env(t.context));
+    if (first.code !== 0) throw new Error(first.stderr);
   });
   test.after.always(async (t) => {
     await t.context.storage?.close();
