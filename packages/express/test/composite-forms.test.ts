@@ -14,7 +14,7 @@ async function published(app: TestApp, key: string, body: Record<string, unknown
 }
 
 /** Two components (the first with its own jump: "No" skips the required reason) and a composite of both between two questions. */
-async function composite(app: TestApp, extra: { limitB?: number } = {}) {
+async function composite(app: TestApp, extra: { limitB?: number; incremental?: boolean } = {}) {
   const u = await app.user();
   const a = await published(app, u.key, {
     title: 'About you',
@@ -32,6 +32,7 @@ async function composite(app: TestApp, extra: { limitB?: number } = {}) {
   });
   const c = await published(app, u.key, {
     title: 'Onboarding',
+    ...(extra.incremental ? { incremental_submission: true } : {}),
     questions: [
       { type: 'email', title: 'Email', required: true },
       { type: 'composite', title: 'The two forms', properties: { composite_ids: [a.id, b.id] } },
@@ -148,6 +149,27 @@ forEachDb(test, (it) => {
     const fresh = await send('k-2');
     t.not(fresh.body.id, first!.body.id);
     t.is(await count(app, s.u.key, s.c.id), 2);
+  });
+
+  it('a partial response keeps the composite answer; its completion stores the components, once', async (t, app) => {
+    const s = await composite(app, { incremental: true });
+    const started = await app.api('POST', `/public/forms/${s.c.slug}/responses`, {
+      body: { completed: false, answers: [{ question_id: s.q.email, value: 'ada@example.com' }, { question_id: s.q.comp, value: { [`${s.a.id}/${s.q.drive}`]: true } }] },
+    });
+    t.is(started.status, 201, JSON.stringify(started.body));
+    t.deepEqual(await Promise.all([s.a.id, s.b.id].map((id) => count(app, s.u.key, id))), [0, 0]);
+    const patch = (body: unknown) => app.api('PATCH', `/public/forms/${s.c.slug}/responses/${started.body.id}`, { headers: { 'X-Resume-Token': started.body.resume_token }, body });
+    const missing = await patch({ completed: true });
+    t.is(missing.status, 400);
+    t.deepEqual(missing.body.error.question_ids, [s.q.comp, `${s.b.id}/${s.q.stars}`]);
+    const done = await patch({ answers: [{ question_id: s.q.comp, value: driving(s) }], completed: true });
+    t.is(done.status, 200, JSON.stringify(done.body));
+    t.is(done.body.metadata.components.length, 2);
+    const again = await patch({ completed: true });
+    t.is(again.status, 409);
+    t.deepEqual(await Promise.all([s.a.id, s.b.id, s.c.id].map((id) => count(app, s.u.key, id))), [1, 1, 1]);
+    const stored = await app.api('GET', `/forms/${s.c.id}/responses/${started.body.id}`, { key: s.u.key });
+    t.deepEqual(stored.body.metadata.components, done.body.metadata.components);
   });
 
   it("the composite's results are one table: the list, the CSV and the JSON export", async (t, app) => {

@@ -62,7 +62,8 @@ export const responseRoutes: RouteSpec[] = [
         name: 'Idempotency-Key',
         required: false,
         description:
-          'Optional, 1-255 characters: a completed submission sent again with the same key (and body) within 24 hours answers the response the first one stored, writing nothing again; another body is 409 `idempotency_conflict`',
+          'Any 1 to 255 characters: a completed submission sent again with the same key (and body) within 24 hours answers the response the first one stored, writing nothing again; another body is 409 `idempotency_conflict`',
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
       },
     ],
     summary: 'Submit a response to the published version (no key)',
