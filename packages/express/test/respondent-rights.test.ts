@@ -108,6 +108,12 @@ forEachDb(test, (t) => {
     tt.like(analytics, { total_responses: 1, completed_responses: 1 }, 'the counters follow');
     tt.is(analytics.responses_by_day.reduce((n: number, d: any) => n + d.total, 0), 1);
     tt.is((await app.api('GET', `/forms/${a.id}`, { key: owner.key })).body.response_count, 1);
+    // The funnel and the question summaries count only the other respondent now.
+    const funnel = (await app.api('GET', `/forms/${a.id}/analytics/funnel`, { key: owner.key })).body as { steps: Array<{ kind: string; count: number }> };
+    tt.deepEqual(funnel.steps.filter((s) => s.kind === 'completed').map((s) => s.count), [1]);
+    tt.true(funnel.steps.filter((s) => s.kind === 'question').every((s) => s.count <= 1), JSON.stringify(funnel.steps));
+    const summaries = (await app.api('GET', `/forms/${a.id}/analytics/questions`, { key: owner.key })).body;
+    tt.is(summaries.questions.find((q: { question_id: string }) => q.question_id === a.questions[0]!.id).answered, 1);
     const audit = await app.api('GET', `/teams/${team.id}/audit-logs?action=responses.erased`, { key: owner.key });
     tt.is(audit.status, 200, audit.text);
     tt.is(audit.body.events.length, 1);
