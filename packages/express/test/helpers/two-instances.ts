@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createFormloom, type Clock, type Formloom, type Mailer, type SignedDocumentRenderer } from '@formloom/core';
-import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
+import { createFormloom, type Clock, type Formloom, type FormloomOptions, type Mailer, type SignedDocumentRenderer } from '@formloom/core';
+import { createDataSource, createPostgresBlobStore, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
 import { createTestDatabase, type TestDatabase } from '@formloom/storage-typeorm/testing';
 import { createFormloomRouter, type SessionOptions } from '../../src';
 import type { ApiResponse } from './app';
@@ -31,6 +31,13 @@ export interface TwoInstancesOptions {
   renderers?: [SignedDocumentRenderer, SignedDocumentRenderer];
   /** The routers' `sessions` options (docs/accounts.md). */
   sessions?: SessionOptions;
+  /** Plugins, speech engines, audio codecs and config given to both instances alike. */
+  plugins?: FormloomOptions['plugins'];
+  speechEngines?: FormloomOptions['speechEngines'];
+  audio?: FormloomOptions['audio'];
+  config?: FormloomOptions['config'];
+  /** Blobs (uploads, audio) in the shared database, so either instance serves what the other stored. */
+  sharedBlobs?: boolean;
 }
 
 let seq = 0;
@@ -40,13 +47,18 @@ export async function startTwoInstances(opts: TwoInstancesOptions = {}): Promise
   const second = createDataSource(db.url.split('?')[0]!, { schema: db.schema, poolSize: 5 });
   await runMigrations(second);
   const storages = [db.storage, createTypeormStorage(second)] as const;
+  const sources = [db.dataSource, second] as const;
   const instances = storages.map((storage, i) =>
     createFormloom({
       storage,
+      ...(opts.sharedBlobs ? { blobStore: createPostgresBlobStore(sources[i]!) } : {}),
       clock: opts.clock,
       mailer: opts.mailers?.[i],
       signedDocuments: opts.renderers?.[i],
-      config: { secretKey: 'shared-key' },
+      ...(opts.plugins ? { plugins: opts.plugins } : {}),
+      ...(opts.speechEngines ? { speechEngines: opts.speechEngines } : {}),
+      ...(opts.audio ? { audio: opts.audio } : {}),
+      config: { secretKey: 'shared-key', ...opts.config },
     }),
   ) as [Formloom, Formloom];
   const servers = await Promise.all(
