@@ -71,6 +71,33 @@ forEachDb(test, (it) => {
     t.is(again.body.warnings, undefined);
   });
 
+  it("a quiz's endings and a data node's texts are translated, warned about and public", async (t, app) => {
+    const u = await app.user('pro');
+    const form = await create(app, u.key, {
+      language: 'en',
+      languages: ['de'],
+      mode: 'knowledge_quiz',
+      quiz_settings: { endings: [{ id: 'high', title: 'Well done', description: 'You know colours', min_score: 1 }, { id: 'low', title: 'Try again', min_score: 0, max_score: 0 }] },
+      questions: [
+        { id: 'q_email', type: 'email', title: 'Email' },
+        { id: 'q_look', type: 'data', title: 'Looking you up', description: 'One moment', properties: { source: 'https://example.com/customers', params: { email: '{answer.q_email}' } } },
+      ],
+      translations: { de: { title: 'Umfrage', 'endings.high.title': 'Gut gemacht' } },
+    });
+    const [email, look] = form.questions.map((q: { id: string }) => q.id);
+    const pub = await app.api('POST', `/forms/${form.id}/publish`, { key: u.key });
+    t.is(pub.status, 200, JSON.stringify(pub.body));
+    t.deepEqual(pub.body.warnings[0].missing.de, ['endings.high.description', 'endings.low.title', `questions.${email}.title`, `questions.${look}.title`, `questions.${look}.description`]);
+    const de = { title: 'Umfrage', 'endings.high.title': 'Gut gemacht', 'endings.high.description': 'Sie kennen Farben', 'endings.low.title': 'Noch einmal', [`questions.${email}.title`]: 'E-Mail', [`questions.${look}.title`]: 'Wir suchen Sie', [`questions.${look}.description`]: 'Einen Moment' };
+    const put = await app.api('PUT', `/forms/${form.id}`, { key: u.key, body: { translations: { de } } });
+    t.is(put.status, 200, JSON.stringify(put.body));
+    const again = await app.api('POST', `/forms/${form.id}/publish`, { key: u.key });
+    t.is(again.body.warnings, undefined, JSON.stringify(again.body.warnings));
+    const view = await app.api('GET', `/public/forms/${form.slug}`);
+    t.like(view.body.snapshot.translations.de, { 'endings.low.title': 'Noch einmal', [`questions.${look}.title`]: 'Wir suchen Sie' });
+    t.deepEqual(view.body.snapshot.quiz_settings.endings.map((e: { id: string }) => e.id), ['high', 'low']);
+  });
+
   it('a response records its language, filterable, with choices stored in the default language', async (t, app) => {
     const u = await app.user();
     const form = await create(app, u.key, { language: 'en', languages: ['de', 'ar'], published: true });

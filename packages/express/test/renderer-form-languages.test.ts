@@ -6,7 +6,7 @@ import { AXE_SOURCE, eventually, launchBrowser } from './helpers/browser';
 /*
  * A form in several languages on the respondent's page (docs/languages.md): ?lang= first, then the browser's
  * languages, then the picker; Arabic right to left; the answer stored in the default language with the
- * response's language. One app, one browser.
+ * response's language; the quiz ending in the respondent's language. One app, one browser.
  */
 let browser: Browser;
 let app: TestApp;
@@ -23,9 +23,11 @@ test.before(async () => {
       published: true,
       language: 'en',
       languages: ['de', 'ar'],
-      questions: [{ id: 'q_color', type: 'multiple_choice', title: 'Favourite colour', required: true, properties: { choices: [{ id: 'red', label: 'Red' }, { id: 'blue', label: 'Blue' }] } }],
+      mode: 'knowledge_quiz',
+      quiz_settings: { endings: [{ id: 'right', title: 'Well done', description: 'Red it is.', min_score: 1 }, { id: 'wrong', title: 'Not quite', max_score: 0 }] },
+      questions: [{ id: 'q_color', type: 'multiple_choice', title: 'Favourite colour', required: true, properties: { choices: [{ id: 'red', label: 'Red' }, { id: 'blue', label: 'Blue' }], correct_answer: 'Red' } }],
       translations: {
-        de: { title: 'Umfrage', 'questions.q_color.title': 'Lieblingsfarbe', 'questions.q_color.choices.red': 'Rot', 'questions.q_color.choices.blue': 'Blau' },
+        de: { title: 'Umfrage', 'questions.q_color.title': 'Lieblingsfarbe', 'questions.q_color.choices.red': 'Rot', 'questions.q_color.choices.blue': 'Blau', 'endings.right.title': 'Gut gemacht', 'endings.right.description': 'Rot ist richtig.' },
         ar: { title: 'استطلاع', 'questions.q_color.title': 'اللون المفضل', 'questions.q_color.choices.red': 'أحمر', 'questions.q_color.choices.blue': 'أزرق' },
       },
     },
@@ -68,6 +70,9 @@ test.serial('German from ?lang=, the answer stored in the default language with 
     t.is(await page.locator('html').getAttribute('lang'), 'de');
     await tapLabel(el, 'Rot');
     await el.getByRole('button', { name: 'Absenden', exact: true }).click();
+    // The quiz ending the answers matched, in German.
+    await el.getByRole('heading', { name: 'Gut gemacht' }).waitFor();
+    t.true(await el.getByText('Rot ist richtig.').isVisible());
     t.true(await eventually(async () => (await responses('de')).length === 1));
     const [r] = await responses('de');
     t.is(r!.answers[0]!.value, 'Red');

@@ -23,7 +23,7 @@ test('languages added by keyboard, translations side by side, saved, at 390 px a
   const owner = await app.user('pro');
   const created = await app.api('POST', '/forms', {
     key: owner.key,
-    body: { title: 'Survey', language: 'en', questions: [{ type: 'multiple_choice', title: 'Favourite colour', properties: { choices: [{ label: 'Red' }, { label: 'Blue' }] } }] },
+    body: { title: 'Survey', language: 'en', mode: 'knowledge_quiz', quiz_settings: { endings: [{ id: 'top', title: 'Well done' }] }, questions: [{ type: 'multiple_choice', title: 'Favourite colour', properties: { choices: [{ label: 'Red' }, { label: 'Blue' }] } }] },
   });
   const id = created.body.id as string;
   const qid = created.body.questions[0].id as string;
@@ -39,12 +39,14 @@ test('languages added by keyboard, translations side by side, saved, at 390 px a
       await page.getByRole('button', { name: `Remove ${name}` }).waitFor();
       const into = page.getByRole('combobox', { name: 'Translate into' });
       await into.selectOption(lang);
-      t.regex(await page.getByRole('status').filter({ hasText: 'have no' }).innerText(), /4 of 4 texts have no/);
+      t.regex(await page.getByRole('status').filter({ hasText: 'have no' }).innerText(), /5 of 5 texts have no/);
+      // A quiz ending is one of the texts, named for what it is.
+      await page.getByText('Quiz ending 1 · title').waitFor();
       const field = page.getByRole('textbox', { name: /^German|^Arabic/ }).first();
       await field.fill(text);
       await field.press('Tab');
       await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
-      t.regex(await page.getByRole('status').filter({ hasText: 'have no' }).innerText(), /3 of 4 texts have no/);
+      t.regex(await page.getByRole('status').filter({ hasText: 'have no' }).innerText(), /4 of 5 texts have no/);
       const dir = process.env.FORMLOOM_SHOTS;
       if (dir) await page.locator('fl-languages').screenshot({ path: `${dir}/languages-${width}.png` });
       t.is(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth), width, 'no sideways scrolling');

@@ -38,6 +38,12 @@ export interface TranslatableText {
 
 const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 
+/** The quiz endings that have an id (the path names it), from a form's or a snapshot's `quiz_settings`. */
+function quizEndings(form: Record<string, unknown>): Array<{ id: string; title?: unknown; description?: unknown }> {
+  const endings = (form.quiz_settings as { endings?: unknown } | null | undefined)?.endings;
+  return Array.isArray(endings) ? endings.filter((e): e is { id: string } => !!e && typeof e === 'object' && nonEmpty((e as { id?: unknown }).id)) : [];
+}
+
 /** Every text the owner wrote that has a translation per language, in reading order. */
 export function translatableTexts(form: Record<string, unknown>, questions: Question[]): TranslatableText[] {
   const out: TranslatableText[] = [];
@@ -47,6 +53,11 @@ export function translatableTexts(form: Record<string, unknown>, questions: Ques
   // The defaults of the button and the thank-you title are the page's own words, already in 12 languages.
   const pageDefault = (f: string) => (f === 'welcome_button_text' && form[f] === 'Start') || (f === 'thank_you_title' && form[f] === 'Thank you!');
   for (const f of FORM_TEXT_FIELDS) if (!pageDefault(f)) add(f, form[f]);
+  // A quiz's endings: the thank-you screen of the one the answers matched (docs/respondents.md "Quiz endings").
+  for (const e of quizEndings(form)) {
+    add(`endings.${e.id}.title`, e.title);
+    add(`endings.${e.id}.description`, e.description);
+  }
   for (const q of questions) {
     const p = `questions.${q.id}`;
     add(`${p}.title`, q.title);

@@ -56,6 +56,12 @@ export function translateForm(form: PublicForm, lang: string | null): PublicForm
   for (const key of Object.keys(strings)) strings[key] = tr(`strings.${key}`, strings[key]) as string;
   copy.snapshot.strings = Object.keys(strings).length ? strings : snap.strings;
   copy.snapshot.questions = snap.questions.map((q) => translateQuestion(q, tr));
+  // The quiz endings the thank-you screen shows (screens.ts): ids stay, the texts are the language's.
+  const quiz = snap.quiz_settings as { endings?: Array<{ id?: string; title?: string; description?: string }> } | null | undefined;
+  if (Array.isArray(quiz?.endings)) {
+    const endings = quiz.endings.map((e) => (e.id ? { ...e, title: tr(`endings.${e.id}.title`, e.title) as string, description: tr(`endings.${e.id}.description`, e.description) as string } : e));
+    copy.snapshot.quiz_settings = { ...quiz, endings };
+  }
   return copy;
 }
 

@@ -85,6 +85,10 @@ export class FlLanguages extends BuilderPanel {
   private where(path: string, questions: Question[]): string {
     const parts = path.split('.');
     if (parts[0] === 'strings') return `Page words · ${parts[1]}`;
+    if (parts[0] === 'endings') {
+      const endings = ((this.f.quiz_settings as { endings?: Array<{ id?: string }> } | null | undefined)?.endings ?? []);
+      return `Quiz ending ${endings.findIndex((e) => e?.id === parts[1]) + 1} · ${parts[2] === 'title' ? 'title' : 'text'}`;
+    }
     if (parts[0] !== 'questions') return ({ title: 'Form title', description: 'Form description', welcome_title: 'Welcome title', welcome_description: 'Welcome text', welcome_button_text: 'Welcome button', thank_you_title: 'Thank-you title', thank_you_description: 'Thank-you text' } as Record<string, string>)[path] ?? path;
     const n = questions.findIndex((q) => q.id === parts[1]) + 1;
     const what = parts[2] === 'choices' ? 'choice' : parts[2] === 'validations' ? 'error message' : (parts[2] ?? '').replace(/_/g, ' ');
