@@ -68,12 +68,15 @@ export async function deleteAccountRows(scope: Scope, userId: string): Promise<{
   });
 }
 
-/** The address a one-time token's data names (`email`), lower-case, or null. */
+/** The address a one-time token's data names, lower-case, or null: a JSON object's `email`, or the data itself. */
 function tokenEmail(data: string | null): string | null {
+  if (data === null) return null;
+  let value: unknown = data;
   try {
-    const email = (JSON.parse(data ?? 'null') as { email?: unknown } | null)?.email;
-    return typeof email === 'string' ? email.trim().toLowerCase() : null;
+    value = JSON.parse(data);
   } catch {
-    return null;
+    // Not JSON: a sign-in link's data is the address as it is.
   }
+  const email = value && typeof value === 'object' ? (value as { email?: unknown }).email : value;
+  return typeof email === 'string' ? email.trim().toLowerCase() : null;
 }

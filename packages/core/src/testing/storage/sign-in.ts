@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { OneTimeToken, PasskeyRecord, SignInSession } from '../../domain/sign-in';
-import { at, makeInvitation, makeTeam, rejectsWithConflict, type StorageTest, uid } from './fixtures';
+import { at, makeAuditEvent, makeInvitation, makeTeam, makeUser, rejectsWithConflict, type StorageTest, uid } from './fixtures';
 
 const hash = () => randomBytes(32).toString('hex');
 
@@ -166,6 +166,35 @@ export function signInTests(test: StorageTest): void {
     t.is(await db.storage.passkeys.deleteForUser(userId), 2, 'every passkey of the user');
     t.deepEqual(await db.storage.passkeys.listByUser(userId), []);
     t.deepEqual((await db.storage.passkeys.listByUser(other.user_id)).map((x) => x.id), [other.id], "another user's stays");
+  });
+
+  test('users.deleteAccount: rows naming the address go too (invitations, tokens without a user); audit entries keep the id, not the address', async (t, db) => {
+    const user = makeUser();
+    const other = makeUser();
+    for (const u of [user, other]) await db.storage.users.insert(u);
+    const team = makeTeam({ owner_id: other.id });
+    await db.storage.teams.insert(team);
+    const invited = makeInvitation(team.id, 0, { email: user.email.toUpperCase() });
+    const kept = makeInvitation(team.id, 0, { email: other.email });
+    for (const i of [invited, kept]) await db.storage.invitations.insert(i);
+    // A finished sign-up's token has no user and holds the address (and the password's hash) as JSON; a link's, the address.
+    const signup = makeToken({ purpose: 'signup', user_id: null, data: JSON.stringify({ email: user.email, password_hash: 'scrypt$x$y' }) });
+    const link = makeToken({ user_id: null, data: user.email });
+    const others = makeToken({ purpose: 'signup', user_id: null, data: JSON.stringify({ email: other.email }) });
+    for (const tk of [signup, link, others]) await db.storage.oneTimeTokens.insert(tk);
+    const entry = makeAuditEvent(team.id, 1, { user_id: user.id, user_email: user.email });
+    const theirs = makeAuditEvent(team.id, 2, { user_id: other.id, user_email: other.email });
+    for (const e of [entry, theirs]) await db.storage.auditLogs.insert(e);
+
+    t.like(await db.storage.users.deleteAccount(user.id), { deleted: true });
+    t.deepEqual(await db.probes.users({ id: user.id }), []);
+    t.deepEqual((await db.probes.invitations({ team_id: team.id })).map((i) => i.id), [kept.id]);
+    t.is(await db.storage.oneTimeTokens.consume(signup.token_hash, 'signup', at(1)), null);
+    t.is(await db.storage.oneTimeTokens.consume(link.token_hash, 'signin_link', at(1)), null);
+    t.truthy(await db.storage.oneTimeTokens.consume(others.token_hash, 'signup', at(1)), "another person's stays");
+    const audit = await db.probes.auditLogs({ team_id: team.id });
+    t.like(audit.find((e) => e.id === entry.id), { user_id: user.id, user_email: null });
+    t.like(audit.find((e) => e.id === theirs.id), { user_id: other.id, user_email: other.email });
   });
 
   test('invitations: hasPendingForEmail sees unexpired pending invitations of any team, in any case', async (t, db) => {
