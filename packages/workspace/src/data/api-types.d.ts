@@ -10584,7 +10584,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1-255 characters: a completed submission sent again with the same key (and body) within 24 hours answers the response the first one stored, writing nothing again; another body is 409 `idempotency_conflict` */
+                /** @description Any 1 to 255 characters: a completed submission sent again with the same key (and body) within 24 hours answers the response the first one stored, writing nothing again; another body is 409 `idempotency_conflict` */
                 "Idempotency-Key"?: string;
             };
             path: {
