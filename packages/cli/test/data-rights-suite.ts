@@ -100,7 +100,10 @@ export function dataRightsSuite(anyTest: TestFn, kind: DatabaseKind): void {
     const user = await run(c, ['user', 'create', '--email', address, '--first-name', 'Ada']);
     await run(c, ['key', 'create', '--user', address]);
     const form = makeForm({ owner_id: user.user_id, title: 'Mine' });
+    const logo = `${'ab'.repeat(16)}.png`;
+    form.options = { ...form.options, top_logo_url: `https://forms.example.com/api/v1/public/logos/${form.id}/${logo}` };
     await c.storage.forms.insert(form);
+    await c.blobs.put(`logos/${form.id}/${logo}`, Buffer.from('PNG logo'), 'image/png');
     const audio = Buffer.from(`RIFF${'tone'.repeat(500)}`);
     const kept = makeGeneration({ user_id: user.user_id, format: 'wav' });
     const gone = makeGeneration({ user_id: user.user_id, format: 'mp3' });
@@ -110,10 +113,11 @@ export function dataRightsSuite(anyTest: TestFn, kind: DatabaseKind): void {
 
     const file = join(c.dataDir, `export-${kind}.zip`);
     const out = await run(c, ['user', 'export', '--email', address.toUpperCase(), file]);
-    t.deepEqual(out, { file, bytes: statSync(file).size, user_id: user.user_id, email: address, documents: ['README.txt', 'account.json', 'forms.json', 'voice.json'], files: [`voice/${kept.id}.wav`] });
+    t.deepEqual(out, { file, bytes: statSync(file).size, user_id: user.user_id, email: address, documents: ['README.txt', 'account.json', 'forms.json', 'voice.json'], files: [`voice/${kept.id}.wav`, `logos/${form.id}/${logo}`] });
     t.is(statSync(file).mode & 0o777, 0o600);
     const zip = await JSZip.loadAsync(readFileSync(file));
-    t.deepEqual(Object.values(zip.files).filter((f) => !f.dir).map((f) => f.name).sort(), ['README.txt', 'account.json', 'forms.json', 'voice.json', `voice/${kept.id}.wav`].sort());
+    t.deepEqual(Object.values(zip.files).filter((f) => !f.dir).map((f) => f.name).sort(), ['README.txt', 'account.json', 'forms.json', 'voice.json', `voice/${kept.id}.wav`, `logos/${form.id}/${logo}`].sort());
+    t.is(await zip.file(`logos/${form.id}/${logo}`)!.async('string'), 'PNG logo', 'the logo uploaded to their form');
     const json = async (name: string) => JSON.parse(await zip.file(name)!.async('string'));
     const account = await json('account.json');
     t.like(account.user, { id: user.user_id, email: address, first_name: 'Ada' });

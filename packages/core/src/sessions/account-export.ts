@@ -8,6 +8,10 @@ import { notFound } from '../errors';
 import { formatKey } from '../voice/synthesis';
 import { listAllForms } from '../forms/form-access';
 
+/** The form settings that may hold an uploaded logo's URL (`/public/logos/<form>/<file>`, form-logos routes). */
+const LOGO_FIELDS = ['branding_logo_url', 'top_logo_url'] as const;
+const LOGO_URL = /\/public\/logos\/([A-Za-z0-9_]+)\/([0-9a-f]{32}\.(?:png|jpg|webp|svg))(?:[?#]|$)/;
+
 /** One file of the export: its path in the archive and how to read its bytes (from the blob store). */
 export interface ExportFile {
   path: string;
@@ -23,6 +27,7 @@ export const ACCOUNT_EXPORT_README = [
   'forms.json    your own forms: settings, questions, how many responses each has (the responses themselves',
   "              are your respondents' data: download them from each form's results)",
   'voice.json    your voice generations; voice/ holds their audio',
+  'logos/        the logos you uploaded to your forms, by form',
   '',
 ].join('\n');
 
@@ -30,8 +35,8 @@ export const ACCOUNT_EXPORT_README = [
  * "Export my data" (docs/accounts.md, "Your data"): everything the instance holds about the signed-in person, as
  * JSON documents and files for an archive: the account, its keys (never a secret), sessions, passkeys, teams,
  * their own forms with questions and versions, credits and their ledger, webhook settings (never the secret),
- * voice generations and their audio. Responses to their forms are their respondents' data: counted, not copied
- * (the results export has them).
+ * voice generations and their audio, the logos uploaded to their forms. Responses to their forms are their
+ * respondents' data: counted, not copied (the results export has them).
  */
 @injectable()
 export class AccountExportService {
@@ -57,7 +62,12 @@ export class AccountExportService {
       this.storage.credentials.adminId(),
     ]);
     const forms = [];
+    const logos = new Set<string>();
     for (const f of await listAllForms(this.storage, { ownerId: userId, teamIds: [] })) {
+      for (const field of LOGO_FIELDS) {
+        const match = LOGO_URL.exec(String(f.options[field] ?? ''));
+        if (match && match[1] === f.id) logos.add(`logos/${match[1]}/${match[2]}`);
+      }
       const questions = await this.storage.questions.listByForm(f.id);
       forms.push({ id: f.id, title: f.title, description: f.description, slug: f.slug, published: f.published, created_at: f.created_at, updated_at: f.updated_at, response_count: f.response_count, settings: f.options, questions });
     }
@@ -70,6 +80,8 @@ export class AccountExportService {
     const files: ExportFile[] = generations
       .filter((g) => !g.audio_deleted_at && g.format)
       .map((g) => ({ path: `voice/${g.id}.${g.format}`, read: async () => (await this.blobs.get(formatKey(g.id, g.format)))?.data ?? null }));
+    // The logos they uploaded (their blob key is their path here); a logo hosted elsewhere is only a URL in forms.json.
+    for (const key of logos) files.push({ path: key, read: async () => (await this.blobs.get(key))?.data ?? null });
     const account = {
       exported_at: now,
       user: { id: user.id, email: user.email, first_name: user.first_name, last_name: user.last_name, plan: user.plan, email_verified: user.email_verified, created_at: user.created_at },
