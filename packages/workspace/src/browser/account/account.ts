@@ -139,7 +139,7 @@ export class FlAccount extends LitElement {
         <fl-account-plan .api=${this.api} base=${this.base} plan=${u.plan}></fl-account-plan>
         <section class="card" aria-labelledby="data-title">
           <h2 id="data-title">Your data</h2>
-          <p>Download everything this server holds about you as a ZIP file: your account, keys (never their secrets), teams, forms, credits and voice audio.</p>
+          <p>Download everything this server holds about you as a ZIP file: your account, keys (never their secrets), teams, forms and their logos, credits and voice audio.</p>
           <div class="row"><a class="btn" href="${this.api.base}/account/export" download>Download my data</a></div>
         </section>
         <fl-respondent-data .api=${this.api}></fl-respondent-data>
