@@ -3,10 +3,9 @@ import type { LogicContext } from '../../../core/src/logic/conditions.js';
 import { computeVariables } from '../../../core/src/logic/actions.js';
 import type { ApiError, PublicApi } from './api.js';
 import { answerProblem } from './answer-check.js';
-import { h, uid } from './dom.js';
-import { errorIcon } from './icons.js';
+import { h } from './dom.js';
 import { answerable, controlFor } from './questions/index.js';
-import { button, redirectAfter, screen, thankYou } from './screens.js';
+import { button, questionIds, questionScreen, redirectAfter, screen, showProblem, thankYou } from './screens.js';
 import * as store from './store.js';
 import { footer, topLogo } from './theme.js';
 import type { Answers, Control, PublicForm, PublicQuestion, SubmittedResponse } from './types.js';
@@ -212,15 +211,13 @@ export class FormView {
     this.index = i;
     const recalled = recalledQuestion(this.questions[i]!, this.fill);
     const q = recalled.q;
-    const titleId = uid('title');
-    const descId = uid('desc');
-    const errId = uid('err');
+    const ids = questionIds();
     this.control = controlFor(q, {
       t: this.t,
       value: recalled.shown(this.answers[q.id] ?? null),
       set: (v) => {
         this.answers[q.id] = recalled.stored(v);
-        this.error(errId, null);
+        showProblem(this.main, ids.err, null);
         if (this.counted && !this.started) {
           // The funnel's second step: the first answer given on this page.
           this.started = true;
@@ -235,40 +232,20 @@ export class FormView {
         this.advanceTimer = setTimeout(() => this.shown === screenNo && void this.next(), ADVANCE_MS);
       },
       upload: (file, onProgress) => this.api.upload(this.form.slug, q.id, file, onProgress),
-      labelledBy: titleId,
-      describedBy: `${q.description ? descId : ''} ${errId}`.trim(),
+      labelledBy: ids.title,
+      describedBy: `${q.description ? ids.desc : ''} ${ids.err}`.trim(),
       required: q.required && answerable(q.type),
       shuffle: (items) => shuffled(items, `${this.seed}:${q.id}`),
       pay: q.type === 'payment' ? paymentRunner(this.api, this.form.slug, this.writer, () => this.payload(), q.id) : undefined,
       booking: q.type === 'booking' && this.counted ? bookingRunner(this.api, this.form.slug) : undefined,
       lang: this.lang,
     });
-    const last = this.isLast();
-    const hint = this.t(q.type === 'long_text' ? 'shift_enter' : 'press_enter');
-    const section = h(
-      'section',
-      { class: 'fl-q', 'data-type': q.type, 'aria-labelledby': titleId },
-      this.questions[i]!.part ? h('p', { class: 'fl-part' }, this.questions[i]!.part) : null,
-      h(this.level === 1 ? 'h1' : 'h2', { class: 'fl-question', id: titleId }, q.title, q.required && answerable(q.type) ? [h('span', { 'aria-hidden': 'true' }, ' *'), h('span', { class: 'fl-sr' }, ` ${this.t('required')}`)] : null),
-      q.description ? h('p', { class: 'fl-desc', id: descId }, q.description) : null,
-      this.control.el,
-      h('p', { class: 'fl-error', id: errId, role: 'alert' }),
-      h('div', { class: 'fl-actions' }, button(this.t(last ? 'submit' : 'ok'), () => void this.next()), h('span', { class: 'fl-enter', 'aria-hidden': 'true' }, hint)),
-    );
+    const section = questionScreen(this.t, this.level, q, this.questions[i]!.part, q.required && answerable(q.type), this.control.el, ids, this.isLast(), () => void this.next());
     this.main.replaceChildren(section);
-    this.error(errId, problem);
+    showProblem(this.main, ids.err, problem);
     this.paintChrome();
     if (this.focusOk) this.control.focus();
     this.emit('formloom:page', { index: i, question_id: q.id, total: this.questions.length });
-  }
-
-  private error(id: string, text: string | null): void {
-    const el = this.main.querySelector<HTMLElement>(`#${id}`);
-    if (!el) return;
-    el.replaceChildren(...(text ? [errorIcon(), h('span', {}, text)] : []));
-    const field = this.main.querySelector('[aria-describedby]');
-    if (text) field?.setAttribute('aria-invalid', 'true');
-    else field?.removeAttribute('aria-invalid');
   }
 
   /** True when no question can follow the current one whatever the jumps say. */

@@ -1,5 +1,6 @@
-import { h } from './dom.js';
-import type { PublicForm, SubmittedResponse } from './types.js';
+import { h, uid } from './dom.js';
+import { errorIcon } from './icons.js';
+import type { PublicForm, PublicQuestion, SubmittedResponse } from './types.js';
 import type { Translate } from './i18n/index.js';
 import { fallbacksOnly, type Fill } from './recall-text.js';
 
@@ -55,4 +56,41 @@ export function redirectAfter(s: PublicForm['snapshot'], fill: Fill, id: string)
   if (s.redirect_append_response_id) url.searchParams.set('response_id', id);
   // The element runs in the host's own page (no frame): this navigates that page.
   setTimeout(() => location.assign(url.href), 1500);
+}
+
+/** The ids a question's screen names its parts by: the title (it labels the control), description and error. */
+export interface QuestionIds {
+  title: string;
+  desc: string;
+  err: string;
+}
+export const questionIds = (): QuestionIds => ({ title: uid('title'), desc: uid('desc'), err: uid('err') });
+
+/**
+ * A question's screen (docs/respondents.md): the part of the form it belongs to (a composite's component), its
+ * title with the required mark, its description, the control, the place of its error, and OK (Submit when
+ * nothing can follow) with the key that does the same.
+ */
+export function questionScreen(t: Translate, level: 1 | 2, q: PublicQuestion, part: string | undefined, required: boolean, control: HTMLElement, ids: QuestionIds, last: boolean, next: () => void): HTMLElement {
+  const hint = t(q.type === 'long_text' ? 'shift_enter' : 'press_enter');
+  return h(
+    'section',
+    { class: 'fl-q', 'data-type': q.type, 'aria-labelledby': ids.title },
+    part ? h('p', { class: 'fl-part' }, part) : null,
+    h(level === 1 ? 'h1' : 'h2', { class: 'fl-question', id: ids.title }, q.title, required ? [h('span', { 'aria-hidden': 'true' }, ' *'), h('span', { class: 'fl-sr' }, ` ${t('required')}`)] : null),
+    q.description ? h('p', { class: 'fl-desc', id: ids.desc }, q.description) : null,
+    control,
+    h('p', { class: 'fl-error', id: ids.err, role: 'alert' }),
+    h('div', { class: 'fl-actions' }, button(t(last ? 'submit' : 'ok'), next), h('span', { class: 'fl-enter', 'aria-hidden': 'true' }, hint)),
+  );
+}
+
+/** Says what to fix on the question's screen in `root`, or clears it, marking its field invalid or not. */
+export function showProblem(root: HTMLElement, errId: string, text: string | null): void {
+  const el = root.querySelector<HTMLElement>(`#${errId}`);
+  if (!el) return;
+  el.replaceChildren(...(text ? [errorIcon(), h('span', {}, text)] : []));
+  const field = root.querySelector('[aria-describedby]');
+  if (text) field?.setAttribute('aria-invalid', 'true');
+  else field?.removeAttribute('aria-invalid');
 }
