@@ -70,6 +70,13 @@ forEachDb(test, (it) => {
     t.is(comp.properties.components[0].questions[0].logic_jumps[0].to, s.q.car);
     t.false(JSON.stringify(pub.body).includes('composite_ids'));
     t.false(JSON.stringify(pub.body).includes('version_id'));
+    // The pins belong to the version: the draft, also a restored one, names its forms only, and saves as read.
+    const versions = await app.api('GET', `/forms/${s.c.id}/versions`, { key: s.u.key });
+    const restored = await app.api('POST', `/forms/${s.c.id}/versions/${versions.body.versions[0].id}/restore`, { key: s.u.key });
+    t.is(restored.status, 200, JSON.stringify(restored.body));
+    t.deepEqual(restored.body.questions[1].properties, { composite_ids: [s.a.id, s.b.id] });
+    const saved = await app.api('PUT', `/forms/${s.c.id}`, { key: s.u.key, body: { questions: restored.body.questions } });
+    t.is(saved.status, 200, JSON.stringify(saved.body));
   });
 
   it('a submission stores one response per component and the composite record listing them', async (t, app) => {

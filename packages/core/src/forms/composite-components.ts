@@ -112,3 +112,10 @@ export async function withPinnedComponents(storage: Storage, form: Pick<FormReco
     return q.type === 'composite' && pinned && pinnedComponents(pinned).length ? { ...q, properties: { ...q.properties, components: pinned.properties.components } } : q;
   });
 }
+
+/** A version's question as a draft holds it: a composite names its forms only (restoring a version). */
+export function withoutPinned(q: Question): Question {
+  if (q.type !== 'composite' || !('components' in q.properties)) return q;
+  const { components: _pinned, ...properties } = q.properties;
+  return { ...q, properties };
+}

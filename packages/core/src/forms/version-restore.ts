@@ -8,6 +8,7 @@ import { TOKENS } from '../tokens';
 import type { Snapshot } from './changelog';
 import { authorizeForm } from './form-access';
 import { presentForm } from './presenters';
+import { withoutPinned } from './composite-components';
 
 /**
  * Where a restored draft came from, kept in the form's `options` until the next publish (not an option
@@ -56,7 +57,8 @@ export class VersionRestoreService {
       const isLive = form.published && form.published_version_id === version.id;
       if (isLive) delete options[RESTORED_FROM];
       else options[RESTORED_FROM] = version.version;
-      const questions = (snap.questions ?? []).map((q, i): Question => ({ ...q, order: q.order ?? i }));
+      // A composite's pinned components belong to the version, not to the draft (composite-components.ts).
+      const questions = (snap.questions ?? []).map((q, i): Question => withoutPinned({ ...q, order: q.order ?? i }));
       const saved = await tx.forms.update(formId, {
         title: snap.title,
         description: snap.description ?? null,

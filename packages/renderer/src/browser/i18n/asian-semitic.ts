@@ -30,7 +30,7 @@ export const JA: Strings = {
   retake: 'もう一度挑戦する',
   first_name: '名', last_name: '姓', email: 'メールアドレス', phone: '電話番号', company: '会社名', address_line1: '住所',
   address_line2: '住所（建物名など）', city: '市区町村', state: '都道府県', zip: '郵便番号', country: '国',
-  booking_duration: "所要時間", booking_minutes: "{n}分", booking_earlier: "前へ", booking_later: "次へ", booking_loading: "空き時間を探しています…", booking_none: "この期間に空き時間はありません。後の日をお試しください。", booking_zone: "時刻はあなたのタイムゾーン（{zone}）で表示されています。", booking_holding: "この時間を確保しています…", booking_held: "確保しました：{when}。", booking_held_until: "{time}までにフォームを完了すると予約されます。", booking_taken: "この時間はたった今埋まりました。別の時間を選んでください。", booking_unavailable: "現在、空き時間を表示できません。もう一度お試しください。", step_sending: "送信しています…", step_loading: "情報を確認しています…", step_failed: "この手順を今は完了できませんでした。もう一度お試しください。", step_preview: "公開中のフォームでは、この手順は自動で行われ、回答者は次へ進みます。",
+  booking_duration: "所要時間", booking_minutes: "{n}分", booking_earlier: "前へ", booking_later: "次へ", booking_loading: "空き時間を探しています…", booking_none: "この期間に空き時間はありません。後の日をお試しください。", booking_zone: "時刻はあなたのタイムゾーン（{zone}）で表示されています。", booking_holding: "この時間を確保しています…", booking_held: "確保しました：{when}。", booking_held_until: "{time}までにフォームを完了すると予約されます。", booking_taken: "この時間はたった今埋まりました。別の時間を選んでください。", booking_unavailable: "現在、空き時間を表示できません。もう一度お試しください。", step_sending: "送信しています…", step_loading: "情報を確認しています…", step_failed: "この手順を今は完了できませんでした。もう一度お試しください。", step_preview: "公開中のフォームでは、この手順は自動で行われ、回答者は次へ進みます。", composite_preview: "公開中のフォームでは、ここで構成するフォームの質問が表示されます。",
 };
 
 export const ZH: Strings = {
@@ -61,7 +61,7 @@ export const ZH: Strings = {
   retake: '重新作答',
   first_name: '名', last_name: '姓', email: '电子邮箱', phone: '电话', company: '公司', address_line1: '地址',
   address_line2: '地址（第二行）', city: '城市', state: '省 / 地区', zip: '邮政编码', country: '国家/地区',
-  booking_duration: "时长", booking_minutes: "{n} 分钟", booking_earlier: "更早", booking_later: "更晚", booking_loading: "正在查找空闲时间…", booking_none: "这些天没有空闲时间。请尝试之后的日期。", booking_zone: "时间按你的时区（{zone}）显示。", booking_holding: "正在为你保留这个时间…", booking_held: "已为你保留：{when}。", booking_held_until: "请在 {time} 前完成表单以确认预约。", booking_taken: "这个时间刚被别人选走了。请另选一个。", booking_unavailable: "暂时无法显示空闲时间。请重试。", step_sending: "正在发送…", step_loading: "正在查询你的信息…", step_failed: "此步骤暂时无法完成。请重试。", step_preview: "在已发布的表单中，此步骤会自动完成，填写者随后继续。",
+  booking_duration: "时长", booking_minutes: "{n} 分钟", booking_earlier: "更早", booking_later: "更晚", booking_loading: "正在查找空闲时间…", booking_none: "这些天没有空闲时间。请尝试之后的日期。", booking_zone: "时间按你的时区（{zone}）显示。", booking_holding: "正在为你保留这个时间…", booking_held: "已为你保留：{when}。", booking_held_until: "请在 {time} 前完成表单以确认预约。", booking_taken: "这个时间刚被别人选走了。请另选一个。", booking_unavailable: "暂时无法显示空闲时间。请重试。", step_sending: "正在发送…", step_loading: "正在查询你的信息…", step_failed: "此步骤暂时无法完成。请重试。", step_preview: "在已发布的表单中，此步骤会自动完成，填写者随后继续。", composite_preview: "在已发布的表单中，这里会依次显示组成它的各个表单的问题。",
 };
 
 export const AR: Strings = {
@@ -92,7 +92,7 @@ export const AR: Strings = {
   retake: 'أعد الاختبار',
   first_name: 'الاسم الأول', last_name: 'اسم العائلة', email: 'البريد الإلكتروني', phone: 'الهاتف', company: 'الشركة', address_line1: 'العنوان',
   address_line2: 'العنوان (سطر 2)', city: 'المدينة', state: 'الولاية / المنطقة', zip: 'الرمز البريدي', country: 'البلد',
-  booking_duration: "المدة", booking_minutes: "{n} دقيقة", booking_earlier: "أبكر", booking_later: "لاحقًا", booking_loading: "جارٍ البحث عن الأوقات المتاحة…", booking_none: "لا توجد أوقات متاحة في هذه الأيام. جرّب أيامًا لاحقة.", booking_zone: "تظهر الأوقات بمنطقتك الزمنية ({zone}).", booking_holding: "جارٍ حجز هذا الوقت لك…", booking_held: "محجوز لك: {when}.", booking_held_until: "أكمل النموذج قبل {time} لتأكيد الحجز.", booking_taken: "حجز شخص آخر هذا الوقت للتو. اختر وقتًا آخر.", booking_unavailable: "لا يمكن عرض الأوقات المتاحة الآن. حاول مرة أخرى.", step_sending: "جارٍ الإرسال…", step_loading: "جارٍ البحث عن بياناتك…", step_failed: "تعذّر إكمال هذه الخطوة الآن. حاول مرة أخرى.", step_preview: "في النموذج المنشور تتم هذه الخطوة تلقائيًا ويتابع المجيب.",
+  booking_duration: "المدة", booking_minutes: "{n} دقيقة", booking_earlier: "أبكر", booking_later: "لاحقًا", booking_loading: "جارٍ البحث عن الأوقات المتاحة…", booking_none: "لا توجد أوقات متاحة في هذه الأيام. جرّب أيامًا لاحقة.", booking_zone: "تظهر الأوقات بمنطقتك الزمنية ({zone}).", booking_holding: "جارٍ حجز هذا الوقت لك…", booking_held: "محجوز لك: {when}.", booking_held_until: "أكمل النموذج قبل {time} لتأكيد الحجز.", booking_taken: "حجز شخص آخر هذا الوقت للتو. اختر وقتًا آخر.", booking_unavailable: "لا يمكن عرض الأوقات المتاحة الآن. حاول مرة أخرى.", step_sending: "جارٍ الإرسال…", step_loading: "جارٍ البحث عن بياناتك…", step_failed: "تعذّر إكمال هذه الخطوة الآن. حاول مرة أخرى.", step_preview: "في النموذج المنشور تتم هذه الخطوة تلقائيًا ويتابع المجيب.", composite_preview: "في النموذج المنشور تُطرح هنا أسئلة النماذج التي يتكوّن منها.",
 };
 
 export const HE: Strings = {
@@ -123,5 +123,5 @@ export const HE: Strings = {
   retake: 'לנסות שוב',
   first_name: 'שם פרטי', last_name: 'שם משפחה', email: 'אימייל', phone: 'טלפון', company: 'חברה', address_line1: 'כתובת',
   address_line2: 'כתובת (שורה 2)', city: 'עיר', state: 'מחוז / אזור', zip: 'מיקוד', country: 'מדינה',
-  booking_duration: "משך", booking_minutes: "{n} דק׳", booking_earlier: "מוקדם יותר", booking_later: "מאוחר יותר", booking_loading: "מחפשים זמנים פנויים…", booking_none: "אין זמנים פנויים בימים האלה. נסו ימים מאוחרים יותר.", booking_zone: "השעות מוצגות באזור הזמן שלכם ({zone}).", booking_holding: "שומרים לכם את הזמן הזה…", booking_held: "נשמר עבורכם: {when}.", booking_held_until: "סיימו את הטופס עד {time} כדי להזמין.", booking_taken: "מישהו תפס את הזמן הזה עכשיו. בחרו זמן אחר.", booking_unavailable: "לא ניתן להציג כרגע זמנים פנויים. נסו שוב.", step_sending: "שולח…", step_loading: "מחפש את הפרטים שלך…", step_failed: "לא ניתן היה להשלים את השלב הזה כעת. נסו שוב.", step_preview: "בטופס המפורסם השלב הזה מתבצע מעצמו והממלאים ממשיכים.",
+  booking_duration: "משך", booking_minutes: "{n} דק׳", booking_earlier: "מוקדם יותר", booking_later: "מאוחר יותר", booking_loading: "מחפשים זמנים פנויים…", booking_none: "אין זמנים פנויים בימים האלה. נסו ימים מאוחרים יותר.", booking_zone: "השעות מוצגות באזור הזמן שלכם ({zone}).", booking_holding: "שומרים לכם את הזמן הזה…", booking_held: "נשמר עבורכם: {when}.", booking_held_until: "סיימו את הטופס עד {time} כדי להזמין.", booking_taken: "מישהו תפס את הזמן הזה עכשיו. בחרו זמן אחר.", booking_unavailable: "לא ניתן להציג כרגע זמנים פנויים. נסו שוב.", step_sending: "שולח…", step_loading: "מחפש את הפרטים שלך…", step_failed: "לא ניתן היה להשלים את השלב הזה כעת. נסו שוב.", step_preview: "בטופס המפורסם השלב הזה מתבצע מעצמו והממלאים ממשיכים.", composite_preview: "בטופס המפורסם יוצגו כאן השאלות של הטפסים שמהם הוא מורכב.",
 };

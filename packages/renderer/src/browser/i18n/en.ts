@@ -117,6 +117,8 @@ export const EN = {
   step_failed: 'This step could not be completed just now. Please try again.',
   /** The builder's preview of an email step or data node (the live page runs it). */
   step_preview: 'On the published form, this step runs on its own and the respondent goes on.',
+  /** The builder's preview of a composite (the live page asks its forms' questions in its place: docs/logic.md). */
+  composite_preview: 'On the published form, the questions of the forms it is made of are asked here.',
 };
 
 export type StringKey = keyof typeof EN;

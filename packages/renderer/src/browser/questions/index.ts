@@ -40,10 +40,12 @@ export function controlFor(q: PublicQuestion, ctx: ControlContext): Control {
   const make = CONTROLS[q.type];
   if (make) return make(q, ctx);
   if (q.type === 'payment' && ctx.pay) return paymentControl(q, { ...ctx, pay: ctx.pay });
+  // A composite with forms reaches the live page as their questions (composite-flow.ts): only the preview shows it.
+  if (q.type === 'composite' && q.properties.composite_ids?.length) return notice(ctx, 'composite_preview');
   return notice(ctx, q.type === 'email_step' || q.type === 'data' || q.type === 'fuse' ? 'step_preview' : 'cannot_complete');
 }
 
-function notice(ctx: ControlContext, key: 'step_preview' | 'cannot_complete' = 'cannot_complete'): Control {
+function notice(ctx: ControlContext, key: 'step_preview' | 'cannot_complete' | 'composite_preview' = 'cannot_complete'): Control {
   const el = h('p', { class: 'fl-notice', role: 'note' }, ctx.t(key));
   return { el, focus: () => undefined };
 }
