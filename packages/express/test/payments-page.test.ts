@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { stripePayments, stripePlugin } from '@formloom/payments-stripe';
-import { FakeStripe } from '@formloom/payments-stripe/testing';
+import { FakeStripe, STRIPE_JS_STAND_IN as FAKE_STRIPE_JS } from '@formloom/payments-stripe/testing';
 import { startTestApp, type TestApp } from './helpers/app';
 import { AXE_SOURCE, launchBrowser, openPage } from './helpers/browser';
 
@@ -13,39 +13,6 @@ import { AXE_SOURCE, launchBrowser, openPage } from './helpers/browser';
  * pays the PaymentIntent at FakeStripe, the local server the server's SDK talks to. PAYMENT_SHOTS=<dir> keeps
  * screenshots at 390 px and 1280 px.
  */
-const FAKE_STRIPE_JS = `(function () {
-  function Stripe(key) {
-    return {
-      _registerWrapper: function () {},
-      elements: function (opts) {
-        return {
-          _secret: opts.clientSecret,
-          create: function () {
-            return { mount: function (el) {
-              // As Stripe.js does: its frames must be reachable from the light DOM.
-              if (el.getRootNode() instanceof ShadowRoot) throw new Error('Elements cannot be mounted in a ShadowRoot. Please mount in the Light DOM.');
-              var label = document.createElement('label');
-              label.textContent = 'Card number ';
-              var input = document.createElement('input');
-              input.setAttribute('autocomplete', 'cc-number');
-              input.setAttribute('inputmode', 'numeric');
-              label.appendChild(input);
-              el.appendChild(label);
-            } };
-          },
-        };
-      },
-      confirmPayment: function (o) {
-        var secret = o.elements._secret;
-        return fetch('https://api.stripe.com/v1/payment_intents/' + secret.split('_secret_')[0] + '/confirm', { method: 'POST', body: 'client_secret=' + encodeURIComponent(secret) })
-          .then(function (r) { return r.json(); })
-          .then(function (pi) { return pi.error ? { error: pi.error } : { paymentIntent: pi }; });
-      },
-    };
-  }
-  Stripe.version = 'endive';
-  window.Stripe = Stripe;
-})();`;
 
 let fake: FakeStripe;
 let app: TestApp;

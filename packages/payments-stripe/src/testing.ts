@@ -215,3 +215,44 @@ export class FakeStripe {
     return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path})` } }];
   }
 }
+
+/**
+ * A stand-in of the Stripe.js calls the respondent's page makes (`Stripe()`, `elements()`,
+ * `create('payment').mount()`, `confirmPayment()`), for browser tests that stub only the network boundary: serve it
+ * for `https://js.stripe.com/**`; its confirmation posts to `https://api.stripe.com/v1/payment_intents/<id>/confirm`,
+ * which the test answers with `FakeStripe.succeed(id)`. It draws a plain "Card number" field where the Payment
+ * Element's frame would be, and refuses a shadow root as Stripe.js does.
+ */
+export const STRIPE_JS_STAND_IN = `(function () {
+  function Stripe(key) {
+    return {
+      _registerWrapper: function () {},
+      elements: function (opts) {
+        return {
+          _secret: opts.clientSecret,
+          create: function () {
+            return { mount: function (el) {
+              // As Stripe.js does: its frames must be reachable from the light DOM.
+              if (el.getRootNode() instanceof ShadowRoot) throw new Error('Elements cannot be mounted in a ShadowRoot. Please mount in the Light DOM.');
+              var label = document.createElement('label');
+              label.textContent = 'Card number ';
+              var input = document.createElement('input');
+              input.setAttribute('autocomplete', 'cc-number');
+              input.setAttribute('inputmode', 'numeric');
+              label.appendChild(input);
+              el.appendChild(label);
+            } };
+          },
+        };
+      },
+      confirmPayment: function (o) {
+        var secret = o.elements._secret;
+        return fetch('https://api.stripe.com/v1/payment_intents/' + secret.split('_secret_')[0] + '/confirm', { method: 'POST', body: 'client_secret=' + encodeURIComponent(secret) })
+          .then(function (r) { return r.json(); })
+          .then(function (pi) { return pi.error ? { error: pi.error } : { paymentIntent: pi }; });
+      },
+    };
+  }
+  Stripe.version = 'endive';
+  window.Stripe = Stripe;
+})();`;
