@@ -1,14 +1,15 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, launchBrowser, openPage } from './helpers/browser';
+import { AXE_SOURCE, hostSite, launchBrowser, openPage } from './helpers/browser';
 
 /*
  * A composite question on the respondent's page (docs/logic.md "Composite"): at 390 px, the components' questions
  * come in place between the composite form's own, each component with its own jump (answering "No" asks why; the
  * car question is skipped), recall and required question; a component question the respondent leaves out is refused
  * by the page as any other; one Submit stores the composite's response and one in each component. axe 0 on a
- * component's question. COMPOSITE_SHOTS=<dir> writes screenshots at 390 and 1280 px.
+ * component's question. Embedded on another site (desktop width), the same in place: the submission's
+ * Idempotency-Key passes the cross-origin preflight. COMPOSITE_SHOTS=<dir> writes screenshots at 390 and 1280 px.
  */
 let browser: Browser;
 let app: TestApp;
@@ -109,5 +110,39 @@ test('a composite is answered in place as one flow: each component with its own 
     t.deepEqual(errors, []);
   } finally {
     await close();
+  }
+});
+
+test('embedded on another site, the composite is answered in the element and its submission crosses origins', async (t) => {
+  t.timeout(120_000);
+  const host = await hostSite();
+  const embedded = await startTestApp('sqlite', { embedOrigins: [host.url] });
+  const { page, errors, close } = await openPage(browser, { width: 1280 });
+  try {
+    const u = await embedded.user();
+    const make = async (body: Record<string, unknown>) => (await embedded.api('POST', '/forms', { key: u.key, body: { published: true, ...body } })).body;
+    const part = await make({ title: 'Your order', questions: [{ type: 'short_text', title: 'Order number', required: true }] });
+    const outer = await make({ title: 'Support', questions: [{ type: 'composite', title: 'Order', properties: { composite_ids: [part.id] } }, { type: 'short_text', title: 'What went wrong?' }] });
+    t.true(outer.published, JSON.stringify(outer.publish_error));
+    host.html = `<!doctype html><html lang="en"><head><title>Shop</title><script type="module" src="${embedded.url}/embed.js"></script></head>
+<body><h1>Shop</h1><formloom-form id="inline" slug="${outer.slug}" base-url="${embedded.url}"></formloom-form></body></html>`;
+    await page.goto(host.url);
+    const inline = page.locator('#inline');
+    await inline.getByRole('heading', { name: 'Order number' }).waitFor();
+    await inline.getByText('Your order', { exact: true }).waitFor();
+    await inline.getByRole('textbox').fill('A-1042');
+    await page.keyboard.press('Enter');
+    await inline.getByRole('heading', { name: 'What went wrong?' }).waitFor();
+    await inline.getByRole('textbox').fill('It came late');
+    await inline.getByRole('button', { name: 'Submit' }).click();
+    await inline.getByRole('heading', { name: 'Thank you!' }).waitFor();
+    await shot(page, 'composite-embedded');
+    const [inPart] = (await embedded.api('GET', `/forms/${part.id}/responses`, { key: u.key })).body.responses;
+    t.deepEqual(inPart.answers.map((a: any) => a.value), ['A-1042']);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+    await embedded.close();
+    await host.close();
   }
 });
