@@ -349,25 +349,7 @@ export class SubmissionService {
     }
     const limitOne = form.options.limit_one_response === true && !!existing.visitor_id;
     if (limitOne && (await tx.responses.hasUniqueVisitor(form.id, existing.visitor_id!))) return null;
-    const now = this.clock.now();
-    const patch = {
-      answers: existing.answers,
-      submitted_at: existing.submitted_at,
-      completed_at: now.toISOString(),
-      completion_seconds: elapsedSeconds(existing.started_at, now),
-      quiz_results: computeQuizResults(snapshot.mode ?? 'standard', snapshot.quiz_settings, snapshot.questions, existing.answers),
-      unique_visitor: limitOne ? existing.visitor_id : null,
-      ...(nodeMetadata ? { metadata: nodeMetadata } : {}),
-    };
-    const updated = { ...existing, ...patch };
-    if (!(await tx.responses.updatePartial(form.id, responseId, patch, this.csvLines.of(snapshot, updated)))) return null;
-    const targets = await this.webhooks.targetsFor(form);
-    const items = await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
-    const queued = await this.completedIn(tx, { form, response: updated, questions: snapshot.questions });
-    return () => {
-      this.events.emit('response.submitted', { form_id: form.id, response_id: responseId });
-      this.announce(items, queued);
-    };
+    return this.completeStoredIn(tx, form, existing, snapshot, limitOne, nodeMetadata, null);
   }
 
   /**
@@ -389,20 +371,38 @@ export class SubmissionService {
     if (limitOne && (await tx.responses.hasUniqueVisitor(form.id, existing.visitor_id!))) {
       throw conflict('This visitor has already responded to this form', { reason: 'already_responded' });
     }
+    const withNodes = (await withDataNodeHidden(tx, { ...existing, metadata }, full.questions)) ?? metadata;
+    return this.completeStoredIn(tx, form, existing, full, limitOne, withNodes, targets);
+  }
+
+  /**
+   * Completes `existing` in `tx` with the answers it has (a payment's and a Fuse's completion), `metadata`
+   * replacing its own when given, and queues its webhooks (to `targets`, else read now) and completion work.
+   * Returns what to run once it committed, or null when it was completed meanwhile.
+   */
+  private async completeStoredIn(
+    tx: Storage,
+    form: FormRecord,
+    existing: ResponseRecord,
+    snapshot: { questions: Question[]; mode?: string; quiz_settings?: unknown; hidden_fields?: unknown },
+    limitOne: boolean,
+    metadata: ResponseRecord['metadata'] | null,
+    targets: WebhookTarget[] | null,
+  ): Promise<(() => void) | null> {
     const now = this.clock.now();
     const patch = {
       answers: existing.answers,
       submitted_at: existing.submitted_at,
       completed_at: now.toISOString(),
       completion_seconds: elapsedSeconds(existing.started_at, now),
-      quiz_results: computeQuizResults(full.mode ?? 'standard', full.quiz_settings, full.questions, existing.answers),
+      quiz_results: computeQuizResults(snapshot.mode ?? 'standard', snapshot.quiz_settings, snapshot.questions, existing.answers),
       unique_visitor: limitOne ? existing.visitor_id : null,
-      metadata: (await withDataNodeHidden(tx, { ...existing, metadata }, full.questions)) ?? metadata,
+      ...(metadata ? { metadata } : {}),
     };
     const updated = { ...existing, ...patch };
-    if (!(await tx.responses.updatePartial(form.id, existing.id, patch, this.csvLines.of(full, updated)))) return null;
-    const items = await this.webhooks.enqueue(tx, form, updated, targets, full.questions);
-    const queued = await this.completedIn(tx, { form, response: updated, questions: full.questions });
+    if (!(await tx.responses.updatePartial(form.id, existing.id, patch, this.csvLines.of(snapshot, updated)))) return null;
+    const items = await this.webhooks.enqueue(tx, form, updated, targets ?? (await this.webhooks.targetsFor(form)), snapshot.questions);
+    const queued = await this.completedIn(tx, { form, response: updated, questions: snapshot.questions });
     return () => {
       this.events.emit('response.submitted', { form_id: form.id, response_id: existing.id });
       this.announce(items, queued);
