@@ -8,43 +8,45 @@ import { stableJson } from '../forms/changelog';
  * page that lost the answer to its submission sends it again with the same key and gets the response the first
  * one stored, with nothing written twice: no second response, no second set of component responses, webhooks or
  * mails. The claim is written in the submission's own transaction, so it exists exactly when the response does.
- * Kept 24 hours per form. A partial response is not replayed (its resume token is never stored in clear).
+ * Kept 24 hours per form. It keeps the response's id only, never the answers: a replay reads the response as it is
+ * stored (one erased since is not answered again). A partial response is not replayed (its resume token is never
+ * stored in clear).
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-type Result = Record<string, unknown>;
 
 function keyOf(formId: string, key: string): string {
   if (key.length < 1 || key.length > 255) throw badRequest('Idempotency-Key: 1 to 255 characters', { field: 'Idempotency-Key' });
   return `submission:${formId}:${sha256Hex(key)}`;
 }
 
-/** The earlier answer for this key, or a 409 when the key came with another body; null when there is none. */
-function earlierAnswer(record: { owner: string; status: string; result: Result | null } | null, owner: string): Result | null {
+/** The response the key stored, or a 409 when the key came with another body; null when there is none. */
+function earlierResponse(record: { owner: string; status: string; result: Record<string, unknown> | null } | null, owner: string): string | null {
   if (!record) return null;
   if (record.owner !== owner) throw conflict('This Idempotency-Key was used with a different submission', { reason: 'idempotency_conflict' });
-  if (record.status !== 'done' || !record.result) throw conflict('A submission with this Idempotency-Key is still being stored; retry shortly', { reason: 'request_in_progress' });
-  return record.result;
+  const id = record.result?.response_id;
+  if (record.status !== 'done' || typeof id !== 'string') throw conflict('A submission with this Idempotency-Key is still being stored; retry shortly', { reason: 'request_in_progress' });
+  return id;
 }
 
-/** Before any check that a stored response would fail (a one-response visitor, a closed form): the stored answer. */
-export async function replayOf(storage: Storage, formId: string, key: string | undefined, body: unknown): Promise<Result | null> {
+/** Before any check that a stored response would fail (a one-response visitor, a closed form): the id of the response the key stored. */
+export async function replayOf(storage: Storage, formId: string, key: string | undefined, body: unknown): Promise<string | null> {
   if (key === undefined) return null;
   const record = await storage.idempotency.find(keyOf(formId, key));
-  return record ? earlierAnswer(record, sha256Hex(stableJson(body))) : null;
+  return record ? earlierResponse(record, sha256Hex(stableJson(body))) : null;
 }
 
-/** The claim a submission makes in its transaction; `claimIn` answers the earlier submission's answer when there is one. */
+/** The claim a submission makes in its transaction; `claimIn` answers the earlier submission's response id when there is one. */
 export function idempotencyClaim(formId: string, key: string, body: unknown, nowIso: string) {
   const stored = keyOf(formId, key);
   const owner = sha256Hex(stableJson(body));
   return {
-    async claimIn(tx: Storage): Promise<Result | null> {
+    async claimIn(tx: Storage): Promise<string | null> {
       const expires_at = new Date(Date.parse(nowIso) + DAY_MS).toISOString();
       if (await tx.idempotency.claim({ key: stored, owner, created_at: nowIso, expires_at }, nowIso)) return null;
-      return earlierAnswer(await tx.idempotency.find(stored), owner);
+      return earlierResponse(await tx.idempotency.find(stored), owner);
     },
-    complete: (tx: Storage, result: Result) => tx.idempotency.complete(stored, result),
+    complete: (tx: Storage, responseId: string) => tx.idempotency.complete(stored, { response_id: responseId }),
   };
 }

@@ -162,7 +162,7 @@ export class SubmissionService {
     // The spam check's proof is new at each try: not part of what makes two tries the same submission.
     const sameAs = { ...input, spam_check: undefined };
     const replay = complete ? await replayOf(this.storage, form.id, meta.idempotency_key, sameAs) : null;
-    if (replay) return replay;
+    if (replay) return this.replayed(form.id, replay);
     const now = this.clock.now();
     const startedProblem = input.started_at ? startedAtProblem(new Date(input.started_at), now) : null;
     if (startedProblem) throw badRequest(`started_at: ${startedProblem}`, { field: 'started_at' });
@@ -230,14 +230,21 @@ export class SubmissionService {
         items = [...items, ...(await this.writeComponentIn(tx, w, componentTargets[i]!))];
         queued = (await this.completedIn(tx, { form: w.form, response: w.response, questions: w.questions })) || queued;
       }
-      if (idempotent) await idempotent.complete(tx, presented);
+      if (idempotent) await idempotent.complete(tx, response.id);
       return null;
     });
-    if (replayed) return replayed;
+    if (replayed) return this.replayed(form.id, replayed);
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: response.id });
     for (const w of components) this.events.emit('response.submitted', { form_id: w.form.id, response_id: w.response.id });
     this.announce(items, queued);
     return presented;
+  }
+
+  /** The response an earlier submission with the same Idempotency-Key stored, as it is now (submission-idempotency.ts). */
+  private async replayed(formId: string, responseId: string) {
+    const earlier = await this.storage.responses.findById(formId, responseId);
+    if (!earlier) throw conflict('The response this Idempotency-Key stored no longer exists', { reason: 'idempotency_conflict' });
+    return presentResponse(earlier);
   }
 
   /** Stores a component's response of a composite (docs/logic.md "Composite"): counted, its webhooks queued. */
