@@ -209,8 +209,16 @@ forEachDb(test, (it) => {
     // Without a language sent, the form's default (English); the cancellation in the respondent's language too.
     const en = await book('en@example.com', slots[3]!.start);
     t.regex((await mailTo('en@example.com', en)).subject, /^Booked: Pick a time/);
-    const token = new URL(/Annuler: (\S+)/.exec(inFrench.text)![1]!).searchParams.get('token')!;
-    t.is((await app.api('POST', `/public/bookings/${fr}/cancel`, { body: { token } })).status, 200);
+    // The mail's links open the booking's page in French; cancelled from there.
+    const link = new URL(/Annuler: (\S+)/.exec(inFrench.text)![1]!);
+    t.is(link.searchParams.get('lang'), 'fr');
+    t.true(/Cancel: (\S+)/.exec(owner.text)![1]!.includes('lang=') === false, "the owner's links open it in English");
+    const page = await (await fetch(link.href.replace(/^https?:\/\/[^/]+/, app.url))).text();
+    t.regex(page, /<html lang="fr">/);
+    t.regex(page, /Annuler cette réservation/);
+    t.regex(page, /Déplacer ma réservation/);
+    const viaPage = await fetch(`${app.url}/bookings/${fr}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: link.searchParams.get('token')!, lang: 'fr', do: 'cancel' }) });
+    t.regex(await viaPage.text(), /Votre réservation est annulée/);
     t.regex((await mailTo('fr@example.com', fr, 'CANCEL')).subject, /^Annulé: Pick a time/);
     t.truthy(form.id);
   });

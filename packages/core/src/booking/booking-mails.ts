@@ -10,9 +10,12 @@ import { TOKENS } from '../tokens';
 import { bookingDetails, type BookingDetails } from './booking-details';
 import { BOOKING_MAIL_WORDS, bookingMailLanguage, bookingMailLocale } from './booking-mail-words';
 
-/** The links in a booking's mails: the public page that cancels or moves it, with the booking's own token. */
-export function manageLinks(publicUrl: string, bookingId: string, token: string) {
-  const base = `${publicUrl.replace(/\/+$/, '')}/bookings/${encodeURIComponent(bookingId)}?token=${encodeURIComponent(token)}`;
+/**
+ * The links in a booking's mails: the public page that cancels or moves it, with the booking's own token, in the
+ * mail's language (`lang=`, left out for English).
+ */
+export function manageLinks(publicUrl: string, bookingId: string, token: string, language = 'en') {
+  const base = `${publicUrl.replace(/\/+$/, '')}/bookings/${encodeURIComponent(bookingId)}?token=${encodeURIComponent(token)}${language === 'en' ? '' : `&lang=${encodeURIComponent(language)}`}`;
   return { manage: base, cancel: `${base}&action=cancel`, reschedule: `${base}&action=reschedule` };
 }
 
@@ -69,14 +72,15 @@ export class BookingMails {
   async queue(tx: Storage, booking: BookingRecord, token: string | null, what: 'confirmed' | 'rescheduled' | 'cancelled'): Promise<number> {
     const d = await bookingDetails(tx, booking);
     if (!d) return 0;
-    const links = token ? manageLinks(this.config.publicUrl, booking.id, token) : null;
+    const linksIn = (language: string) => (token ? manageLinks(this.config.publicUrl, booking.id, token, language) : null);
     const method = what === 'cancelled' ? 'CANCEL' : 'REQUEST';
     const sequence = what === 'rescheduled' ? 1 : what === 'cancelled' ? 2 : 0;
-    const calendarIn = (language: string) => ({ method, content: invitationIcs(d, method, what === 'cancelled' ? null : links, sequence, language) }) as const;
+    const calendarIn = (language: string) => ({ method, content: invitationIcs(d, method, what === 'cancelled' ? null : linksIn(language), sequence, language) }) as const;
     const title = d.question?.title || d.form.title;
     const ownerZone = typeof d.question?.properties.timezone === 'string' ? d.question.properties.timezone : 'UTC';
     const lines = (language: string, zone: string) => {
       const w = BOOKING_MAIL_WORDS[language]!;
+      const links = linksIn(language);
       return [
         `${w[what]}: ${title}`,
         whenText(booking, zone, bookingMailLocale(language)),
