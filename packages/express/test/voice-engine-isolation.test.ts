@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createIsolatedAudioCodecs } from '@formloom/audio';
-import { voiceIdOf, type SpeechEngine } from '@formloom/core';
+import { voiceIdOf, type AudioEncoding, type SpeechEngine } from '@formloom/core';
 import { waitFor } from '@formloom/core/testing';
 import { createEspeakEngine } from '@formloom/speech-espeak';
 import { forEachDb, type TestApp } from './helpers/app';
@@ -23,26 +23,43 @@ const logger = { error: (details: Record<string, unknown>, message: string) => v
 
 /** The next request's sentence `sentence` stalls in its eSpeak child; `hit` runs when it is sent there. */
 let stall: { sentence: number; hit: () => void } | null = null;
-const espeak = createEspeakEngine({
-  processes: 1,
-  idleMs: 500,
-  logger,
-  testing: {
-    stallMs: ({ index }) => {
-      if (!stall || stall.sentence !== index) return 0;
-      stall.hit();
-      stall = null;
-      return STUCK_MS;
+/*
+ * Two sets of pools. The crash tests use pools whose processes stay up between requests (the default 30 s idle):
+ * on a busy machine a 500 ms idle made each request start a new eSpeak (24 MB of voice data, about a CPU-second)
+ * and encoder process. The idle test uses pools whose processes exit after 2 s (long enough to serve its requests
+ * one after the other without a restart). `use()` picks the set the app's engine and encoding go to.
+ */
+const kept = {
+  espeak: createEspeakEngine({
+    processes: 1,
+    logger,
+    testing: {
+      stallMs: ({ index }) => {
+        if (!stall || stall.sentence !== index) return 0;
+        stall.hit();
+        stall = null;
+        return STUCK_MS;
+      },
     },
-  },
-});
-const codecs = createIsolatedAudioCodecs({ processes: 1, idleMs: 500, logger });
-test.after.always(() => Promise.all([espeak.close(), codecs.close()]));
+  }),
+  codecs: createIsolatedAudioCodecs({ processes: 1, logger }),
+};
+const idle = { espeak: createEspeakEngine({ processes: 1, idleMs: 2_000, logger }), codecs: createIsolatedAudioCodecs({ processes: 1, idleMs: 2_000, logger }) };
+let espeak = kept.espeak;
+let codecs = kept.codecs;
+const use = (pools: typeof kept) => ({ espeak, codecs } = pools);
+test.after.always(() => Promise.all([kept, idle].flatMap((p) => [p.espeak.close(), p.codecs.close()])));
+
+const audio: AudioEncoding = {
+  outputSpec: (options) => codecs.outputSpec(options),
+  encode: (source, options) => codecs.encode(source, options),
+  encodeToBuffer: (source, options) => codecs.encodeToBuffer(source, options),
+};
 
 /** While set, the next request waits after its first chunk until `release()` (PCM made, not yet encoded). */
 let gate: { reached: () => void; opened: Promise<void> } | null = null;
 const engine: SpeechEngine = {
-  id: espeak.id,
+  id: kept.espeak.id,
   voices: () => espeak.voices(),
   synthesize: (request) => ({
     async *[Symbol.asyncIterator]() {
@@ -120,6 +137,7 @@ forEachDb(
   test,
   (t) => {
     t('the eSpeak process killed mid-stream: that stream fails, credits back, logged; the next one works', async (tt, app) => {
+      use(kept);
       const user = await voiceUser(app, { credits: 500 });
       const crashes = espeak.stats().crashes;
       logged.length = 0;
@@ -135,6 +153,7 @@ forEachDb(
     });
 
     t('the encoder process killed mid-stream: that stream fails, credits back, logged; the next one works', async (tt, app) => {
+      use(kept);
       const user = await voiceUser(app, { credits: 500 });
       logged.length = 0;
       let release!: () => void;
@@ -152,6 +171,7 @@ forEachDb(
     });
 
     t('after streams in every stream format and an ogg_opus generation, idle eSpeak and encoder processes exit', async (tt, app) => {
+      use(idle);
       const user = await voiceUser(app, { credits: 500 });
       const pids = new Set<number>();
       const watch = setInterval(() => {
@@ -171,5 +191,5 @@ forEachDb(
       tt.pass();
     });
   },
-  { speechEngines: [engine], audio: codecs, serial: true, config: { voice: { syncBudgetMs: 600_000 } } },
+  { speechEngines: [engine], audio, serial: true, config: { voice: { syncBudgetMs: 600_000 } } },
 );
