@@ -45,13 +45,16 @@ const { Client } = require('pg') as { Client: new (options: { connectionString: 
 
 const PG = process.env.FORMLOOM_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-test('npm install of the tarballs the guide names makes an app that runs the smallest host on PostgreSQL, and npx formloom', async (t) => {
+test('npm pack leaves no file in the checkout; npm install of the tarballs the guide names makes an app that runs the smallest host on PostgreSQL, and npx formloom', async (t) => {
   t.timeout(600_000);
   const args = installFromGuide();
   const named = args.filter((a) => a.endsWith('.tgz')).map((a) => a.replace(/^\.\//, ''));
   const { dir, packed, before, after } = await pack(closure(['@formloom/express', '@formloom/storage-typeorm', '@formloom/cli']), packWrites);
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  // The prepack of each package copies the root LICENSE into it for the tarball, the postpack removes it: the copy
+  // is git-ignored, so only a look at the folders finds one left behind (by this pack or an earlier one).
   t.deepEqual(after, before, 'npm pack leaves the checkout as it was');
+  t.deepEqual(before!.filter((f) => /^packages\/[^/]+\/LICENSE$/.test(f)), [], 'no LICENSE copy was left by an earlier pack either');
   // The guide names every tarball the packages need, and only those.
   t.deepEqual([...named].sort(), packed.map((p) => p.filename).sort());
   for (const p of packed) {
