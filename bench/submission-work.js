@@ -16,6 +16,8 @@ const req = (m) => require(require.resolve(m, { paths: [path.join(ROOT, 'example
 const SUBMISSIONS = Number(process.env.SUBMISSIONS || 200);
 const CONCURRENCY = Number(process.env.CONCURRENCY || 50);
 const PG = process.env.BENCH_DATABASE === 'postgres';
+/** Submissions of the CPU phase (0 skips it): sent by a child process, CONCURRENCY at a time. */
+const CPU_SUBMISSIONS = Number(process.env.CPU_SUBMISSIONS ?? 3000);
 const PG_URL = process.env.BENCH_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 /** SQL text -> calls, since the last `take()`. */
@@ -113,6 +115,7 @@ async function main() {
       while (left-- > 0) await submit();
     }));
     report(`${CONCURRENCY} at a time (${SUBMISSIONS} submissions)`, take(), SUBMISSIONS);
+    if (CPU_SUBMISSIONS > 0) await cpuPerSubmission(app.url, form.slug, questions);
   } finally {
     await app.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -124,6 +127,49 @@ async function main() {
       await c.end();
     }
   }
+}
+
+/**
+ * This process's CPU (every thread: the event loop and sqlite3's) per submission while a child process sends
+ * CPU_SUBMISSIONS, CONCURRENCY at a time: less disturbed by a busy machine than req/s, and comparable between
+ * two builds run one after the other.
+ */
+async function cpuPerSubmission(url, slug, questions) {
+  const { spawn } = require('node:child_process');
+  const client = `
+    const [url, slug, n, c, questions] = JSON.parse(process.argv[1]);
+    const { answersFor } = require(${JSON.stringify(path.join(__dirname, 'scenarios/ingest.js'))});
+    const http = require('node:http');
+    const agent = new http.Agent({ keepAlive: true, maxSockets: c });
+    let next = 0, failed = 0;
+    const one = (i) => new Promise((resolve) => {
+      const body = JSON.stringify({ answers: answersFor(questions, 100000 + i), visitor_id: 'cpu-' + i });
+      const req = http.request(url + '/api/v1/public/forms/' + slug + '/responses', { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        if (res.statusCode !== 201) failed++;
+        res.resume(); res.on('end', resolve);
+      });
+      req.on('error', () => { failed++; resolve(); });
+      req.end(body);
+    });
+    const worker = async () => { while (next < n) await one(next++); };
+    process.send('ready');
+    process.once('message', async () => {
+      await Promise.all(Array.from({ length: c }, worker));
+      process.send({ failed });
+    });`;
+  const args = JSON.stringify([url, slug, CPU_SUBMISSIONS, CONCURRENCY, questions]);
+  const child = spawn(process.execPath, ['-e', client, args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise((resolve) => child.once('message', resolve));
+  const t0 = process.cpuUsage();
+  const w0 = process.hrtime.bigint();
+  child.send('go');
+  const { failed } = await new Promise((resolve) => child.once('message', resolve));
+  const used = process.cpuUsage(t0);
+  const wall = Number(process.hrtime.bigint() - w0) / 1e9;
+  child.kill();
+  if (failed) throw new Error(`${failed} submissions of the CPU phase failed`);
+  const us = (used.user + used.system) / CPU_SUBMISSIONS;
+  console.log(`\n${PG ? 'PostgreSQL' : 'SQLite'}, CPU phase (${CPU_SUBMISSIONS} submissions, ${CONCURRENCY} at a time): ${us.toFixed(0)} µs of app CPU per submission, ${(CPU_SUBMISSIONS / wall).toFixed(0)} submissions/s`);
 }
 
 function report(title, rows, n) {
