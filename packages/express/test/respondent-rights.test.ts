@@ -131,4 +131,33 @@ forEachDb(test, (t) => {
     tt.deepEqual(Object.keys(traces), ['webhook_deliveries'], 'the erased respondent left nothing in the database...');
     tt.true(traces.webhook_deliveries!.every((row) => row.includes('"event":"response.deleted"') && !new RegExp(`(?<!x)${email.replace(/[.]/g, '\\.')}|v-ada|curious`, 'i').test(row)), '...but the ids the response.deleted events name');
   });
-});
+  t("the owner's delete of a response (one, or in bulk) takes its file and deliveries too, and tells the webhook", async (tt, app) => {
+    const owner = await app.user('pro');
+    const form = await publish(app, owner.key, { title: 'Applications', questions: [{ type: 'short_text', title: 'Name' }, { type: 'file_upload', title: 'CV' }], webhook_url: 'https://hooks.example.com/apps' });
+    const withFile = async (name: string) => {
+      const file = await upload(app, form, form.questions[1]!.id);
+      return { file, id: await submit(app, form, { answers: [{ question_id: form.questions[0]!.id, value: name }, { question_id: form.questions[1]!.id, value: file }] }) };
+    };
+    const one = await withFile('deleted-one');
+    const two = await withFile('deleted-two');
+    const three = await withFile('deleted-three');
+    const kept = await withFile('kept');
+    const folder = (f: { url: string }) => decodeURIComponent(new URL(f.url).pathname).split('/').slice(-2, -1)[0]!;
+
+    tt.is((await app.api('DELETE', `/forms/${form.id}/responses/${one.id}`, { key: owner.key })).status, 200);
+    const refused = await app.api('POST', `/forms/${form.id}/responses/bulk-delete`, { key: owner.key, body: { response_ids: [two.id, 'rsp_not_of_this_form'] } });
+    tt.is(refused.status, 400, 'all of the form, or none');
+    tt.is((await app.api('GET', `/forms/${form.id}/responses/${two.id}`, { key: owner.key })).status, 200, 'nothing was deleted');
+    tt.deepEqual((await app.api('POST', `/forms/${form.id}/responses/bulk-delete`, { key: owner.key, body: { response_ids: [two.id, three.id] } })).body, { deleted: 2 });
+
+    app.formloom.worker.start({ pollMs: 50 });
+    await waitFor(async () => (await blobFiles(app)).every((f) => ![one, two, three].some((r) => f.includes(folder(r.file)))), { what: 'the deleted responses\' files gone' });
+    tt.true((await blobFiles(app)).some((f) => f.includes(folder(kept.file))), 'the kept response keeps its file');
+    const told = (await app.raw("SELECT body FROM webhook_deliveries WHERE form_id = $1 AND event = 'response.deleted'", [form.id])).map((d: { body: string }) => JSON.parse(d.body));
+    tt.deepEqual(told.flatMap((b: { response_ids: string[] }) => b.response_ids).sort(), [one.id, two.id, three.id].sort());
+    tt.true(told.every((b: { reason: string }) => b.reason === 'deleted'));
+    tt.deepEqual(await tracesOf(app, /deleted-(one|two|three)/), {}, 'no row keeps their answers (their delivery bodies went too)');
+    tt.like((await app.api('GET', `/forms/${form.id}/analytics`, { key: owner.key })).body, { total_responses: 1 });
+  });
+  // In order: the first test's first user is the instance's admin.
+}, { serial: true });

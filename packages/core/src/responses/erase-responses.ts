@@ -43,8 +43,11 @@ export class BlobFoldersHandler implements OutboxHandler {
   }
 }
 
-/** Why responses were erased, as the `response.deleted` webhook event says (docs/responses-and-webhooks.md). */
-export type ErasureReason = 'erasure' | 'retention';
+/**
+ * Why responses were erased, as the `response.deleted` webhook event says (docs/responses-and-webhooks.md): a
+ * respondent's request, the form's retention, or the owner's delete from the results or the API.
+ */
+export type ErasureReason = 'erasure' | 'retention' | 'deleted';
 
 /**
  * Deletes responses of one form and every trace they leave (docs/privacy.md): the rows, the form's counters (in

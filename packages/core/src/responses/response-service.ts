@@ -22,6 +22,12 @@ import { inclusiveRange, isDate } from '../date-range';
 import { LATEST_SCAN, type QuestionSummary, summarizeQuestions } from './question-summaries';
 import { isNpsQuestion, npsOf, trendWeeks } from './question-summary-extras';
 import type { Clock } from '../ports/clock';
+import type { BlobStore } from '../ports/blob-store';
+import type { IdGenerator } from '../ports/id-generator';
+import type { FormloomEvents } from '../events';
+import type { FormRecord } from '../domain/types';
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher';
+import { BLOB_FOLDERS_KIND, eraseResponses } from './erase-responses';
 
 /**
  * Responses per page read. Each page is one buffer of some 350 kB; pages of 2,000 (1.4 MB) left the
@@ -36,6 +42,10 @@ export class ResponseService {
   constructor(
     @inject(TOKENS.Storage) private readonly storage: Storage,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.BlobStore) private readonly blobs: BlobStore,
+    @inject(TOKENS.IdGenerator) private readonly ids: IdGenerator,
+    @inject(TOKENS.Events) private readonly events: FormloomEvents,
+    @inject(WebhookDispatcher) private readonly webhooks: WebhookDispatcher,
   ) {}
 
   /**
@@ -102,30 +112,30 @@ export class ResponseService {
     return (await this.withBookings(await this.withPayments([presentResponse(r)])))[0]!;
   }
 
+  /** Deletes one response as an erasure does (docs/privacy.md): with its files, deliveries and counters. */
   async delete(principal: Principal, formId: string, responseId: string) {
-    await authorizeForm(this.storage, principal, formId, 'delete_responses');
-    const deleted = await this.storage.transaction(async (tx) => {
-      const ok = await tx.responses.delete(formId, responseId);
-      if (ok) await tx.forms.addResponseCount(formId, -1);
-      return ok;
-    });
-    if (!deleted) throw notFound('Response');
+    const form = await authorizeForm(this.storage, principal, formId, 'delete_responses');
+    if (!(await this.erase(form, [responseId])).erased) throw notFound('Response');
     return { success: true };
   }
 
-  /** Deletes up to 100 responses, all of the form, or none. */
+  /** Deletes up to 100 responses, all of the form, or none (a deletion short of them all is rolled back). */
   async bulkDelete(principal: Principal, formId: string, body: unknown) {
-    await authorizeForm(this.storage, principal, formId, 'delete_responses');
+    const form = await authorizeForm(this.storage, principal, formId, 'delete_responses');
     const ids = [...new Set(parseBody(bulkDeleteSchema, body).response_ids)];
-    const deleted = await this.storage.transaction(async (tx) => {
-      if ((await tx.responses.countOwned(formId, ids)) !== ids.length) {
-        throw badRequest('response_ids: every id must be a response of this form; nothing was deleted', { field: 'response_ids' });
-      }
-      const n = await tx.responses.deleteMany(formId, ids);
-      await tx.forms.addResponseCount(formId, -n);
-      return n;
+    const done = await this.erase(form, ids, async (_tx, n) => {
+      if (n !== ids.length) throw badRequest('response_ids: every id must be a response of this form; nothing was deleted', { field: 'response_ids' });
     });
-    return { deleted };
+    return { deleted: done.erased };
+  }
+
+  /** `eraseResponses` for the owner's deletes: no file, delivery log or counter keeps a deleted response. */
+  private async erase(form: FormRecord, ids: string[], inTx?: (tx: Storage, erased: number) => Promise<void>) {
+    const deps = { storage: this.storage, ids: this.ids, clock: this.clock, blobs: this.blobs, webhooks: this.webhooks };
+    const done = await eraseResponses(deps, form, ids, { reason: 'deleted', ...(inTx ? { inTx } : {}) });
+    if (done.files) this.events.emit('outbox.enqueued', { kind: BLOB_FOLDERS_KIND });
+    if (done.events) this.events.emit('outbox.enqueued', { kind: 'webhook' });
+    return done;
   }
 
   /**
