@@ -17,7 +17,7 @@ const p = (db, method, sql, params = []) =>
 
 const PAGE = 5000;
 const ROWS = 150; // rows per INSERT: 6 parameters each
-const PAIR_ROWS = 90; // 11 parameters each
+const PAIR_ROWS = 100; // 9 parameters each
 const INDEX_COLUMNS = 'response_id, question_id, value, form_id, num, submitted_at';
 
 /**
@@ -72,13 +72,13 @@ async function writeAnswerIndex(db, form, { views = 0, starts = 0 } = {}) {
   for (const c of counters) {
     await p(db, 'run', 'INSERT INTO response_funnel (form_id, version, step, count) VALUES (?, ?, ?, ?) ON CONFLICT (form_id, version, step) DO UPDATE SET count = response_funnel.count + excluded.count', [c[0], Number(c[1]), c[2], c[3]]);
   }
-  const pairRows = [...pairs].map(([key, e]) => [form.id, ...key.split('\u0000'), e.n, e.key_count, e.furthest, e.completed, e.seconds_sum, e.seconds_count]);
+  const pairRows = [...pairs].map(([key, e]) => [form.id, ...key.split('\u0000'), e.n, e.completed, e.seconds_sum, e.seconds_count]);
   for (let i = 0; i < pairRows.length; i += PAIR_ROWS) {
     const chunk = pairRows.slice(i, i + PAIR_ROWS);
     await p(
       db,
       'run',
-      `INSERT INTO answer_pairs (form_id, question_id, value, target_id, target_value, n, key_count, furthest, completed, seconds_sum, seconds_count) VALUES ${Array(chunk.length).fill(`(${Array(11).fill('?').join(', ')})`).join(', ')}`,
+      `INSERT INTO answer_pairs (form_id, question_id, value, target_id, target_value, n, completed, seconds_sum, seconds_count) VALUES ${Array(chunk.length).fill(`(${Array(9).fill('?').join(', ')})`).join(', ')}`,
       chunk.flat(),
     );
   }

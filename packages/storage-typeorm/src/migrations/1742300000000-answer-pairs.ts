@@ -22,8 +22,6 @@ export class FormloomAnswerPairs1742300000000 implements MigrationInterface {
           { name: 'target_id', type: 'varchar', isPrimary: true },
           { name: 'target_value', type: 'varchar', isPrimary: true },
           count('n'),
-          count('key_count'),
-          count('furthest'),
           count('completed'),
           { name: 'seconds_sum', type: 'double precision', default: 0 },
           count('seconds_count'),

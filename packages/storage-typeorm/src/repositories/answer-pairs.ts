@@ -13,8 +13,8 @@ import { QuestionValueEntity } from '../tables/question-values';
  * Filtered summaries from pair counts (docs/responses-and-webhooks.md, "Filtering by answer"; docs/decisions.md,
  * "Filtered summaries from pair counts"). For each choice-like answer a response gives (the filter side: a
  * dropdown, multiple choice, yes/no, rating or opinion scale key), `answer_pairs` counts what the same response
- * answered (every question's keys, its answered questions, where it stopped) and its day, completion and
- * completion time. A summary under one such filter then adds up a few hundred counters instead of reading a
+ * answered (a row per key of every question) and, in one row per day and shape, its completion and time, the
+ * question it stopped at and its answers without exactly one key (text, several choices). A summary under one such filter then adds up a few hundred counters instead of reading a
  * sixth of a million responses. Kept like the other rollups: signed deltas summed over the transaction's
  * responses, applied as multi-row upsert-increments in key order, in the same transaction.
  */
@@ -26,7 +26,7 @@ const PAIR_KINDS = new Set(['dropdown', 'multiple_choice', 'yes_no', 'rating', '
 /** Kinds with one key per answer: a test naming several keys counts each response once. */
 const SINGLE_KEY = new Set(['dropdown', 'yes_no', 'rating', 'opinion_scale']);
 /**
- * Rows per upsert: on PostgreSQL 11 parameters a row, so 90 rows stay far below its limit; on SQLite the rows are
+ * Rows per upsert: on PostgreSQL 9 parameters a row, so 90 rows stay far below its limit; on SQLite the rows are
  * one JSON parameter (sql/statements.ts, `insertRows`), so a group commit's counters go in one statement.
  */
 const rowsPerStatement = (d: Dialect) => (d.kind === 'sqlite' ? 5000 : 90);
@@ -35,8 +35,6 @@ const COVERAGE = '\u0000\u0000\u0000';
 
 interface PairDelta {
   n: number;
-  key_count: number;
-  furthest: number;
   completed: number;
   seconds_sum: number;
   seconds_count: number;
@@ -53,15 +51,19 @@ export interface PairSource {
   answers: unknown;
 }
 
-function bump(into: PairDeltas, key: string, field: keyof PairDelta, by: number) {
-  const e = into.get(key) ?? { n: 0, key_count: 0, furthest: 0, completed: 0, seconds_sum: 0, seconds_count: 0 };
-  e[field] += by;
-  into.set(key, e);
+/** One map operation per counter row (a submission bumps tens of them: the keys are long, each lookup hashes one). */
+function bump(into: PairDeltas, key: string, n: number, completed = 0, secondsSum = 0, secondsCount = 0) {
+  const e = into.get(key);
+  if (!e) return void into.set(key, { n, completed, seconds_sum: secondsSum, seconds_count: secondsCount });
+  e.n += n;
+  e.completed += completed;
+  e.seconds_sum += secondsSum;
+  e.seconds_count += secondsCount;
 }
 
 /** Adds what one response counts (`sign` 1) or takes back (`sign` -1). */
 export function addPairDeltas(into: PairDeltas, r: PairSource, order: QuestionOrder, sign: 1 | -1): void {
-  bump(into, COVERAGE, 'n', sign);
+  bump(into, COVERAGE, sign);
   let list: unknown = r.answers;
   if (typeof list === 'string') {
     try {
@@ -81,39 +83,33 @@ export function addPairDeltas(into: PairDeltas, r: PairSource, order: QuestionOr
   const filters: string[] = [];
   for (const [q, keys] of keysOf) if (PAIR_KINDS.has(order.kinds.get(q) ?? '')) for (const k of keys) filters.push(`${q}\u0000${k}`);
   if (!filters.length) return;
+  // The day row carries what else the response's summary needs, so it costs no rows of its own: where it stopped,
+  // and each answer without exactly one key with its number of keys (answered = keys' responses + 1 - keys).
   const { furthest } = answeredOf(list, order);
-  const day = r.submitted_at.slice(0, 10);
+  const odd: string[] = [];
+  for (const [t, keys] of keysOf) if (keys.length !== 1) odd.push(`\u0001${t}\u0002${keys.length}`);
+  const dayRow = `\u0000\u0000${r.submitted_at.slice(0, 10)}\u0001${furthest ?? ''}${odd.sort().join('')}`;
   const timed = r.completed_at !== null && r.completion_seconds !== null;
+  const seconds = timed ? Number(r.completion_seconds) : 0;
+  const targets: string[] = [];
+  for (const [t, keys] of keysOf) for (const k of keys) targets.push(`\u0000${t}\u0000${k}`);
   for (const f of filters) {
-    const dayKey = `${f}\u0000\u0000${day}`;
-    bump(into, dayKey, 'n', sign);
-    if (r.completed_at !== null) bump(into, dayKey, 'completed', sign);
-    if (timed) {
-      bump(into, dayKey, 'seconds_sum', sign * Number(r.completion_seconds));
-      bump(into, dayKey, 'seconds_count', sign);
-    }
-    for (const [t, keys] of keysOf) {
-      for (const k of keys) bump(into, `${f}\u0000${t}\u0000${k}`, 'n', sign);
-      // Answered = its keys' responses, plus those without exactly one key, minus the keys those gave.
-      if (keys.length !== 1) {
-        bump(into, `${f}\u0000${t}\u0000`, 'n', sign);
-        bump(into, `${f}\u0000${t}\u0000`, 'key_count', sign * keys.length);
-      }
-    }
-    if (furthest !== null) bump(into, `${f}\u0000${furthest}\u0000`, 'furthest', sign);
+    bump(into, f + dayRow, sign, r.completed_at !== null ? sign : 0, sign * seconds, timed ? sign : 0);
+    for (const x of targets) bump(into, f + x, sign);
   }
 }
 
-/** Applies the deltas in key order (one lock order across transactions on PostgreSQL), skipping zero ones. */
+/** Applies the deltas, skipping zero ones. */
 export async function applyPairDeltas(db: Db, d: Dialect, formId: string, deltas: PairDeltas): Promise<void> {
   const table = tableOf(d, AnswerPairEntity);
   const rows: unknown[][] = [];
-  for (const key of [...deltas.keys()].sort()) {
+  // In key order on PostgreSQL, so concurrent transactions lock rows in one order; SQLite has one writer.
+  for (const key of d.kind === 'postgres' ? [...deltas.keys()].sort() : deltas.keys()) {
     const e = deltas.get(key)!;
-    if (!e.n && !e.key_count && !e.furthest && !e.completed && !e.seconds_sum && !e.seconds_count) continue;
-    rows.push([formId, ...key.split('\u0000'), e.n, e.key_count, e.furthest, e.completed, e.seconds_sum, e.seconds_count]);
+    if (!e.n && !e.completed && !e.seconds_sum && !e.seconds_count) continue;
+    rows.push([formId, ...key.split('\u0000'), e.n, e.completed, e.seconds_sum, e.seconds_count]);
   }
-  const cols = ['n', 'key_count', 'furthest', 'completed', 'seconds_sum', 'seconds_count'];
+  const cols = ['n', 'completed', 'seconds_sum', 'seconds_count'];
   const per = rowsPerStatement(d);
   for (let i = 0; i < rows.length; i += per) {
     const { sql, values } = insertRows(
@@ -198,8 +194,8 @@ export async function pairSummary(
     ? await (() => {
         const params = new Params(d);
         const where = `form_id = ${params.bind(formId)} AND question_id = ${params.bind(test.question_id)} AND value IN (${params.list(keys)})`;
-        return db.all<{ target_id: string; target_value: string; n: Num; key_count: Num; furthest: Num; completed: Num; seconds_sum: Num; seconds_count: Num }>(
-          `SELECT target_id, target_value, SUM(n) AS n, SUM(key_count) AS key_count, SUM(furthest) AS furthest, SUM(completed) AS completed, ` +
+        return db.all<{ target_id: string; target_value: string; n: Num; completed: Num; seconds_sum: Num; seconds_count: Num }>(
+          `SELECT target_id, target_value, SUM(n) AS n, SUM(completed) AS completed, ` +
             `SUM(seconds_sum) AS seconds_sum, SUM(seconds_count) AS seconds_count FROM ${table} WHERE ${where} GROUP BY target_id, target_value`,
           params.values,
         );
@@ -212,22 +208,33 @@ export async function pairSummary(
   const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
   let secondsSum = 0;
   let secondsCount = 0;
+  const days = new Map<string, { date: string; total: number; completed: number }>();
   for (const r of rows) {
     const n = Number(r.n);
-    if (r.target_id === '') {
-      if (n <= 0) continue;
-      analytics.by_day.push({ date: r.target_value, total: n, completed: Number(r.completed) });
-      analytics.total += n;
-      analytics.completed += Number(r.completed);
-      secondsSum += Number(r.seconds_sum);
-      secondsCount += Number(r.seconds_count);
-    } else if (r.target_value === '') {
-      add(answered, r.target_id, n - Number(r.key_count));
-      add(stoppedAt, r.target_id, Number(r.furthest));
-    } else {
+    if (r.target_id !== '') {
       add(answered, r.target_id, n);
       if (n > 0) values.push({ question_id: r.target_id, value: r.target_value, count: n });
+      continue;
     }
+    // A day row: `day \u0001 furthest` then `\u0001 question \u0002 keys` per answer without exactly one key.
+    const [date, stopped, ...odd] = r.target_value.split('\u0001') as [string, string, ...string[]];
+    const day = days.get(date) ?? { date, total: 0, completed: 0 };
+    days.set(date, day);
+    day.total += n;
+    day.completed += Number(r.completed);
+    secondsSum += Number(r.seconds_sum);
+    secondsCount += Number(r.seconds_count);
+    if (stopped) add(stoppedAt, stopped, n);
+    for (const o of odd) {
+      const [t, keys] = o.split('\u0002') as [string, string];
+      add(answered, t, n * (1 - Number(keys)));
+    }
+  }
+  for (const day of days.values()) {
+    if (day.total <= 0) continue;
+    analytics.by_day.push(day);
+    analytics.total += day.total;
+    analytics.completed += day.completed;
   }
   analytics.by_day.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   if (secondsCount > 0) analytics.average_completion_seconds = secondsSum / secondsCount;

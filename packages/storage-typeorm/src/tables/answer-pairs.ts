@@ -13,19 +13,15 @@ export interface AnswerPairRow {
   question_id: string;
   /** Its counted key (repositories/question-values.ts, `valueKeys`). */
   value: string;
-  /**
-   * '' for the responses' day rows (`target_value` is the UTC day; `n` responses, `completed`, `seconds_*`);
-   * else another question of the same responses (or the same one).
-   */
+  /** '' for the responses' day rows; else another question of the same responses (or the same one). */
   target_id: string;
   /**
-   * The target's counted key (`n` responses gave it), or '' for its answered row: `n` answers without exactly
-   * one key and the `key_count` keys those gave, `furthest` responses that stopped there.
+   * The target's counted key (`n` responses gave it); for a day row, the UTC day, then `\u0001` and the question
+   * the responses stopped at, then `\u0001<question>\u0002<keys>` for each of their answers without exactly one
+   * key (repositories/answer-pairs.ts): `n` responses, `completed`, `seconds_*`.
    */
   target_value: string;
   n: number;
-  key_count: number;
-  furthest: number;
   completed: number;
   seconds_sum: number;
   seconds_count: number;
@@ -42,8 +38,6 @@ export const AnswerPairEntity = new EntitySchema<AnswerPairRow & { form?: FormRo
     target_id: { type: 'varchar', primary: true },
     target_value: { type: 'varchar', primary: true },
     n: { type: 'bigint', default: 0 },
-    key_count: { type: 'bigint', default: 0 },
-    furthest: { type: 'bigint', default: 0 },
     completed: { type: 'bigint', default: 0 },
     seconds_sum: { type: 'double precision', default: 0 },
     seconds_count: { type: 'bigint', default: 0 },
