@@ -179,7 +179,7 @@ export class FlResultsTable extends LitElement {
     const one = ids.length === 1;
     const ok = await this.confirm.ask({
       heading: one ? 'Delete this response?' : `Delete ${ids.length} responses?`,
-      body: 'Deleted responses cannot be recovered. Analytics and exports will no longer count them.',
+      body: 'Deleted responses cannot be recovered, nor their uploaded files. Analytics and exports will no longer count them.',
       confirmText: one ? 'Delete response' : `Delete ${ids.length} responses`,
       danger: true,
     });
