@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
 import compression from 'compression';
-import { ASSET_PREFIX, fontFaceCss, libraryFontOf, pickLanguage, preloadFile, readableOn, RTL_LANGUAGES, themeLibraryFonts } from '@formloom/renderer';
+import { ASSET_PREFIX, fontFaceCss, libraryFontOf, needsOnDemand, pickLanguage, preloadFile, readableOn, RTL_LANGUAGES, themeLibraryFonts } from '@formloom/renderer';
 import { isFormloomError, STYLE_PATTERNS, translatedText, type Formloom } from '@formloom/core';
 import { abandon, fromRequestError, type ErrorLogger } from './errors';
 import { errorLoggerOf, isHttpLogger, requestLogging, type RouterLogger } from './request-log';
@@ -158,7 +158,10 @@ export function createPublicPagesRouter(options: PublicPagesOptions): Router {
     const assetBase = `${base}${ASSET_PREFIX}`;
     const faces = themeLibraryFonts(theme).map((f) => fontFaceCss(f, assetBase)).join('');
     const main = libraryFontOf(theme.font_family);
-    const preload = main ? `<link rel="preload" href="${escape(`${assetBase}/${preloadFile(main).name}`)}" as="font" type="font/woff2" crossorigin>` : '';
+    const font = main ? `<link rel="preload" href="${escape(`${assetBase}/${preloadFile(main).name}`)}" as="font" type="font/woff2" crossorigin>` : '';
+    // A payment or booking question's code is a module of its own (docs/respondents.md "Speed"): fetched with
+    // the script, not after it, by the forms that have one.
+    const preload = `${font}${needsOnDemand(questions) ? `<link rel="modulepreload" href="${escape(base + assets.paths.onDemand)}">` : ''}`;
     res.type('html').send(`<!doctype html><html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(shownTitle)}</title>
 <meta name="description" content="${escape(description)}"><link rel="icon" href="${escape(base + assets.paths.favicon)}" type="image/svg+xml">
 ${preload}<style nonce="${nonce}">${faces}html,body{margin:0;background:${bg};color:${text}}body{font-family:${cssValue(theme.font_family, STYLE_PATTERNS.font, 'system-ui, sans-serif')};line-height:1.5}.fl-page{max-width:40rem;margin:0 auto;padding:2rem 1.25rem}h1{color:${title};font-size:1.5rem;margin:0 0 1rem}h2{font-size:1.1rem}</style>

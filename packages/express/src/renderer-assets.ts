@@ -17,6 +17,8 @@ import type { EmbedOrigins } from './security-headers';
 /** Where the pages' scripts and styles are, under the pages router's mount. */
 export interface AssetPaths {
   form: string;
+  /** The payment and booking controls' module (@formloom/renderer's src/on-demand.ts), for `/f/` to preload. */
+  onDemand: string;
   signing: string;
   invitation: string;
   signingCss: string;
@@ -114,7 +116,7 @@ export function rendererAssetsRouter(embed: EmbedOrigins): { router: Router; pat
   const files = new Map<string, Asset>();
   const built = (type: string, name: string) => new Asset(type, IMMUTABLE, readFileSync(`${bundles.dir}/${name}`), true, `${bundles.dir}/${name}`);
   const js = (name: string) => built('text/javascript', name);
-  for (const name of [bundles.files.form, bundles.files.signing, bundles.files.invitation]) files.set(`${ASSET_PREFIX}/${name}`, js(name));
+  for (const name of [bundles.files.form, bundles.files.onDemand, bundles.files.signing, bundles.files.invitation]) files.set(`${ASSET_PREFIX}/${name}`, js(name));
   const source = rendererAssets();
   files.set(`${ASSET_PREFIX}/formloom.css`, new Asset('text/css', SHORT, readFileSync(source.stylesheet), true));
   files.set(`${ASSET_PREFIX}/signing.css`, new Asset('text/css', SHORT, readFileSync(source.signingStylesheet), true));
@@ -159,6 +161,7 @@ export function rendererAssetsRouter(embed: EmbedOrigins): { router: Router; pat
     words: (lang) => words.get(lang) ?? null,
     paths: {
       form: at(bundles.files.form),
+      onDemand: at(bundles.files.onDemand),
       signing: at(bundles.files.signing),
       invitation: at(bundles.files.invitation),
       signingCss: at('signing.css'),

@@ -29,6 +29,7 @@ test('every script, language file, stylesheet and icon is the same in brotli, gz
   const paths = [
     '/embed.js',
     `/formloom/assets/${b.files.form}`,
+    `/formloom/assets/${b.files.onDemand}`,
     `/formloom/assets/${b.files.signing}`,
     `/formloom/assets/${b.files.invitation}`,
     `/formloom/assets/${b.files.languages.de}`,
@@ -56,7 +57,7 @@ test('every script, language file, stylesheet and icon is the same in brotli, gz
 
 test('the build writes each bundle\'s compressed copies beside it, and those are what is sent', async (t) => {
   const b = bundles();
-  for (const name of [b.files.form, b.files.signing, b.files.invitation, ...Object.values(b.files.languages)]) {
+  for (const name of [b.files.form, b.files.onDemand, b.files.signing, b.files.invitation, ...Object.values(b.files.languages)]) {
     const file = `${b.dir}/${name}`;
     const raw = readFileSync(file);
     const br = readFileSync(`${file}.br`);
@@ -64,6 +65,20 @@ test('the build writes each bundle\'s compressed copies beside it, and those are
     t.deepEqual(gunzipSync(readFileSync(`${file}.gz`)), raw, `${name}.gz`);
     t.deepEqual((await get(`/formloom/assets/${name}`, 'br')).body, br, `${name}: the build's copy is sent`);
   }
+});
+
+test('the payment and booking controls are a module apart, which a form without those questions never names', async (t) => {
+  const b = bundles();
+  const form = readFileSync(`${b.dir}/${b.files.form}`, 'utf8');
+  const onDemand = readFileSync(`${b.dir}/${b.files.onDemand}`, 'utf8');
+  t.true(form.includes(b.files.onDemand), 'the script imports it by its hashed name');
+  t.false(form.includes('js.stripe.com') || form.includes('data-fl-payment-element'), "Stripe's loader and the payment control are not in the script");
+  t.true(onDemand.includes('js.stripe.com') && onDemand.includes('data-fl-payment-element') && onDemand.includes('fl-booking-move'));
+  const u = await app.user();
+  const created = await app.api('POST', '/forms', { key: u.key, body: { title: 'Plain', published: true, questions: [{ type: 'short_text', title: 'Name' }] } });
+  const page = await get(`/f/${created.body.slug}`);
+  t.is(page.status, 200);
+  t.false(page.body.toString('utf8').includes('modulepreload'), 'no preload for a form that does not need it');
 });
 
 test('the signature fonts are sent as they are, whatever the client accepts', async (t) => {

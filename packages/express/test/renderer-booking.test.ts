@@ -37,9 +37,13 @@ test('a respondent books a slot by keyboard at 390 px; it is held, booked with t
   });
   t.true(created.body.published);
   const { page, errors, close } = await openPage(browser, { width: 390 });
+  // The slot picker's code is the on-demand module, preloaded by the page (docs/respondents.md "Speed").
+  const onDemand: string[] = [];
+  page.on('request', (r) => r.url().includes('/formloom/assets/formloom-form-on-demand.') && onDemand.push(r.url()));
   try {
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.goto(`${app.url}/f/${created.body.slug}`);
+    const html = await (await page.goto(`${app.url}/f/${created.body.slug}`))!.text();
+    t.regex(html, /<link rel="modulepreload" href="\/formloom\/assets\/formloom-form-on-demand\.\w+\.js">/);
     const form = page.locator('formloom-form');
     await form.getByRole('heading', { name: 'E-mail' }).waitFor();
     await page.keyboard.type('ann@example.com');
@@ -64,6 +68,7 @@ test('a respondent books a slot by keyboard at 390 px; it is held, booked with t
     const booked = list.answers.find((a: { question_id: string }) => a.question_id === created.body.questions[1].id).value;
     t.truthy(booked.id);
     await waitFor(() => radicale.getRaw('owner', booked.id), { what: 'the event in the calendar' });
+    t.is(onDemand.length, 1, 'fetched once, by its preload');
     t.deepEqual(errors, []);
   } finally {
     await close();

@@ -1,7 +1,8 @@
 // `npm run build` (after `tsc -b`): the browser entries bundled by esbuild into one file each, named by a hash of
 // their content so that servers can mark them immutable (docs/respondents.md "Speed"). Writes
-// dist/bundle/<name>.<hash>.js, one dist/bundle/formloom-lang-<lang>.<hash>.json per language but English, and
-// dist/bundle/manifest.json ({entry name: file name, languages: {lang: file name}}); stale files are removed.
+// dist/bundle/<name>.<hash>.js, the payment and booking controls' ES module (formloom-form-on-demand.<hash>.js),
+// one dist/bundle/formloom-lang-<lang>.<hash>.json per language but English, and dist/bundle/manifest.json
+// ({entry name: file name, onDemand: file name, languages: {lang: file name}}); stale files are removed.
 // Scripts are IIFEs: the same file works from `<script src>` and `<script type="module" src>`.
 // Each file gets its compressed copies beside it, `<file>.br` and `<file>.gz`, which servers send as they are:
 // compressing at every start cost 300 ms of CPU and left about 2.5 MB of the compressor's memory
@@ -54,29 +55,49 @@ for (const [lang, words] of Object.entries(mod.exports.PACKS)) {
   languages[lang] = fileName;
 }
 
+// The browsers the pages support (no lower language level: class fields and the like run as written).
+const TARGET = ['chrome90', 'firefox90', 'safari15'];
+
 // The element's stylesheet travels inside its script as text (one request, no unstyled flash), minified: its
 // comments and spaces were a tenth of the script's bytes (docs/respondents.md "Speed": the 30 kB budget).
 const minifiedCss = {
   name: 'minified-css',
   setup(b) {
     b.onLoad({ filter: /\.css$/ }, async (args) => {
-      const { code } = await transform(readFileSync(args.path, 'utf8'), { loader: 'css', minify: true, target: ['chrome90', 'firefox90', 'safari15'] });
+      const { code } = await transform(readFileSync(args.path, 'utf8'), { loader: 'css', minify: true, target: TARGET });
       return { contents: code, loader: 'text' };
     });
   },
 };
+
+// The payment and booking questions' controls (src/on-demand.ts): a bundle of their own, an ES module the form's
+// script imports only for a form that has one (docs/decisions.md "Respondent page"), so the others never
+// download them. Built first: the form's script is given its name.
+const onDemand = await build({
+  entryPoints: [join(root, 'src/browser/questions/on-demand.ts')],
+  bundle: true,
+  write: false,
+  format: 'esm',
+  target: TARGET,
+  minify: true,
+  legalComments: 'none',
+  outdir: out,
+  logLevel: 'warning',
+});
+const onDemandJs = Buffer.from(onDemand.outputFiles[0].contents);
+const onDemandFile = `formloom-form-on-demand.${hashOf(onDemandJs)}.js`;
+writeCompressed(join(out, onDemandFile), onDemandJs);
 
 const result = await build({
   entryPoints: Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, join(root, file)])),
   bundle: true,
   write: false,
   format: 'iife',
-  // The browsers the page supports (no lower language level: class fields and the like run as written).
-  target: ['chrome90', 'firefox90', 'safari15'],
+  target: TARGET,
   minify: true,
   legalComments: 'none',
   plugins: [minifiedCss],
-  define: { FORMLOOM_LANGUAGE_FILES: JSON.stringify(languages) },
+  define: { FORMLOOM_LANGUAGE_FILES: JSON.stringify(languages), FORMLOOM_ON_DEMAND_FILE: JSON.stringify(onDemandFile) },
   outdir: out,
   logLevel: 'warning',
 });
@@ -89,6 +110,7 @@ for (const file of result.outputFiles) {
   writeCompressed(join(out, fileName), Buffer.from(file.contents));
   manifest[name] = fileName;
 }
+manifest.onDemand = onDemandFile;
 manifest.languages = languages;
 const files = [...Object.values(manifest).filter((v) => typeof v === 'string'), ...Object.values(languages)];
 const kept = new Set([...files.flatMap((f) => [f, `${f}.br`, `${f}.gz`]), 'manifest.json']);

@@ -30,6 +30,8 @@ export interface RendererBundles {
   signing: string;
   /** The team invitation page. */
   invitation: string;
+  /** The payment and booking questions' controls, imported by the form's page when it has one (an ES module). */
+  onDemand: string;
   /** Each language's words but English (JSON), by language. */
   languages: Record<string, string>;
 }
@@ -87,6 +89,7 @@ export function rendererBundles(): { dir: string; files: RendererBundles } | nul
 export { contrast, readableOn, HEX_COLOR } from './contrast';
 export { PAGE_LANGUAGES, RTL_LANGUAGES, pickLanguage } from './languages';
 export * from './fonts';
+export { ON_DEMAND_KINDS, needsOnDemand } from './on-demand';
 
 /** The URL prefix, under the pages router's mount, of the renderer's files. */
 export const ASSET_PREFIX = '/formloom/assets';

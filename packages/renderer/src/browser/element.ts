@@ -12,6 +12,8 @@ import { loadWords } from './i18n/load.js';
 import { chooseLanguage, offeredLanguages, translateForm } from './form-language.js';
 import { languagePicker } from './language-picker.js';
 import { handedOver } from './fuse-flow.js';
+import { loadOnDemand } from './questions/on-demand-control.js';
+import { needsOnDemand } from '../on-demand.js';
 
 let shared: CSSStyleSheet | null = null;
 /** The element's stylesheet, built once per page and adopted by every instance's shadow root. */
@@ -121,6 +123,8 @@ export class FormloomForm extends HTMLElement {
     const slug = this.getAttribute('slug') ?? '';
     try {
       const loaded = inlined(this, slug) ?? (await api.form(slug));
+      // A payment or booking question's code, fetched meanwhile (questions/on-demand-control.ts); a failure shows there.
+      if (needsOnDemand(loaded.snapshot.questions)) loadOnDemand(this.mountUrl()).catch(() => undefined);
       // The form's language: the picker's choice, else ?lang=, the browser's languages, the default (docs/languages.md).
       const chosen = this.chosenLanguage ?? chooseLanguage(loaded.snapshot, location.search, navigator.languages ?? []);
       const form = translateForm(loaded, chosen);

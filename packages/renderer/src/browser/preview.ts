@@ -5,6 +5,9 @@ import { screen, thankYou } from './screens.js';
 import { applyTheme, loadThemeFonts, themeSheet } from './theme.js';
 import type { PublicForm } from './types.js';
 import { translator } from './i18n/index.js';
+import { loadOnDemand } from './questions/on-demand-control.js';
+import { needsOnDemand } from '../on-demand.js';
+import { MOUNT_URL } from './script-url.js';
 
 /*
  * The builder's live preview (docs/workspace.md, "Preview"): `<formloom-form preview>` renders the form it is
@@ -56,6 +59,8 @@ export function paintPreview(host: HTMLElement, shadow: ShadowRoot, box: HTMLEle
     box.replaceChildren(h('div', { class: 'fl-main' }, thankYou(translator(null, form.snapshot.strings), 2, form, { id: 'preview', completed_at: null, quiz_results: null }, null)));
     return;
   }
+  // A payment question's control comes from the on-demand bundle, beside the script the builder imported.
+  if (needsOnDemand(form.snapshot.questions)) loadOnDemand(host.getAttribute('base-url') || MOUNT_URL).catch(() => undefined);
   const view = new FormView(box, host, new NoNetworkApi(), form, '', 2, translator(null, form.snapshot.strings), false);
   const index = form.snapshot.questions.findIndex((q) => q.id === at);
   if (index >= 0) view.showQuestion(index);

@@ -6,8 +6,7 @@ import { fileControl } from './file-upload.js';
 import { groupControl } from './group.js';
 import { opinionControl, ratingControl, yesNoControl } from './scale.js';
 import { textControl } from './text.js';
-import { paymentControl } from './payment.js';
-import { bookingControl } from './booking.js';
+import { onDemandControl } from './on-demand-control.js';
 
 type Factory = (q: PublicQuestion, ctx: ControlContext) => Control;
 
@@ -29,7 +28,11 @@ const CONTROLS: Record<string, Factory> = {
   contact_info: groupControl,
   address: groupControl,
   // Without the page's API (the builder's preview) it shows its notice like the other server-run kinds.
-  booking: (q, ctx) => (ctx.booking ? bookingControl(q, { ...ctx, booking: ctx.booking, lang: ctx.lang ?? 'en' }) : notice(ctx)),
+  // Its code comes with the payment's from the on-demand bundle (on-demand-control.ts).
+  booking: (q, ctx) => {
+    const booking = ctx.booking;
+    return booking ? onDemandControl(ctx, (k) => k.bookingControl(q, { ...ctx, booking, lang: ctx.lang ?? 'en' })) : notice(ctx);
+  },
 };
 
 /** True when the page offers a control for the type; the others are run by the service, not answered here. */
@@ -39,7 +42,8 @@ export const answerable = (type: string) => type in CONTROLS;
 export function controlFor(q: PublicQuestion, ctx: ControlContext): Control {
   const make = CONTROLS[q.type];
   if (make) return make(q, ctx);
-  if (q.type === 'payment' && ctx.pay) return paymentControl(q, { ...ctx, pay: ctx.pay });
+  const pay = ctx.pay;
+  if (q.type === 'payment' && pay) return onDemandControl(ctx, (k) => k.paymentControl(q, { ...ctx, pay }));
   // A composite with forms reaches the live page as their questions (composite-flow.ts): only the preview shows it.
   if (q.type === 'composite' && q.properties.composite_ids?.length) return notice(ctx, 'composite_preview');
   return notice(ctx, q.type === 'email_step' || q.type === 'data' || q.type === 'fuse' ? 'step_preview' : 'cannot_complete');
