@@ -152,8 +152,10 @@ export class FormloomBuilder extends LitElement {
       this.selected = store.draft.questions[0]?.id ?? '';
       this.ready = true;
       performance.mark('formloom:builder-ready');
-      void listForms(this.api, { per_page: 100 }).then(
-        (r) => (this.otherForms = r.forms.filter((x) => x.id !== this.formId).map((x) => ({ id: x.id, title: x.title }))),
+      // Fuse and composite questions name forms of the same account only: the same team's, or personal ones
+      // for a personal form (docs/logic.md); another account's form would be refused at publish.
+      void listForms(this.api, { per_page: 100, ...(teamId ? { team_id: teamId } : {}) }).then(
+        (r) => (this.otherForms = r.forms.filter((x) => x.id !== this.formId && (x.team?.id ?? null) === teamId).map((x) => ({ id: x.id, title: x.title }))),
         () => undefined,
       );
     } catch (e) {
