@@ -226,8 +226,8 @@ export class SubmissionService {
       if (complete) items = await this.webhooks.enqueue(tx, form, response, targets, snapshot.questions);
       if (complete) queued = await this.completedIn(tx, { form, response, questions: snapshot.questions, revision });
       // One response in each component, in the same transaction: all or none (docs/logic.md "Composite").
-      for (const [i, w] of components.entries()) {
-        items = [...items, ...(await this.writeComponentIn(tx, w, componentTargets[i]!))];
+      for (const [w, targets] of byFormId(components, componentTargets)) {
+        items = [...items, ...(await this.writeComponentIn(tx, w, targets))];
         queued = (await this.completedIn(tx, { form: w.form, response: w.response, questions: w.questions })) || queued;
       }
       if (idempotent) await idempotent.complete(tx, response.id);
@@ -320,8 +320,8 @@ export class SubmissionService {
       if (complete) items = await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
       if (complete) queued = await this.completedIn(tx, { form, response: updated, questions: snapshot.questions });
       // The components' responses, with the completion or not at all (docs/logic.md "Composite").
-      for (const [i, w] of components.entries()) {
-        items = [...items, ...(await this.writeComponentIn(tx, w, componentTargets[i]!))];
+      for (const [w, targets] of byFormId(components, componentTargets)) {
+        items = [...items, ...(await this.writeComponentIn(tx, w, targets))];
         queued = (await this.completedIn(tx, { form: w.form, response: w.response, questions: w.questions })) || queued;
       }
     });
@@ -425,6 +425,15 @@ export class SubmissionService {
 /** The parts of SubmissionService the payments' webhook completes a paid response with. */
 export interface PaidCompletion {
   completePaidIn(tx: Storage, formId: string, responseId: string): Promise<(() => void) | null>;
+}
+
+/**
+ * Component writes with their webhook targets, in form id order: every transaction takes the component forms' rows
+ * (their counters) in one order, so two composites naming the same forms in another order never deadlock on
+ * PostgreSQL. A composite is never a component, so its own row, taken first, is outside that order.
+ */
+function byFormId<W extends { form: { id: string } }, T>(writes: W[], targets: T[]): Array<[W, T]> {
+  return writes.map((w, i): [W, T] => [w, targets[i]!]).sort(([a], [b]) => (a.form.id < b.form.id ? -1 : a.form.id > b.form.id ? 1 : 0));
 }
 
 function elapsedSeconds(startedAt: string | null, now: Date): number | null {
