@@ -23,6 +23,8 @@ test('an app on SQLite does not load the PostgreSQL client, and builds the API d
   t.deepEqual(Object.keys(require.cache).filter((path) => /\/node_modules\/(pg|pg-pool|pg-protocol)\//.test(path)), []);
   // exceljs (the XLSX export's writer, some megabytes of code) loads at the first XLSX export only.
   t.deepEqual(Object.keys(require.cache).filter((path) => /\/node_modules\/exceljs\//.test(path)), []);
+  // The CalDAV client (booking calendars) and tar (backups) load at their first use: a calendar request, an archive.
+  t.deepEqual(Object.keys(require.cache).filter((path) => /\/node_modules\/(tsdav|tar)\//.test(path)), []);
   // The integrations' SDKs (Google's, Notion's, Airtable's) load at their plugin's first delivery.
   t.deepEqual(Object.keys(require.cache).filter((path) => /\/node_modules\/(@googleapis|googleapis-common|google-auth-library|gaxios|@notionhq|airtable)\//.test(path)), []);
 
