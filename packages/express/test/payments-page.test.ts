@@ -112,15 +112,37 @@ test('a respondent pays the amount the server computed with the Payment Element;
     await close();
   }
 
-  // A form without a payment question neither loads Stripe.js nor allows it.
+  // The payment control is a module apart (docs/respondents.md "Speed"): when it cannot be fetched, the step
+  // says so and offers a retry, which gets it once the connection is back.
+  const offline = await openPage(browser, { width: 390 });
+  await stubStripe(offline.page);
+  let blocked = true;
+  await offline.page.route('**/formloom/assets/formloom-form-on-demand.*', (route) => (blocked ? route.abort('internetdisconnected') : route.continue()));
+  try {
+    await offline.page.goto(`${app.url}/f/${created.body.slug}`);
+    await form(offline.page).getByRole('textbox', { name: /Your name/ }).fill('Grace');
+    await form(offline.page).getByRole('button', { name: 'OK' }).click();
+    await form(offline.page).getByText('Half day', { exact: true }).click();
+    await form(offline.page).getByRole('alert').filter({ hasText: 'The connection was lost.' }).waitFor();
+    blocked = false;
+    await form(offline.page).getByRole('button', { name: 'Retry' }).click();
+    await form(offline.page).getByText('Amount to pay: €65.00').waitFor();
+  } finally {
+    await offline.close();
+  }
+
+  // A form without a payment question neither loads Stripe.js nor allows it, nor fetches the payment's code.
   const plain = await app.api('POST', '/forms', { key: u.key, body: { title: 'Plain', published: true, questions: [{ type: 'short_text', title: 'Hi' }] } });
   const other = await openPage(browser);
   await stubStripe(other.page);
+  const scripts: string[] = [];
+  other.page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
   try {
     const res = await other.page.goto(`${app.url}/f/${plain.body.slug}`);
     t.notRegex(res!.headers()['content-security-policy']!, /stripe/);
     await form(other.page).getByRole('textbox', { name: /Hi/ }).waitFor();
-    t.is(stripeLoads.length, 1);
+    t.is(stripeLoads.length, 2, 'loaded by the two pages that reached the payment step only');
+    t.deepEqual(scripts.map((p) => p.replace(/\.\w+\.js$/, '')), ['/formloom/assets/formloom-form']);
   } finally {
     await other.close();
   }
