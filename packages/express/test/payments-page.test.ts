@@ -124,6 +124,7 @@ test('a respondent pays the amount the server computed with the Payment Element;
     await form(offline.page).getByRole('button', { name: 'OK' }).click();
     await form(offline.page).getByText('Half day', { exact: true }).click();
     await form(offline.page).getByRole('alert').filter({ hasText: 'The connection was lost.' }).waitFor();
+    await shot(offline.page, 'payment-code-failed');
     blocked = false;
     await form(offline.page).getByRole('button', { name: 'Retry' }).click();
     await form(offline.page).getByText('Amount to pay: €65.00').waitFor();
