@@ -33,6 +33,13 @@ function schemasOf(route: PluginRoute<unknown>): Array<[string, unknown]> {
   return out;
 }
 
+/**
+ * Schemas already rendered without error by an earlier check in this process. A zod schema does not change once
+ * built, so a second instance (a test file's app per database, two tenants in one host) skips rendering the
+ * same route schemas again, which was most of `createFormloom`'s CPU time.
+ */
+const describable = new WeakSet<object>();
+
 export function checkRouteSchemas(plugin: string, route: PluginRoute<unknown>): void {
   const where = `plugin "${plugin}", route ${String(route?.method).toUpperCase()} ${String(route?.path)}`;
   for (const [slot, schema] of schemasOf(route)) {
@@ -44,8 +51,10 @@ export function checkRouteSchemas(plugin: string, route: PluginRoute<unknown>): 
           `Declare "zod": "^${OUR_MAJOR}" in the plugin's peerDependencies, import z from that zod, and reinstall (docs/plugins.md, "zod").`,
       );
     }
+    if (describable.has(schema as object)) continue;
     try {
       for (const io of ['input', 'output'] as const) z.toJSONSchema(schema as z.ZodType, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+      describable.add(schema as object);
     } catch (e) {
       throw new PluginConfigError(`${where}: \`${slot}\` cannot be described in the OpenAPI document: ${e instanceof Error ? e.message : String(e)}`);
     }
