@@ -1,4 +1,6 @@
-import type { Answer, FormRecord, Question, ResponseRecord } from '../domain/types';
+import type { Answer, FormRecord, OutboxItem, Question, ResponseRecord } from '../domain/types';
+import type { CsvLine } from '../ports/storage/responses';
+import type { WebhookTarget } from '../webhooks/webhook-dispatcher';
 import { badRequest, conflict } from '../errors';
 import type { Storage } from '../ports/storage';
 import { visiblePath } from '../logic/jumps';
@@ -134,4 +136,50 @@ export function withComponentLinks(response: ResponseRecord, writes: ComponentWr
   if (!writes.length) return response;
   const components = writes.map((w) => ({ question_id: (w.response.metadata as { composite: { question_id: string } }).composite.question_id, form_id: w.form.id, response_id: w.response.id }));
   return { ...response, metadata: { ...response.metadata, components } as ResponseRecord['metadata'] };
+}
+
+/** A completed composite response's component writes and each one's webhook targets, read before its transaction. */
+export interface PreparedComponents {
+  writes: ComponentWrite[];
+  targets: WebhookTarget[][];
+}
+
+export async function prepareComponents(
+  storage: Storage,
+  webhooks: { targetsFor(form: FormRecord): Promise<WebhookTarget[]> },
+  parent: FormRecord,
+  response: ResponseRecord,
+  parts: ComponentPart[],
+  now: Date,
+  newId: () => string,
+): Promise<PreparedComponents> {
+  const writes = parts.length ? await componentWrites(storage, parent, response, parts, now, newId) : [];
+  return { writes, targets: await Promise.all(writes.map((w) => webhooks.targetsFor(w.form))) };
+}
+
+/** How the submission writes a response's export line, queues its webhooks and runs its listeners. */
+export interface ComponentSink {
+  csv(snapshot: ComponentWrite['snapshot'], response: ResponseRecord): CsvLine;
+  enqueue(tx: Storage, form: FormRecord, response: ResponseRecord, targets: WebhookTarget[], questions: Question[]): Promise<OutboxItem[]>;
+  completed(tx: Storage, held: { form: FormRecord; response: ResponseRecord; questions: Question[] }): Promise<boolean>;
+}
+
+/**
+ * Stores the component responses in the composite's transaction, each counted (its response limit claimed), its
+ * webhooks queued and its listeners run. In form id order: every transaction takes the component forms' rows in
+ * one order, so two composites naming the same forms in another order never deadlock on PostgreSQL (a composite is
+ * never a component, so its own row, taken first, is outside that order).
+ */
+export async function writeComponentsIn(tx: Storage, prepared: PreparedComponents, sink: ComponentSink): Promise<{ items: OutboxItem[]; queued: boolean }> {
+  const order = prepared.writes.map((w, i) => [w, prepared.targets[i]!] as const).sort(([a], [b]) => (a.form.id < b.form.id ? -1 : a.form.id > b.form.id ? 1 : 0));
+  const items: OutboxItem[] = [];
+  let queued = false;
+  for (const [w, targets] of order) {
+    await tx.responses.insert(w.response, sink.csv(w.snapshot, w.response));
+    if (w.limit === null) await tx.forms.addResponseCount(w.form.id, 1);
+    else if ((await tx.forms.claimResponseSlot(w.form.id, w.limit)) === null) throw conflict('A form this composite is made of is closed', { reason: 'form_closed', composite_ids: [w.form.id] });
+    items.push(...(await sink.enqueue(tx, w.form, w.response, targets, w.questions)));
+    queued = (await sink.completed(tx, { form: w.form, response: w.response, questions: w.questions })) || queued;
+  }
+  return { items, queued };
 }

@@ -1,6 +1,7 @@
 import { badRequest, conflict } from '../errors';
 import { sha256Hex } from '../hashing';
 import type { Storage } from '../ports/storage';
+import type { ResponseRecord } from '../domain/types';
 import { stableJson } from '../forms/changelog';
 
 /*
@@ -49,4 +50,11 @@ export function idempotencyClaim(formId: string, key: string, body: unknown, now
     },
     complete: (tx: Storage, responseId: string) => tx.idempotency.complete(stored, { response_id: responseId }),
   };
+}
+
+/** The response an earlier submission with the same key stored, as it is now; 409 when it was deleted since. */
+export async function storedResponse(storage: Storage, formId: string, responseId: string): Promise<ResponseRecord> {
+  const earlier = await storage.responses.findById(formId, responseId);
+  if (!earlier) throw conflict('The response this Idempotency-Key stored no longer exists', { reason: 'idempotency_conflict' });
+  return earlier;
 }

@@ -24,8 +24,8 @@ import { responseLanguage } from '../translations/response-language';
 import { GroupCommit } from './group-commit';
 import { CsvLines } from './codecs/csv-lines';
 import { PaymentQuestions } from '../payments/payment-questions';
-import { type ComponentWrite, componentWrites, planComposite, withComponentLinks } from './composite-submission';
-import { idempotencyClaim, replayOf } from './submission-idempotency';
+import { type ComponentSink, type PreparedComponents, planComposite, prepareComponents, withComponentLinks, writeComponentsIn } from './composite-submission';
+import { idempotencyClaim, replayOf, storedResponse } from './submission-idempotency';
 
 
 /** A completed response in its transaction, with the form and questions its submission read. */
@@ -162,7 +162,7 @@ export class SubmissionService {
     // The spam check's proof is new at each try: not part of what makes two tries the same submission.
     const sameAs = { ...input, spam_check: undefined };
     const replay = complete ? await replayOf(this.storage, form.id, meta.idempotency_key, sameAs) : null;
-    if (replay) return this.replayed(form.id, replay);
+    if (replay) return presentResponse(await storedResponse(this.storage, form.id, replay));
     const now = this.clock.now();
     const startedProblem = input.started_at ? startedAtProblem(new Date(input.started_at), now) : null;
     if (startedProblem) throw badRequest(`started_at: ${startedProblem}`, { field: 'started_at' });
@@ -190,9 +190,8 @@ export class SubmissionService {
       unique_visitor: complete && limitOne ? input.visitor_id! : null,
       language: responseLanguage(version.snapshot, input.language),
     };
-    const components = composite.parts.length ? await componentWrites(this.storage, form, response, composite.parts, now, () => this.ids.id('rsp')) : [];
-    response = withComponentLinks(response, components);
-    const componentTargets = await Promise.all(components.map((w) => this.webhooks.targetsFor(w.form)));
+    const components = await prepareComponents(this.storage, this.webhooks, form, response, composite.parts, now, () => this.ids.id('rsp'));
+    response = withComponentLinks(response, components.writes);
     const idempotent = complete && meta.idempotency_key ? idempotencyClaim(form.id, meta.idempotency_key, sameAs, nowIso) : null;
     const presented = { ...presentResponse(response), ...(resumeToken ? { resume_token: resumeToken } : {}) };
     const csv = this.csvLines.of(snapshot, response);
@@ -226,34 +225,24 @@ export class SubmissionService {
       if (complete) items = await this.webhooks.enqueue(tx, form, response, targets, snapshot.questions);
       if (complete) queued = await this.completedIn(tx, { form, response, questions: snapshot.questions, revision });
       // One response in each component, in the same transaction: all or none (docs/logic.md "Composite").
-      for (const [w, targets] of byFormId(components, componentTargets)) {
-        items = [...items, ...(await this.writeComponentIn(tx, w, targets))];
-        queued = (await this.completedIn(tx, { form: w.form, response: w.response, questions: w.questions })) || queued;
-      }
+      const written = await writeComponentsIn(tx, components, this.componentSink);
+      [items, queued] = [[...items, ...written.items], written.queued || queued];
       if (idempotent) await idempotent.complete(tx, response.id);
       return null;
     });
-    if (replayed) return this.replayed(form.id, replayed);
+    if (replayed) return presentResponse(await storedResponse(this.storage, form.id, replayed));
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: response.id });
-    for (const w of components) this.events.emit('response.submitted', { form_id: w.form.id, response_id: w.response.id });
+    for (const w of components.writes) this.events.emit('response.submitted', { form_id: w.form.id, response_id: w.response.id });
     this.announce(items, queued);
     return presented;
   }
 
-  /** The response an earlier submission with the same Idempotency-Key stored, as it is now (submission-idempotency.ts). */
-  private async replayed(formId: string, responseId: string) {
-    const earlier = await this.storage.responses.findById(formId, responseId);
-    if (!earlier) throw conflict('The response this Idempotency-Key stored no longer exists', { reason: 'idempotency_conflict' });
-    return presentResponse(earlier);
-  }
-
-  /** Stores a component's response of a composite (docs/logic.md "Composite"): counted, its webhooks queued. */
-  private async writeComponentIn(tx: Storage, w: ComponentWrite, targets: WebhookTarget[]): Promise<OutboxItem[]> {
-    await tx.responses.insert(w.response, this.csvLines.of(w.snapshot, w.response));
-    if (w.limit === null) await tx.forms.addResponseCount(w.form.id, 1);
-    else if ((await tx.forms.claimResponseSlot(w.form.id, w.limit)) === null) throw conflict('A form this composite is made of is closed', { reason: 'form_closed', composite_ids: [w.form.id] });
-    return this.webhooks.enqueue(tx, w.form, w.response, targets, w.questions);
-  }
+  /** What a composite's component responses are written with (composite-submission.ts). */
+  private readonly componentSink: ComponentSink = {
+    csv: (snapshot, response) => this.csvLines.of(snapshot, response),
+    enqueue: (tx, form, response, targets, questions) => this.webhooks.enqueue(tx, form, response, targets, questions),
+    completed: (tx, held) => this.completedIn(tx, held),
+  };
 
   /** After a commit: its webhook items go to the worker that leased them, the rest wake the worker to claim. */
   private announce(items: OutboxItem[], queued: boolean) {
@@ -284,7 +273,7 @@ export class SubmissionService {
     for (const a of incoming) merged.set(a.question_id, a);
     const answers = [...merged.values()];
     const complete = input.completed === true;
-    let components: ComponentWrite[] = [];
+    let components: PreparedComponents = { writes: [], targets: [] };
     // At completion the hidden fields the data nodes set join the stored ones (null: the metadata is kept).
     const nodeMetadata = complete ? await withDataNodeHidden(this.storage, existing, snapshot.questions) : null;
     if (complete) {
@@ -292,7 +281,7 @@ export class SubmissionService {
       const composite = planComposite(snapshot.questions, answers, shown, true);
       assertAnswers(snapshot.questions, composite.ownAnswers, true, { ...ctx, shown });
       await this.assertPaid(snapshot.questions, shown, existing);
-      if (composite.parts.length) components = await componentWrites(this.storage, form, existing, composite.parts, this.clock.now(), () => this.ids.id('rsp'));
+      components = await prepareComponents(this.storage, this.webhooks, form, existing, composite.parts, this.clock.now(), () => this.ids.id('rsp'));
     }
     const limitOne = complete && form.options.limit_one_response === true && !!existing.visitor_id;
     if (limitOne && (await this.storage.responses.hasUniqueVisitor(form.id, existing.visitor_id!))) {
@@ -307,26 +296,23 @@ export class SubmissionService {
       quiz_results: complete ? computeQuizResults(snapshot.mode ?? 'standard', snapshot.quiz_settings, snapshot.questions, answers) : null,
       unique_visitor: limitOne ? existing.visitor_id : null,
     };
-    const linked = withComponentLinks({ ...existing, ...(nodeMetadata ? { metadata: nodeMetadata } : {}), ...patch }, components);
+    const linked = withComponentLinks({ ...existing, ...(nodeMetadata ? { metadata: nodeMetadata } : {}), ...patch }, components.writes);
     const updated = linked;
     const targets = complete ? await this.webhooks.targetsFor(form) : [];
-    const componentTargets = await Promise.all(components.map((w) => this.webhooks.targetsFor(w.form)));
     let queued = false;
     let items: OutboxItem[] = [];
     await this.storage.transaction(async (tx) => {
-      const ok = await tx.responses.updatePartial(form.id, responseId, components.length || nodeMetadata ? { ...patch, metadata: linked.metadata } : patch, this.csvLines.of(snapshot, updated));
+      const ok = await tx.responses.updatePartial(form.id, responseId, components.writes.length || nodeMetadata ? { ...patch, metadata: linked.metadata } : patch, this.csvLines.of(snapshot, updated));
       if (!ok) throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, patch.answers), responseId);
       if (complete) items = await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
       if (complete) queued = await this.completedIn(tx, { form, response: updated, questions: snapshot.questions });
       // The components' responses, with the completion or not at all (docs/logic.md "Composite").
-      for (const [w, targets] of byFormId(components, componentTargets)) {
-        items = [...items, ...(await this.writeComponentIn(tx, w, targets))];
-        queued = (await this.completedIn(tx, { form: w.form, response: w.response, questions: w.questions })) || queued;
-      }
+      const written = await writeComponentsIn(tx, components, this.componentSink);
+      [items, queued] = [[...items, ...written.items], written.queued || queued];
     });
     if (complete) this.events.emit('response.submitted', { form_id: form.id, response_id: responseId });
-    for (const w of components) this.events.emit('response.submitted', { form_id: w.form.id, response_id: w.response.id });
+    for (const w of components.writes) this.events.emit('response.submitted', { form_id: w.form.id, response_id: w.response.id });
     this.announce(items, queued);
     return presentResponse(updated);
   }
@@ -425,15 +411,6 @@ export class SubmissionService {
 /** The parts of SubmissionService the payments' webhook completes a paid response with. */
 export interface PaidCompletion {
   completePaidIn(tx: Storage, formId: string, responseId: string): Promise<(() => void) | null>;
-}
-
-/**
- * Component writes with their webhook targets, in form id order: every transaction takes the component forms' rows
- * (their counters) in one order, so two composites naming the same forms in another order never deadlock on
- * PostgreSQL. A composite is never a component, so its own row, taken first, is outside that order.
- */
-function byFormId<W extends { form: { id: string } }, T>(writes: W[], targets: T[]): Array<[W, T]> {
-  return writes.map((w, i): [W, T] => [w, targets[i]!]).sort(([a], [b]) => (a.form.id < b.form.id ? -1 : a.form.id > b.form.id ? 1 : 0));
 }
 
 function elapsedSeconds(startedAt: string | null, now: Date): number | null {
