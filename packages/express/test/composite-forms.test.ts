@@ -179,6 +179,18 @@ forEachDb(test, (it) => {
     t.deepEqual(stored.body.metadata.components, done.body.metadata.components);
   });
 
+  it("a respondent's rights reach the composite's record and its components' responses alike", async (t, app) => {
+    const s = await composite(app);
+    const sent = await app.api('POST', `/public/forms/${s.c.slug}/responses`, { body: { visitor_id: 'v-composite', answers: answersOf(s, driving(s)) } });
+    t.is(sent.status, 201);
+    const found = await app.api('GET', '/respondents/responses?visitor_id=v-composite', { key: s.u.key });
+    t.deepEqual(found.body.responses.map((r: any) => r.form_id).sort(), [s.a.id, s.b.id, s.c.id].sort());
+    // By the address given in the composite's own question; the components hold none, the visitor id finds them.
+    const erased = await app.api('POST', '/respondents/erase', { key: s.u.key, body: { email: 'ada@example.com', visitor_id: 'v-composite' } });
+    t.is(erased.body.erased, 3);
+    t.deepEqual(await Promise.all([s.a.id, s.b.id, s.c.id].map((id) => count(app, s.u.key, id))), [0, 0, 0]);
+  });
+
   it("the composite's results are one table: the list, the CSV and the JSON export", async (t, app) => {
     const s = await composite(app);
     await app.api('POST', `/public/forms/${s.c.slug}/responses`, { body: { answers: answersOf(s, driving(s)) } });
