@@ -23,9 +23,6 @@ const WORDS: Record<string, (title: string, when: string) => string> = {
   he: (t, w) => `שלום. השיחה הזו היא לגבי ההזמנה שלך ל${t}, ${w}. לאישור הקישו 1. לביטול הקישו 2.`,
 };
 
-/** The tags a language's voices may carry in the speech engines' catalogs (eSpeak NG names Mandarin `cmn`). */
-export const CALL_VOICE_TAGS: Readonly<Record<string, readonly string[]>> = { zh: ['zh', 'cmn'] };
-
 /** The language the call speaks: the form's when Formloom has its words, else English. */
 export const callLanguage = (formLanguage: unknown): string => {
   const base = String(formLanguage ?? 'en').toLowerCase().split(/[-_]/)[0]!;

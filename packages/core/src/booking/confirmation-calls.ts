@@ -15,7 +15,7 @@ import { TOKENS } from '../tokens';
 import { VoiceCatalog } from '../voice/catalog';
 import { VoiceFailure, VoiceService } from '../voice/voice-service';
 import { BookingMails } from './booking-mails';
-import { CALL_VOICE_TAGS, callLanguage, callPrompt, phoneAnswer, phoneQuestionOf } from './call-prompts';
+import { callLanguage, callPrompt, phoneAnswer, phoneQuestionOf } from './call-prompts';
 import { BOOKING_CALL_JOB, callPaths } from './call-paths';
 import { BOOKING_CALL_WEBHOOK_JOB } from './call-webhooks';
 
@@ -146,8 +146,7 @@ export class ConfirmationCalls implements OutboxHandler {
     if (!form) return { outcome: await this.fail(booking.id, 'form_deleted') };
     // The form's language when a stock voice speaks it, else English (never a voice reading another language).
     let language = callLanguage(form.options.language);
-    let voices: Awaited<ReturnType<VoiceCatalog['list']>> = [];
-    for (const tag of CALL_VOICE_TAGS[language] ?? [language]) if (!voices.length) voices = await this.catalog.list({ source: 'stock', language: tag });
+    let voices = await this.catalog.list({ source: 'stock', language });
     if (!voices.length && language !== 'en') {
       language = 'en';
       voices = await this.catalog.list({ source: 'stock', language: 'en' });
