@@ -179,6 +179,27 @@ forEachDb(test, (it) => {
     t.deepEqual(stored.body.metadata.components, done.body.metadata.components);
   });
 
+  it("a quiz component is scored in its own response; its answers and points never reach the composite's public form", async (t, app) => {
+    const u = await app.user();
+    const quiz = await published(app, u.key, {
+      title: 'Quick quiz',
+      mode: 'knowledge_quiz',
+      questions: [{ type: 'short_text', title: 'Capital of France?', properties: { correct_answer: 'Zanzibar-Paris', points: 2 } }],
+    });
+    const c = await published(app, u.key, { title: 'With a quiz', questions: [{ type: 'composite', title: 'Quiz', properties: { composite_ids: [quiz.id] } }] });
+    const pub = await app.api('GET', `/public/forms/${c.slug}`);
+    t.false(pub.text.includes('Zanzibar-Paris'));
+    t.false(pub.text.includes('correct_answer'));
+    t.false(pub.text.includes('points'));
+    const sent = await app.api('POST', `/public/forms/${c.slug}/responses`, {
+      body: { answers: [{ question_id: c.questions[0].id, value: { [`${quiz.id}/${quiz.questions[0].id}`]: 'Zanzibar-Paris' } }] },
+    });
+    t.is(sent.status, 201, JSON.stringify(sent.body));
+    const [inQuiz] = (await app.api('GET', `/forms/${quiz.id}/responses`, { key: u.key })).body.responses;
+    t.like(inQuiz.quiz_results, { score: 2, correct_answers: 1, form_mode: 'knowledge_quiz' });
+    t.is(sent.body.quiz_results, null, "the composite's own record is a standard form's");
+  });
+
   it("a respondent's rights reach the composite's record and its components' responses alike", async (t, app) => {
     const s = await composite(app);
     const sent = await app.api('POST', `/public/forms/${s.c.slug}/responses`, { body: { visitor_id: 'v-composite', answers: answersOf(s, driving(s)) } });

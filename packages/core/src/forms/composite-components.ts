@@ -25,6 +25,9 @@ export interface PinnedComponent {
   questions: Question[];
   start_logic_jumps: unknown[];
   hidden_fields: string[];
+  /** Its quiz mode and scoring, for its response's `quiz_results` (private, as the form's own). */
+  mode?: string;
+  quiz_settings?: unknown;
 }
 
 /** The separator of a composite answer's keys: `<component form id>/<question id>`. */
@@ -93,6 +96,7 @@ export async function pinComponents(storage: Storage, parent: Pick<FormRecord, '
         questions: [...questionsOf(version)].sort((a, b) => a.order - b.order),
         start_logic_jumps: Array.isArray(snap.start_logic_jumps) ? snap.start_logic_jumps : [],
         hidden_fields: Array.isArray(snap.hidden_fields) ? (snap.hidden_fields as string[]) : [],
+        ...(typeof snap.mode === 'string' && snap.mode !== 'standard' ? { mode: snap.mode, quiz_settings: snap.quiz_settings } : {}),
       });
     }
     q.properties = { ...q.properties, components };

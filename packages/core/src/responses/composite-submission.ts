@@ -7,6 +7,7 @@ import { visiblePath } from '../logic/jumps';
 import { isClosed } from '../forms/form-model';
 import { componentKey, KEY_SEPARATOR, type PinnedComponent, pinnedComponents, readComponent } from '../forms/composite-components';
 import { type AnswerContext, checkAnswers } from './answer-validation';
+import { computeQuizResults } from './quiz';
 
 /*
  * A composite's submission (docs/logic.md "Composite", docs/decisions.md "Composite forms"). The respondent's
@@ -121,7 +122,8 @@ export async function componentWrites(storage: Storage, parent: FormRecord, resp
         answers: part.answers,
         completed_at: response.completed_at ?? now.toISOString(),
         metadata: { user_agent: response.metadata.user_agent, referrer: response.metadata.referrer, composite: { form_id: parent.id, response_id: response.id, question_id: part.question_id } },
-        quiz_results: null,
+        // A quiz component is scored as its own submissions are (its settings stay private, as pinned).
+        quiz_results: computeQuizResults(c.mode ?? 'standard', c.quiz_settings, c.questions, part.answers),
         resume_token_hash: null,
         unique_visitor: null,
         language: null,
