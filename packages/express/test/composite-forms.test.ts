@@ -200,6 +200,20 @@ forEachDb(test, (it) => {
     t.is(sent.body.quiz_results, null, "the composite's own record is a standard form's");
   });
 
+  it("a component's webhook gets its response as any other, marked with the composite it came through", async (t, app) => {
+    const u = await app.user('pro');
+    const part = await published(app, u.key, { title: 'Part', webhook_url: 'https://hooks.example/part', questions: [{ type: 'short_text', title: 'Q' }] });
+    const c = await published(app, u.key, { title: 'Whole', webhook_url: 'https://hooks.example/whole', questions: [{ type: 'composite', title: 'C', properties: { composite_ids: [part.id] } }] });
+    const sent = await app.api('POST', `/public/forms/${c.slug}/responses`, { body: { answers: [{ question_id: c.questions[0].id, value: { [`${part.id}/${part.questions[0].id}`]: 'hello' } }] } });
+    const [link] = sent.body.metadata.components;
+    const bodyOf = async (formId: string) => JSON.parse((await app.raw('SELECT body FROM webhook_deliveries WHERE form_id = $1', [formId]))[0].body);
+    const inPart = await bodyOf(part.id);
+    t.is(inPart.response.id, link.response_id);
+    t.deepEqual(inPart.response.answers, [{ question_id: part.questions[0].id, question_title: 'Q', value: 'hello' }]);
+    t.deepEqual(inPart.response.composite, { form_id: c.id, response_id: sent.body.id, question_id: c.questions[0].id });
+    t.deepEqual((await bodyOf(c.id)).response.components, sent.body.metadata.components);
+  });
+
   it("a respondent's rights reach the composite's record and its components' responses alike", async (t, app) => {
     const s = await composite(app);
     const sent = await app.api('POST', `/public/forms/${s.c.slug}/responses`, { body: { visitor_id: 'v-composite', answers: answersOf(s, driving(s)) } });

@@ -74,6 +74,9 @@ export class WebhookDispatcher {
         // The response a Fuse question linked it to (docs/logic.md "Fuse").
         ...(response.metadata.fused_from ? { fused_from: response.metadata.fused_from } : {}),
         ...(response.metadata.fused_to ? { fused_to: response.metadata.fused_to } : {}),
+        // A composite's links (docs/logic.md "Composite"): the response it came through, or the ones it stored.
+        ...(response.metadata.composite ? { composite: response.metadata.composite } : {}),
+        ...(response.metadata.components ? { components: response.metadata.components } : {}),
         ...(payments.length ? { payments: payments.map(presentPayment) } : {}),
       },
     });
