@@ -51,7 +51,13 @@ export async function xlsxStream(columns: readonly ExportColumn[], pages: AsyncI
     header,
     key: String(i),
     width: Math.min(40, Math.max(12, header.length + 2)),
-    ...(i === 1 || i === 2 ? { style: { numFmt: 'yyyy-mm-dd hh:mm:ss' } } : columns[i]?.type === 'date' ? { style: { numFmt: 'yyyy-mm-dd' } } : {}),
+    ...(i === 1 || i === 2
+      ? { style: { numFmt: 'yyyy-mm-dd hh:mm:ss' } }
+      : columns[i]?.type === 'date'
+        ? { style: { numFmt: 'yyyy-mm-dd' } }
+        : columns[i]?.digits !== undefined
+          ? { style: { numFmt: columns[i]!.digits ? `0.${'0'.repeat(columns[i]!.digits!)}` : '0' } }
+          : {}),
   }));
   const write = async () => {
     for await (const rows of pages) {

@@ -145,11 +145,12 @@ forEachDb(
       tt.true(row!.startsWith(`${r.id},`));
       tt.true(row!.endsWith(`,30.00,EUR,refunded,${pi.id}`), row);
       // The XLSX and JSON exports carry the same: the amount as a number in the main unit.
-      const { rows } = await sheetCells((await download(app, `/forms/${f.id}/responses/export?format=xlsx`, u.key)).bytes);
+      const { rows, formats } = await sheetCells((await download(app, `/forms/${f.id}/responses/export?format=xlsx`, u.key)).bytes);
       const titles = rows[0]!.map(String);
       const at = titles.indexOf('Deposit - payment amount');
       tt.deepEqual(titles.slice(at, at + 4), ['Deposit - payment amount', 'Deposit - payment currency', 'Deposit - payment status', 'Deposit - payment id']);
       tt.deepEqual(rows[1]!.slice(at, at + 4), [30, 'EUR', 'refunded', pi.id]);
+      tt.is(formats[1]![at], '0.00', 'shown with the currency\'s two digits');
       const json = await app.api('GET', `/forms/${f.id}/responses/export?format=json`, { key: u.key });
       tt.deepEqual(json.body[0].payments, [{ question_id: f.pay, amount: 30, currency: 'EUR', status: 'refunded', id: pi.id }]);
       tt.false(json.body[0].answers.some((a: { question_id: string }) => a.question_id === f.pay), 'not an answer');

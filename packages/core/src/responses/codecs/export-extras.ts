@@ -18,6 +18,8 @@ export interface ExtraColumn {
   kind: 'payment' | 'call';
   question_id: string;
   field: ExtraField;
+  /** The digits after the point of a payment amount column (the question's currency: 2 for EUR, 0 for JPY). */
+  digits?: number;
 }
 
 const PAYMENT_FIELDS = ['amount', 'currency', 'status', 'id'] as const;
@@ -26,7 +28,15 @@ const PAYMENT_FIELDS = ['amount', 'currency', 'status', 'id'] as const;
 export function extraColumns(questions: readonly Question[]): ExtraColumn[] {
   const payments = questions
     .filter((q) => q.type === 'payment')
-    .flatMap((q) => PAYMENT_FIELDS.map((field): ExtraColumn => ({ title: `${q.title} - payment ${field}`, kind: 'payment', question_id: q.id, field })));
+    .flatMap((q) =>
+      PAYMENT_FIELDS.map((field): ExtraColumn => ({
+        title: `${q.title} - payment ${field}`,
+        kind: 'payment',
+        question_id: q.id,
+        field,
+        ...(field === 'amount' && typeof q.properties.currency === 'string' ? { digits: currencyDigits(q.properties.currency) } : {}),
+      })),
+    );
   const calls = questions
     .filter((q) => q.type === 'booking' && q.properties.confirmation_call === true)
     .map((q): ExtraColumn => ({ title: `${q.title} - call outcome`, kind: 'call', question_id: q.id, field: 'outcome' }));

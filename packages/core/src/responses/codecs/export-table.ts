@@ -72,6 +72,8 @@ export interface ExportColumn {
   kind: 'response' | 'answer' | 'hidden' | 'payment' | 'call';
   /** Which value of a payment or call column: `amount`, `currency`, `status`, `id`; `outcome`. */
   field?: ExtraField;
+  /** A payment amount's digits after the point (its currency's), for the XLSX's number format. */
+  digits?: number;
   /** The question's id (answers only). */
   question_id?: string;
   /** The group question's sub-field key (sub-fields only). */
