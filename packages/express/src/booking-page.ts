@@ -21,7 +21,7 @@ const STYLE =
   'button,a.button{font:inherit;padding:.6rem 1.1rem;border-radius:6px;border:1px solid #4338ca;background:#4338ca;color:#fff;cursor:pointer;text-decoration:none;display:inline-block;min-height:44px;box-sizing:border-box}' +
   'button.secondary,a.secondary{background:#fff;color:#4338ca}:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}' +
   'fieldset{border:0;padding:0;margin:0 0 1rem}legend{font-weight:600;margin-bottom:.4rem}' +
-  '.times{display:grid;grid-template-columns:repeat(auto-fill,minmax(6rem,1fr));gap:.4rem}.times label{display:flex;gap:.4rem;align-items:center;border:1px solid #a1a1aa;border-radius:6px;padding:.5rem;min-height:44px;box-sizing:border-box;white-space:nowrap}' +
+  '.times{display:grid;grid-template-columns:repeat(auto-fill,minmax(7rem,1fr));gap:.4rem}.times label{display:flex;gap:.4rem;align-items:center;border:1px solid #a1a1aa;border-radius:6px;padding:.5rem;min-height:44px;box-sizing:border-box;white-space:nowrap}' +
   '.nav{display:flex;justify-content:space-between;gap:.5rem;margin:.75rem 0}.when{font-size:1.15rem;font-weight:600}.error{color:#b91c1c;font-weight:600}.done{color:#166534;font-weight:600}.muted{color:#52525b}';
 
 function shell(res: Response, nonce: string, lang: string, title: string, body: string) {
