@@ -55,7 +55,7 @@ forEachDb(
   (it) => {
     raceParentDelete<Ctx>(it, {
       parent: 'form',
-      rounds: 6,
+      rounds: 4,
       setup: (app) => formWithChildren(app),
       remove: (app, c) => app.api('DELETE', `/forms/${c.form.id}`, { key: c.key }),
       children: [
@@ -95,7 +95,7 @@ forEachDb(
     // A signing session goes with its form (sessions have no delete of their own).
     raceParentDelete<Ctx>(it, {
       parent: "signing session's form",
-      rounds: 6,
+      rounds: 4,
       setup: (app) => formWithChildren(app),
       remove: (app, c) => app.api('DELETE', `/forms/${c.form.id}`, { key: c.key }),
       children: [

@@ -23,7 +23,7 @@ let seq = 0;
 forEachDb(test, (it) => {
   raceParentDelete(it, {
     parent: 'team',
-    rounds: 8,
+    rounds: 4,
     setup: (app) => teamWithMember(app),
     remove: (app, c) => app.api('DELETE', `/teams/${c.team.id}`, { key: c.key }),
     children: [

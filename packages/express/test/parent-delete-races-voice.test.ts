@@ -41,7 +41,7 @@ forEachDb(
   (it) => {
     raceParentDelete(it, {
       parent: 'generation',
-      rounds: 3,
+      rounds: 4,
       setup: (app) => clip(app),
       // A free retake under way makes the clip `rendering`: its delete is then 409 generation_not_ready.
       remove: (app, c) => app.api('DELETE', `/voice/generations/${c.id}`, { key: c.key }),
