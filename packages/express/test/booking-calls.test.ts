@@ -160,6 +160,13 @@ forEachDb(test, (it) => {
     const outcomeHook = (id: string) => hook.bodies.filter((b) => b.event === 'booking.call_completed' && b.booking.id === id);
     const sent = await waitFor(() => outcomeHook(bookingId)[0], { what: 'the outcome webhook' });
     t.like(sent.booking, { status: 'cancelled', response_id: responseId, confirmation_call: { outcome: 'cancelled' } });
+    // The delivery log lists it as its event (answers are checked against the API document: strictResponses).
+    const log = await waitFor(async () => {
+      const r = await app.api('GET', `/forms/${formId}/webhooks/deliveries`, { key });
+      if (r.status !== 200) throw new Error(`deliveries: ${r.status} ${r.text}`);
+      return (r.body.deliveries as Array<{ event: string; response_id: string; status: string }>).find((d) => d.event === 'booking.call_completed' && d.status === 'delivered');
+    }, { what: 'the outcome delivered in the log' });
+    t.is(log.response_id, responseId);
 
     // Another booking: 1 confirms it; one more: no answer. 
     const second = await respond('0033 6 12 34 56 79');
@@ -227,4 +234,4 @@ forEachDb(test, (it) => {
     const spent = 1000 - (await app.formloom.storage.credits.balance(owner.id));
     t.true(spent > 0 && spent <= quote, `charged ${spent} of the quoted ${quote}`);
   });
-}, { ...toneVoiceAppOptions(), speechEngines: [toneEngine()], mailer, plugins: [caldavPlugin(), definePlugin({ name: 'test-telephony', version: '0.1.0', adapters: { telephony } })], allowPrivateWebhooks: true });
+}, { ...toneVoiceAppOptions(), speechEngines: [toneEngine()], mailer, plugins: [caldavPlugin(), definePlugin({ name: 'test-telephony', version: '0.1.0', adapters: { telephony } })], allowPrivateWebhooks: true, strictResponses: true });

@@ -11,8 +11,11 @@ export const globalWebhooksOut = named('GlobalWebhookList', z.object({ webhooks:
 
 export const webhookSecretOut = named('WebhookSecret', z.object({ secret: z.string().describe('Signs every delivery (X-Service-Signature, HMAC-SHA256 of the body)') }));
 
-/** The events a webhook delivers (docs/responses-and-webhooks.md). */
-export const WEBHOOK_EVENTS = ['response.submitted', 'response.deleted', 'webhook.test'] as const;
+/**
+ * The events a webhook delivers (docs/responses-and-webhooks.md; `booking.call_completed`: docs/booking.md), each
+ * one the code sends through the delivery log: the log's `event` is checked against this list.
+ */
+export const WEBHOOK_EVENTS = ['response.submitted', 'response.deleted', 'booking.call_completed', 'webhook.test'] as const;
 
 export const deliveryStatus = z.enum(['pending', 'delivered', 'failed']);
 

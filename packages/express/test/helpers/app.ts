@@ -69,6 +69,8 @@ export interface TestAppOptions {
   sessions?: SessionOptions;
   /** The instance's logger (default: the console). */
   logger?: FormloomOptions['logger'];
+  /** Each answer checked against what its route documents: a drift answers 500 (`createFormloom({ strictResponses })`). */
+  strictResponses?: boolean;
 }
 
 export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -84,6 +86,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
     mailer: opts.mailer,
     signedDocuments: opts.signedDocuments,
     ...(opts.logger ? { logger: opts.logger } : {}),
+    ...(opts.strictResponses ? { strictResponses: true } : {}),
     plugins: opts.plugins,
     speechEngines: opts.speechEngines,
     ...(opts.audio ? { audio: opts.audio } : {}),

@@ -4231,7 +4231,7 @@ export interface components {
             response_id: string | null;
             url: string;
             /** @enum {string} */
-            event: "response.submitted" | "response.deleted" | "webhook.test";
+            event: "response.submitted" | "response.deleted" | "booking.call_completed" | "webhook.test";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;

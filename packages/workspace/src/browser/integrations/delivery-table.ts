@@ -33,6 +33,10 @@ export interface DeliveryTableOptions<D> {
   again?: { label: string; when(d: D): boolean; run(d: D): void };
 }
 
+/** What a delivery's event says in the log's Event column, in plain words. */
+const eventWords = (event: string, testEvent: string) =>
+  event === testEvent ? 'test' : event === 'response.deleted' ? 'responses deleted' : event === 'booking.call_completed' ? 'call outcome' : 'response';
+
 /**
  * A delivery log (docs/webhooks.md, docs/integrations.md), newest first: when, where to, what, its state and
  * attempts, the receiver's answer (its code, and the start of its body on request), the next try or the
@@ -46,7 +50,7 @@ export function deliveryTable<D extends DeliveryRow>(list: readonly D[], opts: D
     <tbody>${list.map((d) => html`<tr>
       <td>${when(d.created_at)}</td>
       ${target ? html`<td class="wrap-any">${target.of(d)}</td>` : nothing}
-      <td>${d.event === opts.testEvent ? 'test' : d.event === 'response.deleted' ? 'responses deleted' : 'response'}</td>
+      <td>${eventWords(d.event, opts.testEvent)}</td>
       <td class="st-${d.status}">${d.status}</td>
       <td>${d.attempts}</td>
       <td>${d.response_code ?? '—'}${d.response_excerpt
