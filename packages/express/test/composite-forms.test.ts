@@ -214,6 +214,33 @@ forEachDb(test, (it) => {
     t.deepEqual((await bodyOf(c.id)).response.components, sent.body.metadata.components);
   });
 
+  it("the composite's hidden fields reach its components by name: their logic reads them, their responses keep them", async (t, app) => {
+    const u = await app.user();
+    const part = await published(app, u.key, {
+      title: 'Part',
+      hidden_fields: ['source'],
+      questions: [
+        { id: 'how', type: 'short_text', title: 'How did you find us?', required: true, logic_jumps: [] },
+        { id: 'ad', type: 'short_text', title: 'Which ad?', required: true },
+      ],
+      start_logic_jumps: [{ conditions: [{ field: 'hidden:source', op: 'equals', value: 'ad' }], to: 'ad' }],
+    });
+    const c = await published(app, u.key, { title: 'Whole', hidden_fields: ['source', 'other'], questions: [{ type: 'composite', title: 'C', properties: { composite_ids: [part.id] } }] });
+    const [how, ad] = part.questions;
+    // From an ad: the component starts at its ad question, so "How did you find us?" is not required.
+    const sent = await app.api('POST', `/public/forms/${c.slug}/responses`, {
+      body: { hidden: { source: 'ad', other: 'x' }, answers: [{ question_id: c.questions[0].id, value: { [`${part.id}/${ad.id}`]: 'Spring sale' } }] },
+    });
+    t.is(sent.status, 201, JSON.stringify(sent.body));
+    const [inPart] = (await app.api('GET', `/forms/${part.id}/responses`, { key: u.key })).body.responses;
+    t.deepEqual(inPart.metadata.hidden, { source: 'ad' });
+    const csv = await app.api('GET', `/forms/${part.id}/responses/export`, { key: u.key });
+    t.true(csv.text.trim().split('\r\n')[1]!.endsWith(',,Spring sale,ad'), csv.text);
+    // Without it the component starts at its first question, which is required.
+    const refused = await app.api('POST', `/public/forms/${c.slug}/responses`, { body: { answers: [{ question_id: c.questions[0].id, value: { [`${part.id}/${ad.id}`]: 'x' } }] } });
+    t.deepEqual(refused.body.error.question_ids, [c.questions[0].id, `${part.id}/${how.id}`]);
+  });
+
   it("a respondent's rights reach the composite's record and its components' responses alike", async (t, app) => {
     const s = await composite(app);
     const sent = await app.api('POST', `/public/forms/${s.c.slug}/responses`, { body: { visitor_id: 'v-composite', answers: answersOf(s, driving(s)) } });

@@ -32,8 +32,18 @@ export interface CompositePlan {
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** Splits and checks the composite answers of a submission; a 400 names the composite question and the keys at fault. */
-export function planComposite(questions: Question[], answers: Answer[], shown: ReadonlySet<string>, complete: boolean, ctx: AnswerContext = {}): CompositePlan {
+/**
+ * Splits and checks the composite answers of a submission; a 400 names the composite question and the keys at fault.
+ * `hidden`: the composite's hidden field values, which its components' logic reads by name as the page does.
+ */
+export function planComposite(
+  questions: Question[],
+  answers: Answer[],
+  shown: ReadonlySet<string>,
+  complete: boolean,
+  hidden: Record<string, string> = {},
+  ctx: AnswerContext = {},
+): CompositePlan {
   const composites = new Map(questions.filter((q) => pinnedComponents(q).length).map((q) => [q.id, q]));
   if (!composites.size) return { ownAnswers: answers, parts: [] };
   const parts: ComponentPart[] = [];
@@ -54,7 +64,7 @@ export function planComposite(questions: Question[], answers: Answer[], shown: R
     const onPath = shown.has(q.id);
     for (const { c, answers: own } of byForm.values()) {
       const byId = Object.fromEntries(own.map((x) => [x.question_id, x.value]));
-      const path = new Set(visiblePath(c.questions, c.start_logic_jumps, { answers: byId }));
+      const path = new Set(visiblePath(c.questions, c.start_logic_jumps, { answers: byId, hidden }));
       const p = checkAnswers(c.questions, own, complete && onPath, { ...ctx, shown: path });
       const keys = (ids: string[]) => ids.map((id) => componentKey(c.form_id, id));
       if (p.unknown.length) throw badRequest(`answers.${index}.value: ${keys(p.unknown).join(', ')}: not a question of this composite`, { field: `answers.${index}.value`, question_ids: [q.id] });
@@ -73,7 +83,7 @@ export function planComposite(questions: Question[], answers: Answer[], shown: R
     for (const q of composites.values()) {
       if (!shown.has(q.id) || answers.some((a) => a.question_id === q.id)) continue;
       for (const c of pinnedComponents(q)) {
-        const path = new Set(visiblePath(c.questions, c.start_logic_jumps, { answers: {} }));
+        const path = new Set(visiblePath(c.questions, c.start_logic_jumps, { answers: {}, hidden }));
         const missing = checkAnswers(c.questions, [], true, { shown: path }).missing;
         if (missing.length) throw badRequest('answers: required questions are not answered', { field: 'answers', question_ids: [q.id, ...missing.map((id) => componentKey(c.form_id, id))] });
         parts.push({ question_id: q.id, component: c, answers: [] });
@@ -111,7 +121,7 @@ export async function componentWrites(storage: Storage, parent: FormRecord, resp
     out.push({
       form,
       questions: c.questions,
-      snapshot: { questions: c.questions, hidden_fields: [] },
+      snapshot: { questions: c.questions, hidden_fields: c.hidden_fields },
       limit,
       response: {
         ...response,
@@ -121,7 +131,13 @@ export async function componentWrites(storage: Storage, parent: FormRecord, resp
         version: c.version,
         answers: part.answers,
         completed_at: response.completed_at ?? now.toISOString(),
-        metadata: { user_agent: response.metadata.user_agent, referrer: response.metadata.referrer, composite: { form_id: parent.id, response_id: response.id, question_id: part.question_id } },
+        metadata: {
+          user_agent: response.metadata.user_agent,
+          referrer: response.metadata.referrer,
+          // The composite's hidden values under the names the component declares, as its page read them.
+          ...hiddenOf(c, response.metadata.hidden),
+          composite: { form_id: parent.id, response_id: response.id, question_id: part.question_id },
+        },
         // A quiz component is scored as its own submissions are (its settings stay private, as pinned).
         quiz_results: computeQuizResults(c.mode ?? 'standard', c.quiz_settings, c.questions, part.answers),
         resume_token_hash: null,
@@ -131,6 +147,12 @@ export async function componentWrites(storage: Storage, parent: FormRecord, resp
     });
   }
   return out;
+}
+
+/** The composite's hidden values the component declares (none: no `hidden` key). */
+function hiddenOf(c: PinnedComponent, given: Record<string, string> | undefined): { hidden?: Record<string, string> } {
+  const kept = Object.entries(given ?? {}).filter(([name]) => c.hidden_fields.includes(name));
+  return kept.length ? { hidden: Object.fromEntries(kept) } : {};
 }
 
 /** The composite's own record lists its component responses (`metadata.components`). */

@@ -156,7 +156,7 @@ export class SubmissionService {
     const answers = input.answers.map((a) => ({ question_id: a.question_id, value: a.value ?? null }));
     const shown = shownQuestions(snapshot, answers, hidden);
     // Composite answers are checked against their components (composite-submission.ts), the rest as usual.
-    const composite = planComposite(snapshot.questions, answers, shown, complete);
+    const composite = planComposite(snapshot.questions, answers, shown, complete, hidden ?? {});
     assertAnswers(snapshot.questions, composite.ownAnswers, complete, { ...this.answerContext(form.id), shown });
     if (complete && takesPayment) await this.assertPaid(snapshot.questions, shown, null);
     // The spam check's proof is new at each try: not part of what makes two tries the same submission.
@@ -278,7 +278,7 @@ export class SubmissionService {
     const nodeMetadata = complete ? await withDataNodeHidden(this.storage, existing, snapshot.questions) : null;
     if (complete) {
       const shown = shownQuestions(snapshot, answers, (nodeMetadata ?? existing.metadata).hidden);
-      const composite = planComposite(snapshot.questions, answers, shown, true);
+      const composite = planComposite(snapshot.questions, answers, shown, true, (nodeMetadata ?? existing.metadata).hidden ?? {});
       assertAnswers(snapshot.questions, composite.ownAnswers, true, { ...ctx, shown });
       await this.assertPaid(snapshot.questions, shown, existing);
       components = await prepareComponents(this.storage, this.webhooks, form, existing, composite.parts, this.clock.now(), () => this.ids.id('rsp'));
