@@ -131,7 +131,7 @@ test.serial('the document says exactly what the server takes: per-type unions, e
   t.true(s.Error.properties.error.properties.code.enum.includes('RANGE_NOT_SATISFIABLE'));
   t.true(s.AuditEvent.properties.action.enum.includes('member.invited'));
   t.true(s.SigningAuditEntry.properties.action.enum.includes('document_sealed'));
-  t.deepEqual(s.WebhookDelivery.properties.event.enum, ['response.submitted', 'response.deleted', 'webhook.test']);
+  t.deepEqual(s.WebhookDelivery.properties.event.enum, ['response.submitted', 'response.deleted', 'booking.call_completed', 'webhook.test']);
   t.deepEqual(JSON.stringify(s.Response).match(/"form_mode":\{[^}]*\}/)?.[0], '"form_mode":{"type":"string","enum":["knowledge_quiz","lead_qualification","match_quiz"]}');
   // since/until as date-time (or a whole day); speed bounds; script line and cast items.
   for (const op of [doc.paths['/forms/{id}/responses'].get, doc.paths['/teams/{teamId}/audit-logs'].get]) {
