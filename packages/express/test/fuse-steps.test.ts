@@ -3,12 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { waitFor } from '@formloom/core/testing';
 import { forEachDb, type TestApp } from './helpers/app';
+import { download, sheetCells } from './helpers/xlsx-cells';
 
 /*
  * Fuse questions (docs/logic.md "Fuse"): readiness at publish (form missing, not found, another account's,
  * unpublished, pinned session archived); the step completes the response and starts its continuation in the Fuse
  * form with the mapped hidden fields, once (a repeat answers the same continuation); both responses name each
- * other in the API and in their webhooks; a pinned session is answered in its version.
+ * other in the API, in their webhooks and in the CSV, XLSX and JSON exports; a pinned session is answered in its
+ * version.
  */
 
 // The owners' webhook receiver: every delivery's body, by response id.
@@ -65,7 +67,7 @@ forEachDb(test, (t) => {
     tt.is(again.body.error.reason, 'fuse_form_unpublished');
   });
 
-  t('the step completes the response, starts the linked one in the Fuse form with hidden fields; links in the API and webhooks', async (tt, app) => {
+  t('the step completes the response, starts the linked one in the Fuse form with hidden fields; links in the API, webhooks and exports', async (tt, app) => {
     app.formloom.worker.start({ pollMs: 50 });
     const owner = await app.user('pro');
     const target = await make(app, owner.key, {
@@ -123,6 +125,28 @@ forEachDb(test, (t) => {
     tt.deepEqual(theirs.fused_from, { form_id: form.id, response_id: p.id });
     tt.deepEqual(theirs.hidden, { name: `Ada ${app.kind}`, source: 'sign-up' });
     tt.is((await step(app, form.slug, p, fuseQ.id)).body.duplicate, true, 'still the same continuation afterwards');
+
+    // Both forms' exports have the link columns: each linked response names the other, the others are empty.
+    const LINKS = ['Started from - response', 'Started from - form', 'Continued in - response', 'Continued in - form'];
+    const csv = async (id: string) => (await app.api('GET', `/forms/${id}/responses/export`, { key: owner.key })).text.split('\r\n').filter(Boolean);
+    const line = (lines: string[], id: string) => lines.find((l) => l.startsWith(`${id},`)) ?? '';
+    const signUp = await csv(form.id);
+    tt.true(signUp[0]!.endsWith(`,${LINKS.join(',')}`), signUp[0]);
+    tt.true(line(signUp, p.id).endsWith(`,,,${next.response_id},${target.id}`), line(signUp, p.id));
+    tt.true(line(signUp, empty.body.id).endsWith(',,,,'), 'no link: empty cells');
+    const plan = await csv(target.id);
+    tt.true(plan[0]!.endsWith(`,${LINKS.join(',')}`), 'the Fuse form has them too (its responses started from another)');
+    tt.true(line(plan, next.response_id).endsWith(`,${p.id},${form.id},,`), line(plan, next.response_id));
+    const { rows } = await sheetCells((await download(app, `/forms/${target.id}/responses/export?format=xlsx`, owner.key)).bytes);
+    const at = LINKS.map((l) => rows[0]!.indexOf(l));
+    tt.true(at.every((i) => i > 0), rows[0]!.join());
+    const row = rows.find((r) => r[0] === next.response_id)!;
+    tt.deepEqual(at.map((i) => row[i] ?? null), [p.id, form.id, null, null]);
+    const json = async (id: string) => (await app.api('GET', `/forms/${id}/responses/export?format=json`, { key: owner.key })).body as Array<{ id: string; fused_from?: unknown; fused_to?: unknown }>;
+    tt.like((await json(target.id)).find((r) => r.id === next.response_id), { fused_from: { form_id: form.id, response_id: p.id }, fused_to: null });
+    const mine = await json(form.id);
+    tt.like(mine.find((r) => r.id === p.id), { fused_from: null, fused_to: { form_id: target.id, response_id: next.response_id } });
+    tt.like(mine.find((r) => r.id === empty.body.id), { fused_from: null, fused_to: null });
   });
 
   t('a pinned session is answered in its version; an unpublished Fuse form completes the response without one', async (tt, app) => {
@@ -152,4 +176,4 @@ forEachDb(test, (t) => {
     tt.is(mine.body.fused_to, null);
     tt.like((await step(app, form.slug, p, form.questions[1].id)).body, { status: 'unavailable', duplicate: true });
   });
-}, { allowPrivateWebhooks: true });
+}, { allowPrivateWebhooks: true, strictResponses: true });

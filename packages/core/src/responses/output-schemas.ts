@@ -67,7 +67,7 @@ const respondentShape = {
 };
 
 /** The other response of a Fuse link (docs/logic.md "Fuse"). */
-const fuseLinkOut = named(
+export const fuseLinkOut = named(
   'FuseLink',
   z.object({ form_id: z.string(), response_id: z.string() }).describe('The linked response and its form'),
 );

@@ -6,7 +6,7 @@ import { authorizeForm } from '../forms/form-access';
 import { withPinnedComponents } from '../forms/composite-components';
 import { csvLayout } from './codecs/csv';
 import { headerWithExtras, linesWithExtras } from './codecs/csv-extras';
-import { extraColumns, extraValues } from './codecs/export-extras';
+import { extraColumns, extraValues, fuseColumnsWanted } from './codecs/export-extras';
 import { declaredHiddenFields } from './codecs/csv-lines';
 import { CsvPageWriter } from './codecs/csv-page';
 import { type ExportColumn, type ExportRow, exportColumns, exportRows, yesNoWords } from './codecs/export-table';
@@ -154,23 +154,23 @@ export class ResponseService {
     // Lines stored for these columns come as they are; only responses written for other columns (or
     // before lines were stored) are formatted here (docs/responses-and-webhooks.md, "How the CSV export is fast").
     const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE, { hidden: hiddenFields.length > 0, filter, lines: layout.key });
-    // A form that takes payments or makes confirmation calls gets their columns, read page by page (codecs/export-extras.ts).
-    const extras = extraColumns(questions);
+    // A form that takes payments, makes confirmation calls or has Fuse links gets their columns, read page by page (codecs/export-extras.ts).
+    const extras = extraColumns(questions, await fuseColumnsWanted(this.storage, formId, questions));
     const storage = this.storage;
     return (async function* () {
       yield extras.length ? headerWithExtras(layout.header, extras) : layout.header;
       let writer: CsvPageWriter | null = null;
       for await (const page of pages) {
         const text = page.lines !== undefined ? page.lines : (writer ??= new CsvPageWriter(layout)).write(page.bytes).csv;
-        yield extras.length ? await linesWithExtras(storage, typeof text === 'string' ? text : text.toString('utf8'), extras) : text;
+        yield extras.length ? await linesWithExtras(storage, formId, typeof text === 'string' ? text : text.toString('utf8'), extras) : text;
       }
     })();
   }
 
   /**
    * The export's columns and its rows page by page, each answer as its label and its raw value, for the
-   * XLSX and JSON exports (docs/responses-and-webhooks.md, "Export formats"): the CSV's columns (payments and
-   * calls too, codecs/export-extras.ts), filters and access, read in packed pages so memory stays at one page.
+   * XLSX and JSON exports (docs/responses-and-webhooks.md, "Export formats"): the CSV's columns (payments,
+   * calls and Fuse links too, codecs/export-extras.ts), filters and access, read in packed pages so memory stays at one page.
    */
   async exportTable(principal: Principal, formId: string, query: Record<string, unknown> = {}): Promise<{ columns: ExportColumn[]; rows: AsyncIterable<ExportRow[]> }> {
     const form = await authorizeForm(this.storage, principal, formId, 'read');
@@ -181,7 +181,7 @@ export class ResponseService {
     const layout = csvLayout(questions, hiddenFields);
     const words = yesNoWords(form.options);
     const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE, { hidden: hiddenFields.length > 0, filter });
-    const extras = extraColumns(questions);
+    const extras = extraColumns(questions, await fuseColumnsWanted(this.storage, formId, questions));
     const storage = this.storage;
     return {
       columns: [...exportColumns(layout, questions), ...extras],
@@ -189,7 +189,7 @@ export class ResponseService {
         for await (const page of pages) {
           const rows = exportRows(page, layout, words);
           if (extras.length) {
-            const values = await extraValues(storage, rows.map((r) => r.id), extras);
+            const values = await extraValues(storage, formId, rows.map((r) => r.id), extras);
             for (const r of rows) {
               const own = values.get(r.id) ?? extras.map(() => null);
               r.values.push(...own);

@@ -2,6 +2,7 @@ import {
   type CsvLine,
   type CsvLineSource,
   FormloomError,
+  type FuseLink,
   type PackedResponses,
   type QuestionValueCount,
   type Page,
@@ -11,6 +12,7 @@ import {
   type ResponseRecord,
   type ResponseRepository,
 } from '@formloom/core';
+import { fromJson } from '../tables/columns';
 import { type ResponseRow, ResponseEntity, partialResponseToRow, responseFromRow, responseToRow } from '../tables/responses';
 import type { Scope } from '../scope';
 import { findByRespondent } from './respondent-data';
@@ -293,6 +295,25 @@ export class SqlResponseRepository implements ResponseRepository {
     options: { hidden?: boolean; filter?: ResponseFilter; lines?: string } = {},
   ): AsyncIterable<PackedResponses> {
     return readExportPages(this.scope, this.st, formId, pageSize, options);
+  }
+
+  async hasFuseLinks(formId: string): Promise<boolean> {
+    const params = new Params(this.scope.d);
+    // The links are keys of the metadata's JSON text: the first row that has one answers (docs/logic.md "Fuse").
+    const rows = await this.scope.db.all(`SELECT 1 AS x FROM ${this.st.table} WHERE form_id = ${params.bind(formId)} AND metadata LIKE '%"fused_%' LIMIT 1`, params.values);
+    return rows.length > 0;
+  }
+
+  async fuseLinks(formId: string, ids: string[]): Promise<Array<{ id: string; fused_from: FuseLink | null; fused_to: FuseLink | null }>> {
+    const out: Array<{ id: string; fused_from: FuseLink | null; fused_to: FuseLink | null }> = [];
+    for (const batch of idBatches(ids)) {
+      const [sql, values] = this.byIds('SELECT id, metadata', formId, batch);
+      for (const row of await this.scope.db.all<{ id: string; metadata: string | null }>(`${sql} AND metadata LIKE '%"fused_%'`, values)) {
+        const m = fromJson<ResponseRecord['metadata']>(row.metadata, { user_agent: null, referrer: null });
+        if (m.fused_from || m.fused_to) out.push({ id: row.id, fused_from: m.fused_from ?? null, fused_to: m.fused_to ?? null });
+      }
+    }
+    return out;
   }
 
   /** See response-export.ts. */

@@ -3607,6 +3607,10 @@ export interface components {
                 /** @enum {string} */
                 outcome: "confirmed" | "cancelled" | "no_answer" | "failed";
             }[];
+            /** @description Forms with Fuse links: the response this one started from, in the form whose Fuse question led here (docs/logic.md "Fuse"); null when none */
+            fused_from?: components["schemas"]["FuseLink"] | null;
+            /** @description Forms with Fuse links: the response this one continued in, in its Fuse form; null when none */
+            fused_to?: components["schemas"]["FuseLink"] | null;
         }[];
         ResponseList: {
             responses: components["schemas"]["Response"][];

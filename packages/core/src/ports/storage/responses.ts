@@ -1,4 +1,4 @@
-import type { ResponseRecord } from '../../domain/types';
+import type { FuseLink, ResponseRecord } from '../../domain/types';
 import type { Page } from './page';
 import type { AnswerFilter } from '../../responses/answer-filter';
 
@@ -190,6 +190,14 @@ export interface ResponseRepository {
     pageSize: number,
     options?: { hidden?: boolean; filter?: ResponseFilter; lines?: string },
   ): AsyncIterable<PackedResponses>;
+  /**
+   * Whether a response of the form names another through a Fuse (`metadata.fused_from` or `fused_to`, docs/logic.md
+   * "Fuse"): the exports then have the link columns. It may answer true for a form whose metadata only mentions
+   * `"fused_` in a value (the columns are then empty), never false for a form with a link.
+   */
+  hasFuseLinks(formId: string): Promise<boolean>;
+  /** The Fuse links of those of `ids` that are the form's and have one (in no set order). */
+  fuseLinks(formId: string, ids: string[]): Promise<Array<{ id: string; fused_from: FuseLink | null; fused_to: FuseLink | null }>>;
   /**
    * Stores `line(response)` as the export line for the columns of key `layout` of each of the form's
    * responses that has none for them, in batches (`formloom export lines`). A response changed between its

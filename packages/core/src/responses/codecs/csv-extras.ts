@@ -3,7 +3,7 @@ import { csvField } from './csv';
 import { type ExtraColumn, extraValues } from './export-extras';
 
 /*
- * The CSV export's columns after the answers (export-extras.ts: payments, confirmation calls), appended to the
+ * The CSV export's columns after the answers (export-extras.ts: payments, confirmation calls, Fuse links), appended to the
  * header and to each page's lines as read, so the stored lines stay as they are.
  */
 
@@ -30,7 +30,7 @@ function records(text: string): Array<[number, number]> {
 }
 
 /** The page's lines with each response's extra cells appended (the response id is each line's first field). */
-export async function linesWithExtras(storage: Storage, text: string, columns: readonly ExtraColumn[]): Promise<string> {
+export async function linesWithExtras(storage: Storage, formId: string, text: string, columns: readonly ExtraColumn[]): Promise<string> {
   const recs = records(text);
   if (!recs.length) return text;
   const ids = recs.map(([s, e]) => {
@@ -38,7 +38,7 @@ export async function linesWithExtras(storage: Storage, text: string, columns: r
     const comma = line.indexOf(',');
     return comma < 0 ? line : line.slice(0, comma);
   });
-  const values = await extraValues(storage, ids, columns, true);
+  const values = await extraValues(storage, formId, ids, columns, true);
   let out = '';
   recs.forEach(([s, e], i) => {
     out += `${text.slice(s, e)},${(values.get(ids[i]!) ?? columns.map(() => null)).map((v) => (v === null ? '' : csvField(String(v)))).join(',')}\r\n`;

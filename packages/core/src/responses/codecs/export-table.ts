@@ -5,6 +5,9 @@ import type { PackedResponses } from '../../ports/storage/responses';
 import { type CsvLayout, placeAnswer } from './csv';
 import { pageYesNoWords } from './export-words';
 import type { ExtraField } from './export-extras';
+import { fuseLinkOut } from '../output-schemas';
+
+const fuseLink = fuseLinkOut.nullable().optional();
 
 /*
  * The XLSX and JSON exports (docs/responses-and-webhooks.md, "Export formats"): the CSV's columns, with each
@@ -56,6 +59,8 @@ export const responseExportJsonOut = named(
           .array(z.object({ question_id: z.string(), outcome: z.enum(['confirmed', 'cancelled', 'no_answer', 'failed']) }))
           .optional()
           .describe('Forms with confirmation calls: the outcome of each call made for a booking (docs/booking.md, "The outcome")'),
+        fused_from: fuseLink.describe('Forms with Fuse links: the response this one started from, in the form whose Fuse question led here (docs/logic.md "Fuse"); null when none'),
+        fused_to: fuseLink.describe('Forms with Fuse links: the response this one continued in, in its Fuse form; null when none'),
       }),
     )
     .describe('The responses, oldest first'),
@@ -69,9 +74,11 @@ export interface ExportColumn {
    * `response` for responseId/submittedAt/completedAt, `answer` for a question's (sub-)field, `hidden` for a hidden
    * field, `payment` and `call` for the columns after them (export-extras.ts).
    */
-  kind: 'response' | 'answer' | 'hidden' | 'payment' | 'call';
-  /** Which value of a payment or call column: `amount`, `currency`, `status`, `id`; `outcome`. */
+  kind: 'response' | 'answer' | 'hidden' | 'payment' | 'call' | 'fuse';
+  /** Which value of a payment, call or Fuse column: `amount`, `currency`, `status`, `id`; `outcome`; `response_id`, `form_id`. */
   field?: ExtraField;
+  /** Which link a Fuse column shows (export-extras.ts). */
+  link?: 'fused_from' | 'fused_to';
   /** A payment amount's digits after the point (its currency's), for the XLSX's number format. */
   digits?: number;
   /** The question's id (answers only). */
@@ -171,6 +178,7 @@ export async function* exportJson(columns: readonly ExportColumn[], pages: Async
       const hidden: Record<string, unknown> = {};
       const payments = new Map<string, Record<string, unknown>>();
       const calls: unknown[] = [];
+      const links: Record<string, Record<string, unknown> | null> = { fused_from: null, fused_to: null };
       for (let i = 3; i < columns.length; i++) {
         const c = columns[i]!;
         const value = row.values[i];
@@ -180,11 +188,13 @@ export async function* exportJson(columns: readonly ExportColumn[], pages: Async
           const p = payments.get(c.question_id!) ?? { question_id: c.question_id };
           payments.set(c.question_id!, Object.assign(p, { [c.field!]: value }));
         } else if (c.kind === 'call') calls.push({ question_id: c.question_id, outcome: value });
+        else if (c.kind === 'fuse') links[c.link!] = { ...links[c.link!], [c.field!]: value };
         else answers.push({ question_id: c.question_id, ...(c.sub_field === undefined ? {} : { sub_field: c.sub_field }), title: c.title, label: row.labels[i], value });
       }
       const extras = {
         ...(columns.some((c) => c.kind === 'payment') ? { payments: [...payments.values()] } : {}),
         ...(columns.some((c) => c.kind === 'call') ? { confirmation_calls: calls } : {}),
+        ...(columns.some((c) => c.kind === 'fuse') ? links : {}),
       };
       chunk += (first ? '\n' : ',\n') + JSON.stringify({ id: row.id, submitted_at: row.submitted_at, completed_at: row.completed_at, answers, hidden_fields: hidden, ...extras });
       first = false;

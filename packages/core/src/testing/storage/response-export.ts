@@ -217,6 +217,28 @@ export function responseExportTests(test: StorageTest): void {
     t.is(await db.storage.responses.writeCsvLines(uid('frm'), 'k2', line), 0, 'an unknown form has none');
   });
 
+  test('responses: hasFuseLinks and fuseLinks read the Fuse links of a form\'s responses only', async (t, db) => {
+    const form = await newForm(db);
+    const other = await newForm(db);
+    const plain = makeResponse(form.id, 1);
+    await db.storage.responses.insert(plain);
+    t.false(await db.storage.responses.hasFuseLinks(form.id), 'no link yet');
+    const from = { form_id: other.id, response_id: uid('rsp') };
+    const to = { form_id: other.id, response_id: uid('rsp') };
+    const started = makeResponse(form.id, 2, { metadata: { user_agent: null, referrer: null, fused_from: from } });
+    const both = makeResponse(form.id, 3, { metadata: { user_agent: null, referrer: null, fused_from: from, fused_to: to } });
+    const elsewhere = makeResponse(other.id, 4, { metadata: { user_agent: null, referrer: null, fused_to: to } });
+    for (const r of [started, both, elsewhere]) await db.storage.responses.insert(r);
+    t.true(await db.storage.responses.hasFuseLinks(form.id));
+    const links = await db.storage.responses.fuseLinks(form.id, [plain.id, started.id, both.id, elsewhere.id, uid('rsp')]);
+    t.deepEqual(
+      links.sort((a, b) => a.id.localeCompare(b.id)),
+      [{ id: started.id, fused_from: from, fused_to: null }, { id: both.id, fused_from: from, fused_to: to }].sort((a, b) => a.id.localeCompare(b.id)),
+      'only the form\'s responses with a link',
+    );
+    t.deepEqual(await db.storage.responses.fuseLinks(form.id, []), []);
+  });
+
   test('responses: writeCsvLines leaves the line a completion wrote while it ran', async (t, db) => {
     const form = await newForm(db);
     const open = partial(form.id, 1);
