@@ -128,7 +128,12 @@ test('an owner builds every question type, a logic jump and a theme by the UI, p
         await page.getByLabel('Subject', { exact: true }).fill('A new answer');
         await page.getByLabel('Message', { exact: true }).fill('Someone answered.');
       }
-      if (type === 'fuse') await page.getByRole('combobox', { name: select('Continue into form') }).selectOption({ label: 'Contact us' });
+      if (type === 'fuse') {
+        // The Fuse editor (docs/logic.md "Fuse"): the form to continue in, then its version (the live one kept).
+        await page.getByRole('combobox', { name: select('Continue in form') }).selectOption({ label: 'Contact us' });
+        await page.getByRole('combobox', { name: select('Version respondents continue in') }).waitFor();
+        t.is(await page.getByRole('combobox', { name: select('Version respondents continue in') }).inputValue(), '');
+      }
       if (type === 'composite') await page.getByLabel('Contact us', { exact: true }).check();
     }
     await saved(page);
@@ -207,6 +212,12 @@ test('an owner builds every question type, a logic jump and a theme by the UI, p
     t.is(published.body.questions.length, Object.keys(KIND_LABELS).length);
     t.is(published.body.theme_color, '#0f766e');
     t.deepEqual(published.body.questions[0].logic_jumps, [{ conditions: [{ op: 'equals', value: true }], to: 'end' }]);
+    // The Fuse and composite questions point at the other form, as chosen in their editors.
+    const contact = (await app.api('GET', '/forms?search=Contact', { key: owner.key })).body.forms[0].id;
+    const byType = (type: string) => published.body.questions.find((q: any) => q.type === type);
+    t.is(byType('fuse').properties.fuse_form_id, contact);
+    t.falsy(byType('fuse').properties.session_id, 'the live version, none pinned');
+    t.deepEqual(byType('composite').properties.composite_ids, [contact]);
 
     // Version 2 with another title; then version 1 is restored as the draft.
     await page.getByRole('link', { name: 'Questions', exact: true }).click();
