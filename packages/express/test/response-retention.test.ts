@@ -5,7 +5,8 @@ import { tracesOf } from './helpers/traces';
 
 /*
  * Per-form retention (docs/privacy.md, "Retention"): `response_retention` on a form deletes its older responses,
- * with their files and counters, at the hourly sweep; bad policies are a 400 naming the field.
+ * with their files and counters, at the hourly sweep; bad policies are a 400 naming the field. The same
+ * housekeeping deletes expired idempotency keys.
  */
 
 async function submit(app: TestApp, slug: string, qid: string, value: unknown) {
@@ -15,7 +16,7 @@ async function submit(app: TestApp, slug: string, qid: string, value: unknown) {
 }
 
 forEachDb(test, (t) => {
-  t('keep_newest and older_than_days delete older responses, their files and counters; bad policies are refused', async (tt, app) => {
+  t('keep_newest and older_than_days delete older responses, their files and counters; bad policies are refused; expired Idempotency-Keys are purged', async (tt, app) => {
     const owner = await app.user('pro');
     for (const bad of [{ older_than_days: 0 }, { keep_newest: 1.5 }, { days: 3 }, 'forever']) {
       const r = await app.api('POST', '/forms', { key: owner.key, body: { title: 'Bad', response_retention: bad } });
@@ -70,5 +71,19 @@ forEachDb(test, (t) => {
     await submit(app, form.slug, form.questions[0].id, 'kept');
     await sweeper.applyAll(new Date(Date.now() + 400 * 86_400_000));
     tt.is((await app.api('GET', `/forms/${form.id}/responses`, { key: owner.key })).body.total, 1);
+
+    // The same housekeeping deletes a submission's Idempotency-Key once its 24 hours are over (docs/operations.md,
+    // "Outbox"): before that, a retry still answers the stored response.
+    const key = `retention-${tt.title}`;
+    const sent = () => app.api('POST', `/public/forms/${form.slug}/responses`, { headers: { 'Idempotency-Key': key }, body: { answers: [{ question_id: form.questions[0].id, value: 'once' }] } });
+    const once = await sent();
+    tt.is(once.status, 201, once.text);
+    const claims = () => app.raw("SELECT \"key\" FROM idempotency_keys WHERE \"key\" LIKE $1", [`submission:${form.id}:%`]);
+    tt.is((await claims()).length, 1);
+    await app.formloom.worker.housekeep(new Date(Date.now() + 23 * 3_600_000));
+    tt.is((await claims()).length, 1, 'kept for 24 hours');
+    tt.is((await sent()).body.id, once.body.id);
+    await app.formloom.worker.housekeep(new Date(Date.now() + 25 * 3_600_000));
+    tt.deepEqual(await claims(), [], 'gone after 24 hours');
   });
 });

@@ -50,6 +50,7 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
     'FormloomSignIn1739000000000', 'FormloomCacheRevision1739500000000', 'FormloomQuestionValues1739800000000', 'FormloomWebhookExcerpts1740000000000', 'FormloomCacheRevisionTargets1740200000000', 'FormloomResponseCsvLines1740400000000', 'FormloomCacheRevisionFormInserts1740600000000', 'FormloomResponseLinesIndex1740800000000', 'FormloomApiKeyMakers1741000000000', 'FormloomPayments1741200000000', 'FormloomResponseAnswers1741400000000',
     'FormloomIntegrations1741650000000', 'FormloomBookings1741800000000', 'FormloomBookingCalls1742000000000', 'FormloomResponseLanguage1742100000000', 'FormloomAnswerPairs1742300000000',
     'FormloomCacheRevisionIntegrations1742400000000',
+    'FormloomIdempotencyExpiry1742500000000',
   ]);
   t.deepEqual(await runMigrations(dataSource), [], 'already applied');
   t.true(existsSync(join(dir, 'nested', 'deeper', 'db.sqlite')));

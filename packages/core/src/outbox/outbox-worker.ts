@@ -351,14 +351,19 @@ export class OutboxWorker implements BirthWorker {
   }
 
   /**
-   * Deletes delivered and failed items settled longer ago than `outboxRetentionMs`, then runs the
-   * handlers' sweeps (docs/security.md). Runs from the worker's loop every `housekeepingMs`.
+   * Deletes delivered and failed items settled longer ago than `outboxRetentionMs` and expired idempotency
+   * keys (docs/operations.md, "Outbox"), then runs the handlers' sweeps (docs/security.md). Runs from the
+   * worker's loop every `housekeepingMs`; `now` is the instance's clock (tests pass another time).
    */
-  async housekeep(): Promise<void> {
-    const now = this.clock.now();
+  async housekeep(now: Date = this.clock.now()): Promise<void> {
     const before = new Date(now.getTime() - this.config.outboxRetentionMs).toISOString();
     // Bounded batches keep each statement short on a busy single-writer database.
     for (let i = 0; i < 100; i++) if ((await this.storage.outbox.purge({ before, limit: 500 })) < 500) break;
+    const expired = now.toISOString();
+    const purgeKeys = async () => {
+      for (let i = 0; i < 100; i++) if ((await this.storage.idempotency.purgeExpired({ before: expired, limit: 500 })) < 500) break;
+    };
+    await purgeKeys().catch((e) => this.report('formloom outbox housekeeping (idempotency keys)', e));
     for (const h of this.handlers.values()) {
       await h.sweep?.(now).catch((e) => this.report(`formloom outbox housekeeping (${h.kind})`, e));
     }

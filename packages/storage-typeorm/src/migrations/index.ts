@@ -28,6 +28,7 @@ import { FormloomBookingCalls1742000000000 } from './1742000000000-booking-calls
 import { FormloomResponseLanguage1742100000000 } from './1742100000000-response-language';
 import { FormloomAnswerPairs1742300000000 } from './1742300000000-answer-pairs';
 import { FormloomCacheRevisionIntegrations1742400000000 } from './1742400000000-cache-revision-integrations';
+import { FormloomIdempotencyExpiry1742500000000 } from './1742500000000-idempotency-expiry';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -61,4 +62,5 @@ export const formloomMigrations = [
   FormloomResponseLanguage1742100000000,
   FormloomAnswerPairs1742300000000,
   FormloomCacheRevisionIntegrations1742400000000,
+  FormloomIdempotencyExpiry1742500000000,
 ];

@@ -20,6 +20,10 @@ export const idempotencyStatements = (d: Dialect) => {
     complete: `UPDATE ${keys} SET status = 'done', result = ${d.p(1)} WHERE "key" = ${d.p(2)}`,
     release: `DELETE FROM ${keys} WHERE "key" = ${d.p(1)}`,
     find: `SELECT * FROM ${keys} WHERE "key" = ${d.p(1)}`,
+    // Read from IDX_idempotency_keys_expires_at, so each batch touches only the rows it deletes.
+    purgeExpired:
+      `DELETE FROM ${keys} WHERE "key" IN ` +
+      `(SELECT "key" FROM ${keys} WHERE expires_at <= ${d.p(1)} ORDER BY expires_at LIMIT ${d.p(2)})`,
   };
 };
 
@@ -46,5 +50,10 @@ export class SqlIdempotencyRepository implements IdempotencyRepository {
   async find(key: string): Promise<IdempotencyRecord | null> {
     const [row] = await this.scope.db.all<IdempotencyRow>(this.st.find, [key]);
     return row ? idempotencyFromRow(row) : null;
+  }
+
+  async purgeExpired(query: { before: string; limit: number }): Promise<number> {
+    if (query.limit <= 0) return 0;
+    return this.scope.db.run(this.st.purgeExpired, [query.before, Math.floor(query.limit)]);
   }
 }

@@ -17,6 +17,8 @@ export const IdempotencyEntity = new EntitySchema<IdempotencyRow>({
   name: 'FormloomIdempotencyKey',
   tableName: 'idempotency_keys',
   columns: { key: id, owner: str, status: str, result: optText, created_at: str, expires_at: str },
+  // The housekeeping's purge of expired keys (migration 1742500000000).
+  indices: [{ name: 'IDX_idempotency_keys_expires_at', columns: ['expires_at'] }],
 });
 
 export const idempotencyFromRow = (r: IdempotencyRow): IdempotencyRecord => ({

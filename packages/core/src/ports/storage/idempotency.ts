@@ -15,4 +15,10 @@ export interface IdempotencyRepository {
   release(key: string): Promise<void>;
   /** The record, expired or not, or `null` when there is none. */
   find(key: string): Promise<IdempotencyRecord | null>;
+  /**
+   * Deletes up to `limit` records that expired at or before `before` (an expired record is only ever taken
+   * over, never read as a replay). Bounded so a large backlog goes in short statements.
+   * @returns how many records it deleted: fewer than `limit` once none are left.
+   */
+  purgeExpired(query: { before: string; limit: number }): Promise<number>;
 }

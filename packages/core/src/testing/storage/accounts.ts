@@ -148,4 +148,21 @@ export function accountTests(test: StorageTest): void {
     t.is(await idem.find(key), null);
     t.true(await idem.claim(record, at(150)), 'a released key can be claimed again');
   });
+
+  test('idempotency: purgeExpired deletes expired records in batches of at most limit, and no other', async (t, db) => {
+    const idem = db.storage.idempotency;
+    // Times long before any other test's records, so the count is this test's alone on a shared database.
+    const day = (d: number, s = 0) => new Date(Date.UTC(1990, 0, d, 0, 0, s)).toISOString();
+    const before = day(2);
+    const expired = Array.from({ length: 5 }, (_, i) => ({ key: uid('idem'), owner: 'o', created_at: day(1), expires_at: i === 4 ? before : day(1, i) }));
+    const kept = { key: uid('idem'), owner: 'o', created_at: day(1), expires_at: day(2, 1) };
+    for (const r of [...expired, kept]) t.true(await idem.claim(r, day(1)));
+    await idem.complete(expired[0]!.key, { response_id: 'rsp_1' });
+    t.is(await idem.purgeExpired({ before, limit: 0 }), 0);
+    t.deepEqual([await idem.purgeExpired({ before, limit: 2 }), await idem.purgeExpired({ before, limit: 2 }), await idem.purgeExpired({ before, limit: 2 })], [2, 2, 1]);
+    t.is(await idem.purgeExpired({ before, limit: 2 }), 0);
+    for (const r of expired) t.is(await idem.find(r.key), null, 'done or in progress, expired at or before `before`');
+    t.like(await idem.find(kept.key), { key: kept.key, status: 'in_progress' });
+    t.is(await count(db.probes.idempotencyKeys({ key: kept.key })), 1);
+  });
 }
