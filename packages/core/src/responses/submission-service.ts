@@ -5,7 +5,7 @@ import type { Answer, FormRecord, OutboxItem, Question, ResponseRecord, Version 
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
-import { type AnswerContext, checkAnswers, isUploadUrlOf, startedAtProblem } from './answer-validation';
+import { type AnswerContext, isUploadUrlOf, startedAtProblem } from './answer-validation';
 import type { FormloomConfig } from '../config';
 import { computeQuizResults } from './quiz';
 import { patchResponseSchema, submitResponseSchema } from './response-schemas';
@@ -15,7 +15,6 @@ import { TOKENS } from '../tokens';
 import { sha256Hex as sha256 } from '../hashing';
 import type { FormloomEvents } from '../events';
 import { WebhookDispatcher, type WebhookTarget } from '../webhooks/webhook-dispatcher';
-import { visiblePath } from '../logic/jumps';
 import { withDataNodeHidden } from '../steps/data-runs';
 import { isClosed } from '../forms/form-model';
 import { uploadKeysIn } from './upload-service';
@@ -26,7 +25,7 @@ import { CsvLines } from './codecs/csv-lines';
 import { PaymentQuestions } from '../payments/payment-questions';
 import { type ComponentSink, type PreparedComponents, planComposite, prepareComponents, withComponentLinks, writeComponentsIn } from './composite-submission';
 import { idempotencyClaim, replayOf, storedResponse } from './submission-idempotency';
-
+import { assertAnswers, hiddenValues, shownQuestions } from './submission-checks';
 
 /** A completed response in its transaction, with the form and questions its submission read. */
 export interface CommittingResponse {
@@ -47,35 +46,6 @@ export interface RequestMeta {
   screen?: (snapshot: Record<string, unknown>, formId: string, spamCheck: unknown) => Promise<void>;
   /** The request's `Idempotency-Key` (completed submissions: submission-idempotency.ts). */
   idempotency_key?: string;
-}
-
-/** The hidden field values to keep: only names the version declares (others are a 400 naming them). */
-function hiddenValues(snapshot: Record<string, unknown>, given: Record<string, string> | undefined): Record<string, string> | null {
-  if (!given || !Object.keys(given).length) return null;
-  const declared = new Set(Array.isArray(snapshot.hidden_fields) ? (snapshot.hidden_fields as string[]) : []);
-  for (const name of Object.keys(given)) {
-    if (!declared.has(name)) throw badRequest(`hidden.${name}: is not a hidden field of this form`, { field: `hidden.${name}` });
-  }
-  return given;
-}
-
-/** The questions a respondent with these answers was shown, following the snapshot's logic jumps. */
-function shownQuestions(snapshot: { questions: Question[]; start_logic_jumps?: unknown }, answers: Answer[], hidden?: Record<string, string> | null): Set<string> {
-  const byId = Object.fromEntries(answers.map((a) => [a.question_id, a.value]));
-  return new Set(visiblePath(snapshot.questions, snapshot.start_logic_jumps, { answers: byId, hidden: hidden ?? {} }));
-}
-
-function assertAnswers(questions: Question[], answers: Answer[], complete: boolean, ctx: AnswerContext) {
-  const seen = new Set<string>();
-  const repeated = answers.filter((a) => (seen.has(a.question_id) ? true : (seen.add(a.question_id), false))).map((a) => a.question_id);
-  if (repeated.length) throw badRequest('answers: a question is answered twice', { field: 'answers', question_ids: repeated });
-  const p = checkAnswers(questions, answers, complete, ctx);
-  if (p.unknown.length) throw badRequest('answers: unknown question ids', { field: 'answers', question_ids: p.unknown });
-  if (p.invalid.length) {
-    const detail = p.invalid.map((i) => `answers.${i.index}.value: ${i.problem}`).join('; ');
-    throw badRequest(detail, { field: `answers.${p.invalid[0]!.index}.value`, question_ids: p.invalid.map((i) => i.question_id) });
-  }
-  if (p.missing.length) throw badRequest('answers: required questions are not answered', { field: 'answers', question_ids: p.missing });
 }
 
 /** Respondents' side: submitting to the published version, partial responses and their completion. */
