@@ -56,6 +56,29 @@ test('a respondent books a slot by keyboard at 390 px; it is held, booked with t
     await page.keyboard.press('ArrowRight');
     await form.locator('.fl-booking-status', { hasText: 'Réservé pour vous' }).waitFor();
     t.is(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth), 390, 'no sideways scroll at 390 px');
+    // The scrolling day list never ends across a day's heading (docs/booking.md, "On the page"): whatever its
+    // height (a sheet put in here, list heights from 14 to 34rem) and width, the fit moves its edge off a heading.
+    const fitted = (height: string) => form.locator('.fl-booking-days').evaluate((days: any, h: string) => {
+      const root = days.getRootNode();
+      // A constructed sheet: the page's CSP refuses a <style> without its nonce.
+      const g = globalThis as any;
+      if (!g.fitSheet) root.adoptedStyleSheets = [...root.adoptedStyleSheets, (g.fitSheet = new g.CSSStyleSheet())];
+      g.fitSheet.replaceSync(`.fl-booking-days { max-height: ${h} }`);
+      const edge = days.getBoundingClientRect().top + days.clientHeight;
+      const cut = [...days.querySelectorAll('legend')].filter((l: any) => l.getBoundingClientRect().top < edge && l.getBoundingClientRect().bottom > edge);
+      return { scrolls: days.scrollHeight > days.clientHeight, cut: cut.length };
+    }, height);
+    for (let i = 0; i <= 20; i++) {
+      const height = `${14 + i}rem`;
+      await fitted(height);
+      // A change of width makes the list fit itself again (as a phone turned around would).
+      await page.setViewportSize({ width: i % 2 ? 389 : 390, height: 844 });
+      await waitFor(async () => (await fitted(height)).cut === 0, { what: `no day heading cut with a list of ${height}`, timeoutMs: 10_000 });
+    }
+    await page.setViewportSize({ width: 1280, height: 844 });
+    await waitFor(async () => (await fitted('28rem')).cut === 0, { what: 'no day heading cut at 1280 px' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await waitFor(async () => (await fitted('28rem')).cut === 0, { what: 'no day heading cut at 390 px' });
     await page.evaluate(AXE_SOURCE);
     const axe = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
     t.deepEqual(axe.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => `${n.target.join(' ')} ${n.failureSummary}`).join('; ')}`), []);

@@ -28,6 +28,29 @@ export const respondentZone = () => {
   }
 };
 
+/**
+ * Ends the scrolling day list inside a day's times, never across a day's heading (docs/booking.md, "On the
+ * page"): a heading cut in half at the list's bottom edge reads as a broken page at 390 px. When the edge falls
+ * between the gap above a heading and the middle of that day's first row of times, the list grows to the middle
+ * of that row: the whole heading shows, and the half row says there is more below.
+ */
+function fitDays(days: HTMLElement) {
+  days.style.maxHeight = '';
+  const box = days.getBoundingClientRect();
+  if (!box.height || days.scrollHeight <= days.clientHeight + 1) return;
+  const top = (el: Element) => el.getBoundingClientRect().top - box.top + days.scrollTop;
+  const edge = days.clientHeight;
+  for (const day of days.querySelectorAll('.fl-booking-day')) {
+    const time = day.querySelector('.fl-booking-time');
+    if (!time) continue;
+    const half = top(time) + time.getBoundingClientRect().height / 2;
+    if (edge > top(day) - 16 && edge < half) {
+      days.style.maxHeight = `${Math.ceil(half)}px`;
+      return;
+    }
+  }
+}
+
 export function bookingControl(q: PublicQuestion, ctx: ControlContext & { booking: BookingApi; lang: string }): Control {
   const zone = respondentZone();
   const durations = Array.isArray(q.properties.durations) ? (q.properties.durations as number[]) : [];
@@ -121,6 +144,7 @@ export function bookingControl(q: PublicQuestion, ctx: ControlContext & { bookin
         }),
       );
       if (!byDay.size) days.replaceChildren(h('p', { class: 'fl-booking-note' }, ctx.t('booking_none')));
+      fitDays(days);
       if (!keepStatus) say(held ? heldText(held) : '');
     } catch (e) {
       if (mine !== loading) return;
@@ -140,6 +164,14 @@ export function bookingControl(q: PublicQuestion, ctx: ControlContext & { bookin
     status,
     h('p', { class: 'fl-booking-note' }, ctx.t('booking_zone', { zone })),
   );
+  // The rows of times follow the width: fit again when it changes (a rotation, or the list shown after it was hidden).
+  let width = -1;
+  if (typeof ResizeObserver === 'function') {
+    new ResizeObserver(([entry]) => {
+      const w = Math.round(entry?.contentRect.width ?? 0);
+      if (w !== width) (width = w), fitDays(days);
+    }).observe(days);
+  }
   void load(held ? Math.max(Date.now(), Date.parse(held.start) - 86_400_000) : Date.now());
   return {
     el,
