@@ -255,7 +255,8 @@ export class ResponseService {
       const [questions, counted, newest] = await Promise.all([
         listed,
         this.storage.responses.filteredSummary(formId, filter),
-        this.storage.responses.list({ formId, ...filter, offset: 0, limit: LATEST_SCAN }),
+        // Only the newest answers are read: the total comes from the summary, so the list counts nothing.
+        this.storage.responses.list({ formId, ...filter, offset: 0, limit: LATEST_SCAN, total: 0 }),
       ]);
       const answered = new Map(counted.analytics.questions.map((q) => [q.question_id, q.answered]));
       return { form_id: formId, total_responses: counted.analytics.total, questions: summarizeQuestions(questions, counted.values, newest.items, answered) };
