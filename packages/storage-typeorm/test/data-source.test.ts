@@ -51,6 +51,7 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
     'FormloomIntegrations1741650000000', 'FormloomBookings1741800000000', 'FormloomBookingCalls1742000000000', 'FormloomResponseLanguage1742100000000', 'FormloomAnswerPairs1742300000000',
     'FormloomCacheRevisionIntegrations1742400000000',
     'FormloomIdempotencyExpiry1742500000000',
+    'FormloomResponseFuseLinks1742600000000',
   ]);
   t.deepEqual(await runMigrations(dataSource), [], 'already applied');
   t.true(existsSync(join(dir, 'nested', 'deeper', 'db.sqlite')));

@@ -29,6 +29,7 @@ import { FormloomResponseLanguage1742100000000 } from './1742100000000-response-
 import { FormloomAnswerPairs1742300000000 } from './1742300000000-answer-pairs';
 import { FormloomCacheRevisionIntegrations1742400000000 } from './1742400000000-cache-revision-integrations';
 import { FormloomIdempotencyExpiry1742500000000 } from './1742500000000-idempotency-expiry';
+import { FormloomResponseFuseLinks1742600000000 } from './1742600000000-response-fuse-links';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -63,4 +64,5 @@ export const formloomMigrations = [
   FormloomAnswerPairs1742300000000,
   FormloomCacheRevisionIntegrations1742400000000,
   FormloomIdempotencyExpiry1742500000000,
+  FormloomResponseFuseLinks1742600000000,
 ];

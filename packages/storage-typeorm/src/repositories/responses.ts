@@ -299,7 +299,8 @@ export class SqlResponseRepository implements ResponseRepository {
 
   async hasFuseLinks(formId: string): Promise<boolean> {
     const params = new Params(this.scope.d);
-    // The links are keys of the metadata's JSON text: the first row that has one answers (docs/logic.md "Fuse").
+    // The links are keys of the metadata's JSON text (docs/logic.md "Fuse"); this condition, word for word, is the
+    // one of the partial index IDX_responses_fuse_links (migration 1742600000000), which answers it alone.
     const rows = await this.scope.db.all(`SELECT 1 AS x FROM ${this.st.table} WHERE form_id = ${params.bind(formId)} AND metadata LIKE '%"fused_%' LIMIT 1`, params.values);
     return rows.length > 0;
   }

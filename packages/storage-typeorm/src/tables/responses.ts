@@ -68,6 +68,8 @@ export const ResponseEntity = new EntitySchema<ResponseRow & { form?: FormRow }>
     { name: 'UQ_responses_form_unique_visitor', columns: ['form_id', 'unique_visitor'], unique: true },
     // SQLite only (migration 1740800000000): the export's pages of stored lines are read from it alone.
     { name: 'IDX_responses_form_lines', columns: ['form_id', 'submitted_at', 'id', 'csv_layout', 'csv_line'], synchronize: false },
+    // Only the responses with a Fuse link (migration 1742600000000): `hasFuseLinks` reads it alone.
+    { name: 'IDX_responses_fuse_links', columns: ['form_id'], where: `metadata LIKE '%"fused_%'`, synchronize: false },
   ],
 });
 
