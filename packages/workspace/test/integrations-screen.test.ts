@@ -104,11 +104,19 @@ test.serial("the delivery log shows the start of the receiver's answer, and a fa
     body: '{}', status: 'failed', attempts: 1, last_status_code: 401, last_duration_ms: 40, last_error: 'HTTP 401', last_response_excerpt: answer,
     next_attempt_at: null, created_at: now, updated_at: now,
   });
+  // A confirmation call's outcome, delivered earlier: its row names the event in plain words.
+  const before = new Date(Date.parse(now) - 60_000).toISOString();
+  await app.formloom.storage.deliveries.insert({
+    id: 'whd_call_test', form_id: f.id, response_id: null, user_id: owner.id, url: 'https://hooks.example.com/calls', event: 'booking.call_completed',
+    body: '{}', status: 'delivered', attempts: 1, last_status_code: 200, last_duration_ms: 30, last_error: null, last_response_excerpt: null,
+    next_attempt_at: null, created_at: before, updated_at: before,
+  });
   const { page, errors, close } = await openPage(browser, { cookie: owner.cookie, width: 1280 });
   try {
     await page.goto(`${app.url}/forms/${f.id}/integrations`);
     const row = page.getByRole('row').filter({ hasText: 'hooks.example.com/orders' });
     await row.getByRole('cell', { name: '401', exact: true }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'hooks.example.com/calls' }).getByRole('cell', { name: 'call outcome', exact: true }).waitFor();
     t.false(await row.getByText(answer).isVisible(), 'folded until asked for');
     await row.getByText('Response body').click();
     await row.getByText(answer).waitFor();
