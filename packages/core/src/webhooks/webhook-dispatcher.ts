@@ -11,6 +11,7 @@ import { TOKENS } from '../tokens';
 import { type BirthLease, newOutboxItem, OutboxBirths } from '../outbox/outbox-items';
 import { ReadCaches } from '../cache/read-caches';
 import { FileLinks } from '../responses/file-links';
+import type { WEBHOOK_EVENTS } from './output-schemas';
 
 /** The payload key, in memory only, of the delivery an item leased at birth carries (never stored). */
 export const BORN_WITH = 'born_with_delivery';
@@ -128,9 +129,10 @@ export class WebhookDispatcher {
   /**
    * Records one delivery of another event than a submission (`booking.call_completed`: docs/booking.md;
    * `response.deleted`, of no one response: `responseId` null) per target, with its outbox item, in `tx`; the
-   * worker sends them as it sends submissions (signed, retried).
+   * worker sends them as it sends submissions (signed, retried). `event` is one the delivery log documents
+   * (WEBHOOK_EVENTS): a new event is added there first, or the log's answers would break their schema.
    */
-  async enqueueEvent(tx: Storage, form: FormRecord, responseId: string | null, targets: WebhookTarget[], event: string, body: string): Promise<void> {
+  async enqueueEvent(tx: Storage, form: FormRecord, responseId: string | null, targets: WebhookTarget[], event: (typeof WEBHOOK_EVENTS)[number], body: string): Promise<void> {
     const now = this.clock.now().toISOString();
     for (const t of targets) {
       const id = this.ids.id('whd');
