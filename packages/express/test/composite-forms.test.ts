@@ -79,6 +79,39 @@ forEachDb(test, (it) => {
     t.is(saved.status, 200, JSON.stringify(saved.body));
   });
 
+  it("the public form carries a component's translations for the composite's languages only, its public texts only", async (t, app) => {
+    const u = await app.user();
+    const part = await published(app, u.key, {
+      title: 'About you', language: 'en', languages: ['fr', 'de', 'it'],
+      questions: [{ id: 'pet', type: 'multiple_choice', title: 'Your pet?', properties: { choices: [{ id: 'cat', label: 'Cat' }, { id: 'dog', label: 'Dog' }] } }],
+      translations: {
+        fr: { title: 'À propos de vous', 'questions.pet.title': 'Votre animal ?', 'questions.pet.choices.cat': 'Chat', 'strings.error_required': 'privé' },
+        de: { 'questions.pet.title': 'Ihr Haustier?' },
+        it: { 'questions.pet.title': 'Il tuo animale?' },
+      },
+    });
+    const pet = part.questions[0].id;
+    const plain = await published(app, u.key, { title: 'Your visit', questions: [{ type: 'short_text', title: 'Why?' }] });
+    const comp = async (language: string, languages: string[]) => {
+      const c = await published(app, u.key, { title: 'Outer', language, languages, questions: [{ type: 'composite', title: 'Parts', properties: { composite_ids: [part.id, plain.id] } }] });
+      return (await app.api('GET', `/public/forms/${c.slug}`)).body.snapshot.questions[0].properties.components;
+    };
+    // Offered by the composite and the component: fr and de; es is the composite's only, it the component's only.
+    const [a, b] = await comp('en', ['fr', 'de', 'es']);
+    t.deepEqual(a.translations, {
+      fr: { title: 'À propos de vous', [`questions.${pet}.title`]: 'Votre animal ?', [`questions.${pet}.choices.cat`]: 'Chat' },
+      de: { [`questions.${pet}.title`]: 'Ihr Haustier?' },
+    });
+    t.false('translations' in b, 'a component without languages carries none');
+    t.false('language' in a || 'languages' in a, 'nothing else of its settings');
+    // The composite's default language is one the respondent reads too; the component's own default needs nothing.
+    const [inFrench] = await comp('fr', ['en']);
+    t.deepEqual(Object.keys(inFrench.translations), ['fr']);
+    // A composite without languages shows every component as written.
+    const [none] = await comp('en', []);
+    t.false('translations' in none);
+  });
+
   it('a submission stores one response per component and the composite record listing them', async (t, app) => {
     const s = await composite(app);
     const res = await app.api('POST', `/public/forms/${s.c.slug}/responses`, { body: { answers: answersOf(s, driving(s)) } });

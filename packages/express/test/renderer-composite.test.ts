@@ -8,7 +8,7 @@ import { AXE_SOURCE, hostSite, launchBrowser, openPage } from './helpers/browser
  * come in place between the composite form's own, each component with its own jump (answering "No" asks why; the
  * car question is skipped), recall and required question; a component question the respondent leaves out is refused
  * by the page as any other; one Submit stores the composite's response and one in each component. axe 0 on a
- * component's question. Embedded on another site (desktop width), the same in place: the submission's
+ * component's question. With ?lang=fr a component's questions are in French where it has French texts. Embedded on another site (desktop width), the same in place: the submission's
  * Idempotency-Key passes the cross-origin preflight. COMPOSITE_SHOTS=<dir> writes screenshots at 390 and 1280 px.
  */
 let browser: Browser;
@@ -40,6 +40,10 @@ async function forms(key: string) {
   };
   const about = await make({
     title: 'About you',
+    // French texts for a respondent reading the composite in French (?lang=fr).
+    language: 'en',
+    languages: ['fr'],
+    translations: { fr: { title: 'À propos de vous', 'questions.drive.title': 'Conduisez-vous ?' } },
     questions: [
       { id: 'drive', type: 'yes_no', title: 'Do you drive?', required: true, logic_jumps: [{ conditions: [{ op: 'equals', value: true }], to: 'car' }] },
       { id: 'why', type: 'short_text', title: 'You said {answer.drive}: why not?', required: true, logic_jumps: [{ to: 'end' }] },
@@ -49,6 +53,9 @@ async function forms(key: string) {
   const visit = await make({ title: 'Your visit', questions: [{ type: 'rating', title: 'How was your visit?', required: true, properties: { steps: 5 } }] });
   const onboarding = await make({
     title: 'Onboarding',
+    language: 'en',
+    languages: ['fr'],
+    translations: { fr: { title: 'Inscription' } },
     questions: [
       { type: 'email', title: 'Your email', required: true },
       { type: 'composite', title: 'About you and your visit', properties: { composite_ids: [about.id, visit.id] } },
@@ -107,6 +114,31 @@ test('a composite is answered in place as one flow: each component with its own 
     t.deepEqual(inAbout.answers, [{ question_id: drive.id, value: false }, { question_id: why.id, value: 'I cycle' }]);
     t.deepEqual(inVisit.answers.map((a: any) => a.value), [4]);
     t.is(inVisit.metadata.composite.response_id, parent.id);
+    t.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test("?lang=fr shows a component's questions in French where it has them, the rest as written", async (t) => {
+  t.timeout(120_000);
+  const u = await app.user();
+  const { onboarding } = await forms(u.key);
+  const { page, errors, close } = await openPage(browser, { width: 390 });
+  try {
+    await page.goto(`${app.url}/f/${onboarding.slug}?lang=fr`);
+    const form = page.locator('formloom-form');
+    await form.getByRole('heading', { name: 'Your email' }).waitFor();
+    await page.keyboard.type('ada@example.com');
+    await page.keyboard.press('Enter');
+    await form.getByRole('heading', { name: 'Conduisez-vous ?' }).waitFor();
+    await form.getByText('À propos de vous', { exact: true }).waitFor();
+    await form.getByText('Oui', { exact: true }).click();
+    // Untranslated texts fall back to the component's own language, as the form's own do.
+    await form.getByRole('heading', { name: 'Your car' }).waitFor();
+    await page.keyboard.press('Enter');
+    await form.getByRole('heading', { name: 'How was your visit?' }).waitFor();
+    await form.getByText('Your visit', { exact: true }).waitFor();
     t.deepEqual(errors, []);
   } finally {
     await close();

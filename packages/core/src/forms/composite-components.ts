@@ -27,6 +27,14 @@ export interface PinnedComponent {
   hidden_fields: string[];
   /** Its quiz mode and scoring, for its response's `quiz_results` (private, as the form's own). */
   mode?: string;
+  /**
+   * Its default language, other languages and translations (machine ones included) as its version has them: the
+   * page shows its texts in the respondent's language (docs/languages.md "Composite forms"). Absent in versions
+   * pinned before they were kept.
+   */
+  language?: string | null;
+  languages?: string[];
+  translations?: Record<string, Record<string, string>> | null;
   quiz_settings?: unknown;
 }
 
@@ -96,6 +104,9 @@ export async function pinComponents(storage: Storage, parent: Pick<FormRecord, '
         questions: [...questionsOf(version)].sort((a, b) => a.order - b.order),
         start_logic_jumps: Array.isArray(snap.start_logic_jumps) ? snap.start_logic_jumps : [],
         hidden_fields: Array.isArray(snap.hidden_fields) ? (snap.hidden_fields as string[]) : [],
+        ...(Array.isArray(snap.languages) && snap.languages.length
+          ? { language: (snap.language as string | null | undefined) ?? null, languages: snap.languages as string[], translations: (snap.translations as PinnedComponent['translations']) ?? null }
+          : {}),
         ...(typeof snap.mode === 'string' && snap.mode !== 'standard' ? { mode: snap.mode, quiz_settings: snap.quiz_settings } : {}),
       });
     }

@@ -1,7 +1,8 @@
 import { THEME_FIELDS } from '../domain/form-fields';
 import type { Question } from '../domain/types';
 import { recalledVariables } from '../logic/recall-texts';
-import { publicTranslations } from '../translations/translatable-texts';
+import { componentTranslations, extraLanguages, publicTranslations } from '../translations/translatable-texts';
+import { pinnedComponents } from './composite-components';
 
 /**
  * What a respondent's page is given of a published form (docs/decisions.md "Public read",
@@ -79,6 +80,22 @@ function publicComponent(c: unknown): Record<string, unknown> {
   return out;
 }
 
+/**
+ * Each public component of a composite gets the translations of its pinned version that the respondent may be
+ * shown (translatable-texts.ts `componentTranslations`): the languages the composite offers, public texts only.
+ */
+function withComponentTranslations(snapshot: Record<string, unknown>, questions: Question[], shown: Array<Record<string, unknown>>): void {
+  const offered = typeof snapshot.language === 'string' ? [snapshot.language, ...extraLanguages(snapshot)] : [];
+  if (!offered.length) return;
+  questions.forEach((q, i) => {
+    const out = (shown[i]?.properties as { components?: Array<Record<string, unknown>> } | undefined)?.components;
+    pinnedComponents(q).forEach((c, j) => {
+      const texts = Array.isArray(c.questions) ? componentTranslations(c, c.questions, offered) : null;
+      if (texts && out?.[j]) out[j].translations = texts;
+    });
+  });
+}
+
 function only(value: unknown, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!value || typeof value !== 'object') return out;
@@ -116,7 +133,9 @@ export function publicSnapshot(snapshot: Record<string, unknown>): Record<string
   const out = only(snapshot, [...PUBLIC_FORM_FIELDS, ...THEME_FIELDS]);
   const mode = snapshot.mode;
   out.quiz_settings = mode && mode !== 'standard' ? publicQuizSettings(snapshot.quiz_settings) : null;
-  out.questions = ((snapshot.questions as Question[] | undefined) ?? []).map(publicQuestion);
+  const questions = (snapshot.questions as Question[] | undefined) ?? [];
+  out.questions = questions.map(publicQuestion);
+  withComponentTranslations(snapshot, questions, out.questions as Array<Record<string, unknown>>);
   // Only a form with other languages carries them: one without says nothing of translations (nobody listed it for it).
   const translations = publicTranslations(snapshot, (snapshot.questions as Question[] | undefined) ?? []);
   if (translations) out.translations = translations;

@@ -105,6 +105,24 @@ export function publicTranslations(form: Record<string, unknown>, questions: Que
   return out;
 }
 
+/**
+ * The translations of a composite's component (its pinned version's) that a respondent of the composite may be
+ * shown: the composite's languages (`shown`, its default included) that the component offers besides its own
+ * default, each reduced to the component's public texts (its title, description and questions); null when none.
+ */
+export function componentTranslations(
+  component: { language?: unknown; languages?: unknown; translations?: unknown; title?: unknown; description?: unknown },
+  questions: Question[],
+  shown: readonly string[],
+): Record<string, Record<string, string>> | null {
+  const own = extraLanguages(component);
+  const langs = shown.filter((l) => l !== component.language && own.includes(l));
+  if (!langs.length) return null;
+  const texts = publicTranslations({ languages: langs, translations: component.translations, title: component.title, description: component.description }, questions) ?? {};
+  const out = Object.fromEntries(Object.entries(texts).filter(([, t]) => Object.keys(t).length));
+  return Object.keys(out).length ? out : null;
+}
+
 /** A publish warning (not a block): the texts still missing per language, shown on the publish answer. */
 export interface PublishWarning {
   reason: 'translations_missing' | 'auto_translate_failed';

@@ -1,5 +1,6 @@
 import { nextIndex } from '../../../core/src/logic/jumps.js';
 import type { LogicContext } from '../../../core/src/logic/conditions.js';
+import { textsIn, translateQuestion } from './form-language.js';
 import type { PublicQuestion } from './types.js';
 
 /*
@@ -10,11 +11,15 @@ import type { PublicQuestion } from './types.js';
  * that each component keeps its own logic. Steps that show nothing (`pass`) stand before each component (its start
  * jumps) and after the last (the composite's own jumps); a component's `end` goes on to the step after it. At
  * submission the component answers go back into the composite's one answer, keyed `<form id>/<question id>`.
+ * A component's texts are shown in the respondent's language when its pinned version has them (its
+ * `translations`, docs/languages.md "Composite forms"), each text falling back to the component's own.
  */
 
 interface Component {
   form_id: string;
   title: string;
+  /** The component's texts by language and path, for the composite's languages only (public-view.ts). */
+  translations?: Record<string, Record<string, string>>;
   questions: PublicQuestion[];
   start_logic_jumps?: unknown[];
 }
@@ -48,8 +53,8 @@ function renamedJumps(jumps: unknown, rename: (id: string) => string, after: str
   }));
 }
 
-/** The page's flow: each composite with components replaced by its components' questions (see above). */
-export function expandComposites(questions: PublicQuestion[]): FlowQuestion[] {
+/** The page's flow: each composite with components replaced by its components' questions (see above), in `lang`. */
+export function expandComposites(questions: PublicQuestion[], lang?: string | null): FlowQuestion[] {
   const out: FlowQuestion[] = [];
   for (const q of questions) {
     const components = componentsOf(q);
@@ -61,11 +66,15 @@ export function expandComposites(questions: PublicQuestion[]): FlowQuestion[] {
     // The step before component i: the composite's own id first, so that jumps to the composite land on it.
     const startId = (i: number) => (i === 0 ? q.id : `${q.id}-${components[i]!.form_id}`);
     components.forEach((c, i) => {
+      const texts = lang ? c.translations?.[lang] : undefined;
+      const tr = textsIn(texts ?? {});
+      const title = tr('title', c.title) as string;
       const rename = (id: string) => `${c.form_id}-${id}`;
       const after = i + 1 < components.length ? startId(i + 1) : endId;
       const text = (s: string | null) => (s ? s.replace(RECALL, (_m, id: string) => `{answer.${rename(id)}`) : s);
-      out.push({ ...q, id: startId(i), title: c.title, properties: {}, logic_jumps: renamedJumps(c.start_logic_jumps, rename, after), pass: true });
-      for (const cq of [...c.questions].sort((a, b) => a.order - b.order)) {
+      out.push({ ...q, id: startId(i), title, properties: {}, logic_jumps: renamedJumps(c.start_logic_jumps, rename, after), pass: true });
+      for (const written of [...c.questions].sort((a, b) => a.order - b.order)) {
+        const cq = texts ? translateQuestion(written, tr) : written;
         out.push({
           ...cq,
           id: rename(cq.id),
@@ -74,7 +83,7 @@ export function expandComposites(questions: PublicQuestion[]): FlowQuestion[] {
           logic_jumps: renamedJumps(cq.logic_jumps, rename, after),
           composite_of: q.id,
           key: `${c.form_id}/${cq.id}`,
-          part: c.title,
+          part: title,
         });
       }
     });

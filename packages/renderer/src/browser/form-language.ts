@@ -43,7 +43,7 @@ export function translateForm(form: PublicForm, lang: string | null): PublicForm
   const texts: Texts | undefined = lang && lang !== snap.language ? (snap.translations as Record<string, Texts> | null | undefined)?.[lang] : undefined;
   const copy: PublicForm = { ...form, snapshot: { ...snap }, theme: { ...form.theme }, ...(lang ? { language: lang } : {}) };
   if (!texts) return copy;
-  const tr = (path: string, fallback: unknown) => (typeof texts[path] === 'string' && texts[path]!.trim() ? texts[path] : fallback);
+  const tr = textsIn(texts);
   copy.title = tr('title', form.title) as string;
   copy.description = tr('description', form.description) as string | null;
   copy.snapshot.title = copy.title;
@@ -65,7 +65,11 @@ export function translateForm(form: PublicForm, lang: string | null): PublicForm
   return copy;
 }
 
-function translateQuestion(q: PublicQuestion, tr: (path: string, fallback: unknown) => unknown): PublicQuestion {
+/** A text by path in `texts`, else the fallback (the default language's): per text, as the form's own. */
+export const textsIn = (texts: Texts) => (path: string, fallback: unknown) => (typeof texts[path] === 'string' && texts[path]!.trim() ? texts[path] : fallback);
+
+/** A question with its texts in a language (`tr` from `textsIn`); a composite's components too (composite-flow.ts). */
+export function translateQuestion(q: PublicQuestion, tr: (path: string, fallback: unknown) => unknown): PublicQuestion {
   const p = `questions.${q.id}`;
   const props: Record<string, unknown> = { ...q.properties };
   for (const k of ['placeholder', 'min_label', 'max_label', 'button_text']) if (typeof props[k] === 'string') props[k] = tr(`${p}.${k}`, props[k]);

@@ -82,7 +82,7 @@ export class FormView {
   ) {
     this.chrome = new PageChrome(t, form.theme);
     // Composite questions are answered in place: their components' questions join the flow (composite-flow.ts).
-    this.questions = expandComposites([...form.snapshot.questions].sort((a, b) => a.order - b.order));
+    this.questions = expandComposites([...form.snapshot.questions].sort((a, b) => a.order - b.order), form.language);
     const given = prefill(this.questions, form.snapshot.hidden_fields, search);
     this.answers = given.answers;
     this.hidden = given.hidden;
