@@ -175,6 +175,32 @@ forEachDb(test, (t) => {
     const other = await app.user('pro');
     tt.is((await app.api('POST', `/forms/${form.id}/questions/${dq.id}/data-test`, { key: other.key, body: {} })).status, 403);
   });
+
+  t("Fuse step: its completion stores what the data node set in metadata.hidden, as the page's completion does", async (tt, app) => {
+    const owner = await app.user('pro');
+    const make = async (body: Record<string, unknown>) => (await app.api('POST', '/forms', { key: owner.key, body: { published: true, ...body } })).body;
+    const plan = await make({ title: 'Plan', hidden_fields: ['tier'], questions: [{ type: 'short_text', title: 'Which plan, {hidden.tier}?' }] });
+    const form = await make({
+      title: 'Sign-up', hidden_fields: ['tier', 'status'],
+      questions: [
+        { id: 'email', type: 'email', title: 'Email', required: true },
+        { id: 'lookup', type: 'data', title: 'Customer', properties: { source: sourceUrl, params: { email: '{answer.email}' }, secret_header_name: 'X-Api-Key', secret_header_value: 's3cret', mapping: { 'hidden.tier': '$.tier' }, status_field: 'status' } },
+        { id: 'go', type: 'fuse', title: 'On to the plan', properties: { fuse_form_id: plan.id, hidden_fields: { tier: '{hidden.tier}' } } },
+      ],
+    });
+    tt.true(form.published, JSON.stringify(form.publish_error));
+    const [emailQ, dataQ, fuseQ] = form.questions;
+    const email = `fused-${app.kind}@example.com`;
+    const r = await app.api('POST', `/public/forms/${form.slug}/responses`, { body: { completed: false, hidden: { tier: 'from-the-link' }, answers: [{ question_id: emailQ.id, value: email }] } });
+    const p = { id: r.body.id as string, token: r.body.resume_token as string };
+    tt.is((await step(app, form, p, dataQ.id)).body.status, 'ok');
+    const fused = await step(app, form, p, fuseQ.id);
+    tt.like(fused.body, { status: 'continued', next: { hidden: { tier: `t-fused-${app.kind}` } } });
+    const done = (await app.api('GET', `/forms/${form.id}/responses/${p.id}`, { key: owner.key })).body;
+    tt.truthy(done.completed_at);
+    tt.deepEqual(done.metadata.hidden, { tier: `t-fused-${app.kind}`, status: 'ok' }, "the node's values over the link's");
+    tt.deepEqual(done.fused_to, { form_id: plan.id, response_id: fused.body.next.response_id });
+  });
 }, { mailer, allowPrivateWebhooks: true });
 
 test('data node: the webhook transport refuses a private source without the operator allowing it', async (t) => {
