@@ -2,7 +2,6 @@ import { THEME_FIELDS } from '../domain/form-fields';
 import type { Question } from '../domain/types';
 import { recalledVariables } from '../logic/recall-texts';
 import { componentTranslations, extraLanguages, publicTranslations } from '../translations/translatable-texts';
-import { pinnedComponents } from './composite-components';
 
 /**
  * What a respondent's page is given of a published form (docs/decisions.md "Public read",
@@ -89,8 +88,10 @@ function withComponentTranslations(snapshot: Record<string, unknown>, questions:
   if (!offered.length) return;
   questions.forEach((q, i) => {
     const out = (shown[i]?.properties as { components?: Array<Record<string, unknown>> } | undefined)?.components;
-    pinnedComponents(q).forEach((c, j) => {
-      const texts = Array.isArray(c.questions) ? componentTranslations(c, c.questions, offered) : null;
+    // The pinned components (composite-components.ts, not imported: the workspace's browser build reads this file).
+    const pinned = q.type === 'composite' && Array.isArray(q.properties?.components) ? (q.properties.components as Array<Record<string, unknown>>) : [];
+    pinned.forEach((c, j) => {
+      const texts = c && Array.isArray(c.questions) ? componentTranslations(c, c.questions as Question[], offered) : null;
       if (texts && out?.[j]) out[j].translations = texts;
     });
   });
