@@ -8,7 +8,7 @@ import { axeViolations, launchBrowser, openPage } from './helpers/browser';
  * The Fuse in the workspace (docs/logic.md "Fuse"): the builder's editor picks the Fuse form, pins one of its
  * versions and fills its hidden fields with recalled answers (saved as the API's properties); in Results, a
  * response names the response it continued in and links to it, which opens in the other form's results.
- * FORMLOOM_SHOTS=<dir> saves the editor at 390 and 1440 px and the response's screen.
+ * FORMLOOM_SHOTS=<dir> saves the editor and the response's screen at 390 and 1440 px.
  */
 
 let app: WorkspaceTestApp;
@@ -79,11 +79,16 @@ test.serial('the editor picks the Fuse form, pins a version and carries a recall
   const { page, errors, close } = await openPage(browser, { width: 1440, cookie: owner.cookie });
   try {
     await page.goto(`${app.url}/forms/${origin.id}/results?view=responses&response=${started.body.id}`);
-    await page.getByText('Continued in another form').waitFor();
+    await page.getByText('Continued in “Choose a plan”').waitFor();
     await shot(page, 'workspace-fuse-response');
+    if (process.env.FORMLOOM_SHOTS) {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shot(page, 'workspace-fuse-response-390');
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
     t.deepEqual(await axeViolations(page), []);
     await page.getByRole('link', { name: 'Open that response' }).click();
-    await page.getByText('Started in another form').waitFor();
+    await page.getByText('Started in “Sign up”').waitFor();
     t.is(new URL(page.url()).pathname, `/forms/${target.id}/results`);
     await page.getByText(step.body.next.response_id).first().waitFor();
     await page.getByText('sign-up').first().waitFor();

@@ -1,9 +1,12 @@
 import { html, nothing } from 'lit';
+import type { Api } from '../../data/client';
+import { getForm } from '../../data/forms';
 import type { ResponseItem } from '../../data/results';
 
 /*
  * A response a Fuse question linked to one of another form (docs/logic.md "Fuse"): its screen names the other
- * response and links to it, in that form's results, opened by `?response=`.
+ * response and links to it, in that form's results, opened by `?response=`. The other form is named by its title
+ * when the reader may read it (the API answers it), else as "another form".
  */
 
 type Link = { form_id: string; response_id: string };
@@ -19,16 +22,36 @@ export function linkedResponseHref(formId: string, link: Link): string | null {
   return url.href;
 }
 
-/** The response's links, as rows of its details list. */
-export function fuseDetails(r: ResponseItem, formId: string) {
+/**
+ * The titles of the forms responses link to, read once per form: undefined while unknown (the read starts and
+ * `changed` is called when it ends), null when the reader may not read that form (or it is gone).
+ */
+export class LinkedFormTitles {
+  private readonly titles = new Map<string, string | null | undefined>();
+  constructor(private readonly changed: () => void) {}
+
+  get(api: Api, formId: string): string | null | undefined {
+    if (this.titles.has(formId)) return this.titles.get(formId);
+    this.titles.set(formId, undefined);
+    getForm(api, formId).then(
+      ({ form }) => this.titles.set(formId, form.title),
+      () => this.titles.set(formId, null),
+    ).finally(this.changed);
+    return undefined;
+  }
+}
+
+/** The response's links, as rows of its details list; `title` names the other form (LinkedFormTitles). */
+export function fuseDetails(r: ResponseItem, formId: string, title: (formId: string) => string | null | undefined) {
   const rows: Array<[string, Link | null | undefined]> = [
-    ['Started in another form', r.fused_from],
-    ['Continued in another form', r.fused_to],
+    ['Started in', r.fused_from],
+    ['Continued in', r.fused_to],
   ];
   return rows.map(([label, link]) => {
     if (!link) return nothing;
     const href = linkedResponseHref(formId, link);
-    return html`<div><dt>${label}</dt><dd>${href ? html`<a href=${href}>Open that response</a> ` : nothing}<code>${link.response_id}</code></dd></div>`;
+    const name = title(link.form_id);
+    return html`<div><dt>${label} ${name ? `“${name}”` : 'another form'}</dt><dd>${href ? html`<a href=${href}>Open that response</a> ` : nothing}<code>${link.response_id}</code></dd></div>`;
   });
 }
 

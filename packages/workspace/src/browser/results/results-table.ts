@@ -5,7 +5,7 @@ import type { Api } from '../../data/client';
 import type { Question } from '../../data/forms';
 import { bulkDeleteResponses, deleteResponse, getResponse, listResponses, paymentsOf, type ResponseFilter, type ResponseItem } from '../../data/results';
 import { answerDetail, cellValue, columnsOf, subFields } from './answer-format';
-import { fuseDetails, responseInUrl } from './fuse-links';
+import { fuseDetails, LinkedFormTitles, responseInUrl } from './fuse-links';
 import '../controls/confirm-dialog';
 import { money } from './payment-refund';
 import type { FlConfirm } from '../controls/confirm-dialog';
@@ -256,11 +256,14 @@ export class FlResultsTable extends LitElement {
         <div><dt>Referrer</dt><dd>${r.metadata.referrer ?? '—'}</dd></div>
         ${Object.entries(r.metadata.hidden ?? {}).map(([k, v]) => html`<div><dt>${k}</dt><dd>${v}</dd></div>`)}
         <div><dt>Response id</dt><dd><code>${r.id}</code></dd></div>
-        ${fuseDetails(r, this.formId)}
+        ${fuseDetails(r, this.formId, (id) => this.linkedTitles.get(this.api, id))}
       </dl>
       ${this.canDelete ? html`<button class="btn danger" type="button" @click=${() => void this.deleteIds([r.id])}>Delete response</button>` : nothing}
     </aside>`;
   }
+
+  /** The titles of the forms a Fuse links this form's responses to (fuse-links.ts). */
+  private readonly linkedTitles = new LinkedFormTitles(() => this.requestUpdate());
 
   /** Once: the response `?response=` names (a linked response's link, fuse-links.ts), also when not on this page. */
   private urlOpened = false;
