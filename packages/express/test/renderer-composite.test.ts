@@ -133,6 +133,7 @@ test("?lang=fr shows a component's questions in French where it has them, the re
     await page.keyboard.press('Enter');
     await form.getByRole('heading', { name: 'Conduisez-vous ?' }).waitFor();
     await form.getByText('À propos de vous', { exact: true }).waitFor();
+    await shot(page, 'composite-french');
     await form.getByText('Oui', { exact: true }).click();
     // Untranslated texts fall back to the component's own language, as the form's own do.
     await form.getByRole('heading', { name: 'Your car' }).waitFor();
