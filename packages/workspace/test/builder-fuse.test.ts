@@ -7,7 +7,8 @@ import { axeViolations, launchBrowser, openPage } from './helpers/browser';
 /*
  * The Fuse in the workspace (docs/logic.md "Fuse"): the builder's editor picks the Fuse form, pins one of its
  * versions and fills its hidden fields with recalled answers (saved as the API's properties); in Results, a
- * response names the response it continued in and links to it, which opens in the other form's results.
+ * response names the form and response it continued in (a form the reader may not open: "another form") and links
+ * to it, which opens in the other form's results.
  * FORMLOOM_SHOTS=<dir> saves the editor and the response's screen at 390 and 1440 px.
  */
 
@@ -92,6 +93,10 @@ test.serial('the editor picks the Fuse form, pins a version and carries a recall
     t.is(new URL(page.url()).pathname, `/forms/${target.id}/results`);
     await page.getByText(step.body.next.response_id).first().waitFor();
     await page.getByText('sign-up').first().waitFor();
+    // A form the reader may not open (here: deleted since) is "another form".
+    t.is((await app.api('DELETE', `/forms/${target.id}`, { key: owner.key })).status, 200);
+    await page.goto(`${app.url}/forms/${origin.id}/results?view=responses&response=${started.body.id}`);
+    await page.getByText('Continued in another form').waitFor();
     t.deepEqual(errors, []);
   } finally {
     await close();

@@ -50,8 +50,9 @@ export function fuseDetails(r: ResponseItem, formId: string, title: (formId: str
   return rows.map(([label, link]) => {
     if (!link) return nothing;
     const href = linkedResponseHref(formId, link);
+    // While the title is read the row says only "Continued in", never "another form" then the title.
     const name = title(link.form_id);
-    return html`<div><dt>${label} ${name ? `“${name}”` : 'another form'}</dt><dd>${href ? html`<a href=${href}>Open that response</a> ` : nothing}<code>${link.response_id}</code></dd></div>`;
+    return html`<div><dt>${label}${name ? ` “${name}”` : name === null ? ' another form' : ''}</dt><dd>${href ? html`<a href=${href}>Open that response</a> ` : nothing}<code>${link.response_id}</code></dd></div>`;
   });
 }
 
