@@ -34,7 +34,6 @@ async function writeAnswerIndex(db, form, { views = 0, starts = 0 } = {}) {
   // The secondary indexes as the migration made them, rebuilt after the load.
   const secondary = await p(db, 'all', "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'response_answers' AND sql IS NOT NULL");
   for (const { sql } of secondary) await p(db, 'run', `DROP INDEX ${/CREATE (?:UNIQUE )?INDEX ("[^"]+"|\S+)/.exec(sql)[1]}`);
-  await p(db, 'run', 'PRAGMA cache_size = -131072');
   let indexed = 0;
   const insert = db.prepare(`INSERT INTO response_answers (${INDEX_COLUMNS}) VALUES ${Array(ROWS).fill('(?, ?, ?, ?, ?, ?)').join(', ')}`);
   const funnel = new Map();
