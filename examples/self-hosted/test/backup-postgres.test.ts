@@ -17,11 +17,13 @@ import { startSelfHosted, type SelfHosted } from '../src';
 const run = promisify(execFile);
 const silent = { write: () => undefined };
 
-/** Every table of the database's Formloom schema, each as its rows' JSON, sorted. */
-async function tables(db: TestDatabase): Promise<Record<string, string[]>> {
+type Query = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
+
+/** Every table of a Formloom schema, each as its rows' JSON, sorted. */
+async function tables(query: Query, schema: string): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
-  for (const { name } of await db.raw('SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 ORDER BY tablename', [db.schema])) {
-    out[name] = (await db.raw(`SELECT * FROM "${name}"`)).map((r: unknown) => JSON.stringify(r)).sort();
+  for (const { name } of await query('SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 ORDER BY tablename', [schema])) {
+    out[name as string] = (await query(`SELECT * FROM "${schema}"."${name as string}"`)).map((r) => JSON.stringify(r)).sort();
   }
   return out;
 }
@@ -63,17 +65,29 @@ test('[postgres] the guide\'s pg_dump and pg_restore bring an instance back: eve
   ).json()) as { id: string; slug: string; questions: { id: string }[] };
   for (let i = 0; i < 2; i++) await submitWithFile(app, form, i);
 
-  // While the instance runs: one snapshot of its schema (the URL's search_path), the files with it.
+  // While the instance runs: one snapshot of its schema (the URL's search_path), the files with it. The
+  // instance keeps writing (rate-limit counters, housekeeping), so what the dump must hold is read in the very
+  // snapshot pg_dump takes: exported by a repeatable-read transaction and handed to it with --snapshot.
   const dump = join(dir, 'formloom.dump');
-  await run('pg_dump', ['-Fc', '-d', source.url.split('?')[0]!, '-n', source.schema!, '-f', dump]);
+  const reader = source.dataSource.createQueryRunner(); // one connection: the snapshot is its transaction's
+  await reader.connect();
+  let before: Record<string, string[]>;
+  try {
+    await reader.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+    const [{ snapshot }] = (await reader.query('SELECT pg_export_snapshot() AS snapshot')) as { snapshot: string }[];
+    await run('pg_dump', ['-Fc', '-d', source.url.split('?')[0]!, '-n', source.schema!, `--snapshot=${snapshot!}`, '-f', dump]);
+    before = await tables((sql, params) => reader.query(sql, params), source.schema!);
+    await reader.query('COMMIT');
+  } finally {
+    await reader.release();
+  }
   await app.close();
-  const before = await tables(source);
   t.is(before.blobs!.length, 2, 'the two files are in the database');
   t.true(before.blob_chunks!.length >= 2);
 
   // Every instance stopped, into another database (its own empty tables replaced: --clean).
   await run('pg_restore', ['--clean', '--if-exists', '-d', target.url.split('?')[0]!, dump]);
-  t.deepEqual(await tables(target), before, 'every table, row by row');
+  t.deepEqual(await tables((sql, params) => target.raw(sql, params), target.schema!), before, 'every table, row by row');
 
   const back = await startSelfHosted({ ...env, FORMLOOM_DATA_DIR: join(dir, 'b'), FORMLOOM_DATABASE_URL: target.url, FORMLOOM_SECRET_KEY: readFileSync(join(dir, 'a', 'secret.key'), 'utf8').trim() }, silent);
   t.teardown(() => back.close());
