@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { stripePayments, stripePlugin } from '@formloom/payments-stripe';
 import { FakeStripe, STRIPE_JS_STAND_IN as FAKE_STRIPE_JS } from '@formloom/payments-stripe/testing';
 import { startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, launchBrowser, openPage } from './helpers/browser';
+import { AXE_SOURCE, launchBrowser, openPage, shotsAtBothWidths } from './helpers/browser';
 
 /*
  * Paying on the respondent's page (docs/payments.md): the server computes the amount, the page loads Stripe.js only
@@ -42,16 +42,7 @@ async function stubStripe(page: Page) {
   });
 }
 
-async function shot(page: Page, name: string) {
-  const dir = process.env.PAYMENT_SHOTS;
-  if (!dir) return;
-  const size = page.viewportSize()!;
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: size.height });
-    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize(size);
-}
+const shot = (page: Page, name: string) => shotsAtBothWidths(page, 'PAYMENT_SHOTS', name);
 
 const form = (page: Page) => page.locator('formloom-form');
 

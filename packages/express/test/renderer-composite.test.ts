@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, hostSite, launchBrowser, openPage } from './helpers/browser';
+import { AXE_SOURCE, hostSite, launchBrowser, openPage, shotsAtBothWidths } from './helpers/browser';
 
 /*
  * A composite question on the respondent's page (docs/logic.md "Composite"): at 390 px, the components' questions
@@ -21,16 +21,7 @@ test.after.always(async () => {
   await app?.close();
 });
 
-async function shot(page: Page, name: string) {
-  const dir = process.env.COMPOSITE_SHOTS;
-  if (!dir) return;
-  const size = page.viewportSize()!;
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: size.height });
-    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize(size);
-}
+const shot = (page: Page, name: string) => shotsAtBothWidths(page, 'COMPOSITE_SHOTS', name);
 
 async function forms(key: string) {
   const make = async (body: Record<string, unknown>) => {

@@ -63,3 +63,18 @@ export async function eventually(check: () => boolean | Promise<boolean>, tries 
     () => false,
   );
 }
+
+/**
+ * Screenshots of the page's current state at 390 and 1280 px wide, into the folder the environment variable `env`
+ * names (e.g. `PAYMENT_SHOTS=/tmp/shots`); nothing without it. The page's own size is restored after.
+ */
+export async function shotsAtBothWidths(page: Page, env: string, name: string): Promise<void> {
+  const dir = process.env[env];
+  if (!dir) return;
+  const size = page.viewportSize()!;
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: size.height });
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(size);
+}
