@@ -266,13 +266,12 @@ export class SubmissionService {
       quiz_results: complete ? computeQuizResults(snapshot.mode ?? 'standard', snapshot.quiz_settings, snapshot.questions, answers) : null,
       unique_visitor: limitOne ? existing.visitor_id : null,
     };
-    const linked = withComponentLinks({ ...existing, ...(nodeMetadata ? { metadata: nodeMetadata } : {}), ...patch }, components.writes);
-    const updated = linked;
+    const updated = withComponentLinks({ ...existing, ...(nodeMetadata ? { metadata: nodeMetadata } : {}), ...patch }, components.writes);
     const targets = complete ? await this.webhooks.targetsFor(form) : [];
     let queued = false;
     let items: OutboxItem[] = [];
     await this.storage.transaction(async (tx) => {
-      const ok = await tx.responses.updatePartial(form.id, responseId, components.writes.length || nodeMetadata ? { ...patch, metadata: linked.metadata } : patch, this.csvLines.of(snapshot, updated));
+      const ok = await tx.responses.updatePartial(form.id, responseId, components.writes.length || nodeMetadata ? { ...patch, metadata: updated.metadata } : patch, this.csvLines.of(snapshot, updated));
       if (!ok) throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, patch.answers), responseId);
       if (complete) items = await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
