@@ -1,23 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { runCli } from '@formloom/cli';
 import { waitFor } from '@formloom/core/testing';
 import { FakeStripe } from '@formloom/payments-stripe/testing';
 import { startAppProcess } from './helpers/app-process';
 
-/*
- * Voice credits bought through Checkout survive kill -9 (docs/payments.md, "Webhooks"): the app, configured with
- * FORMLOOM_STRIPE_* and pointed at FakeStripe (a local server speaking Stripe's API), is killed with SIGKILL while
- * Stripe's signed checkout.session.completed is being delivered, at whatever point that falls (before the event's
- * transaction, inside it, or after its commit), then restarted; Stripe's retries of the same event add the credits
- * exactly once.
- */
-test('kill -9 while checkout.session.completed is delivered, then Stripe retries: the credits are added once', async (t) => {
-  t.timeout(180_000);
+/** A data folder and the environment of an app process paid through FakeStripe, both removed after the test. */
+async function stripeInstance(t: ExecutionContext, prefix: string) {
   const fake = await FakeStripe.start();
-  const dir = mkdtempSync(join(tmpdir(), 'formloom-pay-crash-'));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   t.teardown(async () => {
     await fake.close();
     rmSync(dir, { recursive: true, force: true });
@@ -33,6 +26,19 @@ test('kill -9 while checkout.session.completed is delivered, then Stripe retries
     FORMLOOM_STRIPE_API_URL: fake.apiUrl,
   };
   const cli = async (...argv: string[]) => JSON.parse((await runCli(argv, env)).stdout);
+  return { fake, env, cli };
+}
+
+/*
+ * Voice credits bought through Checkout survive kill -9 (docs/payments.md, "Webhooks"): the app, configured with
+ * FORMLOOM_STRIPE_* and pointed at FakeStripe (a local server speaking Stripe's API), is killed with SIGKILL while
+ * Stripe's signed checkout.session.completed is being delivered, at whatever point that falls (before the event's
+ * transaction, inside it, or after its commit), then restarted; Stripe's retries of the same event add the credits
+ * exactly once.
+ */
+test('kill -9 while checkout.session.completed is delivered, then Stripe retries: the credits are added once', async (t) => {
+  t.timeout(180_000);
+  const { fake, env, cli } = await stripeInstance(t, 'formloom-pay-crash-');
   await cli('user', 'create', '--email', 'buyer@example.com', '--verified');
   const { api_key } = await cli('key', 'create', '--user', 'buyer@example.com', '--scope', 'voice');
 
@@ -68,23 +74,7 @@ test('kill -9 while checkout.session.completed is delivered, then Stripe retries
  */
 test('kill -9 while a refund with an Idempotency-Key is made, then the retry: refunded once', async (t) => {
   t.timeout(180_000);
-  const fake = await FakeStripe.start();
-  const dir = mkdtempSync(join(tmpdir(), 'formloom-refund-crash-'));
-  t.teardown(async () => {
-    await fake.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const env = {
-    ...process.env,
-    PORT: '0',
-    FORMLOOM_DATA_DIR: dir,
-    FORMLOOM_DATABASE_URL: `sqlite:${join(dir, 'formloom.sqlite')}`,
-    FORMLOOM_STRIPE_SECRET_KEY: fake.secretKey,
-    FORMLOOM_STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
-    FORMLOOM_STRIPE_PUBLISHABLE_KEY: fake.publishableKey,
-    FORMLOOM_STRIPE_API_URL: fake.apiUrl,
-  };
-  const cli = async (...argv: string[]) => JSON.parse((await runCli(argv, env)).stdout);
+  const { fake, env, cli } = await stripeInstance(t, 'formloom-refund-crash-');
   await cli('user', 'create', '--email', 'shop@example.com', '--verified');
   const { api_key } = await cli('key', 'create', '--user', 'shop@example.com');
   let app = await startAppProcess(env);
