@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { startWorkspaceApp, type WorkspaceTestApp } from './helpers/app';
+import { startWorkspaceApp, type WorkspaceTestApp, serverHas as serverHasOn } from './helpers/app';
 import { axeViolations, launchBrowser, openPage } from './helpers/browser';
 
 /*
@@ -21,15 +21,7 @@ test.after.always(async () => {
 });
 
 const saved = (page: Page) => page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
-async function serverHas(id: string, key: string, check: (form: any) => boolean): Promise<any> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const form = (await app.api('GET', `/forms/${id}`, { key })).body;
-    if (check(form)) return form;
-    if (Date.now() > deadline) throw new Error(`the server never got there: ${JSON.stringify(form.questions.map((q: any) => q.title))}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const serverHas = (id: string, key: string, check: (form: any) => boolean) => serverHasOn(app, id, key, check);
 
 test.serial('a new question without a title is no failed save: it waits in the browser, marked "Needs a title"', async (t) => {
   t.timeout(240_000);

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import type { Browser } from 'playwright-core';
-import { startWorkspaceApp, type WorkspaceTestApp } from './helpers/app';
+import { startWorkspaceApp, type WorkspaceTestApp, serverHas as serverHasOn } from './helpers/app';
 import { axeViolations, launchBrowser, openPage } from './helpers/browser';
 
 /*
@@ -28,15 +28,7 @@ async function shot(page: Page, name: string) {
   if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
 }
 
-async function serverHas(id: string, key: string, check: (form: any) => boolean): Promise<any> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const form = (await app.api('GET', `/forms/${id}`, { key })).body;
-    if (check(form)) return form;
-    if (Date.now() > deadline) throw new Error(`the server never got there: ${JSON.stringify(form.questions.map((q: any) => q.properties))}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const serverHas = (id: string, key: string, check: (form: any) => boolean) => serverHasOn(app, id, key, check);
 
 test.serial('the editor picks the Fuse form, pins a version and carries a recalled answer; Results link the two responses', async (t) => {
   t.timeout(240_000);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { startWorkspaceApp, type WorkspaceTestApp } from './helpers/app';
+import { startWorkspaceApp, type WorkspaceTestApp, serverHas as serverHasOn } from './helpers/app';
 import { axeViolations, launchBrowser, openPage } from './helpers/browser';
 
 /*
@@ -28,15 +28,7 @@ async function shot(page: Page, name: string) {
 const saved = (page: Page) => page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
 
 /** Waits until the server holds what `check` wants (the page may say "saved" as the request lands). */
-async function serverHas(id: string, key: string, check: (form: any) => boolean): Promise<any> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const form = (await app.api('GET', `/forms/${id}`, { key })).body;
-    if (check(form)) return form;
-    if (Date.now() > deadline) throw new Error(`the server never got there: ${JSON.stringify(form.questions.map((q: any) => q.logic_jumps))}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const serverHas = (id: string, key: string, check: (form: any) => boolean) => serverHasOn(app, id, key, check);
 
 const QUESTIONS = [
   { type: 'yes_no', title: 'Do you own a pet?' },

@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { startWorkspaceApp, type WorkspaceTestApp } from './helpers/app';
+import { startWorkspaceApp, type WorkspaceTestApp, serverHas as serverHasOn } from './helpers/app';
 import { axeViolations, launchBrowser, openPage } from './helpers/browser';
 
 /*
@@ -22,15 +22,7 @@ test.after.always(async () => {
   await app?.close();
 });
 
-async function serverHas(id: string, key: string, check: (form: any) => boolean): Promise<any> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const form = (await app.api('GET', `/forms/${id}`, { key })).body;
-    if (check(form)) return form;
-    if (Date.now() > deadline) throw new Error(`the server never got there: ${JSON.stringify(form.questions.map((q: any) => [q.title, q.description]))}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const serverHas = (id: string, key: string, check: (form: any) => boolean) => serverHasOn(app, id, key, check);
 
 async function shot(page: Page, name: string) {
   const dir = process.env.FORMLOOM_SHOTS;

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { createFormloom, type Formloom, type FormloomOptions, type PlanName, type Principal } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
+import { waitFor } from '@formloom/core/testing';
 import { apiKeyAuthenticator, createFormloomRouter, createPublicPagesRouter } from '@formloom/express';
 import { createWorkspaceRouter } from '../../src/server';
 
@@ -80,4 +81,20 @@ export async function startWorkspaceApp(kind: DbKind = 'sqlite', adapters: Omit<
       await db.close();
     },
   };
+}
+
+/**
+ * The form `id` as the server holds it once `check` accepts it: the builder saves in the background, so a test
+ * waits for the saved state (read every 200 ms, for up to a minute) instead of reading it once.
+ */
+export async function serverHas(app: WorkspaceTestApp, id: string, key: string, check: (form: any) => boolean): Promise<any> {
+  let last: any;
+  try {
+    return await waitFor(async () => {
+      last = (await app.api('GET', `/forms/${id}`, { key })).body;
+      return check(last) ? last : false;
+    }, { timeoutMs: 60_000, intervalMs: 200 });
+  } catch {
+    throw new Error(`the server never got there: ${JSON.stringify(last)}`);
+  }
 }
