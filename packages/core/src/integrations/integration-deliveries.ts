@@ -26,6 +26,9 @@ const SWEEP_BATCH = 5000;
 /** Published versions whose questions a delivery handler keeps in memory. */
 const VERSIONS_KEPT = 100;
 
+/** The log's note on a delivery sent again, after a restart, to a service that cannot recognise a repeat. */
+export const REPEAT_NOTE = 'Sent again after a restart: it may appear twice';
+
 const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
 
 /** What one attempt came to, for the log and the outbox. */
@@ -35,6 +38,8 @@ export interface AttemptOutcome {
   /** The receiver's wish (Retry-After), in ms; null without one. */
   retryAfterMs: number | null;
   remove: boolean;
+  /** The plugin said this attempt may have repeated a record (`IntegrationResult.mayRepeat`). */
+  mayRepeat: boolean;
   status: number | null;
   excerpt: string | null;
   error: string | null;
@@ -83,13 +88,29 @@ export class IntegrationDeliveries implements OutboxHandler {
       updated_at: now,
     };
     await tx.integrations.insertDelivery(delivery);
-    await this.requeue(tx, integration, delivery.id, now);
+    await this.requeue(tx, integration, delivery.id, now, 0);
     return delivery;
   }
 
-  /** An outbox item that (re)sends a delivery at `at`. */
-  async requeue(tx: Storage, integration: IntegrationRecord, deliveryId: string, at: string): Promise<void> {
-    await tx.outbox.enqueue(newOutboxItem(this.ids, at, INTEGRATION_KIND, { delivery_id: deliveryId, destination: this.destinationOf(integration) }));
+  /**
+   * An outbox item that (re)sends a delivery at `at`. `recorded`: the attempts the delivery has recorded so
+   * far, kept on the item so `handle` can tell a run of this item that started and never recorded its
+   * outcome (docs/plugins.md, "Deliveries that may have been sent").
+   */
+  async requeue(tx: Storage, integration: IntegrationRecord, deliveryId: string, at: string, recorded: number): Promise<void> {
+    const payload = { delivery_id: deliveryId, destination: this.destinationOf(integration), recorded_before: recorded };
+    await tx.outbox.enqueue(newOutboxItem(this.ids, at, INTEGRATION_KIND, payload));
+  }
+
+  /**
+   * Whether an earlier run of `item` started (its lease was counted, outbox-worker.ts) and never recorded
+   * its outcome on the delivery: the instance stopped (or its lease ran out) between sending and storing,
+   * so the service may already have it. The item's runs started before this one, against the attempts the
+   * delivery recorded since the item was queued.
+   */
+  static maybeDelivered(item: OutboxItem, delivery: IntegrationDeliveryRecord): boolean {
+    const before = typeof item.payload.recorded_before === 'number' ? item.payload.recorded_before : 0;
+    return item.attempts - 1 > delivery.attempts - before;
   }
 
   private destinationOf(integration: IntegrationRecord): string {
@@ -154,7 +175,12 @@ export class IntegrationDeliveries implements OutboxHandler {
    * What `deliver` gets for a delivery: the response's mapped answers (file answers as signed links), or for a
    * test the form's newest completed response, else made-up answers. Null when the response is gone.
    */
-  async input(integration: IntegrationRecord, delivery: Pick<IntegrationDeliveryRecord, 'id' | 'event' | 'response_id'>, attempt: number): Promise<IntegrationDelivery | null> {
+  async input(
+    integration: IntegrationRecord,
+    delivery: Pick<IntegrationDeliveryRecord, 'id' | 'event' | 'response_id'>,
+    attempt: number,
+    maybeDelivered = false,
+  ): Promise<IntegrationDelivery | null> {
     const form = await this.storage.forms.findById(integration.form_id);
     if (!form) return null;
     let response = delivery.response_id ? await this.storage.responses.findById(form.id, delivery.response_id) : null;
@@ -172,6 +198,7 @@ export class IntegrationDeliveries implements OutboxHandler {
       id: delivery.id,
       event: delivery.event,
       attempt,
+      maybeDelivered,
       integration: { id: integration.id, type: integration.type, name: integration.name, form_id: form.id },
       config,
       secrets,
@@ -187,7 +214,7 @@ export class IntegrationDeliveries implements OutboxHandler {
     const started = Date.now();
     if (!reg) {
       // The plugin may come back with the next start: retried on the schedule.
-      return { ok: false, retry: true, retryAfterMs: null, remove: false, status: null, excerpt: null, error: `No plugin of this instance provides the integration type "${integration.type}"`, duration_ms: 0 };
+      return { ok: false, retry: true, retryAfterMs: null, remove: false, mayRepeat: false, status: null, excerpt: null, error: `No plugin of this instance provides the integration type "${integration.type}"`, duration_ms: 0 };
     }
     let result: IntegrationResult | null = null;
     let error: string | null = null;
@@ -206,13 +233,13 @@ export class IntegrationDeliveries implements OutboxHandler {
       clearTimeout(timer);
     }
     const duration_ms = Date.now() - started;
-    if (!result) return { ok: false, retry: !refused, retryAfterMs: null, remove: false, status: null, excerpt: null, error, duration_ms };
+    if (!result) return { ok: false, retry: !refused, retryAfterMs: null, remove: false, mayRepeat: false, status: null, excerpt: null, error, duration_ms };
     const status = result.status ?? null;
     const ok = result.ok ?? (status !== null && status >= 200 && status < 300);
     const retry = !ok && (result.retry ?? (status === null || retryable(status)));
     const why = ok ? null : (result.error ?? (status === null ? 'Not sent' : status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`));
     const wait = typeof result.retryAfterMs === 'number' && Number.isFinite(result.retryAfterMs) && result.retryAfterMs > 0 ? Math.min(result.retryAfterMs, 24 * 3600_000) : null;
-    return { ok, retry, retryAfterMs: wait, remove: result.remove === true, status, excerpt: responseExcerpt(result.body ?? undefined), error: why, duration_ms };
+    return { ok, retry, retryAfterMs: wait, remove: result.remove === true, mayRepeat: result.mayRepeat === true, status, excerpt: responseExcerpt(result.body ?? undefined), error: why, duration_ms };
   }
 
   /** The delivery's fields after an attempt. */
@@ -242,9 +269,14 @@ export class IntegrationDeliveries implements OutboxHandler {
       record: (tx: Storage) => tx.integrations.updateDelivery(delivery.id, { status: 'failed', attempts, last_error: error, next_attempt_at: null, updated_at: this.clock.now().toISOString() }),
     });
     if (integration.status === 'paused' && delivery.event !== 'integration.test') return fail('Not sent: the integration is paused (send it again from the log)');
-    const input = await this.input(integration, delivery, attempts);
+    const maybeDelivered = IntegrationDeliveries.maybeDelivered(item, delivery);
+    const input = await this.input(integration, delivery, attempts, maybeDelivered);
     if (!input) return fail('The response was deleted');
     const outcome = await this.attempt(integration, input);
+    if (outcome.ok && maybeDelivered && (outcome.mayRepeat || !this.registry.get(integration.type)?.definition.deduplicates)) {
+      // The service takes no key to recognise a repeat (chat webhooks): the log says so, in words.
+      outcome.error = REPEAT_NOTE;
+    }
     let settled: OutboxOutcome = outcome.ok ? { status: 'delivered' } : failedAttempt(this.clock.now(), attempts, outcome.error!, { retry: outcome.retry });
     if (settled.status === 'pending' && outcome.retryAfterMs !== null) {
       const asked = new Date(this.clock.now().getTime() + outcome.retryAfterMs).toISOString();

@@ -207,7 +207,7 @@ export class IntegrationService {
     const now = this.clock.now().toISOString();
     await this.storage.transaction(async (tx) => {
       await tx.integrations.updateDelivery(d.id, { status: 'pending', next_attempt_at: now, updated_at: now });
-      await this.deliveries.requeue(tx, integration, d.id, now);
+      await this.deliveries.requeue(tx, integration, d.id, now, d.attempts);
     });
     return { id: d.id, status: 'pending' as const };
   }

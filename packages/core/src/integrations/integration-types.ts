@@ -84,6 +84,14 @@ export interface IntegrationDelivery {
   event: IntegrationDeliveryEvent;
   /** 1 for the first attempt. */
   attempt: number;
+  /**
+   * True when an earlier attempt was started and its outcome never recorded: the instance was stopped
+   * (kill -9, a crash, a lost machine) between sending and storing, so the service may already have this
+   * delivery. Make the retry create nothing twice with the service's own means: a key it honours (the
+   * delivery id), or a look-up before creating (docs/plugins.md, "Deliveries that may have been sent").
+   * Also true, with nothing sent, for a delivery that was queued in memory when the instance stopped.
+   */
+  maybeDelivered: boolean;
   integration: { id: string; type: string; name: string; form_id: string };
   /** The settings that are not secret. */
   config: IntegrationConfig;
@@ -155,6 +163,11 @@ export interface IntegrationResult {
   /** Why it failed, in words, for the log (default: `HTTP <status>`). */
   error?: string;
   /**
+   * This attempt may have made a second record after all (a `deduplicates` plugin that could not look:
+   * the owner's table has no response id column): the log says so, as for a plugin that never checks.
+   */
+  mayRepeat?: boolean;
+  /**
    * The receiver asked to hear no more (REST Hooks: 410 Gone): the integration is deleted, with its log.
    * Its other pending deliveries then fail.
    */
@@ -188,6 +201,12 @@ export interface IntegrationType<O = any> {
    * webhook URL. Default: the integration itself.
    */
   destination?(config: IntegrationConfig, secrets: Record<string, string>): string | null;
+  /**
+   * True when `deliver` never creates a second record or message for one delivery, even when
+   * `maybeDelivered` (it sends a key the service honours, or looks before creating). Otherwise a delivery
+   * sent again after a restart is shown in the log as one that may appear twice.
+   */
+  deduplicates?: boolean;
   /** Sends one delivery. Throw on a network error; answer what the receiver said otherwise. */
   deliver(delivery: IntegrationDelivery, ctx: IntegrationContext<O>): Promise<IntegrationResult>;
 }

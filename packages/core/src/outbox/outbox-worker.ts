@@ -21,9 +21,12 @@ interface Held {
   claimedAt: number;
 }
 
+/** An outcome, or a hand-back of an item that never ran (`unrun`: its lease is not an attempt). */
+type Settled = OutboxOutcome & { unrun?: boolean };
+
 interface Settlement {
   item: OutboxItem;
-  outcome: OutboxOutcome;
+  outcome: Settled;
   done: (error?: unknown) => void;
 }
 
@@ -250,16 +253,17 @@ export class OutboxWorker implements BirthWorker {
       .then((outcome) => {
         const unsent = notSentWarning(h.item, outcome);
         if (unsent) this.logger.warn(...unsent);
-        this.release(destination);
-        // The slot is free once the item ran: its settlement joins the next shared commit (its lease keeps
-        // it from being claimed again meanwhile), so waiting for the database does not hold up new work.
-        this.held -= 1;
-        this.kick();
+        // The slot stays taken until the settlement committed (it joins the next shared commit): at a crash,
+        // at most `perDestination` items per destination have run without their outcome recorded, the ones
+        // a retry may send twice (docs/decisions.md, "Integrations: a slot is free once its outcome is stored").
         return this.settle(h.item, outcome);
       })
       .catch((e) => this.report('formloom outbox worker', e))
       .finally(() => {
         this.tasks.delete(task);
+        this.release(destination);
+        this.held -= 1;
+        this.kick();
       });
     this.tasks.add(task);
   }
@@ -279,14 +283,14 @@ export class OutboxWorker implements BirthWorker {
     }
   }
 
-  /** Returns a claimed item unrun, due again in `ms`. */
+  /** Returns a claimed item unrun, due again in `ms`; its lease is not counted as an attempt. */
   private putBack(item: OutboxItem, ms: number) {
     const nextAttemptAt = new Date(this.clock.now().getTime() + ms).toISOString();
-    this.settle(item, { status: 'pending', nextAttemptAt, error: item.last_error }).catch((e) => this.report('formloom outbox worker', e));
+    this.settle(item, { status: 'pending', nextAttemptAt, error: item.last_error, unrun: true }).catch((e) => this.report('formloom outbox worker', e));
   }
 
   /** Queues a settlement; resolves once the transaction holding it committed. */
-  private settle(item: OutboxItem, outcome: OutboxOutcome): Promise<void> {
+  private settle(item: OutboxItem, outcome: Settled): Promise<void> {
     return new Promise((resolve, reject) => {
       this.settlements.push({ item, outcome, done: (e) => (e === undefined ? resolve() : reject(e)) });
       this.flushing ??= this.flush().finally(() => {
@@ -328,7 +332,7 @@ export class OutboxWorker implements BirthWorker {
       const settleOne = async ({ item, outcome }: Settlement) => {
         const settlement =
           outcome.status === 'pending'
-            ? ({ status: 'pending', nextAttemptAt: outcome.nextAttemptAt, error: outcome.error } as const)
+            ? ({ status: 'pending', nextAttemptAt: outcome.nextAttemptAt, error: outcome.error, unrun: outcome.unrun } as const)
             : ({ status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null } as const);
         const [, settled] = await allSettledOrThrow([outcome.record?.(tx), tx.outbox.settle(item.id, this.workerId, settlement, now)] as const);
         if (settled && outcome.status !== 'pending' && this.handlers.get(item.kind)?.clearsPayload) {

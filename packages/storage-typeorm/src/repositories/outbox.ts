@@ -29,8 +29,8 @@ export const outboxStatements = (d: Dialect) => {
       `WHERE id = ${d.p(1)} AND status IN ('pending', 'failed') AND (locked_until IS NULL OR locked_until <= ${d.p(2)})`,
     drop: `DELETE FROM ${outbox} WHERE id = ${d.p(1)} AND status IN ('pending', 'failed') AND (locked_until IS NULL OR locked_until <= ${d.p(2)})`,
     settleRetry:
-      `UPDATE ${outbox} SET next_attempt_at = ${d.p(3)}, last_error = ${d.p(4)}, ${release}, updated_at = ${d.p(5)} ` +
-      `WHERE ${leasedBy}`,
+      `UPDATE ${outbox} SET next_attempt_at = ${d.p(3)}, last_error = ${d.p(4)}, ${release}, updated_at = ${d.p(5)}, ` +
+      `attempts = attempts - ${d.p(6)} WHERE ${leasedBy}`,
   };
 };
 
@@ -98,7 +98,7 @@ export class SqlOutboxRepository implements OutboxRepository {
     workerId: string,
     outcome:
       | { status: 'delivered' | 'failed'; error?: string | null }
-      | { status: 'pending'; nextAttemptAt: string; error?: string | null },
+      | { status: 'pending'; nextAttemptAt: string; error?: string | null; unrun?: boolean },
     now: string,
   ): Promise<boolean> {
     const row: Row = {
@@ -108,6 +108,8 @@ export class SqlOutboxRepository implements OutboxRepository {
       next_attempt_at: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
       last_error: outcome.error ?? null,
       updated_at: now,
+      // Not a count: 1 takes back the lease's attempt of an item handed back unrun (`attempts` is the column whose type it binds as).
+      attempts: outcome.status === 'pending' && outcome.unrun ? 1 : 0,
     };
     const settle = this.together?.settle;
     return settle ? settle.call(row) : this.settleOne(row);
@@ -117,7 +119,7 @@ export class SqlOutboxRepository implements OutboxRepository {
   private async settleMany(rows: Row[]): Promise<boolean[]> {
     const set =
       `status = coalesce(v.status, t.status), next_attempt_at = coalesce(v.next_attempt_at, t.next_attempt_at), ` +
-      `last_error = v.last_error, locked_by = NULL, locked_until = NULL, updated_at = v.updated_at`;
+      `last_error = v.last_error, locked_by = NULL, locked_until = NULL, updated_at = v.updated_at, attempts = t.attempts - v.attempts`;
     const where = `t.locked_by = v.worker AND t.status = 'pending'`;
     const done = await returnedKeys(this.scope.db, updateFromRows(this.scope.d, this.st.table, OutboxEntity, rows, 'id', set, where));
     return rows.map((r) => done.delete(String(r.id))); // a repeated settlement: only its first took the lease
@@ -127,7 +129,7 @@ export class SqlOutboxRepository implements OutboxRepository {
     const { db } = this.scope;
     const changed =
       row.status === null
-        ? await db.run(this.st.settleRetry, [row.id, row.worker, row.next_attempt_at, row.last_error, row.updated_at])
+        ? await db.run(this.st.settleRetry, [row.id, row.worker, row.next_attempt_at, row.last_error, row.updated_at, row.attempts])
         : await db.run(this.st.settleFinal, [row.id, row.worker, row.status, row.last_error, row.updated_at]);
     return changed > 0;
   }

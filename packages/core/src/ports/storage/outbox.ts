@@ -33,7 +33,10 @@ export interface OutboxRepository {
   claim(claim: OutboxClaim): Promise<OutboxItem[]>;
   /**
    * Ends an item leased by `workerId` as delivered or failed, or puts it back pending with a new due time;
-   * the lease is released either way.
+   * the lease is released either way. `unrun`: the worker hands the item back without having started it
+   * (its destination was busy), so the lease is not counted as an attempt (`attempts` goes back down by
+   * one): an item's `attempts` counts the runs started, which handlers compare with the runs they recorded
+   * (docs/plugins.md, "Deliveries that may have been sent").
    * @returns `false` when the item is not pending or not leased by `workerId` (nothing changes): a worker
    * whose lease was taken over cannot settle the item.
    */
@@ -42,7 +45,7 @@ export interface OutboxRepository {
     workerId: string,
     outcome:
       | { status: 'delivered' | 'failed'; error?: string | null }
-      | { status: 'pending'; nextAttemptAt: string; error?: string | null },
+      | { status: 'pending'; nextAttemptAt: string; error?: string | null; unrun?: boolean },
     now: string,
   ): Promise<boolean>;
   /** The item, or `null` when there is none. */

@@ -74,6 +74,30 @@ export function batchedWriteTests(test: StorageTest): void {
     for (const [n, d] of deliveries.entries()) t.deepEqual(await db.storage.deliveries.findById(d.id), { ...d, ...patch(n) });
   });
 
+  test('outbox: an item handed back unrun does not count its lease as an attempt, alone or sent together', async (t, db) => {
+    const kind = uid('kind');
+    const items = [0, 1, 2, 3].map(() => makeOutboxItem(kind, { next_attempt_at: at(1) }));
+    for (const i of items) await db.storage.outbox.enqueue(i);
+    const claimed = await db.storage.outbox.claim({ workerId: 'w1', now: at(10), leaseUntil: at(100), limit: 4, kinds: [kind] });
+    t.deepEqual(claimed.map((i) => i.attempts), [1, 1, 1, 1], 'each lease counts');
+    const [alone, ran, ...together] = items.map((i) => i.id);
+    t.true(await db.storage.outbox.settle(alone!, 'w1', { status: 'pending', nextAttemptAt: at(20), unrun: true }, at(11)));
+    t.true(await db.storage.outbox.settle(ran!, 'w1', { status: 'pending', nextAttemptAt: at(20), error: 'HTTP 503' }, at(11)));
+    const outcomes = await db.storage.transaction(async (tx) =>
+      Promise.all([
+        tx.outbox.settle(together[0]!, 'w1', { status: 'pending', nextAttemptAt: at(20), unrun: true }, at(12)),
+        tx.outbox.settle(together[1]!, 'w1', { status: 'delivered' }, at(12)),
+      ]),
+    );
+    t.deepEqual(outcomes, [true, true]);
+    const after = await Promise.all(items.map((i) => db.storage.outbox.findById(i.id)));
+    t.deepEqual(after.map((i) => i!.attempts), [0, 1, 0, 1], 'handed back unrun: 0; run: 1');
+    t.like(after[0], { status: 'pending', next_attempt_at: at(20), locked_by: null });
+    // Claimed again, the count goes on from the runs alone.
+    const again = await db.storage.outbox.claim({ workerId: 'w2', now: at(30), leaseUntil: at(100), limit: 4, kinds: [kind] });
+    t.deepEqual(Object.fromEntries(again.map((i) => [i.id, i.attempts])), { [alone!]: 1, [ran!]: 2, [together[0]!]: 1 });
+  });
+
   test('transactions: responses and counts sent together (a group commit) each answer for themselves', async (t, db) => {
     const [a, b] = [makeForm(), makeForm()];
     await db.storage.forms.insert(a);
