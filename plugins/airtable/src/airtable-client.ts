@@ -28,8 +28,20 @@ function outcomeOf(e: unknown): IntegrationResult {
 export class AirtableWriter {
   constructor(private readonly options: AirtableWriterOptions = {}) {}
 
-  /** Creates the record of `answers` in `table` of `baseId`; the outcome says whether it was made, or why not. */
-  async createRecord(token: string, baseId: string, table: string, answers: readonly RecordAnswer[]): Promise<IntegrationResult> {
+  /**
+   * Creates the record of `answers` in `table` of `baseId`; the outcome says whether it was made, or why not.
+   * `id`: the response's id and the field that holds it. With `lookFirst` (an earlier attempt may have made
+   * the record: docs/plugins.md, "Deliveries that may have been sent") the table is asked for a record with
+   * that id first, and an existing one is the outcome; without an id field it cannot look (`mayRepeat`).
+   */
+  async createRecord(
+    token: string,
+    baseId: string,
+    table: string,
+    answers: readonly RecordAnswer[],
+    id: { field: string; value: string } | null = null,
+    lookFirst = false,
+  ): Promise<IntegrationResult> {
     const airtable = new Airtable({
       apiKey: token,
       // The outbox retries on its own schedule; the SDK would otherwise wait and retry inside the delivery.
@@ -39,11 +51,19 @@ export class AirtableWriter {
     });
     try {
       const fields = recordFields(answers);
+      if (id) fields[id.field] = id.value;
       // The SDK's typings know only its own field shapes; an attachment by URL is `{url, filename}` on the wire.
       const target = airtable.base(baseId).table(table);
+      if (lookFirst && id) {
+        const formula = `{${id.field.replace(/[{}]/g, '')}} = '${id.value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+        const [found] = await target.select({ filterByFormula: formula, maxRecords: 1, fields: [id.field] }).firstPage();
+        if (found) return serviceDelivered(200, `Found record ${found.id}, made before a restart`);
+      }
       const create = target.create as (f: Airtable.FieldSet, o: { typecast: boolean }) => Promise<Airtable.Record<Airtable.FieldSet>>;
       const record = await create.call(target, fields as unknown as Airtable.FieldSet, { typecast: true });
-      return serviceDelivered(200, `Created record ${record.id}`);
+      const made = serviceDelivered(200, `Created record ${record.id}`);
+      // No field holds the response's id: there was nothing to look in, so this record may be a second one.
+      return lookFirst && !id ? { ...made, mayRepeat: true } : made;
     } catch (e) {
       return outcomeOf(e);
     }

@@ -43,6 +43,14 @@ export function airtablePlugin(options: AirtableOptions = {}): FormloomPlugin<Ai
       },
       { key: 'table', label: 'Table', type: 'text', maxLength: 255, help: "The table's name, if the address above does not show it." },
       {
+        key: 'id_field',
+        label: 'Response ID field',
+        type: 'text',
+        maxLength: 255,
+        placeholder: 'Response ID',
+        help: "A text field of the table that gets each response's ID. With it, a response is never added twice, even when Formloom restarts in the middle of sending.",
+      },
+      {
         key: 'token',
         label: 'Personal access token',
         type: 'text',
@@ -57,6 +65,8 @@ export function airtablePlugin(options: AirtableOptions = {}): FormloomPlugin<Ai
       if (!tableIn(config)) return { field: 'table', message: "Give the table's name (the address does not name one)" };
       return null;
     },
+    // A retry that may follow a record made already looks for it in the "Response ID field" first.
+    deduplicates: true,
     // Airtable limits requests per base: one base is one destination.
     destination: (config) => `airtable:${baseIdOf(String(config.base ?? '')) ?? ''}`,
     async deliver(delivery) {
@@ -64,7 +74,9 @@ export function airtablePlugin(options: AirtableOptions = {}): FormloomPlugin<Ai
       const table = tableIn(delivery.config);
       const token = delivery.secrets.token ?? '';
       if (!baseId || !table || !token) return { status: null, ok: false, retry: false, error: !token ? 'No access token is set' : 'No base or table is set' };
-      return (await writerOf()).createRecord(token, baseId, table, delivery.answers);
+      const idField = String(delivery.config.id_field ?? '').trim();
+      const id = idField ? { field: idField, value: delivery.payload.response_id } : null;
+      return (await writerOf()).createRecord(token, baseId, table, delivery.answers, id, delivery.maybeDelivered);
     },
   };
   return { name: 'airtable', version: '0.1.0', options, integrations: [airtable] };

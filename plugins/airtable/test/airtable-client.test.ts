@@ -85,6 +85,35 @@ test.serial('4xx answers are final (with Airtable\'s reason); 429 waits 30 s; 5x
   t.is(records(), before);
 });
 
+test.serial('a retry after a restart that may follow a record made already finds it by the Response ID field and makes none', async (t) => {
+  const plugin = airtablePlugin({ endpointUrl: fake.endpointUrl });
+  const type = plugin.integrations![0]!;
+  t.true(type.deduplicates);
+  const table = fake.addTable('appCrashRetry0001', [TOKEN], 'Crash', { Name: 'singleLineText', 'Response ID': 'singleLineText' });
+  const delivery = (responseId: string, maybeDelivered: boolean, idField = 'Response ID') =>
+    ({
+      id: `ind_${responseId}`, event: 'response.submitted', attempt: maybeDelivered ? 2 : 1, maybeDelivered,
+      integration: { id: 'int_1', type: 'airtable', name: 'Airtable', form_id: 'frm_1' },
+      config: { base: 'appCrashRetry0001', table: 'Crash', id_field: idField }, secrets: { token: TOKEN },
+      form: { id: 'frm_1', title: 'Crash' }, answers: [a('Name', 'short_text', 'Ada', 'Ada')],
+      payload: { response_id: responseId, submitted_at: '2026-12-06T07:30:00.000Z' },
+    }) as never;
+  // The first attempt reached Airtable; the instance stopped before it recorded that.
+  t.like(await type.deliver(delivery('rsp_crash', false), {} as never), { ok: true });
+  t.deepEqual(table.records[0]!.fields, { Name: 'Ada', 'Response ID': 'rsp_crash' });
+  const retried = await type.deliver(delivery('rsp_crash', true), {} as never);
+  t.like(retried, { ok: true, status: 200, body: `Found record ${table.records[0]!.id}, made before a restart` });
+  t.falsy(retried.mayRepeat);
+  t.is(table.records.length, 1, 'no second record');
+  t.like(fake.calls.at(-1), { method: 'GET', path: '/v0/appCrashRetry0001/Crash' });
+  // A retry whose first attempt never arrived makes its record, once.
+  t.like(await type.deliver(delivery('rsp_lost', true), {} as never), { ok: true });
+  t.deepEqual(table.records.map((r) => r.fields['Response ID']), ['rsp_crash', 'rsp_lost']);
+  // Without a Response ID field there is nothing to look in: the record is made, and said to maybe repeat.
+  t.like(await type.deliver(delivery('rsp_bare', true, ''), {} as never), { ok: true, mayRepeat: true });
+  t.is(table.records.length, 3);
+});
+
 test('a base and a table are found in an address or taken as given', (t) => {
   t.is(baseIdOf('https://airtable.com/appA1b2C3d4E5f6G7/tblZ9y8X7w6V5u4T3/viwQ?blocks=hide'), BASE);
   t.is(baseIdOf(BASE), BASE);

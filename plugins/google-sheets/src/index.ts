@@ -62,6 +62,8 @@ export function googleSheetsPlugin(options: GoogleSheetsOptions = {}): FormloomP
       if (typeof key === 'string') return { field: 'service_account_key', message: key };
       return null;
     },
+    // A retry that may follow a row appended already looks for it in the "Response ID" column first.
+    deduplicates: true,
     // One spreadsheet is one destination: at most 4 appends to it at once, whatever the number of forms.
     destination: (config) => `sheets:${spreadsheetIdOf(String(config.spreadsheet ?? '')) ?? ''}`,
     async deliver(delivery, ctx) {
@@ -72,7 +74,7 @@ export function googleSheetsPlugin(options: GoogleSheetsOptions = {}): FormloomP
         response_id: delivery.payload.response_id,
         submitted_at: delivery.payload.submitted_at,
         answers: delivery.answers,
-      });
+      }, delivery.maybeDelivered);
     },
   };
   return { name: 'google-sheets', version: '0.1.0', options, integrations: [sheets] };

@@ -3,7 +3,7 @@ import { sheets } from '@googleapis/sheets';
 import { JWT } from 'google-auth-library';
 import { serviceDelivered, serviceFailed, type IntegrationResult } from '@formloom/core';
 import { GOOGLE_TOKEN_URL, rangeOn, type ServiceAccountKey } from './service-account';
-import { sheetRow, type RowInput } from './sheets-row';
+import { columnName, FIXED_COLUMNS, sheetRow, type RowInput } from './sheets-row';
 
 /*
  * Appends a response to a sheet with Google's own SDK (@googleapis/sheets, google-auth-library's service
@@ -79,13 +79,24 @@ export class SheetsClient {
    * Appends `input` as one row: reads the header row, writes it first when the sheet is empty or has new
    * names, then appends. Values are sent RAW: an answer that starts with `=` stays text, never a formula.
    */
-  async append(key: ServiceAccountKey, target: SheetTarget, input: RowInput): Promise<IntegrationResult> {
+  async append(key: ServiceAccountKey, target: SheetTarget, input: RowInput, lookFirst = false): Promise<IntegrationResult> {
     const api = sheets({ version: 'v4', auth: this.authFor(key), ...(this.options.rootUrl ? { rootUrl: this.options.rootUrl } : {}) });
     // The outbox retries on its own schedule (after the service's Retry-After): no retries inside the SDK.
     const call = { retry: false, timeout: this.options.timeoutMs ?? 10_000 };
     try {
       const got = await api.spreadsheets.values.get({ spreadsheetId: target.spreadsheetId, range: rangeOn(target.sheet, '1:1') }, call);
-      const { header, headerChanged, row } = sheetRow((got.data.values?.[0] ?? []).map(String), input);
+      const existing = (got.data.values?.[0] ?? []).map(String);
+      // An earlier attempt may have appended the row (docs/plugins.md, "Deliveries that may have been sent"):
+      // look for the response's id in the "Response ID" column first. Without that column there is no row of
+      // ours yet (an attempt writes the header before its row).
+      const idColumn = existing.map((h) => h.trim()).indexOf(FIXED_COLUMNS[1]);
+      if (lookFirst && idColumn >= 0) {
+        const letter = columnName(idColumn + 1);
+        const ids = await api.spreadsheets.values.get({ spreadsheetId: target.spreadsheetId, range: rangeOn(target.sheet, `${letter}:${letter}`) }, call);
+        const at = (ids.data.values ?? []).findIndex((r) => String(r?.[0] ?? '') === input.response_id);
+        if (at > 0) return serviceDelivered(200, `Found row ${at + 1}, appended before a restart`);
+      }
+      const { header, headerChanged, row } = sheetRow(existing, input);
       if (headerChanged) {
         await api.spreadsheets.values.update(
           { spreadsheetId: target.spreadsheetId, range: rangeOn(target.sheet, 'A1'), valueInputOption: 'RAW', requestBody: { values: [header] } },

@@ -26,6 +26,13 @@ export type Cell = string | number;
 /** The first columns of every sheet the plugin starts: when, and which response (to find duplicates). */
 export const FIXED_COLUMNS = ['Submitted at', 'Response ID'] as const;
 
+/** The A1 name of the `n`th column (1: A, 27: AA). */
+export function columnName(n: number): string {
+  let s = '';
+  for (let i = n; i > 0; i = Math.floor((i - 1) / 26)) s = String.fromCharCode(65 + ((i - 1) % 26)) + s;
+  return s;
+}
+
 /** Google Sheets holds at most 50,000 characters in a cell. */
 const MAX_CELL = 50_000;
 

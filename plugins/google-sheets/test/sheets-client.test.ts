@@ -65,6 +65,23 @@ test.serial('a named sheet with quotes in its name keeps its header and gets the
   t.false(fake.calls.some((c) => c.method === 'PUT' && c.path.includes('Q3')), 'a header that has every name is not rewritten');
 });
 
+test.serial('a retry after a restart that may follow a row appended already finds the response id in its column and appends none', async (t) => {
+  const sheet = 'Crash';
+  fake.addSheet(SHEET_ID, sheet, [['City', 'Submitted at', 'Name', 'Response ID']]);
+  const target = { spreadsheetId: SHEET_ID, sheet };
+  const input = (response_id: string) => ({ response_id, submitted_at: '2026-12-06T10:00:00.000Z', answers: [answer('City', 'short_text', 'Oslo', 'Oslo')] });
+  t.true(googleSheetsPlugin().integrations![0]!.deduplicates);
+  // The first attempt reached the sheet; the instance stopped before it recorded that.
+  t.true((await client.append(key, target, input('rsp_crash'))).ok);
+  const retried = await client.append(key, target, input('rsp_crash'), true);
+  t.like(retried, { ok: true, status: 200, body: 'Found row 2, appended before a restart' });
+  t.is(fake.calls.at(-1)!.path, `/v4/spreadsheets/${SHEET_ID}/values/'Crash'!D:D`, 'the Response ID column alone is read');
+  t.is(fake.rows(SHEET_ID, sheet).length, 2, 'no second row');
+  // A retry whose first attempt never arrived appends its row, once.
+  t.true((await client.append(key, target, input('rsp_lost'), true)).ok);
+  t.deepEqual(fake.rows(SHEET_ID, sheet).map((r) => r[3]), ['Response ID', 'rsp_crash', 'rsp_lost']);
+});
+
 test.serial('4xx answers are final; 429 and 5xx are retried after Retry-After; no answer is retried', async (t) => {
   const target = { spreadsheetId: SHEET_ID, sheet: '' };
   const input = { response_id: 'rsp_x', submitted_at: '2026-12-06T09:00:00.000Z', answers: [] };

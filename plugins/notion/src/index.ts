@@ -58,6 +58,8 @@ export function notionPlugin(options: NotionOptions = {}): FormloomPlugin<Notion
     check(config) {
       return databaseIdOf(String(config.database ?? '')) ? null : { field: 'database', message: "Paste the database's link (https://www.notion.so/…) or its ID" };
     },
+    // A retry that may follow a page made already looks for it by its "Response ID" first.
+    deduplicates: true,
     // One Notion integration token is one destination (Notion's rate limit is per integration).
     destination: (config) => `notion:${databaseIdOf(String(config.database ?? '')) ?? ''}`,
     async deliver(delivery, ctx) {
@@ -69,7 +71,7 @@ export function notionPlugin(options: NotionOptions = {}): FormloomPlugin<Notion
         response_id: delivery.payload.response_id,
         submitted_at: delivery.payload.submitted_at,
         answers: delivery.answers,
-      });
+      }, delivery.maybeDelivered);
     },
   };
   return { name: 'notion', version: '0.1.0', options, integrations: [notion] };

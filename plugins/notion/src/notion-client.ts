@@ -1,6 +1,6 @@
 import { APIResponseError, Client, isNotionClientError } from '@notionhq/client';
 import { serviceDelivered, serviceFailed, type IntegrationResult } from '@formloom/core';
-import { pageProperties, type PageInput, type PropertySchema } from './notion-properties';
+import { pageProperties, propertyNamed, RESPONSE_ID_PROPERTY, type PageInput, type PropertySchema } from './notion-properties';
 
 /*
  * Creates a page per response with Notion's own SDK (@notionhq/client), every request through the fetch it
@@ -81,19 +81,47 @@ export class NotionWriter {
     return [schema, false];
   }
 
-  /** Creates the page of `input` in the database; the outcome says whether it was made, or why not. */
-  async createPage(token: string, databaseId: string, input: PageInput): Promise<IntegrationResult> {
+  /**
+   * The page a delivery made already, found by its response id (the database's text property "Response ID"):
+   * its address, `null` when there is none, or `undefined` when the database has no such property to look in.
+   */
+  private async pageOf(client: Client, schema: Schema, responseId: string): Promise<string | null | undefined> {
+    const idProp = propertyNamed(schema.properties, RESPONSE_ID_PROPERTY);
+    if (!idProp || schema.properties[idProp]!.type !== 'rich_text') return undefined;
+    const found = await client.dataSources.query({
+      data_source_id: schema.dataSourceId,
+      filter: { property: idProp, rich_text: { equals: responseId } },
+      page_size: 1,
+    } as never);
+    const page = found.results[0] as { id: string; url?: string } | undefined;
+    return page ? (page.url ?? page.id) : null;
+  }
+
+  /**
+   * Creates the page of `input` in the database; the outcome says whether it was made, or why not. With
+   * `lookFirst` (an earlier attempt may have made it: docs/plugins.md, "Deliveries that may have been sent")
+   * the database is asked for a page of the same response id first, and an existing one is the outcome.
+   */
+  async createPage(token: string, databaseId: string, input: PageInput, lookFirst = false): Promise<IntegrationResult> {
     const client = this.client(token);
     let fresh = false;
+    let mayRepeat = false;
     for (;;) {
       let kept = false;
       try {
         const [schema, wasKept] = await this.schema(client, token, databaseId, fresh);
         kept = wasKept;
+        if (lookFirst) {
+          const existing = await this.pageOf(client, schema, input.response_id);
+          if (existing) return serviceDelivered(200, `Found page ${existing}, made before a restart`.slice(0, 500));
+          mayRepeat = existing === undefined;
+        }
         const { properties, skipped } = pageProperties(schema.properties, input);
         const page = (await client.pages.create({ parent: { type: 'data_source_id', data_source_id: schema.dataSourceId }, properties } as never)) as { id: string; url?: string };
         const note = skipped.length ? `; no property for: ${skipped.join(', ')}` : '';
-        return serviceDelivered(200, `Created page ${page.url ?? page.id}${note}`.slice(0, 500));
+        const made = serviceDelivered(200, `Created page ${page.url ?? page.id}${note}`.slice(0, 500));
+        // Without a "Response ID" property there was nothing to look in: this page may be a second one.
+        return mayRepeat ? { ...made, mayRepeat: true } : made;
       } catch (e) {
         // A refused address (ctx.http's private-address guard) fails the delivery at once: not retried.
         if ((e as { code?: unknown })?.code === 'DESTINATION_REFUSED') throw e;

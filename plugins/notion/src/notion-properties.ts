@@ -101,7 +101,7 @@ export function propertyValue(type: string, a: PageAnswer): Record<string, unkno
 }
 
 /** The property of `name` in `schema`: the same name, else the same name in another case. */
-function propertyNamed(schema: Record<string, PropertySchema>, name: string): string | null {
+export function propertyNamed(schema: Record<string, PropertySchema>, name: string): string | null {
   if (schema[name]) return name;
   const lower = name.toLowerCase();
   return Object.keys(schema).find((k) => k.toLowerCase() === lower) ?? null;

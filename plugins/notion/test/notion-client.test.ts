@@ -99,6 +99,40 @@ test.serial('4xx answers are final; 429, 409 and 5xx are retried after Retry-Aft
   t.is(pages(), before);
 });
 
+test.serial('a retry after a restart that may follow a page made already finds it by its Response ID and makes none', async (t) => {
+  const plugin = notionPlugin({ baseUrl: fake.baseUrl });
+  const deliver = plugin.integrations![0]!.deliver;
+  const ctx = { events: {}, http: { fetch: globalThis.fetch } } as never;
+  const delivery = (responseId: string, database: string, maybeDelivered: boolean) =>
+    ({
+      id: `ind_${responseId}`, event: 'response.submitted', attempt: maybeDelivered ? 2 : 1, maybeDelivered,
+      integration: { id: 'int_1', type: 'notion', name: 'Notion', form_id: 'frm_1' }, config: { database }, secrets: { token: TOKEN },
+      form: { id: 'frm_1', title: 'Crash' }, answers: [a('Name', 'short_text', 'Ada', 'Ada')],
+      payload: { response_id: responseId, submitted_at: '2026-12-06T07:30:00.000Z' },
+    }) as never;
+  const db = fake.databases.get(DB)!;
+  // The first attempt reached Notion; the instance stopped before it recorded that.
+  t.like(await deliver(delivery('rsp_crash', DB, false), ctx), { ok: true });
+  const before = db.pages.length;
+  const retried = await deliver(delivery('rsp_crash', DB, true), ctx);
+  t.like(retried, { ok: true, status: 200 });
+  t.regex(retried.body ?? '', /^Found page https:\/\/www\.notion\.so\/[0-9a-f]{32}, made before a restart$/);
+  t.falsy(retried.mayRepeat);
+  t.is(db.pages.length, before, 'no second page');
+  const query = fake.calls.at(-1)!;
+  t.is(query.path, `/v1/data_sources/${db.dataSourceId}/query`);
+  t.deepEqual(query.body.filter, { property: 'Response ID', rich_text: { equals: 'rsp_crash' } });
+  // A retry whose first attempt never arrived makes its page, once.
+  t.like(await deliver(delivery('rsp_lost', DB, true), ctx), { ok: true });
+  t.is(db.pages.filter((p) => p.properties['Response ID']?.rich_text[0].text.content === 'rsp_lost').length, 1);
+
+  // A database without a "Response ID" property has nothing to look in: the page is made, and said to maybe repeat.
+  const bare = 'bbbbbbbb-cdef-abcd-efab-cdefabcdefab';
+  const other = fake.addDatabase(bare, [TOKEN], { Name: { type: 'title' } });
+  t.like(await deliver(delivery('rsp_bare', bare, true), ctx), { ok: true, mayRepeat: true });
+  t.is(other.pages.length, 1);
+});
+
 test('a database is found in its address or by its id', (t) => {
   t.is(databaseIdOf('https://www.notion.so/acme/Leads-0f1e2d3c4b5a69788796a5b4c3d2e1f0?v=123abc'), DB);
   t.is(databaseIdOf('0f1e2d3c4b5a69788796a5b4c3d2e1f0'), DB);

@@ -22,6 +22,8 @@ const restHooks = defineIntegration({
   description: 'Sends each new response to an automation made in Zapier, Make or n8n. They connect themselves with an API key: turn the Zap, scenario or workflow on there.',
   // Made by the other service through the API (POST /forms/:id/hooks), not from the tab.
   addable: false,
+  // Every attempt of a delivery carries its id (X-Formloom-Delivery): receivers de-duplicate on it.
+  deduplicates: true,
   fields: [
     { key: 'target_url', label: 'Target URL', type: 'url', secret: true, required: true, help: 'The address the automation gave when it subscribed.' },
     { key: 'event', label: 'Event', type: 'select', options: [{ value: 'response.submitted', label: 'A response is submitted' }], default: 'response.submitted' },

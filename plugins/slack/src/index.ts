@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FormloomPlugin, IntegrationField, IntegrationResult, IntegrationType, OutgoingAnswer } from '@formloom/core';
 import { chatMessage, type ChatMessage } from './message';
 import { discordMessage, googleChatMessage, slackMessage, teamsMessage } from './formats';
@@ -19,8 +20,30 @@ interface Service {
   help: string;
   placeholder: string;
   format(m: ChatMessage): unknown;
-  /** The URL a message is posted to (Discord: `wait=true`, so its answer is the message and not an empty 204). */
-  target?(url: string): string;
+  /**
+   * The URL a message is posted to (Discord: `wait=true`, so its answer is the message and not an empty 204;
+   * Google Chat: the message's own id, so a repeat is refused).
+   */
+  target?(url: string, deliveryId: string): string;
+  /** The service takes a key that makes a repeat create nothing (docs/plugins.md, "Deliveries that may have been sent"). */
+  deduplicates?: boolean;
+  /** The service's answer as an outcome, when it says more than its status (default `chatResult`). */
+  result?(answer: OutgoingAnswer): IntegrationResult;
+}
+
+/**
+ * Google Chat's client-assigned message id for a delivery: `client-` and lower-case letters, digits and
+ * hyphens, at most 63 characters, unique in the space (its API, spaces.messages.create `messageId`). The
+ * same delivery always gets the same id, so a retry of a message that already arrived is refused.
+ */
+export function googleChatMessageId(deliveryId: string): string {
+  return `client-${createHash('sha256').update(deliveryId).digest('hex').slice(0, 56)}`;
+}
+
+/** Google Chat's 409 ALREADY_EXISTS for a message id the space has: the message is there, so it is delivered. */
+export function googleChatResult(answer: OutgoingAnswer): IntegrationResult {
+  if (answer.status === 409 && /ALREADY_EXISTS/.test(answer.body)) return { status: 409, ok: true, body: answer.body };
+  return chatResult(answer);
 }
 
 const SERVICES: Service[] = [
@@ -60,6 +83,13 @@ const SERVICES: Service[] = [
     help: 'In Google Chat, open the space, then "Apps & integrations", then "Webhooks", and add a webhook. Copy its URL here.',
     placeholder: 'https://chat.googleapis.com/v1/spaces/…',
     format: googleChatMessage,
+    target: (url, deliveryId) => {
+      const u = new URL(url);
+      u.searchParams.set('messageId', googleChatMessageId(deliveryId));
+      return u.toString();
+    },
+    deduplicates: true,
+    result: googleChatResult,
   },
 ];
 
@@ -104,6 +134,7 @@ function integrationOf(s: Service): IntegrationType {
     title: s.title,
     description: s.description,
     fields: fieldsOf(s),
+    ...(s.deduplicates ? { deduplicates: true } : {}),
     // Messages to one host go at most 4 at once (the outbox's limit per destination).
     destination: (_config, secrets) => {
       try {
@@ -115,8 +146,8 @@ function integrationOf(s: Service): IntegrationType {
     async deliver(d, ctx) {
       const message = chatMessage(d, { title: typeof d.config.title === 'string' ? d.config.title : undefined });
       const url = d.secrets.webhook_url!;
-      const answer = await ctx.http.postJson(s.target ? s.target(url) : url, s.format(message));
-      return chatResult(answer);
+      const answer = await ctx.http.postJson(s.target ? s.target(url, d.id) : url, s.format(message));
+      return (s.result ?? chatResult)(answer);
     },
   };
 }

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { slackPlugin } from '../src';
+import { googleChatMessageId, slackPlugin } from '../src';
 import { fakeChats, type Service } from './helpers/fake-chats';
 import { startPluginHost, until, type TestInstance } from '@formloom/self-hosted/dist/src/testing';
 
@@ -133,4 +133,30 @@ test.serial('a message the service refuses is final and says why', async (t) => 
   await inst.call('POST', `/api/v1/public/forms/${form.slug}/responses`, { answers: [{ question_id: form.questions[0].id, value: 'Ada' }] }, null);
   const failed = await until(async () => (await inst.call('GET', `/api/v1/forms/${form.id}/integrations/${i.id}/deliveries`, undefined, u.key)).body.deliveries.find((d: any) => d.status === 'failed'));
   t.like(failed, { attempts: 1, response_code: 400, error: 'HTTP 400: no_text', next_attempt_at: null });
+});
+
+test.serial('a retry after a restart that may follow a message already posted: Google Chat refuses the repeat by its id, the others post again', async (t) => {
+  const types = slackPlugin().integrations!;
+  const ctx = { http: { postJson: (url: string, value: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) }).then(async (r) => ({ status: r.status, headers: {}, body: await r.text() })) } } as never;
+  const delivery = (service: Service, maybeDelivered: boolean) =>
+    ({
+      id: 'ind_AbC_123', event: 'response.submitted', attempt: maybeDelivered ? 2 : 1, maybeDelivered,
+      integration: { id: 'int_1', type: service, name: service, form_id: 'frm_1' }, config: {}, secrets: { webhook_url: chats.url(service) },
+      form: { id: 'frm_1', title: 'Crash' }, answers: [{ question_id: 'q1', name: 'Name', title: 'Name', type: 'short_text', value: 'Crash Ada', text: 'Crash Ada' }],
+      payload: { response_id: 'rsp_crash', submitted_at: '2026-12-06T07:30:00.000Z', response_url: 'https://forms.example/r' },
+    }) as never;
+  const gchat = types.find((i) => i.type === 'google-chat')!;
+  t.true(gchat.deduplicates);
+  t.is(googleChatMessageId('ind_AbC_123'), googleChatMessageId('ind_AbC_123'));
+  t.regex(googleChatMessageId('ind_AbC_123'), /^client-[0-9a-f]{56}$/, "within Google's 63 characters");
+  const posted = () => chats.received.gchat.filter((m) => JSON.stringify(m).includes('Crash Ada')).length;
+  // The first attempt reached the space; the instance stopped before it recorded that.
+  t.like(await gchat.deliver(delivery('gchat', false), ctx), { ok: undefined, status: 200 });
+  const retried = await gchat.deliver(delivery('gchat', true), ctx);
+  t.like(retried, { ok: true, status: 409 });
+  t.regex(retried.body ?? '', /ALREADY_EXISTS/);
+  t.is(posted(), 1, 'one message in the space');
+  // Slack's incoming webhooks take no key: the retry posts again (the log says it may appear twice).
+  const slack = types.find((i) => i.type === 'slack')!;
+  t.falsy(slack.deduplicates);
 });

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 
 /*
  * A local server speaking the Airtable API call the plugin makes (docs/integrations.md, "Airtable"):
- * `POST /v0/{baseId}/{table}` creating records, with Airtable's error shape `{error: {type, message}}`. Field
+ * `POST /v0/{baseId}/{table}` creating records and `GET` listing them by a formula (a field equal to a text:
+ * the look-up of a retry that may follow a record made already), with Airtable's error shape `{error: {type, message}}`. Field
  * values are checked against the table's field types as Airtable does, `typecast` included (text turned into
  * a number, a select option, a date). A base answers only the tokens given access to it. In memory, for tests.
  */
@@ -115,12 +116,23 @@ export class FakeAirtable {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!token?.startsWith('pat')) return error(res, 401, 'AUTHENTICATION_REQUIRED', 'Authentication required');
     const m = /^\/v0\/([^/]+)\/([^/]+)\/?$/.exec(url.pathname);
-    if (req.method !== 'POST' || !m) return error(res, 404, 'NOT_FOUND', 'Could not find what you are looking for');
+    if ((req.method !== 'POST' && req.method !== 'GET') || !m) return error(res, 404, 'NOT_FOUND', 'Could not find what you are looking for');
     const base = this.bases.get(m[1]!);
     if (!base || !base.tokens.has(token)) return error(res, 403, 'INVALID_PERMISSIONS_OR_MODEL_NOT_FOUND', 'Invalid permissions, or the requested model was not found.');
     const tableName = decodeURIComponent(m[2]!);
     const table = base.tables.find((t) => t.id === tableName || t.name === tableName);
     if (!table) return error(res, 404, 'TABLE_NOT_FOUND', `Could not find table ${tableName} in application ${m[1]}`);
+    if (req.method === 'GET') {
+      // List records: the one formula the plugin sends, a field equal to a text (`{Field} = 'value'`).
+      const formula = url.searchParams.get('filterByFormula') ?? '';
+      const f = /^\{([^}]+)\} = '((?:[^'\\]|\\.)*)'$/.exec(formula);
+      if (!f) return error(res, 422, 'INVALID_FILTER_BY_FORMULA', `The formula for filtering records is invalid: ${formula}`);
+      if (!table.fields[f[1]!]) return error(res, 422, 'INVALID_FILTER_BY_FORMULA', `Unknown field names: ${f[1]}`);
+      const value = f[2]!.replace(/\\(.)/g, '$1');
+      const max = Number(url.searchParams.get('maxRecords') ?? 100);
+      const records = table.records.filter((r) => r.fields[f[1]!] === value).slice(0, max);
+      return json(res, 200, { records: records.map((r) => ({ id: r.id, createdTime: new Date().toISOString(), fields: r.fields })) });
+    }
     // One record as `{fields}`, or up to 10 as `{records: [{fields}]}`.
     const records = body?.records ?? (body?.fields ? [{ fields: body.fields }] : null);
     if (!Array.isArray(records) || records.length < 1 || records.length > 10) return error(res, 422, 'INVALID_RECORDS', 'records must be an array of 1 to 10 records');

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 /*
  * A local server speaking the Google calls the plugin makes (docs/integrations.md, "Google Sheets"): the
  * OAuth token endpoint's JWT-bearer grant (the assertion's RS256 signature checked against the service
- * account's public key) and the Sheets API's values.get, values.update and values.append, with Google's
+ * account's public key) and the Sheets API's values.get (the first row, or one whole column), values.update and values.append, with Google's
  * error shapes. A spreadsheet answers only a service account it was shared with, as Google's does. Not for
  * production: everything is in memory.
  */
@@ -112,6 +112,11 @@ export class FakeGoogleSheets {
     this.spreadsheets.set(id, { sheets: new Map(Object.entries(sheets)), sharedWith: new Set(sharedWith) });
   }
 
+  /** Another sheet (tab) in a spreadsheet, with `rows`. */
+  addSheet(id: string, sheet: string, rows: Cell[][]) {
+    this.spreadsheets.get(id)!.sheets.set(sheet, rows);
+  }
+
   rows(id: string, sheet?: string): Cell[][] {
     const s = this.spreadsheets.get(id)!;
     return sheet ? s.sheets.get(sheet)! : [...s.sheets.values()][0]!;
@@ -147,7 +152,15 @@ export class FakeGoogleSheets {
     if (!rows) return apiError(res, 400, `Unable to parse range: ${range}`);
     const input = url.searchParams.get('valueInputOption');
     if (req.method === 'GET') {
-      if (cells !== '1:1') return apiError(res, 400, `The fake reads only the first row, not ${cells}`);
+      const column = /^([A-Z]+):\1$/.exec(cells);
+      if (column) {
+        // One whole column, as rows of one cell (the look-up of a retry that may follow a row appended already).
+        let index = 0;
+        for (const ch of column[1]!) index = index * 26 + (ch.charCodeAt(0) - 64);
+        const values = rows.map((r) => [r[index - 1] ?? '']);
+        return json(res, 200, { range: `'${title}'!${cells}`, majorDimension: 'ROWS', ...(values.length ? { values } : {}) });
+      }
+      if (cells !== '1:1') return apiError(res, 400, `The fake reads only the first row or a whole column, not ${cells}`);
       const first = rows[0]?.length ? [rows[0]] : undefined;
       return json(res, 200, { range: `'${title}'!A1:Z1`, majorDimension: 'ROWS', ...(first ? { values: first } : {}) });
     }

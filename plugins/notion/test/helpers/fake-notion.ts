@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 
 /*
  * A local server speaking the Notion API calls the plugin makes (docs/integrations.md, "Notion"), version
- * 2025-09-03: databases.retrieve (its data sources), data_sources.retrieve (the properties) and pages.create,
+ * 2025-09-03: databases.retrieve (its data sources), data_sources.retrieve (the properties), data_sources.query
+ * (a text property equal to a value: the look-up of a retry that may follow a page made already) and pages.create,
  * with Notion's error shape `{object: "error", status, code, message}`. A page's properties are checked as
  * Notion checks them: each must exist and be given in its type's shape; a select option may be new but has
  * no comma. A database answers only the integration tokens it was shared with. In memory, for tests only.
@@ -133,6 +134,17 @@ export class FakeNotion {
       if (!db) return error(res, 404, 'object_not_found', `Could not find data_source with ID: ${m[1]}.`);
       const properties = Object.fromEntries(Object.entries(db.properties).map(([name, p], i) => [name, { id: `p${i}`, name, type: p.type, [p.type]: {} }]));
       return json(res, 200, { object: 'data_source', id: db.dataSourceId, properties });
+    }
+    if (req.method === 'POST' && (m = /^\/v1\/data_sources\/([^/]+)\/query$/.exec(url.pathname))) {
+      // The one filter the plugin sends: a text property equal to a value.
+      const db = visible([...this.databases.values()].find((d) => d.dataSourceId === m![1]));
+      if (!db) return error(res, 404, 'object_not_found', `Could not find data_source with ID: ${m[1]}.`);
+      const f = body?.filter;
+      if (!f?.property || typeof f.rich_text?.equals !== 'string') return error(res, 400, 'validation_error', 'body failed validation: body.filter should be a rich_text filter.');
+      if (db.properties[f.property]?.type !== 'rich_text') return error(res, 400, 'validation_error', `Could not find property with name or id: ${f.property}`);
+      const plain = (v: any) => (v?.rich_text ?? []).map((t: any) => t.text.content).join('');
+      const results = db.pages.filter((p) => plain(p.properties[f.property]) === f.rich_text.equals).slice(0, body.page_size ?? 100);
+      return json(res, 200, { object: 'list', results: results.map((p) => ({ object: 'page', id: p.id, url: `https://www.notion.so/${p.id.replace(/-/g, '')}` })), has_more: false, next_cursor: null });
     }
     if (req.method === 'POST' && url.pathname === '/v1/pages') {
       const db = visible([...this.databases.values()].find((d) => d.dataSourceId === body?.parent?.data_source_id));

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
  * Local stand-ins of the four services' incoming webhooks, checking a message as each service documents it
  * and answering as it does: Slack `200 ok` (400 `invalid_blocks` / `no_text`), Discord with `?wait=true`
  * the message as JSON (400 `Invalid Form Body`, 429 with `retry_after`), a Teams workflow `202` (400 on a
- * message without an Adaptive Card), Google Chat the message as JSON (400 `INVALID_ARGUMENT`).
+ * message without an Adaptive Card), Google Chat the message as JSON (400 `INVALID_ARGUMENT`; 409
+ * `ALREADY_EXISTS` for a `messageId` the space has).
  */
 
 export type Service = 'slack' | 'discord' | 'teams' | 'gchat';
@@ -46,6 +47,7 @@ function problem(service: Service, m: any, query: URLSearchParams): string | nul
 export async function fakeChats() {
   const received: Record<Service, any[]> = { slack: [], discord: [], teams: [], gchat: [] };
   const failures: Record<Service, number[]> = { slack: [], discord: [], teams: [], gchat: [] };
+  const gchatIds = new Set<string>();
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
@@ -75,6 +77,18 @@ export async function fakeChats() {
         if (service === 'discord') return send(400, { code: 50035, message: why });
         if (service === 'gchat') return send(400, { error: { code: 400, message: why, status: 'INVALID_ARGUMENT' } });
         return send(400, why);
+      }
+      if (service === 'gchat') {
+        // spaces.messages.create's client-assigned `messageId`: `client-`, lower-case letters, digits and
+        // hyphens, at most 63 characters, unique in the space (a repeat is 409 ALREADY_EXISTS).
+        const messageId = url.searchParams.get('messageId');
+        if (messageId !== null && !/^client-[a-z0-9-]{1,56}$/.test(messageId)) {
+          return send(400, { error: { code: 400, message: 'Invalid message id', status: 'INVALID_ARGUMENT' } });
+        }
+        if (messageId !== null && gchatIds.has(messageId)) {
+          return send(409, { error: { code: 409, message: `Message spaces/AAA/messages/${messageId} already exists.`, status: 'ALREADY_EXISTS' } });
+        }
+        if (messageId !== null) gchatIds.add(messageId);
       }
       received[service].push(m);
       if (service === 'slack') return send(200, 'ok');
