@@ -255,7 +255,7 @@ export class OutboxWorker implements BirthWorker {
         if (unsent) this.logger.warn(...unsent);
         // The slot stays taken until the settlement committed (it joins the next shared commit): at a crash,
         // at most `perDestination` items per destination have run without their outcome recorded, the ones
-        // a retry may send twice (docs/decisions.md, "Integrations: a slot is free once its outcome is stored").
+        // a retry may send twice (docs/decisions.md, Integrations, "Through a kill -9").
         return this.settle(h.item, outcome);
       })
       .catch((e) => this.report('formloom outbox worker', e))
