@@ -10,6 +10,7 @@ import { extraColumns, extraValues, fuseColumnsWanted } from './codecs/export-ex
 import { declaredHiddenFields } from './codecs/csv-lines';
 import { CsvPageWriter } from './codecs/csv-page';
 import { type ExportColumn, type ExportRow, exportColumns, exportRows, yesNoWords } from './codecs/export-table';
+import { ExportLanguages } from './export-languages';
 import { paging } from '../pagination';
 import { decodeCursor, encodeCursor, responseFilter, totalIsCostly } from './response-query';
 import { bulkDeleteSchema } from './response-schemas';
@@ -180,14 +181,18 @@ export class ResponseService {
     const hiddenFields = declaredHiddenFields(form.options.hidden_fields);
     const layout = csvLayout(questions, hiddenFields);
     const words = yesNoWords(form.options);
-    const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE, { hidden: hiddenFields.length > 0, filter });
+    // Each response's language and version come with it: its labels are written as its page showed them.
+    const pages = this.storage.responses.exportPages(formId, EXPORT_PAGE, { hidden: hiddenFields.length > 0, filter, language: true });
     const extras = extraColumns(questions, await fuseColumnsWanted(this.storage, formId, questions));
     const storage = this.storage;
+    const columns = [...exportColumns(layout, questions), ...extras];
+    const languages = new ExportLanguages(form, questions, columns, (id) => storage.versions.findById(id));
     return {
-      columns: [...exportColumns(layout, questions), ...extras],
+      columns,
       rows: (async function* () {
         for await (const page of pages) {
           const rows = exportRows(page, layout, words);
+          await languages.relabel(rows);
           if (extras.length) {
             const values = await extraValues(storage, formId, rows.map((r) => r.id), extras);
             for (const r of rows) {

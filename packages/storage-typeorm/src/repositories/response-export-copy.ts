@@ -30,6 +30,7 @@ export function copyExportSelect(
   hidden: boolean,
   filter?: ResponseFilter,
   lines?: string,
+  language = false,
 ): string | null {
   let where: string;
   let fresh: string;
@@ -43,13 +44,15 @@ export function copyExportSelect(
   // The fields of a packed response, in order; a NULL (completed_at of a partial response, no hidden values)
   // packs as an empty field. Packing them here, not in SQL: concat() per row doubled the server's time.
   const values = hidden ? `(metadata::json -> 'hidden')::text` : `''::text`;
-  const fields = `id, submitted_at, completed_at, ${values}, answers`;
+  // With `language` (the XLSX and JSON exports), the response's language and version follow its answers.
+  const fields = `id, submitted_at, completed_at, ${values}, answers${language ? ', language, version_id' : ''}`;
   if (!fresh) return `SELECT ${fields} FROM ${responses} WHERE ${where} ORDER BY submitted_at, id`;
   // With the key of the export's columns, a row's stored line first (sql/pg-copy.ts), and the big fields
   // only for a row without: the rest of a row with a line is dropped.
   return (
     `SELECT CASE WHEN ${fresh} THEN csv_line END, id, submitted_at, completed_at, ` +
-    `CASE WHEN ${fresh} THEN NULL ELSE ${values} END, CASE WHEN ${fresh} THEN NULL ELSE answers END ` +
+    `CASE WHEN ${fresh} THEN NULL ELSE ${values} END, CASE WHEN ${fresh} THEN NULL ELSE answers END` +
+    `${language ? `, CASE WHEN ${fresh} THEN NULL ELSE language END, CASE WHEN ${fresh} THEN NULL ELSE version_id END` : ''} ` +
     `FROM ${responses} WHERE ${where} ORDER BY submitted_at, id`
   );
 }

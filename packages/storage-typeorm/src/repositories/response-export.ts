@@ -51,22 +51,26 @@ const keysetAfter = (d: Dialect, filter: string) =>
  * next cursor is read by `exportNextKey`, not aggregated here: a per-row `max(submitted_at || id)` cost a
  * quarter of the database's time for the export (docs/benchmarks.md, "CSV export").
  */
-export function exportPageSql(d: Dialect, responses: string, hidden: boolean, filter = '', key?: string): string {
+export function exportPageSql(d: Dialect, responses: string, hidden: boolean, filter = '', key?: string, language = false): string {
   // metadata is JSON text; `hidden` its object of hidden field values, written by JSON.stringify.
   const values = !hidden ? `''` : d.kind === 'sqlite' ? `(metadata -> '$.hidden')` : `(metadata::json -> 'hidden')::text`;
   // With the key of the export's columns: how many of the page's rows have a stored line for them.
   const fresh = key ? `, ${freshCount(key)}` : '';
   const layout = key ? ', csv_layout' : '';
-  const page = `SELECT id, submitted_at, completed_at, answers, coalesce(${values}, '') AS hidden${layout} FROM ${responses} WHERE ${keysetPage(d, filter)}`;
+  // The XLSX and JSON exports' labels are in each response's language, from the version it answered.
+  const spoken = language ? ', language, version_id' : '';
+  const page = `SELECT id, submitted_at, completed_at, answers, coalesce(${values}, '') AS hidden${layout}${spoken} FROM ${responses} WHERE ${keysetPage(d, filter)}`;
+  const sep = d.kind === 'sqlite' ? 'char(31)' : 'chr(31)';
+  const tail = language ? ` || ${sep} || coalesce(language, '') || ${sep} || coalesce(version_id, '')` : '';
   if (d.kind === 'sqlite') {
     // group_concat takes the rows in the order the subquery yields them (its index order); the cursor
     // does not depend on that, so a page can never skip or repeat a response.
-    const packed = `id || char(31) || submitted_at || char(31) || coalesce(completed_at, '') || char(31) || hidden || char(31) || answers || char(30)`;
+    const packed = `id || char(31) || submitted_at || char(31) || coalesce(completed_at, '') || char(31) || hidden || char(31) || answers${tail} || char(30)`;
     return `SELECT CAST(group_concat(${packed}, '') AS BLOB) AS packed, count(*) AS n${fresh} FROM (${page})`;
   }
   // As on SQLite, the aggregate takes the rows in the order the subquery yields them (its index order). An
   // ORDER BY in string_agg made PostgreSQL 15 sort each page again: 21 ms a page instead of 13 (docs/benchmarks.md).
-  const packed = `id || chr(31) || submitted_at || chr(31) || coalesce(completed_at, '') || chr(31) || hidden || chr(31) || answers || chr(30)`;
+  const packed = `id || chr(31) || submitted_at || chr(31) || coalesce(completed_at, '') || chr(31) || hidden || chr(31) || answers${tail} || chr(30)`;
   return `SELECT string_agg(${packed}, '') AS packed, count(*) AS n${fresh} FROM (${page}) p`;
 }
 
@@ -108,12 +112,13 @@ export async function* readExportPages(
   st: ExportStatements,
   formId: string,
   pageSize: number,
-  options: { hidden?: boolean; filter?: ResponseFilter; lines?: string } = {},
+  options: { hidden?: boolean; filter?: ResponseFilter; lines?: string; language?: boolean } = {},
 ): AsyncIterable<PackedResponses> {
   const size = Math.max(1, Math.floor(pageSize));
   const { db, d } = scope;
+  const language = !!options.language;
   if (d.kind === 'postgres' && db.copyOut) {
-    const select = copyExportSelect(d, st.table, formId, !!options.hidden, options.filter, options.lines);
+    const select = copyExportSelect(d, st.table, formId, !!options.hidden, options.filter, options.lines, language);
     if (select) return yield* copyPacked(db.copyOut(select), size, { lines: options.lines !== undefined });
   }
   // The list's filters after the keyset's four parameters (docs/responses-and-webhooks.md), then the key.
@@ -121,8 +126,8 @@ export async function* readExportPages(
   const filter = options.filter ? filterConditions(d, options.filter, (v) => (filterValues.push(v), d.p(4 + filterValues.length)), formId) : '';
   const key = options.lines;
   const keyParam = key === undefined ? undefined : d.p(5 + filterValues.length);
-  const sql = filter || keyParam
-    ? exportPageSql(d, st.table, !!options.hidden, filter, keyParam)
+  const sql = filter || keyParam || language
+    ? exportPageSql(d, st.table, !!options.hidden, filter, keyParam, language)
     : options.hidden ? st.exportPageHidden : st.exportPage;
   type PageRow = { packed: Buffer | string | null; n: Num; fresh?: Num };
   const stmt = db.prepare<PageRow>(sql);

@@ -183,12 +183,14 @@ export interface ResponseRepository {
    * (`return()`). `options.hidden`: pack each response's hidden field values too (otherwise that field is
    * left empty, at no cost). `options.filter`: only the responses the list would show with those filters.
    * `options.lines`, a layout key: a page whose every response was stored with a `CsvLine` of that key
-   * may come as those lines (`lines`); any other page comes packed.
+   * may come as those lines (`lines`); any other page comes packed. `options.language`: each packed response
+   * has two more fields after its answers, its `language` and its `version_id` (empty when null), for the
+   * XLSX and JSON exports' labels in the respondent's language.
    */
   exportPages(
     formId: string,
     pageSize: number,
-    options?: { hidden?: boolean; filter?: ResponseFilter; lines?: string },
+    options?: { hidden?: boolean; filter?: ResponseFilter; lines?: string; language?: boolean },
   ): AsyncIterable<PackedResponses>;
   /**
    * Whether a response of the form names another through a Fuse (`metadata.fused_from` or `fused_to`, docs/logic.md

@@ -96,6 +96,9 @@ export interface ExportRow {
   completed_at: string | null;
   labels: unknown[];
   values: unknown[];
+  /** The language the response was given in and the version it answered, when the page was packed with them (null: unknown). */
+  language?: string | null;
+  version_id?: string | null;
 }
 
 const US = '\u001f';
@@ -111,10 +114,12 @@ export function yesNoWords(options: Record<string, unknown>): YesNoWords {
  * An answer as the respondent saw it: a yes/no as the page's word, a list of choices as their labels joined
  * with ", " (choices are stored as their labels), a file as its URL, other objects as JSON text.
  */
-export function answerLabel(value: unknown, words: YesNoWords): unknown {
+export function answerLabel(value: unknown, words: YesNoWords, shown?: ReadonlyMap<string, string>): unknown {
   if (value === null || value === undefined) return null;
   if (typeof value === 'boolean') return value ? words.yes : words.no;
-  if (Array.isArray(value)) return value.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(', ');
+  // `shown`: the question's choices as the respondent's language showed them, by stored label (export-words.ts).
+  if (shown && typeof value === 'string') return shown.get(value) ?? value;
+  if (Array.isArray(value)) return value.map((x) => (typeof x === 'string' ? (shown?.get(x) ?? x) : JSON.stringify(x))).join(', ');
   if (typeof value === 'object') return 'url' in value ? String((value as { url: unknown }).url) : JSON.stringify(value);
   return value;
 }
@@ -142,7 +147,7 @@ export function exportRows(page: PackedResponses, layout: CsvLayout, words: YesN
   const rows: ExportRow[] = [];
   for (const record of text.split(RS)) {
     if (!record) continue;
-    const [id = '', submitted_at = '', completed_at = '', hidden = '', answers = '[]'] = record.split(US);
+    const [id = '', submitted_at = '', completed_at = '', hidden = '', answers = '[]', language, version_id] = record.split(US);
     const values: unknown[] = new Array(layout.width).fill(null);
     values[0] = id;
     values[1] = submitted_at;
@@ -156,7 +161,10 @@ export function exportRows(page: PackedResponses, layout: CsvLayout, words: YesN
       if (h) for (const [name, col] of layout.hidden) values[col] = Object.hasOwn(h, name) ? (h[name] ?? null) : null;
     }
     const labels = values.map((v, i) => (i < 3 ? v : answerLabel(v, words)));
-    rows.push({ id, submitted_at, completed_at: completed_at || null, labels, values });
+    const row: ExportRow = { id, submitted_at, completed_at: completed_at || null, labels, values };
+    // Packed with `language` (ResponseRepository.exportPages): the fields after the answers.
+    if (language !== undefined) Object.assign(row, { language: language || null, version_id: version_id || null });
+    rows.push(row);
   }
   return rows;
 }

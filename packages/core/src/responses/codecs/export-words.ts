@@ -31,3 +31,41 @@ export function pageYesNoWords(options: Record<string, unknown>, language?: stri
   const own = (k: 'yes' | 'no') => (typeof strings[k] === 'string' && (strings[k] as string).trim() ? (strings[k] as string) : builtIn[k]);
   return { yes: own('yes'), no: own('no') };
 }
+
+/** What a response in another language was shown: the yes/no words and, per question id, each choice's label as shown by its stored label. */
+export interface AnswerWords {
+  yes: string;
+  no: string;
+  choices: ReadonlyMap<string, ReadonlyMap<string, string>>;
+}
+
+const filled = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+const primaryOf = (tag: unknown) => String(tag ?? '').toLowerCase().split(/[-_]/)[0]!;
+
+/**
+ * The words of a response given in `language` (not the form's default) to the form as `snapshot` froze it
+ * (its version's: `language`, `strings`, `translations`, `questions`), as the respondent's page showed them
+ * (docs/languages.md): the owner's page words translated into `language`, else as the owner wrote them, else
+ * the page's own words in `language`, else in the form's language, else English; a choice as its
+ * translation, else as stored (the default language's label, which is what is stored).
+ */
+export function answerWordsIn(snapshot: Record<string, unknown>, language: string): AnswerWords {
+  const table = ((snapshot.translations ?? {}) as Record<string, Record<string, unknown> | undefined>)[language] ?? {};
+  const tr = (path: string) => (filled(table[path]) ? (table[path] as string) : undefined);
+  const strings = (snapshot.strings ?? {}) as Record<string, unknown>;
+  const builtIn = PAGE_YES_NO[primaryOf(language)] ?? PAGE_YES_NO[primaryOf(snapshot.language)] ?? PAGE_YES_NO.en!;
+  // The page translates the owner's words it has (renderer's translateForm); the others are its own.
+  const word = (k: 'yes' | 'no') => (filled(strings[k]) ? (tr(`strings.${k}`) ?? (strings[k] as string)) : builtIn[k]);
+  const choices = new Map<string, Map<string, string>>();
+  for (const q of (Array.isArray(snapshot.questions) ? snapshot.questions : []) as Array<{ id?: unknown; properties?: { choices?: unknown } }>) {
+    const list = q?.properties?.choices;
+    if (typeof q?.id !== 'string' || !Array.isArray(list)) continue;
+    const shown = new Map<string, string>();
+    list.forEach((c: { id?: unknown; label?: unknown } | null, i: number) => {
+      const display = tr(`questions.${q.id}.choices.${typeof c?.id === 'string' && c.id ? c.id : i}`);
+      if (display !== undefined && typeof c?.label === 'string') shown.set(c.label, display);
+    });
+    if (shown.size) choices.set(q.id as string, shown);
+  }
+  return { yes: word('yes'), no: word('no'), choices };
+}

@@ -92,6 +92,27 @@ export function responseExportTests(test: StorageTest): void {
     t.deepEqual((await read({ hidden: true })).map((r) => r.answers), rows.map((r) => r.answers));
   });
 
+  test('responses: exportPages packs each response\'s language and version after its answers only when asked', async (t, db) => {
+    const form = await newForm(db);
+    const rows = [makeResponse(form.id, 1, { language: 'de', version_id: 'ver_a' }), makeResponse(form.id, 2), makeResponse(form.id, 3, { language: 'pt-BR' })];
+    await db.storage.transaction(async (tx) => {
+      for (const r of rows) await tx.responses.insert(r);
+    });
+    const fields = async (options: { language?: boolean; filter?: { completed: boolean } }) => {
+      const out: string[][] = [];
+      for await (const page of db.storage.responses.exportPages(form.id, 2, options)) {
+        const text = Buffer.from(page.bytes.buffer, page.bytes.byteOffset, page.bytes.byteLength).toString('utf8');
+        out.push(...text.split('\u001e').slice(0, -1).map((r) => r.split('\u001f')));
+      }
+      return out;
+    };
+    const spoken = await fields({ language: true });
+    t.deepEqual(spoken.map((f) => [f[0], f.length, f[5], f[6]]), [[rows[0]!.id, 7, 'de', 'ver_a'], [rows[1]!.id, 7, '', ''], [rows[2]!.id, 7, 'pt-BR', '']]);
+    t.deepEqual(spoken.map((f) => JSON.parse(f[4]!)), rows.map((r) => r.answers));
+    t.deepEqual((await fields({ language: true, filter: { completed: true } })).map((f) => f[5]), ['de', '', 'pt-BR'], 'with a filter too');
+    t.deepEqual((await fields({})).map((f) => f.length), [5, 5, 5], 'not asked: five fields, as the CSV reads them');
+  });
+
   test('responses: exportPages abandoned after one page releases what it held', async (t, db) => {
     const form = await newForm(db);
     await db.storage.transaction(async (tx) => {
