@@ -3,7 +3,9 @@ import { css } from 'lit';
 /** The results screen's layout: summary cards and charts, the responses table and its detail panel. */
 export const resultsStyles = css`
   :host { display: block; }
-  .wrap { max-width: 72rem; margin: 0 auto; padding: 1rem; display: grid; gap: 1rem; }
+  /* One column that may be narrower than its content's widest line (a grid's auto column grows to its
+     min-content: the filter bar's date fields and the summary's cards pushed the page to 457 px at 390 px). */
+  .wrap { max-width: 72rem; margin: 0 auto; padding: 1rem; display: grid; gap: 1rem; grid-template-columns: minmax(0, 1fr); }
   .bar { display: flex; gap: 0.75rem; align-items: end; flex-wrap: wrap; }
   .bar label.field { min-width: 9rem; }
   .views { display: flex; gap: 0.25rem; border-bottom: 1px solid var(--_border); }
@@ -14,8 +16,9 @@ export const resultsStyles = css`
   .stat .n { font-size: 1.6rem; font-weight: 700; }
   .chart { position: relative; height: 14rem; }
   .chart.tall { height: 18rem; }
-  .qcard { display: grid; gap: 0.6rem; }
+  .qcard { display: grid; gap: 0.6rem; grid-template-columns: minmax(0, 1fr); }
   .qhead { display: flex; justify-content: space-between; gap: 0.5rem; flex-wrap: wrap; align-items: baseline; }
+  .qhead h3, .qhead h4 { min-width: 0; overflow-wrap: anywhere; }
   .figures { display: flex; gap: 1.25rem; flex-wrap: wrap; }
   .figures b { font-size: 1.2rem; }
   details summary { cursor: pointer; color: var(--_muted); font-size: 0.875rem; min-height: 2rem; display: flex; align-items: center; }

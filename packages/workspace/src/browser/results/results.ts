@@ -11,6 +11,7 @@ import { EMPTY_FILTER, type FilterState } from './filter-bar';
 import { apiFilter, readFilterState, writeFilterState } from './filter-url';
 import { PER_PAGE, type FlResultsTable, type ResponsePage } from './results-table';
 import { withComponents } from './composite-columns';
+import { readableFunnel, readableTitles } from './readable-titles';
 
 /** How often an open results screen asks whether responses arrived (any instance may have stored them). */
 const POLL_MS = 10_000;
@@ -19,6 +20,7 @@ const DELETE_ROLES = new Set(['owner', 'admin', 'editor']);
 const SEARCH_DEBOUNCE_MS = 350;
 
 type View = 'summary' | 'responses';
+
 /** What each download holds (docs/responses-and-webhooks.md, "Export formats"). */
 const EXPORT_FORMATS = { csv: 'CSV', xlsx: 'a spreadsheet: answers as respondents saw them, with raw values', json: 'JSON: answers as labels and raw values' };
 
@@ -124,7 +126,7 @@ export class FormloomResults extends LitElement {
       const offered = form as unknown as { language?: string | null; languages?: string[] | null };
       this.languages = offered.language && offered.languages?.length ? [offered.language, ...offered.languages] : [];
       // A composite's components are its columns (composite-columns.ts).
-      this.questions = await withComponents(this.api!, form);
+      this.questions = readableTitles(await withComponents(this.api!, form));
       if (!form.team_id) this.canDelete = true;
       else {
         const teams = await listTeams(this.api!).catch(() => null);
@@ -155,8 +157,8 @@ export class FormloomResults extends LitElement {
       if (JSON.stringify(filter) !== JSON.stringify(this.applied)) return;
       this.analytics = analytics;
       this.analyticsKey = JSON.stringify(filter);
-      this.summaries = summaries;
-      this.funnel = funnel;
+      this.summaries = { ...summaries, questions: readableTitles(summaries.questions, (q) => q.question_id) };
+      this.funnel = funnel && readableFunnel(funnel);
       this.error = null;
     } catch (e) {
       this.fail(e);

@@ -2,6 +2,7 @@ import { css } from 'lit';
 
 /** The summary's HTML bars, NPS split, files and sub-cards (summary-bars.ts, question-card.ts). */
 export const summaryStyles = css`
+  .stack { grid-template-columns: minmax(0, 1fr); }
   .small { font-size: 0.8125rem; }
   h4 { margin: 0; font-size: 0.95rem; }
   .bars { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.55rem; }
