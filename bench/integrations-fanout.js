@@ -1,10 +1,13 @@
 'use strict';
 // Integrations fan-out with a kill -9 in the middle (issue 37's budget: 10,000 responses in a minute to 3
-// integrations, none lost or duplicated). The self-hosted app runs as a child process on SQLite with a Slack, a
-// Discord and a REST Hooks integration on one form, each delivering to a local receiver in this process.
+// integrations, none lost or duplicated). The self-hosted app runs as a child process on SQLite with five
+// integrations on one form, each delivering to a local receiver in this process that speaks its service's API
+// and keeps what the service would keep (bench/fanout-receivers.js): the budget's three, REST Hooks, Google
+// Chat and Notion, which make a retry after a restart create nothing twice (docs/integrations.md, "Exactly
+// once or at least once"), and Slack and Discord, whose webhooks take no key (their repeats are informational).
 // Responses are submitted at BENCH_FANOUT_RATE per second; when half are in, the app is killed with SIGKILL
 // and started again on the same data, and the rest are submitted to it. Then it waits for every acknowledged
-// response to reach every receiver and prints what was lost and what came twice, per receiver.
+// response to reach every receiver and prints, per receiver, what was lost and what it stored twice.
 //
 //   node bench/integrations-fanout.js            # BENCH_FANOUT_RESPONSES=10000 BENCH_FANOUT_RATE=167 (the budget)
 //   BENCH_FANOUT_RESPONSES=3000 node bench/integrations-fanout.js
@@ -14,14 +17,15 @@
 // examples/self-hosted/test/plugin-crash.test.ts does): the figure is about loss and duplication, not about
 // how long a lease lasts (60 s).
 const { spawn } = require('node:child_process');
-const http = require('node:http');
-const { mkdtempSync, rmSync } = require('node:fs');
+const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const R = require('./fanout-receivers');
 const { tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
 
 const N = Number(process.env.BENCH_FANOUT_RESPONSES ?? 10_000);
 const RATE = Number(process.env.BENCH_FANOUT_RATE ?? 167);
 const MAIN = resolve(__dirname, '../examples/self-hosted/dist/src/main.js');
+const NOTION = resolve(__dirname, '../plugins/notion/dist/src/index.js');
 
 function startApp(env) {
   const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -38,31 +42,6 @@ function startApp(env) {
   });
 }
 
-/** A receiver that records the response id each message names (`pick`), answering as its service does. */
-function receiver(pick, answer) {
-  const seen = new Map();
-  /** Response id -> the X-Formloom-Delivery ids it came with (REST Hooks sends one; chat services get none). */
-  const deliveries = new Map();
-  let messages = 0;
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const id = pick(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      messages++;
-      seen.set(id, (seen.get(id) ?? 0) + 1);
-      const d = req.headers['x-formloom-delivery'];
-      if (d) deliveries.set(id, (deliveries.get(id) ?? new Set()).add(d));
-      answer(res);
-    });
-  });
-  return new Promise((ok) =>
-    server.listen(0, '127.0.0.1', () => ok({ url: `http://127.0.0.1:${server.address().port}`, seen, deliveries, count: () => messages, close: () => server.close() })),
-  );
-}
-
-const idIn = (text) => /(rsp_[A-Za-z0-9_-]+)/.exec(text)?.[1] ?? null;
-
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'formloom-fanout-'));
   const env = {
@@ -74,11 +53,19 @@ async function main() {
     // One client submits everything, as the other benches do: no per-address limit.
     FORMLOOM_RATE_LIMITS: 'off',
   };
+  const NOTION_DB = '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0';
+  // The budget's three (exactly once through the kill) and the chat webhooks that take no key (informational).
   const receivers = {
-    slack: await receiver((m) => idIn(JSON.stringify(m.blocks.at(-1))), (res) => res.end('ok')),
-    discord: await receiver((m) => idIn(m.embeds[0].url), (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"1"}')),
-    zapier: await receiver((m) => m.response_id, (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"success"}')),
+    rest_hooks: await R.restHooks(),
+    google_chat: await R.googleChat(),
+    notion: await R.notion(NOTION_DB),
+    slack: await R.slack(),
+    discord: await R.discord(),
   };
+  // Notion's API address is the operator's setting of its plugin (formloom.config.mjs).
+  const config = join(dir, 'formloom.config.mjs');
+  writeFileSync(config, `import { notionPlugin } from ${JSON.stringify(NOTION)};\nexport default { plugins: [notionPlugin({ baseUrl: ${JSON.stringify(receivers.notion.url)} })] };\n`);
+  env.FORMLOOM_CONFIG = config;
   const { runCli } = require('@formloom/cli');
   await runCli(['user', 'create', '--email', 'owner@example.com'], env);
   const { api_key: key } = JSON.parse((await runCli(['key', 'create', '--user', 'owner@example.com'], env)).stdout);
@@ -90,11 +77,17 @@ async function main() {
       body: body === undefined ? undefined : JSON.stringify(body),
     }).then(async (r) => ({ status: r.status, body: await r.json() }));
   const form = (await call('POST', '/forms', { title: 'Fan-out', published: true, questions: [{ type: 'short_text', title: 'Name' }] })).body;
-  for (const [type, r] of [['slack', receivers.slack], ['discord', receivers.discord]]) {
-    const made = await call('POST', `/forms/${form.id}/integrations`, { type, config: { webhook_url: `${r.url}/hook` } });
+  const integrations = [
+    ['google-chat', { webhook_url: `${receivers.google_chat.url}/v1/spaces/AAA/messages?key=k&token=t` }],
+    ['notion', { database: NOTION_DB, token: 'ntn_bench' }],
+    ['slack', { webhook_url: `${receivers.slack.url}/hook` }],
+    ['discord', { webhook_url: `${receivers.discord.url}/hook` }],
+  ];
+  for (const [type, config] of integrations) {
+    const made = await call('POST', `/forms/${form.id}/integrations`, { type, config });
     if (made.status !== 201) throw new Error(JSON.stringify(made.body));
   }
-  if ((await call('POST', `/forms/${form.id}/hooks`, { target_url: `${receivers.zapier.url}/catch`, event: 'response.submitted' })).status !== 201) throw new Error('subscribe');
+  if ((await call('POST', `/forms/${form.id}/hooks`, { target_url: `${receivers.rest_hooks.url}/catch`, event: 'response.submitted' })).status !== 201) throw new Error('subscribe');
 
   const acked = new Set();
   let failed = 0;
@@ -115,13 +108,15 @@ async function main() {
   };
   console.error(`submitting ${N} responses at ${RATE}/s; kill -9 after ${Math.floor(N / 2)}`);
   await submitRange(0, Math.floor(N / 2));
-  const beforeKill = Object.fromEntries(Object.entries(receivers).map(([k, r]) => [k, r.count()]));
+  const beforeKill = Object.fromEntries(Object.entries(receivers).map(([k, r]) => [k, r.requests()]));
   app.child.kill('SIGKILL');
   await new Promise((r) => app.child.once('exit', r));
   const { createDataSource } = require('@formloom/storage-typeorm');
   const db = createDataSource(env.FORMLOOM_DATABASE_URL);
   await db.initialize();
   const [{ n: pendingAtKill }] = await db.query(`SELECT COUNT(*) AS n FROM outbox WHERE kind = 'integrations.delivery' AND status = 'pending'`);
+  // Runs started (a lease counted) and never settled: the deliveries a retry will send as "may have been sent".
+  const [{ n: startedAtKill }] = await db.query(`SELECT COUNT(*) AS n FROM outbox WHERE kind = 'integrations.delivery' AND status = 'pending' AND locked_until IS NOT NULL`);
   const past = new Date(Date.now() - 1000).toISOString();
   await db.query(`UPDATE outbox SET locked_until = CASE WHEN locked_until IS NULL THEN NULL ELSE ? END, next_attempt_at = ? WHERE status = 'pending'`, [past, past]);
   await db.destroy();
@@ -130,22 +125,36 @@ async function main() {
   await submitRange(Math.floor(N / 2), N);
   const submittedMs = Date.now() - started;
   const deadline = Date.now() + 180_000;
-  const done = () => Object.values(receivers).every((r) => [...acked].every((id) => r.seen.has(id)));
+  const done = () => Object.values(receivers).every((r) => {
+    const kept = r.stored();
+    return [...acked].every((id) => kept.has(id));
+  });
   while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
   const drainedMs = Date.now() - started;
-  const report = { responses: N, rate_per_s: RATE, acknowledged: acked.size, refused_or_cut_at_kill: failed, submitted_ms: submittedMs, all_delivered_ms: drainedMs, pending_deliveries_at_kill: Number(pendingAtKill), received_before_kill: beforeKill };
+  // The log's view of the restart: deliveries sent again as "may have been sent", per integration type.
+  const db2 = createDataSource(env.FORMLOOM_DATABASE_URL);
+  await db2.initialize();
+  const noted = await db2.query(
+    `SELECT i.type AS type, COUNT(*) AS n FROM integration_deliveries d JOIN integrations i ON i.id = d.integration_id WHERE d.last_error = ? GROUP BY i.type`,
+    ['Sent again after a restart: it may appear twice'],
+  );
+  await db2.destroy();
+  const report = {
+    responses: N, rate_per_s: RATE, acknowledged: acked.size, refused_or_cut_at_kill: failed, submitted_ms: submittedMs, all_delivered_ms: drainedMs,
+    pending_deliveries_at_kill: Number(pendingAtKill), leased_deliveries_at_kill: Number(startedAtKill), requests_before_kill: beforeKill,
+    logged_may_appear_twice: Object.fromEntries(noted.map((r) => [r.type, Number(r.n)])),
+  };
   for (const [name, r] of Object.entries(receivers)) {
-    const lost = [...acked].filter((id) => !r.seen.has(id)).length;
-    const twice = [...r.seen.values()].filter((n) => n > 1).length;
-    const unacked = [...r.seen.keys()].filter((id) => !acked.has(id)).length;
-    const ids = [...r.deliveries.values()];
+    const kept = r.stored();
     report[name] = {
-      messages: r.count(),
-      lost,
-      delivered_twice: twice,
-      for_unacknowledged_responses: unacked,
-      // A receiver that de-duplicates on X-Formloom-Delivery takes each response once when every repeat carries one id.
-      ...(ids.length ? { delivery_ids_per_response_max: Math.max(...ids.map((x) => x.size)), twice_after_dedupe_by_delivery_id: ids.filter((x) => x.size > 1).length } : {}),
+      requests: r.requests(),
+      lost: [...acked].filter((id) => !kept.has(id)).length,
+      // Responses the service keeps more than one record (message, page) of.
+      stored_twice: [...kept.values()].filter((n) => n > 1).length,
+      for_unacknowledged_responses: [...kept.keys()].filter((id) => !acked.has(id)).length,
+      // Repeats the service recognised (Google Chat's 409, Notion's look-up finding the page, a delivery id seen before).
+      repeats_recognised: r.repeatsRefused(),
+      ...(r.lookups ? { lookups: r.lookups() } : {}),
     };
   }
   console.log(JSON.stringify(report, null, 2));
