@@ -14,6 +14,7 @@ import { SqlRateLimitRepository } from './repositories/rate-limits';
 import { SqlUploadRepository } from './repositories/uploads';
 import { SqlVoiceGenerationRepository } from './repositories/voice';
 import { SqlResponseRepository } from './repositories/responses';
+import { type IndexerOptions, ResponseIndexer } from './repositories/response-indexer';
 import { SqlTeamRepository } from './repositories/teams';
 import { SqlSigningRepository } from './repositories/signing';
 import { SqlCredentialRepository, SqlOneTimeTokenRepository, SqlPasskeyRepository, SqlSignInSessionRepository } from './repositories/sign-in';
@@ -42,6 +43,8 @@ export interface StorageInternals {
   /** Runs SQL as a root storage call: under the same lock, or in the ambient transaction. */
   raw(sql: string, params?: unknown[]): Promise<Row[]>;
   dialect: Dialect;
+  /** The storage's analytics indexer (started by the storage's first call, stopped by `close()`). */
+  indexer: ResponseIndexer;
 }
 
 type RunInTransaction = <T>(work: (db: Db) => Promise<T>) => Promise<T>;
@@ -81,7 +84,7 @@ export function createTypeormStorage(dataSource: DataSource): TypeormStorage {
   return openStorage(dataSource).storage;
 }
 
-export function openStorage(dataSource: DataSource): StorageInternals {
+export function openStorage(dataSource: DataSource, options: { indexer?: IndexerOptions } = {}): StorageInternals {
   const d = dialectOf(dataSource);
   const st = statementCache(d);
   // On SQLite: transactions exclusive, other calls shared. On PostgreSQL everything is shared and the
@@ -148,7 +151,15 @@ export function openStorage(dataSource: DataSource): StorageInternals {
    * transaction it was made in is still ending (the call then waits for `ctx.ending`, then runs on the root).
    */
   const rootNow = (ctx: TxContext | undefined): Db | null => (!ctx ? ownDb : ctx.active ? ctx.db : ctx.ending.done ? ownDb : null);
+  // The analytics indexer runs its batches in transactions of its own, outside whatever context woke it.
+  const indexer = new ResponseIndexer({ db: ownDb, d, transaction: (work) => context.exit(() => withTransaction((ctx) => work(ctx.db))) }, options.indexer);
+  // Started by the first call rather than here: the data source may still be initializing or migrating now.
+  let indexing = false;
   const onRoot = <R>(call: (db: Db) => Promise<R>): Promise<R> => {
+    if (!indexing) {
+      indexing = true;
+      indexer.start();
+    }
     const ctx = context.getStore();
     const db = rootNow(ctx);
     return db ? call(db) : ctx!.ending.promise.then(() => call(ownDb));
@@ -176,7 +187,7 @@ export function openStorage(dataSource: DataSource): StorageInternals {
       const beforeCommit = new BeforeCommit();
       const ctx: TxContext = {
         db,
-        storage: makeStorage(d, st, db, (inner) => inner(db), null, beforeCommit),
+        storage: makeStorage(d, st, db, (inner) => inner(db), null, beforeCommit, () => void ending.promise.then(() => indexer.wake())),
         active: true,
         ending,
       };
@@ -214,10 +225,17 @@ export function openStorage(dataSource: DataSource): StorageInternals {
     (work) => withTransaction((ctx) => work(ctx.db)),
     (work) => withTransaction((ctx) => work(ctx.storage)),
     null,
+    () => {
+      // Called after a write that may have joined the caller's transaction: the indexer then waits for its end.
+      const ctx = context.getStore();
+      if (ctx && !ctx.ending.done) void ctx.ending.promise.then(() => indexer.wake());
+      else indexer.wake();
+    },
   );
   const storage: TypeormStorage = Object.assign(root, {
     async close() {
       if (closed) return;
+      await indexer.stop();
       closed = true;
       await lock.exclusive(async () => undefined);
       await reader?.close();
@@ -227,7 +245,7 @@ export function openStorage(dataSource: DataSource): StorageInternals {
   });
   // Other instances' new outbox items wake this one's worker (migration 1739500000000's NOTIFY trigger).
   if (d.kind === 'postgres') Object.assign(root.outbox, { listen: pgOutboxListener(dataSource) });
-  return { storage, raw: (sql, params) => rootDb.all(sql, params), dialect: d };
+  return { storage, raw: (sql, params) => rootDb.all(sql, params), dialect: d, indexer };
 }
 
 /**
@@ -241,8 +259,9 @@ function makeStorage(
   atomic: RunInTransaction,
   transaction: (<T>(work: (tx: Storage) => Promise<T>) => Promise<T>) | null,
   beforeCommit: BeforeCommit | null,
+  queued: () => void,
 ): Storage {
-  const scope: Scope = { db, d, statements: st, atomic, beforeCommit };
+  const scope: Scope = { db, d, statements: st, atomic, beforeCommit, queued };
   const storage: Storage = {
     users: new SqlUserRepository(scope),
     apiKeys: new SqlApiKeyRepository(scope),

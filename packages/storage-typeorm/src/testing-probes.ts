@@ -28,7 +28,7 @@ export type RawQuery = (sql: string, params?: unknown[]) => Promise<any[]>;
  * (0/1 booleans on SQLite, JSON as text), with columns renamed to the record's field names where they
  * differ (a question's `sort_order` is its `order`).
  */
-export function sqlProbes(raw: RawQuery, placeholder: (i: number) => string): StorageProbes {
+export function sqlProbes(raw: RawQuery, placeholder: (i: number) => string, caughtUp?: (formId: string) => Promise<void>): StorageProbes {
   const probe = <F extends string>(
     entity: EntitySchema<any>,
     fields: readonly F[],
@@ -47,6 +47,7 @@ export function sqlProbes(raw: RawQuery, placeholder: (i: number) => string): St
       );
     };
   };
+  const questionDays = probe(QuestionDayEntity, ['form_id']);
   return {
     users: probe(UserEntity, ['id']),
     apiKeys: probe(ApiKeyEntity, ['id']),
@@ -66,7 +67,12 @@ export function sqlProbes(raw: RawQuery, placeholder: (i: number) => string): St
     outbox: probe(OutboxEntity, ['id', 'kind']),
     responses: probe(ResponseEntity, ['id', 'form_id', 'unique_visitor']),
     responseDays: probe(ResponseDayEntity, ['form_id']),
-    questionDays: probe(QuestionDayEntity, ['form_id']),
+    // The analytics indexer's counters as a reader sees them: the form's queued responses counted first
+    // (repositories/response-indexer.ts), as every read of them does.
+    questionDays: async (where) => {
+      if (caughtUp && typeof where.form_id === 'string') await caughtUp(where.form_id);
+      return questionDays(where);
+    },
     globalWebhooks: probe(GlobalWebhookEntity, ['user_id']),
     webhookSecrets: probe(WebhookSecretEntity, ['user_id']),
     deliveries: probe(DeliveryEntity, ['id', 'form_id']),

@@ -9,6 +9,7 @@ import { createDataSource, runMigrations } from './data-source';
 import type { StorageProbes } from '@formloom/core/testing';
 import { openStorage, type TypeormStorage } from './storage';
 import { sqlProbes } from './testing-probes';
+import type { IndexerOptions, ResponseIndexer } from './repositories/response-indexer';
 import { copyPostgresTemplate, copySqliteTemplate, dropStaleDatabases, POSTGRES_TEMPLATE_SCHEMA, withClient, withDatabase, type PgClient } from './testing-templates';
 
 /*
@@ -40,6 +41,8 @@ export interface TestDatabase {
   raw(sql: string, params?: unknown[]): Promise<any[]>;
   /** The i-th (1-based) parameter placeholder of this database's SQL. */
   placeholder(i: number): string;
+  /** The storage's analytics indexer (repositories/response-indexer.ts): `drain()` counts every queued response now. */
+  indexer: Pick<ResponseIndexer, 'catchUp' | 'drain'>;
   /** Closes the storage and deletes the file, the database or the schema. */
   close(): Promise<void>;
 }
@@ -47,6 +50,8 @@ export interface TestDatabase {
 export interface TestDatabaseOptions {
   /** PostgreSQL pool size (default 5: test files run in parallel and the server has ~100 connections). */
   poolSize?: number;
+  /** The analytics indexer's timing (e.g. hours, so that only reads catching up index anything). */
+  indexer?: IndexerOptions;
 }
 
 export const DEFAULT_TEST_PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -55,10 +60,10 @@ export async function createTestDatabase(
   kind: TestDatabaseKind = 'sqlite',
   opts: TestDatabaseOptions = {},
 ): Promise<TestDatabase> {
-  return kind === 'sqlite' ? createSqlite() : createPostgres(opts);
+  return kind === 'sqlite' ? createSqlite(opts) : createPostgres(opts);
 }
 
-async function createSqlite(): Promise<TestDatabase> {
+async function createSqlite(opts: TestDatabaseOptions): Promise<TestDatabase> {
   const dir = await mkdtemp(join(tmpdir(), 'formloom-test-'));
   const file = join(dir, 'formloom.sqlite');
   const url = `sqlite:${file}`;
@@ -72,7 +77,7 @@ async function createSqlite(): Promise<TestDatabase> {
     await rm(dir, { recursive: true, force: true });
     throw err;
   }
-  return finish('sqlite', url, undefined, undefined, dataSource, () => rm(dir, { recursive: true, force: true }));
+  return finish('sqlite', url, undefined, undefined, dataSource, () => rm(dir, { recursive: true, force: true }), opts);
 }
 
 async function createPostgres(opts: TestDatabaseOptions): Promise<TestDatabase> {
@@ -90,7 +95,7 @@ async function createPostgres(opts: TestDatabaseOptions): Promise<TestDatabase> 
     throw err;
   }
   const url = `${dbUrl}${dbUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${POSTGRES_TEMPLATE_SCHEMA}`)}`;
-  return finish('postgres', url, POSTGRES_TEMPLATE_SCHEMA, name, dataSource, dropDatabase);
+  return finish('postgres', url, POSTGRES_TEMPLATE_SCHEMA, name, dataSource, dropDatabase, opts);
 }
 
 /** Without the right to create databases: a schema of its own in the test database, migrated there. */
@@ -106,7 +111,7 @@ async function createPostgresSchema(base: string, schema: string, opts: TestData
     throw err;
   }
   const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  return finish('postgres', url, schema, undefined, dataSource, dropSchema);
+  return finish('postgres', url, schema, undefined, dataSource, dropSchema, opts);
 }
 
 function finish(
@@ -116,8 +121,9 @@ function finish(
   database: string | undefined,
   dataSource: DataSource,
   dispose: () => Promise<unknown>,
+  opts: TestDatabaseOptions,
 ): TestDatabase {
-  const { storage, raw, dialect } = openStorage(dataSource);
+  const { storage, raw, dialect, indexer } = openStorage(dataSource, { indexer: opts.indexer });
   let closing: Promise<void> | undefined;
   return {
     kind,
@@ -126,9 +132,10 @@ function finish(
     database,
     dataSource,
     storage,
-    probes: sqlProbes(raw, dialect.p),
+    probes: sqlProbes(raw, dialect.p, (formId) => indexer.catchUp(formId)),
     raw,
     placeholder: dialect.p,
+    indexer,
     close: () =>
       (closing ??= (async () => {
         try {

@@ -52,6 +52,7 @@ test('sqlite: creates the parent directory, WAL, busy timeout, foreign keys, mig
     'FormloomCacheRevisionIntegrations1742400000000',
     'FormloomIdempotencyExpiry1742500000000',
     'FormloomResponseFuseLinks1742600000000',
+    'FormloomResponseIndexQueue1742700000000',
   ]);
   t.deepEqual(await runMigrations(dataSource), [], 'already applied');
   t.true(existsSync(join(dir, 'nested', 'deeper', 'db.sqlite')));

@@ -30,6 +30,7 @@ import { FormloomAnswerPairs1742300000000 } from './1742300000000-answer-pairs';
 import { FormloomCacheRevisionIntegrations1742400000000 } from './1742400000000-cache-revision-integrations';
 import { FormloomIdempotencyExpiry1742500000000 } from './1742500000000-idempotency-expiry';
 import { FormloomResponseFuseLinks1742600000000 } from './1742600000000-response-fuse-links';
+import { FormloomResponseIndexQueue1742700000000 } from './1742700000000-response-index-queue';
 
 /** Formloom's migrations in order, for a host that builds its own DataSource (add them to `migrations`). */
 export const formloomMigrations = [
@@ -65,4 +66,5 @@ export const formloomMigrations = [
   FormloomCacheRevisionIntegrations1742400000000,
   FormloomIdempotencyExpiry1742500000000,
   FormloomResponseFuseLinks1742600000000,
+  FormloomResponseIndexQueue1742700000000,
 ];

@@ -1,6 +1,7 @@
 import type { AnswerTest, QuestionDropOff, QuestionValueCount, ResponseAnalytics, ResponseFilter } from '@formloom/core';
 import { AnswerPairEntity } from '../tables/answer-pairs';
 import { ResponseDayEntity } from '../tables/response-days';
+import { ResponseIndexQueueEntity } from '../tables/response-index-queue';
 import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
 import { insertRows, tableOf } from '../sql/statements';
@@ -184,12 +185,18 @@ export async function pairSummary(
   const kind = order.find((q) => q.id === test.question_id)?.type;
   if (!kind) return null;
   const table = tableOf(d, AnswerPairEntity);
-  const [keys, counted, total] = await Promise.all([
+  // Every response counted: the coverage row equals the responses stored less those still queued for the indexer
+  // (response-indexer.ts; submitted since the read caught up), read in one statement so in one snapshot.
+  const [keys, [coverage]] = await Promise.all([
     keysOfTest(db, d, formId, test, kind),
-    db.all<{ n: Num }>(`SELECT n FROM ${table} WHERE form_id = ${d.p(1)} AND question_id = '' AND value = '' AND target_id = '' AND target_value = ''`, [formId]),
-    db.all<{ n: Num | null }>(`SELECT SUM(total) AS n FROM ${tableOf(d, ResponseDayEntity)} WHERE form_id = ${d.p(1)}`, [formId]),
+    db.all<{ counted: Num | null; total: Num | null; queued: Num }>(
+      `SELECT (SELECT n FROM ${table} WHERE form_id = ${d.p(1)} AND question_id = '' AND value = '' AND target_id = '' AND target_value = '') AS counted, ` +
+        `(SELECT SUM(total) FROM ${tableOf(d, ResponseDayEntity)} WHERE form_id = ${d.p(1)}) AS total, ` +
+        `(SELECT COUNT(*) FROM ${tableOf(d, ResponseIndexQueueEntity)} WHERE form_id = ${d.p(1)}) AS queued`,
+      [formId],
+    ),
   ]);
-  if (keys === null || Number(counted[0]?.n ?? 0) !== Number(total[0]?.n ?? 0)) return null;
+  if (keys === null || Number(coverage?.counted ?? 0) !== Number(coverage?.total ?? 0) - Number(coverage?.queued ?? 0)) return null;
   const rows = keys.length
     ? await (() => {
         const params = new Params(d);

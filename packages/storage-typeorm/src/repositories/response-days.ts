@@ -1,7 +1,6 @@
 import { allSettledOrThrow, type ResponseAnalytics } from '@formloom/core';
 import { ResponseDayEntity } from '../tables/response-days';
 import type { Db } from '../sql/db';
-import type { CommitTask } from '../scope';
 import { type Dialect, Params } from '../sql/dialect';
 import { tableOf } from '../sql/statements';
 import { addQuestionDeltas, applyQuestionDeltas, type QuestionDeltas, type QuestionOrder, questionDayStatements, questionOrder, readDropOff } from './question-days';
@@ -78,24 +77,15 @@ function deltaOf(r: DayKey, sign: 1 | -1): Delta {
   };
 }
 
+/** The rows' answers parsed once, for every counter below (each takes the text or the list). */
+const parsedAll = (rows: DayKey[]) => rows.map(parsedAnswers);
+
 /**
- * Applies the responses `added` and `removed` to the form's rollup: one upsert per day touched, in day
- * order (concurrent transactions then take the rows' locks in one order on PostgreSQL: no deadlock), and
- * the per-question counters. `order` may be read by the caller beforehand (`questionOrder`), alongside its
- * own statement. The two tables' upserts are sent together: each connection runs them in the order sent,
- * and a write transaction on SQLite is held for fewer round trips.
+ * Applies the responses `added` and `removed` to the form's days (`response_days`): one upsert per day touched, in
+ * day order (concurrent transactions then take the rows' locks in one order on PostgreSQL: no deadlock). Written in
+ * the transaction of every change to `responses`: totals and completions are exact when a write is acknowledged.
  */
-export async function applyToRollup(
-  db: Db,
-  d: Dialect,
-  formId: string,
-  added: DayKey[],
-  removed: DayKey[],
-  order?: Promise<QuestionOrder>,
-): Promise<void> {
-  // Each response's answers are parsed once here for every counter below (each takes the text or the list).
-  added = added.map(parsedAnswers);
-  removed = removed.map(parsedAnswers);
+export async function applyDays(db: Db, d: Dialect, formId: string, added: DayKey[], removed: DayKey[]): Promise<void> {
   const byDay = new Map<string, Delta>();
   const add = (r: DayKey, sign: 1 | -1) => {
     const day = r.submitted_at.slice(0, 10);
@@ -109,28 +99,8 @@ export async function applyToRollup(
   };
   for (const r of added) add(r, 1);
   for (const r of removed) add(r, -1);
-  const positions = await (order ?? questionOrder(db, d, formId));
-  const questions: QuestionDeltas = new Map();
-  for (const r of added) addQuestionDeltas(questions, r.submitted_at.slice(0, 10), r.answers, positions, 1);
-  for (const r of removed) addQuestionDeltas(questions, r.submitted_at.slice(0, 10), r.answers, positions, -1);
-  const values: ValueDeltas = new Map();
-  for (const r of added) addValueDeltas(values, r.submitted_at.slice(0, 10), r.answers, positions.kinds, 1);
-  for (const r of removed) addValueDeltas(values, r.submitted_at.slice(0, 10), r.answers, positions.kinds, -1);
-  const funnel: FunnelDeltas = new Map();
-  for (const r of added) addFunnelDeltas(funnel, r, positions, 1);
-  for (const r of removed) addFunnelDeltas(funnel, r, positions, -1);
-  const pairs: PairDeltas = new Map();
-  for (const r of added) addPairDeltas(pairs, r, positions, 1);
-  for (const r of removed) addPairDeltas(pairs, r, positions, -1);
-  const indexed = added.flatMap((r) => (r.id === undefined ? [] : answerRows({ id: r.id, form_id: formId, submitted_at: r.submitted_at, answers: r.answers }, positions)));
   const { bump } = rollupStatements(d);
-  const writes: Promise<unknown>[] = [
-    applyQuestionDeltas(db, d, formId, questions),
-    applyValueDeltas(db, d, formId, values),
-    applyFunnelDeltas(db, d, formId, funnel),
-    insertAnswerRows(db, d, indexed),
-    applyPairDeltas(db, d, formId, pairs),
-  ];
+  const writes: Promise<unknown>[] = [];
   for (const day of [...byDay.keys()].sort()) {
     const s = byDay.get(day)!;
     if (s.total === 0 && s.completed === 0 && s.seconds_sum === 0 && s.seconds_count === 0) continue;
@@ -140,34 +110,51 @@ export async function applyToRollup(
 }
 
 /**
- * The rollup of the responses one transaction inserted, applied once just before it commits: per form (in
- * id order, a fixed lock order across transactions on PostgreSQL), one statement per counter table. The
- * rows stay in the transaction's own connection until then, so nothing outside it can see the difference.
+ * Applies the responses `added` and `removed` to the form's analytics indexes: the per-question, per-value and
+ * funnel counters, the answers index (rows of `added` with an `id`) and the pair counts, each summed over the rows
+ * first, then one multi-row upsert per table. Run by the indexer for queued responses (response-indexer.ts), and by
+ * a change to a response the indexer has already counted. `order` may be read by the caller beforehand
+ * (`questionOrder`), alongside its own statements. The tables' upserts are sent together: each connection runs
+ * them in the order sent, and a write transaction on SQLite is held for fewer round trips.
  */
-export class PendingRollups implements CommitTask {
-  private readonly added = new Map<string, { rows: DayKey[]; order: Promise<QuestionOrder> }>();
-
-  constructor(
-    private readonly d: Dialect,
-    private readonly db: Db,
-  ) {}
-
-  add(formId: string, row: DayKey): void {
-    const pending = this.added.get(formId);
-    if (pending) return void pending.rows.push(row);
-    // The form's question order is read now, beside the transaction's other statements, not at the end.
-    const order = questionOrder(this.db, this.d, formId);
-    order.catch(() => undefined);
-    this.added.set(formId, { rows: [row], order });
-  }
-
-  async flush(): Promise<void> {
-    for (const formId of [...this.added.keys()].sort()) {
-      const { rows, order } = this.added.get(formId)!;
-      await applyToRollup(this.db, this.d, formId, rows, [], order);
+export async function applyIndexes(
+  db: Db,
+  d: Dialect,
+  formId: string,
+  added: DayKey[],
+  removed: DayKey[],
+  order?: Promise<QuestionOrder>,
+): Promise<void> {
+  if (added.length === 0 && removed.length === 0) return;
+  added = parsedAll(added);
+  removed = parsedAll(removed);
+  const positions = await (order ?? questionOrder(db, d, formId));
+  const questions: QuestionDeltas = new Map();
+  const values: ValueDeltas = new Map();
+  const funnel: FunnelDeltas = new Map();
+  const pairs: PairDeltas = new Map();
+  for (const [rows, sign] of [[added, 1], [removed, -1]] as const) {
+    for (const r of rows) {
+      const day = r.submitted_at.slice(0, 10);
+      addQuestionDeltas(questions, day, r.answers, positions, sign);
+      addValueDeltas(values, day, r.answers, positions.kinds, sign);
+      addFunnelDeltas(funnel, r, positions, sign);
+      addPairDeltas(pairs, r, positions, sign);
     }
-    this.added.clear();
   }
+  const indexed = added.flatMap((r) => (r.id === undefined ? [] : answerRows({ id: r.id, form_id: formId, submitted_at: r.submitted_at, answers: r.answers }, positions)));
+  await allSettledOrThrow([
+    applyQuestionDeltas(db, d, formId, questions),
+    applyValueDeltas(db, d, formId, values),
+    applyFunnelDeltas(db, d, formId, funnel),
+    insertAnswerRows(db, d, indexed),
+    applyPairDeltas(db, d, formId, pairs),
+  ]);
+}
+
+/** Both: the days and the analytics indexes, for a change to responses already counted. */
+export async function applyToRollup(db: Db, d: Dialect, formId: string, added: DayKey[], removed: DayKey[]): Promise<void> {
+  await allSettledOrThrow([applyDays(db, d, formId, added, removed), applyIndexes(db, d, formId, added, removed)]);
 }
 
 /**

@@ -24,8 +24,8 @@ import { idBatches, insertIgnoring, tableOf } from '../sql/statements';
 import { rollupPage, rollupTotal } from './response-pages';
 import { filterConditions } from './response-search';
 import { exportNextKeySql, exportPageSql, keysetPage, readExportPages, writeCsvLines } from './response-export';
-import { applyToRollup, type DayKey, PendingRollups, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
-import { questionOrder } from './question-days';
+import { applyDays, applyIndexes, type DayKey, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
+import { catchUp, dropQueue, lockIndexing, PendingRollups, queueResponses, stillQueued } from './response-indexer';
 import { readRangeValueCounts, readValueCounts } from './question-values';
 import { deleteAnswerRows } from './answer-index';
 import { readFunnel, readFunnelVersions, recordVisits } from './funnel';
@@ -62,7 +62,7 @@ export const responseStatements = (d: Dialect) => {
 };
 
 /** What a deleted row hands back so its day in the rollup can be corrected. */
-const ROLLUP_COLUMNS = 'submitted_at, completed_at, completion_seconds, answers, version';
+const ROLLUP_COLUMNS = 'id, submitted_at, completed_at, completion_seconds, answers, version';
 
 const conflictingVisitor = () =>
   new FormloomError('CONFLICT', 'This visitor has already responded to this form', { field: 'unique_visitor' });
@@ -80,25 +80,21 @@ export class SqlResponseRepository implements ResponseRepository {
   async insert(response: ResponseRecord, csv?: CsvLine | null): Promise<void> {
     const { sql, values } = this.st.insert;
     const row = responseToRow(response, csv);
-    // Inside a transaction the rollup is applied once for all its inserts, just before it commits: a group
-    // commit of many submissions then updates each counter row once (docs/benchmarks.md, "Session 7").
-    const deferred = this.scope.beforeCommit?.task(PendingRollups, () => new PendingRollups(this.scope.d, this.scope.db));
+    // Inside a transaction the days are applied once for all its inserts, just before it commits: a group commit
+    // of many submissions then updates each day's row once. The analytics indexes are the indexer's work
+    // (response-indexer.ts): the response is queued for it in the same statement-per-transaction.
+    const deferred = this.scope.beforeCommit?.task(PendingRollups, () => new PendingRollups(this.scope.d, this.scope.db, this.scope.queued));
     if (deferred) {
       // Inserts sent together (a group commit's submissions) go in one statement (sql/coalesce.ts).
       this.inserts ??= insertCoalescer(this.scope.d, this.scope.db, ResponseEntity, async (one) => (await this.scope.db.run(sql, values(one))) > 0);
       if (!(await this.inserts.call(row))) throw await this.insertConflict(response.id);
-      return deferred.add(response.form_id, row);
+      return deferred.add(response.form_id, { ...row, id: response.id });
     }
     await this.scope.atomic(async (db) => {
-      // The questions' order (for drop-off) is read alongside the insert: one round trip fewer while the
-      // write transaction is held.
-      const order = questionOrder(db, this.scope.d, response.form_id);
-      order.catch(() => undefined);
-      const [inserted] = await Promise.allSettled([db.run(sql, values(row)), order]);
-      if (inserted.status === 'rejected') throw inserted.reason;
-      if (inserted.value === 0) throw await this.insertConflict(response.id, db);
-      await applyToRollup(db, this.scope.d, response.form_id, [row], [], order);
+      if ((await db.run(sql, values(row))) === 0) throw await this.insertConflict(response.id, db);
+      await Promise.all([applyDays(db, this.scope.d, response.form_id, [row], []), queueResponses(db, this.scope.d, [[response.id, response.form_id]])]);
     });
+    this.scope.queued();
   }
 
   /** Why an insert changed no row: its id is taken, or its visitor has already responded. */
@@ -128,6 +124,8 @@ export class SqlResponseRepository implements ResponseRepository {
       row.csv_layout, row.csv_line, row.metadata,
     ];
     return this.scope.atomic(async (db) => {
+      // Still waiting for the indexer: it will count the response as this leaves it (response-indexer.ts).
+      const queued = (await stillQueued(db, this.scope.d, [id])).size > 0;
       const [old] = await db.all<DayKey>(this.st.lockPartial, [formId, id]);
       if (!old || old.completed_at !== null) return false;
       let changed: number;
@@ -138,9 +136,12 @@ export class SqlResponseRepository implements ResponseRepository {
         throw err;
       }
       if (changed === 0) return false;
-      // The answers index is replaced: the completion may have changed any answer.
+      const now = { ...row, id, version: old.version };
+      await applyDays(db, this.scope.d, formId, [now], [old]);
+      if (queued) return true;
+      // Counted already: the answers index is replaced (the completion may have changed any answer).
       await deleteAnswerRows(db, this.scope.d, id);
-      await applyToRollup(db, this.scope.d, formId, [{ ...row, id, version: old.version }], [old]);
+      await applyIndexes(db, this.scope.d, formId, [now], [old]);
       return true;
     });
   }
@@ -151,6 +152,7 @@ export class SqlResponseRepository implements ResponseRepository {
    */
   async list(query: ResponseListQuery): Promise<Page<ResponseRecord>> {
     const { db, d } = this.scope;
+    if (query.answers !== undefined) await this.caughtUp(query.formId);
     if (!query.after && query.total === undefined) {
       const fast = await rollupPage(db, d, this.st.table, query);
       if (fast) return fast;
@@ -217,10 +219,17 @@ export class SqlResponseRepository implements ResponseRepository {
 
   async delete(formId: string, id: string): Promise<boolean> {
     return this.scope.atomic(async (db) => {
+      const queued = await stillQueued(db, this.scope.d, [id]);
       const gone = await db.all<DayKey>(this.st.delete, [formId, id]);
-      await applyToRollup(db, this.scope.d, formId, [], gone);
+      await this.removed(db, formId, gone, queued);
       return gone.length > 0;
     });
+  }
+
+  /** The days of `gone` are corrected; the indexes only for those the indexer had counted (not `queued`). */
+  private async removed(db: Db, formId: string, gone: DayKey[], queued: Set<string>): Promise<void> {
+    await applyDays(db, this.scope.d, formId, [], gone);
+    await applyIndexes(db, this.scope.d, formId, [], gone.filter((r) => !queued.has(String(r.id))));
   }
 
   async countOwned(formId: string, ids: string[]): Promise<number> {
@@ -246,11 +255,12 @@ export class SqlResponseRepository implements ResponseRepository {
     if (all.length === 0) return 0;
     return this.scope.atomic(async (db: Db) => {
       const gone: DayKey[] = [];
+      const queued = await stillQueued(db, this.scope.d, ids);
       for (const batch of all) {
         const [sql, values] = this.byIds('DELETE', formId, batch);
         gone.push(...(await db.all<DayKey>(`${sql} RETURNING ${ROLLUP_COLUMNS}`, values)));
       }
-      await applyToRollup(db, this.scope.d, formId, [], gone);
+      await this.removed(db, formId, gone, queued);
       return gone.length;
     });
   }
@@ -263,17 +273,31 @@ export class SqlResponseRepository implements ResponseRepository {
   async rebuildAnalytics(formId?: string): Promise<void> {
     const { d } = this.scope;
     await this.scope.atomic(async (db) => {
+      // The indexer's batches of the form (of every form) are waited for and held off; its queue is emptied,
+      // as the recount counts every response.
+      await lockIndexing(db, d, formId);
       if (d.kind === 'postgres') await db.run(`LOCK TABLE ${this.st.table} IN SHARE MODE`);
+      await dropQueue(db, d, formId);
       for (const [sql, values] of rebuildSql(d, this.st.table, formId)) await db.run(sql, values);
       await rebuildQuestionDays(db, d, this.st.table, formId);
     });
   }
 
+  /**
+   * Before a read of the tables the indexer writes: the form's queued responses are counted first, so the read
+   * sees every acknowledged response (response-indexer.ts, `catchUp`; one seek when none waits).
+   */
+  private caughtUp(formId: string): Promise<void> {
+    return catchUp(this.scope.db, this.scope.d, this.scope.atomic, formId);
+  }
+
   async questionValues(formId: string, firstDay?: string, lastDay?: string): Promise<QuestionValueCount[]> {
+    await this.caughtUp(formId);
     return readValueCounts(this.scope.db, this.scope.d, formId, firstDay, lastDay);
   }
 
   async questionRangeValues(formId: string, questionIds: string[], ranges: Array<{ first: string; last: string }>) {
+    await this.caughtUp(formId);
     return readRangeValueCounts(this.scope.db, this.scope.d, formId, questionIds, ranges);
   }
 
@@ -294,7 +318,14 @@ export class SqlResponseRepository implements ResponseRepository {
     pageSize: number,
     options: { hidden?: boolean; filter?: ResponseFilter; lines?: string } = {},
   ): AsyncIterable<PackedResponses> {
-    return readExportPages(this.scope, this.st, formId, pageSize, options);
+    const pages = () => readExportPages(this.scope, this.st, formId, pageSize, options);
+    if (options.filter?.answers === undefined) return pages();
+    // A filter by answer reads the answers index: the form's queued responses are counted first.
+    const caughtUp = () => this.caughtUp(formId);
+    return (async function* () {
+      await caughtUp();
+      yield* pages();
+    })();
   }
 
   async hasFuseLinks(formId: string): Promise<boolean> {
@@ -328,19 +359,23 @@ export class SqlResponseRepository implements ResponseRepository {
 
   /** From the rollup: the cost depends on the days asked for, not on the responses stored (response-days.ts). */
   async analytics(formId: string, since?: string, until?: string): Promise<ResponseAnalytics> {
+    await this.caughtUp(formId);
     return rollupAnalytics(this.scope.db, this.scope.d, this.st.table, formId, since, until);
   }
 
   /** See answer-filter-sql.ts: the matching responses' counts, read in SQL from the answers index. */
   async filteredSummary(formId: string, filter: ResponseFilter) {
+    await this.caughtUp(formId);
     return filteredSummary(this.scope.db, this.scope.d, this.st.table, formId, filter);
   }
 
   async funnel(formId: string, version: number | null) {
+    await this.caughtUp(formId);
     return readFunnel(this.scope.db, this.scope.d, formId, version ?? 0);
   }
 
   async funnelVersions(formId: string) {
+    await this.caughtUp(formId);
     return readFunnelVersions(this.scope.db, this.scope.d, formId);
   }
 

@@ -22,6 +22,11 @@ interface Pooled {
   stmt: Statement;
   /** Calls handed to it and not yet answered. */
   busy: number;
+  /**
+   * How to fail those calls: sqlite3 never answers the calls of a statement whose preparation failed (a table
+   * missing: a migration not run yet or undone), so its error is handed to them from the prepare callback.
+   */
+  readonly failing: Set<(err: Error) => void>;
 }
 
 /**
@@ -51,10 +56,12 @@ export function cachedStatements(conn: () => SqliteConnection) {
         finalizeAll(old);
       }
     }
-    const pooled: Pooled = { stmt: null as unknown as Statement, busy: 0 };
+    const pooled: Pooled = { stmt: null as unknown as Statement, busy: 0, failing: new Set() };
     const owner = pool;
     pooled.stmt = conn().prepare(sql, (err: Error | null) => {
       if (!err) return;
+      for (const fail of pooled.failing) fail(err);
+      pooled.failing.clear();
       const i = owner.indexOf(pooled);
       if (i >= 0) owner.splice(i, 1);
       if (owner.length === 0 && statements.get(sql) === owner) statements.delete(sql);
@@ -68,7 +75,10 @@ export function cachedStatements(conn: () => SqliteConnection) {
         if (!KEPT.test(sql)) return void conn().all(sql, params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)));
         const p = statement(sql);
         p.busy++;
+        const fail = (err: Error) => (p.busy--, reject(err));
+        p.failing.add(fail);
         p.stmt.all(params, (err: Error | null, rows: T[]) => {
+          p.failing.delete(fail);
           p.busy--;
           if (err) reject(err);
           else resolve(rows);
@@ -77,9 +87,12 @@ export function cachedStatements(conn: () => SqliteConnection) {
     run: (sql: string, params: readonly unknown[] = []) =>
       new Promise<number>((resolve, reject) => {
         const kept = KEPT.test(sql);
-        const p = kept ? statement(sql) : { stmt: conn().prepare(sql), busy: 0 };
+        const p = kept ? statement(sql) : { stmt: conn().prepare(sql), busy: 0, failing: new Set<(err: Error) => void>() };
         p.busy++;
+        const fail = (err: Error) => (p.busy--, reject(err));
+        p.failing.add(fail);
         p.stmt.run(params, function (this: RunResult, err: Error | null) {
+          p.failing.delete(fail);
           p.busy--;
           if (err) reject(err);
           else resolve(this.changes);

@@ -17,6 +17,7 @@ import { ResponseDayEntity } from './response-days';
 import { ResponseEntity } from './responses';
 import { ResponseAnswerEntity, ResponseFunnelEntity } from './response-answers';
 import { AnswerPairEntity } from './answer-pairs';
+import { ResponseIndexQueueEntity } from './response-index-queue';
 import { TeamEntity, TeamMemberEntity, TeamSsoEntity } from './teams';
 import { UploadEntity } from './uploads';
 import { InstanceClaimEntity, OneTimeTokenEntity, PasskeyEntity, PasswordEntity, SignInSessionEntity } from './sign-in';
@@ -56,6 +57,7 @@ export const formloomEntities: readonly EntitySchema<any>[] = [
   ResponseAnswerEntity,
   ResponseFunnelEntity,
   AnswerPairEntity,
+  ResponseIndexQueueEntity,
   SigningSessionEntity,
   SigningSlotEntity,
   SignedDocumentEntity,

@@ -1,0 +1,270 @@
+import { allSettledOrThrow } from '@formloom/core';
+import { ResponseEntity } from '../tables/responses';
+import { ResponseIndexQueueEntity } from '../tables/response-index-queue';
+import type { Db } from '../sql/db';
+import { type Dialect, Params } from '../sql/dialect';
+import { idBatches, insertRows, tableOf } from '../sql/statements';
+import type { CommitTask } from '../scope';
+import { applyDays, applyIndexes, type DayKey } from './response-days';
+import { questionOrder } from './question-days';
+
+/*
+ * The analytics indexer (docs/responses-and-webhooks.md, "How a submission is counted"; docs/decisions.md, "The
+ * analytics indexer"). A submission's transaction writes the response, its day in `response_days` and one row in
+ * `response_index_queue`; the question, value and funnel counters, the answers index and the pair counts of the
+ * queued responses are written here, many responses at a time (their counters summed first), each batch with the
+ * deletion of its queue rows in one transaction. Every read of those tables first indexes the form's queued
+ * responses (`catchUp`), so readers see every acknowledged response as if it had been counted at once.
+ *
+ * Who counts a response is decided by its queue row: a batch deletes the rows it counts, and a change to a response
+ * (completion, deletion) first locks its row (`stillQueued`). Still queued: the change leaves the counters alone, and
+ * the batch that deletes the row later reads the response as it then is. Gone: the response was counted, the change
+ * corrects the counters as before. On PostgreSQL the row lock orders the two (a change waits for a batch that holds
+ * the row, a batch for a change that does), and batches of one form are serialized by an advisory lock, so two
+ * instances never count a response twice; SQLite runs one write transaction at a time.
+ */
+
+/** Responses per batch: their counters are summed, then written in a few statements. */
+export const INDEX_BATCH = 500;
+/** First keys of the advisory locks: per form (`hashtext(form_id)`), and the one a whole rebuild takes alone. */
+const FORM_LOCK = 0x666c6978; // 'flix'
+const ALL_LOCK = 0x666c6961; // 'flia'
+
+const queueTable = (d: Dialect) => tableOf(d, ResponseIndexQueueEntity);
+
+/** Queues responses (`[response_id, form_id]`) for the indexer: one statement for a group commit's responses. */
+export async function queueResponses(db: Db, d: Dialect, rows: Array<[string, string]>): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) {
+    const { sql, values } = insertRows(d, queueTable(d), ['response_id', 'form_id'], rows.slice(i, i + 500), 'ON CONFLICT DO NOTHING');
+    await db.run(sql, values);
+  }
+}
+
+/** Whether the form has responses waiting: one seek in IDX_response_index_queue_form. */
+export async function hasQueued(db: Db, d: Dialect, formId: string): Promise<boolean> {
+  return (await db.all(`SELECT 1 AS x FROM ${queueTable(d)} WHERE form_id = ${d.p(1)} LIMIT 1`, [formId])).length > 0;
+}
+
+/** Forms with responses waiting (at most `limit`). */
+export async function queuedForms(db: Db, d: Dialect, limit: number): Promise<string[]> {
+  const rows = await db.all<{ form_id: string }>(`SELECT DISTINCT form_id FROM ${queueTable(d)} LIMIT ${d.p(1)}`, [limit]);
+  return rows.map((r) => r.form_id);
+}
+
+/**
+ * Those of `ids` still waiting for the indexer, their queue rows locked until the transaction ends (PostgreSQL;
+ * a row a running batch holds makes this wait for the batch, which then has counted it). Call in a transaction,
+ * before changing the responses.
+ */
+export async function stillQueued(db: Db, d: Dialect, ids: readonly string[]): Promise<Set<string>> {
+  const queued = new Set<string>();
+  for (const batch of idBatches(ids)) {
+    const params = new Params(d);
+    const lock = d.kind === 'postgres' ? ' ORDER BY response_id FOR UPDATE' : '';
+    const rows = await db.all<{ response_id: string }>(`SELECT response_id FROM ${queueTable(d)} WHERE response_id IN (${params.list(batch)})${lock}`, params.values);
+    for (const r of rows) queued.add(r.response_id);
+  }
+  return queued;
+}
+
+/**
+ * On PostgreSQL, the locks a batch of `formId` holds until its transaction ends; `formId` undefined: the lock of a
+ * rebuild of every form, which waits for every batch and holds them off. Nothing on SQLite (one writer).
+ */
+export async function lockIndexing(db: Db, d: Dialect, formId?: string, exclusive = true): Promise<void> {
+  if (d.kind !== 'postgres') return;
+  if (formId === undefined) return void (await db.all(`SELECT pg_advisory_xact_lock(${ALL_LOCK}, 0) AS locked`));
+  await db.all(
+    `SELECT pg_advisory_xact_lock_shared(${ALL_LOCK}, 0) AS a, pg_advisory_xact_${exclusive ? '' : 'shared_'}lock(${FORM_LOCK}, hashtext($1)) AS b`,
+    [formId],
+  );
+}
+
+/** Empties the queue of one form or of all (a rebuild, which counts every response itself). */
+export async function dropQueue(db: Db, d: Dialect, formId?: string): Promise<void> {
+  await db.run(`DELETE FROM ${queueTable(d)}${formId === undefined ? '' : ` WHERE form_id = ${d.p(1)}`}`, formId === undefined ? [] : [formId]);
+}
+
+/**
+ * Counts up to `limit` of the form's queued responses (every one when undefined) and deletes their queue rows.
+ * Call in a transaction: the counters and the deletion commit together or not at all.
+ * @returns how many responses were counted.
+ */
+export async function indexQueued(db: Db, d: Dialect, formId: string, limit?: number): Promise<number> {
+  await lockIndexing(db, d, formId);
+  const q = queueTable(d);
+  const claim =
+    limit === undefined
+      ? `DELETE FROM ${q} WHERE form_id = ${d.p(1)} RETURNING response_id`
+      : `DELETE FROM ${q} WHERE response_id IN (SELECT response_id FROM ${q} WHERE form_id = ${d.p(1)} ORDER BY response_id LIMIT ${d.p(2)}` +
+        `${d.kind === 'postgres' ? ' FOR UPDATE' : ''}) RETURNING response_id`;
+  const claimed = await db.all<{ response_id: string }>(claim, limit === undefined ? [formId] : [formId, limit]);
+  if (claimed.length === 0) return 0;
+  const order = questionOrder(db, d, formId);
+  order.catch(() => undefined);
+  const responses = tableOf(d, ResponseEntity);
+  let counted = 0;
+  for (let i = 0; i < claimed.length; i += INDEX_BATCH) {
+    const rows: DayKey[] = [];
+    for (const batch of idBatches(claimed.slice(i, i + INDEX_BATCH).map((c) => c.response_id))) {
+      const params = new Params(d);
+      const where = `form_id = ${params.bind(formId)} AND id IN (${params.list(batch)})`;
+      rows.push(...(await db.all<DayKey>(`SELECT id, submitted_at, completed_at, completion_seconds, answers, version FROM ${responses} WHERE ${where}`, params.values)));
+    }
+    await applyIndexes(db, d, formId, rows, [], order);
+    counted += rows.length;
+  }
+  return counted;
+}
+
+/**
+ * What the responses one transaction inserted add, applied once just before it commits: per form (in id order, a
+ * fixed lock order across transactions on PostgreSQL) their days, then one statement queuing them all for the
+ * indexer. The rows stay in the transaction's own connection until then, so nothing outside it sees the difference.
+ */
+export class PendingRollups implements CommitTask {
+  private readonly added = new Map<string, DayKey[]>();
+
+  constructor(
+    private readonly d: Dialect,
+    private readonly db: Db,
+    /** Wakes the indexer once the transaction has committed. */
+    private readonly queued: () => void,
+  ) {}
+
+  add(formId: string, row: DayKey & { id: string }): void {
+    const rows = this.added.get(formId);
+    if (rows) rows.push(row);
+    else this.added.set(formId, [row]);
+  }
+
+  async flush(): Promise<void> {
+    const queue: Array<[string, string]> = [];
+    // Sent together: the connection runs them in this order, with no turn of the event loop between them.
+    const writes: Promise<void>[] = [];
+    for (const formId of [...this.added.keys()].sort()) {
+      const rows = this.added.get(formId)!;
+      writes.push(applyDays(this.db, this.d, formId, rows, []));
+      for (const r of rows) queue.push([r.id!, formId]);
+    }
+    this.added.clear();
+    if (queue.length === 0) return;
+    writes.push(queueResponses(this.db, this.d, queue));
+    await allSettledOrThrow(writes);
+    this.queued();
+  }
+}
+
+/** What the indexer runs on: reads outside any transaction, and transactions of its own. */
+export interface IndexerHost {
+  readonly db: Db;
+  readonly d: Dialect;
+  /** Runs `work` in a new transaction, never in one a caller has open. */
+  transaction<T>(work: (db: Db) => Promise<T>): Promise<T>;
+}
+
+export interface IndexerOptions {
+  /** How long after a commit that queued responses the indexer runs (more responses per batch). */
+  debounceMs?: number;
+  /** How often it looks for queued responses without being woken (another instance's, a crash's backlog). */
+  intervalMs?: number;
+}
+
+/**
+ * The background indexer of one storage: woken after commits that queued responses, every `intervalMs`, and once
+ * when started (a backlog left by a crash). Nothing runs until `start()`; `stop()` waits for a running batch.
+ */
+export class ResponseIndexer {
+  private stopped = true;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private interval: ReturnType<typeof setInterval> | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private readonly debounceMs: number;
+  private readonly intervalMs: number;
+
+  constructor(
+    private readonly host: IndexerHost,
+    options: IndexerOptions = {},
+  ) {
+    this.debounceMs = options.debounceMs ?? 20;
+    this.intervalMs = options.intervalMs ?? 1000;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.interval = setInterval(() => this.wake(0), this.intervalMs);
+    this.interval.unref?.();
+    this.wake(0);
+  }
+
+  /** Runs a pass after `delay` ms, or after the running one when one runs. */
+  wake(delay = this.debounceMs): void {
+    if (this.stopped) return;
+    if (this.running) return void (this.again = true);
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.stopped || this.running) return;
+      this.again = false;
+      this.running = this.pass().then(
+        (more) => {
+          this.running = null;
+          if (more) this.wake(0);
+          else if (this.again) this.wake();
+        },
+        () => {
+          // The storage is closing or the database is down: the interval tries again.
+          this.running = null;
+        },
+      );
+    }, delay);
+    this.timer.unref?.();
+  }
+
+  /** One batch per form with responses waiting; true when a batch was full (more are waiting). */
+  private async pass(): Promise<boolean> {
+    const { db, d } = this.host;
+    let more = false;
+    for (const formId of await queuedForms(db, d, 50)) {
+      if (this.stopped) return false;
+      const n = await this.host.transaction((tx) => indexQueued(tx, d, formId, INDEX_BATCH));
+      if (n >= INDEX_BATCH) more = true;
+    }
+    return more;
+  }
+
+  /** Counts the form's queued responses now, as a read would (`catchUp`). */
+  catchUp(formId: string): Promise<void> {
+    return catchUp(this.host.db, this.host.d, (work) => this.host.transaction(work), formId);
+  }
+
+  /** Counts every queued response now (tests, benches); resolves when none is left. */
+  async drain(): Promise<void> {
+    for (;;) {
+      const forms = await queuedForms(this.host.db, this.host.d, 50);
+      if (forms.length === 0) return;
+      for (const formId of forms) await this.catchUp(formId);
+    }
+  }
+
+  /** Stops the timers and waits for the batch under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.interval) clearInterval(this.interval);
+    this.timer = null;
+    this.interval = null;
+    await this.running;
+  }
+}
+
+/**
+ * Indexes the form's queued responses before a read of the tables they feed: one seek when none waits, else one
+ * transaction that counts them all (a running batch of another instance is waited for, then what it left).
+ */
+export async function catchUp(db: Db, d: Dialect, atomic: <T>(work: (db: Db) => Promise<T>) => Promise<T>, formId: string): Promise<void> {
+  if (!(await hasQueued(db, d, formId))) return;
+  await atomic((tx) => indexQueued(tx, d, formId));
+}
