@@ -294,10 +294,19 @@ export class FormloomBuilder extends LitElement {
     const next = qs[i + 1] ?? qs[i - 1];
     this.selected = next?.id ?? '';
     // Deleted at once, with an offer to take it back (and Ctrl/⌘+Z).
-    this.toast?.show(`Question ${i + 1} deleted`, { label: 'Undo', run: () => this.runHistory('undo') });
+    // The notice's Undo goes away once pressed: the focus goes to the question it brought back, not the page.
+    this.toast?.show(`Question ${i + 1} deleted`, { label: 'Undo', run: () => { this.runHistory('undo'); void this.focusInList(id); } });
     const list = this.renderRoot.querySelector('fl-question-list');
     list?.shadowRoot?.querySelector<HTMLElement>('#live')?.replaceChildren(`Question ${i + 1} deleted. Undo brings it back.`);
-    void this.updateComplete.then(() => (next ? list?.shadowRoot?.querySelector<HTMLElement>(`li[data-id="${CSS.escape(next.id)}"] .pick`) : list?.shadowRoot?.querySelector<HTMLElement>('select'))?.focus());
+    void this.focusInList(next?.id ?? null);
+  }
+
+  /** Focuses a question in the list (its select button), or the new question's kind when `id` is null. */
+  private async focusInList(id: string | null) {
+    await this.updateComplete;
+    const list = this.renderRoot.querySelector('fl-question-list') as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
+    await list?.updateComplete;
+    (id ? list?.shadowRoot?.querySelector<HTMLElement>(`li[data-id="${CSS.escape(id)}"] .pick`) : list?.shadowRoot?.querySelector<HTMLElement>('select'))?.focus();
   }
 
   private move(from: number, to: number) {
