@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Readable } from 'node:stream';
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { FormloomError, fileTooLarge } from '@formloom/core';
 
 /** The `file` part of a multipart body, handed over as soon as its header is read. */
@@ -23,6 +23,9 @@ export interface IncomingFile {
   release(): void;
 }
 
+/** busboy loads at the first upload, not at start (docs/operations.md, "Memory"); CommonJS caches it after. */
+const loadBusboy = () => require('busboy') as typeof busboy;
+
 /** Control characters (C0, DEL) in a file name: refused, see docs/security.md ("Input limits"). */
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -43,7 +46,7 @@ export function receiveFile(req: Request, maxBytes: number, checkPart: (type: st
   try {
     // busboy reads `filename` as latin1 unless told otherwise; browsers send UTF-8. It reports its limit once a file
     // reaches it, so a file of exactly `maxBytes` needs a limit one byte higher.
-    bb = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: maxBytes + 1, fields: 10, parts: 20 } });
+    bb = loadBusboy()({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: maxBytes + 1, fields: 10, parts: 20 } });
   } catch {
     return Promise.reject(malformed());
   }

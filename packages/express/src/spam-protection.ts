@@ -1,6 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
-import { createChallenge, verifySolution, type Challenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
+import type * as AltchaModule from 'altcha-lib';
+import type { Challenge } from 'altcha-lib';
+import type * as AltchaShaModule from 'altcha-lib/algorithms/sha';
 import { badRequest, type Formloom } from '@formloom/core';
 
 /*
@@ -22,6 +23,13 @@ export const POW_COUNTER_RANGE: [number, number] = [2_000, 30_000];
 /** A challenge lasts this long: a respondent may take their time over a long form. */
 const CHALLENGE_SECONDS = 3 * 60 * 60;
 
+/**
+ * altcha-lib loads at the first challenge or proof of work, not at start: most forms never turn proof of work
+ * on, and a server at rest keeps only what it uses (docs/operations.md, "Memory"). A synchronous `require`:
+ * CommonJS loads it in place the first time and answers from its cache after.
+ */
+const loadAltcha = () => ({ lib: require('altcha-lib') as typeof AltchaModule, sha: require('altcha-lib/algorithms/sha') as typeof AltchaShaModule });
+
 const refuse = (why: string) => badRequest(`This submission looks automated (${why}): answer through the form's page`, { reason: 'spam_suspected' });
 
 interface SpamSettings {
@@ -41,11 +49,12 @@ export class SpamGuard {
 
   /** A new challenge for the form `formId`: deterministic (the server knows the answer's key, signed). */
   challenge(formId: string): Promise<Challenge> {
-    return createChallenge({
+    const { lib, sha } = loadAltcha();
+    return lib.createChallenge({
       algorithm: 'SHA-256',
       cost: 1,
       counter: randomInt(POW_COUNTER_RANGE[0], POW_COUNTER_RANGE[1]),
-      deriveKey,
+      deriveKey: sha.deriveKey,
       data: { form: formId },
       expiresAt: new Date(this.formloom.clock.now().getTime() + CHALLENGE_SECONDS * 1000),
       hmacSignatureSecret: this.secret,
@@ -77,10 +86,11 @@ export class SpamGuard {
     }
     let ok = false;
     try {
-      const r = await verifySolution({
+      const { lib, sha } = loadAltcha();
+      const r = await lib.verifySolution({
         challenge,
         solution: { counter: solution.counter, derivedKey: solution.derivedKey },
-        deriveKey,
+        deriveKey: sha.deriveKey,
         hmacSignatureSecret: this.secret,
         hmacKeySignatureSecret: this.keySecret,
       });

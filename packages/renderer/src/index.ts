@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 
@@ -69,7 +69,8 @@ function refreshInCheckout(dir: string): void {
   }
   const sources = Math.max(newest(join(pkg, 'src')), newest(join(pkg, 'assets')), newest(join(pkg, '..', 'core', 'src', 'logic')));
   if (built > sources) return;
-  execFileSync(process.execPath, [script], { stdio: 'inherit' });
+  // child_process only for this rebuild: a server that serves a current bundle never loads it (docs/operations.md, "Memory").
+  (require('node:child_process') as typeof ChildProcess).execFileSync(process.execPath, [script], { stdio: 'inherit' });
 }
 
 /**

@@ -1,6 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type * as Dns from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
-import https from 'node:https';
+import type * as Https from 'node:https';
 import { isIP } from 'node:net';
 import { DestinationRefusedError, RESPONSE_EXCERPT_BYTES, type TransportAnswer, type TransportRequest, type TransportResult, type WebhookTransport } from '@formloom/core';
 import { AddressGuard } from './address-guard';
@@ -14,6 +15,13 @@ export interface HttpWebhookTransportOptions {
 
 /** How long an idle connection to a receiver is kept (ms). */
 const IDLE_MS = 4000;
+
+/*
+ * node:https (with TLS) and node:dns load at the first delivery, not at start: about 1 MB a server that
+ * delivers nothing need not hold (docs/operations.md, "Memory"). CommonJS caches them after the first require.
+ */
+const loadHttps = () => require('node:https') as typeof Https;
+const loadDns = () => require('node:dns') as typeof Dns;
 
 type LookupCallback = (err: Error | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -29,7 +37,7 @@ type LookupCallback = (err: Error | null, address: string | LookupAddress[], fam
 export function createHttpWebhookTransport(options: HttpWebhookTransportOptions = {}): WebhookTransport {
   const guard = new AddressGuard();
   const guardedLookup = (hostname: string, opts: object, cb: LookupCallback) => {
-    dnsLookup(hostname, { ...opts, all: true }, (err, addresses) => {
+    loadDns().lookup(hostname, { ...opts, all: true }, (err, addresses) => {
       if (err) return cb(err, []);
       const list = addresses as LookupAddress[];
       if (!options.allowPrivate) {
@@ -45,12 +53,16 @@ export function createHttpWebhookTransport(options: HttpWebhookTransportOptions 
   // Idle connections close after IDLE_MS, under the 5 s most servers keep an idle connection open, so a
   // delivery rarely meets one the receiver is closing; the worker bounds deliveries per receiver itself.
   const agentOptions = { keepAlive: true, timeout: IDLE_MS, maxFreeSockets: 8, scheduling: 'lifo' as const, lookup: guardedLookup as never };
-  const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+  // Each protocol's agent is made at its first delivery (the https one loads TLS).
+  let httpAgent: http.Agent | undefined;
+  let httpsAgent: Https.Agent | undefined;
+  const agentFor = (target: URL): http.Agent =>
+    target.protocol === 'https:' ? (httpsAgent ??= new (loadHttps().Agent)(agentOptions)) : (httpAgent ??= new http.Agent(agentOptions));
   /** One request; `limit` bytes of the answer are kept (the rest is read and dropped). */
   const send = (target: URL, method: string, body: string | Uint8Array | undefined, headers: Record<string, string>, timeoutMs: number, limit: number, fresh: boolean): Promise<TransportAnswer> =>
     new Promise((resolve, reject) => {
-      const mod = target.protocol === 'https:' ? https : http;
-      const agent = fresh ? false : target.protocol === 'https:' ? agents.https : agents.http;
+      const mod = target.protocol === 'https:' ? loadHttps() : http;
+      const agent = fresh ? false : agentFor(target);
       const length = body === undefined ? null : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
       const req = mod.request(
         target,
