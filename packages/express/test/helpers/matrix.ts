@@ -55,25 +55,44 @@ export async function makeWorld(app: TestApp, users: Users): Promise<World> {
   }
   const members = (await ok(app.api('GET', `/teams/${team.id}/members`, { key: users.keys.owner }), 200)).members as any[];
   const byRole = Object.fromEntries(members.map((m) => [m.role, m.id])) as World['members'];
+  const form = await teamForm(app, users, team.id, tag);
+  const invitation = await ok(app.api('POST', `/teams/${team.id}/invitations`, { key: users.keys.owner, body: { email: `pending-${tag}@example.com`, role: 'viewer' } }), 201);
+  await ok(app.api('PUT', `/teams/${team.id}/branding`, { key: users.keys.owner, body: { primary_color: '#123456' } }), 200);
+  return { teamId: team.id, teamName, ...form, invitationId: invitation.id, members: byRole };
+}
+
+/** A published form of the team, made by its owner, with one response and its published version. */
+async function teamForm(app: TestApp, users: Users, teamId: string, tag: string): Promise<Pick<World, 'formId' | 'formTitle' | 'slug' | 'responseId' | 'versionId'>> {
   const formTitle = `SecretForm-${tag}`;
   const form = await ok(
     app.api('POST', '/forms', {
       key: users.keys.owner,
-      body: { title: formTitle, team_id: team.id, published: true, questions: [{ type: 'short_text', title: 'Name' }] },
+      body: { title: formTitle, team_id: teamId, published: true, questions: [{ type: 'short_text', title: 'Name' }] },
     }),
     201,
   );
   const response = await ok(app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [{ question_id: form.questions[0].id, value: 'x' }] } }), 201);
-  const invitation = await ok(app.api('POST', `/teams/${team.id}/invitations`, { key: users.keys.owner, body: { email: `pending-${tag}@example.com`, role: 'viewer' } }), 201);
-  await ok(app.api('PUT', `/teams/${team.id}/branding`, { key: users.keys.owner, body: { primary_color: '#123456' } }), 200);
   const versionId = (await ok(app.api('GET', `/forms/${form.id}/versions`, { key: users.keys.owner }), 200)).versions[0].id;
-  return { teamId: team.id, teamName, formId: form.id, formTitle, slug: form.slug, responseId: response.id, invitationId: invitation.id, versionId, members: byRole };
+  return { formId: form.id, formTitle, slug: form.slug, responseId: response.id, versionId };
+}
+
+/**
+ * The shared world with a form of its own in the same team: for a call that changes or removes only its form,
+ * the caller's role in the team (what the answer depends on) is the shared world's, and its form is new.
+ */
+export async function withOwnForm(app: TestApp, users: Users, shared: World): Promise<World> {
+  return { ...shared, ...(await teamForm(app, users, shared.teamId, `${process.pid}-${++n}`)) };
 }
 
 export interface Cell {
   name: string;
-  /** Whether each call needs its own world (the call changes or removes what the others use). */
-  destructive?: boolean;
+  /**
+   * What each successful call needs of its own, because it changes or removes what the other calls use: a whole
+   * world (`team`: the team, its members, invitation and branding change), or a form of the shared team (`form`:
+   * only the form, its responses, versions, theme or webhooks change; a new team with four members would add
+   * ten requests a call and test nothing more).
+   */
+  destructive?: 'team' | 'form';
   call(w: World): { method: string; path: string; body?: unknown };
   expect: Record<Actor, number>;
 }
@@ -84,40 +103,40 @@ const editors = (ok = 200) => ({ owner: ok, admin: ok, editor: ok, viewer: 403, 
 
 export const CELLS: Cell[] = [
   { name: 'GET /teams/:id', call: (w) => ({ method: 'GET', path: `/teams/${w.teamId}` }), expect: anyMember() },
-  { name: 'PUT /teams/:id', call: (w) => ({ method: 'PUT', path: `/teams/${w.teamId}`, body: { name: 'Renamed' } }), expect: members(200, 403), destructive: true },
-  { name: 'DELETE /teams/:id', call: (w) => ({ method: 'DELETE', path: `/teams/${w.teamId}` }), expect: { ...members(403, 403), owner: 200 }, destructive: true },
+  { name: 'PUT /teams/:id', call: (w) => ({ method: 'PUT', path: `/teams/${w.teamId}`, body: { name: 'Renamed' } }), expect: members(200, 403), destructive: 'team' },
+  { name: 'DELETE /teams/:id', call: (w) => ({ method: 'DELETE', path: `/teams/${w.teamId}` }), expect: { ...members(403, 403), owner: 200 }, destructive: 'team' },
   { name: 'GET members', call: (w) => ({ method: 'GET', path: `/teams/${w.teamId}/members` }), expect: anyMember() },
   { name: 'POST members', call: (w) => ({ method: 'POST', path: `/teams/${w.teamId}/members`, body: { email: `new-${Math.random()}@example.com`, role: 'viewer' } }), expect: members(201, 403) },
-  { name: 'PUT member role', call: (w) => ({ method: 'PUT', path: `/teams/${w.teamId}/members/${w.members.viewer}`, body: { role: 'editor' } }), expect: members(200, 403), destructive: true },
-  { name: 'DELETE member', call: (w) => ({ method: 'DELETE', path: `/teams/${w.teamId}/members/${w.members.viewer}` }), expect: members(200, 403), destructive: true },
+  { name: 'PUT member role', call: (w) => ({ method: 'PUT', path: `/teams/${w.teamId}/members/${w.members.viewer}`, body: { role: 'editor' } }), expect: members(200, 403), destructive: 'team' },
+  { name: 'DELETE member', call: (w) => ({ method: 'DELETE', path: `/teams/${w.teamId}/members/${w.members.viewer}` }), expect: members(200, 403), destructive: 'team' },
   { name: 'GET invitations', call: (w) => ({ method: 'GET', path: `/teams/${w.teamId}/invitations` }), expect: anyMember() },
   { name: 'POST invitations', call: (w) => ({ method: 'POST', path: `/teams/${w.teamId}/invitations`, body: { email: `inv-${Math.random()}@example.com`, role: 'editor' } }), expect: members(201, 403) },
-  { name: 'DELETE invitation', call: (w) => ({ method: 'DELETE', path: `/teams/${w.teamId}/invitations/${w.invitationId}` }), expect: members(200, 403), destructive: true },
+  { name: 'DELETE invitation', call: (w) => ({ method: 'DELETE', path: `/teams/${w.teamId}/invitations/${w.invitationId}` }), expect: members(200, 403), destructive: 'team' },
   { name: 'GET audit-logs', call: (w) => ({ method: 'GET', path: `/teams/${w.teamId}/audit-logs` }), expect: members(200, 403) },
   { name: 'GET branding', call: (w) => ({ method: 'GET', path: `/teams/${w.teamId}/branding` }), expect: anyMember() },
-  { name: 'PUT branding', call: (w) => ({ method: 'PUT', path: `/teams/${w.teamId}/branding`, body: { text_color: '#000000' } }), expect: members(200, 403), destructive: true },
-  { name: 'DELETE branding', call: (w) => ({ method: 'DELETE', path: `/teams/${w.teamId}/branding` }), expect: members(200, 403), destructive: true },
+  { name: 'PUT branding', call: (w) => ({ method: 'PUT', path: `/teams/${w.teamId}/branding`, body: { text_color: '#000000' } }), expect: members(200, 403), destructive: 'team' },
+  { name: 'DELETE branding', call: (w) => ({ method: 'DELETE', path: `/teams/${w.teamId}/branding` }), expect: members(200, 403), destructive: 'team' },
   { name: 'POST /forms in team', call: (w) => ({ method: 'POST', path: '/forms', body: { title: 'New', team_id: w.teamId } }), expect: editors(201) },
   { name: 'GET /forms/:id', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}` }), expect: anyMember() },
-  { name: 'PUT /forms/:id', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}`, body: { title: 'Edited' } }), expect: editors(), destructive: true },
-  { name: 'PUT /forms/:id published:false', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}`, body: { published: false } }), expect: members(200, 403), destructive: true },
-  { name: 'DELETE /forms/:id', call: (w) => ({ method: 'DELETE', path: `/forms/${w.formId}` }), expect: members(200, 403), destructive: true },
-  { name: 'POST publish', call: (w) => ({ method: 'POST', path: `/forms/${w.formId}/publish` }), expect: members(200, 403), destructive: true },
-  { name: 'DELETE publish', call: (w) => ({ method: 'DELETE', path: `/forms/${w.formId}/publish` }), expect: members(200, 403), destructive: true },
+  { name: 'PUT /forms/:id', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}`, body: { title: 'Edited' } }), expect: editors(), destructive: 'form' },
+  { name: 'PUT /forms/:id published:false', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}`, body: { published: false } }), expect: members(200, 403), destructive: 'form' },
+  { name: 'DELETE /forms/:id', call: (w) => ({ method: 'DELETE', path: `/forms/${w.formId}` }), expect: members(200, 403), destructive: 'form' },
+  { name: 'POST publish', call: (w) => ({ method: 'POST', path: `/forms/${w.formId}/publish` }), expect: members(200, 403), destructive: 'form' },
+  { name: 'DELETE publish', call: (w) => ({ method: 'DELETE', path: `/forms/${w.formId}/publish` }), expect: members(200, 403), destructive: 'form' },
   { name: 'POST duplicate', call: (w) => ({ method: 'POST', path: `/forms/${w.formId}/duplicate` }), expect: editors(201) },
   { name: 'GET versions', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/versions` }), expect: anyMember() },
-  { name: 'POST version restore', call: (w) => ({ method: 'POST', path: `/forms/${w.formId}/versions/${w.versionId}/restore` }), expect: editors(), destructive: true },
-  { name: 'PUT slug (published form)', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}/slug`, body: { slug: `moved-${Math.random().toString(36).slice(2, 10)}` } }), expect: members(200, 403), destructive: true },
+  { name: 'POST version restore', call: (w) => ({ method: 'POST', path: `/forms/${w.formId}/versions/${w.versionId}/restore` }), expect: editors(), destructive: 'form' },
+  { name: 'PUT slug (published form)', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}/slug`, body: { slug: `moved-${Math.random().toString(36).slice(2, 10)}` } }), expect: members(200, 403), destructive: 'form' },
   { name: 'GET theme', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/theme` }), expect: anyMember() },
-  { name: 'PUT theme', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}/theme`, body: { text_color: '#ffffff' } }), expect: editors(), destructive: true },
+  { name: 'PUT theme', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}/theme`, body: { text_color: '#ffffff' } }), expect: editors(), destructive: 'form' },
   { name: 'GET responses', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/responses` }), expect: anyMember() },
   { name: 'GET response', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/responses/${w.responseId}` }), expect: anyMember() },
-  { name: 'DELETE response', call: (w) => ({ method: 'DELETE', path: `/forms/${w.formId}/responses/${w.responseId}` }), expect: editors(), destructive: true },
-  { name: 'POST bulk-delete', call: (w) => ({ method: 'POST', path: `/forms/${w.formId}/responses/bulk-delete`, body: { response_ids: [w.responseId] } }), expect: editors(), destructive: true },
+  { name: 'DELETE response', call: (w) => ({ method: 'DELETE', path: `/forms/${w.formId}/responses/${w.responseId}` }), expect: editors(), destructive: 'form' },
+  { name: 'POST bulk-delete', call: (w) => ({ method: 'POST', path: `/forms/${w.formId}/responses/bulk-delete`, body: { response_ids: [w.responseId] } }), expect: editors(), destructive: 'form' },
   { name: 'GET export', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/responses/export` }), expect: anyMember() },
   { name: 'GET analytics', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/analytics` }), expect: anyMember() },
   { name: 'GET form webhooks', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/webhooks` }), expect: anyMember() },
-  { name: 'PUT form webhooks', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}/webhooks`, body: { url: 'https://example.com/h' } }), expect: editors(), destructive: true },
+  { name: 'PUT form webhooks', call: (w) => ({ method: 'PUT', path: `/forms/${w.formId}/webhooks`, body: { url: 'https://example.com/h' } }), expect: editors(), destructive: 'form' },
   { name: 'GET deliveries', call: (w) => ({ method: 'GET', path: `/forms/${w.formId}/webhooks/deliveries` }), expect: anyMember() },
 ];
 
@@ -125,9 +144,18 @@ export const CELLS: Cell[] = [
 export async function runMatrix(t: ExecutionContext, app: TestApp) {
   const users = await makeUsers(app);
   const shared = await makeWorld(app, users);
+  // The titles of every form made in the shared team: none may show in another caller's lists.
+  const titles = [shared.formTitle];
+  const own = async (cell: Cell, actor: Actor): Promise<World> => {
+    if (!cell.destructive || cell.expect[actor] >= 300) return shared;
+    if (cell.destructive === 'team') return makeWorld(app, users);
+    const w = await withOwnForm(app, users, shared);
+    titles.push(w.formTitle);
+    return w;
+  };
   for (const cell of CELLS) {
     for (const actor of ACTORS) {
-      const w = cell.destructive && cell.expect[actor] < 300 ? await makeWorld(app, users) : shared;
+      const w = await own(cell, actor);
       const { method, path, body } = cell.call(w);
       const key = actor === 'anonymous' ? undefined : users.keys[actor];
       const res = await app.api(method, path, { key, body });
@@ -142,7 +170,7 @@ export async function runMatrix(t: ExecutionContext, app: TestApp) {
     const lists = [await app.api('GET', '/teams', { key: users.keys[actor] }), await app.api('GET', '/forms', { key: users.keys[actor] }), await app.api('GET', `/forms?team_id=${shared.teamId}`, { key: users.keys[actor] })];
     for (const l of lists) {
       t.is(l.status, 200);
-      t.false(l.text.includes(shared.teamName) || l.text.includes(shared.formTitle), `list leaks to ${actor}`);
+      t.false(l.text.includes(shared.teamName) || titles.some((title) => l.text.includes(title)), `list leaks to ${actor}`);
     }
   }
   const anon = await app.api('GET', '/teams');
