@@ -48,6 +48,17 @@ function rowPredicate(d: Dialect, t: AnswerTest, bind: (v: unknown) => string): 
   }
 }
 
+/**
+ * A text test's words as a `LIKE` on the answers' whole JSON text, or null: an answer that passes the test holds
+ * them as they are in that text, unless they have a character JSON escapes (`"`, `\`, control characters).
+ * It drops the responses that cannot match before their answers are walked, as the search does.
+ */
+function textPrefilter(t: AnswerTest): string | null {
+  const words = t.values[0] ?? '';
+  if (!words || /["\\\u0000-\u001f]/.test(words)) return null;
+  return `%${likeEscaped(words)}%`;
+}
+
 /** One test as a condition on a `responses` row (its id written as `id`). */
 function testSql(d: Dialect, t: AnswerTest, formId: string, bind: (v: unknown) => string, id = 'id'): string {
   const negative = NEGATIVE.has(t.op);
@@ -59,7 +70,12 @@ function testSql(d: Dialect, t: AnswerTest, formId: string, bind: (v: unknown) =
           `AND (a ->> 'value') ${like} ${bind(pattern(t))} ESCAPE '\\'`
         : `SELECT 1 FROM json_each(answers) a WHERE json_extract(a.value, '$.question_id') = ${bind(t.question_id)} ` +
           `AND json_type(a.value, '$.value') = 'text' AND json_extract(a.value, '$.value') ${like} ${bind(pattern(t))} ESCAPE '\\'`;
-    return `${negative ? 'NOT ' : ''}EXISTS (${walk})`;
+    const pre = textPrefilter(t);
+    const exists = `EXISTS (${walk})`;
+    if (pre === null) return `${negative ? 'NOT ' : ''}${exists}`;
+    const text = `answers ${like} ${bind(pre)} ESCAPE '\\'`;
+    // The cheap LIKE first: only the responses whose text holds the words are walked.
+    return negative ? `(NOT ${text} OR NOT ${exists})` : `(${text} AND ${exists})`;
   }
   const index = tableOf(d, ResponseAnswerEntity);
   let rows = `SELECT response_id FROM ${index} WHERE form_id = ${bind(formId)} AND question_id = ${bind(t.question_id)}`;
@@ -118,6 +134,56 @@ export function drivenMatch(
   // IDX_responses_form_submitted, which also holds completed_at and completion_seconds: a summary's days read no row.
   const on = `r.id = m.m_id AND r.form_id = ${bind(formId)} AND r.submitted_at = m.m_at`;
   return { from: `(${rows}) m ${join} ${responses} r ON ${on}`, where, alone, rows: `(${rows}) m`, lookup: `${join} ${responses} r ON ${on}` };
+}
+
+/**
+ * The matching responses as a SELECT of `m_id` (the response's id) and `m_at` (its submitted_at), for a filtered
+ * summary to read once (filtered-summary.ts; docs/decisions.md, "Filtered summaries from the matches"). With
+ * `all` and a positive test on keys or numbers (or "is answered"), from the answers index alone: that test's
+ * range is read (dates applied there too) and every other key, number or presence test is a set read from its
+ * own range of the index (`IN` / `NOT IN`): each range is read in index order, never a lookup per row, and no
+ * response is read unless another filter (completion, version, language, search, a text test) needs it, then
+ * only for the rows left. Otherwise the form's responses filtered, as the list does.
+ */
+export function matchingSql(
+  d: Dialect,
+  responses: string,
+  formId: string,
+  filter: { since?: string; until?: string; completed?: boolean; search?: string; version?: number; language?: string; answers?: AnswerFilter },
+  bind: (v: unknown) => string,
+  rest: (f: typeof filter, bind: (v: unknown) => string) => string,
+): string {
+  const answers = filter.answers;
+  const driver =
+    answers && answers.match === 'all'
+      ? (answers.tests.find((t) => (t.via === 'key' || t.via === 'num') && !NEGATIVE.has(t.op)) ?? answers.tests.find((t) => t.via === 'presence' && t.op === 'is_answered'))
+      : undefined;
+  if (!answers || !driver) return `SELECT id AS m_id, submitted_at AS m_at FROM ${responses} WHERE form_id = ${bind(formId)}${rest(filter, bind)}`;
+  const index = tableOf(d, ResponseAnswerEntity);
+  const distinct = ONE_ROW.has(driver.op) && driver.via !== 'presence' ? '' : 'DISTINCT ';
+  let where = `i.form_id = ${bind(formId)} AND i.question_id = ${bind(driver.question_id)}`;
+  // `value`, `num` and the other filters' columns are each in one of the two tables: only the shared ones are named.
+  if (driver.via !== 'presence') where += ` AND ${rowPredicate(d, driver, bind)}`;
+  if (filter.since !== undefined) where += ` AND i.submitted_at >= ${bind(filter.since)}`;
+  if (filter.until !== undefined) where += ` AND i.submitted_at <= ${bind(filter.until)}`;
+  const others = answers.tests.filter((t) => t !== driver);
+  const inIndex = others.filter((t) => t.via !== 'text');
+  const onResponse = others.filter((t) => t.via === 'text');
+  // On SQLite `+i.response_id` keeps the planner from seeking the primary key once per id of another test's set
+  // (random reads) instead of walking the driver's range and probing the sets.
+  if (inIndex.length) where += answerConditions(d, { match: 'all', tests: inIndex }, formId, bind, d.kind === 'sqlite' ? '+i.response_id' : 'i.response_id');
+  const byResponse = { ...filter, since: undefined, until: undefined, answers: undefined };
+  const needsResponse =
+    byResponse.completed !== undefined || byResponse.search !== undefined || byResponse.version !== undefined || byResponse.language !== undefined || onResponse.length > 0;
+  if (!needsResponse) return `SELECT ${distinct}i.response_id AS m_id, i.submitted_at AS m_at FROM ${index} i WHERE ${where}`;
+  // The rows left are looked up by (form, submitted_at, id): a seek in IDX_responses_form_submitted.
+  const join = d.kind === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
+  const on = `r.form_id = ${bind(formId)} AND r.submitted_at = i.submitted_at AND r.id = i.response_id`;
+  const texts = onResponse.length ? answerConditions(d, { match: 'all', tests: onResponse }, formId, bind, 'r.id') : '';
+  return (
+    `SELECT ${distinct}i.response_id AS m_id, i.submitted_at AS m_at FROM ${index} i ${join} ${responses} r ON ${on} ` +
+    `WHERE ${where}${rest(byResponse, bind)}${texts}`
+  );
 }
 
 /** The highest placeholder number (`?N` or `$N`) in `sql`: the prefix of the bound values it uses. */

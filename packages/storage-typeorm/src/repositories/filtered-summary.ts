@@ -5,7 +5,7 @@ import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
 import { tableOf } from '../sql/statements';
 import { filterConditions } from './response-search';
-import { countParams, drivenMatch } from './answer-filter-sql';
+import { matchingSql } from './answer-filter-sql';
 import { pairSummary } from './answer-pairs';
 
 /*
@@ -31,23 +31,6 @@ export async function filteredSummary(
   const index = tableOf(d, ResponseAnswerEntity);
   const questionsTable = tableOf(d, QuestionEntity);
   const rest = (f: ResponseFilter, bind: (v: unknown) => string) => filterConditions(d, f, bind, formId);
-  /**
-   * The matching responses as `FROM ... WHERE ...` with the response as `r` and its id as `m_id`: driven by the
-   * answers index when a test can drive (answer-filter-sql.ts, `drivenMatch`), else the form's responses filtered.
-   */
-  const matching = (needsResponse = false) => {
-    const params = new Params(d);
-    const m = drivenMatch(d, responses, formId, filter, params.bind, rest);
-    // The driver alone is the whole filter: the answers index answers without reading a response.
-    if (m && m.alone && !needsResponse) {
-      // Only the driver's own values (bound first) are used: PostgreSQL refuses a parameter no statement names.
-      params.values.splice(countParams(m.rows));
-      return { from: m.rows, where: '1 = 1', params };
-    }
-    if (m) return { from: m.from, where: m.where, params };
-    const where = `r.form_id = ${params.bind(formId)}`;
-    return { from: `(SELECT id AS m_id FROM ${responses} WHERE form_id = ${params.bind(formId)}${filterConditions(d, filter, params.bind, formId)}) m ${d.kind === 'sqlite' ? 'CROSS JOIN' : 'JOIN'} ${responses} r ON r.id = m.m_id`, where, params };
-  };
   const order = await db.all<{ id: string; sort_order: Num; type: string; multiple: unknown }>(
     `SELECT id, sort_order, type, properties AS multiple FROM ${questionsTable} WHERE form_id = ${d.p(1)} ORDER BY sort_order, id`,
     [formId],
@@ -55,33 +38,35 @@ export async function filteredSummary(
   // One choice-like test: the pair counts answer it without reading a response (answer-pairs.ts).
   const counted = await pairSummary(db, d, formId, filter, order);
   if (counted) return counted;
-  const seconds = 'CASE WHEN r.completed_at IS NOT NULL THEN r.completion_seconds END';
+  // The matches are found once (answer-filter-sql.ts, `matchingSql`: from the answers index alone when a test can
+  // drive), kept by the database for this one statement (MATERIALIZED), and each part of the summary reads only
+  // the matches' own rows: their days from IDX_responses_form_submitted, their answers by the index's primary key.
+  const params = new Params(d);
   const join = d.kind === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
-  const days = matching(true);
-  const counts = matching();
-  const furthest = matching();
+  const matches = matchingSql(d, responses, formId, filter, params.bind, rest);
+  const seconds = 'CASE WHEN r.completed_at IS NOT NULL THEN r.completion_seconds END';
   // Each answer's position by the current order, written into the statement (no join per answer row).
-  const position = order.length
-    ? `CASE a.question_id ${order.map((q) => `WHEN ${furthest.params.bind(q.id)} THEN ${Number(q.sort_order)}`).join(' ')} END`
-    : 'NULL';
-  const [dayRows, valueRows, furthestRows] = await Promise.all([
-    db.all<{ day: string; total: Num; completed: Num; seconds_sum: Num | null; seconds_count: Num }>(
-      `SELECT substr(r.submitted_at, 1, 10) AS day, COUNT(*) AS total, COUNT(r.completed_at) AS completed, SUM(${seconds}) AS seconds_sum, ` +
-        `COUNT(${seconds}) AS seconds_count FROM ${days.from} WHERE ${days.where} GROUP BY substr(r.submitted_at, 1, 10)`,
-      days.params.values,
-    ),
-    db.all<{ question_id: string; value: string; n: Num }>(
-      `SELECT a.question_id, a.value, COUNT(*) AS n FROM ${counts.from} ${join} ${index} a ON a.response_id = m.m_id WHERE ${counts.where} ` +
-        'GROUP BY a.question_id, a.value',
-      counts.params.values,
-    ),
+  const position = order.length ? `CASE a.question_id ${order.map((q) => `WHEN ${params.bind(q.id)} THEN ${Number(q.sort_order)}`).join(' ')} END` : 'NULL';
+  // A multiple-selection answer has a row per choice: its question's answered count is of responses.
+  const multi = order.filter((q) => q.type === 'multiple_choice' && isMultiple(q.multiple)).map((q) => q.id);
+  const parts = [
+    `SELECT 'd' AS k, substr(r.submitted_at, 1, 10) AS a, '' AS b, COUNT(*) AS n, COUNT(r.completed_at) AS c, SUM(${seconds}) AS s, COUNT(${seconds}) AS sc ` +
+      `FROM m ${join} ${responses} r ON r.form_id = ${params.bind(formId)} AND r.submitted_at = m.m_at AND r.id = m.m_id GROUP BY substr(r.submitted_at, 1, 10)`,
+    `SELECT 'v', a.question_id, a.value, COUNT(*), 0, 0, 0 FROM m ${join} ${index} a ON a.response_id = m.m_id GROUP BY a.question_id, a.value`,
     // Each matching response's furthest answered question, by the current order.
-    db.all<{ pos: Num | null; n: Num }>(
-      `SELECT pos, COUNT(*) AS n FROM (SELECT MAX(${position}) AS pos FROM ${furthest.from} ${join} ${index} a ON a.response_id = m.m_id ` +
-        `WHERE ${furthest.where} GROUP BY m.m_id) f GROUP BY pos`,
-      furthest.params.values,
-    ),
-  ]);
+    `SELECT 'f', CAST(pos AS TEXT), '', COUNT(*), 0, 0, 0 FROM (SELECT MAX(${position}) AS pos FROM m ${join} ${index} a ON a.response_id = m.m_id GROUP BY m.m_id) f GROUP BY pos`,
+  ];
+  if (multi.length) {
+    parts.push(
+      `SELECT 'm', a.question_id, '', COUNT(DISTINCT a.response_id), 0, 0, 0 FROM m ${join} ${index} a ON a.response_id = m.m_id ` +
+        `WHERE a.question_id IN (${params.list(multi)}) GROUP BY a.question_id`,
+    );
+  }
+  type Part = { k: 'd' | 'v' | 'f' | 'm'; a: string | null; b: string | null; n: Num; c: Num; s: Num | null; sc: Num };
+  const rows = await db.all<Part>(`WITH m AS MATERIALIZED (${matches}) ${parts.join(' UNION ALL ')}`, params.values);
+  const dayRows = rows.filter((r) => r.k === 'd').map((r) => ({ day: r.a!, total: r.n, completed: r.c, seconds_sum: r.s, seconds_count: r.sc }));
+  const valueRows = rows.filter((r) => r.k === 'v').map((r) => ({ question_id: r.a!, value: r.b ?? '', n: r.n }));
+  const furthestRows = rows.filter((r) => r.k === 'f').map((r) => ({ pos: r.a, n: r.n }));
   const values: QuestionValueCount[] = [];
   const answered = new Map<string, number>();
   for (const r of valueRows) {
@@ -89,18 +74,8 @@ export async function filteredSummary(
     if (r.value !== '') values.push({ question_id: r.question_id, value: r.value, count: n });
     answered.set(r.question_id, (answered.get(r.question_id) ?? 0) + n);
   }
-  // A multiple-selection answer has a row per choice: its question's answered count is of responses.
-  const multi = order.filter((q) => q.type === 'multiple_choice' && isMultiple(q.multiple)).map((q) => q.id);
-  if (multi.length) {
-    const m = matching();
-    const rows = await db.all<{ question_id: string; n: Num }>(
-      `SELECT a.question_id, COUNT(DISTINCT a.response_id) AS n FROM ${m.from} ${join} ${index} a ON a.response_id = m.m_id ` +
-        `WHERE a.question_id IN (${m.params.list(multi)}) AND ${m.where} GROUP BY a.question_id`,
-      m.params.values,
-    );
-    for (const q of multi) answered.set(q, 0);
-    for (const r of rows) answered.set(r.question_id, Number(r.n));
-  }
+  for (const q of multi) answered.set(q, 0);
+  for (const r of rows) if (r.k === 'm') answered.set(r.a!, Number(r.n));
   const stoppedAt = new Map(furthestRows.filter((r) => r.pos !== null).map((r) => [Number(r.pos), Number(r.n)]));
   const questions: QuestionDropOff[] = [];
   let reached = 0;
