@@ -1,6 +1,6 @@
-import test from 'ava';
-import { DB_KINDS, startTestApp } from './helpers/app';
-import { mailbox } from './helpers/session-client';
+import test from '../helpers/bounded-test';
+import { DB_KINDS, startTestApp } from '../helpers/app';
+import { mailbox } from '../helpers/session-client';
 
 /*
  * The instance admin's routes (docs/accounts.md, "The admin area") over HTTP on SQLite and PostgreSQL: the

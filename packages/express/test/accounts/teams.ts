@@ -1,5 +1,5 @@
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
+import test from '../helpers/bounded-test';
+import { forEachDb, type TestApp } from '../helpers/app';
 import { waitFor } from '@formloom/core/testing';
 
 /** Time under the test's control (a true boundary): invitations expire after 7 days. */

@@ -1,5 +1,5 @@
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
+import test from '../helpers/bounded-test';
+import { forEachDb, type TestApp } from '../helpers/app';
 
 /*
  * Moving and copying a form between teams and the caller's own forms (POST /forms/:id/move and /copy,

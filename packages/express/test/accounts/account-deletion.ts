@@ -1,8 +1,8 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import JSZip from 'jszip';
-import { forEachDb, type TestApp } from './helpers/app';
-import { tracesOf } from './helpers/traces';
-import { Browser, mailbox, newEmail, PASSWORD, signUpByMail } from './helpers/session-client';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { tracesOf } from '../helpers/traces';
+import { Browser, mailbox, newEmail, PASSWORD, signUpByMail } from '../helpers/session-client';
 
 /*
  * Deleting an account (docs/accounts.md, "Deleting an account"): the person sees what goes, proves it is them,

@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser, Page } from 'playwright-core';
-import { forEachDb, startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, launchBrowser, openPage } from './helpers/browser';
+import { forEachDb, startTestApp, type TestApp } from '../helpers/app';
+import { AXE_SOURCE, launchBrowser, openPage } from '../helpers/browser';
 
 /*
  * The team invitation page `/teams/invite/<token>` (docs/teams.md "Accepting in the browser"): in a real

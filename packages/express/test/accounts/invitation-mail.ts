@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { createSmtpMailer } from '@formloom/mailer-smtp';
 import { smtpReply, startSmtpServer } from '@formloom/mailer-smtp/testing';
-import { DB_KINDS, startTestApp } from './helpers/app';
+import { DB_KINDS, startTestApp } from '../helpers/app';
 import { waitFor } from '@formloom/core/testing';
 
 async function until(fn: () => boolean | Promise<boolean>, ms = 60_000) {

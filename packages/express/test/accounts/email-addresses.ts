@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { isEmailAddress } from '@formloom/core';
-import { forEachDb } from './helpers/app';
-import { contractForm, lazyRenderer } from './helpers/signing';
+import { forEachDb } from '../helpers/app';
+import { contractForm, lazyRenderer } from '../helpers/signing';
 
 /*
  * One email rule everywhere, the one `format: email` declares (docs/decisions.md "Email addresses"): every

@@ -1,9 +1,9 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { createPublicPagesRouter } from '../src';
-import { forEachDb, type TestApp } from './helpers/app';
-import { mailbox, until } from './helpers/session-client';
+import { createPublicPagesRouter } from '../../src';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { mailbox, until } from '../helpers/session-client';
 
 /*
  * The invitation mail speaks to people, not to API clients (issue 36, "plain words"): it says to open the link

@@ -1,8 +1,8 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { createPublicPagesRouter } from '../src';
-import { startTestApp, type TestApp } from './helpers/app';
+import { createPublicPagesRouter } from '../../src';
+import { startTestApp, type TestApp } from '../helpers/app';
 
 let app: TestApp;
 test.before(async () => {

@@ -1,8 +1,8 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { createFormloomRouter, hostUserAuthenticator } from '../src';
-import { DB_KINDS, startTestApp } from './helpers/app';
+import { createFormloomRouter, hostUserAuthenticator } from '../../src';
+import { DB_KINDS, startTestApp } from '../helpers/app';
 
 /** A host whose "session" is the `x-host-user` header (standing in for a cookie session), with Formloom beside it. */
 async function host(app: Awaited<ReturnType<typeof startTestApp>>, apiKeys: boolean) {
