@@ -1,10 +1,10 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { callSource, type MailMessage } from '@formloom/core';
 import { waitFor } from '@formloom/core/testing';
 import { createFetchTransport } from '@formloom/webhook-http';
-import { forEachDb, type TestApp } from './helpers/app';
+import { forEachDb, type TestApp } from '../helpers/app';
 
 /*
  * Steps the server runs (docs/logic.md): an email step mails once per response and step through the outbox

@@ -1,12 +1,13 @@
-import test from 'ava';
-import { forEachDb } from './helpers/app';
+import test from '../helpers/bounded-test';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * Recall over HTTP (docs/decisions.md "Recall"): `{answer.<question id>}` in a form's texts follows the ids the
  * service gives new questions, survives reordering by id, and publishing refuses a recall the respondent
  * cannot have answered yet (a later or deleted question, an undeclared hidden field or variable).
  */
-forEachDb(test, (it) => {
+/** logic.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('publish refuses a recall of a later question (409 on publish, publish_error on create) and of a deleted one', async (t, app) => {
     const u = await app.user();
     const bad = await app.api('POST', '/forms', {

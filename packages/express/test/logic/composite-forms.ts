@@ -1,5 +1,6 @@
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
+import test from '../helpers/bounded-test';
+import type { TestApp } from '../helpers/app';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * Composite questions (docs/logic.md "Composite"): the respondent answers the components in place, the submission
@@ -54,7 +55,8 @@ const driving = (s: Setup) => ({ [`${s.a.id}/${s.q.drive}`]: true, [`${s.a.id}/$
 
 const count = async (app: TestApp, key: string, formId: string) => (await app.api('GET', `/forms/${formId}/responses`, { key })).body.total as number;
 
-forEachDb(test, (it) => {
+/** logic.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('the public form carries each component grouped, as its version was published, with nothing private', async (t, app) => {
     const s = await composite(app);
     const pub = await app.api('GET', `/public/forms/${s.c.slug}`);

@@ -1,9 +1,9 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { waitFor } from '@formloom/core/testing';
-import { forEachDb, type TestApp } from './helpers/app';
-import { download, sheetCells } from './helpers/xlsx-cells';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { download, sheetCells } from '../helpers/xlsx-cells';
 
 /*
  * Fuse questions (docs/logic.md "Fuse"): readiness at publish (form missing, not found, another account's,

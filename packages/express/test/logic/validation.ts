@@ -1,5 +1,5 @@
-import test from 'ava';
-import { forEachDb } from './helpers/app';
+import test from '../helpers/bounded-test';
+import type { SharedDb } from '../helpers/shared-apps';
 
 const bad = [
   ['missing title', {}, 'title'],
@@ -27,7 +27,8 @@ const bad = [
   ['duplicate question ids', { title: 'x', questions: [{ id: 'a', type: 'short_text', title: 'q' }, { id: 'a', type: 'short_text', title: 'r' }] }, 'questions.1.id'],
 ] as const;
 
-forEachDb(test, (it) => {
+/** logic.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('bad create bodies get a 400 naming the field and write nothing', async (t, app) => {
     const u = await app.user();
     for (const [name, body, field] of bad) {
@@ -92,9 +93,7 @@ forEachDb(test, (it) => {
     t.regex(res.body.questions[11].properties.questions[0].id, /^sq_/);
     t.deepEqual(res.body.questions[13].properties.fields, ['first_name', 'last_name', 'email', 'phone', 'company']);
   });
-});
 
-forEachDb(test, (it) => {
   it('NUL characters and absurd pages are a 400 or an empty page, never a 500', async (t, app) => {
     const u = await app.user();
     const nulTitle = await app.api('POST', '/forms', { key: u.key, body: { title: 'a\u0000b' } });
