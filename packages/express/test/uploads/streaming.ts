@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import test from 'ava';
-import { startTestApp, type DbKind, type TestApp } from './helpers/app';
-import { filesUnder } from './helpers/raw-http';
-import { eventually, fileLink, memoryGrowth, streamDownload, streamUpload, streamUploadInChild, streamDownloadInChild, uploadForm } from './helpers/stream-upload';
+import test from '../helpers/bounded-test';
+import { startTestApp, type DbKind, type TestApp } from '../helpers/app';
+import { filesUnder } from '../helpers/raw-http';
+import { eventually, fileLink, memoryGrowth, streamDownload, streamUpload, streamUploadInChild, streamDownloadInChild, uploadForm } from '../helpers/stream-upload';
 
 /*
  * Uploads and downloads stream through the blob store, on SQLite with the file store and on PostgreSQL with
@@ -23,7 +23,7 @@ const mib = (n: number) => `${(n / MiB).toFixed(1)} MiB`;
 /**
  * A 20 MiB file went through without the server holding it. Measured on the development machine: streamed, the
  * server's RSS rose by 0-2.6 MiB and the memory in use by at most 0.8 MiB; through a store without `streams`
- * (uploads-buffered-store.test.ts) the memory in use rises by 20 MiB and the RSS by up to 40 MiB (less when the
+ * (uploads/buffered-store.ts) the memory in use rises by 20 MiB and the RSS by up to 40 MiB (less when the
  * allocator still has the memory of an earlier file). Generous bounds, far from both.
  */
 function assertStreamed(t: import('ava').ExecutionContext, growth: { rss: number; inUse: number }) {

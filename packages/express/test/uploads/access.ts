@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { SessionIssuer } from '@formloom/core';
 import { waitFor } from '@formloom/core/testing';
-import { forEachDb, type TestApp } from './helpers/app';
+import { forEachDb, type TestApp } from '../helpers/app';
 
 /*
  * Uploaded files are private (docs/security.md "Uploaded files"): a file opens for whoever may read the

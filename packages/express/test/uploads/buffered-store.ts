@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { BlobStore } from '@formloom/core';
-import { startTestApp, type TestApp } from './helpers/app';
-import { eventually, fileLink, memoryGrowth, streamDownload, streamUpload, streamUploadInChild, uploadForm } from './helpers/stream-upload';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { eventually, fileLink, memoryGrowth, streamDownload, streamUpload, streamUploadInChild, uploadForm } from '../helpers/stream-upload';
 
 /*
  * A blob store without the `streams` capability (only put, get and deletePrefix, as a host may write one) keeps

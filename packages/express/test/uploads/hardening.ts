@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
-import { filePart, filesUnder, multipartHead, rawRequest } from './helpers/raw-http';
+import test from '../helpers/bounded-test';
+import type { TestApp } from '../helpers/app';
+import { filePart, filesUnder, multipartHead, rawRequest } from '../helpers/raw-http';
+import type { SharedDb } from '../helpers/shared-apps';
 
 async function uploadForm(app: TestApp) {
   const u = await app.user();
   const res = await app.api('POST', '/forms', { key: u.key, body: { title: 'Uploads', published: true, questions: [{ type: 'file_upload', title: 'Any' }] } });
   if (res.status !== 201) throw new Error(res.text);
-  // The owner's key opens the form's files (uploads-access.test.ts).
+  // The owner's key opens the form's files (uploads/access.ts).
   return { id: res.body.id as string, slug: res.body.slug as string, qid: res.body.questions[0].id as string, key: u.key };
 }
 
@@ -35,7 +36,8 @@ function assertBadRequest(t: import('ava').ExecutionContext, res: Awaited<Return
   t.is(body.error?.status, 400, what);
 }
 
-forEachDb(test, (it) => {
+/** uploads.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('a multipart body without its closing boundary is a 400, stores nothing and does not kill the process', async (t, app) => {
     const form = await uploadForm(app);
     const truncated = filePart('B', 'a.txt', 'hi');
@@ -108,9 +110,7 @@ forEachDb(test, (it) => {
     t.truthy(star, disposition);
     t.is(decodeURIComponent(star![1]!), name);
   });
-});
 
-forEachDb(test, (it) => {
   it('file names too long for the file system are stored and served; an overlong name in a download URL is a 404', async (t, app) => {
     const form = await uploadForm(app);
     const name = `${'日'.repeat(190)}.pdf`; // 190 characters, 574 bytes of UTF-8
@@ -132,9 +132,7 @@ forEachDb(test, (it) => {
     const longForm = await app.api('GET', `/public/uploads/${'a'.repeat(6000)}/${'0'.repeat(32)}/x.pdf`, { key: form.key });
     t.is(longForm.status, 404);
   });
-});
 
-forEachDb(test, (it) => {
   it('a download URL whose file name is a dot segment (`.`, `%2e%2e`) is a 404, not a 500 from the blob store', async (t, app) => {
     const form = await uploadForm(app);
     const fd = new FormData();
