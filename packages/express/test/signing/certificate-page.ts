@@ -1,11 +1,11 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { forEachDb, type TestApp } from './helpers/app';
-import { contractForm, eventually, lazyRenderer, memoryMailer, testRenderer } from './helpers/signing';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { contractForm, eventually, lazyRenderer, memoryMailer, testRenderer } from '../helpers/signing';
 
 /* Issue 23: the certificate page of a real session lists the originator, the form and its version, creation and
    expiry, every email sent, who voided and why, and the CA fingerprint (pdftotext of the sealed PDF). */

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { downloadedBytes } from '@formloom/test-browser';
-import { startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, launchBrowser, openPage } from './helpers/browser';
-import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from './helpers/signing';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { AXE_SOURCE, launchBrowser, openPage } from '../helpers/browser';
+import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from '../helpers/signing';
 
 const CONSENT = 'I agree to sign electronically and to receive the records electronically.';
 /*
  * The signer's page `/s/<short_code>` in a real browser (docs/signing.md "The signer's page"), on SQLite
- * (the API underneath runs on PostgreSQL too in signing-signer.test.ts): a sequential contract signed by
+ * (the API underneath runs on PostgreSQL too in signing/signer.ts): a sequential contract signed by
  * two signers through the page (one typed, one drawn), the sealed PDF downloaded from the page and checked
  * with pdfsig and qpdf; a password; a decline; a phone-width page drawn on by touch; the 404 page.
  */

@@ -1,6 +1,6 @@
-import test from 'ava';
-import { DB_KINDS, startTestApp } from './helpers/app';
-import { CONTRACT, eventually, lazyRenderer, memoryMailer } from './helpers/signing';
+import test from '../helpers/bounded-test';
+import { DB_KINDS, startTestApp } from '../helpers/app';
+import { CONTRACT, eventually, lazyRenderer, memoryMailer } from '../helpers/signing';
 
 /* Issue 34 (18): in a voided session, a signer's link lists and downloads the VOIDED copies only if that signer
    had signed (what they signed, marked void), and a contract nobody signed is not sealed at void at all. */

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { execFile } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createPdfDocumentRenderer, createTimestampClient, crlDistributionUrls, loadOrCreateSigningP12 } from '@formloom/pdf';
 import { derFromContents, startTestTsa, type TestTsa } from '@formloom/pdf/testing';
-import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
-import { contractForm, eventually, memoryMailer, ph } from './helpers/signing';
+import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
+import { contractForm, eventually, memoryMailer, ph } from '../helpers/signing';
 
 /* Issue 23: PAdES seals through the API, read from the outside: the CA certificate the API serves verifies
    the sealed PDF with OpenSSL, its fingerprint is printed on the certificate page, and a timestamp authority
