@@ -14,7 +14,8 @@ export type Child<C> = [name: string, run: (app: TestApp, c: C) => Promise<ApiRe
 export interface ParentRace<C> {
   /** What the parent is, for the tests' titles. */
   parent: string;
-  setup: (app: TestApp) => Promise<C>;
+  /** A new parent for one round (0 to rounds - 1: even rounds send the delete first, odd ones the children). */
+  setup: (app: TestApp, round: number) => Promise<C>;
   remove: (app: TestApp, c: C) => Promise<ApiResponse>;
   /** What the parent's delete may answer (default: a success). */
   removeAllowed?: number[];
@@ -38,7 +39,7 @@ export function raceParentDelete<C>(it: Register, r: ParentRace<C>): void {
       // Rounds run side by side (each its own parent).
       await Promise.all(
         Array.from({ length: r.rounds ?? 4 }, async (_, round) => {
-          const c = await r.setup(app);
+          const c = await r.setup(app, round);
           // Two of the child at once widen the window where the parent goes between its read and its write.
           const sent = (first: 'delete' | 'child') => {
             if (first === 'delete') return [r.remove(app, c), run(app, c), run(app, c)];
