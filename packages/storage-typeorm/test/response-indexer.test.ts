@@ -160,7 +160,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     for (let i = 0; i < 30; i++) await db.storage.responses.insert(response(i));
     t.is(await queued(db, form.id), 30);
     // Another storage on the same database, as an app restarted after a crash: its first call starts its indexer.
-    const ds = createDataSource(db.url);
+    const ds = createDataSource(db.url, { poolSize: 3 });
     await runMigrations(ds);
     const next = openStorage(ds);
     t.teardown(() => next.storage.close());
@@ -174,7 +174,7 @@ test('postgres: two instances indexing one form at once count every response onc
   t.timeout(180_000);
   const db = await createTestDatabase('postgres', { indexer: { debounceMs: 0, intervalMs: 20 } });
   t.teardown(() => db.close());
-  const ds = createDataSource(db.url);
+  const ds = createDataSource(db.url, { poolSize: 3 });
   await runMigrations(ds);
   const second = openStorage(ds, { indexer: { debounceMs: 0, intervalMs: 20 } });
   t.teardown(() => second.storage.close());

@@ -25,6 +25,8 @@ export interface TestApp {
   kind: DbKind;
   formloom: Formloom;
   raw(sql: string, params?: unknown[]): Promise<any[]>;
+  /** Counts every response waiting for the analytics indexer now (storage-typeorm's response-indexer.ts). */
+  indexed?(): Promise<void>;
   /** Calls the API: `key` is sent as a bearer token; `body` as JSON (a string is sent as is). */
   api(method: string, path: string, opts?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<ApiResponse>;
   /** A new user on `plan` with a forms key. */
@@ -115,6 +117,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
     kind,
     formloom,
     raw: (sql, params) => db.raw(sql, params),
+    indexed: () => db.indexer.drain(),
     async api(method, path, opts = {}) {
       const headers: Record<string, string> = { ...opts.headers };
       if (opts.key) headers.authorization = `Bearer ${opts.key}`;

@@ -164,7 +164,10 @@ export interface IndexerHost {
 }
 
 export interface IndexerOptions {
-  /** How long after a commit that queued responses the indexer runs (more responses per batch). */
+  /**
+   * How long after a commit that queued responses the indexer runs: the longer, the more responses a batch sums
+   * (a batch costs about ten statements whatever its size), while readers never wait for it (they catch up).
+   */
   debounceMs?: number;
   /** How often it looks for queued responses without being woken (another instance's, a crash's backlog). */
   intervalMs?: number;
@@ -187,7 +190,7 @@ export class ResponseIndexer {
     private readonly host: IndexerHost,
     options: IndexerOptions = {},
   ) {
-    this.debounceMs = options.debounceMs ?? 20;
+    this.debounceMs = options.debounceMs ?? 200;
     this.intervalMs = options.intervalMs ?? 1000;
   }
 
@@ -223,15 +226,24 @@ export class ResponseIndexer {
     this.timer.unref?.();
   }
 
-  /** One batch per form with responses waiting; true when a batch was full (more are waiting). */
+  /**
+   * One batch per form with responses waiting; true when a batch was full (more are waiting). A form whose batch
+   * fails (deleted meanwhile, the database gone) does not hold up the others: the pass goes on, then fails.
+   */
   private async pass(): Promise<boolean> {
     const { db, d } = this.host;
     let more = false;
+    let failed: unknown = null;
     for (const formId of await queuedForms(db, d, 50)) {
       if (this.stopped) return false;
-      const n = await this.host.transaction((tx) => indexQueued(tx, d, formId, INDEX_BATCH));
-      if (n >= INDEX_BATCH) more = true;
+      try {
+        const n = await this.host.transaction((tx) => indexQueued(tx, d, formId, INDEX_BATCH));
+        if (n >= INDEX_BATCH) more = true;
+      } catch (err) {
+        failed ??= err;
+      }
     }
+    if (failed) throw failed;
     return more;
   }
 

@@ -124,10 +124,11 @@ export class SqlResponseRepository implements ResponseRepository {
       row.csv_layout, row.csv_line, row.metadata,
     ];
     return this.scope.atomic(async (db) => {
-      // Still waiting for the indexer: it will count the response as this leaves it (response-indexer.ts).
-      const queued = (await stillQueued(db, this.scope.d, [id])).size > 0;
       const [old] = await db.all<DayKey>(this.st.lockPartial, [formId, id]);
       if (!old || old.completed_at !== null) return false;
+      // Still waiting for the indexer: it will count the response as this leaves it (response-indexer.ts). Asked
+      // once the response is locked: a response seen committed has its queue row committed with it.
+      const queued = (await stillQueued(db, this.scope.d, [id])).size > 0;
       let changed: number;
       try {
         changed = await db.run(this.st.updatePartial, params);
@@ -219,11 +220,25 @@ export class SqlResponseRepository implements ResponseRepository {
 
   async delete(formId: string, id: string): Promise<boolean> {
     return this.scope.atomic(async (db) => {
-      const queued = await stillQueued(db, this.scope.d, [id]);
+      const queued = await this.lockedQueued(db, formId, [id]);
       const gone = await db.all<DayKey>(this.st.delete, [formId, id]);
       await this.removed(db, formId, gone, queued);
       return gone.length > 0;
     });
+  }
+
+  /**
+   * Those of `ids` still queued for the indexer, asked once the responses are locked (PostgreSQL): a response
+   * committed between the two reads would otherwise look counted while its queue row is still there.
+   */
+  private async lockedQueued(db: Db, formId: string, ids: string[]): Promise<Set<string>> {
+    if (this.scope.d.kind === 'postgres') {
+      for (const batch of idBatches(ids)) {
+        const [sql, values] = this.byIds('SELECT id', formId, batch);
+        await db.all(`${sql} ORDER BY id FOR UPDATE`, values);
+      }
+    }
+    return stillQueued(db, this.scope.d, ids);
   }
 
   /** The days of `gone` are corrected; the indexes only for those the indexer had counted (not `queued`). */
@@ -255,7 +270,7 @@ export class SqlResponseRepository implements ResponseRepository {
     if (all.length === 0) return 0;
     return this.scope.atomic(async (db: Db) => {
       const gone: DayKey[] = [];
-      const queued = await stillQueued(db, this.scope.d, ids);
+      const queued = await this.lockedQueued(db, formId, ids);
       for (const batch of all) {
         const [sql, values] = this.byIds('DELETE', formId, batch);
         gone.push(...(await db.all<DayKey>(`${sql} RETURNING ${ROLLUP_COLUMNS}`, values)));
