@@ -20,6 +20,7 @@ export const deliveryTableStyles = css`
   .deliveries td.wrap-any { max-width: 16rem; overflow-wrap: anywhere; }
   .st-delivered { color: var(--_success); font-weight: 600; }
   .st-failed { color: var(--_danger); font-weight: 600; }
+  .st-delivered .note { color: var(--_muted); font-weight: 400; max-width: 12rem; }
   .excerpt summary { cursor: pointer; color: var(--_primary); white-space: nowrap; }
   .excerpt pre { margin: 0.25rem 0 0; max-width: 18rem; max-height: 10rem; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.8rem; background: var(--_bg); padding: 0.35rem; border-radius: var(--_radius); }
 `;
@@ -32,6 +33,12 @@ export interface DeliveryTableOptions<D> {
   /** The action on a row that may be sent again (none for those who may not edit). */
   again?: { label: string; when(d: D): boolean; run(d: D): void };
 }
+
+/**
+ * A delivered delivery's `error` is a note, not a failure (an integration's "Sent again after a restart: it may
+ * appear twice", docs/integrations.md): it goes under the status, in the first columns a phone shows.
+ */
+const delivered = (d: DeliveryRow) => d.status === 'delivered';
 
 /** What a delivery's event says in the log's Event column, in plain words. */
 const eventWords = (event: string, testEvent: string) =>
@@ -51,12 +58,12 @@ export function deliveryTable<D extends DeliveryRow>(list: readonly D[], opts: D
       <td>${when(d.created_at)}</td>
       ${target ? html`<td class="wrap-any">${target.of(d)}</td>` : nothing}
       <td>${eventWords(d.event, opts.testEvent)}</td>
-      <td class="st-${d.status}">${d.status}</td>
+      <td class="st-${d.status}">${d.status}${delivered(d) && d.error ? html`<div class="note">${d.error.slice(0, 200)}</div>` : nothing}</td>
       <td>${d.attempts}</td>
       <td>${d.response_code ?? '—'}${d.response_excerpt
         ? html`<details class="excerpt"><summary>Response body</summary><pre tabindex="0" aria-label="Start of the response body">${d.response_excerpt}</pre></details>`
         : nothing}</td>
-      <td class="wrap-any">${when(d.next_attempt_at)}${d.error ? html`<div class="muted">${d.error.slice(0, 200)}</div>` : nothing}</td>
+      <td class="wrap-any">${when(d.next_attempt_at)}${d.error && !delivered(d) ? html`<div class="muted">${d.error.slice(0, 200)}</div>` : nothing}</td>
       <td>${again?.when(d) ? html`<button class="btn small" type="button" @click=${() => again.run(d)}>${again.label}</button>` : nothing}</td>
     </tr>`)}</tbody></table></div>`;
 }
