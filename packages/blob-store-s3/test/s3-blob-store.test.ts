@@ -19,7 +19,12 @@ runBlobStoreConformance(test, {
   },
 });
 
-const bytes = (n: number, seed: number) => Buffer.from(Uint8Array.from({ length: n }, (_, i) => (i * 13 + seed) & 0xff));
+/** `n` bytes of a pattern. A plain loop: `Uint8Array.from({ length }, fn)` took 0.7 CPU-seconds for each 12 MiB. */
+const bytes = (n: number, seed: number) => {
+  const out = Buffer.allocUnsafe(n);
+  for (let i = 0; i < n; i++) out[i] = (i * 13 + seed) & 0xff;
+  return out;
+};
 async function* pieces(data: Buffer, size: number, failAfter = Infinity) {
   for (let at = 0, n = 0; at < data.length; at += size, n++) {
     if (n >= failAfter) throw new Error('source failed');
