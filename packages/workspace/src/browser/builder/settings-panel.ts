@@ -94,7 +94,7 @@ export class FlSettingsPanel extends BuilderPanel {
       </section>
       <section class="card" aria-labelledby="s-vars">
         <h2 id="s-vars">Variables</h2>
-        <p class="muted hint">Values kept with the form for logic and your integrations; respondents see one only where a text recalls it (<code>{var.name}</code>).</p>
+        <p class="muted hint">Values kept with the form for logic and your integrations; respondents see one only where a text recalls it (type @ in that text).</p>
         <fl-variables .variables=${f.variables ?? {}} @fl-variables=${(e: CustomEvent) => this.patch({ variables: Object.keys(e.detail).length ? e.detail : null })}></fl-variables>
       </section>
     </div>
