@@ -1,10 +1,12 @@
 import { css } from 'lit';
 
-/** The results screen's layout: summary cards and charts, the responses table and its detail panel. */
+/**
+ * The results screen's layout: summary cards and charts, the responses table and its detail panel. Its grids
+ * have one `minmax(0, 1fr)` column: an auto column grows to its widest unbreakable line, which once pushed
+ * the whole screen past a phone's width.
+ */
 export const resultsStyles = css`
   :host { display: block; }
-  /* One column that may be narrower than its content's widest line (a grid's auto column grows to its
-     min-content: the filter bar's date fields and the summary's cards pushed the page to 457 px at 390 px). */
   .wrap { max-width: 72rem; margin: 0 auto; padding: 1rem; display: grid; gap: 1rem; grid-template-columns: minmax(0, 1fr); }
   .bar { display: flex; gap: 0.75rem; align-items: end; flex-wrap: wrap; }
   .bar label.field { min-width: 9rem; }
