@@ -97,7 +97,8 @@ const ONE_ROW = new Set(['equals', 'greater_than', 'less_than', 'greater_or_equa
 /**
  * The matching responses driven by the answers index (docs/decisions.md, "Filters by answer"): with `all`,
  * the first positive test on keys or numbers is read from its index (IDX_response_answers_value or _num, the
- * dates applied there too) and only those responses are looked up by id for the other filters. Without it
+ * dates and the other key, number and presence tests applied there too) and only those responses are looked up
+ * by id for the other filters. Without it
  * the planner would read every response of the form (IDX_responses_form_submitted) and probe the list.
  * `from` names the driver `m` (columns `m_id`, `m_at`) joined to the responses as `r`; `where` holds the
  * other filters on `r`; `alone` says the driver is the whole filter (no lookup needed to count).
@@ -121,11 +122,15 @@ export function drivenMatch(
   if (driver.via !== 'presence') rows += ` AND ${rowPredicate(d, driver, bind)}`;
   if (filter.since !== undefined) rows += ` AND submitted_at >= ${bind(filter.since)}`;
   if (filter.until !== undefined) rows += ` AND submitted_at <= ${bind(filter.until)}`;
-  const others = { ...filter, since: undefined, until: undefined, answers: { match: answers.match, tests: answers.tests.filter((t) => t !== driver) } };
+  // The other key, number and presence tests are sets of their own index ranges, checked on the driver's rows
+  // before any response is looked up (as `matchingSql`); `+` on SQLite keeps their sets from being the seek key.
+  const inIndex = answers.tests.filter((t) => t !== driver && t.via !== 'text');
+  if (inIndex.length) rows += answerConditions(d, { match: 'all', tests: inIndex }, formId, bind, d.kind === 'sqlite' ? '+response_id' : 'response_id');
+  const others = { ...filter, since: undefined, until: undefined, answers: { match: answers.match, tests: answers.tests.filter((t) => t !== driver && t.via === 'text') } };
   const alone = others.completed === undefined && others.search === undefined && others.version === undefined && others.language === undefined && others.answers.tests.length === 0;
   // SQLite's CROSS JOIN keeps the written order (the driver outside); PostgreSQL's planner chooses by itself.
   const join = d.kind === 'sqlite' ? 'CROSS JOIN' : 'JOIN';
-  // The other tests only check the looked-up responses. On SQLite, `+r.id` keeps the planner from using their
+  // The text tests only check the looked-up responses. On SQLite, `+r.id` keeps the planner from using their
   // lists as the lookup's key (IDX_responses_form_submitted ends with id): it then walked the whole list for
   // every match, seconds for two filters of a sixth and a fifth of 20,000 responses.
   const tests = others.answers.tests.length ? answerConditions(d, others.answers, formId, bind, d.kind === 'sqlite' ? '+r.id' : 'r.id') : '';
