@@ -1,6 +1,6 @@
-import test from 'ava';
-import { DB_KINDS, startTestApp, type DbKind, type TestApp } from './helpers/app';
-import { Browser, mailbox, newEmail, PASSWORD } from './helpers/session-client';
+import test from '../helpers/bounded-test';
+import { DB_KINDS, startTestApp, type DbKind, type TestApp } from '../helpers/app';
+import { Browser, mailbox, newEmail, PASSWORD } from '../helpers/session-client';
 
 /*
  * The first proof of an address revokes the API keys its claimant made, not the operator's (docs/security.md

@@ -1,7 +1,7 @@
-import test from 'ava';
-import { forEachDb, startTestApp } from './helpers/app';
-import { createFormloomRouter } from '../src';
-import { Browser, mailbox } from './helpers/session-client';
+import test from '../helpers/bounded-test';
+import { forEachDb, startTestApp } from '../helpers/app';
+import { createFormloomRouter } from '../../src';
+import { Browser, mailbox } from '../helpers/session-client';
 
 /** Hostile or malformed input to every sign-in endpoint: a clear 4xx in the error shape, never a 500, nothing written. */
 forEachDb(

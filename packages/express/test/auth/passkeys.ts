@@ -1,7 +1,7 @@
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
-import { Browser, mailbox, newEmail, signUpByMail } from './helpers/session-client';
-import { SoftAuthenticator } from './helpers/soft-authenticator';
+import test from '../helpers/bounded-test';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { Browser, mailbox, newEmail, signUpByMail } from '../helpers/session-client';
+import { SoftAuthenticator } from '../helpers/soft-authenticator';
 
 const mails = mailbox();
 

@@ -1,8 +1,8 @@
-import test from 'ava';
-import type { TestApp } from './helpers/app';
-import { Browser, mailbox, newEmail, PASSWORD } from './helpers/session-client';
-import { SoftAuthenticator } from './helpers/soft-authenticator';
-import { startTwoInstances } from './helpers/two-instances';
+import test from '../helpers/bounded-test';
+import type { TestApp } from '../helpers/app';
+import { Browser, mailbox, newEmail, PASSWORD } from '../helpers/session-client';
+import { SoftAuthenticator } from '../helpers/soft-authenticator';
+import { startTwoInstances } from '../helpers/two-instances';
 
 /**
  * Two instances on one PostgreSQL database, each with its own pool and router: sessions, links and passkey

@@ -1,6 +1,6 @@
-import test from 'ava';
-import { DB_KINDS, startTestApp } from './helpers/app';
-import { Browser, mailbox, newEmail, PASSWORD } from './helpers/session-client';
+import test from '../helpers/bounded-test';
+import { DB_KINDS, startTestApp } from '../helpers/app';
+import { Browser, mailbox, newEmail, PASSWORD } from '../helpers/session-client';
 
 const DAY = 86_400_000;
 

@@ -1,6 +1,6 @@
-import test from 'ava';
-import { forEachDb } from './helpers/app';
-import { Browser, newEmail, PASSWORD } from './helpers/session-client';
+import test from '../helpers/bounded-test';
+import { forEachDb } from '../helpers/app';
+import { Browser, newEmail, PASSWORD } from '../helpers/session-client';
 
 /*
  * The default public URL is http://127.0.0.1:<port>; a newcomer opens http://localhost:<port> (docs/accounts.md).

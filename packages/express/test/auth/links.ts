@@ -1,6 +1,6 @@
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
-import { Browser, mailbox, newEmail, PASSWORD, signUpByMail } from './helpers/session-client';
+import test from '../helpers/bounded-test';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { Browser, mailbox, newEmail, PASSWORD, signUpByMail } from '../helpers/session-client';
 
 const mails = mailbox();
 

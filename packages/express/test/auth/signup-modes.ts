@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { SignupMode } from '@formloom/core';
-import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
-import { Browser, mailbox, newEmail, PASSWORD, signUpByMail, until } from './helpers/session-client';
+import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
+import { Browser, mailbox, newEmail, PASSWORD, signUpByMail, until } from '../helpers/session-client';
 
 /** A fresh, empty instance in `mode` (each test needs its own: "the first account" is per instance). */
 const mails = mailbox();
@@ -139,7 +139,7 @@ for (const kind of DB_KINDS) {
       statuses.push((await new Browser(app).call('POST', path, { body: { email: res.body.user.email } })).status);
     }
     t.deepEqual(statuses, [202, 202, 202, 429, 429]);
-    // The links are made after the answers (auth-address-claims.test.ts): wait for the three.
+    // The links are made after the answers (auth/address-claims.ts): wait for the three.
     const links = () => app.raw(`SELECT purpose FROM one_time_tokens WHERE user_id = '${res.body.user.id}' AND purpose <> 'email_verification'`);
     await until(async () => (await links()).length >= 3);
     t.is((await links()).length, 3, 'the refused requests made no link');

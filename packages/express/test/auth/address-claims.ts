@@ -1,10 +1,10 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { SignupMode } from '@formloom/core';
 import { createDataSource } from '@formloom/storage-typeorm';
 import { postgresTestUrl } from '@formloom/storage-typeorm/testing';
-import { DB_KINDS, startTestApp, type DbKind, type TestApp } from './helpers/app';
-import { Browser, mailbox, newEmail, PASSWORD, signUpByMail, until } from './helpers/session-client';
-import { SoftAuthenticator } from './helpers/soft-authenticator';
+import { DB_KINDS, startTestApp, type DbKind, type TestApp } from '../helpers/app';
+import { Browser, mailbox, newEmail, PASSWORD, signUpByMail, until } from '../helpers/session-client';
+import { SoftAuthenticator } from '../helpers/soft-authenticator';
 
 /*
  * Who may hold an address (issue 34, items 1, 3, 4, 29, 30, 32; docs/security.md "An address claimed before

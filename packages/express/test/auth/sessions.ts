@@ -1,10 +1,10 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { createFormloom } from '@formloom/core';
-import { forEachDb, type TestApp } from './helpers/app';
-import { Browser, mailbox, newEmail, PASSWORD, signUpByMail, until } from './helpers/session-client';
-import { createFormloomRouter } from '../src';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { Browser, mailbox, newEmail, PASSWORD, signUpByMail, until } from '../helpers/session-client';
+import { createFormloomRouter } from '../../src';
 
 const mails = mailbox();
 
@@ -41,7 +41,7 @@ forEachDb(
       const rows = await app.raw(`SELECT * FROM sign_in_sessions WHERE user_id = '${res.body.user.id}'`);
       t.is(rows.length, 1);
       t.false(JSON.stringify(rows).includes(b.cookie!));
-      // A known address gets the answer of any other; its owner is told by mail (auth-address-claims.test.ts).
+      // A known address gets the answer of any other; its owner is told by mail (auth/address-claims.ts).
       const again = await new Browser(app).call('POST', '/auth/signup', { body: { email, password: PASSWORD } });
       t.deepEqual([again.status, again.body], [202, { sent: true }]);
       await until(() => mails.messages.some((m) => m.to === email && /Someone tried/.test(m.subject ?? '')));
