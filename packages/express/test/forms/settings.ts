@@ -1,6 +1,6 @@
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
-import { eventually, webhookReceiver } from './helpers/browser';
+import test from '../helpers/bounded-test';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { eventually, webhookReceiver } from '../helpers/browser';
 
 /*
  * Respondent settings of a form (docs/decisions.md "Form settings"): hidden fields, close_at,

@@ -1,18 +1,19 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { createFormloom } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { forEachDb } from './helpers/app';
-import { createFormloomRouter } from '../src';
-import { FormJsonMemo } from '../src/form-json';
+import { createFormloomRouter } from '../../src';
+import { FormJsonMemo } from '../../src/form-json';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * `GET /forms/:id` writes JSON kept between reads of one revision (form-json.ts): what a client reads is the
  * form as it is, its count included, byte for byte what serializing it would give.
  */
 
-forEachDb(test, (it) => {
+/** forms.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('reads of a kept form carry the current count, the same JSON as serializing it, and follow an edit', async (t, app) => {
     const { key } = await app.user();
     const created = await app.api('POST', '/forms', {

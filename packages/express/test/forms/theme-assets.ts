@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
+import test from '../helpers/bounded-test';
+import type { TestApp } from '../helpers/app';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /** Theme logos and library fonts (docs/workspace.md "Theme", docs/respondents.md "Fonts", docs/decisions.md Workspace). */
 
@@ -17,7 +18,8 @@ function upload(app: TestApp, formId: string, key: string | null, file: { name: 
   return fetch(`${app.url}/api/v1/forms/${formId}/logos`, { method: 'POST', body: fd, headers }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 }
 
-forEachDb(test, (it) => {
+/** forms.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('PNG, JPEG, WebP and a plain SVG are stored by content and served public, immutable, by their hash', async (t, app) => {
     const u = await app.user();
     const form = (await app.api('POST', '/forms', { key: u.key, body: { title: 'Logo' } })).body;

@@ -1,6 +1,6 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { stripePlugin } from '@formloom/payments-stripe';
-import { forEachDb, type TestApp } from './helpers/app';
+import { forEachDb, type TestApp } from '../helpers/app';
 
 const WEBHOOK = 'https://hooks.example/formloom?token=sekret-hook-token-123';
 const SECRET_ANSWER = 'Zanzibar-secret-answer';

@@ -1,5 +1,5 @@
-import test from 'ava';
-import { forEachDb } from './helpers/app';
+import test from '../helpers/bounded-test';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /** Texts a reader sees as nothing. */
 const INVISIBLE = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00a0', '\u3000', ' \u200b\u00a0\u3000 ', '\u3164', '\u2800'];
@@ -45,7 +45,8 @@ const GOOD_STYLE = {
   watermark_css: 'opacity: .5',
 };
 
-forEachDb(test, (it) => {
+/** forms.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('a title of only invisible or white-space characters is blank, for forms, questions and choices', async (t, app) => {
     const u = await app.user();
     const form = await app.api('POST', '/forms', { key: u.key, body: { title: 'Visible' } });

@@ -1,11 +1,12 @@
-import test from 'ava';
-import { forEachDb } from './helpers/app';
+import test from '../helpers/bounded-test';
+import type { SharedDb } from '../helpers/shared-apps';
 
 const LIST_FIELDS = [
   'background_color', 'created_at', 'description', 'id', 'published', 'response_count', 'slug', 'team', 'theme_color', 'title', 'updated_at',
 ];
 
-forEachDb(test, (it) => {
+/** forms.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('create applies every default and keeps question order', async (t, app) => {
     const u = await app.user();
     const res = await app.api('POST', '/forms', {
@@ -72,7 +73,7 @@ forEachDb(test, (it) => {
       show_progress_bar: false,
       branding_logo_url: 'https://example.com/logo.png',
       hide_branding: true,
-      // true needs a translator on the server (form-auto-translate.test.ts); its default language is stored here.
+      // true needs a translator on the server (forms/auto-translate.ts); its default language is stored here.
       auto_translate: false,
       language: 'en',
       top_logo_alignment: 'center',

@@ -1,11 +1,12 @@
-import test from 'ava';
-import { forEachDb } from './helpers/app';
+import test from '../helpers/bounded-test';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /* ETag and If-Match on the owner's form endpoints (docs/decisions.md, "Form ETags"). */
 
 const stale = (app: { api: any }, key: string, id: string) => app.api('GET', `/forms/${id}`, { key }).then((r: any) => r.headers.get('etag') as string);
 
-forEachDb(test, (it) => {
+/** forms.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('a write with the ETag last read succeeds and answers the next one; a stale one is refused with 412 and changes nothing', async (t, app) => {
     const u = await app.user();
     const created = await app.api('POST', '/forms', { key: u.key, body: { title: 'One', questions: [{ type: 'short_text', title: 'Name' }] } });

@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { TranslatorError, definePlugin, type MailMessage, type Translator } from '@formloom/core';
 import { waitFor } from '@formloom/core/testing';
-import { forEachDb } from './helpers/app';
+import { forEachDb } from '../helpers/app';
 
 /*
  * auto_translate (docs/languages.md): at publish, missing translations are filled through the translator port

@@ -1,7 +1,8 @@
-import test from 'ava';
-import { forEachDb } from './helpers/app';
+import test from '../helpers/bounded-test';
+import type { SharedDb } from '../helpers/shared-apps';
 
-forEachDb(test, (it) => {
+/** forms.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('publish, edit, re-publish: versions newest first with computed changelogs', async (t, app) => {
     const u = await app.user();
     const created = await app.api('POST', '/forms', {

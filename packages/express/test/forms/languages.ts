@@ -1,5 +1,6 @@
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
+import test from '../helpers/bounded-test';
+import type { TestApp } from '../helpers/app';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * Multi-language forms (docs/languages.md): languages and translations are stored, checked and versioned;
@@ -18,7 +19,8 @@ async function create(app: TestApp, key: string, body: Record<string, unknown> =
   return res.body;
 }
 
-forEachDb(test, (it) => {
+/** forms.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('languages and translations are checked, published with a warning for what is missing, public where shown', async (t, app) => {
     const u = await app.user();
     for (const [body, field] of [
