@@ -1,15 +1,15 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { forEachDb } from './helpers/app';
-import { contractForm, lazyRenderer } from './helpers/signing';
+import { forEachDb } from '../helpers/app';
+import { contractForm, lazyRenderer } from '../helpers/signing';
 
 /* The script in docs/signing.md ("The audit chain's canonical form") recomputes a session's chain from the
    API's answer alone: the test takes the block out of the docs as written and runs it with node. */
 
-const docs = readFileSync(join(__dirname, '../../../../docs/signing.md'), 'utf8');
+const docs = readFileSync(join(__dirname, '../../../../../docs/signing.md'), 'utf8');
 const script = /```js\n(\/\/ check-audit\.mjs[\s\S]*?)```/.exec(docs)?.[1];
 
 function runScript(input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {

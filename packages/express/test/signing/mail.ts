@@ -1,10 +1,10 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { createHash } from 'node:crypto';
 import { createSmtpMailer } from '@formloom/mailer-smtp';
 import { type ReceivedSmtpMessage, smtpReply, startSmtpServer, type TestSmtpServer } from '@formloom/mailer-smtp/testing';
 import type { SMTPServerOptions } from 'smtp-server';
-import { DB_KINDS, type DbKind, startTestApp, type TestApp } from './helpers/app';
-import { contractForm, eventually, lazyRenderer, testRenderer } from './helpers/signing';
+import { DB_KINDS, type DbKind, startTestApp, type TestApp } from '../helpers/app';
+import { contractForm, eventually, lazyRenderer, testRenderer } from '../helpers/signing';
 
 /*
  * Every mail of a signing session, received by a real SMTP server (the `smtp-server` package on an

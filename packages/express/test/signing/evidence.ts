@@ -1,13 +1,13 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DB_KINDS, forEachDb, startTestApp, type TestApp } from './helpers/app';
-import { signaturePng } from './helpers/png';
-import { eventually, lazyRenderer, memoryMailer, ph, testRenderer } from './helpers/signing';
+import { DB_KINDS, forEachDb, startTestApp, type TestApp } from '../helpers/app';
+import { signaturePng } from '../helpers/png';
+import { eventually, lazyRenderer, memoryMailer, ph, testRenderer } from '../helpers/signing';
 
 /* Issue #10's evidence, read from the outside: what the sealed PDFs of a real session say (pdftotext,
    pdffonts, pdfimages), what verification reports, and where the recorded client addresses come from. */

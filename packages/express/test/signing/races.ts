@@ -1,6 +1,6 @@
-import test from 'ava';
-import { eventually, lazyRenderer, memoryMailer, testRenderer } from './helpers/signing';
-import { startTwoInstances, type TwoInstances } from './helpers/two-instances';
+import test from '../helpers/bounded-test';
+import { eventually, lazyRenderer, memoryMailer, testRenderer } from '../helpers/signing';
+import { startTwoInstances, type TwoInstances } from '../helpers/two-instances';
 
 /*
  * The signer's limits and the session's end states under concurrent requests to two app instances on one

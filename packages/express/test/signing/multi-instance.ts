@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { SignedDocumentRenderer } from '@formloom/core';
-import { eventually, lazyRenderer, memoryMailer, testRenderer } from './helpers/signing';
-import { startTwoInstances, type TwoInstances } from './helpers/two-instances';
+import { eventually, lazyRenderer, memoryMailer, testRenderer } from '../helpers/signing';
+import { startTwoInstances, type TwoInstances } from '../helpers/two-instances';
 
 /*
  * Signing races on PostgreSQL with two app instances on one schema, each with its own outbox worker

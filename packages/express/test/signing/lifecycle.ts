@@ -1,7 +1,7 @@
-import test from 'ava';
-import { DB_KINDS, startTestApp } from './helpers/app';
+import test from '../helpers/bounded-test';
+import { DB_KINDS, startTestApp } from '../helpers/app';
 import { SigningSealHandler } from '@formloom/core';
-import { contractForm, eventually, lazyRenderer, memoryMailer, testRenderer } from './helpers/signing';
+import { contractForm, eventually, lazyRenderer, memoryMailer, testRenderer } from '../helpers/signing';
 
 test.before(async () => {
   await testRenderer();

@@ -1,6 +1,6 @@
-import test from 'ava';
-import { startTestApp } from './helpers/app';
-import { lazyRenderer } from './helpers/signing';
+import test from '../helpers/bounded-test';
+import { startTestApp } from '../helpers/app';
+import { lazyRenderer } from '../helpers/signing';
 
 /** Every signing endpoint in GET /api/v1/openapi.json (docs/signing.md, "Endpoints"). */
 

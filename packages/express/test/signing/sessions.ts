@@ -1,6 +1,6 @@
-import test from 'ava';
-import { forEachDb } from './helpers/app';
-import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from './helpers/signing';
+import test from '../helpers/bounded-test';
+import { forEachDb } from '../helpers/app';
+import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from '../helpers/signing';
 
 const mailer = memoryMailer();
 const SESSION_FIELDS = ['copy_mode', 'created_at', 'expires_at', 'form_id', 'hide_other_signers', 'id', 'signer_links', 'signing_order', 'status', 'total_signed', 'total_slots'];

@@ -1,6 +1,6 @@
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
-import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from './helpers/signing';
+import test from '../helpers/bounded-test';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from '../helpers/signing';
 
 /* Document 2 line by line: pagination, timestamps, audit entry fields, team roles, invalidated links. */
 

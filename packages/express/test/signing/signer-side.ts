@@ -1,11 +1,11 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { forEachDb } from './helpers/app';
-import { contractForm, eventually, lazyRenderer, memoryMailer, testRenderer } from './helpers/signing';
+import { forEachDb } from '../helpers/app';
+import { contractForm, eventually, lazyRenderer, memoryMailer, testRenderer } from '../helpers/signing';
 
 /* Issue 23, the signer's side through the API: the signed-copy mail of a password-protected session, the
    recorded e-sign consent, and signing without the emailed code. */

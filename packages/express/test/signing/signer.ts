@@ -1,12 +1,12 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { forEachDb, type TestApp } from './helpers/app';
-import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from './helpers/signing';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from '../helpers/signing';
 
 const mailer = memoryMailer();
 const typed = (value: string) => ({ signature: { type: 'typed', value } });
