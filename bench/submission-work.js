@@ -4,6 +4,8 @@
 // the driver runs (sqlite3's Database and Statement calls, or pg's Client#query) and prints, per submission,
 // the statements by kind: one at a time (each its own transaction) and `CONCURRENCY` at a time (group commit).
 // Run after `npm run build`: `node bench/submission-work.js` (SUBMISSIONS=200 CONCURRENCY=50 to change).
+// Each phase ends with one analytics read, which counts whatever the analytics indexer has not counted yet
+// (docs/responses-and-webhooks.md, "How a submission is counted"): the indexer's work is part of a submission's.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -109,17 +111,24 @@ async function main() {
       const r = await requestJson(app.url, 'POST', `/api/v1/public/forms/${form.slug}/responses`, { body: { answers: answersFor(questions, i), visitor_id: `w-${i}` } });
       if (r.status !== 201) throw new Error(`submission answered ${r.status}: ${JSON.stringify(r.body)}`);
     };
+    const drain = async () => {
+      const r = await requestJson(app.url, 'GET', `/api/v1/forms/${form.id}/analytics`, { apiKey });
+      if (r.status !== 200) throw new Error(`analytics answered ${r.status}`);
+    };
     for (let i = 0; i < 5; i++) await submit(); // warm: caches filled, statements prepared
+    await drain();
     take();
     for (let i = 0; i < SUBMISSIONS; i++) await submit();
+    await drain();
     report(`one at a time (${SUBMISSIONS} submissions)`, take(), SUBMISSIONS);
     let left = SUBMISSIONS;
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
       while (left-- > 0) await submit();
     }));
+    await drain();
     report(`${CONCURRENCY} at a time (${SUBMISSIONS} submissions)`, take(), SUBMISSIONS);
     counting = false;
-    if (CPU_SUBMISSIONS > 0) await cpuPerSubmission(app.url, form.slug, questions);
+    if (CPU_SUBMISSIONS > 0) await cpuPerSubmission(app.url, form.slug, questions, drain);
   } finally {
     await app.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -138,7 +147,7 @@ async function main() {
  * CPU_SUBMISSIONS, CONCURRENCY at a time: less disturbed by a busy machine than req/s, and comparable between
  * two builds run one after the other.
  */
-async function cpuPerSubmission(url, slug, questions) {
+async function cpuPerSubmission(url, slug, questions, drain) {
   const { spawn } = require('node:child_process');
   const client = `
     const [url, slug, n, c, questions] = JSON.parse(process.argv[1]);
@@ -168,6 +177,7 @@ async function cpuPerSubmission(url, slug, questions) {
   const w0 = process.hrtime.bigint();
   child.send('go');
   const { failed } = await new Promise((resolve) => child.once('message', resolve));
+  await drain();
   const used = process.cpuUsage(t0);
   const wall = Number(process.hrtime.bigint() - w0) / 1e9;
   child.kill();

@@ -115,4 +115,57 @@ const scenarios = [
   },
 ];
 
-module.exports = { family: 'ingest', prepare, scenarios, answerValue, answersFor, submitResponseRequests };
+/**
+ * After the compared runs: how many of Formloom's responses still wait for the analytics indexer
+ * (docs/responses-and-webhooks.md, "How a submission is counted") and how long it takes to count them by itself,
+ * with no read asking. Read from the database directly, beside the app (a SELECT on SQLite's WAL does not block it).
+ */
+async function indexerDrainPhase(h) {
+  const app = h.formloom;
+  const count = async () => {
+    if (app.dbFile) {
+      const sqlite3 = require(require.resolve('sqlite3', { paths: [require('node:path').resolve(__dirname, '../../examples/self-hosted')] }));
+      return new Promise((ok, fail) => {
+        const db = new sqlite3.Database(app.dbFile, sqlite3.OPEN_READONLY, (err) => {
+          if (err) return fail(err);
+          db.get('SELECT COUNT(*) AS n FROM response_index_queue', (e, row) => db.close(() => (e ? fail(e) : ok(Number(row.n)))));
+        });
+      });
+    }
+    const { Client } = require(require.resolve('pg', { paths: [require('node:path').resolve(__dirname, '../../examples/self-hosted')] }));
+    const c = new Client({ connectionString: app.pg.url });
+    await c.connect();
+    try {
+      return Number((await c.query(`SELECT COUNT(*) AS n FROM "${app.pg.schema}".response_index_queue`)).rows[0].n);
+    } finally {
+      await c.end();
+    }
+  };
+  const t0 = Date.now();
+  const backlog = await count();
+  let left = backlog;
+  while (left > 0 && Date.now() - t0 < 120_000) {
+    await new Promise((r) => setTimeout(r, 50));
+    left = await count();
+  }
+  const ms = Date.now() - t0;
+  const checks = [{ check: 'ingest: the indexer counts its backlog by itself after the runs', value: `${backlog} responses in ${ms} ms`, target: '< 120 s', pass: left === 0 }];
+  return {
+    table: {
+      title: 'Analytics indexer after the ingest runs',
+      columns: [
+        { key: 'what', title: 'measure' },
+        { key: 'v', title: 'value', right: true },
+      ],
+      rows: [
+        { what: 'responses waiting when the last run ended', v: String(backlog) },
+        { what: 'time until none waited (ms)', v: String(ms) },
+      ],
+    },
+    checks,
+    result: { backlog, drain_ms: ms, left },
+    errors: [],
+  };
+}
+
+module.exports = { family: 'ingest', prepare, scenarios, phases: [{ name: 'ingest indexer drain', run: indexerDrainPhase }], answerValue, answersFor, submitResponseRequests };
