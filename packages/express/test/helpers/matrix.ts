@@ -1,4 +1,5 @@
 import type { ExecutionContext } from 'ava';
+import type { Principal } from '@formloom/core';
 import type { TestApp } from './app';
 
 export const ACTORS = ['owner', 'admin', 'editor', 'viewer', 'otherTeam', 'stranger', 'anonymous'] as const;
@@ -7,6 +8,7 @@ export type Actor = (typeof ACTORS)[number];
 export interface Users {
   keys: Record<Exclude<Actor, 'anonymous'>, string>;
   emails: Record<Exclude<Actor, 'anonymous'>, string>;
+  ids: Record<Exclude<Actor, 'anonymous'>, string>;
 }
 
 /** A team with one member per role, a published team form with a response, a pending invitation and branding. */
@@ -28,15 +30,17 @@ let n = 0;
 export async function makeUsers(app: TestApp): Promise<Users> {
   const keys = {} as Users['keys'];
   const emails = {} as Users['emails'];
+  const ids = {} as Users['ids'];
   for (const a of ACTORS) {
     if (a === 'anonymous') continue;
     const u = await app.user(a === 'owner' ? 'enterprise' : 'pro');
     keys[a] = u.key;
     emails[a] = u.email;
+    ids[a] = u.id;
   }
   const other = await app.api('POST', '/teams', { key: keys.otherTeam, body: { name: 'Other team' } });
   if (other.status !== 201) throw new Error(JSON.stringify(other.body));
-  return { keys, emails };
+  return { keys, emails, ids };
 }
 
 async function ok(res: Promise<{ status: number; body: any }>, status: number) {
@@ -45,34 +49,42 @@ async function ok(res: Promise<{ status: number; body: any }>, status: number) {
   return r.body;
 }
 
+/**
+ * The caller `actor` as the services see it. Worlds are made through the services the routes call (the team,
+ * its invitations, form, version and branding; only the response over HTTP): what is under test is each
+ * cell's call, and over HTTP the worlds were most of the file's requests.
+ */
+const as = (users: Users, actor: Exclude<Actor, 'anonymous'>): Principal => ({ user_id: users.ids[actor], key_id: null, scope: 'forms' });
+
 export async function makeWorld(app: TestApp, users: Users): Promise<World> {
   const tag = `${process.pid}-${++n}`;
   const teamName = `SecretTeam-${tag}`;
-  const team = await ok(app.api('POST', '/teams', { key: users.keys.owner, body: { name: teamName } }), 201);
+  const owner = as(users, 'owner');
+  const team = await app.formloom.teams.create(owner, { name: teamName });
   for (const role of ['admin', 'editor', 'viewer'] as const) {
-    const inv = await ok(app.api('POST', `/teams/${team.id}/invitations`, { key: users.keys.owner, body: { email: users.emails[role], role } }), 201);
-    await ok(app.api('POST', `/invitations/${inv.token}/accept`, { key: users.keys[role] }), 200);
+    const inv = (await app.formloom.invitations.create(owner, team.id, { email: users.emails[role], role })) as { token: string };
+    await app.formloom.invitations.accept(as(users, role), inv.token);
   }
-  const members = (await ok(app.api('GET', `/teams/${team.id}/members`, { key: users.keys.owner }), 200)).members as any[];
+  const { members } = await app.formloom.teams.members(owner, team.id);
   const byRole = Object.fromEntries(members.map((m) => [m.role, m.id])) as World['members'];
   const form = await teamForm(app, users, team.id, tag);
-  const invitation = await ok(app.api('POST', `/teams/${team.id}/invitations`, { key: users.keys.owner, body: { email: `pending-${tag}@example.com`, role: 'viewer' } }), 201);
-  await ok(app.api('PUT', `/teams/${team.id}/branding`, { key: users.keys.owner, body: { primary_color: '#123456' } }), 200);
+  const invitation = (await app.formloom.invitations.create(owner, team.id, { email: `pending-${tag}@example.com`, role: 'viewer' })) as { id: string };
+  await app.formloom.teams.updateBranding(owner, team.id, { primary_color: '#123456' });
   return { teamId: team.id, teamName, ...form, invitationId: invitation.id, members: byRole };
 }
 
-/** A published form of the team, made by its owner, with one response and its published version. */
+/** A published form of the team, made by its owner, with one response (sent as a respondent would) and its published version. */
 async function teamForm(app: TestApp, users: Users, teamId: string, tag: string): Promise<Pick<World, 'formId' | 'formTitle' | 'slug' | 'responseId' | 'versionId'>> {
   const formTitle = `SecretForm-${tag}`;
-  const form = await ok(
-    app.api('POST', '/forms', {
-      key: users.keys.owner,
-      body: { title: formTitle, team_id: teamId, published: true, questions: [{ type: 'short_text', title: 'Name' }] },
-    }),
-    201,
-  );
-  const response = await ok(app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [{ question_id: form.questions[0].id, value: 'x' }] } }), 201);
-  const versionId = (await ok(app.api('GET', `/forms/${form.id}/versions`, { key: users.keys.owner }), 200)).versions[0].id;
+  const owner = as(users, 'owner');
+  const form = (await app.formloom.forms.create(owner, {
+    title: formTitle,
+    team_id: teamId,
+    published: true,
+    questions: [{ type: 'short_text', title: 'Name' }],
+  })) as { id: string; slug: string; questions: { id: string }[] };
+  const response = await ok(app.api('POST', `/public/forms/${form.slug}/responses`, { body: { answers: [{ question_id: form.questions[0]!.id, value: 'x' }] } }), 201);
+  const versionId = (await app.formloom.publishing.versions(owner, form.id)).versions[0]!.id;
   return { formId: form.id, formTitle, slug: form.slug, responseId: response.id, versionId };
 }
 
