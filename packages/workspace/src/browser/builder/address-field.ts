@@ -14,8 +14,10 @@ export class FlFormAddress extends LitElement {
   static override styles = [
     tokens,
     controls,
+    // The label looks like every other field's (label.field), which cannot wrap this prefix-and-input field.
     css`
       :host { display: block; }
+      label[for='slug'] { display: block; margin-bottom: 0.3rem; font-size: 0.875rem; font-weight: 600; color: var(--_text); }
       .address { display: flex; align-items: stretch; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); min-width: 0; }
       .address:focus-within { outline: 2px solid var(--_primary); outline-offset: 1px; }
       .prefix { padding: 0.5rem 0 0.5rem 0.6rem; color: var(--_muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 45%; align-self: center; }
