@@ -23,6 +23,7 @@ import { readHttpConfig, type HttpConfig } from './http-config';
 import { checkConfiguration } from './env-check';
 import { backupsPlugin, InstanceBackups } from '@formloom/backup';
 import { readBackupConfig } from './backup-config';
+import { migrateInChild } from './migrations-in-child';
 import { creditPriceFromEnv, stripeFromEnv } from './payments-config';
 import { twilioFromEnv } from './telephony-config';
 import { translatorFromEnv } from './translator-config';
@@ -82,8 +83,16 @@ export function createApp(formloom: Formloom, options: AppOptions = {}): Express
   return app;
 }
 
+export interface StartOptions {
+  /**
+   * `true`: pending database migrations run in a child process (migrations-in-child.ts) and this one loads no
+   * migration code (docs/operations.md, "Memory"): what `main.js`, the launcher's server, does. Default: here.
+   */
+  migrateInChild?: boolean;
+}
+
 /** Opens (and migrates) the database, then listens on `HOST`:`PORT`. `logDestination` replaces stdout (tests). */
-export async function startSelfHosted(env: Env = process.env, logDestination?: DestinationStream): Promise<SelfHosted> {
+export async function startSelfHosted(env: Env = process.env, logDestination?: DestinationStream, options: StartOptions = {}): Promise<SelfHosted> {
   // Every variable first, all at once: one line per bad one (docs/configuration.md), before anything opens.
   checkConfiguration(env);
   const config = readSelfHostedConfig(env);
@@ -99,7 +108,17 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
   const translator = await translatorFromEnv(env);
   // Owner-only: the data dir holds the database, the secret key, uploads and mails (docs/security.md).
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const storage: ClosableStorage = await openMigratedStorage(config.databaseUrl);
+  const storage: ClosableStorage = await openMigratedStorage(
+    config.databaseUrl,
+    options.migrateInChild
+      ? {
+          migrate: async (pending) => {
+            logger.info({ migrations: pending.length }, `Applying ${pending.length} database migrations in a child process`);
+            await migrateInChild(config.databaseUrl);
+          },
+        }
+      : {},
+  );
   // The defaults of docs/configuration.md, except for ports that a configured plugin provides.
   const provided = portsProvided(file.plugins);
   let secretKey: string;

@@ -4,7 +4,8 @@ import { startSelfHosted } from './app';
 // Run through examples/self-hosted/bin/formloom-server (what `npm start` and the Docker image run) so SIGTERM
 // reaches this process and V8 gets its memory flags at start (docs/operations.md, "Process managers", "Memory").
 
-startSelfHosted(process.env).then(
+// Pending migrations run in a child process, so this one never loads their code (docs/operations.md, "Memory").
+startSelfHosted(process.env, undefined, { migrateInChild: true }).then(
   (app) => {
     const log = app.logger;
     log.info({ url: app.url, public_url: app.publicUrl, blob_store: app.blobStore }, `Formloom listening on ${app.url}`);

@@ -1,6 +1,7 @@
 import { DataSource, type LoggerOptions } from 'typeorm';
 import { formloomEntities } from './tables';
-import { formloomMigrations } from './migrations';
+import type * as Migrations from './migrations';
+import { formloomMigrationNames } from './migrations/names';
 import { loadDriver, type RequireDriver } from './drivers';
 
 export interface CreateDataSourceOptions {
@@ -25,7 +26,16 @@ export interface CreateDataSourceOptions {
    * driver is reported by name (see `loadDriver`).
    */
   requireDriver?: RequireDriver;
+  /**
+   * `false`: the data source knows no migration and never loads their code (a server whose database another
+   * process migrates: docs/operations.md, "Memory"); `runMigrations` refuses it, `pendingMigrations` still
+   * reads what is left to apply. Default `true`.
+   */
+  migrations?: boolean;
 }
+
+/** Formloom's migrations, loaded at their first use (CommonJS caches them after), not with this module. */
+const loadMigrations = () => (require('./migrations') as typeof Migrations).formloomMigrations;
 
 export type DatabaseUrl =
   | { kind: 'sqlite'; path: string }
@@ -63,7 +73,7 @@ export function createDataSource(url: string, opts: CreateDataSourceOptions = {}
   const parsed = parseDatabaseUrl(url);
   const common = {
     entities: [...formloomEntities],
-    migrations: [...formloomMigrations],
+    migrations: opts.migrations === false ? [] : [...loadMigrations()],
     migrationsTableName: MIGRATIONS_TABLE,
     synchronize: false,
     logging: opts.logging ?? false,
@@ -110,7 +120,7 @@ export function createDataSource(url: string, opts: CreateDataSourceOptions = {}
 export async function runMigrations(dataSource: DataSource): Promise<string[]> {
   if (!dataSource.isInitialized) await dataSource.initialize();
   const registered = new Set(dataSource.migrations.map((m) => m.constructor));
-  const missing = formloomMigrations.filter((m) => !registered.has(m));
+  const missing = loadMigrations().filter((m) => !registered.has(m));
   if (missing.length > 0) {
     throw new Error(`The data source lacks Formloom's migrations: add formloomMigrations to its options`);
   }
@@ -158,6 +168,31 @@ async function runSqliteMigrations(dataSource: DataSource): Promise<string[]> {
     // The cascades the storage relies on would silently stop with foreign keys left off.
     if (dataSource.isInitialized) await dataSource.query('PRAGMA foreign_keys = ON');
   }
+}
+
+/**
+ * The names of Formloom's migrations not yet applied to the database, in order (all of them on a new one),
+ * read from the migrations table alone: no migration's code is loaded and no lock is taken. Initializes the
+ * data source if needed.
+ */
+export async function pendingMigrations(dataSource: DataSource): Promise<string[]> {
+  if (!dataSource.isInitialized) await dataSource.initialize();
+  const table = dataSource.options.migrationsTableName ?? 'migrations';
+  const quoted = `"${table.replace(/"/g, '""')}"`;
+  const exists =
+    dataSource.options.type === 'sqlite'
+      ? ((await dataSource.query(`SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = ?`, [table])) as unknown[]).length > 0
+      : ((await dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS x`, [schemaQualified(dataSource, quoted)])) as Array<{ x: boolean }>)[0]!.x;
+  if (!exists) return [...formloomMigrationNames];
+  const rows = (await dataSource.query(`SELECT name FROM ${schemaQualified(dataSource, quoted)}`)) as Array<{ name: string }>;
+  const applied = new Set(rows.map((r) => r.name));
+  return formloomMigrationNames.filter((name) => !applied.has(name));
+}
+
+/** `quoted` in the data source's PostgreSQL schema when it names one (else the search path finds it). */
+function schemaQualified(dataSource: DataSource, quoted: string): string {
+  const schema = (dataSource.options as { schema?: string }).schema;
+  return schema && dataSource.options.type !== 'sqlite' ? `"${schema.replace(/"/g, '""')}".${quoted}` : quoted;
 }
 
 /** Whether every migration of the data source is recorded as applied (a read: no lock taken). */

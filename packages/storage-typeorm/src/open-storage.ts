@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { BlobStore, Storage } from '@formloom/core';
-import { createDataSource, runMigrations } from './data-source';
+import { createDataSource, pendingMigrations, runMigrations } from './data-source';
 import { createTypeormStorage } from './storage';
 import { createPostgresBlobStore } from './postgres-blob-store';
 
@@ -67,18 +67,36 @@ export function prepareSqliteFile(file: string) {
   }
 }
 
+export interface OpenMigratedStorageOptions {
+  /**
+   * Applies the pending migrations elsewhere, e.g. in a child process (the self-hosted server: docs/operations.md,
+   * "Memory"): called with their names when the migrations table lacks some, and the open fails with its error.
+   * This process then loads no migration code. Absent: they run here, as before.
+   */
+  migrate?: (pending: string[]) => Promise<void>;
+}
+
 /**
  * Opens the database and brings its schema up to date: what the `formloom` command and the self-hosted app
  * do at start. SQLite cannot create the folder of its file, so a fresh machine gets it made here (owner-only,
  * with `prepareSqliteFile`).
  */
-export async function openMigratedStorage(databaseUrl: string): Promise<ClosableStorage> {
+export async function openMigratedStorage(databaseUrl: string, options: OpenMigratedStorageOptions = {}): Promise<ClosableStorage> {
   const file = sqliteFile(databaseUrl);
   if (file !== null) prepareSqliteFile(file);
-  const ds = createDataSource(databaseUrl);
+  const migrate = options.migrate;
+  const ds = createDataSource(databaseUrl, { migrations: !migrate });
   const storage = createTypeormStorage(ds);
   try {
-    await runMigrations(ds);
+    if (!migrate) await runMigrations(ds);
+    else {
+      const pending = await pendingMigrations(ds);
+      if (pending.length > 0) {
+        await migrate(pending);
+        const left = await pendingMigrations(ds);
+        if (left.length > 0) throw new Error(`Database migrations still pending after migrating: ${left.join(', ')}`);
+      }
+    }
   } catch (e) {
     await storage.close().catch(() => undefined);
     throw e;
@@ -95,8 +113,8 @@ export async function openMigratedStorage(databaseUrl: string): Promise<Closable
     async notReadyReason(): Promise<string | null> {
       if (!ds.isInitialized) return 'database closed';
       try {
-        // Reads the migrations table: one round trip that also sees whether the schema is up to date.
-        return (await ds.showMigrations()) ? 'database migrations pending' : null;
+        // Reads the migrations table: what it lacks is what another instance of a newer version applied or not.
+        return (await pendingMigrations(ds)).length > 0 ? 'database migrations pending' : null;
       } catch (e) {
         return `database unreachable: ${e instanceof Error ? e.message : String(e)}`;
       }

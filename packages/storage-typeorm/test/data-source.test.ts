@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { createDataSource, createTypeormStorage, formloomEntities, formloomMigrations, parseDatabaseUrl, runMigrations } from '../src';
+import { createDataSource, createTypeormStorage, formloomEntities, formloomMigrationNames, formloomMigrations, parseDatabaseUrl, pendingMigrations, runMigrations } from '../src';
 import { createTestDatabase, postgresTestUrl, type TestDatabaseKind } from '../src/testing';
 import { exportLinesSql } from '../src/repositories/response-export';
 import { dialectOf } from '../src/sql/dialect';
@@ -108,6 +108,48 @@ test('sqlite::memory: works, the storage may be made before the data source is i
   t.is(await storage.transaction((tx) => tx.credits.spend('usr_1', 2)), 1);
   await storage.close();
 });
+
+test('formloomMigrationNames names formloomMigrations in their order', (t) => {
+  t.deepEqual([...formloomMigrationNames], formloomMigrations.map((m) => m.name));
+});
+
+/** What a server whose database another process migrates reads (docs/operations.md, "Memory"). */
+for (const kind of ['sqlite', 'postgres'] as const) {
+  test(`${kind}: pendingMigrations reads what is left to apply without the migrations' code`, async (t) => {
+    t.timeout(180_000);
+    let url: string;
+    let schema: string | undefined;
+    let dispose: () => Promise<unknown>;
+    if (kind === 'sqlite') {
+      const dir = await mkdtemp(join(tmpdir(), 'formloom-pending-'));
+      url = `sqlite:${join(dir, 'db.sqlite')}`;
+      dispose = () => rm(dir, { recursive: true, force: true });
+    } else {
+      const base = await postgresTestUrl();
+      schema = `fl_t${Math.floor(Date.now() / 1000).toString(36)}_${Math.random().toString(36).slice(2, 12)}`;
+      const admin = createDataSource(base, { poolSize: 1, migrations: false });
+      await admin.initialize();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      url = base;
+      dispose = async () => {
+        await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await admin.destroy();
+      };
+    }
+    t.teardown(() => dispose());
+    const bare = createDataSource(url, { migrations: false, poolSize: 1, ...(schema ? { schema } : {}) });
+    t.teardown(() => (bare.isInitialized ? bare.destroy() : undefined));
+    t.deepEqual(bare.migrations, []);
+    await t.throwsAsync(runMigrations(bare), { message: /formloomMigrations/ });
+    t.deepEqual(await pendingMigrations(bare), [...formloomMigrationNames], 'a new database lacks every one');
+    const full = createDataSource(url, { poolSize: 2, ...(schema ? { schema } : {}) });
+    t.teardown(() => (full.isInitialized ? full.destroy() : undefined));
+    await runMigrations(full);
+    t.deepEqual(await pendingMigrations(bare), []);
+    await full.undoLastMigration();
+    t.deepEqual(await pendingMigrations(bare), formloomMigrationNames.slice(-1), 'the last one undone');
+  });
+}
 
 test('runMigrations refuses a data source without Formloom migrations', async (t) => {
   const dataSource = new DataSource({ type: 'sqlite', database: ':memory:', entities: [...formloomEntities] });

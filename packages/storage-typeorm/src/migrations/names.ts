@@ -1,0 +1,40 @@
+/**
+ * The names of Formloom's migrations, in the order of `formloomMigrations` (index.ts), without their code: what
+ * a process needs to see whether a database is up to date without loading the migrations themselves
+ * (docs/operations.md, "Memory"). A new migration goes in both lists; the data-source test checks they agree.
+ */
+export const formloomMigrationNames: readonly string[] = [
+  'FormloomInitial1732000000000',
+  'FormloomResponsesWebhooks1733000000000',
+  'FormloomTeamAdministration1734000000000',
+  'FormloomFormListIndexes1735000000000',
+  'FormloomUploadsOutboxRetention1736000000000',
+  'FormloomRateLimits1736500000000',
+  'FormloomInstanceSettings1737000000000',
+  'FormloomSigning1737020000000',
+  'FormloomVoice1737040000000',
+  'FormloomResponseDays1737100000000',
+  'FormloomVoiceRetention1738300000100',
+  'FormloomBlobs1738400000000',
+  'FormloomFormListOrder1738500000100',
+  'FormloomSignIn1739000000000',
+  'FormloomCacheRevision1739500000000',
+  'FormloomQuestionValues1739800000000',
+  'FormloomWebhookExcerpts1740000000000',
+  'FormloomCacheRevisionTargets1740200000000',
+  'FormloomResponseCsvLines1740400000000',
+  'FormloomCacheRevisionFormInserts1740600000000',
+  'FormloomResponseLinesIndex1740800000000',
+  'FormloomApiKeyMakers1741000000000',
+  'FormloomPayments1741200000000',
+  'FormloomResponseAnswers1741400000000',
+  'FormloomIntegrations1741650000000',
+  'FormloomBookings1741800000000',
+  'FormloomBookingCalls1742000000000',
+  'FormloomResponseLanguage1742100000000',
+  'FormloomAnswerPairs1742300000000',
+  'FormloomCacheRevisionIntegrations1742400000000',
+  'FormloomIdempotencyExpiry1742500000000',
+  'FormloomResponseFuseLinks1742600000000',
+  'FormloomResponseIndexQueue1742700000000',
+];
