@@ -285,6 +285,8 @@ export class IntegrationDeliveries implements OutboxHandler {
     const patch = this.patchOf(outcome, attempts, settled);
     return {
       ...settled,
+      // A plugin that recognises repeats is exactly once whenever its slot frees; a chat webhook is not.
+      holdSlot: !this.registry.get(integration.type)?.definition.deduplicates,
       record: async (tx) => {
         await tx.integrations.updateDelivery(delivery.id, patch);
         if (outcome.remove) await tx.integrations.delete(integration.id);

@@ -249,21 +249,31 @@ export class OutboxWorker implements BirthWorker {
       return;
     }
     this.runningPer.set(destination, (this.runningPer.get(destination) ?? 0) + 1);
+    let done = false;
+    const free = () => {
+      if (done) return;
+      done = true;
+      this.release(destination);
+      this.held -= 1;
+      this.kick();
+    };
     const task = this.run(h.item)
       .then((outcome) => {
         const unsent = notSentWarning(h.item, outcome);
         if (unsent) this.logger.warn(...unsent);
-        // The slot stays taken until the settlement committed (it joins the next shared commit): at a crash,
-        // at most `perDestination` items per destination have run without their outcome recorded, the ones
-        // a retry may send twice (docs/decisions.md, Integrations, "Through a kill -9").
-        return this.settle(h.item, outcome);
+        const settled = this.settle(h.item, outcome);
+        // An outcome that a repeat would show twice (`holdSlot`: a chat message) keeps its slot until its
+        // settlement committed, so at a crash at most `perDestination` such items per destination ran without
+        // their outcome recorded. Any other frees the slot at once: its settlement joins the next shared commit
+        // (its lease keeps it from being claimed again meanwhile), so waiting for the database does not hold up
+        // new work (docs/decisions.md, Integrations, "Through a kill -9").
+        if (!outcome.holdSlot) free();
+        return settled;
       })
       .catch((e) => this.report('formloom outbox worker', e))
       .finally(() => {
         this.tasks.delete(task);
-        this.release(destination);
-        this.held -= 1;
-        this.kick();
+        free();
       });
     this.tasks.add(task);
   }

@@ -10,7 +10,15 @@ export type OutboxOutcome = (
   | { status: 'delivered' }
   | { status: 'failed'; error: string }
   | { status: 'pending'; nextAttemptAt: string; error: string | null }
-) & { record?: (tx: Storage) => Promise<void> };
+) & {
+  record?: (tx: Storage) => Promise<void>;
+  /**
+   * Keep the destination's slot until this outcome is recorded: set when a repeat of the item after a crash
+   * would reach the receiver as a second copy it cannot recognise (a chat message). Other items free their
+   * slot as soon as they ran.
+   */
+  holdSlot?: boolean;
+};
 
 /**
  * Carries out the durable outbox items of one kind (webhook deliveries, mails, clean-ups, or a plugin's
