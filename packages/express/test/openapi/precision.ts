@@ -1,11 +1,11 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { emailAddress } from '@formloom/core';
 import { SIGNATURE_LIMITS } from '@formloom/pdf';
-import { startTestApp, type TestApp } from './helpers/app';
-import { contractForm, lazyRenderer } from './helpers/signing';
-import { voiceAppOptions, voiceUser } from './helpers/voice';
-import { signaturePng } from './helpers/png';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { contractForm, lazyRenderer } from '../helpers/signing';
+import { voiceAppOptions, voiceUser } from '../helpers/voice';
+import { signaturePng } from '../helpers/png';
 
 /*
  * The document says what the server checks (issue 34, item 33): an email field's pattern and maxLength give
