@@ -1,15 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import test from 'ava';
-import { startTestApp, type TestApp } from './helpers/app';
+import test from '../helpers/bounded-test';
+import { startTestApp, type TestApp } from '../helpers/app';
 import { waitFor } from '@formloom/core/testing';
 
 /**
  * pg deprecates handing a connection a query while it runs another ("Calling client.query() when the client is
  * already executing a query", gone in pg 9). A transaction's statements are sent together by the core (a group
  * commit's works, an insert with its count, a webhook's delivery with its outbox item); the adapter must give
- * them to the connection one at a time. pg warns once per process, through process warnings: this file runs
- * the hot paths on PostgreSQL in its own process and expects no such warning from any of them.
+ * them to the connection one at a time. pg warns once per process, through process warnings: this part runs
+ * the hot paths on PostgreSQL and expects no such warning from any of them. Its listener is on from the moment
+ * multi-instance.test.ts imports it, so a warning from the other parts of that process (two instances on one
+ * PostgreSQL) fails it too.
  */
 const warnings: Error[] = [];
 process.on('warning', (w) => {

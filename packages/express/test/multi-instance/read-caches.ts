@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import { createFormloom, type Formloom } from '@formloom/core';
 import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
 import { createTestDatabase, type TestDatabaseKind } from '@formloom/storage-typeorm/testing';
-import { createFormloomRouter } from '../src';
+import { createFormloomRouter } from '../../src';
 
 /*
  * Two instances over one database, each with its own connections and its own in-memory caches
