@@ -1,8 +1,8 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { z } from 'zod';
 import { createFormloom, definePlugin, type Logger } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { buildOpenApi, createFormloomRouter, routeTable } from '../src';
+import { buildOpenApi, createFormloomRouter, routeTable } from '../../src';
 
 /*
  * A plugin route's answer is compared with its success schema only under `strictResponses`, and a route

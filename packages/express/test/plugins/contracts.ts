@@ -1,11 +1,11 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
 import { checkRouteAnswer, createFormloom, definePlugin, defineRoute, named, PluginConfigError, type FormloomPlugin, type PluginRoute } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { createFormloomRouter } from '../src';
+import { createFormloomRouter } from '../../src';
 
 /** A plugin whose one route declares `body` with the given schema. */
 const withBody = (name: string, body: unknown): FormloomPlugin =>
