@@ -1,9 +1,9 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser, Page } from 'playwright-core';
 import { stripePayments, stripePlugin } from '@formloom/payments-stripe';
 import { FakeStripe, STRIPE_JS_STAND_IN as FAKE_STRIPE_JS } from '@formloom/payments-stripe/testing';
-import { startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, launchBrowser, openPage, shotsAtBothWidths } from './helpers/browser';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { AXE_SOURCE, launchBrowser, openPage, shotsAtBothWidths } from '../helpers/browser';
 
 /*
  * Paying on the respondent's page (docs/payments.md): the server computes the amount, the page loads Stripe.js only

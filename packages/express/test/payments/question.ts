@@ -1,8 +1,8 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { stripePayments, stripePlugin } from '@formloom/payments-stripe';
 import { FakeStripe } from '@formloom/payments-stripe/testing';
-import { forEachDb, type TestApp } from './helpers/app';
-import { download, sheetCells } from './helpers/xlsx-cells';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { download, sheetCells } from '../helpers/xlsx-cells';
 
 /*
  * Payment questions (docs/payments.md): publish checks, the amount computed by the server from the stored answers

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { createFormloom } from '@formloom/core';
@@ -6,8 +6,8 @@ import { stripePayments, stripePlugin } from '@formloom/payments-stripe';
 import { FakeStripe } from '@formloom/payments-stripe/testing';
 import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { createFormloomRouter } from '../src';
-import { forEachDb, startTestApp, type TestApp } from './helpers/app';
+import { createFormloomRouter } from '../../src';
+import { forEachDb, startTestApp, type TestApp } from '../helpers/app';
 
 /*
  * Payments (docs/payments.md): voice credits bought through Checkout, the processor's webhook verified and each
