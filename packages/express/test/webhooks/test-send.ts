@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { forEachDb } from './helpers/app';
+import { forEachDb } from '../helpers/app';
 import { waitFor } from '@formloom/core/testing';
 
 /* POST /forms/:id/webhooks/test (docs/responses-and-webhooks.md, "Test deliveries"), on SQLite and PostgreSQL. */
