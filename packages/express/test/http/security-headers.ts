@@ -1,9 +1,9 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import { createFormloom } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { forEachDb, startTestApp, type ApiResponse, type TestApp } from './helpers/app';
-import { createPublicPagesRouter } from '../src';
+import { forEachDb, startTestApp, type ApiResponse, type TestApp } from '../helpers/app';
+import { createPublicPagesRouter } from '../../src';
 
 const NO_STORE = 'no-store';
 

@@ -1,6 +1,6 @@
-import test from 'ava';
-import { startTestApp, type TestApp } from './helpers/app';
-import { contractForm, lazyRenderer } from './helpers/signing';
+import test from '../helpers/bounded-test';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { contractForm, lazyRenderer } from '../helpers/signing';
 
 /*
  * Who may frame which page (docs/security.md "Security headers"): the `/f/` form pages follow `embedOrigins`

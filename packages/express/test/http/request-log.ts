@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import { createFormloom } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { createFormloomRouter, createPublicPagesRouter, requestLogging, type FormloomRouterOptions } from '../src';
+import { createFormloomRouter, createPublicPagesRouter, requestLogging, type FormloomRouterOptions } from '../../src';
 
 /** A host app mounting the router with `options`, on an ephemeral port. */
 async function host(t: import('ava').ExecutionContext, options: Omit<FormloomRouterOptions, 'formloom'>) {

@@ -1,6 +1,6 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { rendererBundles } from '@formloom/renderer';
-import { forEachDb, startTestApp } from './helpers/app';
+import { forEachDb, startTestApp } from '../helpers/app';
 
 /*
  * CORS for the embedded element (docs/respondents.md "Embedding"): the public form endpoints and the

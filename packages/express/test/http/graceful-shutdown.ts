@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import { createFormloom } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { createFormloomRouter, gracefulShutdown } from '../src';
+import { createFormloomRouter, gracefulShutdown } from '../../src';
 
 /*
  * docs/embedding.md's host stops with `gracefulShutdown(server, ...).close()`: the drain the self-hosted app

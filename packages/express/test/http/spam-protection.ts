@@ -1,9 +1,9 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { Browser } from 'playwright-core';
-import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, launchBrowser, openPage } from './helpers/browser';
+import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
+import { AXE_SOURCE, launchBrowser, openPage } from '../helpers/browser';
 
 /*
  * Spam protection without a third party (docs/respondents.md "Spam protection"): a scripted bot posting

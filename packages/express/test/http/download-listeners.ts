@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import { createFormloom } from '@formloom/core';
 import { createPostgresBlobStore } from '@formloom/storage-typeorm';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { createFileBlobStore, createFormloomRouter, requestLogging, type HttpLogger } from '../src';
-import { DB_KINDS } from './helpers/app';
+import { createFileBlobStore, createFormloomRouter, requestLogging, type HttpLogger } from '../../src';
+import { DB_KINDS } from '../helpers/app';
 
 /*
  * A download (an upload's file, the CSV export) logged Node's MaxListenersExceededWarning: the compression

@@ -1,7 +1,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
-import { rawRequest } from './helpers/raw-http';
+import test from '../helpers/bounded-test';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { rawRequest } from '../helpers/raw-http';
 
 const BAD_ENCODINGS = ['%ff', '%', '%zz', '%ED%A0%80', '%C0%AF', '%E0%80', 'a%'];
 

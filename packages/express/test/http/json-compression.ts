@@ -1,6 +1,6 @@
 import { request } from 'node:http';
-import test from 'ava';
-import { startTestApp } from './helpers/app';
+import test from '../helpers/bounded-test';
+import { startTestApp } from '../helpers/app';
 
 /*
  * Public JSON answers are compressed for clients that accept it; the owners' endpoints never are

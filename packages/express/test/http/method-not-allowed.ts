@@ -1,5 +1,5 @@
-import test from 'ava';
-import { forEachDb } from './helpers/app';
+import test from '../helpers/bounded-test';
+import { forEachDb } from '../helpers/app';
 
 /* A method a served path does not have: 405 with `Allow`, in the structured error shape (docs/decisions.md "Errors"). */
 forEachDb(test, (it) => {

@@ -1,11 +1,11 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { createFormloom, type Formloom } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { createFormloomErrorHandler, createFormloomRouter, createPublicPagesRouter } from '../src';
-import { DB_KINDS, type DbKind } from './helpers/app';
+import { createFormloomErrorHandler, createFormloomRouter, createPublicPagesRouter } from '../../src';
+import { DB_KINDS, type DbKind } from '../helpers/app';
 
 /*
  * The arrangements hosts really use (docs/embedding.md "Mounting"): the pages router at the root before the

@@ -1,8 +1,8 @@
 import { createServer, IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express, { type Express } from 'express';
-import { expressServerClasses } from '../src';
+import { expressServerClasses } from '../../src';
 
 /*
  * Requests born with the app's prototypes (server-classes.ts, docs/embedding.md "Serving an Express app
