@@ -18,7 +18,7 @@ export function voiceAppOptions(voice: Record<string, unknown> = {}): TestAppOpt
     speechEngines: [createEspeakEngine({ processes: 1 }), failingEngine()],
     audio: createAudioCodecs(),
     // Tests that expect a 200 assert the outcome, not that a busy machine made the audio within the default
-    // 25 s budget: the budget is out of their way (voice-rendering.test.ts tests the budget itself).
+    // 25 s budget: the budget is out of their way (voice/rendering.ts tests the budget itself).
     config: { voice: { syncBudgetMs: 600_000, ...voice } },
   };
 }

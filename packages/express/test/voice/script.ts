@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { voiceIdOf } from '@formloom/core';
-import { forEachDb } from './helpers/app';
-import { download, probe, voiceAppOptions, voiceUser } from './helpers/voice';
+import { forEachDb } from '../helpers/app';
+import { download, probe, voiceAppOptions, voiceUser } from '../helpers/voice';
 
 const US = voiceIdOf('espeak', 'en-us+klatt4');
 const GB = voiceIdOf('espeak', 'en-gb+klatt4');

@@ -1,9 +1,9 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { createAudioCodecs } from '@formloom/audio';
 import { voiceIdOf } from '@formloom/core';
 import { createFliteEngine } from '@formloom/speech-flite';
-import { forEachDb, type TestApp } from './helpers/app';
-import { download, probe, voiceUser } from './helpers/voice';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { download, probe, voiceUser } from '../helpers/voice';
 import { waitFor } from '@formloom/core/testing';
 
 /*

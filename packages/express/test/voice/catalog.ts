@@ -1,10 +1,10 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { createAudioCodecs } from '@formloom/audio';
 import { voiceIdOf } from '@formloom/core';
 import { createEspeakEngine } from '@formloom/speech-espeak';
 import { createFliteEngine } from '@formloom/speech-flite';
-import { forEachDb } from './helpers/app';
-import { voiceUser } from './helpers/voice';
+import { forEachDb } from '../helpers/app';
+import { voiceUser } from '../helpers/voice';
 
 // Both embedded engines, as the self-hosted app serves them. Listing voices starts no Flite child (its voices
 // are a fixed list); eSpeak reads its voice data in a worker thread.

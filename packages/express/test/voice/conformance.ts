@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { voiceIdOf } from '@formloom/core';
-import { forEachDb, type TestApp } from './helpers/app';
-import { download, probe, voiceAppOptions, voiceUser } from './helpers/voice';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { download, probe, voiceAppOptions, voiceUser } from '../helpers/voice';
 import { waitFor } from '@formloom/core/testing';
 
 /*

@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { SessionIssuer, voiceIdOf } from '@formloom/core';
-import { forEachDb, type TestApp } from './helpers/app';
-import { toneVoiceAppOptions, voiceUser } from './helpers/voice';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { toneVoiceAppOptions, voiceUser } from '../helpers/voice';
 
 /*
  * `GET /voice/credits` (the balance and the ledger, docs/voice.md "Credits and the ledger"), the library's

@@ -1,10 +1,10 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { createIsolatedAudioCodecs } from '@formloom/audio';
 import { voiceIdOf, type AudioEncoding, type SpeechEngine } from '@formloom/core';
 import { waitFor } from '@formloom/core/testing';
 import { createEspeakEngine } from '@formloom/speech-espeak';
-import { forEachDb, type TestApp } from './helpers/app';
-import { probe, voiceUser } from './helpers/voice';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { probe, voiceUser } from '../helpers/voice';
 
 /*
  * eSpeak NG and the WebAssembly encoders run in child processes (docs/voice.md, "Speech engines"), so their

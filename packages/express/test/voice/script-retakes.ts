@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { voiceIdOf } from '@formloom/core';
-import { forEachDb, type TestApp } from './helpers/app';
-import { download, probe, toneVoiceAppOptions, voiceUser, type VoiceUser } from './helpers/voice';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { download, probe, toneVoiceAppOptions, voiceUser, type VoiceUser } from '../helpers/voice';
 
 /*
  * Retakes of script generations (document 3, "Retakes": `{mode: speak, retake_of}` "regenerates with the same

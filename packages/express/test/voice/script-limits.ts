@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { voiceIdOf } from '@formloom/core';
-import { forEachDb } from './helpers/app';
-import { probe, download, toneEngine, toneVoiceAppOptions, voiceUser } from './helpers/voice';
+import { forEachDb } from '../helpers/app';
+import { probe, download, toneEngine, toneVoiceAppOptions, voiceUser } from '../helpers/voice';
 
 // The limits, the billing and the timing of lines do not depend on what the audio says: the tone engine
 // (docs/testing.md, "Writing a test"), alone, so that auto_cast picks among its voices only.

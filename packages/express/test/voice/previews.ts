@@ -1,9 +1,9 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { createAudioCodecs } from '@formloom/audio';
 import { voiceIdOf, type SpeechEngine, type SynthesisRequest } from '@formloom/core';
 import { createEspeakEngine } from '@formloom/speech-espeak';
-import { forEachDb, type TestApp } from './helpers/app';
-import { download, probe, voiceAppOptions, voiceUser } from './helpers/voice';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { download, probe, voiceAppOptions, voiceUser } from '../helpers/voice';
 
 /*
  * Free voice previews (docs/voice.md, "Previews"): `preview_url` of every list item answers a short sentence

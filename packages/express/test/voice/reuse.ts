@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { voiceIdOf } from '@formloom/core';
-import { forEachDb } from './helpers/app';
-import { download, probe, toneVoiceAppOptions, voiceUser } from './helpers/voice';
+import { forEachDb } from '../helpers/app';
+import { download, probe, toneVoiceAppOptions, voiceUser } from '../helpers/voice';
 
 /* Reuse of identical requests, `save`, and the 30-day retention sweep (docs/voice.md, "Reuse and retention"). */
 

@@ -1,14 +1,14 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import { createAudioCodecs } from '@formloom/audio';
 import { createFormloom, voiceIdOf } from '@formloom/core';
 import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { createFileBlobStore, createFormloomRouter } from '../src';
-import { forEachDb } from './helpers/app';
-import { gatedEngine, voiceUser } from './helpers/voice';
+import { createFileBlobStore, createFormloomRouter } from '../../src';
+import { forEachDb } from '../helpers/app';
+import { gatedEngine, voiceUser } from '../helpers/voice';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { voiceIdOf } from '@formloom/core';
-import { forEachDb, type TestApp } from './helpers/app';
-import { probe, voiceAppOptions, voiceUser } from './helpers/voice';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { probe, voiceAppOptions, voiceUser } from '../helpers/voice';
 import { waitFor } from '@formloom/core/testing';
 
 const VOICE = voiceIdOf('espeak', 'en-us+klatt4');

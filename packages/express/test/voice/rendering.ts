@@ -1,10 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { createAudioCodecs } from '@formloom/audio';
 import { voiceIdOf } from '@formloom/core';
-import { forEachDb, type TestApp } from './helpers/app';
-import { download, gatedEngine, probe, voiceUser } from './helpers/voice';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { download, gatedEngine, probe, voiceUser } from '../helpers/voice';
 import { waitFor } from '@formloom/core/testing';
 
 /*
