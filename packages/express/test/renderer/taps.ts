@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from './helpers/app';
-import { eventually, launchBrowser, webhookReceiver } from './helpers/browser';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { eventually, launchBrowser, webhookReceiver } from '../helpers/browser';
 
 /*
  * What a tap does on the respondent's page (issue 34, items 9, 11, 12; docs/respondents.md "Moving on"):

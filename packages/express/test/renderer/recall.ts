@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from './helpers/app';
-import { launchBrowser, openPage } from './helpers/browser';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { launchBrowser, openPage } from '../helpers/browser';
 
 /*
  * Recall on the respondent's page (docs/respondents.md "Recall"): a later title shows the earlier answer as

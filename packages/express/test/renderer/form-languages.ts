@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
-import { startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, eventually, launchBrowser } from './helpers/browser';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { AXE_SOURCE, eventually, launchBrowser } from '../helpers/browser';
 
 /*
  * A form in several languages on the respondent's page (docs/languages.md): ?lang= first, then the browser's

@@ -1,10 +1,10 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { readFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { rendererBundles } from '@formloom/renderer';
 import { undecodedRequest } from '@formloom/test-browser';
-import { startTestApp, type TestApp } from './helpers/app';
-import { preferredEncoding } from '../src/renderer-assets';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { preferredEncoding } from '../../src/renderer-assets';
 
 /*
  * The renderer's files as clients get them (docs/respondents.md "Speed"): compressed as the client accepts,

@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, hostSite, launchBrowser } from './helpers/browser';
+import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
+import { AXE_SOURCE, hostSite, launchBrowser } from '../helpers/browser';
 
 /*
  * The page in the respondent's language (docs/respondents.md "Languages"): the form's `language`, else the

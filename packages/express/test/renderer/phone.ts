@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from './helpers/app';
-import { launchBrowser } from './helpers/browser';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { launchBrowser } from '../helpers/browser';
 
 /*
  * The respondent's page on a phone and in other languages (issue 34, items 10 and 13; docs/respondents.md):

@@ -1,8 +1,8 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, launchBrowser } from './helpers/browser';
-import { signaturePng } from './helpers/png';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { AXE_SOURCE, launchBrowser } from '../helpers/browser';
+import { signaturePng } from '../helpers/png';
 
 const png = (w: number, h: number) => Buffer.from(signaturePng(w, h).split(',')[1]!, 'base64');
 

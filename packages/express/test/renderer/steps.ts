@@ -1,11 +1,11 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { waitFor } from '@formloom/core/testing';
-import { startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, launchBrowser, openPage } from './helpers/browser';
-import { memoryMailer } from './helpers/signing';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { AXE_SOURCE, launchBrowser, openPage } from '../helpers/browser';
+import { memoryMailer } from '../helpers/signing';
 
 /*
  * An email step and a data node on the respondent's page (docs/logic.md), at 390 px by keyboard: the mail goes

@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser, Page } from 'playwright-core';
-import { DB_KINDS, startTestApp } from './helpers/app';
-import { launchBrowser, openPage } from './helpers/browser';
+import { DB_KINDS, startTestApp } from '../helpers/app';
+import { launchBrowser, openPage } from '../helpers/browser';
 
 /*
  * `randomize` on multiple-choice questions (docs/respondents.md "Choice order"): the page shows the
