@@ -1,8 +1,8 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser, Page } from 'playwright-core';
 import { waitFor } from '@formloom/core/testing';
-import { startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, hostSite, launchBrowser, openPage, shotsAtBothWidths } from './helpers/browser';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { AXE_SOURCE, hostSite, launchBrowser, openPage, shotsAtBothWidths } from '../helpers/browser';
 
 /*
  * A Fuse question on the respondent's page (docs/logic.md "Fuse"): at 390 px by keyboard on `/f/`, the page

@@ -1,11 +1,11 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser } from 'playwright-core';
 import { waitFor } from '@formloom/core/testing';
 import { caldavPlugin } from '@formloom/calendar-caldav';
 import { Radicale } from '@formloom/calendar-caldav/testing';
-import { startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, launchBrowser, openPage } from './helpers/browser';
-import { memoryMailer } from './helpers/signing';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { AXE_SOURCE, launchBrowser, openPage } from '../helpers/browser';
+import { memoryMailer } from '../helpers/signing';
 
 /*
  * A booking on the respondent's page, end to end (docs/booking.md, "On the page"): at 390 px, by keyboard, the

@@ -1,8 +1,8 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-core';
 import { waitFor } from '@formloom/core/testing';
-import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
-import { hostSite, launchBrowser } from './helpers/browser';
+import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
+import { hostSite, launchBrowser } from '../helpers/browser';
 
 /*
  * The defects a first respondent hit (issue 20, "Defects"), one test each, through a real browser: what the

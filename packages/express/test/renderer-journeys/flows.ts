@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser, Page } from 'playwright-core';
-import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
-import { eventually, hostSite, launchBrowser, openPage, webhookReceiver } from './helpers/browser';
+import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
+import { eventually, hostSite, launchBrowser, openPage, webhookReceiver } from '../helpers/browser';
 
 /*
  * The respondent's page over time (docs/respondents.md): a partial response saved as they go and resumed

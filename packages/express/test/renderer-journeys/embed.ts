@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser } from 'playwright-core';
-import { DB_KINDS, startTestApp } from './helpers/app';
-import { hostSite, launchBrowser, openPage } from './helpers/browser';
+import { DB_KINDS, startTestApp } from '../helpers/app';
+import { hostSite, launchBrowser, openPage } from '../helpers/browser';
 
 /*
  * The element on another site (docs/respondents.md "Embedding"): a host page on another origin loads

@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, hostSite, launchBrowser, openPage, shotsAtBothWidths } from './helpers/browser';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { AXE_SOURCE, hostSite, launchBrowser, openPage, shotsAtBothWidths } from '../helpers/browser';
 
 /*
  * A composite question on the respondent's page (docs/logic.md "Composite"): at 390 px, the components' questions
