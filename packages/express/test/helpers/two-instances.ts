@@ -9,7 +9,7 @@ import type { ApiResponse } from './app';
 
 /**
  * Two app instances over one PostgreSQL schema, each with its own storage (connection pool), router and
- * outbox worker, as when several app servers share a database (see multi-instance.test.ts).
+ * outbox worker, as when several app servers share a database (see multi-instance/two-instances.ts).
  */
 export interface TwoInstances {
   instances: [Formloom, Formloom];

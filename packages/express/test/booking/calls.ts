@@ -1,15 +1,15 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { definePlugin, type Telephony } from '@formloom/core';
 import { waitFor } from '@formloom/core/testing';
 import { caldavPlugin } from '@formloom/calendar-caldav';
 import { Radicale } from '@formloom/calendar-caldav/testing';
 import { createTwilioTelephony } from '@formloom/telephony-twilio';
 import { FakeTwilio } from '@formloom/telephony-twilio/testing';
-import { forEachDb, type TestApp } from './helpers/app';
-import { download, sheetCells } from './helpers/xlsx-cells';
-import { memoryMailer } from './helpers/signing';
-import { webhookReceiver } from './helpers/browser';
-import { toneEngine, toneVoiceAppOptions } from './helpers/voice';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { download, sheetCells } from '../helpers/xlsx-cells';
+import { memoryMailer } from '../helpers/signing';
+import { webhookReceiver } from '../helpers/browser';
+import { toneEngine, toneVoiceAppOptions } from '../helpers/voice';
 
 /*
  * Confirmation calls of bookings (docs/booking.md, "Confirmation calls") through the HTTP API, on SQLite and

@@ -1,13 +1,13 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Browser } from 'playwright-core';
 import { waitFor } from '@formloom/core/testing';
 import { caldavPlugin } from '@formloom/calendar-caldav';
 import { Radicale } from '@formloom/calendar-caldav/testing';
 import { stripePayments, stripePlugin } from '@formloom/payments-stripe';
 import { FakeStripe, STRIPE_JS_STAND_IN } from '@formloom/payments-stripe/testing';
-import { startTestApp, type TestApp } from './helpers/app';
-import { AXE_SOURCE, hostSite, launchBrowser, openPage } from './helpers/browser';
-import { memoryMailer } from './helpers/signing';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { AXE_SOURCE, hostSite, launchBrowser, openPage } from '../helpers/browser';
+import { memoryMailer } from '../helpers/signing';
 
 /*
  * A form that books a slot and takes a deposit, in `<formloom-form>` on a host's own page on another origin

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { createAudioCodecs } from '@formloom/audio';
 import { definePlugin, type Telephony } from '@formloom/core';
 import { waitFor } from '@formloom/core/testing';
@@ -6,9 +6,9 @@ import { caldavPlugin } from '@formloom/calendar-caldav';
 import { Radicale } from '@formloom/calendar-caldav/testing';
 import { createTwilioTelephony } from '@formloom/telephony-twilio';
 import { FakeTwilio } from '@formloom/telephony-twilio/testing';
-import { startTwoInstances } from './helpers/two-instances';
-import { toneEngine } from './helpers/voice';
-import { memoryMailer } from './helpers/signing';
+import { startTwoInstances } from '../helpers/two-instances';
+import { toneEngine } from '../helpers/voice';
+import { memoryMailer } from '../helpers/signing';
 
 /*
  * Confirmation calls with two instances on one PostgreSQL database (docs/booking.md, "Confirmation calls"): both

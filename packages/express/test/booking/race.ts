@@ -1,4 +1,4 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -7,7 +7,7 @@ import { caldavPlugin } from '@formloom/calendar-caldav';
 import { Radicale } from '@formloom/calendar-caldav/testing';
 import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { createFormloomRouter } from '../src';
+import { createFormloomRouter } from '../../src';
 
 /*
  * "Never two bookings of one slot" across instances (docs/booking.md): two Formloom instances on one PostgreSQL
