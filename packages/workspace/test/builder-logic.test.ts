@@ -181,7 +181,7 @@ test.serial('the logic map draws the jumps, tells them in words, and opens a que
       const list = map.getByRole('list', { name: 'Questions and their jumps' });
       await list.waitFor();
       t.is(await list.getByRole('listitem').count(), 7, 'six questions and the thank-you screen');
-      await list.getByRole('button', { name: /Q1 · Do you own a pet\?.*If 1 condition: Q6; otherwise Q2/ }).waitFor();
+      await list.getByRole('button', { name: /Q1 · Do you own a pet\?.*If the answer is No: Q6; otherwise Q2/ }).waitFor();
       await list.getByRole('button', { name: /Q3 · How many pets.*Always: the thank-you screen/ }).waitFor();
       t.is(await map.locator('svg path.arc').count(), 2, 'one arc per jump');
       t.deepEqual(await axeViolations(page), [], `axe on the map at ${width}`);
