@@ -45,12 +45,12 @@ test('the launcher gives V8 its memory flags on the command line, before the ope
     commandLineOf(t, ['--max-semi-space-size=8']),
     commandLineOf(t, [], { NODE_OPTIONS: '--max-semi-space-size=8' }),
   ]);
-  t.deepEqual(plain.slice(1, 3), ['--max-semi-space-size=6', '--heap-growing-percent=20']);
+  t.deepEqual(plain.slice(1, 3), ['--max-semi-space-size=4', '--heap-growing-percent=20']);
   t.regex(plain.at(-1)!, /examples\/self-hosted\/bin\/\.\.\/dist\/src\/main\.js$/);
   // V8 takes the last value of a flag: the operator's argument comes after the launcher's.
-  t.true(operator.indexOf('--max-semi-space-size=8') > operator.indexOf('--max-semi-space-size=6'));
+  t.true(operator.indexOf('--max-semi-space-size=8') > operator.indexOf('--max-semi-space-size=4'));
   // NODE_OPTIONS is read before the command line, which would win over it: the launcher leaves its own out.
-  t.false(nodeOptions.includes('--max-semi-space-size=6'));
+  t.false(nodeOptions.includes('--max-semi-space-size=4'));
   t.true(nodeOptions.includes('--heap-growing-percent=20'));
 });
 
