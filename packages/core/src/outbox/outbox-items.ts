@@ -1,6 +1,8 @@
 import { injectable } from 'tsyringe';
 import type { OutboxItem } from '../domain/types';
 import type { IdGenerator } from '../ports/id-generator';
+import type { OutboxHandler } from '../ports/outbox-handler';
+import type { Storage } from '../ports/storage';
 
 export interface WorkerOptions {
   /** How often to look for due items when not woken by a new one (ms). */
@@ -73,4 +75,28 @@ export class OutboxBirths {
   adopt(items: readonly OutboxItem[]) {
     if (items.length) this.worker?.adopt([...items]);
   }
+}
+
+/** Runs `purge` in batches of 500 until one comes back short (at most 100): each statement stays short on a busy single-writer database. */
+async function purgeInBatches(purge: (limit: number) => Promise<number>): Promise<void> {
+  for (let i = 0; i < 100; i++) if ((await purge(500)) < 500) return;
+}
+
+/**
+ * The outbox worker's housekeeping (`OutboxWorker.housekeep`): deletes delivered and failed items settled longer
+ * ago than `retentionMs` and expired idempotency keys (docs/operations.md, "Outbox"), then runs the handlers'
+ * sweeps (docs/security.md). A failing key purge or sweep is reported and does not stop the others.
+ */
+export async function housekeepOutbox(
+  storage: Storage,
+  retentionMs: number,
+  handlers: readonly OutboxHandler[],
+  now: Date,
+  report: (where: string, e: unknown) => void,
+): Promise<void> {
+  const before = new Date(now.getTime() - retentionMs).toISOString();
+  await purgeInBatches((limit) => storage.outbox.purge({ before, limit }));
+  const expired = now.toISOString();
+  await purgeInBatches((limit) => storage.idempotency.purgeExpired({ before: expired, limit })).catch((e) => report('formloom outbox housekeeping (idempotency keys)', e));
+  for (const h of handlers) await h.sweep?.(now).catch((e) => report(`formloom outbox housekeeping (${h.kind})`, e));
 }

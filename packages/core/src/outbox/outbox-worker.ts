@@ -11,7 +11,7 @@ import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
 import type { Logger } from '../logger';
 import { errorText, failedAttempt, notSentWarning } from './retry';
 import { GroupCommit } from '../responses/group-commit';
-import { type BirthLease, type BirthWorker, OutboxBirths, type WorkerOptions } from './outbox-items';
+import { type BirthLease, type BirthWorker, housekeepOutbox, OutboxBirths, type WorkerOptions } from './outbox-items';
 
 export { newOutboxItem, type WorkerOptions } from './outbox-items';
 
@@ -369,18 +369,8 @@ export class OutboxWorker implements BirthWorker {
    * keys (docs/operations.md, "Outbox"), then runs the handlers' sweeps (docs/security.md). Runs from the
    * worker's loop every `housekeepingMs`; `now` is the instance's clock (tests pass another time).
    */
-  async housekeep(now: Date = this.clock.now()): Promise<void> {
-    const before = new Date(now.getTime() - this.config.outboxRetentionMs).toISOString();
-    // Bounded batches keep each statement short on a busy single-writer database.
-    for (let i = 0; i < 100; i++) if ((await this.storage.outbox.purge({ before, limit: 500 })) < 500) break;
-    const expired = now.toISOString();
-    const purgeKeys = async () => {
-      for (let i = 0; i < 100; i++) if ((await this.storage.idempotency.purgeExpired({ before: expired, limit: 500 })) < 500) break;
-    };
-    await purgeKeys().catch((e) => this.report('formloom outbox housekeeping (idempotency keys)', e));
-    for (const h of this.handlers.values()) {
-      await h.sweep?.(now).catch((e) => this.report(`formloom outbox housekeeping (${h.kind})`, e));
-    }
+  housekeep(now: Date = this.clock.now()): Promise<void> {
+    return housekeepOutbox(this.storage, this.config.outboxRetentionMs, [...this.handlers.values()], now, (where, e) => this.report(where, e));
   }
 
   /**
