@@ -44,7 +44,8 @@ async function fanoutPhase(h) {
     { check: 'fanout: submitted within a minute; last delivery after the last submission', value: `${(r.submitted_ms / 1000).toFixed(1)} s; ${drainS.toFixed(1)} s`, target: '<= 61 s; < 30 s', pass: r.submitted_ms <= 61_000 && drainS < 30 },
     { check: 'fanout: stored twice by REST Hooks, Google Chat, Notion (the budget: exactly once)', value: budget.map((k) => r[k].stored_twice).join('; '), target: '0; 0; 0', pass: twice === 0 },
     // At least once by nature (no key): the window is the deliveries in flight at the kill, 4 per destination.
-    { check: 'fanout: posted twice to Slack, Discord (informational: their webhooks take no key)', value: chats.map((k) => r[k].stored_twice).join('; '), target: '<= 4; <= 4', pass: chats.every((k) => r[k].stored_twice <= 4) },
+    // The issue's budget is none duplicated; chat webhooks take no key, so a repeat in the window of the kill shows.
+    { check: 'fanout: posted twice to Slack, Discord (their webhooks take no key)', value: chats.map((k) => r[k].stored_twice).join('; '), target: '0; 0', pass: chats.every((k) => r[k].stored_twice === 0) },
   ];
   return {
     table: {
