@@ -14,6 +14,7 @@ import { unfinishedQuestions } from './draft-hold';
 import { editSource, undoButtons, undoKey, wantsNativeUndo } from './undo-controls';
 import '../controls/toast';
 import type { FlToast } from '../controls/toast';
+import type { FlQuestionList } from './question-list';
 import './question-list';
 import './question-editor';
 import './preview-pane';
@@ -295,18 +296,10 @@ export class FormloomBuilder extends LitElement {
     this.selected = next?.id ?? '';
     // Deleted at once, with an offer to take it back (and Ctrl/⌘+Z).
     // The notice's Undo goes away once pressed: the focus goes to the question it brought back, not the page.
-    this.toast?.show(`Question ${i + 1} deleted`, { label: 'Undo', run: () => { this.runHistory('undo'); void this.focusInList(id); } });
-    const list = this.renderRoot.querySelector('fl-question-list');
+    const list = this.renderRoot.querySelector('fl-question-list') as FlQuestionList | null;
+    this.toast?.show(`Question ${i + 1} deleted`, { label: 'Undo', run: () => { this.runHistory('undo'); list?.focusQuestion(id); } });
     list?.shadowRoot?.querySelector<HTMLElement>('#live')?.replaceChildren(`Question ${i + 1} deleted. Undo brings it back.`);
-    void this.focusInList(next?.id ?? null);
-  }
-
-  /** Focuses a question in the list (its select button), or the new question's kind when `id` is null. */
-  private async focusInList(id: string | null) {
-    await this.updateComplete;
-    const list = this.renderRoot.querySelector('fl-question-list') as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
-    await list?.updateComplete;
-    (id ? list?.shadowRoot?.querySelector<HTMLElement>(`li[data-id="${CSS.escape(id)}"] .pick`) : list?.shadowRoot?.querySelector<HTMLElement>('select'))?.focus();
+    list?.focusQuestion(next?.id ?? null);
   }
 
   private move(from: number, to: number) {

@@ -104,6 +104,16 @@ export class FlQuestionList extends LitElement {
     if (focus) this.pendingFocus = { key: this.keyOf(q.id), what: focus };
   }
 
+  /**
+   * Puts the keyboard on a question once the list shows it (the builder's delete and its Undo, whose question comes
+   * back in a later update), or on the new question's kind when `id` is null.
+   */
+  focusQuestion(id: string | null) {
+    if (id === null) return void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('select')?.focus());
+    this.pendingFocus = { key: this.keyOf(id), what: 'pick' };
+    this.requestUpdate();
+  }
+
   override updated() {
     const f = this.pendingFocus;
     if (!f) return;
