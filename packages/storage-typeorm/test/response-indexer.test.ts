@@ -2,6 +2,8 @@ import test from 'ava';
 import type { ResponseRecord, Storage } from '@formloom/core';
 import { at, makeForm, makeQuestion, makeResponse, waitFor } from '@formloom/core/testing';
 import { createDataSource, runMigrations } from '../src';
+import { ResponseIndexer } from '../src/repositories/response-indexer';
+import type { Db } from '../src/sql/db';
 import { openStorage } from '../src/storage';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '../src/testing';
 
@@ -151,6 +153,47 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     }
     await waitFor(async () => (await queued(db, form.id)) === 0, { timeoutMs: 60_000 });
     await equalsRecount(t, db, form.id, 'after the race');
+  });
+
+  test(`${kind}: a response completed or deleted between a batch's read and its write is counted as it then is`, async (t) => {
+    const db = await createTestDatabase(kind, { indexer: IDLE });
+    t.teardown(() => db.close());
+    const ds = createDataSource(db.url, { poolSize: 3 });
+    await runMigrations(ds);
+    const own = openStorage(ds, { indexer: IDLE });
+    t.teardown(() => own.storage.close());
+    const { form, response } = await survey(own.storage);
+    const rows = Array.from({ length: 8 }, (_, i) => response(i));
+    for (const r of rows) await own.storage.responses.insert(r);
+    const partial = rows.find((r) => r.completed_at === null)!;
+    const gone = rows.find((r) => r.completed_at !== null)!;
+    // The storage's own SQL, joining the transaction it is called in (raw does), as the indexer's host.
+    const sql: Db = { all: <T>(text: string, params?: readonly unknown[]) => own.raw(text, params as unknown[]) as Promise<T[]>, run: async (text, params) => (await own.raw(text, params as unknown[])).length, prepare: () => { throw new Error('unused'); } };
+    let changes = 0;
+    const indexer = new ResponseIndexer(
+      {
+        db: sql,
+        d: own.dialect,
+        // Before the batch's first write transaction (its responses already read and counted in memory): a completion
+        // that changes an answer, and a delete.
+        transaction: async (work) => {
+          if (changes++ === 0) {
+            t.true(await own.storage.responses.updatePartial(form.id, partial.id, {
+              answers: [partial.answers[0]!, { question_id: partial.answers[1]!.question_id, value: 10 }],
+              completed_at: at(DAY), completion_seconds: 77, quiz_results: null, unique_visitor: null, submitted_at: at(DAY),
+            }));
+            await own.storage.responses.delete(form.id, gone.id);
+          }
+          return own.storage.transaction(() => work(sql));
+        },
+      },
+      { debounceMs: 0, intervalMs: 3_600_000 },
+    );
+    indexer.start();
+    await waitFor(async () => (await queued(db, form.id)) === 0, { timeoutMs: 60_000 });
+    await indexer.stop();
+    t.true(changes > 0, 'the indexer wrote in its own transactions');
+    await equalsRecount(t, db, form.id, 'after the changes');
   });
 
   test(`${kind}: a backlog left by a storage that stopped is counted by the next one when it starts`, async (t) => {

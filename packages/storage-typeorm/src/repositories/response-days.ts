@@ -109,13 +109,54 @@ export async function applyDays(db: Db, d: Dialect, formId: string, added: DayKe
   await allSettledOrThrow(writes);
 }
 
+/** What responses change in a form's analytics indexes, summed over them: computed in memory, written by `writeIndexes`. */
+export interface IndexDeltas {
+  questions: QuestionDeltas;
+  values: ValueDeltas;
+  funnel: FunnelDeltas;
+  pairs: PairDeltas;
+  /** The answers index's rows of the added responses that have an `id`. */
+  indexed: unknown[][];
+}
+
 /**
- * Applies the responses `added` and `removed` to the form's analytics indexes: the per-question, per-value and
- * funnel counters, the answers index (rows of `added` with an `id`) and the pair counts, each summed over the rows
- * first, then one multi-row upsert per table. Run by the indexer for queued responses (response-indexer.ts), and by
- * a change to a response the indexer has already counted. `order` may be read by the caller beforehand
- * (`questionOrder`), alongside its own statements. The tables' upserts are sent together: each connection runs
- * them in the order sent, and a write transaction on SQLite is held for fewer round trips.
+ * The per-question, per-value and funnel counters, the answers index rows (rows of `added` with an `id`) and the pair
+ * counts of the responses `added` and `removed`, each summed over the rows. Synchronous and without the database, so
+ * the indexer computes a batch's before it takes SQLite's write lock (response-indexer.ts).
+ */
+export function indexDeltas(formId: string, added: DayKey[], removed: DayKey[], positions: QuestionOrder): IndexDeltas {
+  const deltas: IndexDeltas = { questions: new Map(), values: new Map(), funnel: new Map(), pairs: new Map(), indexed: [] };
+  for (const [rows, sign] of [[parsedAll(added), 1], [parsedAll(removed), -1]] as const) {
+    for (const r of rows) {
+      const day = r.submitted_at.slice(0, 10);
+      addQuestionDeltas(deltas.questions, day, r.answers, positions, sign);
+      addValueDeltas(deltas.values, day, r.answers, positions.kinds, sign);
+      addFunnelDeltas(deltas.funnel, r, positions, sign);
+      addPairDeltas(deltas.pairs, r, positions, sign);
+      if (sign === 1 && r.id !== undefined) deltas.indexed.push(...answerRows({ id: r.id, form_id: formId, submitted_at: r.submitted_at, answers: r.answers }, positions));
+    }
+  }
+  return deltas;
+}
+
+/**
+ * Writes `indexDeltas`' result: one multi-row upsert per table (a few for the answers index), sent together: each
+ * connection runs them in the order sent, and a write transaction on SQLite is held for fewer round trips.
+ */
+export async function writeIndexes(db: Db, d: Dialect, formId: string, deltas: IndexDeltas): Promise<void> {
+  await allSettledOrThrow([
+    applyQuestionDeltas(db, d, formId, deltas.questions),
+    applyValueDeltas(db, d, formId, deltas.values),
+    applyFunnelDeltas(db, d, formId, deltas.funnel),
+    insertAnswerRows(db, d, deltas.indexed),
+    applyPairDeltas(db, d, formId, deltas.pairs),
+  ]);
+}
+
+/**
+ * Applies the responses `added` and `removed` to the form's analytics indexes (`indexDeltas`, then `writeIndexes`).
+ * Run by a change to a response the indexer has already counted, and by a read catching up (response-indexer.ts).
+ * `order` may be read by the caller beforehand (`questionOrder`), alongside its own statements.
  */
 export async function applyIndexes(
   db: Db,
@@ -126,30 +167,8 @@ export async function applyIndexes(
   order?: Promise<QuestionOrder>,
 ): Promise<void> {
   if (added.length === 0 && removed.length === 0) return;
-  added = parsedAll(added);
-  removed = parsedAll(removed);
   const positions = await (order ?? questionOrder(db, d, formId));
-  const questions: QuestionDeltas = new Map();
-  const values: ValueDeltas = new Map();
-  const funnel: FunnelDeltas = new Map();
-  const pairs: PairDeltas = new Map();
-  for (const [rows, sign] of [[added, 1], [removed, -1]] as const) {
-    for (const r of rows) {
-      const day = r.submitted_at.slice(0, 10);
-      addQuestionDeltas(questions, day, r.answers, positions, sign);
-      addValueDeltas(values, day, r.answers, positions.kinds, sign);
-      addFunnelDeltas(funnel, r, positions, sign);
-      addPairDeltas(pairs, r, positions, sign);
-    }
-  }
-  const indexed = added.flatMap((r) => (r.id === undefined ? [] : answerRows({ id: r.id, form_id: formId, submitted_at: r.submitted_at, answers: r.answers }, positions)));
-  await allSettledOrThrow([
-    applyQuestionDeltas(db, d, formId, questions),
-    applyValueDeltas(db, d, formId, values),
-    applyFunnelDeltas(db, d, formId, funnel),
-    insertAnswerRows(db, d, indexed),
-    applyPairDeltas(db, d, formId, pairs),
-  ]);
+  await writeIndexes(db, d, formId, indexDeltas(formId, added, removed, positions));
 }
 
 /** Both: the days and the analytics indexes, for a change to responses already counted. */

@@ -5,20 +5,23 @@ import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
 import { idBatches, insertRows, tableOf } from '../sql/statements';
 import type { CommitTask } from '../scope';
-import { applyDays, applyIndexes, type DayKey } from './response-days';
-import { questionOrder } from './question-days';
+import { applyDays, applyIndexes, type DayKey, type IndexDeltas, indexDeltas, writeIndexes } from './response-days';
+import { type QuestionOrder, questionOrder } from './question-days';
 
 /*
  * The analytics indexer (docs/responses-and-webhooks.md, "How a submission is counted"; docs/decisions.md, "The
  * analytics indexer"). A submission's transaction writes the response, its day in `response_days` and one row in
  * `response_index_queue`; the question, value and funnel counters, the answers index and the pair counts of the
- * queued responses are written here, many responses at a time (their counters summed first), each batch with the
- * deletion of its queue rows in one transaction. Every read of those tables first indexes the form's queued
+ * queued responses are written here, many responses at a time (their counters summed first), each slice with the
+ * deletion of its queue rows in one transaction. A background batch reads its responses and computes their counters
+ * before any transaction, then writes them in slices of INDEX_SLICE (`indexRead`), so SQLite's one writer is held
+ * for the statements of a few dozen responses at a time. Every read of those tables first indexes the form's queued
  * responses (`catchUp`), so readers see every acknowledged response as if it had been counted at once.
  *
  * Who counts a response is decided by its queue row: a batch deletes the rows it counts, and a change to a response
  * (completion, deletion) first locks its row (`stillQueued`). Still queued: the change leaves the counters alone, and
- * the batch that deletes the row later reads the response as it then is. Gone: the response was counted, the change
+ * the batch that deletes the row later counts the response as it then is (a slice reads its claimed responses again
+ * in its transaction and recounts them when one changed since the batch read it). Gone: the response was counted, the change
  * corrects the counters as before. On PostgreSQL the row lock orders the two (a change waits for a batch that holds
  * the row, a batch for a change that does), and batches of one form are serialized by an advisory lock, so two
  * instances never count a response twice; SQLite runs one write transaction at a time.
@@ -26,6 +29,13 @@ import { questionOrder } from './question-days';
 
 /** Responses per batch: their counters are summed, then written in a few statements. */
 export const INDEX_BATCH = 500;
+/**
+ * Responses per write transaction of a background batch: SQLite has one writer, and every submission that arrives
+ * while a transaction writes waits for it. A batch of 500 held the write lock for 100-700 ms (its rows computed in
+ * JavaScript, then about 5,500 answers index rows and thousands of pair counts written), and that wait was the
+ * ingest's p99 (docs/benchmarks.md, "The analytics indexer"); a slice of 50 holds it for a tenth of that.
+ */
+export const INDEX_SLICE = 50;
 /** First keys of the advisory locks: per form (`hashtext(form_id)`), and the one a whole rebuild takes alone. */
 const FORM_LOCK = 0x666c6978; // 'flix'
 const ALL_LOCK = 0x666c6961; // 'flia'
@@ -115,6 +125,51 @@ export async function indexQueued(db: Db, d: Dialect, formId: string, limit?: nu
     counted += rows.length;
   }
   return counted;
+}
+
+/** A queued response as the indexer reads it (response-days.ts's DayKey, with its id). */
+type QueuedRow = DayKey & { id: string };
+const ROW_COLUMNS = ['submitted_at', 'completed_at', 'completion_seconds', 'answers', 'version'] as const;
+const sameRow = (a: QueuedRow, b: QueuedRow) => ROW_COLUMNS.every((c) => a[c] === b[c] || JSON.stringify(a[c]) === JSON.stringify(b[c]));
+
+/**
+ * Up to `limit` of the form's queued responses in id order, read outside any transaction (on SQLite by the read-only
+ * connection, without waiting for the writer): what a background batch counts, computed before it writes.
+ */
+export async function queuedResponses(db: Db, d: Dialect, formId: string, limit: number): Promise<QueuedRow[]> {
+  const r = tableOf(d, ResponseEntity);
+  return db.all<QueuedRow>(
+    `SELECT r.id, r.submitted_at, r.completed_at, r.completion_seconds, r.answers, r.version FROM ${queueTable(d)} q ` +
+      `JOIN ${r} r ON r.id = q.response_id WHERE q.form_id = ${d.p(1)} ORDER BY q.response_id LIMIT ${d.p(2)}`,
+    [formId, limit],
+  );
+}
+
+/**
+ * Counts `read` (a slice of `queuedResponses`, at most 500), whose deltas were computed from them before this
+ * transaction (`indexDeltas`): claims their queue rows (those still there, locked in id order on PostgreSQL), reads
+ * the claimed responses again and writes `deltas` when they are the responses read; when one changed or went
+ * meanwhile (a completion, a delete, a read that caught up), computes the claimed ones' deltas as they now are.
+ * Call in a transaction. @returns how many responses were counted.
+ */
+export async function indexRead(db: Db, d: Dialect, formId: string, read: QueuedRow[], deltas: IndexDeltas, order: QuestionOrder): Promise<number> {
+  await lockIndexing(db, d, formId);
+  const q = queueTable(d);
+  const claim = new Params(d);
+  const form = claim.bind(formId);
+  const claimed = await db.all<{ response_id: string }>(
+    `DELETE FROM ${q} WHERE response_id IN (SELECT response_id FROM ${q} WHERE form_id = ${form} AND response_id IN (${claim.list(read.map((r) => r.id))}) ` +
+      `ORDER BY response_id${d.kind === 'postgres' ? ' FOR UPDATE' : ''}) RETURNING response_id`,
+    claim.values,
+  );
+  if (claimed.length === 0) return 0;
+  const params = new Params(d);
+  const where = `form_id = ${params.bind(formId)} AND id IN (${params.list(claimed.map((c) => c.response_id))})`;
+  const now = await db.all<QueuedRow>(`SELECT id, submitted_at, completed_at, completion_seconds, answers, version FROM ${tableOf(d, ResponseEntity)} WHERE ${where}`, params.values);
+  const before = new Map(read.map((r) => [r.id, r]));
+  const unchanged = now.length === read.length && now.every((r) => before.has(r.id) && sameRow(r, before.get(r.id)!));
+  await writeIndexes(db, d, formId, unchanged ? deltas : indexDeltas(formId, now, [], order));
+  return now.length;
 }
 
 /**
@@ -237,14 +292,30 @@ export class ResponseIndexer {
     for (const formId of await queuedForms(db, d, 50)) {
       if (this.stopped) return false;
       try {
-        const n = await this.host.transaction((tx) => indexQueued(tx, d, formId, INDEX_BATCH));
-        if (n >= INDEX_BATCH) more = true;
+        if ((await this.batch(formId)) >= INDEX_BATCH) more = true;
       } catch (err) {
         failed ??= err;
       }
     }
     if (failed) throw failed;
     return more;
+  }
+
+  /**
+   * Up to INDEX_BATCH of the form's queued responses, read and their deltas computed outside any transaction, then
+   * written INDEX_SLICE at a time, each slice in its own short transaction (`indexRead`): submissions waiting for
+   * SQLite's writer go between two slices, and the event loop turns between computing two slices.
+   * @returns how many responses were read.
+   */
+  private async batch(formId: string): Promise<number> {
+    const { db, d } = this.host;
+    const [rows, order] = await Promise.all([queuedResponses(db, d, formId, INDEX_BATCH), questionOrder(db, d, formId)]);
+    for (let i = 0; i < rows.length && !this.stopped; i += INDEX_SLICE) {
+      const slice = rows.slice(i, i + INDEX_SLICE);
+      const deltas = indexDeltas(formId, slice, [], order);
+      await this.host.transaction((tx) => indexRead(tx, d, formId, slice, deltas, order));
+    }
+    return rows.length;
   }
 
   /** Counts the form's queued responses now, as a read would (`catchUp`). */
