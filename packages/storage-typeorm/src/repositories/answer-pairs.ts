@@ -32,7 +32,8 @@ const SINGLE_KEY = new Set(['dropdown', 'yes_no', 'rating', 'opinion_scale']);
  */
 const rowsPerStatement = (d: Dialect) => (d.kind === 'sqlite' ? 5000 : 90);
 /** The row that counts every response counted here (all four keys ''): the read's check that none is missing. */
-const COVERAGE = '\u0000\u0000\u0000';
+const COVERAGE_FILTER = '\u0000';
+const COVERAGE_TARGET = '\u0000\u0000';
 
 interface PairDelta {
   n: number;
@@ -41,8 +42,12 @@ interface PairDelta {
   seconds_count: number;
 }
 
-/** Deltas keyed by `question \u0000 value \u0000 target \u0000 target value`. */
-export type PairDeltas = Map<string, PairDelta>;
+/**
+ * Deltas keyed by the filter side (`question \u0000 value`), then by the target side (`\u0000 target \u0000 target
+ * value`, or a day row's `\u0000\u0000 day ...`): a response bumps tens of counters, and one lookup in each map with
+ * strings it built once costs less than hashing a joined key per counter (docs/benchmarks.md, "The analytics indexer").
+ */
+export type PairDeltas = Map<string, Map<string, PairDelta>>;
 
 /** What the pair counts need of a response (response-days.ts's DayKey has it). */
 export interface PairSource {
@@ -52,8 +57,7 @@ export interface PairSource {
   answers: unknown;
 }
 
-/** One map operation per counter row (a submission bumps tens of them: the keys are long, each lookup hashes one). */
-function bump(into: PairDeltas, key: string, n: number, completed = 0, secondsSum = 0, secondsCount = 0) {
+function bump(into: Map<string, PairDelta>, key: string, n: number, completed = 0, secondsSum = 0, secondsCount = 0) {
   const e = into.get(key);
   if (!e) return void into.set(key, { n, completed, seconds_sum: secondsSum, seconds_count: secondsCount });
   e.n += n;
@@ -62,9 +66,16 @@ function bump(into: PairDeltas, key: string, n: number, completed = 0, secondsSu
   e.seconds_count += secondsCount;
 }
 
+/** The counters of one filter side, made when first bumped. */
+function sideOf(into: PairDeltas, filter: string): Map<string, PairDelta> {
+  let side = into.get(filter);
+  if (!side) into.set(filter, (side = new Map()));
+  return side;
+}
+
 /** Adds what one response counts (`sign` 1) or takes back (`sign` -1). */
 export function addPairDeltas(into: PairDeltas, r: PairSource, order: QuestionOrder, sign: 1 | -1): void {
-  bump(into, COVERAGE, sign);
+  bump(sideOf(into, COVERAGE_FILTER), COVERAGE_TARGET, sign);
   let list: unknown = r.answers;
   if (typeof list === 'string') {
     try {
@@ -95,8 +106,9 @@ export function addPairDeltas(into: PairDeltas, r: PairSource, order: QuestionOr
   const targets: string[] = [];
   for (const [t, keys] of keysOf) for (const k of keys) targets.push(`\u0000${t}\u0000${k}`);
   for (const f of filters) {
-    bump(into, f + dayRow, sign, r.completed_at !== null ? sign : 0, sign * seconds, timed ? sign : 0);
-    for (const x of targets) bump(into, f + x, sign);
+    const side = sideOf(into, f);
+    bump(side, dayRow, sign, r.completed_at !== null ? sign : 0, sign * seconds, timed ? sign : 0);
+    for (const x of targets) bump(side, x, sign);
   }
 }
 
@@ -104,12 +116,14 @@ export function addPairDeltas(into: PairDeltas, r: PairSource, order: QuestionOr
 export async function applyPairDeltas(db: Db, d: Dialect, formId: string, deltas: PairDeltas): Promise<void> {
   const table = tableOf(d, AnswerPairEntity);
   const rows: unknown[][] = [];
-  // In key order on PostgreSQL, so concurrent transactions lock rows in one order; SQLite has one writer.
-  for (const key of d.kind === 'postgres' ? [...deltas.keys()].sort() : deltas.keys()) {
-    const e = deltas.get(key)!;
-    if (!e.n && !e.completed && !e.seconds_sum && !e.seconds_count) continue;
-    rows.push([formId, ...key.split('\u0000'), e.n, e.completed, e.seconds_sum, e.seconds_count]);
+  for (const [filter, side] of deltas) {
+    for (const [target, e] of side) {
+      if (!e.n && !e.completed && !e.seconds_sum && !e.seconds_count) continue;
+      rows.push([formId, ...(filter + target).split('\u0000'), e.n, e.completed, e.seconds_sum, e.seconds_count]);
+    }
   }
+  // In key order on PostgreSQL, so concurrent transactions lock rows in one order; SQLite has one writer.
+  if (d.kind === 'postgres') rows.sort(byKey);
   const cols = ['n', 'completed', 'seconds_sum', 'seconds_count'];
   const per = rowsPerStatement(d);
   for (let i = 0; i < rows.length; i += per) {
@@ -119,6 +133,16 @@ export async function applyPairDeltas(db: Db, d: Dialect, formId: string, deltas
     );
     await db.run(sql, values);
   }
+}
+
+/** Rows `[form, question, value, target, target value, ...]` in the order of their four key columns. */
+function byKey(a: unknown[], b: unknown[]): number {
+  for (let i = 1; i <= 4; i++) {
+    const x = a[i] as string;
+    const y = b[i] as string;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
 }
 
 export async function deletePairCounts(db: Db, d: Dialect, formId?: string): Promise<void> {
