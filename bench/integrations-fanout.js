@@ -27,8 +27,12 @@ const RATE = Number(process.env.BENCH_FANOUT_RATE ?? 167);
 const MAIN = resolve(__dirname, '../examples/self-hosted/dist/src/main.js');
 const NOTION = resolve(__dirname, '../plugins/notion/dist/src/index.js');
 
+// Extra node flags of the app, as bench/run.js takes them (e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof': the
+// restarted app's profile is written at its SIGTERM; the killed one writes none).
+const APP_NODE_ARGS = (process.env.BENCH_APP_NODE_ARGS || '').split(/\s+/).filter(Boolean);
+
 function startApp(env) {
-  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...APP_NODE_ARGS, MAIN], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   // Its JSON log lines are read until it says where it listens, then dropped.
   let out = '';
   return new Promise((ok, fail) => {
@@ -40,6 +44,16 @@ function startApp(env) {
     });
     child.once('exit', () => fail(new Error(`exited early: ${out.slice(-2000)}`)));
   });
+}
+
+/** CPU seconds (user + system, all threads) a child has used so far, from /proc (Linux); null elsewhere. */
+function cpuSeconds(pid) {
+  try {
+    const fields = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
 }
 
 async function main() {
@@ -109,6 +123,7 @@ async function main() {
   console.error(`submitting ${N} responses at ${RATE}/s; kill -9 after ${Math.floor(N / 2)}`);
   await submitRange(0, Math.floor(N / 2));
   const beforeKill = Object.fromEntries(Object.entries(receivers).map(([k, r]) => [k, r.requests()]));
+  const cpuBeforeKill = cpuSeconds(app.child.pid);
   app.child.kill('SIGKILL');
   await new Promise((r) => app.child.once('exit', r));
   const { createDataSource } = require('@formloom/storage-typeorm');
@@ -131,6 +146,7 @@ async function main() {
   });
   while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
   const drainedMs = Date.now() - started;
+  const cpuAfter = cpuSeconds(app.child.pid);
   // The log's view of the restart: deliveries sent again as "may have been sent", per integration type.
   const db2 = createDataSource(env.FORMLOOM_DATABASE_URL);
   await db2.initialize();
@@ -142,6 +158,8 @@ async function main() {
   const report = {
     responses: N, rate_per_s: RATE, acknowledged: acked.size, refused_or_cut_at_kill: failed, submitted_ms: submittedMs, all_delivered_ms: drainedMs,
     pending_deliveries_at_kill: Number(pendingAtKill), leased_deliveries_at_kill: Number(startedAtKill), requests_before_kill: beforeKill,
+    // The app's CPU (both instances, all threads) from its start to the last delivery: comparable between builds on a busy machine.
+    app_cpu_s: cpuBeforeKill === null || cpuAfter === null ? null : Math.round((cpuBeforeKill + cpuAfter) * 10) / 10,
     logged_may_appear_twice: Object.fromEntries(noted.map((r) => [r.type, Number(r.n)])),
   };
   for (const [name, r] of Object.entries(receivers)) {

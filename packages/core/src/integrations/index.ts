@@ -33,7 +33,7 @@ export const integrationsArea = definePlugin({
   outboxHandlers: (ctx) => [ctx.service(IntegrationDeliveries)],
   inTransaction: {
     'response.submitted': ({ form_id, response_id }, tx, ctx) =>
-      ctx.service(IntegrationDeliveries).queue(tx, form_id, response_id, ctx.service(SubmissionService).committingIn(tx, response_id)?.revision),
+      ctx.service(IntegrationDeliveries).queue(tx, form_id, response_id, ctx.service(SubmissionService).committingIn(tx, response_id)),
   },
   routes: (ctx) => {
     const svc = () => ctx.service(IntegrationService);

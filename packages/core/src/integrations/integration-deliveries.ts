@@ -2,7 +2,8 @@ import { inject, injectable } from 'tsyringe';
 import type { FormloomConfig } from '../config';
 import type { SecretBox } from '../crypto-box';
 import type { FormRecord, OutboxItem, Question, ResponseRecord } from '../domain/types';
-import { newOutboxItem } from '../outbox/outbox-items';
+import { type BirthLease, newOutboxItem, OutboxBirths } from '../outbox/outbox-items';
+import { allSettledOrThrow } from '../errors';
 import { errorText, failedAttempt } from '../outbox/retry';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
@@ -25,6 +26,31 @@ export const INTEGRATION_LOG_DAYS = 30;
 const SWEEP_BATCH = 5000;
 /** Published versions whose questions a delivery handler keeps in memory. */
 const VERSIONS_KEPT = 100;
+
+/** The payload key, in memory only, of what an item leased at birth carries (never stored: see `queue`). */
+export const BORN_WITH_CONTEXT = 'born_with_context';
+
+/**
+ * What a submission already holds for its deliveries: handed over with items leased at birth, so their first
+ * run reads neither the delivery nor the response. The integration is not among it: it is looked up at the
+ * run (`current`), so a pause or an edit made meanwhile applies.
+ */
+export interface BornContext {
+  delivery: IntegrationDeliveryRecord;
+  form: FormRecord;
+  response: ResponseRecord;
+  questions: Question[];
+}
+
+/** What `queue` takes from the submission being committed (responses/submission-service.ts, `CommittingResponse`). */
+export interface QueueContext {
+  form: FormRecord;
+  response: ResponseRecord;
+  questions: Question[];
+  revision?: number;
+  /** Given, items are leased at birth to this instance's worker and pushed here, to be handed to it after the commit. */
+  born?: OutboxItem[];
+}
 
 /** The log's note on a delivery sent again, after a restart, to a service that cannot recognise a repeat. */
 export const REPEAT_NOTE = 'Sent again after a restart: it may appear twice';
@@ -56,6 +82,8 @@ export class IntegrationDeliveries implements OutboxHandler {
   readonly kind = INTEGRATION_KIND;
   /** Questions of published versions by version id (immutable, so never stale). */
   private readonly versions = new Map<string, Question[]>();
+  /** Opened settings per integration record: a record is kept (ReadCaches) until the revision moves, so each is opened once. */
+  private readonly opened = new WeakMap<IntegrationRecord, ReturnType<typeof storedConfig>>();
 
   constructor(
     @inject(TOKENS.Storage) private readonly storage: Storage,
@@ -66,10 +94,16 @@ export class IntegrationDeliveries implements OutboxHandler {
     @inject(IntegrationRegistry) private readonly registry: IntegrationRegistry,
     @inject(FileLinks) private readonly links: FileLinks,
     @inject(ReadCaches) private readonly caches: ReadCaches,
+    @inject(OutboxBirths) private readonly births: OutboxBirths,
   ) {}
 
-  /** A new delivery of `integration` and its outbox item, in `tx`. */
-  async enqueue(tx: Storage, integration: IntegrationRecord, responseId: string | null, event: IntegrationDeliveryEvent): Promise<IntegrationDeliveryRecord> {
+  /**
+   * A new delivery of `integration` and its outbox item, in `tx`, sent together (new rows, independent: a
+   * transaction's writes of one kind go in one statement, docs/decisions.md "Writes sent together"). With
+   * `held`, the item is leased at birth to this instance's worker when it has room for the destination, and
+   * pushed to `held.born` carrying the delivery and what the submission read, for the worker after the commit.
+   */
+  async enqueue(tx: Storage, integration: IntegrationRecord, responseId: string | null, event: IntegrationDeliveryEvent, held?: QueueContext): Promise<IntegrationDeliveryRecord> {
     const now = this.clock.now().toISOString();
     const delivery: IntegrationDeliveryRecord = {
       id: this.ids.id('ind'),
@@ -87,9 +121,19 @@ export class IntegrationDeliveries implements OutboxHandler {
       created_at: now,
       updated_at: now,
     };
-    await tx.integrations.insertDelivery(delivery);
-    await this.requeue(tx, integration, delivery.id, now, 0);
+    const destination = this.destinationOf(integration);
+    const lease = held?.born ? this.births.lease(INTEGRATION_KIND, destination) : null;
+    const item = this.itemOf(delivery.id, destination, now, 0, lease);
+    await allSettledOrThrow([tx.integrations.insertDelivery(delivery), tx.outbox.enqueue(item)]);
+    if (lease && held?.born) {
+      const context: BornContext = { delivery, form: held.form, response: held.response, questions: held.questions };
+      held.born.push({ ...item, payload: { ...item.payload, [BORN_WITH_CONTEXT]: context } });
+    }
     return delivery;
+  }
+
+  private itemOf(deliveryId: string, destination: string, at: string, recorded: number, lease: BirthLease | null = null): OutboxItem {
+    return newOutboxItem(this.ids, at, INTEGRATION_KIND, { delivery_id: deliveryId, destination, recorded_before: recorded }, lease);
   }
 
   /**
@@ -98,8 +142,7 @@ export class IntegrationDeliveries implements OutboxHandler {
    * outcome (docs/plugins.md, "Deliveries that may have been sent").
    */
   async requeue(tx: Storage, integration: IntegrationRecord, deliveryId: string, at: string, recorded: number): Promise<void> {
-    const payload = { delivery_id: deliveryId, destination: this.destinationOf(integration), recorded_before: recorded };
-    await tx.outbox.enqueue(newOutboxItem(this.ids, at, INTEGRATION_KIND, payload));
+    await tx.outbox.enqueue(this.itemOf(deliveryId, this.destinationOf(integration), at, recorded));
   }
 
   /**
@@ -116,7 +159,7 @@ export class IntegrationDeliveries implements OutboxHandler {
   private destinationOf(integration: IntegrationRecord): string {
     const reg = this.registry.get(integration.type);
     try {
-      const d = reg?.definition.destination ? storedConfig(this.box, integration) : null;
+      const d = reg?.definition.destination ? this.settingsOf(integration) : null;
       return (d && reg!.definition.destination!(d.config, d.secrets)) || `integration:${integration.id}`;
     } catch {
       return `integration:${integration.id}`;
@@ -124,17 +167,39 @@ export class IntegrationDeliveries implements OutboxHandler {
   }
 
   /**
-   * Queues a completed response's deliveries in its transaction; false when the form has no active
-   * integration. `revision` is the cache revision a submission's reads were checked against: the form's
-   * integrations then come from memory while it holds (read in `tx` once per revision, not per response:
-   * docs/benchmarks.md, "Ingest"); without one they are read in `tx`.
+   * Queues a completed response's deliveries in its transaction (sent together); false when none needs a
+   * claim: the form has no active integration, or every item was leased at birth (`held.born`). `held` is
+   * what the submission being committed read: with its cache `revision` the form's integrations come from
+   * memory while it holds (read in `tx` once per revision, not per response: docs/benchmarks.md, "Ingest");
+   * without one they are read in `tx`.
    */
-  async queue(tx: Storage, formId: string, responseId: string, revision?: number): Promise<boolean> {
+  async queue(tx: Storage, formId: string, responseId: string, held?: QueueContext): Promise<boolean> {
     const read = () => tx.integrations.listByForm(formId);
+    const revision = held?.revision;
     const all = revision === undefined ? await read() : ((await this.caches.integrations.get(formId, revision, read)).value ?? []);
     const active = all.filter((i) => i.status === 'active');
-    for (const i of active) await this.enqueue(tx, i, responseId, 'response.submitted');
-    return active.length > 0;
+    const bornBefore = held?.born?.length ?? 0;
+    await allSettledOrThrow(active.map((i) => this.enqueue(tx, i, responseId, 'response.submitted', held)));
+    return active.length > (held?.born?.length ?? 0) - bornBefore;
+  }
+
+  /** The integration's settings and opened secrets (copies: a plugin may change what it is given). */
+  private settingsOf(integration: IntegrationRecord): ReturnType<typeof storedConfig> {
+    let opened = this.opened.get(integration);
+    if (!opened) this.opened.set(integration, (opened = storedConfig(this.box, integration)));
+    return { config: { ...opened.config }, secrets: { ...opened.secrets } };
+  }
+
+  /**
+   * A delivery's integration as it is now: the form's integrations from memory while the cache revision holds
+   * (a pause, an edit or a delete moves it: docs/decisions.md, "Caches checked against a revision"), else read
+   * by form. The revision read is shared by the deliveries that start in the same turn of the event loop, so a
+   * burst of deliveries costs one read instead of one per delivery.
+   */
+  private async current(delivery: Pick<IntegrationDeliveryRecord, 'form_id' | 'integration_id'>): Promise<IntegrationRecord | null> {
+    const { revision } = await this.caches.gate.check();
+    const all = (await this.caches.integrations.get(delivery.form_id, revision, () => this.storage.integrations.listByForm(delivery.form_id))).value ?? [];
+    return all.find((i) => i.id === delivery.integration_id) ?? null;
   }
 
   /** The worker's housekeeping: settled deliveries older than INTEGRATION_LOG_DAYS leave the log. */
@@ -180,19 +245,20 @@ export class IntegrationDeliveries implements OutboxHandler {
     delivery: Pick<IntegrationDeliveryRecord, 'id' | 'event' | 'response_id'>,
     attempt: number,
     maybeDelivered = false,
+    born?: Pick<BornContext, 'form' | 'response' | 'questions'>,
   ): Promise<IntegrationDelivery | null> {
-    const form = await this.storage.forms.findById(integration.form_id);
+    const form = born?.form ?? (await this.storage.forms.findById(integration.form_id));
     if (!form) return null;
-    let response = delivery.response_id ? await this.storage.responses.findById(form.id, delivery.response_id) : null;
+    let response = born?.response ?? (delivery.response_id ? await this.storage.responses.findById(form.id, delivery.response_id) : null);
     if (delivery.response_id && !response) return null;
     if (!response && delivery.event === 'integration.test') {
       response = (await this.latest(form.id, 1))[0] ?? null;
     }
-    const questions = await this.questionsOf(form, response);
+    const questions = born?.questions ?? (await this.questionsOf(form, response));
     const now = this.clock.now().toISOString();
     const source = response ?? { id: 'rsp_example', submitted_at: now, completed_at: now, metadata: { user_agent: null, referrer: null }, answers: exampleAnswers(questions) };
     const answers = integrationAnswers(questions, integration.fields, this.links.signAnswers(source.answers, questions));
-    const { config, secrets } = storedConfig(this.box, integration);
+    const { config, secrets } = this.settingsOf(integration);
     const responseUrl = `${this.config.publicUrl.replace(/\/+$/, '')}/forms/${encodeURIComponent(form.id)}/results/${encodeURIComponent(source.id)}`;
     return {
       id: delivery.id,
@@ -258,9 +324,11 @@ export class IntegrationDeliveries implements OutboxHandler {
   }
 
   async handle(item: OutboxItem): Promise<OutboxOutcome> {
-    const delivery = await this.storage.integrations.findDelivery(String(item.payload.delivery_id));
+    // An item leased at birth runs right after its commit with what the submission held: nothing to read.
+    const born = item.payload[BORN_WITH_CONTEXT] as BornContext | undefined;
+    const delivery = born?.delivery ?? (await this.storage.integrations.findDelivery(String(item.payload.delivery_id)));
     if (!delivery) return { status: 'failed', error: 'delivery deleted' };
-    const integration = await this.storage.integrations.findById(delivery.integration_id);
+    const integration = await this.current(delivery);
     if (!integration) return { status: 'failed', error: 'integration deleted' };
     const attempts = delivery.attempts + 1;
     const fail = (error: string) => ({
@@ -270,7 +338,7 @@ export class IntegrationDeliveries implements OutboxHandler {
     });
     if (integration.status === 'paused' && delivery.event !== 'integration.test') return fail('Not sent: the integration is paused (send it again from the log)');
     const maybeDelivered = IntegrationDeliveries.maybeDelivered(item, delivery);
-    const input = await this.input(integration, delivery, attempts, maybeDelivered);
+    const input = await this.input(integration, delivery, attempts, maybeDelivered, born);
     if (!input) return fail('The response was deleted');
     const outcome = await this.attempt(integration, input);
     if (outcome.ok && maybeDelivered && (outcome.mayRepeat || !this.registry.get(integration.type)?.definition.deduplicates)) {

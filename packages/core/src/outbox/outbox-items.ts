@@ -46,7 +46,7 @@ export function newOutboxItem(ids: IdGenerator, now: string, kind: string, paylo
 
 /** What the worker of this instance offers to items born here (OutboxWorker). */
 export interface BirthWorker {
-  birthLease(kind: string): BirthLease | null;
+  birthLease(kind: string, destination?: string | null): BirthLease | null;
   adopt(items: OutboxItem[]): void;
 }
 
@@ -66,9 +66,13 @@ export class OutboxBirths {
     this.worker = worker;
   }
 
-  /** A lease for an item of `kind` about to be committed, or `null` for an item to be claimed as usual. */
-  lease(kind: string): BirthLease | null {
-    return this.worker?.birthLease(kind) ?? null;
+  /**
+   * A lease for an item of `kind` about to be committed, or `null` for an item to be claimed as usual. With its
+   * `destination`, none while the worker holds as many of that destination's items as it may: the item would
+   * only be put back (a write) when handed over.
+   */
+  lease(kind: string, destination?: string | null): BirthLease | null {
+    return this.worker?.birthLease(kind, destination) ?? null;
   }
 
   /** Hands committed items to the worker, which takes those it leased (the others are claimed as usual). */

@@ -1,4 +1,3 @@
-import { allSettledOrThrow } from '../errors';
 import { inject, injectable, injectAll } from 'tsyringe';
 import type { OutboxItem } from '../domain/types';
 import type { Clock } from '../ports/clock';
@@ -11,6 +10,7 @@ import type { OutboxHandler, OutboxOutcome } from '../ports/outbox-handler';
 import type { Logger } from '../logger';
 import { errorText, failedAttempt, notSentWarning } from './retry';
 import { GroupCommit } from '../responses/group-commit';
+import { OutboxSettlements } from './outbox-settlements';
 import { type BirthLease, type BirthWorker, housekeepOutbox, OutboxBirths, type WorkerOptions } from './outbox-items';
 
 export { newOutboxItem, type WorkerOptions } from './outbox-items';
@@ -19,15 +19,6 @@ interface Held {
   item: OutboxItem;
   /** `performance.now()` at claim: an item that waited too long for its destination is put back. */
   claimedAt: number;
-}
-
-/** An outcome, or a hand-back of an item that never ran (`unrun`: its lease is not an attempt). */
-type Settled = OutboxOutcome & { unrun?: boolean };
-
-interface Settlement {
-  item: OutboxItem;
-  outcome: Settled;
-  done: (error?: unknown) => void;
 }
 
 /** How long an item is put back when its destination already has as many items waiting as it may hold. */
@@ -69,10 +60,11 @@ export class OutboxWorker implements BirthWorker {
   /** Claimed items waiting for a free slot of their destination (`''`: no destination, no limit). */
   private readonly waiting = new Map<string, Held[]>();
   private readonly runningPer = new Map<string, number>();
+  /** Destinations the last claim found full (items put back): claims wait until one has room again. */
+  private readonly crowded = new Set<string>();
   private held = 0;
   private readonly tasks = new Set<Promise<void>>();
-  private settlements: Settlement[] = [];
-  private flushing: Promise<void> | null = null;
+  private readonly settlements: OutboxSettlements;
   private housekeeping: Promise<void> | null = null;
   private lastHousekeeping: number | null = null;
 
@@ -89,6 +81,7 @@ export class OutboxWorker implements BirthWorker {
   ) {
     this.workerId = ids.id('wrk');
     this.handlers = new Map(handlers.map((h) => [h.kind, h]));
+    this.settlements = new OutboxSettlements(this.workerId, this.handlers, clock, commits);
   }
 
   start(options: WorkerOptions = {}) {
@@ -125,10 +118,11 @@ export class OutboxWorker implements BirthWorker {
     this.waiting.clear();
     while (this.tasks.size) await Promise.all([...this.tasks]);
     await this.housekeeping;
-    while (this.flushing) await this.flushing;
+    await this.settlements.idle();
   }
 
-  private kick() {
+  /** Claims now (`polled`: the poll's timer, which claims even while destinations are crowded). */
+  private kick(polled = false) {
     if (this.stopped) return;
     if (this.filling) {
       this.again = true;
@@ -136,7 +130,7 @@ export class OutboxWorker implements BirthWorker {
     }
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.filling = this.fill()
+    this.filling = this.fill(polled)
       .catch((e) => this.storageFailed(e))
       .finally(() => {
         this.filling = null;
@@ -146,7 +140,7 @@ export class OutboxWorker implements BirthWorker {
           this.kick();
         } else {
           this.again = false;
-          this.timer = setTimeout(() => this.kick(), this.backoffMs ?? this.opts.pollMs);
+          this.timer = setTimeout(() => this.kick(true), this.backoffMs ?? this.opts.pollMs);
           this.timer.unref?.();
         }
       });
@@ -157,21 +151,40 @@ export class OutboxWorker implements BirthWorker {
    * is full) move behind the others in due order, so a later claim reaches other destinations; a claim that
    * kept nothing ends the round, so a large backlog for one destination is not rewritten over and over.
    */
-  private async fill() {
+  private async fill(polled: boolean) {
     this.housekeepIfDue();
     while (!this.stopped) {
-      const room = this.opts.concurrency - this.held;
-      if (room <= 0) return;
-      const { claimed, kept } = await this.claimAndStart(Math.min(room, this.opts.batchSize));
+      const limit = this.claimLimit(polled);
+      if (limit <= 0) return;
+      const { claimed, kept } = await this.claimAndStart(limit);
       if (claimed === 0 || kept === 0) return;
     }
+  }
+
+  /**
+   * How many items to claim now. While the last claim found destinations full, a wake-up (a slot freed, a new
+   * item) claims only once one of them has room for half its share again, and only that room: each item a
+   * claim cannot hold is put back, a write, and claiming at every freed slot rewrote most of a batch per
+   * delivery (docs/decisions.md, "The outbox worker"). The poll's timer claims a full batch whatever it found.
+   */
+  private claimLimit(polled: boolean): number {
+    const room = Math.min(this.opts.concurrency - this.held, this.opts.batchSize);
+    if (room <= 0 || polled || !this.crowded.size) return room;
+    const share = this.opts.perDestination * HELD_PER_DESTINATION_FACTOR;
+    let free = 0;
+    for (const d of this.crowded) free += Math.max(0, share - this.heldOf(d));
+    return free * 2 >= share ? Math.min(room, free) : 0;
+  }
+
+  private heldOf(destination: string): number {
+    return (this.waiting.get(destination)?.length ?? 0) + (this.runningPer.get(destination) ?? 0);
   }
 
   /** Claims one batch of due items and carries them out; returns how many were claimed. */
   async runOnce(): Promise<number> {
     const { claimed } = await this.claimAndStart(this.opts.batchSize);
     while (this.tasks.size) await Promise.all([...this.tasks]);
-    while (this.flushing) await this.flushing;
+    await this.settlements.idle();
     return claimed;
   }
 
@@ -185,12 +198,16 @@ export class OutboxWorker implements BirthWorker {
       kinds: [...this.handlers.keys()],
     });
     this.storageBack();
-    return { claimed: items.length, kept: await this.hold(items) };
+    return { claimed: items.length, kept: await this.hold(items, false) };
   }
 
-  /** A lease for an item this instance is about to commit, while this worker has room (outbox-items.ts). */
-  birthLease(kind: string): BirthLease | null {
+  /**
+   * A lease for an item this instance is about to commit, while this worker has room, and room for its
+   * `destination` when given (outbox-items.ts).
+   */
+  birthLease(kind: string, destination?: string | null): BirthLease | null {
     if (this.stopped || !this.handlers.has(kind) || this.held >= this.opts.concurrency) return null;
+    if (destination && this.heldOf(destination) >= this.opts.perDestination * HELD_PER_DESTINATION_FACTOR) return null;
     return { workerId: this.workerId, leaseUntil: new Date(this.clock.now().getTime() + this.opts.leaseMs).toISOString() };
   }
 
@@ -199,19 +216,25 @@ export class OutboxWorker implements BirthWorker {
     const mine = items.filter((i) => i.locked_by === this.workerId);
     if (!mine.length) return;
     if (this.stopped) return mine.forEach((i) => this.putBack(i, 0));
-    this.hold(mine).catch((e) => this.report('formloom outbox worker', e));
+    this.hold(mine, true).catch((e) => this.report('formloom outbox worker', e));
   }
 
-  /** Queues leased items by destination and starts what has a free slot; returns how many it kept. */
-  private async hold(items: OutboxItem[]): Promise<number> {
+  /**
+   * Queues leased items by destination and starts what has a free slot; returns how many it kept. Claimed
+   * items of a destination that holds its share already are put back; items leased at birth are kept (their
+   * lease checked the room, and the few committed together past it cost less held than a write each).
+   */
+  private async hold(items: OutboxItem[], born: boolean): Promise<number> {
     const claimedAt = performance.now();
     const heldPerDestination = this.opts.perDestination * HELD_PER_DESTINATION_FACTOR;
     let kept = 0;
+    if (!born) this.crowded.clear();
     for (const item of items) {
       const destination = await this.destinationOf(item);
       const queue = this.waiting.get(destination) ?? [];
-      if (destination && queue.length + (this.runningPer.get(destination) ?? 0) >= heldPerDestination) {
+      if (!born && destination && queue.length + (this.runningPer.get(destination) ?? 0) >= heldPerDestination) {
         // Holding more would only let this destination's backlog crowd out the others.
+        this.crowded.add(destination);
         this.putBack(item, DEFER_MS);
         continue;
       }
@@ -261,7 +284,7 @@ export class OutboxWorker implements BirthWorker {
       .then((outcome) => {
         const unsent = notSentWarning(h.item, outcome);
         if (unsent) this.logger.warn(...unsent);
-        const settled = this.settle(h.item, outcome);
+        const settled = this.settlements.settle(h.item, outcome);
         // An outcome that a repeat would show twice (`holdSlot`: a chat message) keeps its slot until its
         // settlement committed, so at a crash at most `perDestination` such items per destination ran without
         // their outcome recorded. Any other frees the slot at once: its settlement joins the next shared commit
@@ -296,62 +319,9 @@ export class OutboxWorker implements BirthWorker {
   /** Returns a claimed item unrun, due again in `ms`; its lease is not counted as an attempt. */
   private putBack(item: OutboxItem, ms: number) {
     const nextAttemptAt = new Date(this.clock.now().getTime() + ms).toISOString();
-    this.settle(item, { status: 'pending', nextAttemptAt, error: item.last_error, unrun: true }).catch((e) => this.report('formloom outbox worker', e));
+    this.settlements.settle(item, { status: 'pending', nextAttemptAt, error: item.last_error, unrun: true }).catch((e) => this.report('formloom outbox worker', e));
   }
 
-  /** Queues a settlement; resolves once the transaction holding it committed. */
-  private settle(item: OutboxItem, outcome: Settled): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.settlements.push({ item, outcome, done: (e) => (e === undefined ? resolve() : reject(e)) });
-      this.flushing ??= this.flush().finally(() => {
-        this.flushing = null;
-      });
-    });
-  }
-
-  /**
-   * Commits queued settlements; those queued during a commit go together in the next one. When a shared
-   * commit fails, each is tried alone, so one bad settlement cannot leave unrelated items to be sent again.
-   */
-  private async flush() {
-    while (this.settlements.length) {
-      const batch = this.settlements.splice(0);
-      try {
-        await this.settleAll(batch);
-        for (const s of batch) s.done();
-      } catch (e) {
-        if (batch.length === 1) {
-          batch[0]!.done(e ?? new Error('settlement failed'));
-          continue;
-        }
-        for (const s of batch) {
-          await this.settleAll([s]).then(
-            () => s.done(),
-            (err) => s.done(err ?? new Error('settlement failed')),
-          );
-        }
-      }
-    }
-  }
-
-  private async settleAll(batch: Settlement[]) {
-    const now = this.clock.now().toISOString();
-    // In the instance's group commit, with the submissions of the moment. Items touch rows of their own
-    // only, so their statements are sent together (an adapter may run each kind as one statement).
-    await this.commits.run(async (tx) => {
-      const settleOne = async ({ item, outcome }: Settlement) => {
-        const settlement =
-          outcome.status === 'pending'
-            ? ({ status: 'pending', nextAttemptAt: outcome.nextAttemptAt, error: outcome.error, unrun: outcome.unrun } as const)
-            : ({ status: outcome.status, error: outcome.status === 'failed' ? outcome.error : null } as const);
-        const [, settled] = await allSettledOrThrow([outcome.record?.(tx), tx.outbox.settle(item.id, this.workerId, settlement, now)] as const);
-        if (settled && outcome.status !== 'pending' && this.handlers.get(item.kind)?.clearsPayload) {
-          await tx.outbox.clearPayload(item.id);
-        }
-      };
-      await allSettledOrThrow(batch.map(settleOne));
-    });
-  }
 
   private housekeepIfDue() {
     const now = this.clock.now().getTime();

@@ -34,6 +34,11 @@ export interface CommittingResponse {
   questions: Question[];
   /** The cache revision the form was checked against (a new submission's): what listeners keep may be served under it. */
   revision?: number;
+  /**
+   * Where listeners put outbox items they leased at birth to this instance's worker (integrations), to be handed
+   * to it once the transaction committed; absent where the caller hands nothing over (then nothing is leased).
+   */
+  born?: OutboxItem[];
 }
 
 export interface RequestMeta {
@@ -171,6 +176,8 @@ export class SubmissionService {
     let items: OutboxItem[] = [];
     // Committed with the submissions that arrive meanwhile (group-commit.ts); answered once committed.
     const replayed = await this.commits.run(async (tx) => {
+      // A work may run twice (group-commit.ts): only what its last run queued is handed over after the commit.
+      [items, queued] = [[], false];
       // The same Idempotency-Key committed first: its answer, and nothing written (docs/decisions.md "Composite forms").
       if (idempotent) {
         const earlier = await idempotent.claimIn(tx);
@@ -193,7 +200,9 @@ export class SubmissionService {
       await allSettledOrThrow([inserted, counted]);
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, response.answers), response.id);
       if (complete) items = await this.webhooks.enqueue(tx, form, response, targets, snapshot.questions);
-      if (complete) queued = await this.completedIn(tx, { form, response, questions: snapshot.questions, revision });
+      const born: OutboxItem[] = [];
+      if (complete) queued = await this.completedIn(tx, { form, response, questions: snapshot.questions, revision, born });
+      items = [...items, ...born];
       // One response in each component, in the same transaction: all or none (docs/logic.md "Composite").
       const written = await writeComponentsIn(tx, components, this.componentSink);
       [items, queued] = [[...items, ...written.items], written.queued || queued];

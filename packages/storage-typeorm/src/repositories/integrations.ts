@@ -13,6 +13,8 @@ import {
 import type { Scope } from '../scope';
 import { type Dialect, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf } from '../sql/statements';
+import type { Row } from '../sql/db';
+import { Coalescer, insertCoalescer, sqlOf, updateFromRows } from '../sql/coalesce';
 
 export const integrationStatements = (d: Dialect) => {
   const integrations = tableOf(d, IntegrationEntity);
@@ -55,6 +57,19 @@ export class SqlIntegrationRepository implements IntegrationRepository {
     return (await this.scope.db.all<IntegrationRow>(this.st.byForm, [formId])).map(integrationFromRow);
   }
 
+  // In a transaction, rows sent together go in one statement each kind (sql/coalesce.ts): a submission's
+  // deliveries (one per integration) and the worker's settlements, as webhook deliveries do.
+  private coalesced: { deliveries: Coalescer<Row, boolean>; updates: Map<string, Coalescer<Row, void>> } | null = null;
+
+  private get together() {
+    if (!this.scope.beforeCommit) return null;
+    const { d, db } = this.scope;
+    return (this.coalesced ??= {
+      deliveries: insertCoalescer(d, db, IntegrationDeliveryEntity, (row) => this.insertDeliveryRow(row)),
+      updates: new Map(),
+    });
+  }
+
   private async set(table: string, id: string, row: Record<string, unknown>): Promise<number> {
     const columns = Object.keys(row).filter((c) => c !== 'id');
     if (!columns.length) return 1;
@@ -76,9 +91,14 @@ export class SqlIntegrationRepository implements IntegrationRepository {
     });
   }
 
+  private async insertDeliveryRow(row: Row): Promise<boolean> {
+    return (await this.scope.db.run(this.st.insertDelivery.sql, this.st.insertDelivery.values(row))) > 0;
+  }
+
   async insertDelivery(delivery: IntegrationDeliveryRecord): Promise<void> {
-    const n = await this.scope.db.run(this.st.insertDelivery.sql, this.st.insertDelivery.values(integrationDeliveryToRow(delivery)));
-    if (n === 0) throw new FormloomError('CONFLICT', `Integration delivery ${delivery.id} already exists`);
+    const row = integrationDeliveryToRow(delivery) as Row;
+    const inserted = await (this.together?.deliveries.call(row) ?? this.insertDeliveryRow(row));
+    if (!inserted) throw new FormloomError('CONFLICT', `Integration delivery ${delivery.id} already exists`);
   }
 
   async findDelivery(id: string): Promise<IntegrationDeliveryRecord | null> {
@@ -88,7 +108,20 @@ export class SqlIntegrationRepository implements IntegrationRepository {
 
   async updateDelivery(id: string, patch: IntegrationDeliveryPatch): Promise<void> {
     const { id: _i, integration_id: _n, form_id: _f, response_id: _r, event: _e, created_at: _c, ...row } = integrationDeliveryToRow(patch as Partial<IntegrationDeliveryRecord>);
-    await this.set(this.st.deliveries, id, row);
+    const columns = Object.keys(row);
+    const together = this.together;
+    if (!together || !columns.length) return void (await this.set(this.st.deliveries, id, row));
+    // Updates of the same columns sent together (the worker's settlements) go in one statement.
+    const key = columns.join(',');
+    let updates = together.updates.get(key);
+    if (!updates) {
+      const { d, db } = this.scope;
+      const assignments = columns.map((c) => `"${c}" = v."${c}"`).join(', ');
+      const many = async (rows: Row[]) => void (await db.all(...sqlOf(updateFromRows(d, this.st.deliveries, IntegrationDeliveryEntity, rows, 'id', assignments))));
+      const one = async ({ id: rowId, ...set }: Row) => void (await this.set(this.st.deliveries, String(rowId), set));
+      together.updates.set(key, (updates = new Coalescer<Row, void>(async (rows) => (await many(rows), rows.map(() => undefined)), one)));
+    }
+    return updates.call({ id, ...row });
   }
 
   async deleteSettledBefore(before: string, limit: number): Promise<number> {
