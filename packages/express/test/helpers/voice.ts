@@ -3,20 +3,42 @@ import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAudioCodecs } from '@formloom/audio';
+import type { TestFn } from 'ava';
+import { createAudioCodecs, type AudioCodecs } from '@formloom/audio';
 import { EngineWarmingUpError, splitSentences, UnknownVoiceError, type PcmChunk, type SpeechEngine } from '@formloom/core';
-import { createEspeakEngine } from '@formloom/speech-espeak';
-import type { TestApp, TestAppOptions } from './app';
+import { createEspeakEngine, type EspeakEngine } from '@formloom/speech-espeak';
+import { forEachDb, type TestApp, type TestAppOptions } from './app';
+import type { SharedDb } from './shared-apps';
+
+let shared: { espeak: EspeakEngine; audio: AudioCodecs } | undefined;
 
 /**
- * eSpeak NG (every language, fast) plus an engine whose voices fail: `dead` before any audio, `broken` after its
- * first sentence, `warming` before any audio with `EngineWarmingUpError` (retry after 7 s).
+ * The test process's eSpeak engine and audio codecs, shared by every app and part that speaks with eSpeak:
+ * an eSpeak process loads 24 MB of voice data (about a CPU-second; a part's own engine paid it again, and
+ * again after each 30 s idle), and the codecs are made to be one per process (docs/voice.md), each keeping
+ * a prepared MP3 encoder (a LAME worker thread, ~0.2 CPU-seconds) ready. One process: the tests need no
+ * parallel synthesis. Its idle child does not keep the test process alive; the entry that uses it closes it
+ * (`closeSharedVoiceEngines`), so that the child's CPU is counted with the file's.
+ */
+export function sharedVoiceEngines(): { espeak: EspeakEngine; audio: AudioCodecs } {
+  return (shared ??= { espeak: createEspeakEngine({ processes: 1, idleMs: 600_000 }), audio: createAudioCodecs() });
+}
+
+/** Stops the shared eSpeak process (a later use starts it again). */
+export async function closeSharedVoiceEngines(): Promise<void> {
+  await shared?.espeak.close();
+}
+
+/**
+ * eSpeak NG (every language, fast; the process's shared engine and codecs, `sharedVoiceEngines`) plus an
+ * engine whose voices fail: `dead` before any audio, `broken` after its first sentence, `warming` before any
+ * audio with `EngineWarmingUpError` (retry after 7 s).
  */
 export function voiceAppOptions(voice: Record<string, unknown> = {}): TestAppOptions {
+  const { espeak, audio } = sharedVoiceEngines();
   return {
-    // One eSpeak process: each loads 24 MB of voice data (~1 s of CPU), and the tests need no parallel synthesis.
-    speechEngines: [createEspeakEngine({ processes: 1 }), failingEngine()],
-    audio: createAudioCodecs(),
+    speechEngines: [espeak, failingEngine()],
+    audio,
     // Tests that expect a 200 assert the outcome, not that a busy machine made the audio within the default
     // 25 s budget: the budget is out of their way (voice/rendering.ts tests the budget itself).
     config: { voice: { syncBudgetMs: 600_000, ...voice } },
@@ -62,7 +84,21 @@ export function toneEngine(): SpeechEngine {
   };
 }
 
-function failingEngine(): SpeechEngine {
+/**
+ * One app per database for the parts of voice.test.ts that need nothing of their own (no clock, limits,
+ * worker or engine of their own): eSpeak, the tone engine and the failing voices, with sign-in sessions.
+ * Each part exports `register` (as helpers/shared-apps.ts's parts do) and works under users of its own;
+ * the apps cost about 0.2 CPU-seconds each, two per part before (docs/testing.md, "Merged test files").
+ */
+export function sharedVoiceApps(test: TestFn, parts: Array<{ register(db: SharedDb): void }>): void {
+  const options: TestAppOptions = { ...voiceAppOptions(), speechEngines: [sharedVoiceEngines().espeak, toneEngine(), failingEngine()], sessions: { signup: 'open' } };
+  forEachDb(test, (it) => {
+    for (const part of parts) part.register((register) => register(it));
+  }, options);
+}
+
+/** The `failing` engine's voices (see `voiceAppOptions`), for a part that picks its own engines. */
+export function failingEngine(): SpeechEngine {
   return {
     id: 'failing',
     voices: async () => [

@@ -1,14 +1,15 @@
 import test from '../helpers/bounded-test';
-import { createAudioCodecs } from '@formloom/audio';
 import { voiceIdOf } from '@formloom/core';
-import { createEspeakEngine } from '@formloom/speech-espeak';
 import { createFliteEngine } from '@formloom/speech-flite';
 import { forEachDb } from '../helpers/app';
-import { voiceUser } from '../helpers/voice';
+import { sharedVoiceEngines, voiceUser } from '../helpers/voice';
 
-// Both embedded engines, as the self-hosted app serves them. Listing voices starts no Flite child (its voices
-// are a fixed list); eSpeak reads its voice data in a worker thread.
-const engines = () => [createEspeakEngine(), createFliteEngine()];
+// Both embedded engines, as the self-hosted app serves them (eSpeak the process's shared engine: how many
+// processes it runs changes no voice of the list). Listing voices starts no Flite child (its voices are a
+// fixed list); eSpeak's starts its process, which reads the voice data.
+const { espeak, audio } = sharedVoiceEngines();
+const flite = createFliteEngine();
+test.after.always(() => flite.close());
 const rank = (wer: number | null) => (wer === null ? Infinity : wer);
 
 forEachDb(
@@ -95,5 +96,5 @@ forEachDb(
       tt.is((await app.api('GET', '/voice/voices')).status, 401);
     });
   },
-  { speechEngines: engines(), audio: createAudioCodecs() },
+  { speechEngines: [espeak, flite], audio },
 );

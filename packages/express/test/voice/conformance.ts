@@ -1,8 +1,8 @@
-import test from '../helpers/bounded-test';
 import { voiceIdOf } from '@formloom/core';
-import { forEachDb, type TestApp } from '../helpers/app';
-import { download, probe, voiceAppOptions, voiceUser } from '../helpers/voice';
+import type { TestApp } from '../helpers/app';
+import { download, probe, voiceUser } from '../helpers/voice';
 import { waitFor } from '@formloom/core/testing';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * Document 3 line by line (docs/decisions.md, "Voice conformance audit"): field sets, quality defaults,
@@ -29,9 +29,9 @@ async function settled(app: TestApp, key: string, id: string) {
   );
 }
 
-forEachDb(
-  test,
-  (t) => {
+/** voice.test.ts registers these on the voice apps its parts share (`sharedVoiceApps`, helpers/voice.ts). */
+export function register(db: SharedDb): void {
+  db((t) => {
     t('fields: a generation, a script, an estimate and a streamed generation carry exactly the documented fields', async (tt, app) => {
       const u = await voiceUser(app, { credits: 500 });
       const speak = await app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: VOICE, text: 'Exact fields only.', save: true } });
@@ -134,6 +134,5 @@ forEachDb(
       tt.deepEqual((await app.formloom.storage.credits.entries(u.id)).map((e) => e.kind), ['purchase', 'spend', 'credit_back', 'spend', 'credit_back']);
       tt.is((await download(app, `/api/v1/voice/generations/${body.error.generation_id}/audio`, u.key)).status, 404);
     });
-  },
-  voiceAppOptions(),
-);
+  });
+}

@@ -1,7 +1,7 @@
-import test from '../helpers/bounded-test';
 import { SessionIssuer, voiceIdOf } from '@formloom/core';
-import { forEachDb, type TestApp } from '../helpers/app';
-import { toneVoiceAppOptions, voiceUser } from '../helpers/voice';
+import type { TestApp } from '../helpers/app';
+import { voiceUser } from '../helpers/voice';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * `GET /voice/credits` (the balance and the ledger, docs/voice.md "Credits and the ledger"), the library's
@@ -18,9 +18,9 @@ async function sessionOf(app: TestApp, userId: string) {
   return { cookie: `formloom_session=${opened.token}`, csrf: opened.csrf_token };
 }
 
-forEachDb(
-  test,
-  (t) => {
+/** voice.test.ts registers these on the voice apps its parts share (`sharedVoiceApps`, helpers/voice.ts). */
+export function register(db: SharedDb): void {
+  db((t) => {
     t('credits: the balance and the ledger, newest first, paged; spends and credit-backs name their generation', async (tt, app) => {
       const u = await voiceUser(app, { credits: 100 });
       const ok = await app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: VOICE, text: 'Hello from Formloom.' } });
@@ -132,6 +132,5 @@ forEachDb(
       const del = await app.api('DELETE', `/voice/generations/${made.body.data.id}`, { headers: { cookie: s.cookie, origin, 'x-formloom-csrf': s.csrf } });
       tt.is(del.status, 200);
     });
-  },
-  { ...toneVoiceAppOptions(), sessions: { signup: 'open' } },
-);
+  });
+}

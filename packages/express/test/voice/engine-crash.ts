@@ -1,9 +1,8 @@
 import test from '../helpers/bounded-test';
-import { createAudioCodecs } from '@formloom/audio';
 import { voiceIdOf } from '@formloom/core';
 import { createFliteEngine } from '@formloom/speech-flite';
 import { forEachDb, type TestApp } from '../helpers/app';
-import { download, probe, voiceUser } from '../helpers/voice';
+import { download, probe, sharedVoiceEngines, voiceUser } from '../helpers/voice';
 import { waitFor } from '@formloom/core/testing';
 
 /*
@@ -131,5 +130,5 @@ forEachDb(
       tt.is((await speak(app, u.key, 'Still here.')).status, 200);
     });
   },
-  { speechEngines: [flite], audio: createAudioCodecs(), serial: true, config: { voice: { syncBudgetMs: 600_000 } } },
+  { speechEngines: [flite], audio: sharedVoiceEngines().audio, serial: true, config: { voice: { syncBudgetMs: 600_000 } } },
 );

@@ -1,13 +1,12 @@
-import test from '../helpers/bounded-test';
 import { voiceIdOf } from '@formloom/core';
-import { forEachDb } from '../helpers/app';
-import { toneVoiceAppOptions, voiceUser } from '../helpers/voice';
+import { voiceUser } from '../helpers/voice';
+import type { SharedDb } from '../helpers/shared-apps';
 
 const VOICE = voiceIdOf('tone', 'en-us');
 
-forEachDb(
-  test,
-  (t) => {
+/** voice.test.ts registers these on the voice apps its parts share (`sharedVoiceApps`, helpers/voice.ts). */
+export function register(db: SharedDb): void {
+  db((t) => {
     t('Idempotency-Key: parallel identical requests make one generation and one charge; replays are free', async (tt, app) => {
       const u = await voiceUser(app, { credits: 100 });
       const body = { mode: 'speak', voice: VOICE, text: 'Once only.' };
@@ -56,6 +55,5 @@ forEachDb(
       tt.is(ok.headers.get('service-credits-charged'), '4');
       tt.is(await app.formloom.storage.credits.balance(u.id), 7);
     });
-  },
-  toneVoiceAppOptions(),
-);
+  });
+}

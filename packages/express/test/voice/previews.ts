@@ -1,9 +1,7 @@
 import test from '../helpers/bounded-test';
-import { createAudioCodecs } from '@formloom/audio';
 import { voiceIdOf, type SpeechEngine, type SynthesisRequest } from '@formloom/core';
-import { createEspeakEngine } from '@formloom/speech-espeak';
 import { forEachDb, type TestApp } from '../helpers/app';
-import { download, probe, voiceAppOptions, voiceUser } from '../helpers/voice';
+import { download, failingEngine, probe, sharedVoiceEngines, voiceUser } from '../helpers/voice';
 
 /*
  * Free voice previews (docs/voice.md, "Previews"): `preview_url` of every list item answers a short sentence
@@ -12,7 +10,7 @@ import { download, probe, voiceAppOptions, voiceUser } from '../helpers/voice';
  */
 
 const syntheses: SynthesisRequest[] = [];
-const espeak = createEspeakEngine({ processes: 1 });
+const { espeak, audio } = sharedVoiceEngines();
 const counted: SpeechEngine = {
   id: espeak.id,
   voices: () => espeak.voices(),
@@ -21,7 +19,7 @@ const counted: SpeechEngine = {
     return espeak.synthesize(request);
   },
 };
-const failing = voiceAppOptions().speechEngines!.find((e) => e.id === 'failing')!;
+const failing = failingEngine();
 const KLATT = voiceIdOf('espeak', 'en-us+klatt4');
 const GERMAN = voiceIdOf('espeak', 'de');
 
@@ -114,5 +112,5 @@ forEachDb(
       tt.is((await app.api('GET', `/voice/voices/${KLATT}/preview`, { key: forms.key })).status, 403);
     });
   },
-  { speechEngines: [counted, failing], audio: createAudioCodecs(), serial: true, config: { voice: { generationsPerMinute: 1 } } },
+  { speechEngines: [counted, failing], audio, serial: true, config: { voice: { generationsPerMinute: 1 } } },
 );

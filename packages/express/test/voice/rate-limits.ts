@@ -2,13 +2,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from '../helpers/bounded-test';
 import express from 'express';
-import { createAudioCodecs } from '@formloom/audio';
 import { createFormloom, voiceIdOf } from '@formloom/core';
 import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { createFileBlobStore, createFormloomRouter } from '../../src';
 import { forEachDb } from '../helpers/app';
-import { gatedEngine, voiceUser } from '../helpers/voice';
+import { gatedEngine, sharedVoiceEngines, voiceUser } from '../helpers/voice';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,7 +67,7 @@ forEachDb(
       tt.is(later.headers.get('x-ratelimit-remaining'), '2');
     });
   },
-  { speechEngines: [engine], audio: createAudioCodecs(), clock, serial: true, config: { voice: { generationsPerMinute: 3, estimatesPerMinute: 4 } } },
+  { speechEngines: [engine], audio: sharedVoiceEngines().audio, clock, serial: true, config: { voice: { generationsPerMinute: 3, estimatesPerMinute: 4 } } },
 );
 
 /** Two app instances over one PostgreSQL schema count one key's generations against one budget. */
@@ -83,7 +82,7 @@ test('postgres: two instances share one voice generation budget per key', async 
       storage,
       blobStore: createFileBlobStore(blobDir),
       speechEngines: [engine],
-      audio: createAudioCodecs(),
+      audio: sharedVoiceEngines().audio,
       config: { secretKey: 'shared-key', voice: { generationsPerMinute: 5 } },
     }),
   );

@@ -1,10 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import test from '../helpers/bounded-test';
-import { createAudioCodecs } from '@formloom/audio';
 import { voiceIdOf } from '@formloom/core';
 import { forEachDb, type TestApp } from '../helpers/app';
-import { download, gatedEngine, probe, voiceUser } from '../helpers/voice';
+import { download, gatedEngine, probe, sharedVoiceEngines, voiceUser } from '../helpers/voice';
 import { waitFor } from '@formloom/core/testing';
 
 /*
@@ -157,5 +156,5 @@ forEachDb(
       tt.is(await app.formloom.storage.credits.balance(u.id), balance);
     });
   },
-  { speechEngines: [gated.engine], audio: createAudioCodecs(), config: { voice: { syncBudgetMs: 300 } }, serial: true },
+  { speechEngines: [gated.engine], audio: sharedVoiceEngines().audio, config: { voice: { syncBudgetMs: 300 } }, serial: true },
 );

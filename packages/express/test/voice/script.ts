@@ -1,7 +1,6 @@
-import test from '../helpers/bounded-test';
 import { voiceIdOf } from '@formloom/core';
-import { forEachDb } from '../helpers/app';
-import { download, probe, voiceAppOptions, voiceUser } from '../helpers/voice';
+import { download, probe, voiceUser } from '../helpers/voice';
+import type { SharedDb } from '../helpers/shared-apps';
 
 const US = voiceIdOf('espeak', 'en-us+klatt4');
 const GB = voiceIdOf('espeak', 'en-gb+klatt4');
@@ -18,9 +17,9 @@ function rms(pcm: Uint8Array, fromMs: number, toMs: number): number {
   return Math.sqrt(sum / Math.max(1, to - from));
 }
 
-forEachDb(
-  test,
-  (t) => {
+/** voice.test.ts registers these on the voice apps its parts share (`sharedVoiceApps`, helpers/voice.ts). */
+export function register(db: SharedDb): void {
+  db((t) => {
     t('script estimate: exact, free, pauses free and counted in the seconds', async (tt, app) => {
       const u = await voiceUser(app, { credits: 100 });
       const lines = [{ speaker: 'Anna', voice: US, text: 'Hello there.' }, { pause_ms: 1500 }, { speaker: 'Ben', voice: GB, text: 'Hi, Anna. How are you?' }];
@@ -178,6 +177,5 @@ forEachDb(
       tt.like(g, { status: 'failed', mode: 'script', audio: null, credits: { estimated: 4, charged: 0, remaining: 50 } });
       tt.deepEqual(g.lines.map((l: any) => [l.status, l.credits]), [['failed', 0], ['failed', 0], ['failed', 0]]);
     });
-  },
-  voiceAppOptions(),
-);
+  });
+}

@@ -1,15 +1,14 @@
-import test from '../helpers/bounded-test';
 import { voiceIdOf } from '@formloom/core';
-import { forEachDb } from '../helpers/app';
-import { download, probe, voiceAppOptions, voiceUser } from '../helpers/voice';
+import { download, probe, voiceUser } from '../helpers/voice';
+import type { SharedDb } from '../helpers/shared-apps';
 
 const VOICE = voiceIdOf('espeak', 'en-us+klatt4');
 const BROKEN = voiceIdOf('failing', 'broken');
 const chars = (n: number) => 'Speak. '.repeat(Math.ceil(n / 7)).slice(0, n).trim().padEnd(n, 'a');
 
-forEachDb(
-  test,
-  (t) => {
+/** voice.test.ts registers these on the voice apps its parts share (`sharedVoiceApps`, helpers/voice.ts). */
+export function register(db: SharedDb): void {
+  db((t) => {
     t('estimate: exact cost, free, enough counts balance and the key limit', async (tt, app) => {
       const u = await voiceUser(app, { credits: 100, monthlyLimit: 20 });
       const est = await app.api('POST', '/voice', { key: u.key, body: { mode: 'estimate', text: chars(75), voice: VOICE } });
@@ -122,6 +121,5 @@ forEachDb(
       tt.is((await app.api('GET', `/voice/generations/${id}`, { key: u.key })).status, 404);
       tt.deepEqual((await app.api('GET', '/voice/generations', { key: u.key })).body.data, []);
     });
-  },
-  voiceAppOptions(),
-);
+  });
+}

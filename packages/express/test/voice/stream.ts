@@ -1,8 +1,8 @@
-import test from '../helpers/bounded-test';
 import { voiceIdOf } from '@formloom/core';
-import { forEachDb, type TestApp } from '../helpers/app';
-import { probe, voiceAppOptions, voiceUser } from '../helpers/voice';
+import type { TestApp } from '../helpers/app';
+import { probe, voiceUser } from '../helpers/voice';
 import { waitFor } from '@formloom/core/testing';
+import type { SharedDb } from '../helpers/shared-apps';
 
 const VOICE = voiceIdOf('espeak', 'en-us+klatt4');
 const DEAD = voiceIdOf('failing', 'dead');
@@ -26,9 +26,9 @@ async function settled(app: TestApp, key: string, id: string) {
   );
 }
 
-forEachDb(
-  test,
-  (t) => {
+/** voice.test.ts registers these on the voice apps its parts share (`sharedVoiceApps`, helpers/voice.ts). */
+export function register(db: SharedDb): void {
+  db((t) => {
     t('stream: chunked audio with the spec headers, saved in the library and charged once', async (tt, app) => {
       const u = await voiceUser(app, { credits: 100 });
       const res = await post(app, u.key, { voice: VOICE, text: 'First sentence. Second one.', format: 'ulaw_8000' });
@@ -90,6 +90,5 @@ forEachDb(
       tt.true(info.duration > 1);
       tt.is(await app.formloom.storage.credits.balance(u.id), 86);
     });
-  },
-  voiceAppOptions(),
-);
+  });
+}
