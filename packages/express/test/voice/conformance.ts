@@ -6,7 +6,8 @@ import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * Document 3 line by line (docs/decisions.md, "Voice conformance audit"): field sets, quality defaults,
- * `meta.rate_card` on every JSON answer, `Accept`, 503 WARMING_UP.
+ * `meta.rate_card` on every JSON answer, `Accept`, 503 WARMING_UP. Where the format is not what a test is
+ * about, the audio is WAV (PCM on a stream): each MP3 starts LAME in a worker thread, about 0.2 CPU-seconds (docs/testing.md, "What it costs").
  */
 
 const VOICE = voiceIdOf('espeak', 'en-us+klatt4');
@@ -62,7 +63,7 @@ export function register(db: SharedDb): void {
 
     t('meta.rate_card on every successful JSON answer: voices, library, generation, delete', async (tt, app) => {
       const u = await voiceUser(app, { credits: 100 });
-      const made = await app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: VOICE, text: 'Rate card.' } });
+      const made = await app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: VOICE, text: 'Rate card.', format: 'wav' } });
       const card = made.body.meta.rate_card;
       tt.is(typeof card, 'string');
       const voices = await app.api('GET', '/voice/voices?language=en', { key: u.key });
@@ -114,7 +115,7 @@ export function register(db: SharedDb): void {
 
     t('WARMING_UP: an engine still starting is 503 with Retry-After on a stream and on speak; nothing charged', async (tt, app) => {
       const u = await voiceUser(app, { credits: 100 });
-      const res = await stream(app, u.key, { voice: WARMING, text: 'Not yet.' });
+      const res = await stream(app, u.key, { voice: WARMING, text: 'Not yet.', format: 'pcm_24k' });
       tt.is(res.status, 503);
       tt.is(res.headers.get('retry-after'), '7');
       tt.is(res.headers.get('service-credits-charged'), '0');
@@ -125,7 +126,7 @@ export function register(db: SharedDb): void {
       const g = await app.api('GET', `/voice/generations/${body.error.generation_id}`, { key: u.key });
       tt.like(g.body.data, { status: 'failed', audio: null, credits: { charged: 0 } });
 
-      const speak = await app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: WARMING, text: 'Not yet.' } });
+      const speak = await app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: WARMING, text: 'Not yet.', format: 'wav' } });
       tt.is(speak.status, 503);
       tt.is(speak.headers.get('retry-after'), '7');
       tt.like(speak.body.error, { code: 'WARMING_UP', retry_after: 7 });

@@ -3,13 +3,14 @@ import { voiceUser } from '../helpers/voice';
 import type { SharedDb } from '../helpers/shared-apps';
 
 const VOICE = voiceIdOf('tone', 'en-us');
+// WAV: the format is not what these tests are about, and each MP3 starts LAME in a worker thread, about 0.2 CPU-seconds (docs/testing.md, "What it costs").
 
 /** voice.test.ts registers these on the voice apps its parts share (`sharedVoiceApps`, helpers/voice.ts). */
 export function register(db: SharedDb): void {
   db((t) => {
     t('Idempotency-Key: parallel identical requests make one generation and one charge; replays are free', async (tt, app) => {
       const u = await voiceUser(app, { credits: 100 });
-      const body = { mode: 'speak', voice: VOICE, text: 'Once only.' };
+      const body = { mode: 'speak', voice: VOICE, text: 'Once only.', format: 'wav' };
       const send = (b: object = body, key = 'order-42') =>
         app.api('POST', '/voice', { key: u.key, body: b, headers: { 'idempotency-key': key } });
       const results = await Promise.all(Array.from({ length: 6 }, () => send()));
@@ -26,7 +27,7 @@ export function register(db: SharedDb): void {
         }
       }
       const id = made[0]!.body.data.id;
-      const replay = await send({ voice: VOICE, text: 'Once only.', mode: 'speak' }); // same body, keys reordered
+      const replay = await send({ format: 'wav', voice: VOICE, text: 'Once only.', mode: 'speak' }); // same body, keys reordered
       tt.is(replay.status, 200);
       tt.is(replay.headers.get('idempotent-replayed'), 'true');
       tt.is(replay.headers.get('service-credits-charged'), '0');
@@ -45,7 +46,7 @@ export function register(db: SharedDb): void {
     t('Idempotency-Key: a refused request is not remembered, so it can be retried', async (tt, app) => {
       const u = await voiceUser(app, { credits: 1 });
       const send = () =>
-        app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: VOICE, text: 'Retry me.' }, headers: { 'idempotency-key': 'k1' } });
+        app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: VOICE, text: 'Retry me.', format: 'wav' }, headers: { 'idempotency-key': 'k1' } });
       const poor = await send();
       tt.is(poor.status, 402);
       tt.is(poor.headers.get('idempotent-replayed'), 'false');

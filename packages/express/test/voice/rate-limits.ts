@@ -15,6 +15,7 @@ import { join } from 'node:path';
 /*
  * The voice API's per-key request rates (docs/voice.md, "Rate limits"): generations and estimates counted
  * apart, per minute, in the database; X-RateLimit-* and Service-* headers on every answer; 429 with Retry-After.
+ * The audio is asked for as WAV: its format is not what these tests are about, and each MP3 starts LAME in a worker thread, about 0.2 CPU-seconds (docs/testing.md, "What it costs").
  */
 
 const QUICK = voiceIdOf('gated', 'quick');
@@ -26,7 +27,7 @@ forEachDb(
   (t) => {
     t('generations: the fourth in a minute is 429 with Retry-After; estimates and other keys count apart', async (tt, app) => {
       const u = await voiceUser(app, { credits: 100 });
-      const speak = (key = u.key, text = 'One, two, three.') => app.api('POST', '/voice', { key, body: { mode: 'speak', voice: QUICK, text } });
+      const speak = (key = u.key, text = 'One, two, three.') => app.api('POST', '/voice', { key, body: { mode: 'speak', voice: QUICK, text, format: 'wav' } });
       for (const remaining of ['2', '1', '0']) {
         const ok = await speak();
         tt.is(ok.status, 200, ok.text);
@@ -107,7 +108,7 @@ test('postgres: two instances share one voice generation budget per key', async 
       fetch(`${urls[i % 2]}/voice`, {
         method: 'POST',
         headers: { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ mode: 'speak', voice: QUICK, text: `Request number ${i}.` }),
+        body: JSON.stringify({ mode: 'speak', voice: QUICK, text: `Request number ${i}.`, format: 'wav' }),
       }).then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: (await r.json()) as any }));
     const answers = await Promise.all(Array.from({ length: 9 }, (_, i) => speak(i)));
     const ok = answers.filter((a) => a.status === 200);

@@ -18,11 +18,16 @@ async function speak(app: TestApp, u: VoiceUser, body: object) {
   return app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', ...body } });
 }
 
-/** A user whose key has billed `billed` characters beyond the clip: clip of `clip` characters. */
-async function userWithClip(app: TestApp, clip: number, billed: number) {
+/**
+ * A user whose key has billed `billed` characters beyond the clip, and a clip of `clip` characters in `format`
+ * (default: the API's, MP3). The filler is WAV and so is the clip of the tests that change no format: the
+ * format is not what they are about, and each MP3 starts LAME in a worker thread, about 0.2 CPU-seconds
+ * (docs/testing.md, "What it costs").
+ */
+async function userWithClip(app: TestApp, clip: number, billed: number, format?: 'wav') {
   const u = await voiceUser(app, { credits: 1000 });
-  if (billed > 0) tOk(await speak(app, u, { voice: VOICE, text: words(billed, 'Filler words.') }));
-  const made = await speak(app, u, { voice: VOICE, text: words(clip, 'Clip.') });
+  if (billed > 0) tOk(await speak(app, u, { voice: VOICE, text: words(billed, 'Filler words.'), format: 'wav' }));
+  const made = await speak(app, u, { voice: VOICE, text: words(clip, 'Clip.'), ...(format ? { format } : {}) });
   tOk(made);
   return { u, clip: made.body.data };
 }
@@ -70,7 +75,7 @@ forEachDb(
     });
 
     t('a retake over a quarter of the month\'s billed characters is charged as a new generation', async (tt, app) => {
-      const { u, clip } = await userWithClip(app, 100, 0); // billed 100: a quarter is 25 < 100
+      const { u, clip } = await userWithClip(app, 100, 0, 'wav'); // billed 100: a quarter is 25 < 100
       const est = await app.api('POST', '/voice', { key: u.key, body: { mode: 'estimate', retake_of: clip.id } });
       tt.like(est.body.data, { credits: 40, free: false });
       const balance = await app.formloom.storage.credits.balance(u.id);
@@ -89,7 +94,7 @@ forEachDb(
     });
 
     t('after 24 hours a retake is charged; bad retake requests are refused without a charge', async (tt, app) => {
-      const { u, clip } = await userWithClip(app, 20, 300);
+      const { u, clip } = await userWithClip(app, 20, 300, 'wav');
       const balance = await app.formloom.storage.credits.balance(u.id);
       const extra = await speak(app, u, { retake_of: clip.id, text: 'Other words.' });
       tt.is(extra.status, 400);
@@ -116,7 +121,7 @@ forEachDb(
     });
 
     t('concurrent retakes: the free ones never exceed two', async (tt, app) => {
-      const { u, clip } = await userWithClip(app, 20, 600);
+      const { u, clip } = await userWithClip(app, 20, 600, 'wav');
       const balance = await app.formloom.storage.credits.balance(u.id);
       const all = await Promise.all(Array.from({ length: 4 }, () => speak(app, u, { retake_of: clip.id })));
       for (const r of all) tt.is(r.status, 200, r.text);

@@ -17,10 +17,14 @@ const clock = { offsetMs: 0, base: Date.parse('2031-06-08T09:00:00.000Z'), start
 const post = (app: TestApp, u: VoiceUser, body: object) => app.api('POST', '/voice', { key: u.key, body });
 const LINES = [{ speaker: 'Anna', voice: US, text: 'Good morning.' }, { pause_ms: 500 }, { speaker: 'Ben', voice: GB, text: 'Morning, Anna.' }];
 
-/** A user whose key has billed 400 characters, and a ready script of 26 27 spoken characters (11 credits). */
+/**
+ * A user whose key has billed 400 characters, and a ready script of 27 spoken characters (11 credits). WAV
+ * where the format is not what is tested: each MP3 starts LAME in a worker thread, about 0.2 CPU-seconds
+ * (docs/testing.md, "What it costs").
+ */
 async function userWithScript(app: TestApp) {
   const u = await voiceUser(app, { credits: 1000 });
-  const filler = await post(app, u, { mode: 'speak', voice: US, text: 'Filler words. '.repeat(29).slice(0, 400) });
+  const filler = await post(app, u, { mode: 'speak', voice: US, text: 'Filler words. '.repeat(29).slice(0, 400), format: 'wav' });
   if (filler.status !== 200) throw new Error(filler.text);
   const made = await post(app, u, { mode: 'script', lines: LINES, format: 'wav', title: 'Dialogue' });
   if (made.status !== 200) throw new Error(made.text);
@@ -77,7 +81,7 @@ forEachDb(
 
     t('a partial script has no free retake: retaking it is a new charged generation', async (tt, app) => {
       const u = await voiceUser(app, { credits: 1000 });
-      const partial = await post(app, u, { mode: 'script', lines: [{ voice: US, text: 'Said well.' }, { voice: BROKEN, text: 'Breaks later.' }] });
+      const partial = await post(app, u, { mode: 'script', format: 'wav', lines: [{ voice: US, text: 'Said well.' }, { voice: BROKEN, text: 'Breaks later.' }] });
       tt.is(partial.status, 200, partial.text);
       tt.like(partial.body.data, { status: 'partial', retakes_remaining: 0 });
       const balance = await app.formloom.storage.credits.balance(u.id);

@@ -6,6 +6,8 @@ const US = voiceIdOf('espeak', 'en-us+klatt4');
 const GB = voiceIdOf('espeak', 'en-gb+klatt4');
 const BROKEN = voiceIdOf('failing', 'broken'); // fails after its first chunk
 const DEAD = voiceIdOf('failing', 'dead'); // fails before any audio
+// Tests whose subject is not the format ask for WAV: each MP3 starts LAME in a worker thread, about 0.2
+// CPU-seconds (docs/testing.md, "What it costs"); 'script lines' keeps the default, MP3.
 
 /** RMS of 16-bit little-endian samples between two times (ms) of raw 24 kHz PCM. */
 function rms(pcm: Uint8Array, fromMs: number, toMs: number): number {
@@ -107,7 +109,7 @@ export function register(db: SharedDb): void {
     t('auto_convert and auto_cast: a chat log becomes lines, each speaker gets its own voice', async (tt, app) => {
       const u = await voiceUser(app, { credits: 100 });
       const chat = '[09:14] Alice: Are you ready?\n[09:15] Bob: Almost.\nGive me a minute.\n[09:16] Alice: Fine.';
-      const res = await app.api('POST', '/voice', { key: u.key, body: { mode: 'script', script: chat, auto_convert: true, auto_cast: true, language: 'en' } });
+      const res = await app.api('POST', '/voice', { key: u.key, body: { mode: 'script', script: chat, auto_convert: true, auto_cast: true, language: 'en', format: 'wav' } });
       tt.is(res.status, 200, res.text);
       const g = res.body.data;
       tt.deepEqual(g.lines.map((l: any) => [l.speaker, l.text]), [['Alice', 'Are you ready?'], ['Bob', 'Almost. Give me a minute.'], ['Alice', 'Fine.']]);
@@ -136,7 +138,7 @@ export function register(db: SharedDb): void {
         { speaker: 'Ghost', voice: DEAD, text: 'Boo.' }, // 4, fails before any audio
         { speaker: 'Ben', voice: GB, text: 'Goodbye now.' }, // 12
       ];
-      const res = await app.api('POST', '/voice', { key: u.key, body: { mode: 'script', lines } });
+      const res = await app.api('POST', '/voice', { key: u.key, body: { mode: 'script', lines, format: 'wav' } });
       tt.is(res.status, 200, res.text);
       const g = res.body.data;
       // estimated: 45 characters -> 18 credits; made: 24 characters -> 9.6 -> 10 credits; 8 credited back
@@ -165,7 +167,7 @@ export function register(db: SharedDb): void {
 
     t('every line fails: an error, nothing charged, the generation saved as failed', async (tt, app) => {
       const u = await voiceUser(app, { credits: 50 });
-      const res = await app.api('POST', '/voice', { key: u.key, body: { mode: 'script', lines: [{ voice: DEAD, text: 'No.' }, { pause_ms: 200 }, { voice: BROKEN, text: 'Nope.' }] } });
+      const res = await app.api('POST', '/voice', { key: u.key, body: { mode: 'script', format: 'wav', lines: [{ voice: DEAD, text: 'No.' }, { pause_ms: 200 }, { voice: BROKEN, text: 'Nope.' }] } });
       tt.is(res.status, 500);
       tt.like(res.body.error, { code: 'INTERNAL_ERROR', status: 500, reason: 'generation_failed' });
       tt.is(res.headers.get('service-credits-charged'), '0');

@@ -4,6 +4,8 @@ import type { SharedDb } from '../helpers/shared-apps';
 
 const VOICE = voiceIdOf('espeak', 'en-us+klatt4');
 const BROKEN = voiceIdOf('failing', 'broken');
+// Tests whose subject is not the format ask for WAV: each MP3 starts LAME in a worker thread, about 0.2
+// CPU-seconds (docs/testing.md, "What it costs"); MP3, the default, is the subject of 'speak: JSON with...'.
 const chars = (n: number) => 'Speak. '.repeat(Math.ceil(n / 7)).slice(0, n).trim().padEnd(n, 'a');
 
 /** voice.test.ts registers these on the voice apps its parts share (`sharedVoiceApps`, helpers/voice.ts). */
@@ -102,7 +104,7 @@ export function register(db: SharedDb): void {
 
     t('library: list, get, delete; a failed generation is credited back', async (tt, app) => {
       const u = await voiceUser(app, { credits: 50 });
-      const failed = await app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: BROKEN, text: 'This breaks.' } });
+      const failed = await app.api('POST', '/voice', { key: u.key, body: { mode: 'speak', voice: BROKEN, text: 'This breaks.', format: 'wav' } });
       tt.is(failed.status, 500);
       tt.is(failed.body.error.reason, 'generation_failed');
       tt.is(failed.headers.get('service-credits-charged'), '0');
