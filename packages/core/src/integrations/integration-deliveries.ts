@@ -13,6 +13,7 @@ import { isDestinationRefused } from '../ports/webhook-transport';
 import { FileLinks } from '../responses/file-links';
 import { TOKENS } from '../tokens';
 import { ReadCaches } from '../cache/read-caches';
+import { RevisionCache } from '../cache/revision-cache';
 import { responseExcerpt } from '../webhooks/webhook-delivery-handler';
 import { storedConfig } from './integration-config';
 import { exampleAnswers, integrationAnswers, integrationPayload } from './integration-payload';
@@ -26,6 +27,8 @@ export const INTEGRATION_LOG_DAYS = 30;
 const SWEEP_BATCH = 5000;
 /** Published versions whose questions a delivery handler keeps in memory. */
 const VERSIONS_KEPT = 100;
+/** Forms a delivery handler keeps (checked against the cache revision at every use). */
+const FORMS_KEPT = 100;
 
 /** The payload key, in memory only, of what an item leased at birth carries (never stored: see `queue`). */
 export const BORN_WITH_CONTEXT = 'born_with_context';
@@ -84,6 +87,8 @@ export class IntegrationDeliveries implements OutboxHandler {
   private readonly versions = new Map<string, Question[]>();
   /** Opened settings per integration record: a record is kept (ReadCaches) until the revision moves, so each is opened once. */
   private readonly opened = new WeakMap<IntegrationRecord, ReturnType<typeof storedConfig>>();
+  /** Forms by id for deliveries claimed from the outbox (their id and title go in the payload). */
+  private readonly forms = new RevisionCache<string, FormRecord>(FORMS_KEPT);
 
   constructor(
     @inject(TOKENS.Storage) private readonly storage: Storage,
@@ -202,6 +207,12 @@ export class IntegrationDeliveries implements OutboxHandler {
     return all.find((i) => i.id === delivery.integration_id) ?? null;
   }
 
+  /** The form, from memory while the cache revision holds (a burst of deliveries reads it once). */
+  private async formOf(id: string): Promise<FormRecord | null> {
+    const { revision } = await this.caches.gate.check();
+    return (await this.forms.get(id, revision, () => this.storage.forms.findById(id))).value;
+  }
+
   /** The worker's housekeeping: settled deliveries older than INTEGRATION_LOG_DAYS leave the log. */
   async sweep(now: Date): Promise<void> {
     await this.storage.integrations.deleteSettledBefore(new Date(now.getTime() - INTEGRATION_LOG_DAYS * 24 * 3600_000).toISOString(), SWEEP_BATCH);
@@ -247,7 +258,7 @@ export class IntegrationDeliveries implements OutboxHandler {
     maybeDelivered = false,
     born?: Pick<BornContext, 'form' | 'response' | 'questions'>,
   ): Promise<IntegrationDelivery | null> {
-    const form = born?.form ?? (await this.storage.forms.findById(integration.form_id));
+    const form = born?.form ?? (await this.formOf(integration.form_id));
     if (!form) return null;
     let response = born?.response ?? (delivery.response_id ? await this.storage.responses.findById(form.id, delivery.response_id) : null);
     if (delivery.response_id && !response) return null;

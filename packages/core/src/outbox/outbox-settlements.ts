@@ -14,10 +14,10 @@ interface Settlement {
 }
 
 /**
- * The outbox worker's settlements (outbox-worker.ts): each outcome is queued and committed in the instance's
- * group commit, with the submissions of the moment; those queued during a commit go together in the next
- * one (docs/decisions.md, "Group commit"). Items touch rows of their own only, so their statements are
- * sent together (an adapter runs each kind as one statement: "Writes sent together").
+ * The outbox worker's settlements (outbox-worker.ts): each outcome is queued and committed through the
+ * instance's group commit, ahead of the submissions queued meanwhile (group-commit.ts); those queued during a
+ * commit go together in the next one (docs/decisions.md, "Group commit"). Items touch rows of their own only,
+ * so their statements are sent together (an adapter runs each kind as one statement: "Writes sent together").
  */
 export class OutboxSettlements {
   private queue: Settlement[] = [];
@@ -84,6 +84,6 @@ export class OutboxSettlements {
         }
       };
       await allSettledOrThrow(batch.map(settleOne));
-    });
+    }, { ahead: true });
   }
 }

@@ -25,6 +25,8 @@ interface Held {
 const DEFER_MS = 500;
 /** Items of one destination held (running or waiting) at most, in multiples of `perDestination`. */
 const HELD_PER_DESTINATION_FACTOR = 16;
+/** How long a birth lease counts against its destination before its items are handed over (a rolled-back one never is). */
+const PROMISE_MS = 10_000;
 
 /**
  * Runs the durable outbox: claims due items with a lease (one worker per item, across instances sharing
@@ -62,6 +64,8 @@ export class OutboxWorker implements BirthWorker {
   private readonly runningPer = new Map<string, number>();
   /** Destinations the last claim found full (items put back): claims wait until one has room again. */
   private readonly crowded = new Set<string>();
+  /** Birth leases not handed over yet, by destination (`performance.now()` of each, oldest first). */
+  private readonly promised = new Map<string, number[]>();
   private held = 0;
   private readonly tasks = new Set<Promise<void>>();
   private readonly settlements: OutboxSettlements;
@@ -180,6 +184,15 @@ export class OutboxWorker implements BirthWorker {
     return (this.waiting.get(destination)?.length ?? 0) + (this.runningPer.get(destination) ?? 0);
   }
 
+  /** Birth leases of `destination` whose items are still to be handed over (committing). */
+  private promisedFor(destination: string): number {
+    const leases = this.promised.get(destination);
+    const since = performance.now() - PROMISE_MS;
+    while (leases?.length && leases[0]! < since) leases.shift();
+    if (leases && !leases.length) this.promised.delete(destination);
+    return leases?.length ?? 0;
+  }
+
   /** Claims one batch of due items and carries them out; returns how many were claimed. */
   async runOnce(): Promise<number> {
     const { claimed } = await this.claimAndStart(this.opts.batchSize);
@@ -207,7 +220,11 @@ export class OutboxWorker implements BirthWorker {
    */
   birthLease(kind: string, destination?: string | null): BirthLease | null {
     if (this.stopped || !this.handlers.has(kind) || this.held >= this.opts.concurrency) return null;
-    if (destination && this.heldOf(destination) >= this.opts.perDestination * HELD_PER_DESTINATION_FACTOR) return null;
+    if (destination) {
+      // Leases of a commit under way count too: a batch of 128 submissions could otherwise lease far past the share.
+      if (this.heldOf(destination) + this.promisedFor(destination) >= this.opts.perDestination * HELD_PER_DESTINATION_FACTOR) return null;
+      this.promised.set(destination, (this.promised.get(destination) ?? []).concat(performance.now()));
+    }
     return { workerId: this.workerId, leaseUntil: new Date(this.clock.now().getTime() + this.opts.leaseMs).toISOString() };
   }
 
@@ -231,6 +248,7 @@ export class OutboxWorker implements BirthWorker {
     if (!born) this.crowded.clear();
     for (const item of items) {
       const destination = await this.destinationOf(item);
+      if (born) this.promised.get(destination)?.shift();
       const queue = this.waiting.get(destination) ?? [];
       if (!born && destination && queue.length + (this.runningPer.get(destination) ?? 0) >= heldPerDestination) {
         // Holding more would only let this destination's backlog crowd out the others.

@@ -24,19 +24,23 @@ interface Pending {
  * transaction of its own: the failing one fails alone. So a work must touch nothing but `tx` (it may run
  * twice), and must not depend on another work of its batch having ended.
  *
- * One per instance (container scoped): submissions and the outbox worker's settlements share it, so a
- * settlement never holds the single SQLite writer in a transaction of its own while submissions wait.
+ * One per instance (container scoped): submissions and the outbox worker's settlements share it. Works
+ * queued `ahead` (the worker's settlements, one work per batch of them) commit before the works queued
+ * meanwhile, in a transaction of their own: a settlement then waits for the transaction under way, not also
+ * for the next batch of up to 128 submissions (a chat delivery keeps its slot until its settlement committed:
+ * docs/decisions.md, Integrations, "Through a kill -9"); at most one such transaction runs between batches.
  */
 @injectable()
 export class GroupCommit {
   private queue: Pending[] = [];
+  private ahead: Pending[] = [];
   private running = false;
 
   constructor(@inject(TOKENS.Storage) private readonly storage: Pick<Storage, 'transaction'>) {}
 
-  run<T>(work: (tx: Storage) => Promise<T>): Promise<T> {
+  run<T>(work: (tx: Storage) => Promise<T>, options: { ahead?: boolean } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      (options.ahead ? this.ahead : this.queue).push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.running) void this.drain();
     });
   }
@@ -44,7 +48,9 @@ export class GroupCommit {
   private async drain() {
     this.running = true;
     try {
-      while (this.queue.length) await this.commit(this.queue.splice(0, MAX_BATCH));
+      while (this.ahead.length || this.queue.length) {
+        await this.commit((this.ahead.length ? this.ahead : this.queue).splice(0, MAX_BATCH));
+      }
     } finally {
       this.running = false;
     }
