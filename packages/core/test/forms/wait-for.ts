@@ -1,5 +1,5 @@
 import test from 'ava';
-import { waitFor } from '../src/testing';
+import { waitFor } from '../../src/testing';
 
 test('waitFor resolves with the first value that is not false, undefined or null, polling until then', async (t) => {
   let calls = 0;

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { mergeForms, type MergeForm, type MergeQuestion } from '../src/forms/form-merge';
+import { mergeForms, type MergeForm, type MergeQuestion } from '../../src/forms/form-merge';
 
 /* The builder's two-tab merge (src/forms/form-merge.ts; docs/decisions.md, "Two-tab conflicts"). */
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { FormloomEvents, answerLines, brandingOf, recallFiller, renderMail, type Question, type Storage } from '../src/index';
+import { FormloomEvents, answerLines, brandingOf, recallFiller, renderMail, type Question, type Storage } from '../../src/index';
 
 /* The pure parts of the mails about responses (docs/notifications.md); the mails themselves are tested over HTTP with a real SMTP server. */
 

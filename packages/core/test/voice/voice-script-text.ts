@@ -1,6 +1,6 @@
 import test from 'ava';
-import { convertToScript, lineCredits, parseScriptText, scriptItemsOf, scriptTotals } from '../src/voice/script/script-text';
-import { FormloomError } from '../src/errors';
+import { convertToScript, lineCredits, parseScriptText, scriptItemsOf, scriptTotals } from '../../src/voice/script/script-text';
+import { FormloomError } from '../../src/errors';
 
 const speech = (speaker: string | null, text: string) => ({ kind: 'speech', speaker, voice: null, text });
 const pause = (pause_ms: number) => ({ kind: 'pause', pause_ms });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { answerLabel, csvLayout, exportColumns, exportJson, exportRows, yesNoWords, type Question } from '../src';
+import { answerLabel, csvLayout, exportColumns, exportJson, exportRows, yesNoWords, type Question } from '../../src';
 
 /* The XLSX and JSON exports' rows (docs/responses-and-webhooks.md, "Export formats"), from packed pages. */
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { splitSentences } from '../src/sentences';
+import { splitSentences } from '../../src/sentences';
 
 test('splitSentences splits on sentence ends and numbers the sentences', (t) => {
   t.deepEqual(splitSentences('Hello there. How are you?  Fine!'), [

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { UnknownVoiceError } from '../src/ports/speech-engine';
-import type { EngineVoice, PcmChunk, SpeechEngine, SynthesisRequest } from '../src/ports/speech-engine';
-import { runSpeechEngineConformance } from '../src/testing';
+import { UnknownVoiceError } from '../../src/ports/speech-engine';
+import type { EngineVoice, PcmChunk, SpeechEngine, SynthesisRequest } from '../../src/ports/speech-engine';
+import { runSpeechEngineConformance } from '../../src/testing';
 
 /**
  * A reference engine for the suite itself: a tone per word, sentence by sentence, one macrotask apart. It

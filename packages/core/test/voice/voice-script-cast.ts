@@ -1,7 +1,7 @@
 import test from 'ava';
-import { assignVoices, autoCast, castingOrder, NARRATOR, parseCast, speakerKey, withCast } from '../src/voice/script/script-cast';
-import type { ScriptItem } from '../src/voice/script/script-text';
-import { FormloomError } from '../src/errors';
+import { assignVoices, autoCast, castingOrder, NARRATOR, parseCast, speakerKey, withCast } from '../../src/voice/script/script-cast';
+import type { ScriptItem } from '../../src/voice/script/script-text';
+import { FormloomError } from '../../src/errors';
 
 const say = (speaker: string | null, text: string, voice: string | null = null): ScriptItem => ({ kind: 'speech', speaker, voice, text });
 const pause: ScriptItem = { kind: 'pause', pause_ms: 100 };

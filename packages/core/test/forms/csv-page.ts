@@ -1,5 +1,5 @@
 import test from 'ava';
-import { type Answer, type CsvResponse, CsvPageWriter, csvLayout, type Question } from '../src/index';
+import { type Answer, type CsvResponse, CsvPageWriter, csvLayout, type Question } from '../../src/index';
 
 const question = (id: string, type: string, properties: Record<string, unknown> = {}): Question => ({
   id,

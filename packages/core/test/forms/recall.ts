@@ -1,9 +1,9 @@
 import test from 'ava';
-import { fillRecalls, formatRecallValue, malformedRecalls, parseRecalls, recallParts, recallToken, renameRecalls } from '../src/logic/index';
-import { recallBlock } from '../src/forms/recall-checks';
-import { recalledVariables } from '../src/logic/recall-texts';
-import { publicSnapshot } from '../src/forms/public-view';
-import type { Question } from '../src/domain/types';
+import { fillRecalls, formatRecallValue, malformedRecalls, parseRecalls, recallParts, recallToken, renameRecalls } from '../../src/logic/index';
+import { recallBlock } from '../../src/forms/recall-checks';
+import { recalledVariables } from '../../src/logic/recall-texts';
+import { publicSnapshot } from '../../src/forms/public-view';
+import type { Question } from '../../src/domain/types';
 
 const q = (id: string, title: string, extra: Partial<Question> = {}): Question => ({
   id,

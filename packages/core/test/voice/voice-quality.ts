@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import test from 'ava';
-import type { EngineVoice, SpeechEngine } from '../src/ports/speech-engine';
-import { catalogOrder, toStockVoice, VoiceCatalog } from '../src/voice/catalog';
-import { MEASURED_VOICES } from '../src/voice/measured-voices';
-import { intelligibilityOf, INTELLIGIBILITY_BARS, type MeasuredVoice, qualityOf } from '../src/voice/voice-quality';
+import type { EngineVoice, SpeechEngine } from '../../src/ports/speech-engine';
+import { catalogOrder, toStockVoice, VoiceCatalog } from '../../src/voice/catalog';
+import { MEASURED_VOICES } from '../../src/voice/measured-voices';
+import { intelligibilityOf, INTELLIGIBILITY_BARS, type MeasuredVoice, qualityOf } from '../../src/voice/voice-quality';
 
 /*
  * The catalog under the bench's measured table (docs/voice.md, "Voice quality"): quality fields, featured only

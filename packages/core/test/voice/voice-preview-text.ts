@@ -1,5 +1,5 @@
 import test from 'ava';
-import { previewText } from '../src/voice/preview-text';
+import { previewText } from '../../src/voice/preview-text';
 
 test('a preview sentence in the voice language, by primary subtag', (t) => {
   t.is(previewText('en-US'), 'Hello, this is my voice. Thank you for listening.');

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { computeVariables, formLogicProblem, visiblePath } from '../src/logic/index';
+import { computeVariables, formLogicProblem, visiblePath } from '../../src/logic/index';
 
 /* Variable actions of logic rules (docs/decisions.md "Logic and validations"). */
 const qs = [

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { isBlank, isUploadUrlOf, publicSnapshot, startedAtProblem, type Question } from '../src/index';
+import { isBlank, isUploadUrlOf, publicSnapshot, startedAtProblem, type Question } from '../../src/index';
 
 test('started_at: 30 days back and 5 minutes ahead are the edges of the window', (t) => {
   const now = new Date('2026-11-24T12:00:00.000Z');

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { conditionHolds, formLogicProblem, jumpsProblem, validationProblem, validationsProblem, variablesProblem, visiblePath } from '../src/logic/index';
+import { conditionHolds, formLogicProblem, jumpsProblem, validationProblem, validationsProblem, variablesProblem, visiblePath } from '../../src/logic/index';
 
 const qs = [
   { id: 'a', logic_jumps: [{ conditions: [{ op: 'equals', value: 'skip' }], to: 'c' }, { conditions: [{ op: 'equals', value: 'stop' }], to: 'end' }] },
