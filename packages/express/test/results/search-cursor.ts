@@ -1,6 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { makeResponse } from '@formloom/core/testing';
-import { forEachDb, type TestApp } from './helpers/app';
+import type { TestApp } from '../helpers/app';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * The responses list's `search` and keyset `cursor`, and the CSV export under the same filters
@@ -45,7 +46,8 @@ async function searchForm(app: TestApp, key: string) {
 
 const ids = (body: { responses: Array<{ id: string }> }) => body.responses.map((r) => r.id).sort();
 
-forEachDb(test, (it) => {
+/** results.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('search matches answer values, ignoring case, never keys or question ids; wildcards are literal', async (t, app) => {
     const u = await app.user();
     const { form, ids: r } = await searchForm(app, u.key);

@@ -1,8 +1,9 @@
-import test from 'ava';
-import { forEachDb } from './helpers/app';
+import test from '../helpers/bounded-test';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /* GET /forms/:id/analytics/questions (docs/responses-and-webhooks.md, "Question summaries"), on SQLite and PostgreSQL. */
-forEachDb(test, (it) => {
+/** analytics.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('question summaries: distributions, scale mean and NPS, number median, dates, latest text; deletions follow', async (t, app) => {
     const u = await app.user();
     const created = await app.api('POST', '/forms', {

@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { ResponseRetentionHandler } from '@formloom/core';
-import { forEachDb, type TestApp } from './helpers/app';
-import { tracesOf } from './helpers/traces';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { tracesOf } from '../helpers/traces';
 
 /*
  * Per-form retention (docs/privacy.md, "Retention"): `response_retention` on a form deletes its older responses,

@@ -1,5 +1,5 @@
-import test from 'ava';
-import { forEachDb } from './helpers/app';
+import test from '../helpers/bounded-test';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * The CSV export's stored lines (docs/responses-and-webhooks.md, "How the CSV export is fast"): a line
@@ -9,7 +9,8 @@ import { forEachDb } from './helpers/app';
 
 const ANSWERS = ['Zoë said "hi", then left', '=1+2', 'line\r\nbreak', '😀', '-7', ' spaced ', '', '\u001e\u001f'];
 
-forEachDb(test, (it) => {
+/** exports.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('CSV export: a response reads the same from its stored line as from its answers, after edits and completions', async (t, app) => {
     const u = await app.user();
     const created = await app.api('POST', '/forms', {

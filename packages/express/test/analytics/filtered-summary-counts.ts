@@ -1,5 +1,6 @@
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
+import test from '../helpers/bounded-test';
+import type { TestApp } from '../helpers/app';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * Filtered summaries from pair counts (issue 37; docs/decisions.md, "Filtered summaries from pair counts"): a
@@ -39,7 +40,8 @@ async function form(app: TestApp) {
 
 const f = (match: 'all' | 'any', ...conditions: Array<Record<string, unknown>>) => `filter=${encodeURIComponent(JSON.stringify({ match, conditions }))}`;
 
-forEachDb(test, (it) => {
+/** analytics.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('a summary under one choice-like filter equals the scan of the matching responses, through completions, deletes and erasure', async (t, app) => {
     const { u, form: fm } = await form(app);
     const [city, nps, pets, why, news, stars, age, start] = fm.questions.map((q) => q.id) as string[];

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { makeResponse } from '@formloom/core/testing';
-import { forEachDb, type TestApp } from './helpers/app';
-import { download, sheetCells } from './helpers/xlsx-cells';
+import { download, sheetCells } from '../helpers/xlsx-cells';
+import type { TestApp } from '../helpers/app';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * GET /forms/:id/responses/export?format=csv|xlsx|json (docs/responses-and-webhooks.md, "Export formats"):
@@ -56,7 +57,8 @@ function t_assert(ok: boolean, message: string) {
   if (!ok) throw new Error(message);
 }
 
-forEachDb(test, (it) => {
+/** exports.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('export ?format=xlsx: one header row, labels as seen (yes/no in the page words), typed cells, raw columns; it parses back with exceljs', async (t, app) => {
     const { u, form, first, second } = await formWithResponses(app, { yes: 'Ja', no: 'Nein' });
     const res = await download(app, `/forms/${form.id}/responses/export?format=xlsx`, u.key);

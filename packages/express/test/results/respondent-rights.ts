@@ -1,8 +1,8 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { readdir } from 'node:fs/promises';
 import { waitFor } from '@formloom/core/testing';
-import { forEachDb, type TestApp } from './helpers/app';
-import { tracesOf } from './helpers/traces';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { tracesOf } from '../helpers/traces';
 
 /** Every file of the app's blob store (the test app's is a folder on both databases). */
 async function blobFiles(app: TestApp): Promise<string[]> {

@@ -1,5 +1,5 @@
-import test from 'ava';
-import { startTestApp, type TestApp } from './helpers/app';
+import test from '../helpers/bounded-test';
+import { startTestApp, type TestApp } from '../helpers/app';
 
 /*
  * An empty date bound (`?until=`) was taken as no bound by the responses list, the CSV export and the team

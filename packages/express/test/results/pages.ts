@@ -1,6 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { makeResponse } from '@formloom/core/testing';
-import { forEachDb, type TestApp } from './helpers/app';
+import type { TestApp } from '../helpers/app';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * The responses list reads totals from the analytics rollup and finds deep pages by a keyset seek
@@ -43,7 +44,8 @@ async function oracle(app: TestApp, formId: string, where: string, perPage: numb
   return { ids: ids.map((r: { id: string }) => r.id), total: Number(count.n) };
 }
 
-forEachDb(test, (it) => {
+/** results.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('every page of the responses list equals COUNT and OFFSET, with and without filters, ties included', async (t, app) => {
     const u = await app.user();
     const { formId } = await seed(app, u.key);

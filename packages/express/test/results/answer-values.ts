@@ -1,5 +1,6 @@
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
+import test from '../helpers/bounded-test';
+import type { TestApp } from '../helpers/app';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /** One question of every type respondents answer, in this order. */
 const QUESTIONS = [
@@ -83,7 +84,8 @@ function badValues(app: TestApp, form: any, otherForm: any): Array<[number, unkn
   ];
 }
 
-forEachDb(test, (it) => {
+/** results.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('an answer value of the wrong shape is refused for every question type, saying what was expected, and nothing is stored', async (t, app) => {
     const u = await app.user();
     const form = await everyTypeForm(app, u.key);

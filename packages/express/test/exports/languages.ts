@@ -1,6 +1,7 @@
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
-import { download, sheetCells } from './helpers/xlsx-cells';
+import test from '../helpers/bounded-test';
+import { download, sheetCells } from '../helpers/xlsx-cells';
+import type { TestApp } from '../helpers/app';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * The XLSX and JSON exports in each respondent's language (issue 37; docs/responses-and-webhooks.md, "Export
@@ -51,7 +52,8 @@ const jsonExport = async (app: TestApp, formId: string, key: string) => {
   return new Map((res.body as Array<{ id: string; answers: Answer[] }>).map((r) => [r.id, r.answers.map((a) => [a.label, a.value])]));
 };
 
-forEachDb(test, (it) => {
+/** exports.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('xlsx and json: each response in the language it was given in (yes/no words, translated choices, untranslated ones as written), raw values and the CSV as stored', async (t, app) => {
     const { u, form, q, send } = await multilingualForm(app);
     const answers = { [q.yes]: true, [q.col]: ['Red', 'Blue', 'a goat'], [q.city]: 'London', [q.age]: 7 };

@@ -1,6 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import ExcelJS from 'exceljs';
-import { forEachDb, type TestApp } from './helpers/app';
+import type { TestApp } from '../helpers/app';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * Filters by answer and the funnel (issue 37; docs/responses-and-webhooks.md, "Filtering by answer" and
@@ -51,7 +52,8 @@ async function surveyWithResponses(app: TestApp) {
 
 const f = (match: 'all' | 'any', ...conditions: Array<Record<string, unknown>>) => `filter=${encodeURIComponent(JSON.stringify({ match, conditions }))}`;
 
-forEachDb(test, (it) => {
+/** analytics.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('one filter, the same answer on the list, analytics, summaries and every export; bad filters are 400s', async (t, app) => {
     const { u, form, q, ids, partial } = await surveyWithResponses(app);
     const list = async (query: string) => {

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import ExcelJS from 'exceljs';
 import { PAGE_YES_NO } from '@formloom/core';
-import { forEachDb } from './helpers/app';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /*
  * Yes/no in the form's language (issue 37; docs/responses-and-webhooks.md, "Export formats"): the XLSX and JSON
@@ -13,7 +13,7 @@ import { forEachDb } from './helpers/app';
  */
 
 test("the export's yes/no words are the page's, language by language", (t) => {
-  const bundle = join(__dirname, '../../../renderer/dist/bundle');
+  const bundle = join(__dirname, '../../../../renderer/dist/bundle');
   const packs = readdirSync(bundle).filter((f) => /^formloom-lang-[a-z]+\.[\w-]+\.json$/.test(f));
   t.is(packs.length, Object.keys(PAGE_YES_NO).length - 1, 'every language but English has a pack');
   for (const file of packs) {
@@ -23,7 +23,8 @@ test("the export's yes/no words are the page's, language by language", (t) => {
   }
 });
 
-forEachDb(test, (it) => {
+/** exports.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it("XLSX and JSON write yes/no in the form's language, the owner's words first, the raw value beside; the CSV keeps true/false", async (t, app) => {
     const u = await app.user();
     const make = async (extra: Record<string, unknown>) => {

@@ -1,8 +1,9 @@
-import test from 'ava';
-import { forEachDb } from './helpers/app';
+import test from '../helpers/bounded-test';
+import type { SharedDb } from '../helpers/shared-apps';
 
 /* The analytics object's per-question drop-off (docs/responses-and-webhooks.md, "Drop-off"). */
-forEachDb(test, (it) => {
+/** analytics.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('analytics: question_drop_off counts who reached and answered each question, and follows deletions', async (t, app) => {
     const u = await app.user();
     const created = await app.api('POST', '/forms', {

@@ -1,6 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { makeResponse } from '@formloom/core/testing';
-import { forEachDb, type TestApp } from './helpers/app';
+import type { TestApp } from '../helpers/app';
+import type { SharedDb } from '../helpers/shared-apps';
 
 async function publishedForm(app: TestApp, key: string, extra: Record<string, unknown> = {}) {
   const res = await app.api('POST', '/forms', {
@@ -32,7 +33,8 @@ const answersFor = (form: any, name = 'Ada') => [
   { question_id: form.questions[5].id, value: { email: 'a@example.com', phone: '+44 20 7946 0000' } },
 ];
 
-forEachDb(test, (it) => {
+/** results.test.ts registers these on the apps its parts share (helpers/shared-apps.ts). */
+export const register = (forEachDb: SharedDb) => forEachDb((it) => {
   it('a respondent submits to the published version; the owner lists, reads and deletes', async (t, app) => {
     const u = await app.user();
     const form = await publishedForm(app, u.key);
