@@ -1,8 +1,8 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Principal } from '@formloom/core';
-import { forEachDb, type ApiResponse, type TestApp } from './helpers/app';
-import { raceParentDelete } from './helpers/races';
-import { lazyRenderer } from './helpers/signing';
+import { forEachDb, type ApiResponse, type TestApp } from '../helpers/app';
+import { raceParentDelete } from '../helpers/races';
+import { lazyRenderer } from '../helpers/signing';
 
 /*
  * Every operation on a form's children (its settings, versions, responses, uploads, webhooks, signing

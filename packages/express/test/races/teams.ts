@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import type { Principal } from '@formloom/core';
-import { forEachDb, type TestApp } from './helpers/app';
-import { raceParentDelete } from './helpers/races';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { raceParentDelete } from '../helpers/races';
 
 /* Every operation on a team's children, racing `DELETE /teams/:teamId`: its success or 404, never a 500. */
 
@@ -57,5 +57,5 @@ forEachDb(test, (it) => {
   });
   // The accept child's unknown tokens (after the delete) are failed authentications by design (docs/security.md):
   // 16 of them from one address, with the other tests' requests in flight reserving slots, reached the limit
-  // of 20 and turned the checks' reads into 429s. Races, not limits, are what this file tests.
+  // of 20 and turned the checks' reads into 429s. Races, not limits, are what this part tests.
 }, { rateLimits: { failedAuth: false } });

@@ -1,7 +1,7 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { createFormloom, definePlugin, type PluginContext, type Storage } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { DB_KINDS } from './helpers/app';
+import { DB_KINDS } from '../helpers/app';
 import { waitFor } from '@formloom/core/testing';
 
 /**

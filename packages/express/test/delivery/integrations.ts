@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { definePlugin, defineIntegration } from '@formloom/core';
 import { waitFor } from '@formloom/core/testing';
-import { forEachDb, startTestApp, type TestApp } from './helpers/app';
+import { forEachDb, startTestApp, type TestApp } from '../helpers/app';
 
 /*
  * The integrations framework through the API (docs/integrations.md): a test plugin's integration type, its

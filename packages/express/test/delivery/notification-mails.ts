@@ -1,8 +1,8 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { createSmtpMailer } from '@formloom/mailer-smtp';
 import { smtpReply, startSmtpServer, type TestSmtpServer } from '@formloom/mailer-smtp/testing';
 import { waitFor } from '@formloom/core/testing';
-import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
+import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
 
 /*
  * Mails about responses (docs/notifications.md), through the HTTP API, the outbox and a real SMTP server:

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { voiceIdOf } from '@formloom/core';
-import { forEachDb, type TestApp } from './helpers/app';
-import { raceParentDelete } from './helpers/races';
-import { download, toneVoiceAppOptions, voiceUser, type VoiceUser } from './helpers/voice';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { raceParentDelete } from '../helpers/races';
+import { download, toneVoiceAppOptions, voiceUser, type VoiceUser } from '../helpers/voice';
 
 /*
  * Every operation on a voice generation, racing `DELETE /voice/generations/:id`: its success or 404, never a 500.

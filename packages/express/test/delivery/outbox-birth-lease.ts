@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import test from 'ava';
-import { forEachDb, type TestApp } from './helpers/app';
-import { until } from './helpers/session-client';
+import test from '../helpers/bounded-test';
+import { forEachDb, type TestApp } from '../helpers/app';
+import { until } from '../helpers/session-client';
 
 /*
  * Outbox items leased at birth (docs/decisions.md): a submission's webhook items are committed leased to

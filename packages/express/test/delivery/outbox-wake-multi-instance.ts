@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import { createFormloom } from '@formloom/core';
 import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { waitFor } from '@formloom/core/testing';
-import { createFetchTransport, createFormloomRouter } from '../src';
+import { createFetchTransport, createFormloomRouter } from '../../src';
 
 /*
  * On PostgreSQL a new outbox item wakes the workers of the other instances (NOTIFY at commit, LISTEN in
