@@ -1,6 +1,6 @@
-import test from 'ava';
-import { startTestApp, type TestApp } from './helpers/app';
-import { memoryRateLimitStore, type RateLimitStore } from '../src';
+import test from '../helpers/bounded-test';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { memoryRateLimitStore, type RateLimitStore } from '../../src';
 import { waitFor } from '@formloom/core/testing';
 
 /** A store that records every write it is asked for, around the in-memory one. */

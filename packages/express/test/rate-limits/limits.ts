@@ -1,6 +1,7 @@
-import test, { type ExecutionContext } from 'ava';
-import { DB_KINDS, startTestApp, type ApiResponse, type TestApp, type TestAppOptions } from './helpers/app';
-import { memoryRateLimitStore } from '../src';
+import test from '../helpers/bounded-test';
+import type { ExecutionContext } from 'ava';
+import { DB_KINDS, startTestApp, type ApiResponse, type TestApp, type TestAppOptions } from '../helpers/app';
+import { memoryRateLimitStore } from '../../src';
 
 /*
  * Every test starts its own app: the limits count per client address, and all requests here come from

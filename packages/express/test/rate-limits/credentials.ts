@@ -1,10 +1,11 @@
-import test, { type ExecutionContext } from 'ava';
+import test from '../helpers/bounded-test';
+import type { ExecutionContext } from 'ava';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { FormloomError } from '@formloom/core';
-import { DB_KINDS, startTestApp, type ApiResponse, type TestApp, type TestAppOptions } from './helpers/app';
-import { Browser, newEmail, PASSWORD } from './helpers/session-client';
-import { createFormloomRouter, hostUserAuthenticator, type AuthenticateHook } from '../src';
+import { DB_KINDS, startTestApp, type ApiResponse, type TestApp, type TestAppOptions } from '../helpers/app';
+import { Browser, newEmail, PASSWORD } from '../helpers/session-client';
+import { createFormloomRouter, hostUserAuthenticator, type AuthenticateHook } from '../../src';
 
 /*
  * What counts as a failed authentication (docs/security.md, "Rate limits"): wrong credentials, never their

@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import express from 'express';
 import { createFormloom } from '@formloom/core';
 import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { createFormloomRouter } from '../src';
+import { createFormloomRouter } from '../../src';
 
 /** Two app instances over one PostgreSQL schema (as in multi-instance.test.ts) count against one budget. */
 test('two instances on one PostgreSQL share one rate-limit budget', async (t) => {
