@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFormloom, SignerService, SigningSealHandler, SigningSessionService } from '@formloom/core';
 import { createPdfDocumentRenderer, loadOrCreateSigningP12 } from '@formloom/pdf';
-import { openMigratedStorage, runCli } from '../src';
-import { scratchDatabase } from './databases';
+import { openMigratedStorage, runCli } from '../../src';
+import { scratchDatabase } from '../databases';
 
 /** A session completed and sealed by an instance on this database and data dir; its PDF written to a file. */
 async function sealedPdf(url: string, dataDir: string) {

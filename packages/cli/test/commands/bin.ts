@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'ava';
 
-const BIN = resolve(__dirname, '../../bin/formloom.js');
+const BIN = resolve(__dirname, '../../../bin/formloom.js');
 
 function formloom(args: string[], opts: { cwd: string; env?: Record<string, string> }) {
   const env: Record<string, string | undefined> = { ...process.env, ...opts.env };

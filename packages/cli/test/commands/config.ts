@@ -1,5 +1,5 @@
 import test from 'ava';
-import { readConfig } from '../src';
+import { readConfig } from '../../src';
 
 test('defaults: SQLite and the data dir under the current directory', (t) => {
   t.deepEqual(readConfig({}, '/srv/app'), { databaseUrl: 'sqlite:/srv/app/data/formloom.sqlite', dataDir: '/srv/app/data' });

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { COMMANDS, describeDatabase, HELP_ENTRIES, runCli } from '../src';
+import { COMMANDS, describeDatabase, HELP_ENTRIES, runCli } from '../../src';
 
 // A URL nothing listens on: help and version must not open a database at all.
 const env = { FORMLOOM_DATABASE_URL: 'postgres://nobody:pw@127.0.0.1:1/none' };
 
 test('--version prints the version of the package', async (t) => {
-  const { version } = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+  const { version } = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string };
   for (const flag of ['--version', '-v']) {
     t.deepEqual(await runCli([flag], env), { code: 0, stdout: `${version}\n`, stderr: '' });
   }

@@ -1,4 +1,0 @@
-import test from 'ava';
-import { adminSuite } from './admin-suite';
-
-adminSuite(test, 'sqlite');

@@ -1,4 +1,0 @@
-import test from 'ava';
-import { cliSuite } from './cli-suite';
-
-cliSuite(test, 'postgres');

@@ -1,4 +1,0 @@
-import test from 'ava';
-import { outboxSuite } from './outbox-suite';
-
-outboxSuite(test, 'sqlite');
