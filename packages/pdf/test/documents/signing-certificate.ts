@@ -4,12 +4,12 @@ import { chmod, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
-import { createPdfDocumentRenderer, createSelfSignedP12, loadOrCreateSigningP12, SigningCertificateError, unlockP12 } from '../src';
-import { certificateDer } from '../src/signing-certificate';
+import { createPdfDocumentRenderer, createSelfSignedP12, loadOrCreateSigningP12, SigningCertificateError, unlockP12 } from '../../src';
+import { certificateDer } from '../../src/signing-certificate';
 
 const run = promisify(execFile);
-import { signedInput } from './helpers/fixtures';
-import { opensslP12, pdfsig, tempDir, writePdf } from './helpers/pdf-tools';
+import { signedInput } from '../helpers/fixtures';
+import { opensslP12, pdfsig, tempDir, writePdf } from '../helpers/pdf-tools';
 
 test('without an operator P12 an instance CA and a sealing certificate under it are made once (mode 0600) and reused', async (t) => {
   const dataDir = join(await tempDir(t), 'data');

@@ -1,15 +1,16 @@
-import anyTest, { type TestFn } from 'ava';
+import anyTest from 'ava';
+import { ownContext } from '../helpers/own-context';
 import type { RenderedDocument, SealedDocument } from '@formloom/core';
-import { createPdfDocumentRenderer, createSelfSignedP12 } from '../src';
-import { voidedInput } from './helpers/fixtures';
-import { pageCount, pdfsig, pdftotext, qpdfCheck, tempDir, writePdf } from './helpers/pdf-tools';
+import { createPdfDocumentRenderer, createSelfSignedP12 } from '../../src';
+import { voidedInput } from '../helpers/fixtures';
+import { pageCount, pdfsig, pdftotext, qpdfCheck, tempDir, writePdf } from '../helpers/pdf-tools';
 
-const test = anyTest as TestFn<{
+const test = ownContext<{
   renderer: ReturnType<typeof createPdfDocumentRenderer>;
   rendered: RenderedDocument;
   sealed: SealedDocument;
   path: string;
-}>;
+}>(anyTest);
 
 test.before(async (t) => {
   const renderer = createPdfDocumentRenderer({ p12: createSelfSignedP12({ commonName: 'Void Test' }) });

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { createPdfDocumentRenderer, createSelfSignedP12 } from '../src';
-import { signedInput, signer } from './helpers/fixtures';
-import { pdftotext, tempDir, writePdf } from './helpers/pdf-tools';
+import { createPdfDocumentRenderer, createSelfSignedP12 } from '../../src';
+import { signedInput, signer } from '../helpers/fixtures';
+import { pdftotext, tempDir, writePdf } from '../helpers/pdf-tools';
 
 /* Issue 23: text extraction gives back every signer's name and the whole contract exactly, also in the later
    documents of a renderer (the parsed fonts, and fontkit's glyph cache in them, live as long as the renderer). */

@@ -3,9 +3,9 @@ import bidiFactory from 'bidi-js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { SignedDocumentInput } from '@formloom/core';
-import { createPdfDocumentRenderer, createSelfSignedP12 } from '../src';
-import { signedInput, signer } from './helpers/fixtures';
-import { pageCount, pdftotext, tempDir, writePdf } from './helpers/pdf-tools';
+import { createPdfDocumentRenderer, createSelfSignedP12 } from '../../src';
+import { signedInput, signer } from '../helpers/fixtures';
+import { pageCount, pdftotext, tempDir, writePdf } from '../helpers/pdf-tools';
 
 /*
  * Issue 34, item 16: right-to-left text reads back exactly. pdftotext (poppler) gives each line in logical order,

@@ -1,9 +1,9 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createPdfDocumentRenderer, createSelfSignedP12 } from '../src';
-import { signedInput } from './helpers/fixtures';
-import { pdftotext, tempDir, writePdf } from './helpers/pdf-tools';
+import { createPdfDocumentRenderer, createSelfSignedP12 } from '../../src';
+import { signedInput } from '../helpers/fixtures';
+import { pdftotext, tempDir, writePdf } from '../helpers/pdf-tools';
 
 /* Issue 23: markdown as a reader expects it (poppler's reading of the rendered pages). */
 

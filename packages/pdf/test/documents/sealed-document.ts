@@ -1,14 +1,15 @@
-import anyTest, { type TestFn } from 'ava';
-import { createPdfDocumentRenderer, createSelfSignedP12, documentHash, verifyPdf } from '../src';
+import anyTest from 'ava';
+import { ownContext } from '../helpers/own-context';
+import { createPdfDocumentRenderer, createSelfSignedP12, documentHash, verifyPdf } from '../../src';
 import type { RenderedDocument, SealedDocument } from '@formloom/core';
-import { signedInput } from './helpers/fixtures';
-import { pageCount, pdfsig, pdftotext, qpdfCheck, tempDir, writePdf } from './helpers/pdf-tools';
+import { signedInput } from '../helpers/fixtures';
+import { pageCount, pdfsig, pdftotext, qpdfCheck, tempDir, writePdf } from '../helpers/pdf-tools';
 
-const test = anyTest as TestFn<{
+const test = ownContext<{
   renderer: ReturnType<typeof createPdfDocumentRenderer>;
   rendered: RenderedDocument;
   sealed: SealedDocument;
-}>;
+}>(anyTest);
 
 test.before(async (t) => {
   const renderer = createPdfDocumentRenderer({ p12: createSelfSignedP12({ commonName: 'Formloom Test Seal', password: 'pw' }), password: 'pw' });

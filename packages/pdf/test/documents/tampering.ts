@@ -1,10 +1,11 @@
-import anyTest, { type TestFn } from 'ava';
+import anyTest from 'ava';
+import { ownContext } from '../helpers/own-context';
 import type { SealedDocument } from '@formloom/core';
-import { createPdfDocumentRenderer, createSelfSignedP12, verifyPdf } from '../src';
-import { signedInput } from './helpers/fixtures';
-import { flipByte, pdfsig, tempDir, writePdf } from './helpers/pdf-tools';
+import { createPdfDocumentRenderer, createSelfSignedP12, verifyPdf } from '../../src';
+import { signedInput } from '../helpers/fixtures';
+import { flipByte, pdfsig, tempDir, writePdf } from '../helpers/pdf-tools';
 
-const test = anyTest as TestFn<{ renderer: ReturnType<typeof createPdfDocumentRenderer>; sealed: SealedDocument }>;
+const test = ownContext<{ renderer: ReturnType<typeof createPdfDocumentRenderer>; sealed: SealedDocument }>(anyTest);
 
 test.before(async (t) => {
   const renderer = createPdfDocumentRenderer({ p12: createSelfSignedP12({ commonName: 'Tamper Test' }) });

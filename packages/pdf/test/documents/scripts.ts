@@ -1,9 +1,10 @@
-import anyTest, { type TestFn } from 'ava';
+import anyTest from 'ava';
+import { ownContext } from '../helpers/own-context';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createPdfDocumentRenderer, createSelfSignedP12 } from '../src';
-import { signedInput } from './helpers/fixtures';
-import { pdftotext, tempDir, writePdf } from './helpers/pdf-tools';
+import { createPdfDocumentRenderer, createSelfSignedP12 } from '../../src';
+import { signedInput } from '../helpers/fixtures';
+import { pdftotext, tempDir, writePdf } from '../helpers/pdf-tools';
 
 /* Issue 23, "what is sealed is what was signed": every script prints with a shipped font and comes back out of
    the PDF as written (pdftotext, poppler's own reading), Polish names in the signature font included. */
@@ -22,7 +23,7 @@ const ARABIC = 'عقد الإيجار بين الطرفين';
 const HEBREW = 'חוזה שכירות בין הצדדים';
 const contract = ['# Umowa najmu', '', ...LINES.flatMap((line) => [line, '']), ARABIC, '', HEBREW].join('\n');
 
-const test = anyTest as TestFn<{ renderer: ReturnType<typeof createPdfDocumentRenderer>; pdf: Uint8Array }>;
+const test = ownContext<{ renderer: ReturnType<typeof createPdfDocumentRenderer>; pdf: Uint8Array }>(anyTest);
 const file = async (t: { teardown(fn: () => Promise<void>): void; context: { pdf: Uint8Array } }) => writePdf(await tempDir(t), 'scripts.pdf', t.context.pdf);
 
 test.before(async (t) => {
@@ -39,7 +40,7 @@ test('pdftotext gives back every line of the contract exactly, and each signer n
   const text = await pdftotext(await file(t), { raw: true });
   for (const line of LINES) t.true(text.includes(line), `missing: ${line}`);
   // Right-to-left lines are drawn in display order, so poppler's reading (not -raw, which keeps drawing order)
-  // gives them in logical order, within RLE/PDF marks (right-to-left.test.ts covers them fully).
+  // gives them in logical order, within RLE/PDF marks (right-to-left.ts covers them fully).
   const plain = (await pdftotext(await file(t))).replace(/[\u202a-\u202e]/g, '');
   t.true(plain.includes(ARABIC), 'Arabic, shaped (lam-alef ligature included), in logical order');
   t.true(plain.includes(HEBREW), 'Hebrew in logical order');

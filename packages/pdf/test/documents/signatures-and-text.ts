@@ -1,11 +1,12 @@
 import { deflateSync } from 'node:zlib';
-import anyTest, { type TestFn } from 'ava';
-import { checkSignature, createPdfDocumentRenderer, createSelfSignedP12, DocumentInputError, SIGNATURE_LIMITS } from '../src';
-import { LANDLORD, signedInput, signer, TENANT } from './helpers/fixtures';
-import { pngBytes, pngDataUrl } from './helpers/png';
-import { pdfsig, pdftotext, qpdfCheck, tempDir, writePdf } from './helpers/pdf-tools';
+import anyTest from 'ava';
+import { ownContext } from '../helpers/own-context';
+import { checkSignature, createPdfDocumentRenderer, createSelfSignedP12, DocumentInputError, SIGNATURE_LIMITS } from '../../src';
+import { LANDLORD, signedInput, signer, TENANT } from '../helpers/fixtures';
+import { pngBytes, pngDataUrl } from '../helpers/png';
+import { pdfsig, pdftotext, qpdfCheck, tempDir, writePdf } from '../helpers/pdf-tools';
 
-const test = anyTest as TestFn<{ renderer: ReturnType<typeof createPdfDocumentRenderer> }>;
+const test = ownContext<{ renderer: ReturnType<typeof createPdfDocumentRenderer> }>(anyTest);
 
 test.before((t) => {
   t.context = { renderer: createPdfDocumentRenderer({ p12: createSelfSignedP12({ commonName: 'Text Test' }) }) };
