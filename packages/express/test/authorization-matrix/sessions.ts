@@ -1,8 +1,8 @@
-import test from 'ava';
+import test from '../helpers/bounded-test';
 import { SessionIssuer } from '@formloom/core';
-import { DB_KINDS, startTestApp, type TestApp } from './helpers/app';
-import { runMatrix } from './helpers/matrix';
-import { mailbox } from './helpers/session-client';
+import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
+import { runMatrix } from '../helpers/matrix';
+import { mailbox } from '../helpers/session-client';
 
 /**
  * The authorization matrix again, every call made with a signed-in session (cookie, CSRF header, Origin)

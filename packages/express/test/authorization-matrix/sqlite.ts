@@ -1,6 +1,6 @@
-import test from 'ava';
-import { startTestApp } from './helpers/app';
-import { runMatrix } from './helpers/matrix';
+import test from '../helpers/bounded-test';
+import { startTestApp } from '../helpers/app';
+import { runMatrix } from '../helpers/matrix';
 
 test('authorization matrix on SQLite: every team and form endpoint x every kind of caller', async (t) => {
   t.timeout(120_000);
