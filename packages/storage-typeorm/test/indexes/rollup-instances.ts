@@ -1,8 +1,8 @@
 import test from 'ava';
 import type { ResponseRecord, Storage } from '@formloom/core';
 import { at, makeForm, makeResponse } from '@formloom/core/testing';
-import { openMigratedStorage } from '../src';
-import { createTestDatabase, type TestDatabaseKind } from '../src/testing';
+import { openMigratedStorage } from '../../src';
+import { createTestDatabase, type TestDatabaseKind } from '../../src/testing';
 
 /*
  * Two app instances on one database (two storages, each with its own connections): their concurrent

@@ -1,11 +1,11 @@
 import test from 'ava';
 import type { ResponseRecord, Storage } from '@formloom/core';
 import { at, makeForm, makeQuestion, makeResponse, waitFor } from '@formloom/core/testing';
-import { createDataSource, runMigrations } from '../src';
-import { ResponseIndexer } from '../src/repositories/response-indexer';
-import type { Db } from '../src/sql/db';
-import { openStorage } from '../src/storage';
-import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '../src/testing';
+import { createDataSource, runMigrations } from '../../src';
+import { ResponseIndexer } from '../../src/repositories/response-indexer';
+import type { Db } from '../../src/sql/db';
+import { openStorage } from '../../src/storage';
+import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '../../src/testing';
 
 /*
  * The analytics indexer (repositories/response-indexer.ts; docs/responses-and-webhooks.md, "How a submission is

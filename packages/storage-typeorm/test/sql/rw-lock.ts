@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ReadWriteLock } from '../src/sql/rw-lock';
+import { ReadWriteLock } from '../../src/sql/rw-lock';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

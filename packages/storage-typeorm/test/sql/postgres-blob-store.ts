@@ -1,7 +1,7 @@
 import { runBlobStoreConformance } from '@formloom/core/testing';
 import test from 'ava';
-import { createDataSource, createPostgresBlobStore } from '../src';
-import { createTestDatabase, type TestDatabase } from '../src/testing';
+import { createDataSource, createPostgresBlobStore } from '../../src';
+import { createTestDatabase, type TestDatabase } from '../../src/testing';
 
 let db: TestDatabase | undefined;
 

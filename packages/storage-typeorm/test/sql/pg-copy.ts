@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import test from 'ava';
-import { type CopyPool, copyOut, copyPacked, pgLiteral } from '../src/sql/pg-copy';
-import { postgresTestUrl } from '../src/testing';
+import { type CopyPool, copyOut, copyPacked, pgLiteral } from '../../src/sql/pg-copy';
+import { postgresTestUrl } from '../../src/testing';
 
 /*
  * Reading rows through PostgreSQL's binary COPY (src/sql/pg-copy.ts): the parser against streams cut at

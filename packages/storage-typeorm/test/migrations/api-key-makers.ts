@@ -1,8 +1,8 @@
 import test from 'ava';
 import { at, makeUser, uid } from '@formloom/core/testing';
-import { formloomMigrations, runMigrations } from '../src';
-import { FormloomApiKeyMakers1741000000000 } from '../src/migrations/1741000000000-api-key-makers';
-import { createTestDatabase, type TestDatabaseKind } from '../src/testing';
+import { formloomMigrations, runMigrations } from '../../src';
+import { FormloomApiKeyMakers1741000000000 } from '../../src/migrations/1741000000000-api-key-makers';
+import { createTestDatabase, type TestDatabaseKind } from '../../src/testing';
 
 /*
  * Migration 1741000000000 (docs/security.md "An address claimed before its owner"): keys stored before it get

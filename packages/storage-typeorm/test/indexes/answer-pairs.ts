@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { AnswerTest } from '@formloom/core';
 import { makeForm, makeQuestion, makeResponse } from '@formloom/core/testing';
-import { createTestDatabase, type TestDatabaseKind } from '../src/testing';
+import { createTestDatabase, type TestDatabaseKind } from '../../src/testing';
 
 /*
  * The pair counts' guard (docs/decisions.md, "A coverage row guards incomplete counters"): a form whose responses

@@ -5,10 +5,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { createDataSource, createTypeormStorage, formloomEntities, formloomMigrationNames, formloomMigrations, parseDatabaseUrl, pendingMigrations, runMigrations } from '../src';
-import { createTestDatabase, postgresTestUrl, type TestDatabaseKind } from '../src/testing';
-import { exportLinesSql } from '../src/repositories/response-export';
-import { dialectOf } from '../src/sql/dialect';
+import { createDataSource, createTypeormStorage, formloomEntities, formloomMigrationNames, formloomMigrations, parseDatabaseUrl, pendingMigrations, runMigrations } from '../../src';
+import { createTestDatabase, postgresTestUrl, type TestDatabaseKind } from '../../src/testing';
+import { exportLinesSql } from '../../src/repositories/response-export';
+import { dialectOf } from '../../src/sql/dialect';
 
 /** The migrations from `name` on, by name, in order (a new migration needs no change here). */
 const MIGRATION_NAMES = formloomMigrations.map((m) => m.name);

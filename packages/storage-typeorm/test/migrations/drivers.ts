@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { createDataSource, loadDriver, type DriverName } from '../src';
+import { createDataSource, loadDriver, type DriverName } from '../../src';
 
 /**
  * A host without the driver: `require` from an empty folder outside the workspace finds no node_modules,

@@ -1,7 +1,7 @@
 import { DEFAULT_PLAN_FEATURES, storedPlans } from '@formloom/core';
 import { makeUser, runPlansConformance } from '@formloom/core/testing';
 import test from 'ava';
-import { createTestDatabase } from '../src/testing';
+import { createTestDatabase } from '../../src/testing';
 
 // The default plans provider reads the plan stored on the user, so it runs the suite over real storage.
 runPlansConformance(test, {
