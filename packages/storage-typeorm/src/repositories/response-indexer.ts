@@ -31,9 +31,10 @@ import { type QuestionOrder, questionOrder } from './question-days';
 export const INDEX_BATCH = 500;
 /**
  * Responses per write transaction of a background batch: SQLite has one writer, and every submission that arrives
- * while a transaction writes waits for it. A batch of 500 held the write lock for 100-700 ms (its rows computed in
- * JavaScript, then about 5,500 answers index rows and thousands of pair counts written), and that wait was the
- * ingest's p99 (docs/benchmarks.md, "The analytics indexer"); a slice of 50 holds it for a tenth of that.
+ * while a transaction writes waits for it. A batch of 500 held the write lock for hundreds of ms (its rows computed
+ * in JavaScript, then about 5,000 answers index rows and as many pair counts written), and that wait was the
+ * ingest's p99 (docs/benchmarks.md, "The analytics indexer"); a slice of 50 holds it about a sixth as long, for
+ * about twice the CPU per response (each transaction rewrites the counters' hot pages).
  */
 export const INDEX_SLICE = 50;
 /** First keys of the advisory locks: per form (`hashtext(form_id)`), and the one a whole rebuild takes alone. */
