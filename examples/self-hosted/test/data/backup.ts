@@ -7,7 +7,7 @@ import { extract, create as createTar } from 'tar';
 import { runCli } from '@formloom/cli';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { waitFor } from '@formloom/core/testing';
-import { startSelfHosted, type SelfHosted } from '../src';
+import { startSelfHosted, type SelfHosted } from '../../src';
 
 /*
  * `formloom backup` of a running, writing instance and `formloom restore` into an empty data folder: the restored

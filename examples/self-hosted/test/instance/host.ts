@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { readSelfHostedConfig, startSelfHosted } from '../src';
+import { readSelfHostedConfig, startSelfHosted } from '../../src';
 
 test('HOST: 127.0.0.1 unless set', (t) => {
   t.is(readSelfHostedConfig({}).host, '127.0.0.1');

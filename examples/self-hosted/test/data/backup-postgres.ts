@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import test from 'ava';
 import { runCli } from '@formloom/cli';
 import { createTestDatabase, type TestDatabase } from '@formloom/storage-typeorm/testing';
-import { startSelfHosted, type SelfHosted } from '../src';
+import { startSelfHosted, type SelfHosted } from '../../src';
 
 /*
  * PostgreSQL is backed up with its own tools (docs/backup-and-restore.md, "PostgreSQL"): the commands the guide

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { readHttpConfig, startSelfHosted } from '../src';
+import { readHttpConfig, startSelfHosted } from '../../src';
 
 test('the HTTP variables: defaults, limits raised or turned off, trust proxy values', (t) => {
   t.deepEqual(readHttpConfig({}), { trustProxy: false, embedOrigins: '*', rateLimits: {}, voiceLimits: {}, signup: 'invite' });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { runCli } from '@formloom/cli';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { startSelfHosted } from '../src';
+import { startSelfHosted } from '../../src';
 
 /** Starts the app with its JSON lines captured instead of printed. */
 async function startCaptured(extra: Record<string, string> = {}) {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@formloom/core/testing';
 import test from 'ava';
-import { startSelfHosted } from '../src';
+import { startSelfHosted } from '../../src';
 
 /*
  * The official integration plugins run in the self-hosted app without a config file (docs/integrations.md):

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { runCli } from '@formloom/cli';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { readSelfHostedConfig, startSelfHosted } from '../src';
+import { readSelfHostedConfig, startSelfHosted } from '../../src';
 
 test('FORMLOOM_BLOB_STORE follows the database unless set; s3 takes the FORMLOOM_S3_* variables', (t) => {
   t.deepEqual(readSelfHostedConfig({}).blobStore, { kind: 'file' });

@@ -6,11 +6,11 @@ import { waitFor } from '@formloom/core/testing';
 import test, { type ExecutionContext } from 'ava';
 import { runCli } from '@formloom/cli';
 import { parseMessage } from '@formloom/mailer-smtp/testing';
-import { startSelfHosted } from '../src';
+import { startSelfHosted } from '../../src';
 
 // The example plugin, as an operator would reference its built file from formloom.config.mjs.
-const NOTIFY = resolve(__dirname, '../../../plugin-notify/dist/src/index.js');
-const MAIN = resolve(__dirname, '../src/main.js');
+const NOTIFY = resolve(__dirname, '../../../../plugin-notify/dist/src/index.js');
+const MAIN = resolve(__dirname, '../../src/main.js');
 
 function workspace(t: ExecutionContext, config: string) {
   const dir = mkdtempSync(join(tmpdir(), 'formloom-plugins-'));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import test from 'ava';
-import { startSelfHosted } from '../src';
+import { startSelfHosted } from '../../src';
 
 const run = promisify(execFile);
 
@@ -16,7 +16,7 @@ test('docs/accounts.md: the command-line session example runs', async (t) => {
     await app.close();
     rmSync(dir, { recursive: true, force: true });
   });
-  const doc = readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'accounts.md'), 'utf8');
+  const doc = readFileSync(join(__dirname, '..', '..', '..', '..', '..', 'docs', 'accounts.md'), 'utf8');
   const script = /<!-- accounts-example -->\n```sh\n([\s\S]*?)```/.exec(doc)?.[1];
   if (!script) throw new Error('docs/accounts.md lost its example');
   const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: dir, env: { ...process.env, BASE: app.publicUrl }, timeout: 60_000 });

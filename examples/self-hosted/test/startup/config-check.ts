@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'ava';
-import { configurationProblems, ConfigurationError, startSelfHosted } from '../src';
+import { configurationProblems, ConfigurationError, startSelfHosted } from '../../src';
 
-const MAIN = resolve(__dirname, '../src/main.js');
+const MAIN = resolve(__dirname, '../../src/main.js');
 
 /** Nine bad variables of every kind the app reads, one of them holding a password. */
 const BAD = {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { crlDistributionUrls } from '@formloom/pdf';
 import { startTestTsa } from '@formloom/pdf/testing';
-import { createSealFromEnv } from '../src/signing-seal';
+import { createSealFromEnv } from '../../src/signing-seal';
 
 /* The seal's environment (docs/configuration.md): the instance CA's organisation, the TSA and the PAdES level. */
 

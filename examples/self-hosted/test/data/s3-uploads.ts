@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { runCli } from '@formloom/cli';
 import { S3RVER_CREDENTIALS, startS3Server } from '@formloom/blob-store-s3/testing';
-import { startSelfHosted } from '../src';
+import { startSelfHosted } from '../../src';
 
 const MiB = 1024 * 1024;
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
-import { readSelfHostedConfig, startSelfHosted } from '../src';
+import { readSelfHostedConfig, startSelfHosted } from '../../src';
 
 test('HOST defaults to 127.0.0.1 and the database follows FORMLOOM_DATA_DIR unless FORMLOOM_DATABASE_URL is set', (t) => {
   const defaults = readSelfHostedConfig({}, '/srv/app');
