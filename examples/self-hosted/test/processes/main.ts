@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'ava';
 
-const MAIN = resolve(__dirname, '../src/main.js');
+const MAIN = resolve(__dirname, '../../src/main.js');
 
 test('main logs where it listens, serves, and stops cleanly on SIGTERM', async (t) => {
   const cwd = mkdtempSync(join(tmpdir(), 'formloom-main-'));

@@ -9,7 +9,7 @@ import test from 'ava';
  * server changes none at run time (Node documents flags changed after start as able to crash or corrupt).
  */
 
-const ROOT = resolve(__dirname, '../../../..');
+const ROOT = resolve(__dirname, '../../../../..');
 const LAUNCHER = join(ROOT, 'examples/self-hosted/bin/formloom-server');
 
 /** Starts the launcher with `args` and `env`, waits until the server listens; resolves with node's command line. */
