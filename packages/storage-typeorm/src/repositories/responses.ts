@@ -45,10 +45,13 @@ export const responseStatements = (d: Dialect) => {
       `quiz_results = ${d.p(6)}, unique_visitor = ${d.p(7)}, submitted_at = ${d.p(8)}, csv_layout = ${d.p(9)}, csv_line = ${d.p(10)}, ` +
       `metadata = COALESCE(${d.p(11)}, metadata) ` +
       `WHERE form_id = ${d.p(1)} AND id = ${d.p(2)} AND completed_at IS NULL`,
-    /** The row a completion replaces, locked on PostgreSQL until the transaction ends. */
+    /**
+     * The row a completion replaces, locked on PostgreSQL until the transaction ends (ROW_LOCK below: another
+     * completion waits, the indexer's foreign key checks do not).
+     */
     lockPartial:
       `SELECT submitted_at, completed_at, completion_seconds, answers, version FROM ${responses} WHERE form_id = ${d.p(1)} AND id = ${d.p(2)}` +
-      (d.kind === 'postgres' ? ' FOR UPDATE' : ''),
+      (d.kind === 'postgres' ? ` ${ROW_LOCK}` : ''),
     delete: `DELETE FROM ${responses} WHERE form_id = ${d.p(1)} AND id = ${d.p(2)} RETURNING ${ROLLUP_COLUMNS}`,
     hasUniqueVisitor:
       `SELECT 1 AS found FROM ${responses} ` +
@@ -63,6 +66,17 @@ export const responseStatements = (d: Dialect) => {
 
 /** What a deleted row hands back so its day in the rollup can be corrected. */
 const ROLLUP_COLUMNS = 'id, submitted_at, completed_at, completion_seconds, answers, version';
+
+/*
+ * The lock a completion or a delete takes on its responses before it asks whether they are still queued
+ * (response-indexer.ts, `stillQueued`). Not FOR UPDATE: an indexer batch that holds a response's queue row inserts
+ * its answers index rows, whose foreign key check takes the response in KEY SHARE mode, which FOR UPDATE blocks;
+ * the completion, waiting for the batch's queue row, then closed a cycle (PostgreSQL's 40P01, "while locking tuple
+ * in relation responses"; docs/decisions.md, "Lock order of the responses and their queue"). NO KEY UPDATE still
+ * orders two changes of one response. An UPDATE that changes unique_visitor (a unique key) takes FOR UPDATE itself,
+ * but only once the response's queue row is locked or gone, when no batch holds the response any more.
+ */
+const ROW_LOCK = 'FOR NO KEY UPDATE';
 
 const conflictingVisitor = () =>
   new FormloomError('CONFLICT', 'This visitor has already responded to this form', { field: 'unique_visitor' });
@@ -235,7 +249,7 @@ export class SqlResponseRepository implements ResponseRepository {
     if (this.scope.d.kind === 'postgres') {
       for (const batch of idBatches(ids)) {
         const [sql, values] = this.byIds('SELECT id', formId, batch);
-        await db.all(`${sql} ORDER BY id FOR UPDATE`, values);
+        await db.all(`${sql} ORDER BY id ${ROW_LOCK}`, values);
       }
     }
     return stillQueued(db, this.scope.d, ids);
@@ -282,8 +296,8 @@ export class SqlResponseRepository implements ResponseRepository {
 
   /**
    * Recomputes the rollup of one form, or of all, from `responses` in one transaction. On PostgreSQL the
-   * responses table is locked against writers meanwhile (SHARE mode: reads go on), so no write lands
-   * between the recount and its result; SQLite's transactions already exclude other writers.
+   * responses table is locked against writers and row lockers meanwhile (EXCLUSIVE mode: plain reads go on), so
+   * no write lands between the recount and its result; SQLite's transactions already exclude other writers.
    */
   async rebuildAnalytics(formId?: string): Promise<void> {
     const { d } = this.scope;
@@ -291,7 +305,12 @@ export class SqlResponseRepository implements ResponseRepository {
       // The indexer's batches of the form (of every form) are waited for and held off; its queue is emptied,
       // as the recount counts every response.
       await lockIndexing(db, d, formId);
-      if (d.kind === 'postgres') await db.run(`LOCK TABLE ${this.st.table} IN SHARE MODE`);
+      // EXCLUSIVE, not SHARE: SHARE let a completion or a delete lock its response row (ROW SHARE) and its queue
+      // row meanwhile, then wait here for its UPDATE's or DELETE's ROW EXCLUSIVE while the rebuild waited for that
+      // queue row (emptying the queue) or that response row (its answers' foreign key check): a deadlock
+      // (docs/decisions.md, "Lock order of the responses and their queue"). Now such a change has either
+      // finished before this lock is granted or takes its first row lock after the rebuild commits.
+      if (d.kind === 'postgres') await db.run(`LOCK TABLE ${this.st.table} IN EXCLUSIVE MODE`);
       await dropQueue(db, d, formId);
       for (const [sql, values] of rebuildSql(d, this.st.table, formId)) await db.run(sql, values);
       await rebuildQuestionDays(db, d, this.st.table, formId);
