@@ -105,6 +105,12 @@ async function main() {
 
   const acked = new Set();
   let failed = 0;
+  // Why submissions were not acknowledged: an HTTP status, or the client's error code (a request cut by the kill).
+  const failures = {};
+  const fail = (why) => {
+    failed++;
+    failures[why] = (failures[why] ?? 0) + 1;
+  };
   const started = Date.now();
   const submitRange = async (from, to) => {
     const pending = [];
@@ -114,8 +120,8 @@ async function main() {
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       pending.push(
         call('POST', `/public/forms/${form.slug}/responses`, { answers: [{ question_id: form.questions[0].id, value: `n${i}` }] }, false)
-          .then((r) => (r.status === 201 ? acked.add(r.body.id) : failed++))
-          .catch(() => failed++),
+          .then((r) => (r.status === 201 ? acked.add(r.body.id) : fail(String(r.status))))
+          .catch((e) => fail(e.cause?.code ?? e.name)),
       );
     }
     await Promise.all(pending);
@@ -156,7 +162,7 @@ async function main() {
   );
   await db2.destroy();
   const report = {
-    responses: N, rate_per_s: RATE, acknowledged: acked.size, refused_or_cut_at_kill: failed, submitted_ms: submittedMs, all_delivered_ms: drainedMs,
+    responses: N, rate_per_s: RATE, acknowledged: acked.size, refused_or_cut_at_kill: failed, not_acknowledged_why: failures, submitted_ms: submittedMs, all_delivered_ms: drainedMs,
     pending_deliveries_at_kill: Number(pendingAtKill), leased_deliveries_at_kill: Number(startedAtKill), requests_before_kill: beforeKill,
     // The app's CPU (both instances, all threads) from its start to the last delivery: comparable between builds on a busy machine.
     app_cpu_s: cpuBeforeKill === null || cpuAfter === null ? null : Math.round((cpuBeforeKill + cpuAfter) * 10) / 10,
