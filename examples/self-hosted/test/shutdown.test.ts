@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { runCli } from '@formloom/cli';
-import { startSelfHosted } from '../../src';
+import { startSelfHosted } from '../src';
 
 test('close() lets requests in flight finish before the database closes', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'formloom-shutdown-'));
