@@ -30,3 +30,4 @@ export * from './plans-conformance';
 export * from './speech-engine-conformance';
 export * from './wait-for';
 export * from './translator-conformance';
+export * from './bounded-test';

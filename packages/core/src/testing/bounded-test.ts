@@ -1,0 +1,45 @@
+import type { ExecutionContext, TestFn } from 'ava';
+
+/**
+ * ava's `test` for the parts of a merged test file (docs/testing.md, "Merged test files"): an entry imports its
+ * parts from a folder, and ava starts every concurrent test of a file at once. The tests of the returned `test`
+ * wait for one of `atOnce` places, taken for the test's implementation (a teardown runs after it). Serial tests,
+ * hooks and the rest are ava's own: serial tests run one at a time before the concurrent ones anyway. Each
+ * package's test helpers choose `atOnce` for what its tests hold (PostgreSQL connections, browser pages).
+ */
+export function boundedTest(test: TestFn, atOnce: number): TestFn {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const enter = async () => {
+    if (running < atOnce) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  // The place goes to the next waiting test as it is, or back to the pool.
+  const leave = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  const bounded = (title: string, implementation: (t: ExecutionContext, ...args: unknown[]) => unknown, ...args: unknown[]) =>
+    test(title, async (t) => {
+      await enter();
+      try {
+        return await implementation(t, ...args);
+      } finally {
+        leave();
+      }
+    });
+  return Object.assign(bounded, {
+    serial: test.serial,
+    before: test.before,
+    after: test.after,
+    beforeEach: test.beforeEach,
+    afterEach: test.afterEach,
+    failing: test.failing,
+    only: test.only,
+    skip: test.skip,
+    todo: test.todo,
+    macro: test.macro,
+    meta: test.meta,
+  }) as unknown as TestFn;
+}
