@@ -24,8 +24,9 @@ import { idBatches, insertIgnoring, tableOf } from '../sql/statements';
 import { rollupPage, rollupTotal } from './response-pages';
 import { filterConditions } from './response-search';
 import { exportNextKeySql, exportPageSql, keysetPage, readExportPages, writeCsvLines } from './response-export';
-import { applyDays, applyIndexes, type DayKey, rebuildQuestionDays, rebuildSql, rollupAnalytics } from './response-days';
-import { catchUp, dropQueue, lockIndexing, PendingRollups, queueResponses, stillQueued } from './response-indexer';
+import { applyDays, applyIndexes, type DayKey, rollupAnalytics } from './response-days';
+import { catchUp, PendingRollups, queueResponses, stillQueued } from './response-indexer';
+import { lockQueued, rebuildRollup, removeFromRollup, ROW_LOCK } from './response-locks';
 import { readRangeValueCounts, readValueCounts } from './question-values';
 import { deleteAnswerRows } from './answer-index';
 import { readFunnel, readFunnelVersions, recordVisits } from './funnel';
@@ -46,7 +47,7 @@ export const responseStatements = (d: Dialect) => {
       `metadata = COALESCE(${d.p(11)}, metadata) ` +
       `WHERE form_id = ${d.p(1)} AND id = ${d.p(2)} AND completed_at IS NULL`,
     /**
-     * The row a completion replaces, locked on PostgreSQL until the transaction ends (ROW_LOCK below: another
+     * The row a completion replaces, locked on PostgreSQL until the transaction ends (response-locks.ts, ROW_LOCK: another
      * completion waits, the indexer's foreign key checks do not).
      */
     lockPartial:
@@ -66,17 +67,6 @@ export const responseStatements = (d: Dialect) => {
 
 /** What a deleted row hands back so its day in the rollup can be corrected. */
 const ROLLUP_COLUMNS = 'id, submitted_at, completed_at, completion_seconds, answers, version';
-
-/*
- * The lock a completion or a delete takes on its responses before it asks whether they are still queued
- * (response-indexer.ts, `stillQueued`). Not FOR UPDATE: an indexer batch that holds a response's queue row inserts
- * its answers index rows, whose foreign key check takes the response in KEY SHARE mode, which FOR UPDATE blocks;
- * the completion, waiting for the batch's queue row, then closed a cycle (PostgreSQL's 40P01, "while locking tuple
- * in relation responses"; docs/decisions.md, "Lock order of the responses and their queue"). NO KEY UPDATE still
- * orders two changes of one response. An UPDATE that changes unique_visitor (a unique key) takes FOR UPDATE itself,
- * but only once the response's queue row is locked or gone, when no batch holds the response any more.
- */
-const ROW_LOCK = 'FOR NO KEY UPDATE';
 
 const conflictingVisitor = () =>
   new FormloomError('CONFLICT', 'This visitor has already responded to this form', { field: 'unique_visitor' });
@@ -234,31 +224,11 @@ export class SqlResponseRepository implements ResponseRepository {
 
   async delete(formId: string, id: string): Promise<boolean> {
     return this.scope.atomic(async (db) => {
-      const queued = await this.lockedQueued(db, formId, [id]);
+      const queued = await lockQueued(db, this.scope.d, this.st.table, formId, [id]);
       const gone = await db.all<DayKey>(this.st.delete, [formId, id]);
-      await this.removed(db, formId, gone, queued);
+      await removeFromRollup(db, this.scope.d, formId, gone, queued);
       return gone.length > 0;
     });
-  }
-
-  /**
-   * Those of `ids` still queued for the indexer, asked once the responses are locked (PostgreSQL): a response
-   * committed between the two reads would otherwise look counted while its queue row is still there.
-   */
-  private async lockedQueued(db: Db, formId: string, ids: string[]): Promise<Set<string>> {
-    if (this.scope.d.kind === 'postgres') {
-      for (const batch of idBatches(ids)) {
-        const [sql, values] = this.byIds('SELECT id', formId, batch);
-        await db.all(`${sql} ORDER BY id ${ROW_LOCK}`, values);
-      }
-    }
-    return stillQueued(db, this.scope.d, ids);
-  }
-
-  /** The days of `gone` are corrected; the indexes only for those the indexer had counted (not `queued`). */
-  private async removed(db: Db, formId: string, gone: DayKey[], queued: Set<string>): Promise<void> {
-    await applyDays(db, this.scope.d, formId, [], gone);
-    await applyIndexes(db, this.scope.d, formId, [], gone.filter((r) => !queued.has(String(r.id))));
   }
 
   async countOwned(formId: string, ids: string[]): Promise<number> {
@@ -284,37 +254,19 @@ export class SqlResponseRepository implements ResponseRepository {
     if (all.length === 0) return 0;
     return this.scope.atomic(async (db: Db) => {
       const gone: DayKey[] = [];
-      const queued = await this.lockedQueued(db, formId, ids);
+      const queued = await lockQueued(db, this.scope.d, this.st.table, formId, ids);
       for (const batch of all) {
         const [sql, values] = this.byIds('DELETE', formId, batch);
         gone.push(...(await db.all<DayKey>(`${sql} RETURNING ${ROLLUP_COLUMNS}`, values)));
       }
-      await this.removed(db, formId, gone, queued);
+      await removeFromRollup(db, this.scope.d, formId, gone, queued);
       return gone.length;
     });
   }
 
-  /**
-   * Recomputes the rollup of one form, or of all, from `responses` in one transaction. On PostgreSQL the
-   * responses table is locked against writers and row lockers meanwhile (EXCLUSIVE mode: plain reads go on), so
-   * no write lands between the recount and its result; SQLite's transactions already exclude other writers.
-   */
+  /** Recomputes the rollup of one form, or of all, in one transaction (response-locks.ts, `rebuildRollup`). */
   async rebuildAnalytics(formId?: string): Promise<void> {
-    const { d } = this.scope;
-    await this.scope.atomic(async (db) => {
-      // The indexer's batches of the form (of every form) are waited for and held off; its queue is emptied,
-      // as the recount counts every response.
-      await lockIndexing(db, d, formId);
-      // EXCLUSIVE, not SHARE: SHARE let a completion or a delete lock its response row (ROW SHARE) and its queue
-      // row meanwhile, then wait here for its UPDATE's or DELETE's ROW EXCLUSIVE while the rebuild waited for that
-      // queue row (emptying the queue) or that response row (its answers' foreign key check): a deadlock
-      // (docs/decisions.md, "Lock order of the responses and their queue"). Now such a change has either
-      // finished before this lock is granted or takes its first row lock after the rebuild commits.
-      if (d.kind === 'postgres') await db.run(`LOCK TABLE ${this.st.table} IN EXCLUSIVE MODE`);
-      await dropQueue(db, d, formId);
-      for (const [sql, values] of rebuildSql(d, this.st.table, formId)) await db.run(sql, values);
-      await rebuildQuestionDays(db, d, this.st.table, formId);
-    });
+    await this.scope.atomic((db) => rebuildRollup(db, this.scope.d, this.st.table, formId));
   }
 
   /**
