@@ -52,3 +52,9 @@ export async function tabTo(page: Page, check: (el: { tag: string; text: string;
   }
   throw new Error('tabTo: the element was never focused');
 }
+
+/** The page's whole length as `<FORMLOOM_SHOTS>/<name>.png` when that variable names a folder; nothing without it. */
+export async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.FORMLOOM_SHOTS;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}

@@ -1,8 +1,7 @@
 import test from '../helpers/bounded-test';
-import type { Page } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { type WorkspaceTestApp, serverHas as serverHasOn } from '../helpers/app';
-import { axeViolations, openPage } from '../helpers/browser';
+import { axeViolations, openPage, shot } from '../helpers/browser';
 import { sharedApp, sharedBrowser } from '../helpers/shared';
 
 /*
@@ -18,11 +17,6 @@ let browser: Browser;
 test.before(async () => {
   [app, browser] = await Promise.all([sharedApp(), sharedBrowser()]);
 });
-
-async function shot(page: Page, name: string) {
-  const dir = process.env.FORMLOOM_SHOTS;
-  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
-}
 
 const serverHas = (id: string, key: string, check: (form: any) => boolean) => serverHasOn(app, id, key, check);
 

@@ -1,7 +1,7 @@
 import test from '../helpers/bounded-test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { WorkspaceTestApp } from '../helpers/app';
-import { axeViolations, openPage } from '../helpers/browser';
+import { axeViolations, openPage, shot } from '../helpers/browser';
 import { sharedApp, sharedBrowser } from '../helpers/shared';
 
 /*
@@ -15,11 +15,6 @@ let browser: Browser;
 test.before(async () => {
   [app, browser] = await Promise.all([sharedApp(), sharedBrowser()]);
 });
-
-async function shot(page: Page, name: string) {
-  const dir = process.env.FORMLOOM_SHOTS;
-  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
-}
 
 async function form(key: string) {
   const res = await app.api('POST', '/forms', { key, body: { title: 'Orders', published: true, questions: [{ type: 'yes_no', title: 'Ship it?' }] } });

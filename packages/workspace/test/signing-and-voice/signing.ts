@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { waitFor } from '@formloom/core/testing';
 import { downloadedBytes } from '@formloom/test-browser';
 import { startSigningApp, type SigningTestApp } from '../helpers/signing-app';
-import { axeViolations, openPage, tabTo } from '../helpers/browser';
+import { axeViolations, openPage, tabTo, shot } from '../helpers/browser';
 import { sharedBrowser } from '../helpers/shared';
 
 /*
@@ -23,11 +23,6 @@ test.before(async () => {
 test.after.always(async () => {
   await app?.close();
 });
-
-async function shot(page: Page, name: string) {
-  const dir = process.env.FORMLOOM_SHOTS;
-  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
-}
 
 /** True when nothing sticks out sideways at a 390 px width. */
 const fits = (page: Page) => page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 392);
