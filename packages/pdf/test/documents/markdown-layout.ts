@@ -1,8 +1,8 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createPdfDocumentRenderer, createSelfSignedP12 } from '../../src';
 import { signedInput } from '../helpers/fixtures';
+import { sharedRenderer } from '../helpers/shared-renderer';
 import { pdftotext, tempDir, writePdf } from '../helpers/pdf-tools';
 
 /* Issue 23: markdown as a reader expects it (poppler's reading of the rendered pages). */
@@ -21,10 +21,9 @@ const CONTRACT = [
   '| Rent | 1,200 EUR | monthly |',
   '| Deposit | 2,400 EUR | at signing |',
 ].join('\n');
-const renderer = createPdfDocumentRenderer({ p12: createSelfSignedP12({ commonName: 'Markdown' }) });
 
 async function firstPage(t: Parameters<typeof tempDir>[0], contract: string, options: { layout?: boolean; bbox?: boolean } = {}) {
-  const rendered = await renderer.renderSigned(signedInput({ contract, question_title: 'Rental contract' }));
+  const rendered = await sharedRenderer().renderSigned(signedInput({ contract, question_title: 'Rental contract' }));
   const path = await writePdf(await tempDir(t), 'doc.pdf', rendered.pdf);
   if (options.bbox) return (await run('pdftotext', ['-bbox', '-f', '1', '-l', '1', path, '-'])).stdout;
   if (options.layout) return (await run('pdftotext', ['-layout', '-enc', 'UTF-8', '-f', '1', '-l', '1', path, '-'])).stdout;

@@ -3,8 +3,8 @@ import bidiFactory from 'bidi-js';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { SignedDocumentInput } from '@formloom/core';
-import { createPdfDocumentRenderer, createSelfSignedP12 } from '../../src';
 import { signedInput, signer } from '../helpers/fixtures';
+import { sharedRenderer } from '../helpers/shared-renderer';
 import { pageCount, pdftotext, tempDir, writePdf } from '../helpers/pdf-tools';
 
 /*
@@ -17,7 +17,6 @@ import { pageCount, pdftotext, tempDir, writePdf } from '../helpers/pdf-tools';
 
 const run = promisify(execFile);
 const bidi = bidiFactory();
-const renderer = createPdfDocumentRenderer({ p12: createSelfSignedP12({ commonName: 'Right To Left' }) });
 const PAGE_WIDTH = 595.28;
 const MARGIN = 64;
 
@@ -39,6 +38,7 @@ interface Rendered {
 }
 
 async function render(t: ExecutionContext, input: SignedDocumentInput): Promise<Rendered> {
+  const renderer = sharedRenderer();
   const sealed = await renderer.seal(await renderer.renderSigned(input));
   const path = await writePdf(await tempDir(t), 'rtl.pdf', sealed.pdf);
   const pages = await pageCount(path);

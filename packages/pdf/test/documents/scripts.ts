@@ -2,8 +2,8 @@ import anyTest from 'ava';
 import { ownContext } from '../helpers/own-context';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createPdfDocumentRenderer, createSelfSignedP12 } from '../../src';
 import { signedInput } from '../helpers/fixtures';
+import { sharedRenderer, type Renderer } from '../helpers/shared-renderer';
 import { pdftotext, tempDir, writePdf } from '../helpers/pdf-tools';
 
 /* Issue 23, "what is sealed is what was signed": every script prints with a shipped font and comes back out of
@@ -23,11 +23,11 @@ const ARABIC = 'عقد الإيجار بين الطرفين';
 const HEBREW = 'חוזה שכירות בין הצדדים';
 const contract = ['# Umowa najmu', '', ...LINES.flatMap((line) => [line, '']), ARABIC, '', HEBREW].join('\n');
 
-const test = ownContext<{ renderer: ReturnType<typeof createPdfDocumentRenderer>; pdf: Uint8Array }>(anyTest);
+const test = ownContext<{ renderer: Renderer; pdf: Uint8Array }>(anyTest);
 const file = async (t: { teardown(fn: () => Promise<void>): void; context: { pdf: Uint8Array } }) => writePdf(await tempDir(t), 'scripts.pdf', t.context.pdf);
 
 test.before(async (t) => {
-  const renderer = createPdfDocumentRenderer({ p12: createSelfSignedP12({ commonName: 'Scripts' }) });
+  const renderer = sharedRenderer();
   const input = signedInput({ contract });
   input.signers[0] = { ...input.signers[0], first_name: 'Łukasz', last_name: 'Żółć', signature: { type: 'typed', value: 'Łukasz Żółć' } };
   input.signers[1] = { ...input.signers[1], first_name: '王', last_name: 'Ἀριστοτέλης', status: 'signed', signature: { type: 'typed', value: '王 Ἀριστοτέλης' } };

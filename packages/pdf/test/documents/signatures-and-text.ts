@@ -1,15 +1,16 @@
 import { deflateSync } from 'node:zlib';
 import anyTest from 'ava';
 import { ownContext } from '../helpers/own-context';
-import { checkSignature, createPdfDocumentRenderer, createSelfSignedP12, DocumentInputError, SIGNATURE_LIMITS } from '../../src';
+import { checkSignature, DocumentInputError, SIGNATURE_LIMITS } from '../../src';
 import { LANDLORD, signedInput, signer, TENANT } from '../helpers/fixtures';
+import { sharedRenderer, type Renderer } from '../helpers/shared-renderer';
 import { pngBytes, pngDataUrl } from '../helpers/png';
 import { pdfsig, pdftotext, qpdfCheck, tempDir, writePdf } from '../helpers/pdf-tools';
 
-const test = ownContext<{ renderer: ReturnType<typeof createPdfDocumentRenderer> }>(anyTest);
+const test = ownContext<{ renderer: Renderer }>(anyTest);
 
 test.before((t) => {
-  t.context = { renderer: createPdfDocumentRenderer({ p12: createSelfSignedP12({ commonName: 'Text Test' }) }) };
+  t.context = { renderer: sharedRenderer() };
 });
 
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`;

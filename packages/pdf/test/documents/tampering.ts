@@ -1,14 +1,15 @@
 import anyTest from 'ava';
 import { ownContext } from '../helpers/own-context';
 import type { SealedDocument } from '@formloom/core';
-import { createPdfDocumentRenderer, createSelfSignedP12, verifyPdf } from '../../src';
+import { verifyPdf } from '../../src';
 import { signedInput } from '../helpers/fixtures';
+import { sharedRenderer, type Renderer } from '../helpers/shared-renderer';
 import { flipByte, pdfsig, tempDir, writePdf } from '../helpers/pdf-tools';
 
-const test = ownContext<{ renderer: ReturnType<typeof createPdfDocumentRenderer>; sealed: SealedDocument }>(anyTest);
+const test = ownContext<{ renderer: Renderer; sealed: SealedDocument }>(anyTest);
 
 test.before(async (t) => {
-  const renderer = createPdfDocumentRenderer({ p12: createSelfSignedP12({ commonName: 'Tamper Test' }) });
+  const renderer = sharedRenderer();
   const sealed = await renderer.seal(await renderer.renderSigned(signedInput()));
   t.context = { renderer, sealed };
 });

@@ -1,19 +1,19 @@
 import anyTest from 'ava';
 import { ownContext } from '../helpers/own-context';
 import type { RenderedDocument, SealedDocument } from '@formloom/core';
-import { createPdfDocumentRenderer, createSelfSignedP12 } from '../../src';
 import { voidedInput } from '../helpers/fixtures';
+import { sharedRenderer, type Renderer } from '../helpers/shared-renderer';
 import { pageCount, pdfsig, pdftotext, qpdfCheck, tempDir, writePdf } from '../helpers/pdf-tools';
 
 const test = ownContext<{
-  renderer: ReturnType<typeof createPdfDocumentRenderer>;
+  renderer: Renderer;
   rendered: RenderedDocument;
   sealed: SealedDocument;
   path: string;
 }>(anyTest);
 
 test.before(async (t) => {
-  const renderer = createPdfDocumentRenderer({ p12: createSelfSignedP12({ commonName: 'Void Test' }) });
+  const renderer = sharedRenderer();
   const rendered = await renderer.renderVoided(voidedInput());
   const sealed = await renderer.seal(rendered);
   t.context = { renderer, rendered, sealed, path: '' };
