@@ -31,6 +31,7 @@ import { type Dialect, dialectOf } from './sql/dialect';
 import { ReadWriteLock } from './sql/rw-lock';
 import { pgOutboxListener } from './sql/pg-listen';
 import { openSqliteReader, type SqliteReader, withReader } from './sql/sqlite-reader';
+import { openSqliteCheckpointer, type SqliteCheckpointer, WRITER_AUTOCHECKPOINT, WRITER_CACHE_SIZE } from './sql/sqlite-checkpointer';
 
 export type TypeormStorage = Storage & {
   /** Waits for running calls and transactions, refuses new ones, then destroys the data source. */
@@ -97,9 +98,14 @@ export function openStorage(dataSource: DataSource, options: { indexer?: Indexer
   let runInTransaction: RunInTransaction;
   let releaseStatements: () => Promise<void> = async () => undefined;
   let reader: SqliteReader | null = null;
+  let checkpointer: SqliteCheckpointer | null = null;
   if (d.kind === 'sqlite') {
     const conn = sqliteDb(dataSource);
-    reader = openSqliteReader(dataSource, (dataSource.options as { busyTimeout?: number }).busyTimeout ?? 5000);
+    const busyTimeout = (dataSource.options as { busyTimeout?: number }).busyTimeout ?? 5000;
+    reader = openSqliteReader(dataSource, busyTimeout);
+    // WAL checkpoints on a connection of their own, not inside our commits (sql/sqlite-checkpointer.ts).
+    checkpointer = openSqliteCheckpointer(dataSource, busyTimeout);
+    let tuned = !checkpointer;
     releaseStatements = conn.releaseAll;
     // Plain SELECTs outside transactions go to a read-only connection: they need not wait for the write
     // transaction under way on this one (sql/sqlite-reader.ts).
@@ -109,10 +115,17 @@ export function openStorage(dataSource: DataSource, options: { indexer?: Indexer
     runInTransaction = (work) =>
       lock.exclusive(async () => {
         let active = true;
+        if (!tuned) {
+          // Set at the first transaction: the data source may still be initializing when the storage is made.
+          tuned = true;
+          await conn.run(`PRAGMA wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT}`);
+          await conn.run(`PRAGMA cache_size = ${WRITER_CACHE_SIZE}`);
+        }
         await conn.run('BEGIN IMMEDIATE');
         try {
           const result = await work(guardedDb(conn, () => active, 'A finished transaction'));
           await conn.run('COMMIT');
+          checkpointer?.committed();
           return result;
         } catch (err) {
           await conn.run('ROLLBACK').catch(() => undefined);
@@ -238,6 +251,7 @@ export function openStorage(dataSource: DataSource, options: { indexer?: Indexer
       await indexer.stop();
       closed = true;
       await lock.exclusive(async () => undefined);
+      await checkpointer?.close();
       await reader?.close();
       await releaseStatements();
       if (dataSource.isInitialized) await dataSource.destroy();

@@ -1,0 +1,90 @@
+import type { Database as SqliteConnection } from 'sqlite3';
+import type { DataSource } from 'typeorm';
+
+/*
+ * WAL checkpoints on a connection of their own, outside the writer's commits (docs/benchmarks.md, "Ingest").
+ *
+ * SQLite checkpoints by itself in the COMMIT that takes the write-ahead log past `wal_autocheckpoint` pages (1,000
+ * by default): that commit copies the log into the database file and syncs both before it returns, while the
+ * storage's one writer connection is held, so every group commit queued behind it waited for it. An indexer slice
+ * writes more than 1,000 pages, so nearly each of its commits checkpointed. Here a second read-write connection
+ * runs `PRAGMA wal_checkpoint(PASSIVE)` shortly after commits: a passive checkpoint takes no write lock, so the
+ * writer's transactions go on meanwhile, and pages rewritten by several transactions in between are copied once.
+ * The writer keeps an automatic checkpoint at WRITER_AUTOCHECKPOINT pages, far above what this leaves in the log,
+ * as a bound should this connection fall behind. Durability is unchanged: a commit is in the log when it returns.
+ */
+
+/** The writer's own automatic checkpoint: only reached when the checkpointer falls behind (16 MB of log). */
+export const WRITER_AUTOCHECKPOINT = 4000;
+/**
+ * The writer connection's page cache, in KiB (negative: SQLite's unit for a size): 16 MB instead of SQLite's 2 MB.
+ * An indexer slice dirties more pages than 2 MB hold, which then spilled to the log in the middle of its statements
+ * and were read back; the counters' hot pages stay cached between slices. Grown only as pages are used.
+ */
+export const WRITER_CACHE_SIZE = -16000;
+/** How long after a commit the checkpoint runs: the commits of that time are copied together. */
+const DELAY_MS = 250;
+
+export interface SqliteCheckpointer {
+  /** Says that a write transaction committed: a checkpoint follows within DELAY_MS (once for many commits). */
+  committed(): void;
+  /** Waits for a checkpoint under way and closes the connection. */
+  close(): Promise<void>;
+}
+
+/** Opens the checkpointer beside the data source's connection; `null` for an in-memory database (no log). */
+export function openSqliteCheckpointer(dataSource: DataSource, busyTimeoutMs: number): SqliteCheckpointer | null {
+  const file = (dataSource.options as { database?: unknown }).database;
+  if (typeof file !== 'string' || file === ':memory:' || file === '') return null;
+  const driver = (dataSource.driver as unknown as { sqlite?: typeof import('sqlite3') }).sqlite;
+  if (!driver) return null;
+  let handle: Promise<SqliteConnection | null> | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let closed = false;
+  const connection = () =>
+    (handle ??= new Promise<SqliteConnection | null>((resolve) => {
+      // OPEN_READWRITE without CREATE: the writer made the file; a checkpoint needs to write the database file.
+      const db: SqliteConnection = new driver.Database(file, driver.OPEN_READWRITE, (err) => {
+        if (err) return resolve(null);
+        db.configure('busyTimeout', busyTimeoutMs);
+        resolve(db);
+      });
+    }));
+  const checkpoint = async () => {
+    const db = await connection();
+    if (!db || closed) return;
+    // A failed checkpoint (busy, I/O) leaves the log as it was: the next commit asks again, the writer's bound holds.
+    await new Promise<void>((resolve) => db.all('PRAGMA wal_checkpoint(PASSIVE)', () => resolve()));
+  };
+  const run = () => {
+    timer = null;
+    if (closed) return;
+    if (running) return void (again = true);
+    running = checkpoint().finally(() => {
+      running = null;
+      if (again && !closed) {
+        again = false;
+        schedule();
+      }
+    });
+  };
+  const schedule = () => {
+    if (timer || closed) return;
+    timer = setTimeout(run, DELAY_MS);
+    timer.unref?.();
+  };
+  return {
+    committed: schedule,
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+      const db = handle ? await handle : null;
+      handle = null;
+      if (db) await new Promise<void>((resolve) => db.close(() => resolve()));
+    },
+  };
+}
