@@ -67,7 +67,7 @@ test('at 390 px by the keyboard alone: every kind, a logic jump, a theme, publis
     // The kinds that need set-up outside the form (or an amount) are deleted, the last first.
     for (const kind of ['composite', 'fuse', 'email_step', 'payment', 'booking']) {
       const n = ADDED.indexOf(kind) + 1;
-      await tabTo(page, (el) => el.label === `Delete question ${n}`, { back: true, max: 300 });
+      await tabTo(page, (el, name) => el.label === name, { back: true, max: 300, arg: `Delete question ${n}` });
       await page.keyboard.press('Enter');
     }
     await status(page, 'All changes saved');

@@ -148,6 +148,9 @@ test('a save that cannot reach the server says so, and is tried again by itself 
   const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Offline', questions: [{ type: 'short_text', title: 'Name' }] } })).body.id;
   const { page, context, errors, close } = await openPage(browser, { cookie: owner.cookie });
   try {
+    // The page's timers on a clock the test moves (time still flows by itself): the retry's delay is passed by
+    // moving it, not by waiting up to 15 s for it.
+    await page.clock.install();
     await page.goto(`${app.url}/forms/${id}`);
     const title = page.getByRole('textbox', { name: 'Form title' });
     await title.waitFor();
@@ -158,6 +161,8 @@ test('a save that cannot reach the server says so, and is tried again by itself 
     t.is((await app.api('GET', `/forms/${id}`, { key: owner.key })).body.title, 'Offline');
     await page.getByRole('button', { name: 'Retry' }).waitFor();
     await context.setOffline(false);
+    // Past the longest retry delay (builder/store.ts, 15 s): the retry pending then goes by itself.
+    await page.clock.fastForward(15_000);
     await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
     t.is((await app.api('GET', `/forms/${id}`, { key: owner.key })).body.title, 'Typed while offline');
     t.deepEqual(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to fetch/.test(e)), []);
@@ -186,13 +191,16 @@ test('a save refused while the owner kept editing is followed by the newer draft
       await released;
       await route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: { code: 'VALIDATION_ERROR', message: 'title: refused for the test', status: 400 } }) });
     });
+    // The page's timers on a clock the test moves (time still flows by itself): the autosave delay is passed
+    // by moving it, not by waiting.
+    await page.clock.install();
     await page.goto(`${app.url}/forms/${id}`);
     const title = page.getByRole('textbox', { name: 'Form title' });
     await title.fill('Half typed');
     await firstSaveSent;
     await title.fill('Typed in full');
     // Past the autosave delay: the newer draft's save is already waiting on the first when it is refused.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await page.clock.runFor(1500);
     release();
     await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor();
     t.is((await app.api('GET', `/forms/${id}`, { key: owner.key })).body.title, 'Typed in full');

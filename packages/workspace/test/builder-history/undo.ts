@@ -148,6 +148,8 @@ test('the notice\'s time stands still while the pointer is on it or the focus in
   const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Held', questions } })).body.id;
   const { page, errors, close } = await openPage(browser, { width: 390, cookie: owner.cookie });
   try {
+    // The page's timers on a clock the test moves: "past its time" is a second of the page's clock, run through.
+    await page.clock.install();
     await page.goto(`${app.url}/forms/${id}`);
     const toast = page.locator('fl-toast');
     await toast.evaluate((el: any) => (el.duration = 60_000));
@@ -157,11 +159,11 @@ test('the notice\'s time stands still while the pointer is on it or the focus in
     await notice.hover();
     // From now on a message lasts 200 ms, once nothing holds it.
     await toast.evaluate((el: any) => (el.duration = 200));
-    await page.waitForTimeout(1000);
+    await page.clock.runFor(1000);
     t.true(await notice.isVisible(), 'held by the pointer past its time');
     await notice.getByRole('button', { name: 'Undo' }).focus();
     await page.mouse.move(0, 0);
-    await page.waitForTimeout(1000);
+    await page.clock.runFor(1000);
     t.true(await notice.isVisible(), 'held by the focus past its time');
     await page.getByLabel('Question 1', { exact: true }).focus();
     await notice.waitFor({ state: 'hidden' });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 export { launchBrowser } from '@formloom/test-browser';
+export { tabTo, type Focused } from './tab-to';
 
 /** A page that collects the errors its scripts throw or log (answers the test provoked aside). */
 export async function openPage(browser: Browser, opts: { width?: number; cookie?: { name: string; value: string; url: string } } = {}): Promise<{ page: Page; context: BrowserContext; errors: string[]; close(): Promise<void> }> {
@@ -28,29 +29,6 @@ export async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
   return result.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => JSON.stringify(n.target)).join(', ')}`);
-}
-
-/** Presses Tab (or Shift+Tab) until `check` holds for the focused element; throws after `max` presses. */
-export async function tabTo(page: Page, check: (el: { tag: string; text: string; label: string; role: string; value: string }) => boolean, opts: { back?: boolean; max?: number } = {}): Promise<void> {
-  for (let i = 0; i < (opts.max ?? 120); i++) {
-    await page.keyboard.press(opts.back ? 'Shift+Tab' : 'Tab');
-    const el = await page.evaluate(() => {
-      // Runs in the page: DOM types are not in the Node build's lib.
-      const doc = (globalThis as any).document;
-      let a: any = doc.activeElement;
-      while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
-      const e = a;
-      return {
-        tag: e?.tagName.toLowerCase() ?? '',
-        text: (e?.textContent ?? '').trim().replace(/\s+/g, ' '),
-        label: e?.getAttribute('aria-label') ?? e?.labels?.[0]?.textContent?.trim().replace(/\s+/g, ' ') ?? '',
-        role: e?.getAttribute('role') ?? '',
-        value: e?.value ?? '',
-      };
-    });
-    if (check(el)) return;
-  }
-  throw new Error('tabTo: the element was never focused');
 }
 
 /** The page's whole length as `<FORMLOOM_SHOTS>/<name>.png` when that variable names a folder; nothing without it. */

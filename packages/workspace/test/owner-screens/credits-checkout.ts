@@ -69,6 +69,9 @@ test('an owner buys 10,000 credits: Checkout, back to the Credits tab, the credi
     route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Stripe Checkout</title><main><h1>Pay with Stripe</h1></main>' }),
   );
   try {
+    // The page's timers on a clock the test moves (time still flows by itself): its 2 s look for the credits
+    // is reached by moving the clock.
+    await page.clock.install();
     await page.goto(`${url}/voice/credits`);
     const buy = page.getByRole('button', { name: /^Buy credits · / });
     await buy.waitFor();
@@ -89,6 +92,7 @@ test('an owner buys 10,000 credits: Checkout, back to the Credits tab, the credi
     const paid = fake.event('checkout.session.completed', fake.completeCheckout(sessionId));
     const delivered = await fetch(`${url}/api/v1/payments/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': paid.signature }, body: paid.body });
     t.is(delivered.status, 200);
+    await page.clock.fastForward(2_000);
     await page.getByText('Thank you: your credits were added.').waitFor({ timeout: 60_000 });
     await page.getByText('10,000 credits', { exact: true }).first().waitFor();
     await page.getByRole('list', { name: 'Ledger entries' }).getByText('Purchase').waitFor();

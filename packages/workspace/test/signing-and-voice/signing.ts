@@ -34,6 +34,9 @@ test.serial('an owner creates a session, copies and resends links, follows the s
   const form = await app.contractForm(owner.key);
   const { page, errors, close } = await openPage(browser, { cookie: owner.cookie });
   try {
+    // The page's timers on a clock the test moves (time still flows by itself): the open session's 5 s look
+    // for signatures is reached by moving the clock, not by waiting for it.
+    await page.clock.install();
     await page.goto(`${app.url}/forms/${form.id}`);
     await page.getByRole('link', { name: 'Signing', exact: true }).click();
     await page.getByText('No signing sessions yet.').waitFor();
@@ -85,6 +88,7 @@ test.serial('an owner creates a session, copies and resends links, follows the s
     t.is((await app.sign(session.signer_links[0].short_code, 'Tara Tenant')).status, 200);
     t.is((await app.sign(session.signer_links[1].short_code, 'Lou Landlord')).status, 200);
     const docs = await app.sealed(session.id, owner.key);
+    await page.clock.fastForward(5_000);
     await page.getByRole('link', { name: 'Download PDF: Lease agreement' }).waitFor();
     await page.getByRole('heading', { name: /Signing session Fully signed/ }).waitFor();
     t.deepEqual(await page.locator('li.signer .badge').allTextContents(), ['Signed', 'Signed'], 'both signers show as signed');
