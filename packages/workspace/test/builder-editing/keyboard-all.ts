@@ -1,7 +1,7 @@
 import test from '../helpers/bounded-test';
 import type { Browser, Page } from 'playwright-core';
 import type { WorkspaceTestApp } from '../helpers/app';
-import { axeViolations, openPage, tabTo } from '../helpers/browser';
+import { axeViolations, openPage, pressTimes, tabTo } from '../helpers/browser';
 import { sharedApp, sharedBrowser } from '../helpers/shared';
 
 /*
@@ -42,7 +42,7 @@ test('at 390 px by the keyboard alone: every kind, a logic jump, a theme, publis
     for (const [n, kind] of ADDED.entries()) {
       await tabTo(page, (el) => el.tag === 'select' && el.label.startsWith('New question'), { back: n > 0, max: 60 });
       await page.keyboard.press('Home');
-      for (let i = 0; i < ORDER.indexOf(kind); i++) await page.keyboard.press('ArrowDown');
+      await pressTimes(page, 'ArrowDown', ORDER.indexOf(kind));
       await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
       await page.getByLabel(`Question ${n + 1}`, { exact: true }).waitFor();

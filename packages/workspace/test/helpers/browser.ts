@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 export { launchBrowser } from '@formloom/test-browser';
-export { tabTo, type Focused } from './tab-to';
+export { pressTimes, tabTo, type Focused } from './tab-to';
 
 /** A page that collects the errors its scripts throw or log (answers the test provoked aside). */
 export async function openPage(browser: Browser, opts: { width?: number; cookie?: { name: string; value: string; url: string } } = {}): Promise<{ page: Page; context: BrowserContext; errors: string[]; close(): Promise<void> }> {

@@ -24,6 +24,10 @@ const SHIFT = { windowsVirtualKeyCode: 16, code: 'ShiftLeft', key: 'Shift', loca
 const SHIFT_MASK = 8;
 const down = (key: typeof TAB, modifiers: number) => ({ type: 'rawKeyDown', modifiers, commands: [], text: '', unmodifiedText: '', autoRepeat: false, ...key });
 const up = (key: typeof TAB, modifiers: number) => ({ type: 'keyUp', modifiers, ...key });
+const ARROWS = {
+  ArrowDown: { windowsVirtualKeyCode: 40, code: 'ArrowDown', key: 'ArrowDown', location: 0, isKeypad: false },
+  ArrowUp: { windowsVirtualKeyCode: 38, code: 'ArrowUp', key: 'ArrowUp', location: 0, isKeypad: false },
+};
 /** The events of `page.keyboard.press('Tab')`, or of `press('Shift+Tab')`. */
 const PRESS = [down(TAB, 0), up(TAB, 0)];
 const PRESS_BACK = [down(SHIFT, SHIFT_MASK), down(TAB, SHIFT_MASK), up(TAB, SHIFT_MASK), up(SHIFT, 0)];
@@ -119,4 +123,16 @@ export async function tabTo<A = undefined>(page: Page, check: (el: Focused, arg:
   } finally {
     await page.evaluate(() => (globalThis as any).__flTabTo?.disarm()).catch(() => undefined);
   }
+}
+
+/**
+ * `page.keyboard.press(key)` `times` times, the events sent together (one round trip instead of one per press):
+ * moving through a long list with the arrows, as a person holding nothing but the keyboard does.
+ */
+export async function pressTimes(page: Page, key: keyof typeof ARROWS, times: number): Promise<void> {
+  if (times <= 0) return;
+  const cdp = await session(page);
+  const events = Array.from({ length: times }, () => [down(ARROWS[key], 0), up(ARROWS[key], 0)]).flat();
+  // Sent together, answered in order: Chromium queues key events and delivers them one after the other.
+  await Promise.all(events.map((e) => cdp.send('Input.dispatchKeyEvent', e as any)));
 }
