@@ -40,6 +40,12 @@ export interface FormloomConfig {
   creditPrice?: { currency: string; per_1000: number };
   /** Minutes a booking slot stays held while the respondent finishes the form (docs/booking.md; default 10). */
   bookingHoldMinutes?: number;
+  /**
+   * log2 of scrypt's N for the password hashes this instance makes (default 14: N = 16,384; 1 to 14). Leave it:
+   * tests lower it where the hash is not what they check, as each hash at 14 costs some 30 ms of CPU. A hash
+   * names a cost other than 14, so every instance checks every hash whatever its own setting (password-hash.ts).
+   */
+  passwordHashCost?: number;
 }
 
 export interface VoiceConfig {

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { container as rootContainer, Lifecycle } from 'tsyringe';
 import { DEFAULT_VOICE_CONFIG, type FormloomConfig } from './config';
+import { checkPasswordHashCost } from './password-hash';
 import { SecretBox } from './crypto-box';
 import { FormloomEvents } from './events';
 import { systemClock } from './clock';
@@ -88,6 +89,7 @@ const fallbackAdapters = (storage: Storage): PortAdapters => ({
 });
 
 function instanceConfig(given: FormloomOptions['config']): FormloomConfig {
+  checkPasswordHashCost(given?.passwordHashCost);
   return {
     publicUrl: 'http://localhost:3000',
     apiPath: '/api/v1',

@@ -14,3 +14,4 @@ import './auth/input';
 import './auth/loopback-origins';
 import './auth/signup-modes';
 import './auth/address-claims';
+import './auth/password-cost';

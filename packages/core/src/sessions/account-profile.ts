@@ -3,6 +3,7 @@ import { AccountService } from '../accounts/account-service';
 import type { Principal, User } from '../domain/types';
 import { FormloomError, notFound } from '../errors';
 import { parseBody } from '../parse';
+import type { FormloomConfig } from '../config';
 import type { Clock } from '../ports/clock';
 import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
@@ -20,6 +21,7 @@ export class AccountProfileService {
     @inject(TOKENS.Storage) private readonly storage: Storage,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(AccountService) private readonly accounts: AccountService,
+    @inject(TOKENS.Config) private readonly config: FormloomConfig,
   ) {}
 
   /** `GET /account`: the user and whether they are the instance's admin (the first account). */
@@ -49,7 +51,7 @@ export class AccountProfileService {
     if (stored && !(await verifyPassword(input.current_password, stored.password_hash))) {
       throw new FormloomError('FORBIDDEN', 'The current password is wrong', { reason: 'invalid_credentials', field: 'current_password' });
     }
-    const hash = await hashPassword(input.new_password);
+    const hash = await hashPassword(input.new_password, this.config.passwordHashCost);
     const now = this.clock.now().toISOString();
     await this.storage.transaction(async (tx) => {
       await tx.credentials.setPassword({ user_id: principal.user_id, password_hash: hash, updated_at: now });

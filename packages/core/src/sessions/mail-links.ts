@@ -101,7 +101,7 @@ export class MailLinkService {
    */
   async completePasswordReset(body: unknown, meta: ClientMeta, sessionUser: string | null = null): Promise<OpenedSession> {
     const input = parseBody(resetCompleteSchema, body);
-    const hash = await hashPassword(input.password);
+    const hash = await hashPassword(input.password, this.config.passwordHashCost);
     return this.storage.transaction(async (tx) => {
       const user = await this.consume(tx, 'password_reset', input.token);
       const now = this.now();

@@ -64,7 +64,7 @@ export class PasswordSignInService {
       return { deferred: this.pending.request(input) };
     };
     if (!invitation && (await this.storage.users.list({ offset: 0, limit: 1 })).total > 0) return byMail();
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashPassword(input.password, this.config.passwordHashCost);
     const user: User = {
       id: this.ids.id('usr'),
       email,
@@ -129,7 +129,7 @@ export class PasswordSignInService {
     const user = await this.storage.users.findByEmail(input.email.trim().toLowerCase());
     const stored = user ? await this.storage.credentials.findPassword(user.id) : null;
     // Unknown accounts are checked against a decoy hash: the answer takes as long either way.
-    if (!(await verifyPassword(input.password, stored?.password_hash ?? null)) || !user) throw invalidCredentials();
+    if (!(await verifyPassword(input.password, stored?.password_hash ?? null, this.config.passwordHashCost)) || !user) throw invalidCredentials();
     return this.sessions.open(this.storage, user, meta);
   }
 

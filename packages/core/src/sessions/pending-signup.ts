@@ -51,7 +51,7 @@ export class PendingSignUpService {
     const work = async () => {
       try {
         // Hashed for both kinds of address: the same work whether or not the address has an account.
-        const password_hash = await hashPassword(input.password);
+        const password_hash = await hashPassword(input.password, this.config.passwordHashCost);
         await this.storage.transaction(async (tx) => {
           const owner = await tx.users.findByEmail(email);
           if (owner) return this.tellOwner(tx, owner);

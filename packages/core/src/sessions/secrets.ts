@@ -1,5 +1,5 @@
-import { createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { checkPasswordHash, decoyPasswordHash, hashPasswordAt } from '../password-hash';
 
 /*
  * The secrets of signing in (docs/accounts.md, docs/security.md): scrypt password hashes, and tokens stored
@@ -7,27 +7,19 @@ import { promisify } from 'node:util';
  * made by an instance with another key is refused.
  */
 
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
-
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;
 
-/** `scrypt$<salt hex>$<hash hex>` (Node's scrypt defaults: N=16384, r=8, p=1), the stored form of a password. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  return `scrypt$${salt.toString('hex')}$${(await scrypt(password, salt, 32)).toString('hex')}`;
-}
+/** The stored form of a password (password-hash.ts): scrypt at the instance's `passwordHashCost`. */
+export const hashPassword = (password: string, cost?: number): Promise<string> => hashPasswordAt(password, cost);
 
-/** A hash of no password: checked when the account is unknown, so that both cases take the same time. */
-const DECOY = `scrypt$${'00'.repeat(16)}$${'00'.repeat(32)}`;
-
-/** Constant-time check of `password` against a stored hash; against a decoy when `stored` is `null` (always false then). */
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const [scheme, salt, hash] = (stored ?? DECOY).split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const want = Buffer.from(hash, 'hex');
-  const got = await scrypt(password, Buffer.from(salt, 'hex'), want.length);
-  return timingSafeEqual(got, want) && stored !== null;
+/**
+ * Constant-time check of `password` against a stored hash; against a decoy of the instance's `cost` when
+ * `stored` is `null` (always false then), so that an unknown account's answer takes as long as a known one's.
+ */
+export async function verifyPassword(password: string, stored: string | null, cost?: number): Promise<boolean> {
+  const ok = await checkPasswordHash(password, stored ?? decoyPasswordHash(cost));
+  return ok && stored !== null;
 }
 
 /** A new token: 32 random bytes as base64url (43 characters). */

@@ -1,5 +1,3 @@
-import { randomBytes, scrypt as scryptCb } from 'node:crypto';
-import { promisify } from 'node:util';
 import { inject, injectable } from 'tsyringe';
 import type { SecretBox } from '../crypto-box';
 import type { SigningSessionRecord, SigningSlotRecord } from '../domain/signing';
@@ -9,6 +7,7 @@ import type { FormloomEvents } from '../events';
 import { authorizeForm } from '../forms/form-access';
 import type { FormloomConfig } from '../config';
 import { paging } from '../pagination';
+import { hashPasswordAt } from '../password-hash';
 import { parseBody } from '../parse';
 import type { Clock } from '../ports/clock';
 import type { IdGenerator } from '../ports/id-generator';
@@ -20,13 +19,8 @@ import { createSessionSchema, listSessionsQuery, voidSessionSchema } from './sch
 import { signingRequestMail, voidNoticeMail } from './signing-mails';
 import { requireContracts, requireContractsPlan, SigningKit, slotsOf } from './signing-support';
 
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
-
-/** `scrypt$<salt hex>$<hash hex>`: the stored form of a session password. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  return `scrypt$${salt.toString('hex')}$${(await scrypt(password, salt, 32)).toString('hex')}`;
-}
+/** The stored form of a session password: the accounts' form (password-hash.ts), `scrypt$<salt hex>$<hash hex>` at the default cost. */
+export const hashPassword = (password: string, cost?: number): Promise<string> => hashPasswordAt(password, cost);
 
 /** Signing sessions as the form's team sees them (API key, `forms` scope): docs/signing.md. */
 @injectable()
@@ -81,7 +75,7 @@ export class SigningSessionService {
       expires_at: new Date(now.getTime() + input.expiry_days * 86_400_000).toISOString(),
       hide_other_signers: input.hide_other_signers,
       copy_mode: input.copy_mode,
-      password_hash: input.password ? await hashPassword(input.password) : null,
+      password_hash: input.password ? await hashPassword(input.password, this.config.passwordHashCost) : null,
       require_email_verification: input.require_email_verification,
       notify_emails: input.notify_emails,
       notify_events: [...new Set(input.notify_events)],

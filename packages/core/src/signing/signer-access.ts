@@ -1,9 +1,7 @@
-import { createHash, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { SecretBox } from '../crypto-box';
 import { FormloomError } from '../errors';
-
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
+import { checkPasswordHash } from '../password-hash';
 
 /** How long an `X-Access-Token` from verify-password lasts (docs/signing.md). */
 export const ACCESS_TOKEN_MS = 60 * 60 * 1000;
@@ -14,14 +12,8 @@ export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
 export const MAX_CODE_SENDS = 5;
 
-/** Constant-time check of a password against its `scrypt$salt$hash`. */
-export async function checkPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const want = Buffer.from(hash, 'hex');
-  const got = await scrypt(password, Buffer.from(salt, 'hex'), want.length);
-  return got.length === want.length && timingSafeEqual(got, want);
-}
+/** Constant-time check of a password against its stored hash (password-hash.ts: the cost is read from the hash). */
+export const checkPassword = (password: string, stored: string): Promise<boolean> => checkPasswordHash(password, stored);
 
 /** A sealed (encrypted, authenticated) token naming the short code and its expiry: nothing to store. */
 export const issueAccessToken = (box: SecretBox, code: string, now: Date) =>

@@ -3,6 +3,7 @@ import JSZip from 'jszip';
 import { forEachDb, type TestApp } from '../helpers/app';
 import { tracesOf } from '../helpers/traces';
 import { Browser, mailbox, newEmail, PASSWORD, signUpByMail } from '../helpers/session-client';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 /*
  * Deleting an account (docs/accounts.md, "Deleting an account"): the person sees what goes, proves it is them,
@@ -116,5 +117,5 @@ forEachDb(
       tt.deepEqual((await admin.b.call('GET', '/account/deletion')).body.blockers, [], 'the last person may go');
     });
   },
-  { sessions: { signup: 'open' }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } } },
+  { sessions: { signup: 'open' }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } }, config: CHEAP_PASSWORDS },
 );

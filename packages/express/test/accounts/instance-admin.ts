@@ -1,6 +1,7 @@
 import test from '../helpers/bounded-test';
 import { DB_KINDS, startTestApp } from '../helpers/app';
 import { mailbox } from '../helpers/session-client';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 /*
  * The instance admin's routes (docs/accounts.md, "The admin area") over HTTP on SQLite and PostgreSQL: the
@@ -17,7 +18,7 @@ for (const kind of DB_KINDS) {
     const logged: { message: string; details?: Record<string, unknown> }[] = [];
     const keep = (message: string, details?: Record<string, unknown>) => void logged.push({ message, ...(details ? { details } : {}) });
     const logger = { debug: keep, info: keep, warn: keep, error: keep };
-    const app = await startTestApp(kind, { sessions: { signup: 'open' }, mailer: mailbox(), logger });
+    const app = await startTestApp(kind, { sessions: { signup: 'open' }, mailer: mailbox(), logger, config: CHEAP_PASSWORDS });
     try {
       const admin = await app.user();
       const bob = await app.user();

@@ -5,6 +5,7 @@ import { postgresTestUrl } from '@formloom/storage-typeorm/testing';
 import { DB_KINDS, startTestApp, type DbKind, type TestApp } from '../helpers/app';
 import { Browser, mailbox, newEmail, PASSWORD, signUpByMail, until } from '../helpers/session-client';
 import { SoftAuthenticator } from '../helpers/soft-authenticator';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 /*
  * Who may hold an address (issue 34, items 1, 3, 4, 29, 30, 32; docs/security.md "An address claimed before
@@ -15,7 +16,7 @@ import { SoftAuthenticator } from '../helpers/soft-authenticator';
 const mails = mailbox();
 
 async function instance(t: { teardown(fn: () => Promise<void>): void }, kind: DbKind, mode: SignupMode) {
-  const app = await startTestApp(kind, { sessions: { signup: mode }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } } });
+  const app = await startTestApp(kind, { sessions: { signup: mode }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } }, config: CHEAP_PASSWORDS });
   t.teardown(() => app.close());
   app.formloom.worker.start({ pollMs: 50 });
   return app;
@@ -191,7 +192,7 @@ for (const kind of DB_KINDS) {
   test(`[${kind}] link, reset and sign-up requests answer before their mail work, for known and unknown addresses`, async (t) => {
     // Without limits: their counters are written before any answer, the same for every address.
     const own = mailbox();
-    const app = await startTestApp(kind, { sessions: { signup: 'open' }, mailer: own, rateLimits: false });
+    const app = await startTestApp(kind, { sessions: { signup: 'open' }, mailer: own, rateLimits: false, config: CHEAP_PASSWORDS });
     t.teardown(() => app.close());
     app.formloom.worker.start({ pollMs: 50 });
     const known = newEmail('known');

@@ -1,13 +1,14 @@
 import test from '../helpers/bounded-test';
 import { DB_KINDS, startTestApp } from '../helpers/app';
 import { Browser, mailbox, newEmail, PASSWORD } from '../helpers/session-client';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 const DAY = 86_400_000;
 
 for (const kind of DB_KINDS) {
   test(`[${kind}] a session ends after 14 idle days, and 90 days after sign-in however much it is used`, async (t) => {
     const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
-    const app = await startTestApp(kind, { clock, sessions: { signup: 'open' }, mailer: mailbox() });
+    const app = await startTestApp(kind, { clock, sessions: { signup: 'open' }, mailer: mailbox(), config: CHEAP_PASSWORDS });
     t.teardown(() => app.close());
     const email = newEmail();
     const idle = new Browser(app);
@@ -39,7 +40,7 @@ for (const kind of DB_KINDS) {
 }
 
 test('the session cookie is Secure when the public URL is https', async (t) => {
-  const app = await startTestApp('sqlite', { sessions: { signup: 'open' }, mailer: mailbox() });
+  const app = await startTestApp('sqlite', { sessions: { signup: 'open' }, mailer: mailbox(), config: CHEAP_PASSWORDS });
   t.teardown(() => app.close());
   app.formloom.config.publicUrl = 'https://forms.example.com';
   const res = await new Browser(app).call('POST', '/auth/signup', { body: { email: newEmail(), password: PASSWORD }, origin: 'https://forms.example.com' });

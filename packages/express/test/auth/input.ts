@@ -2,6 +2,7 @@ import test from '../helpers/bounded-test';
 import { forEachDb, startTestApp } from '../helpers/app';
 import { createFormloomRouter } from '../../src';
 import { Browser, mailbox } from '../helpers/session-client';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 /** Hostile or malformed input to every sign-in endpoint: a clear 4xx in the error shape, never a 500, nothing written. */
 forEachDb(
@@ -37,7 +38,7 @@ forEachDb(
       t.is((await new Browser(app).call('GET', '/auth/session', { headers: { cookie: 'a=1; formloom_session; b=; formloom_session=' } })).status, 401);
     });
   },
-  { sessions: { signup: 'open' }, mailer: mailbox(), rateLimits: { failedAuth: { limit: 10_000 } } },
+  { sessions: { signup: 'open' }, mailer: mailbox(), rateLimits: { failedAuth: { limit: 10_000 } }, config: CHEAP_PASSWORDS },
 );
 
 test('without sessions options the sign-in endpoints do not exist (404) and the document does not list them', async (t) => {

@@ -1,6 +1,7 @@
 import test from '../helpers/bounded-test';
 import { forEachDb, type TestApp } from '../helpers/app';
 import { Browser, mailbox, newEmail, PASSWORD, signUpByMail } from '../helpers/session-client';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 const mails = mailbox();
 
@@ -92,5 +93,5 @@ forEachDb(
       t.like((await new Browser(app).call('POST', '/auth/email-link/verify', { body: { token } })).body.error, { reason: 'invalid_token' });
     });
   },
-  { sessions: { signup: 'open' }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } } },
+  { sessions: { signup: 'open' }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } }, config: CHEAP_PASSWORDS },
 );

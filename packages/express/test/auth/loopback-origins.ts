@@ -1,6 +1,7 @@
 import test from '../helpers/bounded-test';
 import { forEachDb } from '../helpers/app';
 import { Browser, newEmail, PASSWORD } from '../helpers/session-client';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 /*
  * The default public URL is http://127.0.0.1:<port>; a newcomer opens http://localhost:<port> (docs/accounts.md).
@@ -47,5 +48,5 @@ forEachDb(
       }
     });
   },
-  { serial: true, sessions: { signup: 'open' } },
+  { serial: true, sessions: { signup: 'open' }, config: CHEAP_PASSWORDS },
 );

@@ -3,6 +3,7 @@ import type { TestApp } from '../helpers/app';
 import { Browser, mailbox, newEmail, PASSWORD } from '../helpers/session-client';
 import { SoftAuthenticator } from '../helpers/soft-authenticator';
 import { startTwoInstances } from '../helpers/two-instances';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 /**
  * Two instances on one PostgreSQL database, each with its own pool and router: sessions, links and passkey
@@ -10,7 +11,7 @@ import { startTwoInstances } from '../helpers/two-instances';
  */
 test('sessions, sign-out, mailed links and passkey challenges work across instances', async (t) => {
   const mails = mailbox();
-  const two = await startTwoInstances({ sessions: { signup: 'open' }, mailers: [mails, mails] });
+  const two = await startTwoInstances({ sessions: { signup: 'open' }, mailers: [mails, mails], config: CHEAP_PASSWORDS });
   t.teardown(() => two.close());
   two.startWorkers();
   const view = (i: number) => ({ url: two.urls[0], api: (m: string, p: string, o?: object) => two.api(i, m, p, o) }) as unknown as TestApp;

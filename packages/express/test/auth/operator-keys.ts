@@ -1,6 +1,7 @@
 import test from '../helpers/bounded-test';
 import { DB_KINDS, startTestApp, type DbKind, type TestApp } from '../helpers/app';
 import { Browser, mailbox, newEmail, PASSWORD } from '../helpers/session-client';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 /*
  * The first proof of an address revokes the API keys its claimant made, not the operator's (docs/security.md
@@ -12,7 +13,7 @@ import { Browser, mailbox, newEmail, PASSWORD } from '../helpers/session-client'
 const mails = mailbox();
 
 async function instance(t: { teardown(fn: () => Promise<void>): void }, kind: DbKind) {
-  const app = await startTestApp(kind, { sessions: { signup: 'open' }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } } });
+  const app = await startTestApp(kind, { sessions: { signup: 'open' }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } }, config: CHEAP_PASSWORDS });
   t.teardown(() => app.close());
   app.formloom.worker.start({ pollMs: 50 });
   return app;

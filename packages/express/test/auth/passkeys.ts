@@ -2,6 +2,7 @@ import test from '../helpers/bounded-test';
 import { forEachDb, type TestApp } from '../helpers/app';
 import { Browser, mailbox, newEmail, signUpByMail } from '../helpers/session-client';
 import { SoftAuthenticator } from '../helpers/soft-authenticator';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 const mails = mailbox();
 
@@ -85,5 +86,5 @@ forEachDb(
       t.deepEqual((await other.b.call('GET', '/account/passkeys')).body.passkeys, []);
     });
   },
-  { sessions: { signup: 'open' }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } } },
+  { sessions: { signup: 'open' }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } }, config: CHEAP_PASSWORDS },
 );

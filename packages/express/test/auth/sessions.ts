@@ -5,6 +5,7 @@ import { createFormloom } from '@formloom/core';
 import { forEachDb, type TestApp } from '../helpers/app';
 import { Browser, mailbox, newEmail, PASSWORD, signUpByMail, until } from '../helpers/session-client';
 import { createFormloomRouter } from '../../src';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 const mails = mailbox();
 
@@ -219,5 +220,5 @@ forEachDb(
       t.deepEqual(doc.paths['/auth/session'].get.security, [{ sessionCookie: [] }]);
     });
   },
-  { sessions: { signup: 'open' }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } } },
+  { sessions: { signup: 'open' }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } }, config: CHEAP_PASSWORDS },
 );

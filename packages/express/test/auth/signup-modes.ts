@@ -2,12 +2,13 @@ import test from '../helpers/bounded-test';
 import type { SignupMode } from '@formloom/core';
 import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
 import { Browser, mailbox, newEmail, PASSWORD, signUpByMail, until } from '../helpers/session-client';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 /** A fresh, empty instance in `mode` (each test needs its own: "the first account" is per instance). */
 const mails = mailbox();
 
 async function instance(t: { teardown(fn: () => Promise<void>): void }, kind: (typeof DB_KINDS)[number], mode: SignupMode, rateLimits?: object) {
-  const app = await startTestApp(kind, { sessions: { signup: mode }, mailer: mails, rateLimits: rateLimits ?? { failedAuth: { limit: 10_000 } } });
+  const app = await startTestApp(kind, { sessions: { signup: mode }, mailer: mails, rateLimits: rateLimits ?? { failedAuth: { limit: 10_000 } }, config: CHEAP_PASSWORDS });
   t.teardown(() => app.close());
   return app;
 }

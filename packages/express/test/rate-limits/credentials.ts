@@ -6,6 +6,7 @@ import { FormloomError } from '@formloom/core';
 import { DB_KINDS, startTestApp, type ApiResponse, type TestApp, type TestAppOptions } from '../helpers/app';
 import { Browser, newEmail, PASSWORD } from '../helpers/session-client';
 import { createFormloomRouter, hostUserAuthenticator, type AuthenticateHook } from '../../src';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 /*
  * What counts as a failed authentication (docs/security.md, "Rate limits"): wrong credentials, never their
@@ -20,7 +21,7 @@ function slowClock() {
 }
 
 async function withApp(kind: (typeof DB_KINDS)[number], opts: TestAppOptions, fn: (app: TestApp) => Promise<void>) {
-  const app = await startTestApp(kind, { clock: slowClock(), ...opts });
+  const app = await startTestApp(kind, { clock: slowClock(), config: CHEAP_PASSWORDS, ...opts });
   try {
     await fn(app);
   } finally {

@@ -1,6 +1,7 @@
 import test from '../helpers/bounded-test';
 import { forEachDb, type TestApp } from '../helpers/app';
 import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from '../helpers/signing';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 /* Document 2 line by line: pagination, timestamps, audit entry fields, team roles, invalidated links. */
 
@@ -234,4 +235,4 @@ forEachDb(test, (t) => {
     tt.false(actions.includes('signed'));
     tt.false(actions.includes('declined'));
   });
-}, { mailer, signedDocuments: lazyRenderer() });
+}, { mailer, signedDocuments: lazyRenderer(), config: CHEAP_PASSWORDS });

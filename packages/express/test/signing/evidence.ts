@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { DB_KINDS, forEachDb, startTestApp, type TestApp } from '../helpers/app';
 import { signaturePng } from '../helpers/png';
 import { eventually, lazyRenderer, memoryMailer, ph, testRenderer } from '../helpers/signing';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 /* Issue #10's evidence, read from the outside: what the sealed PDFs of a real session say (pdftotext,
    pdffonts, pdfimages), what verification reports, and where the recorded client addresses come from. */
@@ -170,7 +171,7 @@ forEachDb(test, (t) => {
     for (const s of ['Certificate of voided signing', 'Wrong flat', 'Only One']) tt.true(certificate.includes(s), s);
     tt.regex(await poppler(pdf, 'pdfsig'), /Signature is Valid\./);
   });
-}, { mailer, signedDocuments: lazyRenderer() });
+}, { mailer, signedDocuments: lazyRenderer(), config: CHEAP_PASSWORDS });
 
 for (const kind of DB_KINDS) {
   test(`[${kind}] behind a trusted proxy (trust proxy), the signer's address comes from X-Forwarded-For`, async (t) => {

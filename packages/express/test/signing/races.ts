@@ -1,6 +1,7 @@
 import test from '../helpers/bounded-test';
 import { eventually, lazyRenderer, memoryMailer, testRenderer } from '../helpers/signing';
 import { startTwoInstances, type TwoInstances } from '../helpers/two-instances';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 /*
  * The signer's limits and the session's end states under concurrent requests to two app instances on one
@@ -16,7 +17,7 @@ test.before(async () => {
 
 async function setup(t: import('ava').ExecutionContext) {
   const mailer = memoryMailer();
-  const two = await startTwoInstances({ mailers: [mailer, mailer], renderers: [lazyRenderer(), lazyRenderer()] });
+  const two = await startTwoInstances({ mailers: [mailer, mailer], renderers: [lazyRenderer(), lazyRenderer()], config: CHEAP_PASSWORDS });
   t.teardown(() => two.close());
   return { two, mailer };
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { forEachDb } from '../helpers/app';
 import { contractForm, eventually, lazyRenderer, memoryMailer, testRenderer } from '../helpers/signing';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 /* Issue 23, the signer's side through the API: the signed-copy mail of a password-protected session, the
    recorded e-sign consent, and signing without the emailed code. */
@@ -144,4 +145,4 @@ forEachDb(test, (t) => {
     tt.is((await fetch(`${app.url}/api/v1/s/${tenant}/signed-documents/${declaration.id}`)).status, 404);
     tt.is((await fetch(`${app.url}/api/v1/s/${landlord}/signed-documents/${declaration.id}`)).status, 200);
   });
-}, { mailer, signedDocuments: lazyRenderer() });
+}, { mailer, signedDocuments: lazyRenderer(), config: CHEAP_PASSWORDS });

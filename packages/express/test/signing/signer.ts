@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { forEachDb, type TestApp } from '../helpers/app';
 import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from '../helpers/signing';
+import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
 const mailer = memoryMailer();
 const typed = (value: string) => ({ signature: { type: 'typed', value } });
@@ -171,4 +172,4 @@ forEachDb(test, (t) => {
     tt.is(check.session_id, id);
     await eventually(async () => mailer.sent.some((m) => m.to === `signed-${app.kind}@example.com` && m.subject.startsWith('Signing voided')));
   });
-}, { mailer, signedDocuments: lazyRenderer() });
+}, { mailer, signedDocuments: lazyRenderer(), config: CHEAP_PASSWORDS });
