@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { runCli } from '@formloom/cli';
+import { migratedSqliteFile } from '@formloom/storage-typeorm/testing';
 import { waitFor } from '@formloom/core/testing';
 import { Radicale } from '@formloom/calendar-caldav/testing';
 import { FakeTwilio } from '@formloom/telephony-twilio/testing';
@@ -36,6 +37,8 @@ test('kill -9 between the call and its callbacks: after the restart the outcome 
     FORMLOOM_TWILIO_FROM: '+15005550003',
     FORMLOOM_TWILIO_API_URL: fake.apiUrl,
   };
+  // The file comes migrated (a copy of the test template): what is checked is the restart, not a new file's migrations.
+  await migratedSqliteFile(join(dir, 'formloom.sqlite'));
   const cli = async (...argv: string[]) => JSON.parse((await runCli(argv, env)).stdout);
   await cli('user', 'create', '--email', 'owner@example.com', '--plan', 'pro', '--verified');
   const { api_key: key } = await cli('key', 'create', '--user', 'owner@example.com');

@@ -5,6 +5,7 @@ import test from 'ava';
 import { startAppProcess } from './helpers/app-process';
 import sqlite3 from 'sqlite3';
 import { runCli } from '@formloom/cli';
+import { migratedSqliteFile } from '@formloom/storage-typeorm/testing';
 import { waitFor } from '@formloom/core/testing';
 
 /*
@@ -29,6 +30,8 @@ test('kill -9 under concurrent submissions: no answered response lost, rollups a
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'formloom.sqlite');
   const env = { ...process.env, PORT: '0', FORMLOOM_DATA_DIR: dir, FORMLOOM_DATABASE_URL: `sqlite:${file}`, FORMLOOM_RATE_LIMIT_SUBMISSIONS: '1000000' };
+  // The file comes migrated (a copy of the test template): what is checked is the restart, not a new file's migrations.
+  await migratedSqliteFile(file);
   const cli = async (...argv: string[]) => JSON.parse((await runCli(argv, env)).stdout);
   await cli('user', 'create', '--email', 'kill@example.com', '--plan', 'pro');
   const { api_key } = await cli('key', 'create', '--user', 'kill@example.com');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { runCli } from '@formloom/cli';
+import { migratedSqliteFile } from '@formloom/storage-typeorm/testing';
 import { waitFor } from '@formloom/core/testing';
 import { createDataSource } from '@formloom/storage-typeorm';
 import { startAppProcess } from './helpers/app-process';
@@ -79,6 +80,8 @@ test('a delivery sent when the app was killed is sent again as "may have been se
     // The services listen on loopback: allowed as an operator would for a private network.
     FORMLOOM_WEBHOOK_ALLOW_PRIVATE: '1',
   };
+  // The file comes migrated (a copy of the test template): what is checked is the restart, not a new file's migrations.
+  await migratedSqliteFile(join(dir, 'formloom.sqlite'));
   const cli = async (...argv: string[]) => JSON.parse((await runCli(argv, env)).stdout);
   await cli('user', 'create', '--email', 'owner@example.com');
   const { api_key } = await cli('key', 'create', '--user', 'owner@example.com');

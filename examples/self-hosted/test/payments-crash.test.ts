@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { runCli } from '@formloom/cli';
+import { migratedSqliteFile } from '@formloom/storage-typeorm/testing';
 import { waitFor } from '@formloom/core/testing';
 import { FakeStripe } from '@formloom/payments-stripe/testing';
 import { startAppProcess } from './helpers/app-process';
@@ -25,6 +26,8 @@ async function stripeInstance(t: ExecutionContext, prefix: string) {
     FORMLOOM_STRIPE_PUBLISHABLE_KEY: fake.publishableKey,
     FORMLOOM_STRIPE_API_URL: fake.apiUrl,
   };
+  // The file comes migrated (a copy of the test template): what is checked is the restart, not a new file's migrations.
+  await migratedSqliteFile(join(dir, 'formloom.sqlite'));
   const cli = async (...argv: string[]) => JSON.parse((await runCli(argv, env)).stdout);
   return { fake, env, cli };
 }

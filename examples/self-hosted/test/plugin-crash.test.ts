@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import test from 'ava';
 import { freePort, startAppProcess } from './helpers/app-process';
 import { runCli } from '@formloom/cli';
+import { migratedSqliteFile } from '@formloom/storage-typeorm/testing';
 import { parseMessage } from '@formloom/mailer-smtp/testing';
 import { waitFor } from '@formloom/core/testing';
 import { createDataSource } from '@formloom/storage-typeorm';
@@ -30,6 +31,8 @@ test('notify mails queued in the response transaction survive a kill -9 between 
     FORMLOOM_DATABASE_URL: `sqlite:${join(dir, 'formloom.sqlite')}`,
   };
   const down = { ...base, FORMLOOM_SMTP_URL: `smtp://127.0.0.1:${await freePort()}` };
+  // The file comes migrated (a copy of the test template): what is checked is the restart, not a new file's migrations.
+  await migratedSqliteFile(join(dir, 'formloom.sqlite'));
   const cli = async (...argv: string[]) => JSON.parse((await runCli(argv, base)).stdout);
   await cli('user', 'create', '--email', 'owner@example.com');
   const { api_key } = await cli('key', 'create', '--user', 'owner@example.com');

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { createTestDatabase } from '@formloom/storage-typeorm/testing';
+import { createTestDatabase, migratedSqliteFile } from '@formloom/storage-typeorm/testing';
 import { readSelfHostedConfig, startSelfHosted } from '../../src';
 
 test('HOST defaults to 127.0.0.1 and the database follows FORMLOOM_DATA_DIR unless FORMLOOM_DATABASE_URL is set', (t) => {
@@ -29,6 +29,8 @@ test('every bad value is refused at once, each message naming its variable', (t)
 
 test('the app binds HOST and prints the URL it listens on', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'formloom-host-'));
+  // The default database of the data folder, migrated already (a new file's migrations: self-hosted.test.ts).
+  await migratedSqliteFile(join(dir, 'formloom.sqlite'));
   const app = await startSelfHosted({ PORT: '0', HOST: '127.0.0.1', FORMLOOM_DATA_DIR: dir, FORMLOOM_LOG_LEVEL: 'silent' });
   t.teardown(async () => (await app.close(), rmSync(dir, { recursive: true, force: true })));
   const address = app.server.address();

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
+import { migratedSqliteFile } from '@formloom/storage-typeorm/testing';
 import { readHttpConfig, startSelfHosted } from '../../src';
 
 test('the HTTP variables: defaults, limits raised or turned off, trust proxy values', (t) => {
@@ -31,6 +32,9 @@ test('the HTTP variables: defaults, limits raised or turned off, trust proxy val
 
 test('the running app: client IPs from X-Forwarded-For behind a trusted proxy, configured limits and frame-ancestors', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'formloom-http-config-'));
+  // A migrated copy: the test is about the HTTP settings (a new file's migrations: self-hosted.test.ts).
+  mkdirSync(join(dir, 'data'), { mode: 0o700 });
+  await migratedSqliteFile(join(dir, 'data', 'formloom.sqlite'));
   const app = await startSelfHosted({
     PORT: '0',
     FORMLOOM_DATA_DIR: join(dir, 'data'),

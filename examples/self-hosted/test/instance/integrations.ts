@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@formloom/core/testing';
 import test from 'ava';
+import { migratedSqliteFile } from '@formloom/storage-typeorm/testing';
 import { startSelfHosted } from '../../src';
 
 /*
@@ -13,6 +14,8 @@ import { startSelfHosted } from '../../src';
  */
 test('the official integrations are registered by default; a REST Hooks subscriber gets each response', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'formloom-integrations-'));
+  // A migrated copy: the test is about the integrations (a new file's migrations: self-hosted.test.ts).
+  await migratedSqliteFile(join(dir, 'f.sqlite'));
   // The subscriber listens on loopback: allowed as an operator would for a private network.
   const app = await startSelfHosted({ PORT: '0', FORMLOOM_DATA_DIR: dir, FORMLOOM_DATABASE_URL: `sqlite:${join(dir, 'f.sqlite')}`, FORMLOOM_WEBHOOK_ALLOW_PRIVATE: '1', FORMLOOM_LOG_LEVEL: 'error' });
   const got: any[] = [];

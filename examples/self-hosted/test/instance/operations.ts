@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { runCli } from '@formloom/cli';
-import { createTestDatabase } from '@formloom/storage-typeorm/testing';
+import { createTestDatabase, migratedSqliteFile } from '@formloom/storage-typeorm/testing';
 import { startSelfHosted } from '../../src';
 
 /** Starts the app with its JSON lines captured instead of printed. */
@@ -11,6 +11,8 @@ async function startCaptured(extra: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'formloom-ops-'));
   const env = { PORT: '0', FORMLOOM_DATA_DIR: dir, FORMLOOM_LOG_LEVEL: 'info', ...extra };
   const lines: string[] = [];
+  // The data folder's default database, migrated already unless the test names one (the subject is the log).
+  if (!extra.FORMLOOM_DATABASE_URL) await migratedSqliteFile(join(dir, 'formloom.sqlite'));
   const app = await startSelfHosted(env, { write: (s: string) => void lines.push(s) });
   return { app, dir, env, lines, stop: async () => (await app.close(), rmSync(dir, { recursive: true, force: true })) };
 }

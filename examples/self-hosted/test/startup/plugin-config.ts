@@ -6,6 +6,7 @@ import { waitFor } from '@formloom/core/testing';
 import test, { type ExecutionContext } from 'ava';
 import { runCli } from '@formloom/cli';
 import { parseMessage } from '@formloom/mailer-smtp/testing';
+import { migratedSqliteFile } from '@formloom/storage-typeorm/testing';
 import { startSelfHosted } from '../../src';
 
 // The example plugin, as an operator would reference its built file from formloom.config.mjs.
@@ -20,6 +21,12 @@ function workspace(t: ExecutionContext, config: string) {
   const dataDir = join(dir, 'data');
   const env = { PORT: '0', FORMLOOM_CONFIG: path, FORMLOOM_DATA_DIR: dataDir, FORMLOOM_DATABASE_URL: `sqlite:${join(dataDir, 'formloom.sqlite')}` };
   return { dir, path, dataDir, env };
+}
+
+/** The data folder with its database migrated already (a copy): these tests are about the plugins, not a new file's migrations. */
+async function migrated(dataDir: string) {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  await migratedSqliteFile(join(dataDir, 'formloom.sqlite'));
 }
 
 const notifyConfig = `import { notifyPlugin } from ${JSON.stringify(NOTIFY)};
@@ -45,6 +52,7 @@ async function outboxMails(dataDir: string, count: number) {
 
 test('a plugin listed in formloom.config.mjs serves its route and mails the owner on response.submitted', async (t) => {
   const { env, dataDir } = workspace(t, notifyConfig);
+  await migrated(dataDir);
   const app = await startSelfHosted(env);
   t.teardown(() => app.close());
   const cli = async (...argv: string[]) => JSON.parse((await runCli(argv, env)).stdout) as Record<string, string>;
@@ -83,8 +91,9 @@ test('a plugin listed in formloom.config.mjs serves its route and mails the owne
 });
 
 test('without a config file the app starts with the built-in areas, the official integrations and its backups', async (t) => {
-  const { env } = workspace(t, '');
+  const { env, dataDir } = workspace(t, '');
   const { FORMLOOM_CONFIG: _unused, ...defaults } = env;
+  await migrated(dataDir);
   const app = await startSelfHosted(defaults);
   t.teardown(() => app.close());
   t.deepEqual(app.formloom.plugins.map((p) => p.name), [

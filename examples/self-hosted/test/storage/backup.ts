@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import test from 'ava';
 import { extract, create as createTar } from 'tar';
 import { runCli } from '@formloom/cli';
-import { createTestDatabase } from '@formloom/storage-typeorm/testing';
+import { createTestDatabase, migratedSqliteFile } from '@formloom/storage-typeorm/testing';
 import { waitFor } from '@formloom/core/testing';
 import { startSelfHosted, type SelfHosted } from '../../src';
 
@@ -158,6 +158,8 @@ function blobsOf(dir: string): Record<string, string> {
 test('a backup taken while respondents submit restores into an empty folder exactly, serves its data, and ends sessions', async (t) => {
   const dir = temp('backup-src');
   const env = { PORT: '0', FORMLOOM_DATA_DIR: dir, FORMLOOM_LOG_LEVEL: 'silent' };
+  // The data folder's database comes migrated (a copy): what is checked is the backup and its restore.
+  await migratedSqliteFile(join(dir, 'formloom.sqlite'));
   const app = await startSelfHosted(env, silent);
   const out = temp('backup-out');
   const target = temp('backup-target');
@@ -252,6 +254,7 @@ test('a backup taken while respondents submit restores into an empty folder exac
 test('a restore refuses a damaged archive, a newer schema, a foreign file and an occupied folder, changing nothing', async (t) => {
   const dir = temp('backup-refuse');
   const env = { PORT: '0', FORMLOOM_DATA_DIR: dir, FORMLOOM_LOG_LEVEL: 'silent' };
+  await migratedSqliteFile(join(dir, 'formloom.sqlite'));
   const app = await startSelfHosted(env, silent);
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const made = await cli(['backup', join(dir, 'b.tar.gz'), '--with-secret-key'], env);
