@@ -29,14 +29,23 @@ async function serverHas(id: string, key: string, check: (form: any) => boolean)
   }
 }
 
-// Alone: it races the page's clock (typing is one step until a 1.5 s pause):
-// a page sharing the cores with the file's other pages can lose it.
-test.serial('undo and redo across autosave: the form title, a question title and a theme colour, by keys and buttons', async (t) => {
+/**
+ * Types `text` with the page's clock standing still: the keys are one typing step however long a busy machine
+ * takes between them (a 1.5 s pause starts another, builder/history.ts); the clock runs on once they are in.
+ */
+async function typeAsOneStep(page: Page, text: string) {
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
+  await page.keyboard.type(text);
+  await page.clock.resume();
+}
+
+test('undo and redo across autosave: the form title, a question title and a theme colour, by keys and buttons', async (t) => {
   t.timeout(240_000);
   const owner = await app.user();
   const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Feedback', questions: [{ type: 'short_text', title: 'Name' }] } })).body.id;
   const { page, errors, close } = await openPage(browser, { width: 1440, cookie: owner.cookie });
   try {
+    await page.clock.install();
     await page.goto(`${app.url}/forms/${id}`);
     const title = page.getByRole('textbox', { name: 'Form title' });
     await title.waitFor();
@@ -44,7 +53,7 @@ test.serial('undo and redo across autosave: the form title, a question title and
 
     // Typed key by key: one step. Saved before the next edit.
     await title.selectText();
-    await page.keyboard.type('Customer feedback');
+    await typeAsOneStep(page, 'Customer feedback');
     await saved(page);
     await serverHas(id, owner.key, (f) => f.title === 'Customer feedback');
     const question = page.getByLabel('Question 1', { exact: true });
@@ -76,7 +85,7 @@ test.serial('undo and redo across autosave: the form title, a question title and
     // In a text field, Ctrl+Z takes back what was typed there since it got the focus.
     await question.focus();
     await page.keyboard.press('End');
-    await page.keyboard.type(', please');
+    await typeAsOneStep(page, ', please');
     t.is(await question.inputValue(), 'Your name, please');
     await page.keyboard.press('Control+z');
     t.is(await question.inputValue(), 'Your name');
@@ -102,9 +111,7 @@ test.serial('undo and redo across autosave: the form title, a question title and
   }
 });
 
-// Alone: it races the page's clock (the notice's Undo goes after its duration):
-// a page sharing the cores with the file's other pages can lose it.
-test.serial('a deleted question is gone at once, and "Undo" in its notice brings it back in place after the save', async (t) => {
+test('a deleted question is gone at once, and "Undo" in its notice brings it back in place after the save', async (t) => {
   t.timeout(240_000);
   const owner = await app.user();
   const questions = ['First', 'Second', 'Third'].map((title) => ({ type: 'short_text', title }));
@@ -112,6 +119,8 @@ test.serial('a deleted question is gone at once, and "Undo" in its notice brings
   const { page, errors, close } = await openPage(browser, { width: 390, cookie: owner.cookie });
   try {
     await page.goto(`${app.url}/forms/${id}`);
+    // The notice stays until used (its time is the next test's subject): nothing here races its 8 s.
+    await page.locator('fl-toast').evaluate((el: any) => (el.duration = 600_000));
     await page.getByRole('button', { name: 'Delete question 2' }).click();
     const notice = page.getByRole('status').filter({ hasText: 'Question 2 deleted', has: page.getByRole('button', { name: 'Undo' }) });
     await notice.waitFor();

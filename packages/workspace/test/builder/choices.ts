@@ -1,7 +1,7 @@
 import test from '../helpers/bounded-test';
 import type { Browser, Page } from 'playwright-core';
 import { type WorkspaceTestApp, serverHas as serverHasOn } from '../helpers/app';
-import { axeViolations, openPage } from '../helpers/browser';
+import { axeViolations, openPage, withClipboard } from '../helpers/browser';
 import { sharedApp, sharedBrowser } from '../helpers/shared';
 
 /*
@@ -34,8 +34,7 @@ const focusedLabel = (page: Page) =>
   });
 
 for (const width of [390, 1440]) {
-  // Alone: it uses the clipboard, which the browser shares between its pages (helpers/bounded-test.ts).
-  test.serial(`at ${width} px: paste 30 lines, Enter and Backspace, reorder, edit as text, "Other"`, async (t) => {
+  test(`at ${width} px: paste 30 lines, Enter and Backspace, reorder, edit as text, "Other"`, async (t) => {
     t.timeout(240_000);
     const owner = await app.user();
     const id = (await app.api('POST', '/forms', { key: owner.key, body: { title: 'Choices', questions: [{ type: 'multiple_choice', title: 'Pick a colour', properties: { choices: [{ label: 'Option 1' }, { label: 'Option 2' }] } }] } })).body.id;
@@ -48,10 +47,13 @@ for (const width of [390, 1440]) {
 
       // 30 lines pasted into the first choice: one choice each, in one step, in place of the placeholder "Option 2".
       const lines = Array.from({ length: 30 }, (_x, i) => `Colour ${i + 1}`);
-      await page.evaluate((text) => (globalThis as any).navigator.clipboard.writeText(text), `${lines.join('\n')}\n`);
-      await choiceInputs(page).first().selectText();
-      await page.keyboard.press('ControlOrMeta+v');
-      await choiceInputs(page).nth(29).waitFor();
+      // The clipboard is the browser's: held from the copy to the paste (helpers/browser.ts).
+      await withClipboard(async () => {
+        await page.evaluate((text) => (globalThis as any).navigator.clipboard.writeText(text), `${lines.join('\n')}\n`);
+        await choiceInputs(page).first().selectText();
+        await page.keyboard.press('ControlOrMeta+v');
+        await choiceInputs(page).nth(29).waitFor();
+      });
       t.is(await choiceInputs(page).count(), 30);
       t.is(await focusedLabel(page), 'Choice 30', 'the caret is in the last pasted choice');
       await page.locator('fl-choice-list').scrollIntoViewIfNeeded();

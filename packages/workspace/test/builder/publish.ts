@@ -1,7 +1,7 @@
 import test from '../helpers/bounded-test';
 import type { Browser, Page } from 'playwright-core';
 import type { WorkspaceTestApp } from '../helpers/app';
-import { axeViolations, openPage } from '../helpers/browser';
+import { axeViolations, openPage, withClipboard } from '../helpers/browser';
 import { sharedApp, sharedBrowser } from '../helpers/shared';
 
 /*
@@ -33,8 +33,7 @@ const inView = (page: Page, name: string) =>
   });
 
 for (const width of [390, 1440]) {
-  // Alone: it uses the clipboard, which the browser shares between its pages (helpers/bounded-test.ts).
-  test.serial(`${width} px: the header's Publish button shows the state, stays in view, and publishing shows the link, copy, QR and Open`, async (t) => {
+  test(`${width} px: the header's Publish button shows the state, stays in view, and publishing shows the link, copy, QR and Open`, async (t) => {
     t.timeout(300_000);
     const owner = await app.user();
     const questions = Array.from({ length: 14 }, (_, i) => ({ type: 'long_text', title: `Question number ${i + 1}`, description: 'A longer description so that the page scrolls well past the first screen.' }));
@@ -67,9 +66,13 @@ for (const width of [390, 1440]) {
       t.is(await live.getByRole('textbox', { name: 'Link to share' }).inputValue(), url);
       t.is(await live.getByRole('link', { name: 'Open the form (new tab)' }).getAttribute('href'), url);
       await live.getByRole('img', { name: `QR code of ${url}` }).waitFor();
-      await live.getByRole('button', { name: 'Copy link' }).click();
-      await live.getByRole('status').filter({ hasText: 'Link copied.' }).waitFor();
-      t.is(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText()), url);
+      // The clipboard is the browser's: held from the copy to the read (helpers/browser.ts).
+      const copied = await withClipboard(async () => {
+        await live.getByRole('button', { name: 'Copy link' }).click();
+        await live.getByRole('status').filter({ hasText: 'Link copied.' }).waitFor();
+        return page.evaluate(() => (globalThis as any).navigator.clipboard.readText());
+      });
+      t.is(copied, url);
       await state(page).filter({ hasText: /^Published$/ }).waitFor();
       await shot(page, `builder-publish-live-${width}`);
       t.deepEqual(await axeViolations(page), []);

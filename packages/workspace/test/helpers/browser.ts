@@ -31,6 +31,20 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return result.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => JSON.stringify(n.target)).join(', ')}`);
 }
 
+/*
+ * The browser's clipboard is one for all its pages. A test that copies and then pastes or reads it back holds it
+ * from the one to the other (`withClipboard`), so the file's other tests go on beside it: such tests used to run
+ * alone (`test.serial`), and the file waited for them one after the other.
+ */
+let clipboard: Promise<unknown> = Promise.resolve();
+
+/** Runs `use` once no other test of the file holds the clipboard, and holds it until `use` ends. */
+export function withClipboard<T>(use: () => Promise<T>): Promise<T> {
+  const turn = clipboard.then(use, use);
+  clipboard = turn.catch(() => undefined);
+  return turn;
+}
+
 /** The page's whole length as `<FORMLOOM_SHOTS>/<name>.png` when that variable names a folder; nothing without it. */
 export async function shot(page: Page, name: string): Promise<void> {
   const dir = process.env.FORMLOOM_SHOTS;

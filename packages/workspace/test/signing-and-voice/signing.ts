@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { waitFor } from '@formloom/core/testing';
 import { downloadedBytes } from '@formloom/test-browser';
 import { startSigningApp, type SigningTestApp } from '../helpers/signing-app';
-import { axeViolations, openPage, tabTo, shot } from '../helpers/browser';
+import { axeViolations, openPage, tabTo, shot, withClipboard } from '../helpers/browser';
 import { sharedBrowser } from '../helpers/shared';
 
 /*
@@ -27,8 +27,7 @@ test.after.always(async () => {
 /** True when nothing sticks out sideways at a 390 px width. */
 const fits = (page: Page) => page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 392);
 
-// Alone: it uses the clipboard, which the browser shares between its pages (helpers/bounded-test.ts).
-test.serial('an owner creates a session, copies and resends links, follows the signatures to the sealed PDFs and a verified audit trail', async (t) => {
+test('an owner creates a session, copies and resends links, follows the signatures to the sealed PDFs and a verified audit trail', async (t) => {
   t.timeout(240_000);
   const owner = await app.user('pro');
   const form = await app.contractForm(owner.key);
@@ -73,9 +72,13 @@ test.serial('an owner creates a session, copies and resends links, follows the s
     t.is(await page.getByLabel('Signing link for Landlord').inputValue(), session.signer_links[1].signing_url);
     await app.mailed((m) => m.to === 'tara@example.com' && m.text.includes(`Hello Tara, please sign: ${session.signer_links[0].signing_url}`));
 
-    await page.getByRole('button', { name: 'Copy link for Tenant' }).click();
-    await page.getByRole('status').filter({ hasText: 'Link for Tenant copied.' }).waitFor();
-    t.is(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText()), session.signer_links[0].signing_url);
+    // The clipboard is the browser's: held from the copy to the read (helpers/browser.ts).
+    const copied = await withClipboard(async () => {
+      await page.getByRole('button', { name: 'Copy link for Tenant' }).click();
+      await page.getByRole('status').filter({ hasText: 'Link for Tenant copied.' }).waitFor();
+      return page.evaluate(() => (globalThis as any).navigator.clipboard.readText());
+    });
+    t.is(copied, session.signer_links[0].signing_url);
     // Resend only where the API allows it: a pending signer with an email.
     t.is(await page.getByRole('button', { name: 'Resend email to Landlord' }).count(), 0);
     await page.getByRole('button', { name: 'Resend email to Tenant' }).click();
@@ -197,8 +200,11 @@ test('at 390 px with the keyboard alone an owner creates a session and copies a 
     const session = (await app.api('GET', `/signing-sessions/${listed.id}`, { key: owner.key })).body;
     t.like(session.signer_links[0], { first_name: 'Kim', email: 'kim@example.com' });
     await tabTo(page, (el) => el.label === 'Copy link for Tenant');
-    await page.keyboard.press('Enter');
-    await page.getByRole('status').filter({ hasText: 'Link for Tenant copied.' }).waitFor();
+    // The copy goes into the browser's one clipboard: not while another test holds it (helpers/browser.ts).
+    await withClipboard(async () => {
+      await page.keyboard.press('Enter');
+      await page.getByRole('status').filter({ hasText: 'Link for Tenant copied.' }).waitFor();
+    });
     t.true(await fits(page), 'the session page fits 390 px');
     t.deepEqual(await axeViolations(page), []);
     await shot(page, 'signing-session-phone');
