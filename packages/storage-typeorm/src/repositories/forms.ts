@@ -6,11 +6,13 @@ import {
   type Page,
 } from '@formloom/core';
 import { type FormRow, FormEntity, formFromRow, formToRow } from '../tables/forms';
+import { ResponseEntity } from '../tables/responses';
 import type { Scope } from '../scope';
 import { formsWithRetention } from './response-retention';
 import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
 import { insertIgnoring, tableOf, updateReturning } from '../sql/statements';
 import { Coalescer } from '../sql/coalesce';
+import { lockIndexing } from './response-indexer';
 
 export const formStatements = (d: Dialect) => {
   const forms = tableOf(d, FormEntity);
@@ -32,6 +34,8 @@ export const formStatements = (d: Dialect) => {
      * ON DELETE CASCADE, in the same statement (SQLite: TypeORM's driver turns foreign keys on).
      */
     delete: `DELETE FROM ${forms} WHERE id = ${d.p(1)}`,
+    /** The form's responses, locked in id order (the order their writers lock them in), counted in one row. */
+    lockResponses: `SELECT COUNT(*) AS n FROM (SELECT id FROM ${tableOf(d, ResponseEntity)} WHERE form_id = ${d.p(1)} ORDER BY id FOR UPDATE) AS locked`,
   };
 };
 
@@ -164,7 +168,18 @@ export class SqlFormRepository implements FormRepository {
     return row ? Number(row.response_count) : null;
   }
 
+  /**
+   * On PostgreSQL the form's indexer batches are waited for and held off first (`lockIndexing`), then the form
+   * row and its rows go (docs/decisions.md, "Lock order of a form's delete"): a batch holds queue rows and
+   * responses, then inserts day, value and pair rows whose foreign key check takes the form row, so a delete that
+   * held the form row while its cascade waited for the batch's rows closed a cycle (40P01).
+   */
   async delete(id: string): Promise<boolean> {
-    return (await this.scope.db.run(this.st.delete, [id])) > 0;
+    if (this.scope.d.kind !== 'postgres') return (await this.scope.db.run(this.st.delete, [id])) > 0;
+    return this.scope.atomic(async (db) => {
+      await lockIndexing(db, this.scope.d, id);
+      await db.all(this.st.lockResponses, [id]);
+      return (await db.run(this.st.delete, [id])) > 0;
+    });
   }
 }
