@@ -10,7 +10,7 @@ import type { StorageProbes } from '@formloom/core/testing';
 import { openStorage, type TypeormStorage } from './storage';
 import { sqlProbes } from './testing-probes';
 import type { IndexerOptions, ResponseIndexer } from './repositories/response-indexer';
-import { copyPostgresTemplate, copySqliteTemplate, dropStaleDatabases, POSTGRES_TEMPLATE_SCHEMA, withClient, withDatabase, type PgClient } from './testing-templates';
+import { copyPostgresTemplate, copySqliteTemplate, dropStaleDatabases, POSTGRES_TEMPLATE_SCHEMA, retireDatabase, withClient, withDatabase, type PgClient } from './testing-templates';
 
 /*
  * Throw-away migrated databases for tests: a SQLite file in its own temp dir, or a PostgreSQL database of
@@ -85,7 +85,7 @@ async function createPostgres(opts: TestDatabaseOptions): Promise<TestDatabase> 
   const name = `fl_t${Math.floor(Date.now() / 1000).toString(36)}_${randomBytes(5).toString('hex')}`;
   if (!(await copyPostgresTemplate(base, name))) return createPostgresSchema(base, name, opts);
   const dbUrl = withDatabase(base, name);
-  const dropDatabase = () => withClient(base, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  const dropDatabase = () => retireDatabase(base, name);
   const dataSource = createDataSource(dbUrl, { schema: POSTGRES_TEMPLATE_SCHEMA, poolSize: opts.poolSize ?? 5 });
   try {
     await runMigrations(dataSource);
