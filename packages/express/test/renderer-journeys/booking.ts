@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import test from '../helpers/page-test';
 import type { Browser } from 'playwright-core';
 import { waitFor } from '@formloom/core/testing';
 import { caldavPlugin } from '@formloom/calendar-caldav';

@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import test from '../helpers/page-test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { AXE_SOURCE, hostSite, launchBrowser, openPage, shotsAtBothWidths } from '../helpers/browser';

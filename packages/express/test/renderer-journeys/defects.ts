@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import test from '../helpers/page-test';
 import type { Browser, BrowserContextOptions, Page, Request } from 'playwright-core';
 import { waitFor } from '@formloom/core/testing';
 import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
@@ -8,8 +8,9 @@ import { hostSite, launchBrowser } from '../helpers/browser';
  * The defects a first respondent hit (issue 20, "Defects"), one test each, through a real browser: what the
  * respondent sees and does, and what the API stored.
  *
- * One test at a time: run together, seventeen pages loading at once on a two-core CI machine already running
- * three other test files left some navigations without an answer for 90 seconds (docs/decisions.md, "Session 13").
+ * Two tests at a time (helpers/page-test.ts): run all together, seventeen pages loading at once on a two-core CI
+ * machine already running three other test files left some navigations without an answer for 90 seconds
+ * (docs/decisions.md, "Session 13"); one at a time, the file waited for each test's round trips in turn.
  */
 let browser: Browser;
 test.before(async () => {
@@ -93,7 +94,7 @@ test.after.always(async () => {
   await app?.close();
 });
 
-test.serial('1. a tapped star or scale number shows as selected, and arrows move the selection', async (t) => {
+test('1. a tapped star or scale number shows as selected, and arrows move the selection', async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, {
     title: 'Scales',
@@ -130,7 +131,7 @@ test.serial('1. a tapped star or scale number shows as selected, and arrows move
 });
 
 for (const kind of DB_KINDS) {
-  test.serial(`2. [${kind}] the thank-you screen has no question arrows and a completed response is never sent twice`, async (t) => {
+  test(`2. [${kind}] the thank-you screen has no question arrows and a completed response is never sent twice`, async (t) => {
     t.timeout(240_000);
     const db = kind === 'sqlite' ? app : await startTestApp(kind);
     const { page, errors, close } = await open();
@@ -163,7 +164,7 @@ for (const kind of DB_KINDS) {
   });
 }
 
-test.serial('3. errors are visibly errors in the form colours, with an icon, in whole sentences', async (t) => {
+test('3. errors are visibly errors in the form colours, with an icon, in whole sentences', async (t) => {
   t.timeout(240_000);
   const questions = [
     { type: 'short_text', title: 'Code', validations: { pattern: '[A-Z]{2}-\\d{4}', pattern_message: 'Use the format AB-1234' } },
@@ -198,7 +199,7 @@ test.serial('3. errors are visibly errors in the form colours, with an icon, in 
   }
 });
 
-test.serial('4. the text shown before the script runs is readable, and a light form never flashes dark while loading', async (t) => {
+test('4. the text shown before the script runs is readable, and a light form never flashes dark while loading', async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, { title: 'Light', description: 'A light form', background_color: '#ffffff', questions: [{ type: 'short_text', title: 'Name' }] });
   const noJs = await open({ javaScriptEnabled: false });
@@ -236,7 +237,7 @@ test.serial('4. the text shown before the script runs is readable, and a light f
   }
 });
 
-test.serial('5. a tap on a single-choice option moves on', async (t) => {
+test('5. a tap on a single-choice option moves on', async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, {
     title: 'Tap',
@@ -258,7 +259,7 @@ test.serial('5. a tap on a single-choice option moves on', async (t) => {
   }
 });
 
-test.serial('6. Enter on the welcome screen starts the form', async (t) => {
+test('6. Enter on the welcome screen starts the form', async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, { title: 'Hello', welcome_title: 'Welcome', questions: [{ type: 'short_text', title: 'Name' }] });
   const { page, close } = await open();
@@ -273,7 +274,7 @@ test.serial('6. Enter on the welcome screen starts the form', async (t) => {
   }
 });
 
-test.serial('7. the 0-10 scale stays on one row at 390 px with its end labels under its ends', async (t) => {
+test('7. the 0-10 scale stays on one row at 390 px with its end labels under its ends', async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, { title: 'NPS', questions: [{ type: 'opinion_scale', title: 'Recommend?', properties: { min: 0, max: 10, min_label: 'Never', max_label: 'Surely' } }] });
   const { page, close } = await open({ viewport: { width: 390, height: 800 } });
@@ -292,7 +293,7 @@ test.serial('7. the 0-10 scale stays on one row at 390 px with its end labels un
   }
 });
 
-test.serial('8. a plain <script src=".../embed.js"> works as well as type="module"', async (t) => {
+test('8. a plain <script src=".../embed.js"> works as well as type="module"', async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, { title: 'Plain', questions: [{ type: 'short_text', title: 'Name' }] });
   const host = await hostSite();
@@ -308,7 +309,7 @@ test.serial('8. a plain <script src=".../embed.js"> works as well as type="modul
   }
 });
 
-test.serial('9. the popup keeps its result screen open after submitting', async (t) => {
+test('9. the popup keeps its result screen open after submitting', async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, { title: 'Pop', thank_you_title: 'All done', questions: [{ type: 'yes_no', title: 'Happy?' }] });
   const host = await hostSite();
@@ -332,7 +333,7 @@ test.serial('9. the popup keeps its result screen open after submitting', async 
   }
 });
 
-test.serial('10. an embedded form adds no <h1> to the host page', async (t) => {
+test('10. an embedded form adds no <h1> to the host page', async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, { title: 'Embedded', welcome_title: 'Hi there', questions: [{ type: 'yes_no', title: 'Happy?' }] });
   const host = await hostSite();
@@ -353,7 +354,7 @@ test.serial('10. an embedded form adds no <h1> to the host page', async (t) => {
   }
 });
 
-test.serial('10b. an embedded form leaves the host page\'s focus where it is until the respondent uses it', async (t) => {
+test('10b. an embedded form leaves the host page\'s focus where it is until the respondent uses it', async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, { title: 'Quiet', questions: [{ type: 'short_text', title: 'Name' }] });
   const host = await hostSite();
@@ -373,7 +374,7 @@ test.serial('10b. an embedded form leaves the host page\'s focus where it is unt
   }
 });
 
-test.serial('11. no "press Enter" on touch screens; long text says Shift+Enter makes a new line', async (t) => {
+test('11. no "press Enter" on touch screens; long text says Shift+Enter makes a new line', async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, { title: 'Hints', questions: [{ type: 'short_text', title: 'Name' }, { type: 'long_text', title: 'Story' }] });
   const touch = await open({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 800 } });
@@ -395,7 +396,7 @@ test.serial('11. no "press Enter" on touch screens; long text says Shift+Enter m
   }
 });
 
-test.serial('12. the progress bar and counter follow the questions logic leaves on the path', async (t) => {
+test('12. the progress bar and counter follow the questions logic leaves on the path', async (t) => {
   t.timeout(240_000);
   const created = await publish(app, key, {
     published: false,
@@ -427,7 +428,7 @@ test.serial('12. the progress bar and counter follow the questions logic leaves 
 });
 
 for (const kind of DB_KINDS) {
-  test.serial(`13. [${kind}] contact_info sub-fields are required one by one`, async (t) => {
+  test(`13. [${kind}] contact_info sub-fields are required one by one`, async (t) => {
     t.timeout(240_000);
     const db = kind === 'sqlite' ? app : await startTestApp(kind);
     const { page, errors, close } = await open();
@@ -462,7 +463,7 @@ for (const kind of DB_KINDS) {
   });
 }
 
-test.serial('14. a favicon, a description, and noindex on links that carry credentials', async (t) => {
+test('14. a favicon, a description, and noindex on links that carry credentials', async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, { title: 'Meta', description: 'Tell us', questions: [{ type: 'short_text', title: 'Name' }] });
   const icon = await fetch(`${app.url}/favicon.ico`);

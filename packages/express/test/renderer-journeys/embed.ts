@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import test from '../helpers/page-test';
 import type { Browser } from 'playwright-core';
 import { DB_KINDS, startTestApp } from '../helpers/app';
 import { hostSite, launchBrowser, openPage } from '../helpers/browser';

@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import test from '../helpers/page-test';
 import type { Browser, Page } from 'playwright-core';
 import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
 import { eventually, hostSite, launchBrowser, openPage, webhookReceiver } from '../helpers/browser';
@@ -42,7 +42,7 @@ const THREE = [
 ];
 
 for (const kind of DB_KINDS) {
-  test.serial(`[${kind}] incremental_submission saves each answer, a reload resumes, completion fires the webhook once`, async (t) => {
+  test(`[${kind}] incremental_submission saves each answer, a reload resumes, completion fires the webhook once`, async (t) => {
     t.timeout(180_000);
     const app = await appOf(kind);
     const hook = await webhookReceiver();
@@ -93,7 +93,7 @@ for (const kind of DB_KINDS) {
     }
   });
 
-  test.serial(`[${kind}] limit_one_response: a second visit says the form was answered, also when only the server knows`, async (t) => {
+  test(`[${kind}] limit_one_response: a second visit says the form was answered, also when only the server knows`, async (t) => {
     t.timeout(180_000);
     const app = await appOf(kind);
     const { page, errors, close } = await openPage(browser);
@@ -119,7 +119,7 @@ for (const kind of DB_KINDS) {
     }
   });
 
-  test.serial(`[${kind}] a lost connection keeps the answers for a retry; an unpublished form says so`, async (t) => {
+  test(`[${kind}] a lost connection keeps the answers for a retry; an unpublished form says so`, async (t) => {
     t.timeout(180_000);
     const app = await appOf(kind);
     const { page, errors, close } = await openPage(browser);
@@ -151,7 +151,7 @@ for (const kind of DB_KINDS) {
     }
   });
 
-  test.serial(`[${kind}] the URL's hidden fields and prefill reach the response and the start jumps; redirect after completion; a closed form says so`, async (t) => {
+  test(`[${kind}] the URL's hidden fields and prefill reach the response and the start jumps; redirect after completion; a closed form says so`, async (t) => {
     t.timeout(180_000);
     const app = await appOf(kind);
     const done = await hostSite();

@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import test from '../helpers/page-test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { AXE_SOURCE, launchBrowser } from '../helpers/browser';
@@ -50,7 +50,7 @@ async function axe(page: Page): Promise<string[]> {
   return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
 }
 
-test.serial('the dropdown is a searchable combobox: typing filters, arrows and Enter pick, a tap picks', async (t) => {
+test('the dropdown is a searchable combobox: typing filters, arrows and Enter pick, a tap picks', async (t) => {
   t.timeout(240_000);
   const countries = ['Austria', 'Belgium', 'France', 'Germany', 'Spain', 'Sweden'];
   const f = await publish({ title: 'Where', questions: [{ type: 'dropdown', title: 'Country', properties: { choices: countries.map((label) => ({ label })) } }, { type: 'dropdown', title: 'Again', properties: { choices: countries.map((label) => ({ label })) } }] });
@@ -81,7 +81,7 @@ test.serial('the dropdown is a searchable combobox: typing filters, arrows and E
   }
 });
 
-test.serial('the upload drop zone says what it takes in words, previews an image, and a file can be removed', async (t) => {
+test('the upload drop zone says what it takes in words, previews an image, and a file can be removed', async (t) => {
   t.timeout(240_000);
   const f = await publish({ title: 'Photo', questions: [{ type: 'file_upload', title: 'Your photo', required: true, properties: { max_size_mb: 5, allowed_types: ['image/png', 'image/jpeg'] } }] });
   const { page, errors, close } = await open();
@@ -115,7 +115,7 @@ test.serial('the upload drop zone says what it takes in words, previews an image
   }
 });
 
-test.serial('a quiz ends on its matched ending (title, description, score) and can be retaken when allowed', async (t) => {
+test('a quiz ends on its matched ending (title, description, score) and can be retaken when allowed', async (t) => {
   t.timeout(240_000);
   const f = await publish({
     title: 'Quiz',
@@ -150,7 +150,7 @@ test.serial('a quiz ends on its matched ending (title, description, score) and c
   }
 });
 
-test.serial('picked options carry a check mark; with reduced motion nothing animates', async (t) => {
+test('picked options carry a check mark; with reduced motion nothing animates', async (t) => {
   t.timeout(240_000);
   const f = await publish({ title: 'Marks', questions: [{ type: 'multiple_choice', title: 'Fruits', properties: { allow_multiple: true, choices: [{ label: 'Apple' }, { label: 'Pear' }] } }] });
   const still = await open({ reducedMotion: 'reduce' });

@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import test from '../helpers/page-test';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { AXE_SOURCE, eventually, launchBrowser } from '../helpers/browser';
@@ -68,7 +68,7 @@ async function responses(language: string) {
   return (await app.api('GET', `/forms/${form.id}/responses?language=${language}`, { key })).body.responses as Array<{ language: string; answers: Array<{ value: unknown }> }>;
 }
 
-test.serial('German from ?lang=, the answer stored in the default language with the response language', async (t) => {
+test('German from ?lang=, the answer stored in the default language with the response language', async (t) => {
   const { page, errors, el, close } = await open({ locale: 'en-US' });
   try {
     await page.goto(`${app.url}/f/${form.slug}?lang=de`);
@@ -91,7 +91,7 @@ test.serial('German from ?lang=, the answer stored in the default language with 
   }
 });
 
-test.serial('Arabic through the picker, right to left, axe clean', async (t) => {
+test('Arabic through the picker, right to left, axe clean', async (t) => {
   const { page, errors, el, close } = await open({ locale: 'en-US' });
   try {
     await page.goto(`${app.url}/f/${form.slug}`);

@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import test from '../helpers/page-test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
 import { AXE_SOURCE, hostSite, launchBrowser } from '../helpers/browser';
@@ -47,7 +47,7 @@ const REQUIRED: Record<string, string> = {
   ja: 'この質問は必須です', zh: '此题为必填', ar: 'هذا السؤال مطلوب', he: 'זוהי שאלת חובה',
 };
 
-test.serial("each language's words on the buttons, errors and progress; Arabic and Hebrew right to left", async (t) => {
+test("each language's words on the buttons, errors and progress; Arabic and Hebrew right to left", async (t) => {
   t.timeout(240_000);
   const { page, errors, close } = await open();
   try {
@@ -77,7 +77,7 @@ test.serial("each language's words on the buttons, errors and progress; Arabic a
   }
 });
 
-test.serial("without a language the page speaks the browser's, or English when it has no such words", async (t) => {
+test("without a language the page speaks the browser's, or English when it has no such words", async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, { title: 'Any', welcome_title: 'Hi', questions: QUESTIONS });
   for (const [locale, start, lang] of [['de-DE', 'Los geht’s', 'de'], ['pt-BR', 'Começar', 'pt'], ['sv-SE', 'Start', 'en']] as const) {
@@ -92,7 +92,7 @@ test.serial("without a language the page speaks the browser's, or English when i
   }
 });
 
-test.serial('an embedded form fetches its language\'s words beside the script (cached immutable)', async (t) => {
+test('an embedded form fetches its language\'s words beside the script (cached immutable)', async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, { title: 'Embedded', language: 'fr', questions: QUESTIONS });
   const host = await hostSite();
@@ -111,7 +111,7 @@ test.serial('an embedded form fetches its language\'s words beside the script (c
   }
 });
 
-test.serial("the owner's strings replace the page's own words, in any language", async (t) => {
+test("the owner's strings replace the page's own words, in any language", async (t) => {
   t.timeout(240_000);
   const f = await publish(app, key, { title: 'Own', language: 'es', strings: { submit: 'Mandar ya', error_required: 'Falta esta respuesta' }, questions: QUESTIONS });
   const { page, close } = await open();
@@ -126,7 +126,7 @@ test.serial("the owner's strings replace the page's own words, in any language",
 });
 
 for (const kind of DB_KINDS) {
-  test.serial(`[${kind}] language and strings: checked, stored, published and public`, async (t) => {
+  test(`[${kind}] language and strings: checked, stored, published and public`, async (t) => {
     t.timeout(240_000);
     const a = kind === 'sqlite' ? app : await startTestApp(kind);
     try {

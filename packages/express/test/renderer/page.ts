@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import test from '../helpers/page-test';
 import type { Browser, Page } from 'playwright-core';
 import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
 import { AXE_SOURCE, eventually, launchBrowser, openPage, webhookReceiver } from '../helpers/browser';

@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import test from '../helpers/page-test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { launchBrowser } from '../helpers/browser';
@@ -46,7 +46,7 @@ const form = (page: Page) => page.locator('formloom-form');
 const heading = (page: Page, name: string) => form(page).getByRole('heading', { name, exact: true });
 const pageWidth = (page: Page) => page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number);
 
-test.serial('a right-to-left form with the honeypot fits a 390 px screen, and its honeypot is still there for bots', async (t) => {
+test('a right-to-left form with the honeypot fits a 390 px screen, and its honeypot is still there for bots', async (t) => {
   t.timeout(240_000);
   for (const language of ['ar', 'he', 'en']) {
     const f = await publish({ title: `Trap ${language}`, language, spam_protection: { honeypot: true }, questions: [{ type: 'short_text', title: 'Name' }] });
@@ -71,7 +71,7 @@ test.serial('a right-to-left form with the honeypot fits a 390 px screen, and it
   }
 });
 
-test.serial('the drop zone offers dragging only where there is a mouse; the focus stays on the upload control', async (t) => {
+test('the drop zone offers dragging only where there is a mouse; the focus stays on the upload control', async (t) => {
   t.timeout(240_000);
   const f = await publish({ title: 'Files', questions: [{ type: 'file_upload', title: 'Your file' }, { type: 'short_text', title: 'Note' }] });
   const phone = await open(PHONE);
@@ -104,7 +104,7 @@ test.serial('the drop zone offers dragging only where there is a mouse; the focu
   }
 });
 
-test.serial('without JavaScript the page speaks the form language, and so does "Powered by"', async (t) => {
+test('without JavaScript the page speaks the form language, and so does "Powered by"', async (t) => {
   t.timeout(240_000);
   const fr = await publish({ title: 'Sondage', language: 'fr', questions: [{ type: 'short_text', title: 'Nom' }] });
   const de = await publish({ title: 'Umfrage', language: 'de', close_at: '2020-01-01T00:00:00Z', questions: [{ type: 'short_text', title: 'Name' }] });

@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import test from '../helpers/page-test';
 import type { Browser, Page } from 'playwright-core';
 import { DB_KINDS, startTestApp } from '../helpers/app';
 import { launchBrowser, openPage } from '../helpers/browser';

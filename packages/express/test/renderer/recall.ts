@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import test from '../helpers/page-test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { launchBrowser, openPage } from '../helpers/browser';
@@ -45,7 +45,7 @@ async function publishRecallForm(key: string) {
   return res.body as { id: string; slug: string; questions: Array<{ id: string }> };
 }
 
-test.serial('a later title shows the earlier answers as text, the thank-you title too, and the redirect URL carries them encoded', async (t) => {
+test('a later title shows the earlier answers as text, the thank-you title too, and the redirect URL carries them encoded', async (t) => {
   t.timeout(180_000);
   const { page, errors, close } = await openPage(browser);
   try {
@@ -81,7 +81,7 @@ test.serial('a later title shows the earlier answers as text, the thank-you titl
   }
 });
 
-test.serial('a skipped question shows the fallback, and no fallback shows nothing', async (t) => {
+test('a skipped question shows the fallback, and no fallback shows nothing', async (t) => {
   t.timeout(180_000);
   const { page, errors, close } = await openPage(browser);
   try {

@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import test from '../helpers/page-test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { eventually, launchBrowser, webhookReceiver } from '../helpers/browser';
@@ -10,7 +10,8 @@ import { eventually, launchBrowser, webhookReceiver } from '../helpers/browser';
  * while the dropdown's list is open moves on at once.
  *
  * The page's timers run on Playwright's fake clock, paused, where a test is about them: the move-on is waited
- * for by advancing that clock, never by sleeping. One browser and one server for the file, one test at a time.
+ * for by advancing that clock, never by sleeping. One browser and one server for the file, two tests at a time
+ * (helpers/page-test.ts).
  */
 let browser: Browser;
 let app: TestApp;
@@ -52,7 +53,7 @@ async function tap(page: Page, name: string) {
   await form(page).locator(`label[for="${id}"]`).click();
 }
 
-test.serial('a form without questions stores a response only when its button is pressed', async (t) => {
+test('a form without questions stores a response only when its button is pressed', async (t) => {
   t.timeout(240_000);
   const hook = await webhookReceiver();
   const f = await publish({ title: 'Just say hi', description: 'Press the button to say hi.', questions: [], webhook_url: hook.url });
@@ -82,7 +83,7 @@ test.serial('a form without questions stores a response only when its button is 
   }
 });
 
-test.serial('rating and opinion scale move on after a tap as choices and yes/no do; a quick OK never skips the next question', async (t) => {
+test('rating and opinion scale move on after a tap as choices and yes/no do; a quick OK never skips the next question', async (t) => {
   t.timeout(240_000);
   const f = await publish({
     title: 'Taps',
@@ -134,7 +135,7 @@ test.serial('rating and opinion scale move on after a tap as choices and yes/no 
   }
 });
 
-test.serial('on a touch screen, one tap on OK moves on while the dropdown list is open', async (t) => {
+test('on a touch screen, one tap on OK moves on while the dropdown list is open', async (t) => {
   t.timeout(240_000);
   const f = await publish({
     title: 'Where',

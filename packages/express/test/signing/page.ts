@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import test from '../helpers/page-test';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,7 +83,7 @@ async function drawWithMouse(page: Page, canvas: Locator) {
   await page.mouse.up();
 }
 
-test.serial('two signers sign a sequential contract through the page (typed, then drawn); the sealed PDF downloads from the page and verifies', async (t) => {
+test('two signers sign a sequential contract through the page (typed, then drawn); the sealed PDF downloads from the page and verifies', async (t) => {
   t.timeout(180_000);
   const { user, id, a, b } = await session({ signing_order: 'sequential', copy_mode: 'always', signers: [{ slot_number: 1, first_name: 'Tom', last_name: 'Tenant' }] });
   const second = await openPage(browser);
@@ -181,7 +181,7 @@ test.serial('two signers sign a sequential contract through the page (typed, the
   }
 });
 
-test.serial('a password-protected session: a wrong password is refused on the page, the right one opens the contract (keyboard only)', async (t) => {
+test('a password-protected session: a wrong password is refused on the page, the right one opens the contract (keyboard only)', async (t) => {
   t.timeout(120_000);
   const { user, id, a, b } = await session({ password: 'correct horse', signing_order: 'any', copy_mode: 'always' });
   const { page, errors, close } = await openPage(browser);
@@ -253,7 +253,7 @@ const RICH = [
   '1. Rent', '   - due monthly', '   - in euros', '2. Deposit', '', '> Quoted clause', '', '---', '', 'Last line.',
 ].join('\n');
 
-test.serial('decline with a reason: the session is declined, both pages say so (and the contract markdown renders as elements only)', async (t) => {
+test('decline with a reason: the session is declined, both pages say so (and the contract markdown renders as elements only)', async (t) => {
   t.timeout(120_000);
   const { user, id, a, b } = await session({}, { document: RICH });
   const { page, errors, close } = await openPage(browser);
@@ -285,7 +285,7 @@ test.serial('decline with a reason: the session is declined, both pages say so (
   }
 });
 
-test.serial('email verification on the page: the code is mailed, a wrong code is refused, the right one signs', async (t) => {
+test('email verification on the page: the code is mailed, a wrong code is refused, the right one signs', async (t) => {
   t.timeout(120_000);
   const email = 'verify-page@example.com';
   const { a } = await session({ require_email_verification: true, signers: [{ slot_number: 1, email }] });
@@ -315,7 +315,7 @@ test.serial('email verification on the page: the code is mailed, a wrong code is
   }
 });
 
-test.serial('a voided session: the page says so and offers no signing', async (t) => {
+test('a voided session: the page says so and offers no signing', async (t) => {
   const { user, id, a } = await session({});
   t.is((await app.api('POST', `/signing-sessions/${id}/void`, { key: user.key, body: { reason: 'Replaced' } })).status, 200);
   const { page, errors, close } = await openPage(browser);
@@ -329,7 +329,7 @@ test.serial('a voided session: the page says so and offers no signing', async (t
   }
 });
 
-test.serial('at 360 px on a touch screen: no horizontal scroll, a signature drawn by touch, and axe finds nothing', async (t) => {
+test('at 360 px on a touch screen: no horizontal scroll, a signature drawn by touch, and axe finds nothing', async (t) => {
   t.timeout(120_000);
   const { id, a } = await session({ copy_mode: 'ask' });
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
@@ -373,7 +373,7 @@ test.serial('at 360 px on a touch screen: no horizontal scroll, a signature draw
   }
 });
 
-test.serial('an unknown code is a plain 404 page with the pages\' security headers; the page itself carries them too', async (t) => {
+test('an unknown code is a plain 404 page with the pages\' security headers; the page itself carries them too', async (t) => {
   const { a } = await session({});
   const missing = await fetch(`${app.url}/s/no-such-code`);
   t.is(missing.status, 404);
