@@ -4,6 +4,8 @@
  * (conformance, speak, stream, script, credits, idempotency) export `register` and share one app per database
  * (`sharedVoiceApps`); the others declare their tests as they are imported and keep the app their clock,
  * limits or engines need. All share the process's eSpeak engine and audio codecs (`sharedVoiceEngines`).
+ * Parts whose tests share a module's state run them one at a time among themselves but beside the rest of
+ * the file (`oneAtATime`, voice/part-helpers.ts), not as ava's serial tests, which run before all others.
  */
 import test from './helpers/bounded-test';
 import { closeSharedVoiceEngines, sharedVoiceApps } from './helpers/voice';

@@ -1,6 +1,7 @@
 import { voiceIdOf } from '@formloom/core';
 import type { TestApp } from '../helpers/app';
 import { download, probe, voiceUser } from '../helpers/voice';
+import { ledgerKinds } from './part-helpers';
 import { waitFor } from '@formloom/core/testing';
 import type { SharedDb } from '../helpers/shared-apps';
 
@@ -132,7 +133,7 @@ export function register(db: SharedDb): void {
       tt.like(speak.body.error, { code: 'WARMING_UP', retry_after: 7 });
       tt.is(speak.headers.get('service-credits-charged'), '0');
       tt.is(await app.formloom.storage.credits.balance(u.id), 100);
-      tt.deepEqual((await app.formloom.storage.credits.entries(u.id)).map((e) => e.kind), ['purchase', 'spend', 'credit_back', 'spend', 'credit_back']);
+      tt.deepEqual(await ledgerKinds(app, u.id), ['purchase', 'spend', 'credit_back', 'spend', 'credit_back']);
       tt.is((await download(app, `/api/v1/voice/generations/${body.error.generation_id}/audio`, u.key)).status, 404);
     });
   });

@@ -1,4 +1,5 @@
 import test from '../helpers/bounded-test';
+import { oneAtATime } from './part-helpers';
 import { voiceIdOf } from '@formloom/core';
 import { createFliteEngine } from '@formloom/speech-flite';
 import { forEachDb, type TestApp } from '../helpers/app';
@@ -57,7 +58,7 @@ function killDuring(sentence: number): Promise<number> {
 const speak = (app: TestApp, key: string, text = TEXT) => app.api('POST', '/voice', { key, body: { mode: 'speak', voice: RMS, text, reuse: false, format: 'wav' } });
 
 forEachDb(
-  test,
+  oneAtATime(),
   (t) => {
     t('a child killed after the first sentence: 500 in the error shape, credited back, the server goes on', async (tt, app) => {
       const u = await voiceUser(app, { credits: 200 });
@@ -131,5 +132,5 @@ forEachDb(
       tt.is((await speak(app, u.key, 'Still here.')).status, 200);
     });
   },
-  { speechEngines: [flite], audio: sharedVoiceEngines().audio, serial: true, config: { voice: { syncBudgetMs: 600_000 } } },
+  { speechEngines: [flite], audio: sharedVoiceEngines().audio, config: { voice: { syncBudgetMs: 600_000 } } },
 );

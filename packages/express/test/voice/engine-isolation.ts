@@ -1,4 +1,5 @@
 import test from '../helpers/bounded-test';
+import { oneAtATime } from './part-helpers';
 import { createIsolatedAudioCodecs } from '@formloom/audio';
 import { voiceIdOf, type AudioEncoding, type SpeechEngine } from '@formloom/core';
 import { waitFor } from '@formloom/core/testing';
@@ -140,7 +141,7 @@ async function assertFailedAndRecovered(tt: import('ava').ExecutionContext, app:
 let idleTestRegistered = false;
 
 forEachDb(
-  test,
+  oneAtATime(),
   (t) => {
     t('the eSpeak process killed mid-stream: that stream fails, credits back, logged; the next one works', async (tt, app) => {
       use(kept);
@@ -198,5 +199,5 @@ forEachDb(
     });
     idleTestRegistered = true;
   },
-  { speechEngines: [engine], audio, serial: true, config: { voice: { syncBudgetMs: 600_000 } } },
+  { speechEngines: [engine], audio, config: { voice: { syncBudgetMs: 600_000 } } },
 );

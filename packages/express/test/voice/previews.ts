@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import { oneAtATime } from './part-helpers';
 import { voiceIdOf, type SpeechEngine, type SynthesisRequest } from '@formloom/core';
 import { forEachDb, type TestApp } from '../helpers/app';
 import { download, failingEngine, probe, sharedVoiceEngines, voiceUser } from '../helpers/voice';
@@ -40,7 +40,7 @@ async function accountState(app: TestApp, userId: string, key: string) {
 }
 
 forEachDb(
-  test,
+  oneAtATime(),
   (t) => {
     t('a preview is a short MP3 in the voice language, free, made once and then served from the store', async (tt, app) => {
       const u = await voiceUser(app, { credits: 50 });
@@ -112,5 +112,5 @@ forEachDb(
       tt.is((await app.api('GET', `/voice/voices/${KLATT}/preview`, { key: forms.key })).status, 403);
     });
   },
-  { speechEngines: [counted, failing], audio, serial: true, config: { voice: { generationsPerMinute: 1 } } },
+  { speechEngines: [counted, failing], audio, config: { voice: { generationsPerMinute: 1 } } },
 );

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from '../helpers/bounded-test';
+import { oneAtATime } from './part-helpers';
 import express from 'express';
 import { createFormloom, voiceIdOf } from '@formloom/core';
 import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
@@ -23,7 +24,7 @@ const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
 const engine = gatedEngine().engine;
 
 forEachDb(
-  test,
+  oneAtATime(),
   (t) => {
     t('generations: the fourth in a minute is 429 with Retry-After; estimates and other keys count apart', async (tt, app) => {
       const u = await voiceUser(app, { credits: 100 });
@@ -68,7 +69,7 @@ forEachDb(
       tt.is(later.headers.get('x-ratelimit-remaining'), '2');
     });
   },
-  { speechEngines: [engine], audio: sharedVoiceEngines().audio, clock, serial: true, config: { voice: { generationsPerMinute: 3, estimatesPerMinute: 4 } } },
+  { speechEngines: [engine], audio: sharedVoiceEngines().audio, clock, config: { voice: { generationsPerMinute: 3, estimatesPerMinute: 4 } } },
 );
 
 /** Two app instances over one PostgreSQL schema count one key's generations against one budget. */

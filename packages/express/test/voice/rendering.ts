@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import test from '../helpers/bounded-test';
+import { ledgerKinds, oneAtATime } from './part-helpers';
 import { voiceIdOf } from '@formloom/core';
 import { forEachDb, type TestApp } from '../helpers/app';
 import { download, gatedEngine, probe, sharedVoiceEngines, voiceUser } from '../helpers/voice';
@@ -28,7 +28,7 @@ async function until(app: TestApp, key: string, id: string, status: string) {
 }
 
 forEachDb(
-  test,
+  oneAtATime(),
   (t) => {
     t('not ready within the budget: 202 with Location, charged; the audio follows there', async (tt, app) => {
       gated.reset();
@@ -78,7 +78,7 @@ forEachDb(
       const failed = await until(app, u.key, res.body.data.id, 'failed');
       tt.like(failed.body.data, { audio: null, credits: { charged: 0, remaining: 100 } });
       tt.is(await app.formloom.storage.credits.balance(u.id), 100);
-      tt.deepEqual((await app.formloom.storage.credits.entries(u.id)).map((e) => e.kind), ['purchase', 'spend', 'credit_back']);
+      tt.deepEqual(await ledgerKinds(app, u.id), ['purchase', 'spend', 'credit_back']);
     });
 
     t('a script not ready within the budget: 202 with its lines rendering, then partial with the failed share credited back', async (tt, app) => {
@@ -157,5 +157,5 @@ forEachDb(
       tt.is(await app.formloom.storage.credits.balance(u.id), balance);
     });
   },
-  { speechEngines: [gated.engine], audio: sharedVoiceEngines().audio, config: { voice: { syncBudgetMs: 300 } }, serial: true },
+  { speechEngines: [gated.engine], audio: sharedVoiceEngines().audio, config: { voice: { syncBudgetMs: 300 } } },
 );

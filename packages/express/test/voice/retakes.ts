@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import { oneAtATime } from './part-helpers';
 import { voiceIdOf } from '@formloom/core';
 import { forEachDb, type TestApp } from '../helpers/app';
 import { download, probe, toneVoiceAppOptions, voiceUser, type VoiceUser } from '../helpers/voice';
@@ -37,7 +37,7 @@ function tOk(res: { status: number; text: string }) {
 }
 
 forEachDb(
-  test,
+  oneAtATime(),
   (t) => {
     t('free twice within 24 h: same gen_ id, 0 charged, new audio; the third retake is charged', async (tt, app) => {
       const { u, clip } = await userWithClip(app, 20, 300); // billed 320: a quarter is 80
@@ -101,7 +101,7 @@ forEachDb(
       tt.like(extra.body.error, { field: 'text', reason: 'not_with_retake' });
       tt.is((await speak(app, u, { retake_of: clip.id, voice: VOICE })).body.error.reason, 'not_with_retake');
       tt.is((await speak(app, u, { retake_of: clip.id, reuse: false })).body.error.reason, 'not_with_retake');
-      // mode script retakes script generations only (voice-script-retakes.test.ts).
+      // mode script retakes script generations only (voice/script-retakes.ts).
       tt.like((await speak(app, u, { retake_of: clip.id, mode: 'script' })).body.error, { reason: 'not_with_retake', field: 'mode' });
       tt.is((await speak(app, u, { retake_of: 42 })).status, 400);
       tt.is((await speak(app, u, { retake_of: '' })).status, 404);
@@ -134,5 +134,5 @@ forEachDb(
       tt.is(await app.formloom.storage.voiceGenerations.freeRetakes(clip.id), 2);
     });
   },
-  { ...toneVoiceAppOptions(), clock, serial: true },
+  { ...toneVoiceAppOptions(), clock },
 );

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import test from '../helpers/bounded-test';
+import { oneAtATime } from './part-helpers';
 import { voiceIdOf } from '@formloom/core';
 import { forEachDb } from '../helpers/app';
 import { download, probe, toneVoiceAppOptions, voiceUser } from '../helpers/voice';
@@ -18,7 +18,7 @@ const DAY = 24 * 3600_000;
 const clock = { offsetMs: 0, base: Date.parse('2031-03-10T12:00:00.000Z'), started: Date.now(), now: () => new Date(clock.base + (Date.now() - clock.started) + clock.offsetMs) };
 
 forEachDb(
-  test,
+  oneAtATime(),
   (t) => {
     t('reuse: an identical request answers the stored generation for 0 credits', async (tt, app) => {
       const u = await voiceUser(app, { credits: 100 });
@@ -196,5 +196,5 @@ forEachDb(
       tt.is(after.headers.get('service-credits-charged'), '6');
     });
   },
-  { ...toneVoiceAppOptions(), clock, serial: true },
+  { ...toneVoiceAppOptions(), clock },
 );

@@ -1,4 +1,4 @@
-import test from '../helpers/bounded-test';
+import { oneAtATime } from './part-helpers';
 import { voiceIdOf } from '@formloom/core';
 import { forEachDb, type TestApp } from '../helpers/app';
 import { download, probe, toneVoiceAppOptions, voiceUser, type VoiceUser } from '../helpers/voice';
@@ -32,7 +32,7 @@ async function userWithScript(app: TestApp) {
 }
 
 forEachDb(
-  test,
+  oneAtATime(),
   (t) => {
     t('a script is retaken free twice within 24 h: same gen_ id, every line made again, 0 charged; then charged', async (tt, app) => {
       const { u, script } = await userWithScript(app);
@@ -93,5 +93,5 @@ forEachDb(
       tt.is(await app.formloom.storage.credits.balance(u.id), balance - 4);
     });
   },
-  { ...toneVoiceAppOptions(), clock, serial: true },
+  { ...toneVoiceAppOptions(), clock },
 );

@@ -1,5 +1,6 @@
 import { voiceIdOf } from '@formloom/core';
 import { download, probe, voiceUser } from '../helpers/voice';
+import { ledgerKinds } from './part-helpers';
 import type { SharedDb } from '../helpers/shared-apps';
 
 const VOICE = voiceIdOf('espeak', 'en-us+klatt4');
@@ -109,7 +110,7 @@ export function register(db: SharedDb): void {
       tt.is(failed.body.error.reason, 'generation_failed');
       tt.is(failed.headers.get('service-credits-charged'), '0');
       tt.is(await app.formloom.storage.credits.balance(u.id), 50);
-      tt.deepEqual((await app.formloom.storage.credits.entries(u.id)).map((e) => e.kind), ['purchase', 'spend', 'credit_back']);
+      tt.deepEqual(await ledgerKinds(app, u.id), ['purchase', 'spend', 'credit_back']);
       const id = failed.body.error.generation_id;
       const got = await app.api('GET', `/voice/generations/${id}`, { key: u.key });
       tt.like(got.body.data, { id, status: 'failed', audio: null, credits: { charged: 0, remaining: 50 } });
