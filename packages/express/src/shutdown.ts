@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { RequestHandler } from 'express';
 
 /** How long requests in flight get to finish at shutdown before their connections are closed. */
@@ -29,8 +30,8 @@ export interface GracefulShutdown {
   readonly closing: boolean;
   /**
    * Stops accepting connections and ends the idle ones, lets the requests in flight finish for at most
-   * `timeoutMs`, then ends the connections left, stops the outbox worker and runs `close`. Called again, it
-   * returns the same promise.
+   * `timeoutMs`, then ends the connections left (upgraded ones, such as WebSockets, included), stops the outbox
+   * worker and runs `close`. Called again, it returns the same promise.
    */
   close(options?: { timeoutMs?: number }): Promise<void>;
 }
@@ -44,6 +45,13 @@ export interface GracefulShutdown {
 export function gracefulShutdown(server: Server, options: GracefulShutdownOptions = {}): GracefulShutdown {
   let inFlight = 0;
   let idle: (() => void) | null = null;
+  // Every socket, not only those Node's HTTP server tracks: an upgraded one (a WebSocket) leaves its list, so
+  // `closeAllConnections()` never ends it and the server's 'close', which waits for every socket, never came.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   server.on('request', (_req, res) => {
     inFlight += 1;
     // 'close' comes once per response, whether it finished or the client went away.
@@ -82,8 +90,10 @@ export function gracefulShutdown(server: Server, options: GracefulShutdownOption
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await drained(closeOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS);
-        // A request still running past the limit loses its connection: the process must stop.
+        // A request still running past the limit loses its connection, and so does an upgraded one: the process
+        // must stop.
         server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
         await closed;
         await options.formloom?.worker.stop();
         await options.close?.();
