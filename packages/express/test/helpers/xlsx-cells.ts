@@ -14,13 +14,16 @@ export async function sheetCells(bytes: Buffer) {
   const sheet = wb.worksheets[0]!;
   const rows: unknown[][] = [];
   const formats: string[][] = [];
+  // Read once: exceljs's `columnCount` walks every row at each read, and a loop that read it per cell made
+  // reading the 1,501-row export quadratic (most of the exports file's CPU).
+  const columns = sheet.columnCount;
   sheet.eachRow({ includeEmpty: false }, (row) => {
     const cells: unknown[] = [];
     const fmts: string[] = [];
-    for (let c = 1; c <= sheet.columnCount; c++) {
-      const v = row.getCell(c).value;
-      cells.push(v === undefined ? null : v);
-      fmts.push(row.getCell(c).numFmt ?? '');
+    for (let c = 1; c <= columns; c++) {
+      const cell = row.getCell(c);
+      cells.push(cell.value === undefined ? null : cell.value);
+      fmts.push(cell.numFmt ?? '');
     }
     rows.push(cells);
     formats.push(fmts);
