@@ -203,8 +203,27 @@ export async function copyPostgresTemplate(base: string, database: string): Prom
  * swept after ten minutes (`dropStaleDatabases`). Falls back to a plain drop when the rename is refused.
  */
 export async function retireDatabase(base: string, database: string): Promise<void> {
+  // Each drop in the background holds a connection for its checkpoint: at most two per process, so a file
+  // closing many databases at once cannot take more of the server's 100 connections than before; past
+  // that, the close drops the database itself and waits, as it always did.
+  if (backgroundDrops >= MAX_BACKGROUND_DROPS) {
+    await withClient(base, (c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+    return;
+  }
   const retired = `fl_z${Math.floor(Date.now() / 1000).toString(36)}_${randomBytes(5).toString('hex')}`;
-  const renamed = await withClient(base, async (c) => {
+  backgroundDrops++; // the slot is this close's from now: two closes at once cannot both take the last one
+  let renamed = false;
+  try {
+    renamed = await renameAway(base, database, retired);
+  } finally {
+    if (!renamed) backgroundDrops--;
+  }
+  if (renamed) dropInBackground(base, retired);
+}
+
+/** Renames `database` to `retired`, ending its sessions first; false when it was dropped instead or is gone. */
+function renameAway(base: string, database: string, retired: string): Promise<boolean> {
+  return withClient(base, async (c) => {
     for (let attempt = 0; attempt < 4; attempt++) {
       // A CLI child or a pool may still be connected: a database in use cannot be renamed.
       await c.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
@@ -219,12 +238,18 @@ export async function retireDatabase(base: string, database: string): Promise<vo
     await c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     return false;
   });
-  if (renamed) dropInBackground(base, retired);
 }
 
+const MAX_BACKGROUND_DROPS = 2;
+let backgroundDrops = 0;
+
 function dropInBackground(base: string, database: string): void {
-  const { Client } = require('pg') as { Client: new (config: { connectionString: string }) => PgClient & { connection?: { stream?: { unref?(): void } } } };
+  const { Client } = require('pg') as {
+    Client: new (config: { connectionString: string }) => PgClient & { on(event: 'error', listener: () => void): void; connection?: { stream?: { unref?(): void } } };
+  };
   const client = new Client({ connectionString: base });
+  // Nobody awaits this connection: an error on it (the server going away) must not become an uncaught one.
+  client.on('error', () => undefined);
   const drop = async () => {
     await client.connect();
     client.connection?.stream?.unref?.();
@@ -234,7 +259,9 @@ function dropInBackground(base: string, database: string): void {
       await client.end();
     }
   };
-  drop().catch(() => undefined);
+  drop()
+    .catch(() => undefined)
+    .finally(() => backgroundDrops--);
 }
 
 /**
