@@ -34,7 +34,16 @@ async function serverHas(id: string, key: string, check: (form: any) => boolean)
  * takes between them (a 1.5 s pause starts another, builder/history.ts); the clock runs on once they are in.
  */
 async function typeAsOneStep(page: Page, text: string) {
-  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
+  // pauseAt names a time ahead of the page's; a busy machine may take longer than the margin to get it there.
+  for (let ahead = 1000; ; ahead *= 2) {
+    const at = (await page.evaluate(() => Date.now())) + ahead;
+    try {
+      await page.clock.pauseAt(at);
+      break;
+    } catch (e) {
+      if (!/to the past/.test(String(e)) || ahead >= 64_000) throw e;
+    }
+  }
   await page.keyboard.type(text);
   await page.clock.resume();
 }
