@@ -88,6 +88,15 @@ forEachDb(
             }),
           [200, 404, 409],
         ],
+        // Saved without completing: its success, or 404 once the form is gone (never the completed 409).
+        [
+          'save progress',
+          (app, c) =>
+            app.api('PATCH', `/public/forms/${c.form.slug}/responses/${c.partial.id}`, {
+              headers: { 'x-resume-token': c.partial.resume_token },
+              body: { answers: [{ question_id: c.form.questions[0].id, value: 'Cy' }], completed: false },
+            }),
+        ],
         ['upload', (app, c) => upload(app, c.form.slug, c.form.questions[1].id)],
         ['new session', (app, c) => app.api('POST', `/forms/${c.form.id}/signing-sessions`, { key: c.key, body: {} })],
       ],
