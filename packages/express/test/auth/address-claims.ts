@@ -18,7 +18,7 @@ const mails = mailbox();
 async function instance(t: { teardown(fn: () => Promise<void>): void }, kind: DbKind, mode: SignupMode) {
   const app = await startTestApp(kind, { sessions: { signup: mode }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } }, config: CHEAP_PASSWORDS });
   t.teardown(() => app.close());
-  app.formloom.worker.start({ pollMs: 50 });
+  app.formloom.worker.start(); // its mails wake it as they are queued: no fast poll
   return app;
 }
 
@@ -194,7 +194,7 @@ for (const kind of DB_KINDS) {
     const own = mailbox();
     const app = await startTestApp(kind, { sessions: { signup: 'open' }, mailer: own, rateLimits: false, config: CHEAP_PASSWORDS });
     t.teardown(() => app.close());
-    app.formloom.worker.start({ pollMs: 50 });
+    app.formloom.worker.start(); // its mails wake it as they are queued: no fast poll
     const known = newEmail('known');
     t.is((await signUpByMail(app, own, new Browser(app), { email: known })).status, 201);
     const before = own.messages.length;

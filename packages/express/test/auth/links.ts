@@ -6,7 +6,7 @@ import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 const mails = mailbox();
 
 async function signedUp(app: TestApp, email = newEmail()) {
-  app.formloom.worker.start({ pollMs: 50 });
+  app.formloom.worker.start(); // its mails wake it as they are queued: no fast poll
   const b = new Browser(app);
   const res = await signUpByMail(app, mails, b, { email });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));

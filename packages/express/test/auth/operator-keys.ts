@@ -15,7 +15,7 @@ const mails = mailbox();
 async function instance(t: { teardown(fn: () => Promise<void>): void }, kind: DbKind) {
   const app = await startTestApp(kind, { sessions: { signup: 'open' }, mailer: mails, rateLimits: { failedAuth: { limit: 10_000 } }, config: CHEAP_PASSWORDS });
   t.teardown(() => app.close());
-  app.formloom.worker.start({ pollMs: 50 });
+  app.formloom.worker.start(); // its mails wake it as they are queued: no fast poll
   return app;
 }
 

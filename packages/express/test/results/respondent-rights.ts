@@ -94,7 +94,7 @@ forEachDb(test, (t) => {
     tt.is((await app.api('GET', `/forms/${theirs.id}/responses/${foreign}`, { key: stranger.key })).status, 200);
     tt.is((await fetch(`${app.url}${fileUrl.pathname}`, { headers: { authorization: `Bearer ${owner.key}` } })).status, 404, 'the file is gone');
     // Its bytes too, through the outbox, once the erasure committed.
-    app.formloom.worker.start({ pollMs: 50 });
+    app.formloom.worker.start(); // the erasure's cleanup item wakes it: no fast poll for the file's rest
     await waitFor(async () => (await blobFiles(app)).every((f) => !f.includes(folder)), { what: 'the erased upload deleted from the blob store' });
     tt.deepEqual(await app.raw('SELECT id FROM uploads WHERE form_id = $1', [a.id]), []);
     tt.deepEqual(await app.raw('SELECT id FROM webhook_deliveries WHERE response_id = $1', [r1]), [], 'its deliveries (which carried the answers) are gone');
@@ -150,7 +150,7 @@ forEachDb(test, (t) => {
     tt.is((await app.api('GET', `/forms/${form.id}/responses/${two.id}`, { key: owner.key })).status, 200, 'nothing was deleted');
     tt.deepEqual((await app.api('POST', `/forms/${form.id}/responses/bulk-delete`, { key: owner.key, body: { response_ids: [two.id, three.id] } })).body, { deleted: 2 });
 
-    app.formloom.worker.start({ pollMs: 50 });
+    app.formloom.worker.start(); // the erasure's cleanup item wakes it: no fast poll for the file's rest
     await waitFor(async () => (await blobFiles(app)).every((f) => ![one, two, three].some((r) => f.includes(folder(r.file)))), { what: 'the deleted responses\' files gone' });
     tt.true((await blobFiles(app)).some((f) => f.includes(folder(kept.file))), 'the kept response keeps its file');
     const told = (await app.raw("SELECT body FROM webhook_deliveries WHERE form_id = $1 AND event = 'response.deleted'", [form.id])).map((d: { body: string }) => JSON.parse(d.body));
