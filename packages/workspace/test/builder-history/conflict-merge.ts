@@ -1,6 +1,6 @@
 import test from '../helpers/bounded-test';
 import type { Page } from 'playwright-core';
-import { axeViolations, openPage } from '../helpers/browser';
+import { axeViolations, openPage, pauseClock } from '../helpers/browser';
 import { sharedApp, sharedBrowser } from '../helpers/shared';
 
 /*
@@ -35,6 +35,9 @@ test('two tabs: conflicts chosen field by field, the rest merged, saved with the
   const b = await openPage(browser, { width: 1440, cookie: owner.cookie });
   const pick = (page: Page, name: RegExp) => page.getByRole('list', { name: 'Questions' }).getByRole('button', { name }).first().click();
   try {
+    // Tab A's clock is the test's: its three edits below are made while it stands still, so they meet tab B's
+    // save as one autosave, however long a busy machine takes between them (the builder saves 700 ms after an edit).
+    await a.page.clock.install();
     await Promise.all([a.page, b.page].map((p) => p.goto(`${app.url}/forms/${id}`)));
     await Promise.all([a.page, b.page].map((p) => p.getByRole('textbox', { name: 'Form title' }).waitFor()));
 
@@ -48,12 +51,14 @@ test('two tabs: conflicts chosen field by field, the rest merged, saved with the
     await serverHas((f) => f.questions.length === 3 && f.questions[1].title === 'Your age' && f.questions[2].title === 'Anything else?');
 
     // This tab, which read the form before: question 4 (deleted there), question 2 (retitled there), question 1.
+    await pauseClock(a.page);
     await pick(a.page, /Email/);
     await a.page.getByLabel('Question 4', { exact: true }).fill('Email address');
     await pick(a.page, /Age/);
     await a.page.getByLabel('Question 2', { exact: true }).fill('Age in years');
     await pick(a.page, /Name/);
     await a.page.getByLabel('Question 1', { exact: true }).fill('Full name');
+    await a.page.clock.resume();
 
     const panel = a.page.getByRole('region', { name: 'This form was also changed elsewhere' });
     const q2 = panel.getByRole('group', { name: 'Question 2 · Title' });

@@ -1,7 +1,7 @@
 import test from '../helpers/bounded-test';
 import type { Browser, Page } from 'playwright-core';
 import type { WorkspaceTestApp } from '../helpers/app';
-import { axeViolations, openPage } from '../helpers/browser';
+import { axeViolations, openPage, pauseClock } from '../helpers/browser';
 import { sharedApp, sharedBrowser } from '../helpers/shared';
 
 /*
@@ -34,16 +34,7 @@ async function serverHas(id: string, key: string, check: (form: any) => boolean)
  * takes between them (a 1.5 s pause starts another, builder/history.ts); the clock runs on once they are in.
  */
 async function typeAsOneStep(page: Page, text: string) {
-  // pauseAt names a time ahead of the page's; a busy machine may take longer than the margin to get it there.
-  for (let ahead = 1000; ; ahead *= 2) {
-    const at = (await page.evaluate(() => Date.now())) + ahead;
-    try {
-      await page.clock.pauseAt(at);
-      break;
-    } catch (e) {
-      if (!/to the past/.test(String(e)) || ahead >= 64_000) throw e;
-    }
-  }
+  await pauseClock(page);
   await page.keyboard.type(text);
   await page.clock.resume();
 }

@@ -45,6 +45,22 @@ export function withClipboard<T>(use: () => Promise<T>): Promise<T> {
   return turn;
 }
 
+/**
+ * Stops the page's clock (installed with `page.clock.install()` before the page loaded) until `page.clock.resume()`:
+ * edits made meanwhile are one moment for the page (one typing step, one autosave), however long a busy machine
+ * takes over them. `pauseAt` names a time ahead of the page's: the margin doubles when the machine took longer.
+ */
+export async function pauseClock(page: Page): Promise<void> {
+  for (let ahead = 1000; ; ahead *= 2) {
+    const at = (await page.evaluate(() => Date.now())) + ahead;
+    try {
+      return await page.clock.pauseAt(at);
+    } catch (e) {
+      if (!/to the past/.test(String(e)) || ahead >= 64_000) throw e;
+    }
+  }
+}
+
 /** The page's whole length as `<FORMLOOM_SHOTS>/<name>.png` when that variable names a folder; nothing without it. */
 export async function shot(page: Page, name: string): Promise<void> {
   const dir = process.env.FORMLOOM_SHOTS;
