@@ -71,7 +71,11 @@ async function writeAnswerIndex(db, form, { views = 0, starts = 0 } = {}) {
   for (const c of counters) {
     await p(db, 'run', 'INSERT INTO response_funnel (form_id, version, step, count) VALUES (?, ?, ?, ?) ON CONFLICT (form_id, version, step) DO UPDATE SET count = response_funnel.count + excluded.count', [c[0], Number(c[1]), c[2], c[3]]);
   }
-  const pairRows = [...pairs].map(([key, e]) => [form.id, ...key.split('\u0000'), e.n, e.completed, e.seconds_sum, e.seconds_count]);
+  // The deltas are grouped by filter, then by target (answer-pairs.ts, PairDeltas): a row's key is the two joined.
+  const pairRows = [];
+  for (const [filter, side] of pairs) {
+    for (const [target, e] of side) pairRows.push([form.id, ...(filter + target).split('\u0000'), e.n, e.completed, e.seconds_sum, e.seconds_count]);
+  }
   for (let i = 0; i < pairRows.length; i += PAIR_ROWS) {
     const chunk = pairRows.slice(i, i + PAIR_ROWS);
     await p(
