@@ -8,18 +8,7 @@ import type { ExecutionContext, TestFn } from 'ava';
  * package's test helpers choose `atOnce` for what its tests hold (PostgreSQL connections, browser pages).
  */
 export function boundedTest(test: TestFn, atOnce: number): TestFn {
-  let running = 0;
-  const waiting: Array<() => void> = [];
-  const enter = async () => {
-    if (running < atOnce) running++;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-  };
-  // The place goes to the next waiting test as it is, or back to the pool.
-  const leave = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  };
+  const { enter, leave } = places(atOnce);
   const bounded = (title: string, implementation: (t: ExecutionContext, ...args: unknown[]) => unknown, ...args: unknown[]) =>
     test(title, async (t) => {
       await enter();
@@ -42,4 +31,24 @@ export function boundedTest(test: TestFn, atOnce: number): TestFn {
     macro: test.macro,
     meta: test.meta,
   }) as unknown as TestFn;
+}
+
+/**
+ * `atOnce` places, taken by `enter` (waiting for one when all are taken) and given back by `leave`: the place
+ * goes to the next waiting caller as it is, or back to the pool.
+ */
+export function places(atOnce: number): { enter: () => Promise<void>; leave: () => void } {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    async enter() {
+      if (running < atOnce) running++;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    leave() {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    },
+  };
 }

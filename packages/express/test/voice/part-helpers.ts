@@ -1,6 +1,7 @@
 import avaTest, { type ExecutionContext, type TestFn } from 'ava';
 import test from '../helpers/bounded-test';
 import type { TestApp } from '../helpers/app';
+import { places } from '@formloom/core/testing';
 
 /*
  * What the parts of voice.test.ts share beyond helpers/voice.ts: `oneAtATime` and `ledgerKinds`.
@@ -20,18 +21,8 @@ import type { TestApp } from '../helpers/app';
  */
 export const PARTS_AT_ONCE = 3;
 
-let running = 0;
-const waiting: Array<() => void> = [];
-const enter = async () => {
-  if (running < PARTS_AT_ONCE) running++;
-  else await new Promise<void>((resolve) => waiting.push(resolve));
-};
-// The place goes to the next waiting part's test as it is, or back to the pool.
-const leave = () => {
-  const next = waiting.shift();
-  if (next) next();
-  else running--;
-};
+// The file's places for one-at-a-time tests, shared by all its parts: one set per test process (per file).
+const partPlaces = places(PARTS_AT_ONCE);
 
 type Implementation = (t: ExecutionContext, ...args: unknown[]) => unknown;
 
@@ -51,11 +42,11 @@ export function oneAtATime(): TestFn {
       last = new Promise<void>((resolve) => (done = resolve));
       try {
         await previous;
-        await enter();
+        await partPlaces.enter();
         try {
           return await implementation(t, ...args);
         } finally {
-          leave();
+          partPlaces.leave();
         }
       } finally {
         done();
