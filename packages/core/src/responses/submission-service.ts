@@ -281,11 +281,8 @@ export class SubmissionService {
     let items: OutboxItem[] = [];
     await this.storage.transaction(async (tx) => {
       const ok = await tx.responses.updatePartial(form.id, responseId, components.writes.length || nodeMetadata ? { ...patch, metadata: updated.metadata } : patch, this.csvLines.of(snapshot, updated));
-      // Not updated: completed meanwhile (409), or gone with its form's delete since the read above (404).
-      if (!ok) {
-        if (!(await tx.responses.findById(form.id, responseId))) throw notFound('Response');
-        throw conflict('This response is completed and cannot be changed', { reason: 'response_completed' });
-      }
+      // Not updated: gone with its form's delete since the read above (404), else completed meanwhile (409).
+      if (!ok) throw (await tx.responses.findById(form.id, responseId)) ? conflict('This response is completed and cannot be changed', { reason: 'response_completed' }) : notFound('Response');
       await tx.uploads.attach(form.id, uploadKeysIn(form.id, patch.answers), responseId);
       if (complete) items = await this.webhooks.enqueue(tx, form, updated, targets, snapshot.questions);
       if (complete) queued = await this.completedIn(tx, { form, response: updated, questions: snapshot.questions });

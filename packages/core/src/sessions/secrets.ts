@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { checkPasswordHash, decoyPasswordHash, hashPasswordAt } from '../password-hash';
+import { checkPasswordHash, decoyPasswordHash } from '../password-hash';
 
 /*
  * The secrets of signing in (docs/accounts.md, docs/security.md): scrypt password hashes, and tokens stored
@@ -11,7 +11,7 @@ export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;
 
 /** The stored form of a password (password-hash.ts): scrypt at the instance's `passwordHashCost`. */
-export const hashPassword = (password: string, cost?: number): Promise<string> => hashPasswordAt(password, cost);
+export { hashPasswordAt as hashPassword } from '../password-hash';
 
 /**
  * Constant-time check of `password` against a stored hash; against a decoy of the instance's `cost` when

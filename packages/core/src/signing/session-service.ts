@@ -19,9 +19,6 @@ import { createSessionSchema, listSessionsQuery, voidSessionSchema } from './sch
 import { signingRequestMail, voidNoticeMail } from './signing-mails';
 import { requireContracts, requireContractsPlan, SigningKit, slotsOf } from './signing-support';
 
-/** The stored form of a session password: the accounts' form (password-hash.ts), `scrypt$<salt hex>$<hash hex>` at the default cost. */
-export const hashPassword = (password: string, cost?: number): Promise<string> => hashPasswordAt(password, cost);
-
 /** Signing sessions as the form's team sees them (API key, `forms` scope): docs/signing.md. */
 @injectable()
 export class SigningSessionService {
@@ -75,7 +72,7 @@ export class SigningSessionService {
       expires_at: new Date(now.getTime() + input.expiry_days * 86_400_000).toISOString(),
       hide_other_signers: input.hide_other_signers,
       copy_mode: input.copy_mode,
-      password_hash: input.password ? await hashPassword(input.password, this.config.passwordHashCost) : null,
+      password_hash: input.password ? await hashPasswordAt(input.password, this.config.passwordHashCost) : null,
       require_email_verification: input.require_email_verification,
       notify_emails: input.notify_emails,
       notify_events: [...new Set(input.notify_events)],

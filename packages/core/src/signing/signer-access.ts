@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { SecretBox } from '../crypto-box';
 import { FormloomError } from '../errors';
-import { checkPasswordHash } from '../password-hash';
 
 /** How long an `X-Access-Token` from verify-password lasts (docs/signing.md). */
 export const ACCESS_TOKEN_MS = 60 * 60 * 1000;
@@ -11,9 +10,6 @@ export const ATTEMPT_WINDOW_MS = 15 * 60 * 1000;
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
 export const MAX_CODE_SENDS = 5;
-
-/** Constant-time check of a password against its stored hash (password-hash.ts: the cost is read from the hash). */
-export const checkPassword = (password: string, stored: string): Promise<boolean> => checkPasswordHash(password, stored);
 
 /** A sealed (encrypted, authenticated) token naming the short code and its expiry: nothing to store. */
 export const issueAccessToken = (box: SecretBox, code: string, now: Date) =>

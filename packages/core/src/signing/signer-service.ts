@@ -15,6 +15,7 @@ import { publicStatus } from './presenters';
 import { contractIncludesSlot, contractsOf } from './seal-handler';
 import { declineSchema, ESIGN_CONSENT, signSchema, verifyPasswordSchema } from './schemas';
 import * as access from './signer-access';
+import { checkPasswordHash } from '../password-hash';
 import { codeMail, notificationMail } from './signing-mails';
 import { SigningKit } from './signing-support';
 
@@ -110,7 +111,7 @@ export class SignerService {
     if (counter.hits > access.MAX_PASSWORD_FAILURES) {
       throw new FormloomError('RATE_LIMITED', 'Too many wrong passwords for this link; try again later', { retry_after: Math.max(1, Math.ceil((Date.parse(counter.resets_at) - now.getTime()) / 1000)) });
     }
-    if (session.password_hash && !(await access.checkPassword(password, session.password_hash))) return { status: 401, body: { error: 'Wrong password' } };
+    if (session.password_hash && !(await checkPasswordHash(password, session.password_hash))) return { status: 401, body: { error: 'Wrong password' } };
     await this.storage.rateLimits.release(key, now.toISOString());
     return { status: 200, body: { success: true, access_token: access.issueAccessToken(this.box, code, now) } };
   }
