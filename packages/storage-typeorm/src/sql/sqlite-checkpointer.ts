@@ -1,5 +1,5 @@
-import type { Database as SqliteConnection } from 'sqlite3';
 import type { DataSource } from 'typeorm';
+import { sqliteSideConnection } from './sqlite-side-connection';
 
 /*
  * WAL checkpoints on a connection of their own, outside the writer's commits (docs/benchmarks.md, "Ingest").
@@ -34,26 +34,15 @@ export interface SqliteCheckpointer {
 
 /** Opens the checkpointer beside the data source's connection; `null` for an in-memory database (no log). */
 export function openSqliteCheckpointer(dataSource: DataSource, busyTimeoutMs: number): SqliteCheckpointer | null {
-  const file = (dataSource.options as { database?: unknown }).database;
-  if (typeof file !== 'string' || file === ':memory:' || file === '') return null;
-  const driver = (dataSource.driver as unknown as { sqlite?: typeof import('sqlite3') }).sqlite;
-  if (!driver) return null;
-  let handle: Promise<SqliteConnection | null> | null = null;
+  // Read-write without CREATE: the writer made the file; a checkpoint needs to write the database file.
+  const side = sqliteSideConnection(dataSource, 'readwrite', busyTimeoutMs);
+  if (!side) return null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> | null = null;
   let again = false;
   let closed = false;
-  const connection = () =>
-    (handle ??= new Promise<SqliteConnection | null>((resolve) => {
-      // OPEN_READWRITE without CREATE: the writer made the file; a checkpoint needs to write the database file.
-      const db: SqliteConnection = new driver.Database(file, driver.OPEN_READWRITE, (err) => {
-        if (err) return resolve(null);
-        db.configure('busyTimeout', busyTimeoutMs);
-        resolve(db);
-      });
-    }));
   const checkpoint = async () => {
-    const db = await connection();
+    const db = await side.get().catch(() => null);
     if (!db || closed) return;
     // A failed checkpoint (busy, I/O) leaves the log as it was: the next commit asks again, the writer's bound holds.
     await new Promise<void>((resolve) => db.all('PRAGMA wal_checkpoint(PASSIVE)', () => resolve()));
@@ -82,9 +71,7 @@ export function openSqliteCheckpointer(dataSource: DataSource, busyTimeoutMs: nu
       if (timer) clearTimeout(timer);
       timer = null;
       await running;
-      const db = handle ? await handle : null;
-      handle = null;
-      if (db) await new Promise<void>((resolve) => db.close(() => resolve()));
+      await side.close();
     },
   };
 }

@@ -1,6 +1,7 @@
-import type { Database as SqliteConnection, Statement } from 'sqlite3';
+import type { Statement } from 'sqlite3';
 import type { DataSource } from 'typeorm';
 import type { Db, Prepared } from './db';
+import { sqliteSideConnection } from './sqlite-side-connection';
 import { cachedStatements } from './sqlite-statements';
 
 /**
@@ -28,26 +29,11 @@ export const isPlainSelect = (sql: string) => /^\s*SELECT\b/i.test(sql);
  * connection would open another, empty, database).
  */
 export function openSqliteReader(dataSource: DataSource, busyTimeoutMs: number): SqliteReader | null {
-  const file = (dataSource.options as { database?: unknown }).database;
-  if (typeof file !== 'string' || file === ':memory:' || file === '') return null;
-  const driver = (dataSource.driver as unknown as { sqlite?: typeof import('sqlite3') }).sqlite;
-  if (!driver) return null;
-  let handle: SqliteConnection | null = null;
-  let opening: Promise<SqliteConnection> | null = null;
+  const side = sqliteSideConnection(dataSource, 'readonly', busyTimeoutMs);
+  if (!side) return null;
   const open = new Set<Statement>();
   const running = new Set<Promise<unknown>>();
-  const connection = (): Promise<SqliteConnection> => {
-    if (handle) return Promise.resolve(handle);
-    opening ??= new Promise<SqliteConnection>((resolve, reject) => {
-      const db: SqliteConnection = new driver.Database(file, driver.OPEN_READONLY, (err) => {
-        if (err) return reject(err);
-        db.configure('busyTimeout', busyTimeoutMs);
-        handle = db;
-        resolve(db);
-      });
-    });
-    return opening;
-  };
+  const connection = side.get;
   const track = <T>(p: Promise<T>): Promise<T> => {
     running.add(p);
     const done = () => running.delete(p);
@@ -89,10 +75,7 @@ export function openSqliteReader(dataSource: DataSource, busyTimeoutMs: number):
       open.clear();
       await kept?.releaseAll();
       kept = null;
-      const db = handle ?? (opening ? await opening.catch(() => null) : null);
-      handle = null;
-      opening = null;
-      if (db) await new Promise<void>((resolve) => db.close(() => resolve()));
+      await side.close();
     },
   };
 }
