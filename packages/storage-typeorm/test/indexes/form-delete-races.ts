@@ -1,5 +1,6 @@
 import test from 'ava';
-import { makeForm, makeResponse, waitFor } from '@formloom/core/testing';
+import { makeForm, makeResponse } from '@formloom/core/testing';
+import { IDLE_INDEXER, lockWaits } from '../helpers/pg-locks';
 import { createTestDatabase, type TestDatabase } from '../../src/testing';
 import { type PgClient, withClient } from '../../src/testing-templates';
 import { dialectOf } from '../../src/sql/dialect';
@@ -15,8 +16,6 @@ import { ROW_LOCK } from '../../src/repositories/response-locks';
  * to wait where it no longer closes one. Deterministic: each step waits for the lock it needs to see.
  */
 
-/** An indexer that never runs by itself, so a response stays queued until the test's connection claims it. */
-const IDLE = { debounceMs: 3_600_000, intervalMs: 3_600_000 };
 
 async function formWithQueuedResponse(db: TestDatabase, over: Parameters<typeof makeResponse>[2] = {}) {
   const form = makeForm();
@@ -28,28 +27,13 @@ async function formWithQueuedResponse(db: TestDatabase, over: Parameters<typeof 
   return { form, response };
 }
 
-/** The locks the storage's delete waits for, once it waits for one. */
-const delayed = (client: PgClient) =>
-  waitFor(async () => {
-    const w = await waiting(client);
-    return w.length > 0 ? w : null;
-  }, { what: 'the delete waiting for a lock' });
-
-/** The locks other backends of this database wait for (`pg_locks`), as `locktype:relation` strings. */
-async function waiting(client: PgClient): Promise<string[]> {
-  const { rows } = await client.query(
-    `SELECT l.locktype, c.relname FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid LEFT JOIN pg_class c ON c.oid = l.relation ` +
-      `WHERE NOT l.granted AND a.datname = current_database() AND l.pid <> pg_backend_pid()`,
-  );
-  return rows.map((r) => `${r.locktype}:${r.relname ?? ''}`);
-}
 
 /** The test connection as a `Db`, to take the indexer's own locks with its own function. */
 const clientDb = (client: PgClient): Db =>
   ({ all: async (sql: string, params?: readonly unknown[]) => (await client.query(sql, params as unknown[])).rows }) as unknown as Db;
 
 test('postgres: a form delete waits for the indexer batch of the form before it locks the form row', async (t) => {
-  const db = await createTestDatabase('postgres', { indexer: IDLE });
+  const db = await createTestDatabase('postgres', { indexer: IDLE_INDEXER });
   t.teardown(() => db.close());
   const { form, response } = await formWithQueuedResponse(db);
   await withClient(db.url, async (batch) => {
@@ -59,7 +43,7 @@ test('postgres: a form delete waits for the indexer batch of the form before it 
     const claimed = await batch.query('DELETE FROM response_index_queue WHERE response_id = $1 RETURNING response_id', [response.id]);
     t.is(claimed.rows.length, 1, 'the batch claimed the response');
     const deleted = db.storage.transaction((tx) => tx.forms.delete(form.id));
-    t.deepEqual(await delayed(batch), ['advisory:'], "the delete waits for the batch's form lock, before touching any row");
+    t.deepEqual(await lockWaits(batch, 'the delete waiting for a lock'), ['advisory:'], "the delete waits for the batch's form lock, before touching any row");
     // What the batch's first new day, value or pair row of the form takes (its foreign key check). The delete
     // held the form row FOR UPDATE, which blocks it, while it waited for the batch's queue row: a deadlock.
     await t.notThrowsAsync(batch.query('SELECT 1 FROM forms WHERE id = $1 FOR KEY SHARE NOWAIT', [form.id]), "the batch's foreign key check does not wait for the delete");
@@ -70,7 +54,7 @@ test('postgres: a form delete waits for the indexer batch of the form before it 
 });
 
 test('postgres: a form delete waits for a completion that holds its response before it locks the form row', async (t) => {
-  const db = await createTestDatabase('postgres', { indexer: IDLE });
+  const db = await createTestDatabase('postgres', { indexer: IDLE_INDEXER });
   t.teardown(() => db.close());
   const { form, response } = await formWithQueuedResponse(db, { completed_at: null, completion_seconds: null, resume_token_hash: 'ef'.repeat(32) });
   await withClient(db.url, async (completion) => {
@@ -78,7 +62,7 @@ test('postgres: a form delete waits for a completion that holds its response bef
     await completion.query('BEGIN');
     await completion.query(`SELECT id FROM responses WHERE id = $1 ${ROW_LOCK}`, [response.id]);
     const deleted = db.storage.transaction((tx) => tx.forms.delete(form.id));
-    t.deepEqual(await delayed(completion), ['transactionid:'], "the delete waits for the completion's response");
+    t.deepEqual(await lockWaits(completion, 'the delete waiting for a lock'), ['transactionid:'], "the delete waits for the completion's response");
     // What the completion writes next: the form's day rows (ON CONFLICT DO UPDATE locks the one it finds) and
     // rows whose foreign key check takes the form row. The delete held the form row FOR UPDATE and had deleted
     // those rows by cascade while it waited for the response: the completion then waited for it, a deadlock.

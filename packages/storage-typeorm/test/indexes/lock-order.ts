@@ -1,7 +1,8 @@
 import test from 'ava';
 import { at, makeForm, makeResponse, waitFor } from '@formloom/core/testing';
+import { IDLE_INDEXER, lockWaits, waitingLocks } from '../helpers/pg-locks';
 import { createTestDatabase, type TestDatabase } from '../../src/testing';
-import { type PgClient, withClient } from '../../src/testing-templates';
+import { withClient } from '../../src/testing-templates';
 
 /*
  * The lock order of the responses and their queue on PostgreSQL (docs/decisions.md, "Lock order of the responses
@@ -9,9 +10,6 @@ import { type PgClient, withClient } from '../../src/testing-templates';
  * conformance suite, statement by statement, and the storage's side is asserted to wait where it no longer closes
  * a cycle. Deterministic: each step waits for the lock it needs to see, never for time.
  */
-
-/** An indexer that never runs by itself, so a response stays queued until the test's connection claims it. */
-const IDLE = { debounceMs: 3_600_000, intervalMs: 3_600_000 };
 
 async function queuedPartial(db: TestDatabase) {
   const form = makeForm();
@@ -23,17 +21,9 @@ async function queuedPartial(db: TestDatabase) {
   return { form, partial };
 }
 
-/** The locks another backend of this database waits for (`pg_locks`), as `locktype:relation` strings. */
-async function waiting(client: PgClient): Promise<string[]> {
-  const { rows } = await client.query(
-    `SELECT l.locktype, c.relname FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid LEFT JOIN pg_class c ON c.oid = l.relation ` +
-      `WHERE NOT l.granted AND a.datname = current_database() AND l.pid <> pg_backend_pid()`,
-  );
-  return rows.map((r) => `${r.locktype}:${r.relname ?? ''}`);
-}
 
 test('postgres: rebuildAnalytics waits for a change that holds its response and queue rows before it empties the queue', async (t) => {
-  const db = await createTestDatabase('postgres', { indexer: IDLE });
+  const db = await createTestDatabase('postgres', { indexer: IDLE_INDEXER });
   t.teardown(() => db.close());
   const { form, partial } = await queuedPartial(db);
   await withClient(db.url, async (change) => {
@@ -45,10 +35,7 @@ test('postgres: rebuildAnalytics waits for a change that holds its response and 
     const rebuilt = db.storage.responses.rebuildAnalytics();
     // Under SHARE mode the rebuild got the table and waited for the queue row (a transaction id), and the change's
     // UPDATE below then waited for the rebuild: a deadlock. It now waits for the table itself.
-    const locks = await waitFor(async () => {
-      const w = await waiting(change);
-      return w.length > 0 ? w : null;
-    }, { what: 'the rebuild waiting for a lock' });
+    const locks = await lockWaits(change, 'the rebuild waiting for a lock');
     t.deepEqual(locks, ['relation:responses'], 'the rebuild waits for the responses table, before touching any row');
     await change.query('UPDATE responses SET completed_at = $2, completion_seconds = 9 WHERE id = $1', [partial.id, at(120)]);
     await change.query('COMMIT');
@@ -59,7 +46,7 @@ test('postgres: rebuildAnalytics waits for a change that holds its response and 
 });
 
 test('postgres: a completion waiting for a queue row a batch claimed lets the batch check its answers foreign key', async (t) => {
-  const db = await createTestDatabase('postgres', { indexer: IDLE });
+  const db = await createTestDatabase('postgres', { indexer: IDLE_INDEXER });
   t.teardown(() => db.close());
   const { form, partial } = await queuedPartial(db);
   await withClient(db.url, async (batch) => {
@@ -70,7 +57,7 @@ test('postgres: a completion waiting for a queue row a batch claimed lets the ba
     const completed = db.storage.responses.updatePartial(form.id, partial.id, {
       answers: partial.answers, completed_at: at(120), completion_seconds: 9, quiz_results: null, unique_visitor: null, submitted_at: at(120),
     });
-    await waitFor(async () => (await waiting(batch)).length > 0 || null, { what: 'the completion waiting for the claimed queue row' });
+    await waitFor(async () => (await waitingLocks(batch)).length > 0 || null, { what: 'the completion waiting for the claimed queue row' });
     // What the batch's answers index insert takes on the response (its foreign key check). The completion held
     // the response FOR UPDATE, which blocks it: the batch then waited for the completion, which waited for the batch.
     await t.notThrowsAsync(batch.query('SELECT 1 FROM responses WHERE id = $1 FOR KEY SHARE NOWAIT', [partial.id]), 'the foreign key check does not wait for the completion');
