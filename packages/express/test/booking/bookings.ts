@@ -14,7 +14,8 @@ import { webhookReceiver } from '../helpers/browser';
  */
 
 let radicale: Radicale;
-const USERS = { sqlite_a: 'pa', sqlite_b: 'pb', postgres_a: 'pc', postgres_b: 'pd', sqlite_l: 'pl', postgres_l: 'pm' } as const;
+// Long enough that no sealed value holds one by chance ("sealed at rest" searches the stored text for it).
+const USERS = { sqlite_a: 'passwordSqliteA7k2', sqlite_b: 'passwordSqliteB7k2', postgres_a: 'passwordPostgresA7k2', postgres_b: 'passwordPostgresB7k2', sqlite_l: 'passwordSqliteL7k2', postgres_l: 'passwordPostgresL7k2' } as const;
 test.before(async () => {
   radicale = await Radicale.start({ ...USERS });
 });
