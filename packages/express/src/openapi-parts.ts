@@ -96,3 +96,24 @@ export function schemaConverter(components: Record<string, unknown>) {
     return rest;
   };
 }
+
+/**
+ * The names of the components the built-in routes document (all areas). A plugin's or host's route naming a
+ * component like one of them is the only way it can clash with the rest of the document, so only then is the
+ * whole document described at mount (`assertDocumentable`). openapi/document.ts checks the list against the
+ * served document.
+ */
+export const BUILT_IN_COMPONENTS: ReadonlySet<string> = new Set(
+  `AcceptedInvitation Analytics Answer AnswerValue AuditEvent AuditEventList BulkDeleteResult CreatedForm CreatedInvitation
+  CreatedTeam DeclineResult Error Form FormList FormListItem FormWebhook Funnel FuseLink GlobalWebhook GlobalWebhookList
+  Integration IntegrationDelivery IntegrationDeliveryList IntegrationDeliveryRetry IntegrationField IntegrationList
+  IntegrationTest IntegrationType IntegrationTypeList Invitation InvitationList Logo Membership PublicForm PublicInvitation
+  PublicQuestion PublicSnapshot PublishedForm Question QuestionSummaries RespondentErased RespondentResponse
+  RespondentResponses Response ResponseExport ResponseList SignResult SignedDocument SignedDocumentList
+  SignedPdfVerification SignerAccessToken SignerContext SignerDocument SignerLink SigningAuditEntry SigningAuditTrail
+  SigningRequestResent SigningSession SigningSessionList SubmittedResponse Success SuccessWithMessage Team TeamBranding
+  TeamDetail TeamList TeamListItem TeamMember TeamMemberList Theme Upload VerificationCodeSent Version VersionList
+  VisitRecorded Voice VoiceCreditEntry VoiceCredits VoiceEstimate VoiceEstimateBody VoiceGeneration VoiceGenerationBody
+  VoiceGenerationDeleted VoiceGenerationList VoiceList VoiceQuality VoiceScriptLine VoidedSigningSession WebhookDelivery
+  WebhookDeliveryList WebhookDeliveryRetry WebhookSecret WebhookTest`.split(/\s+/),
+);

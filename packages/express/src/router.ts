@@ -3,7 +3,7 @@ import { BUILT_IN_AREAS, type Formloom } from '@formloom/core';
 import { apiKeyAuthenticator, checkPrincipal, hostOrApiKey, type AuthenticateHook } from './auth';
 import { errorHandler, notFoundHandler } from './errors';
 import { errorLoggerOf, isHttpLogger, startRequestLog, type RouterLogger } from './request-log';
-import { API_KEY_SECURITY, buildOpenApi, HOST_SECURITY, operationIdOf } from './openapi';
+import { API_KEY_SECURITY, assertDocumentable, buildOpenApi, HOST_SECURITY, operationIdOf } from './openapi';
 import { assertNoNulCharacters } from './input-guard';
 import { bodyReaders } from './body-readers';
 import { RateLimits, requestIp, type RateLimitOptions } from './rate-limit';
@@ -84,9 +84,9 @@ export function routeTable(formloom: Formloom, extra: readonly RouteSpec[] = [])
 
 const BUILT_IN_AREA_NAMES = new Set(BUILT_IN_AREAS.map((a) => a.name));
 
-/** Whether the instance serves routes besides the built-in ones: a plugin's or the host's. */
-function hasOwnRoutes(formloom: Formloom, hostRoutes: readonly RouteSpec[] | undefined): boolean {
-  return !!hostRoutes?.length || formloom.routes.some((r) => !BUILT_IN_AREA_NAMES.has(r.plugin));
+/** The routes the instance serves besides the built-in ones: its plugins' and the host's. */
+function ownRoutes(formloom: Formloom, hostRoutes: readonly RouteSpec[] | undefined): RouteSpec[] {
+  return [...formloom.routes.filter((r) => !BUILT_IN_AREA_NAMES.has(r.plugin)).map(fromPluginRoute), ...(hostRoutes ?? [])];
 }
 
 /**
@@ -117,10 +117,9 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   });
 
   const security = options.authenticate ? { ...HOST_SECURITY, scheme: options.securityScheme ?? HOST_SECURITY.scheme, ...(options.apiKeys ? { alsoApiKeys: true } : {}) } : API_KEY_SECURITY;
-  // A plugin's or a host's route that cannot be documented stops the mount, not GET /openapi.json later, so
-  // the document is built once now when there are any. The built-in routes' document is checked by the test
-  // suite; building it at every start would only hold memory (docs/benchmarks.md, "Session 12").
-  if (hasOwnRoutes(formloom, options.routes)) buildOpenApi(routes, '/', { security });
+  // A plugin's or a host's route that cannot be documented stops the mount, not GET /openapi.json later. The
+  // built-in routes' document is checked by the test suite; building it at every start would only hold memory.
+  assertDocumentable(ownRoutes(formloom, options.routes), routes, { security });
   let openapi: unknown;
   router.get('/openapi.json', (req: Request, res) => {
     openapi ??= buildOpenApi(routes, req.baseUrl || '/', { security, ...(mount ? { alternatives: [SESSION_SECURITY] } : {}) });

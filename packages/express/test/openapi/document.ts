@@ -12,6 +12,7 @@ import { formOut, uploadOut } from '@formloom/core';
 import { createFormloomRouter } from '../../src';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { assertMatches } from '../helpers/schema-check';
+import { BUILT_IN_COMPONENTS } from '../../src/openapi-parts';
 
 const run = promisify(execFile);
 let app: TestApp;
@@ -34,6 +35,11 @@ test.serial('the served document is valid OpenAPI 3.1 (swagger-parser)', async (
   const broken = structuredClone(doc);
   broken.paths['/forms'].get.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/NoSuchSchema' };
   await t.throwsAsync(SwaggerParser.validate(broken));
+});
+
+test.serial('the list of built-in component names the mount checks plugins against is the served document\'s', (t) => {
+  // A name missing from BUILT_IN_COMPONENTS would let a plugin's clashing component through the mount (plugins/contracts.ts).
+  t.deepEqual([...BUILT_IN_COMPONENTS].sort(), Object.keys(doc.components.schemas).sort());
 });
 
 test.serial('every operation: a unique readable operationId, known tags, a real success schema, the error responses', (t) => {

@@ -3,7 +3,7 @@ import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
-import { checkRouteAnswer, createFormloom, definePlugin, defineRoute, named, PluginConfigError, type FormloomPlugin, type PluginRoute } from '@formloom/core';
+import { checkRouteAnswer, createFormloom, definePlugin, defineRoute, formOut, named, PluginConfigError, type FormloomPlugin, type PluginRoute } from '@formloom/core';
 import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { createFormloomRouter } from '../../src';
 
@@ -59,6 +59,12 @@ test('one plugin can never break the document: a route that cannot be documented
   });
   const formloom = createFormloom({ storage: db.storage, plugins: [clash] });
   t.throws(() => createFormloomRouter({ formloom, rateLimits: false }), { message: /^GET \/clash \(getClash\) cannot be documented: Two different schemas are named Form/ });
+  // Two of the plugins' own routes naming different schemas alike clash as well; answering the built-in Form itself does not.
+  const twice = (path: string, schema: z.ZodType) => ({ method: 'get' as const, path, scope: 'public' as const, summary: 's', tags: ['t'], success: { status: 200, description: 'x', schema }, handler: async () => ({ body: {} }) });
+  const own = definePlugin({ name: 'own', version: '1', routes: () => [twice('/own/a', named('OwnThing', z.object({ a: z.string() }))), twice('/own/b', named('OwnThing', z.object({ b: z.string() })))] });
+  t.throws(() => createFormloomRouter({ formloom: createFormloom({ storage: db.storage, plugins: [own] }), rateLimits: false }), { message: /^GET \/own\/b \(getOwnB\) cannot be documented: Two different schemas are named OwnThing/ });
+  const reuse = definePlugin({ name: 'reuse', version: '1', routes: () => [twice('/reuse', formOut)] });
+  t.notThrows(() => createFormloomRouter({ formloom: createFormloom({ storage: db.storage, plugins: [reuse] }), rateLimits: false }));
   // Without it, the same storage serves the document.
   const server = await serve(createFormloomRouter({ formloom: createFormloom({ storage: db.storage }), rateLimits: false }));
   t.teardown(server.close);
