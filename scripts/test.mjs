@@ -71,7 +71,9 @@ child.on('exit', async (code, signal) => {
  */
 async function sharedBrowser() {
   const serve = join(root, 'packages/test-browser/dist/src/serve.js');
-  if (process.env.FORMLOOM_TEST_OWN_BROWSERS === '1' || !existsSync('/usr/bin/chromium') || !existsSync(serve)) return null;
+  // The browser packages/test-browser launches (chromiumPath): Debian's headless shell, else its chromium.
+  const browsers = [process.env.FORMLOOM_TEST_CHROMIUM, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].filter(Boolean);
+  if (process.env.FORMLOOM_TEST_OWN_BROWSERS === '1' || !browsers.some((b) => existsSync(b)) || !existsSync(serve)) return null;
   const proc = spawn(process.execPath, [serve], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
   const exited = new Promise((resolve) => proc.once('exit', resolve));
