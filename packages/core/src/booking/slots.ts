@@ -7,7 +7,7 @@ import { isTimeZone, minutesOf, zonedToUtc } from './zoned-time';
  * the bookings and holds already taken). Pure: the service gathers the busy times.
  */
 
-/** A booking question's settings, as its properties name them (document 1: hours, timezone, durations). */
+/** A booking question's settings, as its properties name them (hours, timezone, durations). */
 export interface BookingSettings {
   /** Opening hours per day of the week (0 = Sunday), `HH:MM` in `timezone`; several ranges per day allowed. */
   hours: Array<{ day: number; start: string; end: string }>;

@@ -47,7 +47,7 @@ export const THEME_FIELDS = [
   ...COLOR_FIELDS,
   ...FONT_FIELDS,
   'question_font_size',
-  // Beyond document 1: the roundness of fields, choices and buttons (docs/decisions.md, Workspace, "Theme presets").
+  // Not in the original API: the roundness of fields, choices and buttons (docs/decisions.md, Workspace, "Theme presets").
   'corner_radius',
   'custom_css',
   'show_progress_bar',

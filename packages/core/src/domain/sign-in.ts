@@ -1,6 +1,6 @@
 /*
- * Records of people who sign in (DESIGN.md section 8, docs/accounts.md): passwords, browser sessions,
- * one-time tokens sent by mail and passkeys. Every secret is stored as a hash, never in clear.
+ * Records of people who sign in (docs/accounts.md): passwords, browser sessions, one-time tokens sent by mail and
+ * passkeys. Every secret is stored as a hash, never in clear.
  */
 
 /** How new accounts may be made over HTTP (`FORMLOOM_SIGNUP`). */

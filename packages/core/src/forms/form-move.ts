@@ -28,7 +28,7 @@ export const formPlaceSchema = z
 
 /**
  * Moving and copying a form between the caller's own forms and their teams (docs/decisions.md, Teams,
- * "Moving and copying forms"; beyond document 1, which fixes a form's team at creation). Both places are
+ * "Moving and copying forms"; not in the original API, which fixes a form's team at creation). Both places are
  * checked: the form's current place as for deleting it (a team loses the form: owner or admin; a personal
  * form: its owner), for a copy as for reading it; the target as for creating a form there. Each team
  * involved gets an entry in its audit log, in the same transaction as the change.

@@ -26,7 +26,7 @@ export const themeShape = {
   ...colorShape,
   ...fontShape,
   question_font_size: cssSize.nullable().optional(),
-  corner_radius: cssSize.nullable().optional().describe('Beyond document 1: how round fields, choices and buttons are, a CSS size (default 8px)'),
+  corner_radius: cssSize.nullable().optional().describe('How round fields, choices and buttons are, a CSS size (default 8px)'),
   custom_css: freeCss(100_000).nullable().optional(),
   show_progress_bar: z.boolean().optional(),
   branding_logo_url: logoUrl.nullable().optional(),

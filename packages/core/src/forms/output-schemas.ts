@@ -54,7 +54,7 @@ export const themeOutShape = {
   font_family_option: text,
   font_family_indicator: text,
   question_font_size: text,
-  corner_radius: text.describe('Beyond document 1: how round fields, choices and buttons are, a CSS size (null: 8px)'),
+  corner_radius: text.describe('How round fields, choices and buttons are, a CSS size (null: 8px)'),
   custom_css: text,
   show_progress_bar: z.boolean(),
   branding_logo_url: text,

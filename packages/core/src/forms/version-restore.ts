@@ -19,7 +19,7 @@ export const RESTORED_FROM = 'restored_from_version';
 /** Settings that configure an integration rather than the form's content: a restore keeps the current ones. */
 const KEPT_ON_RESTORE = new Set<string>(['webhook_url']);
 
-/** The entry the next publish's changelog starts with when the draft was restored (DESIGN.md section 8). */
+/** The entry the next publish's changelog starts with when the draft was restored (docs/decisions.md "Version restore"). */
 export function restoredEntry(form: Pick<FormRecord, 'options'>): ChangelogEntry | null {
   const n = form.options[RESTORED_FROM];
   return typeof n === 'number' ? { type: 'version_restored', description: `Version ${n} restored as the draft` } : null;

@@ -1,6 +1,6 @@
 /**
  * Recall (docs/decisions.md "Recall"): a form's texts may show an earlier answer, a hidden field or a
- * variable. One syntax, in the dotted form of document 1's own `{respondent.email}`:
+ * variable. One syntax, in the dotted form of the email step's own `{respondent.email}`:
  *
  *   {answer.<question id>}     {hidden.<name>}     {var.<name>}
  *

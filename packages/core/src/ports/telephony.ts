@@ -1,6 +1,6 @@
 /**
- * Telephony (DESIGN.md "Ports"; docs/booking.md, "Confirmation calls"): place a call that plays audio and reads
- * one keypad digit, and read the provider's signed callbacks. None until configured: `@formloom/telephony-twilio`.
+ * Telephony (docs/booking.md, "Confirmation calls"): place a call that plays audio and reads one keypad digit, and
+ * read the provider's signed callbacks. None until configured: `@formloom/telephony-twilio`.
  * Conformance suite: `telephonyConformance` in `@formloom/core/testing`.
  * Used by the booking area's confirmation calls (booking/confirmation-calls.ts).
  */

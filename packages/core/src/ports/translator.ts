@@ -1,6 +1,6 @@
 /**
- * Translator (DESIGN.md "Ports"; docs/languages.md "auto_translate"): translates a form's texts from its default
- * language into another, many texts per call. None until configured: `@formloom/translator-deepl` or
+ * Translator (docs/languages.md "auto_translate"): translates a form's texts from its default language into
+ * another, many texts per call. None until configured: `@formloom/translator-deepl` or
  * `@formloom/translator-libretranslate`. Conformance suite: `translatorConformance` in `@formloom/core/testing`.
  */
 

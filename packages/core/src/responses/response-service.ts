@@ -230,8 +230,8 @@ export class ResponseService {
   }
 
   /**
-   * The analytics endpoints' filters: `since`/`until` as dates (document 1), then `completed`, `version` and
-   * `filter` as the responses list reads them. `narrowed`: one of the latter is given, so the rollups cannot answer.
+   * The analytics endpoints' filters: `since`/`until` as dates, then `completed`, `version` and `filter` as the
+   * responses list reads them. `narrowed`: one of the latter is given, so the rollups cannot answer.
    */
   private async summaryFilter(formId: string, query: Record<string, unknown>) {
     for (const f of ['since', 'until'] as const) {

@@ -122,8 +122,8 @@ export class MailLinkService {
   }
 
   /**
-   * The first proof of an address (DESIGN.md section 8, docs/security.md "An address claimed before its
-   * owner"): whoever set a password, registered a passkey, made a key or holds a session before the address
+   * The first proof of an address (docs/security.md "An address claimed before its owner"): whoever set a
+   * password, registered a passkey, made a key or holds a session before the address
    * was proven may not be its owner (anyone may sign up with any address), so the first proof ends every
    * session of the account, drops its password and passkeys and revokes the API keys made from its
    * sessions. Keys the operator made (`formloom key create`, `made_by: 'operator'`) stay: the operator,

@@ -8,7 +8,7 @@ import type { Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
 import { csrfTokenOf, isToken, newToken, tokenHash } from './secrets';
 
-/** Idle and absolute lifetimes of a session (DESIGN.md section 8). */
+/** Idle and absolute lifetimes of a session (docs/accounts.md "Sessions"). */
 export const SESSION_IDLE_MS = 14 * 86_400_000;
 export const SESSION_ABSOLUTE_MS = 90 * 86_400_000;
 /** A session's `last_seen_at` is written at most this often: one write per hour, not per request. */

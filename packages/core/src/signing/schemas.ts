@@ -10,7 +10,7 @@ export type PublicSessionStatus = (typeof PUBLIC_STATUSES)[number];
 
 const name = z.string().trim().max(200).nullable().optional();
 
-/** POST /forms/:id/signing-sessions. Bounds the spec leaves open are in docs/decisions.md ("Signing"). */
+/** POST /forms/:id/signing-sessions. Bounds the API leaves open are in docs/decisions.md ("Signing"). */
 export const createSessionSchema = z
   .object({
     signers: z
@@ -39,7 +39,8 @@ export const voidSessionSchema = z.object({ reason: z.string().trim().min(1).max
 
 /**
  * GET /forms/:id/signing-sessions. `page` and `per_page` are never refused: `paging` clamps them as
- * document 1 section 8 says (non-numeric page 1, per_page 20; per_page within 1-100; page at least 1).
+ * docs/decisions.md "Lists and paging" says (non-numeric page 1, per_page 20; per_page within 1-100;
+ * page at least 1).
  */
 export const listSessionsQuery = z.object({
   status: z.enum(PUBLIC_STATUSES).optional().describe('Only sessions in this status'),

@@ -121,7 +121,7 @@ export class SigningSessionService {
   async list(principal: Principal, formId: string, query: unknown) {
     await authorizeForm(this.storage, principal, formId, 'read');
     const q = parseBody(listSessionsQuery, query ?? {});
-    // The raw values: `paging` clamps strings and numbers alike (document 1, section 8).
+    // The raw values: `paging` clamps strings and numbers alike (docs/decisions.md "Lists and paging").
     const { page, per_page, offset } = paging((query ?? {}) as { page?: unknown; per_page?: unknown });
     const now = this.clock.now();
     const statuses = q.status ? storedStatusesFor(q.status) : null;

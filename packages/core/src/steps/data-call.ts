@@ -20,7 +20,7 @@ export type DataOutcome =
   | { status: 'ok'; http_status: number; variables: Record<string, unknown>; hidden: Record<string, string>; body: unknown }
   | { status: 'failed'; http_status: number | null; error: string; variables: Record<string, unknown>; hidden: Record<string, string>; body?: unknown };
 
-// jsonpath-plus loads with the first data node called, not with the server (DESIGN.md section 9).
+// jsonpath-plus loads with the first data node called, not with the server (docs/decisions.md "Steps the service runs").
 let jsonPath: typeof JSONPathFn | null = null;
 const loadJsonPath = () => (jsonPath ??= (require('jsonpath-plus') as typeof import('jsonpath-plus')).JSONPath);
 

@@ -93,7 +93,7 @@ export function settleLanguages(before: Options, next: Options): Options {
  * 400 otherwise, rather than stored and silently never applied. Only a request that turns it on is checked.
  */
 export function assertTranslatorFor(input: Record<string, unknown>, translator: Translator, options: Record<string, unknown> = input): void {
-  // Checked only where the plan includes auto_translate: on the free plan it is stored false (document 1).
+  // Checked only where the plan includes auto_translate: on the free plan it is stored false (docs/languages.md).
   if (options.auto_translate === true && typeof options.language !== 'string') {
     throw badRequest('auto_translate: needs a default language (`language`)', { field: 'auto_translate', reason: 'auto_translate_needs_language' });
   }

@@ -39,7 +39,7 @@ export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: 
     object: 'voice.generation',
     status: g.status,
     mode: g.mode,
-    // Document 3: the origin of the request; streams are API requests too.
+    // The origin of the request (docs/voice.md): streams are API requests too.
     source: 'api',
     voice: { id: g.voice_id, name: g.voice_name },
     language: g.language,
@@ -64,7 +64,7 @@ export function presentGeneration(g: VoiceGeneration, balance: number, baseUrl: 
 }
 
 /**
- * A script line of a generation, with document 3's fields only: `credits` is the line's decimal share (0.4
+ * A script line of a generation, with the API's fields only: `credits` is the line's decimal share (0.4
  * per spoken character; 0 for a failed line or a pause); the request as a whole is rounded up once. A pause
  * has `voice` and `text` null; its length is `end_ms - start_ms`.
  */
@@ -105,7 +105,7 @@ export function serviceHeaders(v: VoiceHeaderValues): Record<string, string> {
 
 export const dataBody = (data: unknown) => ({ data, meta: { rate_card: RATE_CARD } });
 
-/** `meta` of every successful JSON answer of the voice API (document 3: `{data, meta: {rate_card}}`), with a list's paging. */
+/** `meta` of every successful JSON answer of the voice API (docs/voice.md: `{data, meta: {rate_card}}`), with a list's paging. */
 export const voiceMeta = <T extends object>(more?: T) => ({ ...more, rate_card: RATE_CARD });
 
 /** A ledger entry of `GET /voice/credits`: the key it was spent with stays out (a key's spending is the account page's). */

@@ -203,7 +203,7 @@ export function voiceRoutes(ctx: PluginContext): PluginRoute[] {
           const balance = await service().billing.balance(principal.user_id);
           const now = service().clock.now();
           const data = items.map((g) => presentGeneration(g, balance, req.baseUrl, { retakesRemaining: retakesRemaining(g, now) }));
-          // The generic list wrapper of document 1, section 8.
+          // The API's generic list wrapper, with the rate card (docs/voice.md, the library).
           return { body: { data, meta: voiceMeta({ page, per_page, total, total_pages: Math.ceil(total / per_page) }) } };
         }),
     },

@@ -125,7 +125,8 @@ export const voiceListQuery = z.object({
 
 /**
  * GET /voice/generations (the library). `page` and `per_page` are never refused: `paging` clamps them as
- * document 1 section 8 says (non-numeric page 1, per_page 20; per_page within 1-100; page at least 1).
+ * docs/decisions.md "Lists and paging" says (non-numeric page 1, per_page 20; per_page within 1-100;
+ * page at least 1).
  */
 export const libraryQuery = z.object({
   page: z.string().optional().catch(undefined).meta({ type: 'integer', minimum: 1, description: '1-based page (default 1; below 1 or not a number: 1)' }),

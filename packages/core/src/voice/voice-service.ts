@@ -90,7 +90,7 @@ export class VoiceService {
   /**
    * Validates a speak (or estimate) body and prices it; nothing is charged. `quality` defaults to `standard`
    * for every format of `POST /voice`; a stream passes `defaultQuality: null` (its formats' own default:
-   * `phone` for `mulaw_8k`, document 3 "POST /api/v1/voice/stream").
+   * `phone` for `mulaw_8k`, docs/voice.md "Audio formats").
    */
   async prepare(body: VoiceRequest, formatOverride?: string, maxCharacters = MAX_SYNC_CHARACTERS, defaultQuality: VoiceRequest['quality'] | null = 'standard'): Promise<PreparedSpeech> {
     const { text, voice: voiceId, speed } = checkSpeak(body);

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 /*
  * Delivery signatures (docs/responses-and-webhooks.md "Verifying a delivery"). Two schemes sign every
  * delivery with the account's one secret:
- * - the spec's `X-Service-Signature`: hex HMAC-SHA256 of the body, keyed by the secret's text;
+ * - the original API's `X-Service-Signature`: hex HMAC-SHA256 of the body, keyed by the secret's text;
  * - Standard Webhooks (standardwebhooks.com): `webhook-id`, `webhook-timestamp` (Unix seconds, set at each
  *   attempt) and `webhook-signature` = `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed by the
  *   secret read as base64, which is how every Standard Webhooks library reads a secret. Our secrets are 64

@@ -2,7 +2,7 @@ import { FormMoveService, formOut, formPlaceSchema } from '@formloom/core';
 import { formEtag } from '../form-etag';
 import { json, param, type RouteSpec } from '../route-table';
 
-/** Moving and copying a form into a team or the caller's own forms (docs/decisions.md, Teams); beyond document 1. */
+/** Moving and copying a form into a team or the caller's own forms (docs/decisions.md, Teams); not in the original API. */
 export const formMoveRoutes: RouteSpec[] = [
   {
     method: 'post',

@@ -2,7 +2,7 @@ import { FormSlugService, formOut, formSlugSchema } from '@formloom/core';
 import { formEtag } from '../form-etag';
 import { param, type RouteSpec } from '../route-table';
 
-/** Choosing a form's address (docs/decisions.md, Forms, "The form's address"); beyond document 1. */
+/** Choosing a form's address (docs/decisions.md, Forms, "The form's address"); not in the original API. */
 export const formSlugRoutes: RouteSpec[] = [
   {
     method: 'put',

@@ -127,7 +127,7 @@ export const responseRoutes: RouteSpec[] = [
       {
         name: 'format',
         description:
-          'csv (the default; document 1\'s CSV, unchanged), xlsx (one sheet: answers as the respondent saw them, yes/no as the page\'s words, dates and numbers typed, then a "(raw)" column per yes/no and choice question) or json (an array of `{id, submitted_at, completed_at, answers: [{question_id, sub_field?, title, label, value}], hidden_fields}`: `label` as seen, `value` as stored)',
+          'csv (the default: answers as stored, a yes/no as true/false), xlsx (one sheet: answers as the respondent saw them, yes/no as the page\'s words, dates and numbers typed, then a "(raw)" column per yes/no and choice question) or json (an array of `{id, submitted_at, completed_at, answers: [{question_id, sub_field?, title, label, value}], hidden_fields}`: `label` as seen, `value` as stored)',
         schema: { type: 'string', enum: ['csv', 'xlsx', 'json'] },
       },
     ],

@@ -1,7 +1,7 @@
 import { formOut, VersionRestoreService } from '@formloom/core';
 import { json, param, type RouteSpec } from '../route-table';
 
-/** Restoring a published version as the draft (DESIGN.md section 8, docs/forms.md "Versions"). */
+/** Restoring a published version as the draft (docs/decisions.md, Forms, "Version restore"; docs/workspace.md). */
 export const versionRestoreRoutes: RouteSpec[] = [
   {
     method: 'post',

@@ -2165,7 +2165,7 @@ export interface components {
             font_family_option: string | null;
             font_family_indicator: string | null;
             question_font_size: string | null;
-            /** @description Beyond document 1: how round fields, choices and buttons are, a CSS size (null: 8px) */
+            /** @description How round fields, choices and buttons are, a CSS size (null: 8px) */
             corner_radius: string | null;
             custom_css: string | null;
             show_progress_bar: boolean;
@@ -2319,7 +2319,7 @@ export interface components {
             font_family_option: string | null;
             font_family_indicator: string | null;
             question_font_size: string | null;
-            /** @description Beyond document 1: how round fields, choices and buttons are, a CSS size (null: 8px) */
+            /** @description How round fields, choices and buttons are, a CSS size (null: 8px) */
             corner_radius: string | null;
             custom_css: string | null;
             show_progress_bar: boolean;
@@ -2684,7 +2684,7 @@ export interface components {
             font_family_option: string | null;
             font_family_indicator: string | null;
             question_font_size: string | null;
-            /** @description Beyond document 1: how round fields, choices and buttons are, a CSS size (null: 8px) */
+            /** @description How round fields, choices and buttons are, a CSS size (null: 8px) */
             corner_radius: string | null;
             custom_css: string | null;
             show_progress_bar: boolean;
@@ -3982,7 +3982,7 @@ export interface components {
             font_family_option: string | null;
             font_family_indicator: string | null;
             question_font_size: string | null;
-            /** @description Beyond document 1: how round fields, choices and buttons are, a CSS size (null: 8px) */
+            /** @description How round fields, choices and buttons are, a CSS size (null: 8px) */
             corner_radius: string | null;
             custom_css: string | null;
             show_progress_bar: boolean;
@@ -4475,7 +4475,7 @@ export interface operations {
                     font_family_option?: string | null;
                     font_family_indicator?: string | null;
                     question_font_size?: string | null;
-                    /** @description Beyond document 1: how round fields, choices and buttons are, a CSS size (default 8px) */
+                    /** @description How round fields, choices and buttons are, a CSS size (default 8px) */
                     corner_radius?: string | null;
                     custom_css?: string | null;
                     show_progress_bar?: boolean;
@@ -7313,7 +7313,7 @@ export interface operations {
                     font_family_option?: string | null;
                     font_family_indicator?: string | null;
                     question_font_size?: string | null;
-                    /** @description Beyond document 1: how round fields, choices and buttons are, a CSS size (default 8px) */
+                    /** @description How round fields, choices and buttons are, a CSS size (default 8px) */
                     corner_radius?: string | null;
                     custom_css?: string | null;
                     show_progress_bar?: boolean;
@@ -10305,7 +10305,7 @@ export interface operations {
                     font_family_option?: string | null;
                     font_family_indicator?: string | null;
                     question_font_size?: string | null;
-                    /** @description Beyond document 1: how round fields, choices and buttons are, a CSS size (default 8px) */
+                    /** @description How round fields, choices and buttons are, a CSS size (default 8px) */
                     corner_radius?: string | null;
                     custom_css?: string | null;
                     show_progress_bar?: boolean;
@@ -10762,7 +10762,7 @@ export interface operations {
                 filter?: string;
                 /** @description only responses with an answer containing this text, ignoring case (at most 200 characters); reads every response of the range */
                 search?: string;
-                /** @description csv (the default; document 1's CSV, unchanged), xlsx (one sheet: answers as the respondent saw them, yes/no as the page's words, dates and numbers typed, then a "(raw)" column per yes/no and choice question) or json (an array of `{id, submitted_at, completed_at, answers: [{question_id, sub_field?, title, label, value}], hidden_fields}`: `label` as seen, `value` as stored) */
+                /** @description csv (the default: answers as stored, a yes/no as true/false), xlsx (one sheet: answers as the respondent saw them, yes/no as the page's words, dates and numbers typed, then a "(raw)" column per yes/no and choice question) or json (an array of `{id, submitted_at, completed_at, answers: [{question_id, sub_field?, title, label, value}], hidden_fields}`: `label` as seen, `value` as stored) */
                 format?: "csv" | "xlsx" | "json";
             };
             header?: never;
