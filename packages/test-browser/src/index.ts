@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 
 /*
- * The browser of Formloom's own browser tests (DESIGN.md, stack: browser tests): Debian's Chromium, headless
- * and quiet (`.ci/run` installs it), shared by the express, workspace and self-hosted test helpers.
+ * The browser of Formloom's own browser tests (docs/testing.md): Debian's Chromium, headless and quiet (`.ci/run`
+ * installs it), shared by the express, workspace and self-hosted test helpers.
  */
 
 /**

@@ -39,7 +39,7 @@ forEachDb(
       const asViewer = await app.api('GET', `/teams/${tm.id}`, { key: viewer.key });
       t.false('sso_domain_verify_token' in asViewer.body);
       // The seats (members plus pending invitations) of the owner's plan (enterprise: no limit).
-      t.false('your_role' in asViewer.body, 'your_role is in the list only (document 1)');
+      t.false('your_role' in asViewer.body, 'your_role is in the list only');
       t.like(asViewer.body, { seats: { used: 2, limit: null } });
       t.is((await app.api('POST', `/teams/${tm.id}/invitations`, { key: owner.key, body: { email: 'seat@example.com', role: 'viewer' } })).status, 201);
       t.like((await app.api('GET', `/teams/${tm.id}`, { key: owner.key })).body, { seats: { used: 3, limit: null } });

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 
 /*
  * An empty date bound (`?until=`) was taken as no bound by the responses list, the CSV export and the team
- * audit log, while analytics answered 400: every date filter now answers it with the same 400 (document 1's
+ * audit log, while analytics answered 400: every date filter now answers it with the same 400 (the API's
  * error shape, `field` naming the parameter). Leaving a parameter out is how a range stays open.
  */
 

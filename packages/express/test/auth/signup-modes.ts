@@ -77,7 +77,7 @@ for (const kind of DB_KINDS) {
     const members = await admin.b.call('GET', `/teams/${team.body.id}/members`);
     t.true(JSON.stringify(members.body).includes(joined.res.body.user.id));
 
-    // An invited address without its token is refused like any other (DESIGN.md section 8: an address is
+    // An invited address without its token is refused like any other (docs/security.md: an address is
     // claimed only with what was mailed to it); with the token it signs up and joins.
     const later = newEmail('later');
     const inv2 = await invite(later);

@@ -37,7 +37,7 @@ const SEMANTIC_400: Array<{ op?: string; field?: RegExp; reason?: string; why: s
   { op: 'GET /admin/respondents/responses', reason: 'invalid_email', why: 'as above' },
   { op: 'POST /admin/respondents/erase', reason: 'invalid_email', why: 'as above' },
   { op: 'POST /forms/{id}/integrations', reason: 'unknown_type', why: 'type must name an integration this server offers (GET /integrations/types lists them)' },
-  { reason: 'auto_translate_needs_language', why: 'auto_translate needs a default language, as document 1 says: a rule across two fields' },
+  { reason: 'auto_translate_needs_language', why: 'auto_translate needs a default language (docs/languages.md): a rule across two fields' },
   { reason: 'translator_not_configured', why: 'auto_translate needs a translator configured on the server (docs/languages.md)' },
   { reason: 'languages_need_default_language', why: 'languages are translations of the default language: a rule across two fields (docs/languages.md)' },
   { reason: 'language_is_default', why: 'languages lists the languages besides the default one: a rule across two fields' },

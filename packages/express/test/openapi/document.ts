@@ -89,7 +89,7 @@ test.serial('CSV is text/csv, uploads declare their multipart body, PDFs and aud
   for (const k of ['retake_of', 'reused', 'retakes_remaining']) t.true(doc.components.schemas.VoiceGeneration.required.includes(k), k);
   t.true(doc.components.schemas.VoiceGenerationList.properties.meta.required.includes('total_pages'));
   t.truthy(doc.paths['/voice'].post.requestBody.content['application/json']);
-  // Document 3 conformance: both generation bodies documented, the library's paging, 503 WARMING_UP, meta.rate_card.
+  // The voice API of docs/voice.md: both generation bodies documented, the library's paging, 503 WARMING_UP, meta.rate_card.
   const streamBody = doc.paths['/voice/stream'].post.requestBody.content['application/json'].schema;
   t.deepEqual(streamBody.required.sort(), ['text', 'voice']);
   t.deepEqual(streamBody.properties.format.enum, ['mp3', 'pcm_24k', 'mulaw_8k', 'ulaw_8000']);

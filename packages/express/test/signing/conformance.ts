@@ -3,11 +3,14 @@ import { forEachDb, type TestApp } from '../helpers/app';
 import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from '../helpers/signing';
 import { CHEAP_PASSWORDS } from '../helpers/password-cost';
 
-/* Document 2 line by line: pagination, timestamps, audit entry fields, team roles, invalidated links. */
+/*
+ * The signing API as documented (docs/signing.md, docs/decisions.md "Signing"), line by line: pagination,
+ * timestamps, audit entry fields, team roles, invalidated links.
+ */
 
 const mailer = memoryMailer();
 const typed = (value: string) => ({ signature: { type: 'typed', value } });
-/** ISO 8601 UTC with milliseconds (document 1, section 1). */
+/** ISO 8601 UTC with milliseconds, as every timestamp of the API. */
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 test.before(async () => {
@@ -44,7 +47,7 @@ const contractQuestion = (props: Record<string, unknown> = {}) => ({
 });
 
 forEachDb(test, (t) => {
-  t('list: page and per_page are clamped as document 1 section 8 says, never refused', async (tt, app) => {
+  t('list: page and per_page are clamped as "Lists and paging" says, never refused', async (tt, app) => {
     const { user, form, ids } = await sessions(app, 3);
     const list = (q: string) => app.api('GET', `/forms/${form.id}/signing-sessions${q}`, { key: user.key });
     const cases: Array<[string, number, number, number]> = [
@@ -137,7 +140,7 @@ forEachDb(test, (t) => {
     for (const e of entries.filter((x) => x.action !== 'email_sent')) tt.regex(e.ip_address, /127\.0\.0\.1/);
   });
 
-  t('team forms follow document 1\'s roles: viewers read, editors and up act, outsiders get 404', async (tt, app) => {
+  t('team forms follow the team roles: viewers read, editors and up act, outsiders get 404', async (tt, app) => {
     const { team, keys } = await teamWithRoles(app, 'pro');
     const form = (await app.api('POST', '/forms', { key: keys.owner, body: { title: 'Team contract', team_id: team.id, questions: [contractQuestion()] } })).body;
     const create = (key: string) => app.api('POST', `/forms/${form.id}/signing-sessions`, { key, body: { signers: [{ slot_number: 1, email: 'c@example.com' }] } });

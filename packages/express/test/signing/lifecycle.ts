@@ -67,7 +67,7 @@ for (const kind of DB_KINDS) {
     t.false(bad.valid);
     t.false(bad.known_document);
     t.is((await app.api('POST', '/signing/verify', { body: {} })).status, 400);
-    // Bad input is a 400 naming pdf_base64 (DESIGN.md section 3): not base64, or base64 of something not a PDF.
+    // Bad input is a 400 naming pdf_base64 (docs/decisions.md "Errors"): not base64, or base64 of something not a PDF.
     for (const [pdf_base64, reason] of [['%%% not base64 %%%', 'invalid_base64'], ['QUJD=A', 'invalid_base64'], [Buffer.from('hello, not a pdf').toString('base64'), 'not_a_pdf']]) {
       const refused = await app.api('POST', '/signing/verify', { body: { pdf_base64 } });
       t.is(refused.status, 400, pdf_base64);

@@ -112,7 +112,7 @@ forEachDb(
       t.is((await get(file.url, { range: 'bytes=0-3', ...bearer(owner.key) })).text, '%PDF', 'ranges as before');
       t.is((await get(`${file.url.slice(0, -'cv.pdf'.length)}other.pdf`, bearer(owner.key))).status, 404);
 
-      // The answer keeps document 1's {url, name}: the URL that needs a key.
+      // The answer keeps the API's {url, name}: the URL that needs a key.
       const listed = await app.api('GET', `/forms/${form.id}/responses`, { key: viewer.key });
       t.deepEqual(listed.body.responses[0].answers[0].value, file);
       t.false(file.url.includes('?'));

@@ -16,7 +16,7 @@ const rank = (wer: number | null) => (wer === null ? Infinity : wer);
 forEachDb(
   test,
   (t) => {
-    t('voices: stock voices with stable nv_ ids, every filter of the spec', async (tt, app) => {
+    t('voices: stock voices with stable nv_ ids, every documented filter', async (tt, app) => {
       const { key } = await voiceUser(app);
       const all = await app.api('GET', '/voice/voices', { key });
       tt.is(all.status, 200);

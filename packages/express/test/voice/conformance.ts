@@ -6,15 +6,16 @@ import { waitFor } from '@formloom/core/testing';
 import type { SharedDb } from '../helpers/shared-apps';
 
 /*
- * Document 3 line by line (docs/decisions.md, "Voice conformance audit"): field sets, quality defaults,
- * `meta.rate_card` on every JSON answer, `Accept`, 503 WARMING_UP. Where the format is not what a test is
- * about, the audio is WAV (PCM on a stream): each MP3 starts LAME in a worker thread, about 0.2 CPU-seconds (docs/testing.md, "What it costs").
+ * The voice API as documented, line by line (docs/voice.md, docs/decisions.md "Voice API"): field sets, quality
+ * defaults, `meta.rate_card` on every JSON answer, `Accept`, 503 WARMING_UP. Where the format is not what a test
+ * is about, the audio is WAV (PCM on a stream): each MP3 starts LAME in a worker thread, about 0.2 CPU-seconds
+ * (docs/testing.md, "What it costs").
  */
 
 const VOICE = voiceIdOf('espeak', 'en-us+klatt4');
 const WARMING = voiceIdOf('failing', 'warming');
 
-/** The generation fields of document 3 section 2, plus `title` (the request's Library title) and `retake_of` (section 3). */
+/** The generation fields of docs/voice.md, with `title` (the request's Library title) and `retake_of` (the clip a retake retakes). */
 const GENERATION_KEYS = ['audio', 'characters', 'created_at', 'credits', 'id', 'language', 'mode', 'object', 'reused', 'retake_of', 'retakes_remaining', 'source', 'status', 'title', 'voice'].sort();
 const sorted = (o: object) => Object.keys(o).sort();
 

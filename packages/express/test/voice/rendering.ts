@@ -7,10 +7,11 @@ import { download, gatedEngine, probe, sharedVoiceEngines, voiceUser } from '../
 import { waitFor } from '@formloom/core/testing';
 
 /*
- * The sync budget (DESIGN.md section 6): audio not ready within `voice.syncBudgetMs` is answered 202 with
- * `Location`, already charged; the generation becomes `ready`, or `failed` and credited back. (Answers
- * within the budget are the 200s of every other voice test, at the default 25 s.) After the first test, the
- * audio is asked for as WAV: its format is not what they are about, and each MP3 starts LAME in a worker thread, about 0.2 CPU-seconds (docs/testing.md, "What it costs").
+ * The sync budget (docs/voice.md "Answers after the sync budget (202)"): audio not ready within
+ * `voice.syncBudgetMs` is answered 202 with `Location`, already charged; the generation becomes `ready`, or
+ * `failed` and credited back. (Answers within the budget are the 200s of every other voice test, at the default
+ * 25 s.) After the first test, the audio is asked for as WAV: its format is not what they are about, and each MP3
+ * starts LAME in a worker thread, about 0.2 CPU-seconds (docs/testing.md, "What it costs").
  */
 
 const gated = gatedEngine();

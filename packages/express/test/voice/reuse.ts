@@ -41,7 +41,7 @@ forEachDb(
       // An estimate of it is exact: free.
       const est = await app.api('POST', '/voice', { key: u.key, body: { mode: 'estimate', voice: VOICE, text: 'Reuse me, please.', format: 'wav' } });
       tt.like(est.body.data, { credits: 0, free: true, enough: true });
-      tt.false('reused' in est.body.data, 'document 3 estimate fields only');
+      tt.false('reused' in est.body.data, 'the documented estimate fields only');
 
       // With the audio as the answer (Accept), still the stored clip.
       const audio = await fetch(`${app.url}/api/v1/voice`, {

@@ -4,8 +4,8 @@ import { forEachDb, type TestApp } from '../helpers/app';
 import { download, probe, toneVoiceAppOptions, voiceUser, type VoiceUser } from '../helpers/voice';
 
 /*
- * Retakes of script generations (document 3, "Retakes": `{mode: speak, retake_of}` "regenerates with the same
- * words, voices, language, quality and speed"): the same rules as a speak clip's, every line made again.
+ * Retakes of script generations (docs/voice.md "Retakes": `{mode: speak, retake_of}` "makes the clip again with
+ * the same words, voices, language, quality and speed"): the same rules as a speak clip's, every line made again.
  */
 
 const US = voiceIdOf('tone', 'en-us');

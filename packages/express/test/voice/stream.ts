@@ -29,7 +29,7 @@ async function settled(app: TestApp, key: string, id: string) {
 /** voice.test.ts registers these on the voice apps its parts share (`sharedVoiceApps`, helpers/voice.ts). */
 export function register(db: SharedDb): void {
   db((t) => {
-    t('stream: chunked audio with the spec headers, saved in the library and charged once', async (tt, app) => {
+    t('stream: chunked audio with the documented headers, saved in the library and charged once', async (tt, app) => {
       const u = await voiceUser(app, { credits: 100 });
       const res = await post(app, u.key, { voice: VOICE, text: 'First sentence. Second one.', format: 'ulaw_8000' });
       tt.is(res.status, 200);

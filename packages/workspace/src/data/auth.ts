@@ -2,9 +2,9 @@ import { type Api, ApiError } from './client';
 import type { SessionInfo, SessionUser } from './session';
 
 /*
- * The sign-in and account endpoints of docs/accounts.md (DESIGN.md section 8). They are served only when the
- * router runs with sessions (the self-hosted app), so an embedding host's document lacks them: their calls are
- * written here by hand, in the same error shape as the generated ones.
+ * The sign-in and account endpoints of docs/accounts.md. They are served only when the router runs with sessions
+ * (the self-hosted app), so an embedding host's document lacks them: their calls are written here by hand, in the
+ * same error shape as the generated ones.
  */
 
 export interface AuthConfig {

@@ -1,6 +1,6 @@
 import { type Api, ApiError, type Schemas, call } from './client';
 
-/* The forms area of the API (document 1): typed calls the screens use, one per operation. */
+/* The forms area of the API: typed calls the screens use, one per operation. */
 
 export type FormListItem = Schemas['FormListItem'];
 type ApiQuestion = Schemas['Question'];

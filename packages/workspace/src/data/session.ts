@@ -1,8 +1,8 @@
 import { type Api, ApiError } from './client';
 
 /*
- * The session endpoint of the sign-in contract (DESIGN.md section 8). It is documented only when the router
- * runs with sessions, so its types are written here from that contract rather than generated.
+ * The session endpoint of the sign-in contract (docs/accounts.md "Sessions"). It is documented only when the
+ * router runs with sessions, so its types are written here from that contract rather than generated.
  */
 
 export interface SessionUser {

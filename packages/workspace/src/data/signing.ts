@@ -1,7 +1,7 @@
 import { type Api, type Schemas, call } from './client';
 import type { paths } from './api-types';
 
-/* The signing sessions part of the API (document 2, docs/signing.md), for the builder's Signing tab. */
+/* The signing sessions part of the API (docs/signing.md), for the builder's Signing tab. */
 
 export type SigningSession = Schemas['SigningSession'];
 export type SignerLink = Schemas['SignerLink'];

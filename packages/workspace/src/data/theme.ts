@@ -1,6 +1,6 @@
 import { type Api, type Schemas, call } from './client';
 
-/* A form's theme (document 1, `GET/PUT /forms/:id/theme`). */
+/* A form's theme (`GET/PUT /forms/:id/theme`). */
 
 export type Theme = Schemas['Theme'];
 

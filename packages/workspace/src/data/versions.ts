@@ -1,7 +1,7 @@
 import { type Api, ApiError, type Schemas, call } from './client';
 import type { Form } from './forms';
 
-/* A form's published versions (document 1) and restoring one as the draft (DESIGN.md section 8). */
+/* A form's published versions and restoring one as the draft (docs/decisions.md "Version restore"). */
 
 export type Version = Schemas['Version'];
 

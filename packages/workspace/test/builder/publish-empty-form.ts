@@ -5,8 +5,8 @@ import { axeViolations, openPage } from '../helpers/browser';
 import { sharedApp, sharedBrowser } from '../helpers/shared';
 
 /*
- * Publishing a form without questions (issue 34, item 9; docs/workspace.md "Publishing"): the API allows it
- * (document 1), so the builder does too, but says what respondents would get and asks before publishing.
+ * Publishing a form without questions (issue 34, item 9; docs/workspace.md "Publishing"): the API allows it,
+ * so the builder does too, but says what respondents would get and asks before publishing.
  */
 let app: WorkspaceTestApp;
 let browser: Browser;

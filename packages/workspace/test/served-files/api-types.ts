@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 /*
  * The workspace's data layer is typed by src/data/api-types.d.ts, generated from the served OpenAPI document
- * (DESIGN.md, "browser data layer"). When a route or schema changes, this fails until the file is
+ * (docs/decisions.md, Workspace). When a route or schema changes, this fails until the file is
  * regenerated: `npm run generate:api -w @formloom/workspace`.
  */
 // Alone: generating the types holds the process for seconds, and the router's requests on kept-alive sockets

@@ -134,7 +134,7 @@ export class FlFormsList extends LitElement {
         this.error = err.message;
         return;
       }
-      // Document 1: signed contracts are kept unless deleting them is asked for in so many words.
+      // Signed contracts are kept unless deleting them is asked for in so many words (docs/decisions.md, Forms).
       const count = (err.details as { signed_contracts?: number } | undefined)?.signed_contracts;
       const again = await confirm.ask({
         heading: 'This form has signed contracts',

@@ -63,7 +63,7 @@ export class FlPublishPanel extends BuilderPanel {
   }
 
   /**
-   * Publishing a form without questions is allowed (document 1): its page is a title and a Submit button,
+   * Publishing a form without questions is allowed by the API: its page is a title and a Submit button,
    * and each press stores an empty response. The owner is warned and asked first (issue 34).
    */
   private async confirmEmpty(): Promise<boolean> {

@@ -1,9 +1,9 @@
 import { BarController, BarElement, CategoryScale, Chart, LinearScale, LineController, LineElement, PointElement, Tooltip, Legend } from 'chart.js';
 
 /*
- * The results screen's charts (chart.js, DESIGN.md's stack row), in their own chunk: the screen imports this
- * module only when a chart is drawn, so neither the shell nor the table pays for it. Every chart is drawn
- * beside a table of the same numbers (results-summary.ts), which is its text alternative.
+ * The results screen's charts (chart.js, for time series: docs/decisions.md, Workspace), in their own chunk: the
+ * screen imports this module only when a chart is drawn, so neither the shell nor the table pays for it. Every
+ * chart is drawn beside a table of the same numbers (results-summary.ts), which is its text alternative.
  */
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Tooltip, Legend);
 

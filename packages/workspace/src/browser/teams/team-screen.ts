@@ -50,7 +50,7 @@ export class FlTeam extends LitElement {
   base = '';
   teamId = '';
   team: TeamDetail | null = null;
-  /** The caller's role: the API gives it in the list of teams only (document 1). */
+  /** The caller's role: the API gives it in the list of teams only. */
   yourRole: TeamRole = 'viewer';
   error: string | null = null;
   gone = false;
