@@ -13,7 +13,7 @@ const LOGO_HEADERS = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
-/** Theme logos uploaded by owners (docs/workspace.md "Theme", docs/decisions.md Workspace "Logo upload"); not in the original API. */
+/** Theme logos uploaded by owners (docs/workspace.md, the builder's "Logos"; docs/decisions.md Workspace "Logo upload"); not in the original API. */
 export const formLogoRoutes: RouteSpec[] = [
   {
     method: 'post',
