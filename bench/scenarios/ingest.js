@@ -116,40 +116,65 @@ const scenarios = [
 ];
 
 /**
- * After the compared runs: how many of Formloom's responses still wait for the analytics indexer
- * (docs/responses-and-webhooks.md, "How a submission is counted") and how long it takes to count them by itself,
- * with no read asking. Read from the database directly, beside the app (a SELECT on SQLite's WAL does not block it).
+ * How many of Formloom's responses wait for the analytics indexer (docs/responses-and-webhooks.md, "How a submission
+ * is counted"). Read from the database directly, beside the app (a SELECT on SQLite's WAL does not block it).
+ */
+async function queuedResponses(app) {
+  if (app.dbFile) {
+    const sqlite3 = require(require.resolve('sqlite3', { paths: [require('node:path').resolve(__dirname, '../../examples/self-hosted')] }));
+    return new Promise((ok, fail) => {
+      const db = new sqlite3.Database(app.dbFile, sqlite3.OPEN_READONLY, (err) => {
+        if (err) return fail(err);
+        db.get('SELECT COUNT(*) AS n FROM response_index_queue', (e, row) => db.close(() => (e ? fail(e) : ok(Number(row.n)))));
+      });
+    });
+  }
+  const { Client } = require(require.resolve('pg', { paths: [require('node:path').resolve(__dirname, '../../examples/self-hosted')] }));
+  const c = new Client({ connectionString: app.pg.url });
+  await c.connect();
+  try {
+    return Number((await c.query(`SELECT COUNT(*) AS n FROM "${app.pg.schema}".response_index_queue`)).rows[0].n);
+  } finally {
+    await c.end();
+  }
+}
+
+/** Waits until `app`'s indexer has counted what it queued (at most `ms`); returns the backlog and the wait. */
+async function drained(app, ms) {
+  const t0 = Date.now();
+  const backlog = await queuedResponses(app);
+  let left = backlog;
+  while (left > 0 && Date.now() - t0 < ms) {
+    await new Promise((r) => setTimeout(r, 50));
+    left = await queuedResponses(app);
+  }
+  return { backlog, left, ms: Date.now() - t0 };
+}
+
+/**
+ * Before each compared run: Formloom's indexer counts what the runs before queued (it waits while submissions
+ * commit, docs/decisions.md "The analytics indexer"), so that this work never runs in another app's measurement,
+ * taking its CPU, nor in Formloom's next one.
+ */
+const settled = [];
+async function settle(h) {
+  if (!h.formloom) return;
+  const { backlog, left, ms } = await drained(h.formloom, 120_000);
+  settled.push({ backlog, left, ms });
+  if (backlog > 0) h.log(`formloom's indexer counted ${backlog - left} queued responses in ${ms} ms before the next run${left ? ` (${left} left)` : ''}`);
+}
+
+/**
+ * After the compared runs: how many of Formloom's responses still wait for the analytics indexer and how long it
+ * takes to count them by itself, with no read asking.
  */
 async function indexerDrainPhase(h) {
-  const app = h.formloom;
-  const count = async () => {
-    if (app.dbFile) {
-      const sqlite3 = require(require.resolve('sqlite3', { paths: [require('node:path').resolve(__dirname, '../../examples/self-hosted')] }));
-      return new Promise((ok, fail) => {
-        const db = new sqlite3.Database(app.dbFile, sqlite3.OPEN_READONLY, (err) => {
-          if (err) return fail(err);
-          db.get('SELECT COUNT(*) AS n FROM response_index_queue', (e, row) => db.close(() => (e ? fail(e) : ok(Number(row.n)))));
-        });
-      });
-    }
-    const { Client } = require(require.resolve('pg', { paths: [require('node:path').resolve(__dirname, '../../examples/self-hosted')] }));
-    const c = new Client({ connectionString: app.pg.url });
-    await c.connect();
-    try {
-      return Number((await c.query(`SELECT COUNT(*) AS n FROM "${app.pg.schema}".response_index_queue`)).rows[0].n);
-    } finally {
-      await c.end();
-    }
-  };
-  const t0 = Date.now();
-  const backlog = await count();
-  let left = backlog;
-  while (left > 0 && Date.now() - t0 < 120_000) {
-    await new Promise((r) => setTimeout(r, 50));
-    left = await count();
-  }
-  const ms = Date.now() - t0;
-  const checks = [{ check: 'ingest: the indexer counts its backlog by itself after the runs', value: `${backlog} responses in ${ms} ms`, target: '< 120 s', pass: left === 0 }];
+  const { backlog, left, ms } = await drained(h.formloom, 120_000);
+  // The largest backlog a run left, counted before the next run (`settle`) or here.
+  const worst = [...settled, { backlog, left, ms }].reduce((a, b) => (b.left > a.left || (b.left === a.left && b.ms > a.ms) ? b : a));
+  const checks = [
+    { check: 'ingest: the indexer counts its backlog by itself after a run', value: `${worst.backlog} responses in ${worst.ms} ms`, target: '< 120 s', pass: worst.left === 0 },
+  ];
   return {
     table: {
       title: 'Analytics indexer after the ingest runs',
@@ -160,12 +185,14 @@ async function indexerDrainPhase(h) {
       rows: [
         { what: 'responses waiting when the last run ended', v: String(backlog) },
         { what: 'time until none waited (ms)', v: String(ms) },
+        { what: 'the slowest count after a run: responses', v: String(worst.backlog) },
+        { what: 'the slowest count after a run: time until none waited (ms)', v: String(worst.ms) },
       ],
     },
     checks,
-    result: { backlog, drain_ms: ms, left },
+    result: { backlog, drain_ms: ms, left, worst, settled },
     errors: [],
   };
 }
 
-module.exports = { family: 'ingest', prepare, scenarios, phases: [{ name: 'ingest indexer drain', run: indexerDrainPhase }], answerValue, answersFor, submitResponseRequests };
+module.exports = { family: 'ingest', prepare, settle, scenarios, phases: [{ name: 'ingest indexer drain', run: indexerDrainPhase }], answerValue, answersFor, submitResponseRequests };

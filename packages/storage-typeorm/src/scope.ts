@@ -19,10 +19,10 @@ export interface Scope {
   /** In a transaction's scope, what it runs just before committing; `null` on the root. */
   readonly beforeCommit: BeforeCommit | null;
   /**
-   * Says that responses were queued for the analytics indexer (repositories/response-indexer.ts): it is woken
-   * once the transaction they were queued in has committed (at once when none is open).
+   * Says that `count` responses were queued for the analytics indexer (repositories/background-indexer.ts): it is
+   * told once the transaction they were queued in has committed (at once when none is open).
    */
-  readonly queued: () => void;
+  readonly queued: (count: number) => void;
 }
 
 /** Work a transaction defers to its end, once (e.g. the rollup of every response it inserted). */

@@ -14,7 +14,7 @@ import { SqlRateLimitRepository } from './repositories/rate-limits';
 import { SqlUploadRepository } from './repositories/uploads';
 import { SqlVoiceGenerationRepository } from './repositories/voice';
 import { SqlResponseRepository } from './repositories/responses';
-import { type IndexerOptions, ResponseIndexer } from './repositories/response-indexer';
+import { type IndexerOptions, ResponseIndexer } from './repositories/background-indexer';
 import { SqlTeamRepository } from './repositories/teams';
 import { SqlSigningRepository } from './repositories/signing';
 import { SqlCredentialRepository, SqlOneTimeTokenRepository, SqlPasskeyRepository, SqlSignInSessionRepository } from './repositories/sign-in';
@@ -165,7 +165,12 @@ export function openStorage(dataSource: DataSource, options: { indexer?: Indexer
    */
   const rootNow = (ctx: TxContext | undefined): Db | null => (!ctx ? ownDb : ctx.active ? ctx.db : ctx.ending.done ? ownDb : null);
   // The analytics indexer runs its batches in transactions of its own, outside whatever context woke it.
-  const indexer = new ResponseIndexer({ db: ownDb, d, transaction: (work) => context.exit(() => withTransaction((ctx) => work(ctx.db))) }, options.indexer);
+  // It waits while submissions commit; on SQLite it also sees who holds or waits for the one writer.
+  const writerBusy = d.kind === 'sqlite' ? () => lock.state.writer || lock.state.waiting > 0 : undefined;
+  const indexer = new ResponseIndexer(
+    { db: ownDb, d, transaction: (work) => context.exit(() => withTransaction((ctx) => work(ctx.db))), writerBusy },
+    options.indexer,
+  );
   // Started by the first call rather than here: the data source may still be initializing or migrating now.
   let indexing = false;
   const onRoot = <R>(call: (db: Db) => Promise<R>): Promise<R> => {
@@ -200,7 +205,7 @@ export function openStorage(dataSource: DataSource, options: { indexer?: Indexer
       const beforeCommit = new BeforeCommit();
       const ctx: TxContext = {
         db,
-        storage: makeStorage(d, st, db, (inner) => inner(db), null, beforeCommit, () => void ending.promise.then(() => indexer.wake())),
+        storage: makeStorage(d, st, db, (inner) => inner(db), null, beforeCommit, (count) => void ending.promise.then(() => indexer.queued(count))),
         active: true,
         ending,
       };
@@ -238,11 +243,11 @@ export function openStorage(dataSource: DataSource, options: { indexer?: Indexer
     (work) => withTransaction((ctx) => work(ctx.db)),
     (work) => withTransaction((ctx) => work(ctx.storage)),
     null,
-    () => {
+    (count) => {
       // Called after a write that may have joined the caller's transaction: the indexer then waits for its end.
       const ctx = context.getStore();
-      if (ctx && !ctx.ending.done) void ctx.ending.promise.then(() => indexer.wake());
-      else indexer.wake();
+      if (ctx && !ctx.ending.done) void ctx.ending.promise.then(() => indexer.queued(count));
+      else indexer.queued(count);
     },
   );
   const storage: TypeormStorage = Object.assign(root, {
@@ -273,7 +278,7 @@ function makeStorage(
   atomic: RunInTransaction,
   transaction: (<T>(work: (tx: Storage) => Promise<T>) => Promise<T>) | null,
   beforeCommit: BeforeCommit | null,
-  queued: () => void,
+  queued: (count: number) => void,
 ): Storage {
   const scope: Scope = { db, d, statements: st, atomic, beforeCommit, queued };
   const storage: Storage = {

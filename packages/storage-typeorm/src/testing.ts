@@ -9,7 +9,7 @@ import { createDataSource, runMigrations } from './data-source';
 import type { StorageProbes } from '@formloom/core/testing';
 import { openStorage, type TypeormStorage } from './storage';
 import { sqlProbes } from './testing-probes';
-import type { IndexerOptions, ResponseIndexer } from './repositories/response-indexer';
+import type { IndexerOptions, ResponseIndexer } from './repositories/background-indexer';
 import { copyPostgresTemplate, copySqliteTemplate, dropStaleDatabases, POSTGRES_TEMPLATE_SCHEMA, retireDatabase, withClient, withDatabase, type PgClient } from './testing-templates';
 
 /*

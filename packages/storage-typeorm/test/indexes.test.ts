@@ -6,6 +6,7 @@
  */
 import './indexes/answer-pairs';
 import './indexes/response-indexer';
+import './indexes/indexer-schedule';
 import './indexes/rollup-instances';
 import './indexes/lock-order';
 import './indexes/form-delete-races';

@@ -13,9 +13,9 @@ import { type QuestionOrder, questionOrder } from './question-days';
  * analytics indexer"). A submission's transaction writes the response, its day in `response_days` and one row in
  * `response_index_queue`; the question, value and funnel counters, the answers index and the pair counts of the
  * queued responses are written here, many responses at a time (their counters summed first), each slice with the
- * deletion of its queue rows in one transaction. A background batch reads its responses and computes their counters
- * before any transaction, then writes them in slices of INDEX_SLICE (`indexRead`), so SQLite's one writer is held
- * for the statements of a few dozen responses at a time. Every read of those tables first indexes the form's queued
+ * deletion of its queue rows in one transaction. A background batch (background-indexer.ts: when the writer is free
+ * of submissions, or the backlog has passed its bound) reads its responses and computes their counters before any
+ * transaction, then writes them in slices (`indexRead`). Every read of those tables first indexes the form's queued
  * responses (`catchUp`), so readers see every acknowledged response as if it had been counted at once.
  *
  * Who counts a response is decided by its queue row: a batch deletes the rows it counts, and a change to a response
@@ -29,14 +29,6 @@ import { type QuestionOrder, questionOrder } from './question-days';
 
 /** Responses per batch: their counters are summed, then written in a few statements. */
 export const INDEX_BATCH = 500;
-/**
- * Responses per write transaction of a background batch: SQLite has one writer, and every submission that arrives
- * while a transaction writes waits for it. A batch of 500 held the write lock for hundreds of ms (its rows computed
- * in JavaScript, then about 5,000 answers index rows and as many pair counts written), and that wait was the
- * ingest's p99 (docs/benchmarks.md, "The analytics indexer"); a slice of 50 holds it about a sixth as long, for
- * about twice the CPU per response (each transaction rewrites the counters' hot pages).
- */
-export const INDEX_SLICE = 50;
 /** First keys of the advisory locks: per form (`hashtext(form_id)`), and the one a whole rebuild takes alone. */
 const FORM_LOCK = 0x666c6978; // 'flix'
 const ALL_LOCK = 0x666c6961; // 'flia'
@@ -184,8 +176,8 @@ export class PendingRollups implements CommitTask {
   constructor(
     private readonly d: Dialect,
     private readonly db: Db,
-    /** Wakes the indexer once the transaction has committed. */
-    private readonly queued: () => void,
+    /** Tells the indexer how many responses were queued, once the transaction has committed. */
+    private readonly queued: (count: number) => void,
   ) {}
 
   add(formId: string, row: DayKey & { id: string }): void {
@@ -207,148 +199,18 @@ export class PendingRollups implements CommitTask {
     if (queue.length === 0) return;
     writes.push(queueResponses(this.db, this.d, queue));
     await allSettledOrThrow(writes);
-    this.queued();
-  }
-}
-
-/** What the indexer runs on: reads outside any transaction, and transactions of its own. */
-export interface IndexerHost {
-  readonly db: Db;
-  readonly d: Dialect;
-  /** Runs `work` in a new transaction, never in one a caller has open. */
-  transaction<T>(work: (db: Db) => Promise<T>): Promise<T>;
-}
-
-export interface IndexerOptions {
-  /**
-   * How long after a commit that queued responses the indexer runs: the longer, the more responses a batch sums
-   * (a batch costs about ten statements whatever its size), while readers never wait for it (they catch up).
-   */
-  debounceMs?: number;
-  /** How often it looks for queued responses without being woken (another instance's, a crash's backlog). */
-  intervalMs?: number;
-}
-
-/**
- * The background indexer of one storage: woken after commits that queued responses, every `intervalMs`, and once
- * when started (a backlog left by a crash). Nothing runs until `start()`; `stop()` waits for a running batch.
- */
-export class ResponseIndexer {
-  private stopped = true;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private interval: ReturnType<typeof setInterval> | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private readonly debounceMs: number;
-  private readonly intervalMs: number;
-
-  constructor(
-    private readonly host: IndexerHost,
-    options: IndexerOptions = {},
-  ) {
-    this.debounceMs = options.debounceMs ?? 200;
-    this.intervalMs = options.intervalMs ?? 1000;
-  }
-
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.interval = setInterval(() => this.wake(0), this.intervalMs);
-    this.interval.unref?.();
-    this.wake(0);
-  }
-
-  /** Runs a pass after `delay` ms, or after the running one when one runs. */
-  wake(delay = this.debounceMs): void {
-    if (this.stopped) return;
-    if (this.running) return void (this.again = true);
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      if (this.stopped || this.running) return;
-      this.again = false;
-      this.running = this.pass().then(
-        (more) => {
-          this.running = null;
-          if (more) this.wake(0);
-          else if (this.again) this.wake();
-        },
-        () => {
-          // The storage is closing or the database is down: the interval tries again.
-          this.running = null;
-        },
-      );
-    }, delay);
-    this.timer.unref?.();
-  }
-
-  /**
-   * One batch per form with responses waiting; true when a batch was full (more are waiting). A form whose batch
-   * fails (deleted meanwhile, the database gone) does not hold up the others: the pass goes on, then fails.
-   */
-  private async pass(): Promise<boolean> {
-    const { db, d } = this.host;
-    let more = false;
-    let failed: unknown = null;
-    for (const formId of await queuedForms(db, d, 50)) {
-      if (this.stopped) return false;
-      try {
-        if ((await this.batch(formId)) >= INDEX_BATCH) more = true;
-      } catch (err) {
-        failed ??= err;
-      }
-    }
-    if (failed) throw failed;
-    return more;
-  }
-
-  /**
-   * Up to INDEX_BATCH of the form's queued responses, read and their deltas computed outside any transaction, then
-   * written INDEX_SLICE at a time, each slice in its own short transaction (`indexRead`): submissions waiting for
-   * SQLite's writer go between two slices, and the event loop turns between computing two slices.
-   * @returns how many responses were read.
-   */
-  private async batch(formId: string): Promise<number> {
-    const { db, d } = this.host;
-    const [rows, order] = await Promise.all([queuedResponses(db, d, formId, INDEX_BATCH), questionOrder(db, d, formId)]);
-    for (let i = 0; i < rows.length && !this.stopped; i += INDEX_SLICE) {
-      const slice = rows.slice(i, i + INDEX_SLICE);
-      const deltas = indexDeltas(formId, slice, [], order);
-      await this.host.transaction((tx) => indexRead(tx, d, formId, slice, deltas, order));
-    }
-    return rows.length;
-  }
-
-  /** Counts the form's queued responses now, as a read would (`catchUp`). */
-  catchUp(formId: string): Promise<void> {
-    return catchUp(this.host.db, this.host.d, (work) => this.host.transaction(work), formId);
-  }
-
-  /** Counts every queued response now (tests, benches); resolves when none is left. */
-  async drain(): Promise<void> {
-    for (;;) {
-      const forms = await queuedForms(this.host.db, this.host.d, 50);
-      if (forms.length === 0) return;
-      for (const formId of forms) await this.catchUp(formId);
-    }
-  }
-
-  /** Stops the timers and waits for the batch under way. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    if (this.interval) clearInterval(this.interval);
-    this.timer = null;
-    this.interval = null;
-    await this.running;
+    this.queued(queue.length);
   }
 }
 
 /**
- * Indexes the form's queued responses before a read of the tables they feed: one seek when none waits, else one
- * transaction that counts them all (a running batch of another instance is waited for, then what it left).
+ * Indexes the form's queued responses before a read of the tables they feed: one seek when none waits, else
+ * transactions of INDEX_BATCH until none is left (a running batch of another instance is waited for, then what it
+ * left).
  */
 export async function catchUp(db: Db, d: Dialect, atomic: <T>(work: (db: Db) => Promise<T>) => Promise<T>, formId: string): Promise<void> {
   if (!(await hasQueued(db, d, formId))) return;
-  await atomic((tx) => indexQueued(tx, d, formId));
+  // INDEX_BATCH per transaction: a backlog of thousands (the background indexer waits while submissions commit)
+  // never holds SQLite's one writer for all of it at once. Done when a claim finds fewer: the queue was empty then.
+  while ((await atomic((tx) => indexQueued(tx, d, formId, INDEX_BATCH))) >= INDEX_BATCH);
 }

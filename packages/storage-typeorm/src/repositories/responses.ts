@@ -98,7 +98,7 @@ export class SqlResponseRepository implements ResponseRepository {
       if ((await db.run(sql, values(row))) === 0) throw await this.insertConflict(response.id, db);
       await Promise.all([applyDays(db, this.scope.d, response.form_id, [row], []), queueResponses(db, this.scope.d, [[response.id, response.form_id]])]);
     });
-    this.scope.queued();
+    this.scope.queued(1);
   }
 
   /** Why an insert changed no row: its id is taken, or its visitor has already responded. */

@@ -2,7 +2,7 @@ import test from 'ava';
 import type { ResponseRecord, Storage } from '@formloom/core';
 import { at, makeForm, makeQuestion, makeResponse, waitFor } from '@formloom/core/testing';
 import { createDataSource, runMigrations } from '../../src';
-import { ResponseIndexer } from '../../src/repositories/response-indexer';
+import { ResponseIndexer } from '../../src/repositories/background-indexer';
 import type { Db } from '../../src/sql/db';
 import { openStorage } from '../../src/storage';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '../../src/testing';
@@ -18,8 +18,10 @@ const DAY = 86_400;
 const CITIES = ['Berlin', 'Paris', 'Lagos'];
 /** An indexer that never runs by itself: only reads catching up count anything. */
 const IDLE = { debounceMs: 3_600_000, intervalMs: 3_600_000 };
+/** An indexer that runs after every commit, submissions or not (the background batches race everything else). */
+const ALWAYS = { debounceMs: 0, intervalMs: 50, quietMs: 0, maxDelayMs: 0 };
 
-async function survey(storage: Storage) {
+export async function survey(storage: Storage) {
   const form = makeForm();
   await storage.forms.insert(form);
   const city = makeQuestion(0, { type: 'dropdown', properties: { choices: CITIES.map((label) => ({ label })) } });
@@ -62,11 +64,11 @@ async function counters(db: TestDatabase, formId: string): Promise<Record<string
   };
 }
 
-const queued = async (db: TestDatabase, formId?: string) =>
+export const queued = async (db: TestDatabase, formId?: string) =>
   Number((await db.raw(`SELECT COUNT(*) AS n FROM response_index_queue${formId ? ` WHERE form_id = ${db.placeholder(1)}` : ''}`, formId ? [formId] : []))[0].n);
 
 /** The counters as kept equal the counters `rebuildAnalytics` recounts from the stored responses. */
-async function equalsRecount(t: { deepEqual(a: unknown, b: unknown, m?: string): void }, db: TestDatabase, formId: string, label: string) {
+export async function equalsRecount(t: { deepEqual(a: unknown, b: unknown, m?: string): void }, db: TestDatabase, formId: string, label: string) {
   await db.indexer.drain();
   const kept = await counters(db, formId);
   await db.storage.responses.rebuildAnalytics(formId);
@@ -117,9 +119,12 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     await equalsRecount(t, db, form.id, 'after the reads');
   });
 
-  test(`${kind}: completions, deletes and erasure racing indexer batches never count twice or miss`, async (t) => {
+  // Batches of both kinds: short slices between the commits, and the idle indexer's large ones, which give way to
+  // commits (and, past the bound of half a second, become short ones again).
+  for (const [schedule, indexer] of [['between commits', ALWAYS], ['when idle', { debounceMs: 0, intervalMs: 50, quietMs: 20, maxDelayMs: 500 }]] as const)
+  test(`${kind}: completions, deletes and erasure racing indexer batches (${schedule}) never count twice or miss`, async (t) => {
     t.timeout(180_000);
-    const db = await createTestDatabase(kind, { indexer: { debounceMs: 0, intervalMs: 50 } });
+    const db = await createTestDatabase(kind, { indexer });
     t.teardown(() => db.close());
     const { form, response } = await survey(db.storage);
     const live: ResponseRecord[] = [];
@@ -187,7 +192,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
           return own.storage.transaction(() => work(sql));
         },
       },
-      { debounceMs: 0, intervalMs: 3_600_000 },
+      { debounceMs: 0, intervalMs: 3_600_000, quietMs: 0, maxDelayMs: 0 },
     );
     indexer.start();
     await waitFor(async () => (await queued(db, form.id)) === 0, { timeoutMs: 60_000 });
@@ -215,11 +220,11 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
 
 test('postgres: two instances indexing one form at once count every response once', async (t) => {
   t.timeout(180_000);
-  const db = await createTestDatabase('postgres', { indexer: { debounceMs: 0, intervalMs: 20 } });
+  const db = await createTestDatabase('postgres', { indexer: { ...ALWAYS, intervalMs: 20 } });
   t.teardown(() => db.close());
   const ds = createDataSource(db.url, { poolSize: 3 });
   await runMigrations(ds);
-  const second = openStorage(ds, { indexer: { debounceMs: 0, intervalMs: 20 } });
+  const second = openStorage(ds, { indexer: { ...ALWAYS, intervalMs: 20 } });
   t.teardown(() => second.storage.close());
   const { form, response } = await survey(db.storage);
   const instances = [db.storage, second.storage];
