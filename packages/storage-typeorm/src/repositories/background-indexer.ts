@@ -26,9 +26,9 @@ export const IDLE_SLICE = INDEX_BATCH;
 /**
  * Responses per write transaction while submissions commit (the backlog past its bound: more arrive than the writer
  * has room for). Every group commit that arrives during one waits for it, so it is shorter than an idle one; but there
- * every response must be counted as fast as they arrive, and slices of 250 took about a third less CPU per submission
- * in the bench than slices of 50 (the indexer's slice when it ran between the commits all the time), for longer
- * waits (docs/benchmarks.md, "The analytics indexer").
+ * every response must be counted as fast as they arrive, and slices of 250 took a fifth to a quarter less CPU per
+ * submission in the bench than slices of 50 (the indexer's slice when it ran between the commits all the time), with
+ * more throughput, for longer waits (docs/benchmarks.md, "The indexer yields to submissions").
  */
 const FORCED_SLICE = 250;
 
