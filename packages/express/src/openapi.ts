@@ -183,7 +183,7 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
  * Throws, naming the route, when one of `own` (a plugin's or the host's routes) cannot be documented in the
  * document of `all`. Each route is described on its own, so describing `own` decides it, except for a component
  * named like a built-in one (the one thing two routes can disagree on): only then is `all` described. Describing
- * every route takes some 70-110 ms, a fifth of a start's CPU (docs/benchmarks.md, "Session 12").
+ * every route takes some 70-110 ms, a fifth of a start's CPU (docs/benchmarks.md, "Where the memory goes").
  */
 export function assertDocumentable(own: RouteSpec[], all: RouteSpec[], options: OpenApiOptions = {}): void {
   if (!own.length) return;

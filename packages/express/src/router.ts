@@ -84,9 +84,11 @@ export function routeTable(formloom: Formloom, extra: readonly RouteSpec[] = [])
 
 const BUILT_IN_AREA_NAMES = new Set(BUILT_IN_AREAS.map((a) => a.name));
 
-/** The routes the instance serves besides the built-in ones: its plugins' and the host's. */
-function ownRoutes(formloom: Formloom, hostRoutes: readonly RouteSpec[] | undefined): RouteSpec[] {
-  return [...formloom.routes.filter((r) => !BUILT_IN_AREA_NAMES.has(r.plugin)).map(fromPluginRoute), ...(hostRoutes ?? [])];
+/** Of the served `routes` (one per method and path: routeTable), the plugins' and the host's, as served. */
+function ownRoutes(formloom: Formloom, hostRoutes: readonly RouteSpec[] | undefined, routes: RouteSpec[]): RouteSpec[] {
+  const key = (r: Pick<RouteSpec, 'method' | 'path'>) => `${r.method} ${r.path}`;
+  const own = new Set([...formloom.routes.filter((r) => !BUILT_IN_AREA_NAMES.has(r.plugin)).map((r) => key(r.route)), ...(hostRoutes ?? []).map(key)]);
+  return routes.filter((r) => own.has(key(r)));
 }
 
 /**
@@ -119,7 +121,7 @@ export function createFormloomRouter(options: FormloomRouterOptions): Router {
   const security = options.authenticate ? { ...HOST_SECURITY, scheme: options.securityScheme ?? HOST_SECURITY.scheme, ...(options.apiKeys ? { alsoApiKeys: true } : {}) } : API_KEY_SECURITY;
   // A plugin's or a host's route that cannot be documented stops the mount, not GET /openapi.json later. The
   // built-in routes' document is checked by the test suite; building it at every start would only hold memory.
-  assertDocumentable(ownRoutes(formloom, options.routes), routes, { security });
+  assertDocumentable(ownRoutes(formloom, options.routes, routes), routes, { security });
   let openapi: unknown;
   router.get('/openapi.json', (req: Request, res) => {
     openapi ??= buildOpenApi(routes, req.baseUrl || '/', { security, ...(mount ? { alternatives: [SESSION_SECURITY] } : {}) });
