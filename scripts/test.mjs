@@ -71,9 +71,10 @@ child.on('exit', async (code, signal) => {
  */
 async function sharedBrowser() {
   const serve = join(root, 'packages/test-browser/dist/src/serve.js');
-  // The browser packages/test-browser launches (chromiumPath): Debian's headless shell, else its chromium.
-  const browsers = [process.env.FORMLOOM_TEST_CHROMIUM, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].filter(Boolean);
-  if (process.env.FORMLOOM_TEST_OWN_BROWSERS === '1' || !browsers.some((b) => existsSync(b)) || !existsSync(serve)) return null;
+  if (process.env.FORMLOOM_TEST_OWN_BROWSERS === '1' || !existsSync(serve)) return null;
+  // The browser serve.js launches: Debian's headless shell, else its chromium (packages/test-browser).
+  const { chromiumPath } = await import(join(root, 'packages/test-browser/dist/src/index.js'));
+  if (!existsSync(chromiumPath())) return null;
   const proc = spawn(process.execPath, [serve], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
   const exited = new Promise((resolve) => proc.once('exit', resolve));
