@@ -91,7 +91,8 @@ export async function dropQueue(db: Db, d: Dialect, formId?: string): Promise<vo
 /**
  * Counts up to `limit` of the form's queued responses (every one when undefined) and deletes their queue rows.
  * Call in a transaction: the counters and the deletion commit together or not at all.
- * @returns how many responses were counted.
+ * @returns how many queue rows were claimed: fewer than `limit` means the form's queue was empty after them (what
+ * `catchUp` stops on, whatever the responses found for them).
  */
 export async function indexQueued(db: Db, d: Dialect, formId: string, limit?: number): Promise<number> {
   await lockIndexing(db, d, formId);
@@ -106,7 +107,6 @@ export async function indexQueued(db: Db, d: Dialect, formId: string, limit?: nu
   const order = questionOrder(db, d, formId);
   order.catch(() => undefined);
   const responses = tableOf(d, ResponseEntity);
-  let counted = 0;
   for (let i = 0; i < claimed.length; i += INDEX_BATCH) {
     const rows: DayKey[] = [];
     for (const batch of idBatches(claimed.slice(i, i + INDEX_BATCH).map((c) => c.response_id))) {
@@ -115,9 +115,8 @@ export async function indexQueued(db: Db, d: Dialect, formId: string, limit?: nu
       rows.push(...(await db.all<DayKey>(`SELECT id, submitted_at, completed_at, completion_seconds, answers, version FROM ${responses} WHERE ${where}`, params.values)));
     }
     await applyIndexes(db, d, formId, rows, [], order);
-    counted += rows.length;
   }
-  return counted;
+  return claimed.length;
 }
 
 /** A queued response as the indexer reads it (response-days.ts's DayKey, with its id). */
