@@ -18,6 +18,7 @@ const { requestJson } = require('./lib/http');
 const { startBaseline, startFormloom } = require('./lib/apps');
 const report = require('./lib/report');
 const { startRssSampler } = require('./lib/rss');
+const figures = require('./lib/figures');
 
 /**
  * Scenario families, in run order (each module: see "Adding scenarios" in docs/benchmarks.md):
@@ -332,6 +333,7 @@ async function main() {
 
   const out = {
     date: new Date().toISOString(),
+    commit: figures.commitOf(),
     database: config.database,
     machine: { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, node: process.version, platform: `${os.platform()} ${os.release()}` },
     config: {
@@ -349,6 +351,11 @@ async function main() {
   const file = path.join(os.tmpdir(), `formloom-bench-${out.date.replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, JSON.stringify(out, null, 2));
   process.stdout.write(`\nJSON report: ${file}\n`);
+  // The table that opens docs/benchmarks.md: written from every run that completed (BENCH_RECORD=0: never).
+  if (env.BENCH_RECORD !== '0' && !failed && checks.length) {
+    const { recorded, kept } = figures.recordRun(out, { commit: out.commit });
+    process.stdout.write(`Figures: ${recorded} recorded in bench/figures.json and docs/benchmarks.md${kept ? `, ${kept} busy one(s) left out (a quiet one is recorded)` : ''} (BENCH_RECORD=0 leaves them)\n`);
+  }
   process.exitCode = failed || bad.length || phaseErrors ? 1 : 0;
 }
 
