@@ -133,7 +133,8 @@ export async function startSelfHosted(env: Env = process.env, logDestination?: D
   }
   const mailer = provided.has('mailer') ? null : createMailerFromEnv(env, config.dataDir);
   // The seal (docs/signing.md): the operator's P12, else the instance CA kept in the data dir; the PAdES level.
-  // @formloom/pdf loads at the first signing (docs/benchmarks.md, "Memory"); an operator's P12 is checked now.
+  // @formloom/pdf loads at the first signing (docs/benchmarks.md, "Where the memory goes"); an operator's P12 is
+  // checked now.
   let signedDocuments: ReturnType<typeof lazySignedDocuments> | null = null;
   try {
     signedDocuments = provided.has('signedDocuments') ? null : lazySignedDocuments(readSealSettings(env, config.dataDir, config.publicUrl));

@@ -4,8 +4,8 @@ import { createSeal, type SealSettings } from './signing-seal';
 
 /**
  * The signed-contract renderer, with `@formloom/pdf` (PDFKit, fonts, pkijs: about 15 MB resident) loaded at
- * its first use rather than at start (docs/benchmarks.md, "Memory"). The sealing certificate is loaded, or
- * created in the data dir, at that first use too; `ready()` does it at once (the app calls it when the
+ * its first use rather than at start (docs/benchmarks.md, "Where the memory goes"). The sealing certificate is
+ * loaded, or created in the data dir, at that first use too; `ready()` does it at once (the app calls it when the
  * operator gave a P12 of their own, so a wrong file or password still stops the start).
  */
 export function lazySignedDocuments(settings: SealSettings): SignedDocumentRenderer & { ready(): Promise<void> } {

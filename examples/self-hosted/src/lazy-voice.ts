@@ -5,7 +5,7 @@ import type * as FliteModule from '@formloom/speech-flite';
 
 /*
  * The voice API's packages (the speech engines' pools and the audio encoders) load at their first use, not at
- * start: an instance that never speaks keeps their code out of memory (docs/benchmarks.md, "Memory"), as
+ * start: an instance that never speaks keeps their code out of memory (docs/benchmarks.md, "Where the memory goes"), as
  * `@formloom/pdf` is kept out until the first signing (lazy-signing.ts). Loads are synchronous requires:
  * CommonJS loads the module in place, and `outputSpec` is synchronous.
  */

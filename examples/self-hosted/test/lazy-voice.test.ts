@@ -7,8 +7,8 @@ import { startSelfHosted } from '../src';
 import { lazyEngine, type ClosableEngine } from '../src/lazy-voice';
 
 /*
- * The voice API's packages load at their first use (docs/benchmarks.md, "Memory"): an app that never speaks
- * never loads them, and the first voice request finds them working.
+ * The voice API's packages load at their first use (docs/benchmarks.md, "Where the memory goes"): an app that
+ * never speaks never loads them, and the first voice request finds them working.
  */
 
 const loaded = (pkg: string) => Object.keys(require.cache).some((path) => path.includes(`/packages/${pkg}/`) || path.includes(`/@formloom/${pkg}/`));

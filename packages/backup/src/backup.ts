@@ -87,7 +87,8 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
     await writeFile(join(staging, ARCHIVE_PATHS.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
     const partial = join(staging, basename(target));
     // The manifest first: a reader (or a person with `tar tzf`) sees what the archive holds before its files.
-    // tar loads with the first archive, not with the package the server starts with (docs/benchmarks.md, "Memory").
+    // tar loads with the first archive, not with the package the server starts with (docs/benchmarks.md, "Where
+    // the memory goes").
     await (require('tar') as typeof Tar).create({ gzip: true, file: partial, cwd: staging, portable: true, noDirRecurse: true }, [ARCHIVE_PATHS.manifest, ...files]);
     await chmod(partial, 0o600);
     await rename(partial, target);

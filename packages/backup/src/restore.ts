@@ -110,7 +110,7 @@ const ALLOWED = (path: string) =>
 async function unpack(file: string, staging: string): Promise<BackupManifest> {
   const refused: string[] = [];
   try {
-    // Loaded here, not at start (docs/benchmarks.md, "Memory").
+    // Loaded here, not at start (docs/benchmarks.md, "Where the memory goes").
     await (require('tar') as typeof Tar).extract({
       file,
       cwd: staging,

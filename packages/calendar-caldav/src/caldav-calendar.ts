@@ -5,7 +5,7 @@ import { busyOf, eventIcs, mergeBusy } from './ics';
 
 /**
  * tsdav (with its XML parser) loads at the first request to a calendar server, not with the package: an
- * instance whose owners connect no calendar keeps it out of memory (docs/benchmarks.md, "Memory").
+ * instance whose owners connect no calendar keeps it out of memory (docs/benchmarks.md, "Where the memory goes").
  */
 let loaded: typeof Tsdav | undefined;
 const tsdav = (): typeof Tsdav => (loaded ??= require('tsdav') as typeof Tsdav);

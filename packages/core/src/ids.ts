@@ -6,7 +6,7 @@ const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 /** Random ids: `<prefix>_` + 20 base62 characters (~119 bits). */
 export function randomIds(): IdGenerator {
   // Random bytes are drawn a pool at a time: one call into the CSPRNG per id cost more than the rest of an
-  // id's making (a submission with webhooks makes several; docs/benchmarks.md, "Webhooks"). Each byte is
+  // id's making (a submission with webhooks makes several; docs/benchmarks.md, "Webhook deliveries"). Each byte is
   // used once.
   const pool = Buffer.allocUnsafe(20 * 128);
   let used = pool.length;

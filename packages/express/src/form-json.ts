@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 
 /*
- * The JSON of `GET /forms/:id`, kept between reads (docs/benchmarks.md, "Session 9"). Reads of one cached
+ * The JSON of `GET /forms/:id`, kept between reads (docs/benchmarks.md, "The cached read"). Reads of one cached
  * revision share its presentation, whose `questions` array stands for it (FormService.get, formEtag), and
  * differ only in `response_count`: the JSON is kept as the bytes before and after the count, and a read
  * writes those around its own count instead of serializing the whole form again.
@@ -58,7 +58,7 @@ export class FormJsonMemo {
  * Bodies of reads carved out of 64 kB slabs of this memo's own, as Node's shared pool does for buffers
  * under 4 kB. A form's JSON is usually a little over 4 kB: each read then had a backing store of its own,
  * allocated and freed outside the JavaScript heap (one slab for every dozen reads measured 17% more reads a
- * second at 50 connections: docs/benchmarks.md, "Session 11"). A slab lives as long as the last body cut
+ * second at 50 connections: docs/benchmarks.md, "The cached read"). A slab lives as long as the last body cut
  * from it is being written.
  */
 class Slab {

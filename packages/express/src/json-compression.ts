@@ -7,8 +7,8 @@ import type { RouteSpec } from './route-table';
  * shrinks by about four fifths. Mounted on the `/public` reads that answer JSON only (`compressionOf`): the
  * owners' endpoints (some answer JSON after long work, such as signing and voice) and streamed exports,
  * uploads, audio and PDFs keep their own framing, lengths and timing, and their requests skip the
- * middleware's per-request set-up altogether (about 4 kB of allocation per request, docs/benchmarks.md
- * "Session 9"). Only `application/json` answers to GET and HEAD.
+ * middleware's per-request set-up altogether (about 4 kB of allocation per request, docs/benchmarks.md,
+ * "The cached read"). Only `application/json` answers to GET and HEAD.
  */
 export function jsonCompression(): RequestHandler {
   const compress = compression({
@@ -16,7 +16,7 @@ export function jsonCompression(): RequestHandler {
   });
   // Reads only: a form's definition is what is worth compressing. A submission's answer is its own
   // response, a kilobyte or two, and the middleware's set-up cost each submission about 60 µs of CPU for
-  // nothing (docs/benchmarks.md, "Session 10").
+  // nothing (docs/benchmarks.md, "The cached read").
   return (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? compress(req, res, next) : next());
 }
 

@@ -171,7 +171,7 @@ export function buildOpenApi(routes: RouteSpec[], serverUrl = '/api/v1', options
     components: {
       securitySchemes: Object.fromEntries(schemes.map((s) => [s.name, s.scheme])),
       // By code unit, not localeCompare: the collator's ICU data is some 2.6 MB of resident memory, paid at
-      // every start for the order of ASCII names (docs/benchmarks.md, "Session 10").
+      // every start for the order of ASCII names (docs/benchmarks.md, "Where the memory goes").
       schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
       responses: errorResponses,
     },

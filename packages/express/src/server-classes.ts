@@ -3,7 +3,7 @@ import type { Express } from 'express';
 
 /**
  * Request and response classes for `http.createServer` whose instances are born with an Express app's
- * prototypes (docs/embedding.md, "Serving an Express app fast"; figures in docs/benchmarks.md, "Session 11").
+ * prototypes (docs/embedding.md, "Serving an Express app fast"; figures in docs/benchmarks.md, "The cached read").
  *
  * Why: Express gives every request and response the app's prototypes with `Object.setPrototypeOf` as it
  * starts handling them. Measured on Node 20 (`--trace-gc-nvp`): with that call a quarter to half of what

@@ -64,7 +64,7 @@ export function errorMessage(err: unknown): string {
  */
 export function nodemailerTransport(settings: Record<string, unknown>): LazyTransport {
   // nodemailer (about 40 modules) loads with the first message, not with the server (docs/benchmarks.md,
-  // "where memory goes"): most instances send mail rarely, and some never.
+  // "Where the memory goes"): most instances send mail rarely, and some never.
   let transport: Transporter | null = null;
   const open = (): Transporter => {
     const { createTransport } = require('nodemailer') as typeof import('nodemailer');

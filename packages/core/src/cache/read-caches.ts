@@ -27,7 +27,7 @@ export class ReadCaches {
   /**
    * Forms as `GET /forms/:id` presents them, by form id, with whose they are (the response count is read
    * fresh with the revision). Only the presentation is kept, not the records it was made of: they would
-   * double what each kept form holds (docs/benchmarks.md, "Session 12").
+   * double what each kept form holds (docs/benchmarks.md, "Where the memory goes").
    */
   readonly forms = new RevisionCache<string, PresentedForm>(MAX_FORMS);
   /** Published forms with their published version, by slug. */

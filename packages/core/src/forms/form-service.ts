@@ -112,7 +112,7 @@ export class FormService {
     const read = await this.caches.gate.check(formId);
     const count = read.responseCounts.get(formId);
     if (count === undefined) throw notFound('Form');
-    // One presentation per cached revision: reads differ only in the count (docs/benchmarks.md, "Session 7").
+    // One presentation per cached revision: reads differ only in the count (docs/benchmarks.md, "The cached read").
     // A kept form is taken without a promise or a loader made for nothing (docs/benchmarks.md, "CPU per cached GET").
     const value =
       this.caches.forms.at(formId, read.revision) ??

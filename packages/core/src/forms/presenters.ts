@@ -53,7 +53,7 @@ export function presentForm(form: FormRecord, questions: Question[]) {
   });
   // Sixty-odd keys added one by one leave `body` a dictionary-mode object; a copy made by spreading has a
   // fixed shape, so that the copy per read (FormService.get) and JSON.stringify take their fast paths
-  // (docs/benchmarks.md, "Session 9").
+  // (docs/benchmarks.md, "The cached read").
   return { ...body };
 }
 

@@ -175,8 +175,8 @@ export class IntegrationDeliveries implements OutboxHandler {
    * Queues a completed response's deliveries in its transaction (sent together); false when none needs a
    * claim: the form has no active integration, or every item was leased at birth (`held.born`). `held` is
    * what the submission being committed read: with its cache `revision` the form's integrations come from
-   * memory while it holds (read in `tx` once per revision, not per response: docs/benchmarks.md, "Ingest");
-   * without one they are read in `tx`.
+   * memory while it holds (read in `tx` once per revision, not per response: docs/benchmarks.md, "Submissions
+   * and webhooks"); without one they are read in `tx`.
    */
   async queue(tx: Storage, formId: string, responseId: string, held?: QueueContext): Promise<boolean> {
     const read = () => tx.integrations.listByForm(formId);

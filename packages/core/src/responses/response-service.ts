@@ -33,7 +33,7 @@ import { BLOB_FOLDERS_KIND, eraseResponses } from './erase-responses';
 /**
  * Responses per page read. Each page is one buffer of some 350 kB; pages of 2,000 (1.4 MB) left the
  * allocator holding 20-25 MB more after an export for no measurable gain in time (docs/benchmarks.md,
- * "Session 10").
+ * "The CSV export").
  */
 const EXPORT_PAGE = 500;
 

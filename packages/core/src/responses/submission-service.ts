@@ -80,7 +80,7 @@ export class SubmissionService {
    * The submissions being committed, by transaction and response id: what the submission already read (the
    * form, current under the cache revision it was checked against; the response; its version's questions),
    * for the `response.submitted` listeners of that transaction (notifications/response-mails.ts), so they
-   * read none of it again while the write transaction is held (docs/benchmarks.md, "Ingest").
+   * read none of it again while the write transaction is held (docs/benchmarks.md, "Submissions and webhooks").
    */
   private readonly committing = new WeakMap<Storage, Map<string, CommittingResponse>>();
 

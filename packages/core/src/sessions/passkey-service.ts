@@ -16,7 +16,7 @@ import { type ClientMeta, type OpenedSession, SessionIssuer } from './session-is
 /**
  * The WebAuthn library (and the ASN.1 stack under it, some 300 modules) is loaded at the first passkey
  * ceremony, not at start: most instances never see one, and it weighed 15 MB of the resident memory at
- * rest (docs/benchmarks.md, "Memory").
+ * rest (docs/benchmarks.md, "Where the memory goes").
  */
 const webauthn = () => import('@simplewebauthn/server');
 

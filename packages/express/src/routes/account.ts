@@ -75,7 +75,7 @@ export function accountRoutes(mount: SessionMount): RouteSpec[] {
       success: { status: 200, description: 'a ZIP archive (docs/accounts.md "Your data")', media: ['application/zip'] },
       handler: withSession(async (ctx) => {
         const { documents, files, name } = await mount.formloom.service(AccountExportService).collect(ctx.principal);
-        // Loaded at the first export: most servers never make one (docs/benchmarks.md, "Memory").
+        // Loaded at the first export: most servers never make one (docs/benchmarks.md, "Where the memory goes").
         const { default: JSZip } = await import('jszip');
         const zip = new JSZip();
         zip.file('README.txt', ACCOUNT_EXPORT_README);

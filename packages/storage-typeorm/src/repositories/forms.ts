@@ -105,7 +105,7 @@ export class SqlFormRepository implements FormRepository {
       [ids, total] = await Promise.all([db.all<{ id: string }>(pageSql(FORWARD), [...filterValues, limit, offset]), countOf()]);
     } else {
       // A page past the middle is walked to from the end, the index read backwards: the last page costs
-      // what the first does (docs/benchmarks.md, "Scale"). That needs the total first.
+      // what the first does (docs/benchmarks.md, "The forms list"). That needs the total first.
       total = await countOf();
       const rest = total - offset;
       if (rest <= 0) ids = [];

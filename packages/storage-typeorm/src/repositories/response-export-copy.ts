@@ -7,7 +7,7 @@ import { filterConditions } from './response-search';
  * The SELECT of the CSV export's rows on PostgreSQL, read with one `COPY (SELECT ...) TO STDOUT` instead of
  * a statement per page (sql/pg-copy.ts packs its rows into pages). One statement also means one snapshot:
  * an export made while responses arrive or are deleted is the form's responses at one instant. Measured
- * in docs/benchmarks.md, "Session 10".
+ * in docs/benchmarks.md, "The CSV export".
  */
 
 /** A filter value COPY cannot carry as a literal (COPY takes no bound parameters). */

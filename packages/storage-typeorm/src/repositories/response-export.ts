@@ -49,7 +49,7 @@ const keysetAfter = (d: Dialect, filter: string) =>
  * each response's hidden field values when `hidden` (read from `metadata` only then). The
  * packing happens in the database, so a page reaches JavaScript as one value, not an object per row. The
  * next cursor is read by `exportNextKey`, not aggregated here: a per-row `max(submitted_at || id)` cost a
- * quarter of the database's time for the export (docs/benchmarks.md, "CSV export").
+ * quarter of the database's time for the export (docs/benchmarks.md, "The CSV export").
  */
 export function exportPageSql(d: Dialect, responses: string, hidden: boolean, filter = '', key?: string, language = false): string {
   // metadata is JSON text; `hidden` its object of hidden field values, written by JSON.stringify.
@@ -81,7 +81,7 @@ const freshCount = (key: string) => `count(CASE WHEN csv_layout = ${key} THEN 1 
  * One export page as the CSV lines stored with its rows, when they were written for the columns of `key`
  * (a bound parameter), with the count of such rows: when that is short of the page's, the caller reads the
  * page packed instead. Concatenating stored lines is the least the database can do for an export: the
- * same work as its CLI's dump of the rows (docs/benchmarks.md, "Session 14").
+ * same work as its CLI's dump of the rows (docs/benchmarks.md, "The CSV export").
  */
 export function exportLinesSql(d: Dialect, responses: string, key: string, filter = ''): string {
   // On SQLite, from the index that holds the lines in this order (migration 1740800000000), named: without

@@ -5,7 +5,7 @@ import { insertMany } from './statements';
 
 /*
  * Writes of one kind that a transaction sends together, run as one statement (docs/benchmarks.md,
- * "Session 7"). The outbox worker settles a batch of deliveries by sending, for each, an attempt row, a
+ * "Submissions and webhooks"). The outbox worker settles a batch of deliveries by sending, for each, an attempt row, a
  * delivery update and an outbox update at once; a submission enqueues one delivery and one outbox item per
  * webhook. One statement per row cost one round trip of the single SQLite writer each, with the write
  * transaction held meanwhile. Calls made in the same turn of the event loop are gathered and run as one

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
  * Reading a SELECT through PostgreSQL's `COPY (...) TO STDOUT (FORMAT binary)`: the rows stream from one
  * statement as the server's own bytes, with no row objects or text parsing in the driver and no statement
  * per page, which is how `psql \copy` reads them. The CSV export reads its rows this way (docs/benchmarks.md,
- * "Session 10").
+ * "The CSV export").
  */
 
 /** The part of a pg client used for COPY. */
@@ -128,7 +128,7 @@ export async function* copyPacked(chunks: AsyncIterable<Buffer>, per: number, op
   };
   /**
    * The rows packed so far. The next rows reuse the buffer: a fresh one per page left the allocator holding
-   * memory after the export (docs/benchmarks.md, "Session 10"). Lines are handed over as text.
+   * memory after the export (docs/benchmarks.md, "The CSV export"). Lines are handed over as text.
    */
   const take = (): PackedRows => {
     const done: PackedRows = pageOfLines ? { count, bytes: EMPTY, lines: page.toString('utf8', 0, n) } : { count, bytes: page.subarray(0, n) };

@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 import { sqliteSideConnection } from './sqlite-side-connection';
 
 /*
- * WAL checkpoints on a connection of their own, outside the writer's commits (docs/benchmarks.md, "Ingest").
+ * WAL checkpoints on a connection of their own, outside the writer's commits (docs/benchmarks.md,
+ * "WAL checkpoints outside the writer's commits").
  *
  * SQLite checkpoints by itself in the COMMIT that takes the write-ahead log past `wal_autocheckpoint` pages (1,000
  * by default): that commit copies the log into the database file and syncs both before it returns, while the

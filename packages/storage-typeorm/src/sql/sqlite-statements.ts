@@ -13,7 +13,7 @@ const KEPT = /^\s*(SELECT|WITH|INSERT|UPDATE|DELETE|BEGIN|COMMIT|ROLLBACK|SAVEPO
  * webhook settlements) run on as many statements, up to this many. One sqlite3 statement runs its calls
  * one after another, each started from the main thread once the last one finished, so a batch of N
  * identical writes cost N round trips through the event loop while the transaction was held; on several
- * statements they are all handed to the thread pool at once (docs/benchmarks.md, "Session 7"). Calls of
+ * statements they are all handed to the thread pool at once (docs/benchmarks.md, "Submissions and webhooks"). Calls of
  * one SQL were never ordered against calls of another; now calls of one SQL that overlap are not either.
  */
 const STATEMENTS_PER_SQL = 4;

@@ -69,8 +69,9 @@ export function idBatches<T>(values: readonly T[]): T[][] {
  * the rows are `VALUES` with one parameter per value. On SQLite they are one parameter, a JSON array of rows
  * read with `json_each`: node's sqlite3 binds every parameter on the main thread (about 0.3 µs each), and a
  * group commit's answer index and counters bound hundreds per submission, while one JSON text binds as one
- * string and is read on SQLite's own thread (docs/benchmarks.md, "Ingest"). Values are strings, numbers,
- * booleans (1 and 0, as bound) or null; the statement's text depends on the columns only, so it is prepared once.
+ * string and is read on SQLite's own thread (docs/benchmarks.md, "Submissions and webhooks"). Values are strings,
+ * numbers, booleans (1 and 0, as bound) or null; the statement's text depends on the columns only, so it is
+ * prepared once.
  */
 export function insertRows(d: Dialect, table: string, columns: readonly string[], rows: readonly unknown[][], tail = ''): { sql: string; values: unknown[] } {
   const into = `INSERT INTO ${table} (${columns.join(', ')})`;

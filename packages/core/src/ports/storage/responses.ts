@@ -98,7 +98,7 @@ export interface PackedResponses {
    * Instead of packed responses, the CSV lines stored with the page's responses (`CsvLine.line`, one after
    * the other in order), when the export asked for them with `options.lines`. Text, not bytes: it lives in
    * the JavaScript heap, which the garbage collector sizes by itself, where 200 pages of bytes outside it
-   * (external memory) piled up to 15 MB between collections (docs/benchmarks.md, "Session 14").
+   * (external memory) piled up to 15 MB between collections (docs/benchmarks.md, "Where the memory goes").
    */
   lines?: string;
 }

@@ -25,7 +25,8 @@ export class FlQuestionList extends LitElement {
     controls,
     // A long form's list is laid out item by item (flex, not grid), and items out of view skip layout and paint
     // (content-visibility, with the last height seen as their size): undo and typing at 200 questions re-lay a
-    // few items, not all of them (docs/benchmarks.md, "workspace"). Said here, not in the CSS the page carries.
+    // few items, not all of them (docs/benchmarks.md, "The builder at 200 questions"). Said here, not in the CSS
+    // the page carries.
     css`
       :host { display: grid; gap: 0.75rem; align-content: start; }
       ol { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.4rem; }
