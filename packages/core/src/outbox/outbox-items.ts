@@ -1,6 +1,6 @@
 import { injectable } from 'tsyringe';
 import type { OutboxItem } from '../domain/types';
-import type { IdGenerator } from '../ports/id-generator';
+import { type IdGenerator, orderedId } from '../ports/id-generator';
 import type { OutboxHandler } from '../ports/outbox-handler';
 import type { Storage } from '../ports/storage';
 
@@ -30,7 +30,7 @@ export interface BirthLease {
 /** A new outbox item due at `now`; with a birth lease it is leased to that worker, its first attempt counted. */
 export function newOutboxItem(ids: IdGenerator, now: string, kind: string, payload: Record<string, unknown>, lease: BirthLease | null = null): OutboxItem {
   return {
-    id: ids.id('obx'),
+    id: orderedId(ids, 'obx'),
     kind,
     payload,
     status: 'pending',

@@ -3,7 +3,7 @@ import { inject, injectable } from 'tsyringe';
 import { allSettledOrThrow, badRequest, conflict, FormloomError, notFound } from '../errors';
 import type { Answer, FormRecord, OutboxItem, Question, ResponseRecord, Version } from '../domain/types';
 import type { Clock } from '../ports/clock';
-import type { IdGenerator } from '../ports/id-generator';
+import { type IdGenerator, orderedId } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
 import { type AnswerContext, isUploadUrlOf, startedAtProblem } from './answer-validation';
 import type { FormloomConfig } from '../config';
@@ -149,7 +149,7 @@ export class SubmissionService {
     const startedAt = input.started_at ? new Date(input.started_at).toISOString() : null;
     const resumeToken = complete ? null : this.ids.secret(24);
     let response: ResponseRecord = {
-      id: this.ids.id('rsp'),
+      id: orderedId(this.ids, 'rsp'),
       form_id: form.id,
       visitor_id: input.visitor_id ?? null,
       version_id: version.id,
@@ -165,7 +165,7 @@ export class SubmissionService {
       unique_visitor: complete && limitOne ? input.visitor_id! : null,
       language: responseLanguage(version.snapshot, input.language),
     };
-    const components = await prepareComponents(this.storage, this.webhooks, form, response, composite.parts, now, () => this.ids.id('rsp'));
+    const components = await prepareComponents(this.storage, this.webhooks, form, response, composite.parts, now, () => orderedId(this.ids, 'rsp'));
     response = withComponentLinks(response, components.writes);
     const idempotent = complete && meta.idempotency_key ? idempotencyClaim(form.id, meta.idempotency_key, sameAs, nowIso) : null;
     const presented = { ...presentResponse(response), ...(resumeToken ? { resume_token: resumeToken } : {}) };
@@ -260,7 +260,7 @@ export class SubmissionService {
       const composite = planComposite(snapshot.questions, answers, shown, true, (nodeMetadata ?? existing.metadata).hidden ?? {});
       assertAnswers(snapshot.questions, composite.ownAnswers, true, { ...ctx, shown });
       await this.assertPaid(snapshot.questions, shown, existing);
-      components = await prepareComponents(this.storage, this.webhooks, form, existing, composite.parts, this.clock.now(), () => this.ids.id('rsp'));
+      components = await prepareComponents(this.storage, this.webhooks, form, existing, composite.parts, this.clock.now(), () => orderedId(this.ids, 'rsp'));
     }
     const limitOne = complete && form.options.limit_one_response === true && !!existing.visitor_id;
     if (limitOne && (await this.storage.responses.hasUniqueVisitor(form.id, existing.visitor_id!))) {

@@ -7,7 +7,7 @@ import { sha256Hex } from '../hashing';
 import { recallFiller } from '../notifications/mail-render';
 import { PaymentQuestions } from '../payments/payment-questions';
 import type { Clock } from '../ports/clock';
-import type { IdGenerator } from '../ports/id-generator';
+import { type IdGenerator, orderedId } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
 import { SubmissionService } from '../responses/submission-service';
 import { TOKENS } from '../tokens';
@@ -129,7 +129,7 @@ export class FuseSteps {
       if (declared.has(name) && value !== '') carried[name] = value;
     }
     const offered = [version.snapshot.language, ...extraLanguages(version.snapshot)];
-    const id = this.ids.id('rsp');
+    const id = orderedId(this.ids, 'rsp');
     const now = this.clock.now().toISOString();
     return {
       id,

@@ -2,7 +2,7 @@ import { allSettledOrThrow } from '../errors';
 import { inject, injectable } from 'tsyringe';
 import type { OutboxItem, WebhookDelivery } from '../domain/types';
 import type { Clock } from '../ports/clock';
-import type { IdGenerator } from '../ports/id-generator';
+import { type IdGenerator, orderedId } from '../ports/id-generator';
 import type { Storage } from '../ports/storage';
 import { isDestinationRefused, type WebhookTransport } from '../ports/webhook-transport';
 import type { FormloomConfig } from '../config';
@@ -98,7 +98,7 @@ export class WebhookDeliveryHandler implements OutboxHandler {
       : failedAttempt(now, attempts, error!, { retry: !refused && (status === null || retryable(status)) });
     const next = outcome.status === 'pending' ? outcome.nextAttemptAt : null;
     const attempt = {
-      id: this.ids.id('wha'),
+      id: orderedId(this.ids, 'wha'),
       delivery_id: delivery.id,
       attempt: attempts,
       status_code: status,

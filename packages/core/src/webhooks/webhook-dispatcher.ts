@@ -2,7 +2,7 @@ import { allSettledOrThrow } from '../errors';
 import { inject, injectable } from 'tsyringe';
 import type { FormRecord, OutboxItem, Question, ResponseRecord, WebhookDelivery } from '../domain/types';
 import type { Clock } from '../ports/clock';
-import type { IdGenerator } from '../ports/id-generator';
+import { type IdGenerator, orderedId } from '../ports/id-generator';
 import type { Plans } from '../ports/plans';
 import type { PaymentRecord, Storage } from '../ports/storage';
 import { presentPayment } from '../payments/payment-out';
@@ -98,7 +98,7 @@ export class WebhookDispatcher {
     // submission's write transaction is held for less time.
     const writes: Promise<unknown>[] = [];
     for (const t of targets) {
-      const id = this.ids.id('whd');
+      const id = orderedId(this.ids, 'whd');
       const delivery: WebhookDelivery = {
         id,
         form_id: form.id,
@@ -135,7 +135,7 @@ export class WebhookDispatcher {
   async enqueueEvent(tx: Storage, form: FormRecord, responseId: string | null, targets: WebhookTarget[], event: (typeof WEBHOOK_EVENTS)[number], body: string): Promise<void> {
     const now = this.clock.now().toISOString();
     for (const t of targets) {
-      const id = this.ids.id('whd');
+      const id = orderedId(this.ids, 'whd');
       await tx.deliveries.insert({
         id, form_id: form.id, response_id: responseId, user_id: t.user_id, url: t.url, event, body, status: 'pending', attempts: 0,
         last_status_code: null, last_duration_ms: null, last_response_excerpt: null, last_error: null, next_attempt_at: now, created_at: now, updated_at: now,

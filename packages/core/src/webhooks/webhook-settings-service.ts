@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { badRequest, forbidden, notFound } from '../errors';
 import type { Principal } from '../domain/types';
 import type { Clock } from '../ports/clock';
-import type { IdGenerator } from '../ports/id-generator';
+import { type IdGenerator, orderedId } from '../ports/id-generator';
 import type { Plans } from '../ports/plans';
 import type { Storage } from '../ports/storage';
 import { authorizeForm, planHolderOf } from '../forms/form-access';
@@ -153,7 +153,7 @@ export class WebhookSettingsService {
     if (!targets.length) throw badRequest('The form has no webhook and the account no enabled global webhook to test', { field: 'url' });
     const now = this.clock.now().toISOString();
     const body = JSON.stringify({ event: 'webhook.test', form_id: form.id, form_title: form.title, sent_at: now });
-    const deliveries = targets.map((t) => ({ id: this.ids.id('whd'), url: t.url, user_id: t.user_id }));
+    const deliveries = targets.map((t) => ({ id: orderedId(this.ids, 'whd'), url: t.url, user_id: t.user_id }));
     await this.storage.transaction(async (tx) => {
       for (const d of deliveries) {
         await tx.deliveries.insert({

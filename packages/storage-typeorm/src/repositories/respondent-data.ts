@@ -1,6 +1,6 @@
 import type { ResponseRecord, UploadRecord } from '@formloom/core';
 import type { Scope } from '../scope';
-import { Params } from '../sql/dialect';
+import { filterOnly, Params } from '../sql/dialect';
 import { idBatches, tableOf } from '../sql/statements';
 import { ResponseEntity, type ResponseRow, responseFromRow } from '../tables/responses';
 import { UploadEntity, type UploadRow, uploadFromRow } from '../tables/uploads';
@@ -44,7 +44,7 @@ export async function takeUploadsOf(scope: Scope, formId: string, responseIds: s
   const out: UploadRecord[] = [];
   for (const batch of idBatches(responseIds)) {
     const params = new Params(scope.d);
-    const sql = `DELETE FROM ${table} WHERE form_id = ${params.bind(formId)} AND response_id IN (${params.list(batch)}) RETURNING *`;
+    const sql = `DELETE FROM ${table} WHERE ${filterOnly(scope.d, 'form_id')} = ${params.bind(formId)} AND response_id IN (${params.list(batch)}) RETURNING *`;
     out.push(...(await scope.db.all<UploadRow>(sql, params.values)).map(uploadFromRow));
   }
   return out;

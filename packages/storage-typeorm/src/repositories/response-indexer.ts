@@ -2,7 +2,7 @@ import { allSettledOrThrow } from '@formloom/core';
 import { ResponseEntity } from '../tables/responses';
 import { ResponseIndexQueueEntity } from '../tables/response-index-queue';
 import type { Db } from '../sql/db';
-import { type Dialect, Params } from '../sql/dialect';
+import { type Dialect, filterOnly, Params } from '../sql/dialect';
 import { idBatches, insertRows, tableOf } from '../sql/statements';
 import type { CommitTask } from '../scope';
 import { applyDays, applyIndexes, type DayKey, type IndexDeltas, indexDeltas, writeIndexes } from './response-days';
@@ -111,7 +111,7 @@ export async function indexQueued(db: Db, d: Dialect, formId: string, limit?: nu
     const rows: DayKey[] = [];
     for (const batch of idBatches(claimed.slice(i, i + INDEX_BATCH).map((c) => c.response_id))) {
       const params = new Params(d);
-      const where = `form_id = ${params.bind(formId)} AND id IN (${params.list(batch)})`;
+      const where = `${filterOnly(d, 'form_id')} = ${params.bind(formId)} AND id IN (${params.list(batch)})`;
       rows.push(...(await db.all<DayKey>(`SELECT id, submitted_at, completed_at, completion_seconds, answers, version FROM ${responses} WHERE ${where}`, params.values)));
     }
     await applyIndexes(db, d, formId, rows, [], order);
@@ -150,13 +150,13 @@ export async function indexRead(db: Db, d: Dialect, formId: string, read: Queued
   const claim = new Params(d);
   const form = claim.bind(formId);
   const claimed = await db.all<{ response_id: string }>(
-    `DELETE FROM ${q} WHERE response_id IN (SELECT response_id FROM ${q} WHERE form_id = ${form} AND response_id IN (${claim.list(read.map((r) => r.id))}) ` +
+    `DELETE FROM ${q} WHERE response_id IN (SELECT response_id FROM ${q} WHERE ${filterOnly(d, 'form_id')} = ${form} AND response_id IN (${claim.list(read.map((r) => r.id))}) ` +
       `ORDER BY response_id${d.kind === 'postgres' ? ' FOR UPDATE' : ''}) RETURNING response_id`,
     claim.values,
   );
   if (claimed.length === 0) return 0;
   const params = new Params(d);
-  const where = `form_id = ${params.bind(formId)} AND id IN (${params.list(claimed.map((c) => c.response_id))})`;
+  const where = `${filterOnly(d, 'form_id')} = ${params.bind(formId)} AND id IN (${params.list(claimed.map((c) => c.response_id))})`;
   const now = await db.all<QueuedRow>(`SELECT id, submitted_at, completed_at, completion_seconds, answers, version FROM ${tableOf(d, ResponseEntity)} WHERE ${where}`, params.values);
   const before = new Map(read.map((r) => [r.id, r]));
   const unchanged = now.length === read.length && now.every((r) => before.has(r.id) && sameRow(r, before.get(r.id)!));

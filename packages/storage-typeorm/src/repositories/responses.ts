@@ -19,7 +19,7 @@ import { findByRespondent } from './respondent-data';
 import { responsesPastRetention } from './response-retention';
 import type { Db, Row } from '../sql/db';
 import { type Coalescer, insertCoalescer } from '../sql/coalesce';
-import { type Dialect, isUniqueViolation, Params } from '../sql/dialect';
+import { type Dialect, filterOnly, isUniqueViolation, Params } from '../sql/dialect';
 import { idBatches, insertIgnoring, tableOf } from '../sql/statements';
 import { rollupPage, rollupTotal } from './response-pages';
 import { filterConditions } from './response-search';
@@ -375,7 +375,7 @@ export class SqlResponseRepository implements ResponseRepository {
 
   private byIds(head: string, formId: string, ids: string[]): [string, unknown[]] {
     const params = new Params(this.scope.d);
-    const sql = `${head} FROM ${this.st.table} WHERE form_id = ${params.bind(formId)} AND id IN (${params.list(ids)})`;
+    const sql = `${head} FROM ${this.st.table} WHERE ${filterOnly(this.scope.d, 'form_id')} = ${params.bind(formId)} AND id IN (${params.list(ids)})`;
     return [sql, params.values];
   }
 }

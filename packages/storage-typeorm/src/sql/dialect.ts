@@ -33,6 +33,15 @@ export function dialectOf(dataSource: DataSource): Dialect {
 }
 
 /**
+ * `column` as a filter that must not choose the index: for a statement that names its rows by key (`id IN (...)`)
+ * and also checks they belong to a form. Without statistics SQLite's planner prefers an index on `form_id` to 500
+ * key lookups, and then reads every row of the form for each statement (a catch-up of the analytics indexer took
+ * time in proportion to the form's responses; docs/benchmarks.md, "The analytics indexer"). SQLite's unary `+`
+ * keeps the column out of index choice; PostgreSQL plans from its statistics.
+ */
+export const filterOnly = (d: Dialect, column: string): string => (d.kind === 'sqlite' ? `+${column}` : column);
+
+/**
  * Collects parameters while a statement is assembled: `bind(value)` appends the value and returns its
  * placeholder, so dynamic WHERE/SET clauses never miscount positions.
  */

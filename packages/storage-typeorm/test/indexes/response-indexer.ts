@@ -4,6 +4,7 @@ import { at, makeForm, makeQuestion, makeResponse, waitFor } from '@formloom/cor
 import { createDataSource, runMigrations } from '../../src';
 import { ResponseIndexer } from '../../src/repositories/background-indexer';
 import type { Db } from '../../src/sql/db';
+import { filterOnly } from '../../src/sql/dialect';
 import { openStorage } from '../../src/storage';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '../../src/testing';
 
@@ -248,4 +249,27 @@ test('postgres: two instances indexing one form at once count every response onc
   await equalsRecount(t, db, form.id, 'two instances');
   const a = await second.storage.responses.analytics(form.id);
   t.is(a.total, 240);
+});
+
+/*
+ * A statement that names responses by id and checks their form (the indexer's claims and reads, a bulk delete's)
+ * must seek by id: without statistics, SQLite's planner otherwise takes an index on `form_id` and reads every
+ * response of the form for each statement (sql/dialect.ts, `filterOnly`).
+ */
+test('sqlite: reads of responses by id within a form seek by id, however many responses the form has', async (t) => {
+  const db = await createTestDatabase('sqlite');
+  t.teardown(() => db.close());
+  const d = { kind: 'sqlite' as const, p: (i: number) => `?${i}`, table: (n: string) => `"${n}"` };
+  // A batch's worth of ids (500): with a few, SQLite seeks by id anyway.
+  const ids = Array.from({ length: 500 }, (_, i) => `rsp_${i}`);
+  const list = ids.map((_, i) => `?${i + 2}`).join(', ');
+  const plan = async (sql: string) => (await db.raw(`EXPLAIN QUERY PLAN ${sql}`, ['frm_x', ...ids])).map((r) => String(r.detail)).join('\n');
+  t.regex(await plan(`SELECT id, answers FROM responses WHERE form_id = ?1 AND id IN (${list})`), /USING (COVERING )?INDEX \w+ \(form_id=\?\)/, 'the plan this guards against');
+  t.regex(await plan(`SELECT id, answers FROM responses WHERE ${filterOnly(d, 'form_id')} = ?1 AND id IN (${list})`), /SEARCH responses USING INDEX sqlite_autoindex_responses_1 \(id=\?\)/);
+  t.regex(
+    await plan(`SELECT response_id FROM response_index_queue WHERE ${filterOnly(d, 'form_id')} = ?1 AND response_id IN (${list})`),
+    /SEARCH response_index_queue USING (COVERING )?INDEX sqlite_autoindex_response_index_queue_1 \(response_id=\?\)/,
+  );
+  t.regex(await plan(`DELETE FROM uploads WHERE ${filterOnly(d, 'form_id')} = ?1 AND response_id IN (${list})`), /USING (COVERING )?INDEX IDX_uploads_response_created \(response_id=\?\)/);
+  t.is(filterOnly({ ...d, kind: 'postgres' }, 'form_id'), 'form_id', 'PostgreSQL plans from its statistics');
 });
