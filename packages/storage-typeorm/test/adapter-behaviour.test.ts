@@ -3,6 +3,7 @@ import type { Storage } from '@formloom/core';
 import { at, makeOutboxItem, makeUser, uid } from '@formloom/core/testing';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import sqlite3 from 'sqlite3';
 import { createTestDatabase, type TestDatabaseKind } from '../src/testing';
 
 for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
@@ -165,6 +166,33 @@ function within<T>(ms: number, promise: Promise<T>): Promise<T> {
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/*
+ * Another process holding SQLite's write lock for longer than the busy timeout (a seeding script, an operator's
+ * `sqlite3` session): a write that gives up on it fails, and must not leave its statement half-run on the
+ * connection. A statement that gave up with SQLITE_BUSY stays pending until it is reset, and SQLite refuses to
+ * commit any later transaction of the connection while one is ("SQL statements in progress"): every write of the
+ * server then failed until restart (sql/sqlite-statements.ts).
+ */
+test('sqlite: a write that gave up waiting for another process leaves the connection usable', async (t) => {
+  const db = await createTestDatabase('sqlite');
+  t.teardown(() => db.close());
+  const kind = uid('kind');
+  await db.storage.outbox.enqueue(makeOutboxItem(kind));
+  const other = new sqlite3.Database(db.url.slice('sqlite:'.length));
+  const exec = (sql: string) => new Promise<void>((resolve, reject) => other.exec(sql, (err) => (err ? reject(err) : resolve())));
+  t.teardown(() => new Promise<void>((resolve) => other.close(() => resolve())));
+  await exec('BEGIN IMMEDIATE');
+  const claim = () => db.storage.outbox.claim({ workerId: 'w', now: at(10), leaseUntil: at(99), limit: 5, kinds: [kind] });
+  // The outbox claim is one statement outside a transaction (UPDATE ... RETURNING): it waits busy_timeout, then fails.
+  await t.throwsAsync(claim(), { message: /SQLITE_BUSY|locked/ });
+  await exec('ROLLBACK');
+  const user = makeUser();
+  await db.storage.transaction((tx) => tx.users.insert(user));
+  t.truthy(await db.storage.users.findById(user.id), 'a transaction commits');
+  await db.storage.users.insert(makeUser());
+  t.is((await claim()).length, 1, 'and the claim that failed runs again');
+});
 
 /*
  * A second process on the same SQLite file (as the `formloom` CLI beside the server): SQLite's own

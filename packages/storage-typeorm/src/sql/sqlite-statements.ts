@@ -80,8 +80,13 @@ export function cachedStatements(conn: () => SqliteConnection) {
         p.stmt.all(params, (err: Error | null, rows: T[]) => {
           p.failing.delete(fail);
           p.busy--;
-          if (err) reject(err);
-          else resolve(rows);
+          if (err) {
+            // A statement that failed mid-run (SQLITE_BUSY after busy_timeout: another process held the write
+            // lock) stays pending until reset, and while it is SQLite refuses to commit any transaction of this
+            // connection. A run that ends well has stepped to its end.
+            p.stmt.reset();
+            reject(err);
+          } else resolve(rows);
         });
       }),
     run: (sql: string, params: readonly unknown[] = []) =>
