@@ -9,6 +9,7 @@
 // the answers costs at that size (the API's first page, no target: a search reads every response).
 const { describe, round, monoMs } = require('../lib/stats');
 const { startWorkspaceBenchApp } = require('../lib/workspace-app');
+const { CsvLines } = require('@formloom/core');
 const { seedResponses } = require('./stored-responses');
 const { formBody } = require('./forms');
 
@@ -105,11 +106,15 @@ const phases = [
       try {
         const created = await app.createForm(formBody('results'));
         const published = (await app.api('POST', `/forms/${created.id}/publish`)).body;
+        const questions = published.questions.map((q) => ({ id: q.id, type: q.type, title: q.title, properties: q.properties }));
+        // What seedResponses writes each response's export line from, as publishedForm gives it.
         const form = {
           id: created.id,
-          questions: published.questions.map((q) => ({ id: q.id, type: q.type, title: q.title, properties: q.properties })),
+          questions,
           versionId: published.published_version_id,
           version: published.version.version,
+          snapshot: { questions, hidden_fields: published.hidden_fields },
+          csvLines: new CsvLines(),
         };
         const t0 = monoMs();
         await seedResponses(app.dbFile, form, count);
