@@ -13,7 +13,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { sleep } = require('./lib/process');
 const { runLoad } = require('./lib/load');
-const { startCpuWindow, processCpuMs } = require('./lib/cpu');
+const { startCpuWindow, processCpuMs, databaseServerPids } = require('./lib/cpu');
 const { requestJson } = require('./lib/http');
 const { startBaseline, startFormloom } = require('./lib/apps');
 const report = require('./lib/report');
@@ -99,10 +99,13 @@ const selects = (name, family) => !terms.length || terms.some((t) => name.includ
 const wantedScenario = (s) => (baselineOnly ? comparedTo(s) : selects(s.name, s.family));
 const wantedPhase = (ph) => !baselineOnly && selects(ph.name, ph.family);
 
+/** The database server's processes, whose CPU is the apps' work, not other work on the machine (PostgreSQL only). */
+const serverPids = () => (config.database === 'postgres' ? databaseServerPids() : []);
+
 /** One autocannon run of `scenario` against `app`; fails if the app died meanwhile. */
 async function measure(app, scenario, connections, apps, label = '') {
   log(`${app.name}: ${scenario.name} @ ${connections} connections${label} (${config.warmup}s warm-up + ${config.duration}s)`);
-  const cpu = startCpuWindow(apps.map((a) => a.proc.pid));
+  const cpu = startCpuWindow([...apps.map((a) => a.proc.pid), ...serverPids()]);
   const rss = startRssSampler(app.proc.pid, 100);
   const appCpu0 = processCpuMs(app.proc.pid);
   const result = await runLoad({
@@ -217,7 +220,7 @@ async function main() {
       config,
       log,
       cpuWindow: (extraPids = [], opts = {}) =>
-        startCpuWindow([...apps.map((a) => a.proc.pid), ...extraPids], { threadsOf: formloom?.proc.pid, ...opts }),
+        startCpuWindow([...apps.map((a) => a.proc.pid), ...serverPids(), ...extraPids], { threadsOf: formloom?.proc.pid, ...opts }),
     };
 
     for (const family of plan) {

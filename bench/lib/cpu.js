@@ -99,6 +99,29 @@ function startCpuWindow(pids, { reapedChildren = false, threadsOf = null } = {})
   };
 }
 
+/**
+ * Pids of the PostgreSQL server's processes on this machine (its postmaster and backends, by their name), [] off
+ * Linux. With BENCH_DATABASE=postgres they count as the bench's own: the apps' queries run there, and counted as
+ * "other" CPU they marked every PostgreSQL measurement as disturbed.
+ */
+function databaseServerPids() {
+  try {
+    return fs
+      .readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return fs.readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres';
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
 /** Pids of the live children of `pid` (the app's Flite engine processes), from /proc; [] off Linux. */
 function childPids(pid) {
   try {
@@ -112,4 +135,4 @@ function childPids(pid) {
   }
 }
 
-module.exports = { startCpuWindow, processCpuMs, threadCpuMs, machineBusyMs, childPids };
+module.exports = { startCpuWindow, processCpuMs, threadCpuMs, machineBusyMs, childPids, databaseServerPids };
