@@ -105,7 +105,7 @@ const serverPids = () => (config.database === 'postgres' ? databaseServerPids() 
 /** One autocannon run of `scenario` against `app`; fails if the app died meanwhile. */
 async function measure(app, scenario, connections, apps, label = '') {
   log(`${app.name}: ${scenario.name} @ ${connections} connections${label} (${config.warmup}s warm-up + ${config.duration}s)`);
-  const cpu = startCpuWindow([...apps.map((a) => a.proc.pid), ...serverPids()], { joining: serverPids });
+  const cpu = startCpuWindow(apps.map((a) => a.proc.pid), { joining: serverPids });
   const rss = startRssSampler(app.proc.pid, 100);
   const appCpu0 = processCpuMs(app.proc.pid);
   const result = await runLoad({
@@ -220,7 +220,7 @@ async function main() {
       config,
       log,
       cpuWindow: (extraPids = [], opts = {}) =>
-        startCpuWindow([...apps.map((a) => a.proc.pid), ...serverPids(), ...extraPids], { threadsOf: formloom?.proc.pid, joining: serverPids, ...opts }),
+        startCpuWindow([...apps.map((a) => a.proc.pid), ...extraPids], { threadsOf: formloom?.proc.pid, joining: serverPids, ...opts }),
     };
 
     for (const family of plan) {

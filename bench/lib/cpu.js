@@ -61,13 +61,16 @@ function reapedChildrenCpuMs() {
 }
 
 /**
- * Starts a measurement over the bench's own processes (`pids`, plus this one). `end(extraOwnMs)` returns
+ * Starts a measurement over the bench's own processes (`appPids`, plus this one). `end(extraOwnMs)` returns
  * `{ other_cpu_pct, own_cpu_pct }` as percentages of the machine's total capacity over the window;
  * `extraOwnMs` is CPU of bench processes that have exited (the load generator reports its own). With
- * `reapedChildren`, children of this process that exited during the window count as own (a CLI run); with
- * `joining`, the processes it lists at the end that were not in `pids` count as own too.
+ * `reapedChildren`, children of this process that exited during the window count as own (a CLI run). `joining()`
+ * lists more of the bench's processes, ones that come and go (a PostgreSQL backend for a new connection): those
+ * listed at the start are measured like `appPids`, those that appear by the end count whole, as all their CPU is the
+ * window's.
  */
-function startCpuWindow(pids, { reapedChildren = false, threadsOf = null, joining = null } = {}) {
+function startCpuWindow(appPids, { reapedChildren = false, threadsOf = null, joining = null } = {}) {
+  const pids = joining ? [...appPids, ...joining()] : appPids;
   const threads0 = threadsOf ? threadCpuMs(threadsOf) : null;
   const t0 = Date.now();
   const busy0 = machineBusyMs();
@@ -82,8 +85,6 @@ function startCpuWindow(pids, { reapedChildren = false, threadsOf = null, joinin
       const own1 = pids.map(processCpuMs);
       let own = extraOwnMs;
       pids.forEach((_, i) => (own += own1[i] !== null && own0[i] !== null ? own1[i] - own0[i] : 0));
-      // `joining()`: processes of the bench's that may start during the window (a PostgreSQL backend for a new
-      // connection): those not there at the start count whole, as all their CPU is the window's.
       if (joining) for (const pid of joining()) if (!pids.includes(pid)) own += processCpuMs(pid) ?? 0;
       const self = process.cpuUsage(self0);
       own += (self.user + self.system) / 1000;
