@@ -4,7 +4,7 @@ import { at, makeForm, makeQuestion, makeResponse, waitFor } from '@formloom/cor
 import { createDataSource, runMigrations } from '../../src';
 import { ResponseIndexer } from '../../src/repositories/background-indexer';
 import type { Db } from '../../src/sql/db';
-import { filterOnly } from '../../src/sql/dialect';
+import { dialectOf, filterOnly } from '../../src/sql/dialect';
 import { openStorage } from '../../src/storage';
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from '../../src/testing';
 
@@ -259,7 +259,7 @@ test('postgres: two instances indexing one form at once count every response onc
 test('sqlite: reads of responses by id within a form seek by id, however many responses the form has', async (t) => {
   const db = await createTestDatabase('sqlite');
   t.teardown(() => db.close());
-  const d = { kind: 'sqlite' as const, p: (i: number) => `?${i}`, table: (n: string) => `"${n}"` };
+  const d = dialectOf(db.dataSource);
   // A batch's worth of ids (500): with a few, SQLite seeks by id anyway.
   const ids = Array.from({ length: 500 }, (_, i) => `rsp_${i}`);
   const list = ids.map((_, i) => `?${i + 2}`).join(', ');
