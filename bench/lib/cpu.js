@@ -17,12 +17,16 @@ function machineBusyMs() {
   }
 }
 
-/** CPU time (user + system, all threads) of a process in ms, or null if it is gone or /proc is missing. */
-function processCpuMs(pid) {
+/**
+ * CPU time (user + system, all threads) of a process in ms, or null if it is gone or /proc is missing. With
+ * `reaped`, plus that of its children that exited and were waited for (an app's engine and encoder processes).
+ */
+function processCpuMs(pid, { reaped = false } = {}) {
   try {
     const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * TICK_MS; // utime, stime (fields 14, 15)
+    const own = Number(f[11]) + Number(f[12]); // utime, stime (fields 14, 15)
+    return (reaped ? own + Number(f[13]) + Number(f[14]) : own) * TICK_MS; // cutime, cstime (fields 16, 17)
   } catch {
     return null;
   }
@@ -61,20 +65,25 @@ function reapedChildrenCpuMs() {
 }
 
 /**
- * Starts a measurement over the bench's own processes (`appPids`, plus this one). `end(extraOwnMs)` returns
- * `{ other_cpu_pct, own_cpu_pct }` as percentages of the machine's total capacity over the window;
+ * Starts a measurement over the bench's own processes (`appPids` with the children they start, plus this one).
+ * An app's child that exits during the window counts through its parent (the kernel adds it there when the
+ * app waits for it); one still running is measured like a `joining` process. `end(extraOwnMs)` returns
+ * `{ other_cpu_pct, own_cpu_pct }` as percentages of the machine's total capacity over the window (and `own_cpu_ms`);
  * `extraOwnMs` is CPU of bench processes that have exited (the load generator reports its own). With
  * `reapedChildren`, children of this process that exited during the window count as own (a CLI run). `joining()`
  * lists more of the bench's processes, ones that come and go (a PostgreSQL backend for a new connection): those
  * listed at the start are measured like `appPids`, those that appear by the end count whole, as all their CPU is the
  * window's.
  */
-function startCpuWindow(appPids, { reapedChildren = false, threadsOf = null, joining = null } = {}) {
-  const pids = joining ? [...appPids, ...joining()] : appPids;
+function startCpuWindow(appPids, { reapedChildren = false, threadsOf = null, joining: more = null } = {}) {
+  const joining = () => [...appPids.flatMap(childPids), ...(more ? more() : [])];
+  const apps = new Set(appPids);
+  const cpuOf = (pid) => processCpuMs(pid, { reaped: apps.has(pid) });
+  const pids = [...new Set([...appPids, ...joining()])];
   const threads0 = threadsOf ? threadCpuMs(threadsOf) : null;
   const t0 = Date.now();
   const busy0 = machineBusyMs();
-  const own0 = pids.map(processCpuMs);
+  const own0 = pids.map(cpuOf);
   const self0 = process.cpuUsage();
   const reaped0 = reapedChildren ? reapedChildrenCpuMs() : null;
   return {
@@ -82,17 +91,17 @@ function startCpuWindow(appPids, { reapedChildren = false, threadsOf = null, joi
       const wallMs = Date.now() - t0;
       const busy1 = machineBusyMs();
       if (busy0 === null || busy1 === null || wallMs <= 0) return { other_cpu_pct: null, own_cpu_pct: null };
-      const own1 = pids.map(processCpuMs);
+      const own1 = pids.map(cpuOf);
       let own = extraOwnMs;
       pids.forEach((_, i) => (own += own1[i] !== null && own0[i] !== null ? own1[i] - own0[i] : 0));
-      if (joining) for (const pid of joining()) if (!pids.includes(pid)) own += processCpuMs(pid) ?? 0;
+      for (const pid of new Set(joining())) if (!pids.includes(pid)) own += processCpuMs(pid) ?? 0;
       const self = process.cpuUsage(self0);
       own += (self.user + self.system) / 1000;
       const reaped1 = reaped0 === null ? null : reapedChildrenCpuMs();
       if (reaped1 !== null) own += reaped1 - reaped0;
       const capacity = wallMs * os.cpus().length;
       const pct = (ms) => Math.round((1000 * Math.max(0, ms)) / capacity) / 10;
-      const out = { own_cpu_pct: pct(own), other_cpu_pct: pct(busy1 - busy0 - own) };
+      const out = { own_cpu_pct: pct(own), other_cpu_pct: pct(busy1 - busy0 - own), own_cpu_ms: Math.round(own) };
       const threads1 = threads0 ? threadCpuMs(threadsOf) : null;
       if (threads1) {
         // Share of one core over the window: 100 = a thread busy all along.

@@ -6,7 +6,6 @@
 // rate of pocketsphinx's transcripts per English voice (skipped with a message when pocketsphinx is missing).
 const crypto = require('node:crypto');
 const { requestJson } = require('../../lib/http');
-const { childPids } = require('../../lib/cpu');
 const { streamPhase } = require('./stream');
 const { speedPhase } = require('./speed');
 const { longSpeakPhase, concurrencyPhase } = require('./load');
@@ -47,9 +46,7 @@ async function setup(h) {
   const missing = [DEFAULT_VOICE, ...voices].filter((v) => !listed.has(voiceIdOf(v.engine, v.voice)));
   if (missing.length) throw new Error(`GET /voice/voices does not list ${missing.map((v) => `${v.engine} ${v.voice}`).join(', ')}`);
   h.log(`formloom: voice key ready; the voice list took ${Date.now() - t0} ms (starts the engines)`);
-  // The app's Flite children: their CPU is the bench's own, not "other".
-  const enginePids = () => childPids(app.proc.pid);
-  return { apiKey, enginePids, voiceIdOf, defaultVoice: { ...DEFAULT_VOICE, id: voiceIdOf(DEFAULT_VOICE.engine, DEFAULT_VOICE.voice) }, voices };
+  return { apiKey, voiceIdOf, defaultVoice: { ...DEFAULT_VOICE, id: voiceIdOf(DEFAULT_VOICE.engine, DEFAULT_VOICE.voice) }, voices };
 }
 
 const phases = [

@@ -27,7 +27,7 @@ function speak(h, state, text, agent, timeoutMs = 600000) {
 
 async function longSpeakPhase(h, state) {
   const text = proseOf(LONG_CHARACTERS);
-  const cpu = h.cpuWindow(state.enginePids());
+  const cpu = h.cpuWindow();
   const r = await speak(h, state, text);
   const cpuEnd = cpu.end();
   const errors = r.status === 200 ? [] : [`5,000-character speak answered ${r.status ?? r.error}: ${r.text?.slice(0, 300) ?? ''}`];
@@ -88,7 +88,7 @@ async function concurrencyPhase(h, state) {
   h.log(`voice: ${CONCURRENT} concurrent speaks of ${text.length} characters, GET /healthz timed meanwhile`);
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENT });
   let done = false;
-  const cpu = h.cpuWindow(state.enginePids());
+  const cpu = h.cpuWindow();
   const t0 = monoMs();
   const loop = healthzLoop(app.url, () => done);
   const speaks = await mapLimit(CONCURRENT, CONCURRENT, () => speak(h, state, text, agent)).finally(() => (done = true));

@@ -76,7 +76,7 @@ async function streamPhase(h, state) {
     for (let i = 0; i < WARMUP; i++) for (const f of formats) await streamRequest(app, state.apiKey, body(f), agent);
     h.log(`formloom: ${count} streams per format (${formats.join(', ')}), one at a time, of ${STREAM_TEXT.length} characters`);
     const runs = Object.fromEntries(formats.map((f) => [f, []]));
-    const cpu = h.cpuWindow(state.enginePids?.() ?? []);
+    const cpu = h.cpuWindow();
     const t0 = monoMs();
     for (let i = 0; i < count; i++) {
       for (const f of i % 2 ? [...formats].reverse() : formats) {
