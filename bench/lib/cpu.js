@@ -66,8 +66,8 @@ function reapedChildrenCpuMs() {
 
 /**
  * Starts a measurement over the bench's own processes (`appPids` with the children they start, plus this one).
- * An app's child that exits during the window counts through its parent (the kernel adds it there when the
- * app waits for it); one still running is measured like a `joining` process. `end(extraOwnMs)` returns
+ * A child of one of them that exits during the window counts through its parent (the kernel adds it there when
+ * the parent waits for it); one still running is measured like a `joining` process. `end(extraOwnMs)` returns
  * `{ other_cpu_pct, own_cpu_pct }` as percentages of the machine's total capacity over the window (and `own_cpu_ms`);
  * `extraOwnMs` is CPU of bench processes that have exited (the load generator reports its own). With
  * `reapedChildren`, children of this process that exited during the window count as own (a CLI run). `joining()`
@@ -77,8 +77,9 @@ function reapedChildrenCpuMs() {
  */
 function startCpuWindow(appPids, { reapedChildren = false, threadsOf = null, joining: more = null } = {}) {
   const joining = () => [...appPids.flatMap(childPids), ...(more ? more() : [])];
-  const apps = new Set(appPids);
-  const cpuOf = (pid) => processCpuMs(pid, { reaped: apps.has(pid) });
+  // With what each reaped: PostgreSQL's postmaster reaps the backend of a connection that closed in the window (the
+  // `psql` run of the export's reference), an app its engine processes.
+  const cpuOf = (pid) => processCpuMs(pid, { reaped: true });
   const pids = [...new Set([...appPids, ...joining()])];
   const threads0 = threadsOf ? threadCpuMs(threadsOf) : null;
   const t0 = Date.now();
