@@ -20,7 +20,7 @@ test('sqlite: commits are copied into the database file by the checkpointer, the
   const [auto] = await db.raw('PRAGMA wal_autocheckpoint');
   const [cache] = await db.raw('PRAGMA cache_size');
   t.is(Number(Object.values(auto!)[0]), 4000);
-  t.is(Number(Object.values(cache!)[0]), -16000);
+  t.is(Number(Object.values(cache!)[0]), -4000);
   // A handful of log pages: only the checkpointer copies them into the file while the storage is open.
   await waitFor(() => readFileSync(file).includes(marker), { what: 'the committed row in the database file' });
   t.pass();

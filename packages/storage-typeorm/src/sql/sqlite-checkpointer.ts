@@ -18,11 +18,13 @@ import { sqliteSideConnection } from './sqlite-side-connection';
 /** The writer's own automatic checkpoint: only reached when the checkpointer falls behind (16 MB of log). */
 export const WRITER_AUTOCHECKPOINT = 4000;
 /**
- * The writer connection's page cache, in KiB (negative: SQLite's unit for a size): 16 MB instead of SQLite's 2 MB.
- * An indexer slice dirties more pages than 2 MB hold, which then spilled to the log in the middle of its statements
- * and were read back; the counters' hot pages stay cached between slices. Grown only as pages are used.
+ * The writer connection's page cache, in KiB (negative: SQLite's unit for a size): 4 MB, twice SQLite's default,
+ * so an indexer slice's dirty pages fit. Grown only as pages are used, and never given back: the memory SQLite frees
+ * stays with the process (glibc keeps it), so a larger cache is resident for good after the first burst of
+ * submissions. 16 MB cost 14 MB of resident memory after the bench's ingest for no throughput the bench could tell
+ * apart (docs/benchmarks.md, "Where the memory goes").
  */
-export const WRITER_CACHE_SIZE = -16000;
+export const WRITER_CACHE_SIZE = -4000;
 /** How long after a commit the checkpoint runs: the commits of that time are copied together. */
 const DELAY_MS = 250;
 
