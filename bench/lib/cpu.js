@@ -77,8 +77,8 @@ function reapedChildrenCpuMs() {
  */
 function startCpuWindow(appPids, { reapedChildren = false, threadsOf = null, joining: more = null } = {}) {
   const joining = () => [...appPids.flatMap(childPids), ...(more ? more() : [])];
-  // With what each reaped: PostgreSQL's postmaster reaps the backend of a connection that closed in the window (the
-  // `psql` run of the export's reference), an app its engine processes.
+  // Each process's CPU includes its reaped children's: PostgreSQL's postmaster reaps the backend of a connection
+  // that closed in the window (the `psql` run of the export's reference), an app its engine processes.
   const cpuOf = (pid) => processCpuMs(pid, { reaped: true });
   const pids = [...new Set([...appPids, ...joining()])];
   const threads0 = threadsOf ? threadCpuMs(threadsOf) : null;
