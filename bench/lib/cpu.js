@@ -17,19 +17,25 @@ function machineBusyMs() {
   }
 }
 
+/** `[own, reaped]` CPU time of a process in ms from /proc/<pid>/stat (user + system each), or null. */
+function statCpuMs(pid) {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+    // utime, stime (fields 14, 15); cutime, cstime (fields 16, 17): its children that exited and were waited for.
+    return [(Number(f[11]) + Number(f[12])) * TICK_MS, (Number(f[13]) + Number(f[14])) * TICK_MS];
+  } catch {
+    return null;
+  }
+}
+
 /**
  * CPU time (user + system, all threads) of a process in ms, or null if it is gone or /proc is missing. With
  * `reaped`, plus that of its children that exited and were waited for (an app's engine and encoder processes).
  */
 function processCpuMs(pid, { reaped = false } = {}) {
-  try {
-    const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    const own = Number(f[11]) + Number(f[12]); // utime, stime (fields 14, 15)
-    return (reaped ? own + Number(f[13]) + Number(f[14]) : own) * TICK_MS; // cutime, cstime (fields 16, 17)
-  } catch {
-    return null;
-  }
+  const t = statCpuMs(pid);
+  return t && (reaped ? t[0] + t[1] : t[0]);
 }
 
 /**
@@ -55,13 +61,7 @@ function threadCpuMs(pid) {
 
 /** CPU time (user + system) of this process's children that exited and were waited for, in ms, or null. */
 function reapedChildrenCpuMs() {
-  try {
-    const s = fs.readFileSync('/proc/self/stat', 'utf8');
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[13]) + Number(f[14])) * TICK_MS; // cutime, cstime (fields 16, 17)
-  } catch {
-    return null;
-  }
+  return statCpuMs('self')?.[1] ?? null;
 }
 
 /**
@@ -95,7 +95,7 @@ function startCpuWindow(appPids, { reapedChildren = false, threadsOf = null, joi
       const own1 = pids.map(cpuOf);
       let own = extraOwnMs;
       pids.forEach((_, i) => (own += own1[i] !== null && own0[i] !== null ? own1[i] - own0[i] : 0));
-      for (const pid of new Set(joining())) if (!pids.includes(pid)) own += processCpuMs(pid) ?? 0;
+      for (const pid of new Set(joining())) if (!pids.includes(pid)) own += cpuOf(pid) ?? 0;
       const self = process.cpuUsage(self0);
       own += (self.user + self.system) / 1000;
       const reaped1 = reaped0 === null ? null : reapedChildrenCpuMs();
