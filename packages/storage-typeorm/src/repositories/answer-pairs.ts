@@ -73,8 +73,11 @@ function sideOf(into: PairDeltas, filter: string): Map<string, PairDelta> {
   return side;
 }
 
-/** Adds what one response counts (`sign` 1) or takes back (`sign` -1). */
-export function addPairDeltas(into: PairDeltas, r: PairSource, order: QuestionOrder, sign: 1 | -1): void {
+/**
+ * Adds what one response counts (`sign` 1) or takes back (`sign` -1). `indexRows`: the response's answers index rows
+ * when the caller made them already (`answerRows`, whatever its id and form), so they are not made twice.
+ */
+export function addPairDeltas(into: PairDeltas, r: PairSource, order: QuestionOrder, sign: 1 | -1, indexRows?: unknown[][]): void {
   bump(sideOf(into, COVERAGE_FILTER), COVERAGE_TARGET, sign);
   let list: unknown = r.answers;
   if (typeof list === 'string') {
@@ -86,7 +89,7 @@ export function addPairDeltas(into: PairDeltas, r: PairSource, order: QuestionOr
   }
   // The answers index's own rows (answer-index.ts), so the counters and the scan agree on every answer.
   const keysOf = new Map<string, string[]>();
-  for (const row of answerRows({ id: '', form_id: '', submitted_at: r.submitted_at, answers: list }, order)) {
+  for (const row of indexRows ?? answerRows({ id: '', form_id: '', submitted_at: r.submitted_at, answers: list }, order)) {
     const q = row[1] as string;
     const keys = keysOf.get(q) ?? [];
     if (row[2] !== '') keys.push(row[2] as string);

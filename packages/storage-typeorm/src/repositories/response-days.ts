@@ -132,8 +132,9 @@ export function indexDeltas(formId: string, added: DayKey[], removed: DayKey[], 
       addQuestionDeltas(deltas.questions, day, r.answers, positions, sign);
       addValueDeltas(deltas.values, day, r.answers, positions.kinds, sign);
       addFunnelDeltas(deltas.funnel, r, positions, sign);
-      addPairDeltas(deltas.pairs, r, positions, sign);
-      if (sign === 1 && r.id !== undefined) deltas.indexed.push(...answerRows({ id: r.id, form_id: formId, submitted_at: r.submitted_at, answers: r.answers }, positions));
+      const rows = answerRows({ id: r.id ?? '', form_id: formId, submitted_at: r.submitted_at, answers: r.answers }, positions);
+      addPairDeltas(deltas.pairs, r, positions, sign, rows);
+      if (sign === 1 && r.id !== undefined) for (const row of rows) deltas.indexed.push(row);
     }
   }
   return deltas;
@@ -207,8 +208,9 @@ export async function rebuildQuestionDays(db: Db, d: Dialect, responses: string,
       addQuestionDeltas(deltas.questions, r.submitted_at.slice(0, 10), r.answers, order, 1);
       addValueDeltas(deltas.values, r.submitted_at.slice(0, 10), r.answers, order.kinds, 1);
       addFunnelDeltas(deltas.funnel, r, order, 1);
-      addPairDeltas(deltas.pairs, r, order, 1);
-      deltas.indexed.push(...answerRows(r, order));
+      const rows = answerRows(r, order);
+      addPairDeltas(deltas.pairs, r, order, 1, rows);
+      for (const row of rows) deltas.indexed.push(row);
     }
     for (const [form, deltas] of byForm) {
       await applyQuestionDeltas(db, d, form, deltas.questions);
