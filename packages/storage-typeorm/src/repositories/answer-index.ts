@@ -1,7 +1,7 @@
 import { ResponseAnswerEntity } from '../tables/response-answers';
 import type { Db } from '../sql/db';
 import type { Dialect } from '../sql/dialect';
-import { insertRows, tableOf } from '../sql/statements';
+import { insertRows, ROWS_PER_INSERT, tableOf } from '../sql/statements';
 import { answeredOf } from './question-days';
 import { valueKeys } from './question-values';
 
@@ -13,11 +13,6 @@ import { valueKeys } from './question-values';
  */
 
 const NUMERIC = new Set(['number', 'rating', 'opinion_scale']);
-/**
- * Rows per INSERT: on PostgreSQL 6 parameters a row, far below its limit; on SQLite the rows are one JSON parameter
- * (sql/statements.ts, `insertRows`), so an indexer slice's rows (about 550) go in one statement instead of four.
- */
-const rowsPerStatement = (d: Dialect) => (d.kind === 'sqlite' ? 5000 : 150);
 
 /** What a response's index rows are made of. */
 export interface IndexedResponse {
@@ -56,7 +51,7 @@ export function answerRows(r: IndexedResponse, order: Map<string, number> & { ki
 /** Inserts the rows of `responses` (a repeated row is ignored: the keys are the primary key). */
 export async function insertAnswerRows(db: Db, d: Dialect, rows: unknown[][]): Promise<void> {
   const table = tableOf(d, ResponseAnswerEntity);
-  const per = rowsPerStatement(d);
+  const per = ROWS_PER_INSERT;
   for (let i = 0; i < rows.length; i += per) {
     const { sql, values } = insertRows(d, table, ['response_id', 'question_id', 'value', 'form_id', 'num', 'submitted_at'], rows.slice(i, i + per), 'ON CONFLICT DO NOTHING');
     await db.run(sql, values);

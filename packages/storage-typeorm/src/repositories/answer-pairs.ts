@@ -4,7 +4,7 @@ import { ResponseDayEntity } from '../tables/response-days';
 import { ResponseIndexQueueEntity } from '../tables/response-index-queue';
 import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
-import { insertRows, tableOf } from '../sql/statements';
+import { insertRows, ROWS_PER_INSERT, tableOf } from '../sql/statements';
 import { answerRows } from './answer-index';
 import { answeredOf, type QuestionOrder } from './question-days';
 import { ALL_TIME } from './question-values';
@@ -26,11 +26,6 @@ type Num = number | string;
 const PAIR_KINDS = new Set(['dropdown', 'multiple_choice', 'yes_no', 'rating', 'opinion_scale']);
 /** Kinds with one key per answer: a test naming several keys counts each response once. */
 const SINGLE_KEY = new Set(['dropdown', 'yes_no', 'rating', 'opinion_scale']);
-/**
- * Rows per upsert: on PostgreSQL 9 parameters a row, so 90 rows stay far below its limit; on SQLite the rows are
- * one JSON parameter (sql/statements.ts, `insertRows`), so a group commit's counters go in one statement.
- */
-const rowsPerStatement = (d: Dialect) => (d.kind === 'sqlite' ? 5000 : 90);
 /** The row that counts every response counted here (all four keys ''): the read's check that none is missing. */
 const COVERAGE_FILTER = '\u0000';
 const COVERAGE_TARGET = '\u0000\u0000';
@@ -128,7 +123,7 @@ export async function applyPairDeltas(db: Db, d: Dialect, formId: string, deltas
   // In key order on PostgreSQL, so concurrent transactions lock rows in one order; SQLite has one writer.
   if (d.kind === 'postgres') rows.sort(byKey);
   const cols = ['n', 'completed', 'seconds_sum', 'seconds_count'];
-  const per = rowsPerStatement(d);
+  const per = ROWS_PER_INSERT;
   for (let i = 0; i < rows.length; i += per) {
     const { sql, values } = insertRows(
       d, table, ['form_id', 'question_id', 'value', 'target_id', 'target_value', ...cols], rows.slice(i, i + per),

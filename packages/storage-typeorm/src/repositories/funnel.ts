@@ -2,7 +2,7 @@ import type { FunnelCounts } from '@formloom/core';
 import { ResponseFunnelEntity } from '../tables/response-answers';
 import type { Db } from '../sql/db';
 import type { Dialect } from '../sql/dialect';
-import { insertRows, tableOf } from '../sql/statements';
+import { insertRows, ROWS_PER_INSERT, tableOf } from '../sql/statements';
 import { answeredOf } from './question-days';
 
 /*
@@ -26,8 +26,6 @@ export interface FunnelKey {
 
 /** Deltas keyed by `version \u0000 step`. */
 export type FunnelDeltas = Map<string, number>;
-
-const ROWS_PER_STATEMENT = 200;
 
 const rounded = (s: number) => Number(s.toPrecision(3));
 
@@ -60,8 +58,8 @@ export async function applyFunnelDeltas(db: Db, d: Dialect, formId: string, delt
     const [version, step] = key.split('\u0000') as [string, string];
     rows.push([formId, Number(version), step, n]);
   }
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const { sql, values } = upsert(d, rows.slice(i, i + ROWS_PER_STATEMENT));
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const { sql, values } = upsert(d, rows.slice(i, i + ROWS_PER_INSERT));
     await db.run(sql, values);
   }
 }

@@ -3,7 +3,7 @@ import { QuestionEntity } from '../tables/form-content';
 import { QuestionDayEntity } from '../tables/question-days';
 import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
-import { insertRows, tableOf } from '../sql/statements';
+import { insertRows, ROWS_PER_INSERT, tableOf } from '../sql/statements';
 
 /*
  * Per-question drop-off (docs/responses-and-webhooks.md, "Drop-off"): per form, UTC day and question,
@@ -30,8 +30,6 @@ export const questionDayStatements = (d: Dialect) => {
   };
 };
 
-/** Counters per statement: 5 parameters each stays far below both databases' parameter limits. */
-const BUMP_ROWS_PER_STATEMENT = 200;
 
 const isAnswered = (v: unknown) =>
   v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0) &&
@@ -105,8 +103,8 @@ export async function applyQuestionDeltas(db: Db, d: Dialect, formId: string, de
     const [day, question] = key.split('\u0000') as [string, string];
     rows.push([formId, day, question, e.answered, e.furthest]);
   }
-  for (let i = 0; i < rows.length; i += BUMP_ROWS_PER_STATEMENT) {
-    const { sql, values } = bump(rows.slice(i, i + BUMP_ROWS_PER_STATEMENT));
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const { sql, values } = bump(rows.slice(i, i + ROWS_PER_INSERT));
     await db.run(sql, values);
   }
 }

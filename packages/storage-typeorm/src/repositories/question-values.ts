@@ -2,7 +2,7 @@ import type { QuestionValueCount } from '@formloom/core';
 import { QuestionValueEntity } from '../tables/question-values';
 import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
-import { insertRows, tableOf } from '../sql/statements';
+import { insertRows, ROWS_PER_INSERT, tableOf } from '../sql/statements';
 
 /*
  * Answer distributions (docs/responses-and-webhooks.md, "Question summaries"): per form, UTC day, question
@@ -17,7 +17,6 @@ type Num = number | string;
 
 /** Longest value key kept: a choice label is at most 500 characters; "other" answers are cut here. */
 const MAX_KEY = 200;
-const BUMP_ROWS_PER_STATEMENT = 200;
 
 /** The counted keys of one answer, by question type; [] for types summarized otherwise (text, files, groups). */
 export function valueKeys(type: string | undefined, value: unknown): string[] {
@@ -82,9 +81,9 @@ export async function applyValueDeltas(db: Db, d: Dialect, formId: string, delta
     const [day, question, value] = key.split('\u0000') as [string, string, string];
     rows.push([formId, day, question, value, n]);
   }
-  for (let i = 0; i < rows.length; i += BUMP_ROWS_PER_STATEMENT) {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     const { sql, values } = insertRows(
-      d, table, ['form_id', 'day', 'question_id', 'value', 'count'], rows.slice(i, i + BUMP_ROWS_PER_STATEMENT),
+      d, table, ['form_id', 'day', 'question_id', 'value', 'count'], rows.slice(i, i + ROWS_PER_INSERT),
       `ON CONFLICT (form_id, day, question_id, value) DO UPDATE SET count = ${table}.count + excluded.count`,
     );
     await db.run(sql, values);

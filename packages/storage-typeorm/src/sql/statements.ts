@@ -65,15 +65,24 @@ export function idBatches<T>(values: readonly T[]): T[][] {
 }
 
 /**
- * `INSERT INTO <table> (<columns>) <rows> <tail>` of many rows (`tail`: an ON CONFLICT clause). On PostgreSQL
- * the rows are `VALUES` with one parameter per value. On SQLite they are one parameter, a JSON array of rows
- * read with `jsonb_each`: node's sqlite3 binds every parameter on the main thread (about 0.3 µs each), and a
- * group commit's answer index and counters bound hundreds per submission, while one JSON text binds as one
- * string and is read on SQLite's own thread (docs/benchmarks.md, "Submissions and webhooks"). `jsonb_each`, not
- * `json_each`: the latter hands each row back as JSON text that every `->>` parses again, a tenth of the
- * indexer's CPU. Values are strings,
- * numbers, booleans (1 and 0, as bound) or null; the statement's text depends on the columns only, so it is
- * prepared once.
+ * Rows per `insertRows` statement: the rows are one parameter on both databases, so a slice's answers index or
+ * counters go in one statement.
+ */
+export const ROWS_PER_INSERT = 5000;
+
+/**
+ * `INSERT INTO <table> (<columns>) <rows> <tail>` of many rows (`tail`: an ON CONFLICT clause), the rows sent as
+ * one parameter, a JSON text (docs/benchmarks.md, "Submissions and webhooks"). Values are strings, numbers,
+ * booleans or null (a number that is not finite goes as null, as JSON has none); the statement's text depends on
+ * the table and columns only.
+ * - SQLite reads it with `jsonb_each`: node's sqlite3 binds every parameter on the main thread (about 0.3 µs
+ *   each), and a group commit's answer index and counters bound hundreds per submission, while one JSON text
+ *   binds as one string and is read on SQLite's own thread. `jsonb_each`, not `json_each`: the latter hands each
+ *   row back as JSON text that every `->>` parses again, a tenth of the indexer's CPU. Booleans arrive as 1 and 0.
+ * - PostgreSQL reads it with `jsonb_populate_recordset` over the table's row type, which gives each value its
+ *   column's type. As `VALUES` with a parameter per value, the indexer sent up to 810 parameters a statement, a
+ *   new statement text for every row count (parsed and planned each time) and a statement per 90 to 150 rows:
+ *   counting a response cost the machine a third more CPU, node's and the server's together.
  */
 export function insertRows(d: Dialect, table: string, columns: readonly string[], rows: readonly unknown[][], tail = ''): { sql: string; values: unknown[] } {
   const into = `INSERT INTO ${table} (${columns.join(', ')})`;
@@ -82,7 +91,11 @@ export function insertRows(d: Dialect, table: string, columns: readonly string[]
     const select = columns.map((_, i) => `value ->> ${i}`).join(', ');
     return { sql: `${into} SELECT ${select} FROM jsonb_each(${d.p(1)}) WHERE true ${tail}`, values: [JSON.stringify(rows)] };
   }
-  const width = columns.length;
-  const tuples = rows.map((_, r) => `(${columns.map((_, c) => d.p(r * width + c + 1)).join(', ')})`);
-  return { sql: `${into} VALUES ${tuples.join(', ')} ${tail}`, values: rows.flat() };
+  // Objects keyed by column, as the row type's fields are matched by name.
+  const objects = rows.map((row) => {
+    const o: Record<string, unknown> = {};
+    for (let i = 0; i < columns.length; i++) o[columns[i]!] = row[i];
+    return o;
+  });
+  return { sql: `${into} SELECT ${columns.join(', ')} FROM jsonb_populate_recordset(NULL::${table}, ${d.p(1)}::jsonb) ${tail}`, values: [JSON.stringify(objects)] };
 }
