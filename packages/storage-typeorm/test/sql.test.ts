@@ -1,7 +1,7 @@
 /*
- * The SQL helpers: PostgreSQL's binary COPY, the read-write lock, the PostgreSQL blob store and multi-row writes. One test
- * file, one process, for what were three (issue 35, docs/testing.md "Merged test files"); the parts in sql/
- * declare their tests as they are imported.
+ * The SQL helpers: PostgreSQL's binary COPY, the read-write lock, the PostgreSQL blob store and multi-row writes.
+ * One test file, one process (issue 35, docs/testing.md "Merged test files"); the parts in sql/ declare their tests
+ * as they are imported.
  */
 import './sql/pg-copy';
 import './sql/rw-lock';

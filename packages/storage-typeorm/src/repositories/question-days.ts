@@ -30,7 +30,6 @@ export const questionDayStatements = (d: Dialect) => {
   };
 };
 
-
 const isAnswered = (v: unknown) =>
   v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0) &&
   !(typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0);

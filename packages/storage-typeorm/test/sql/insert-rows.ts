@@ -4,9 +4,9 @@ import { insertRows } from '../../src/sql/statements';
 import { createTestDatabase, type TestDatabaseKind } from '../../src/testing';
 
 /*
- * `insertRows` (sql/statements.ts): the multi-row writes of the answers index and the counters. On SQLite the rows
- * travel as one JSON text read by `jsonb_each`; every value must come back as it went in, and an upsert's
- * increments must add up, as with PostgreSQL's bound values.
+ * `insertRows` (sql/statements.ts): the multi-row writes of the answers index and the counters, their rows one JSON
+ * text read by `jsonb_each` (SQLite) or `jsonb_populate_recordset` (PostgreSQL, typed by the table's columns).
+ * Every value must come back as it went in, and an upsert's increments must add up.
  */
 
 const TEXTS = ['plain', 'with "quotes" and \\ backslash', 'line\nbreak\ttab', 'Zoë, 東京, 🙂', '', 'x'.repeat(5000), '\u0001\u001f'];
@@ -17,26 +17,26 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     const db = await createTestDatabase(kind);
     t.teardown(() => db.close());
     const d = dialectOf(db.dataSource);
-    await db.raw('CREATE TABLE fl_rows_probe (k varchar PRIMARY KEY, s varchar, n double precision, b boolean, c bigint NOT NULL DEFAULT 0)');
-    const rows: Array<[string, string | null, number | null, boolean | null, number]> = TEXTS.flatMap((s, i) =>
-      NUMBERS.map((n, j) => [`k${i}_${j}`, s, n, (i + j) % 2 === 0, 1] as [string, string, number, boolean, number]),
-    );
-    rows.push(['null', null, null, null, 1]);
+    await db.raw('CREATE TABLE fl_rows_probe (k varchar PRIMARY KEY, s varchar, n double precision, b boolean, i integer, c bigint NOT NULL DEFAULT 0)');
+    type Row = [string, string | null, number | null, boolean | null, number | null, number];
+    const rows: Row[] = TEXTS.flatMap((s, i) => NUMBERS.map((n, j): Row => [`k${i}_${j}`, s, n, (i + j) % 2 === 0, i * 1000 - j, 1]));
+    rows.push(['null', null, null, null, null, 1]);
     const upsert = 'ON CONFLICT (k) DO UPDATE SET c = fl_rows_probe.c + excluded.c';
     const write = async () => {
-      const { sql, values } = insertRows(d, 'fl_rows_probe', ['k', 's', 'n', 'b', 'c'], rows, upsert);
+      const { sql, values } = insertRows(d, 'fl_rows_probe', ['k', 's', 'n', 'b', 'i', 'c'], rows, upsert);
       await db.raw(sql, values);
     };
     await write();
     await write();
-    const back = await db.raw('SELECT k, s, n, b, c FROM fl_rows_probe ORDER BY k');
+    const back = await db.raw('SELECT k, s, n, b, i, c FROM fl_rows_probe ORDER BY k');
     const byKey = new Map(back.map((r) => [r.k as string, r]));
     t.is(back.length, rows.length);
-    for (const [k, s, n, b] of rows) {
+    for (const [k, s, n, b, i] of rows) {
       const r = byKey.get(k as string)!;
       t.is(r.s, s, `${k}: text`);
       t.is(r.n === null ? null : Number(r.n), n, `${k}: number`);
       t.is(r.b === null ? null : Boolean(r.b), b, `${k}: boolean`);
+      t.is(r.i === null ? null : Number(r.i), i, `${k}: integer`);
       t.is(Number(r.c), 2, `${k}: the second write added its increment`);
     }
   });
