@@ -126,7 +126,7 @@ export async function applyPairDeltas(db: Db, d: Dialect, formId: string, deltas
   const per = ROWS_PER_INSERT;
   for (let i = 0; i < rows.length; i += per) {
     const { sql, values } = insertRows(
-      d, table, ['form_id', 'question_id', 'value', 'target_id', 'target_value', ...cols], rows.slice(i, i + per),
+      d, AnswerPairEntity, ['form_id', 'question_id', 'value', 'target_id', 'target_value', ...cols], rows.slice(i, i + per),
       `ON CONFLICT (form_id, question_id, value, target_id, target_value) DO UPDATE SET ${cols.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`,
     );
     await db.run(sql, values);

@@ -46,7 +46,7 @@ export function addFunnelDeltas(into: FunnelDeltas, r: FunnelKey, order: Map<str
 
 const upsert = (d: Dialect, rows: unknown[][]) => {
   const table = tableOf(d, ResponseFunnelEntity);
-  return insertRows(d, table, ['form_id', 'version', 'step', 'count'], rows, `ON CONFLICT (form_id, version, step) DO UPDATE SET count = ${table}.count + excluded.count`);
+  return insertRows(d, ResponseFunnelEntity, ['form_id', 'version', 'step', 'count'], rows, `ON CONFLICT (form_id, version, step) DO UPDATE SET count = ${table}.count + excluded.count`);
 };
 
 /** Applies the deltas in key order (one lock order across transactions), skipping zero ones. */

@@ -23,7 +23,7 @@ export const questionDayStatements = (d: Dialect) => {
     /** One upsert-increment of `rows` counters (a response touches one per question it answered). */
     bump: (rows: unknown[][]) =>
       insertRows(
-        d, table, ['form_id', 'day', 'question_id', 'answered', 'furthest'], rows,
+        d, QuestionDayEntity, ['form_id', 'day', 'question_id', 'answered', 'furthest'], rows,
         `ON CONFLICT (form_id, day, question_id) DO UPDATE SET answered = ${table}.answered + excluded.answered, ` +
           `furthest = ${table}.furthest + excluded.furthest`,
       ),

@@ -83,7 +83,7 @@ export async function applyValueDeltas(db: Db, d: Dialect, formId: string, delta
   }
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
     const { sql, values } = insertRows(
-      d, table, ['form_id', 'day', 'question_id', 'value', 'count'], rows.slice(i, i + ROWS_PER_INSERT),
+      d, QuestionValueEntity, ['form_id', 'day', 'question_id', 'value', 'count'], rows.slice(i, i + ROWS_PER_INSERT),
       `ON CONFLICT (form_id, day, question_id, value) DO UPDATE SET count = ${table}.count + excluded.count`,
     );
     await db.run(sql, values);

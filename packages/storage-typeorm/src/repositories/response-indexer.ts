@@ -38,7 +38,7 @@ const queueTable = (d: Dialect) => tableOf(d, ResponseIndexQueueEntity);
 /** Queues responses (`[response_id, form_id]`) for the indexer: one statement for a group commit's responses. */
 export async function queueResponses(db: Db, d: Dialect, rows: Array<[string, string]>): Promise<void> {
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const { sql, values } = insertRows(d, queueTable(d), ['response_id', 'form_id'], rows.slice(i, i + ROWS_PER_INSERT), 'ON CONFLICT DO NOTHING');
+    const { sql, values } = insertRows(d, ResponseIndexQueueEntity, ['response_id', 'form_id'], rows.slice(i, i + ROWS_PER_INSERT), 'ON CONFLICT DO NOTHING');
     await db.run(sql, values);
   }
 }

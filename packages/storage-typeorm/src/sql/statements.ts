@@ -71,31 +71,35 @@ export function idBatches<T>(values: readonly T[]): T[][] {
 export const ROWS_PER_INSERT = 5000;
 
 /**
- * `INSERT INTO <table> (<columns>) <rows> <tail>` of many rows (`tail`: an ON CONFLICT clause), the rows sent as
- * one parameter, a JSON text (docs/benchmarks.md, "Submissions and webhooks"). Values are strings, numbers,
- * booleans or null (a number that is not finite goes as null, as JSON has none); the statement's text depends on
- * the table and columns only.
+ * `INSERT INTO <entity's table> (<columns>) <rows> <tail>` of many rows (`tail`: an ON CONFLICT clause), the rows
+ * sent as one parameter, a JSON array of arrays (docs/benchmarks.md, "Submissions and webhooks"). Values are
+ * strings, numbers, booleans or null (a number that is not finite goes as null, as JSON has none); the statement's
+ * text depends on the table and columns only.
  * - SQLite reads it with `jsonb_each`: node's sqlite3 binds every parameter on the main thread (about 0.3 µs
  *   each), and a group commit's answer index and counters bound hundreds per submission, while one JSON text
  *   binds as one string and is read on SQLite's own thread. `jsonb_each`, not `json_each`: the latter hands each
  *   row back as JSON text that every `->>` parses again, a tenth of the indexer's CPU. Booleans arrive as 1 and 0.
- * - PostgreSQL reads it with `jsonb_populate_recordset` over the table's row type, which gives each value its
- *   column's type. As `VALUES` with a parameter per value, the indexer sent up to 810 parameters a statement, a
- *   new statement text for every row count (parsed and planned each time) and a statement per 90 to 150 rows:
- *   counting a response cost the machine half as much CPU again, node's and the server's together.
+ * - PostgreSQL reads it with `jsonb_array_elements`, each value cast to its column's type in `entity`. As `VALUES`
+ *   with a parameter per value, the indexer sent up to 810 parameters a statement, a new statement text for every
+ *   row count (parsed and planned each time) and a statement per 90 to 150 rows: counting a response cost the
+ *   machine half as much CPU again, node's and the server's together. Arrays, not objects keyed by column
+ *   (`jsonb_populate_recordset`): half the bytes to write and collect.
  */
-export function insertRows(d: Dialect, table: string, columns: readonly string[], rows: readonly unknown[][], tail = ''): { sql: string; values: unknown[] } {
+export function insertRows(d: Dialect, entity: EntitySchema<any>, columns: readonly string[], rows: readonly unknown[][], tail = ''): { sql: string; values: unknown[] } {
+  const table = tableOf(d, entity);
   const into = `INSERT INTO ${table} (${columns.join(', ')})`;
   if (d.kind === 'sqlite') {
     // `WHERE true` lets SQLite's parser read a following ON CONFLICT as the upsert clause.
     const select = columns.map((_, i) => `value ->> ${i}`).join(', ');
     return { sql: `${into} SELECT ${select} FROM jsonb_each(${d.p(1)}) WHERE true ${tail}`, values: [JSON.stringify(rows)] };
   }
-  // Objects keyed by column, as the row type's fields are matched by name.
-  const objects = rows.map((row) => {
-    const o: Record<string, unknown> = {};
-    for (let i = 0; i < columns.length; i++) o[columns[i]!] = row[i];
-    return o;
-  });
-  return { sql: `${into} SELECT ${columns.join(', ')} FROM jsonb_populate_recordset(NULL::${table}, ${d.p(1)}::jsonb) ${tail}`, values: [JSON.stringify(objects)] };
+  const select = columns.map((c, i) => `(r ->> ${i})::${columnType(entity, c)}`).join(', ');
+  return { sql: `${into} SELECT ${select} FROM jsonb_array_elements(${d.p(1)}::jsonb) AS r ${tail}`, values: [JSON.stringify(rows)] };
+}
+
+/** The SQL type of `column` in `entity` (its schema's `type`, as the migrations create it). */
+function columnType(entity: EntitySchema<any>, column: string): string {
+  const type = (entity.options.columns as Record<string, { type?: unknown } | undefined>)[column]?.type;
+  if (typeof type !== 'string') throw new Error(`${entity.options.tableName}: no column ${column} with a type`);
+  return type;
 }

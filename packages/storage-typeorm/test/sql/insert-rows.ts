@@ -1,13 +1,27 @@
 import test from 'ava';
+import { EntitySchema } from 'typeorm';
 import { dialectOf } from '../../src/sql/dialect';
 import { insertRows } from '../../src/sql/statements';
 import { createTestDatabase, type TestDatabaseKind } from '../../src/testing';
 
 /*
  * `insertRows` (sql/statements.ts): the multi-row writes of the answers index and the counters, their rows one JSON
- * text read by `jsonb_each` (SQLite) or `jsonb_populate_recordset` (PostgreSQL, typed by the table's columns).
- * Every value must come back as it went in, and an upsert's increments must add up.
+ * text read by `jsonb_each` (SQLite) or `jsonb_array_elements`, each value cast to its column's type in the entity
+ * (PostgreSQL). Every value must come back as it went in, and an upsert's increments must add up.
  */
+
+const Probe = new EntitySchema<{ k: string; s: string | null; n: number | null; b: boolean | null; i: number | null; c: number }>({
+  name: 'RowsProbe',
+  tableName: 'fl_rows_probe',
+  columns: {
+    k: { type: 'varchar', primary: true },
+    s: { type: 'varchar', nullable: true },
+    n: { type: 'double precision', nullable: true },
+    b: { type: 'boolean', nullable: true },
+    i: { type: 'integer', nullable: true },
+    c: { type: 'bigint', default: 0 },
+  },
+});
 
 const TEXTS = ['plain', 'with "quotes" and \\ backslash', 'line\nbreak\ttab', 'Zoë, 東京, 🙂', '', 'x'.repeat(5000), '\u0001\u001f'];
 const NUMBERS = [0, -1, 42, 2 ** 53 - 1, -(2 ** 53 - 1), 0.1 + 0.2, 1e-7, -2.5e300];
@@ -23,7 +37,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     rows.push(['null', null, null, null, null, 1]);
     const upsert = 'ON CONFLICT (k) DO UPDATE SET c = fl_rows_probe.c + excluded.c';
     const write = async () => {
-      const { sql, values } = insertRows(d, 'fl_rows_probe', ['k', 's', 'n', 'b', 'i', 'c'], rows, upsert);
+      const { sql, values } = insertRows(d, Probe, ['k', 's', 'n', 'b', 'i', 'c'], rows, upsert);
       await db.raw(sql, values);
     };
     await write();
