@@ -50,8 +50,8 @@ export function answerRows(r: IndexedResponse, order: Map<string, number> & { ki
 
 /** Inserts the rows of `responses` (a repeated row is ignored: the keys are the primary key). */
 export async function insertAnswerRows(db: Db, d: Dialect, rows: unknown[][]): Promise<void> {
+  const columns = ['response_id', 'question_id', 'value', 'form_id', 'num', 'submitted_at'];
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const columns = ['response_id', 'question_id', 'value', 'form_id', 'num', 'submitted_at'];
     const { sql, values } = insertRows(d, ResponseAnswerEntity, columns, rows.slice(i, i + ROWS_PER_INSERT), 'ON CONFLICT DO NOTHING');
     await db.run(sql, values);
   }

@@ -1,6 +1,7 @@
 import type { EntitySchema } from 'typeorm';
 import type { Db, Row } from './db';
 import { type Dialect, Params } from './dialect';
+import { columnTypeOf } from '../tables/columns';
 import { insertMany } from './statements';
 
 /*
@@ -79,7 +80,7 @@ export function updateFromRows(
 
 /** The PostgreSQL type a bound value of `column` is cast to: the repositories' columns are text, integers or booleans. */
 function pgTypeOf(entity: EntitySchema<any>, column: string): string {
-  const type = (entity.options.columns as Record<string, { type?: unknown } | undefined>)[column]?.type;
+  const type = columnTypeOf(entity, column);
   return type === 'integer' ? 'integer' : type === 'boolean' ? 'boolean' : 'text';
 }
 

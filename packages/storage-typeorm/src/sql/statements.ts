@@ -1,5 +1,5 @@
 import type { EntitySchema } from 'typeorm';
-import { columnsOf } from '../tables/columns';
+import { columnsOf, columnTypeOf } from '../tables/columns';
 import { type Dialect, Params } from './dialect';
 import type { Row } from './db';
 
@@ -97,9 +97,9 @@ export function insertRows(d: Dialect, entity: EntitySchema<any>, columns: reado
   return { sql: `${into} SELECT ${select} FROM jsonb_array_elements(${d.p(1)}::jsonb) AS r ${tail}`, values: [JSON.stringify(rows)] };
 }
 
-/** The SQL type of `column` in `entity` (its schema's `type`, as the migrations create it). */
+/** The SQL type of `column` in `entity`; a column it does not declare is a programming error. */
 function columnType(entity: EntitySchema<any>, column: string): string {
-  const type = (entity.options.columns as Record<string, { type?: unknown } | undefined>)[column]?.type;
-  if (typeof type !== 'string') throw new Error(`${entity.options.tableName}: no column ${column} with a type`);
+  const type = columnTypeOf(entity, column);
+  if (type === undefined) throw new Error(`${entity.options.tableName}: no column ${column} with a type`);
   return type;
 }

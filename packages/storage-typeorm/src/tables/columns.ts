@@ -37,3 +37,9 @@ export function pick<T extends object>(row: T): Partial<T> {
 
 /** The column names of an entity, in declaration order: the column list of our INSERT statements. */
 export const columnsOf = (entity: EntitySchema<any>): string[] => Object.keys(entity.options.columns);
+
+/** The SQL type an entity declares for `column` (as the migrations create it), or undefined for no such column. */
+export const columnTypeOf = (entity: EntitySchema<any>, column: string): string | undefined => {
+  const type = (entity.options.columns as Record<string, { type?: unknown } | undefined>)[column]?.type;
+  return typeof type === 'string' ? type : undefined;
+};
