@@ -108,6 +108,7 @@ export class RateLimits {
   private readonly counters: BatchedCounters;
   private readonly clock: Clock;
   private nextPrune: number;
+  private readonly recent = new RecentKeys();
 
   constructor(formloom: Formloom, options: RateLimitOptions | false | undefined) {
     this.store = (options && options.store) || formloom.storage.rateLimits;
@@ -138,14 +139,14 @@ export class RateLimits {
     if (!rule) return null;
     const now = this.clock.now();
     this.maybePrune(now);
-    const counter = this.counters.hit(bucketKey(name, subject), rule.limit, now, rule.windowSeconds * 1000);
+    const counter = this.counters.hit(this.recent.of(name, subject), rule.limit, now, rule.windowSeconds * 1000);
     if (counter instanceof Promise) return counter.then((c) => decide(rule, c.hits, c.resets_at, now, c.resets_ms));
     return decide(rule, counter.hits, counter.resets_at, now, counter.resets_ms);
   }
 
   /** Takes back a hit counted by `consume` (the attempt turned out allowed). */
   async release(name: RateLimitName, subject: string): Promise<void> {
-    if (this.rules[name]) await this.counters.release(bucketKey(name, subject), this.clock.now());
+    if (this.rules[name]) await this.counters.release(this.recent.of(name, subject), this.clock.now());
   }
 
   /** `consume`, answering 429 when the limit is exceeded; `headers` also on allowed requests. */
@@ -170,14 +171,14 @@ export class RateLimits {
    * is over the limit, and from then on the strict path applies.
    */
   private knowsFailures(ip: string): boolean {
-    return !!this.rules.failedAuth && this.counters.knownHits(bucketKey('failedAuth', ip), this.clock.now()) > 0;
+    return !!this.rules.failedAuth && this.counters.knownHits(this.recent.of('failedAuth', ip), this.clock.now()) > 0;
   }
 
   private async beginAttempt(ip: string, res: Response): Promise<{ reserved: boolean }> {
     const rule = this.rules.failedAuth;
     if (!rule) return { reserved: false };
     const now = this.clock.now();
-    const key = bucketKey('failedAuth', ip);
+    const key = this.recent.of('failedAuth', ip);
     if (this.counters.knownHits(key, now) <= 0) return { reserved: false };
     const seen = await this.counters.peek(key, now);
     if (!seen || seen.hits <= 0) return { reserved: false };
@@ -289,19 +290,22 @@ export class RateLimits {
 const hashedKey = (name: RateLimitName, subject: string) =>
   `${name}:${createHash('sha256').update(subject).digest('base64url').slice(0, 32)}`;
 
-/** Keys hashed lately, by limit and subject: a busy key or address is hashed once, not at every request. */
-const recentKeys = new Map<string, string>();
 const RECENT_KEYS = 10_000;
 
-function bucketKey(name: RateLimitName, subject: string): string {
-  const id = `${name}\u0000${subject}`;
-  let key = recentKeys.get(id);
-  if (key === undefined) {
-    key = hashedKey(name, subject);
-    if (recentKeys.size >= RECENT_KEYS) recentKeys.delete(recentKeys.keys().next().value as string);
-    recentKeys.set(id, key);
+/** Keys hashed lately, by limit and subject (one map per `RateLimits`): a busy key or address is hashed once, not at every request. */
+class RecentKeys {
+  private readonly keys = new Map<string, string>();
+
+  of(name: RateLimitName, subject: string): string {
+    const id = `${name}\u0000${subject}`;
+    let key = this.keys.get(id);
+    if (key === undefined) {
+      key = hashedKey(name, subject);
+      if (this.keys.size >= RECENT_KEYS) this.keys.delete(this.keys.keys().next().value as string);
+      this.keys.set(id, key);
+    }
+    return key;
   }
-  return key;
 }
 
 function decide(rule: Required<RateLimitRule>, hits: number, resetsAt: string, now: Date, resetsMs = Date.parse(resetsAt)): Decision {

@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { ApiKey, FormRecord, TeamMember, Version } from '../domain/types';
 import type { IntegrationRecord, Storage } from '../ports/storage';
 import { TOKENS } from '../tokens';
+import { IdleSweep } from './idle-sweep';
 import { RevisionCache } from './revision-cache';
 import { RevisionGate } from './revision-gate';
 
@@ -22,28 +23,30 @@ export interface PresentedForm extends Pick<FormRecord, 'owner_id' | 'team_id'> 
 @injectable()
 export class ReadCaches {
   readonly gate: RevisionGate;
+  /** One clock for every cache of the instance: a value unused for a minute or two goes (idle-sweep.ts). */
+  private readonly idle = new IdleSweep();
   /** API keys by key id, as stored (the secret is still verified against the hash at every request). */
-  readonly keys = new RevisionCache<string, ApiKey>(MAX_KEYS);
+  readonly keys = new RevisionCache<string, ApiKey>(MAX_KEYS, this.idle);
   /**
    * Forms as `GET /forms/:id` presents them, by form id, with whose they are (the response count is read
    * fresh with the revision). Only the presentation is kept, not the records it was made of: they would
    * double what each kept form holds (docs/benchmarks.md, "Where the memory goes").
    */
-  readonly forms = new RevisionCache<string, PresentedForm>(MAX_FORMS);
+  readonly forms = new RevisionCache<string, PresentedForm>(MAX_FORMS, this.idle);
   /** Published forms with their published version, by slug. */
-  readonly published = new RevisionCache<string, { form: FormRecord; version: Version }>(MAX_FORMS);
+  readonly published = new RevisionCache<string, { form: FormRecord; version: Version }>(MAX_FORMS, this.idle);
   /** Team memberships by `team id + user id`; `false` for none. */
-  readonly members = new RevisionCache<string, TeamMember | false>(MAX_MEMBERS);
+  readonly members = new RevisionCache<string, TeamMember | false>(MAX_MEMBERS, this.idle);
   /** A completed response's webhook targets by form id (webhook-dispatcher.ts), with a stored-plan provider only. */
-  readonly targets = new RevisionCache<string, Array<{ url: string; user_id: string }>>(MAX_FORMS);
+  readonly targets = new RevisionCache<string, Array<{ url: string; user_id: string }>>(MAX_FORMS, this.idle);
   /** A form's integrations by form id, for a completed submission's deliveries (integrations/integration-deliveries.ts). */
-  readonly integrations = new RevisionCache<string, IntegrationRecord[]>(MAX_FORMS);
+  readonly integrations = new RevisionCache<string, IntegrationRecord[]>(MAX_FORMS, this.idle);
   /**
    * How many forms a forms list's filters match (forms/form-list-service.ts), by its filters (searches are
    * not kept): a deep page is placed from the end without counting first, and no page counts an owner's
    * forms again.
    */
-  readonly formTotals = new RevisionCache<string, number>(MAX_KEYS);
+  readonly formTotals = new RevisionCache<string, number>(MAX_KEYS, this.idle);
 
   constructor(@inject(TOKENS.Storage) storage: Storage) {
     this.gate = new RevisionGate(storage);
