@@ -1,7 +1,8 @@
-import { generateKeyPairSync, type KeyObject, randomBytes, sign } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import forge from 'node-forge';
 import * as pkijs from 'pkijs';
+import { certificateSerial } from './certificate-serial';
 
 /**
  * The instance CA (docs/signing.md, "Trusting the instance CA"): without an operator P12, each installation
@@ -40,11 +41,6 @@ function forgeKey(key: KeyObject): forge.pki.rsa.PrivateKey {
   return forge.pki.privateKeyFromPem(key.export({ type: 'pkcs1', format: 'pem' }).toString());
 }
 
-/** A positive serial of 128 random bits: unique per certificate without a counter. */
-function serial(): string {
-  return `0${randomBytes(16).toString('hex')}`;
-}
-
 function der(cert: forge.pki.Certificate): Buffer {
   return Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
 }
@@ -60,7 +56,7 @@ export function createInstanceCa(options: InstanceCaOptions): InstanceCa {
 
   const ca = forge.pki.createCertificate();
   ca.publicKey = forge.pki.setRsaPublicKey(caForgeKey.n, caForgeKey.e);
-  ca.serialNumber = serial();
+  ca.serialNumber = certificateSerial();
   ca.validity.notBefore = start;
   // The root outlives the sealing certificate by a day, so the chain is valid for the whole of it.
   ca.validity.notAfter = new Date(end.getTime() + 86_400_000);
@@ -79,7 +75,7 @@ export function createInstanceCa(options: InstanceCaOptions): InstanceCa {
 
   const seal = forge.pki.createCertificate();
   seal.publicKey = forge.pki.setRsaPublicKey(sealForgeKey.n, sealForgeKey.e);
-  seal.serialNumber = serial();
+  seal.serialNumber = certificateSerial();
   seal.validity.notBefore = start;
   seal.validity.notAfter = end;
   seal.setSubject([

@@ -2,6 +2,7 @@ import { createHash, generateKeyPairSync, randomBytes, X509Certificate } from 'n
 import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import forge from 'node-forge';
+import { certificateSerial } from './certificate-serial';
 import { createInstanceCa } from './instance-ca';
 
 /** A P12 that cannot be used for sealing: unreadable, not PKCS#12, wrong password, or no key/certificate. */
@@ -41,8 +42,7 @@ export function createSelfSignedP12(options: SelfSignedOptions): Uint8Array {
   const key = forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
-  // A positive serial: the high bit of the first byte clear.
-  cert.serialNumber = `0${randomBytes(15).toString('hex')}`;
+  cert.serialNumber = certificateSerial(15);
   const start = options.now ?? new Date();
   cert.validity.notBefore = start;
   cert.validity.notAfter = new Date(start.getTime() + (options.validityDays ?? 3650) * 86_400_000);
