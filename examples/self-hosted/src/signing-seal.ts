@@ -45,6 +45,10 @@ export function sealProblems(env: NodeJS.ProcessEnv | Record<string, string | un
 /** The renderer for those settings, with the certificate loaded (or made) now. */
 export async function createSeal(pdf: typeof PdfModule, s: SealSettings) {
   const certificate = await pdf.loadOrCreateSigningP12({ dataDir: s.dataDir, p12Path: s.p12Path, password: s.password, organization: s.organization, crlUrl: s.crlUrl });
+  if (certificate.replaced) {
+    // Once per instance at most (docs/signing.md, "The sealing certificate"): the operator should know its trust anchor changed.
+    process.emitWarning(`the instance CA in ${certificate.path} could not be read by OpenSSL 3 (made before 2026-12-07); a new one was made, the old file is kept as ${certificate.replaced}`, 'FormloomSigningWarning');
+  }
   return pdf.createPdfDocumentRenderer({
     p12: certificate.p12,
     password: certificate.password,

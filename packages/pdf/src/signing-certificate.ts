@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
-import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import forge from 'node-forge';
 import { certificateSerial } from './certificate-serial';
@@ -143,6 +143,11 @@ export interface LoadedSigningP12 {
   source: 'operator' | 'self-signed';
   /** True when this call made the certificate. */
   created: boolean;
+  /**
+   * Where an unreadable instance CA made by an earlier version was moved before this call made a new one
+   * (docs/signing.md, "The sealing certificate"); absent otherwise.
+   */
+  replaced?: string;
   identity: SigningIdentity;
   /** PEM of the certificate a relying party trusts: the root of the P12's chain (the instance CA). */
   trustAnchorPem: string;
@@ -176,6 +181,18 @@ export async function loadOrCreateSigningP12(options: LoadSigningP12Options): Pr
   const path = join(options.dataDir, 'signing.p12');
   let created = false;
   let p12 = await readP12(path, true);
+  let replaced: string | undefined;
+  if (p12 && !readableByX509(p12, password)) {
+    // Made by a version whose serials could be non-minimal DER (certificate-serial.ts): no validator reads its
+    // seals, so it is kept aside and a new one made. Two processes starting at once: one rename wins, both then
+    // take the link race below.
+    replaced = `${path}.unreadable-${Date.now()}`;
+    await rename(path, replaced).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      replaced = undefined;
+    });
+    p12 = await readP12(path, true);
+  }
   if (!p12) {
     await mkdir(options.dataDir, { recursive: true });
     const ca = createInstanceCa({ organization: options.organization || 'Formloom', password, crlUrl: options.crlUrl });
@@ -206,10 +223,30 @@ export async function loadOrCreateSigningP12(options: LoadSigningP12Options): Pr
     path,
     source: 'self-signed',
     created,
+    ...(replaced ? { replaced } : {}),
     identity: unlocked.identity,
     trustAnchorPem: forge.pki.certificateToPem(anchor),
     crls: crl ? [crl] : [],
   };
+}
+
+/**
+ * Whether every certificate of an unlockable P12 is one Node's X509Certificate (OpenSSL 3) reads, signed by its
+ * issuer in the P12 as node-forge writes it out: a certificate whose serial was not minimal DER comes back from
+ * node-forge re-encoded, and its signature no longer matches. A wrong password still throws: that is the operator's to
+ * fix, not a reason to make another.
+ */
+function readableByX509(p12: Uint8Array, password: string): boolean {
+  try {
+    const certs = unlockP12(p12, password).chain.map((cert) => new X509Certificate(certificateDer(cert)));
+    return certs.every((cert) => {
+      const issuer = certs.find((other) => cert.checkIssued(other));
+      return !issuer || cert.verify(issuer.publicKey);
+    });
+  } catch (error) {
+    if (error instanceof SigningCertificateError) throw error;
+    return false;
+  }
 }
 
 async function readP12(path: string, missingOk: true): Promise<Uint8Array | null>;
