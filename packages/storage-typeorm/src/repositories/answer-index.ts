@@ -1,7 +1,7 @@
 import { ResponseAnswerEntity } from '../tables/response-answers';
 import type { Db } from '../sql/db';
 import type { Dialect } from '../sql/dialect';
-import { insertRows, ROWS_PER_INSERT, tableOf } from '../sql/statements';
+import { tableOf, writeRows } from '../sql/statements';
 import { answeredOf } from './question-days';
 import { valueKeys } from './question-values';
 
@@ -50,11 +50,7 @@ export function answerRows(r: IndexedResponse, order: Map<string, number> & { ki
 
 /** Inserts the rows of `responses` (a repeated row is ignored: the keys are the primary key). */
 export async function insertAnswerRows(db: Db, d: Dialect, rows: unknown[][]): Promise<void> {
-  const columns = ['response_id', 'question_id', 'value', 'form_id', 'num', 'submitted_at'];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const { sql, values } = insertRows(d, ResponseAnswerEntity, columns, rows.slice(i, i + ROWS_PER_INSERT), 'ON CONFLICT DO NOTHING');
-    await db.run(sql, values);
-  }
+  await writeRows(db, d, ResponseAnswerEntity, ['response_id', 'question_id', 'value', 'form_id', 'num', 'submitted_at'], rows, 'ON CONFLICT DO NOTHING');
 }
 
 /** Deletes a response's rows (before its answers are replaced). */

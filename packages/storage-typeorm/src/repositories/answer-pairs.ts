@@ -4,7 +4,7 @@ import { ResponseDayEntity } from '../tables/response-days';
 import { ResponseIndexQueueEntity } from '../tables/response-index-queue';
 import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
-import { insertRows, ROWS_PER_INSERT, tableOf } from '../sql/statements';
+import { tableOf, writeRows } from '../sql/statements';
 import { answerRows } from './answer-index';
 import { answeredOf, type QuestionOrder } from './question-days';
 import { ALL_TIME } from './question-values';
@@ -123,14 +123,10 @@ export async function applyPairDeltas(db: Db, d: Dialect, formId: string, deltas
   // In key order on PostgreSQL, so concurrent transactions lock rows in one order; SQLite has one writer.
   if (d.kind === 'postgres') rows.sort(byKey);
   const cols = ['n', 'completed', 'seconds_sum', 'seconds_count'];
-  const per = ROWS_PER_INSERT;
-  for (let i = 0; i < rows.length; i += per) {
-    const { sql, values } = insertRows(
-      d, AnswerPairEntity, ['form_id', 'question_id', 'value', 'target_id', 'target_value', ...cols], rows.slice(i, i + per),
-      `ON CONFLICT (form_id, question_id, value, target_id, target_value) DO UPDATE SET ${cols.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`,
-    );
-    await db.run(sql, values);
-  }
+  await writeRows(
+    db, d, AnswerPairEntity, ['form_id', 'question_id', 'value', 'target_id', 'target_value', ...cols], rows,
+    `ON CONFLICT (form_id, question_id, value, target_id, target_value) DO UPDATE SET ${cols.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`,
+  );
 }
 
 /** Rows `[form, question, value, target, target value, ...]` in the order of their four key columns. */

@@ -2,7 +2,7 @@ import type { FunnelCounts } from '@formloom/core';
 import { ResponseFunnelEntity } from '../tables/response-answers';
 import type { Db } from '../sql/db';
 import type { Dialect } from '../sql/dialect';
-import { insertRows, ROWS_PER_INSERT, tableOf } from '../sql/statements';
+import { tableOf, writeRows } from '../sql/statements';
 import { answeredOf } from './question-days';
 
 /*
@@ -44,9 +44,10 @@ export function addFunnelDeltas(into: FunnelDeltas, r: FunnelKey, order: Map<str
   }
 }
 
-const upsert = (d: Dialect, rows: unknown[][]) => {
+/** Adds `rows` (`[form, version, step, n]`) to their counters. */
+const upsert = (db: Db, d: Dialect, rows: unknown[][]) => {
   const table = tableOf(d, ResponseFunnelEntity);
-  return insertRows(d, ResponseFunnelEntity, ['form_id', 'version', 'step', 'count'], rows, `ON CONFLICT (form_id, version, step) DO UPDATE SET count = ${table}.count + excluded.count`);
+  return writeRows(db, d, ResponseFunnelEntity, ['form_id', 'version', 'step', 'count'], rows, `ON CONFLICT (form_id, version, step) DO UPDATE SET count = ${table}.count + excluded.count`);
 };
 
 /** Applies the deltas in key order (one lock order across transactions), skipping zero ones. */
@@ -58,10 +59,7 @@ export async function applyFunnelDeltas(db: Db, d: Dialect, formId: string, delt
     const [version, step] = key.split('\u0000') as [string, string];
     rows.push([formId, Number(version), step, n]);
   }
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const { sql, values } = upsert(d, rows.slice(i, i + ROWS_PER_INSERT));
-    await db.run(sql, values);
-  }
+  await upsert(db, d, rows);
 }
 
 /** Adds views and starts of a version: one upsert each. A form deleted meanwhile is ignored (its counters went with it). */
@@ -70,8 +68,7 @@ export async function recordVisits(db: Db, d: Dialect, formId: string, version: 
   if (starts) rows.push([formId, version, '$starts', starts]);
   if (views) rows.push([formId, version, '$views', views]);
   if (!rows.length) return;
-  const { sql, values } = upsert(d, rows);
-  await db.run(sql, values);
+  await upsert(db, d, rows);
 }
 
 /** The counters of one version (0: responses without a version). */

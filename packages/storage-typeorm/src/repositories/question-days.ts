@@ -3,7 +3,7 @@ import { QuestionEntity } from '../tables/form-content';
 import { QuestionDayEntity } from '../tables/question-days';
 import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
-import { insertRows, ROWS_PER_INSERT, tableOf } from '../sql/statements';
+import { tableOf, writeRows } from '../sql/statements';
 
 /*
  * Per-question drop-off (docs/responses-and-webhooks.md, "Drop-off"): per form, UTC day and question,
@@ -20,13 +20,10 @@ export const questionDayStatements = (d: Dialect) => {
   return {
     table,
     questions: tableOf(d, QuestionEntity),
-    /** One upsert-increment of `rows` counters (a response touches one per question it answered). */
-    bump: (rows: unknown[][]) =>
-      insertRows(
-        d, QuestionDayEntity, ['form_id', 'day', 'question_id', 'answered', 'furthest'], rows,
-        `ON CONFLICT (form_id, day, question_id) DO UPDATE SET answered = ${table}.answered + excluded.answered, ` +
-          `furthest = ${table}.furthest + excluded.furthest`,
-      ),
+    /** The upsert-increment of the counters (a response touches one per question it answered). */
+    bumpTail:
+      `ON CONFLICT (form_id, day, question_id) DO UPDATE SET answered = ${table}.answered + excluded.answered, ` +
+      `furthest = ${table}.furthest + excluded.furthest`,
   };
 };
 
@@ -94,7 +91,7 @@ export function addQuestionDeltas(into: QuestionDeltas, day: string, answers: un
  * statement for a response's questions rather than one per question, so a submission's transaction stays short.
  */
 export async function applyQuestionDeltas(db: Db, d: Dialect, formId: string, deltas: QuestionDeltas): Promise<void> {
-  const { bump } = questionDayStatements(d);
+  const { bumpTail } = questionDayStatements(d);
   const rows: unknown[][] = [];
   for (const key of [...deltas.keys()].sort()) {
     const e = deltas.get(key)!;
@@ -102,10 +99,7 @@ export async function applyQuestionDeltas(db: Db, d: Dialect, formId: string, de
     const [day, question] = key.split('\u0000') as [string, string];
     rows.push([formId, day, question, e.answered, e.furthest]);
   }
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const { sql, values } = bump(rows.slice(i, i + ROWS_PER_INSERT));
-    await db.run(sql, values);
-  }
+  await writeRows(db, d, QuestionDayEntity, ['form_id', 'day', 'question_id', 'answered', 'furthest'], rows, bumpTail);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { QuestionValueCount } from '@formloom/core';
 import { QuestionValueEntity } from '../tables/question-values';
 import type { Db } from '../sql/db';
 import { type Dialect, Params } from '../sql/dialect';
-import { insertRows, ROWS_PER_INSERT, tableOf } from '../sql/statements';
+import { tableOf, writeRows } from '../sql/statements';
 
 /*
  * Answer distributions (docs/responses-and-webhooks.md, "Question summaries"): per form, UTC day, question
@@ -81,13 +81,10 @@ export async function applyValueDeltas(db: Db, d: Dialect, formId: string, delta
     const [day, question, value] = key.split('\u0000') as [string, string, string];
     rows.push([formId, day, question, value, n]);
   }
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const { sql, values } = insertRows(
-      d, QuestionValueEntity, ['form_id', 'day', 'question_id', 'value', 'count'], rows.slice(i, i + ROWS_PER_INSERT),
-      `ON CONFLICT (form_id, day, question_id, value) DO UPDATE SET count = ${table}.count + excluded.count`,
-    );
-    await db.run(sql, values);
-  }
+  await writeRows(
+    db, d, QuestionValueEntity, ['form_id', 'day', 'question_id', 'value', 'count'], rows,
+    `ON CONFLICT (form_id, day, question_id, value) DO UPDATE SET count = ${table}.count + excluded.count`,
+  );
 }
 
 export async function deleteValueCounts(db: Db, d: Dialect, formId?: string): Promise<void> {

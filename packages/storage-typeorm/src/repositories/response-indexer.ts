@@ -3,7 +3,7 @@ import { ResponseEntity } from '../tables/responses';
 import { ResponseIndexQueueEntity } from '../tables/response-index-queue';
 import type { Db } from '../sql/db';
 import { type Dialect, filterOnly, Params } from '../sql/dialect';
-import { idBatches, insertRows, ROWS_PER_INSERT, tableOf } from '../sql/statements';
+import { idBatches, tableOf, writeRows } from '../sql/statements';
 import type { CommitTask } from '../scope';
 import { applyDays, applyIndexes, type DayKey, type IndexDeltas, indexDeltas, writeIndexes } from './response-days';
 import { type QuestionOrder, questionOrder } from './question-days';
@@ -37,10 +37,7 @@ const queueTable = (d: Dialect) => tableOf(d, ResponseIndexQueueEntity);
 
 /** Queues responses (`[response_id, form_id]`) for the indexer: one statement for a group commit's responses. */
 export async function queueResponses(db: Db, d: Dialect, rows: Array<[string, string]>): Promise<void> {
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    const { sql, values } = insertRows(d, ResponseIndexQueueEntity, ['response_id', 'form_id'], rows.slice(i, i + ROWS_PER_INSERT), 'ON CONFLICT DO NOTHING');
-    await db.run(sql, values);
-  }
+  await writeRows(db, d, ResponseIndexQueueEntity, ['response_id', 'form_id'], rows, 'ON CONFLICT DO NOTHING');
 }
 
 /** Whether the form has responses waiting: one seek in IDX_response_index_queue_form. */

@@ -1,7 +1,7 @@
 import type { EntitySchema } from 'typeorm';
 import { columnsOf, columnTypeOf } from '../tables/columns';
 import { type Dialect, Params } from './dialect';
-import type { Row } from './db';
+import type { Db, Row } from './db';
 
 const q = (column: string) => `"${column}"`;
 
@@ -68,7 +68,7 @@ export function idBatches<T>(values: readonly T[]): T[][] {
  * Rows per `insertRows` statement: the rows are one parameter on both databases, so a slice's answers index or
  * counters go in one statement.
  */
-export const ROWS_PER_INSERT = 5000;
+const ROWS_PER_INSERT = 5000;
 
 /**
  * `INSERT INTO <entity's table> (<columns>) <rows> <tail>` of many rows (`tail`: an ON CONFLICT clause), the rows
@@ -95,6 +95,14 @@ export function insertRows(d: Dialect, entity: EntitySchema<any>, columns: reado
   }
   const select = columns.map((c, i) => `(r ->> ${i})::${columnType(entity, c)}`).join(', ');
   return { sql: `${into} SELECT ${select} FROM jsonb_array_elements(${d.p(1)}::jsonb) AS r ${tail}`, values: [JSON.stringify(rows)] };
+}
+
+/** Writes `rows` with `insertRows`, ROWS_PER_INSERT to a statement, one statement after the other. */
+export async function writeRows(db: Db, d: Dialect, entity: EntitySchema<any>, columns: readonly string[], rows: readonly unknown[][], tail = ''): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const { sql, values } = insertRows(d, entity, columns, rows.slice(i, i + ROWS_PER_INSERT), tail);
+    await db.run(sql, values);
+  }
 }
 
 /** The SQL type of `column` in `entity`; a column it does not declare is a programming error. */
