@@ -181,8 +181,9 @@ export async function loadOrCreateSigningP12(options: LoadSigningP12Options): Pr
   const path = join(options.dataDir, 'signing.p12');
   let created = false;
   let p12 = await readP12(path, true);
+  let unlocked = p12 && unlockedIfReadable(p12, password);
   let replaced: string | undefined;
-  if (p12 && !readableByX509(p12, password)) {
+  if (p12 && !unlocked) {
     // Made by a version whose serials could be non-minimal DER (certificate-serial.ts): no validator reads its
     // seals, so it is kept aside and a new one made. Two processes starting at once: one rename wins, both then
     // take the link race below.
@@ -214,7 +215,8 @@ export async function loadOrCreateSigningP12(options: LoadSigningP12Options): Pr
     p12 = (await readP12(path))!;
   }
   await chmod(path, 0o600);
-  const unlocked = unlockP12(p12, password);
+  // Unlocked once: above for the file found, here for one made (or linked by another process) meanwhile.
+  unlocked ||= unlockP12(p12, password);
   const anchor = trustAnchorOf(unlocked);
   const crl = await readFile(crlPath(options.dataDir, certificateDer(anchor))).catch(() => null);
   return {
@@ -231,21 +233,23 @@ export async function loadOrCreateSigningP12(options: LoadSigningP12Options): Pr
 }
 
 /**
- * Whether every certificate of an unlockable P12 is one Node's X509Certificate (OpenSSL 3) reads, signed by its
- * issuer in the P12 as node-forge writes it out: a certificate whose serial was not minimal DER comes back from
- * node-forge re-encoded, and its signature no longer matches. A wrong password still throws: that is the operator's to
- * fix, not a reason to make another.
+ * The P12 unlocked when every certificate in it is one Node's X509Certificate (OpenSSL 3) reads, signed by its issuer
+ * in the P12 as node-forge writes it out (a certificate whose serial was not minimal DER comes back from node-forge
+ * re-encoded, and its signature no longer matches); else null. A wrong password still throws: that is the
+ * operator's to fix, not a reason to make another.
  */
-function readableByX509(p12: Uint8Array, password: string): boolean {
+function unlockedIfReadable(p12: Uint8Array, password: string): UnlockedP12 | null {
   try {
-    const certs = unlockP12(p12, password).chain.map((cert) => new X509Certificate(certificateDer(cert)));
-    return certs.every((cert) => {
+    const unlocked = unlockP12(p12, password);
+    const certs = unlocked.chain.map((cert) => new X509Certificate(certificateDer(cert)));
+    const signed = certs.every((cert) => {
       const issuer = certs.find((other) => cert.checkIssued(other));
       return !issuer || cert.verify(issuer.publicKey);
     });
+    return signed ? unlocked : null;
   } catch (error) {
     if (error instanceof SigningCertificateError) throw error;
-    return false;
+    return null;
   }
 }
 
