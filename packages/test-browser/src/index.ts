@@ -19,6 +19,10 @@ export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
 }
 export const CHROMIUM_ARGS = [
   '--headless',
+  // V8's optimizing compilers off in the pages: a test's page lives for seconds, too short for optimized code to pay
+  // for its compiling. A whole run used about a fifth less of the browser's CPU (docs/testing.md, "The shared
+  // browser"). The bench launches its own browser, with V8 as shipped.
+  '--js-flags=--no-opt,--no-maglev',
   '--no-sandbox',
   '--disable-gpu',
   '--disable-dev-shm-usage',
