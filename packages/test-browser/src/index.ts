@@ -20,7 +20,7 @@ export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
 export const CHROMIUM_ARGS = [
   '--headless',
   // V8's optimizing compilers off in the pages: a test's page lives for seconds, too short for optimized code to pay
-  // for its compiling. A whole run used about a fifth less of the browser's CPU (docs/testing.md, "The shared
+  // for its compiling. A clean-clone run used about a tenth less of the browser's CPU (docs/testing.md, "The shared
   // browser"). The bench launches its own browser, with V8 as shipped.
   '--js-flags=--no-opt,--no-maglev',
   '--no-sandbox',
