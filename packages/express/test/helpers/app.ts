@@ -7,6 +7,7 @@ import { createTestDatabase } from '@formloom/storage-typeorm/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HttpClient } from './http-client';
 import { responseChecker } from './schema-check';
 import { createFetchTransport, createFileBlobStore, createFormloomRouter, createPublicPagesRouter, expressServerClasses, type EmbedOrigins, type RateLimitOptions, type SessionOptions } from '../../src';
 
@@ -112,6 +113,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   formloom.config.publicUrl = url;
   const checker = responseChecker(formloom);
+  const client = new HttpClient();
   return {
     url,
     kind,
@@ -126,8 +128,8 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
         body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
         headers['content-type'] ??= 'application/json';
       }
-      const res = await fetch(`${url}${apiPath}${path}`, { method, headers, body });
-      const text = await res.text();
+      const res = await client.send(`${url}${apiPath}${path}`, { method, headers, body });
+      const text = res.text;
       let parsed: any = undefined;
       try {
         parsed = text ? JSON.parse(text) : undefined;
@@ -146,6 +148,7 @@ export async function startTestApp(kind: DbKind, opts: TestAppOptions = {}): Pro
     },
     async close() {
       await formloom.worker.stop();
+      client.close();
       // Every test of the app has ended: a connection still open (a stream a client left unread, a
       // keep-alive one never reused) would hold close() for the 60 s keep-alive, the file's process with it.
       await new Promise<void>((resolve) => {
