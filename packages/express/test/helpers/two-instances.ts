@@ -6,6 +6,7 @@ import { createDataSource, createPostgresBlobStore, createTypeormStorage, runMig
 import { createTestDatabase, type TestDatabase } from '@formloom/storage-typeorm/testing';
 import { createFormloomRouter, type SessionOptions } from '../../src';
 import type { ApiResponse } from './app';
+import { HttpClient } from './http-client';
 
 /**
  * Two app instances over one PostgreSQL schema, each with its own storage (connection pool), router and
@@ -76,6 +77,7 @@ export async function startTwoInstances(opts: TwoInstancesOptions = {}): Promise
   const urls = servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`) as [string, string];
   // Both instances answer for one public URL (behind one load balancer): links name instance 0.
   for (const f of instances) f.config.publicUrl = urls[0];
+  const client = new HttpClient();
   return {
     instances,
     urls,
@@ -88,10 +90,10 @@ export async function startTwoInstances(opts: TwoInstancesOptions = {}): Promise
         body = JSON.stringify(o.body);
         headers['content-type'] = 'application/json';
       }
-      const res = await fetch(`${urls[i % 2]}/api/v1${path}`, { method, headers, body }).catch((e: Error) => {
-        throw new Error(`${method} ${path} on instance ${i % 2}: ${e.message} (${String((e as { cause?: unknown }).cause)})`);
+      const res = await client.send(`${urls[i % 2]}/api/v1${path}`, { method, headers, body }).catch((e: Error) => {
+        throw new Error(`${method} ${path} on instance ${i % 2}: ${e.message}`);
       });
-      const text = await res.text();
+      const text = res.text;
       let parsed: any;
       try {
         parsed = text ? JSON.parse(text) : undefined;
@@ -109,6 +111,7 @@ export async function startTwoInstances(opts: TwoInstancesOptions = {}): Promise
       for (const f of instances) f.worker.start({ pollMs: 50 });
     },
     async close() {
+      client.close();
       for (const f of instances) await f.worker.stop();
       // Every test has ended: a connection still open would hold close() for the 60 s keep-alive.
       for (const s of servers) {
