@@ -1,6 +1,6 @@
 /*
  * The ava configuration `npm test` runs with (scripts/test.mjs passes it as `--config`): package.json's "ava",
- * plus the order of the files, longest first by the wall time each took in an earlier run. Four files run at a
+ * plus the order of the files, longest first by the wall time each took in an earlier run. Three files run at a
  * time on two cores: a long file that starts last holds the run open after every other file ended; started
  * first, it runs beside the short ones (docs/testing.md, "Order"). `npx ava <file>` keeps package.json's
  * configuration as it is.
