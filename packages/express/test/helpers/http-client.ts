@@ -1,5 +1,6 @@
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { undecodedRequest } from '@formloom/test-browser';
 
 /** An answer as `fetch` gives it to the tests: the status, the headers (a `Headers`) and the body as text. */
 export interface HttpAnswer {
@@ -18,27 +19,15 @@ export interface HttpAnswer {
 export class HttpClient {
   private readonly agent = new Agent({ keepAlive: true });
 
-  send(url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<HttpAnswer> {
+  async send(url: string, init: { method: string; headers: Record<string, string>; body?: string }): Promise<HttpAnswer> {
     const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br', ...lowerKeys(init.headers) };
     if (init.body !== undefined) headers['content-length'] ??= String(Buffer.byteLength(init.body));
-    return new Promise((resolve, reject) => {
-      const req = request(url, { method: init.method, headers, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () => {
-          try {
-            const answer = new Headers();
-            for (let i = 0; i < res.rawHeaders.length; i += 2) answer.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-            resolve({ status: res.statusCode!, headers: answer, text: decode(Buffer.concat(chunks), answer.get('content-encoding')).toString('utf8') });
-          } catch (e) {
-            reject(e);
-          }
-        });
-      });
-      req.on('error', reject);
-      req.end(init.body);
-    });
+    const res = await undecodedRequest(url, headers, init.method, { body: init.body, agent: this.agent });
+    const answer = new Headers();
+    for (const [name, value] of Object.entries(res.headers)) {
+      for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) answer.append(name, v);
+    }
+    return { status: res.status, headers: answer, text: decode(res.body, answer.get('content-encoding')).toString('utf8') };
   }
 
   /** Closes the kept-alive connections (the app's server closes its side too). */
