@@ -11,7 +11,7 @@ import { touchedQuestions } from './history';
 import { reorderEffects } from './logic/reorder-check';
 import { FlReorderWarning } from './logic/reorder-warning';
 import { unfinishedQuestions } from './draft-hold';
-import { editSource, undoButtons, undoKey, wantsNativeUndo } from './undo-controls';
+import { editSource, undoButtons, undoKey, undoKeyFor } from './undo-controls';
 import '../controls/toast';
 import type { FlToast } from '../controls/toast';
 import type { FlQuestionList } from './question-list';
@@ -102,15 +102,10 @@ export class FormloomBuilder extends LitElement {
     document.removeEventListener('keydown', this.onUndoKey);
   }
 
-  /**
-   * Ctrl/⌘+Z and redo keys, from inside the builder or from nowhere in particular (the page's body, where
-   * the focus falls when the element it was on goes): not from the host page's own fields.
-   */
+  /** Ctrl/⌘+Z and redo keys where they are the builder's to take (`undoKeyFor`). */
   private readonly onUndoKey = (e: KeyboardEvent) => {
     const what = undoKey(e);
-    if (!what || !this.store || e.defaultPrevented || !mayEdit(this.formRole) || !EDITING_TABS.includes(this.currentTab) || wantsNativeUndo(e)) return;
-    const from = e.composedPath()[0];
-    if (!e.composedPath().includes(this) && from !== document.body && from !== document.documentElement && from !== document) return;
+    if (!what || !this.store || !mayEdit(this.formRole) || !EDITING_TABS.includes(this.currentTab) || !undoKeyFor(this, e)) return;
     e.preventDefault();
     this.runHistory(what);
   };

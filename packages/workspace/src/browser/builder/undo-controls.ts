@@ -19,7 +19,19 @@ export function undoKey(e: KeyboardEvent): 'undo' | 'redo' | null {
 }
 
 /** Whether a key event comes from a place that keeps the browser's own undo (marked `data-native-undo`). */
-export const wantsNativeUndo = (e: Event) => e.composedPath().some((n) => n instanceof HTMLElement && n.hasAttribute('data-native-undo'));
+const wantsNativeUndo = (e: Event) => e.composedPath().some((n) => n instanceof HTMLElement && n.hasAttribute('data-native-undo'));
+
+/**
+ * Whether an undo or redo key is the builder's (`host`) to take: from inside it or from nowhere in particular
+ * (the page's body, where the focus falls when the element it was on goes), not from the host page's own
+ * fields, nor one already handled or from a place that keeps the browser's own undo.
+ */
+export function undoKeyFor(host: Element, e: KeyboardEvent): boolean {
+  if (e.defaultPrevented || wantsNativeUndo(e)) return false;
+  const path = e.composedPath();
+  const from = path[0];
+  return path.includes(host) || from === document.body || from === document.documentElement || from === document;
+}
 
 const TYPED = new Set(['text', 'search', 'email', 'url', 'tel', 'number', 'password', 'color', 'range', 'date', 'time', 'datetime-local']);
 
