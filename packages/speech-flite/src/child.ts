@@ -1,7 +1,7 @@
 /**
  * The child process that runs Flite. The pool forks it with `--single-threaded-gc`: without that flag,
  * repeated Flite runs in one Node process crash it with SIGSEGV (measured with the `rms` voice), and the
- * flag is refused in NODE_OPTIONS and by `v8.setFlagsFromString`, so it cannot be set in the server's own
+ * flag is refused in NODE_OPTIONS and V8 cannot take it once running, so it cannot be set in the server's own
  * process. See docs/voice.md ("Flite voices").
  *
  * Flite in WASI is a command: each run is one `_start` (wasi-libc refuses a second one on the same
