@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { poolContexts } from './context-pool';
 import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 
 /*
@@ -42,18 +43,19 @@ export const SHARED_BROWSER_ENV = 'FORMLOOM_TEST_BROWSER_WS';
 /**
  * A browser for one test file: a connection to the run's shared browser when there is one, else a Chromium of
  * its own. Either way the file's contexts are its own, and `close()` ends them (a connection's close ends
- * the contexts it made and disconnects; the shared browser goes on for the other files).
+ * the contexts it made and disconnects; the shared browser goes on for the other files). A context a test
+ * closes is emptied and handed to the file's next test that asks for the same options (context-pool.ts).
  */
 export async function launchBrowser(): Promise<Browser> {
   const shared = process.env[SHARED_BROWSER_ENV];
   if (shared) {
     try {
-      return steadyNavigation(await chromium.connect(shared, { timeout: 30_000 }));
+      return poolContexts(steadyNavigation(await chromium.connect(shared, { timeout: 30_000 })));
     } catch (err) {
       console.warn(`The shared browser at ${shared} did not answer (${String(err).split('\n')[0]}); launching one for this file`);
     }
   }
-  return steadyNavigation(await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }));
+  return poolContexts(steadyNavigation(await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })));
 }
 
 /*
@@ -109,3 +111,4 @@ export async function downloadedBytes(download: Download): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 export { undecodedRequest, type UndecodedAnswer } from './undecoded';
+export { poolContexts } from './context-pool';
