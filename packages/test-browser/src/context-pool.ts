@@ -46,6 +46,8 @@ interface Kept {
   pageGiven: boolean;
   /** Whether a test waits for this context's emptying, to have it next. */
   claimed: boolean;
+  /** Whether a test has the context (it asked for it and has not closed it). */
+  leased: boolean;
 }
 
 const CONTEXT_SPOILERS = ['addInitScript', 'exposeBinding', 'exposeFunction', 'routeFromHAR', 'routeWebSocket', 'setExtraHTTPHeaders', 'setGeolocation', 'setHTTPCredentials'] as const;
@@ -81,6 +83,7 @@ function handOut(pool: Pool, kept: Kept): BrowserContext {
   pool.idle = pool.idle.filter((k) => k !== kept);
   kept.pageGiven = false;
   kept.claimed = false;
+  kept.leased = true;
   return kept.context;
 }
 
@@ -98,6 +101,7 @@ function keep(context: BrowserContext, key: string, options: BrowserContextOptio
     ownListeners: new Map(),
     pageGiven: false,
     claimed: false,
+    leased: true,
   };
   const spoil = (owner: object, names: readonly string[], why: string) => {
     for (const name of names) {
@@ -128,6 +132,9 @@ function keep(context: BrowserContext, key: string, options: BrowserContextOptio
   };
   kept.ownListeners.set(context as unknown as Emitter, listenersOf(context as unknown as Emitter));
   context.close = async (closeOptions) => {
+    // Closed again by the test that closed it (a `finally` and a teardown): as with Playwright's, nothing more.
+    if (!kept.leased) return void (await pool.emptying.get(kept));
+    kept.leased = false;
     if (kept.spoilt || !kept.page || kept.page.isClosed()) return kept.close(closeOptions);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('emptying took too long')), EMPTYING_MS)));

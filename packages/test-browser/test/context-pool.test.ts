@@ -135,6 +135,11 @@ test.serial('a test that asks while a context with its options is being emptied 
   t.deepEqual(await held(await next.newPage()), { cookie: '', local: 0, session: 0, databases: [] });
   const [, again] = await Promise.all([next.close(), browser.newContext(options)]);
   t.true(again === first, 'and again, asked for while it is being closed');
+  await again.close();
+  await again.close(); // closed twice by the same test, as a \`finally\` and a teardown may
+  const third = await browser.newContext(options);
+  t.true(third === first, 'a second close leaves the context to the pool');
+  t.false((await third.newPage()).isClosed());
 });
 
 test.serial("FORMLOOM_TEST_FRESH_CONTEXTS=1 closes every context, as Playwright's own newContext does", async (t) => {
