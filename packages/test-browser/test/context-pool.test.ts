@@ -56,16 +56,25 @@ async function held(page: import('playwright-core').Page, at = base) {
   }))()`);
 }
 
+/** A context with `options` whose page wrote cookies and every storage at `base`. */
+async function written(options: { viewport: { width: number; height: number } }) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  await write(page, base);
+  return { context, page };
+}
+
+async function write(page: import('playwright-core').Page, at: string) {
+  await page.goto(`${at}/?write`);
+  await page.waitForFunction("document.title === 'written'");
+}
+
 test.serial('a closed context comes back empty: storage, cookies, history, pages, listeners and routes', async (t) => {
   t.timeout(120_000);
   const options = { viewport: { width: 700, height: 600 } };
-  const first = await browser.newContext(options);
-  const page = await first.newPage();
-  await page.goto(`${base}/?write`);
-  await page.waitForFunction("document.title === 'written'");
+  const { context: first, page } = await written(options);
   // Another origin (localhost rather than 127.0.0.1) in the same tab: its session storage is the tab's too.
-  await page.goto(`${other}/?write`);
-  await page.waitForFunction("document.title === 'written'");
+  await write(page, other);
   await page.goto(`${base}/second`);
   await first.grantPermissions(['clipboard-read']);
   await page.setViewportSize({ width: 400, height: 400 });
@@ -124,10 +133,7 @@ test.serial('other options get a context of their own; a context a test changed 
 test.serial('a test that asks while a context with its options is being emptied gets that one, emptied', async (t) => {
   t.timeout(120_000);
   const options = { viewport: { width: 640, height: 480 } };
-  const first = await browser.newContext(options);
-  const page = await first.newPage();
-  await page.goto(`${base}/?write`);
-  await page.waitForFunction("document.title === 'written'");
+  const { context: first } = await written(options);
   const closing = first.close();
   const next = await browser.newContext(options);
   await closing;
