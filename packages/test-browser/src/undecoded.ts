@@ -4,6 +4,8 @@ import { request, type Agent } from 'node:http';
 export interface UndecodedAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** Every header line as sent, name and value in turn: Node's `headers` keeps one of a repeated content-type. */
+  rawHeaders: string[];
   body: Buffer;
 }
 
@@ -22,7 +24,7 @@ export function undecodedRequest(
     const req = request(url, { method, headers, ...(options.agent && { agent: options.agent }) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
       res.on('error', reject);
     });
     req.on('error', reject);

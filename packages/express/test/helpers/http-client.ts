@@ -23,10 +23,9 @@ export class HttpClient {
     const headers: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br', ...lowerKeys(init.headers) };
     if (init.body !== undefined) headers['content-length'] ??= String(Buffer.byteLength(init.body));
     const res = await undecodedRequest(url, headers, init.method, { body: init.body, agent: this.agent });
+    // Every line as sent, as fetch gives them: a repeated header reaches the test.
     const answer = new Headers();
-    for (const [name, value] of Object.entries(res.headers)) {
-      for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) answer.append(name, v);
-    }
+    for (let i = 0; i < res.rawHeaders.length; i += 2) answer.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
     return { status: res.status, headers: answer, text: decode(res.body, answer.get('content-encoding')).toString('utf8') };
   }
 
