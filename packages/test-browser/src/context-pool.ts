@@ -115,6 +115,8 @@ function keep(context: BrowserContext, key: string, options: BrowserContextOptio
   };
   spoil(context, CONTEXT_SPOILERS, 'context');
   spoil(context.clock, CLOCK_METHODS, 'clock');
+  // Every page's, the kept one's too: Playwright tells of a page before newPage gives it, so this listener is on
+  // the kept page when its own listeners are taken as the pool's.
   context.on('page', (page) => page.on('framenavigated', (frame) => showed(kept, frame.url())));
   context.on('close', () => (kept.spoilt ??= 'closed'));
   context.newPage = async () => {
@@ -124,7 +126,6 @@ function keep(context: BrowserContext, key: string, options: BrowserContextOptio
     const page = await kept.newPage();
     spoil(page, PAGE_SPOILERS, 'page');
     page.on('crash', () => (kept.spoilt ??= 'crashed'));
-    page.on('framenavigated', (frame) => showed(kept, frame.url()));
     kept.page = page;
     kept.cdp = await context.newCDPSession(page);
     kept.ownListeners.set(page as unknown as Emitter, listenersOf(page as unknown as Emitter));

@@ -145,7 +145,13 @@ test.serial('a test that asks while a context with its options is being emptied 
   await again.close(); // closed twice by the same test, as a \`finally\` and a teardown may
   const third = await browser.newContext(options);
   t.true(third === first, 'a second close leaves the context to the pool');
-  t.false((await third.newPage()).isClosed());
+  const page = await third.newPage();
+  t.false(page.isClosed());
+  // What a later use writes is tracked and deleted as the first use's was.
+  await write(page, base);
+  await third.close();
+  t.true((await browser.newContext(options)) === first);
+  t.deepEqual(await held(await first.newPage()), { cookie: '', local: 0, session: 0, databases: [] });
 });
 
 test.serial("FORMLOOM_TEST_FRESH_CONTEXTS=1 closes every context, as Playwright's own newContext does", async (t) => {
