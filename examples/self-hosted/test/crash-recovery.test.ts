@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { freePort, startAppProcess } from './helpers/app-process';
+import { startAppProcess } from './helpers/app-process';
 import { runCli } from '@formloom/cli';
 import { migratedSqliteFile } from '@formloom/storage-typeorm/testing';
 import { waitFor } from '@formloom/core/testing';
@@ -26,7 +26,25 @@ test('deliveries pending when the app is killed are delivered after a restart', 
   const cli = async (...argv: string[]) => JSON.parse((await runCli(argv, env)).stdout);
   await cli('user', 'create', '--email', 'crash@example.com', '--plan', 'pro');
   const { api_key } = await cli('key', 'create', '--user', 'crash@example.com');
-  const port = await freePort();
+  // The receiver holds its port from the start and cuts every connection while it is "down": a port found free and
+  // left unbound meanwhile was once taken by another test process's server, which answered the deliveries.
+  const got = new Map<string, number>();
+  let down = true;
+  const receiver: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const id = JSON.parse(body).response.id as string;
+      got.set(id, (got.get(id) ?? 0) + 1);
+      res.end();
+    });
+  });
+  receiver.on('connection', (socket) => {
+    if (down) socket.destroy();
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+  t.teardown(() => receiver.close());
+  const { port } = receiver.address() as { port: number };
 
   let app = await startAppProcess(env);
   const api = (path: string, body: unknown, key?: string) =>
@@ -66,22 +84,9 @@ test('deliveries pending when the app is killed are delivered after a restart', 
     await db.destroy();
   }
 
-  const got = new Map<string, number>();
-  const receiver: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const id = JSON.parse(body).response.id as string;
-      got.set(id, (got.get(id) ?? 0) + 1);
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(port, '127.0.0.1', () => r()));
+  down = false;
   app = await startAppProcess(env);
-  t.teardown(() => {
-    app.child.kill('SIGKILL');
-    receiver.close();
-  });
+  t.teardown(() => app.child.kill('SIGKILL'));
   // Waits for the outcome, generously on a busy machine.
   t.timeout(300_000);
   await waitFor(() => got.size >= ids.length, { timeoutMs: 180_000, intervalMs: 100, what: 'every delivery after the restart' }).catch(() => undefined);

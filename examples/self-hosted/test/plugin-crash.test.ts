@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import test from 'ava';
-import { freePort, startAppProcess } from './helpers/app-process';
+import { downServer, startAppProcess } from './helpers/app-process';
 import { runCli } from '@formloom/cli';
 import { migratedSqliteFile } from '@formloom/storage-typeorm/testing';
 import { parseMessage } from '@formloom/mailer-smtp/testing';
@@ -30,7 +30,9 @@ test('notify mails queued in the response transaction survive a kill -9 between 
     FORMLOOM_DATA_DIR: dir,
     FORMLOOM_DATABASE_URL: `sqlite:${join(dir, 'formloom.sqlite')}`,
   };
-  const down = { ...base, FORMLOOM_SMTP_URL: `smtp://127.0.0.1:${await freePort()}` };
+  const smtpDown = await downServer();
+  t.teardown(() => smtpDown.close());
+  const down = { ...base, FORMLOOM_SMTP_URL: `smtp://127.0.0.1:${smtpDown.port}` };
   // The file comes migrated (a copy of the test template): what is checked is the restart, not a new file's migrations.
   await migratedSqliteFile(join(dir, 'formloom.sqlite'));
   const cli = async (...argv: string[]) => JSON.parse((await runCli(argv, base)).stdout);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { poolContexts } from './context-pool';
-import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
 
 /*
  * The browser of Formloom's own browser tests (docs/testing.md): Debian's Chromium, headless and quiet (`.ci/run`
@@ -47,6 +47,9 @@ export const SHARED_BROWSER_ENV = 'FORMLOOM_TEST_BROWSER_WS';
  * closes is emptied and handed to the file's next test that asks for the same options (context-pool.ts).
  */
 export async function launchBrowser(): Promise<Browser> {
+  // Loaded here, not on import: every express test file imports this package for `undecodedRequest`, and
+  // playwright-core costs about 0.6 CPU-seconds to load in a file that drives no browser (docs/testing.md).
+  const { chromium } = require('playwright-core') as typeof import('playwright-core');
   const shared = process.env[SHARED_BROWSER_ENV];
   if (shared) {
     try {

@@ -31,3 +31,16 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * A server that is down: it holds its port and cuts every connection at once. A test that needs a destination to
+ * fail for seconds uses it rather than a port found free: another test process took such a port meanwhile once, and
+ * its server answered what was meant to fail.
+ */
+export function downServer(): Promise<{ port: number; close(): void }> {
+  return new Promise((ok, fail) => {
+    const s = createServer((socket) => socket.destroy());
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => ok({ port: (s.address() as { port: number }).port, close: () => s.close() }));
+  });
+}
