@@ -13,6 +13,7 @@ export {
   makeMember,
   makeOutboxItem,
   makeQuestion,
+  insertResponses,
   makeResponse,
   makeTeam,
   makeUser,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import test from '../helpers/bounded-test';
-import { makeResponse } from '@formloom/core/testing';
+import { insertResponses, makeResponse } from '@formloom/core/testing';
 import { download, sheetCells } from '../helpers/xlsx-cells';
 import type { TestApp } from '../helpers/app';
 import type { SharedDb } from '../helpers/shared-apps';
@@ -134,17 +134,14 @@ export const register = (forEachDb: SharedDb) => forEachDb((it) => {
     t.is(created.status, 201, JSON.stringify(created.body));
     const form = created.body;
     const [ok, n] = form.questions as Array<{ id: string }>;
-    const ids: string[] = [];
-    await app.formloom.storage.transaction(async (tx) => {
-      for (let i = 0; i < 1201; i++) {
-        const r = makeResponse(form.id, i, {
-          answers: [{ question_id: ok!.id, value: i % 2 === 0 }, { question_id: n!.id, value: i }],
-          metadata: { user_agent: 'test', referrer: null, hidden: { utm: `src${i}` } },
-        });
-        ids.push(r.id);
-        await tx.responses.insert(r);
-      }
-    });
+    const seeded = Array.from({ length: 1201 }, (_, i) =>
+      makeResponse(form.id, i, {
+        answers: [{ question_id: ok!.id, value: i % 2 === 0 }, { question_id: n!.id, value: i }],
+        metadata: { user_agent: 'test', referrer: null, hidden: { utm: `src${i}` } },
+      }),
+    );
+    const ids = seeded.map((r) => r.id);
+    await insertResponses(app.formloom.storage, seeded);
     const json = await app.api('GET', `/forms/${form.id}/responses/export?format=json`, { key: u.key });
     t.is(json.status, 200);
     const rows = json.body as Array<{ id: string; answers: Array<{ label: unknown; value: unknown }>; hidden_fields: Record<string, unknown> }>;
@@ -166,9 +163,7 @@ export const register = (forEachDb: SharedDb) => forEachDb((it) => {
     const form = created.body;
     // Text that does not compress, so the XLSX too is megabytes and the client leaves it mid-way.
     const text = randomBytes(1000).toString('hex');
-    await app.formloom.storage.transaction(async (tx) => {
-      for (let i = 0; i < 1500; i++) await tx.responses.insert(makeResponse(form.id, i, { answers: [{ question_id: form.questions[0].id, value: `${i}${text}` }] }));
-    });
+    await insertResponses(app.formloom.storage, Array.from({ length: 1500 }, (_, i) => makeResponse(form.id, i, { answers: [{ question_id: form.questions[0].id, value: `${i}${text}` }] })));
     for (const format of ['xlsx', 'json', 'xlsx', 'json']) {
       const stop = new AbortController();
       const res = await fetch(`${app.url}/api/v1/forms/${form.id}/responses/export?format=${format}`, { headers: { authorization: `Bearer ${u.key}` }, signal: stop.signal });

@@ -1,5 +1,5 @@
 import test from '../helpers/bounded-test';
-import { makeResponse } from '@formloom/core/testing';
+import { insertResponses, makeResponse } from '@formloom/core/testing';
 import type { TestApp } from '../helpers/app';
 import type { SharedDb } from '../helpers/shared-apps';
 
@@ -28,9 +28,7 @@ async function seed(app: TestApp, key: string) {
       completion_seconds: j % 3 === 0 ? null : j,
     });
   });
-  await app.formloom.storage.transaction(async (tx) => {
-    for (const r of responses) await tx.responses.insert(r);
-  });
+  await insertResponses(app.formloom.storage, responses);
   return { formId, rid: (j: number) => `rsp_${tag}_${String(j).padStart(4, '0')}` };
 }
 

@@ -1,5 +1,5 @@
 import test from '../helpers/bounded-test';
-import { makeResponse } from '@formloom/core/testing';
+import { insertResponses, makeResponse } from '@formloom/core/testing';
 import type { TestApp } from '../helpers/app';
 import type { SharedDb } from '../helpers/shared-apps';
 
@@ -190,9 +190,7 @@ export const register = (forEachDb: SharedDb) => forEachDb((it) => {
         ],
       }),
     );
-    await app.formloom.storage.transaction(async (tx) => {
-      for (const r of responses) await tx.responses.insert(r);
-    });
+    await insertResponses(app.formloom.storage, responses);
     const res = await app.api('GET', `/forms/${form.id}/responses/export`, { key: u.key });
     t.is(res.status, 200);
     const lines = res.text.split('\r\n');
@@ -216,9 +214,7 @@ export const register = (forEachDb: SharedDb) => forEachDb((it) => {
     const u = await app.user();
     const form = await publishedForm(app, u.key);
     const answers = [{ question_id: form.questions[0].id, value: 'x'.repeat(100) }];
-    await app.formloom.storage.transaction(async (tx) => {
-      for (let i = 0; i < 4500; i++) await tx.responses.insert(makeResponse(form.id, i, { answers }));
-    });
+    await insertResponses(app.formloom.storage, Array.from({ length: 4500 }, (_, i) => makeResponse(form.id, i, { answers })));
     const aborted = new AbortController();
     const res = await fetch(`${app.url}/api/v1/forms/${form.id}/responses/export`, {
       headers: { authorization: `Bearer ${u.key}` },

@@ -1,5 +1,5 @@
 import test from '../helpers/bounded-test';
-import { makeResponse } from '@formloom/core/testing';
+import { insertResponses, makeResponse } from '@formloom/core/testing';
 import type { TestApp } from '../helpers/app';
 import type { SharedDb } from '../helpers/shared-apps';
 
@@ -141,9 +141,7 @@ export const register = (forEachDb: SharedDb) => forEachDb((it) => {
         answers: [{ question_id: form.questions[0].id, value: i % 5 === 0 ? `a Needle ${i}` : `hay ${i}` }],
       });
     });
-    await app.formloom.storage.transaction(async (tx) => {
-      for (const r of all) await tx.responses.insert(r);
-    });
+    await insertResponses(app.formloom.storage, all);
     for (const query of ['', 'completed=true', 'search=needle', 'since=2026-04-03', `since=${new Date(base + 3_600_000).toISOString()}`]) {
       const byNumber: string[] = [];
       for (let page = 1; ; page++) {
