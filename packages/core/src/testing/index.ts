@@ -30,5 +30,6 @@ export * from './telephony-conformance';
 export * from './plans-conformance';
 export * from './speech-engine-conformance';
 export * from './wait-for';
+export * from './same-bytes';
 export * from './translator-conformance';
 export * from './bounded-test';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import test from '../helpers/bounded-test';
-import { insertResponses, makeResponse } from '@formloom/core/testing';
+import { insertResponses, makeResponse, sameBytes } from '@formloom/core/testing';
 import { download, sheetCells } from '../helpers/xlsx-cells';
 import type { TestApp } from '../helpers/app';
 import type { SharedDb } from '../helpers/shared-apps';
@@ -186,7 +186,7 @@ export const register = (forEachDb: SharedDb) => forEachDb((it) => {
     const csv = await download(app, `/forms/${form.id}/responses/export?format=csv`, u.key);
     t.is(csv.status, 200);
     t.is(csv.type, plain.type);
-    t.deepEqual(csv.bytes, plain.bytes);
+    sameBytes(t, csv.bytes, plain.bytes);
     t.regex(plain.bytes.toString('utf8'), /,true,/);
   });
 });

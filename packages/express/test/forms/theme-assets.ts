@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import test from '../helpers/bounded-test';
 import type { TestApp } from '../helpers/app';
 import type { SharedDb } from '../helpers/shared-apps';
+import { sameBytes } from '@formloom/core/testing';
 
 /** Theme logos and library fonts (docs/workspace.md "Theme", docs/respondents.md "Fonts", docs/decisions.md Workspace). */
 
@@ -40,7 +41,7 @@ export const register = (forEachDb: SharedDb) => forEachDb((it) => {
       t.is(got.headers.get('cache-control'), 'public, max-age=31536000, immutable');
       t.is(got.headers.get('x-content-type-options'), 'nosniff');
       t.regex(got.headers.get('content-security-policy') ?? '', /default-src 'none'/);
-      t.deepEqual(Buffer.from(await got.arrayBuffer()), Buffer.from(file.data));
+      sameBytes(t, new Uint8Array(await got.arrayBuffer()), Buffer.from(file.data));
     }
     // The same bytes twice: the same URL. The theme takes it as any logo URL.
     const a = await upload(app, form.id, u.key, { name: 'a.png', type: 'image/png', data: PNG });

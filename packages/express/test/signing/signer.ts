@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { forEachDb, type TestApp } from '../helpers/app';
 import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from '../helpers/signing';
 import { CHEAP_PASSWORDS } from '../helpers/password-cost';
+import { sameBytes } from '@formloom/core/testing';
 
 const mailer = memoryMailer();
 const typed = (value: string) => ({ signature: { type: 'typed', value } });
@@ -83,7 +84,7 @@ forEachDb(test, (t) => {
     tt.like(sealed, { status: 'fully_signed', slot_status: 'signed', documents: [{ id: docs[0].id, question_id: docs[0].question_id, question_title: 'Lease agreement' }] });
     tt.is((await app.api('GET', `/s/${a}/signed-documents/${docs[0].id}`)).status, 401);
     const copy = await fetch(`${app.url}/api/v1/s/${a}/signed-documents/${docs[0].id}`, { headers: { 'x-access-token': tokenA } });
-    tt.deepEqual(Buffer.from(await copy.arrayBuffer()), bytes);
+    sameBytes(tt, new Uint8Array(await copy.arrayBuffer()), bytes);
 
     const audit = (await app.api('GET', `/signing-sessions/${id}/audit`, { key: user.key })).body.entries;
     const viewed = audit.find((e: any) => e.action === 'document_viewed');

@@ -2,6 +2,7 @@ import { oneAtATime } from './part-helpers';
 import { voiceIdOf, type SpeechEngine, type SynthesisRequest } from '@formloom/core';
 import { forEachDb, type TestApp } from '../helpers/app';
 import { download, failingEngine, probe, sharedVoiceEngines, voiceUser } from '../helpers/voice';
+import { sameBytes } from '@formloom/core/testing';
 
 /*
  * Free voice previews (docs/voice.md, "Previews"): `preview_url` of every list item answers a short sentence
@@ -60,11 +61,11 @@ forEachDb(
 
       // eSpeak jitters pitch at random, so equal bytes mean the stored preview, not a second synthesis.
       const again = await previewOf(app, u.key, KLATT);
-      tt.deepEqual(again.bytes, first.bytes);
+      sameBytes(tt, again.bytes, first.bytes);
       const other = await voiceUser(app, { credits: 0 });
       const forOther = await previewOf(app, other.key, KLATT);
       tt.is(forOther.status, 200, 'free: an account without credits gets it too');
-      tt.deepEqual(forOther.bytes, first.bytes, 'one preview for every account');
+      sameBytes(tt, forOther.bytes, first.bytes, 'one preview for every account');
       tt.is(syntheses.length - start, 1, 'made once');
 
       const german = await previewOf(app, u.key, GERMAN);
