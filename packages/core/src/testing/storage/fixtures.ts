@@ -188,7 +188,12 @@ export const makeResponse = (formId: string, seconds = 0, over: Partial<Response
  * (4,500 of them in one export test). For tests whose subject is what is read back, not the insert.
  */
 export async function insertResponses(storage: Storage, responses: ResponseRecord[]): Promise<void> {
-  await storage.transaction(async (tx) => void (await Promise.all(responses.map((r) => tx.responses.insert(r)))));
+  await storage.transaction(async (tx) => {
+    // Every insert settles before the transaction ends, whichever fails: none is still running at its rollback.
+    const settled = await Promise.allSettled(responses.map((r) => tx.responses.insert(r)));
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+  });
 }
 
 export const makeDelivery = (formId: string, over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
