@@ -3,6 +3,7 @@
 export * from './storage-conformance';
 export {
   at,
+  insertResponses,
   makeApiKey,
   makeAttempt,
   makeAuditEvent,
@@ -13,7 +14,6 @@ export {
   makeMember,
   makeOutboxItem,
   makeQuestion,
-  insertResponses,
   makeResponse,
   makeTeam,
   makeUser,

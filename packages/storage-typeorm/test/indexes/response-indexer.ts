@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { ResponseRecord, Storage } from '@formloom/core';
-import { at, makeForm, makeQuestion, makeResponse, waitFor } from '@formloom/core/testing';
+import { at, insertResponses, makeForm, makeQuestion, makeResponse, waitFor } from '@formloom/core/testing';
 import { createDataSource, runMigrations } from '../../src';
 import { ResponseIndexer } from '../../src/repositories/background-indexer';
 import type { Db } from '../../src/sql/db';
@@ -132,7 +132,7 @@ for (const kind of ['sqlite', 'postgres'] as TestDatabaseKind[]) {
     for (let round = 0; round < 6; round++) {
       const fresh = Array.from({ length: 24 }, (_, i) => response(round * 24 + i));
       // Inserted in groups, as group commits do; the indexer wakes after each commit.
-      for (let i = 0; i < fresh.length; i += 6) await db.storage.transaction(async (tx) => void (await Promise.all(fresh.slice(i, i + 6).map((r) => tx.responses.insert(r)))));
+      for (let i = 0; i < fresh.length; i += 6) await insertResponses(db.storage, fresh.slice(i, i + 6));
       live.push(...fresh);
       const partials = live.filter((r) => r.completed_at === null);
       const gone = live.filter((r, i) => r.completed_at !== null && i % 5 === round % 5).slice(0, 6);
