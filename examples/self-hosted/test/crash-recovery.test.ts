@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { startAppProcess } from './helpers/app-process';
+import { downServer, startAppProcess } from './helpers/app-process';
 import { runCli } from '@formloom/cli';
 import { migratedSqliteFile } from '@formloom/storage-typeorm/testing';
 import { waitFor } from '@formloom/core/testing';
@@ -26,11 +25,9 @@ test('deliveries pending when the app is killed are delivered after a restart', 
   const cli = async (...argv: string[]) => JSON.parse((await runCli(argv, env)).stdout);
   await cli('user', 'create', '--email', 'crash@example.com', '--plan', 'pro');
   const { api_key } = await cli('key', 'create', '--user', 'crash@example.com');
-  // The receiver holds its port from the start and cuts every connection while it is "down": a port found free and
-  // left unbound meanwhile was once taken by another test process's server, which answered the deliveries.
+  // The receiver is down (it holds its port and cuts every connection) until the restart (helpers/app-process.ts).
   const got = new Map<string, number>();
-  let down = true;
-  const receiver: Server = createServer((req, res) => {
+  const receiver = await downServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
@@ -39,12 +36,8 @@ test('deliveries pending when the app is killed are delivered after a restart', 
       res.end();
     });
   });
-  receiver.on('connection', (socket) => {
-    if (down) socket.destroy();
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
   t.teardown(() => receiver.close());
-  const { port } = receiver.address() as { port: number };
+  const { port } = receiver;
 
   let app = await startAppProcess(env);
   const api = (path: string, body: unknown, key?: string) =>
@@ -84,7 +77,7 @@ test('deliveries pending when the app is killed are delivered after a restart', 
     await db.destroy();
   }
 
-  down = false;
+  receiver.up();
   app = await startAppProcess(env);
   t.teardown(() => app.child.kill('SIGKILL'));
   // Waits for the outcome, generously on a busy machine.

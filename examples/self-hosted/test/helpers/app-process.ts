@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
@@ -33,14 +34,21 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * A server that is down: it holds its port and cuts every connection at once. A test that needs a destination to
- * fail for seconds uses it rather than a port found free: another test process took such a port meanwhile once, and
- * its server answered what was meant to fail.
+ * A destination that is down until `up()`: it holds its port from the start and cuts every connection at once, then
+ * answers with `handler` (none: it stays down). A test that needs a destination to fail for seconds uses it rather than
+ * a port found free: another test process took such a port meanwhile once, and its server answered what was meant to
+ * fail. Cut before any byte, the connection fails the same way for HTTP and SMTP clients.
  */
-export function downServer(): Promise<{ port: number; close(): void }> {
+export function downServer(handler?: RequestListener): Promise<{ port: number; up(): void; close(): void }> {
+  let down = true;
+  const s = createHttpServer(handler);
+  s.on('connection', (socket) => {
+    if (down || !handler) socket.destroy();
+  });
   return new Promise((ok, fail) => {
-    const s = createServer((socket) => socket.destroy());
     s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => ok({ port: (s.address() as { port: number }).port, close: () => s.close() }));
+    s.listen(0, '127.0.0.1', () =>
+      ok({ port: (s.address() as { port: number }).port, up: () => void (down = false), close: () => void s.close() }),
+    );
   });
 }
