@@ -4,11 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import test from 'ava';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '@formloom/test-browser';
+import { axeViolations, launchBrowser } from '@formloom/test-browser';
 import { createFormloom } from '@formloom/core';
 import { createDataSource, createTypeormStorage, runMigrations } from '@formloom/storage-typeorm';
 import { createHostApp, DEMO_SESSIONS, HostSessions } from '../src';
@@ -22,7 +20,6 @@ import { createHostApp, DEMO_SESSIONS, HostSessions } from '../src';
 let url = '';
 let browser: Browser;
 let stop: () => Promise<void>;
-const AXE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
 
 test.before(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'formloom-embed-builder-'));
@@ -80,9 +77,7 @@ test("the host's page places <formloom-builder> behind its own sign-in; edits re
     await page.getByText('Version 1 is live.').waitFor();
     t.is(new URL(page.url()).pathname, `/builder/${created.body.id}`);
 
-    await page.evaluate(AXE);
-    const axe = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-    t.deepEqual(axe.violations.map((v: any) => v.id), []);
+    t.deepEqual(await axeViolations(page), []);
 
     const form = await api('GET', `/forms/${created.body.id}`, 'ada-session');
     t.is(form.body.title, 'Host survey, edited in the host page');

@@ -115,3 +115,4 @@ export async function downloadedBytes(download: Download): Promise<Buffer> {
 }
 export { undecodedRequest, type UndecodedAnswer } from './undecoded';
 export { poolContexts } from './context-pool';
+export { axeViolations } from './axe';

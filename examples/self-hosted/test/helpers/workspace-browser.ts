@@ -1,8 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { startSelfHosted, type SelfHosted } from '../../src';
 import { freePort } from './app-process';
 import { waitFor } from '@formloom/core/testing';
@@ -13,7 +11,7 @@ import { waitFor } from '@formloom/core/testing';
  * party must be a domain; `localhost` is one, 127.0.0.1 is not).
  */
 
-export { launchBrowser } from '@formloom/test-browser';
+export { axeViolations, launchBrowser } from '@formloom/test-browser';
 
 export interface WorkspaceApp {
   app: SelfHosted;
@@ -74,11 +72,3 @@ export async function mailedLink(w: WorkspaceApp, to: string, path: string, seen
   return link;
 }
 
-const AXE_SOURCE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's violations on the page as it is now (each `id: targets`), shadow roots included. */
-export async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-  return result.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-}

@@ -1,7 +1,7 @@
 import test from '../helpers/bounded-test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { forEachDb, startTestApp, type TestApp } from '../helpers/app';
-import { AXE_SOURCE, launchBrowser, openPage } from '../helpers/browser';
+import { axeViolations, launchBrowser, openPage } from '../helpers/browser';
 
 /*
  * The team invitation page `/teams/invite/<token>` (docs/teams.md "Accepting in the browser"): in a real
@@ -31,15 +31,6 @@ async function invite(a: TestApp, role = 'editor') {
   const inv = await a.api('POST', `/teams/${team.body.id}/invitations`, { key: owner.key, body: { email: invitee.email, role } });
   if (inv.status !== 201) throw new Error(inv.text);
   return { owner, invitee, teamId: team.body.id as string, inv: inv.body };
-}
-
-async function axeViolations(page: Page, errors: string[]): Promise<string[]> {
-  const before = errors.length;
-  await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-  // axe's own inline-style probes are refused by the CSP: not the page's errors.
-  errors.splice(before, errors.length - before, ...errors.slice(before).filter((e) => !e.startsWith('Applying inline style violates')));
-  return result.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
 }
 
 test('the invitee opens the mailed link, pastes their key with the keyboard and joins; the API lists them with the role', async (t) => {

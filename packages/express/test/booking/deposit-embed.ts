@@ -6,7 +6,7 @@ import { Radicale } from '@formloom/calendar-caldav/testing';
 import { stripePayments, stripePlugin } from '@formloom/payments-stripe';
 import { FakeStripe, STRIPE_JS_STAND_IN } from '@formloom/payments-stripe/testing';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { AXE_SOURCE, hostSite, launchBrowser, openPage } from '../helpers/browser';
+import { axeViolations, hostSite, launchBrowser, openPage } from '../helpers/browser';
 import { memoryMailer } from '../helpers/signing';
 
 /*
@@ -77,9 +77,7 @@ test("a host's page embeds a form that books a slot and takes a deposit: held, p
     await form.getByText('Amount to pay: €15.00').waitFor();
     t.true(await page.evaluate(() => !!(globalThis as any).document.querySelector('formloom-form > [data-fl-payment-element] input')), "the element is in the host page's light DOM");
     await form.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.evaluate(AXE_SOURCE);
-    const axe = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-    t.deepEqual(axe.violations.map((v: any) => v.id), []);
+    t.deepEqual(await axeViolations(page), []);
     await form.getByRole('button', { name: 'Pay €15.00' }).click();
     await form.getByRole('heading', { name: 'Thank you!' }).waitFor();
     t.deepEqual(errors, []);

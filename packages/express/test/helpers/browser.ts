@@ -1,11 +1,9 @@
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { waitFor } from '@formloom/core/testing';
 
-export { launchBrowser } from '@formloom/test-browser';
+export { axeViolations, launchBrowser } from '@formloom/test-browser';
 
 /** A page that fails the test on any error the page's scripts throw or log. */
 export async function openPage(browser: Browser, opts: { width?: number } = {}): Promise<{ page: Page; errors: string[]; close(): Promise<void> }> {
@@ -19,9 +17,6 @@ export async function openPage(browser: Browser, opts: { width?: number } = {}):
   });
   return { page, errors, close: () => context.close() };
 }
-
-/** axe-core's source, to inject into a page. */
-export const AXE_SOURCE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** A second local site (another origin: another host and port) serving `site.html` at `/`. */
 export async function hostSite(): Promise<{ url: string; html: string; close(): Promise<void> }> {

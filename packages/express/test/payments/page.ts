@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { stripePayments, stripePlugin } from '@formloom/payments-stripe';
 import { FakeStripe, STRIPE_JS_STAND_IN as FAKE_STRIPE_JS } from '@formloom/payments-stripe/testing';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { AXE_SOURCE, launchBrowser, openPage, shotsAtBothWidths } from '../helpers/browser';
+import { axeViolations, launchBrowser, openPage, shotsAtBothWidths } from '../helpers/browser';
 
 /*
  * Paying on the respondent's page (docs/payments.md): the server computes the amount, the page loads Stripe.js only
@@ -85,9 +85,7 @@ test('a respondent pays the amount the server computed with the Payment Element;
     // Moving on without paying is refused.
     await form(page).getByRole('button', { name: 'Submit' }).click();
     await form(page).getByText('Pay to continue').waitFor();
-    if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
-    const axe = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-    t.deepEqual(axe.violations.map((v: any) => v.id), []);
+    t.deepEqual(await axeViolations(page), []);
     await shot(page, 'payment-step');
     await form(page).getByRole('button', { name: 'Pay €120.00' }).click();
     await form(page).getByRole('heading', { name: 'Thank you!' }).waitFor();

@@ -4,7 +4,7 @@ import { waitFor } from '@formloom/core/testing';
 import { caldavPlugin } from '@formloom/calendar-caldav';
 import { Radicale } from '@formloom/calendar-caldav/testing';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { AXE_SOURCE, launchBrowser, openPage } from '../helpers/browser';
+import { axeViolations, launchBrowser, openPage } from '../helpers/browser';
 import { memoryMailer } from '../helpers/signing';
 
 /*
@@ -79,9 +79,7 @@ test('a respondent books a slot by keyboard at 390 px; it is held, booked with t
     await waitFor(async () => (await fitted('28rem')).cut === 0, { what: 'no day heading cut at 1280 px' });
     await page.setViewportSize({ width: 390, height: 844 });
     await waitFor(async () => (await fitted('28rem')).cut === 0, { what: 'no day heading cut at 390 px' });
-    await page.evaluate(AXE_SOURCE);
-    const axe = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-    t.deepEqual(axe.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => `${n.target.join(' ')} ${n.failureSummary}`).join('; ')}`), []);
+    t.deepEqual(await axeViolations(page), []);
     await page.keyboard.press('Enter');
     await form.getByRole('heading', { level: 1 }).filter({ hasNot: page.getByText('Quand ?') }).first().waitFor();
     const list = await waitFor(async () => {

@@ -1,7 +1,7 @@
 import test from '../helpers/page-test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { AXE_SOURCE, hostSite, launchBrowser, openPage, shotsAtBothWidths } from '../helpers/browser';
+import { axeViolations, hostSite, launchBrowser, openPage, shotsAtBothWidths } from '../helpers/browser';
 
 /*
  * A composite question on the respondent's page (docs/logic.md "Composite"): at 390 px, the components' questions
@@ -75,9 +75,7 @@ test('a composite is answered in place as one flow: each component with its own 
     await form.getByText('No', { exact: true }).click();
     // The component's recall names its own question: renamed on the page with it.
     await heading('You said No: why not?');
-    await page.evaluate(AXE_SOURCE);
-    const axe = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-    t.deepEqual(axe.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join('; ')}`), []);
+    t.deepEqual(await axeViolations(page), []);
     await page.keyboard.type('I cycle');
     await shot(page, 'composite-component');
     await page.keyboard.press('Enter');

@@ -2,7 +2,7 @@ import test from '../helpers/page-test';
 import type { Browser, Page } from 'playwright-core';
 import { waitFor } from '@formloom/core/testing';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { AXE_SOURCE, hostSite, launchBrowser, openPage, shotsAtBothWidths } from '../helpers/browser';
+import { axeViolations, hostSite, launchBrowser, openPage, shotsAtBothWidths } from '../helpers/browser';
 
 /*
  * A Fuse question on the respondent's page (docs/logic.md "Fuse"): at 390 px by keyboard on `/f/`, the page
@@ -56,9 +56,7 @@ test('a respondent passes a Fuse on /f/ without a click: the page becomes the Fu
     await page.keyboard.press('Enter');
     await form.getByRole('heading', { name: 'Which plan suits you, Ada?' }).waitFor();
     await waitFor(() => new URL(page.url()).pathname === `/f/${target.slug}`, { what: "the Fuse form's address" });
-    await page.evaluate(AXE_SOURCE);
-    const axe = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-    t.deepEqual(axe.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join('; ')}`), []);
+    t.deepEqual(await axeViolations(page), []);
     await shot(page, 'fuse-continued');
     // A reload stays in the continuation: the carried name is still there.
     await page.reload();

@@ -1,7 +1,7 @@
 import test from '../helpers/page-test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { AXE_SOURCE, launchBrowser } from '../helpers/browser';
+import { axeViolations, launchBrowser } from '../helpers/browser';
 import { signaturePng } from '../helpers/png';
 
 const png = (w: number, h: number) => Buffer.from(signaturePng(w, h).split(',')[1]!, 'base64');
@@ -44,12 +44,6 @@ async function publish(body: Record<string, unknown>) {
 const form = (page: Page) => page.locator('formloom-form');
 const heading = (page: Page, name: string) => form(page).getByRole('heading', { name }).waitFor();
 
-async function axe(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
-  const r = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-  return r.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-}
-
 test('the dropdown is a searchable combobox: typing filters, arrows and Enter pick, a tap picks', async (t) => {
   t.timeout(240_000);
   const countries = ['Austria', 'Belgium', 'France', 'Germany', 'Spain', 'Sweden'];
@@ -67,7 +61,7 @@ test('the dropdown is a searchable combobox: typing filters, arrows and Enter pi
     t.deepEqual(await form(page).getByRole('option').allInnerTexts(), ['Austria', 'Spain', 'Sweden'], 'any part of a label matches');
     await page.keyboard.press('ArrowDown');
     t.is(await box.getAttribute('aria-activedescendant'), await form(page).getByRole('option', { name: 'Spain' }).getAttribute('id'));
-    t.deepEqual(await axe(page), []);
+    t.deepEqual(await axeViolations(page), []);
     await page.keyboard.press('Enter');
     await heading(page, 'Again');
     await form(page).getByRole('combobox', { name: 'Again' }).click();
@@ -95,7 +89,7 @@ test('the upload drop zone says what it takes in words, previews an image, and a
     t.is(await form(page).locator('.fl-file-name').innerText(), 'me.png');
     await form(page).locator('.fl-file-card img').waitFor();
     t.true(await form(page).locator('.fl-file-card img').evaluate((img: any) => img.complete && img.naturalWidth === 4), 'the preview shows the picture');
-    t.deepEqual(await axe(page), []);
+    t.deepEqual(await axeViolations(page), []);
     await form(page).getByRole('button', { name: 'Remove' }).click();
     t.true(await form(page).getByText('Choose a file').isVisible());
     await form(page).getByRole('button', { name: 'Submit' }).click();
@@ -137,7 +131,7 @@ test('a quiz ends on its matched ending (title, description, score) and can be r
     await heading(page, 'Keep practising');
     t.true(await form(page).getByText('Read the guide and try again.').isVisible());
     t.regex(await form(page).locator('.fl-score').innerText(), /^0 \/ 1/);
-    t.deepEqual(await axe(page), []);
+    t.deepEqual(await axeViolations(page), []);
     await form(page).getByRole('button', { name: 'Retake the quiz' }).click();
     await heading(page, 'Capital of France?');
     await page.keyboard.press('a');

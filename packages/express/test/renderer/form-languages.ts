@@ -1,7 +1,7 @@
 import test from '../helpers/page-test';
 import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { AXE_SOURCE, eventually, launchBrowser } from '../helpers/browser';
+import { axeViolations, eventually, launchBrowser } from '../helpers/browser';
 
 /*
  * A form in several languages on the respondent's page (docs/languages.md): ?lang= first, then the browser's
@@ -103,9 +103,7 @@ test('Arabic through the picker, right to left, axe clean', async (t) => {
     t.is(await el.locator('.fl-root').getAttribute('dir'), 'rtl');
     t.is(await el.locator('.fl-root').evaluate((n: any) => (globalThis as any).getComputedStyle(n).direction as string), 'rtl');
     t.is(await el.getByRole('combobox', { name: 'اللغة' }).inputValue(), 'ar');
-    await page.evaluate(AXE_SOURCE);
-    const axe = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-    t.deepEqual(axe.violations.map((v: any) => v.id), []);
+    t.deepEqual(await axeViolations(page), []);
     await tapLabel(el, 'أزرق');
     await submitAfterTap(el, 'إرسال');
     t.true(await eventually(async () => (await responses('ar')).length === 1));

@@ -1,7 +1,7 @@
 import test from '../helpers/page-test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
-import { AXE_SOURCE, hostSite, launchBrowser } from '../helpers/browser';
+import { axeViolations, hostSite, launchBrowser } from '../helpers/browser';
 
 /*
  * The page in the respondent's language (docs/respondents.md "Languages"): the form's `language`, else the
@@ -66,9 +66,7 @@ test("each language's words on the buttons, errors and progress; Arabic and Hebr
       if (rtl) {
         const [q, button] = await Promise.all([form(page).locator('.fl-question').boundingBox(), submit.boundingBox()]);
         t.true(button!.x + button!.width > q!.x + q!.width - 40, `${lang}: the button sits on the right, where the text starts`);
-        if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
-        const r = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-        t.deepEqual(r.violations.map((v: any) => v.id), [], `${lang}: axe`);
+        t.deepEqual(await axeViolations(page), [], `${lang}: axe`);
       }
     }
     t.deepEqual(errors, []);

@@ -1,7 +1,7 @@
 import test from '../helpers/page-test';
 import type { Browser, Page } from 'playwright-core';
 import { DB_KINDS, startTestApp, type TestApp } from '../helpers/app';
-import { AXE_SOURCE, eventually, launchBrowser, openPage, webhookReceiver } from '../helpers/browser';
+import { axeViolations, eventually, launchBrowser, openPage, webhookReceiver } from '../helpers/browser';
 
 /*
  * The respondent's page in a real browser (docs/respondents.md): every question type answered through the
@@ -65,14 +65,9 @@ async function everythingForm(app: TestApp, key: string, webhook: string) {
   return put.body as { id: string; slug: string; questions: Array<{ id: string }> };
 }
 
+/** Adds the rules axe finds broken on this screen to `found`, each rule once. */
 async function audit(page: Page, found: string[], errors: string[]) {
-  const before = errors.length;
-  // Through the DevTools protocol, which the page's CSP (no inline script) does not govern.
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-  // axe's own probes try inline styles, which the page's CSP refuses: that is axe's noise, not the page's.
-  errors.splice(before, errors.length - before, ...errors.slice(before).filter((e) => !e.startsWith('Applying inline style violates')));
-  for (const v of result.violations) if (!found.some((f) => f.startsWith(`${v.id}:`))) found.push(`${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  for (const v of await axeViolations(page, errors)) if (!found.some((f) => f.startsWith(v.slice(0, v.indexOf(':') + 1)))) found.push(v);
 }
 
 const form = (page: Page) => page.locator('formloom-form');

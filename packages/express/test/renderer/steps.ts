@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { waitFor } from '@formloom/core/testing';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { AXE_SOURCE, launchBrowser, openPage } from '../helpers/browser';
+import { axeViolations, launchBrowser, openPage } from '../helpers/browser';
 import { memoryMailer } from '../helpers/signing';
 
 /*
@@ -100,9 +100,7 @@ test('a respondent passes an email step and a data node: mailed once, looked up,
     await other.page.keyboard.type('bob@example.com');
     await other.page.keyboard.press('Enter');
     await form.getByRole('status').filter({ hasText: 'Looking up your details…' }).waitFor();
-    await other.page.evaluate(AXE_SOURCE);
-    const axe = await other.page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-    t.deepEqual(axe.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join('; ')}`), []);
+    t.deepEqual(await axeViolations(other.page), []);
   } finally {
     releaseBob();
     await other.close();

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { downloadedBytes } from '@formloom/test-browser';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { AXE_SOURCE, launchBrowser, openPage } from '../helpers/browser';
+import { axeViolations, launchBrowser, openPage } from '../helpers/browser';
 import { contractForm, eventually, lazyRenderer, memoryMailer, ph, testRenderer } from '../helpers/signing';
 
 const CONSENT = 'I agree to sign electronically and to receive the records electronically.';
@@ -63,15 +63,6 @@ async function pdfTools(pdf: Buffer) {
 
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { name, level: 2 });
 const alert = (page: Page) => page.locator('.fls-error:not(:empty)');
-
-/** axe-core's violations on the page as it is (axe's own inline-style probes, refused by the CSP, are not the page's errors). */
-async function axeViolations(page: Page, errors: string[] = []): Promise<string[]> {
-  const before = errors.length;
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-  errors.splice(before, errors.length - before, ...errors.slice(before).filter((e) => !e.startsWith('Applying inline style violates')));
-  return result.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
-}
 
 /** Draws a zigzag on the canvas with the mouse (pointer events). */
 async function drawWithMouse(page: Page, canvas: Locator) {

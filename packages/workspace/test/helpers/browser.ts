@@ -1,8 +1,6 @@
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-export { launchBrowser } from '@formloom/test-browser';
+export { axeViolations, launchBrowser } from '@formloom/test-browser';
 export { pressTimes, tabTo, type Focused } from './tab-to';
 
 /** A page that collects the errors its scripts throw or log (answers the test provoked aside). */
@@ -20,15 +18,6 @@ export async function openPage(browser: Browser, opts: { width?: number; cookie?
     if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) errors.push(m.text());
   });
   return { page, context, errors, close: () => context.close() };
-}
-
-const AXE_SOURCE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's violations on the page as it is now, as `rule: targets` lines (shadow roots included). */
-export async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => (globalThis as any).axe.run((globalThis as any).document, { resultTypes: ['violations'] }));
-  return result.violations.map((v: any) => `${v.id}: ${v.nodes.map((n: any) => JSON.stringify(n.target)).join(', ')}`);
 }
 
 /*
