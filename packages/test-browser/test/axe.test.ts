@@ -16,8 +16,8 @@ const BROKEN = `<!doctype html><html lang="en"><head><title>Broken</title><link 
 <img src="/pixel.png"><button id="empty"></button><fl-field></fl-field>
 <script src="/field.js"></script></main></body></html>`;
 
-// A field in a shadow root with no label: axe's target for it is a path through the shadow root. Reading the root's
-// style element, axe makes an inline one of its own, which the page's CSP refuses with a console error.
+// A field in a shadow root with no label: axe's target for it is a path through the shadow root. The root's style
+// element is one axe's style sheet preload would rebuild inline, against the page's CSP.
 const FIELD = `customElements.define('fl-field', class extends HTMLElement {
   connectedCallback() { this.attachShadow({ mode: 'open' }).innerHTML = '<style nonce="n0nce">input { font: inherit; }</style><input id="inner" type="text">'; }
 });`;
@@ -74,13 +74,10 @@ test('a broken page: each rule once, each element named, through a shadow root',
   await page.context().close();
 });
 
-test("axe's own probes refused by the page's CSP leave the test's console errors as they were", async (t) => {
+test("an audit makes no console error on a page whose CSP refuses inline styles", async (t) => {
   const { page, errors } = await open('/broken');
-  errors.push('an error of the page itself');
-  const seen: string[] = [];
-  page.on('console', (m) => seen.push(m.text()));
-  await axeViolations(page, errors);
-  t.true(seen.some((m) => m.startsWith('Applying inline style violates')), 'axe tried an inline style (its reading of the shadow root\'s style)');
-  t.deepEqual(errors, ['an error of the page itself']);
+  t.true((await axeViolations(page)).length > 0, 'the page is audited');
+  // axe's style sheet preload rebuilt the shadow root's sheet inline, which the CSP refused (src/axe.ts).
+  t.deepEqual(errors, []);
   await page.context().close();
 });
